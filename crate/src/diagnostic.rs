@@ -1,0 +1,58 @@
+//! The one diagnostic type of cellguard, shaped like Ruff's: a stable code, a severity, a message in
+//! plain words, a range in the cell, and an optional fix. Rules, the CLI and the extension all use it.
+
+use serde::Serialize;
+
+use crate::ir::TextRange;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    /// A crash that will certainly happen.
+    Error,
+    /// A crash that is likely.
+    Warning,
+    Info,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Edit {
+    pub range: TextRange,
+    pub content: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Fix {
+    pub message: String,
+    /// Text edits in the target cell.
+    pub edits: Vec<Edit>,
+    /// Notebook cells (indices into the notebook's cells) to run before the target cell.
+    pub run_cells: Vec<usize>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Diagnostic {
+    /// Stable, kebab-case: `undefined-name`, `syntax-error`, `missing-column`, ...
+    pub code: &'static str,
+    pub severity: Severity,
+    pub message: String,
+    pub range: TextRange,
+    pub fix: Option<Fix>,
+}
+
+impl Diagnostic {
+    pub fn error(code: &'static str, message: impl Into<String>, range: TextRange) -> Self {
+        Self {
+            code,
+            severity: Severity::Error,
+            message: message.into(),
+            range,
+            fix: None,
+        }
+    }
+
+    pub fn with_fix(mut self, fix: Fix) -> Self {
+        self.fix = Some(fix);
+        self
+    }
+}

@@ -1,0 +1,336 @@
+//! cellguard's own syntax tree for a notebook cell.
+//!
+//! `crate::python` lowers rustpython's AST into these types; nothing else in the crate sees the
+//! parser's AST, so the parser can be swapped without touching the analysis or the rules. The tree
+//! keeps what the analysis needs (names, attribute chains, subscripts, calls with literal arguments,
+//! scopes) and folds everything else into `Expr::Other`, whose children are still walked.
+
+use serde::Serialize;
+
+/// Byte offsets into the cell source as the user wrote it (magics included).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+pub struct TextRange {
+    pub start: u32,
+    pub end: u32,
+}
+
+impl TextRange {
+    pub fn new(start: u32, end: u32) -> Self {
+        Self { start, end }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub enum Literal {
+    Str(String),
+    Int(i64),
+    /// An integer that does not fit in i64, as written.
+    BigInt(String),
+    Float(f64),
+    Bool(bool),
+    None,
+    Ellipsis,
+    Bytes,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Keyword {
+    /// `None` for `**kwargs`.
+    pub name: Option<String>,
+    pub value: Expr,
+    pub range: TextRange,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub enum SeqKind {
+    List,
+    Tuple,
+    Set,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Comprehension {
+    pub target: Target,
+    pub iter: Expr,
+    pub ifs: Vec<Expr>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub enum Expr {
+    Name {
+        id: String,
+        range: TextRange,
+    },
+    Attribute {
+        value: Box<Expr>,
+        attr: String,
+        range: TextRange,
+    },
+    Subscript {
+        value: Box<Expr>,
+        index: Box<Expr>,
+        range: TextRange,
+    },
+    Call {
+        func: Box<Expr>,
+        args: Vec<Expr>,
+        keywords: Vec<Keyword>,
+        range: TextRange,
+    },
+    Literal {
+        value: Literal,
+        range: TextRange,
+    },
+    Seq {
+        kind: SeqKind,
+        elts: Vec<Expr>,
+        range: TextRange,
+    },
+    Dict {
+        /// `None` for `**other` entries.
+        keys: Vec<Option<Expr>>,
+        values: Vec<Expr>,
+        range: TextRange,
+    },
+    Slice {
+        lower: Option<Box<Expr>>,
+        upper: Option<Box<Expr>>,
+        step: Option<Box<Expr>>,
+        range: TextRange,
+    },
+    Starred {
+        value: Box<Expr>,
+        range: TextRange,
+    },
+    /// `a op b` for arithmetic and matrix operators; `op` is the Python token (`+`, `@`, ...).
+    BinOp {
+        op: &'static str,
+        left: Box<Expr>,
+        right: Box<Expr>,
+        range: TextRange,
+    },
+    /// `name := value`
+    Walrus {
+        target: String,
+        value: Box<Expr>,
+        range: TextRange,
+    },
+    /// `lambda params: body`: its own scope.
+    Lambda {
+        params: Params,
+        body: Box<Expr>,
+        range: TextRange,
+    },
+    /// List/set/dict comprehensions and generator expressions: their own scope. `elements` is the
+    /// element expression (two for a dict comprehension).
+    Comprehension {
+        elements: Vec<Expr>,
+        generators: Vec<Comprehension>,
+        range: TextRange,
+    },
+    /// Anything else (comparisons, boolean operators, f-strings, conditional expressions, await,
+    /// yield, ...): only its sub-expressions matter to the analysis.
+    Other {
+        children: Vec<Expr>,
+        range: TextRange,
+    },
+}
+
+impl Expr {
+    pub fn range(&self) -> TextRange {
+        match self {
+            Expr::Name { range, .. }
+            | Expr::Attribute { range, .. }
+            | Expr::Subscript { range, .. }
+            | Expr::Call { range, .. }
+            | Expr::Literal { range, .. }
+            | Expr::Seq { range, .. }
+            | Expr::Dict { range, .. }
+            | Expr::Slice { range, .. }
+            | Expr::Starred { range, .. }
+            | Expr::BinOp { range, .. }
+            | Expr::Walrus { range, .. }
+            | Expr::Lambda { range, .. }
+            | Expr::Comprehension { range, .. }
+            | Expr::Other { range, .. } => *range,
+        }
+    }
+
+    /// The dotted path of a pure name/attribute chain: `np.linalg.norm` -> `["np", "linalg", "norm"]`.
+    pub fn dotted_path(&self) -> Option<Vec<&str>> {
+        match self {
+            Expr::Name { id, .. } => Some(vec![id.as_str()]),
+            Expr::Attribute { value, attr, .. } => {
+                let mut path = value.dotted_path()?;
+                path.push(attr.as_str());
+                Some(path)
+            }
+            _ => None,
+        }
+    }
+
+    pub fn as_str_literal(&self) -> Option<&str> {
+        match self {
+            Expr::Literal {
+                value: Literal::Str(s),
+                ..
+            } => Some(s),
+            _ => None,
+        }
+    }
+}
+
+/// An assignment target.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub enum Target {
+    Name { id: String, range: TextRange },
+    /// `a, (b, *c)` and `[a, b]`.
+    Unpack { elts: Vec<Target>, range: TextRange },
+    Starred { target: Box<Target>, range: TextRange },
+    /// `x.attr = ...` or `x[key] = ...`: mutates an object, binds no name. `expr` is the whole target.
+    Store { expr: Expr, range: TextRange },
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Params {
+    /// Every parameter name, in order (positional, *args, keyword-only, **kwargs).
+    pub names: Vec<String>,
+    /// Default values and annotations: evaluated in the enclosing scope.
+    pub defaults: Vec<Expr>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Alias {
+    /// `import a.b` -> `a.b`; `from m import x` -> `x`; `*` for a star import.
+    pub name: String,
+    pub asname: Option<String>,
+    pub range: TextRange,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub enum AssignOp {
+    Plain,
+    Annotated,
+    /// `+=` and friends: the target is read before it is written.
+    Augmented(&'static str),
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Handler {
+    pub kind: Option<Expr>,
+    pub name: Option<String>,
+    pub body: Vec<Stmt>,
+    pub range: TextRange,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub enum Stmt {
+    Expr {
+        value: Expr,
+        range: TextRange,
+    },
+    Assign {
+        targets: Vec<Target>,
+        op: AssignOp,
+        /// `None` for a bare annotation `x: int`.
+        value: Option<Expr>,
+        range: TextRange,
+    },
+    Import {
+        /// `None` for `import a`, the module for `from module import ...` (dots kept for relative).
+        from: Option<String>,
+        names: Vec<Alias>,
+        range: TextRange,
+    },
+    FunctionDef {
+        name: String,
+        decorators: Vec<Expr>,
+        params: Params,
+        body: Vec<Stmt>,
+        range: TextRange,
+    },
+    ClassDef {
+        name: String,
+        decorators: Vec<Expr>,
+        bases: Vec<Expr>,
+        body: Vec<Stmt>,
+        range: TextRange,
+    },
+    For {
+        target: Target,
+        iter: Expr,
+        body: Vec<Stmt>,
+        orelse: Vec<Stmt>,
+        range: TextRange,
+    },
+    While {
+        test: Expr,
+        body: Vec<Stmt>,
+        orelse: Vec<Stmt>,
+        range: TextRange,
+    },
+    If {
+        test: Expr,
+        body: Vec<Stmt>,
+        orelse: Vec<Stmt>,
+        range: TextRange,
+    },
+    With {
+        items: Vec<(Expr, Option<Target>)>,
+        body: Vec<Stmt>,
+        range: TextRange,
+    },
+    Try {
+        body: Vec<Stmt>,
+        handlers: Vec<Handler>,
+        orelse: Vec<Stmt>,
+        finalbody: Vec<Stmt>,
+        range: TextRange,
+    },
+    /// `match subject: case ...`: patterns are kept as the names they bind.
+    Match {
+        subject: Expr,
+        cases: Vec<(Vec<String>, Option<Expr>, Vec<Stmt>)>,
+        range: TextRange,
+    },
+    Delete {
+        targets: Vec<Target>,
+        range: TextRange,
+    },
+    Global {
+        names: Vec<String>,
+        range: TextRange,
+    },
+    Nonlocal {
+        names: Vec<String>,
+        range: TextRange,
+    },
+    /// `return`, `raise`, `assert`, `pass`, `break`, `continue`, `type X = ...`: only the
+    /// expressions they evaluate matter.
+    Other {
+        exprs: Vec<Expr>,
+        range: TextRange,
+    },
+}
+
+impl Stmt {
+    pub fn range(&self) -> TextRange {
+        match self {
+            Stmt::Expr { range, .. }
+            | Stmt::Assign { range, .. }
+            | Stmt::Import { range, .. }
+            | Stmt::FunctionDef { range, .. }
+            | Stmt::ClassDef { range, .. }
+            | Stmt::For { range, .. }
+            | Stmt::While { range, .. }
+            | Stmt::If { range, .. }
+            | Stmt::With { range, .. }
+            | Stmt::Try { range, .. }
+            | Stmt::Match { range, .. }
+            | Stmt::Delete { range, .. }
+            | Stmt::Global { range, .. }
+            | Stmt::Nonlocal { range, .. }
+            | Stmt::Other { range, .. } => *range,
+        }
+    }
+}

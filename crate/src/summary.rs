@@ -1,0 +1,163 @@
+//! Kernel summaries of live objects, as documented in `docs/summary-schema.md`.
+//!
+//! Facts stay loosely typed (JSON values grouped by the paper's S / R / V categories) because the
+//! kernel may add facts at any time; the accessors below read the ones the rules rely on and answer
+//! `None` whenever a fact is missing or has an unexpected shape, so a rule stays silent.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+pub const SCHEMA_VERSION: u32 = 1;
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct SummaryDoc {
+    #[serde(default)]
+    pub schema: u32,
+    /// The kernel ran out of time: names missing from `objects` were not summarized.
+    #[serde(default)]
+    pub partial: bool,
+    #[serde(default)]
+    pub objects: BTreeMap<String, ObjectSummary>,
+}
+
+/// The paper's categories of runtime facts (CRANE-LLM §3.3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Category {
+    /// Structural: shapes, lengths, counts.
+    S,
+    /// Representation and type: dtypes, schemas, classes.
+    R,
+    /// Value semantics: NaN presence, ranges, examples, fitted state.
+    V,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct ObjectSummary {
+    #[serde(rename = "type", default, skip_serializing_if = "String::is_empty")]
+    pub type_name: String,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub kind: String,
+    #[serde(rename = "S", default, skip_serializing_if = "Map::is_empty")]
+    pub structural: Map<String, Value>,
+    #[serde(rename = "R", default, skip_serializing_if = "Map::is_empty")]
+    pub representation: Map<String, Value>,
+    #[serde(rename = "V", default, skip_serializing_if = "Map::is_empty")]
+    pub value: Map<String, Value>,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub sampled: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+}
+
+impl ObjectSummary {
+    pub fn facts(&self, category: Category) -> &Map<String, Value> {
+        match category {
+            Category::S => &self.structural,
+            Category::R => &self.representation,
+            Category::V => &self.value,
+        }
+    }
+
+    pub fn facts_mut(&mut self, category: Category) -> &mut Map<String, Value> {
+        match category {
+            Category::S => &mut self.structural,
+            Category::R => &mut self.representation,
+            Category::V => &mut self.value,
+        }
+    }
+
+    pub fn is_kind(&self, kind: &str) -> bool {
+        self.kind == kind
+    }
+
+    pub fn shape(&self) -> Option<Vec<i64>> {
+        self.structural
+            .get("shape")?
+            .as_array()?
+            .iter()
+            .map(Value::as_i64)
+            .collect()
+    }
+
+    /// The complete column list of a frame; `None` when unknown or cut to fit the size cap.
+    pub fn complete_columns(&self) -> Option<Vec<&str>> {
+        if self.representation.get("columns_complete") == Some(&Value::Bool(false)) {
+            return None;
+        }
+        self.representation
+            .get("columns")?
+            .as_array()?
+            .iter()
+            .map(Value::as_str)
+            .collect()
+    }
+
+    pub fn dtype_of_column(&self, column: &str) -> Option<&str> {
+        self.representation.get("dtypes")?.get(column)?.as_str()
+    }
+
+    pub fn column_values(&self, column: &str) -> Option<&Map<String, Value>> {
+        self.value.get("column_values")?.get(column)?.as_object()
+    }
+
+    pub fn has_nan(&self) -> Option<bool> {
+        self.value.get("has_nan")?.as_bool()
+    }
+
+    pub fn fitted(&self) -> Option<bool> {
+        self.value.get("fitted")?.as_bool()
+    }
+
+    pub fn int_fact(&self, category: Category, key: &str) -> Option<i64> {
+        self.facts(category).get(key)?.as_i64()
+    }
+
+    pub fn str_fact(&self, category: Category, key: &str) -> Option<&str> {
+        self.facts(category).get(key)?.as_str()
+    }
+
+    pub fn str_list_fact(&self, category: Category, key: &str) -> Option<Vec<&str>> {
+        self.facts(category)
+            .get(key)?
+            .as_array()?
+            .iter()
+            .map(Value::as_str)
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_the_documented_example() {
+        let doc: SummaryDoc = serde_json::from_str(
+            r#"{"schema": 1, "partial": false, "objects": {
+                "df": {"type": "pandas.core.frame.DataFrame", "kind": "dataframe",
+                       "S": {"shape": [891, 12]},
+                       "R": {"columns": ["Age", "Sex"], "dtypes": {"Age": "float64"}},
+                       "V": {"has_nan": true, "column_values": {"Age": {"kind": "continuous"}}}},
+                "ghost": {"error": "undefined"}}}"#,
+        )
+        .unwrap();
+        let df = &doc.objects["df"];
+        assert_eq!(df.shape(), Some(vec![891, 12]));
+        assert_eq!(df.complete_columns(), Some(vec!["Age", "Sex"]));
+        assert_eq!(df.dtype_of_column("Age"), Some("float64"));
+        assert_eq!(df.has_nan(), Some(true));
+        assert_eq!(df.column_values("Age").unwrap()["kind"], "continuous");
+        assert_eq!(doc.objects["ghost"].error.as_deref(), Some("undefined"));
+    }
+
+    #[test]
+    fn a_cut_column_list_is_not_complete() {
+        let df: ObjectSummary = serde_json::from_str(
+            r#"{"kind": "dataframe", "R": {"columns": ["a"], "columns_complete": false}}"#,
+        )
+        .unwrap();
+        assert_eq!(df.complete_columns(), None);
+    }
+}
