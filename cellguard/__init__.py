@@ -1,0 +1,1 @@
+"""cellguard: predicts notebook cell crashes before they run."""
