@@ -1,7 +1,9 @@
 //! cellguard's analysis core: predicts whether a notebook cell will crash, from the cells that ran,
 //! the cell's code and kernel summaries. Builds natively (CLI) and for WebAssembly (the browser).
 
+pub mod builtins;
 pub mod diagnostic;
+pub mod facts;
 pub mod ir;
 pub mod position;
 pub mod python;
