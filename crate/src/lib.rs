@@ -2,9 +2,14 @@
 //! the cell's code and kernel summaries. Builds natively (CLI) and for WebAssembly (the browser).
 
 pub mod builtins;
+pub mod check;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod cli;
 pub mod diagnostic;
 pub mod facts;
 pub mod ir;
+pub mod notebook;
+pub mod order;
 pub mod position;
 pub mod python;
 pub mod summary;

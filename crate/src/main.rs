@@ -1,1 +1,3 @@
-fn main() {}
+fn main() -> std::process::ExitCode {
+    cellguard::cli::run(std::env::args().skip(1).collect())
+}
