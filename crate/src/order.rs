@@ -113,8 +113,7 @@ fn closest<'c>(
     cells
         .iter()
         .copied()
-        .filter(|cell| cell.index < target)
-        .last()
+        .rfind(|cell| cell.index < target)
         .or_else(|| cells.first().copied())
 }
 
