@@ -4,4 +4,5 @@
 pub mod diagnostic;
 pub mod ir;
 pub mod position;
+pub mod rules;
 pub mod summary;
