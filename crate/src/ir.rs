@@ -183,12 +183,24 @@ impl Expr {
 /// An assignment target.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub enum Target {
-    Name { id: String, range: TextRange },
+    Name {
+        id: String,
+        range: TextRange,
+    },
     /// `a, (b, *c)` and `[a, b]`.
-    Unpack { elts: Vec<Target>, range: TextRange },
-    Starred { target: Box<Target>, range: TextRange },
+    Unpack {
+        elts: Vec<Target>,
+        range: TextRange,
+    },
+    Starred {
+        target: Box<Target>,
+        range: TextRange,
+    },
     /// `x.attr = ...` or `x[key] = ...`: mutates an object, binds no name. `expr` is the whole target.
-    Store { expr: Expr, range: TextRange },
+    Store {
+        expr: Expr,
+        range: TextRange,
+    },
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
@@ -229,6 +241,8 @@ pub enum Stmt {
         value: Expr,
         range: TextRange,
     },
+    /// Also `type X = ...`, lowered as a plain assignment of a value that reads nothing (it is
+    /// evaluated lazily).
     Assign {
         targets: Vec<Target>,
         op: AssignOp,
@@ -305,7 +319,7 @@ pub enum Stmt {
         names: Vec<String>,
         range: TextRange,
     },
-    /// `return`, `raise`, `assert`, `pass`, `break`, `continue`, `type X = ...`: only the
+    /// `return`, `raise`, `assert`, `pass`, `break`, `continue`: only the
     /// expressions they evaluate matter.
     Other {
         exprs: Vec<Expr>,

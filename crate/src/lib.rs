@@ -4,5 +4,6 @@
 pub mod diagnostic;
 pub mod ir;
 pub mod position;
+pub mod python;
 pub mod rules;
 pub mod summary;

@@ -72,9 +72,20 @@ mod tests {
         // 'é' is one UTF-16 unit, '😀' two.
         assert_eq!(
             index.position(x),
-            Position { line: 1, column: 12, offset: x }
+            Position {
+                line: 1,
+                column: 12,
+                offset: x
+            }
         );
-        assert_eq!(index.position(0), Position { line: 0, column: 0, offset: 0 });
+        assert_eq!(
+            index.position(0),
+            Position {
+                line: 0,
+                column: 0,
+                offset: 0
+            }
+        );
     }
 
     #[test]

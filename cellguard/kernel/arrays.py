@@ -1,0 +1,115 @@
+"""numpy arrays and scalars, torch tensors and TensorFlow tensors / Variables.
+
+Tensors are recognised by class name and module (torch and TensorFlow are never imported) and their
+value facts are computed by the numpy code below on a host copy of at most SAMPLE_CELLS elements:
+big data is sampled along its first axis with a step and flagged `sampled`.
+"""
+
+import sys
+
+from . import basic
+from .context import sample_step
+from .introspect import mro_has
+from .jsonsafe import short_repr
+
+UNIQUE_SCAN = 100_000  # unique values are counted only on (sampled) data this small
+UNIQUE_LISTED = 20     # and listed when there are at most this many
+
+
+def summarizer_for(obj):
+    numpy = sys.modules.get("numpy")
+    if numpy is not None and issubclass(type(obj), numpy.ndarray):
+        return summarize_ndarray
+    if numpy is not None and issubclass(type(obj), numpy.generic):
+        return summarize_numpy_scalar
+    if mro_has(obj, {"Tensor"}, ("torch",)):
+        return summarize_torch_tensor
+    if mro_has(obj, {"Tensor", "Variable"}, ("tensorflow",)):
+        return summarize_tf_tensor
+    return None
+
+
+def summarize_ndarray(array, ctx) -> dict:
+    sample, sampled = _sample(array)
+    return {"kind": "ndarray", "S": {"shape": list(array.shape)}, "R": {"dtype": str(array.dtype)},
+            "V": array_value_facts(sample), "sampled": sampled}
+
+
+def summarize_numpy_scalar(value, ctx) -> dict:
+    plain = value.item()
+    if basic.summarizer_for(plain) is basic.summarize_scalar:
+        facts = basic.summarize_scalar(plain, ctx)
+    else:  # datetime64 and friends
+        facts = {"kind": "object", "V": {"value": short_repr(plain, 80)}}
+    facts["R"] = {"dtype": str(value.dtype)}
+    return facts
+
+
+def summarize_torch_tensor(tensor, ctx) -> dict:
+    facts = {"kind": "tensor", "S": {"shape": list(tensor.shape)},
+             "R": {"dtype": str(tensor.dtype), "device": str(tensor.device),
+                   "requires_grad": bool(tensor.requires_grad)}}
+    try:
+        sample, sampled = _sample(tensor.detach())
+        host = sample.cpu()
+        if not _numpy_compatible(host):
+            host = host.float()  # bfloat16 and float8 have no numpy equivalent
+        facts["V"] = array_value_facts(host.numpy())
+        facts["sampled"] = sampled
+    except Exception as exc:
+        # Meta, sparse or quantized tensors have no host values; the layout facts still stand.
+        facts["V"] = {"values_error": f"{type(exc).__name__}: {exc}"}
+    return facts
+
+
+def summarize_tf_tensor(tensor, ctx) -> dict:
+    shape = tensor.shape
+    dims = shape.as_list() if shape.rank is not None else None
+    facts = {"kind": "tf_tensor", "S": {"shape": dims},
+             "R": {"dtype": getattr(tensor.dtype, "name", str(tensor.dtype)),
+                   "device": str(getattr(tensor, "device", "") or "")}}
+    if hasattr(tensor, "numpy") and dims is not None:  # symbolic (graph) tensors have no values
+        try:
+            sample, sampled = _sample(tensor)
+            facts["V"] = array_value_facts(sample.numpy())
+            facts["sampled"] = sampled
+        except Exception as exc:
+            facts["V"] = {"values_error": f"{type(exc).__name__}: {exc}"}
+    return facts
+
+
+def array_value_facts(values) -> dict:
+    """NaN presence, range and (for small data) unique values of a numpy array."""
+    numpy = sys.modules["numpy"]
+    facts = {}
+    kind = values.dtype.kind
+    if kind in "fc":
+        nan_mask = numpy.isnan(values)
+        facts["has_nan"] = bool(nan_mask.any())
+        if facts["has_nan"]:
+            values = values[~nan_mask]
+    if values.size and kind in "iuf":
+        facts["range"] = [values.min().item(), values.max().item()]
+    if 0 < values.size <= UNIQUE_SCAN and kind in "biufUS":  # numbers, booleans and strings
+        unique = numpy.unique(values)
+        facts["unique"] = int(unique.size)
+        if unique.size <= UNIQUE_LISTED:
+            facts["unique_values"] = unique.tolist()
+    return facts
+
+
+def _sample(data):
+    """(data or a strided view along its first axis, sampled?) so at most SAMPLE_CELLS are read."""
+    shape = tuple(data.shape)
+    if not shape:
+        return data, False
+    rows = shape[0]
+    per_row = 1
+    for dim in shape[1:]:
+        per_row *= int(dim)
+    step = sample_step(rows, per_row)
+    return (data[::step], True) if step > 1 else (data, False)
+
+
+def _numpy_compatible(tensor) -> bool:
+    return "bfloat16" not in str(tensor.dtype) and "float8" not in str(tensor.dtype)

@@ -1,0 +1,117 @@
+"""Python's own values: classes, modules, scalars, strings, containers, iterators, callables, and
+the fallback for any other object.
+
+Container subclasses are read through the builtin base methods (`list.__len__(obj)`), so a user's
+override of `__len__` or `__iter__` never runs; iterators and generators are never advanced.
+"""
+
+import inspect
+import math
+import types
+from itertools import islice
+
+from . import signatures
+from .introspect import instance_dict, is_trusted_type, library_attr, library_version, qualified_name
+from .jsonsafe import cut, short_repr
+
+ELEMENT_SCAN = 1_000  # elements inspected for element types; longer containers are sampled
+DICT_KEYS = 20
+ATTRIBUTES = 30
+_CONTAINER_KINDS = ((dict, "dict"), (list, "list"), (tuple, "tuple"), (set, "set"), (frozenset, "set"))
+# The base types' own conversions, so that a subclass's `__int__` or `__repr__` never runs.
+_SCALAR_KINDS = ((bool, "bool", bool), (int, "int", int.__int__), (float, "float", float.__float__),
+                 (complex, "complex", complex.__repr__))
+
+
+def summarizer_for(obj):
+    """The summarizer for `obj`; this module is the dispatcher's last resort, so never None."""
+    cls = type(obj)
+    if issubclass(cls, type):
+        return summarize_class
+    if issubclass(cls, types.ModuleType):
+        return summarize_module
+    if obj is None or issubclass(cls, (bool, int, float, complex, str, bytes)):
+        return summarize_scalar
+    if any(issubclass(cls, base) for base, _ in _CONTAINER_KINDS):
+        return summarize_container
+    if signatures.is_callable_value(obj):
+        return summarize_callable
+    if issubclass(cls, types.GeneratorType) or hasattr(cls, "__next__"):
+        return summarize_iterator
+    return summarize_object
+
+
+def summarize_class(cls, ctx) -> dict:
+    return {"kind": "class", "R": {"class": cls.__qualname__, "module": cls.__module__}}
+
+
+def summarize_module(module, ctx) -> dict:
+    return {"kind": "module", "R": {"module": module.__name__,
+                                    "version": library_version(module.__name__)}}
+
+
+def summarize_scalar(value, ctx) -> dict:
+    cls = type(value)
+    if value is None:
+        return {"kind": "none", "V": {"value": None}}
+    if issubclass(cls, (str, bytes)):
+        base = str if issubclass(cls, str) else bytes
+        text = base.__getitem__(value, slice(0, 200))
+        return {"kind": "str", "S": {"length": base.__len__(value)},
+                "V": {"value": cut(text if base is str else repr(text), 80)}}
+    kind, plain = next((name, convert) for base, name, convert in _SCALAR_KINDS if issubclass(cls, base))
+    value = plain(value)
+    if kind == "float" and not math.isfinite(value):
+        value = repr(value)  # "nan", "inf": JSON has neither
+    return {"kind": kind, "V": {"value": value}}
+
+
+def summarize_container(obj, ctx) -> dict:
+    base, kind = next((b, k) for b, k in _CONTAINER_KINDS if issubclass(type(obj), b))
+    length = base.__len__(obj)
+    elements = base.values(obj) if base is dict else base.__iter__(obj)
+    types_seen = {}
+    for element in islice(elements, ELEMENT_SCAN):
+        name = type(element).__name__
+        types_seen[name] = types_seen.get(name, 0) + 1
+    facts = {"kind": kind, "S": {"length": length}, "R": {"element_types": types_seen},
+             "V": {"preview": short_repr(obj, 120)}}
+    if base is dict:
+        facts["R"]["keys"] = [short_repr(key, 60) if type(key) is not str else cut(key, 60)
+                              for key in islice(dict.keys(obj), DICT_KEYS)]
+    if length > ELEMENT_SCAN:
+        facts["sampled"] = True
+    return facts
+
+
+def summarize_callable(obj, ctx) -> dict:
+    described = signatures.describe(obj)
+    return {"kind": "callable", "R": {"signature": described["signature"],
+                                      "callable_kind": described["kind"],
+                                      "library": described["library"]}}
+
+
+def summarize_iterator(obj, ctx) -> dict:
+    facts = {"kind": "iterator", "R": {"class": qualified_name(type(obj))}}
+    if issubclass(type(obj), types.GeneratorType):
+        # Read from the frame, the generator is not advanced.
+        facts["V"] = {"state": inspect.getgeneratorstate(obj)}
+    return facts
+
+
+def summarize_object(obj, ctx) -> dict:
+    """Any other object: its class and instance attribute names, plus shape/dtype for library
+    objects that have them (a scipy sparse matrix, a polars frame)."""
+    cls = type(obj)
+    facts = {"kind": "object", "R": {"class": qualified_name(cls)}}
+    attributes = [name for name in instance_dict(obj) if not name.startswith("_")]
+    if attributes:
+        facts["R"]["attributes"] = attributes[:ATTRIBUTES]
+    if is_trusted_type(cls):
+        shape = library_attr(obj, "shape")
+        if type(shape) is tuple and all(type(n) is int for n in shape):
+            facts["S"] = {"shape": list(shape)}
+        dtype = library_attr(obj, "dtype")
+        if dtype is not None:
+            facts["R"]["dtype"] = str(dtype)
+    return facts

@@ -1,0 +1,60 @@
+"""The `summarize` request: resolve each name, pick a summarizer by the object's type, keep to the
+time budget, and isolate failures so that one odd object gives an `error` entry, not a failed request.
+"""
+
+from . import arrays, basic, estimators, frames, keras, torch
+from .context import Budget, Context
+from .introspect import type_name
+from .resolve import Undefined, Unresolvable, resolve
+
+# Library modules first; `basic` always answers, so it comes last.
+SUMMARIZER_MODULES = (frames, arrays, estimators, keras, torch, basic)
+SCHEMA_VERSION = 1
+
+
+def summarize_names(names, namespace: dict, *, max_columns: int, focus_columns, budget_ms: float) -> dict:
+    """The summary document for `names` (plain names or dotted paths) in `namespace`."""
+    ctx = Context(budget=Budget(budget_ms), max_columns=max_columns,
+                  focus_columns=tuple(focus_columns), summarize=summarize_object)
+    objects = {}
+    partial = False
+    for name in names:
+        if ctx.budget.expired():
+            partial = True
+            break
+        objects[name] = _summarize_path(name, namespace, ctx)
+        partial = partial or ctx.truncated
+    return {"schema": SCHEMA_VERSION, "partial": partial, "elapsed_ms": round(ctx.budget.elapsed_ms(), 2),
+            "objects": objects}
+
+
+def _summarize_path(path: str, namespace: dict, ctx: Context) -> dict:
+    try:
+        obj = resolve(path, namespace)
+    except Undefined:
+        return {"error": "undefined"}
+    except Unresolvable as exc:
+        return {"error": f"AttributeError: {exc}"}
+    except Exception as exc:  # a library property that raised
+        return {"error": f"{type(exc).__name__}: {exc}"}
+    return summarize_object(obj, ctx)
+
+
+def summarize_object(obj, ctx: Context) -> dict:
+    """One object's summary, or `{"error": ...}` when its summarizer raised."""
+    ctx.truncated = False
+    try:
+        summarizer = next(found for found in (module.summarizer_for(obj) for module in SUMMARIZER_MODULES) if found)
+        facts = summarizer(obj, ctx)
+    except Exception as exc:
+        return {"type": type_name(obj), "error": f"{type(exc).__name__}: {exc}"}
+    summary = {"type": type_name(obj), "kind": facts.pop("kind")}
+    for category in ("S", "R", "V"):
+        # A fact that could not be read is left out: rules stay silent on a missing fact.
+        present = {key: value for key, value in facts.pop(category, {}).items() if value is not None}
+        if present:
+            summary[category] = present
+    summary.update(facts)
+    if ctx.truncated:
+        summary["partial"] = True  # the budget cut this object's detail short
+    return summary

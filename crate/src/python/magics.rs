@@ -1,0 +1,274 @@
+//! Masks IPython syntax so that the rest of the cell parses as Python, keeping every byte offset
+//! and line unchanged: masked text is overwritten in place by a placeholder of the same length
+//! (`pass` or `0` for a statement, `[]` for a value) padded with spaces. Line breaks are never
+//! touched, so positions reported by the parser hold in the cell the user wrote.
+
+use super::scan::{dedent, lines_with_offsets, LineScanner};
+
+/// Cell magics whose body is Python that runs in the user namespace.
+const PYTHON_BODY_CELL_MAGICS: &[&str] = &["capture", "prun", "time", "timeit"];
+
+/// Line magics followed by a Python statement that runs in the user namespace.
+const STATEMENT_LINE_MAGICS: &[&str] = &["time", "timeit"];
+
+/// `%timeit` options that take a value (`-n 10`).
+const TIMEIT_VALUED_OPTIONS: &[&str] = &["-n", "-r", "-p"];
+
+pub struct Masked {
+    /// The cell with IPython syntax masked; the same length and lines as the source.
+    pub text: String,
+    /// The cell magic (`bash`, `writefile`, ...) whose body is not Python: nothing was kept.
+    pub skipped_cell_magic: Option<String>,
+}
+
+pub fn mask(source: &str) -> Masked {
+    let mut bytes = source.as_bytes().to_vec();
+    let mut lines = lines_with_offsets(source).peekable();
+
+    // A cell magic is the first non-blank line.
+    while let Some(&(_, line)) = lines.peek() {
+        if !line.trim().is_empty() {
+            break;
+        }
+        lines.next();
+    }
+    if let Some(&(start, line)) = lines.peek() {
+        let (indent, content) = dedent(line);
+        if let Some(magic) = content.strip_prefix("%%") {
+            let name = magic.split_whitespace().next().unwrap_or_default();
+            if !PYTHON_BODY_CELL_MAGICS.contains(&name) {
+                return Masked {
+                    text: blank(source),
+                    skipped_cell_magic: Some(name.to_owned()),
+                };
+            }
+            overwrite(&mut bytes, start + indent, content.trim_end().len(), "");
+            lines.next();
+        }
+    }
+
+    let mut scanner = LineScanner::default();
+    let mut masking_continuation = false;
+    for (start, line) in lines {
+        let ends_with_backslash = line.trim_end().ends_with('\\');
+        if masking_continuation {
+            overwrite(&mut bytes, start, line.trim_end().len(), "");
+            masking_continuation = ends_with_backslash;
+            continue;
+        }
+        if !scanner.at_logical_line_start() {
+            scanner.scan(line);
+            continue;
+        }
+        let (indent, content) = dedent(line);
+        let content_start = start + indent;
+        let content_len = content.trim_end().len();
+        match classify(content, scanner) {
+            Some(IPythonLine::WholeLine) => {
+                overwrite(
+                    &mut bytes,
+                    content_start,
+                    content_len,
+                    statement_placeholder(content_len),
+                );
+                masking_continuation = ends_with_backslash;
+            }
+            Some(IPythonLine::ValueFrom(value_start)) => {
+                let value_len = content_len.saturating_sub(value_start);
+                overwrite(
+                    &mut bytes,
+                    content_start + value_start,
+                    value_len,
+                    value_placeholder(value_len),
+                );
+                masking_continuation = ends_with_backslash;
+            }
+            Some(IPythonLine::StatementFrom(statement_start)) => {
+                // `if 1:` keeps the statement at the line's indentation, as Python needs.
+                overwrite(&mut bytes, content_start, statement_start, "if 1:");
+                scanner.scan(line);
+            }
+            None => {
+                scanner.scan(line);
+            }
+        }
+    }
+    Masked {
+        // Only whole characters were overwritten with ASCII, so this cannot fail; keep the source
+        // unmasked rather than panic if it ever did.
+        text: String::from_utf8(bytes).unwrap_or_else(|_| source.to_owned()),
+        skipped_cell_magic: None,
+    }
+}
+
+enum IPythonLine {
+    /// `%magic args`, `!cmd`, `obj?`, `?obj`: the whole logical line goes.
+    WholeLine,
+    /// `x = !cmd`, `x = %magic`: the value starting at this content offset goes, `x = ` stays.
+    ValueFrom(usize),
+    /// `%time stmt`: the Python statement starts at this content offset.
+    StatementFrom(usize),
+}
+
+/// What IPython syntax a logical line starts with, given its content after indentation.
+fn classify(content: &str, scanner: LineScanner) -> Option<IPythonLine> {
+    if let Some(magic) = content.strip_prefix('%') {
+        if let Some(statement_start) = statement_after_line_magic(magic) {
+            return Some(IPythonLine::StatementFrom(1 + statement_start));
+        }
+        return Some(IPythonLine::WholeLine);
+    }
+    if content.starts_with('!') || content.starts_with('?') {
+        return Some(IPythonLine::WholeLine);
+    }
+    if let Some(value_start) = assignment_from_ipython(content) {
+        return Some(IPythonLine::ValueFrom(value_start));
+    }
+    let mut probe = scanner;
+    let code = match probe.scan(content) {
+        Some(comment) => &content[..comment],
+        None => content,
+    };
+    // `obj?` and `obj??` ask for help; a line that goes on (`f(x?`) is left to the parser.
+    (probe.at_logical_line_start() && code.trim_end().ends_with('?'))
+        .then_some(IPythonLine::WholeLine)
+}
+
+/// For `time f(x)` (after the `%`), where `f(x)` starts, past `%timeit` options.
+fn statement_after_line_magic(magic: &str) -> Option<usize> {
+    let name_end = magic.find(char::is_whitespace)?;
+    let name = &magic[..name_end];
+    if !STATEMENT_LINE_MAGICS.contains(&name) {
+        return None;
+    }
+    let mut offset = name_end;
+    let mut takes_value = false;
+    loop {
+        let rest = &magic[offset..];
+        let word_start = offset + (rest.len() - rest.trim_start().len());
+        let word = magic[word_start..].split_whitespace().next()?;
+        if !(takes_value || word.starts_with('-')) {
+            return Some(word_start);
+        }
+        takes_value = !takes_value && TIMEIT_VALUED_OPTIONS.contains(&word);
+        offset = word_start + word.len();
+    }
+}
+
+/// For `a, b.c = !cmd` or `x = %magic`, the offset of `!`/`%`: IPython's own rule is a left-hand
+/// side of dotted names separated by commas.
+fn assignment_from_ipython(content: &str) -> Option<usize> {
+    let equals = content.find('=')?;
+    let lhs = content[..equals].trim();
+    let names_only = lhs
+        .chars()
+        .all(|c| c.is_alphanumeric() || matches!(c, '_' | '.' | ',' | ' ' | '\t'));
+    if lhs.is_empty() || !names_only {
+        return None;
+    }
+    let rhs = &content[equals + 1..];
+    let value_start = equals + 1 + (rhs.len() - rhs.trim_start().len());
+    matches!(content.as_bytes().get(value_start), Some(b'!' | b'%')).then_some(value_start)
+}
+
+fn statement_placeholder(len: usize) -> &'static str {
+    if len >= 4 {
+        "pass"
+    } else {
+        "0"
+    }
+}
+
+fn value_placeholder(len: usize) -> &'static str {
+    if len >= 2 {
+        "[]"
+    } else {
+        "0"
+    }
+}
+
+/// Writes `placeholder` then spaces over `len` bytes at `start`. Callers pass spans that start at
+/// a character and end at a line end, so whole characters are replaced.
+fn overwrite(bytes: &mut [u8], start: usize, len: usize, placeholder: &str) {
+    let Some(span) = bytes.get_mut(start..start + len) else {
+        return;
+    };
+    for (i, byte) in span.iter_mut().enumerate() {
+        *byte = placeholder.as_bytes().get(i).copied().unwrap_or(b' ');
+    }
+}
+
+/// The source with every character but line breaks turned into spaces, byte for byte.
+fn blank(source: &str) -> String {
+    source
+        .bytes()
+        .map(|b| {
+            if b == b'\n' || b == b'\r' {
+                b as char
+            } else {
+                ' '
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn masked(source: &str) -> String {
+        let text = mask(source).text;
+        assert_eq!(text.len(), source.len());
+        text
+    }
+
+    #[test]
+    fn line_magics_shell_and_help_become_statements() {
+        assert_eq!(
+            masked("%matplotlib inline\nx = 1"),
+            "pass              \nx = 1"
+        );
+        assert_eq!(masked("!pip install x"), "pass          ");
+        assert_eq!(
+            masked("df?\n??df\nx = 1  # why?"),
+            "0  \npass\nx = 1  # why?"
+        );
+        assert_eq!(masked("for i in x:\n    %ls\n"), "for i in x:\n    0  \n");
+    }
+
+    #[test]
+    fn time_keeps_its_statement() {
+        assert_eq!(masked("%time x = f()"), "if 1: x = f()");
+        assert_eq!(masked("  %timeit -n 10 -q f(x)"), "  if 1:            f(x)");
+        assert_eq!(masked("%time"), "pass ");
+    }
+
+    #[test]
+    fn assignments_from_shell_keep_the_name() {
+        assert_eq!(masked("files = !ls -la"), "files = []     ");
+        assert_eq!(masked("a, b = %sx ls"), "a, b = []    ");
+        assert_eq!(masked("x = a != b"), "x = a != b");
+    }
+
+    #[test]
+    fn continuation_lines_of_a_magic_are_masked() {
+        assert_eq!(
+            masked("!pip install \\\n  numpy\nx"),
+            "pass          \n       \nx"
+        );
+    }
+
+    #[test]
+    fn strings_are_not_magics() {
+        let source = "s = '''\n%not a magic\n!nor this?\n'''";
+        assert_eq!(masked(source), source);
+    }
+
+    #[test]
+    fn cell_magics() {
+        assert_eq!(masked("\n%%time\nx = 1"), "\n      \nx = 1");
+        let bash = mask("%%bash\necho é\n");
+        assert_eq!(bash.skipped_cell_magic.as_deref(), Some("bash"));
+        assert_eq!(bash.text, "      \n       \n");
+    }
+}

@@ -1,0 +1,99 @@
+//! The Python front end: the only module that knows rustpython. It masks IPython syntax, parses,
+//! recovers the statements of a cell that does not parse, and lowers the result to `crate::ir`.
+
+mod lower;
+mod magics;
+mod scan;
+mod split;
+
+use rustpython_parser::{ast, text_size::TextSize, Parse, ParseError};
+use serde::Serialize;
+
+use crate::ir::{Stmt, TextRange};
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ParsedCell {
+    /// The statements that parsed: all of them, or those of the top-level statements that parse
+    /// on their own when the cell has a syntax error.
+    pub body: Vec<Stmt>,
+    pub syntax_error: Option<SyntaxError>,
+    /// The cell magic (`bash`, `writefile`, `html`, ...) whose body is not Python: the cell was
+    /// skipped and `body` is empty.
+    pub cell_magic: Option<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct SyntaxError {
+    /// The parser's message.
+    pub message: String,
+    /// Where the parser stopped (often rough: an unclosed string is reported on the next line).
+    pub range: TextRange,
+}
+
+pub fn parse_cell(source: &str) -> ParsedCell {
+    let masked = magics::mask(source);
+    if let Some(magic) = masked.skipped_cell_magic {
+        return ParsedCell {
+            body: Vec::new(),
+            syntax_error: None,
+            cell_magic: Some(magic),
+        };
+    }
+    let text = masked.text;
+    let (body, syntax_error) = match parse_suite(&text, 0) {
+        Ok(suite) => (lower::lower_suite(suite), None),
+        Err(error) => parse_statement_by_statement(&text, &error),
+    };
+    ParsedCell {
+        body,
+        syntax_error,
+        cell_magic: None,
+    }
+}
+
+/// Parses each top-level statement on its own, keeping those that parse; the error is the first
+/// failing statement's (the whole-cell error can point far from the mistake, e.g. at the end of
+/// the cell for an unclosed bracket).
+fn parse_statement_by_statement(
+    text: &str,
+    whole_cell_error: &ParseError,
+) -> (Vec<Stmt>, Option<SyntaxError>) {
+    let mut body = Vec::new();
+    let mut first_error = None;
+    for range in split::top_level_statements(text) {
+        let Some(chunk) = text.get(range.clone()) else {
+            continue;
+        };
+        match parse_suite(chunk, range.start) {
+            Ok(suite) => body.extend(lower::lower_suite(suite)),
+            Err(error) => {
+                first_error.get_or_insert_with(|| syntax_error(text, &error));
+            }
+        }
+    }
+    // Every statement parsing alone while the cell does not is unexpected: keep the cell's error.
+    let error = first_error.unwrap_or_else(|| syntax_error(text, whole_cell_error));
+    (body, Some(error))
+}
+
+fn parse_suite(text: &str, offset: usize) -> Result<ast::Suite, ParseError> {
+    let offset = TextSize::try_from(offset).unwrap_or_default();
+    ast::Suite::parse_starts_at(text, "<cell>", offset)
+}
+
+/// The parser's error as a range of one character at its offset, clamped to the text.
+fn syntax_error(text: &str, error: &ParseError) -> SyntaxError {
+    let mut start = (u32::from(error.offset) as usize).min(text.len());
+    while !text.is_char_boundary(start) {
+        start -= 1;
+    }
+    let end = text[start..]
+        .chars()
+        .next()
+        .filter(|&c| c != '\n')
+        .map_or(start, |c| start + c.len_utf8());
+    SyntaxError {
+        message: error.error.to_string(),
+        range: TextRange::new(start as u32, end as u32),
+    }
+}

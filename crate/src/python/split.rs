@@ -1,0 +1,64 @@
+//! Cuts a cell that does not parse into its top-level statements, so that the statements around a
+//! line being edited are still analysed. A statement starts on a logical line at column 0 that does
+//! not continue the previous statement (`else:`, `except`, a decorated `def`, ...).
+
+use super::scan::{lines_with_offsets, LineScanner};
+
+/// Keywords at column 0 that continue the compound statement above them.
+const CLAUSE_KEYWORDS: &[&str] = &["elif", "else", "except", "finally"];
+
+/// Byte ranges of the cell's top-level statements, covering the whole text in order.
+pub fn top_level_statements(text: &str) -> Vec<std::ops::Range<usize>> {
+    let mut starts = vec![0];
+    let mut scanner = LineScanner::default();
+    let mut after_decorator = false;
+    for (offset, line) in lines_with_offsets(text) {
+        let at_start = scanner.at_logical_line_start();
+        scanner.scan(line);
+        let code = line.trim_end();
+        let at_column_0 = !code.is_empty() && !code.starts_with([' ', '\t', '\x0c', '#']);
+        if !(at_start && at_column_0) {
+            continue;
+        }
+        if offset > 0 && !after_decorator && !continues_statement(code) {
+            starts.push(offset);
+        }
+        after_decorator = code.starts_with('@');
+    }
+    let mut ends: Vec<usize> = starts[1..].to_vec();
+    ends.push(text.len());
+    starts.into_iter().zip(ends).map(|(s, e)| s..e).collect()
+}
+
+fn continues_statement(code: &str) -> bool {
+    let first_word = code
+        .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .next()
+        .unwrap_or_default();
+    CLAUSE_KEYWORDS.contains(&first_word)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn chunks(text: &str) -> Vec<&str> {
+        top_level_statements(text)
+            .into_iter()
+            .map(|r| &text[r])
+            .collect()
+    }
+
+    #[test]
+    fn splits_at_column_0_statements() {
+        assert_eq!(
+            chunks("import a\nif x:\n    y = (\n1)\nelse:\n    z\n@d\ndef f():\n    pass\nw = 1"),
+            [
+                "import a\n",
+                "if x:\n    y = (\n1)\nelse:\n    z\n",
+                "@d\ndef f():\n    pass\n",
+                "w = 1"
+            ]
+        );
+    }
+}
