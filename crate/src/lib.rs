@@ -3,6 +3,7 @@
 
 pub mod diagnostic;
 pub mod ir;
+pub mod junobench;
 pub mod position;
 pub mod python;
 pub mod rules;

@@ -29,23 +29,57 @@ fn signature(path: &str) -> Option<Sig> {
     if let Some(f) = path.strip_prefix("seaborn.") {
         return matches!(
             f,
-            "barplot" | "boxplot" | "violinplot" | "countplot" | "scatterplot" | "lineplot"
-                | "histplot" | "kdeplot" | "stripplot" | "swarmplot" | "pointplot" | "boxenplot"
-                | "ecdfplot" | "rugplot" | "regplot" | "residplot" | "displot" | "catplot"
-                | "relplot" | "lmplot" | "jointplot" | "pairplot" | "heatmap" | "clustermap"
+            "barplot"
+                | "boxplot"
+                | "violinplot"
+                | "countplot"
+                | "scatterplot"
+                | "lineplot"
+                | "histplot"
+                | "kdeplot"
+                | "stripplot"
+                | "swarmplot"
+                | "pointplot"
+                | "boxenplot"
+                | "ecdfplot"
+                | "rugplot"
+                | "regplot"
+                | "residplot"
+                | "displot"
+                | "catplot"
+                | "relplot"
+                | "lmplot"
+                | "jointplot"
+                | "pairplot"
+                | "heatmap"
+                | "clustermap"
         )
         .then_some(SEABORN_DATA_ONLY);
     }
     match path {
         "matplotlib.pyplot.scatter" => Some(Sig {
-            positional: &["x", "y", "s", "c", "marker", "cmap", "norm", "vmin", "vmax", "alpha", "linewidths"],
+            positional: &[
+                "x",
+                "y",
+                "s",
+                "c",
+                "marker",
+                "cmap",
+                "norm",
+                "vmin",
+                "vmax",
+                "alpha",
+                "linewidths",
+            ],
             keyword_only: None,
         }),
-        "sklearn.utils.class_weight.compute_class_weight" | "sklearn.utils.compute_class_weight" => Some(Sig {
+        "sklearn.utils.class_weight.compute_class_weight"
+        | "sklearn.utils.compute_class_weight" => Some(Sig {
             positional: &["class_weight"],
             keyword_only: None,
         }),
-        "sklearn.utils.class_weight.compute_sample_weight" | "sklearn.utils.compute_sample_weight" => Some(Sig {
+        "sklearn.utils.class_weight.compute_sample_weight"
+        | "sklearn.utils.compute_sample_weight" => Some(Sig {
             positional: &["class_weight", "y"],
             keyword_only: None,
         }),
@@ -57,14 +91,38 @@ fn signature(path: &str) -> Option<Sig> {
 fn keras3_method(attr: &str) -> Option<Sig> {
     match attr {
         "compile" => Some(Sig {
-            positional: &["optimizer", "loss", "loss_weights", "metrics", "weighted_metrics", "run_eagerly",
-                "steps_per_execution", "jit_compile", "auto_scale_loss"],
+            positional: &[
+                "optimizer",
+                "loss",
+                "loss_weights",
+                "metrics",
+                "weighted_metrics",
+                "run_eagerly",
+                "steps_per_execution",
+                "jit_compile",
+                "auto_scale_loss",
+            ],
             keyword_only: Some(&[]),
         }),
         "fit" => Some(Sig {
-            positional: &["x", "y", "batch_size", "epochs", "verbose", "callbacks", "validation_split",
-                "validation_data", "shuffle", "class_weight", "sample_weight", "initial_epoch",
-                "steps_per_epoch", "validation_steps", "validation_batch_size", "validation_freq"],
+            positional: &[
+                "x",
+                "y",
+                "batch_size",
+                "epochs",
+                "verbose",
+                "callbacks",
+                "validation_split",
+                "validation_data",
+                "shuffle",
+                "class_weight",
+                "sample_weight",
+                "initial_epoch",
+                "steps_per_epoch",
+                "validation_steps",
+                "validation_batch_size",
+                "validation_freq",
+            ],
             keyword_only: Some(&[]),
         }),
         _ => None,
@@ -72,17 +130,25 @@ fn keras3_method(attr: &str) -> Option<Sig> {
 }
 
 fn is_keras_model(t: &str) -> bool {
-    t.starts_with("keras.") && matches!(t.rsplit('.').next(), Some("Sequential" | "Functional" | "Model"))
+    t.starts_with("keras.")
+        && matches!(
+            t.rsplit('.').next(),
+            Some("Sequential" | "Functional" | "Model")
+        )
 }
 
 /// Attributes a type certainly lacks, with a hint.
 fn missing_attribute(t: &str, attr: &str) -> Option<&'static str> {
     if is_keras_model(t) {
         return match attr {
-            "predict_classes" => Some("removed in TensorFlow 2.6; use np.argmax(model.predict(x), axis=-1)"),
+            "predict_classes" => {
+                Some("removed in TensorFlow 2.6; use np.argmax(model.predict(x), axis=-1)")
+            }
             "predict_proba" => Some("removed in TensorFlow 2.6; use model.predict(x)"),
             "load" | "load_model" => Some("load a saved model with keras.models.load_model(path)"),
-            "fit_generator" | "evaluate_generator" | "predict_generator" if t.starts_with("keras.src.models.") => {
+            "fit_generator" | "evaluate_generator" | "predict_generator"
+                if t.starts_with("keras.src.models.") =>
+            {
                 Some("removed in Keras 3; fit, evaluate and predict take generators")
             }
             _ => None,
@@ -101,10 +167,12 @@ fn missing_attribute(t: &str, attr: &str) -> Option<&'static str> {
 fn pyplot_missing(attr: &str) -> Option<String> {
     match attr {
         "zlabel" => Some("pyplot has no zlabel; on a 3-D Axes use ax.set_zlabel(...)".into()),
-        "set_xlabel" | "set_ylabel" | "set_title" | "set_xlim" | "set_ylim" | "set_xticks" | "set_yticks"
-        | "set_xticklabels" | "set_yticklabels" | "set_zlabel" => {
+        "set_xlabel" | "set_ylabel" | "set_title" | "set_xlim" | "set_ylim" | "set_xticks"
+        | "set_yticks" | "set_xticklabels" | "set_yticklabels" | "set_zlabel" => {
             let base = attr.trim_start_matches("set_");
-            Some(format!("{attr} is an Axes method; pyplot has plt.{base}(...)"))
+            Some(format!(
+                "{attr} is an Axes method; pyplot has plt.{base}(...)"
+            ))
         }
         _ => None,
     }
@@ -144,7 +212,10 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                         if attr.starts_with("set_") && attr != "set_zlabel" {
                             d = d.with_fix(Fix {
                                 message: format!("Use plt.{}", attr.trim_start_matches("set_")),
-                                edits: vec![Edit { range: attr_range, content: attr.trim_start_matches("set_").to_string() }],
+                                edits: vec![Edit {
+                                    range: attr_range,
+                                    content: attr.trim_start_matches("set_").to_string(),
+                                }],
                                 run_cells: vec![],
                             });
                         }
@@ -162,7 +233,9 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
         } => {
             if let Expr::Name { id, .. } = &**func {
                 if let Val::Module(m) = w.get(id) {
-                    let what = m.map(|m| format!("the module '{m}'")).unwrap_or_else(|| "a module".into());
+                    let what = m
+                        .map(|m| format!("the module '{m}'"))
+                        .unwrap_or_else(|| "a module".into());
                     out.push(Diagnostic::error(
                         "module-called",
                         format!("'{id}' is {what}, not a function or class; call something inside it (e.g. from {0} import {0}): TypeError: 'module' object is not callable", id),
@@ -171,7 +244,9 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                     return;
                 }
             }
-            if keywords.iter().any(|k| k.name.is_none()) || args.iter().any(|a| matches!(a, Expr::Starred { .. })) {
+            if keywords.iter().any(|k| k.name.is_none())
+                || args.iter().any(|a| matches!(a, Expr::Starred { .. }))
+            {
                 return;
             }
             let (sig, fname) = if let Some(path) = w.lib_path(func) {
@@ -181,10 +256,12 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                 }
             } else if let Expr::Attribute { value, attr, .. } = &**func {
                 match w.eval(value) {
-                    Val::Typed(t) if is_keras_model(&t) && t.starts_with("keras.src.models.") => match keras3_method(attr) {
-                        Some(s) => (s, format!("{}.{attr}", short(w, value))),
-                        None => return,
-                    },
+                    Val::Typed(t) if is_keras_model(&t) && t.starts_with("keras.src.models.") => {
+                        match keras3_method(attr) {
+                            Some(s) => (s, format!("{}.{attr}", short(w, value))),
+                            None => return,
+                        }
+                    }
                     _ => return,
                 }
             } else {
@@ -206,7 +283,9 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                 return;
             }
             for k in keywords {
-                let Some(name) = k.name.as_deref() else { continue };
+                let Some(name) = k.name.as_deref() else {
+                    continue;
+                };
                 if let Some(i) = sig.positional.iter().position(|p| *p == name) {
                     if i < args.len() {
                         out.push(Diagnostic::error(

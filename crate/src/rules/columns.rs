@@ -167,10 +167,19 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                 _ => {}
             }
             // `df.loc[rows, cols]`
-            if let Expr::Attribute { value: base, attr, .. } = &**value {
+            if let Expr::Attribute {
+                value: base, attr, ..
+            } = &**value
+            {
                 if attr == "loc" {
-                    if let (Val::Frame(f), Expr::Seq { kind: SeqKind::Tuple, elts, .. }) =
-                        (w.eval(base), &**index)
+                    if let (
+                        Val::Frame(f),
+                        Expr::Seq {
+                            kind: SeqKind::Tuple,
+                            elts,
+                            ..
+                        },
+                    ) = (w.eval(base), &**index)
                     {
                         if elts.len() == 2 {
                             if let Some(k) = keys(w, &elts[1]) {
@@ -235,7 +244,9 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
             };
             match attr.as_str() {
                 "drop" => {
-                    if is_str(kw(keywords, "errors"), "ignore") || kw(keywords, "errors").is_some_and(|e| e.as_str_literal().is_none()) {
+                    if is_str(kw(keywords, "errors"), "ignore")
+                        || kw(keywords, "errors").is_some_and(|e| e.as_str_literal().is_none())
+                    {
                         return;
                     }
                     check_keys(kw(keywords, "columns"), "dropped column ");
@@ -280,7 +291,8 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                             }
                             kw(keywords, "columns")
                         }
-                        _ => kw(keywords, if attr == "astype" { "dtype" } else { "func" }).or(args.first()),
+                        _ => kw(keywords, if attr == "astype" { "dtype" } else { "func" })
+                            .or(args.first()),
                     };
                     if let Some(Expr::Dict { keys: dk, .. }) = dict {
                         let lits: Option<Vec<&Expr>> = dk.iter().map(|k| k.as_ref()).collect();
@@ -347,7 +359,11 @@ pub fn frame_method_result(
                     Some(true) => labels,
                     Some(false) => {
                         // Rows: columns unchanged (but the call may fail on unknown labels).
-                        return if inplace && false { Val::Unknown } else { same(false, false) };
+                        return if inplace && false {
+                            Val::Unknown
+                        } else {
+                            same(false, false)
+                        };
                     }
                     None => return Val::Unknown,
                 }
@@ -370,7 +386,11 @@ pub fn frame_method_result(
             if !ignore && removed.iter().any(|r| !cols.contains(r)) {
                 return Val::Unknown;
             }
-            let keep: Vec<String> = cols.iter().filter(|c| !removed.contains(c)).cloned().collect();
+            let keep: Vec<String> = cols
+                .iter()
+                .filter(|c| !removed.contains(c))
+                .cloned()
+                .collect();
             let mut out = f.select(&keep);
             if f.has_nan == Some(false) {
                 out.has_nan = Some(false);
@@ -381,8 +401,8 @@ pub fn frame_method_result(
         "head" | "tail" | "sample" | "drop_duplicates" | "nlargest" | "nsmallest" | "query" => {
             same(false, false)
         }
-        "sort_values" | "sort_index" | "copy" | "round" | "abs" | "replace" | "clip" | "infer_objects"
-        | "convert_dtypes" => same(true, method != "replace"),
+        "sort_values" | "sort_index" | "copy" | "round" | "abs" | "replace" | "clip"
+        | "infer_objects" | "convert_dtypes" => same(true, method != "replace"),
         "fillna" | "ffill" | "bfill" | "interpolate" => same(true, false),
         "dropna" => {
             if axis_is_columns(kw(keywords, "axis")) == Some(false) {
@@ -394,7 +414,10 @@ pub fn frame_method_result(
         "reset_index" => {
             let drop = matches!(
                 kw(keywords, "drop").or(args.get(1)),
-                Some(Expr::Literal { value: Literal::Bool(true), .. })
+                Some(Expr::Literal {
+                    value: Literal::Bool(true),
+                    ..
+                })
             );
             if drop && args.is_empty() {
                 same(true, true)
@@ -421,7 +444,10 @@ pub fn frame_method_result(
             };
             let mut map = Vec::new();
             for (k, v) in keys.iter().zip(values) {
-                let (Some(k), Some(v)) = (k.as_ref().and_then(|k| k.as_str_literal()), v.as_str_literal()) else {
+                let (Some(k), Some(v)) = (
+                    k.as_ref().and_then(|k| k.as_str_literal()),
+                    v.as_str_literal(),
+                ) else {
                     return Val::Unknown;
                 };
                 map.push((k.to_string(), v.to_string()));
@@ -474,7 +500,11 @@ pub fn frame_method_result(
             let ok = by
                 .and_then(|b| keys(w, b))
                 .is_some_and(|k| k.iter().all(|k| f.has(&k.name) == Some(true)));
-            if ok && args.len() <= 1 && kw(keywords, "level").is_none() && kw(keywords, "axis").is_none() {
+            if ok
+                && args.len() <= 1
+                && kw(keywords, "level").is_none()
+                && kw(keywords, "axis").is_none()
+            {
                 Val::GroupBy(f.clone())
             } else {
                 Val::Unknown
@@ -488,34 +518,244 @@ pub fn frame_method_result(
 /// of these names is not a column access.
 pub fn is_frame_attribute(name: &str) -> bool {
     const ATTRS: &[&str] = &[
-        "T", "abs", "add", "add_prefix", "add_suffix", "agg", "aggregate", "align", "all", "any",
-        "append", "apply", "applymap", "asfreq", "asof", "assign", "astype", "at", "at_time", "attrs",
-        "axes", "backfill", "between_time", "bfill", "bool", "boxplot", "clip", "columns", "combine",
-        "combine_first", "compare", "convert_dtypes", "copy", "corr", "corrwith", "count", "cov",
-        "cummax", "cummin", "cumprod", "cumsum", "describe", "diff", "div", "divide", "dot", "drop",
-        "drop_duplicates", "droplevel", "dropna", "dtypes", "duplicated", "empty", "eq", "equals",
-        "eval", "ewm", "expanding", "explode", "ffill", "fillna", "filter", "first",
-        "first_valid_index", "flags", "floordiv", "from_dict", "from_records", "ge", "get",
-        "get_dtype_counts", "get_value", "groupby", "gt", "head", "hist", "iat", "idxmax", "idxmin",
-        "iloc", "index", "infer_objects", "info", "insert", "interpolate", "isetitem", "isin", "isna",
-        "isnull", "items", "iteritems", "iterrows", "itertuples", "ix", "join", "keys", "kurt",
-        "kurtosis", "last", "last_valid_index", "le", "loc", "lookup", "lt", "mad", "map", "mask",
-        "max", "mean", "median", "melt", "memory_usage", "merge", "min", "mod", "mode", "mul",
-        "multiply", "ndim", "ne", "nlargest", "notna", "notnull", "nsmallest", "nunique", "pad",
-        "pct_change", "pipe", "pivot", "pivot_table", "plot", "pop", "pow", "prod", "product",
-        "quantile", "query", "radd", "rank", "rdiv", "reindex", "reindex_like", "rename",
-        "rename_axis", "reorder_levels", "replace", "resample", "reset_index", "rfloordiv", "rmod",
-        "rmul", "rolling", "round", "rpow", "rsub", "rtruediv", "sample", "select_dtypes", "sem",
-        "set_axis", "set_flags", "set_index", "set_value", "shape", "shift", "size", "skew",
-        "slice_shift", "sort_index", "sort_values", "sparse", "squeeze", "stack", "std", "style",
-        "sub", "subtract", "sum", "swapaxes", "swaplevel", "tail", "take", "to_clipboard", "to_csv",
-        "to_dict", "to_excel", "to_feather", "to_gbq", "to_hdf", "to_html", "to_json", "to_latex",
-        "to_markdown", "to_numpy", "to_orc", "to_parquet", "to_period", "to_pickle", "to_records",
-        "to_sql", "to_stata", "to_string", "to_timestamp", "to_xarray", "to_xml", "transform",
-        "transpose", "truediv", "truncate", "tshift", "tz_convert", "tz_localize", "unstack",
-        "update", "value_counts", "values", "var", "where", "xs", "case_when", "list", "struct",
-        "is_copy", "ftypes", "as_matrix", "to_dense", "to_sparse", "convert_objects", "select",
-        "get_values", "timetuple", "style", "plot", "name", "dtype", "str", "dt", "cat",
+        "T",
+        "abs",
+        "add",
+        "add_prefix",
+        "add_suffix",
+        "agg",
+        "aggregate",
+        "align",
+        "all",
+        "any",
+        "append",
+        "apply",
+        "applymap",
+        "asfreq",
+        "asof",
+        "assign",
+        "astype",
+        "at",
+        "at_time",
+        "attrs",
+        "axes",
+        "backfill",
+        "between_time",
+        "bfill",
+        "bool",
+        "boxplot",
+        "clip",
+        "columns",
+        "combine",
+        "combine_first",
+        "compare",
+        "convert_dtypes",
+        "copy",
+        "corr",
+        "corrwith",
+        "count",
+        "cov",
+        "cummax",
+        "cummin",
+        "cumprod",
+        "cumsum",
+        "describe",
+        "diff",
+        "div",
+        "divide",
+        "dot",
+        "drop",
+        "drop_duplicates",
+        "droplevel",
+        "dropna",
+        "dtypes",
+        "duplicated",
+        "empty",
+        "eq",
+        "equals",
+        "eval",
+        "ewm",
+        "expanding",
+        "explode",
+        "ffill",
+        "fillna",
+        "filter",
+        "first",
+        "first_valid_index",
+        "flags",
+        "floordiv",
+        "from_dict",
+        "from_records",
+        "ge",
+        "get",
+        "get_dtype_counts",
+        "get_value",
+        "groupby",
+        "gt",
+        "head",
+        "hist",
+        "iat",
+        "idxmax",
+        "idxmin",
+        "iloc",
+        "index",
+        "infer_objects",
+        "info",
+        "insert",
+        "interpolate",
+        "isetitem",
+        "isin",
+        "isna",
+        "isnull",
+        "items",
+        "iteritems",
+        "iterrows",
+        "itertuples",
+        "ix",
+        "join",
+        "keys",
+        "kurt",
+        "kurtosis",
+        "last",
+        "last_valid_index",
+        "le",
+        "loc",
+        "lookup",
+        "lt",
+        "mad",
+        "map",
+        "mask",
+        "max",
+        "mean",
+        "median",
+        "melt",
+        "memory_usage",
+        "merge",
+        "min",
+        "mod",
+        "mode",
+        "mul",
+        "multiply",
+        "ndim",
+        "ne",
+        "nlargest",
+        "notna",
+        "notnull",
+        "nsmallest",
+        "nunique",
+        "pad",
+        "pct_change",
+        "pipe",
+        "pivot",
+        "pivot_table",
+        "plot",
+        "pop",
+        "pow",
+        "prod",
+        "product",
+        "quantile",
+        "query",
+        "radd",
+        "rank",
+        "rdiv",
+        "reindex",
+        "reindex_like",
+        "rename",
+        "rename_axis",
+        "reorder_levels",
+        "replace",
+        "resample",
+        "reset_index",
+        "rfloordiv",
+        "rmod",
+        "rmul",
+        "rolling",
+        "round",
+        "rpow",
+        "rsub",
+        "rtruediv",
+        "sample",
+        "select_dtypes",
+        "sem",
+        "set_axis",
+        "set_flags",
+        "set_index",
+        "set_value",
+        "shape",
+        "shift",
+        "size",
+        "skew",
+        "slice_shift",
+        "sort_index",
+        "sort_values",
+        "sparse",
+        "squeeze",
+        "stack",
+        "std",
+        "style",
+        "sub",
+        "subtract",
+        "sum",
+        "swapaxes",
+        "swaplevel",
+        "tail",
+        "take",
+        "to_clipboard",
+        "to_csv",
+        "to_dict",
+        "to_excel",
+        "to_feather",
+        "to_gbq",
+        "to_hdf",
+        "to_html",
+        "to_json",
+        "to_latex",
+        "to_markdown",
+        "to_numpy",
+        "to_orc",
+        "to_parquet",
+        "to_period",
+        "to_pickle",
+        "to_records",
+        "to_sql",
+        "to_stata",
+        "to_string",
+        "to_timestamp",
+        "to_xarray",
+        "to_xml",
+        "transform",
+        "transpose",
+        "truediv",
+        "truncate",
+        "tshift",
+        "tz_convert",
+        "tz_localize",
+        "unstack",
+        "update",
+        "value_counts",
+        "values",
+        "var",
+        "where",
+        "xs",
+        "case_when",
+        "list",
+        "struct",
+        "is_copy",
+        "ftypes",
+        "as_matrix",
+        "to_dense",
+        "to_sparse",
+        "convert_objects",
+        "select",
+        "get_values",
+        "timetuple",
+        "style",
+        "plot",
+        "name",
+        "dtype",
+        "str",
+        "dt",
+        "cat",
     ];
     ATTRS.contains(&name)
 }

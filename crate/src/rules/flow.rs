@@ -55,6 +55,12 @@ impl<'a> Walker<'a> {
                     // The summary says "a module"; the import says which.
                     (Val::Module(None), Some(Val::Module(Some(p)))) => Val::Module(Some(p.clone())),
                     (Val::Module(None), Some(Val::Lib(p))) => Val::Module(Some(p.clone())),
+                    // A class or function the executed cells imported: the import path says more.
+                    (Val::Typed(_) | Val::Unknown, Some(Val::Lib(p)))
+                        if matches!(obj.kind.as_str(), "class" | "callable") =>
+                    {
+                        Val::Lib(p.clone())
+                    }
                     (v, _) => v,
                 };
                 env.insert(name.clone(), val);
@@ -211,8 +217,13 @@ impl<'a> Walker<'a> {
                 for (e, t) in items {
                     self.check(e);
                     if let Expr::Call { func, .. } = e {
-                        let last = func.dotted_path().and_then(|p| p.last().map(|s| s.to_string()));
-                        if matches!(last.as_deref(), Some("suppress" | "raises" | "assertRaises")) {
+                        let last = func
+                            .dotted_path()
+                            .and_then(|p| p.last().map(|s| s.to_string()));
+                        if matches!(
+                            last.as_deref(),
+                            Some("suppress" | "raises" | "assertRaises")
+                        ) {
                             suppresses = true;
                         }
                     }
@@ -393,8 +404,15 @@ impl<'a> Walker<'a> {
     /// Is the iterable certainly non-empty?
     fn non_empty(&self, iter: &Expr) -> bool {
         match iter {
-            Expr::Seq { elts, .. } => !elts.is_empty() && !elts.iter().any(|e| matches!(e, Expr::Starred { .. })),
-            Expr::Call { func, args, keywords, .. } if keywords.is_empty() => {
+            Expr::Seq { elts, .. } => {
+                !elts.is_empty() && !elts.iter().any(|e| matches!(e, Expr::Starred { .. }))
+            }
+            Expr::Call {
+                func,
+                args,
+                keywords,
+                ..
+            } if keywords.is_empty() => {
                 let Expr::Name { id, .. } = &**func else {
                     return false;
                 };
@@ -403,7 +421,9 @@ impl<'a> Walker<'a> {
                 }
                 match (id.as_str(), args.as_slice()) {
                     ("range", [n]) => matches!(int_literal(n), Some(n) if n > 0),
-                    ("range", [a, b]) => matches!((int_literal(a), int_literal(b)), (Some(a), Some(b)) if a < b),
+                    ("range", [a, b]) => {
+                        matches!((int_literal(a), int_literal(b)), (Some(a), Some(b)) if a < b)
+                    }
                     ("enumerate", [x]) => self.non_empty(x),
                     _ => false,
                 }
@@ -428,7 +448,9 @@ impl<'a> Walker<'a> {
                 Literal::Str(s) => Val::Str(s.clone()),
                 _ => Val::Unknown,
             },
-            Expr::Seq { kind, elts, .. } if !elts.iter().any(|e| matches!(e, Expr::Starred { .. })) => {
+            Expr::Seq { kind, elts, .. }
+                if !elts.iter().any(|e| matches!(e, Expr::Starred { .. })) =>
+            {
                 Val::Sized {
                     type_name: match kind {
                         SeqKind::List => "list",
@@ -485,7 +507,11 @@ impl<'a> Walker<'a> {
                             Expr::BinOp { op: "&" | "|", .. } | Expr::Slice { .. } => {
                                 Val::Frame(Frame {
                                     n_rows: None,
-                                    has_nan: if f.has_nan == Some(false) { Some(false) } else { None },
+                                    has_nan: if f.has_nan == Some(false) {
+                                        Some(false)
+                                    } else {
+                                        None
+                                    },
                                     ..f.clone()
                                 })
                             }
@@ -501,7 +527,9 @@ impl<'a> Walker<'a> {
                 keywords,
                 range,
             } => self.eval_call(func, args, keywords, *range),
-            Expr::BinOp { op, left, right, .. } => shapes::binop_value(op, &self.eval(left), &self.eval(right)),
+            Expr::BinOp {
+                op, left, right, ..
+            } => shapes::binop_value(op, &self.eval(left), &self.eval(right)),
             _ => Val::Unknown,
         }
     }
@@ -511,7 +539,13 @@ impl<'a> Walker<'a> {
         Val::Series(SeriesVal {
             len: f.n_rows,
             str_examples: info.map(|i| i.str_examples.clone()).unwrap_or_default(),
-            has_nan: info.and_then(|i| i.has_nan).or(if f.has_nan == Some(false) { Some(false) } else { None }),
+            has_nan: info
+                .and_then(|i| i.has_nan)
+                .or(if f.has_nan == Some(false) {
+                    Some(false)
+                } else {
+                    None
+                }),
             name: Some(col.to_string()),
         })
     }
@@ -543,7 +577,15 @@ impl<'a> Walker<'a> {
         let mut calls = Vec::new();
         collect_calls(expr, &mut calls);
         for call in calls {
-            let Expr::Call { func, args, keywords, .. } = call else { continue };
+            let Expr::Call {
+                func,
+                args,
+                keywords,
+                ..
+            } = call
+            else {
+                continue;
+            };
             let mut pure = false;
             if let Expr::Attribute { value, attr, .. } = &**func {
                 if let Expr::Name { id, .. } = &**value {
@@ -552,9 +594,18 @@ impl<'a> Walker<'a> {
                             pure = true;
                             let inplace = keywords.iter().any(|k| {
                                 k.name.as_deref() == Some("inplace")
-                                    && !matches!(k.value, Expr::Literal { value: Literal::Bool(false), .. })
+                                    && !matches!(
+                                        k.value,
+                                        Expr::Literal {
+                                            value: Literal::Bool(false),
+                                            ..
+                                        }
+                                    )
                             });
-                            let mutating = matches!(attr.as_str(), "pop" | "insert" | "update" | "eval" | "__setitem__");
+                            let mutating = matches!(
+                                attr.as_str(),
+                                "pop" | "insert" | "update" | "eval" | "__setitem__"
+                            );
                             if inplace {
                                 let after = if attr == "drop" {
                                     columns::frame_method_result(self, &f, "drop", args, keywords)
@@ -573,8 +624,21 @@ impl<'a> Walker<'a> {
                         }
                         Val::Array(_) | Val::Series(_) | Val::GroupBy(_) => {
                             pure = true;
-                            let inplace = keywords.iter().any(|k| k.name.as_deref() == Some("inplace"));
-                            if inplace || matches!(attr.as_str(), "resize" | "sort" | "fill" | "put" | "itemset" | "setflags" | "update") {
+                            let inplace = keywords
+                                .iter()
+                                .any(|k| k.name.as_deref() == Some("inplace"));
+                            if inplace
+                                || matches!(
+                                    attr.as_str(),
+                                    "resize"
+                                        | "sort"
+                                        | "fill"
+                                        | "put"
+                                        | "itemset"
+                                        | "setflags"
+                                        | "update"
+                                )
+                            {
                                 self.env.insert(id.clone(), Val::Unknown);
                             }
                         }
@@ -615,8 +679,29 @@ impl<'a> Walker<'a> {
 }
 
 const PURE_BUILTINS: [&str; 24] = [
-    "print", "len", "display", "type", "isinstance", "str", "repr", "int", "float", "list", "tuple",
-    "sorted", "sum", "min", "max", "range", "enumerate", "zip", "round", "abs", "set", "dict", "bool",
+    "print",
+    "len",
+    "display",
+    "type",
+    "isinstance",
+    "str",
+    "repr",
+    "int",
+    "float",
+    "list",
+    "tuple",
+    "sorted",
+    "sum",
+    "min",
+    "max",
+    "range",
+    "enumerate",
+    "zip",
+    "round",
+    "abs",
+    "set",
+    "dict",
+    "bool",
     "id",
 ];
 
@@ -640,7 +725,10 @@ fn is_pure_lib(path: &str) -> bool {
 
 fn int_literal(e: &Expr) -> Option<i64> {
     match e {
-        Expr::Literal { value: Literal::Int(i), .. } => Some(*i),
+        Expr::Literal {
+            value: Literal::Int(i),
+            ..
+        } => Some(*i),
         _ => None,
     }
 }
@@ -648,7 +736,11 @@ fn int_literal(e: &Expr) -> Option<i64> {
 /// `['a', 'b']` (a list of string literals).
 pub fn str_list(e: &Expr) -> Option<Vec<String>> {
     match e {
-        Expr::Seq { kind: SeqKind::List, elts, .. } => elts
+        Expr::Seq {
+            kind: SeqKind::List,
+            elts,
+            ..
+        } => elts
             .iter()
             .map(|e| e.as_str_literal().map(str::to_string))
             .collect(),
@@ -659,8 +751,14 @@ pub fn str_list(e: &Expr) -> Option<Vec<String>> {
 fn first_element(iter: &Expr) -> Val {
     match iter {
         Expr::Seq { elts, .. } => match elts.first() {
-            Some(Expr::Literal { value: Literal::Str(s), .. }) => Val::Str(s.clone()),
-            Some(Expr::Literal { value: Literal::Int(i), .. }) => Val::Int(*i),
+            Some(Expr::Literal {
+                value: Literal::Str(s),
+                ..
+            }) => Val::Str(s.clone()),
+            Some(Expr::Literal {
+                value: Literal::Int(i),
+                ..
+            }) => Val::Int(*i),
             _ => Val::Unknown,
         },
         _ => Val::Unknown,
@@ -682,9 +780,9 @@ fn root_names(e: &Expr, out: &mut BTreeSet<String>) {
         Expr::Name { id, .. } => {
             out.insert(id.clone());
         }
-        Expr::Attribute { value, .. } | Expr::Subscript { value, .. } | Expr::Starred { value, .. } => {
-            root_names(value, out)
-        }
+        Expr::Attribute { value, .. }
+        | Expr::Subscript { value, .. }
+        | Expr::Starred { value, .. } => root_names(value, out),
         Expr::Seq { elts, .. } => elts.iter().for_each(|e| root_names(e, out)),
         Expr::Dict { values, .. } => values.iter().for_each(|e| root_names(e, out)),
         _ => {}
@@ -693,7 +791,12 @@ fn root_names(e: &Expr, out: &mut BTreeSet<String>) {
 
 fn collect_calls<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
     match e {
-        Expr::Call { func, args, keywords, .. } => {
+        Expr::Call {
+            func,
+            args,
+            keywords,
+            ..
+        } => {
             collect_calls(func, out);
             args.iter().for_each(|a| collect_calls(a, out));
             keywords.iter().for_each(|k| collect_calls(&k.value, out));
@@ -706,12 +809,19 @@ fn collect_calls<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
 
 pub fn for_each_child<'e>(e: &'e Expr, mut f: impl FnMut(&'e Expr)) {
     match e {
-        Expr::Attribute { value, .. } | Expr::Starred { value, .. } | Expr::Walrus { value, .. } => f(value),
+        Expr::Attribute { value, .. }
+        | Expr::Starred { value, .. }
+        | Expr::Walrus { value, .. } => f(value),
         Expr::Subscript { value, index, .. } => {
             f(value);
             f(index);
         }
-        Expr::Call { func, args, keywords, .. } => {
+        Expr::Call {
+            func,
+            args,
+            keywords,
+            ..
+        } => {
             f(func);
             args.iter().for_each(&mut f);
             keywords.iter().for_each(|k| f(&k.value));
@@ -721,7 +831,9 @@ pub fn for_each_child<'e>(e: &'e Expr, mut f: impl FnMut(&'e Expr)) {
             keys.iter().flatten().for_each(&mut f);
             values.iter().for_each(f);
         }
-        Expr::Slice { lower, upper, step, .. } => {
+        Expr::Slice {
+            lower, upper, step, ..
+        } => {
             for x in [lower, upper, step].into_iter().flatten() {
                 f(x);
             }
@@ -734,7 +846,11 @@ pub fn for_each_child<'e>(e: &'e Expr, mut f: impl FnMut(&'e Expr)) {
             params.defaults.iter().for_each(&mut f);
             f(body);
         }
-        Expr::Comprehension { elements, generators, .. } => {
+        Expr::Comprehension {
+            elements,
+            generators,
+            ..
+        } => {
             elements.iter().for_each(&mut f);
             for g in generators {
                 f(&g.iter);
@@ -795,7 +911,10 @@ pub fn mentioned_names(stmts: &[Stmt], out: &mut BTreeSet<String>) {
             }
             Stmt::Import { names, .. } => {
                 for a in names {
-                    let n = a.asname.clone().unwrap_or_else(|| a.name.split('.').next().unwrap_or("").to_string());
+                    let n = a
+                        .asname
+                        .clone()
+                        .unwrap_or_else(|| a.name.split('.').next().unwrap_or("").to_string());
                     out.insert(n);
                 }
             }
@@ -803,13 +922,24 @@ pub fn mentioned_names(stmts: &[Stmt], out: &mut BTreeSet<String>) {
                 out.insert(name.clone());
                 mentioned_names(body, out);
             }
-            Stmt::For { target, iter, body, orelse, .. } => {
+            Stmt::For {
+                target,
+                iter,
+                body,
+                orelse,
+                ..
+            } => {
                 target_names(target, out, true);
                 expr_names(iter, out);
                 mentioned_names(body, out);
                 mentioned_names(orelse, out);
             }
-            Stmt::While { test, body, orelse, .. } | Stmt::If { test, body, orelse, .. } => {
+            Stmt::While {
+                test, body, orelse, ..
+            }
+            | Stmt::If {
+                test, body, orelse, ..
+            } => {
                 expr_names(test, out);
                 mentioned_names(body, out);
                 mentioned_names(orelse, out);
@@ -823,7 +953,13 @@ pub fn mentioned_names(stmts: &[Stmt], out: &mut BTreeSet<String>) {
                 }
                 mentioned_names(body, out);
             }
-            Stmt::Try { body, handlers, orelse, finalbody, .. } => {
+            Stmt::Try {
+                body,
+                handlers,
+                orelse,
+                finalbody,
+                ..
+            } => {
                 mentioned_names(body, out);
                 for h in handlers {
                     if let Some(n) = &h.name {
@@ -845,7 +981,9 @@ pub fn mentioned_names(stmts: &[Stmt], out: &mut BTreeSet<String>) {
                 }
             }
             Stmt::Delete { targets, .. } => targets.iter().for_each(|t| target_names(t, out, true)),
-            Stmt::Global { names, .. } | Stmt::Nonlocal { names, .. } => out.extend(names.iter().cloned()),
+            Stmt::Global { names, .. } | Stmt::Nonlocal { names, .. } => {
+                out.extend(names.iter().cloned())
+            }
             Stmt::Other { exprs, .. } => exprs.iter().for_each(|e| expr_names(e, out)),
         }
     }
@@ -856,10 +994,16 @@ pub fn mentioned_names(stmts: &[Stmt], out: &mut BTreeSet<String>) {
 fn bound_names(stmts: &[Stmt], out: &mut BTreeSet<String>) {
     for s in stmts {
         match s {
-            Stmt::Assign { targets, .. } => targets.iter().for_each(|t| target_names(t, out, false)),
+            Stmt::Assign { targets, .. } => {
+                targets.iter().for_each(|t| target_names(t, out, false))
+            }
             Stmt::Import { names, .. } => {
                 for a in names {
-                    out.insert(a.asname.clone().unwrap_or_else(|| a.name.split('.').next().unwrap_or("").to_string()));
+                    out.insert(
+                        a.asname
+                            .clone()
+                            .unwrap_or_else(|| a.name.split('.').next().unwrap_or("").to_string()),
+                    );
                 }
             }
             Stmt::FunctionDef { name, body, .. } | Stmt::ClassDef { name, body, .. } => {
@@ -871,7 +1015,12 @@ fn bound_names(stmts: &[Stmt], out: &mut BTreeSet<String>) {
                     out.extend(inner);
                 }
             }
-            Stmt::For { target, body, orelse, .. } => {
+            Stmt::For {
+                target,
+                body,
+                orelse,
+                ..
+            } => {
                 target_names(target, out, false);
                 bound_names(body, out);
                 bound_names(orelse, out);
@@ -888,7 +1037,13 @@ fn bound_names(stmts: &[Stmt], out: &mut BTreeSet<String>) {
                 }
                 bound_names(body, out);
             }
-            Stmt::Try { body, handlers, orelse, finalbody, .. } => {
+            Stmt::Try {
+                body,
+                handlers,
+                orelse,
+                finalbody,
+                ..
+            } => {
                 bound_names(body, out);
                 for h in handlers {
                     bound_names(&h.body, out);
@@ -902,7 +1057,9 @@ fn bound_names(stmts: &[Stmt], out: &mut BTreeSet<String>) {
                     bound_names(body, out);
                 }
             }
-            Stmt::Delete { targets, .. } => targets.iter().for_each(|t| target_names(t, out, false)),
+            Stmt::Delete { targets, .. } => {
+                targets.iter().for_each(|t| target_names(t, out, false))
+            }
             Stmt::Expr { value, .. } => {
                 let mut names = BTreeSet::new();
                 walrus_names(value, &mut names);
@@ -923,11 +1080,17 @@ fn walrus_names(e: &Expr, out: &mut BTreeSet<String>) {
 fn contains_global(stmts: &[Stmt]) -> bool {
     stmts.iter().any(|s| match s {
         Stmt::Global { .. } => true,
-        Stmt::For { body, orelse, .. } | Stmt::While { body, orelse, .. } | Stmt::If { body, orelse, .. } => {
-            contains_global(body) || contains_global(orelse)
-        }
+        Stmt::For { body, orelse, .. }
+        | Stmt::While { body, orelse, .. }
+        | Stmt::If { body, orelse, .. } => contains_global(body) || contains_global(orelse),
         Stmt::With { body, .. } => contains_global(body),
-        Stmt::Try { body, handlers, orelse, finalbody, .. } => {
+        Stmt::Try {
+            body,
+            handlers,
+            orelse,
+            finalbody,
+            ..
+        } => {
             contains_global(body)
                 || handlers.iter().any(|h| contains_global(&h.body))
                 || contains_global(orelse)
@@ -942,11 +1105,17 @@ fn contains_global(stmts: &[Stmt]) -> bool {
 fn contains_jump(stmts: &[Stmt]) -> bool {
     stmts.iter().any(|s| match s {
         Stmt::Other { .. } => true,
-        Stmt::For { body, orelse, .. } | Stmt::While { body, orelse, .. } | Stmt::If { body, orelse, .. } => {
-            contains_jump(body) || contains_jump(orelse)
-        }
+        Stmt::For { body, orelse, .. }
+        | Stmt::While { body, orelse, .. }
+        | Stmt::If { body, orelse, .. } => contains_jump(body) || contains_jump(orelse),
         Stmt::With { body, .. } => contains_jump(body),
-        Stmt::Try { body, handlers, orelse, finalbody, .. } => {
+        Stmt::Try {
+            body,
+            handlers,
+            orelse,
+            finalbody,
+            ..
+        } => {
             contains_jump(body)
                 || handlers.iter().any(|h| contains_jump(&h.body))
                 || contains_jump(orelse)

@@ -19,7 +19,10 @@ fn fmt_shape(s: &[i64]) -> String {
     } else {
         format!(
             "({})",
-            s.iter().map(|d| d.to_string()).collect::<Vec<_>>().join(", ")
+            s.iter()
+                .map(|d| d.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
         )
     }
 }
@@ -29,8 +32,16 @@ pub fn broadcast(a: &[i64], b: &[i64]) -> Result<Vec<i64>, ()> {
     let n = a.len().max(b.len());
     let mut out = vec![0; n];
     for i in 0..n {
-        let x = if i < n - a.len() { 1 } else { a[i - (n - a.len())] };
-        let y = if i < n - b.len() { 1 } else { b[i - (n - b.len())] };
+        let x = if i < n - a.len() {
+            1
+        } else {
+            a[i - (n - a.len())]
+        };
+        let y = if i < n - b.len() {
+            1
+        } else {
+            b[i - (n - b.len())]
+        };
         out[i] = if x == y || y == 1 {
             x
         } else if x == 1 {
@@ -108,12 +119,19 @@ fn reshape(from: &[i64], to: &[i64]) -> Option<Result<Vec<i64>, ()>> {
     }
     let known: i64 = to.iter().filter(|&&d| d != -1).product();
     if unknown == 0 {
-        return Some(if known == size { Ok(to.to_vec()) } else { Err(()) });
+        return Some(if known == size {
+            Ok(to.to_vec())
+        } else {
+            Err(())
+        });
     }
     if known == 0 || size % known != 0 {
         return Some(Err(()));
     }
-    Some(Ok(to.iter().map(|&d| if d == -1 { size / known } else { d }).collect()))
+    Some(Ok(to
+        .iter()
+        .map(|&d| if d == -1 { size / known } else { d })
+        .collect()))
 }
 
 pub fn array_method_result(a: &ArrayVal, attr: &str, args: &[Expr], _kw: &[Keyword]) -> Val {
@@ -218,11 +236,16 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                 }
                 Some("numpy.savetxt") => {
                     let x = args.get(1).or_else(|| {
-                        keywords.iter().find(|k| k.name.as_deref() == Some("X")).map(|k| &k.value)
+                        keywords
+                            .iter()
+                            .find(|k| k.name.as_deref() == Some("X"))
+                            .map(|k| &k.value)
                     });
                     let Some(x) = x else { return };
                     if let Val::Array(a) = w.eval(x) {
-                        if a.lib == super::value::ArrayLib::Numpy && (a.shape.len() > 2 || a.shape.is_empty()) {
+                        if a.lib == super::value::ArrayLib::Numpy
+                            && (a.shape.len() > 2 || a.shape.is_empty())
+                        {
                             out.push(Diagnostic::error(
                                 "shape-savetxt",
                                 format!("np.savetxt writes 1-D or 2-D arrays only, but {} has shape {}; use np.save or reshape it: ValueError", name_of(w, x), fmt_shape(&a.shape)),
@@ -232,8 +255,15 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                     }
                 }
                 Some("numpy.concatenate") => {
-                    let Some(Expr::Seq { elts, .. }) = args.first() else { return };
-                    let axis = match keywords.iter().find(|k| k.name.as_deref() == Some("axis")).map(|k| &k.value).or(args.get(1)) {
+                    let Some(Expr::Seq { elts, .. }) = args.first() else {
+                        return;
+                    };
+                    let axis = match keywords
+                        .iter()
+                        .find(|k| k.name.as_deref() == Some("axis"))
+                        .map(|k| &k.value)
+                        .or(args.get(1))
+                    {
                         None => 0,
                         Some(e) => match int_of(w, e) {
                             Some(a) if a >= 0 => a as usize,
@@ -243,15 +273,22 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                     let mut shapes = Vec::new();
                     for e in elts {
                         match w.eval(e) {
-                            Val::Array(a) if a.lib == super::value::ArrayLib::Numpy => shapes.push((e, a.shape)),
+                            Val::Array(a) if a.lib == super::value::ArrayLib::Numpy => {
+                                shapes.push((e, a.shape))
+                            }
                             _ => return,
                         }
                     }
-                    let Some((first_e, first)) = shapes.first() else { return };
+                    let Some((first_e, first)) = shapes.first() else {
+                        return;
+                    };
                     for (e, s) in &shapes[1..] {
                         let bad = s.len() != first.len()
                             || axis >= first.len()
-                            || s.iter().zip(first.iter()).enumerate().any(|(i, (x, y))| i != axis && x != y);
+                            || s.iter()
+                                .zip(first.iter())
+                                .enumerate()
+                                .any(|(i, (x, y))| i != axis && x != y);
                         if bad {
                             out.push(Diagnostic::error(
                                 "shape-concatenate",
@@ -297,7 +334,13 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
     }
 }
 
-fn reshape_diag(w: &Walker, x: &Expr, a: &ArrayVal, to: &[i64], range: crate::ir::TextRange) -> Diagnostic {
+fn reshape_diag(
+    w: &Walker,
+    x: &Expr,
+    a: &ArrayVal,
+    to: &[i64],
+    range: crate::ir::TextRange,
+) -> Diagnostic {
     let size: i64 = a.shape.iter().product();
     Diagnostic::error(
         "shape-reshape",
@@ -306,7 +349,11 @@ fn reshape_diag(w: &Walker, x: &Expr, a: &ArrayVal, to: &[i64], range: crate::ir
             name_of(w, x),
             fmt_shape(&a.shape),
             fmt_shape(to),
-            if a.lib == super::value::ArrayLib::Torch { "RuntimeError" } else { "ValueError" }
+            if a.lib == super::value::ArrayLib::Torch {
+                "RuntimeError"
+            } else {
+                "ValueError"
+            }
         ),
         range,
     )

@@ -21,42 +21,126 @@ use super::value::{ArrayLib, ArrayVal, Estimator, Val};
 
 /// Estimators that validate `X` as a 2-D numeric array (no strings, no 1-D input).
 const NUMERIC_2D: &[&str] = &[
-    "LinearRegression", "LogisticRegression", "LogisticRegressionCV", "Ridge", "RidgeCV",
-    "RidgeClassifier", "Lasso", "LassoCV", "ElasticNet", "ElasticNetCV", "SGDClassifier",
-    "SGDRegressor", "Perceptron", "SVC", "SVR", "LinearSVC", "LinearSVR", "NuSVC", "NuSVR",
-    "KNeighborsClassifier", "KNeighborsRegressor", "DecisionTreeClassifier", "DecisionTreeRegressor",
-    "RandomForestClassifier", "RandomForestRegressor", "ExtraTreesClassifier", "ExtraTreesRegressor",
-    "GradientBoostingClassifier", "GradientBoostingRegressor", "HistGradientBoostingClassifier",
-    "HistGradientBoostingRegressor", "GaussianNB", "BernoulliNB", "MLPClassifier", "MLPRegressor",
-    "StandardScaler", "MinMaxScaler", "MaxAbsScaler", "RobustScaler", "PCA", "TruncatedSVD",
-    "KMeans", "MiniBatchKMeans", "DBSCAN", "BayesianRidge", "HuberRegressor",
-    "LinearDiscriminantAnalysis", "QuadraticDiscriminantAnalysis", "PowerTransformer",
+    "LinearRegression",
+    "LogisticRegression",
+    "LogisticRegressionCV",
+    "Ridge",
+    "RidgeCV",
+    "RidgeClassifier",
+    "Lasso",
+    "LassoCV",
+    "ElasticNet",
+    "ElasticNetCV",
+    "SGDClassifier",
+    "SGDRegressor",
+    "Perceptron",
+    "SVC",
+    "SVR",
+    "LinearSVC",
+    "LinearSVR",
+    "NuSVC",
+    "NuSVR",
+    "KNeighborsClassifier",
+    "KNeighborsRegressor",
+    "DecisionTreeClassifier",
+    "DecisionTreeRegressor",
+    "RandomForestClassifier",
+    "RandomForestRegressor",
+    "ExtraTreesClassifier",
+    "ExtraTreesRegressor",
+    "GradientBoostingClassifier",
+    "GradientBoostingRegressor",
+    "HistGradientBoostingClassifier",
+    "HistGradientBoostingRegressor",
+    "GaussianNB",
+    "BernoulliNB",
+    "MLPClassifier",
+    "MLPRegressor",
+    "StandardScaler",
+    "MinMaxScaler",
+    "MaxAbsScaler",
+    "RobustScaler",
+    "PCA",
+    "TruncatedSVD",
+    "KMeans",
+    "MiniBatchKMeans",
+    "DBSCAN",
+    "BayesianRidge",
+    "HuberRegressor",
+    "LinearDiscriminantAnalysis",
+    "QuadraticDiscriminantAnalysis",
+    "PowerTransformer",
     "QuantileTransformer",
 ];
 
 /// Of those, the ones that reject NaN in `X` (recent releases: trees, forests, histogram boosting
 /// and the scalers accept NaN, so they are absent).
 const REJECTS_NAN: &[&str] = &[
-    "LinearRegression", "LogisticRegression", "LogisticRegressionCV", "Ridge", "RidgeCV",
-    "RidgeClassifier", "Lasso", "LassoCV", "ElasticNet", "ElasticNetCV", "SGDClassifier",
-    "SGDRegressor", "Perceptron", "SVC", "SVR", "LinearSVC", "LinearSVR", "NuSVC", "NuSVR",
-    "KNeighborsClassifier", "KNeighborsRegressor", "GradientBoostingClassifier",
-    "GradientBoostingRegressor", "GaussianNB", "BernoulliNB", "MLPClassifier", "MLPRegressor",
-    "PCA", "TruncatedSVD", "KMeans", "MiniBatchKMeans", "DBSCAN", "BayesianRidge",
-    "HuberRegressor", "LinearDiscriminantAnalysis", "QuadraticDiscriminantAnalysis",
+    "LinearRegression",
+    "LogisticRegression",
+    "LogisticRegressionCV",
+    "Ridge",
+    "RidgeCV",
+    "RidgeClassifier",
+    "Lasso",
+    "LassoCV",
+    "ElasticNet",
+    "ElasticNetCV",
+    "SGDClassifier",
+    "SGDRegressor",
+    "Perceptron",
+    "SVC",
+    "SVR",
+    "LinearSVC",
+    "LinearSVR",
+    "NuSVC",
+    "NuSVR",
+    "KNeighborsClassifier",
+    "KNeighborsRegressor",
+    "GradientBoostingClassifier",
+    "GradientBoostingRegressor",
+    "GaussianNB",
+    "BernoulliNB",
+    "MLPClassifier",
+    "MLPRegressor",
+    "PCA",
+    "TruncatedSVD",
+    "KMeans",
+    "MiniBatchKMeans",
+    "DBSCAN",
+    "BayesianRidge",
+    "HuberRegressor",
+    "LinearDiscriminantAnalysis",
+    "QuadraticDiscriminantAnalysis",
 ];
 
 /// Estimators whose output has the same shape as their input.
 const SHAPE_PRESERVING: &[&str] = &[
-    "StandardScaler", "MinMaxScaler", "MaxAbsScaler", "RobustScaler", "PowerTransformer",
-    "QuantileTransformer", "Normalizer",
+    "StandardScaler",
+    "MinMaxScaler",
+    "MaxAbsScaler",
+    "RobustScaler",
+    "PowerTransformer",
+    "QuantileTransformer",
+    "Normalizer",
 ];
 
 /// Known estimators and transformers (constructing one gives an unfitted estimator).
 const KNOWN: &[&str] = &[
-    "OneHotEncoder", "OrdinalEncoder", "LabelEncoder", "SimpleImputer", "KNNImputer",
-    "PolynomialFeatures", "Normalizer", "CountVectorizer", "TfidfVectorizer", "IsolationForest",
-    "AdaBoostClassifier", "AdaBoostRegressor", "MultinomialNB", "NearestNeighbors",
+    "OneHotEncoder",
+    "OrdinalEncoder",
+    "LabelEncoder",
+    "SimpleImputer",
+    "KNNImputer",
+    "PolynomialFeatures",
+    "Normalizer",
+    "CountVectorizer",
+    "TfidfVectorizer",
+    "IsolationForest",
+    "AdaBoostClassifier",
+    "AdaBoostRegressor",
+    "MultinomialNB",
+    "NearestNeighbors",
 ];
 
 pub fn construct(path: &str, keywords: &[Keyword], range: TextRange) -> Option<Estimator> {
@@ -98,10 +182,14 @@ fn data_shape(v: &Val) -> (Option<i64>, Option<i64>, Option<Vec<String>>) {
 }
 
 pub fn method_result(w: &Walker, e: &Estimator, attr: &str, args: &[Expr]) -> Val {
-    if !matches!(attr, "fit_transform" | "transform") || !SHAPE_PRESERVING.contains(&e.class.as_str()) {
+    if !matches!(attr, "fit_transform" | "transform")
+        || !SHAPE_PRESERVING.contains(&e.class.as_str())
+    {
         return Val::Unknown;
     }
-    let Some(x) = args.first() else { return Val::Unknown };
+    let Some(x) = args.first() else {
+        return Val::Unknown;
+    };
     match data_shape(&w.eval(x)) {
         (Some(r), Some(c), _) => Val::Array(ArrayVal {
             lib: ArrayLib::Numpy,
@@ -117,7 +205,9 @@ pub fn method_result(w: &Walker, e: &Estimator, attr: &str, args: &[Expr]) -> Va
 pub fn after_method(w: &Walker, e: &Estimator, attr: &str, args: &[Expr]) -> Val {
     match attr {
         "fit" | "fit_transform" | "fit_predict" | "partial_fit" => {
-            let Some(x) = args.first() else { return Val::Unknown };
+            let Some(x) = args.first() else {
+                return Val::Unknown;
+            };
             let (_, cols, names) = data_shape(&w.eval(x));
             Val::Estimator(Estimator {
                 fitted: Some(true),
@@ -191,7 +281,12 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
     let class = est.class.as_str();
     let uses_fitted = matches!(
         attr.as_str(),
-        "predict" | "predict_proba" | "predict_log_proba" | "transform" | "score" | "decision_function"
+        "predict"
+            | "predict_proba"
+            | "predict_log_proba"
+            | "transform"
+            | "score"
+            | "decision_function"
             | "inverse_transform"
     );
     let fits = matches!(attr.as_str(), "fit" | "fit_transform" | "fit_predict");
@@ -217,7 +312,9 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
             return;
         }
     }
-    let Some(x) = x_arg(args, keywords) else { return };
+    let Some(x) = x_arg(args, keywords) else {
+        return;
+    };
     let xv = w.eval(x);
     let xname = text_or(w, x, "X");
     let (rows, cols, names) = data_shape(&xv);
@@ -284,8 +381,10 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
         }
         if let (Some(fitted), Some(now)) = (&est.feature_names, &names) {
             if fitted != now {
-                let missing: Vec<&String> = fitted.iter().filter(|c| !now.contains(c)).take(3).collect();
-                let extra: Vec<&String> = now.iter().filter(|c| !fitted.contains(c)).take(3).collect();
+                let missing: Vec<&String> =
+                    fitted.iter().filter(|c| !now.contains(c)).take(3).collect();
+                let extra: Vec<&String> =
+                    now.iter().filter(|c| !fitted.contains(c)).take(3).collect();
                 let detail = if missing.is_empty() && extra.is_empty() {
                     "the same names in another order".to_string()
                 } else {

@@ -25,7 +25,10 @@ pub enum Val {
     /// Only the qualified class name is known (`keras.src.models.sequential.Sequential`).
     Typed(String),
     /// A list, tuple or dict of known length.
-    Sized { type_name: String, len: i64 },
+    Sized {
+        type_name: String,
+        len: i64,
+    },
     Int(i64),
     Float(f64),
     Str(String),
@@ -84,7 +87,10 @@ impl Frame {
         let cols = self.columns.as_ref()?;
         cols.iter().find_map(|c| {
             let info = self.column_info.get(c)?;
-            let bad = info.str_examples.iter().find(|s| parse_float(s).is_none())?;
+            let bad = info
+                .str_examples
+                .iter()
+                .find(|s| parse_float(s).is_none())?;
             Some((c.as_str(), bad.as_str()))
         })
     }
@@ -191,9 +197,10 @@ pub fn from_summary(name: &str, obj: &ObjectSummary) -> Val {
             let mut column_info = BTreeMap::new();
             if let Some(values) = obj.value.get("column_values").and_then(Value::as_object) {
                 for (col, v) in values {
-                    let has_nan = v.get("has_nan").and_then(Value::as_bool).or_else(|| {
-                        nan_columns.as_ref().map(|n| n.contains(&col.as_str()))
-                    });
+                    let has_nan = v
+                        .get("has_nan")
+                        .and_then(Value::as_bool)
+                        .or_else(|| nan_columns.as_ref().map(|n| n.contains(&col.as_str())));
                     let has_nan = if obj.has_nan() == Some(false) {
                         Some(false)
                     } else {
@@ -248,6 +255,13 @@ pub fn from_summary(name: &str, obj: &ObjectSummary) -> Val {
             params: BTreeMap::new(),
             constructed_at: None,
         }),
+        "class" => match (
+            obj.str_fact(Category::R, "module"),
+            obj.str_fact(Category::R, "class"),
+        ) {
+            (Some(m), Some(c)) => Val::Lib(format!("{m}.{c}")),
+            _ => Val::Typed(type_name),
+        },
         "module" => Val::Module(obj.str_fact(Category::R, "module").map(str::to_string)),
         "list" | "tuple" | "dict" | "set" => match obj.int_fact(Category::S, "length") {
             Some(len) => Val::Sized { type_name, len },

@@ -69,7 +69,9 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                     if keywords.iter().any(|k| k.name.as_deref() == Some("errors")) {
                         return;
                     }
-                    let Some(t) = dtype_target(w, &args[0]) else { return };
+                    let Some(t) = dtype_target(w, &args[0]) else {
+                        return;
+                    };
                     if let Val::Series(s) = w.eval(value) {
                         if let Some(bad) = bad_example(&s.str_examples, t) {
                             out.push(Diagnostic::error(
@@ -93,8 +95,12 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                 }
             }
             if w.lib_path(func).as_deref() == Some("pandas.to_numeric") {
-                let errors = keywords.iter().find(|k| k.name.as_deref() == Some("errors"));
-                if errors.is_some_and(|k| k.value.as_str_literal() != Some("raise")) || args.len() != 1 {
+                let errors = keywords
+                    .iter()
+                    .find(|k| k.name.as_deref() == Some("errors"));
+                if errors.is_some_and(|k| k.value.as_str_literal() != Some("raise"))
+                    || args.len() != 1
+                {
                     return;
                 }
                 if let Val::Series(s) = w.eval(&args[0]) {
@@ -108,7 +114,11 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                 }
             }
         }
-        Expr::Subscript { value, index, range } => {
+        Expr::Subscript {
+            value,
+            index,
+            range,
+        } => {
             let i = match &**index {
                 Expr::Literal {
                     value: Literal::Int(i),
@@ -123,14 +133,19 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                 _ => return,
             };
             let (len, what) = match w.eval(value) {
-                Val::Sized { type_name, len } if type_name == "list" || type_name == "tuple" => (len, type_name),
+                Val::Sized { type_name, len } if type_name == "list" || type_name == "tuple" => {
+                    (len, type_name)
+                }
                 Val::Array(a) if !a.shape.is_empty() => (a.shape[0], "array".to_string()),
                 _ => return,
             };
             if i >= len || i < -len {
                 out.push(Diagnostic::error(
                     "index-out-of-range",
-                    format!("index {i} is out of range: {} is a {what} of length {len}: IndexError", short(w, value)),
+                    format!(
+                        "index {i} is out of range: {} is a {what} of length {len}: IndexError",
+                        short(w, value)
+                    ),
                     *range,
                 ));
             }
