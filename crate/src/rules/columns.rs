@@ -469,6 +469,7 @@ pub fn frame_method_result(
                 columns: Some(renamed),
                 column_info: Default::default(),
                 n_rows: f.n_rows,
+                width: f.width,
                 has_nan: f.has_nan,
                 origin: f.origin.clone(),
             })
@@ -488,6 +489,7 @@ pub fn frame_method_result(
                 }
             }
             Val::Frame(Frame {
+                width: Some(cols.len() as i64),
                 columns: Some(cols),
                 column_info: f.column_info.clone(),
                 n_rows: f.n_rows,

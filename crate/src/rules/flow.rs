@@ -20,6 +20,8 @@ pub struct Walker<'a> {
     pub bound_here: BTreeSet<String>,
     /// No executed cell could have given a frame a named index (so `by=` names only columns).
     pub index_unnamed: bool,
+    /// Functions and classes defined in the notebook: the names their bodies mention.
+    pub user_functions: BTreeMap<String, BTreeSet<String>>,
     pub out: Vec<Diagnostic>,
 }
 
@@ -84,11 +86,16 @@ impl<'a> Walker<'a> {
             .history_sources
             .iter()
             .any(|src| NAMING.iter().any(|w| src.contains(w)));
+        let mut user_functions = BTreeMap::new();
+        for cell in ctx.history.iter().map(Vec::as_slice).chain([ctx.body]) {
+            collect_functions(cell, &mut user_functions);
+        }
         Walker {
             ctx,
             env,
             bound_here: BTreeSet::new(),
             index_unnamed,
+            user_functions,
             out: Vec::new(),
         }
     }
@@ -142,12 +149,41 @@ impl<'a> Walker<'a> {
         }
     }
 
+    /// After a block that may or may not run (or run many times): forget what it may bind or
+    /// mutate. Modules and library functions it only uses stay known.
     fn forget_all_in(&mut self, stmts: &[Stmt]) {
-        let mut names = BTreeSet::new();
-        mentioned_names(stmts, &mut names);
-        for n in names {
-            self.env.insert(n.clone(), Val::Unknown);
-            self.bound_here.insert(n);
+        let mut bound = BTreeSet::new();
+        bound_names(stmts, &mut bound);
+        let mut all = BTreeSet::new();
+        mutated_names(stmts, &mut all);
+        all.extend(bound.iter().cloned());
+        for n in all {
+            let keep = !bound.contains(&n)
+                && matches!(self.env.get(&n), Some(Val::Module(_) | Val::Lib(_)));
+            if !keep {
+                self.env.insert(n.clone(), Val::Unknown);
+            }
+            if bound.contains(&n) {
+                self.bound_here.insert(n);
+            }
+        }
+        self.forget_called_functions(stmts);
+    }
+
+    /// Calls of functions defined in the notebook may mutate any global they mention.
+    fn forget_called_functions(&mut self, stmts: &[Stmt]) {
+        let mut called = BTreeSet::new();
+        mentioned_names(stmts, &mut called);
+        let mut forget = BTreeSet::new();
+        for name in called {
+            if let Some(globals) = self.user_functions.get(&name) {
+                forget.extend(globals.iter().cloned());
+            }
+        }
+        for n in forget {
+            if !matches!(self.env.get(&n), Some(Val::Module(_) | Val::Lib(_))) {
+                self.env.insert(n, Val::Unknown);
+            }
         }
     }
 
@@ -302,6 +338,7 @@ impl<'a> Walker<'a> {
                                     cols.push(col.to_string());
                                 }
                             }
+                            f.width = f.columns.as_ref().map(|c| c.len() as i64);
                             f.column_info.remove(col);
                             f.has_nan = None;
                             self.env.insert(id.clone(), Val::Frame(f));
@@ -660,6 +697,15 @@ impl<'a> Walker<'a> {
                     pure = true;
                 }
             }
+            if let Some(root) = base_name(func) {
+                if let Some(globals) = self.user_functions.get(root).cloned() {
+                    for n in globals {
+                        if !matches!(self.env.get(&n), Some(Val::Module(_) | Val::Lib(_))) {
+                            self.env.insert(n, Val::Unknown);
+                        }
+                    }
+                }
+            }
             if !pure {
                 let mut names = BTreeSet::new();
                 for a in args {
@@ -985,6 +1031,134 @@ pub fn mentioned_names(stmts: &[Stmt], out: &mut BTreeSet<String>) {
                 out.extend(names.iter().cloned())
             }
             Stmt::Other { exprs, .. } => exprs.iter().for_each(|e| expr_names(e, out)),
+        }
+    }
+}
+
+/// Names whose objects a block may change without rebinding them: assignment to an item or
+/// attribute, method calls on them, and objects passed to calls (function bodies excluded).
+fn mutated_names(stmts: &[Stmt], out: &mut BTreeSet<String>) {
+    fn expr(e: &Expr, out: &mut BTreeSet<String>) {
+        if let Expr::Call {
+            func,
+            args,
+            keywords,
+            ..
+        } = e
+        {
+            if let Expr::Attribute { value, .. } = &**func {
+                root_names(value, out);
+            }
+            args.iter().for_each(|a| root_names(a, out));
+            keywords.iter().for_each(|k| root_names(&k.value, out));
+        }
+        if let Expr::Lambda { .. } = e {
+            return;
+        }
+        for_each_child(e, |c| expr(c, out));
+    }
+    for s in stmts {
+        match s {
+            Stmt::Expr { value, .. } => expr(value, out),
+            Stmt::Assign { targets, value, .. } => {
+                for t in targets {
+                    target_names(t, out, true);
+                    if let Target::Store { expr: e, .. } = t {
+                        expr(e, out);
+                    }
+                }
+                if let Some(v) = value {
+                    expr(v, out);
+                }
+            }
+            Stmt::For {
+                target,
+                iter,
+                body,
+                orelse,
+                ..
+            } => {
+                target_names(target, out, true);
+                expr(iter, out);
+                mutated_names(body, out);
+                mutated_names(orelse, out);
+            }
+            Stmt::While {
+                test, body, orelse, ..
+            }
+            | Stmt::If {
+                test, body, orelse, ..
+            } => {
+                expr(test, out);
+                mutated_names(body, out);
+                mutated_names(orelse, out);
+            }
+            Stmt::With { items, body, .. } => {
+                for (e, t) in items {
+                    expr(e, out);
+                    if let Some(t) = t {
+                        target_names(t, out, true);
+                    }
+                }
+                mutated_names(body, out);
+            }
+            Stmt::Try {
+                body,
+                handlers,
+                orelse,
+                finalbody,
+                ..
+            } => {
+                mutated_names(body, out);
+                handlers.iter().for_each(|h| mutated_names(&h.body, out));
+                mutated_names(orelse, out);
+                mutated_names(finalbody, out);
+            }
+            Stmt::Match { subject, cases, .. } => {
+                expr(subject, out);
+                cases.iter().for_each(|(_, _, b)| mutated_names(b, out));
+            }
+            Stmt::Delete { targets, .. } => targets.iter().for_each(|t| target_names(t, out, true)),
+            Stmt::Global { names, .. } => out.extend(names.iter().cloned()),
+            Stmt::Other { exprs, .. } => exprs.iter().for_each(|e| expr(e, out)),
+            Stmt::FunctionDef { .. }
+            | Stmt::ClassDef { .. }
+            | Stmt::Import { .. }
+            | Stmt::Nonlocal { .. } => {}
+        }
+    }
+}
+
+fn collect_functions(stmts: &[Stmt], out: &mut BTreeMap<String, BTreeSet<String>>) {
+    for s in stmts {
+        match s {
+            Stmt::FunctionDef { name, body, .. } | Stmt::ClassDef { name, body, .. } => {
+                let mut names = BTreeSet::new();
+                mentioned_names(body, &mut names);
+                out.entry(name.clone()).or_default().extend(names);
+            }
+            Stmt::If { body, orelse, .. }
+            | Stmt::For { body, orelse, .. }
+            | Stmt::While { body, orelse, .. } => {
+                collect_functions(body, out);
+                collect_functions(orelse, out);
+            }
+            Stmt::With { body, .. } => collect_functions(body, out),
+            Stmt::Try {
+                body,
+                handlers,
+                orelse,
+                finalbody,
+                ..
+            } => {
+                collect_functions(body, out);
+                handlers
+                    .iter()
+                    .for_each(|h| collect_functions(&h.body, out));
+                collect_functions(orelse, out);
+                collect_functions(finalbody, out);
+            }
+            _ => {}
         }
     }
 }

@@ -48,6 +48,8 @@ pub struct Frame {
     pub columns: Option<Vec<String>>,
     pub column_info: BTreeMap<String, Column>,
     pub n_rows: Option<i64>,
+    /// The number of columns when known (also when the list of names is not).
+    pub width: Option<i64>,
     pub has_nan: Option<bool>,
     /// Where the facts came from (the summarized name), for messages.
     pub origin: Option<String>,
@@ -61,7 +63,7 @@ impl Frame {
     }
 
     pub fn n_columns(&self) -> Option<i64> {
-        self.columns.as_ref().map(|c| c.len() as i64)
+        self.columns.as_ref().map(|c| c.len() as i64).or(self.width)
     }
 
     /// Keeps the columns in `keep` (in that order) and what is known of them.
@@ -73,6 +75,7 @@ impl Frame {
                 .filter_map(|c| Some((c.clone(), self.column_info.get(c)?.clone())))
                 .collect(),
             n_rows: self.n_rows,
+            width: Some(keep.len() as i64),
             has_nan: if self.has_nan == Some(false) {
                 Some(false)
             } else {
@@ -219,6 +222,7 @@ pub fn from_summary(name: &str, obj: &ObjectSummary) -> Val {
                 columns,
                 column_info,
                 n_rows: obj.shape().and_then(|s| s.first().copied()),
+                width: obj.shape().and_then(|s| s.get(1).copied()),
                 has_nan: obj.has_nan(),
                 origin: Some(name.to_string()),
             })
