@@ -23,3 +23,6 @@ step "browser: Debian's chromium for the UI tests"
 if ! command -v chromium >/dev/null; then
   apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
 fi
+
+step "npm: the extension's packages (jlpm is JupyterLab's yarn; no browser download)"
+PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 .venv/bin/jlpm install --immutable

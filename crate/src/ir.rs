@@ -169,6 +169,65 @@ impl Expr {
         }
     }
 
+    /// Calls `f` on each direct sub-expression in source order, lambda defaults and bodies and
+    /// comprehension iterables, conditions and elements included (not comprehension targets).
+    pub fn for_each_child<'a>(&'a self, mut f: impl FnMut(&'a Expr)) {
+        match self {
+            Expr::Name { .. } | Expr::Literal { .. } => {}
+            Expr::Attribute { value, .. }
+            | Expr::Starred { value, .. }
+            | Expr::Walrus { value, .. } => f(value),
+            Expr::Subscript { value, index, .. } => {
+                f(value);
+                f(index);
+            }
+            Expr::Call {
+                func,
+                args,
+                keywords,
+                ..
+            } => {
+                f(func);
+                args.iter().for_each(&mut f);
+                keywords.iter().for_each(|k| f(&k.value));
+            }
+            Expr::Seq { elts, .. } | Expr::Other { children: elts, .. } => elts.iter().for_each(f),
+            Expr::Dict { keys, values, .. } => {
+                for (key, value) in keys.iter().zip(values) {
+                    if let Some(key) = key {
+                        f(key);
+                    }
+                    f(value);
+                }
+            }
+            Expr::Slice {
+                lower, upper, step, ..
+            } => [lower, upper, step]
+                .into_iter()
+                .flatten()
+                .for_each(|e| f(e)),
+            Expr::BinOp { left, right, .. } => {
+                f(left);
+                f(right);
+            }
+            Expr::Lambda { params, body, .. } => {
+                params.defaults.iter().for_each(&mut f);
+                f(body);
+            }
+            Expr::Comprehension {
+                elements,
+                generators,
+                ..
+            } => {
+                for generator in generators {
+                    f(&generator.iter);
+                    generator.ifs.iter().for_each(&mut f);
+                }
+                elements.iter().for_each(f);
+            }
+        }
+    }
+
     pub fn as_str_literal(&self) -> Option<&str> {
         match self {
             Expr::Literal {

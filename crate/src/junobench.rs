@@ -267,24 +267,39 @@ pub fn analyze_case(case: &Case) -> Vec<Diagnostic> {
     analyze(&case.executed_cells, &case.target_cell, &summaries)
 }
 
-/// Parses the cells and runs the rules on the target cell.
+/// Runs `check_cell` (the extension's entry point) on a target cell: the executed cells are both the
+/// notebook and the history; the kernel names are those the executed cells define plus the
+/// summarized ones (unknown after a star import).
 pub fn analyze(executed: &[String], target: &str, summaries: &SummaryDoc) -> Vec<Diagnostic> {
-    let history: Vec<Vec<crate::ir::Stmt>> = executed
-        .iter()
-        .map(|c| crate::python::parse_cell(c).body)
-        .collect();
-    let mut kernel_names = names_defined(&history);
-    kernel_names.extend(summaries.objects.keys().cloned());
-    let parsed = crate::python::parse_cell(target);
-    let ctx = crate::rules::RuleContext {
-        source: target,
-        body: &parsed.body,
+    let mut names: BTreeSet<String> = BTreeSet::new();
+    let mut star = false;
+    for cell in executed {
+        let facts = crate::facts::cell_facts(&crate::python::parse_cell(cell).body);
+        star |= facts.star_import;
+        for d in &facts.definitions {
+            names.insert(d.name.clone());
+        }
+        for d in &facts.deletions {
+            names.remove(&d.name);
+        }
+    }
+    names.extend(
+        summaries
+            .objects
+            .iter()
+            .filter(|(_, o)| o.error.is_none())
+            .map(|(n, _)| n.clone()),
+    );
+    let names: Vec<String> = names.into_iter().collect();
+    let input = crate::check::CheckInput {
+        cells: executed,
+        target_source: target,
+        target_index: None,
+        history: executed,
+        kernel_names: if star { None } else { Some(&names) },
         summaries: Some(summaries),
-        kernel_names: Some(&kernel_names),
-        history: &history,
-        history_sources: executed,
     };
-    crate::rules::run(&ctx)
+    crate::check::check_cell(&input).diagnostics
 }
 
 #[derive(Clone, Copy, Debug, Default, Serialize)]
@@ -462,15 +477,6 @@ pub fn cli(args: &[String]) -> i32 {
         }
     }
     0
-}
-
-/// Names the executed cells bind at top level (for the kernel namespace).
-pub fn names_defined(cells: &[Vec<crate::ir::Stmt>]) -> BTreeSet<String> {
-    let mut out = BTreeSet::new();
-    for cell in cells {
-        crate::rules::flow::mentioned_names(cell, &mut out);
-    }
-    out
 }
 
 #[cfg(test)]

@@ -1,9 +1,17 @@
 //! cellguard's analysis core: predicts whether a notebook cell will crash, from the cells that ran,
 //! the cell's code and kernel summaries. Builds natively (CLI) and for WebAssembly (the browser).
 
+pub mod builtins;
+pub mod check;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod cli;
 pub mod diagnostic;
+pub mod facts;
 pub mod ir;
+#[cfg(not(target_arch = "wasm32"))]
 pub mod junobench;
+pub mod notebook;
+pub mod order;
 pub mod position;
 pub mod python;
 pub mod rules;

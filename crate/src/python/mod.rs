@@ -10,6 +10,7 @@ use rustpython_parser::{ast, text_size::TextSize, Parse, ParseError};
 use serde::Serialize;
 
 use crate::ir::{Stmt, TextRange};
+use split::Brackets;
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ParsedCell {
@@ -53,21 +54,34 @@ pub fn parse_cell(source: &str) -> ParsedCell {
 
 /// Parses each top-level statement on its own, keeping those that parse; the error is the first
 /// failing statement's (the whole-cell error can point far from the mistake, e.g. at the end of
-/// the cell for an unclosed bracket).
+/// the cell for an unclosed bracket). A failing statement is cut again ignoring open brackets, to
+/// keep the statements that a bracket left open mid-edit swallowed.
 fn parse_statement_by_statement(
     text: &str,
     whole_cell_error: &ParseError,
 ) -> (Vec<Stmt>, Option<SyntaxError>) {
     let mut body = Vec::new();
     let mut first_error = None;
-    for range in split::top_level_statements(text) {
-        let Some(chunk) = text.get(range.clone()) else {
+    for statement in split::top_level_statements(text, Brackets::Trusted) {
+        let Some(source) = text.get(statement.clone()) else {
             continue;
         };
-        match parse_suite(chunk, range.start) {
-            Ok(suite) => body.extend(lower::lower_suite(suite)),
-            Err(error) => {
-                first_error.get_or_insert_with(|| syntax_error(text, &error));
+        let error = match parse_suite(source, statement.start) {
+            Ok(suite) => {
+                body.extend(lower::lower_suite(suite));
+                continue;
+            }
+            Err(error) => error,
+        };
+        first_error.get_or_insert_with(|| syntax_error(text, &error));
+        let pieces = split::top_level_statements(source, Brackets::Ignored);
+        if pieces.len() < 2 {
+            continue;
+        }
+        for piece in pieces {
+            let start = statement.start + piece.start;
+            if let Some(Ok(suite)) = source.get(piece).map(|piece| parse_suite(piece, start)) {
+                body.extend(lower::lower_suite(suite));
             }
         }
     }

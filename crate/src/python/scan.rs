@@ -24,6 +24,11 @@ impl LineScanner {
             && !self.backslash
     }
 
+    /// Forgets open brackets (not strings): see `split::Brackets::Ignored`.
+    pub fn close_brackets(&mut self) {
+        self.depth = 0;
+    }
+
     /// Scans one physical line (without its `\n`) and returns the offset of its comment, if any.
     pub fn scan(&mut self, line: &str) -> Option<usize> {
         let bytes = line.strip_suffix('\r').unwrap_or(line).as_bytes();

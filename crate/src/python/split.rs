@@ -7,12 +7,24 @@ use super::scan::{lines_with_offsets, LineScanner};
 /// Keywords at column 0 that continue the compound statement above them.
 const CLAUSE_KEYWORDS: &[&str] = &["elif", "else", "except", "finally"];
 
-/// Byte ranges of the cell's top-level statements, covering the whole text in order.
-pub fn top_level_statements(text: &str) -> Vec<std::ops::Range<usize>> {
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Brackets {
+    /// A line inside open brackets continues its statement, as in Python.
+    Trusted,
+    /// A line at column 0 starts a statement even inside open brackets (unless it closes one):
+    /// for a statement that does not parse, whose bracket was most likely left open mid-edit.
+    Ignored,
+}
+
+/// Byte ranges of the text's top-level statements, covering it whole and in order.
+pub fn top_level_statements(text: &str, brackets: Brackets) -> Vec<std::ops::Range<usize>> {
     let mut starts = vec![0];
     let mut scanner = LineScanner::default();
     let mut after_decorator = false;
     for (offset, line) in lines_with_offsets(text) {
+        if brackets == Brackets::Ignored && !line.starts_with([' ', '\t', ')', ']', '}']) {
+            scanner.close_brackets();
+        }
         let at_start = scanner.at_logical_line_start();
         scanner.scan(line);
         let code = line.trim_end();
@@ -43,7 +55,7 @@ mod tests {
     use super::*;
 
     fn chunks(text: &str) -> Vec<&str> {
-        top_level_statements(text)
+        top_level_statements(text, Brackets::Trusted)
             .into_iter()
             .map(|r| &text[r])
             .collect()
@@ -60,5 +72,15 @@ mod tests {
                 "w = 1"
             ]
         );
+    }
+
+    #[test]
+    fn ignoring_brackets_recovers_statements_after_an_unclosed_one() {
+        let text = "f(\n  1,\n)\ny = g(\nz = '''\n(\n'''\n";
+        let pieces: Vec<&str> = top_level_statements(text, Brackets::Ignored)
+            .into_iter()
+            .map(|r| &text[r])
+            .collect();
+        assert_eq!(pieces, ["f(\n  1,\n)\n", "y = g(\n", "z = '''\n(\n'''\n"]);
     }
 }

@@ -30,7 +30,7 @@ impl<'a> Walker<'a> {
         let mut env = BTreeMap::new();
         // Imports in executed cells; a later rebinding of the name forgets them.
         for cell in ctx.history {
-            for stmt in cell {
+            for stmt in cell.iter() {
                 match stmt {
                     Stmt::Import { from, names, .. } => {
                         for (name, val) in import_bindings(from.as_deref(), names) {
@@ -87,7 +87,7 @@ impl<'a> Walker<'a> {
             .iter()
             .any(|src| NAMING.iter().any(|w| src.contains(w)));
         let mut user_functions = BTreeMap::new();
-        for cell in ctx.history.iter().map(Vec::as_slice).chain([ctx.body]) {
+        for cell in ctx.history.iter().copied().chain([ctx.body]) {
             collect_functions(cell, &mut user_functions);
         }
         Walker {

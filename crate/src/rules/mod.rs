@@ -28,8 +28,8 @@ pub struct RuleContext<'a> {
     pub summaries: Option<&'a SummaryDoc>,
     /// Names defined in the kernel before the cell runs, when known.
     pub kernel_names: Option<&'a BTreeSet<String>>,
-    /// The cells that ran before, in execution order, parsed (cells that do not parse are left out).
-    pub history: &'a [Vec<Stmt>],
+    /// The cells that ran before, in execution order, parsed (what parses of them).
+    pub history: &'a [&'a [Stmt]],
     /// Their sources, in the same order (all of them).
     pub history_sources: &'a [String],
 }
@@ -40,6 +40,26 @@ pub fn run(ctx: &RuleContext) -> Vec<Diagnostic> {
     out.sort_by_key(|d| (d.range.start, d.range.end));
     out.dedup_by(|a, b| a.code == b.code && a.range == b.range);
     out
+}
+
+/// `run` for `check_cell`'s inputs.
+pub fn run_on_cell(
+    source: &str,
+    body: &[Stmt],
+    summaries: Option<&SummaryDoc>,
+    kernel_names: Option<&[String]>,
+    history: &[&[Stmt]],
+    history_sources: &[String],
+) -> Vec<Diagnostic> {
+    let names: Option<BTreeSet<String>> = kernel_names.map(|n| n.iter().cloned().collect());
+    run(&RuleContext {
+        source,
+        body,
+        summaries,
+        kernel_names: names.as_ref(),
+        history,
+        history_sources,
+    })
 }
 
 /// Levenshtein distance, for "did you mean" suggestions.

@@ -1,0 +1,232 @@
+//! Names that exist in every IPython kernel without being defined by a cell.
+
+/// Python 3's `builtins` module (3.8 to 3.13), sorted for binary search.
+const PYTHON_BUILTINS: &[&str] = &[
+    "ArithmeticError",
+    "AssertionError",
+    "AttributeError",
+    "BaseException",
+    "BaseExceptionGroup",
+    "BlockingIOError",
+    "BrokenPipeError",
+    "BufferError",
+    "BytesWarning",
+    "ChildProcessError",
+    "ConnectionAbortedError",
+    "ConnectionError",
+    "ConnectionRefusedError",
+    "ConnectionResetError",
+    "DeprecationWarning",
+    "EOFError",
+    "Ellipsis",
+    "EncodingWarning",
+    "EnvironmentError",
+    "Exception",
+    "ExceptionGroup",
+    "False",
+    "FileExistsError",
+    "FileNotFoundError",
+    "FloatingPointError",
+    "FutureWarning",
+    "GeneratorExit",
+    "IOError",
+    "ImportError",
+    "ImportWarning",
+    "IndentationError",
+    "IndexError",
+    "InterruptedError",
+    "IsADirectoryError",
+    "KeyError",
+    "KeyboardInterrupt",
+    "LookupError",
+    "MemoryError",
+    "ModuleNotFoundError",
+    "NameError",
+    "None",
+    "NotADirectoryError",
+    "NotImplemented",
+    "NotImplementedError",
+    "OSError",
+    "OverflowError",
+    "PendingDeprecationWarning",
+    "PermissionError",
+    "ProcessLookupError",
+    "PythonFinalizationError",
+    "RecursionError",
+    "ReferenceError",
+    "ResourceWarning",
+    "RuntimeError",
+    "RuntimeWarning",
+    "StopAsyncIteration",
+    "StopIteration",
+    "SyntaxError",
+    "SyntaxWarning",
+    "SystemError",
+    "SystemExit",
+    "TabError",
+    "TimeoutError",
+    "True",
+    "TypeError",
+    "UnboundLocalError",
+    "UnicodeDecodeError",
+    "UnicodeEncodeError",
+    "UnicodeError",
+    "UnicodeTranslateError",
+    "UnicodeWarning",
+    "UserWarning",
+    "ValueError",
+    "Warning",
+    "ZeroDivisionError",
+    "__build_class__",
+    "__debug__",
+    "__doc__",
+    "__import__",
+    "__loader__",
+    "__name__",
+    "__package__",
+    "__spec__",
+    "abs",
+    "aiter",
+    "all",
+    "anext",
+    "any",
+    "ascii",
+    "bin",
+    "bool",
+    "breakpoint",
+    "bytearray",
+    "bytes",
+    "callable",
+    "chr",
+    "classmethod",
+    "compile",
+    "complex",
+    "copyright",
+    "credits",
+    "delattr",
+    "dict",
+    "dir",
+    "divmod",
+    "enumerate",
+    "eval",
+    "exec",
+    "exit",
+    "filter",
+    "float",
+    "format",
+    "frozenset",
+    "getattr",
+    "globals",
+    "hasattr",
+    "hash",
+    "help",
+    "hex",
+    "id",
+    "input",
+    "int",
+    "isinstance",
+    "issubclass",
+    "iter",
+    "len",
+    "license",
+    "list",
+    "locals",
+    "map",
+    "max",
+    "memoryview",
+    "min",
+    "next",
+    "object",
+    "oct",
+    "open",
+    "ord",
+    "pow",
+    "print",
+    "property",
+    "quit",
+    "range",
+    "repr",
+    "reversed",
+    "round",
+    "set",
+    "setattr",
+    "slice",
+    "sorted",
+    "staticmethod",
+    "str",
+    "sum",
+    "super",
+    "tuple",
+    "type",
+    "vars",
+    "zip",
+];
+
+/// What IPython puts in the user namespace, sorted for binary search.
+const IPYTHON_NAMES: &[&str] = &[
+    "In",
+    "Out",
+    "_",
+    "__",
+    "___",
+    "__builtin__",
+    "__builtins__",
+    "_dh",
+    "_i",
+    "_ih",
+    "_ii",
+    "_iii",
+    "_oh",
+    "display",
+    "exit",
+    "get_ipython",
+    "quit",
+];
+
+/// Whether a name is defined in every kernel: a Python builtin or one of IPython's own names
+/// (`_5`, `_i5`, the history of outputs and inputs, included).
+pub fn is_always_defined(name: &str) -> bool {
+    PYTHON_BUILTINS.binary_search(&name).is_ok()
+        || IPYTHON_NAMES.binary_search(&name).is_ok()
+        || is_history_name(name)
+}
+
+/// `_5` (output 5), `_i5` (input 5).
+fn is_history_name(name: &str) -> bool {
+    let digits = name
+        .strip_prefix("_i")
+        .or_else(|| name.strip_prefix('_'))
+        .unwrap_or_default();
+    !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lists_are_sorted_for_binary_search() {
+        assert!(PYTHON_BUILTINS.windows(2).all(|w| w[0] < w[1]));
+        assert!(IPYTHON_NAMES.windows(2).all(|w| w[0] < w[1]));
+    }
+
+    #[test]
+    fn builtins_and_ipython_names() {
+        for name in [
+            "print",
+            "len",
+            "ImportError",
+            "__name__",
+            "display",
+            "In",
+            "_",
+            "_3",
+            "_i7",
+        ] {
+            assert!(is_always_defined(name), "{name}");
+        }
+        for name in ["df", "np", "_x", "_i", "__file__", "tf_idf"] {
+            assert_eq!(is_always_defined(name), name == "_i", "{name}");
+        }
+    }
+}

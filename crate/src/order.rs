@@ -1,0 +1,141 @@
+//! Execution order: which names a cell reads will be undefined when it runs, given what ran
+//! before it, and which notebook cells would define them ("run cell [n] first").
+
+use std::collections::HashSet;
+
+use crate::builtins::is_always_defined;
+use crate::diagnostic::{Diagnostic, Fix};
+use crate::facts::CellFacts;
+
+/// The names defined in the kernel when the target cell runs.
+#[derive(Clone, Debug, Default)]
+pub struct Namespace {
+    names: HashSet<String>,
+    /// A star import ran and the names it brought are unknown: no name can be called undefined.
+    opaque: bool,
+}
+
+impl Namespace {
+    /// The kernel's own list of names: exact, star imports included.
+    pub fn from_kernel(names: &[String]) -> Self {
+        Self {
+            names: names.iter().cloned().collect(),
+            opaque: false,
+        }
+    }
+
+    /// Applies what a cell that ran did to the namespace.
+    pub fn run(&mut self, facts: &CellFacts) {
+        for definition in &facts.definitions {
+            self.names.insert(definition.name.clone());
+        }
+        for deletion in &facts.deletions {
+            self.names.remove(&deletion.name);
+        }
+        self.opaque |= facts.star_import;
+    }
+
+    fn defines(&self, name: &str) -> bool {
+        self.opaque || self.names.contains(name) || is_always_defined(name)
+    }
+}
+
+/// A code cell of the notebook, by its index in the notebook.
+pub struct NotebookCell<'a> {
+    pub index: usize,
+    pub source: &'a str,
+    pub facts: &'a CellFacts,
+    /// False for a cell with a syntax error: running it defines nothing.
+    pub runnable: bool,
+}
+
+/// `undefined-name` errors for the target's free names missing from the namespace, each with the
+/// notebook cells that define the name; `has_run` tells whether a source has run.
+pub fn undefined_names(
+    target: &CellFacts,
+    target_index: Option<usize>,
+    namespace: &Namespace,
+    cells: &[NotebookCell],
+    has_run: impl Fn(&str) -> bool,
+) -> Vec<Diagnostic> {
+    let mut diagnostics = Vec::new();
+    for free in &target.free_names {
+        let name = free.name.as_str();
+        if namespace.defines(name) {
+            continue;
+        }
+        let (ran, not_run): (Vec<&NotebookCell>, Vec<&NotebookCell>) = cells
+            .iter()
+            .filter(|cell| {
+                cell.runnable && Some(cell.index) != target_index && cell.facts.defines(name)
+            })
+            .partition(|cell| has_run(cell.source));
+        let diagnostic = if let Some(cell) = closest(&not_run, target_index) {
+            Diagnostic::error(
+                "undefined-name",
+                format!(
+                    "`{name}` is not defined: no cell that ran defines it; {} but {} not run",
+                    define_it(&not_run),
+                    if not_run.len() == 1 { "has" } else { "have" }
+                ),
+                free.range,
+            )
+            .with_fix(run_first(cell.index))
+        } else if let Some(cell) = closest(&ran, target_index) {
+            Diagnostic::error(
+                "undefined-name",
+                format!(
+                    "`{name}` is not defined in the kernel, although {} and ran: it was deleted, \
+                     not bound on the path taken, or the kernel restarted",
+                    define_it(&ran)
+                ),
+                free.range,
+            )
+            .with_fix(run_first(cell.index))
+        } else {
+            Diagnostic::error(
+                "undefined-name",
+                format!("`{name}` is not defined: no cell that ran defines it, nor any cell of the notebook"),
+                free.range,
+            )
+        };
+        diagnostics.push(diagnostic);
+    }
+    diagnostics
+}
+
+/// The defining cell to run: the last one above the target, else the first one below it.
+fn closest<'c>(
+    cells: &[&'c NotebookCell<'c>],
+    target_index: Option<usize>,
+) -> Option<&'c NotebookCell<'c>> {
+    let target = target_index.unwrap_or(usize::MAX);
+    cells
+        .iter()
+        .copied()
+        .filter(|cell| cell.index < target)
+        .last()
+        .or_else(|| cells.first().copied())
+}
+
+/// "cell [7] defines it", "cells [2], [7] define it".
+fn define_it(cells: &[&NotebookCell]) -> String {
+    let list = cells
+        .iter()
+        .map(|cell| format!("[{}]", cell.index))
+        .collect::<Vec<_>>()
+        .join(", ");
+    if cells.len() == 1 {
+        format!("cell {list} defines it")
+    } else {
+        format!("cells {list} define it")
+    }
+}
+
+fn run_first(index: usize) -> Fix {
+    Fix {
+        message: format!("Run cell [{index}] first"),
+        edits: Vec::new(),
+        run_cells: vec![index],
+    }
+}

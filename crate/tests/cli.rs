@@ -1,0 +1,146 @@
+//! The `cellguard check` command on small notebooks: exit codes, text and JSON output.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+use serde_json::{json, Value};
+
+fn write_notebook(name: &str, cells: Value) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("cellguard-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    let notebook = json!({"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": cells});
+    std::fs::write(&path, notebook.to_string()).unwrap();
+    path
+}
+
+fn code(source: &str, count: Option<u32>) -> Value {
+    json!({"cell_type": "code", "source": source, "execution_count": count, "metadata": {}, "outputs": []})
+}
+
+fn cellguard(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_cellguard"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+#[test]
+fn a_clean_notebook_exits_0() {
+    let path = write_notebook(
+        "clean.ipynb",
+        json!([{"cell_type": "markdown", "source": ["# Title"], "metadata": {}},
+               code("import math\nx = math.pi", Some(1)), code("print(x)", Some(2))]),
+    );
+    let output = cellguard(&["check", path.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(0), "{}", stdout(&output));
+    assert_eq!(
+        stdout(&output),
+        "0 problems in 0 of 2 code cells: no crash predicted\n"
+    );
+}
+
+#[test]
+fn a_predicted_crash_exits_1_with_compiler_like_lines() {
+    let path = write_notebook(
+        "crash.ipynb",
+        json!([{"cell_type": "markdown", "source": "# Title", "metadata": {}},
+               code("import numpy as np\nprint(np.mean(scores))", Some(1)),
+               code("scores = [1, 2]", Some(2))]),
+    );
+    let output = cellguard(&["check", path.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(
+        stdout(&output),
+        "cell [1] 2:15: undefined-name: `scores` is not defined: no cell that ran defines it; \
+         cell [2] defines it but has not run\n    fix: Run cell [2] first\n\
+         1 problem in 1 of 2 code cells: a crash is predicted\n"
+    );
+    // Its execution counts give the same order.
+    let output = cellguard(&["check", "--execution-order", path.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(1));
+}
+
+#[test]
+fn execution_order_follows_execution_counts() {
+    let path = write_notebook(
+        "order.ipynb",
+        json!([
+            code("print(scores)", Some(2)),
+            code("scores = [1]", Some(1)),
+            code("z = 1", None)
+        ]),
+    );
+    let path = path.to_str().unwrap();
+    assert_eq!(cellguard(&["check", path]).status.code(), Some(1));
+    let output = cellguard(&["check", path, "--execution-order", "--json"]);
+    assert_eq!(output.status.code(), Some(0));
+    let report: Value = serde_json::from_str(&stdout(&output)).unwrap();
+    let indices: Vec<u64> = report["cells"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["index"].as_u64().unwrap())
+        .collect();
+    assert_eq!(indices, [1, 0, 2]);
+    assert_eq!(report["crash_predicted"], false);
+}
+
+#[test]
+fn json_output_has_the_documented_shape() {
+    let path = write_notebook("json.ipynb", json!([code("x = 1\ny = (x, é, w)", Some(4))]));
+    let output = cellguard(&["check", "--json", path.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(1));
+    let report: Value = serde_json::from_str(&stdout(&output)).unwrap();
+    assert_eq!(
+        report,
+        json!({"cells": [{"index": 0, "execution_count": 4, "diagnostics": [
+            {"code": "undefined-name", "severity": "error",
+             "message": "`é` is not defined: no cell that ran defines it, nor any cell of the notebook",
+             "start": {"line": 2, "column": 9}, "end": {"line": 2, "column": 10}, "fix": null},
+            {"code": "undefined-name", "severity": "error",
+             "message": "`w` is not defined: no cell that ran defines it, nor any cell of the notebook",
+             "start": {"line": 2, "column": 12}, "end": {"line": 2, "column": 13}, "fix": null}]}],
+              "crash_predicted": true})
+    );
+}
+
+#[test]
+fn bad_input_exits_2_with_one_line_on_stderr() {
+    let dir = std::env::temp_dir().join(format!("cellguard-cli-bad-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let invalid = dir.join("invalid.ipynb");
+    std::fs::write(&invalid, "{not json").unwrap();
+    let not_notebook = dir.join("list.ipynb");
+    std::fs::write(&not_notebook, "[1, 2]").unwrap();
+    let missing = dir.join("missing.ipynb");
+    for args in [
+        vec!["check", invalid.to_str().unwrap()],
+        vec!["check", not_notebook.to_str().unwrap()],
+        vec!["check", missing.to_str().unwrap()],
+        vec!["check"],
+        vec!["check", "--frobnicate", "x.ipynb"],
+        vec!["unknown"],
+    ] {
+        let output = cellguard(&args);
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+        assert!(stderr.starts_with("cellguard: "), "{stderr}");
+        assert!(output.stdout.is_empty());
+    }
+}
+
+#[test]
+fn help_documents_positions_and_exit_codes() {
+    let output = cellguard(&["--help"]);
+    assert_eq!(output.status.code(), Some(0));
+    let help = stdout(&output);
+    assert!(help.contains("1-based line and column"));
+    assert!(help.contains("0-based among all cells"));
+    assert!(help.contains("EXIT STATUS"));
+}

@@ -1,0 +1,159 @@
+//! Undefined names against what ran, and the cells that would define them.
+
+use cellguard::check::{check_cell, check_notebook, CheckInput};
+use cellguard::diagnostic::Severity;
+
+fn strings(items: &[&str]) -> Vec<String> {
+    items.iter().map(|s| s.to_string()).collect()
+}
+
+fn check(
+    cells: &[&str],
+    target: usize,
+    history: &[&str],
+    kernel: Option<&[&str]>,
+) -> Vec<(String, Vec<usize>, String)> {
+    let cells = strings(cells);
+    let history = strings(history);
+    let kernel = kernel.map(strings);
+    let report = check_cell(&CheckInput {
+        cells: &cells,
+        target_source: &cells[target],
+        target_index: Some(target),
+        history: &history,
+        kernel_names: kernel.as_deref(),
+        summaries: None,
+    });
+    report
+        .diagnostics
+        .into_iter()
+        .map(|d| {
+            assert_eq!(d.severity, Severity::Error);
+            let text = cells[target]
+                .get(d.range.start as usize..d.range.end as usize)
+                .unwrap_or_default()
+                .to_owned();
+            (
+                d.code.to_owned(),
+                d.fix.map(|f| f.run_cells).unwrap_or_default(),
+                text + ": " + &d.message,
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn a_name_defined_by_a_cell_that_has_not_run_suggests_running_it() {
+    let cells = [
+        "import pandas as pd",
+        "tf_idf = pd.DataFrame()",
+        "tf_idf.head()",
+    ];
+    let found = check(&cells, 2, &["import pandas as pd"], None);
+    assert_eq!(
+        found,
+        [(
+            "undefined-name".to_owned(),
+            vec![1],
+            "tf_idf: `tf_idf` is not defined: no cell that ran defines it; cell [1] defines it but has not run".to_owned()
+        )]
+    );
+}
+
+#[test]
+fn names_from_history_builtins_and_ipython_are_defined() {
+    let cells = [
+        "x = 1",
+        "print(len([x]), In, Out, _, _i, display, get_ipython(), __name__)",
+    ];
+    assert!(check(&cells, 1, &["x = 1"], None).is_empty());
+}
+
+#[test]
+fn kernel_names_replace_the_history() {
+    let cells = ["x = 1", "print(x)"];
+    assert!(check(&cells, 1, &[], Some(&["x"])).is_empty());
+    let found = check(&cells, 1, &["x = 1"], Some(&[]));
+    assert_eq!(found.len(), 1);
+    assert!(
+        found[0].2.contains("although cell [0] defines it and ran"),
+        "{found:?}"
+    );
+    assert_eq!(found[0].1, [0]);
+}
+
+#[test]
+fn a_star_import_that_ran_makes_names_unknown() {
+    let cells = ["from pylab import *", "plot(x)"];
+    assert!(check(&cells, 1, &["from pylab import *"], None).is_empty());
+    // With the kernel's names the star import's names are known: `x` is still undefined.
+    assert_eq!(
+        check(&cells, 1, &["from pylab import *"], Some(&["plot"])).len(),
+        1
+    );
+}
+
+#[test]
+fn a_name_nobody_defines_has_no_fix() {
+    let found = check(&["print(nowhere)"], 0, &[], None);
+    assert_eq!(found[0].1, Vec::<usize>::new());
+    assert!(found[0].2.ends_with("nor any cell of the notebook"));
+}
+
+#[test]
+fn deleted_names_are_undefined_again() {
+    let cells = ["tmp = 1", "del tmp", "print(tmp)"];
+    let found = check(&cells, 2, &["tmp = 1", "del tmp"], None);
+    assert_eq!(found.len(), 1, "{found:?}");
+}
+
+#[test]
+fn a_syntax_error_is_the_only_diagnostic() {
+    let found = check(&["print(undefined_name"], 0, &[], None);
+    assert_eq!(found.len(), 1);
+    assert_eq!(found[0].0, "syntax-error");
+}
+
+#[test]
+fn conditional_definitions_count() {
+    let cells = [
+        "try:\n    import ujson as json\nexcept ImportError:\n    json = None",
+        "json.dumps({})",
+    ];
+    assert!(check(&cells, 1, &[cells[0]], None).is_empty());
+}
+
+#[test]
+fn the_target_source_may_differ_from_its_cell() {
+    let cells = strings(&["a = 1", "print(a)"]);
+    let report = check_cell(&CheckInput {
+        cells: &cells,
+        target_source: "print(a, b)",
+        target_index: Some(1),
+        history: &strings(&["a = 1"]),
+        kernel_names: None,
+        summaries: None,
+    });
+    assert_eq!(report.diagnostics.len(), 1);
+    assert_eq!(report.facts.free_names.len(), 3);
+}
+
+#[test]
+fn a_notebook_is_checked_in_the_given_order() {
+    let cells = strings(&["y = x + 1", "x = 1", ""]);
+    let top_to_bottom = check_notebook(&cells, &[0, 1]);
+    assert_eq!(top_to_bottom[0].1.diagnostics.len(), 1);
+    assert_eq!(
+        top_to_bottom[0].1.diagnostics[0]
+            .fix
+            .as_ref()
+            .unwrap()
+            .run_cells,
+        [1]
+    );
+    assert!(top_to_bottom[1].1.diagnostics.is_empty());
+    let executed = check_notebook(&cells, &[1, 0]);
+    assert!(executed
+        .iter()
+        .all(|(_, report)| report.diagnostics.is_empty()));
+}

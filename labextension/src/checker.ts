@@ -1,0 +1,232 @@
+import type {
+  JupyterFrontEnd,
+  JupyterFrontEndPlugin
+} from '@jupyterlab/application';
+import { CodeCell, ICellModel } from '@jupyterlab/cells';
+import type { NotebookPanel } from '@jupyterlab/notebook';
+import { DisposableDelegate, IDisposable } from '@lumino/disposable';
+import { ISignal, Signal } from '@lumino/signaling';
+
+import type { CheckRequest, Diagnostic } from './protocol';
+import {
+  CellDiagnostic,
+  CellResult,
+  ICellguardChecker,
+  ICellguardCore,
+  ICellguardKernels,
+  ICellguardSettings,
+  ICheckSource
+} from './tokens';
+
+interface Cached {
+  /** Key of what the result depends on: notebook content, kernel facts and settings. */
+  key: string;
+  diagnostics: CellDiagnostic[];
+}
+
+interface Extra {
+  source: string;
+  diagnostics: CellDiagnostic[];
+}
+
+/** Per-notebook bookkeeping: versions that invalidate cached results, and the results. */
+class NotebookState {
+  contentVersion = 0;
+  factsVersion = 0;
+  results = new Map<string, Cached>();
+  /** Results of explicit checks by extra sources, valid while the cell's source is unchanged. */
+  extras = new Map<string, Extra>();
+}
+
+/**
+ * Builds core requests from a notebook and the kernel link's cached facts; all analysis happens in
+ * the core. The cells sent are the notebook's code cells, so the core's cell indices are positions
+ * among code cells; `codeCells()` maps them back.
+ */
+class Checker implements ICellguardChecker {
+  constructor(
+    private readonly _core: ICellguardCore,
+    private readonly _kernels: ICellguardKernels,
+    private readonly _settings: ICellguardSettings
+  ) {
+    _settings.changed.connect(() => {
+      this._settingsVersion++;
+      this._states.forEach((_, panel) => this._changed.emit(panel));
+    });
+    // Results computed before the core loaded are empty: compute again once it is there.
+    void _core.ready.then(() => {
+      this._settingsVersion++;
+      this._states.forEach((_, panel) => this._changed.emit(panel));
+    });
+  }
+
+  get changed(): ISignal<ICellguardChecker, NotebookPanel> {
+    return this._changed;
+  }
+
+  checkCell(panel: NotebookPanel, cell: ICellModel): CellDiagnostic[] {
+    if (!this._settings.current.enabled || cell.type !== 'code') {
+      return [];
+    }
+    const state = this._state(panel);
+    const cells = codeCellModels(panel);
+    const index = cells.indexOf(cell);
+    const source = cell.sharedModel.getSource();
+    const key = `${state.contentVersion}/${state.factsVersion}/${this._settingsVersion}/${index}/${source}`;
+    const cached = state.results.get(cell.id);
+    let diagnostics: CellDiagnostic[];
+    if (cached?.key === key) {
+      diagnostics = cached.diagnostics;
+    } else {
+      const request = this._request(panel, cells, index, source);
+      const report = this._core.check(request);
+      const link = this._kernels.linkFor(panel);
+      if (report) {
+        // Summaries the core lacks are fetched in the background; `factsChanged` re-runs the check.
+        link.request(report.wants);
+      }
+      diagnostics = this._present(report?.diagnostics ?? [], 'core');
+      state.results.set(cell.id, { key, diagnostics });
+    }
+    const extra = state.extras.get(cell.id);
+    return extra?.source === source
+      ? [...diagnostics, ...extra.diagnostics]
+      : diagnostics;
+  }
+
+  checkNotebook(panel: NotebookPanel): CellResult[] {
+    return codeCellModels(panel).map(cell => ({
+      cell,
+      diagnostics: this.checkCell(panel, cell)
+    }));
+  }
+
+  async checkThoroughly(
+    panel: NotebookPanel,
+    cell: ICellModel
+  ): Promise<CellDiagnostic[]> {
+    const state = this._state(panel);
+    state.extras.delete(cell.id);
+    if (this._sources.size > 0 && cell.type === 'code') {
+      const cells = codeCellModels(panel);
+      const source = cell.sharedModel.getSource();
+      const request = this._request(panel, cells, cells.indexOf(cell), source);
+      const found = await Promise.all(
+        [...this._sources].map(extra =>
+          extra.check(request, panel).then(
+            diagnostics => this._present(diagnostics, extra.id),
+            (reason: unknown) => {
+              console.warn(`cellguard: check source ${extra.id} failed`, reason);
+              return [];
+            }
+          )
+        )
+      );
+      state.extras.set(cell.id, { source, diagnostics: found.flat() });
+    }
+    this._changed.emit(panel);
+    return this.checkCell(panel, cell);
+  }
+
+  async runCells(panel: NotebookPanel, codeCellIndices: number[]): Promise<void> {
+    const widgets = panel.content.widgets.filter(
+      (widget): widget is CodeCell => widget.model.type === 'code'
+    );
+    for (const index of codeCellIndices) {
+      const widget = widgets[index];
+      if (!widget) {
+        return;
+      }
+      // Without moving the selection: the user stays in the cell they are fixing.
+      const reply = await CodeCell.execute(widget, panel.sessionContext);
+      if (reply && reply.content.status !== 'ok') {
+        return;
+      }
+    }
+  }
+
+  addSource(source: ICheckSource): IDisposable {
+    this._sources.add(source);
+    return new DisposableDelegate(() => this._sources.delete(source));
+  }
+
+  private _request(
+    panel: NotebookPanel,
+    cells: ICellModel[],
+    index: number,
+    source: string
+  ): CheckRequest {
+    const facts = this._kernels.linkFor(panel).facts();
+    return {
+      cells: cells.map(cell => cell.sharedModel.getSource()),
+      target_source: source,
+      target_index: index >= 0 ? index : null,
+      history: facts.history,
+      kernel_names: facts.kernelNames,
+      summaries: facts.summaries
+    };
+  }
+
+  /** Applies the user's per-code severity overrides (display only; the core decides what is wrong). */
+  private _present(diagnostics: Diagnostic[], source: string): CellDiagnostic[] {
+    const overrides = this._settings.current.severities;
+    const shown: CellDiagnostic[] = [];
+    for (const diagnostic of diagnostics) {
+      const override = overrides[diagnostic.code];
+      if (override === 'off') {
+        continue;
+      }
+      shown.push({
+        ...diagnostic,
+        severity: override ?? diagnostic.severity,
+        source
+      });
+    }
+    return shown;
+  }
+
+  private _state(panel: NotebookPanel): NotebookState {
+    let state = this._states.get(panel);
+    if (!state) {
+      const created = new NotebookState();
+      const link = this._kernels.linkFor(panel);
+      link.factsChanged.connect(() => {
+        created.factsVersion++;
+        this._changed.emit(panel);
+      });
+      panel.content.model?.contentChanged.connect(() => created.contentVersion++);
+      panel.disposed.connect(() => this._states.delete(panel));
+      this._states.set(panel, created);
+      state = created;
+    }
+    return state;
+  }
+
+  private _states = new Map<NotebookPanel, NotebookState>();
+  private _settingsVersion = 0;
+  private _sources = new Set<ICheckSource>();
+  private _changed = new Signal<ICellguardChecker, NotebookPanel>(this);
+}
+
+/** The notebook's code cells in order: the `cells` of every core request. */
+export function codeCellModels(panel: NotebookPanel): ICellModel[] {
+  const cells = panel.content.model?.cells;
+  if (!cells) {
+    return [];
+  }
+  return Array.from(cells).filter(cell => cell.type === 'code');
+}
+
+export const checkerPlugin: JupyterFrontEndPlugin<ICellguardChecker> = {
+  id: 'jupyterlab-cellguard:checker',
+  description: 'Checks notebook cells with the cellguard core and the kernel facts.',
+  autoStart: true,
+  provides: ICellguardChecker,
+  requires: [ICellguardCore, ICellguardKernels, ICellguardSettings],
+  activate: (
+    _app: JupyterFrontEnd,
+    core: ICellguardCore,
+    kernels: ICellguardKernels,
+    settings: ICellguardSettings
+  ): ICellguardChecker => new Checker(core, kernels, settings)
+};

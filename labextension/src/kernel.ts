@@ -1,0 +1,407 @@
+import type {
+  JupyterFrontEnd,
+  JupyterFrontEndPlugin
+} from '@jupyterlab/application';
+import type { ISessionContext } from '@jupyterlab/apputils';
+import { INotebookTracker, NotebookPanel } from '@jupyterlab/notebook';
+import type { Kernel, KernelMessage } from '@jupyterlab/services';
+import type { JSONObject } from '@lumino/coreutils';
+import { ISignal, Signal } from '@lumino/signaling';
+
+import { KERNEL_SOURCE } from './generated/kernelSource';
+import type {
+  HelloReply,
+  HistoryReply,
+  KernelReplyBase,
+  KernelRequest,
+  NamesReply,
+  SummarizeReply,
+  SummaryDoc,
+  Wants
+} from './protocol';
+import {
+  ICellguardKernels,
+  ICellguardSettings,
+  IKernelLink,
+  KernelFacts,
+  LinkState
+} from './tokens';
+
+export const COMM_TARGET = 'cellguard';
+/** Comm re-opens allowed per kernel generation, against two front ends fighting over the agent. */
+const MAX_REOPENS = 5;
+
+interface Pending {
+  resolve: (reply: KernelReplyBase) => void;
+  reject: (reason: Error) => void;
+  timer: ReturnType<typeof setTimeout>;
+}
+
+/**
+ * Keeps one notebook's kernel linked to the cellguard agent: injects the agent at kernel start and
+ * after restarts, opens the comm, and caches what the kernel said until the kernel runs a cell.
+ * Every failure leaves the link `unavailable` and the checks code-only; nothing is shown to the user.
+ */
+class KernelLink implements IKernelLink {
+  constructor(
+    private readonly _context: ISessionContext,
+    private readonly _settings: ICellguardSettings
+  ) {
+    _context.kernelChanged.connect(this._relink, this);
+    _context.statusChanged.connect(this._onStatus, this);
+    _context.iopubMessage.connect(this._onIopub, this);
+    void _context.ready.then(() => this._relink());
+  }
+
+  get state(): LinkState {
+    return this._state;
+  }
+
+  get stateChanged(): ISignal<IKernelLink, LinkState> {
+    return this._stateChanged;
+  }
+
+  get factsChanged(): ISignal<IKernelLink, void> {
+    return this._factsChanged;
+  }
+
+  get isDisposed(): boolean {
+    return this._isDisposed;
+  }
+
+  facts(): KernelFacts {
+    return {
+      history: this._history,
+      kernelNames: this._names,
+      summaries: this._summaries
+    };
+  }
+
+  request(wants: Wants): void {
+    if (!this._canAsk()) {
+      return;
+    }
+    const missing = [
+      ...new Set([...wants.names, ...wants.paths, ...wants.callables])
+    ].filter(name => !this._asked.has(name));
+    if (missing.length === 0) {
+      return;
+    }
+    missing.forEach(name => this._asked.add(name));
+    const epoch = this._epoch;
+    this._summarize(missing)
+      .then(summary => {
+        if (epoch !== this._epoch) {
+          return;
+        }
+        this._summaries = mergeSummaries(this._summaries, summary);
+        this._factsChanged.emit();
+      })
+      .catch(reason => console.debug('cellguard: summarize failed', reason));
+  }
+
+  dispose(): void {
+    if (this._isDisposed) {
+      return;
+    }
+    this._isDisposed = true;
+    this._dropComm();
+    Signal.clearData(this);
+  }
+
+  /** Called on ready and kernelChanged (both fire at start-up): links each kernel generation once. */
+  private _relink(): void {
+    const kernel = this._context.session?.kernel ?? null;
+    if (!kernel) {
+      this._dropComm();
+      this._linkKey = null;
+      this._setState('none');
+      return;
+    }
+    const key = `${kernel.id}/${this._generation}`;
+    if (this._linkKey === key) {
+      return;
+    }
+    this._linkKey = key;
+    this._dropComm();
+    this._clearFacts();
+    this._setState('connecting');
+    this._link(kernel, key, true).catch(reason => {
+      if (this._linkKey === key) {
+        console.debug('cellguard: kernel not linked; checks go on without it', reason);
+        this._dropComm();
+        this._setState('unavailable');
+      }
+    });
+  }
+
+  private async _link(
+    kernel: Kernel.IKernelConnection,
+    key: string,
+    inject: boolean
+  ): Promise<void> {
+    if (inject && KERNEL_SOURCE) {
+      // Silent: no execute_input, no history entry, no execution count for the user to notice.
+      const reply = await kernel.requestExecute(
+        { code: KERNEL_SOURCE, silent: true, store_history: false },
+        true
+      ).done;
+      if (reply.content.status !== 'ok') {
+        throw new Error('the cellguard kernel agent failed to start');
+      }
+    }
+    if (this._linkKey !== key) {
+      return;
+    }
+    const comm = kernel.createComm(COMM_TARGET);
+    comm.onMsg = msg => this._onReply(msg.content.data as unknown as KernelReplyBase);
+    comm.onClose = () => {
+      if (this._comm === comm) {
+        this._reopen(kernel, key);
+      }
+    };
+    this._comm = comm;
+    await comm.open({}).done;
+    const hello = await this._send<HelloReply>({ type: 'hello' });
+    if (this._linkKey !== key) {
+      return;
+    }
+    console.debug(`cellguard: kernel linked (agent ${hello.agent}, Python ${hello.python})`);
+    this._setState('linked');
+    this._refresh();
+  }
+
+  /**
+   * The agent closes its comms when another front end (a second tab) injects it again: open a new
+   * comm to the new agent without injecting, or the two tabs would keep replacing each other.
+   */
+  private _reopen(kernel: Kernel.IKernelConnection, key: string): void {
+    this._dropComm();
+    if (this._reopens++ >= MAX_REOPENS || kernel.status === 'dead') {
+      this._setState('unavailable');
+      return;
+    }
+    this._setState('connecting');
+    this._link(kernel, key, false).catch(reason => {
+      if (this._linkKey === key) {
+        console.debug('cellguard: comm not reopened', reason);
+        this._dropComm();
+        this._setState('unavailable');
+      }
+    });
+  }
+
+  private _onStatus(_: ISessionContext, status: Kernel.Status): void {
+    if (status === 'restarting' || status === 'autorestarting') {
+      // Same kernel id after a restart: a new generation makes `_relink` link it again.
+      this._generation++;
+      this._reopens = 0;
+      this._linkKey = null;
+      this._dropComm();
+      this._clearFacts();
+      this._setState('connecting');
+    } else if (status === 'dead') {
+      this._linkKey = null;
+      this._dropComm();
+      this._setState('unavailable');
+    } else if (status === 'idle') {
+      if (this._linkKey === null) {
+        this._relink();
+      } else if (this._ranCell) {
+        this._ranCell = false;
+        this._refresh();
+      }
+    }
+  }
+
+  private _onIopub(_: ISessionContext, msg: KernelMessage.IMessage): void {
+    // Any client's cell run (not our silent injection) may change the namespace.
+    if (msg.header.msg_type === 'execute_input') {
+      this._ranCell = true;
+      this._epoch++;
+    }
+  }
+
+  /**
+   * Re-reads history and names and re-summarizes what was cached, then swaps them in at once, so
+   * squiggles do not flicker while the kernel answers.
+   */
+  private _refresh(): void {
+    if (this._state !== 'linked') {
+      return;
+    }
+    const epoch = ++this._epoch;
+    const cached = Object.keys(this._summaries?.objects ?? {});
+    Promise.all([
+      this._send<HistoryReply>({ type: 'history' }),
+      this._send<NamesReply>({ type: 'names' }),
+      cached.length ? this._summarize(cached) : Promise.resolve(null)
+    ])
+      .then(([history, names, summary]) => {
+        if (epoch !== this._epoch) {
+          return;
+        }
+        this._history = history.cells.map(cell => cell.source);
+        this._names = names.names;
+        this._summaries = summary;
+        this._asked = new Set(cached);
+        this._factsChanged.emit();
+      })
+      .catch(reason => console.debug('cellguard: kernel refresh failed', reason));
+  }
+
+  private async _summarize(names: string[]): Promise<SummaryDoc> {
+    const reply = await this._send<SummarizeReply>({
+      type: 'summarize',
+      names,
+      options: { max_columns: this._settings.current.maxColumns }
+    });
+    return reply.summary;
+  }
+
+  private _canAsk(): boolean {
+    // A busy kernel answers only after the running cell: ask again once it is idle.
+    return (
+      this._state === 'linked' &&
+      this._comm !== null &&
+      this._context.session?.kernel?.status === 'idle'
+    );
+  }
+
+  private _send<T extends KernelReplyBase>(request: KernelRequest): Promise<T> {
+    const comm = this._comm;
+    if (!comm) {
+      return Promise.reject(new Error('no comm'));
+    }
+    const id = `${++this._nextId}`;
+    return new Promise<T>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this._pending.delete(id);
+        reject(new Error(`cellguard: ${request.type} timed out`));
+      }, this._settings.current.requestTimeoutMs);
+      this._pending.set(id, {
+        resolve: reply => resolve(reply as T),
+        reject,
+        timer
+      });
+      comm.send({ ...request, id } as unknown as JSONObject);
+    });
+  }
+
+  private _onReply(reply: KernelReplyBase): void {
+    const pending = this._pending.get(reply.id);
+    if (!pending) {
+      return;
+    }
+    this._pending.delete(reply.id);
+    clearTimeout(pending.timer);
+    if (reply.ok) {
+      pending.resolve(reply);
+    } else {
+      pending.reject(new Error(reply.error ?? `${reply.type} failed`));
+    }
+  }
+
+  private _dropComm(): void {
+    const comm = this._comm;
+    this._comm = null;
+    this._pending.forEach(pending => {
+      clearTimeout(pending.timer);
+      pending.reject(new Error('comm closed'));
+    });
+    this._pending.clear();
+    if (comm && !comm.isDisposed) {
+      comm.dispose();
+    }
+  }
+
+  private _clearFacts(): void {
+    this._epoch++;
+    this._history = [];
+    this._names = null;
+    this._summaries = null;
+    this._asked = new Set();
+    this._factsChanged.emit();
+  }
+
+  private _setState(state: LinkState): void {
+    if (this._state !== state) {
+      this._state = state;
+      this._stateChanged.emit(state);
+    }
+  }
+
+  private _state: LinkState = 'none';
+  private _stateChanged = new Signal<IKernelLink, LinkState>(this);
+  private _factsChanged = new Signal<IKernelLink, void>(this);
+  private _isDisposed = false;
+  private _comm: Kernel.IComm | null = null;
+  private _linkKey: string | null = null;
+  private _generation = 0;
+  /** Bumped whenever cached facts become stale, so late replies are dropped. */
+  private _epoch = 0;
+  private _ranCell = false;
+  private _reopens = 0;
+  private _nextId = 0;
+  private _pending = new Map<string, Pending>();
+  private _history: string[] = [];
+  private _names: string[] | null = null;
+  private _summaries: SummaryDoc | null = null;
+  /** Names asked for since the facts were last refreshed: each is asked once. */
+  private _asked = new Set<string>();
+}
+
+function mergeSummaries(base: SummaryDoc | null, add: SummaryDoc): SummaryDoc {
+  if (!base) {
+    return add;
+  }
+  return {
+    ...base,
+    partial: base.partial || add.partial,
+    objects: { ...base.objects, ...add.objects }
+  };
+}
+
+class KernelLinks implements ICellguardKernels {
+  constructor(private readonly _settings: ICellguardSettings) {}
+
+  get stateChanged(): ISignal<ICellguardKernels, NotebookPanel> {
+    return this._stateChanged;
+  }
+
+  linkFor(panel: NotebookPanel): IKernelLink {
+    let link = this._links.get(panel);
+    if (!link) {
+      const created = new KernelLink(panel.sessionContext, this._settings);
+      created.stateChanged.connect(() => this._stateChanged.emit(panel));
+      panel.disposed.connect(() => {
+        created.dispose();
+        this._links.delete(panel);
+      });
+      this._links.set(panel, created);
+      link = created;
+    }
+    return link;
+  }
+
+  private _links = new Map<NotebookPanel, IKernelLink>();
+  private _stateChanged = new Signal<ICellguardKernels, NotebookPanel>(this);
+}
+
+export const kernelPlugin: JupyterFrontEndPlugin<ICellguardKernels> = {
+  id: 'jupyterlab-cellguard:kernel',
+  description: 'Links each notebook kernel to the cellguard agent over the `cellguard` comm.',
+  autoStart: true,
+  provides: ICellguardKernels,
+  requires: [INotebookTracker, ICellguardSettings],
+  activate: (
+    _app: JupyterFrontEnd,
+    tracker: INotebookTracker,
+    settings: ICellguardSettings
+  ): ICellguardKernels => {
+    const links = new KernelLinks(settings);
+    // Link as soon as a notebook opens, not at the first keystroke, so facts are ready early.
+    tracker.widgetAdded.connect((_, panel) => links.linkFor(panel));
+    return links;
+  }
+};

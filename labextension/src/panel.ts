@@ -1,0 +1,155 @@
+import {
+  ILayoutRestorer,
+  JupyterFrontEnd,
+  JupyterFrontEndPlugin
+} from '@jupyterlab/application';
+import { INotebookTracker, NotebookPanel } from '@jupyterlab/notebook';
+import { bugIcon } from '@jupyterlab/ui-components';
+import { Debouncer } from '@lumino/polling';
+import { Widget } from '@lumino/widgets';
+
+import { ICellguardChecker } from './tokens';
+
+export const SHOW_PANEL_COMMAND = 'cellguard:show-diagnostics';
+
+/** The notebook's diagnostics grouped by cell; clicking one puts the cursor on it. */
+class DiagnosticsPanel extends Widget {
+  constructor(
+    private readonly _checker: ICellguardChecker,
+    private readonly _tracker: INotebookTracker
+  ) {
+    super();
+    this.id = 'cellguard-diagnostics';
+    this.addClass('jp-cellguard-panel');
+    this.title.icon = bugIcon;
+    this.title.caption = 'cellguard: predicted crashes';
+    _tracker.currentChanged.connect(this._watch, this);
+    _checker.changed.connect((_, panel) => {
+      if (panel === this._notebook) {
+        void this._render.invoke();
+      }
+    });
+    this._watch();
+  }
+
+  protected onAfterShow(): void {
+    void this._render.invoke();
+  }
+
+  private _watch(): void {
+    this._notebook?.content.model?.contentChanged.disconnect(this._onContent, this);
+    this._notebook = this._tracker.currentWidget;
+    this._notebook?.content.model?.contentChanged.connect(this._onContent, this);
+    void this._render.invoke();
+  }
+
+  private _onContent(): void {
+    void this._render.invoke();
+  }
+
+  /** Rendering checks every cell: only while visible, and not on every keystroke. */
+  private _render = new Debouncer(() => {
+    if (this.isVisible) {
+      this._renderNow();
+    }
+  }, 400);
+
+  private _renderNow(): void {
+    const node = this.node;
+    node.replaceChildren();
+    const title = document.createElement('h2');
+    title.textContent = 'cellguard';
+    node.appendChild(title);
+    const panel = this._notebook;
+    if (!panel) {
+      node.appendChild(note('Open a notebook to see its predicted crashes.'));
+      return;
+    }
+    const results = this._checker.checkNotebook(panel).filter(r => r.diagnostics.length > 0);
+    if (results.length === 0) {
+      node.appendChild(note(`No problems found in ${panel.title.label}.`));
+      return;
+    }
+    const allCells = panel.content.model ? Array.from(panel.content.model.cells) : [];
+    const list = document.createElement('ul');
+    list.className = 'jp-cellguard-cells';
+    for (const { cell, diagnostics } of results) {
+      const cellIndex = allCells.indexOf(cell);
+      const group = document.createElement('li');
+      const heading = document.createElement('div');
+      heading.className = 'jp-cellguard-cell';
+      const firstLine = cell.sharedModel.getSource().split('\n')[0];
+      heading.textContent = `Cell ${cellIndex + 1}: ${firstLine}`;
+      group.appendChild(heading);
+      const items = document.createElement('ul');
+      for (const diagnostic of diagnostics) {
+        const item = document.createElement('li');
+        item.className = `jp-cellguard-item jp-cellguard-${diagnostic.severity}`;
+        item.tabIndex = 0;
+        item.title = `${diagnostic.code} (${diagnostic.source})`;
+        item.textContent = `${diagnostic.start.line + 1}:${diagnostic.start.column + 1} ${diagnostic.message}`;
+        const jump = () => jumpTo(panel, cellIndex, diagnostic.start);
+        item.addEventListener('click', jump);
+        item.addEventListener('keydown', event => {
+          if (event.key === 'Enter') {
+            jump();
+          }
+        });
+        items.appendChild(item);
+      }
+      group.appendChild(items);
+      list.appendChild(group);
+    }
+    node.appendChild(list);
+  }
+
+  private _notebook: NotebookPanel | null = null;
+}
+
+function note(text: string): HTMLElement {
+  const p = document.createElement('p');
+  p.className = 'jp-cellguard-note';
+  p.textContent = text;
+  return p;
+}
+
+function jumpTo(
+  panel: NotebookPanel,
+  cellIndex: number,
+  position: { line: number; column: number }
+): void {
+  const notebook = panel.content;
+  const cell = notebook.widgets[cellIndex];
+  if (!cell) {
+    return;
+  }
+  notebook.activeCellIndex = cellIndex;
+  notebook.deselectAll();
+  void notebook.scrollToCell(cell).then(() => {
+    notebook.mode = 'edit';
+    cell.editor?.setCursorPosition(position);
+    cell.editor?.focus();
+  });
+}
+
+export const panelPlugin: JupyterFrontEndPlugin<void> = {
+  id: 'jupyterlab-cellguard:panel',
+  description: 'A side panel listing the notebook’s predicted crashes by cell.',
+  autoStart: true,
+  requires: [ICellguardChecker, INotebookTracker],
+  optional: [ILayoutRestorer],
+  activate: (
+    app: JupyterFrontEnd,
+    checker: ICellguardChecker,
+    tracker: INotebookTracker,
+    restorer: ILayoutRestorer | null
+  ): void => {
+    const panel = new DiagnosticsPanel(checker, tracker);
+    app.shell.add(panel, 'right', { rank: 900 });
+    restorer?.add(panel, panel.id);
+    app.commands.addCommand(SHOW_PANEL_COMMAND, {
+      label: 'cellguard: Show Diagnostics',
+      execute: () => app.shell.activateById(panel.id)
+    });
+  }
+};

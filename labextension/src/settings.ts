@@ -1,0 +1,57 @@
+import type {
+  JupyterFrontEnd,
+  JupyterFrontEndPlugin
+} from '@jupyterlab/application';
+import { ISettingRegistry } from '@jupyterlab/settingregistry';
+import { Signal } from '@lumino/signaling';
+
+import { CellguardSettings, ICellguardSettings } from './tokens';
+
+export const SETTINGS_PLUGIN_ID = 'jupyterlab-cellguard:settings';
+
+const DEFAULTS: CellguardSettings = {
+  enabled: true,
+  debounceMs: 250,
+  severities: {},
+  maxColumns: 20,
+  requestTimeoutMs: 5000,
+  checkBeforeRun: false,
+  llm: { endpoint: '', model: '', votes: 1, categories: ['S', 'R', 'V'] }
+};
+
+class Settings implements ICellguardSettings {
+  current: CellguardSettings = DEFAULTS;
+  readonly changed: Signal<ICellguardSettings, CellguardSettings> = new Signal(this);
+
+  update(composite: Partial<CellguardSettings>): void {
+    this.current = { ...DEFAULTS, ...composite };
+    this.changed.emit(this.current);
+  }
+}
+
+/** Typed settings for the other plugins; the defaults hold when the registry is unavailable. */
+export const settingsPlugin: JupyterFrontEndPlugin<ICellguardSettings> = {
+  id: SETTINGS_PLUGIN_ID,
+  description: 'cellguard settings',
+  autoStart: true,
+  provides: ICellguardSettings,
+  optional: [ISettingRegistry],
+  activate: (
+    _app: JupyterFrontEnd,
+    registry: ISettingRegistry | null
+  ): ICellguardSettings => {
+    const settings = new Settings();
+    registry
+      ?.load(SETTINGS_PLUGIN_ID)
+      .then(loaded => {
+        const apply = () =>
+          settings.update(loaded.composite as Partial<CellguardSettings>);
+        loaded.changed.connect(apply);
+        apply();
+      })
+      .catch(reason =>
+        console.warn('cellguard: settings not loaded, using defaults', reason)
+      );
+    return settings;
+  }
+};

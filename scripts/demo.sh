@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# The demo: sets everything up, builds cellguard, installs it into .venv, and opens JupyterLab on
+# demo/cellguard-demo.ipynb. No LLM is needed. Extra arguments go to `jupyter lab` (e.g. --port).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+bash scripts/setup.sh
+bash scripts/build-extension.sh
+
+export PATH="$PWD/.venv/bin:$PATH"
+args=()
+[ "$(id -u)" = 0 ] && args+=(--allow-root)
+printf '\n== demo: JupyterLab on demo/cellguard-demo.ipynb (Ctrl+C twice to stop)\n'
+exec jupyter lab "${args[@]}" demo/cellguard-demo.ipynb "$@"

@@ -1,0 +1,122 @@
+import { expect, IJupyterLabPageFixture, test } from '@jupyterlab/galata';
+import type { Locator } from '@playwright/test';
+import * as path from 'path';
+
+const SCREENSHOTS = path.resolve(__dirname, '..', '..', 'test-results', 'ui');
+
+/** Console lines of the page, collected from the start (for failure messages and the link check). */
+function collectConsole(page: IJupyterLabPageFixture): string[] {
+  const lines: string[] = [];
+  page.on('console', message => lines.push(`${message.type()}: ${message.text()}`));
+  page.on('pageerror', error => lines.push(`pageerror: ${error.message}`));
+  return lines;
+}
+
+function cell(page: IJupyterLabPageFixture, index: number): Locator {
+  return page.locator('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook .jp-Cell').nth(index);
+}
+
+function squiggles(page: IJupyterLabPageFixture, index: number): Locator {
+  return cell(page, index).locator('.cm-lintRange');
+}
+
+const status = (page: IJupyterLabPageFixture) => page.locator('.jp-cellguard-status');
+
+async function newNotebook(page: IJupyterLabPageFixture, name: string): Promise<void> {
+  await page.notebook.createNew(name);
+  await expect(status(page)).toHaveText(/kernel linked/, { timeout: 60000 });
+}
+
+/** Hovers a squiggle and returns CodeMirror's lint tooltip. */
+async function hoverTooltip(page: IJupyterLabPageFixture, squiggle: Locator): Promise<Locator> {
+  await squiggle.hover();
+  const tooltip = page.locator('.cm-tooltip-lint');
+  await expect(tooltip).toBeVisible();
+  return tooltip;
+}
+
+test.describe('cellguard squiggles', () => {
+  test('a name defined in a cell that has not run: squiggle, message, fix runs the cell', async ({
+    page
+  }) => {
+    const logs = collectConsole(page);
+    await newNotebook(page, 'undefined-name.ipynb');
+    await page.notebook.setCell(0, 'code', 'doubled = helper(21)');
+    await page.notebook.addCell('code', 'def helper(x):\n    return 2 * x');
+
+    const squiggle = squiggles(page, 0);
+    await expect(squiggle, logs.join('\n')).toHaveCount(1);
+    await expect(squiggle).toHaveText('helper');
+
+    const tooltip = await hoverTooltip(page, squiggle);
+    await expect(tooltip).toContainText('helper');
+    const fix = tooltip.locator('.cm-diagnosticAction');
+    await expect(fix).toHaveCount(1);
+    await fix.click();
+
+    // The fix ran the defining cell: it has an execution count, and the squiggle goes away.
+    await expect(cell(page, 1).locator('.jp-InputPrompt')).toHaveText(/\[1\]/);
+    await expect(squiggles(page, 0)).toHaveCount(0);
+  });
+
+  test('a missing data frame column: squiggle with the column in the message', async ({
+    page
+  }) => {
+    const logs = collectConsole(page);
+    await newNotebook(page, 'missing-column.ipynb');
+    await page.notebook.setCell(
+      0,
+      'code',
+      'import pandas as pd\ndf = pd.DataFrame({"Age": [22.0, 38.0], "Sex": ["male", "female"]})'
+    );
+    await page.notebook.runCell(0);
+    await page.notebook.setCell(1, 'code', 'mean_age = df["Agee"].mean()');
+
+    const squiggle = squiggles(page, 1);
+    await expect(squiggle, logs.join('\n')).toHaveCount(1);
+    const tooltip = await hoverTooltip(page, squiggle);
+    await expect(tooltip).toContainText('Agee');
+  });
+
+  test('a kernel restart: the comm is re-opened and checks use the new kernel', async ({
+    page
+  }) => {
+    const logs = collectConsole(page);
+    await newNotebook(page, 'restart.ipynb');
+    await page.notebook.setCell(0, 'code', 'value = 41');
+    await page.notebook.runCell(0);
+    await page.notebook.setCell(1, 'code', 'answer = value + 1\nother = later_name');
+    await page.notebook.addCell('code', 'later_name = 0');
+    // `value` ran; `later_name` is defined by a cell that has not run.
+    await expect(squiggles(page, 1), logs.join('\n')).toHaveCount(1);
+    await expect(squiggles(page, 1)).toHaveText('later_name');
+
+    await page.menu.clickMenuItem('Kernel>Restart Kernel…');
+    await page.locator('.jp-Dialog').getByRole('button', { name: 'Restart' }).click();
+    await expect(status(page)).toHaveText(/kernel linked/, { timeout: 60000 });
+
+    // A fresh kernel: `value` is gone too, so both names are flagged now.
+    await page.notebook.setCell(1, 'code', 'answer = value + 1\nother = later_name\n');
+    await expect(squiggles(page, 1), logs.join('\n')).toHaveCount(2);
+    expect(logs.filter(line => line.startsWith('pageerror'))).toEqual([]);
+  });
+});
+
+test.describe('cellguard screenshots', () => {
+  for (const theme of ['light', 'dark'] as const) {
+    test(`demo notebook, ${theme} theme`, async ({ page }) => {
+      const logs = collectConsole(page);
+      if (theme === 'dark') {
+        await page.theme.setDarkTheme();
+      }
+      await page.filebrowser.open('cellguard-demo.ipynb');
+      await expect(status(page)).toHaveText(/kernel linked/, { timeout: 60000 });
+      await page.notebook.runCell(1);
+      await expect(squiggles(page, 3), logs.join('\n')).not.toHaveCount(0);
+      await page.evaluate(() => window.jupyterapp.commands.execute('cellguard:show-diagnostics'));
+      await hoverTooltip(page, squiggles(page, 3).first());
+      await page.screenshot({ path: path.join(SCREENSHOTS, `demo-${theme}.png`) });
+    });
+  }
+});
+
