@@ -597,3 +597,16 @@ fn arguments_that_do_not_fit() {
         keras,
     ));
 }
+
+#[test]
+fn a_list_indexed_by_an_array() {
+    let labels = r#""labels": {"type": "numpy.ndarray", "kind": "ndarray", "S": {"shape": [500, 1]}},
+        "flat": {"type": "numpy.ndarray", "kind": "ndarray", "S": {"shape": [500]}}"#;
+    let t = "names = 'cat dog'.split()\nfor i in range(3):\n    print(names[labels[i]])";
+    fires(&run(&[], t, labels), t, "index-type", "labels[i]", &["[1]"]);
+    silent(&run(
+        &[],
+        "names = 'cat dog'.split()\nfor i in range(3):\n    print(names[flat[i]])",
+        labels,
+    ));
+}

@@ -228,7 +228,17 @@ impl<'a> Walker<'a> {
                 self.check(iter);
                 self.effects(iter);
                 if self.non_empty(iter) {
-                    let first = first_element(iter);
+                    let mut first = first_element(iter);
+                    if let Expr::Call { func, args, .. } = iter {
+                        if matches!(&**func, Expr::Name { id, .. } if id == "range" && self.is_builtin(id))
+                        {
+                            first = match args.as_slice() {
+                                [_] => Val::Int(0),
+                                [a, _] => int_literal(a).map(Val::Int).unwrap_or(Val::Unknown),
+                                _ => Val::Unknown,
+                            };
+                        }
+                    }
                     self.bind(target, first, iter);
                     for s in body {
                         if contains_jump(std::slice::from_ref(s)) {
@@ -525,6 +535,14 @@ impl<'a> Walker<'a> {
             Expr::Subscript { value, index, .. } => {
                 let base = self.eval(value);
                 match base {
+                    Val::Array(a) if !a.shape.is_empty() => match self.eval(index) {
+                        // One integer index drops the first dimension.
+                        Val::Int(i) if i >= -a.shape[0] && i < a.shape[0] => Val::Array(ArrayVal {
+                            shape: a.shape[1..].to_vec(),
+                            ..a
+                        }),
+                        _ => Val::Unknown,
+                    },
                     Val::Frame(f) => {
                         if let Some(col) = index.as_str_literal() {
                             return if f.has(col) == Some(true) {
@@ -600,6 +618,17 @@ impl<'a> Walker<'a> {
         let Expr::Attribute { value, attr, .. } = func else {
             return Val::Unknown;
         };
+        // `"a b c".split()`
+        if let (Some(text), "split", true) = (
+            value.as_str_literal(),
+            attr.as_str(),
+            args.is_empty() && keywords.is_empty(),
+        ) {
+            return Val::Sized {
+                type_name: "list".into(),
+                len: text.split_whitespace().count() as i64,
+            };
+        }
         match self.eval(value) {
             Val::Frame(f) => columns::frame_method_result(self, &f, attr, args, keywords),
             Val::GroupBy(f) if attr == "get_group" => Val::Frame(Frame { n_rows: None, ..f }),

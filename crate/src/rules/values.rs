@@ -3,6 +3,7 @@
 //! - `value-conversion`: `astype(int)` / `astype(float)` / `pd.to_numeric` on a column whose recorded
 //!   string values do not parse as such numbers (or `astype(int)` on a column with NaN).
 //! - `index-out-of-range`: a literal index past the known length of a list, tuple or array.
+//! - `index-type`: a list or tuple indexed by a numpy array (not an integer scalar).
 
 use crate::diagnostic::Diagnostic;
 use crate::ir::{Expr, Literal};
@@ -119,6 +120,24 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
             index,
             range,
         } => {
+            if let (Val::Sized { type_name, .. }, Val::Array(a)) = (w.eval(value), w.eval(index)) {
+                if (type_name == "list" || type_name == "tuple")
+                    && a.lib == super::value::ArrayLib::Numpy
+                    && !a.shape.is_empty()
+                {
+                    out.push(Diagnostic::error(
+                        "index-type",
+                        format!(
+                            "{} is a {type_name} and {} is an array of shape {:?}, not an integer: TypeError: only integer scalar arrays can be converted to a scalar index",
+                            short(w, value),
+                            short(w, index),
+                            a.shape
+                        ),
+                        index.range(),
+                    ));
+                    return;
+                }
+            }
             let i = match &**index {
                 Expr::Literal {
                     value: Literal::Int(i),
