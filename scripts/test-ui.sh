@@ -16,6 +16,5 @@ mkdir -p "$tmp/tmp" "$tmp/root"
 export TMPDIR="$tmp/tmp"
 export JUPYTERLAB_GALATA_ROOT_DIR="$tmp/root"
 export JUPYTER_CONFIG_DIR="$tmp/config" JUPYTER_RUNTIME_DIR="$tmp/runtime"
-cp demo/cellguard-demo.ipynb "$JUPYTERLAB_GALATA_ROOT_DIR/"
 
 jlpm playwright test --config tests/ui/playwright.config.js "$@"

@@ -5,6 +5,7 @@ import type {
 import { CodeCell, ICellModel } from '@jupyterlab/cells';
 import type { NotebookPanel } from '@jupyterlab/notebook';
 import { DisposableDelegate, IDisposable } from '@lumino/disposable';
+import { Debouncer } from '@lumino/polling';
 import { ISignal, Signal } from '@lumino/signaling';
 
 import type { CheckRequest, Diagnostic } from './protocol';
@@ -17,6 +18,9 @@ import {
   ICellguardSettings,
   ICheckSource
 } from './tokens';
+
+/** Pause after an edit before the notebook's other cells are checked again. */
+const CONTENT_RECHECK_MS = 750;
 
 interface Cached {
   /** Key of what the result depends on: notebook content, kernel facts and settings. */
@@ -40,8 +44,8 @@ class NotebookState {
 
 /**
  * Builds core requests from a notebook and the kernel link's cached facts; all analysis happens in
- * the core. The cells sent are the notebook's code cells, so the core's cell indices are positions
- * among code cells; `codeCells()` maps them back.
+ * the core. Every notebook cell is sent (markdown and raw cells as empty sources), so the cell
+ * indices in the core's messages and fixes are notebook positions.
  */
 class Checker implements ICellguardChecker {
   constructor(
@@ -69,7 +73,7 @@ class Checker implements ICellguardChecker {
       return [];
     }
     const state = this._state(panel);
-    const cells = codeCellModels(panel);
+    const cells = cellModels(panel);
     const index = cells.indexOf(cell);
     const source = cell.sharedModel.getSource();
     const key = `${state.contentVersion}/${state.factsVersion}/${this._settingsVersion}/${index}/${source}`;
@@ -95,10 +99,9 @@ class Checker implements ICellguardChecker {
   }
 
   checkNotebook(panel: NotebookPanel): CellResult[] {
-    return codeCellModels(panel).map(cell => ({
-      cell,
-      diagnostics: this.checkCell(panel, cell)
-    }));
+    return cellModels(panel)
+      .filter(cell => cell.type === 'code')
+      .map(cell => ({ cell, diagnostics: this.checkCell(panel, cell) }));
   }
 
   async checkThoroughly(
@@ -108,7 +111,7 @@ class Checker implements ICellguardChecker {
     const state = this._state(panel);
     state.extras.delete(cell.id);
     if (this._sources.size > 0 && cell.type === 'code') {
-      const cells = codeCellModels(panel);
+      const cells = cellModels(panel);
       const source = cell.sharedModel.getSource();
       const request = this._request(panel, cells, cells.indexOf(cell), source);
       const found = await Promise.all(
@@ -128,13 +131,10 @@ class Checker implements ICellguardChecker {
     return this.checkCell(panel, cell);
   }
 
-  async runCells(panel: NotebookPanel, codeCellIndices: number[]): Promise<void> {
-    const widgets = panel.content.widgets.filter(
-      (widget): widget is CodeCell => widget.model.type === 'code'
-    );
-    for (const index of codeCellIndices) {
-      const widget = widgets[index];
-      if (!widget) {
+  async runCells(panel: NotebookPanel, cellIndices: number[]): Promise<void> {
+    for (const index of cellIndices) {
+      const widget = panel.content.widgets[index];
+      if (!(widget instanceof CodeCell)) {
         return;
       }
       // Without moving the selection: the user stays in the cell they are fixing.
@@ -158,7 +158,7 @@ class Checker implements ICellguardChecker {
   ): CheckRequest {
     const facts = this._kernels.linkFor(panel).facts();
     return {
-      cells: cells.map(cell => cell.sharedModel.getSource()),
+      cells: cells.map(cell => (cell.type === 'code' ? cell.sharedModel.getSource() : '')),
       target_source: source,
       target_index: index >= 0 ? index : null,
       history: facts.history,
@@ -194,7 +194,14 @@ class Checker implements ICellguardChecker {
         created.factsVersion++;
         this._changed.emit(panel);
       });
-      panel.content.model?.contentChanged.connect(() => created.contentVersion++);
+      // An edit in one cell can change another's result (a name defined or removed): re-check the
+      // notebook once typing pauses.
+      const recheck = new Debouncer(() => this._changed.emit(panel), CONTENT_RECHECK_MS);
+      panel.content.model?.contentChanged.connect(() => {
+        created.contentVersion++;
+        void recheck.invoke();
+      });
+      panel.disposed.connect(() => recheck.dispose());
       panel.disposed.connect(() => this._states.delete(panel));
       this._states.set(panel, created);
       state = created;
@@ -208,13 +215,10 @@ class Checker implements ICellguardChecker {
   private _changed = new Signal<ICellguardChecker, NotebookPanel>(this);
 }
 
-/** The notebook's code cells in order: the `cells` of every core request. */
-export function codeCellModels(panel: NotebookPanel): ICellModel[] {
+/** The notebook's cells in order: the `cells` of every core request. */
+function cellModels(panel: NotebookPanel): ICellModel[] {
   const cells = panel.content.model?.cells;
-  if (!cells) {
-    return [];
-  }
-  return Array.from(cells).filter(cell => cell.type === 'code');
+  return cells ? Array.from(cells) : [];
 }
 
 export const checkerPlugin: JupyterFrontEndPlugin<ICellguardChecker> = {

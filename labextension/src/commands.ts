@@ -4,9 +4,9 @@ import type {
 } from '@jupyterlab/application';
 import { Dialog, ICommandPalette, Notification, showDialog } from '@jupyterlab/apputils';
 import { INotebookTracker, NotebookPanel } from '@jupyterlab/notebook';
-import { bugIcon } from '@jupyterlab/ui-components';
 import type { IDisposable } from '@lumino/disposable';
 
+import { cellguardIcon } from './icon';
 import { SHOW_PANEL_COMMAND } from './panel';
 import { CellDiagnostic, ICellguardChecker, ICellguardSettings } from './tokens';
 
@@ -48,7 +48,7 @@ export const commandsPlugin: JupyterFrontEndPlugin<void> = {
     commands.addCommand(CHECK_COMMAND, {
       label: 'cellguard: Check Active Cell',
       caption: 'Predict whether the active cell will crash',
-      icon: args => (args.toolbar ? bugIcon : undefined),
+      icon: args => (args.toolbar ? cellguardIcon : undefined),
       isEnabled: hasCodeCell,
       execute: async () => {
         const panel = tracker.currentWidget;

@@ -4,10 +4,10 @@ import {
   JupyterFrontEndPlugin
 } from '@jupyterlab/application';
 import { INotebookTracker, NotebookPanel } from '@jupyterlab/notebook';
-import { bugIcon } from '@jupyterlab/ui-components';
 import { Debouncer } from '@lumino/polling';
 import { Widget } from '@lumino/widgets';
 
+import { cellguardIcon } from './icon';
 import { ICellguardChecker } from './tokens';
 
 export const SHOW_PANEL_COMMAND = 'cellguard:show-diagnostics';
@@ -21,7 +21,7 @@ class DiagnosticsPanel extends Widget {
     super();
     this.id = 'cellguard-diagnostics';
     this.addClass('jp-cellguard-panel');
-    this.title.icon = bugIcon;
+    this.title.icon = cellguardIcon;
     this.title.caption = 'cellguard: predicted crashes';
     _tracker.currentChanged.connect(this._watch, this);
     _checker.changed.connect((_, panel) => {

@@ -21,7 +21,7 @@ export interface TextEdit {
 export interface Fix {
   message: string;
   edits: TextEdit[];
-  /** Indices into `CheckRequest.cells` of cells to run first. */
+  /** Indices into `CheckRequest.cells` (notebook positions) of cells to run first. */
   run_cells: number[];
 }
 
@@ -49,7 +49,7 @@ export interface SummaryDoc {
 }
 
 export interface CheckRequest {
-  /** The notebook's code cells, in order. */
+  /** Every notebook cell in order; markdown and raw cells as empty strings. */
   cells: string[];
   target_source: string;
   /** Index into `cells`, or null for a cell outside the notebook. */

@@ -134,8 +134,8 @@ export interface ICellguardChecker {
   ): Promise<CellDiagnostic[]>;
   /** Emitted when results of a notebook may have changed (kernel facts, explicit checks, settings). */
   readonly changed: ISignal<ICellguardChecker, NotebookPanel>;
-  /** Runs the fix's cells (indices among the notebook's code cells). */
-  runCells(panel: NotebookPanel, codeCellIndices: number[]): Promise<void>;
+  /** Runs the fix's cells (notebook cell indices). */
+  runCells(panel: NotebookPanel, cellIndices: number[]): Promise<void>;
   addSource(source: ICheckSource): IDisposable;
 }
 

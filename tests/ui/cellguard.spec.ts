@@ -2,7 +2,9 @@ import { expect, IJupyterLabPageFixture, test } from '@jupyterlab/galata';
 import type { Locator } from '@playwright/test';
 import * as path from 'path';
 
-const SCREENSHOTS = path.resolve(__dirname, '..', '..', 'test-results', 'ui');
+const ROOT = path.resolve(__dirname, '..', '..');
+const SCREENSHOTS = path.join(ROOT, 'test-results', 'ui');
+const DEMO = path.join(ROOT, 'demo', 'cellguard-demo.ipynb');
 
 /** Console lines of the page, collected from the start (for failure messages and the link check). */
 function collectConsole(page: IJupyterLabPageFixture): string[] {
@@ -104,12 +106,13 @@ test.describe('cellguard squiggles', () => {
 
 test.describe('cellguard screenshots', () => {
   for (const theme of ['light', 'dark'] as const) {
-    test(`demo notebook, ${theme} theme`, async ({ page }) => {
+    test(`demo notebook, ${theme} theme`, async ({ page, tmpPath }) => {
       const logs = collectConsole(page);
       if (theme === 'dark') {
         await page.theme.setDarkTheme();
       }
-      await page.filebrowser.open('cellguard-demo.ipynb');
+      await page.contents.uploadFile(DEMO, `${tmpPath}/cellguard-demo.ipynb`);
+      await page.filebrowser.open(`${tmpPath}/cellguard-demo.ipynb`);
       await expect(status(page)).toHaveText(/kernel linked/, { timeout: 60000 });
       await page.notebook.runCell(1);
       await expect(squiggles(page, 3), logs.join('\n')).not.toHaveCount(0);
