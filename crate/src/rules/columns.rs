@@ -359,11 +359,7 @@ pub fn frame_method_result(
                     Some(true) => labels,
                     Some(false) => {
                         // Rows: columns unchanged (but the call may fail on unknown labels).
-                        return if inplace && false {
-                            Val::Unknown
-                        } else {
-                            same(false, false)
-                        };
+                        return same(false, false);
                     }
                     None => return Val::Unknown,
                 }

@@ -1358,9 +1358,6 @@ pub fn import_bindings(from: Option<&str>, names: &[crate::ir::Alias]) -> Vec<(S
     out
 }
 
-/// Does `stmt` in the same cell rebind `name` before `pos`? (Used for messages only.)
-pub fn _unused() {}
-
 impl Walker<'_> {
     /// A helper for rules: an estimator value if `e` evaluates to one.
     pub fn estimator(&self, e: &Expr) -> Option<Estimator> {
