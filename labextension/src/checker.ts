@@ -73,6 +73,11 @@ class Checker implements ICellguardChecker {
       return [];
     }
     const state = this._state(panel);
+    if (this._kernels.linkFor(panel).state === 'connecting') {
+      // The kernel's state is about to be known: checking now would flag every name that earlier
+      // cells defined, for a moment.
+      return [];
+    }
     const cells = cellModels(panel);
     const index = cells.indexOf(cell);
     const source = cell.sharedModel.getSource();
@@ -84,10 +89,9 @@ class Checker implements ICellguardChecker {
     } else {
       const request = this._request(panel, cells, index, source);
       const report = this._core.check(request);
-      const link = this._kernels.linkFor(panel);
       if (report) {
         // Summaries the core lacks are fetched in the background; `factsChanged` re-runs the check.
-        link.request(report.wants);
+        this._kernels.linkFor(panel).request(report.wants);
       }
       diagnostics = this._present(report?.diagnostics ?? [], 'core');
       state.results.set(cell.id, { key, diagnostics });
@@ -190,10 +194,12 @@ class Checker implements ICellguardChecker {
     if (!state) {
       const created = new NotebookState();
       const link = this._kernels.linkFor(panel);
-      link.factsChanged.connect(() => {
+      const factsChanged = () => {
         created.factsVersion++;
         this._changed.emit(panel);
-      });
+      };
+      link.factsChanged.connect(factsChanged);
+      link.stateChanged.connect(factsChanged);
       // An edit in one cell can change another's result (a name defined or removed): re-check the
       // notebook once typing pauses.
       const recheck = new Debouncer(() => this._changed.emit(panel), CONTENT_RECHECK_MS);

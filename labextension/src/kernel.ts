@@ -126,6 +126,12 @@ class KernelLink implements IKernelLink {
     this._dropComm();
     this._clearFacts();
     this._setState('connecting');
+    // A kernel busy with a long cell answers late: check code-only meanwhile, link when it answers.
+    setTimeout(() => {
+      if (this._linkKey === key && this._state === 'connecting') {
+        this._setState('unavailable');
+      }
+    }, this._settings.current.requestTimeoutMs);
     this._link(kernel, key, true).catch(reason => {
       if (this._linkKey === key) {
         console.debug('cellguard: kernel not linked; checks go on without it', reason);

@@ -1,4 +1,4 @@
-import { expect, IJupyterLabPageFixture, test } from '@jupyterlab/galata';
+import { expect, galata, IJupyterLabPageFixture, test } from '@jupyterlab/galata';
 import type { Locator } from '@playwright/test';
 import * as path from 'path';
 
@@ -101,6 +101,38 @@ test.describe('cellguard squiggles', () => {
     await page.notebook.setCell(1, 'code', 'answer = value + 1\nother = later_name\n');
     await expect(squiggles(page, 1), logs.join('\n')).toHaveCount(2);
     expect(logs.filter(line => line.startsWith('pageerror'))).toEqual([]);
+  });
+});
+
+test.describe('cellguard check before run', () => {
+  test.use({
+    mockSettings: {
+      ...galata.DEFAULT_SETTINGS,
+      'jupyterlab-cellguard:settings': { checkBeforeRun: true }
+    }
+  });
+
+  test('Shift+Enter on a cell predicted to crash asks first', async ({ page }) => {
+    const logs = collectConsole(page);
+    await newNotebook(page, 'check-before-run.ipynb');
+    await page.notebook.setCell(0, 'code', 'doubled = helper(21)');
+    await page.notebook.addCell('code', 'def helper(x):\n    return 2 * x');
+    await expect(squiggles(page, 0), logs.join('\n')).toHaveCount(1);
+
+    const prompt = cell(page, 0).locator('.jp-InputPrompt');
+    const dialog = page.locator('.jp-Dialog');
+    await cell(page, 0).locator('.cm-content').click();
+    await page.keyboard.press('Shift+Enter');
+    await expect(dialog).toContainText('cellguard predicts a crash');
+    await expect(dialog).toContainText('helper');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await expect(prompt).toHaveText('[ ]:');
+
+    await cell(page, 0).locator('.cm-content').click();
+    await page.keyboard.press('Shift+Enter');
+    await dialog.getByRole('button', { name: 'Run anyway' }).click();
+    await expect(prompt).toHaveText('[1]:');
+    await expect(cell(page, 0).locator('.jp-OutputArea-output')).toContainText('NameError');
   });
 });
 

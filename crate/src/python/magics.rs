@@ -1,7 +1,8 @@
 //! Masks IPython syntax so that the rest of the cell parses as Python, keeping every byte offset
-//! and line unchanged: masked text is overwritten in place by a placeholder of the same length
-//! (`pass` or `0` for a statement, `[]` for a value) padded with spaces. Line breaks are never
-//! touched, so positions reported by the parser hold in the cell the user wrote.
+//! and line unchanged: masked text is overwritten in place by a placeholder that spans exactly the
+//! same bytes (`000` for a statement, `[ ]` for a value), so that the placeholder's range in the
+//! IR covers whole characters of the cell. Line breaks are never touched, so positions reported by
+//! the parser hold in the cell the user wrote.
 
 use super::scan::{dedent, lines_with_offsets, LineScanner};
 
@@ -69,7 +70,7 @@ pub fn mask(source: &str) -> Masked {
                     &mut bytes,
                     content_start,
                     content_len,
-                    statement_placeholder(content_len),
+                    &statement_placeholder(content_len),
                 );
                 masking_continuation = ends_with_backslash;
             }
@@ -79,7 +80,7 @@ pub fn mask(source: &str) -> Masked {
                     &mut bytes,
                     content_start + value_start,
                     value_len,
-                    value_placeholder(value_len),
+                    &value_placeholder(value_len),
                 );
                 masking_continuation = ends_with_backslash;
             }
@@ -171,19 +172,16 @@ fn assignment_from_ipython(content: &str) -> Option<usize> {
     matches!(content.as_bytes().get(value_start), Some(b'!' | b'%')).then_some(value_start)
 }
 
-fn statement_placeholder(len: usize) -> &'static str {
-    if len >= 4 {
-        "pass"
-    } else {
-        "0"
-    }
+/// A statement spanning `len` bytes: the literal `0`, `00`, `000`, ...
+fn statement_placeholder(len: usize) -> String {
+    "0".repeat(len)
 }
 
-fn value_placeholder(len: usize) -> &'static str {
-    if len >= 2 {
-        "[]"
-    } else {
-        "0"
+/// A value spanning `len` bytes: an empty list `[  ]`, or `0` for one byte.
+fn value_placeholder(len: usize) -> String {
+    match len {
+        0 | 1 => "0".repeat(len),
+        _ => format!("[{}]", " ".repeat(len - 2)),
     }
 }
 
@@ -226,27 +224,28 @@ mod tests {
     fn line_magics_shell_and_help_become_statements() {
         assert_eq!(
             masked("%matplotlib inline\nx = 1"),
-            "pass              \nx = 1"
+            "000000000000000000\nx = 1"
         );
-        assert_eq!(masked("!pip install x"), "pass          ");
+        assert_eq!(masked("!pip install x"), "00000000000000");
         assert_eq!(
             masked("df?\n??df\nx = 1  # why?"),
-            "0  \npass\nx = 1  # why?"
+            "000\n0000\nx = 1  # why?"
         );
-        assert_eq!(masked("for i in x:\n    %ls\n"), "for i in x:\n    0  \n");
+        assert_eq!(masked("for i in x:\n    %ls\n"), "for i in x:\n    000\n");
     }
 
     #[test]
     fn time_keeps_its_statement() {
         assert_eq!(masked("%time x = f()"), "if 1: x = f()");
         assert_eq!(masked("  %timeit -n 10 -q f(x)"), "  if 1:            f(x)");
-        assert_eq!(masked("%time"), "pass ");
+        assert_eq!(masked("%time"), "00000");
     }
 
     #[test]
     fn assignments_from_shell_keep_the_name() {
-        assert_eq!(masked("files = !ls -la"), "files = []     ");
-        assert_eq!(masked("a, b = %sx ls"), "a, b = []    ");
+        assert_eq!(masked("files = !ls -la"), "files = [     ]");
+        assert_eq!(masked("a, b = %sx ls"), "a, b = [    ]");
+        assert_eq!(masked("x = !"), "x = 0");
         assert_eq!(masked("x = a != b"), "x = a != b");
     }
 
@@ -254,7 +253,7 @@ mod tests {
     fn continuation_lines_of_a_magic_are_masked() {
         assert_eq!(
             masked("!pip install \\\n  numpy\nx"),
-            "pass          \n       \nx"
+            "00000000000000\n       \nx"
         );
     }
 

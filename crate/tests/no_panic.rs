@@ -1,0 +1,203 @@
+//! Property tests: no input makes the front end, the facts pass or `check_cell` panic, and every
+//! range they report lies within the source, on character boundaries. Inputs are arbitrary
+//! strings and real cells (JunoBench, else the fixtures) with characters deleted, inserted or
+//! duplicated, and fragments of IPython syntax, brackets, quotes and multi-byte characters added.
+
+use std::sync::OnceLock;
+
+use cellguard::check::{check_cell, CheckInput};
+use cellguard::python::parse_cell;
+use proptest::prelude::*;
+use serde_json::Value;
+
+const FRAGMENTS: &[&str] = &[
+    "%time ",
+    "%timeit -n 3 ",
+    "%%time\n",
+    "%%bash\n",
+    "%matplotlib inline\n",
+    "!ls ",
+    "x = !ls ",
+    "?",
+    "??",
+    "(",
+    ")",
+    "[",
+    "]",
+    "{",
+    "}",
+    "'",
+    "\"",
+    "'''",
+    "\"\"\"",
+    "\\\n",
+    "\\",
+    "#",
+    "\t",
+    "    ",
+    ":",
+    "\n",
+    "\r\n",
+    "é",
+    "😀",
+    "名前",
+    "=",
+    ":=",
+    "lambda x: ",
+    "def f(",
+    "class C:",
+    "f\"{x[\"k\"]}\"",
+    "del ",
+    "global x\n",
+    "from m import *\n",
+    "@d\n",
+    "else:\n",
+    "match x:\n",
+];
+
+fn real_cells() -> &'static [String] {
+    static CELLS: OnceLock<Vec<String>> = OnceLock::new();
+    CELLS.get_or_init(|| {
+        let dev = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../shared/junobench/dev.jsonl"
+        );
+        let from_junobench: Vec<String> = std::fs::read_to_string(dev)
+            .unwrap_or_default()
+            .lines()
+            .filter_map(|line| serde_json::from_str::<Value>(line).ok())
+            .flat_map(|case| {
+                let mut cells: Vec<String> = case["executed_cells"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|c| c.as_str().map(str::to_owned))
+                    .collect();
+                cells.extend(case["target_cell"].as_str().map(str::to_owned));
+                cells
+            })
+            .collect();
+        if !from_junobench.is_empty() {
+            return from_junobench;
+        }
+        let fixtures = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures");
+        std::fs::read_dir(fixtures)
+            .unwrap()
+            .filter_map(|entry| std::fs::read_to_string(entry.ok()?.path()).ok())
+            .collect()
+    })
+}
+
+#[derive(Clone, Debug)]
+enum Mutation {
+    Delete { at: usize, len: usize },
+    Insert { at: usize, fragment: usize },
+    Duplicate { at: usize, len: usize, to: usize },
+}
+
+fn mutation() -> impl Strategy<Value = Mutation> {
+    prop_oneof![
+        (any::<usize>(), 1..40usize).prop_map(|(at, len)| Mutation::Delete { at, len }),
+        (any::<usize>(), 0..FRAGMENTS.len())
+            .prop_map(|(at, fragment)| Mutation::Insert { at, fragment }),
+        (any::<usize>(), 1..80usize, any::<usize>())
+            .prop_map(|(at, len, to)| Mutation::Duplicate { at, len, to }),
+    ]
+}
+
+/// Applies mutations on characters, so that the result stays a valid string.
+fn mutate(source: &str, mutations: &[Mutation]) -> String {
+    let mut chars: Vec<char> = source.chars().collect();
+    for mutation in mutations {
+        let n = chars.len() + 1;
+        match *mutation {
+            Mutation::Delete { at, len } => {
+                let at = at % n;
+                let end = (at + len).min(chars.len());
+                chars.drain(at.min(end)..end);
+            }
+            Mutation::Insert { at, fragment } => {
+                let at = at % n;
+                chars.splice(at..at, FRAGMENTS[fragment].chars());
+            }
+            Mutation::Duplicate { at, len, to } => {
+                let at = at % n;
+                let end = (at + len).min(chars.len());
+                let copy: Vec<char> = chars[at.min(end)..end].to_vec();
+                let to = to % (chars.len() + 1);
+                chars.splice(to..to, copy);
+            }
+        }
+    }
+    chars.into_iter().collect()
+}
+
+/// Every `{"start", "end"}` object in a JSON tree must be a range of `source` on boundaries.
+fn assert_ranges_valid(value: &Value, source: &str) {
+    match value {
+        Value::Object(map) => {
+            if let (Some(start), Some(end), 2) = (map.get("start"), map.get("end"), map.len()) {
+                let (start, end) = (
+                    start.as_u64().unwrap() as usize,
+                    end.as_u64().unwrap() as usize,
+                );
+                assert!(
+                    start <= end && end <= source.len(),
+                    "{start}..{end} out of {}",
+                    source.len()
+                );
+                assert!(
+                    source.is_char_boundary(start) && source.is_char_boundary(end),
+                    "{start}..{end} splits a character"
+                );
+            }
+            map.values().for_each(|v| assert_ranges_valid(v, source));
+        }
+        Value::Array(items) => items.iter().for_each(|v| assert_ranges_valid(v, source)),
+        _ => {}
+    }
+}
+
+fn check_everything(source: &str) {
+    let parsed = parse_cell(source);
+    assert_ranges_valid(&serde_json::to_value(&parsed).unwrap(), source);
+    let cells = vec![source.to_owned(), "x = 1".to_owned()];
+    let report = check_cell(&CheckInput {
+        cells: &cells,
+        target_source: source,
+        target_index: Some(0),
+        history: &cells[1..],
+        kernel_names: None,
+        summaries: None,
+    });
+    assert_ranges_valid(&serde_json::to_value(&report).unwrap(), source);
+}
+
+#[test]
+fn cases_found_by_the_properties() {
+    // Masking placeholders once ended inside the multi-byte character after `%`.
+    for source in ["%😀", "%𑃰", "é?", "x = !é", "%time é"] {
+        check_everything(source);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    #[test]
+    fn arbitrary_strings(source in "\\PC*") {
+        check_everything(&source);
+    }
+
+    #[test]
+    fn python_like_strings(source in "[a-z_ =:()\\[\\]{}'\"#\\\\%!?@.,\t\n\r é😀0-9]{0,120}") {
+        check_everything(&source);
+    }
+
+    #[test]
+    fn mutated_real_cells(cell in any::<prop::sample::Index>(), mutations in prop::collection::vec(mutation(), 1..6)) {
+        let cells = real_cells();
+        let source = mutate(&cells[cell.index(cells.len())], &mutations);
+        check_everything(&source);
+    }
+}
