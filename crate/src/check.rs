@@ -88,11 +88,23 @@ pub fn check_cell_with(cache: &mut CellCache, input: &CheckInput) -> CellReport 
     let ran: HashSet<&str> = input.history.iter().map(|s| s.trim_end()).collect();
     let analysed: Vec<Rc<AnalysedCell>> = input.cells.iter().map(|s| cache.analyse(s)).collect();
     let cells = notebook_cells(input.cells, &analysed);
-    let diagnostics = diagnose(&target, input.target_index, &namespace, &cells, |source| {
+    let mut diagnostics = diagnose(&target, input.target_index, &namespace, &cells, |source| {
         ran.contains(source.trim_end())
     });
-    // Rule diagnostics (crate::rules) join here: from `target.parsed.body`, `target.facts` and
-    // `input.summaries`.
+    if target.parsed.syntax_error.is_none() {
+        let history: Vec<Rc<AnalysedCell>> =
+            input.history.iter().map(|s| cache.analyse(s)).collect();
+        let bodies: Vec<&[crate::ir::Stmt]> =
+            history.iter().map(|c| c.parsed.body.as_slice()).collect();
+        diagnostics.extend(crate::rules::run_on_cell(
+            input.target_source,
+            &target.parsed.body,
+            input.summaries,
+            input.kernel_names,
+            &bodies,
+            input.history,
+        ));
+    }
     CellReport {
         diagnostics,
         facts: target.facts.clone(),

@@ -56,7 +56,10 @@ pub fn run(args: Vec<String>) -> ExitCode {
             ExitCode::SUCCESS
         }
         ["check", rest @ ..] => check(rest),
-        // Other subcommands (`bench`) join here.
+        ["bench", rest @ ..] => {
+            let rest: Vec<String> = rest.iter().map(|s| s.to_string()).collect();
+            ExitCode::from(crate::junobench::cli(&rest) as u8)
+        }
         [other, ..] => usage_error(&format!("unknown command `{other}`")),
     }
 }

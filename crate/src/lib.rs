@@ -8,8 +8,11 @@ pub mod cli;
 pub mod diagnostic;
 pub mod facts;
 pub mod ir;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod junobench;
 pub mod notebook;
 pub mod order;
 pub mod position;
 pub mod python;
+pub mod rules;
 pub mod summary;

@@ -1,0 +1,541 @@
+//! The JunoBench harness: reads cases in the format of `shared/junobench/dev.jsonl`, converts the
+//! paper's runtime summaries into cellguard's summary schema, analyzes each version's target cell
+//! and scores the predictions (a version is predicted to crash when any error is reported).
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Map, Value};
+
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::rules::value::normalize_type;
+use crate::summary::{ObjectSummary, SummaryDoc, SCHEMA_VERSION};
+
+#[derive(Clone, Debug, Deserialize)]
+pub struct Case {
+    pub id: String,
+    pub instance: String,
+    pub library_group: String,
+    #[serde(default)]
+    pub version: String,
+    pub crash: bool,
+    pub executed_cells: Vec<String>,
+    pub target_cell: String,
+    #[serde(default)]
+    pub runtime_info: Value,
+    #[serde(default)]
+    pub diagnosis_label: Option<String>,
+}
+
+/// The kind of an object from its type name (the paper writes `numpy.ndarray` or `<class 'list'>`).
+fn kind_of(type_name: &str, obj: &Map<String, Value>) -> &'static str {
+    let t = type_name;
+    let last = t.rsplit('.').next().unwrap_or(t);
+    if t == "pandas.core.frame.DataFrame" {
+        "dataframe"
+    } else if t == "pandas.core.series.Series" {
+        "series"
+    } else if t == "numpy.ndarray" {
+        "ndarray"
+    } else if t == "torch.Tensor" {
+        "tensor"
+    } else if t == "sklearn.preprocessing._label.LabelEncoder" {
+        "label_encoder"
+    } else if t.starts_with("sklearn.") && obj.contains_key("is_fitted") {
+        "estimator"
+    } else if t.starts_with("keras.") && matches!(last, "Sequential" | "Functional" | "Model") {
+        "keras_model"
+    } else if matches!(
+        last,
+        "DataFrameIterator" | "DirectoryIterator" | "NumpyArrayIterator"
+    ) {
+        "keras_iterator"
+    } else if t.starts_with("tensorflow.") && t.contains("Dataset") {
+        "tf_dataset"
+    } else if t == "torch.utils.data.dataloader.DataLoader" {
+        "dataloader"
+    } else {
+        match t {
+            "list" | "tuple" | "set" | "dict" | "str" | "int" | "float" | "bool" => {
+                // Leak-free: match returns a &'static str from the literal patterns.
+                match t {
+                    "list" => "list",
+                    "tuple" => "tuple",
+                    "set" => "set",
+                    "dict" => "dict",
+                    "str" => "str",
+                    "int" => "int",
+                    "float" => "float",
+                    _ => "bool",
+                }
+            }
+            "NoneType" => "none",
+            "module" => "module",
+            "type" | "abc.ABCMeta" => "class",
+            "function" | "builtin_function_or_method" | "method" => "callable",
+            _ => "object",
+        }
+    }
+}
+
+/// Per-column facts of the paper (`type`, `num_unique`, `value_range`, `example_values`,
+/// `unique_values`) in our `values` form.
+fn column_values(paper: &Value) -> Value {
+    let mut v = Map::new();
+    if let Some(k) = paper.get("type").or_else(|| paper.get("value_type")) {
+        v.insert("kind".into(), k.clone());
+    }
+    if let Some(n) = paper.get("num_unique") {
+        v.insert("unique".into(), n.clone());
+    }
+    if let Some(r) = paper.get("value_range").filter(|r| r.is_array()) {
+        v.insert("range".into(), r.clone());
+    }
+    let mut examples = Vec::new();
+    for key in ["example_values", "unique_values"] {
+        if let Some(list) = paper.get(key).and_then(Value::as_array) {
+            examples.extend(list.iter().cloned());
+        }
+    }
+    if !examples.is_empty() {
+        v.insert("examples".into(), Value::Array(examples));
+    }
+    Value::Object(v)
+}
+
+/// One object of the paper's runtime summary, in cellguard's schema. Only facts the paper recorded
+/// are carried over.
+pub fn convert_object(paper: &Map<String, Value>) -> ObjectSummary {
+    let raw_type = paper.get("type").and_then(Value::as_str).unwrap_or("");
+    let type_name = normalize_type(raw_type).to_string();
+    let kind = kind_of(&type_name, paper).to_string();
+    let mut o = ObjectSummary {
+        type_name,
+        kind: kind.clone(),
+        ..Default::default()
+    };
+    let get = |k: &str| paper.get(k).cloned();
+    match kind.as_str() {
+        "dataframe" => {
+            if let Some(s) = get("shape") {
+                o.structural.insert("shape".into(), s);
+            }
+            if let Some(pc) = paper.get("per_column").and_then(Value::as_object) {
+                let cols: Vec<Value> = pc.keys().map(|k| Value::String(k.clone())).collect();
+                let n = paper
+                    .get("shape")
+                    .and_then(|s| s.get(1))
+                    .and_then(Value::as_i64);
+                o.representation.insert(
+                    "columns_complete".into(),
+                    Value::Bool(n == Some(cols.len() as i64)),
+                );
+                o.representation
+                    .insert("columns".into(), Value::Array(cols));
+                let values: Map<String, Value> = pc
+                    .iter()
+                    .map(|(k, v)| (k.clone(), column_values(v)))
+                    .collect();
+                o.value
+                    .insert("column_values".into(), Value::Object(values));
+            }
+            if let Some(d) = get("dtypes") {
+                // The paper lists the distinct dtypes, not one per column.
+                o.representation.insert("dtype_set".into(), d);
+            }
+            if let Some(h) = get("has_nan").filter(Value::is_boolean) {
+                o.value.insert("has_nan".into(), h);
+            }
+        }
+        "series" => {
+            if let Some(vi) = paper.get("value_info") {
+                if let Value::Object(m) = column_values(vi) {
+                    o.value.extend(m);
+                }
+            }
+            if let Some(h) = get("has_nan").filter(Value::is_boolean) {
+                o.value.insert("has_nan".into(), h);
+            }
+        }
+        "ndarray" | "tensor" => {
+            if let Some(s) = get("shape") {
+                o.structural.insert("shape".into(), s);
+            }
+            for k in ["dtype", "device"] {
+                if let Some(v) = get(k) {
+                    o.representation.insert(k.into(), v);
+                }
+            }
+            if let Some(h) = get("has_nan").filter(Value::is_boolean) {
+                o.value.insert("has_nan".into(), h);
+            }
+            if let Some(r) = get("value_range").filter(Value::is_array) {
+                o.value.insert("range".into(), r);
+            }
+        }
+        "estimator" | "label_encoder" => {
+            if let Some(fa) = paper.get("fitted_attributes").and_then(Value::as_object) {
+                if let Some(n) = fa.get("n_features_in_").filter(|v| v.is_i64()) {
+                    o.structural.insert("n_features_in".into(), n.clone());
+                }
+                if let Some(n) = fa.get("n_outputs_").filter(|v| v.is_i64()) {
+                    o.structural.insert("n_outputs".into(), n.clone());
+                }
+            }
+            if let Some(f) = get("is_fitted").filter(Value::is_boolean) {
+                o.value.insert("fitted".into(), f);
+            }
+            if let Some(n) = get("n_classes") {
+                o.structural.insert("n_classes".into(), n);
+            }
+            if let Some(d) = get("classes_dtype") {
+                o.representation.insert("classes_dtype".into(), d);
+            }
+        }
+        "keras_iterator" => {
+            for k in ["samples", "batch_size", "image_shape"] {
+                if let Some(v) = get(k) {
+                    o.structural.insert(k.into(), v);
+                }
+            }
+            if let Some(v) = get("class_mode") {
+                o.representation.insert("class_mode".into(), v);
+            }
+            if let Some(v) = get("num_classes") {
+                o.value.insert("num_classes".into(), v);
+            }
+        }
+        "tf_dataset" => {
+            if let Some(v) = get("element_spec") {
+                o.representation.insert("element_spec".into(), v);
+            }
+        }
+        "dataloader" => {
+            for (from, to) in [
+                ("batch_size", "batch_size"),
+                ("num_batches", "num_batches"),
+                ("num_examples", "num_examples"),
+            ] {
+                if let Some(v) = get(from) {
+                    o.structural.insert(to.into(), v);
+                }
+            }
+        }
+        "list" | "tuple" | "set" | "dict" => {
+            if let Some(v) = get("length") {
+                o.structural.insert("length".into(), v);
+            }
+            if let Some(v) = get("preview") {
+                o.value.insert("preview".into(), v);
+            }
+        }
+        "str" | "int" | "float" | "bool" => {
+            if let Some(v) = get("value") {
+                o.value.insert("value".into(), v);
+            }
+        }
+        _ => {}
+    }
+    o
+}
+
+/// The paper's whole runtime summary; `__method__*` entries (types of looked-up attributes) are
+/// left out.
+pub fn convert_runtime_info(info: &Value) -> SummaryDoc {
+    let mut doc = SummaryDoc {
+        schema: SCHEMA_VERSION,
+        partial: false,
+        objects: Default::default(),
+    };
+    if let Some(map) = info.as_object() {
+        for (name, obj) in map {
+            if name.starts_with("__method__") {
+                continue;
+            }
+            if let Some(obj) = obj.as_object() {
+                doc.objects.insert(name.clone(), convert_object(obj));
+            }
+        }
+    }
+    doc
+}
+
+/// Diagnostics for one version of a case: the executed cells are the history, the kernel names are
+/// those the executed cells define plus the summarized ones.
+pub fn analyze_case(case: &Case) -> Vec<Diagnostic> {
+    let summaries = convert_runtime_info(&case.runtime_info);
+    analyze(&case.executed_cells, &case.target_cell, &summaries)
+}
+
+/// Runs `check_cell` (the extension's entry point) on a target cell: the executed cells are both the
+/// notebook and the history; the kernel names are those the executed cells define plus the
+/// summarized ones (unknown after a star import).
+pub fn analyze(executed: &[String], target: &str, summaries: &SummaryDoc) -> Vec<Diagnostic> {
+    let mut names: BTreeSet<String> = BTreeSet::new();
+    let mut star = false;
+    for cell in executed {
+        let facts = crate::facts::cell_facts(&crate::python::parse_cell(cell).body);
+        star |= facts.star_import;
+        for d in &facts.definitions {
+            names.insert(d.name.clone());
+        }
+        for d in &facts.deletions {
+            names.remove(&d.name);
+        }
+    }
+    names.extend(
+        summaries
+            .objects
+            .iter()
+            .filter(|(_, o)| o.error.is_none())
+            .map(|(n, _)| n.clone()),
+    );
+    let names: Vec<String> = names.into_iter().collect();
+    let input = crate::check::CheckInput {
+        cells: executed,
+        target_source: target,
+        target_index: None,
+        history: executed,
+        kernel_names: if star { None } else { Some(&names) },
+        summaries: Some(summaries),
+    };
+    crate::check::check_cell(&input).diagnostics
+}
+
+#[derive(Clone, Copy, Debug, Default, Serialize)]
+pub struct Counts {
+    pub tp: u32,
+    pub fp: u32,
+    #[serde(rename = "fn")]
+    pub fn_: u32,
+    pub tn: u32,
+}
+
+impl Counts {
+    fn add(&mut self, crash: bool, predicted: bool) {
+        match (crash, predicted) {
+            (true, true) => self.tp += 1,
+            (false, true) => self.fp += 1,
+            (true, false) => self.fn_ += 1,
+            (false, false) => self.tn += 1,
+        }
+    }
+
+    fn ratio(a: u32, b: u32) -> f64 {
+        if b == 0 {
+            0.0
+        } else {
+            a as f64 / b as f64
+        }
+    }
+
+    pub fn to_json(&self) -> Value {
+        let p = Self::ratio(self.tp, self.tp + self.fp);
+        let r = Self::ratio(self.tp, self.tp + self.fn_);
+        let f1 = if p + r == 0.0 {
+            0.0
+        } else {
+            2.0 * p * r / (p + r)
+        };
+        let acc = Self::ratio(self.tp + self.tn, self.tp + self.tn + self.fp + self.fn_);
+        json!({"tp": self.tp, "fp": self.fp, "fn": self.fn_, "tn": self.tn,
+               "precision": p, "recall": r, "f1": f1, "accuracy": acc})
+    }
+}
+
+pub struct BenchResult {
+    pub overall: Counts,
+    pub by_group: BTreeMap<String, Counts>,
+    pub cases: Vec<(Case, Vec<Diagnostic>)>,
+}
+
+pub fn predicted(diags: &[Diagnostic]) -> bool {
+    diags.iter().any(|d| d.severity == Severity::Error)
+}
+
+pub fn run(cases: Vec<Case>) -> BenchResult {
+    let mut overall = Counts::default();
+    let mut by_group: BTreeMap<String, Counts> = BTreeMap::new();
+    let mut out = Vec::new();
+    for case in cases {
+        let diags = analyze_case(&case);
+        let p = predicted(&diags);
+        overall.add(case.crash, p);
+        by_group
+            .entry(case.library_group.clone())
+            .or_default()
+            .add(case.crash, p);
+        out.push((case, diags));
+    }
+    BenchResult {
+        overall,
+        by_group,
+        cases: out,
+    }
+}
+
+impl BenchResult {
+    /// `{"overall": {...}, "by_group": {...}, "cases": [{"instance", "crash", "predicted", "diagnostics"}]}`
+    pub fn to_json(&self) -> Value {
+        json!({
+            "overall": self.overall.to_json(),
+            "by_group": self.by_group.iter().map(|(g, c)| (g.clone(), c.to_json())).collect::<Map<String, Value>>(),
+            "cases": self.cases.iter().map(|(c, d)| json!({
+                "instance": c.instance,
+                "crash": c.crash,
+                "predicted": predicted(d),
+                "diagnostics": d,
+            })).collect::<Vec<_>>(),
+        })
+    }
+
+    pub fn report(&self) -> String {
+        let mut s = String::new();
+        let line = |name: &str, c: &Counts| {
+            let j = c.to_json();
+            format!(
+                "{name:<12} TP {:>3}  FP {:>3}  FN {:>3}  TN {:>3}  precision {:>5.1}%  recall {:>5.1}%  F1 {:>5.1}%  accuracy {:>5.1}%\n",
+                c.tp,
+                c.fp,
+                c.fn_,
+                c.tn,
+                j["precision"].as_f64().unwrap_or(0.0) * 100.0,
+                j["recall"].as_f64().unwrap_or(0.0) * 100.0,
+                j["f1"].as_f64().unwrap_or(0.0) * 100.0,
+                j["accuracy"].as_f64().unwrap_or(0.0) * 100.0
+            )
+        };
+        s.push_str(&line("overall", &self.overall));
+        for (g, c) in &self.by_group {
+            s.push_str(&line(g, c));
+        }
+        s.push_str("\nWrong predictions:\n");
+        for (case, diags) in &self.cases {
+            let p = predicted(diags);
+            if p == case.crash {
+                continue;
+            }
+            s.push_str(&format!(
+                "  {} {} ({})\n",
+                if p { "FP" } else { "FN" },
+                case.instance,
+                case.library_group
+            ));
+            for d in diags.iter().filter(|d| d.severity == Severity::Error) {
+                s.push_str(&format!("      [{}] {}\n", d.code, d.message));
+            }
+        }
+        s
+    }
+}
+
+pub fn read_cases(text: &str) -> Result<Vec<Case>, String> {
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .map(|(i, l)| serde_json::from_str(l).map_err(|e| format!("line {}: {e}", i + 1)))
+        .collect()
+}
+
+/// `cellguard bench CASES.jsonl [--json OUT]`; returns the exit code.
+pub fn cli(args: &[String]) -> i32 {
+    let mut path = None;
+    let mut json_out = None;
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        if a == "--json" {
+            json_out = it.next().cloned();
+        } else if path.is_none() {
+            path = Some(a.clone());
+        }
+    }
+    let Some(path) = path else {
+        eprintln!("usage: cellguard bench CASES.jsonl [--json OUT]");
+        return 2;
+    };
+    let text = match std::fs::read_to_string(&path) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("cannot read {path}: {e}");
+            return 2;
+        }
+    };
+    let cases = match read_cases(&text) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("{path}: {e}");
+            return 2;
+        }
+    };
+    let result = run(cases);
+    print!("{}", result.report());
+    if let Some(out) = json_out {
+        let body = serde_json::to_string_pretty(&result.to_json()).unwrap_or_default();
+        if let Err(e) = std::fs::write(&out, body) {
+            eprintln!("cannot write {out}: {e}");
+            return 2;
+        }
+    }
+    0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn converts_a_frame_with_its_complete_columns() {
+        let info: Value = serde_json::from_str(
+            r#"{"df": {"has_nan": false, "per_column": {"Age": {"num_unique": 66, "type": "continuous", "value_range": [1, 80]},
+                        "Sex": {"num_unique": 2, "type": "categorical", "unique_values": ["male", "female"]}},
+                        "shape": [891, 2], "type": "pandas.core.frame.DataFrame"},
+                "cut": {"per_column": {"a": {"type": "continuous"}}, "shape": [3, 40], "type": "pandas.core.frame.DataFrame"},
+                "__method__df_drop": {"type": "<class 'method'>"},
+                "np": {"type": "<class 'module'>"},
+                "y": {"type": "<class 'pandas.core.series.Series'>", "value_info": {"num_unique": 2, "unique_values": ["No", "Yes"], "value_type": "categorical or object"}},
+                "rf": {"class_name": "RandomForestRegressor", "fitted_attributes": {"n_features_in_": 109, "n_outputs_": 1}, "is_fitted": true, "module": "sklearn.ensemble._forest", "type": "<class 'sklearn.ensemble._forest.RandomForestRegressor'>"},
+                "x": {"dtype": "int64", "has_nan": false, "shape": [0, 1], "type": "numpy.ndarray", "value_range": "empty array"}}"#,
+        )
+        .unwrap();
+        let doc = convert_runtime_info(&info);
+        assert!(!doc.objects.contains_key("__method__df_drop"));
+        let df = &doc.objects["df"];
+        assert_eq!(df.kind, "dataframe");
+        assert_eq!(df.complete_columns(), Some(vec!["Age", "Sex"]));
+        assert_eq!(df.has_nan(), Some(false));
+        assert_eq!(
+            df.column_values("Sex").unwrap()["examples"],
+            json!(["male", "female"])
+        );
+        assert_eq!(doc.objects["cut"].complete_columns(), None);
+        assert_eq!(doc.objects["np"].kind, "module");
+        assert_eq!(doc.objects["y"].kind, "series");
+        assert_eq!(doc.objects["y"].value["examples"], json!(["No", "Yes"]));
+        let rf = &doc.objects["rf"];
+        assert_eq!(rf.kind, "estimator");
+        assert_eq!(
+            rf.type_name,
+            "sklearn.ensemble._forest.RandomForestRegressor"
+        );
+        assert_eq!(rf.fitted(), Some(true));
+        assert_eq!(
+            rf.int_fact(crate::summary::Category::S, "n_features_in"),
+            Some(109)
+        );
+        let x = &doc.objects["x"];
+        assert_eq!(x.shape(), Some(vec![0, 1]));
+        assert!(!x.value.contains_key("range"));
+    }
+
+    #[test]
+    fn scores_predictions() {
+        let mut c = Counts::default();
+        c.add(true, true);
+        c.add(true, false);
+        c.add(false, false);
+        c.add(false, true);
+        let j = c.to_json();
+        assert_eq!(j["precision"], 0.5);
+        assert_eq!(j["accuracy"], 0.5);
+    }
+}

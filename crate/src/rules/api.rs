@@ -1,0 +1,314 @@
+//! API use.
+//!
+//! - `module-called`: calling a module (`import tqdm; tqdm(x)`): TypeError.
+//! - `missing-attribute`: an attribute the object's type does not have (methods removed from Keras
+//!   models, accessors a pandas `Categorical` lacks, pyplot functions that are Axes methods).
+//! - `bad-arguments`: a call whose arguments do not fit the function's signature (too many
+//!   positional arguments, a parameter given twice, an unknown keyword), for a table of library
+//!   functions whose signatures are keyword-only in current releases.
+
+use crate::diagnostic::{Diagnostic, Edit, Fix};
+use crate::ir::{Expr, TextRange};
+
+use super::flow::Walker;
+use super::value::Val;
+
+struct Sig {
+    /// Positional-or-keyword parameter names, in order.
+    positional: &'static [&'static str],
+    /// Keyword-only parameters; `None` when the function takes `**kwargs` (any keyword).
+    keyword_only: Option<&'static [&'static str]>,
+}
+
+const SEABORN_DATA_ONLY: Sig = Sig {
+    positional: &["data"],
+    keyword_only: None,
+};
+
+fn signature(path: &str) -> Option<Sig> {
+    if let Some(f) = path.strip_prefix("seaborn.") {
+        return matches!(
+            f,
+            "barplot"
+                | "boxplot"
+                | "violinplot"
+                | "countplot"
+                | "scatterplot"
+                | "lineplot"
+                | "histplot"
+                | "kdeplot"
+                | "stripplot"
+                | "swarmplot"
+                | "pointplot"
+                | "boxenplot"
+                | "ecdfplot"
+                | "rugplot"
+                | "regplot"
+                | "residplot"
+                | "displot"
+                | "catplot"
+                | "relplot"
+                | "lmplot"
+                | "jointplot"
+                | "pairplot"
+                | "heatmap"
+                | "clustermap"
+        )
+        .then_some(SEABORN_DATA_ONLY);
+    }
+    match path {
+        "matplotlib.pyplot.scatter" => Some(Sig {
+            positional: &[
+                "x",
+                "y",
+                "s",
+                "c",
+                "marker",
+                "cmap",
+                "norm",
+                "vmin",
+                "vmax",
+                "alpha",
+                "linewidths",
+            ],
+            keyword_only: None,
+        }),
+        "sklearn.utils.class_weight.compute_class_weight"
+        | "sklearn.utils.compute_class_weight" => Some(Sig {
+            positional: &["class_weight"],
+            keyword_only: None,
+        }),
+        "sklearn.utils.class_weight.compute_sample_weight"
+        | "sklearn.utils.compute_sample_weight" => Some(Sig {
+            positional: &["class_weight", "y"],
+            keyword_only: None,
+        }),
+        _ => None,
+    }
+}
+
+/// Methods of Keras 3 models whose keyword parameters are fixed (no `**kwargs`).
+fn keras3_method(attr: &str) -> Option<Sig> {
+    match attr {
+        "compile" => Some(Sig {
+            positional: &[
+                "optimizer",
+                "loss",
+                "loss_weights",
+                "metrics",
+                "weighted_metrics",
+                "run_eagerly",
+                "steps_per_execution",
+                "jit_compile",
+                "auto_scale_loss",
+            ],
+            keyword_only: Some(&[]),
+        }),
+        "fit" => Some(Sig {
+            positional: &[
+                "x",
+                "y",
+                "batch_size",
+                "epochs",
+                "verbose",
+                "callbacks",
+                "validation_split",
+                "validation_data",
+                "shuffle",
+                "class_weight",
+                "sample_weight",
+                "initial_epoch",
+                "steps_per_epoch",
+                "validation_steps",
+                "validation_batch_size",
+                "validation_freq",
+            ],
+            keyword_only: Some(&[]),
+        }),
+        _ => None,
+    }
+}
+
+fn is_keras_model(t: &str) -> bool {
+    t.starts_with("keras.")
+        && matches!(
+            t.rsplit('.').next(),
+            Some("Sequential" | "Functional" | "Model")
+        )
+}
+
+/// Attributes a type certainly lacks, with a hint.
+fn missing_attribute(t: &str, attr: &str) -> Option<&'static str> {
+    if is_keras_model(t) {
+        return match attr {
+            "predict_classes" => {
+                Some("removed in TensorFlow 2.6; use np.argmax(model.predict(x), axis=-1)")
+            }
+            "predict_proba" => Some("removed in TensorFlow 2.6; use model.predict(x)"),
+            "load" | "load_model" => Some("load a saved model with keras.models.load_model(path)"),
+            "fit_generator" | "evaluate_generator" | "predict_generator"
+                if t.starts_with("keras.src.models.") =>
+            {
+                Some("removed in Keras 3; fit, evaluate and predict take generators")
+            }
+            _ => None,
+        };
+    }
+    if t == "pandas.core.arrays.categorical.Categorical" {
+        return match attr {
+            "cat" => Some("a Categorical is not a Series: call its methods directly (data.rename_categories(...)), or wrap it in pd.Series"),
+            "groupby" | "str" | "dt" | "loc" | "iloc" => Some("a Categorical is not a Series or DataFrame; wrap it in pd.Series or assign it to a frame column"),
+            _ => None,
+        };
+    }
+    None
+}
+
+fn pyplot_missing(attr: &str) -> Option<String> {
+    match attr {
+        "zlabel" => Some("pyplot has no zlabel; on a 3-D Axes use ax.set_zlabel(...)".into()),
+        "set_xlabel" | "set_ylabel" | "set_title" | "set_xlim" | "set_ylim" | "set_xticks"
+        | "set_yticks" | "set_xticklabels" | "set_yticklabels" | "set_zlabel" => {
+            let base = attr.trim_start_matches("set_");
+            Some(format!(
+                "{attr} is an Axes method; pyplot has plt.{base}(...)"
+            ))
+        }
+        _ => None,
+    }
+}
+
+fn short(w: &Walker, e: &Expr) -> String {
+    let t = w.text(e.range());
+    if t.len() > 40 || t.contains('\n') {
+        "the object".into()
+    } else {
+        t.to_string()
+    }
+}
+
+pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
+    match expr {
+        Expr::Attribute { value, attr, range } => {
+            let attr_range = TextRange::new(range.end.saturating_sub(attr.len() as u32), range.end);
+            match w.eval(value) {
+                Val::Typed(t) => {
+                    if let Some(hint) = missing_attribute(&t, attr) {
+                        let short_type = t.rsplit('.').next().unwrap_or(&t);
+                        out.push(Diagnostic::error(
+                            "missing-attribute",
+                            format!("'{short_type}' object has no attribute '{attr}' ({} is a {short_type}); {hint}: AttributeError", short(w, value)),
+                            attr_range,
+                        ));
+                    }
+                }
+                Val::Module(Some(m)) if m == "matplotlib.pyplot" => {
+                    if let Some(hint) = pyplot_missing(attr) {
+                        let mut d = Diagnostic::error(
+                            "missing-attribute",
+                            format!("module 'matplotlib.pyplot' has no attribute '{attr}'; {hint}: AttributeError"),
+                            attr_range,
+                        );
+                        if attr.starts_with("set_") && attr != "set_zlabel" {
+                            d = d.with_fix(Fix {
+                                message: format!("Use plt.{}", attr.trim_start_matches("set_")),
+                                edits: vec![Edit {
+                                    range: attr_range,
+                                    content: attr.trim_start_matches("set_").to_string(),
+                                }],
+                                run_cells: vec![],
+                            });
+                        }
+                        out.push(d);
+                    }
+                }
+                _ => {}
+            }
+        }
+        Expr::Call {
+            func,
+            args,
+            keywords,
+            range,
+        } => {
+            if let Expr::Name { id, .. } = &**func {
+                if let Val::Module(m) = w.get(id) {
+                    let what = m
+                        .map(|m| format!("the module '{m}'"))
+                        .unwrap_or_else(|| "a module".into());
+                    out.push(Diagnostic::error(
+                        "module-called",
+                        format!("'{id}' is {what}, not a function or class; call something inside it (e.g. from {0} import {0}): TypeError: 'module' object is not callable", id),
+                        func.range(),
+                    ));
+                    return;
+                }
+            }
+            if keywords.iter().any(|k| k.name.is_none())
+                || args.iter().any(|a| matches!(a, Expr::Starred { .. }))
+            {
+                return;
+            }
+            let (sig, fname) = if let Some(path) = w.lib_path(func) {
+                match signature(&path) {
+                    Some(s) => (s, path),
+                    None => return,
+                }
+            } else if let Expr::Attribute { value, attr, .. } = &**func {
+                match w.eval(value) {
+                    Val::Typed(t) if is_keras_model(&t) && t.starts_with("keras.src.models.") => {
+                        match keras3_method(attr) {
+                            Some(s) => (s, format!("{}.{attr}", short(w, value))),
+                            None => return,
+                        }
+                    }
+                    _ => return,
+                }
+            } else {
+                return;
+            };
+            let short_name = fname.rsplit('.').next().unwrap_or(&fname).to_string();
+            if args.len() > sig.positional.len() {
+                out.push(Diagnostic::error(
+                    "bad-arguments",
+                    format!(
+                        "{short_name}() takes at most {} positional argument{} ({}) but {} were given; pass the others by keyword: TypeError",
+                        sig.positional.len(),
+                        if sig.positional.len() == 1 { "" } else { "s" },
+                        sig.positional.join(", "),
+                        args.len()
+                    ),
+                    *range,
+                ));
+                return;
+            }
+            for k in keywords {
+                let Some(name) = k.name.as_deref() else {
+                    continue;
+                };
+                if let Some(i) = sig.positional.iter().position(|p| *p == name) {
+                    if i < args.len() {
+                        out.push(Diagnostic::error(
+                            "bad-arguments",
+                            format!("{short_name}() got multiple values for argument '{name}': positional argument {} is already '{name}': TypeError", i + 1),
+                            k.range,
+                        ));
+                        return;
+                    }
+                    continue;
+                }
+                if let Some(kw_only) = sig.keyword_only {
+                    if !kw_only.contains(&name) {
+                        out.push(Diagnostic::error(
+                            "bad-arguments",
+                            format!("{short_name}() got an unexpected keyword argument '{name}': TypeError"),
+                            k.range,
+                        ));
+                        return;
+                    }
+                }
+            }
+        }
+        _ => {}
+    }
+}

@@ -1,0 +1,759 @@
+//! `missing-column`: a column key that is not in a frame whose complete column list is known.
+//! `df['c']`, `df[['a', 'c']]`, `df.c`, `df.loc[:, 'c']`, `drop(columns=...)`, `sort_values(by=...)`,
+//! `groupby(...)`, `set_index`, `dropna(subset=...)`, `astype({...})`, `agg({...})`,
+//! `rename(columns=..., errors='raise')`, and a grouped frame's `gb['c']`.
+//!
+//! Not errors, and never flagged: `df['new'] = ...`, `df.get('c')`, `drop(..., errors='ignore')`,
+//! `rename` of absent keys (the default `errors='ignore'`), row labels, integer keys, frames whose
+//! column list was cut or holds tuples, and `by=` names when an index level could carry the name.
+
+use crate::diagnostic::{Diagnostic, Edit, Fix};
+use crate::ir::{Expr, Keyword, Literal, SeqKind, TextRange};
+
+use super::flow::{str_list, Walker};
+use super::value::{Frame, Val};
+use super::{list_preview, suggest};
+
+/// A string key with its place in the cell.
+struct Key<'e> {
+    name: String,
+    range: TextRange,
+    literal: Option<&'e Expr>,
+}
+
+/// String keys of a literal or of a name holding a known string (a loop over literals).
+fn keys<'e>(w: &Walker, e: &'e Expr) -> Option<Vec<Key<'e>>> {
+    if let Some(s) = e.as_str_literal() {
+        return Some(vec![Key {
+            name: s.to_string(),
+            range: e.range(),
+            literal: Some(e),
+        }]);
+    }
+    if let Expr::Seq {
+        kind: SeqKind::List | SeqKind::Tuple,
+        elts,
+        ..
+    } = e
+    {
+        let mut out = Vec::new();
+        for x in elts {
+            out.push(Key {
+                name: x.as_str_literal()?.to_string(),
+                range: x.range(),
+                literal: Some(x),
+            });
+        }
+        return Some(out);
+    }
+    if let Expr::Name { range, .. } = e {
+        if let Val::Str(s) = w.eval(e) {
+            return Some(vec![Key {
+                name: s,
+                range: *range,
+                literal: None,
+            }]);
+        }
+    }
+    None
+}
+
+fn kw<'e>(keywords: &'e [Keyword], name: &str) -> Option<&'e Expr> {
+    keywords
+        .iter()
+        .find(|k| k.name.as_deref() == Some(name))
+        .map(|k| &k.value)
+}
+
+fn is_str(e: Option<&Expr>, value: &str) -> bool {
+    e.and_then(Expr::as_str_literal) == Some(value)
+}
+
+fn axis_is_columns(e: Option<&Expr>) -> Option<bool> {
+    match e {
+        None => Some(false),
+        Some(Expr::Literal {
+            value: Literal::Int(i),
+            ..
+        }) => Some(*i == 1),
+        Some(x) => match x.as_str_literal() {
+            Some("columns") => Some(true),
+            Some("index" | "rows") => Some(false),
+            _ => None,
+        },
+    }
+}
+
+fn frame_name(w: &Walker, e: &Expr, f: &Frame) -> String {
+    let text = w.text(e.range());
+    if !text.is_empty() && text.len() <= 40 && !text.contains('\n') {
+        text.to_string()
+    } else {
+        f.origin.clone().unwrap_or_else(|| "the frame".into())
+    }
+}
+
+fn missing(
+    w: &Walker,
+    frame_expr: &Expr,
+    f: &Frame,
+    keys: Vec<Key>,
+    what: &str,
+    out: &mut Vec<Diagnostic>,
+) {
+    let Some(cols) = f.columns.as_ref() else {
+        return;
+    };
+    for key in keys {
+        if cols.iter().any(|c| *c == key.name) {
+            continue;
+        }
+        let name = frame_name(w, frame_expr, f);
+        let mut msg = format!(
+            "{what}'{}' is not a column of {name} ({} column{}: {})",
+            key.name,
+            cols.len(),
+            if cols.len() == 1 { "" } else { "s" },
+            list_preview(cols, 8)
+        );
+        let quoted = [format!("'{}'", key.name), format!("\"{}\"", key.name)];
+        let dropped_before = w.ctx.history_sources.iter().any(|src| {
+            src.lines()
+                .any(|l| l.contains("drop") && quoted.iter().any(|q| l.contains(q.as_str())))
+        });
+        if dropped_before {
+            msg.push_str("; an earlier cell dropped it");
+        }
+        let suggestion = suggest(&key.name, cols.iter().map(String::as_str));
+        let mut d = Diagnostic::error("missing-column", String::new(), key.range);
+        if let Some(s) = suggestion {
+            msg.push_str(&format!("; did you mean '{s}'?"));
+            if let Some(lit) = key.literal {
+                let text = w.text(lit.range());
+                let quote = if text.ends_with('"') { '"' } else { '\'' };
+                if !text.starts_with(['f', 'F', 'r', 'R', 'b', 'B']) {
+                    d = d.with_fix(Fix {
+                        message: format!("Use column '{s}'"),
+                        edits: vec![Edit {
+                            range: lit.range(),
+                            content: format!("{quote}{s}{quote}"),
+                        }],
+                        run_cells: vec![],
+                    });
+                }
+            }
+        }
+        msg.push_str(": KeyError");
+        d.message = msg;
+        out.push(d);
+        return;
+    }
+}
+
+pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
+    match expr {
+        Expr::Subscript { value, index, .. } => {
+            match w.eval(value) {
+                Val::Frame(f) => {
+                    if let Some(k) = keys(w, index) {
+                        missing(w, value, &f, k, "", out);
+                    }
+                }
+                Val::GroupBy(f) => {
+                    if let Some(k) = keys(w, index) {
+                        missing(w, value, &f, k, "", out);
+                    }
+                }
+                _ => {}
+            }
+            // `df.loc[rows, cols]`
+            if let Expr::Attribute {
+                value: base, attr, ..
+            } = &**value
+            {
+                if attr == "loc" {
+                    if let (
+                        Val::Frame(f),
+                        Expr::Seq {
+                            kind: SeqKind::Tuple,
+                            elts,
+                            ..
+                        },
+                    ) = (w.eval(base), &**index)
+                    {
+                        if elts.len() == 2 {
+                            if let Some(k) = keys(w, &elts[1]) {
+                                missing(w, base, &f, k, "", out);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        Expr::Attribute { value, attr, range } => {
+            if let Val::Frame(f) = w.eval(value) {
+                if let Some(cols) = &f.columns {
+                    if !attr.starts_with('_')
+                        && !is_frame_attribute(attr)
+                        && !cols.iter().any(|c| c == attr)
+                    {
+                        let name = frame_name(w, value, &f);
+                        let mut msg = format!(
+                            "'{attr}' is neither a column of {name} ({} columns: {}) nor a DataFrame attribute",
+                            cols.len(),
+                            list_preview(cols, 8)
+                        );
+                        if let Some(s) = suggest(attr, cols.iter().map(String::as_str)) {
+                            msg.push_str(&format!("; did you mean '{s}'?"));
+                        }
+                        msg.push_str(": AttributeError");
+                        let start = range.end.saturating_sub(attr.len() as u32);
+                        out.push(Diagnostic::error(
+                            "missing-column",
+                            msg,
+                            TextRange::new(start, range.end),
+                        ));
+                    }
+                }
+            }
+        }
+        Expr::Call {
+            func,
+            args,
+            keywords,
+            ..
+        } => {
+            let Expr::Attribute { value, attr, .. } = &**func else {
+                return;
+            };
+            let base = w.eval(value);
+            if keywords.iter().any(|k| k.name.is_none())
+                || args.iter().any(|a| matches!(a, Expr::Starred { .. }))
+            {
+                return;
+            }
+            let f = match &base {
+                Val::Frame(f) => f,
+                Val::GroupBy(f) if matches!(attr.as_str(), "agg" | "aggregate") => f,
+                _ => return,
+            };
+            let mut check_keys = |e: Option<&Expr>, what: &str| {
+                if let Some(k) = e.and_then(|e| keys(w, e)) {
+                    missing(w, value, f, k, what, out);
+                }
+            };
+            match attr.as_str() {
+                "drop" => {
+                    if is_str(kw(keywords, "errors"), "ignore")
+                        || kw(keywords, "errors").is_some_and(|e| e.as_str_literal().is_none())
+                    {
+                        return;
+                    }
+                    check_keys(kw(keywords, "columns"), "dropped column ");
+                    let labels = kw(keywords, "labels").or(args.first());
+                    let axis = kw(keywords, "axis").or(args.get(1));
+                    if axis_is_columns(axis) == Some(true) {
+                        check_keys(labels, "dropped column ");
+                    }
+                }
+                "sort_values" => {
+                    if !w.index_unnamed || kw(keywords, "axis").is_some() {
+                        return;
+                    }
+                    check_keys(kw(keywords, "by").or(args.first()), "sort key ");
+                }
+                "groupby" if matches!(base, Val::Frame(_)) => {
+                    if !w.index_unnamed
+                        || kw(keywords, "level").is_some()
+                        || kw(keywords, "axis").is_some()
+                        || args.len() > 1
+                    {
+                        return;
+                    }
+                    check_keys(kw(keywords, "by").or(args.first()), "group key ");
+                }
+                "set_index" => {
+                    if kw(keywords, "keys").is_none() && args.is_empty() {
+                        return;
+                    }
+                    check_keys(kw(keywords, "keys").or(args.first()), "index key ");
+                }
+                "dropna" => {
+                    if axis_is_columns(kw(keywords, "axis")) == Some(false) {
+                        check_keys(kw(keywords, "subset"), "subset column ");
+                    }
+                }
+                "astype" | "agg" | "aggregate" | "rename" => {
+                    let dict = match attr.as_str() {
+                        "rename" => {
+                            if !is_str(kw(keywords, "errors"), "raise") {
+                                return;
+                            }
+                            kw(keywords, "columns")
+                        }
+                        _ => kw(keywords, if attr == "astype" { "dtype" } else { "func" })
+                            .or(args.first()),
+                    };
+                    if let Some(Expr::Dict { keys: dk, .. }) = dict {
+                        let lits: Option<Vec<&Expr>> = dk.iter().map(|k| k.as_ref()).collect();
+                        if let Some(lits) = lits {
+                            let k: Option<Vec<Key>> = lits
+                                .iter()
+                                .map(|e| {
+                                    Some(Key {
+                                        name: e.as_str_literal()?.to_string(),
+                                        range: e.range(),
+                                        literal: Some(*e),
+                                    })
+                                })
+                                .collect();
+                            if let Some(k) = k {
+                                missing(w, value, f, k, "", out);
+                            }
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The frame a pandas method returns, as far as columns go.
+pub fn frame_method_result(
+    w: &Walker,
+    f: &Frame,
+    method: &str,
+    args: &[Expr],
+    keywords: &[Keyword],
+) -> Val {
+    if keywords.iter().any(|k| k.name.is_none())
+        || args.iter().any(|a| matches!(a, Expr::Starred { .. }))
+    {
+        return Val::Unknown;
+    }
+    let inplace = kw(keywords, "inplace").is_some();
+    let same = |rows_kept: bool, nan_kept: bool| {
+        Val::Frame(Frame {
+            n_rows: if rows_kept { f.n_rows } else { None },
+            has_nan: if nan_kept || f.has_nan == Some(false) {
+                f.has_nan.filter(|_| nan_kept || f.has_nan == Some(false))
+            } else {
+                None
+            },
+            ..f.clone()
+        })
+    };
+    match method {
+        "drop" => {
+            let ignore = is_str(kw(keywords, "errors"), "ignore");
+            let mut removed: Vec<String> = Vec::new();
+            let cols_kw = kw(keywords, "columns");
+            let labels = kw(keywords, "labels").or(args.first());
+            let axis = kw(keywords, "axis").or(args.get(1));
+            let target = if cols_kw.is_some() {
+                cols_kw
+            } else {
+                match axis_is_columns(axis) {
+                    Some(true) => labels,
+                    Some(false) => {
+                        // Rows: columns unchanged (but the call may fail on unknown labels).
+                        return same(false, false);
+                    }
+                    None => return Val::Unknown,
+                }
+            };
+            let Some(target) = target else {
+                return Val::Unknown;
+            };
+            if let Some(s) = target.as_str_literal() {
+                removed.push(s.to_string());
+            } else if let Some(list) = str_list(target) {
+                removed = list;
+            } else if let Val::Str(s) = w.eval(target) {
+                removed.push(s);
+            } else {
+                return Val::Unknown;
+            }
+            let Some(cols) = &f.columns else {
+                return Val::Unknown;
+            };
+            if !ignore && removed.iter().any(|r| !cols.contains(r)) {
+                return Val::Unknown;
+            }
+            let keep: Vec<String> = cols
+                .iter()
+                .filter(|c| !removed.contains(c))
+                .cloned()
+                .collect();
+            let mut out = f.select(&keep);
+            if f.has_nan == Some(false) {
+                out.has_nan = Some(false);
+            }
+            Val::Frame(out)
+        }
+        _ if inplace => Val::Unknown,
+        "head" | "tail" | "sample" | "drop_duplicates" | "nlargest" | "nsmallest" | "query" => {
+            same(false, false)
+        }
+        "sort_values" | "sort_index" | "copy" | "round" | "abs" | "replace" | "clip"
+        | "infer_objects" | "convert_dtypes" => same(true, method != "replace"),
+        "fillna" | "ffill" | "bfill" | "interpolate" => same(true, false),
+        "dropna" => {
+            if axis_is_columns(kw(keywords, "axis")) == Some(false) {
+                same(false, false)
+            } else {
+                Val::Unknown
+            }
+        }
+        "reset_index" => {
+            let drop = matches!(
+                kw(keywords, "drop").or(args.get(1)),
+                Some(Expr::Literal {
+                    value: Literal::Bool(true),
+                    ..
+                })
+            );
+            if drop && args.is_empty() {
+                same(true, true)
+            } else {
+                Val::Unknown
+            }
+        }
+        "rename" => {
+            if !args.is_empty() || kw(keywords, "mapper").is_some() {
+                return Val::Unknown;
+            }
+            let Some(cols_expr) = kw(keywords, "columns") else {
+                return if kw(keywords, "index").is_some() {
+                    same(true, true)
+                } else {
+                    Val::Unknown
+                };
+            };
+            let Expr::Dict { keys, values, .. } = cols_expr else {
+                return Val::Unknown;
+            };
+            let Some(cols) = &f.columns else {
+                return Val::Unknown;
+            };
+            let mut map = Vec::new();
+            for (k, v) in keys.iter().zip(values) {
+                let (Some(k), Some(v)) = (
+                    k.as_ref().and_then(|k| k.as_str_literal()),
+                    v.as_str_literal(),
+                ) else {
+                    return Val::Unknown;
+                };
+                map.push((k.to_string(), v.to_string()));
+            }
+            let renamed: Vec<String> = cols
+                .iter()
+                .map(|c| {
+                    map.iter()
+                        .find(|(k, _)| k == c)
+                        .map(|(_, v)| v.clone())
+                        .unwrap_or_else(|| c.clone())
+                })
+                .collect();
+            let mut seen = std::collections::BTreeSet::new();
+            if !renamed.iter().all(|c| seen.insert(c.clone())) {
+                return Val::Unknown;
+            }
+            Val::Frame(Frame {
+                columns: Some(renamed),
+                column_info: Default::default(),
+                n_rows: f.n_rows,
+                width: f.width,
+                has_nan: f.has_nan,
+                origin: f.origin.clone(),
+            })
+        }
+        "assign" => {
+            if !args.is_empty() {
+                return Val::Unknown;
+            }
+            let Some(cols) = &f.columns else {
+                return Val::Unknown;
+            };
+            let mut cols = cols.clone();
+            for k in keywords {
+                let name = k.name.clone().unwrap_or_default();
+                if !cols.contains(&name) {
+                    cols.push(name);
+                }
+            }
+            Val::Frame(Frame {
+                width: Some(cols.len() as i64),
+                columns: Some(cols),
+                column_info: f.column_info.clone(),
+                n_rows: f.n_rows,
+                has_nan: None,
+                origin: f.origin.clone(),
+            })
+        }
+        "groupby" => {
+            let by = kw(keywords, "by").or(args.first());
+            let ok = by
+                .and_then(|b| keys(w, b))
+                .is_some_and(|k| k.iter().all(|k| f.has(&k.name) == Some(true)));
+            if ok
+                && args.len() <= 1
+                && kw(keywords, "level").is_none()
+                && kw(keywords, "axis").is_none()
+            {
+                Val::GroupBy(f.clone())
+            } else {
+                Val::Unknown
+            }
+        }
+        _ => Val::Unknown,
+    }
+}
+
+/// Public attributes and methods of `pandas.DataFrame` (pandas 1.x and 2.x together): `df.x` with one
+/// of these names is not a column access.
+pub fn is_frame_attribute(name: &str) -> bool {
+    const ATTRS: &[&str] = &[
+        "T",
+        "abs",
+        "add",
+        "add_prefix",
+        "add_suffix",
+        "agg",
+        "aggregate",
+        "align",
+        "all",
+        "any",
+        "append",
+        "apply",
+        "applymap",
+        "asfreq",
+        "asof",
+        "assign",
+        "astype",
+        "at",
+        "at_time",
+        "attrs",
+        "axes",
+        "backfill",
+        "between_time",
+        "bfill",
+        "bool",
+        "boxplot",
+        "clip",
+        "columns",
+        "combine",
+        "combine_first",
+        "compare",
+        "convert_dtypes",
+        "copy",
+        "corr",
+        "corrwith",
+        "count",
+        "cov",
+        "cummax",
+        "cummin",
+        "cumprod",
+        "cumsum",
+        "describe",
+        "diff",
+        "div",
+        "divide",
+        "dot",
+        "drop",
+        "drop_duplicates",
+        "droplevel",
+        "dropna",
+        "dtypes",
+        "duplicated",
+        "empty",
+        "eq",
+        "equals",
+        "eval",
+        "ewm",
+        "expanding",
+        "explode",
+        "ffill",
+        "fillna",
+        "filter",
+        "first",
+        "first_valid_index",
+        "flags",
+        "floordiv",
+        "from_dict",
+        "from_records",
+        "ge",
+        "get",
+        "get_dtype_counts",
+        "get_value",
+        "groupby",
+        "gt",
+        "head",
+        "hist",
+        "iat",
+        "idxmax",
+        "idxmin",
+        "iloc",
+        "index",
+        "infer_objects",
+        "info",
+        "insert",
+        "interpolate",
+        "isetitem",
+        "isin",
+        "isna",
+        "isnull",
+        "items",
+        "iteritems",
+        "iterrows",
+        "itertuples",
+        "ix",
+        "join",
+        "keys",
+        "kurt",
+        "kurtosis",
+        "last",
+        "last_valid_index",
+        "le",
+        "loc",
+        "lookup",
+        "lt",
+        "mad",
+        "map",
+        "mask",
+        "max",
+        "mean",
+        "median",
+        "melt",
+        "memory_usage",
+        "merge",
+        "min",
+        "mod",
+        "mode",
+        "mul",
+        "multiply",
+        "ndim",
+        "ne",
+        "nlargest",
+        "notna",
+        "notnull",
+        "nsmallest",
+        "nunique",
+        "pad",
+        "pct_change",
+        "pipe",
+        "pivot",
+        "pivot_table",
+        "plot",
+        "pop",
+        "pow",
+        "prod",
+        "product",
+        "quantile",
+        "query",
+        "radd",
+        "rank",
+        "rdiv",
+        "reindex",
+        "reindex_like",
+        "rename",
+        "rename_axis",
+        "reorder_levels",
+        "replace",
+        "resample",
+        "reset_index",
+        "rfloordiv",
+        "rmod",
+        "rmul",
+        "rolling",
+        "round",
+        "rpow",
+        "rsub",
+        "rtruediv",
+        "sample",
+        "select_dtypes",
+        "sem",
+        "set_axis",
+        "set_flags",
+        "set_index",
+        "set_value",
+        "shape",
+        "shift",
+        "size",
+        "skew",
+        "slice_shift",
+        "sort_index",
+        "sort_values",
+        "sparse",
+        "squeeze",
+        "stack",
+        "std",
+        "style",
+        "sub",
+        "subtract",
+        "sum",
+        "swapaxes",
+        "swaplevel",
+        "tail",
+        "take",
+        "to_clipboard",
+        "to_csv",
+        "to_dict",
+        "to_excel",
+        "to_feather",
+        "to_gbq",
+        "to_hdf",
+        "to_html",
+        "to_json",
+        "to_latex",
+        "to_markdown",
+        "to_numpy",
+        "to_orc",
+        "to_parquet",
+        "to_period",
+        "to_pickle",
+        "to_records",
+        "to_sql",
+        "to_stata",
+        "to_string",
+        "to_timestamp",
+        "to_xarray",
+        "to_xml",
+        "transform",
+        "transpose",
+        "truediv",
+        "truncate",
+        "tshift",
+        "tz_convert",
+        "tz_localize",
+        "unstack",
+        "update",
+        "value_counts",
+        "values",
+        "var",
+        "where",
+        "xs",
+        "case_when",
+        "list",
+        "struct",
+        "is_copy",
+        "ftypes",
+        "as_matrix",
+        "to_dense",
+        "to_sparse",
+        "convert_objects",
+        "select",
+        "get_values",
+        "timetuple",
+        "style",
+        "plot",
+        "name",
+        "dtype",
+        "str",
+        "dt",
+        "cat",
+    ];
+    ATTRS.contains(&name)
+}

@@ -1,0 +1,1369 @@
+//! Values flowing through the target cell. The walker visits the statements that will certainly run
+//! (top-level straight-line code, `with` bodies, the first pass of a loop over a non-empty
+//! iterable), keeps an abstract value per name, and asks the rules about every expression those
+//! statements evaluate. Whatever it cannot follow becomes `Unknown`: names assigned in branches,
+//! loops, `try` blocks; objects passed to functions that may mutate them; in-place methods it does
+//! not model.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use crate::diagnostic::Diagnostic;
+use crate::ir::{Expr, Keyword, Literal, SeqKind, Stmt, Target, TextRange};
+
+use super::value::{from_summary, ArrayLib, ArrayVal, Estimator, Frame, SeriesVal, Val};
+use super::{api, columns, shapes, sklearn, values, RuleContext};
+
+pub struct Walker<'a> {
+    pub ctx: &'a RuleContext<'a>,
+    pub env: BTreeMap<String, Val>,
+    /// Names the cell itself bound so far (they shadow kernel names and builtins).
+    pub bound_here: BTreeSet<String>,
+    /// No executed cell could have given a frame a named index (so `by=` names only columns).
+    pub index_unnamed: bool,
+    /// Functions and classes defined in the notebook: the names their bodies mention.
+    pub user_functions: BTreeMap<String, BTreeSet<String>>,
+    pub out: Vec<Diagnostic>,
+}
+
+impl<'a> Walker<'a> {
+    pub fn new(ctx: &'a RuleContext<'a>) -> Self {
+        let mut env = BTreeMap::new();
+        // Imports in executed cells; a later rebinding of the name forgets them.
+        for cell in ctx.history {
+            for stmt in cell.iter() {
+                match stmt {
+                    Stmt::Import { from, names, .. } => {
+                        for (name, val) in import_bindings(from.as_deref(), names) {
+                            env.insert(name, val);
+                        }
+                    }
+                    other => {
+                        let mut bound = BTreeSet::new();
+                        bound_names(std::slice::from_ref(other), &mut bound);
+                        for n in bound {
+                            env.remove(&n);
+                        }
+                    }
+                }
+            }
+        }
+        if let Some(doc) = ctx.summaries {
+            for (name, obj) in &doc.objects {
+                if name.contains('.') {
+                    continue;
+                }
+                let val = from_summary(name, obj);
+                let val = match (val, env.get(name)) {
+                    // The summary says "a module"; the import says which.
+                    (Val::Module(None), Some(Val::Module(Some(p)))) => Val::Module(Some(p.clone())),
+                    (Val::Module(None), Some(Val::Lib(p))) => Val::Module(Some(p.clone())),
+                    // A class or function the executed cells imported: the import path says more.
+                    (Val::Typed(_) | Val::Unknown, Some(Val::Lib(p)))
+                        if matches!(obj.kind.as_str(), "class" | "callable") =>
+                    {
+                        Val::Lib(p.clone())
+                    }
+                    (v, _) => v,
+                };
+                env.insert(name.clone(), val);
+            }
+        }
+        const NAMING: [&str; 12] = [
+            "set_index",
+            "index_col",
+            "rename_axis",
+            "index.name",
+            "groupby",
+            "pivot",
+            "crosstab",
+            "stack",
+            "read_parquet",
+            "read_pickle",
+            "read_hdf",
+            ".index",
+        ];
+        let index_unnamed = !ctx
+            .history_sources
+            .iter()
+            .any(|src| NAMING.iter().any(|w| src.contains(w)));
+        let mut user_functions = BTreeMap::new();
+        for cell in ctx.history.iter().copied().chain([ctx.body]) {
+            collect_functions(cell, &mut user_functions);
+        }
+        Walker {
+            ctx,
+            env,
+            bound_here: BTreeSet::new(),
+            index_unnamed,
+            user_functions,
+            out: Vec::new(),
+        }
+    }
+
+    pub fn run(mut self) -> Vec<Diagnostic> {
+        let body = self.ctx.body;
+        self.block(body);
+        self.out
+    }
+
+    pub fn get(&self, name: &str) -> Val {
+        self.env.get(name).cloned().unwrap_or(Val::Unknown)
+    }
+
+    pub fn text(&self, range: TextRange) -> &str {
+        self.ctx
+            .source
+            .get(range.start as usize..range.end as usize)
+            .unwrap_or("")
+    }
+
+    /// Is `name` a Python builtin here (not bound by the cell or the kernel)?
+    pub fn is_builtin(&self, name: &str) -> bool {
+        !self.bound_here.contains(name)
+            && !self.env.contains_key(name)
+            && self
+                .ctx
+                .kernel_names
+                .is_none_or(|names| !names.contains(name))
+    }
+
+    /// The qualified library path of a callee (`sns.barplot` -> `seaborn.barplot`).
+    pub fn lib_path(&self, func: &Expr) -> Option<String> {
+        match func {
+            Expr::Name { id, .. } => match self.env.get(id)? {
+                Val::Lib(p) => Some(p.clone()),
+                Val::Module(Some(p)) => Some(p.clone()),
+                _ => None,
+            },
+            Expr::Attribute { value, attr, .. } => {
+                let base = self.lib_path(value)?;
+                Some(format!("{base}.{attr}"))
+            }
+            _ => None,
+        }
+    }
+
+    fn block(&mut self, stmts: &[Stmt]) {
+        for stmt in stmts {
+            self.stmt(stmt);
+        }
+    }
+
+    /// After a block that may or may not run (or run many times): forget what it may bind or
+    /// mutate. Modules and library functions it only uses stay known.
+    fn forget_all_in(&mut self, stmts: &[Stmt]) {
+        let mut bound = BTreeSet::new();
+        bound_names(stmts, &mut bound);
+        let mut all = BTreeSet::new();
+        mutated_names(stmts, &mut all);
+        all.extend(bound.iter().cloned());
+        for n in all {
+            let keep = !bound.contains(&n)
+                && matches!(self.env.get(&n), Some(Val::Module(_) | Val::Lib(_)));
+            if !keep {
+                self.env.insert(n.clone(), Val::Unknown);
+            }
+            if bound.contains(&n) {
+                self.bound_here.insert(n);
+            }
+        }
+        self.forget_called_functions(stmts);
+    }
+
+    /// Calls of functions defined in the notebook may mutate any global they mention.
+    fn forget_called_functions(&mut self, stmts: &[Stmt]) {
+        let mut called = BTreeSet::new();
+        mentioned_names(stmts, &mut called);
+        let mut forget = BTreeSet::new();
+        for name in called {
+            if let Some(globals) = self.user_functions.get(&name) {
+                forget.extend(globals.iter().cloned());
+            }
+        }
+        for n in forget {
+            if !matches!(self.env.get(&n), Some(Val::Module(_) | Val::Lib(_))) {
+                self.env.insert(n, Val::Unknown);
+            }
+        }
+    }
+
+    fn stmt(&mut self, stmt: &Stmt) {
+        match stmt {
+            Stmt::Expr { value, .. } => {
+                self.check(value);
+                self.effects(value);
+            }
+            Stmt::Assign {
+                targets, op, value, ..
+            } => {
+                for t in targets {
+                    self.check_target(t);
+                }
+                let Some(value) = value else { return };
+                self.check(value);
+                let val = match op {
+                    crate::ir::AssignOp::Augmented(_) => Val::Unknown,
+                    _ => self.eval(value),
+                };
+                self.effects(value);
+                let single = targets.len() == 1;
+                for t in targets {
+                    let v = if single { val.clone() } else { Val::Unknown };
+                    self.bind(t, v, value);
+                }
+            }
+            Stmt::Import { from, names, .. } => {
+                for (name, val) in import_bindings(from.as_deref(), names) {
+                    self.bound_here.insert(name.clone());
+                    self.env.insert(name, val);
+                }
+            }
+            Stmt::FunctionDef { name, .. } | Stmt::ClassDef { name, .. } => {
+                self.bound_here.insert(name.clone());
+                self.env.insert(name.clone(), Val::Unknown);
+            }
+            Stmt::For {
+                target, iter, body, ..
+            } => {
+                self.check(iter);
+                self.effects(iter);
+                if self.non_empty(iter) {
+                    let mut first = first_element(iter);
+                    if let Expr::Call { func, args, .. } = iter {
+                        if matches!(&**func, Expr::Name { id, .. } if id == "range" && self.is_builtin(id))
+                        {
+                            first = match args.as_slice() {
+                                [_] => Val::Int(0),
+                                [a, _] => int_literal(a).map(Val::Int).unwrap_or(Val::Unknown),
+                                _ => Val::Unknown,
+                            };
+                        }
+                    }
+                    self.bind(target, first, iter);
+                    for s in body {
+                        if contains_jump(std::slice::from_ref(s)) {
+                            break;
+                        }
+                        self.stmt(s);
+                    }
+                }
+                self.forget_all_in(std::slice::from_ref(stmt));
+            }
+            Stmt::While { test, .. } => {
+                self.check(test);
+                self.forget_all_in(std::slice::from_ref(stmt));
+            }
+            Stmt::If { test, .. } => {
+                self.check(test);
+                self.effects(test);
+                self.forget_all_in(std::slice::from_ref(stmt));
+            }
+            Stmt::With { items, body, .. } => {
+                let mut suppresses = false;
+                for (e, t) in items {
+                    self.check(e);
+                    if let Expr::Call { func, .. } = e {
+                        let last = func
+                            .dotted_path()
+                            .and_then(|p| p.last().map(|s| s.to_string()));
+                        if matches!(
+                            last.as_deref(),
+                            Some("suppress" | "raises" | "assertRaises")
+                        ) {
+                            suppresses = true;
+                        }
+                    }
+                    if let Some(t) = t {
+                        self.bind(t, Val::Unknown, e);
+                    }
+                }
+                if suppresses {
+                    self.forget_all_in(body);
+                } else {
+                    self.block(body);
+                }
+            }
+            Stmt::Try { .. } | Stmt::Match { .. } => {
+                if let Stmt::Match { subject, .. } = stmt {
+                    self.check(subject);
+                }
+                self.forget_all_in(std::slice::from_ref(stmt));
+            }
+            Stmt::Delete { targets, .. } => {
+                for t in targets {
+                    let mut names = BTreeSet::new();
+                    target_names(t, &mut names, true);
+                    for n in names {
+                        self.env.insert(n.clone(), Val::Unknown);
+                        self.bound_here.insert(n);
+                    }
+                }
+            }
+            Stmt::Global { .. } | Stmt::Nonlocal { .. } => {}
+            Stmt::Other { exprs, .. } => {
+                for e in exprs {
+                    self.check(e);
+                    self.effects(e);
+                }
+            }
+        }
+    }
+
+    /// Checks the parts of an assignment target that are read (`df[...]` in `df[...] = v` is not).
+    fn check_target(&mut self, t: &Target) {
+        match t {
+            Target::Store { expr, .. } => match expr {
+                Expr::Subscript { value, index, .. } => {
+                    self.check(value);
+                    self.check(index);
+                }
+                Expr::Attribute { value, .. } => self.check(value),
+                _ => {}
+            },
+            Target::Unpack { elts, .. } => elts.iter().for_each(|e| self.check_target(e)),
+            Target::Starred { target, .. } => self.check_target(target),
+            Target::Name { .. } => {}
+        }
+    }
+
+    fn bind(&mut self, t: &Target, val: Val, _value: &Expr) {
+        match t {
+            Target::Name { id, .. } => {
+                self.bound_here.insert(id.clone());
+                self.env.insert(id.clone(), val);
+            }
+            Target::Unpack { elts, .. } => {
+                for e in elts {
+                    self.bind(e, Val::Unknown, _value);
+                }
+            }
+            Target::Starred { target, .. } => self.bind(target, Val::Unknown, _value),
+            Target::Store { expr, .. } => {
+                // `df['new'] = ...` adds (or replaces) a column; anything else: forget the object.
+                if let Expr::Subscript { value, index, .. } = expr {
+                    if let (Expr::Name { id, .. }, Some(col)) = (&**value, index.as_str_literal()) {
+                        if let Some(Val::Frame(mut f)) = self.env.get(id).cloned() {
+                            if let Some(cols) = f.columns.as_mut() {
+                                if !cols.iter().any(|c| c == col) {
+                                    cols.push(col.to_string());
+                                }
+                            }
+                            f.width = f.columns.as_ref().map(|c| c.len() as i64);
+                            f.column_info.remove(col);
+                            f.has_nan = None;
+                            self.env.insert(id.clone(), Val::Frame(f));
+                            return;
+                        }
+                    }
+                }
+                if let Some(base) = base_name(expr) {
+                    self.env.insert(base.to_string(), Val::Unknown);
+                }
+            }
+        }
+    }
+
+    /// Runs the rules on `expr` and on the sub-expressions that will certainly be evaluated.
+    pub fn check(&mut self, expr: &Expr) {
+        match expr {
+            Expr::Lambda { .. } => return,
+            Expr::Comprehension { generators, .. } => {
+                if let Some(g) = generators.first() {
+                    self.check(&g.iter);
+                }
+                return;
+            }
+            Expr::Other { children, range } => {
+                if self.short_circuits(*range, children) {
+                    return;
+                }
+                for c in children {
+                    self.check(c);
+                }
+            }
+            Expr::Attribute { value, .. } => self.check(value),
+            Expr::Subscript { value, index, .. } => {
+                self.check(value);
+                self.check(index);
+            }
+            Expr::Call {
+                func,
+                args,
+                keywords,
+                ..
+            } => {
+                self.check(func);
+                for a in args {
+                    self.check(a);
+                }
+                for k in keywords {
+                    self.check(&k.value);
+                }
+            }
+            Expr::Seq { elts, .. } => elts.iter().for_each(|e| self.check(e)),
+            Expr::Dict { keys, values, .. } => {
+                keys.iter().flatten().for_each(|e| self.check(e));
+                values.iter().for_each(|e| self.check(e));
+            }
+            Expr::Slice {
+                lower, upper, step, ..
+            } => {
+                for e in [lower, upper, step].into_iter().flatten() {
+                    self.check(e);
+                }
+            }
+            Expr::Starred { value, .. } => self.check(value),
+            Expr::BinOp { left, right, .. } => {
+                self.check(left);
+                self.check(right);
+            }
+            Expr::Walrus { value, .. } => self.check(value),
+            Expr::Name { .. } | Expr::Literal { .. } => {}
+        }
+        let mut found = Vec::new();
+        columns::check(self, expr, &mut found);
+        sklearn::check(self, expr, &mut found);
+        shapes::check(self, expr, &mut found);
+        values::check(self, expr, &mut found);
+        api::check(self, expr, &mut found);
+        self.out.extend(found);
+    }
+
+    /// `a and b`, `a or b`, `x if c else y`: some children may never be evaluated. The IR folds
+    /// these into `Other`, so look at the source between the children.
+    fn short_circuits(&self, range: TextRange, children: &[Expr]) -> bool {
+        let mut gaps = String::new();
+        let mut pos = range.start;
+        for c in children {
+            let r = c.range();
+            if r.start >= pos {
+                gaps.push_str(self.text(TextRange::new(pos, r.start)));
+                gaps.push(' ');
+                pos = r.end;
+            }
+        }
+        gaps.push_str(self.text(TextRange::new(pos.min(range.end), range.end)));
+        // Inside string literals (f-strings) these words are harmless but we stay conservative.
+        gaps.split(|c: char| !c.is_alphanumeric() && c != '_')
+            .any(|w| matches!(w, "and" | "or" | "if" | "else"))
+    }
+
+    /// Is the iterable certainly non-empty?
+    fn non_empty(&self, iter: &Expr) -> bool {
+        match iter {
+            Expr::Seq { elts, .. } => {
+                !elts.is_empty() && !elts.iter().any(|e| matches!(e, Expr::Starred { .. }))
+            }
+            Expr::Call {
+                func,
+                args,
+                keywords,
+                ..
+            } if keywords.is_empty() => {
+                let Expr::Name { id, .. } = &**func else {
+                    return false;
+                };
+                if !self.is_builtin(id) {
+                    return false;
+                }
+                match (id.as_str(), args.as_slice()) {
+                    ("range", [n]) => matches!(int_literal(n), Some(n) if n > 0),
+                    ("range", [a, b]) => {
+                        matches!((int_literal(a), int_literal(b)), (Some(a), Some(b)) if a < b)
+                    }
+                    ("enumerate", [x]) => self.non_empty(x),
+                    _ => false,
+                }
+            }
+            Expr::Name { .. } => match self.eval(iter) {
+                Val::Sized { len, .. } => len > 0,
+                Val::Array(a) => a.shape.first().is_some_and(|&n| n > 0),
+                Val::Frame(f) => f.columns.is_some_and(|c| !c.is_empty()),
+                _ => false,
+            },
+            _ => false,
+        }
+    }
+
+    /// The abstract value of an expression (no diagnostics).
+    pub fn eval(&self, expr: &Expr) -> Val {
+        match expr {
+            Expr::Name { id, .. } => self.get(id),
+            Expr::Literal { value, .. } => match value {
+                Literal::Int(i) => Val::Int(*i),
+                Literal::Float(f) => Val::Float(*f),
+                Literal::Str(s) => Val::Str(s.clone()),
+                _ => Val::Unknown,
+            },
+            Expr::Seq { kind, elts, .. }
+                if !elts.iter().any(|e| matches!(e, Expr::Starred { .. })) =>
+            {
+                Val::Sized {
+                    type_name: match kind {
+                        SeqKind::List => "list",
+                        SeqKind::Tuple => "tuple",
+                        SeqKind::Set => "set",
+                    }
+                    .into(),
+                    len: elts.len() as i64,
+                }
+            }
+            Expr::Attribute { value, attr, .. } => {
+                let base = self.eval(value);
+                match (&base, attr.as_str()) {
+                    (Val::Module(Some(p)), _) | (Val::Lib(p), _) => Val::Lib(format!("{p}.{attr}")),
+                    (Val::Frame(f), "values") => match (f.n_rows, f.n_columns()) {
+                        (Some(r), Some(c)) => Val::Array(ArrayVal {
+                            lib: ArrayLib::Numpy,
+                            shape: vec![r, c],
+                            dtype: None,
+                            has_nan: f.has_nan,
+                        }),
+                        _ => Val::Unknown,
+                    },
+                    (Val::Array(a), "T") => Val::Array(ArrayVal {
+                        shape: a.shape.iter().rev().copied().collect(),
+                        ..a.clone()
+                    }),
+                    (Val::Frame(f), col) => match f.has(col) {
+                        Some(true) if !columns::is_frame_attribute(col) => self.series_of(f, col),
+                        _ => Val::Unknown,
+                    },
+                    _ => Val::Unknown,
+                }
+            }
+            Expr::Subscript { value, index, .. } => {
+                let base = self.eval(value);
+                match base {
+                    Val::Array(a) if !a.shape.is_empty() => match self.eval(index) {
+                        // One integer index drops the first dimension.
+                        Val::Int(i) if i >= -a.shape[0] && i < a.shape[0] => Val::Array(ArrayVal {
+                            shape: a.shape[1..].to_vec(),
+                            ..a
+                        }),
+                        _ => Val::Unknown,
+                    },
+                    Val::Frame(f) => {
+                        if let Some(col) = index.as_str_literal() {
+                            return if f.has(col) == Some(true) {
+                                self.series_of(&f, col)
+                            } else {
+                                Val::Unknown
+                            };
+                        }
+                        if let Some(cols) = str_list(index) {
+                            return if cols.iter().all(|c| f.has(c) == Some(true)) {
+                                Val::Frame(f.select(&cols))
+                            } else {
+                                Val::Unknown
+                            };
+                        }
+                        match &**index {
+                            Expr::BinOp { op: "&" | "|", .. } | Expr::Slice { .. } => {
+                                Val::Frame(Frame {
+                                    n_rows: None,
+                                    has_nan: if f.has_nan == Some(false) {
+                                        Some(false)
+                                    } else {
+                                        None
+                                    },
+                                    ..f.clone()
+                                })
+                            }
+                            _ => Val::Unknown,
+                        }
+                    }
+                    _ => Val::Unknown,
+                }
+            }
+            Expr::Call {
+                func,
+                args,
+                keywords,
+                range,
+            } => self.eval_call(func, args, keywords, *range),
+            Expr::BinOp {
+                op, left, right, ..
+            } => shapes::binop_value(op, &self.eval(left), &self.eval(right)),
+            _ => Val::Unknown,
+        }
+    }
+
+    fn series_of(&self, f: &Frame, col: &str) -> Val {
+        let info = f.column_info.get(col);
+        Val::Series(SeriesVal {
+            len: f.n_rows,
+            str_examples: info.map(|i| i.str_examples.clone()).unwrap_or_default(),
+            has_nan: info
+                .and_then(|i| i.has_nan)
+                .or(if f.has_nan == Some(false) {
+                    Some(false)
+                } else {
+                    None
+                }),
+            name: Some(col.to_string()),
+        })
+    }
+
+    fn eval_call(&self, func: &Expr, args: &[Expr], keywords: &[Keyword], range: TextRange) -> Val {
+        if let Some(path) = self.lib_path(func) {
+            if let Some(est) = sklearn::construct(&path, keywords, range) {
+                return Val::Estimator(est);
+            }
+            if path == "pandas.Categorical" {
+                return Val::Typed("pandas.core.arrays.categorical.Categorical".into());
+            }
+            return Val::Unknown;
+        }
+        let Expr::Attribute { value, attr, .. } = func else {
+            return Val::Unknown;
+        };
+        // `"a b c".split()`
+        if let (Some(text), "split", true) = (
+            value.as_str_literal(),
+            attr.as_str(),
+            args.is_empty() && keywords.is_empty(),
+        ) {
+            return Val::Sized {
+                type_name: "list".into(),
+                len: text.split_whitespace().count() as i64,
+            };
+        }
+        match self.eval(value) {
+            Val::Frame(f) => columns::frame_method_result(self, &f, attr, args, keywords),
+            Val::GroupBy(f) if attr == "get_group" => Val::Frame(Frame { n_rows: None, ..f }),
+            Val::Estimator(e) => sklearn::method_result(self, &e, attr, args),
+            Val::Array(a) => shapes::array_method_result(&a, attr, args, keywords),
+            _ => Val::Unknown,
+        }
+    }
+
+    /// Side effects of evaluating `expr` on the names it mentions.
+    fn effects(&mut self, expr: &Expr) {
+        let mut calls = Vec::new();
+        collect_calls(expr, &mut calls);
+        for call in calls {
+            let Expr::Call {
+                func,
+                args,
+                keywords,
+                ..
+            } = call
+            else {
+                continue;
+            };
+            let mut pure = false;
+            if let Expr::Attribute { value, attr, .. } = &**func {
+                if let Expr::Name { id, .. } = &**value {
+                    match self.get(id) {
+                        Val::Frame(f) => {
+                            pure = true;
+                            let inplace = keywords.iter().any(|k| {
+                                k.name.as_deref() == Some("inplace")
+                                    && !matches!(
+                                        k.value,
+                                        Expr::Literal {
+                                            value: Literal::Bool(false),
+                                            ..
+                                        }
+                                    )
+                            });
+                            let mutating = matches!(
+                                attr.as_str(),
+                                "pop" | "insert" | "update" | "eval" | "__setitem__"
+                            );
+                            if inplace {
+                                let after = if attr == "drop" {
+                                    columns::frame_method_result(self, &f, "drop", args, keywords)
+                                } else {
+                                    Val::Unknown
+                                };
+                                self.env.insert(id.clone(), after);
+                            } else if mutating {
+                                self.env.insert(id.clone(), Val::Unknown);
+                            }
+                        }
+                        Val::Estimator(e) => {
+                            pure = true;
+                            let after = sklearn::after_method(self, &e, attr, args);
+                            self.env.insert(id.clone(), after);
+                        }
+                        Val::Array(_) | Val::Series(_) | Val::GroupBy(_) => {
+                            pure = true;
+                            let inplace = keywords
+                                .iter()
+                                .any(|k| k.name.as_deref() == Some("inplace"));
+                            if inplace
+                                || matches!(
+                                    attr.as_str(),
+                                    "resize"
+                                        | "sort"
+                                        | "fill"
+                                        | "put"
+                                        | "itemset"
+                                        | "setflags"
+                                        | "update"
+                                )
+                            {
+                                self.env.insert(id.clone(), Val::Unknown);
+                            }
+                        }
+                        Val::Sized { .. } | Val::Typed(_) | Val::Unknown => {
+                            // `lst.append(x)` and friends: the length changes.
+                            if matches!(self.get(id), Val::Sized { .. }) {
+                                self.env.insert(id.clone(), Val::Unknown);
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            if let Some(path) = self.lib_path(func) {
+                pure = pure || is_pure_lib(&path);
+            }
+            if let Expr::Name { id, .. } = &**func {
+                if self.is_builtin(id) && PURE_BUILTINS.contains(&id.as_str()) {
+                    pure = true;
+                }
+            }
+            if let Some(root) = base_name(func) {
+                if let Some(globals) = self.user_functions.get(root).cloned() {
+                    for n in globals {
+                        if !matches!(self.env.get(&n), Some(Val::Module(_) | Val::Lib(_))) {
+                            self.env.insert(n, Val::Unknown);
+                        }
+                    }
+                }
+            }
+            if !pure {
+                let mut names = BTreeSet::new();
+                for a in args {
+                    root_names(a, &mut names);
+                }
+                for k in keywords {
+                    root_names(&k.value, &mut names);
+                }
+                for n in names {
+                    if !matches!(self.get(&n), Val::Module(_) | Val::Lib(_)) {
+                        self.env.insert(n, Val::Unknown);
+                    }
+                }
+            }
+        }
+    }
+}
+
+const PURE_BUILTINS: [&str; 24] = [
+    "print",
+    "len",
+    "display",
+    "type",
+    "isinstance",
+    "str",
+    "repr",
+    "int",
+    "float",
+    "list",
+    "tuple",
+    "sorted",
+    "sum",
+    "min",
+    "max",
+    "range",
+    "enumerate",
+    "zip",
+    "round",
+    "abs",
+    "set",
+    "dict",
+    "bool",
+    "id",
+];
+
+fn is_pure_lib(path: &str) -> bool {
+    let mutating_numpy = [
+        "numpy.random.shuffle",
+        "numpy.copyto",
+        "numpy.put",
+        "numpy.place",
+        "numpy.fill_diagonal",
+        "numpy.putmask",
+    ];
+    (path.starts_with("numpy.") && !mutating_numpy.contains(&path))
+        || path.starts_with("matplotlib.")
+        || path.starts_with("seaborn.")
+        || path.starts_with("pandas.")
+        || path.starts_with("sklearn.metrics.")
+        || path == "sklearn.model_selection.train_test_split"
+        || path.starts_with("scipy.stats.")
+}
+
+fn int_literal(e: &Expr) -> Option<i64> {
+    match e {
+        Expr::Literal {
+            value: Literal::Int(i),
+            ..
+        } => Some(*i),
+        _ => None,
+    }
+}
+
+/// `['a', 'b']` (a list of string literals).
+pub fn str_list(e: &Expr) -> Option<Vec<String>> {
+    match e {
+        Expr::Seq {
+            kind: SeqKind::List,
+            elts,
+            ..
+        } => elts
+            .iter()
+            .map(|e| e.as_str_literal().map(str::to_string))
+            .collect(),
+        _ => None,
+    }
+}
+
+fn first_element(iter: &Expr) -> Val {
+    match iter {
+        Expr::Seq { elts, .. } => match elts.first() {
+            Some(Expr::Literal {
+                value: Literal::Str(s),
+                ..
+            }) => Val::Str(s.clone()),
+            Some(Expr::Literal {
+                value: Literal::Int(i),
+                ..
+            }) => Val::Int(*i),
+            _ => Val::Unknown,
+        },
+        _ => Val::Unknown,
+    }
+}
+
+fn base_name(e: &Expr) -> Option<&str> {
+    match e {
+        Expr::Name { id, .. } => Some(id),
+        Expr::Attribute { value, .. } | Expr::Subscript { value, .. } => base_name(value),
+        Expr::Call { func, .. } => base_name(func),
+        _ => None,
+    }
+}
+
+/// Names whose objects an argument hands over (`f(df)`, `f(df.values)`, `f([a, b])`).
+fn root_names(e: &Expr, out: &mut BTreeSet<String>) {
+    match e {
+        Expr::Name { id, .. } => {
+            out.insert(id.clone());
+        }
+        Expr::Attribute { value, .. }
+        | Expr::Subscript { value, .. }
+        | Expr::Starred { value, .. } => root_names(value, out),
+        Expr::Seq { elts, .. } => elts.iter().for_each(|e| root_names(e, out)),
+        Expr::Dict { values, .. } => values.iter().for_each(|e| root_names(e, out)),
+        _ => {}
+    }
+}
+
+fn collect_calls<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
+    match e {
+        Expr::Call {
+            func,
+            args,
+            keywords,
+            ..
+        } => {
+            collect_calls(func, out);
+            args.iter().for_each(|a| collect_calls(a, out));
+            keywords.iter().for_each(|k| collect_calls(&k.value, out));
+            out.push(e);
+        }
+        Expr::Lambda { .. } => {}
+        _ => for_each_child(e, |c| collect_calls(c, out)),
+    }
+}
+
+pub fn for_each_child<'e>(e: &'e Expr, mut f: impl FnMut(&'e Expr)) {
+    match e {
+        Expr::Attribute { value, .. }
+        | Expr::Starred { value, .. }
+        | Expr::Walrus { value, .. } => f(value),
+        Expr::Subscript { value, index, .. } => {
+            f(value);
+            f(index);
+        }
+        Expr::Call {
+            func,
+            args,
+            keywords,
+            ..
+        } => {
+            f(func);
+            args.iter().for_each(&mut f);
+            keywords.iter().for_each(|k| f(&k.value));
+        }
+        Expr::Seq { elts, .. } => elts.iter().for_each(f),
+        Expr::Dict { keys, values, .. } => {
+            keys.iter().flatten().for_each(&mut f);
+            values.iter().for_each(f);
+        }
+        Expr::Slice {
+            lower, upper, step, ..
+        } => {
+            for x in [lower, upper, step].into_iter().flatten() {
+                f(x);
+            }
+        }
+        Expr::BinOp { left, right, .. } => {
+            f(left);
+            f(right);
+        }
+        Expr::Lambda { body, params, .. } => {
+            params.defaults.iter().for_each(&mut f);
+            f(body);
+        }
+        Expr::Comprehension {
+            elements,
+            generators,
+            ..
+        } => {
+            elements.iter().for_each(&mut f);
+            for g in generators {
+                f(&g.iter);
+                g.ifs.iter().for_each(&mut f);
+            }
+        }
+        Expr::Other { children, .. } => children.iter().for_each(f),
+        Expr::Name { .. } | Expr::Literal { .. } => {}
+    }
+}
+
+fn expr_names(e: &Expr, out: &mut BTreeSet<String>) {
+    match e {
+        Expr::Name { id, .. } => {
+            out.insert(id.clone());
+        }
+        Expr::Walrus { target, value, .. } => {
+            out.insert(target.clone());
+            expr_names(value, out);
+        }
+        _ => for_each_child(e, |c| expr_names(c, out)),
+    }
+}
+
+fn target_names(t: &Target, out: &mut BTreeSet<String>, with_stores: bool) {
+    match t {
+        Target::Name { id, .. } => {
+            out.insert(id.clone());
+        }
+        Target::Unpack { elts, .. } => elts.iter().for_each(|e| target_names(e, out, with_stores)),
+        Target::Starred { target, .. } => target_names(target, out, with_stores),
+        Target::Store { expr, .. } => {
+            if with_stores {
+                if let Some(b) = base_name(expr) {
+                    out.insert(b.to_string());
+                }
+            }
+        }
+    }
+}
+
+/// Every name a block mentions (read, written or mutated), function bodies included: after a block
+/// we cannot follow, all of them are unknown.
+pub fn mentioned_names(stmts: &[Stmt], out: &mut BTreeSet<String>) {
+    for s in stmts {
+        match s {
+            Stmt::Expr { value, .. } => expr_names(value, out),
+            Stmt::Assign { targets, value, .. } => {
+                targets.iter().for_each(|t| {
+                    target_names(t, out, true);
+                    if let Target::Store { expr, .. } = t {
+                        expr_names(expr, out);
+                    }
+                });
+                if let Some(v) = value {
+                    expr_names(v, out);
+                }
+            }
+            Stmt::Import { names, .. } => {
+                for a in names {
+                    let n = a
+                        .asname
+                        .clone()
+                        .unwrap_or_else(|| a.name.split('.').next().unwrap_or("").to_string());
+                    out.insert(n);
+                }
+            }
+            Stmt::FunctionDef { name, body, .. } | Stmt::ClassDef { name, body, .. } => {
+                out.insert(name.clone());
+                mentioned_names(body, out);
+            }
+            Stmt::For {
+                target,
+                iter,
+                body,
+                orelse,
+                ..
+            } => {
+                target_names(target, out, true);
+                expr_names(iter, out);
+                mentioned_names(body, out);
+                mentioned_names(orelse, out);
+            }
+            Stmt::While {
+                test, body, orelse, ..
+            }
+            | Stmt::If {
+                test, body, orelse, ..
+            } => {
+                expr_names(test, out);
+                mentioned_names(body, out);
+                mentioned_names(orelse, out);
+            }
+            Stmt::With { items, body, .. } => {
+                for (e, t) in items {
+                    expr_names(e, out);
+                    if let Some(t) = t {
+                        target_names(t, out, true);
+                    }
+                }
+                mentioned_names(body, out);
+            }
+            Stmt::Try {
+                body,
+                handlers,
+                orelse,
+                finalbody,
+                ..
+            } => {
+                mentioned_names(body, out);
+                for h in handlers {
+                    if let Some(n) = &h.name {
+                        out.insert(n.clone());
+                    }
+                    mentioned_names(&h.body, out);
+                }
+                mentioned_names(orelse, out);
+                mentioned_names(finalbody, out);
+            }
+            Stmt::Match { subject, cases, .. } => {
+                expr_names(subject, out);
+                for (names, guard, body) in cases {
+                    out.extend(names.iter().cloned());
+                    if let Some(g) = guard {
+                        expr_names(g, out);
+                    }
+                    mentioned_names(body, out);
+                }
+            }
+            Stmt::Delete { targets, .. } => targets.iter().for_each(|t| target_names(t, out, true)),
+            Stmt::Global { names, .. } | Stmt::Nonlocal { names, .. } => {
+                out.extend(names.iter().cloned())
+            }
+            Stmt::Other { exprs, .. } => exprs.iter().for_each(|e| expr_names(e, out)),
+        }
+    }
+}
+
+/// Names whose objects a block may change without rebinding them: assignment to an item or
+/// attribute, method calls on them, and objects passed to calls (function bodies excluded).
+fn mutated_names(stmts: &[Stmt], out: &mut BTreeSet<String>) {
+    fn expr(e: &Expr, out: &mut BTreeSet<String>) {
+        if let Expr::Call {
+            func,
+            args,
+            keywords,
+            ..
+        } = e
+        {
+            if let Expr::Attribute { value, .. } = &**func {
+                root_names(value, out);
+            }
+            args.iter().for_each(|a| root_names(a, out));
+            keywords.iter().for_each(|k| root_names(&k.value, out));
+        }
+        if let Expr::Lambda { .. } = e {
+            return;
+        }
+        for_each_child(e, |c| expr(c, out));
+    }
+    for s in stmts {
+        match s {
+            Stmt::Expr { value, .. } => expr(value, out),
+            Stmt::Assign { targets, value, .. } => {
+                for t in targets {
+                    target_names(t, out, true);
+                    if let Target::Store { expr: e, .. } = t {
+                        expr(e, out);
+                    }
+                }
+                if let Some(v) = value {
+                    expr(v, out);
+                }
+            }
+            Stmt::For {
+                target,
+                iter,
+                body,
+                orelse,
+                ..
+            } => {
+                target_names(target, out, true);
+                expr(iter, out);
+                mutated_names(body, out);
+                mutated_names(orelse, out);
+            }
+            Stmt::While {
+                test, body, orelse, ..
+            }
+            | Stmt::If {
+                test, body, orelse, ..
+            } => {
+                expr(test, out);
+                mutated_names(body, out);
+                mutated_names(orelse, out);
+            }
+            Stmt::With { items, body, .. } => {
+                for (e, t) in items {
+                    expr(e, out);
+                    if let Some(t) = t {
+                        target_names(t, out, true);
+                    }
+                }
+                mutated_names(body, out);
+            }
+            Stmt::Try {
+                body,
+                handlers,
+                orelse,
+                finalbody,
+                ..
+            } => {
+                mutated_names(body, out);
+                handlers.iter().for_each(|h| mutated_names(&h.body, out));
+                mutated_names(orelse, out);
+                mutated_names(finalbody, out);
+            }
+            Stmt::Match { subject, cases, .. } => {
+                expr(subject, out);
+                cases.iter().for_each(|(_, _, b)| mutated_names(b, out));
+            }
+            Stmt::Delete { targets, .. } => targets.iter().for_each(|t| target_names(t, out, true)),
+            Stmt::Global { names, .. } => out.extend(names.iter().cloned()),
+            Stmt::Other { exprs, .. } => exprs.iter().for_each(|e| expr(e, out)),
+            Stmt::FunctionDef { .. }
+            | Stmt::ClassDef { .. }
+            | Stmt::Import { .. }
+            | Stmt::Nonlocal { .. } => {}
+        }
+    }
+}
+
+fn collect_functions(stmts: &[Stmt], out: &mut BTreeMap<String, BTreeSet<String>>) {
+    for s in stmts {
+        match s {
+            Stmt::FunctionDef { name, body, .. } | Stmt::ClassDef { name, body, .. } => {
+                let mut names = BTreeSet::new();
+                mentioned_names(body, &mut names);
+                out.entry(name.clone()).or_default().extend(names);
+            }
+            Stmt::If { body, orelse, .. }
+            | Stmt::For { body, orelse, .. }
+            | Stmt::While { body, orelse, .. } => {
+                collect_functions(body, out);
+                collect_functions(orelse, out);
+            }
+            Stmt::With { body, .. } => collect_functions(body, out),
+            Stmt::Try {
+                body,
+                handlers,
+                orelse,
+                finalbody,
+                ..
+            } => {
+                collect_functions(body, out);
+                handlers
+                    .iter()
+                    .for_each(|h| collect_functions(&h.body, out));
+                collect_functions(orelse, out);
+                collect_functions(finalbody, out);
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Names a top-level statement of an executed cell binds in the global namespace (including
+/// `global` declarations inside functions).
+fn bound_names(stmts: &[Stmt], out: &mut BTreeSet<String>) {
+    for s in stmts {
+        match s {
+            Stmt::Assign { targets, .. } => {
+                targets.iter().for_each(|t| target_names(t, out, false))
+            }
+            Stmt::Import { names, .. } => {
+                for a in names {
+                    out.insert(
+                        a.asname
+                            .clone()
+                            .unwrap_or_else(|| a.name.split('.').next().unwrap_or("").to_string()),
+                    );
+                }
+            }
+            Stmt::FunctionDef { name, body, .. } | Stmt::ClassDef { name, body, .. } => {
+                out.insert(name.clone());
+                let mut inner = BTreeSet::new();
+                mentioned_names(body, &mut inner);
+                // Conservative: a function declaring `global x` may rebind x when called.
+                if contains_global(body) {
+                    out.extend(inner);
+                }
+            }
+            Stmt::For {
+                target,
+                body,
+                orelse,
+                ..
+            } => {
+                target_names(target, out, false);
+                bound_names(body, out);
+                bound_names(orelse, out);
+            }
+            Stmt::While { body, orelse, .. } | Stmt::If { body, orelse, .. } => {
+                bound_names(body, out);
+                bound_names(orelse, out);
+            }
+            Stmt::With { items, body, .. } => {
+                for (_, t) in items {
+                    if let Some(t) = t {
+                        target_names(t, out, false);
+                    }
+                }
+                bound_names(body, out);
+            }
+            Stmt::Try {
+                body,
+                handlers,
+                orelse,
+                finalbody,
+                ..
+            } => {
+                bound_names(body, out);
+                for h in handlers {
+                    bound_names(&h.body, out);
+                }
+                bound_names(orelse, out);
+                bound_names(finalbody, out);
+            }
+            Stmt::Match { cases, .. } => {
+                for (names, _, body) in cases {
+                    out.extend(names.iter().cloned());
+                    bound_names(body, out);
+                }
+            }
+            Stmt::Delete { targets, .. } => {
+                targets.iter().for_each(|t| target_names(t, out, false))
+            }
+            Stmt::Expr { value, .. } => {
+                let mut names = BTreeSet::new();
+                walrus_names(value, &mut names);
+                out.extend(names);
+            }
+            _ => {}
+        }
+    }
+}
+
+fn walrus_names(e: &Expr, out: &mut BTreeSet<String>) {
+    if let Expr::Walrus { target, .. } = e {
+        out.insert(target.clone());
+    }
+    for_each_child(e, |c| walrus_names(c, out));
+}
+
+fn contains_global(stmts: &[Stmt]) -> bool {
+    stmts.iter().any(|s| match s {
+        Stmt::Global { .. } => true,
+        Stmt::For { body, orelse, .. }
+        | Stmt::While { body, orelse, .. }
+        | Stmt::If { body, orelse, .. } => contains_global(body) || contains_global(orelse),
+        Stmt::With { body, .. } => contains_global(body),
+        Stmt::Try {
+            body,
+            handlers,
+            orelse,
+            finalbody,
+            ..
+        } => {
+            contains_global(body)
+                || handlers.iter().any(|h| contains_global(&h.body))
+                || contains_global(orelse)
+                || contains_global(finalbody)
+        }
+        _ => false,
+    })
+}
+
+/// Does the statement contain `break`, `continue`, `return`, `raise`, `pass` or the like (which the
+/// IR keeps as `Stmt::Other`), outside nested functions?
+fn contains_jump(stmts: &[Stmt]) -> bool {
+    stmts.iter().any(|s| match s {
+        Stmt::Other { .. } => true,
+        Stmt::For { body, orelse, .. }
+        | Stmt::While { body, orelse, .. }
+        | Stmt::If { body, orelse, .. } => contains_jump(body) || contains_jump(orelse),
+        Stmt::With { body, .. } => contains_jump(body),
+        Stmt::Try {
+            body,
+            handlers,
+            orelse,
+            finalbody,
+            ..
+        } => {
+            contains_jump(body)
+                || handlers.iter().any(|h| contains_jump(&h.body))
+                || contains_jump(orelse)
+                || contains_jump(finalbody)
+        }
+        Stmt::Match { cases, .. } => cases.iter().any(|(_, _, b)| contains_jump(b)),
+        _ => false,
+    })
+}
+
+/// The names an import binds and what they hold.
+pub fn import_bindings(from: Option<&str>, names: &[crate::ir::Alias]) -> Vec<(String, Val)> {
+    let mut out = Vec::new();
+    for a in names {
+        if a.name == "*" {
+            continue;
+        }
+        match from {
+            None => match &a.asname {
+                Some(alias) => out.push((alias.clone(), Val::Module(Some(a.name.clone())))),
+                None => {
+                    let root = a.name.split('.').next().unwrap_or("").to_string();
+                    out.push((root.clone(), Val::Module(Some(root))));
+                }
+            },
+            Some(module) if !module.starts_with('.') => {
+                let name = a.asname.clone().unwrap_or_else(|| a.name.clone());
+                // `from a import b`: b may be a submodule or a function; `Lib` covers both for paths.
+                out.push((name, Val::Lib(format!("{module}.{}", a.name))));
+            }
+            Some(_) => {
+                let name = a.asname.clone().unwrap_or_else(|| a.name.clone());
+                out.push((name, Val::Unknown));
+            }
+        }
+    }
+    out
+}
+
+impl Walker<'_> {
+    /// A helper for rules: an estimator value if `e` evaluates to one.
+    pub fn estimator(&self, e: &Expr) -> Option<Estimator> {
+        match self.eval(e) {
+            Val::Estimator(est) => Some(est),
+            _ => None,
+        }
+    }
+}

@@ -1,0 +1,410 @@
+//! Shape rules on arrays and tensors of known shape.
+//!
+//! - `shape-broadcast`: elementwise arithmetic on shapes that do not broadcast.
+//! - `shape-matmul`: `a @ b`, `np.dot`, `np.matmul` with inner dimensions that differ.
+//! - `shape-concatenate`: `np.concatenate` of arrays whose other dimensions differ.
+//! - `shape-reshape`: `reshape` to a shape with another number of elements.
+//! - `shape-image`: `plt.imshow` of an array that is not (M, N), (M, N, 3) or (M, N, 4).
+//! - `shape-savetxt`: `np.savetxt` of an array with more than 2 dimensions.
+
+use crate::diagnostic::Diagnostic;
+use crate::ir::{Expr, Keyword, Literal, SeqKind};
+
+use super::flow::Walker;
+use super::value::{ArrayVal, Val};
+
+fn fmt_shape(s: &[i64]) -> String {
+    if s.len() == 1 {
+        format!("({},)", s[0])
+    } else {
+        format!(
+            "({})",
+            s.iter()
+                .map(|d| d.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    }
+}
+
+/// Numpy broadcasting of two shapes; `Err` when they do not broadcast.
+pub fn broadcast(a: &[i64], b: &[i64]) -> Result<Vec<i64>, ()> {
+    let n = a.len().max(b.len());
+    let mut out = vec![0; n];
+    for i in 0..n {
+        let x = if i < n - a.len() {
+            1
+        } else {
+            a[i - (n - a.len())]
+        };
+        let y = if i < n - b.len() {
+            1
+        } else {
+            b[i - (n - b.len())]
+        };
+        out[i] = if x == y || y == 1 {
+            x
+        } else if x == 1 {
+            y
+        } else {
+            return Err(());
+        };
+    }
+    Ok(out)
+}
+
+const ELEMENTWISE: [&str; 7] = ["+", "-", "*", "/", "//", "%", "**"];
+
+pub fn binop_value(op: &str, l: &Val, r: &Val) -> Val {
+    let scalar = |v: &Val| matches!(v, Val::Int(_) | Val::Float(_));
+    match (l, r) {
+        (Val::Array(a), Val::Array(b)) if a.lib == b.lib && ELEMENTWISE.contains(&op) => {
+            match broadcast(&a.shape, &b.shape) {
+                Ok(shape) => Val::Array(ArrayVal {
+                    lib: a.lib,
+                    shape,
+                    dtype: None,
+                    has_nan: None,
+                }),
+                Err(()) => Val::Unknown,
+            }
+        }
+        (Val::Array(a), s) | (s, Val::Array(a)) if scalar(s) && ELEMENTWISE.contains(&op) => {
+            Val::Array(ArrayVal {
+                dtype: None,
+                has_nan: None,
+                ..a.clone()
+            })
+        }
+        _ => Val::Unknown,
+    }
+}
+
+fn int_tuple(w: &Walker, e: &Expr) -> Option<Vec<i64>> {
+    match e {
+        Expr::Seq {
+            kind: SeqKind::Tuple | SeqKind::List,
+            elts,
+            ..
+        } => elts.iter().map(|x| int_of(w, x)).collect(),
+        _ => int_of(w, e).map(|i| vec![i]),
+    }
+}
+
+fn int_of(w: &Walker, e: &Expr) -> Option<i64> {
+    match e {
+        Expr::Literal {
+            value: Literal::Int(i),
+            ..
+        } => Some(*i),
+        Expr::Other { children, .. } if children.len() == 1 => {
+            // `-1`
+            let t = w.text(e.range()).trim().to_string();
+            t.parse::<i64>().ok()
+        }
+        Expr::Name { .. } => match w.eval(e) {
+            Val::Int(i) => Some(i),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// The result of a reshape, or `Err(())` when the element counts differ.
+fn reshape(from: &[i64], to: &[i64]) -> Option<Result<Vec<i64>, ()>> {
+    let size: i64 = from.iter().product();
+    let unknown = to.iter().filter(|&&d| d == -1).count();
+    if unknown > 1 || to.iter().any(|&d| d < -1) {
+        return None;
+    }
+    let known: i64 = to.iter().filter(|&&d| d != -1).product();
+    if unknown == 0 {
+        return Some(if known == size {
+            Ok(to.to_vec())
+        } else {
+            Err(())
+        });
+    }
+    if known == 0 || size % known != 0 {
+        return Some(Err(()));
+    }
+    Some(Ok(to
+        .iter()
+        .map(|&d| if d == -1 { size / known } else { d })
+        .collect()))
+}
+
+pub fn array_method_result(a: &ArrayVal, attr: &str, args: &[Expr], _kw: &[Keyword]) -> Val {
+    match attr {
+        "copy" | "astype" => Val::Array(ArrayVal {
+            dtype: None,
+            ..a.clone()
+        }),
+        "flatten" | "ravel" if args.is_empty() => Val::Array(ArrayVal {
+            shape: vec![a.shape.iter().product()],
+            ..a.clone()
+        }),
+        _ => Val::Unknown,
+    }
+}
+
+fn arrays<'v>(l: &'v Val, r: &'v Val) -> Option<(&'v ArrayVal, &'v ArrayVal)> {
+    match (l, r) {
+        (Val::Array(a), Val::Array(b)) if a.lib == b.lib => Some((a, b)),
+        _ => None,
+    }
+}
+
+fn name_of<'s>(w: &'s Walker, e: &Expr) -> &'s str {
+    let t = w.text(e.range());
+    if t.len() > 40 || t.contains('\n') {
+        "an operand"
+    } else {
+        t
+    }
+}
+
+pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
+    match expr {
+        Expr::BinOp {
+            op,
+            left,
+            right,
+            range,
+        } => {
+            let (l, r) = (w.eval(left), w.eval(right));
+            let Some((a, b)) = arrays(&l, &r) else { return };
+            if ELEMENTWISE.contains(op) && broadcast(&a.shape, &b.shape).is_err() {
+                out.push(Diagnostic::error(
+                    "shape-broadcast",
+                    format!(
+                        "{} has shape {} and {} has shape {}: they cannot be broadcast together for '{op}': {}",
+                        name_of(w, left),
+                        fmt_shape(&a.shape),
+                        name_of(w, right),
+                        fmt_shape(&b.shape),
+                        if a.lib == super::value::ArrayLib::Torch { "RuntimeError" } else { "ValueError" }
+                    ),
+                    *range,
+                ));
+            }
+            if *op == "@" {
+                matmul(w, left, right, a, b, *range, out);
+            }
+        }
+        Expr::Call {
+            func,
+            args,
+            keywords,
+            range,
+        } => {
+            if keywords.iter().any(|k| k.name.is_none())
+                || args.iter().any(|a| matches!(a, Expr::Starred { .. }))
+            {
+                return;
+            }
+            let path = w.lib_path(func);
+            match path.as_deref() {
+                Some("numpy.dot" | "numpy.matmul") if args.len() == 2 => {
+                    let (l, r) = (w.eval(&args[0]), w.eval(&args[1]));
+                    if let Some((a, b)) = arrays(&l, &r) {
+                        matmul(w, &args[0], &args[1], a, b, *range, out);
+                    }
+                }
+                Some("matplotlib.pyplot.imshow") => {
+                    let Some(x) = args.first() else { return };
+                    if let Val::Array(a) = w.eval(x) {
+                        let s = &a.shape;
+                        let bad = match s.len() {
+                            2 => false,
+                            3 => !matches!(s[2], 1 | 3 | 4),
+                            _ => true,
+                        };
+                        if bad {
+                            let hint = if s.len() == 3 && matches!(s[0], 1 | 3 | 4) {
+                                "; it looks channels-first: use x.transpose(1, 2, 0)"
+                            } else {
+                                ""
+                            };
+                            out.push(Diagnostic::error(
+                                "shape-image",
+                                format!("imshow needs an image of shape (M, N), (M, N, 3) or (M, N, 4), but {} has shape {}{hint}: TypeError", name_of(w, x), fmt_shape(s)),
+                                x.range(),
+                            ));
+                        }
+                    }
+                }
+                Some("numpy.savetxt") => {
+                    let x = args.get(1).or_else(|| {
+                        keywords
+                            .iter()
+                            .find(|k| k.name.as_deref() == Some("X"))
+                            .map(|k| &k.value)
+                    });
+                    let Some(x) = x else { return };
+                    if let Val::Array(a) = w.eval(x) {
+                        if a.lib == super::value::ArrayLib::Numpy
+                            && (a.shape.len() > 2 || a.shape.is_empty())
+                        {
+                            out.push(Diagnostic::error(
+                                "shape-savetxt",
+                                format!("np.savetxt writes 1-D or 2-D arrays only, but {} has shape {}; use np.save or reshape it: ValueError", name_of(w, x), fmt_shape(&a.shape)),
+                                x.range(),
+                            ));
+                        }
+                    }
+                }
+                Some("numpy.concatenate") => {
+                    let Some(Expr::Seq { elts, .. }) = args.first() else {
+                        return;
+                    };
+                    let axis = match keywords
+                        .iter()
+                        .find(|k| k.name.as_deref() == Some("axis"))
+                        .map(|k| &k.value)
+                        .or(args.get(1))
+                    {
+                        None => 0,
+                        Some(e) => match int_of(w, e) {
+                            Some(a) if a >= 0 => a as usize,
+                            _ => return,
+                        },
+                    };
+                    let mut shapes = Vec::new();
+                    for e in elts {
+                        match w.eval(e) {
+                            Val::Array(a) if a.lib == super::value::ArrayLib::Numpy => {
+                                shapes.push((e, a.shape))
+                            }
+                            _ => return,
+                        }
+                    }
+                    let Some((first_e, first)) = shapes.first() else {
+                        return;
+                    };
+                    for (e, s) in &shapes[1..] {
+                        let bad = s.len() != first.len()
+                            || axis >= first.len()
+                            || s.iter()
+                                .zip(first.iter())
+                                .enumerate()
+                                .any(|(i, (x, y))| i != axis && x != y);
+                        if bad {
+                            out.push(Diagnostic::error(
+                                "shape-concatenate",
+                                format!("np.concatenate along axis {axis}: {} has shape {} but {} has shape {}: ValueError",
+                                    name_of(w, first_e), fmt_shape(first), name_of(w, e), fmt_shape(s)),
+                                *range,
+                            ));
+                            return;
+                        }
+                    }
+                }
+                Some("numpy.reshape") if args.len() == 2 => {
+                    if let (Val::Array(a), Some(to)) = (w.eval(&args[0]), int_tuple(w, &args[1])) {
+                        if let Some(Err(())) = reshape(&a.shape, &to) {
+                            out.push(reshape_diag(w, &args[0], &a, &to, *range));
+                        }
+                    }
+                }
+                _ => {
+                    if let Expr::Attribute { value, attr, .. } = &**func {
+                        if matches!(attr.as_str(), "reshape" | "view") && !args.is_empty() {
+                            if let Val::Array(a) = w.eval(value) {
+                                if attr == "view" && a.lib != super::value::ArrayLib::Torch {
+                                    return;
+                                }
+                                let to = if args.len() == 1 {
+                                    int_tuple(w, &args[0])
+                                } else {
+                                    args.iter().map(|x| int_of(w, x)).collect()
+                                };
+                                if let Some(to) = to {
+                                    if let Some(Err(())) = reshape(&a.shape, &to) {
+                                        out.push(reshape_diag(w, value, &a, &to, *range));
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+fn reshape_diag(
+    w: &Walker,
+    x: &Expr,
+    a: &ArrayVal,
+    to: &[i64],
+    range: crate::ir::TextRange,
+) -> Diagnostic {
+    let size: i64 = a.shape.iter().product();
+    Diagnostic::error(
+        "shape-reshape",
+        format!(
+            "cannot reshape {} of shape {} ({size} elements) into shape {}: {}",
+            name_of(w, x),
+            fmt_shape(&a.shape),
+            fmt_shape(to),
+            if a.lib == super::value::ArrayLib::Torch {
+                "RuntimeError"
+            } else {
+                "ValueError"
+            }
+        ),
+        range,
+    )
+}
+
+fn matmul(
+    w: &Walker,
+    le: &Expr,
+    re: &Expr,
+    a: &ArrayVal,
+    b: &ArrayVal,
+    range: crate::ir::TextRange,
+    out: &mut Vec<Diagnostic>,
+) {
+    if a.shape.is_empty() || b.shape.is_empty() {
+        return;
+    }
+    let k1 = *a.shape.last().unwrap();
+    let k2 = if b.shape.len() == 1 {
+        b.shape[0]
+    } else {
+        b.shape[b.shape.len() - 2]
+    };
+    // np.dot and @ agree on the contracted dimensions for 1-D and 2-D operands.
+    if a.shape.len() <= 2 && b.shape.len() <= 2 && k1 != k2 {
+        out.push(Diagnostic::error(
+            "shape-matmul",
+            format!(
+                "matrix product of {} with shape {} and {} with shape {}: inner dimensions {k1} and {k2} differ: {}",
+                name_of(w, le),
+                fmt_shape(&a.shape),
+                name_of(w, re),
+                fmt_shape(&b.shape),
+                if a.lib == super::value::ArrayLib::Torch { "RuntimeError" } else { "ValueError" }
+            ),
+            range,
+        ));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn broadcasting_follows_numpy() {
+        assert_eq!(broadcast(&[68], &[272]), Err(()));
+        assert_eq!(broadcast(&[68, 1], &[272]), Ok(vec![68, 272]));
+        assert_eq!(broadcast(&[3, 1, 5], &[4, 5]), Ok(vec![3, 4, 5]));
+        assert_eq!(reshape(&[2, 6], &[3, -1]), Some(Ok(vec![3, 4])));
+        assert_eq!(reshape(&[2, 6], &[5, -1]), Some(Err(())));
+        assert_eq!(reshape(&[2, 6], &[12]), Some(Ok(vec![12])));
+    }
+}

@@ -1,0 +1,426 @@
+//! scikit-learn rules.
+//!
+//! - `sklearn-not-fitted`: `predict`/`transform`/`score`/... on an estimator that is not fitted.
+//! - `sklearn-feature-mismatch`: data whose column count or names differ from what the estimator
+//!   was fitted on (`n_features_in_`, `feature_names_in_`).
+//! - `sklearn-1d-input`: a Series or 1-D array as `X` of an estimator that needs 2-D data.
+//! - `sklearn-string-input`: a frame with a column of non-numeric strings into an estimator that
+//!   only takes numbers (encoders and vectorizers are not in the table).
+//! - `sklearn-nan-input`: data with NaN into an estimator that rejects NaN (scalers, tree models,
+//!   histogram gradient boosting and imputers accept it and are never flagged).
+//! - `sklearn-empty-input`: zero samples into `fit`/`train_test_split`.
+//! - `sklearn-bad-params`: `LogisticRegression` solver and penalty that do not go together.
+
+use std::collections::BTreeMap;
+
+use crate::diagnostic::Diagnostic;
+use crate::ir::{Expr, Keyword, Literal, TextRange};
+
+use super::flow::Walker;
+use super::value::{ArrayLib, ArrayVal, Estimator, Val};
+
+/// Estimators that validate `X` as a 2-D numeric array (no strings, no 1-D input).
+const NUMERIC_2D: &[&str] = &[
+    "LinearRegression",
+    "LogisticRegression",
+    "LogisticRegressionCV",
+    "Ridge",
+    "RidgeCV",
+    "RidgeClassifier",
+    "Lasso",
+    "LassoCV",
+    "ElasticNet",
+    "ElasticNetCV",
+    "SGDClassifier",
+    "SGDRegressor",
+    "Perceptron",
+    "SVC",
+    "SVR",
+    "LinearSVC",
+    "LinearSVR",
+    "NuSVC",
+    "NuSVR",
+    "KNeighborsClassifier",
+    "KNeighborsRegressor",
+    "DecisionTreeClassifier",
+    "DecisionTreeRegressor",
+    "RandomForestClassifier",
+    "RandomForestRegressor",
+    "ExtraTreesClassifier",
+    "ExtraTreesRegressor",
+    "GradientBoostingClassifier",
+    "GradientBoostingRegressor",
+    "HistGradientBoostingClassifier",
+    "HistGradientBoostingRegressor",
+    "GaussianNB",
+    "BernoulliNB",
+    "MLPClassifier",
+    "MLPRegressor",
+    "StandardScaler",
+    "MinMaxScaler",
+    "MaxAbsScaler",
+    "RobustScaler",
+    "PCA",
+    "TruncatedSVD",
+    "KMeans",
+    "MiniBatchKMeans",
+    "DBSCAN",
+    "BayesianRidge",
+    "HuberRegressor",
+    "LinearDiscriminantAnalysis",
+    "QuadraticDiscriminantAnalysis",
+    "PowerTransformer",
+    "QuantileTransformer",
+];
+
+/// Of those, the ones that reject NaN in `X` (recent releases: trees, forests, histogram boosting
+/// and the scalers accept NaN, so they are absent).
+const REJECTS_NAN: &[&str] = &[
+    "LinearRegression",
+    "LogisticRegression",
+    "LogisticRegressionCV",
+    "Ridge",
+    "RidgeCV",
+    "RidgeClassifier",
+    "Lasso",
+    "LassoCV",
+    "ElasticNet",
+    "ElasticNetCV",
+    "SGDClassifier",
+    "SGDRegressor",
+    "Perceptron",
+    "SVC",
+    "SVR",
+    "LinearSVC",
+    "LinearSVR",
+    "NuSVC",
+    "NuSVR",
+    "KNeighborsClassifier",
+    "KNeighborsRegressor",
+    "GradientBoostingClassifier",
+    "GradientBoostingRegressor",
+    "GaussianNB",
+    "BernoulliNB",
+    "MLPClassifier",
+    "MLPRegressor",
+    "PCA",
+    "TruncatedSVD",
+    "KMeans",
+    "MiniBatchKMeans",
+    "DBSCAN",
+    "BayesianRidge",
+    "HuberRegressor",
+    "LinearDiscriminantAnalysis",
+    "QuadraticDiscriminantAnalysis",
+];
+
+/// Estimators whose output has the same shape as their input.
+const SHAPE_PRESERVING: &[&str] = &[
+    "StandardScaler",
+    "MinMaxScaler",
+    "MaxAbsScaler",
+    "RobustScaler",
+    "PowerTransformer",
+    "QuantileTransformer",
+    "Normalizer",
+];
+
+/// Known estimators and transformers (constructing one gives an unfitted estimator).
+const KNOWN: &[&str] = &[
+    "OneHotEncoder",
+    "OrdinalEncoder",
+    "LabelEncoder",
+    "SimpleImputer",
+    "KNNImputer",
+    "PolynomialFeatures",
+    "Normalizer",
+    "CountVectorizer",
+    "TfidfVectorizer",
+    "IsolationForest",
+    "AdaBoostClassifier",
+    "AdaBoostRegressor",
+    "MultinomialNB",
+    "NearestNeighbors",
+];
+
+pub fn construct(path: &str, keywords: &[Keyword], range: TextRange) -> Option<Estimator> {
+    if !path.starts_with("sklearn.") {
+        return None;
+    }
+    let class = path.rsplit('.').next()?;
+    if !NUMERIC_2D.contains(&class) && !KNOWN.contains(&class) {
+        return None;
+    }
+    let mut params = BTreeMap::new();
+    for k in keywords {
+        let name = k.name.as_ref()?;
+        if let Expr::Literal { value, .. } = &k.value {
+            params.insert(name.clone(), value.clone());
+        } else {
+            params.insert(name.clone(), Literal::Ellipsis);
+        }
+    }
+    Some(Estimator {
+        class: class.to_string(),
+        fitted: Some(false),
+        n_features: None,
+        feature_names: None,
+        params,
+        constructed_at: Some(range),
+    })
+}
+
+/// Number of samples, number of features, and feature names of data passed as `X`.
+fn data_shape(v: &Val) -> (Option<i64>, Option<i64>, Option<Vec<String>>) {
+    match v {
+        Val::Frame(f) => (f.n_rows, f.n_columns(), f.columns.clone()),
+        Val::Array(a) if a.shape.len() == 2 => (Some(a.shape[0]), Some(a.shape[1]), None),
+        Val::Array(a) if !a.shape.is_empty() => (Some(a.shape[0]), None, None),
+        Val::Series(s) => (s.len, None, None),
+        _ => (None, None, None),
+    }
+}
+
+pub fn method_result(w: &Walker, e: &Estimator, attr: &str, args: &[Expr]) -> Val {
+    if !matches!(attr, "fit_transform" | "transform")
+        || !SHAPE_PRESERVING.contains(&e.class.as_str())
+    {
+        return Val::Unknown;
+    }
+    let Some(x) = args.first() else {
+        return Val::Unknown;
+    };
+    match data_shape(&w.eval(x)) {
+        (Some(r), Some(c), _) => Val::Array(ArrayVal {
+            lib: ArrayLib::Numpy,
+            shape: vec![r, c],
+            dtype: Some("float64".into()),
+            has_nan: None,
+        }),
+        _ => Val::Unknown,
+    }
+}
+
+/// The estimator after a method call on it.
+pub fn after_method(w: &Walker, e: &Estimator, attr: &str, args: &[Expr]) -> Val {
+    match attr {
+        "fit" | "fit_transform" | "fit_predict" | "partial_fit" => {
+            let Some(x) = args.first() else {
+                return Val::Unknown;
+            };
+            let (_, cols, names) = data_shape(&w.eval(x));
+            Val::Estimator(Estimator {
+                fitted: Some(true),
+                n_features: cols,
+                feature_names: names,
+                ..e.clone()
+            })
+        }
+        "set_params" => Val::Unknown,
+        _ => Val::Estimator(e.clone()),
+    }
+}
+
+fn x_arg<'e>(args: &'e [Expr], keywords: &'e [Keyword]) -> Option<&'e Expr> {
+    args.first().or_else(|| {
+        keywords
+            .iter()
+            .find(|k| k.name.as_deref() == Some("X"))
+            .map(|k| &k.value)
+    })
+}
+
+fn text_or<'s>(w: &'s Walker, e: &Expr, or: &'s str) -> &'s str {
+    let t = w.text(e.range());
+    if t.is_empty() || t.len() > 40 || t.contains('\n') {
+        or
+    } else {
+        t
+    }
+}
+
+pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
+    let Expr::Call {
+        func,
+        args,
+        keywords,
+        range,
+    } = expr
+    else {
+        return;
+    };
+    // train_test_split on zero samples.
+    if let Some(path) = w.lib_path(func) {
+        if path == "sklearn.model_selection.train_test_split" {
+            for a in args {
+                if let Expr::Starred { .. } = a {
+                    return;
+                }
+                if let (Some(0), _, _) = data_shape(&w.eval(a)) {
+                    out.push(Diagnostic::error(
+                        "sklearn-empty-input",
+                        format!(
+                            "{} has 0 samples: train_test_split cannot make a train set: ValueError",
+                            text_or(w, a, "the data")
+                        ),
+                        a.range(),
+                    ));
+                    return;
+                }
+            }
+        }
+        return;
+    }
+    let Expr::Attribute { value, attr, .. } = &**func else {
+        return;
+    };
+    let Val::Estimator(est) = w.eval(value) else {
+        return;
+    };
+    let name = text_or(w, value, "the estimator");
+    let class = est.class.as_str();
+    let uses_fitted = matches!(
+        attr.as_str(),
+        "predict"
+            | "predict_proba"
+            | "predict_log_proba"
+            | "transform"
+            | "score"
+            | "decision_function"
+            | "inverse_transform"
+    );
+    let fits = matches!(attr.as_str(), "fit" | "fit_transform" | "fit_predict");
+    if uses_fitted && est.fitted == Some(false) {
+        let where_ = if est.constructed_at.is_some() {
+            "it was created in this cell and not fitted before"
+        } else {
+            "the kernel reports it unfitted"
+        };
+        out.push(Diagnostic::error(
+            "sklearn-not-fitted",
+            format!("{name}.{attr}() on an unfitted {class}: {where_}; call {name}.fit(...) first: NotFittedError"),
+            *range,
+        ));
+        return;
+    }
+    if !uses_fitted && !fits {
+        return;
+    }
+    if fits && class.starts_with("LogisticRegression") {
+        if let Some(msg) = logistic_params(&est) {
+            out.push(Diagnostic::error("sklearn-bad-params", msg, *range));
+            return;
+        }
+    }
+    let Some(x) = x_arg(args, keywords) else {
+        return;
+    };
+    let xv = w.eval(x);
+    let xname = text_or(w, x, "X");
+    let (rows, cols, names) = data_shape(&xv);
+    let numeric_2d = NUMERIC_2D.contains(&class);
+    if numeric_2d {
+        let one_d = match &xv {
+            Val::Series(_) => true,
+            Val::Array(a) => a.shape.len() == 1,
+            _ => false,
+        };
+        if one_d {
+            out.push(Diagnostic::error(
+                "sklearn-1d-input",
+                format!("{name}.{attr}() needs 2-D X but {xname} is 1-D (a {}); reshape it with .reshape(-1, 1) or pass a DataFrame: ValueError",
+                    if matches!(xv, Val::Series(_)) { "Series" } else { "1-D array" }),
+                x.range(),
+            ));
+            return;
+        }
+        if let Val::Frame(f) = &xv {
+            if let Some((col, example)) = f.non_numeric_column() {
+                out.push(Diagnostic::error(
+                    "sklearn-string-input",
+                    format!("{class} takes numbers only, but column '{col}' of {xname} holds strings such as '{example}'; encode it first (OneHotEncoder, OrdinalEncoder, pd.get_dummies): ValueError"),
+                    x.range(),
+                ));
+                return;
+            }
+        }
+    }
+    if rows == Some(0) && (fits || uses_fitted) {
+        out.push(Diagnostic::error(
+            "sklearn-empty-input",
+            format!("{xname} has 0 samples: {name}.{attr}() needs at least one: ValueError"),
+            x.range(),
+        ));
+        return;
+    }
+    if REJECTS_NAN.contains(&class) && (fits || uses_fitted) {
+        let nan = match &xv {
+            Val::Frame(f) => f.has_nan,
+            Val::Array(a) => a.has_nan,
+            _ => None,
+        };
+        if nan == Some(true) {
+            out.push(Diagnostic::error(
+                "sklearn-nan-input",
+                format!("{xname} contains NaN and {class} does not accept missing values; impute or drop them first: ValueError"),
+                x.range(),
+            ));
+            return;
+        }
+    }
+    if uses_fitted && est.fitted != Some(false) {
+        if let (Some(n), Some(c)) = (est.n_features, cols) {
+            if n != c {
+                out.push(Diagnostic::error(
+                    "sklearn-feature-mismatch",
+                    format!("{name} was fitted on {n} features; {xname} has {c}: ValueError"),
+                    x.range(),
+                ));
+                return;
+            }
+        }
+        if let (Some(fitted), Some(now)) = (&est.feature_names, &names) {
+            if fitted != now {
+                let missing: Vec<&String> =
+                    fitted.iter().filter(|c| !now.contains(c)).take(3).collect();
+                let extra: Vec<&String> =
+                    now.iter().filter(|c| !fitted.contains(c)).take(3).collect();
+                let detail = if missing.is_empty() && extra.is_empty() {
+                    "the same names in another order".to_string()
+                } else {
+                    format!("unseen {:?}, missing {:?}", extra, missing)
+                };
+                out.push(Diagnostic::error(
+                    "sklearn-feature-mismatch",
+                    format!("the feature names of {xname} differ from those {name} was fitted on ({detail}): ValueError"),
+                    x.range(),
+                ));
+            }
+        }
+    }
+}
+
+/// Solver and penalty combinations `LogisticRegression.fit` rejects.
+fn logistic_params(est: &Estimator) -> Option<String> {
+    let s = |k: &str| match est.params.get(k) {
+        None => Some(None),
+        Some(Literal::Str(s)) => Some(Some(s.clone())),
+        Some(Literal::None) => Some(Some("None".into())),
+        Some(_) => None,
+    };
+    let solver = s("solver")?.unwrap_or_else(|| "lbfgs".into());
+    let penalty = s("penalty")?.unwrap_or_else(|| "l2".into());
+    let allowed: &[&str] = match solver.as_str() {
+        "lbfgs" | "newton-cg" | "newton-cholesky" | "sag" => &["l2", "None", "none"],
+        "liblinear" => &["l1", "l2"],
+        "saga" => return None,
+        _ => return None,
+    };
+    if allowed.contains(&penalty.as_str()) {
+        return None;
+    }
+    Some(format!(
+        "LogisticRegression with solver='{solver}' does not support penalty='{penalty}' (it supports {}); use solver='saga' or another penalty: ValueError",
+        allowed.iter().filter(|p| **p != "none").map(|p| format!("'{p}'")).collect::<Vec<_>>().join(", ")
+    ))
+}

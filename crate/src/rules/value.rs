@@ -1,0 +1,303 @@
+//! Abstract values of names while the rules walk the target cell: what is known for certain about
+//! the object a name holds. Everything not listed is `Unknown`, and an unknown value silences the
+//! rules.
+
+use std::collections::BTreeMap;
+
+use serde_json::Value;
+
+use crate::ir::{Literal, TextRange};
+use crate::summary::{Category, ObjectSummary};
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Val {
+    Unknown,
+    /// A module; the dotted import path when known (`matplotlib.pyplot`).
+    Module(Option<String>),
+    /// A library function or class imported by name: its qualified path (`sklearn.linear_model.LogisticRegression`).
+    Lib(String),
+    Frame(Frame),
+    /// The result of `frame.groupby(...)`: selecting columns from it needs them in the frame.
+    GroupBy(Frame),
+    Series(SeriesVal),
+    Array(ArrayVal),
+    Estimator(Estimator),
+    /// Only the qualified class name is known (`keras.src.models.sequential.Sequential`).
+    Typed(String),
+    /// A list, tuple or dict of known length.
+    Sized {
+        type_name: String,
+        len: i64,
+    },
+    Int(i64),
+    Float(f64),
+    Str(String),
+}
+
+/// What is known about one column.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Column {
+    /// String example values the summary recorded (an object column).
+    pub str_examples: Vec<String>,
+    pub has_nan: Option<bool>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Frame {
+    /// The complete column list, or `None` when it is not known completely.
+    pub columns: Option<Vec<String>>,
+    pub column_info: BTreeMap<String, Column>,
+    pub n_rows: Option<i64>,
+    /// The number of columns when known (also when the list of names is not).
+    pub width: Option<i64>,
+    pub has_nan: Option<bool>,
+    /// Where the facts came from (the summarized name), for messages.
+    pub origin: Option<String>,
+}
+
+impl Frame {
+    pub fn has(&self, column: &str) -> Option<bool> {
+        self.columns
+            .as_ref()
+            .map(|cols| cols.iter().any(|c| c == column))
+    }
+
+    pub fn n_columns(&self) -> Option<i64> {
+        self.columns.as_ref().map(|c| c.len() as i64).or(self.width)
+    }
+
+    /// Keeps the columns in `keep` (in that order) and what is known of them.
+    pub fn select(&self, keep: &[String]) -> Frame {
+        Frame {
+            columns: Some(keep.to_vec()),
+            column_info: keep
+                .iter()
+                .filter_map(|c| Some((c.clone(), self.column_info.get(c)?.clone())))
+                .collect(),
+            n_rows: self.n_rows,
+            width: Some(keep.len() as i64),
+            has_nan: if self.has_nan == Some(false) {
+                Some(false)
+            } else {
+                None
+            },
+            origin: self.origin.clone(),
+        }
+    }
+
+    /// Does some column certainly hold strings that are not numbers?
+    pub fn non_numeric_column(&self) -> Option<(&str, &str)> {
+        let cols = self.columns.as_ref()?;
+        cols.iter().find_map(|c| {
+            let info = self.column_info.get(c)?;
+            let bad = info
+                .str_examples
+                .iter()
+                .find(|s| parse_float(s).is_none())?;
+            Some((c.as_str(), bad.as_str()))
+        })
+    }
+}
+
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SeriesVal {
+    pub len: Option<i64>,
+    /// String values the summary recorded.
+    pub str_examples: Vec<String>,
+    pub has_nan: Option<bool>,
+    pub name: Option<String>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ArrayLib {
+    Numpy,
+    Torch,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct ArrayVal {
+    pub lib: ArrayLib,
+    pub shape: Vec<i64>,
+    pub dtype: Option<String>,
+    pub has_nan: Option<bool>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Estimator {
+    /// The class name (`LogisticRegression`).
+    pub class: String,
+    pub fitted: Option<bool>,
+    pub n_features: Option<i64>,
+    pub feature_names: Option<Vec<String>>,
+    /// Literal keyword arguments of a constructor call seen in this cell.
+    pub params: BTreeMap<String, Literal>,
+    /// Where it was constructed in this cell.
+    pub constructed_at: Option<TextRange>,
+}
+
+/// `"<class 'a.B'>"` -> `"a.B"`.
+pub fn normalize_type(t: &str) -> &str {
+    t.strip_prefix("<class '")
+        .and_then(|s| s.strip_suffix("'>"))
+        .unwrap_or(t)
+}
+
+/// Python's `int(str)`: optional sign, digits and underscores between digits, spaces around.
+pub fn parse_int(s: &str) -> Option<i64> {
+    let t = s.trim();
+    let t = t.strip_prefix(['+', '-']).unwrap_or(t);
+    if t.is_empty()
+        || t.starts_with('_')
+        || t.ends_with('_')
+        || t.contains("__")
+        || !t.chars().all(|c| c.is_ascii_digit() || c == '_')
+    {
+        return None;
+    }
+    Some(0)
+}
+
+/// Python's `float(str)` (and so pandas/numpy conversions of strings).
+pub fn parse_float(s: &str) -> Option<f64> {
+    let t = s.trim().replace('_', "");
+    let lower = t.to_ascii_lowercase();
+    let bare = lower.trim_start_matches(['+', '-']);
+    if matches!(bare, "nan" | "inf" | "infinity") {
+        return Some(f64::NAN);
+    }
+    if t.is_empty() || !t.chars().all(|c| c.is_ascii_digit() || "+-.eE".contains(c)) {
+        return None;
+    }
+    t.parse::<f64>().ok()
+}
+
+fn str_examples(values: &Value) -> Vec<String> {
+    let mut out = Vec::new();
+    for key in ["examples", "example_values", "unique_values"] {
+        if let Some(list) = values.get(key).and_then(Value::as_array) {
+            out.extend(list.iter().filter_map(|v| v.as_str().map(str::to_string)));
+        }
+    }
+    out
+}
+
+/// The abstract value of a summarized object.
+pub fn from_summary(name: &str, obj: &ObjectSummary) -> Val {
+    if obj.error.is_some() {
+        return Val::Unknown;
+    }
+    let type_name = normalize_type(&obj.type_name).to_string();
+    match obj.kind.as_str() {
+        "dataframe" => {
+            let columns = obj.complete_columns().and_then(|cols| {
+                let n = obj.shape().and_then(|s| s.get(1).copied());
+                let consistent = n.is_none_or(|n| n == cols.len() as i64);
+                // Tuples (MultiIndex) are not matched by plain strings: stay silent.
+                let plain = cols.iter().all(|c| !c.starts_with('('));
+                (consistent && plain).then(|| cols.iter().map(|c| c.to_string()).collect())
+            });
+            let nan_columns = obj.str_list_fact(Category::V, "nan_columns");
+            let mut column_info = BTreeMap::new();
+            if let Some(values) = obj.value.get("column_values").and_then(Value::as_object) {
+                for (col, v) in values {
+                    let has_nan = v
+                        .get("has_nan")
+                        .and_then(Value::as_bool)
+                        .or_else(|| nan_columns.as_ref().map(|n| n.contains(&col.as_str())));
+                    let has_nan = if obj.has_nan() == Some(false) {
+                        Some(false)
+                    } else {
+                        has_nan
+                    };
+                    column_info.insert(
+                        col.clone(),
+                        Column {
+                            str_examples: str_examples(v),
+                            has_nan,
+                        },
+                    );
+                }
+            }
+            Val::Frame(Frame {
+                columns,
+                column_info,
+                n_rows: obj.shape().and_then(|s| s.first().copied()),
+                width: obj.shape().and_then(|s| s.get(1).copied()),
+                has_nan: obj.has_nan(),
+                origin: Some(name.to_string()),
+            })
+        }
+        "series" => {
+            let values = Value::Object(obj.value.clone());
+            Val::Series(SeriesVal {
+                len: obj.shape().and_then(|s| s.first().copied()),
+                str_examples: str_examples(&values),
+                has_nan: obj.has_nan(),
+                name: obj.str_fact(Category::R, "name").map(str::to_string),
+            })
+        }
+        "ndarray" | "tensor" => match obj.shape() {
+            Some(shape) => Val::Array(ArrayVal {
+                lib: if obj.kind == "tensor" {
+                    ArrayLib::Torch
+                } else {
+                    ArrayLib::Numpy
+                },
+                shape,
+                dtype: obj.str_fact(Category::R, "dtype").map(str::to_string),
+                has_nan: obj.has_nan(),
+            }),
+            None => Val::Typed(type_name),
+        },
+        "estimator" => Val::Estimator(Estimator {
+            class: type_name.rsplit('.').next().unwrap_or("").to_string(),
+            fitted: obj.fitted(),
+            n_features: obj.int_fact(Category::S, "n_features_in"),
+            feature_names: obj
+                .str_list_fact(Category::R, "feature_names_in")
+                .map(|v| v.into_iter().map(str::to_string).collect()),
+            params: BTreeMap::new(),
+            constructed_at: None,
+        }),
+        "class" => match (
+            obj.str_fact(Category::R, "module"),
+            obj.str_fact(Category::R, "class"),
+        ) {
+            (Some(m), Some(c)) => Val::Lib(format!("{m}.{c}")),
+            _ => Val::Typed(type_name),
+        },
+        "module" => Val::Module(obj.str_fact(Category::R, "module").map(str::to_string)),
+        "list" | "tuple" | "dict" | "set" => match obj.int_fact(Category::S, "length") {
+            Some(len) => Val::Sized { type_name, len },
+            None => Val::Typed(type_name),
+        },
+        "int" => match obj.value.get("value").and_then(Value::as_i64) {
+            Some(v) => Val::Int(v),
+            None => Val::Typed(type_name),
+        },
+        "str" => match obj.value.get("value").and_then(Value::as_str) {
+            Some(v) => Val::Str(v.to_string()),
+            None => Val::Typed(type_name),
+        },
+        _ if !type_name.is_empty() => Val::Typed(type_name),
+        _ => Val::Unknown,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_parse_like_python() {
+        assert!(parse_int("46").is_some());
+        assert!(parse_int(" -3 ").is_some());
+        assert!(parse_int("46.0").is_none());
+        assert!(parse_int("abc").is_none());
+        assert!(parse_float("46.0").is_some());
+        assert!(parse_float("1e5").is_some());
+        assert!(parse_float("nan").is_some());
+        assert!(parse_float("male").is_none());
+        assert!(parse_float("").is_none());
+    }
+}

@@ -1,0 +1,174 @@
+//! Value rules.
+//!
+//! - `value-conversion`: `astype(int)` / `astype(float)` / `pd.to_numeric` on a column whose recorded
+//!   string values do not parse as such numbers (or `astype(int)` on a column with NaN).
+//! - `index-out-of-range`: a literal index past the known length of a list, tuple or array.
+//! - `index-type`: a list or tuple indexed by a numpy array (not an integer scalar).
+
+use crate::diagnostic::Diagnostic;
+use crate::ir::{Expr, Literal};
+
+use super::flow::Walker;
+use super::value::{parse_float, parse_int, Val};
+
+#[derive(Clone, Copy, PartialEq)]
+enum Target {
+    Int,
+    Float,
+}
+
+fn dtype_target(w: &Walker, e: &Expr) -> Option<Target> {
+    let name = match e {
+        Expr::Name { id, .. } if w.is_builtin(id) => id.clone(),
+        Expr::Literal {
+            value: Literal::Str(s),
+            ..
+        } => s.clone(),
+        _ => {
+            let path = w.lib_path(e)?;
+            path.strip_prefix("numpy.")?.to_string()
+        }
+    };
+    match name.as_str() {
+        "int" | "int64" | "int32" | "int16" | "int8" | "uint8" | "uint16" | "uint32" | "uint64" => {
+            Some(Target::Int)
+        }
+        "float" | "float64" | "float32" | "float16" => Some(Target::Float),
+        _ => None,
+    }
+}
+
+fn bad_example<'a>(examples: &'a [String], t: Target) -> Option<&'a str> {
+    examples
+        .iter()
+        .find(|s| match t {
+            Target::Int => parse_int(s).is_none(),
+            Target::Float => parse_float(s).is_none(),
+        })
+        .map(String::as_str)
+}
+
+fn short(w: &Walker, e: &Expr) -> String {
+    let t = w.text(e.range());
+    if t.len() > 40 || t.contains('\n') {
+        "the column".into()
+    } else {
+        t.to_string()
+    }
+}
+
+pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
+    match expr {
+        Expr::Call {
+            func,
+            args,
+            keywords,
+            range,
+        } => {
+            if let Expr::Attribute { value, attr, .. } = &**func {
+                if attr == "astype" && args.len() == 1 {
+                    if keywords.iter().any(|k| k.name.as_deref() == Some("errors")) {
+                        return;
+                    }
+                    let Some(t) = dtype_target(w, &args[0]) else {
+                        return;
+                    };
+                    if let Val::Series(s) = w.eval(value) {
+                        if let Some(bad) = bad_example(&s.str_examples, t) {
+                            out.push(Diagnostic::error(
+                                "value-conversion",
+                                format!(
+                                    "{} holds strings such as '{bad}' that do not convert to {}: ValueError",
+                                    short(w, value),
+                                    if t == Target::Int { "int (a float string needs astype(float) first)" } else { "float" }
+                                ),
+                                *range,
+                            ));
+                        } else if t == Target::Int && s.has_nan == Some(true) {
+                            out.push(Diagnostic::error(
+                                "value-conversion",
+                                format!("{} contains NaN, which cannot be converted to int; fill or drop it first, or use the 'Int64' dtype: IntCastingNaNError", short(w, value)),
+                                *range,
+                            ));
+                        }
+                    }
+                    return;
+                }
+            }
+            if w.lib_path(func).as_deref() == Some("pandas.to_numeric") {
+                let errors = keywords
+                    .iter()
+                    .find(|k| k.name.as_deref() == Some("errors"));
+                if errors.is_some_and(|k| k.value.as_str_literal() != Some("raise"))
+                    || args.len() != 1
+                {
+                    return;
+                }
+                if let Val::Series(s) = w.eval(&args[0]) {
+                    if let Some(bad) = bad_example(&s.str_examples, Target::Float) {
+                        out.push(Diagnostic::error(
+                            "value-conversion",
+                            format!("{} holds strings such as '{bad}' that are not numbers; pass errors='coerce' to get NaN instead: ValueError", short(w, &args[0])),
+                            *range,
+                        ));
+                    }
+                }
+            }
+        }
+        Expr::Subscript {
+            value,
+            index,
+            range,
+        } => {
+            if let (Val::Sized { type_name, .. }, Val::Array(a)) = (w.eval(value), w.eval(index)) {
+                if (type_name == "list" || type_name == "tuple")
+                    && a.lib == super::value::ArrayLib::Numpy
+                    && !a.shape.is_empty()
+                {
+                    out.push(Diagnostic::error(
+                        "index-type",
+                        format!(
+                            "{} is a {type_name} and {} is an array of shape {:?}, not an integer: TypeError: only integer scalar arrays can be converted to a scalar index",
+                            short(w, value),
+                            short(w, index),
+                            a.shape
+                        ),
+                        index.range(),
+                    ));
+                    return;
+                }
+            }
+            let i = match &**index {
+                Expr::Literal {
+                    value: Literal::Int(i),
+                    ..
+                } => *i,
+                Expr::Other { children, .. } if children.len() == 1 => {
+                    match w.text(index.range()).trim().parse::<i64>() {
+                        Ok(i) => i,
+                        Err(_) => return,
+                    }
+                }
+                _ => return,
+            };
+            let (len, what) = match w.eval(value) {
+                Val::Sized { type_name, len } if type_name == "list" || type_name == "tuple" => {
+                    (len, type_name)
+                }
+                Val::Array(a) if !a.shape.is_empty() => (a.shape[0], "array".to_string()),
+                _ => return,
+            };
+            if i >= len || i < -len {
+                out.push(Diagnostic::error(
+                    "index-out-of-range",
+                    format!(
+                        "index {i} is out of range: {} is a {what} of length {len}: IndexError",
+                        short(w, value)
+                    ),
+                    *range,
+                ));
+            }
+        }
+        _ => {}
+    }
+}

@@ -1,0 +1,612 @@
+//! Fixture tests of the rule engine: for every rule a crash twin (the rule fires, with its code,
+//! message facts and range) and a no-crash twin (silence), run through `check_cell`.
+
+use cellguard::check::{check_cell, CheckInput};
+use cellguard::diagnostic::Diagnostic;
+use cellguard::summary::SummaryDoc;
+
+const TITANIC: &str = r#""df": {"type": "pandas.core.frame.DataFrame", "kind": "dataframe",
+    "S": {"shape": [891, 4]},
+    "R": {"columns": ["PassengerId", "Survived", "Age", "Sex"], "columns_complete": true},
+    "V": {"has_nan": true, "column_values": {"Sex": {"kind": "binary", "examples": ["male", "female"]},
+          "Age": {"kind": "continuous", "has_nan": true}}}}"#;
+
+fn run(history: &[&str], target: &str, objects: &str) -> Vec<Diagnostic> {
+    let doc: SummaryDoc =
+        serde_json::from_str(&format!(r#"{{"schema": 1, "objects": {{{objects}}}}}"#)).unwrap();
+    let history: Vec<String> = history.iter().map(|s| s.to_string()).collect();
+    let mut names: Vec<String> = doc.objects.keys().cloned().collect();
+    for cell in &history {
+        let facts = cellguard::facts::cell_facts(&cellguard::python::parse_cell(cell).body);
+        names.extend(facts.definitions.iter().map(|d| d.name.clone()));
+    }
+    let input = CheckInput {
+        cells: &history,
+        target_source: target,
+        target_index: None,
+        history: &history,
+        kernel_names: Some(&names),
+        summaries: Some(&doc),
+    };
+    check_cell(&input).diagnostics
+}
+
+/// Asserts exactly one diagnostic, with `code`, covering `covered` and mentioning every fact.
+fn fires(d: &[Diagnostic], target: &str, code: &str, covered: &str, facts: &[&str]) {
+    let found: Vec<&Diagnostic> = d.iter().filter(|d| d.code == code).collect();
+    assert!(!found.is_empty(), "expected {code}, got {d:#?}");
+    let first = found[0];
+    let text = &target[first.range.start as usize..first.range.end as usize];
+    assert_eq!(text, covered, "range of {code}: {first:#?}");
+    for f in facts {
+        assert!(
+            first.message.contains(f),
+            "message {:?} lacks {f:?}",
+            first.message
+        );
+    }
+}
+
+fn silent(d: &[Diagnostic]) {
+    assert!(d.is_empty(), "expected no diagnostic, got {d:#?}");
+}
+
+const IMPORTS: &str = "import pandas as pd\nimport numpy as np\nimport matplotlib.pyplot as plt\nimport seaborn as sns";
+
+// ---------- missing-column
+
+#[test]
+fn missing_column_subscript() {
+    let t = "x = df['Agee'] + 1";
+    let d = run(&[IMPORTS], t, TITANIC);
+    fires(
+        &d,
+        t,
+        "missing-column",
+        "'Agee'",
+        &["'Agee'", "4 columns", "did you mean 'Age'"],
+    );
+    let fix = d[0].fix.as_ref().unwrap();
+    assert_eq!(fix.edits[0].content, "'Age'");
+    silent(&run(&[IMPORTS], "x = df['Age'] + 1", TITANIC));
+}
+
+#[test]
+fn missing_column_in_a_list_loc_and_attribute() {
+    let t = "df[['Age', 'Fare']]";
+    fires(
+        &run(&[IMPORTS], t, TITANIC),
+        t,
+        "missing-column",
+        "'Fare'",
+        &["'Fare'"],
+    );
+    let t = "df.loc[:, 'Fare']";
+    fires(
+        &run(&[IMPORTS], t, TITANIC),
+        t,
+        "missing-column",
+        "'Fare'",
+        &["'Fare'"],
+    );
+    let t = "df.Fare.mean()";
+    fires(
+        &run(&[IMPORTS], t, TITANIC),
+        t,
+        "missing-column",
+        "Fare",
+        &["AttributeError"],
+    );
+    silent(&run(
+        &[IMPORTS],
+        "df[['Age', 'Sex']]\ndf.loc[:, 'Age']\ndf.Age.mean()\ndf.shape",
+        TITANIC,
+    ));
+}
+
+#[test]
+fn assignment_creates_a_column_and_get_does_not_raise() {
+    silent(&run(
+        &[IMPORTS],
+        "df['Fare'] = 1\ndf['Fare'].mean()\ndf.get('Cabin')",
+        TITANIC,
+    ));
+}
+
+#[test]
+fn drop_of_an_absent_column() {
+    let t = "df = df.drop(['Cabin'], axis=1)";
+    fires(
+        &run(
+            &[IMPORTS, "df.drop(columns=['Cabin'], inplace=True)"],
+            t,
+            TITANIC,
+        ),
+        t,
+        "missing-column",
+        "'Cabin'",
+        &["'Cabin'", "an earlier cell dropped it"],
+    );
+    silent(&run(
+        &[IMPORTS],
+        "df = df.drop(['Cabin'], axis=1, errors='ignore')",
+        TITANIC,
+    ));
+    // Rows, not columns.
+    silent(&run(&[IMPORTS], "df = df.drop([10472])", TITANIC));
+}
+
+#[test]
+fn a_column_dropped_earlier_in_the_cell() {
+    let t = "df.drop(columns='Sex', inplace=True)\ndf['Sex']";
+    fires(
+        &run(&[IMPORTS], t, TITANIC),
+        t,
+        "missing-column",
+        "'Sex'",
+        &["3 columns"],
+    );
+    let t = "X = df.drop(columns=['Sex'])\nX['Sex']";
+    fires(
+        &run(&[IMPORTS], t, TITANIC),
+        t,
+        "missing-column",
+        "'Sex'",
+        &[],
+    );
+    silent(&run(
+        &[IMPORTS],
+        "X = df.drop(columns=['Sex'])\ndf['Sex']",
+        TITANIC,
+    ));
+}
+
+#[test]
+fn sort_groupby_and_rename_keys() {
+    let t = "df.sort_values(by='Fare')";
+    fires(
+        &run(&[IMPORTS], t, TITANIC),
+        t,
+        "missing-column",
+        "'Fare'",
+        &["sort key"],
+    );
+    let t = "df.groupby('Class').mean()";
+    fires(
+        &run(&[IMPORTS], t, TITANIC),
+        t,
+        "missing-column",
+        "'Class'",
+        &["group key"],
+    );
+    // A named index could carry the name.
+    silent(&run(
+        &[IMPORTS, "df = df.set_index('PassengerId')"],
+        "df.sort_values(by='PassengerId')",
+        TITANIC,
+    ));
+    // rename ignores absent keys unless errors='raise'.
+    silent(&run(
+        &[IMPORTS],
+        "df = df.rename(columns={'Fare': 'fare'})",
+        TITANIC,
+    ));
+    let t = "df.rename(columns={'Fare': 'fare'}, errors='raise')";
+    fires(
+        &run(&[IMPORTS], t, TITANIC),
+        t,
+        "missing-column",
+        "'Fare'",
+        &[],
+    );
+}
+
+#[test]
+fn renamed_columns_flow_and_unknowns_are_silent() {
+    let t = "d2 = df.rename(columns={'Age': 'age'})\nd2['Age']";
+    fires(
+        &run(&[IMPORTS], t, TITANIC),
+        t,
+        "missing-column",
+        "'Age'",
+        &["did you mean 'age'"],
+    );
+    // In a branch: not certain to run.
+    silent(&run(&[IMPORTS], "if len(df) > 5:\n    df['Fare']", TITANIC));
+    // Inside a function that is never called.
+    silent(&run(&[IMPORTS], "def f():\n    return df['Fare']", TITANIC));
+    // Passed to a notebook function that may add columns.
+    silent(&run(
+        &[IMPORTS, "def add(d):\n    d['Fare'] = 0"],
+        "add(df)\ndf['Fare']",
+        TITANIC,
+    ));
+    // A cut column list.
+    let cut = r#""df": {"kind": "dataframe", "S": {"shape": [3, 40]}, "R": {"columns": ["a"], "columns_complete": false}}"#;
+    silent(&run(&[IMPORTS], "df['b']", cut));
+}
+
+// ---------- sklearn
+
+const SK: &str = "from sklearn.linear_model import LogisticRegression, LinearRegression\nfrom sklearn.preprocessing import StandardScaler\nfrom sklearn.ensemble import RandomForestClassifier\nfrom sklearn.model_selection import train_test_split";
+
+const XY: &str = r#""X_train": {"type": "pandas.core.frame.DataFrame", "kind": "dataframe", "S": {"shape": [100, 58]}, "V": {"has_nan": false}},
+    "X_test": {"type": "pandas.core.frame.DataFrame", "kind": "dataframe", "S": {"shape": [20, 53]}, "V": {"has_nan": false}},
+    "X_ok": {"type": "pandas.core.frame.DataFrame", "kind": "dataframe", "S": {"shape": [20, 58]}, "V": {"has_nan": false}},
+    "X_nan": {"type": "pandas.core.frame.DataFrame", "kind": "dataframe", "S": {"shape": [20, 58]}, "V": {"has_nan": true}},
+    "y_train": {"type": "pandas.core.series.Series", "kind": "series", "S": {"shape": [100]}, "V": {"examples": ["No", "Yes"]}},
+    "empty": {"type": "numpy.ndarray", "kind": "ndarray", "S": {"shape": [0, 1]}},
+    "model": {"type": "sklearn.ensemble._forest.RandomForestClassifier", "kind": "estimator", "S": {"n_features_in": 58}, "V": {"fitted": true}}"#;
+
+#[test]
+fn not_fitted() {
+    let t = "m = LogisticRegression()\nm.predict(X_test)";
+    fires(
+        &run(&[SK], t, XY),
+        t,
+        "sklearn-not-fitted",
+        "m.predict(X_test)",
+        &["unfitted LogisticRegression"],
+    );
+    silent(&run(
+        &[SK],
+        "m = LogisticRegression()\nm.fit(X_train, [0, 1])\nm.predict(X_ok)",
+        XY,
+    ));
+}
+
+#[test]
+fn feature_count_mismatch() {
+    let t = "model.predict(X_test)";
+    fires(
+        &run(&[SK], t, XY),
+        t,
+        "sklearn-feature-mismatch",
+        "X_test",
+        &["58 features", "X_test has 53"],
+    );
+    let t = "s = StandardScaler()\na = s.fit_transform(X_train)\nb = s.transform(X_test)";
+    fires(
+        &run(&[SK], t, XY),
+        t,
+        "sklearn-feature-mismatch",
+        "X_test",
+        &["58"],
+    );
+    silent(&run(&[SK], "model.predict(X_ok)", XY));
+}
+
+#[test]
+fn one_d_and_string_input() {
+    let t = "s = StandardScaler()\ny = s.fit_transform(y_train)";
+    fires(
+        &run(&[SK], t, XY),
+        t,
+        "sklearn-1d-input",
+        "y_train",
+        &["Series"],
+    );
+    silent(&run(
+        &[SK],
+        "s = StandardScaler()\nX = s.fit_transform(X_train)",
+        XY,
+    ));
+    let t = "rf = RandomForestClassifier()\nrf.fit(df, [0])";
+    fires(
+        &run(&[IMPORTS, SK], t, TITANIC),
+        t,
+        "sklearn-string-input",
+        "df",
+        &["'Sex'", "'male'"],
+    );
+    silent(&run(
+        &[IMPORTS, SK],
+        "rf = RandomForestClassifier()\nrf.fit(df[['Age', 'PassengerId']], [0])",
+        TITANIC,
+    ));
+}
+
+#[test]
+fn nan_input_only_for_estimators_that_reject_it() {
+    let t = "m = LinearRegression()\nm.fit(X_nan, [0])";
+    fires(
+        &run(&[SK], t, XY),
+        t,
+        "sklearn-nan-input",
+        "X_nan",
+        &["NaN", "LinearRegression"],
+    );
+    silent(&run(
+        &[SK],
+        "s = StandardScaler()\ns.fit(X_nan)\nrf = RandomForestClassifier()\nrf.fit(X_nan, [0])",
+        XY,
+    ));
+}
+
+#[test]
+fn empty_input_and_bad_params() {
+    let t = "a, b = train_test_split(empty, test_size=0.2)";
+    fires(
+        &run(&[SK], t, XY),
+        t,
+        "sklearn-empty-input",
+        "empty",
+        &["0 samples"],
+    );
+    silent(&run(
+        &[SK],
+        "a, b = train_test_split(X_train, test_size=0.2)",
+        XY,
+    ));
+    let t = "m = LogisticRegression(solver='liblinear', penalty='elasticnet')\nm.fit(X_train, [0])";
+    fires(
+        &run(&[SK], t, XY),
+        t,
+        "sklearn-bad-params",
+        "m.fit(X_train, [0])",
+        &["liblinear", "elasticnet"],
+    );
+    silent(&run(
+        &[SK],
+        "m = LogisticRegression(solver='liblinear', penalty='l1')\nm.fit(X_train, [0])",
+        XY,
+    ));
+    silent(&run(&[SK], "m = LogisticRegression(solver='saga', penalty='elasticnet', l1_ratio=0.5)\nm.fit(X_train, [0])", XY));
+}
+
+// ---------- shapes
+
+const ARR: &str = r#""a": {"type": "numpy.ndarray", "kind": "ndarray", "S": {"shape": [68]}},
+    "b": {"type": "numpy.ndarray", "kind": "ndarray", "S": {"shape": [272]}},
+    "c": {"type": "numpy.ndarray", "kind": "ndarray", "S": {"shape": [68, 1]}},
+    "m": {"type": "numpy.ndarray", "kind": "ndarray", "S": {"shape": [10, 3]}},
+    "img": {"type": "numpy.ndarray", "kind": "ndarray", "S": {"shape": [3, 224, 224]}},
+    "ok_img": {"type": "numpy.ndarray", "kind": "ndarray", "S": {"shape": [224, 224, 3]}},
+    "vol": {"type": "numpy.ndarray", "kind": "ndarray", "S": {"shape": [1, 20, 32, 32, 3]}},
+    "items": {"type": "list", "kind": "list", "S": {"length": 3}}"#;
+
+#[test]
+fn broadcast_and_matmul() {
+    let t = "e = sum((a - b) ** 2)";
+    fires(
+        &run(&[IMPORTS], t, ARR),
+        t,
+        "shape-broadcast",
+        "a - b",
+        &["(68,)", "(272,)"],
+    );
+    silent(&run(&[IMPORTS], "e = sum((a - c) ** 2)\nf = a * 2", ARR));
+    let t = "p = m @ m";
+    fires(
+        &run(&[IMPORTS], t, ARR),
+        t,
+        "shape-matmul",
+        "m @ m",
+        &["3 and 10"],
+    );
+    silent(&run(&[IMPORTS], "p = m @ m.T\nq = np.dot(m, m.T)", ARR));
+}
+
+#[test]
+fn concatenate_and_reshape() {
+    let t = "np.concatenate([a, c])";
+    fires(
+        &run(&[IMPORTS], t, ARR),
+        t,
+        "shape-concatenate",
+        "np.concatenate([a, c])",
+        &["(68,)"],
+    );
+    silent(&run(&[IMPORTS], "np.concatenate([a, b])", ARR));
+    let t = "m.reshape(4, -1)";
+    fires(
+        &run(&[IMPORTS], t, ARR),
+        t,
+        "shape-reshape",
+        "m.reshape(4, -1)",
+        &["30 elements"],
+    );
+    silent(&run(
+        &[IMPORTS],
+        "m.reshape(5, -1)\nnp.reshape(m, (3, 10))",
+        ARR,
+    ));
+}
+
+#[test]
+fn image_and_savetxt() {
+    let t = "plt.imshow(img)";
+    fires(
+        &run(&[IMPORTS], t, ARR),
+        t,
+        "shape-image",
+        "img",
+        &["(3, 224, 224)", "transpose"],
+    );
+    silent(&run(&[IMPORTS], "plt.imshow(ok_img)\nplt.imshow(m)", ARR));
+    let t = "np.savetxt('v.txt', vol)";
+    fires(
+        &run(&[IMPORTS], t, ARR),
+        t,
+        "shape-savetxt",
+        "vol",
+        &["(1, 20, 32, 32, 3)"],
+    );
+    silent(&run(
+        &[IMPORTS],
+        "np.savetxt('m.txt', m)\nnp.save('v.npy', vol)",
+        ARR,
+    ));
+}
+
+// ---------- values
+
+const STRS: &str = r#""d": {"type": "pandas.core.frame.DataFrame", "kind": "dataframe", "S": {"shape": [5, 2]},
+    "R": {"columns": ["code", "n"]}, "V": {"nan_columns": ["n"], "column_values": {"code": {"kind": "categorical", "examples": ["46.0", "12.0"]}, "n": {"kind": "continuous"}}}},
+    "w": {"type": "pandas.core.frame.DataFrame", "kind": "dataframe", "S": {"shape": [5, 1]},
+    "R": {"columns": ["city"]}, "V": {"has_nan": false, "column_values": {"city": {"kind": "categorical", "examples": ["Oslo", "Rome"]}}}}"#;
+
+#[test]
+fn conversions_of_strings_and_nan() {
+    let t = "d['code'] = d['code'].astype(int)";
+    fires(
+        &run(&[IMPORTS], t, STRS),
+        t,
+        "value-conversion",
+        "d['code'].astype(int)",
+        &["'46.0'"],
+    );
+    silent(&run(
+        &[IMPORTS],
+        "d['code'] = d['code'].astype(float)",
+        STRS,
+    ));
+    let t = "d['n'].astype('int64')";
+    fires(
+        &run(&[IMPORTS], t, STRS),
+        t,
+        "value-conversion",
+        t,
+        &["NaN"],
+    );
+    let t = "pd.to_numeric(w['city'])";
+    fires(
+        &run(&[IMPORTS], t, STRS),
+        t,
+        "value-conversion",
+        t,
+        &["'Oslo'"],
+    );
+    silent(&run(
+        &[IMPORTS],
+        "pd.to_numeric(w['city'], errors='coerce')\npd.to_numeric(d['code'])",
+        STRS,
+    ));
+}
+
+#[test]
+fn index_out_of_range() {
+    let t = "items[3]";
+    fires(
+        &run(&[IMPORTS], t, ARR),
+        t,
+        "index-out-of-range",
+        t,
+        &["length 3"],
+    );
+    silent(&run(
+        &[IMPORTS],
+        "items[2]\nitems[-3]\nitems.append(1)\nitems[3]",
+        ARR,
+    ));
+}
+
+// ---------- API use
+
+#[test]
+fn module_called() {
+    let t = "for x in tqdm(range(3)):\n    pass";
+    fires(
+        &run(&["import tqdm"], t, ""),
+        t,
+        "module-called",
+        "tqdm",
+        &["not callable"],
+    );
+    silent(&run(&["from tqdm import tqdm"], t, ""));
+}
+
+#[test]
+fn missing_attributes() {
+    let keras =
+        r#""model": {"type": "keras.src.models.sequential.Sequential", "kind": "keras_model"}"#;
+    let t = "p = model.predict_classes(x)";
+    fires(
+        &run(&["x = 1"], t, keras),
+        t,
+        "missing-attribute",
+        "predict_classes",
+        &["removed"],
+    );
+    silent(&run(&["x = 1"], "p = model.predict(x)", keras));
+    let t = "c = pd.Categorical(df['Sex'])\nc.cat.codes";
+    fires(
+        &run(&[IMPORTS], t, TITANIC),
+        t,
+        "missing-attribute",
+        "cat",
+        &["Categorical"],
+    );
+    silent(&run(
+        &[IMPORTS],
+        "c = pd.Categorical(df['Sex'])\nc.codes",
+        TITANIC,
+    ));
+    let t = "plt.zlabel('z')";
+    fires(
+        &run(&[IMPORTS], t, ""),
+        t,
+        "missing-attribute",
+        "zlabel",
+        &["set_zlabel"],
+    );
+    silent(&run(&[IMPORTS], "plt.xlabel('x')", ""));
+}
+
+#[test]
+fn arguments_that_do_not_fit() {
+    let t = "sns.barplot(df['Sex'], df['Age'])";
+    fires(
+        &run(&[IMPORTS], t, TITANIC),
+        t,
+        "bad-arguments",
+        t,
+        &["at most 1 positional"],
+    );
+    silent(&run(
+        &[IMPORTS],
+        "sns.barplot(x=df['Sex'], y=df['Age'])",
+        TITANIC,
+    ));
+    let t = "plt.scatter([1], [2], [3], s=200)";
+    fires(
+        &run(&[IMPORTS], t, ""),
+        t,
+        "bad-arguments",
+        "s=200",
+        &["multiple values for argument 's'"],
+    );
+    silent(&run(
+        &[IMPORTS],
+        "plt.scatter([1], [2], s=200, c='red')",
+        "",
+    ));
+    let keras =
+        r#""model": {"type": "keras.src.models.functional.Functional", "kind": "keras_model"}"#;
+    let t = "model.compile(optimizer='adam', class_weight={0: 1})";
+    fires(
+        &run(&[], t, keras),
+        t,
+        "bad-arguments",
+        "class_weight={0: 1}",
+        &["unexpected keyword"],
+    );
+    silent(&run(
+        &[],
+        "model.compile(optimizer='adam', loss='mse')",
+        keras,
+    ));
+}
+
+#[test]
+fn a_list_indexed_by_an_array() {
+    let labels = r#""labels": {"type": "numpy.ndarray", "kind": "ndarray", "S": {"shape": [500, 1]}},
+        "flat": {"type": "numpy.ndarray", "kind": "ndarray", "S": {"shape": [500]}}"#;
+    let t = "names = 'cat dog'.split()\nfor i in range(3):\n    print(names[labels[i]])";
+    fires(&run(&[], t, labels), t, "index-type", "labels[i]", &["[1]"]);
+    silent(&run(
+        &[],
+        "names = 'cat dog'.split()\nfor i in range(3):\n    print(names[flat[i]])",
+        labels,
+    ));
+}
