@@ -16,3 +16,5 @@ pub mod position;
 pub mod python;
 pub mod rules;
 pub mod summary;
+#[cfg(target_arch = "wasm32")]
+mod wasm;

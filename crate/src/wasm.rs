@@ -1,0 +1,245 @@
+//! The WebAssembly API: a thin adapter. Requests arrive as plain JS objects, internal results leave
+//! as the plain serde structs below (positions as line + UTF-16 column for CodeMirror), so nothing
+//! internal leaks to JS. The TypeScript types are emitted with the package.
+
+use std::cell::RefCell;
+use std::collections::HashSet;
+
+use serde::{Deserialize, Serialize};
+use wasm_bindgen::prelude::*;
+
+use crate::check::{check_cell_with, CellCache, CheckInput};
+use crate::diagnostic::{self, Severity};
+use crate::facts::{CellFacts, Origin};
+use crate::ir::TextRange;
+use crate::position::LineIndex;
+use crate::summary::SummaryDoc;
+
+#[wasm_bindgen(typescript_custom_section)]
+const TYPES: &'static str = r#"
+export interface CheckRequest {
+  /** Every notebook cell in order (non-code cells as ""); indices in fixes point into it. */
+  cells: string[];
+  target_source: string;
+  target_index: number | null;
+  /** Sources of the cells the kernel ran, in execution order. */
+  history: string[];
+  kernel_names: string[] | null;
+  /** The kernel's summary document (docs/summary-schema.md). */
+  summaries: object | null;
+}
+export interface Position { line: number; column: number; }
+export interface TextEdit { start: Position; end: Position; content: string; }
+export interface Fix { message: string; edits: TextEdit[]; run_cells: number[]; }
+export interface Diagnostic {
+  code: string;
+  severity: "error" | "warning" | "info";
+  message: string;
+  start: Position;
+  end: Position;
+  fix: Fix | null;
+}
+export interface Wants {
+  /** Names to summarize. */
+  names: string[];
+  /** Dotted attribute paths to summarize (`model.classes_`). */
+  paths: string[];
+  /** Callables whose signatures matter (`pd.read_csv`, `model.fit`). */
+  callables: string[];
+  /** Column names the cell mentions: summarized in detail first. */
+  focus_columns: string[];
+}
+export interface CellReport { diagnostics: Diagnostic[]; wants: Wants; }
+"#;
+
+#[derive(Deserialize)]
+struct CheckRequest {
+    cells: Vec<String>,
+    target_source: String,
+    target_index: Option<usize>,
+    history: Vec<String>,
+    kernel_names: Option<Vec<String>>,
+    summaries: Option<SummaryDoc>,
+}
+
+#[derive(Serialize)]
+struct Position {
+    line: u32,
+    column: u32,
+}
+
+#[derive(Serialize)]
+struct TextEdit {
+    start: Position,
+    end: Position,
+    content: String,
+}
+
+#[derive(Serialize)]
+struct Fix {
+    message: String,
+    edits: Vec<TextEdit>,
+    run_cells: Vec<usize>,
+}
+
+#[derive(Serialize)]
+struct Diagnostic {
+    code: &'static str,
+    severity: &'static str,
+    message: String,
+    start: Position,
+    end: Position,
+    fix: Option<Fix>,
+}
+
+#[derive(Serialize, Default)]
+struct Wants {
+    names: Vec<String>,
+    paths: Vec<String>,
+    callables: Vec<String>,
+    focus_columns: Vec<String>,
+}
+
+#[derive(Serialize)]
+struct CellReport {
+    diagnostics: Vec<Diagnostic>,
+    wants: Wants,
+}
+
+thread_local! {
+    /// Parsed cells by source, kept across calls so that only edited cells are parsed again.
+    static CACHE: RefCell<CellCache> = RefCell::new(CellCache::default());
+}
+
+#[wasm_bindgen(start)]
+fn start() {
+    // The core must never panic on input; if a bug makes it, log why and give the next call a
+    // fresh instance (a panicked instance is poisoned).
+    std::panic::set_hook(Box::new(|info| {
+        web_sys::console::error_1(&format!("cellguard core: {info}").into());
+        wasm_bindgen::handler::schedule_reinit();
+    }));
+}
+
+/// Checks one cell against the notebook, what ran and the kernel's summaries.
+#[wasm_bindgen(js_name = checkCell, unchecked_return_type = "CellReport")]
+pub fn check_cell(
+    #[wasm_bindgen(unchecked_param_type = "CheckRequest")] request: JsValue,
+) -> Result<JsValue, JsError> {
+    let request: CheckRequest = serde_wasm_bindgen::from_value(request)
+        .map_err(|error| JsError::new(&format!("cellguard: bad check request: {error}")))?;
+    let report = CACHE.with_borrow_mut(|cache| {
+        let report = check_cell_with(
+            cache,
+            &CheckInput {
+                cells: &request.cells,
+                target_source: &request.target_source,
+                target_index: request.target_index,
+                history: &request.history,
+                kernel_names: request.kernel_names.as_deref(),
+                summaries: request.summaries.as_ref(),
+            },
+        );
+        // Keep what the next keystroke will ask again; drop old versions of edited cells.
+        let live: HashSet<&str> = request
+            .cells
+            .iter()
+            .chain(&request.history)
+            .map(String::as_str)
+            .chain([request.target_source.as_str()])
+            .collect();
+        cache.retain(|source| live.contains(source));
+        report
+    });
+    let index = LineIndex::new(&request.target_source);
+    let report = CellReport {
+        diagnostics: report
+            .diagnostics
+            .iter()
+            .map(|d| diagnostic_to_js(&index, d))
+            .collect(),
+        wants: wants(&report.facts),
+    };
+    Ok(serde_wasm_bindgen::to_value(&report)?)
+}
+
+fn position(index: &LineIndex, offset: u32) -> Position {
+    let position = index.position(offset);
+    Position {
+        line: position.line,
+        column: position.column,
+    }
+}
+
+fn span(index: &LineIndex, range: TextRange) -> (Position, Position) {
+    (position(index, range.start), position(index, range.end))
+}
+
+fn diagnostic_to_js(index: &LineIndex, diagnostic: &diagnostic::Diagnostic) -> Diagnostic {
+    let (start, end) = span(index, diagnostic.range);
+    Diagnostic {
+        code: diagnostic.code,
+        severity: match diagnostic.severity {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+            Severity::Info => "info",
+        },
+        message: diagnostic.message.clone(),
+        start,
+        end,
+        fix: diagnostic.fix.as_ref().map(|fix| Fix {
+            message: fix.message.clone(),
+            edits: fix
+                .edits
+                .iter()
+                .map(|edit| {
+                    let (start, end) = span(index, edit.range);
+                    TextEdit {
+                        start,
+                        end,
+                        content: edit.content.clone(),
+                    }
+                })
+                .collect(),
+            run_cells: fix.run_cells.clone(),
+        }),
+    }
+}
+
+/// What to ask the kernel about before the rules can say more: summaries of the objects the cell
+/// reads from the namespace, signatures of what it calls on them, columns it mentions.
+fn wants(facts: &CellFacts) -> Wants {
+    let mut wants = Wants::default();
+    for want in &facts.wants {
+        if want.name.contains('.') {
+            wants.paths.push(want.name.clone());
+        } else {
+            wants.names.push(want.name.clone());
+        }
+    }
+    let mut seen = HashSet::new();
+    for call in &facts.calls {
+        if let Some(callee) = call
+            .callee
+            .as_ref()
+            .filter(|callee| callee.origin == Origin::Kernel)
+        {
+            let path = callee.path.join(".");
+            if seen.insert(path.clone()) {
+                wants.callables.push(path);
+            }
+        }
+    }
+    let mut seen = HashSet::new();
+    for key in facts
+        .subscripts
+        .iter()
+        .filter(|s| s.object.origin == Origin::Kernel)
+        .flat_map(|s| &s.keys)
+    {
+        if seen.insert(key.as_str()) {
+            wants.focus_columns.push(key.clone());
+        }
+    }
+    wants
+}

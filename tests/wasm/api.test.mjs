@@ -1,0 +1,89 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+
+import { checkCell, request } from './core.mjs';
+
+test('a name defined only by a cell that has not run gets "run cell [n] first"', () => {
+  const cells = ['import pandas as pd', "df = pd.DataFrame({'a': [1]})", 'print(df.shape)'];
+  const report = checkCell(
+    request({ cells, target_source: cells[2], target_index: 2, history: [cells[0]] })
+  );
+  assert.equal(report.diagnostics.length, 1);
+  const [diagnostic] = report.diagnostics;
+  assert.equal(diagnostic.code, 'undefined-name');
+  assert.equal(diagnostic.severity, 'error');
+  assert.match(diagnostic.message, /df/);
+  assert.deepEqual(diagnostic.start, { line: 0, column: 6 });
+  assert.deepEqual(diagnostic.end, { line: 0, column: 8 });
+  assert.deepEqual(diagnostic.fix.run_cells, [1]);
+});
+
+test('columns count UTF-16 code units and magics do not shift positions', () => {
+  const source = "%matplotlib inline\ns = '😀'; print(missing)";
+  const report = checkCell(request({ target_source: source }));
+  const [diagnostic] = report.diagnostics;
+  assert.equal(diagnostic.code, 'undefined-name');
+  // `s = '😀'; print(` is 16 UTF-16 units: the emoji counts two.
+  assert.deepEqual(diagnostic.start, { line: 1, column: 16 });
+});
+
+test('a cell being edited gets one syntax error and still reports what it can', () => {
+  const source = "x = df['Age'\ny = model.predict(X)";
+  const report = checkCell(request({ target_source: source, kernel_names: ['df', 'model', 'X'] }));
+  const syntax = report.diagnostics.filter(d => d.code === 'syntax-error');
+  assert.equal(syntax.length, 1);
+  assert.ok(syntax[0].message.length > 0);
+  assert.ok(report.wants.names.includes('model'));
+});
+
+test('wants name the objects, paths, callables and columns to ask the kernel about', () => {
+  const source = "y = df['Survived']\nmodel.fit(df[['Age', 'Sex']], y)\nprint(model.classes_)";
+  const report = checkCell(request({ target_source: source, kernel_names: ['df', 'model'] }));
+  assert.deepEqual(report.wants.names.sort(), ['df', 'model']);
+  assert.ok(report.wants.paths.includes('model.classes_'));
+  assert.ok(report.wants.callables.includes('model.fit'));
+  assert.deepEqual(report.wants.focus_columns, ['Survived', 'Age', 'Sex']);
+  assert.deepEqual(report.diagnostics, []);
+});
+
+test('kernel summaries reach the rules: a missing column is an error with a fix', () => {
+  const summaries = {
+    schema: 1,
+    partial: false,
+    objects: {
+      df: {
+        type: 'pandas.core.frame.DataFrame',
+        kind: 'dataframe',
+        S: { shape: [891, 3] },
+        R: { columns: ['Age', 'Sex', 'Survived'], dtypes: { Age: 'float64' } }
+      }
+    }
+  };
+  const report = checkCell(
+    request({ target_source: "df['Agee'].mean()", kernel_names: ['df'], summaries })
+  );
+  const [diagnostic] = report.diagnostics;
+  assert.equal(diagnostic.code, 'missing-column');
+  assert.match(diagnostic.message, /Agee/);
+  assert.match(diagnostic.fix.message, /Age/);
+  assert.equal(diagnostic.fix.edits[0].content.includes('Age'), true);
+});
+
+test('a malformed request is a clear error and leaves the instance usable', () => {
+  assert.throws(() => checkCell({ cells: 'not a list' }), /bad check request/);
+  const report = checkCell(request({ target_source: 'print(1)' }));
+  assert.deepEqual(report.diagnostics, []);
+});
+
+test('arbitrary text never breaks the core', () => {
+  let seed = 7;
+  const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+  const alphabet = ['(', ')', '[', ']', '"', "'", '\\', '\n', '\t', ' ', '%', '!', '?', ':', 'é', '😀', 'x', '=', 'def ', 'f"{', '#'];
+  for (let i = 0; i < 500; i++) {
+    const length = Math.floor(random() * 60);
+    let source = '';
+    for (let j = 0; j < length; j++) source += alphabet[Math.floor(random() * alphabet.length)];
+    const report = checkCell(request({ target_source: source, history: [source] }));
+    assert.ok(Array.isArray(report.diagnostics));
+  }
+});

@@ -1,0 +1,25 @@
+// Loads the WebAssembly core (built by scripts/build-wasm.sh) in node, as the browser does.
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+import init, * as core from '../../labextension/core/cellguard_core.js';
+
+const wasmPath = fileURLToPath(
+  new URL('../../labextension/core/cellguard_core_bg.wasm', import.meta.url)
+);
+await init({ module_or_path: readFileSync(wasmPath) });
+
+export const { checkCell } = core;
+
+/** A check request with the defaults the extension sends for a fresh notebook. */
+export function request(fields) {
+  return {
+    cells: [],
+    target_source: '',
+    target_index: null,
+    history: [],
+    kernel_names: null,
+    summaries: null,
+    ...fields
+  };
+}
