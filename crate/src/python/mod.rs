@@ -43,7 +43,7 @@ pub fn parse_cell(source: &str) -> ParsedCell {
     let text = masked.text;
     let (body, syntax_error) = match parse_suite(&text, 0) {
         Ok(suite) => (lower::lower_suite(suite), None),
-        Err(error) => parse_statement_by_statement(&text, &error),
+        Err(error) => parse_statement_by_statement(source, &text, &error),
     };
     ParsedCell {
         body,
@@ -56,37 +56,43 @@ pub fn parse_cell(source: &str) -> ParsedCell {
 /// failing statement's (the whole-cell error can point far from the mistake, e.g. at the end of
 /// the cell for an unclosed bracket). A failing statement is cut again ignoring open brackets, to
 /// keep the statements that a bracket left open mid-edit swallowed.
+/// `text` is the masked source: same byte offsets, but masking may replace multi-byte characters,
+/// so error positions are snapped to characters of `source`.
 fn parse_statement_by_statement(
+    source: &str,
     text: &str,
     whole_cell_error: &ParseError,
 ) -> (Vec<Stmt>, Option<SyntaxError>) {
     let mut body = Vec::new();
     let mut first_error = None;
     for statement in split::top_level_statements(text, Brackets::Trusted) {
-        let Some(source) = text.get(statement.clone()) else {
+        let Some(statement_text) = text.get(statement.clone()) else {
             continue;
         };
-        let error = match parse_suite(source, statement.start) {
+        let error = match parse_suite(statement_text, statement.start) {
             Ok(suite) => {
                 body.extend(lower::lower_suite(suite));
                 continue;
             }
             Err(error) => error,
         };
-        first_error.get_or_insert_with(|| syntax_error(text, &error));
-        let pieces = split::top_level_statements(source, Brackets::Ignored);
+        first_error.get_or_insert_with(|| syntax_error(source, &error));
+        let pieces = split::top_level_statements(statement_text, Brackets::Ignored);
         if pieces.len() < 2 {
             continue;
         }
         for piece in pieces {
             let start = statement.start + piece.start;
-            if let Some(Ok(suite)) = source.get(piece).map(|piece| parse_suite(piece, start)) {
+            if let Some(Ok(suite)) = statement_text
+                .get(piece)
+                .map(|piece| parse_suite(piece, start))
+            {
                 body.extend(lower::lower_suite(suite));
             }
         }
     }
     // Every statement parsing alone while the cell does not is unexpected: keep the cell's error.
-    let error = first_error.unwrap_or_else(|| syntax_error(text, whole_cell_error));
+    let error = first_error.unwrap_or_else(|| syntax_error(source, whole_cell_error));
     (body, Some(error))
 }
 
