@@ -50,6 +50,12 @@ export interface Wants {
   focus_columns: string[];
 }
 export interface CellReport { diagnostics: Diagnostic[]; wants: Wants; }
+export interface NotebookRequest {
+  cells: string[];
+  /** Indices into `cells` in the order they are assumed to run; default: top to bottom. */
+  order?: number[];
+}
+export interface CellDiagnostics { index: number; diagnostics: Diagnostic[]; }
 "#;
 
 #[derive(Deserialize)]
@@ -104,6 +110,18 @@ struct Wants {
 struct CellReport {
     diagnostics: Vec<Diagnostic>,
     wants: Wants,
+}
+
+#[derive(Deserialize)]
+struct NotebookRequest {
+    cells: Vec<String>,
+    order: Option<Vec<usize>>,
+}
+
+#[derive(Serialize)]
+struct CellDiagnostics {
+    index: usize,
+    diagnostics: Vec<Diagnostic>,
 }
 
 thread_local! {
@@ -161,6 +179,34 @@ pub fn check_cell(
         wants: wants(&report.facts),
     };
     Ok(serde_wasm_bindgen::to_value(&report)?)
+}
+
+/// Checks every cell as if the cells before it in `order` ran, and nothing else: the offline view
+/// of a whole notebook (the CLI's `check`), with no kernel.
+#[wasm_bindgen(js_name = checkNotebook, unchecked_return_type = "CellDiagnostics[]")]
+pub fn check_notebook(
+    #[wasm_bindgen(unchecked_param_type = "NotebookRequest")] request: JsValue,
+) -> Result<JsValue, JsError> {
+    let request: NotebookRequest = serde_wasm_bindgen::from_value(request)
+        .map_err(|error| JsError::new(&format!("cellguard: bad notebook request: {error}")))?;
+    let order = request
+        .order
+        .unwrap_or_else(|| (0..request.cells.len()).collect());
+    let reports: Vec<CellDiagnostics> = crate::check::check_notebook(&request.cells, &order)
+        .into_iter()
+        .map(|(cell, report)| {
+            let index = LineIndex::new(&request.cells[cell]);
+            CellDiagnostics {
+                index: cell,
+                diagnostics: report
+                    .diagnostics
+                    .iter()
+                    .map(|d| diagnostic_to_js(&index, d))
+                    .collect(),
+            }
+        })
+        .collect();
+    Ok(serde_wasm_bindgen::to_value(&reports)?)
 }
 
 fn position(index: &LineIndex, offset: u32) -> Position {

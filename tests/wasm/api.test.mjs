@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { checkCell, request } from './core.mjs';
+import { checkCell, checkNotebook, request } from './core.mjs';
 
 test('a name defined only by a cell that has not run gets "run cell [n] first"', () => {
   const cells = ['import pandas as pd', "df = pd.DataFrame({'a': [1]})", 'print(df.shape)'];
@@ -86,4 +86,16 @@ test('arbitrary text never breaks the core', () => {
     const report = checkCell(request({ target_source: source, history: [source] }));
     assert.ok(Array.isArray(report.diagnostics));
   }
+});
+
+test('a whole notebook is checked in the assumed order, with no kernel', () => {
+  const cells = ['print(total)', 'total = 1', '', 'print(total)'];
+  const reports = checkNotebook({ cells, order: [1, 3, 0] });
+  assert.deepEqual(reports.map(r => r.index), [1, 3, 0]);
+  assert.deepEqual(reports[1].diagnostics, []);
+  // Cell 0 runs last here, after cell 1 defined `total`: no error either.
+  assert.deepEqual(reports[2].diagnostics, []);
+  const topToBottom = checkNotebook({ cells });
+  assert.equal(topToBottom[0].diagnostics[0].code, 'undefined-name');
+  assert.deepEqual(topToBottom[0].diagnostics[0].fix.run_cells, [1]);
 });

@@ -1,0 +1,63 @@
+// Prints the WebAssembly core's figures under node: a generated 300-cell notebook of pandas /
+// scikit-learn code (20 lines per cell), checked whole and one cell at a time, and the bundle size.
+// Figures only: nothing here asserts a timing. Targets: one cell <= 0.5 ms, 300 cells <= 50 ms,
+// bundle <= 1 MB gzipped.
+import { readFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
+import { performance } from 'node:perf_hooks';
+
+import { checkCell, checkNotebook, request } from '../tests/wasm/core.mjs';
+import { generateCells } from './notebook_gen.mjs';
+
+const CELLS = 300;
+const LINES = 20;
+const RUNS = 21;
+
+function median(samples) {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+}
+
+function time(runs, body) {
+  const samples = [];
+  for (let i = 0; i < runs; i++) {
+    const start = performance.now();
+    body(i);
+    samples.push(performance.now() - start);
+  }
+  return median(samples);
+}
+
+const cells = generateCells(CELLS, LINES);
+const chars = cells.reduce((sum, cell) => sum + cell.length, 0);
+const target = CELLS - 1;
+const history = cells.slice(0, target);
+
+// The whole notebook, parsed from scratch each run (checkNotebook keeps no cache).
+const wholeNotebook = time(RUNS, () => checkNotebook({ cells }));
+
+// One keystroke in the last cell: the other 299 cells are cached, the edited cell is new text.
+checkCell(request({ cells, target_source: cells[target], target_index: target, history }));
+const keystroke = time(RUNS * 10, i =>
+  checkCell(
+    request({
+      cells,
+      target_source: `${cells[target]}\nx_${i} = ${i}`,
+      target_index: target,
+      history
+    })
+  )
+);
+
+// One cell alone, no notebook around it (distinct text each run, so it is always parsed).
+const oneCell = time(RUNS * 10, i =>
+  checkCell(request({ target_source: `${cells[150]}\ny_${i} = ${i}` }))
+);
+
+const wasm = readFileSync(new URL('../labextension/core/cellguard_core_bg.wasm', import.meta.url));
+
+console.log(`notebook: ${CELLS} cells x ${LINES} lines, ${(chars / 1024).toFixed(0)} KiB of code`);
+console.log(`whole notebook (cold, all cells):      median ${wholeNotebook.toFixed(2)} ms   (target <= 50 ms)`);
+console.log(`one cell edited in the 300-cell notebook: median ${keystroke.toFixed(3)} ms   (target <= 0.5 ms)`);
+console.log(`one cell alone:                         median ${oneCell.toFixed(3)} ms`);
+console.log(`bundle: ${(wasm.length / 1024).toFixed(0)} KiB raw, ${(gzipSync(wasm).length / 1024).toFixed(0)} KiB gzipped   (target <= 1024 KiB gzipped)`);
