@@ -13,6 +13,7 @@ pub mod junobench;
 pub mod notebook;
 pub mod order;
 pub mod position;
+pub mod prompt;
 pub mod python;
 pub mod rules;
 pub mod summary;
