@@ -17,5 +17,6 @@ pub mod prompt;
 pub mod python;
 pub mod rules;
 pub mod summary;
+pub mod verdict;
 #[cfg(target_arch = "wasm32")]
 mod wasm;
