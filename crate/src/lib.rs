@@ -3,6 +3,7 @@
 
 pub mod builtins;
 pub mod check;
+pub mod claims;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod cli;
 pub mod diagnostic;
