@@ -1,6 +1,8 @@
 //! cellguard's analysis core: predicts whether a notebook cell will crash, from the cells that ran,
 //! the cell's code and kernel summaries. Builds natively (CLI) and for WebAssembly (the browser).
 
+#[cfg(not(target_arch = "wasm32"))]
+pub mod bench_llm;
 pub mod builtins;
 pub mod check;
 pub mod claims;

@@ -23,6 +23,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 
 use crate::facts::{cell_facts, CellFacts, DefinitionKind};
+use crate::ir::Stmt;
 use crate::python::parse_cell;
 use crate::summary::{Category, ObjectSummary, SummaryDoc};
 
@@ -70,7 +71,7 @@ pub enum HistoryChoice {
 
 impl Default for HistoryChoice {
     fn default() -> Self {
-        HistoryChoice::DependenciesOnly { max_cells: 6 }
+        HistoryChoice::DependenciesOnly { max_cells: 3 }
     }
 }
 
@@ -149,16 +150,13 @@ pub struct Prompt {
 }
 
 pub const SYSTEM_INSTRUCTIONS: &str = "\
-You are an automated crash detector for ML notebooks.
-Given [Executed Cells] that already ran successfully (in execution order), [Runtime Facts] about \
-the objects the [Target Cell] uses (when present), and the [Target Cell], reason step by step \
-whether executing the [Target Cell] will crash (raise an exception).
-Output EXACTLY one JSON object and nothing else, with JSON booleans:
-{\"reasoning\": string, \"detection\": boolean, \"line\": integer or null}
-- reasoning: 1-2 sentences; name the concrete fact the crash depends on (column, attribute, \
-keyword, shape, count, NaN).
-- detection: true only if you are CERTAIN the cell will crash; otherwise false.
-- line: the 1-based line of the target cell where the crash happens, or null.";
+You detect crashes in ML notebooks. Given the [Executed Cells] (ran successfully, in order), \
+[Runtime Facts] about objects the [Target Cell] uses, and the [Target Cell], reason step by step \
+whether running the [Target Cell] raises an exception.
+Answer with ONE JSON object only: {\"reasoning\": string, \"detection\": boolean, \"line\": integer|null}
+reasoning: 1-2 sentences naming the decisive fact (column, attribute, keyword, shape, count, NaN...).
+detection: true only if you are CERTAIN it crashes, else false.
+line: 1-based line of the crash in the target cell, or null.";
 
 /// The answer schema (the paper's plus `line`), as a JSON schema for structured output.
 pub fn answer_schema() -> Value {
@@ -177,15 +175,17 @@ pub fn answer_schema() -> Value {
 pub fn build_prompt(request: &PromptRequest) -> Prompt {
     let options = &request.options;
     let target_facts = cell_facts(&parse_cell(&request.target).body);
-    let selected = select_history(&request.history, &target_facts, options.history);
+    let detail = select_history_detail(&request.history, &target_facts, options.history);
+    let selected: Vec<usize> = detail.iter().map(|(i, _)| *i).collect();
 
     let mut user = String::new();
     user.push_str("[Executed Cells]\n");
     if selected.is_empty() {
         user.push_str("(none)\n");
     }
-    for &index in &selected {
-        let cell = compact_cell(&request.history[index]);
+    for (index, unused_imports) in &detail {
+        let index = *index;
+        let cell = compact_cell(&without_ranges(&request.history[index], unused_imports));
         if cell.is_empty() {
             continue;
         }
@@ -273,10 +273,47 @@ pub fn estimate_tokens(text: &str) -> usize {
     tokens
 }
 
-/// Executed cells without comment-only lines, trailing blanks and repeated blank lines.
+/// The source without the given byte ranges (whole statements).
+fn without_ranges(source: &str, ranges: &[(usize, usize)]) -> String {
+    let mut out = String::new();
+    let mut at = 0;
+    for &(start, end) in ranges {
+        if start < at
+            || end > source.len()
+            || !source.is_char_boundary(start)
+            || !source.is_char_boundary(end)
+        {
+            continue;
+        }
+        out.push_str(&source[at..start]);
+        at = end;
+    }
+    out.push_str(&source[at..]);
+    out
+}
+
+/// Executed cells without comment-only lines, trailing blanks and repeated blank lines, and with
+/// 4-space indentation halved when the cell indents with spaces only, in multiples of 4.
 fn compact_cell(source: &str) -> String {
+    let indent = |l: &str| l.len() - l.trim_start_matches(' ').len();
+    let halve = !source.contains('\t')
+        && source
+            .lines()
+            .filter(|l| !l.trim().is_empty())
+            .all(|l| indent(l) % 4 == 0);
+    let lines: Vec<String> = source
+        .lines()
+        .map(|l| {
+            if halve {
+                let n = indent(l);
+                format!("{}{}", " ".repeat(n / 2), &l[n..])
+            } else {
+                l.to_string()
+            }
+        })
+        .collect();
     let mut out: Vec<&str> = Vec::new();
-    for line in source.lines() {
+    for line in &lines {
         let line = line.trim_end();
         if line.trim_start().starts_with('#') {
             continue;
@@ -326,7 +363,21 @@ const DISPLAY_METHODS: &[&str] = &[
 /// definitions are dropped. Imports are cells binding names like any other, so a kept cell brings
 /// the imports it uses. Cells that do not parse are kept (we cannot tell what they do).
 pub fn select_history(history: &[String], target: &CellFacts, choice: HistoryChoice) -> Vec<usize> {
-    let all: Vec<usize> = (0..history.len()).collect();
+    select_history_detail(history, target, choice)
+        .into_iter()
+        .map(|(index, _)| index)
+        .collect()
+}
+
+/// [`select_history`], with the byte ranges of each kept cell's top-level imports that bind no
+/// needed name (left out of the prompt).
+fn select_history_detail(
+    history: &[String],
+    target: &CellFacts,
+    choice: HistoryChoice,
+) -> Vec<(usize, Vec<(usize, usize)>)> {
+    let all: Vec<(usize, Vec<(usize, usize)>)> =
+        (0..history.len()).map(|i| (i, Vec::new())).collect();
     let HistoryChoice::DependenciesOnly { max_cells } = choice else {
         return all;
     };
@@ -339,7 +390,7 @@ pub fn select_history(history: &[String], target: &CellFacts, choice: HistoryCho
     for index in (0..history.len()).rev() {
         let parsed = parse_cell(&history[index]);
         if parsed.syntax_error.is_some() && parsed.body.is_empty() {
-            keep.push(index);
+            keep.push((index, Vec::new()));
             continue;
         }
         let facts = cell_facts(&parsed.body);
@@ -359,7 +410,28 @@ pub fn select_history(history: &[String], target: &CellFacts, choice: HistoryCho
         if !(binds || mutates) {
             continue;
         }
-        keep.push(index);
+        let unused_imports: Vec<(usize, usize)> = if parsed.syntax_error.is_some() {
+            Vec::new()
+        } else {
+            parsed
+                .body
+                .iter()
+                .filter_map(|stmt| match stmt {
+                    Stmt::Import { names, range, .. } => {
+                        let used = names.iter().any(|alias| {
+                            let bound = match &alias.asname {
+                                Some(a) => a.as_str(),
+                                None => alias.name.split('.').next().unwrap_or(""),
+                            };
+                            alias.name == "*" || needed.contains(bound)
+                        });
+                        (!used).then_some((range.start as usize, range.end as usize))
+                    }
+                    _ => None,
+                })
+                .collect()
+        };
+        keep.push((index, unused_imports));
         for d in &facts.definitions {
             if !d.conditional && d.kind != DefinitionKind::AugmentedAssignment {
                 needed.remove(&d.name);
@@ -882,7 +954,7 @@ mod tests {
             select_history(
                 &history,
                 &target,
-                HistoryChoice::DependenciesOnly { max_cells: 20 }
+                HistoryChoice::DependenciesOnly { max_cells: 1 }
             ),
             all
         );
