@@ -954,7 +954,7 @@ mod tests {
             select_history(
                 &history,
                 &target,
-                HistoryChoice::DependenciesOnly { max_cells: 1 }
+                HistoryChoice::DependenciesOnly { max_cells: 20 }
             ),
             all
         );
