@@ -358,7 +358,7 @@ pub fn run_llm_bench(cases: &[Case], options: &LlmBenchOptions) -> Result<String
                     let c = check_verdict(
                         &verdict,
                         Evidence {
-                            summaries: prompts[setting].runtime.then_some(&summaries),
+                            summaries: Some(&summaries),
                             signatures: None,
                             target: Some(&case.target_cell),
                         },
