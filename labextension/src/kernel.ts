@@ -89,7 +89,7 @@ class KernelLink implements IKernelLink {
     }
     missing.forEach(name => this._asked.add(name));
     const epoch = this._epoch;
-    this._summarize(missing)
+    this._summarize(missing, wants.focus_columns)
       .then(summary => {
         if (epoch !== this._epoch) {
           return;
@@ -256,11 +256,11 @@ class KernelLink implements IKernelLink {
       .catch(reason => console.debug('cellguard: kernel refresh failed', reason));
   }
 
-  private async _summarize(names: string[]): Promise<SummaryDoc> {
+  private async _summarize(names: string[], focusColumns: string[] = []): Promise<SummaryDoc> {
     const reply = await this._send<SummarizeReply>({
       type: 'summarize',
       names,
-      options: { max_columns: this._settings.current.maxColumns }
+      options: { max_columns: this._settings.current.maxColumns, focus_columns: focusColumns }
     });
     return reply.summary;
   }
