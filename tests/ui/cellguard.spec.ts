@@ -153,9 +153,14 @@ test.describe('cellguard check before run', () => {
   });
 });
 
-test.describe('cellguard screenshots', () => {
+test.describe('cellguard demo notebook', () => {
+  test.use({ viewport: { width: 1400, height: 850 } });
+
   for (const theme of ['light', 'dark'] as const) {
-    test(`demo notebook, ${theme} theme`, async ({ page, tmpPath }) => {
+    test(`the four demo crashes are predicted; screenshots, ${theme} theme`, async ({
+      page,
+      tmpPath
+    }) => {
       const logs = collectConsole(page);
       if (theme === 'dark') {
         await page.theme.setDarkTheme();
@@ -163,12 +168,26 @@ test.describe('cellguard screenshots', () => {
       await page.contents.uploadFile(DEMO, `${tmpPath}/cellguard-demo.ipynb`);
       await page.filebrowser.open(`${tmpPath}/cellguard-demo.ipynb`);
       await expect(status(page)).toHaveText(/kernel linked/, { timeout: 60000 });
-      await page.notebook.runCell(1);
-      await expect(squiggles(page, 3), logs.join('\n')).not.toHaveCount(0);
+      await page.sidebar.close('left');
       await page.evaluate(() => window.jupyterapp.commands.execute('cellguard:show-diagnostics'));
-      await hoverTooltip(page, squiggles(page, 3).first(), 'describe_passengers');
+      const panel = page.locator('.jp-cellguard-panel');
+
+      // Cell 1 makes the data; the crashes of sections 1 and 2 are predicted from it.
+      await page.notebook.runCell(1);
+      await expect(squiggles(page, 3), logs.join('\n')).toHaveText(['describe_passengers']);
+      await expect(squiggles(page, 6)).toHaveCount(1);
+      await expect(panel).toContainText("'Agee' is not a column of df");
+      await hoverTooltip(page, squiggles(page, 3), 'describe_passengers');
       await page.screenshot({ path: path.join(SCREENSHOTS, `demo-${theme}.png`) });
+
+      // Cells 8 (the model) and 11 (the features) ran: sections 3 and 4 are predicted.
+      await page.notebook.runCell(8);
+      await page.notebook.runCell(11);
+      await expect(panel).toContainText('fitted on 2 features');
+      await expect(panel).toContainText('NaN');
+      await cell(page, 9).scrollIntoViewIfNeeded();
+      await hoverTooltip(page, squiggles(page, 9), 'fitted on 2 features');
+      await page.screenshot({ path: path.join(SCREENSHOTS, `demo-sklearn-${theme}.png`) });
     });
   }
 });
-
