@@ -89,6 +89,20 @@ test.describe('cellguard squiggles', () => {
   });
 });
 
+test.describe('cellguard check command', () => {
+  test('the toolbar button checks the active cell and opens the panel', async ({ page }) => {
+    await newNotebook(page, 'check-command.ipynb');
+    await page.notebook.setCell(0, 'code', 'total = subtotal + 1');
+    await page.notebook.addCell('code', 'subtotal = 41');
+    await page.notebook.selectCells(0);
+    await page.locator('.jp-NotebookPanel-toolbar [data-command="cellguard:check-active-cell"]').click();
+    const panel = page.locator('.jp-cellguard-panel');
+    await expect(panel).toBeVisible();
+    await expect(panel).toContainText('[0] total = subtotal + 1');
+    await expect(panel).toContainText('`subtotal` is not defined');
+  });
+});
+
 test.describe('cellguard kernel restart', () => {
   // Galata's kernel tracking answers POST /api/kernels/<id>/restart with 201, which JupyterLab
   // rejects ("Invalid response: 201 Created") and the restart hangs: no tracking here.
