@@ -6,11 +6,19 @@ export PATH="$HOME/.cargo/bin:$PATH"
 # The wasm-bindgen CLI on PATH has the Cargo.lock version (scripts/setup.sh): no download is tried.
 wasm-pack build crate --release --target web --out-dir ../labextension/core --out-name cellguard_core --no-pack --mode no-install "$@"
 # wasm-opt from npm's binaryen (Debian's binaryen 108 emits modules that fail to load): -O3 makes
-# the core ~6 % faster and the bundle smaller. CELLGUARD_WASM_OPT=0 skips it for quick iterations.
+# the core ~6 % faster and the bundle smaller, in about a minute; the result is kept in .cache/ and
+# reused while the unoptimized module is the same. CELLGUARD_WASM_OPT=0 skips it.
 if [ "${CELLGUARD_WASM_OPT:-1}" != 0 ]; then
-  node_modules/.bin/wasm-opt -O3 --enable-bulk-memory --enable-nontrapping-float-to-int \
-    --enable-sign-ext --enable-mutable-globals --enable-reference-types --enable-multivalue \
-    labextension/core/cellguard_core_bg.wasm -o labextension/core/cellguard_core_bg.wasm
+  wasm=labextension/core/cellguard_core_bg.wasm
+  mkdir -p .cache
+  key=.cache/wasm-opt-$(sha256sum "$wasm" | cut -c1-16).wasm
+  if [ ! -f "$key" ]; then
+    rm -f .cache/wasm-opt-*.wasm
+    node_modules/.bin/wasm-opt -O3 --enable-bulk-memory --enable-nontrapping-float-to-int \
+      --enable-sign-ext --enable-mutable-globals --enable-reference-types --enable-multivalue \
+      "$wasm" -o "$key"
+  fi
+  cp "$key" "$wasm"
 fi
 # The generated glue is an ES module; say so, for node (tests, benchmarks) and bundlers alike.
 echo '{"type": "module"}' > labextension/core/package.json
