@@ -8,9 +8,8 @@ export PATH="$PWD/.venv/bin:$HOME/.cargo/bin:$PATH"
 bash scripts/build-wasm.sh
 jlpm install --immutable
 jlpm build
-if ! pip show -q jupyterlab-cellguard 2>/dev/null; then
-  # The editable install's build hook would build again: the bundle above is already there.
-  pip install -q --disable-pip-version-check --no-build-isolation -e .
-fi
+# Editable: the Python package (and the server extension's config under .venv/etc) from the tree.
+# The build hook skips the front end, built just above.
+pip install -q --disable-pip-version-check --no-build-isolation -e .
 jupyter labextension develop --overwrite . >/dev/null
 jupyter labextension list 2>&1 | grep -i cellguard
