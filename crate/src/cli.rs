@@ -25,9 +25,10 @@ OPTIONS:
     -V, --version       Print the version.
 
 TEXT OUTPUT:
-    cell [3] 2:5: undefined-name: `x` is not defined: ...
-    [3] is the notebook cell index, 0-based among all cells (markdown included); 2:5 is the
-    1-based line and column in the cell (columns count UTF-16 code units, as JupyterLab does).
+    cell 4 2:5: undefined-name: `x` is not defined: ...
+    cell 4 is the notebook's fourth cell, counted from 1 among all cells (markdown included), as
+    in messages; 2:5 is the 1-based line and column in the cell (columns count UTF-16 code units,
+    as JupyterLab does).
 
 JSON OUTPUT (stable):
     {\"cells\": [{\"index\": 3, \"execution_count\": 7 | null, \"diagnostics\": [
@@ -37,6 +38,7 @@ JSON OUTPUT (stable):
                          \"edits\": [{\"start\": {...}, \"end\": {...}, \"content\": \"...\"}]}}]}],
      \"crash_predicted\": true}
     Cells are listed in the order checked, each code cell once; positions as in the text output.
+    `index` and `run_cells` are 0-based indices among all cells (cell 4 has index 3).
 
 EXIT STATUS:
     0  no crash predicted
@@ -157,7 +159,8 @@ fn print_text(reports: &[(usize, CellReport)], sources: &[String], crash_predict
         for diagnostic in &report.diagnostics {
             let start = lines.position(diagnostic.range.start);
             println!(
-                "cell [{index}] {}:{}: {}: {}",
+                "cell {} {}:{}: {}: {}",
+                index + 1,
                 start.line + 1,
                 start.column + 1,
                 diagnostic.code,

@@ -1,5 +1,5 @@
 //! Execution order: which names a cell reads will be undefined when it runs, given what ran
-//! before it, and which notebook cells would define them ("run cell [n] first").
+//! before it, and which notebook cells would define them ("run cell 3 first").
 
 use std::collections::HashSet;
 
@@ -117,11 +117,12 @@ fn closest<'c>(
         .or_else(|| cells.first().copied())
 }
 
-/// "cell [7] defines it", "cells [2], [7] define it".
+/// "cell 7 defines it", "cells 2, 7 define it": numbered from 1 in the notebook, as people count
+/// (`[n]` would read as an execution count).
 fn define_it(cells: &[&NotebookCell]) -> String {
     let list = cells
         .iter()
-        .map(|cell| format!("[{}]", cell.index))
+        .map(|cell| (cell.index + 1).to_string())
         .collect::<Vec<_>>()
         .join(", ");
     if cells.len() == 1 {
@@ -133,7 +134,7 @@ fn define_it(cells: &[&NotebookCell]) -> String {
 
 fn run_first(index: usize) -> Fix {
     Fix {
-        message: format!("Run cell [{index}] first"),
+        message: format!("Run cell {} first", index + 1),
         edits: Vec::new(),
         run_cells: vec![index],
     }

@@ -56,8 +56,8 @@ fn a_predicted_crash_exits_1_with_compiler_like_lines() {
     assert_eq!(output.status.code(), Some(1));
     assert_eq!(
         stdout(&output),
-        "cell [1] 2:15: undefined-name: `scores` is not defined: no cell that ran defines it; \
-         cell [2] defines it but has not run\n    fix: Run cell [2] first\n\
+        "cell 2 2:15: undefined-name: `scores` is not defined: no cell that ran defines it; \
+         cell 3 defines it but has not run\n    fix: Run cell 3 first\n\
          1 problem in 1 of 2 code cells: a crash is predicted\n"
     );
     // Its execution counts give the same order.
@@ -141,6 +141,6 @@ fn help_documents_positions_and_exit_codes() {
     assert_eq!(output.status.code(), Some(0));
     let help = stdout(&output);
     assert!(help.contains("1-based line and column"));
-    assert!(help.contains("0-based among all cells"));
+    assert!(help.contains("counted from 1 among all cells"));
     assert!(help.contains("EXIT STATUS"));
 }

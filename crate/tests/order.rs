@@ -55,7 +55,7 @@ fn a_name_defined_by_a_cell_that_has_not_run_suggests_running_it() {
         [(
             "undefined-name".to_owned(),
             vec![1],
-            "tf_idf: `tf_idf` is not defined: no cell that ran defines it; cell [1] defines it but has not run".to_owned()
+            "tf_idf: `tf_idf` is not defined: no cell that ran defines it; cell 2 defines it but has not run".to_owned()
         )]
     );
 }
@@ -76,7 +76,7 @@ fn kernel_names_replace_the_history() {
     let found = check(&cells, 1, &["x = 1"], Some(&[]));
     assert_eq!(found.len(), 1);
     assert!(
-        found[0].2.contains("although cell [0] defines it and ran"),
+        found[0].2.contains("although cell 1 defines it and ran"),
         "{found:?}"
     );
     assert_eq!(found[0].1, [0]);

@@ -79,9 +79,9 @@ class DiagnosticsPanel extends Widget {
       const heading = document.createElement('div');
       heading.className = 'jp-cellguard-cell';
       const firstLine = cell.sharedModel.getSource().split('\n')[0];
-      // Numbered as the core's messages number cells ("cell [4] defines it").
-      heading.textContent = `[${cellIndex}] ${firstLine}`;
-      heading.title = `Cell [${cellIndex}]`;
+      // Numbered from 1, as the core's messages number cells ("cell 4 defines it").
+      heading.textContent = `${cellIndex + 1}: ${firstLine}`;
+      heading.title = `Cell ${cellIndex + 1}`;
       group.appendChild(heading);
       const items = document.createElement('ul');
       for (const diagnostic of diagnostics) {

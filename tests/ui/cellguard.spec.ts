@@ -60,7 +60,7 @@ test.describe('cellguard squiggles', () => {
     await expect(squiggle, logs.join('\n')).toHaveCount(1);
     await expect(squiggle).toHaveText('helper');
 
-    const tooltip = await hoverTooltip(page, squiggle, /helper.*not run.*Run cell \[1\] first/);
+    const tooltip = await hoverTooltip(page, squiggle, /helper.*cell 2 defines it but has not run.*Run cell 2 first/);
     const fix = tooltip.locator('.cm-diagnosticAction');
     await expect(fix).toHaveCount(1);
     await fix.click();
@@ -98,7 +98,7 @@ test.describe('cellguard check command', () => {
     await page.locator('.jp-NotebookPanel-toolbar [data-command="cellguard:check-active-cell"]').click();
     const panel = page.locator('.jp-cellguard-panel');
     await expect(panel).toBeVisible();
-    await expect(panel).toContainText('[0] total = subtotal + 1');
+    await expect(panel).toContainText('1: total = subtotal + 1');
     await expect(panel).toContainText('`subtotal` is not defined');
   });
 });
