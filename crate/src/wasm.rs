@@ -159,14 +159,7 @@ pub fn check_cell(
             },
         );
         // Keep what the next keystroke will ask again; drop old versions of edited cells.
-        let live: HashSet<&str> = request
-            .cells
-            .iter()
-            .chain(&request.history)
-            .map(String::as_str)
-            .chain([request.target_source.as_str()])
-            .collect();
-        cache.retain(|source| live.contains(source));
+        cache.retain_used();
         report
     });
     let index = LineIndex::new(&request.target_source);

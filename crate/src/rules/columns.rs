@@ -116,11 +116,7 @@ fn missing(
             if cols.len() == 1 { "" } else { "s" },
             list_preview(cols, 8)
         );
-        let quoted = [format!("'{}'", key.name), format!("\"{}\"", key.name)];
-        let dropped_before = w.ctx.history_sources.iter().any(|src| {
-            src.lines()
-                .any(|l| l.contains("drop") && quoted.iter().any(|q| l.contains(q.as_str())))
-        });
+        let dropped_before = w.ctx.history.dropped.contains(&key.name);
         if dropped_before {
             msg.push_str("; an earlier cell dropped it");
         }

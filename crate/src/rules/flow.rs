@@ -20,33 +20,16 @@ pub struct Walker<'a> {
     pub bound_here: BTreeSet<String>,
     /// No executed cell could have given a frame a named index (so `by=` names only columns).
     pub index_unnamed: bool,
-    /// Functions and classes defined in the notebook: the names their bodies mention.
+    /// Functions and classes the target cell defines: the names their bodies mention (those of
+    /// the history are in `ctx.history.function_mentions`).
     pub user_functions: BTreeMap<String, BTreeSet<String>>,
     pub out: Vec<Diagnostic>,
 }
 
 impl<'a> Walker<'a> {
     pub fn new(ctx: &'a RuleContext<'a>) -> Self {
-        let mut env = BTreeMap::new();
         // Imports in executed cells; a later rebinding of the name forgets them.
-        for cell in ctx.history {
-            for stmt in cell.iter() {
-                match stmt {
-                    Stmt::Import { from, names, .. } => {
-                        for (name, val) in import_bindings(from.as_deref(), names) {
-                            env.insert(name, val);
-                        }
-                    }
-                    other => {
-                        let mut bound = BTreeSet::new();
-                        bound_names(std::slice::from_ref(other), &mut bound);
-                        for n in bound {
-                            env.remove(&n);
-                        }
-                    }
-                }
-            }
-        }
+        let mut env = ctx.history.imports.clone();
         if let Some(doc) = ctx.summaries {
             for (name, obj) in &doc.objects {
                 if name.contains('.') {
@@ -68,27 +51,12 @@ impl<'a> Walker<'a> {
                 env.insert(name.clone(), val);
             }
         }
-        const NAMING: [&str; 12] = [
-            "set_index",
-            "index_col",
-            "rename_axis",
-            "index.name",
-            "groupby",
-            "pivot",
-            "crosstab",
-            "stack",
-            "read_parquet",
-            "read_pickle",
-            "read_hdf",
-            ".index",
-        ];
-        let index_unnamed = !ctx
-            .history_sources
-            .iter()
-            .any(|src| NAMING.iter().any(|w| src.contains(w)));
-        let mut user_functions = BTreeMap::new();
-        for cell in ctx.history.iter().copied().chain([ctx.body]) {
-            collect_functions(cell, &mut user_functions);
+        let index_unnamed = ctx.history.index_unnamed;
+        let mut user_functions: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+        let mut here = Vec::new();
+        super::history::collect_function_mentions(ctx.body, &mut here);
+        for (name, names) in here {
+            user_functions.entry(name).or_default().extend(names);
         }
         Walker {
             ctx,
@@ -98,6 +66,17 @@ impl<'a> Walker<'a> {
             user_functions,
             out: Vec::new(),
         }
+    }
+
+    /// The names the bodies of the notebook's functions (or classes) called `name` mention.
+    fn function_mentions(&self, name: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        for map in [&self.ctx.history.function_mentions, &self.user_functions] {
+            if let Some(names) = map.get(name) {
+                out.extend(names.iter().cloned());
+            }
+        }
+        out
     }
 
     pub fn run(mut self) -> Vec<Diagnostic> {
@@ -176,9 +155,7 @@ impl<'a> Walker<'a> {
         mentioned_names(stmts, &mut called);
         let mut forget = BTreeSet::new();
         for name in called {
-            if let Some(globals) = self.user_functions.get(&name) {
-                forget.extend(globals.iter().cloned());
-            }
+            forget.extend(self.function_mentions(&name));
         }
         for n in forget {
             if !matches!(self.env.get(&n), Some(Val::Module(_) | Val::Lib(_))) {
@@ -727,11 +704,9 @@ impl<'a> Walker<'a> {
                 }
             }
             if let Some(root) = base_name(func) {
-                if let Some(globals) = self.user_functions.get(root).cloned() {
-                    for n in globals {
-                        if !matches!(self.env.get(&n), Some(Val::Module(_) | Val::Lib(_))) {
-                            self.env.insert(n, Val::Unknown);
-                        }
+                for n in self.function_mentions(root) {
+                    if !matches!(self.env.get(&n), Some(Val::Module(_) | Val::Lib(_))) {
+                        self.env.insert(n, Val::Unknown);
                     }
                 }
             }
@@ -1158,43 +1133,9 @@ fn mutated_names(stmts: &[Stmt], out: &mut BTreeSet<String>) {
     }
 }
 
-fn collect_functions(stmts: &[Stmt], out: &mut BTreeMap<String, BTreeSet<String>>) {
-    for s in stmts {
-        match s {
-            Stmt::FunctionDef { name, body, .. } | Stmt::ClassDef { name, body, .. } => {
-                let mut names = BTreeSet::new();
-                mentioned_names(body, &mut names);
-                out.entry(name.clone()).or_default().extend(names);
-            }
-            Stmt::If { body, orelse, .. }
-            | Stmt::For { body, orelse, .. }
-            | Stmt::While { body, orelse, .. } => {
-                collect_functions(body, out);
-                collect_functions(orelse, out);
-            }
-            Stmt::With { body, .. } => collect_functions(body, out),
-            Stmt::Try {
-                body,
-                handlers,
-                orelse,
-                finalbody,
-                ..
-            } => {
-                collect_functions(body, out);
-                handlers
-                    .iter()
-                    .for_each(|h| collect_functions(&h.body, out));
-                collect_functions(orelse, out);
-                collect_functions(finalbody, out);
-            }
-            _ => {}
-        }
-    }
-}
-
 /// Names a top-level statement of an executed cell binds in the global namespace (including
 /// `global` declarations inside functions).
-fn bound_names(stmts: &[Stmt], out: &mut BTreeSet<String>) {
+pub fn bound_names(stmts: &[Stmt], out: &mut BTreeSet<String>) {
     for s in stmts {
         match s {
             Stmt::Assign { targets, .. } => {
