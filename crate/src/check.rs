@@ -135,13 +135,23 @@ impl CellCache {
         cell
     }
 
+    /// Starts a call: `retain_used` keeps what is used from now on.
+    pub fn next_call(&mut self) {
+        self.epoch += 1;
+    }
+
+    /// Marks a cell kept from the last call as used in this one.
+    pub fn keep(&self, cell: &AnalysedCell) {
+        cell.used.set(self.epoch);
+    }
+
     /// Forgets the cells whose source is not kept, e.g. the previous versions of an edited cell.
     pub fn retain(&mut self, keep: impl Fn(&str) -> bool) {
         self.cells.retain(|source, _| keep(source));
     }
 
-    /// Forgets the cells the last `check_cell_with` did not look at (its notebook cells, history
-    /// and target are kept): the previous versions of an edited cell go.
+    /// Forgets the cells the current call (since `next_call`) did not use (a check keeps its
+    /// notebook cells, history and target): the previous versions of an edited cell go.
     pub fn retain_used(&mut self) {
         let epoch = self.epoch;
         self.cells.retain(|_, cell| cell.used.get() == epoch);
@@ -191,17 +201,29 @@ pub fn check_cell(input: &CheckInput) -> CellReport {
 }
 
 pub fn check_cell_with(cache: &mut CellCache, input: &CheckInput) -> CellReport {
-    cache.epoch += 1;
-    let target = cache.analyse(input.target_source);
+    cache.next_call();
     let history: Vec<Rc<AnalysedCell>> = input.history.iter().map(|s| cache.analyse(s)).collect();
-    let analysed: Vec<Rc<AnalysedCell>> = input.cells.iter().map(|s| cache.analyse(s)).collect();
+    let cells: Vec<Rc<AnalysedCell>> = input.cells.iter().map(|s| cache.analyse(s)).collect();
+    check_prepared(cache, input, &cells, history)
+}
+
+/// `check_cell_with` for a caller that analysed `input.cells` and `input.history` itself, in this
+/// call of the cache (after `next_call`): with `cache.analyse`, or kept from the last call and
+/// marked with `cache.keep`.
+pub fn check_prepared(
+    cache: &mut CellCache,
+    input: &CheckInput,
+    analysed: &[Rc<AnalysedCell>],
+    history: Vec<Rc<AnalysedCell>>,
+) -> CellReport {
+    let target = cache.analyse(input.target_source);
     let view = cache.history_view(history);
     let kernel = input.kernel_names.map(|names| cache.kernel_view(names));
     let namespace = match &kernel {
         Some(kernel) => &kernel.namespace,
         None => &view.namespace,
     };
-    let cells = notebook_cells(input.cells, &analysed);
+    let cells = notebook_cells(input.cells, analysed);
     // Asked only about cells that define a name the target lacks.
     let has_run = |source: &str| {
         let source = source.trim_end();
@@ -289,4 +311,41 @@ fn diagnose(
         )];
     }
     undefined_names(&target.facts, target_index, namespace, cells, has_run)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn strings(v: &[&str]) -> Vec<String> {
+        v.iter().map(|s| s.to_string()).collect()
+    }
+
+    /// A cache kept across calls (the history the same, grown, or replaced) answers as a fresh one.
+    #[test]
+    fn a_kept_cache_answers_like_a_fresh_one() {
+        let target = "t = tqdm(range(3))\nprint(x)";
+        let histories = [
+            strings(&["import tqdm"]),
+            strings(&["import tqdm"]),
+            strings(&["import tqdm", "x = 1"]),
+            strings(&["import tqdm", "x = 1", "from tqdm import tqdm"]),
+            strings(&["x = 1"]),
+            strings(&["import tqdm", "x = 1"]),
+        ];
+        let mut cache = CellCache::default();
+        for history in &histories {
+            let input = CheckInput {
+                cells: history,
+                target_source: target,
+                target_index: None,
+                history,
+                kernel_names: None,
+                summaries: None,
+            };
+            let kept = check_cell_with(&mut cache, &input);
+            cache.retain_used();
+            assert_eq!(kept, check_cell(&input), "history {history:?}");
+        }
+    }
 }
