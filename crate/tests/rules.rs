@@ -610,3 +610,77 @@ fn a_list_indexed_by_an_array() {
         labels,
     ));
 }
+
+// ---------- loops over known column names
+
+const TWO_FRAMES: &str = r#""df": {"type": "pandas.core.frame.DataFrame", "kind": "dataframe",
+    "S": {"shape": [10, 3]}, "R": {"columns": ["Time", "Amount", "Class"]}, "V": {"has_nan": false}},
+    "data_df": {"type": "pandas.core.frame.DataFrame", "kind": "dataframe",
+    "S": {"shape": [10, 4]}, "R": {"columns": ["Time", "Amount", "Hour", "Class"]}, "V": {"has_nan": false}}"#;
+
+#[test]
+fn a_loop_over_known_columns_runs_for_each_of_them() {
+    let t = "t0 = df.loc[df['Class'] == 0]\nfor feature in data_df.columns.values:\n    sns.kdeplot(t0[feature])\n    plt.xlabel(feature)";
+    fires(
+        &run(&[IMPORTS], t, TWO_FRAMES),
+        t,
+        "missing-column",
+        "feature",
+        &["'Hour'"],
+    );
+    // Every column of df itself is there.
+    silent(&run(
+        &[IMPORTS],
+        "t0 = df.loc[df['Class'] == 0]\nfor feature in df.columns:\n    sns.kdeplot(t0[feature])",
+        TWO_FRAMES,
+    ));
+    // A body that may leave the loop early: only the first pass is certain.
+    silent(&run(
+        &[IMPORTS],
+        "for feature in data_df.columns:\n    if feature == 'Hour':\n        break\n    df[feature]",
+        TWO_FRAMES,
+    ));
+    // A body that may add columns: later passes know nothing of the frame.
+    silent(&run(
+        &[IMPORTS, "def add(d, c):\n    d[c] = 0"],
+        "for feature in ['Time', 'Hour']:\n    add(df, feature)\n    df[feature]",
+        TWO_FRAMES,
+    ));
+    // A literal list of names.
+    let t = "for c in ['Time', 'Hour']:\n    print(df[c].mean())";
+    fires(
+        &run(&[IMPORTS], t, TWO_FRAMES),
+        t,
+        "missing-column",
+        "c",
+        &["'Hour'"],
+    );
+}
+
+#[test]
+fn a_loop_that_may_not_run_keeps_only_findings_about_the_code() {
+    let objs = r#""model": {"type": "keras.src.models.functional.Functional", "kind": "keras_model"},
+        "test_ds": {"type": "tensorflow.python.data.ops.prefetch_op._PrefetchDataset", "kind": "tf_dataset"},
+        "df": {"type": "pandas.core.frame.DataFrame", "kind": "dataframe", "S": {"shape": [3, 1]}, "R": {"columns": ["a"]}}"#;
+    let t = "for x, y in test_ds:\n    p = model.predict_classes(x)";
+    fires(
+        &run(&[IMPORTS], t, objs),
+        t,
+        "missing-attribute",
+        "predict_classes",
+        &["removed"],
+    );
+    silent(&run(
+        &[IMPORTS],
+        "for x, y in test_ds:\n    p = model.predict(x)",
+        objs,
+    ));
+    // Findings about data are not kept: the loop may not run.
+    silent(&run(&[IMPORTS], "for x, y in test_ds:\n    df['b']", objs));
+    // Nor is code after a jump.
+    silent(&run(
+        &[IMPORTS],
+        "for x, y in test_ds:\n    break\n    model.predict_classes(x)",
+        objs,
+    ));
+}
