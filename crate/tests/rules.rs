@@ -684,3 +684,35 @@ fn a_loop_that_may_not_run_keeps_only_findings_about_the_code() {
         objs,
     ));
 }
+
+// ---------- confusion matrix display
+
+const PREDS: &str = r#""y_test": {"type": "pandas.core.series.Series", "kind": "series", "S": {"shape": [38]},
+        "V": {"unique": 3, "examples": ["setosa", "versicolor", "virginica"]}},
+    "y_pred": {"type": "numpy.ndarray", "kind": "ndarray", "S": {"shape": [38]}, "R": {"dtype": "object"}, "V": {"unique": 3}}"#;
+
+#[test]
+fn display_labels_must_match_the_classes() {
+    let t = "from sklearn import metrics\ncm = metrics.confusion_matrix(y_test, y_pred)\nd = metrics.ConfusionMatrixDisplay(confusion_matrix=cm, display_labels=[False, True])\nd.plot()";
+    fires(
+        &run(&[IMPORTS], t, PREDS),
+        t,
+        "sklearn-display-labels",
+        "d.plot()",
+        &["2 display_labels", "at least 3 classes"],
+    );
+    silent(&run(&[IMPORTS], "from sklearn import metrics\ncm = metrics.confusion_matrix(y_test, y_pred)\nd = metrics.ConfusionMatrixDisplay(confusion_matrix=cm, display_labels=['a', 'b', 'c'])\nd.plot()", PREDS));
+    silent(&run(&[IMPORTS], "from sklearn import metrics\ncm = metrics.confusion_matrix(y_test, y_pred)\nd = metrics.ConfusionMatrixDisplay(cm)\nd.plot()", PREDS));
+    // Explicit labels fix the classes.
+    let t = "from sklearn.metrics import ConfusionMatrixDisplay\nConfusionMatrixDisplay.from_predictions(y_test, y_pred, labels=['a', 'b'], display_labels=['x', 'y', 'z'])";
+    fires(
+        &run(&[IMPORTS], t, PREDS),
+        t,
+        "sklearn-display-labels",
+        &t[t.find("ConfusionMatrixDisplay.from").unwrap()..],
+        &["3 display_labels", "of 2 classes"],
+    );
+    silent(&run(&[IMPORTS], "from sklearn.metrics import ConfusionMatrixDisplay\nConfusionMatrixDisplay.from_predictions(y_test, y_pred, display_labels=['x', 'y', 'z', 'w'])", PREDS));
+    // y_pred changed in the cell: its summary no longer holds.
+    silent(&run(&[IMPORTS], "from sklearn import metrics\ny_pred[0] = 'x'\ncm = metrics.confusion_matrix(y_pred, y_pred)\nd = metrics.ConfusionMatrixDisplay(cm, display_labels=[0])\nd.plot()", PREDS));
+}

@@ -672,6 +672,23 @@ impl<'a> Walker<'a> {
         }
     }
 
+    /// The number of distinct values of a kernel object the cell has not rebound (a lower bound
+    /// when the summary was computed on a sample).
+    pub fn distinct_values(&self, e: &Expr) -> Option<i64> {
+        let Expr::Name { id, .. } = e else {
+            return None;
+        };
+        // Rebound or changed in the cell: the summary no longer describes it.
+        if self.bound_here.contains(id) || !matches!(self.get(id), Val::Series(_) | Val::Array(_)) {
+            return None;
+        }
+        let obj = self.ctx.summaries?.objects.get(id)?;
+        if obj.error.is_some() || !matches!(obj.kind.as_str(), "series" | "ndarray" | "tensor") {
+            return None;
+        }
+        obj.value.get("unique")?.as_i64()
+    }
+
     /// Is `e` certainly a boolean mask over rows: `a & b`, `a | b`, a comparison of a Series, or a
     /// Series method that gives one (`s.isin(...)`, `s.notna()`)?
     pub fn is_row_mask(&self, e: &Expr) -> bool {
@@ -750,6 +767,9 @@ impl<'a> Walker<'a> {
         if let Some(path) = self.lib_path(func) {
             if let Some(est) = sklearn::construct(&path, keywords, range) {
                 return Val::Estimator(est);
+            }
+            if let Some(v) = sklearn::lib_call_result(self, &path, args, keywords) {
+                return v;
             }
             if path == "pandas.Categorical" {
                 return Val::Typed("pandas.core.arrays.categorical.Categorical".into());

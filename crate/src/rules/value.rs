@@ -32,6 +32,18 @@ pub enum Val {
     Int(i64),
     Float(f64),
     Str(String),
+    /// `sklearn.metrics.confusion_matrix(...)`: a square matrix with at least `classes` rows
+    /// (exactly, when `exact`).
+    ConfusionMatrix {
+        classes: i64,
+        exact: bool,
+    },
+    /// `ConfusionMatrixDisplay(confusion_matrix=..., display_labels=...)`.
+    ConfusionDisplay {
+        classes: i64,
+        exact: bool,
+        labels: Option<i64>,
+    },
     /// A list, tuple, numpy array or pandas Index of known strings (`['a', 'b']`, `df.columns`).
     Strs {
         type_name: String,
