@@ -716,3 +716,20 @@ fn display_labels_must_match_the_classes() {
     // y_pred changed in the cell: its summary no longer holds.
     silent(&run(&[IMPORTS], "from sklearn import metrics\ny_pred[0] = 'x'\ncm = metrics.confusion_matrix(y_pred, y_pred)\nd = metrics.ConfusionMatrixDisplay(cm, display_labels=[0])\nd.plot()", PREDS));
 }
+
+#[test]
+fn statsmodels_qqplot_line_takes_strings() {
+    let t = "fig = sm.qqplot(df['Age'], line=45, fit=True)";
+    fires(
+        &run(&[IMPORTS, "import statsmodels.api as sm"], t, TITANIC),
+        t,
+        "bad-arguments",
+        "line=45",
+        &["'45'"],
+    );
+    silent(&run(
+        &[IMPORTS, "import statsmodels.api as sm"],
+        "fig = sm.qqplot(df['Age'], line='45', fit=True)\nfig = sm.qqplot(df['Age'], line=None)",
+        TITANIC,
+    ));
+}
