@@ -733,3 +733,52 @@ fn statsmodels_qqplot_line_takes_strings() {
         TITANIC,
     ));
 }
+
+#[test]
+fn train_test_split_parts_keep_columns_and_fix_rows() {
+    let t = "X_train, X_test, y_train, y_test = train_test_split(df, df['Age'], test_size=0.2)\nX_train['Fare']";
+    fires(
+        &run(&[IMPORTS, SK], t, TITANIC),
+        t,
+        "missing-column",
+        "'Fare'",
+        &["'Fare'"],
+    );
+    silent(&run(
+        &[IMPORTS, SK],
+        "X_train, X_test, y_train, y_test = train_test_split(df, df['Age'], test_size=0.2)\nX_train['Age']",
+        TITANIC,
+    ));
+    // m has 10 rows: the test part has 2 (3 columns), 6 elements in all.
+    let t = "a, b = train_test_split(m, test_size=0.2)\nb.reshape(4, -1)";
+    fires(
+        &run(&[IMPORTS, SK], t, ARR),
+        t,
+        "shape-reshape",
+        "b.reshape(4, -1)",
+        &["6 elements"],
+    );
+    silent(&run(
+        &[IMPORTS, SK],
+        "a, b = train_test_split(m, test_size=0.2)\nb.reshape(3, -1)\na.reshape(4, -1)",
+        ARR,
+    ));
+}
+
+#[test]
+fn some_rows_may_lack_the_values_the_frame_showed() {
+    // The rows kept may not hold '46.0' (nor NaN).
+    silent(&run(
+        &[IMPORTS],
+        "d2 = d[d['n'] > 0]\nd2['code'].astype(int)\nd2['n'].astype(int)",
+        STRS,
+    ));
+    let t = "d2 = d[d['n'] > 0]\nd2['nope']";
+    fires(
+        &run(&[IMPORTS], t, STRS),
+        t,
+        "missing-column",
+        "'nope'",
+        &[],
+    );
+}

@@ -182,7 +182,19 @@ impl<'a> Walker<'a> {
                     crate::ir::AssignOp::Augmented(_) => Val::Unknown,
                     _ => self.eval(value),
                 };
+                let parts = match (targets.as_slice(), op) {
+                    ([Target::Unpack { elts, .. }], crate::ir::AssignOp::Plain) => {
+                        sklearn::split_result(self, value, elts.len())
+                    }
+                    _ => None,
+                };
                 self.effects(value);
+                if let (Some(parts), [Target::Unpack { elts, .. }]) = (parts, targets.as_slice()) {
+                    for (t, v) in elts.iter().zip(parts) {
+                        self.bind(t, v, value);
+                    }
+                    return;
+                }
                 let single = targets.len() == 1;
                 for t in targets {
                     let v = if single { val.clone() } else { Val::Unknown };
@@ -961,10 +973,12 @@ fn is_pure_lib(path: &str) -> bool {
         || path.starts_with("scipy.stats.")
 }
 
-/// Some rows of a frame: the same columns.
-fn rows_of(f: &Frame) -> Frame {
+/// Some rows of a frame: the same columns; what the values of the whole frame showed (example
+/// strings, NaN) may lie in the rows left out.
+pub fn rows_of(f: &Frame) -> Frame {
     Frame {
         n_rows: None,
+        column_info: Default::default(),
         has_nan: if f.has_nan == Some(false) {
             Some(false)
         } else {

@@ -231,6 +231,98 @@ pub fn lib_call_result(w: &Walker, path: &str, args: &[Expr], keywords: &[Keywor
     None
 }
 
+/// `a_train, a_test, b_train, b_test = train_test_split(a, b, test_size=...)`: the parts of each
+/// array, with their numbers of rows when `test_size` (or the default 0.25) fixes them.
+pub fn split_result(w: &Walker, value: &Expr, n_targets: usize) -> Option<Vec<Val>> {
+    let Expr::Call {
+        func,
+        args,
+        keywords,
+        ..
+    } = value
+    else {
+        return None;
+    };
+    if w.lib_path(func)?.rsplit('.').next() != Some("train_test_split")
+        || !w.lib_path(func)?.starts_with("sklearn.")
+        || args.is_empty()
+        || n_targets != 2 * args.len()
+        || args.iter().any(|a| matches!(a, Expr::Starred { .. }))
+        || keywords.iter().any(|k| k.name.is_none())
+    {
+        return None;
+    }
+    let vals: Vec<Val> = args.iter().map(|a| w.eval(a)).collect();
+    let n = vals.iter().find_map(|v| data_shape(v).0);
+    let test = match (
+        keyword(keywords, "test_size"),
+        keyword(keywords, "train_size"),
+        n,
+    ) {
+        (None, None, Some(n)) => Some((n as f64 * 0.25).ceil() as i64),
+        (
+            Some(Expr::Literal {
+                value: Literal::Float(f),
+                ..
+            }),
+            None,
+            Some(n),
+        ) if *f > 0.0 && *f < 1.0 => Some((n as f64 * f).ceil() as i64),
+        (
+            Some(Expr::Literal {
+                value: Literal::Int(k),
+                ..
+            }),
+            None,
+            Some(n),
+        ) if *k > 0 && *k < n => Some(*k),
+        _ => None,
+    };
+    let sizes = match (n, test) {
+        (Some(n), Some(t)) if t < n => [Some(n - t), Some(t)],
+        _ => [None, None],
+    };
+    let mut out = Vec::new();
+    for v in &vals {
+        for rows in sizes {
+            out.push(match v {
+                Val::Frame(f) => Val::Frame(super::value::Frame {
+                    n_rows: rows,
+                    ..super::flow::rows_of(f)
+                }),
+                Val::Series(s) => Val::Series(super::value::SeriesVal {
+                    len: rows,
+                    str_examples: Vec::new(),
+                    has_nan: if s.has_nan == Some(false) {
+                        Some(false)
+                    } else {
+                        None
+                    },
+                    ..s.clone()
+                }),
+                Val::Array(a) if !a.shape.is_empty() => match rows {
+                    Some(r) => {
+                        let mut shape = a.shape.clone();
+                        shape[0] = r;
+                        Val::Array(ArrayVal {
+                            shape,
+                            has_nan: if a.has_nan == Some(false) {
+                                Some(false)
+                            } else {
+                                None
+                            },
+                            ..a.clone()
+                        })
+                    }
+                    None => Val::Unknown,
+                },
+                _ => Val::Unknown,
+            });
+        }
+    }
+    Some(out)
+}
+
 fn labels_mismatch(classes: i64, exact: bool, labels: Option<i64>) -> Option<String> {
     let n = labels?;
     if n < classes || (exact && n != classes) {
