@@ -51,8 +51,10 @@ model = LogisticRegression(max_iter=500).fit(df[["Pclass", "Fare"]], df["Survive
     ("code", """predictions = model.predict(df[["Pclass", "Fare", "Age"]].fillna(0))"""),
     ("markdown", """## 4. Missing values into LogisticRegression
 
-`Age` has missing values, which `LogisticRegression` rejects: `ValueError`."""),
-    ("code", """age_model = LogisticRegression().fit(df[["Pclass", "Age"]], df["Survived"])"""),
+`Age` has missing values, which `LogisticRegression` rejects: `ValueError`. Run the first cell
+below, then look at the second."""),
+    ("code", """features = df[["Pclass", "Age"]]"""),
+    ("code", """age_model = LogisticRegression().fit(features, df["Survived"])"""),
 ]
 
 

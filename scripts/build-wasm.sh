@@ -5,5 +5,12 @@ cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PATH"
 # The wasm-bindgen CLI on PATH has the Cargo.lock version (scripts/setup.sh): no download is tried.
 wasm-pack build crate --release --target web --out-dir ../labextension/core --out-name cellguard_core --no-pack --mode no-install "$@"
+# wasm-opt from npm's binaryen (Debian's binaryen 108 emits modules that fail to load): -O3 makes
+# the core ~6 % faster and the bundle smaller. CELLGUARD_WASM_OPT=0 skips it for quick iterations.
+if [ "${CELLGUARD_WASM_OPT:-1}" != 0 ]; then
+  node_modules/.bin/wasm-opt -O3 --enable-bulk-memory --enable-nontrapping-float-to-int \
+    --enable-sign-ext --enable-mutable-globals --enable-reference-types --enable-multivalue \
+    labextension/core/cellguard_core_bg.wasm -o labextension/core/cellguard_core_bg.wasm
+fi
 # The generated glue is an ES module; say so, for node (tests, benchmarks) and bundlers alike.
 echo '{"type": "module"}' > labextension/core/package.json

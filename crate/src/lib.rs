@@ -1,8 +1,11 @@
 //! cellguard's analysis core: predicts whether a notebook cell will crash, from the cells that ran,
 //! the cell's code and kernel summaries. Builds natively (CLI) and for WebAssembly (the browser).
 
+#[cfg(not(target_arch = "wasm32"))]
+pub mod bench_llm;
 pub mod builtins;
 pub mod check;
+pub mod claims;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod cli;
 pub mod diagnostic;
@@ -13,8 +16,10 @@ pub mod junobench;
 pub mod notebook;
 pub mod order;
 pub mod position;
+pub mod prompt;
 pub mod python;
 pub mod rules;
 pub mod summary;
+pub mod verdict;
 #[cfg(target_arch = "wasm32")]
 mod wasm;

@@ -7,14 +7,18 @@ use std::collections::HashSet;
 use std::rc::Rc;
 
 use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
 use wasm_bindgen::prelude::*;
 
 use crate::check::{check_prepared, AnalysedCell, CellCache, CheckInput};
+use crate::claims::{check_verdict, Claim, Evidence};
 use crate::diagnostic::{self, Severity};
 use crate::facts::{CellFacts, Origin};
 use crate::ir::TextRange;
 use crate::position::LineIndex;
+use crate::prompt::{self, PromptRequest};
 use crate::summary::SummaryDoc;
+use crate::verdict::majority_vote;
 
 #[wasm_bindgen(typescript_custom_section)]
 const TYPES: &'static str = r#"
@@ -57,6 +61,68 @@ export interface NotebookRequest {
   order?: number[];
 }
 export interface CellDiagnostics { index: number; diagnostics: Diagnostic[]; }
+export interface PromptOptions {
+  /** Runtime facts in the prompt (+RT); false is the paper's -RT baseline. */
+  runtime?: boolean;
+  categories?: { S: boolean; R: boolean; V: boolean };
+  /** API documentation grounding from the kernel's signature answers. */
+  docs?: boolean;
+  include_examples?: boolean;
+  history?: { choice: "all" } | { choice: "dependencies_only"; max_cells: number };
+  max_columns?: number;
+}
+export interface PromptRequest {
+  history: string[];
+  target: string;
+  summaries?: object | null;
+  /** The kernel's `signature` answers, by callable path. */
+  signatures?: Record<string, object> | null;
+  options?: PromptOptions;
+}
+export interface Prompt {
+  system: string;
+  user: string;
+  chars: number;
+  tokens_estimate: number;
+  /** Indices into the request's history of the cells sent. */
+  history_cells: number[];
+  /** JSON schema of the answer, for endpoints with structured output. */
+  schema: object;
+}
+export interface JudgeRequest {
+  /** The LLM's raw answers, one per vote. */
+  answers: string[];
+  target: string;
+  summaries?: object | null;
+  signatures?: Record<string, object> | null;
+}
+export interface Claim {
+  kind: "column" | "attribute" | "keyword" | "shape" | "feature_count" | "nan";
+  subject: string | null;
+  value: string;
+  negative: boolean;
+  sentence: string;
+  outcome: "confirmed" | "refuted" | "unknown";
+  evidence: string;
+}
+export interface Judgement {
+  /** No answer could be read: why (then the other fields are absent). */
+  error?: string;
+  /** The verdict after checking the LLM's claims against the kernel. */
+  detection?: boolean;
+  llm_detection?: boolean;
+  downgraded?: boolean;
+  /** Why the verdict was downgraded. */
+  reason?: string | null;
+  reasoning?: string;
+  /** 1-based line of the crash in the target cell. */
+  line?: number | null;
+  crash_votes?: number;
+  valid_answers?: number;
+  /** Why some answers could not be read. */
+  answer_errors?: string[];
+  claims?: Claim[];
+}
 "#;
 
 /// The fields of a check request other than `cells` and `history` (read by `JsStrings`).
@@ -267,7 +333,7 @@ pub fn check_cell(
             .collect(),
         wants: wants(&report.facts),
     };
-    Ok(serde_wasm_bindgen::to_value(&report)?)
+    to_js(&report)
 }
 
 /// Checks every cell as if the cells before it in `order` ran, and nothing else: the offline view
@@ -295,7 +361,94 @@ pub fn check_notebook(
             }
         })
         .collect();
-    Ok(serde_wasm_bindgen::to_value(&reports)?)
+    to_js(&reports)
+}
+
+/// The LLM prompt for a target cell, as `cellguard bench --llm` builds it.
+#[wasm_bindgen(js_name = buildPrompt, unchecked_return_type = "Prompt")]
+pub fn build_prompt(
+    #[wasm_bindgen(unchecked_param_type = "PromptRequest")] request: JsValue,
+) -> Result<JsValue, JsError> {
+    let request: PromptRequest = serde_wasm_bindgen::from_value(request)
+        .map_err(|error| JsError::new(&format!("cellguard: bad prompt request: {error}")))?;
+    to_js(&prompt::build_prompt(&request))
+}
+
+#[derive(Deserialize)]
+struct JudgeRequest {
+    answers: Vec<String>,
+    target: String,
+    summaries: Option<SummaryDoc>,
+    signatures: Option<Map<String, Value>>,
+}
+
+#[derive(Serialize, Default)]
+struct Judgement {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<String>,
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    verdict: Option<JudgedVerdict>,
+}
+
+#[derive(Serialize)]
+struct JudgedVerdict {
+    detection: bool,
+    llm_detection: bool,
+    downgraded: bool,
+    reason: Option<String>,
+    reasoning: String,
+    line: Option<u32>,
+    crash_votes: usize,
+    valid_answers: usize,
+    answer_errors: Vec<String>,
+    claims: Vec<Claim>,
+}
+
+/// Reads the LLM's answers (majority vote) and checks the winning reasoning's claims against the
+/// kernel's summaries and signatures; a crash resting on a refuted claim is downgraded.
+#[wasm_bindgen(js_name = judgeAnswers, unchecked_return_type = "Judgement")]
+pub fn judge_answers(
+    #[wasm_bindgen(unchecked_param_type = "JudgeRequest")] request: JsValue,
+) -> Result<JsValue, JsError> {
+    let request: JudgeRequest = serde_wasm_bindgen::from_value(request)
+        .map_err(|error| JsError::new(&format!("cellguard: bad judge request: {error}")))?;
+    let judgement = match majority_vote(&request.answers) {
+        Err(error) => Judgement {
+            error: Some(error.message),
+            verdict: None,
+        },
+        Ok(vote) => {
+            let checked = check_verdict(
+                &vote.verdict,
+                Evidence {
+                    summaries: request.summaries.as_ref(),
+                    signatures: request.signatures.as_ref(),
+                    target: Some(&request.target),
+                },
+            );
+            Judgement {
+                error: None,
+                verdict: Some(JudgedVerdict {
+                    detection: checked.detection,
+                    llm_detection: checked.llm_detection,
+                    downgraded: checked.downgraded,
+                    reason: checked.reason,
+                    reasoning: vote.verdict.reasoning,
+                    line: vote.verdict.line,
+                    crash_votes: vote.crash_votes,
+                    valid_answers: vote.valid,
+                    answer_errors: vote.errors,
+                    claims: checked.claims,
+                }),
+            }
+        }
+    };
+    to_js(&judgement)
+}
+
+/// Plain JS objects (not `Map`s) for JSON maps, so results read like the JSON they mirror.
+fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsError> {
+    Ok(value.serialize(&serde_wasm_bindgen::Serializer::json_compatible())?)
 }
 
 fn position(index: &LineIndex, offset: u32) -> Position {

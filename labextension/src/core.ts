@@ -3,7 +3,7 @@ import type {
   JupyterFrontEndPlugin
 } from '@jupyterlab/application';
 
-import init, { checkCell } from '../core/cellguard_core';
+import init, { checkCell, start } from '../core/cellguard_core';
 import type { CellReport, CheckRequest } from './protocol';
 import { ICellguardCore } from './tokens';
 
@@ -33,7 +33,11 @@ class Core implements ICellguardCore {
       return null;
     }
     try {
-      const report = checkCell(request) as CellReport;
+      if (this._failures > 0) {
+        // The first call into a replaced instance should take no arguments (wasm-bindgen 0.2.130).
+        start();
+      }
+      const report = checkCell(request);
       this._failures = 0;
       return report;
     } catch (error) {

@@ -78,26 +78,16 @@ class KernelLink implements IKernelLink {
   }
 
   request(wants: Wants): void {
-    if (!this._canAsk()) {
+    if (this._state !== 'linked') {
       return;
     }
-    const missing = [
-      ...new Set([...wants.names, ...wants.paths, ...wants.callables])
-    ].filter(name => !this._asked.has(name));
-    if (missing.length === 0) {
-      return;
+    for (const name of [...wants.names, ...wants.paths, ...wants.callables]) {
+      if (!this._asked.has(name)) {
+        this._queued.add(name);
+      }
     }
-    missing.forEach(name => this._asked.add(name));
-    const epoch = this._epoch;
-    this._summarize(missing)
-      .then(summary => {
-        if (epoch !== this._epoch) {
-          return;
-        }
-        this._summaries = mergeSummaries(this._summaries, summary);
-        this._factsChanged.emit();
-      })
-      .catch(reason => console.debug('cellguard: summarize failed', reason));
+    wants.focus_columns.forEach(column => this._focusColumns.add(column));
+    this._flush();
   }
 
   dispose(): void {
@@ -197,6 +187,31 @@ class KernelLink implements IKernelLink {
     });
   }
 
+  /**
+   * Sends the queued names when the kernel is idle: a busy kernel (running a cell, or answering us)
+   * would answer only after it, so they wait for the next idle status.
+   */
+  private _flush(): void {
+    if (this._queued.size === 0 || !this._canAsk()) {
+      return;
+    }
+    const names = [...this._queued];
+    const focusColumns = [...this._focusColumns];
+    this._queued.clear();
+    this._focusColumns.clear();
+    names.forEach(name => this._asked.add(name));
+    const epoch = this._epoch;
+    this._summarize(names, focusColumns)
+      .then(summary => {
+        if (epoch !== this._epoch) {
+          return;
+        }
+        this._summaries = mergeSummaries(this._summaries, summary);
+        this._factsChanged.emit();
+      })
+      .catch(reason => console.debug('cellguard: summarize failed', reason));
+  }
+
   private _onStatus(_: ISessionContext, status: Kernel.Status): void {
     if (status === 'restarting' || status === 'autorestarting') {
       // Same kernel id after a restart: a new generation makes `_relink` link it again.
@@ -216,6 +231,8 @@ class KernelLink implements IKernelLink {
       } else if (this._ranCell) {
         this._ranCell = false;
         this._refresh();
+      } else {
+        this._flush();
       }
     }
   }
@@ -256,11 +273,11 @@ class KernelLink implements IKernelLink {
       .catch(reason => console.debug('cellguard: kernel refresh failed', reason));
   }
 
-  private async _summarize(names: string[]): Promise<SummaryDoc> {
+  private async _summarize(names: string[], focusColumns: string[] = []): Promise<SummaryDoc> {
     const reply = await this._send<SummarizeReply>({
       type: 'summarize',
       names,
-      options: { max_columns: this._settings.current.maxColumns }
+      options: { max_columns: this._settings.current.maxColumns, focus_columns: focusColumns }
     });
     return reply.summary;
   }
@@ -327,6 +344,8 @@ class KernelLink implements IKernelLink {
     this._names = null;
     this._summaries = null;
     this._asked = new Set();
+    this._queued.clear();
+    this._focusColumns.clear();
     this._factsChanged.emit();
   }
 
@@ -355,6 +374,9 @@ class KernelLink implements IKernelLink {
   private _summaries: SummaryDoc | null = null;
   /** Names asked for since the facts were last refreshed: each is asked once. */
   private _asked = new Set<string>();
+  /** Names (and the columns their cells mention) waiting for the kernel to be idle. */
+  private _queued = new Set<string>();
+  private _focusColumns = new Set<string>();
 }
 
 function mergeSummaries(base: SummaryDoc | null, add: SummaryDoc): SummaryDoc {

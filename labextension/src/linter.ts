@@ -25,6 +25,14 @@ const lintCompartment = new Compartment();
 const editors = new Map<EditorView, ICellModel>();
 
 /**
+ * What each editor shows, to re-lint only editors whose diagnostics changed: a re-lint closes the
+ * diagnostic tooltip the user may be reading.
+ */
+const shown = new WeakMap<EditorView, string>();
+
+const keyOf = (diagnostics: CellDiagnostic[]) => JSON.stringify(diagnostics);
+
+/**
  * Squiggles: a CodeMirror linter on every notebook code cell editor. It calls the checker
  * synchronously with the facts cached so far, so a keystroke never waits for the kernel; when the
  * kernel's answers arrive, the checker signals and the editors are linted again.
@@ -55,9 +63,11 @@ export const linterPlugin: JupyterFrontEndPlugin<void> = {
           if (!panel) {
             return [];
           }
-          return checker
-            .checkCell(panel, model)
-            .map(diagnostic => toCodeMirror(view.state.doc, diagnostic, panel, checker));
+          const diagnostics = checker.checkCell(panel, model);
+          shown.set(view, keyOf(diagnostics));
+          return diagnostics.map(diagnostic =>
+            toCodeMirror(view.state.doc, diagnostic, panel, checker)
+          );
         },
         {
           delay: settings.current.debounceMs,
@@ -88,7 +98,10 @@ export const linterPlugin: JupyterFrontEndPlugin<void> = {
 
     const relintNotebook = (panel: NotebookPanel) => {
       editors.forEach((model, view) => {
-        if (panelOf(model) === panel) {
+        if (
+          panelOf(model) === panel &&
+          shown.get(view) !== keyOf(checker.checkCell(panel, model))
+        ) {
           view.dispatch({ effects: relint.of(null) });
         }
       });

@@ -79,7 +79,9 @@ class DiagnosticsPanel extends Widget {
       const heading = document.createElement('div');
       heading.className = 'jp-cellguard-cell';
       const firstLine = cell.sharedModel.getSource().split('\n')[0];
-      heading.textContent = `Cell ${cellIndex + 1}: ${firstLine}`;
+      // Numbered as the core's messages number cells ("cell [4] defines it").
+      heading.textContent = `[${cellIndex}] ${firstLine}`;
+      heading.title = `Cell [${cellIndex}]`;
       group.appendChild(heading);
       const items = document.createElement('ul');
       for (const diagnostic of diagnostics) {

@@ -219,3 +219,19 @@ def test_real_tensorflow_objects():
     summary = summarize(model)
     assert summary["V"]["output_units"] == 3 and summary["V"]["output_activation"] == "softmax"
     assert summary["R"]["loss"] == "sparse_categorical_crossentropy"
+
+
+def test_real_keras_iterator_and_history():
+    tf = pytest.importorskip("tensorflow")
+    generator = tf.keras.preprocessing.image.ImageDataGenerator(rescale=1 / 255)
+    iterator = generator.flow(np.zeros((10, 8, 8, 3)), np.arange(10) % 2, batch_size=4)
+    summary = summarize(iterator)
+    assert summary["kind"] == "keras_iterator"
+    assert summary["S"] == {"samples": 10, "batch_size": 4, "image_shape": [8, 8, 3]}
+    assert iterator.batch_index == 0  # not advanced
+    model = tf.keras.Sequential([tf.keras.Input((8, 8, 3)), tf.keras.layers.Flatten(), tf.keras.layers.Dense(2)])
+    model.compile(loss="mse", optimizer="sgd")
+    history = model.fit(np.zeros((4, 8, 8, 3)), np.zeros((4, 2)), epochs=2, verbose=0)
+    summary = summarize(history)
+    assert summary["kind"] == "keras_history" and summary["S"] == {"epochs": 2}
+    assert summary["R"]["metrics"] == ["loss"]

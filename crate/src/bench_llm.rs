@@ -1,0 +1,573 @@
+//! The paper's experiment with any OpenAI-compatible endpoint (`cellguard bench CASES.jsonl --llm
+//! BASE_URL --model M [--runs N] [--setting S]...`), and the prompt-size comparison with the
+//! paper (`cellguard bench CASES.jsonl --prompt-sizes`).
+//!
+//! The LLM is reached through THE one client, `cellguard.llm` (Python): we spawn one long-lived
+//! `python3 -m cellguard.llm` worker (the interpreter from `CELLGUARD_PYTHON`, default `python3`)
+//! and speak JSON lines over its stdin/stdout:
+//! request `{"id", "messages", "n", "temperature"?, "schema"?}`,
+//! reply `{"id", "ok": true, "contents": [...], "errors": [...]}` or `{"id", "ok": false, "error"}`.
+//! The worker reads the endpoint from `CELLGUARD_LLM_BASE_URL` / `CELLGUARD_LLM_MODEL` and the key
+//! from `CELLGUARD_LLM_API_KEY` (or `OPENAI_API_KEY`).
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Command, Stdio};
+
+use serde_json::{json, Value};
+
+use crate::claims::{check_verdict, Evidence};
+use crate::junobench::{analyze_case, convert_runtime_info, predicted, read_cases, Case, Counts};
+use crate::prompt::{build_prompt, Prompt, PromptOptions, PromptRequest};
+use crate::verdict::majority_vote;
+
+/// Listing 1 of the paper, the instructions its prompts start with.
+pub const PAPER_INSTRUCTIONS: &str = "You are an automated crash detector for ML notebooks.
+Given:
+- a set of [Executed Cells] that have already run successfully,
+- a [Target Cell] that may or may not crash when executed,
+Your task is to reason step by step whether executing the [Target Cell] will crash.
+Important output rules:
+- Output EXACTLY one JSON object and NOTHING else. Use JSON booleans true and false (lowercase).
+- Schema:
+{
+\"reasoning\": string,
+\"detection\": boolean
+}
+- Give a short explanation in reasoning (concise: 1-2 sentences).
+- If you are not CERTAIN the cell will crash, you MUST output '\"detection\": false'.
+- Your output must ONLY be the JSON object.
+--- Input Begins Below ---
+";
+
+/// The paper's prompt for a case, as its prompt extractor lays it out: instructions, the executed
+/// cells, the runtime information (its pretty-printed dict), the target cell.
+pub fn paper_prompt(case: &Case, runtime_info_raw: &str) -> String {
+    let mut p = String::from(PAPER_INSTRUCTIONS);
+    p.push_str("[Executed Cells]\n");
+    for cell in &case.executed_cells {
+        p.push_str(cell);
+        p.push_str("\n\n");
+    }
+    p.push_str("[Runtime Information]\n");
+    p.push_str(runtime_info_raw);
+    p.push_str("\n[Target Cell]\n");
+    p.push_str(&case.target_cell);
+    p
+}
+
+pub fn case_request(case: &Case, options: PromptOptions) -> PromptRequest {
+    PromptRequest {
+        history: case.executed_cells.clone(),
+        target: case.target_cell.clone(),
+        summaries: Some(convert_runtime_info(&case.runtime_info)),
+        signatures: None,
+        options,
+    }
+}
+
+const STOPWORDS: &[&str] = &[
+    "the", "and", "not", "for", "with", "has", "have", "are", "was", "but", "this", "that", "from",
+    "which", "into", "when", "its", "can", "cannot", "than", "does", "being", "should", "used",
+    "defined", "instead", "because", "there", "only", "one", "two", "value", "values", "type",
+    "data", "column", "columns", "shape", "object", "function", "error", "called", "using", "none",
+];
+
+/// Words of a diagnosis that name something concrete (identifiers, numbers, quoted values).
+fn diagnosis_terms(label: &str) -> BTreeSet<String> {
+    label
+        .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.'))
+        .map(|w| w.trim_matches('.'))
+        .filter(|w| w.len() >= 2 && !STOPWORDS.contains(&w.to_lowercase().as_str()))
+        .map(str::to_string)
+        .collect()
+}
+
+pub struct SizeRow {
+    pub instance: String,
+    pub paper_chars: usize,
+    pub ours_chars: usize,
+    pub ours_tokens: usize,
+    /// Diagnosis terms in the paper's input (cells + runtime info).
+    pub terms_paper: usize,
+    /// Of those, the ones our prompt keeps.
+    pub terms_kept: usize,
+}
+
+/// Our default prompt against the paper's, per case. "Decisive facts" are approximated by the
+/// concrete terms of the case's diagnosis label that the paper's input contains.
+pub fn prompt_sizes(lines: &[(Case, String)], options: &PromptOptions) -> Vec<SizeRow> {
+    lines
+        .iter()
+        .map(|(case, raw)| {
+            let paper = paper_prompt(case, raw);
+            let ours = build_prompt(&case_request(case, options.clone()));
+            let ours_text = format!("{}\n{}", ours.system, ours.user);
+            let paper_input = &paper[PAPER_INSTRUCTIONS.len()..];
+            let terms: Vec<String> = case
+                .diagnosis_label
+                .as_deref()
+                .map(diagnosis_terms)
+                .unwrap_or_default()
+                .into_iter()
+                .map(|t| t.to_lowercase())
+                .filter(|t| paper_input.to_lowercase().contains(t.as_str()))
+                .collect();
+            let ours_lower = ours_text.to_lowercase();
+            let kept = terms
+                .iter()
+                .filter(|t| ours_lower.contains(t.as_str()))
+                .count();
+            SizeRow {
+                instance: case.instance.clone(),
+                paper_chars: paper.chars().count(),
+                ours_chars: ours.chars,
+                ours_tokens: ours.tokens_estimate,
+                terms_paper: terms.len(),
+                terms_kept: kept,
+            }
+        })
+        .collect()
+}
+
+pub fn size_report(rows: &[SizeRow]) -> String {
+    let paper: usize = rows.iter().map(|r| r.paper_chars).sum();
+    let ours: usize = rows.iter().map(|r| r.ours_chars).sum();
+    let tokens: usize = rows.iter().map(|r| r.ours_tokens).sum();
+    let terms: usize = rows.iter().map(|r| r.terms_paper).sum();
+    let kept: usize = rows.iter().map(|r| r.terms_kept).sum();
+    let mut ratios: Vec<f64> = rows
+        .iter()
+        .map(|r| r.ours_chars as f64 / r.paper_chars.max(1) as f64)
+        .collect();
+    ratios.sort_by(f64::total_cmp);
+    let median = ratios.get(ratios.len() / 2).copied().unwrap_or(0.0);
+    let over = ratios.iter().filter(|&&r| r > 0.7).count();
+    let quartile = |q: usize| ratios.get(ratios.len() * q / 4).copied().unwrap_or(0.0);
+    let mut s = format!(
+        "prompt sizes on {} versions: paper {} chars, ours {} chars (~{} tokens): total ratio {:.2}, median per case {:.2}, {} cases above 0.7\n",
+        rows.len(),
+        paper,
+        ours,
+        tokens,
+        ours as f64 / paper.max(1) as f64,
+        median,
+        over
+    );
+    s.push_str(&format!(
+        "per-case ratio quartiles: {:.2} / {:.2} / {:.2}\n",
+        quartile(1),
+        quartile(2),
+        quartile(3)
+    ));
+    s.push_str(&format!(
+        "diagnosis terms found in the paper's input: {terms}, kept in ours: {kept} ({:.1}%)\n",
+        100.0 * kept as f64 / terms.max(1) as f64
+    ));
+    if std::env::var_os("CELLGUARD_SIZES_VERBOSE").is_some() {
+        for r in rows {
+            s.push_str(&format!(
+                "  {:<28} paper {:>6}  ours {:>6}  ratio {:.2}\n",
+                r.instance,
+                r.paper_chars,
+                r.ours_chars,
+                r.ours_chars as f64 / r.paper_chars.max(1) as f64
+            ));
+        }
+    }
+    for r in rows.iter().filter(|r| r.terms_kept < r.terms_paper) {
+        s.push_str(&format!(
+            "  {} keeps {}/{} diagnosis terms\n",
+            r.instance, r.terms_kept, r.terms_paper
+        ));
+    }
+    s
+}
+
+/// Table 2b's columns for one row.
+fn table_row(name: &str, c: &Counts) -> String {
+    let j = c.to_json();
+    let pct = |k: &str| j[k].as_f64().unwrap_or(0.0) * 100.0;
+    format!(
+        "{name:<28} {:>9.1} {:>7.1} {:>6.1} {:>9.1}   (TP {} FP {} FN {} TN {})\n",
+        pct("precision"),
+        pct("recall"),
+        pct("f1"),
+        pct("accuracy"),
+        c.tp,
+        c.fp,
+        c.fn_,
+        c.tn
+    )
+}
+
+fn add(c: &mut Counts, crash: bool, predicted: bool) {
+    match (crash, predicted) {
+        (true, true) => c.tp += 1,
+        (false, true) => c.fp += 1,
+        (true, false) => c.fn_ += 1,
+        (false, false) => c.tn += 1,
+    }
+}
+
+/// A spawned `python3 -m cellguard.llm` worker.
+pub struct Worker {
+    child: std::process::Child,
+}
+
+impl Worker {
+    pub fn spawn(base_url: &str, model: &str) -> Result<Self, String> {
+        let python = std::env::var("CELLGUARD_PYTHON").unwrap_or_else(|_| "python3".into());
+        let child = Command::new(&python)
+            .args(["-m", "cellguard.llm"])
+            .env("CELLGUARD_LLM_BASE_URL", base_url)
+            .env("CELLGUARD_LLM_MODEL", model)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .map_err(|e| format!("cannot start `{python} -m cellguard.llm`: {e}"))?;
+        Ok(Self { child })
+    }
+
+    /// Sends every request, then collects the replies by id (the worker answers them
+    /// concurrently, in any order).
+    pub fn ask_all(&mut self, requests: Vec<Value>) -> Result<HashMap<String, Value>, String> {
+        let mut stdin = self.child.stdin.take().ok_or("worker stdin gone")?;
+        let stdout = self.child.stdout.take().ok_or("worker stdout gone")?;
+        let expected = requests.len();
+        let writer = std::thread::spawn(move || -> std::io::Result<()> {
+            for request in requests {
+                writeln!(stdin, "{request}")?;
+            }
+            stdin.flush()
+            // stdin drops here: the worker ends after the last reply.
+        });
+        let mut replies = HashMap::new();
+        for line in BufReader::new(stdout).lines() {
+            let line = line.map_err(|e| format!("reading the worker: {e}"))?;
+            let Ok(reply) = serde_json::from_str::<Value>(&line) else {
+                continue;
+            };
+            if let Some(id) = reply.get("id").and_then(Value::as_str) {
+                replies.insert(id.to_string(), reply.clone());
+                eprint!("\r{}/{} answers", replies.len(), expected);
+            }
+            if replies.len() == expected {
+                break;
+            }
+        }
+        eprintln!();
+        writer
+            .join()
+            .map_err(|_| "writer thread panicked".to_string())?
+            .map_err(|e| format!("writing to the worker: {e}"))?;
+        let _ = self.child.wait();
+        Ok(replies)
+    }
+}
+
+pub fn llm_request(id: &str, prompt: &Prompt, runs: usize, temperature: Option<f64>) -> Value {
+    let mut r = json!({
+        "id": id,
+        "messages": [
+            {"role": "system", "content": prompt.system},
+            {"role": "user", "content": prompt.user},
+        ],
+        "n": runs,
+        "schema": prompt.schema,
+    });
+    if let Some(t) = temperature {
+        r["temperature"] = json!(t);
+    }
+    r
+}
+
+pub struct LlmBenchOptions {
+    pub base_url: String,
+    pub model: String,
+    pub runs: usize,
+    pub settings: Vec<String>,
+    pub temperature: Option<f64>,
+}
+
+/// Runs the experiment and returns the report (Table 2b per setting, plus claim checking and the
+/// combination with the rules).
+pub fn run_llm_bench(cases: &[Case], options: &LlmBenchOptions) -> Result<String, String> {
+    let mut requests = Vec::new();
+    let mut prompts: BTreeMap<String, PromptOptions> = BTreeMap::new();
+    for setting in &options.settings {
+        let prompt_options = PromptOptions::from_setting(setting)
+            .ok_or_else(|| format!("unknown setting `{setting}` (+RT, -RT, -S, -R, -V, +DOCS)"))?;
+        prompts.insert(setting.clone(), prompt_options.clone());
+        for (i, case) in cases.iter().enumerate() {
+            let prompt = build_prompt(&case_request(case, prompt_options.clone()));
+            requests.push(llm_request(
+                &format!("{setting}#{i}"),
+                &prompt,
+                options.runs,
+                options.temperature,
+            ));
+        }
+    }
+    let mut worker = Worker::spawn(&options.base_url, &options.model)?;
+    let replies = worker.ask_all(requests)?;
+    let rules: Vec<bool> = cases.iter().map(|c| predicted(&analyze_case(c))).collect();
+
+    let mut out = format!(
+        "model {} at {}, {} runs per case (majority vote), {} versions\n\n{:<28} {:>9} {:>7} {:>6} {:>9}\n",
+        options.model,
+        options.base_url,
+        options.runs,
+        cases.len(),
+        "setting",
+        "precision",
+        "recall",
+        "F1",
+        "accuracy"
+    );
+    let mut rule_counts = Counts::default();
+    for (case, &r) in cases.iter().zip(&rules) {
+        add(&mut rule_counts, case.crash, r);
+    }
+    out.push_str(&table_row("rules", &rule_counts));
+    let mut notes = Vec::new();
+    for setting in &options.settings {
+        let mut llm = Counts::default();
+        let mut checked = Counts::default();
+        let mut combined = Counts::default();
+        let mut unreadable = 0;
+        let mut downgrades = Vec::new();
+        for (i, case) in cases.iter().enumerate() {
+            let reply = replies.get(&format!("{setting}#{i}"));
+            let contents: Vec<String> = reply
+                .and_then(|r| r.get("contents"))
+                .and_then(Value::as_array)
+                .map(|a| {
+                    a.iter()
+                        .filter_map(Value::as_str)
+                        .map(String::from)
+                        .collect()
+                })
+                .unwrap_or_default();
+            let (llm_crash, checked_crash) = match majority_vote(&contents) {
+                Ok(vote) => {
+                    let summaries = convert_runtime_info(&case.runtime_info);
+                    let mut verdict = vote.verdict.clone();
+                    verdict.detection = vote.detection;
+                    let c = check_verdict(
+                        &verdict,
+                        Evidence {
+                            summaries: Some(&summaries),
+                            signatures: None,
+                            target: Some(&case.target_cell),
+                        },
+                    );
+                    if c.downgraded {
+                        downgrades.push(format!(
+                            "    {} ({}): {}",
+                            case.instance,
+                            if case.crash { "crashes" } else { "no crash" },
+                            c.reason.clone().unwrap_or_default()
+                        ));
+                    }
+                    (vote.detection, c.detection)
+                }
+                Err(_) => {
+                    unreadable += 1;
+                    (false, false)
+                }
+            };
+            add(&mut llm, case.crash, llm_crash);
+            add(&mut checked, case.crash, checked_crash);
+            add(&mut combined, case.crash, rules[i] || checked_crash);
+        }
+        out.push_str(&table_row(&format!("LLM ({setting})"), &llm));
+        out.push_str(&table_row(&format!("LLM ({setting}) + claims"), &checked));
+        out.push_str(&table_row(
+            &format!("rules + LLM ({setting}) + claims"),
+            &combined,
+        ));
+        if unreadable > 0 {
+            notes.push(format!(
+                "{setting}: {unreadable} versions without a readable answer (counted as no crash)"
+            ));
+        }
+        if !downgrades.is_empty() {
+            notes.push(format!(
+                "{setting}: crash verdicts downgraded by claim checks:"
+            ));
+            notes.extend(downgrades);
+        }
+    }
+    if !notes.is_empty() {
+        out.push('\n');
+        out.push_str(&notes.join("\n"));
+        out.push('\n');
+    }
+    Ok(out)
+}
+
+/// Case lines with the paper's raw runtime summary (`runtime_info_raw`), which `Case` does not
+/// keep.
+pub fn read_cases_with_raw(text: &str) -> Result<Vec<(Case, String)>, String> {
+    let cases = read_cases(text)?;
+    let raws: Vec<String> = text
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| {
+            serde_json::from_str::<Value>(l)
+                .ok()
+                .and_then(|v| v.get("runtime_info_raw")?.as_str().map(String::from))
+                .unwrap_or_default()
+        })
+        .collect();
+    Ok(cases.into_iter().zip(raws).collect())
+}
+
+/// `cellguard bench CASES.jsonl --llm ...` and `--prompt-sizes`; `None` when the arguments are
+/// for the rules-only bench.
+pub fn cli(args: &[String]) -> Option<i32> {
+    let has = |flag: &str| args.iter().any(|a| a == flag);
+    if !has("--llm") && !has("--prompt-sizes") && !has("--show-prompt") {
+        return None;
+    }
+    let mut path = None;
+    let mut base_url = None;
+    let mut model = std::env::var("CELLGUARD_LLM_MODEL").ok();
+    let mut runs = 5;
+    let mut settings = Vec::new();
+    let mut temperature = None;
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--llm" => base_url = it.next().cloned(),
+            "--model" => model = it.next().cloned(),
+            "--runs" => runs = it.next().and_then(|n| n.parse().ok()).unwrap_or(0),
+            "--setting" => settings.extend(
+                it.next()
+                    .map(|s| s.split(',').map(String::from).collect::<Vec<_>>())
+                    .unwrap_or_default(),
+            ),
+            "--temperature" => temperature = it.next().and_then(|t| t.parse().ok()),
+            "--prompt-sizes" => {}
+            "--show-prompt" => {
+                it.next();
+            }
+            flag if flag.starts_with("--") => {
+                eprintln!("cellguard bench: unknown option `{flag}`");
+                return Some(2);
+            }
+            p => path = Some(p.to_string()),
+        }
+    }
+    let Some(path) = path else {
+        eprintln!("usage: cellguard bench CASES.jsonl --llm BASE_URL --model M [--runs 5] [--setting +RT|-RT|-S|-R|-V|+DOCS]... | --prompt-sizes");
+        return Some(2);
+    };
+    let text = match std::fs::read_to_string(&path) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("cannot read {path}: {e}");
+            return Some(2);
+        }
+    };
+    let cases = match read_cases_with_raw(&text) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("{path}: {e}");
+            return Some(2);
+        }
+    };
+    if let Some(i) = args.iter().position(|a| a == "--show-prompt") {
+        let wanted = args.get(i + 1).map(String::as_str).unwrap_or("");
+        let setting = settings.first().map(String::as_str).unwrap_or("+RT");
+        let options = PromptOptions::from_setting(setting).unwrap_or_default();
+        for (case, raw) in cases.iter().filter(|(c, _)| c.instance == wanted) {
+            let prompt = build_prompt(&case_request(case, options.clone()));
+            println!("{}\n\n{}", prompt.system, prompt.user);
+            println!(
+                "--- {} chars (~{} tokens); the paper's: {} chars",
+                prompt.chars,
+                prompt.tokens_estimate,
+                paper_prompt(case, raw).chars().count()
+            );
+        }
+        return Some(0);
+    }
+    if has("--prompt-sizes") {
+        print!(
+            "{}",
+            size_report(&prompt_sizes(&cases, &PromptOptions::default()))
+        );
+        if base_url.is_none() {
+            return Some(0);
+        }
+    }
+    let Some(base_url) = base_url else {
+        return Some(0);
+    };
+    let Some(model) = model else {
+        eprintln!("cellguard bench: --llm needs --model (or CELLGUARD_LLM_MODEL)");
+        return Some(2);
+    };
+    if runs == 0 {
+        eprintln!("cellguard bench: --runs takes a positive number");
+        return Some(2);
+    }
+    if settings.is_empty() {
+        settings.push("+RT".into());
+    }
+    let cases: Vec<Case> = cases.into_iter().map(|(c, _)| c).collect();
+    match run_llm_bench(
+        &cases,
+        &LlmBenchOptions {
+            base_url,
+            model,
+            runs,
+            settings,
+            temperature,
+        },
+    ) {
+        Ok(report) => {
+            print!("{report}");
+            Some(0)
+        }
+        Err(e) => {
+            eprintln!("cellguard bench: {e}");
+            Some(2)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const DEV: &str = "../../shared/junobench/dev.jsonl";
+
+    fn dev() -> Option<Vec<(Case, String)>> {
+        let path = std::env::var("CELLGUARD_JUNOBENCH")
+            .unwrap_or_else(|_| format!("{}/{DEV}", env!("CARGO_MANIFEST_DIR")));
+        let text = std::fs::read_to_string(path).ok()?;
+        read_cases_with_raw(&text).ok()
+    }
+
+    /// Our prompts are at most 0.7 x the paper's characters on JunoBench and keep the diagnosis
+    /// terms the paper's input has (skipped where the cases are not on disk).
+    #[test]
+    fn prompts_are_smaller_than_the_papers() {
+        let Some(cases) = dev() else {
+            eprintln!("JunoBench dev cases not found: skipped");
+            return;
+        };
+        let rows = prompt_sizes(&cases, &PromptOptions::default());
+        let paper: usize = rows.iter().map(|r| r.paper_chars).sum();
+        let ours: usize = rows.iter().map(|r| r.ours_chars).sum();
+        eprintln!("{}", size_report(&rows));
+        assert!(ours * 10 <= paper * 7, "ours {ours} vs paper {paper}");
+        let terms: usize = rows.iter().map(|r| r.terms_paper).sum();
+        let kept: usize = rows.iter().map(|r| r.terms_kept).sum();
+        assert!(kept * 100 >= terms * 90, "kept {kept} of {terms}");
+    }
+}
