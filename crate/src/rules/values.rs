@@ -38,7 +38,7 @@ fn dtype_target(w: &Walker, e: &Expr) -> Option<Target> {
     }
 }
 
-fn bad_example<'a>(examples: &'a [String], t: Target) -> Option<&'a str> {
+fn bad_example(examples: &[String], t: Target) -> Option<&str> {
     examples
         .iter()
         .find(|s| match t {
