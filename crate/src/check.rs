@@ -4,7 +4,9 @@
 //! Each source is parsed once per cache: the same text among the history, the notebook cells and
 //! the target is analysed once. Keep a `CellCache` across calls to re-analyse only edited cells.
 
-use std::collections::{HashMap, HashSet};
+use std::cell::{Cell, OnceCell};
+use std::collections::{BTreeSet, HashMap, HashSet};
+use std::hash::{BuildHasherDefault, Hasher};
 use std::rc::Rc;
 
 use serde::Serialize;
@@ -13,6 +15,7 @@ use crate::diagnostic::Diagnostic;
 use crate::facts::{cell_facts, CellFacts};
 use crate::order::{undefined_names, Namespace, NotebookCell};
 use crate::python::{parse_cell, ParsedCell};
+use crate::rules::history::{cell_rule_facts, CellRuleFacts, HistoryState};
 use crate::summary::SummaryDoc;
 
 pub struct CheckInput<'a> {
@@ -41,31 +44,155 @@ pub struct CellReport {
 /// A cell parsed and analysed once.
 #[derive(Debug)]
 pub struct AnalysedCell {
+    pub source: Rc<str>,
     pub parsed: ParsedCell,
     pub facts: CellFacts,
+    /// What the rules need from the cell once it ran: computed when first asked.
+    rule_facts: OnceCell<CellRuleFacts>,
+    /// The call of the cache that last asked for it (see `CellCache::retain_used`).
+    used: Cell<u64>,
 }
 
-/// Analysed cells by source.
+impl AnalysedCell {
+    pub fn rule_facts(&self) -> &CellRuleFacts {
+        self.rule_facts
+            .get_or_init(|| cell_rule_facts(&self.parsed.body, &self.source))
+    }
+}
+
+/// Hashes a cell source by its length and its first and last bytes only: equal sources hash
+/// alike, equality still compares every byte, and a lookup costs a comparison instead of a hash of
+/// the whole text (a notebook's history is looked up on every keystroke).
+#[derive(Default)]
+struct SourceHasher(u64);
+
+impl Hasher for SourceHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        const SAMPLE: usize = 96;
+        let mut mix = |chunk: &[u8]| {
+            for word in chunk.chunks(8) {
+                let mut w = [0u8; 8];
+                w[..word.len()].copy_from_slice(word);
+                self.0 = (self.0.rotate_left(5) ^ u64::from_le_bytes(w))
+                    .wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+            }
+        };
+        mix(&(bytes.len() as u64).to_le_bytes());
+        if bytes.len() <= 2 * SAMPLE {
+            mix(bytes);
+        } else {
+            mix(&bytes[..SAMPLE]);
+            mix(&bytes[bytes.len() - SAMPLE..]);
+        }
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+/// The history combined, kept while the history stays the same or only grows.
+#[derive(Clone, Debug, Default)]
+struct HistoryView {
+    /// The namespace the history's definitions make (used when the kernel's names are unknown).
+    namespace: Namespace,
+    rules: HistoryState,
+}
+
+/// The kernel's list of names, as the checks use it.
+struct KernelView {
+    namespace: Namespace,
+    names: BTreeSet<String>,
+}
+
+/// Analysed cells by source, and what was combined from them for the last call.
 #[derive(Default)]
 pub struct CellCache {
-    cells: HashMap<String, Rc<AnalysedCell>>,
+    cells: HashMap<Rc<str>, Rc<AnalysedCell>, BuildHasherDefault<SourceHasher>>,
+    /// Counts the calls of `check_cell_with`.
+    epoch: u64,
+    history: Option<(Vec<Rc<AnalysedCell>>, Rc<HistoryView>)>,
+    kernel: Option<(Vec<String>, Rc<KernelView>)>,
 }
 
 impl CellCache {
     pub fn analyse(&mut self, source: &str) -> Rc<AnalysedCell> {
         if let Some(cell) = self.cells.get(source) {
+            cell.used.set(self.epoch);
             return Rc::clone(cell);
         }
         let parsed = parse_cell(source);
         let facts = cell_facts(&parsed.body);
-        let cell = Rc::new(AnalysedCell { parsed, facts });
-        self.cells.insert(source.to_owned(), Rc::clone(&cell));
+        let source: Rc<str> = Rc::from(source);
+        let cell = Rc::new(AnalysedCell {
+            source: Rc::clone(&source),
+            parsed,
+            facts,
+            rule_facts: OnceCell::new(),
+            used: Cell::new(self.epoch),
+        });
+        self.cells.insert(source, Rc::clone(&cell));
         cell
+    }
+
+    /// Starts a call: `retain_used` keeps what is used from now on.
+    pub fn next_call(&mut self) {
+        self.epoch += 1;
+    }
+
+    /// Marks a cell kept from the last call as used in this one.
+    pub fn keep(&self, cell: &AnalysedCell) {
+        cell.used.set(self.epoch);
     }
 
     /// Forgets the cells whose source is not kept, e.g. the previous versions of an edited cell.
     pub fn retain(&mut self, keep: impl Fn(&str) -> bool) {
         self.cells.retain(|source, _| keep(source));
+    }
+
+    /// Forgets the cells the current call (since `next_call`) did not use (a check keeps its
+    /// notebook cells, history and target): the previous versions of an edited cell go.
+    pub fn retain_used(&mut self) {
+        let epoch = self.epoch;
+        self.cells.retain(|_, cell| cell.used.get() == epoch);
+    }
+
+    /// The history combined, from the last call's when the history is the same or grew.
+    fn history_view(&mut self, history: Vec<Rc<AnalysedCell>>) -> Rc<HistoryView> {
+        let mut view = HistoryView::default();
+        let mut done = 0;
+        if let Some((cells, last)) = &self.history {
+            let prefix = cells.len() <= history.len()
+                && cells.iter().zip(&history).all(|(a, b)| Rc::ptr_eq(a, b));
+            if prefix && cells.len() == history.len() {
+                return Rc::clone(last);
+            }
+            if prefix {
+                view = HistoryView::clone(last);
+                done = cells.len();
+            }
+        }
+        for cell in &history[done..] {
+            view.namespace.run(&cell.facts);
+            view.rules.run(cell.rule_facts());
+        }
+        let view = Rc::new(view);
+        self.history = Some((history, Rc::clone(&view)));
+        view
+    }
+
+    fn kernel_view(&mut self, names: &[String]) -> Rc<KernelView> {
+        if let Some((last, view)) = &self.kernel {
+            if last.as_slice() == names {
+                return Rc::clone(view);
+            }
+        }
+        let view = Rc::new(KernelView {
+            namespace: Namespace::from_kernel(names),
+            names: names.iter().cloned().collect(),
+        });
+        self.kernel = Some((names.to_vec(), Rc::clone(&view)));
+        view
     }
 }
 
@@ -74,36 +201,43 @@ pub fn check_cell(input: &CheckInput) -> CellReport {
 }
 
 pub fn check_cell_with(cache: &mut CellCache, input: &CheckInput) -> CellReport {
+    cache.next_call();
+    let history: Vec<Rc<AnalysedCell>> = input.history.iter().map(|s| cache.analyse(s)).collect();
+    let cells: Vec<Rc<AnalysedCell>> = input.cells.iter().map(|s| cache.analyse(s)).collect();
+    check_prepared(cache, input, &cells, history)
+}
+
+/// `check_cell_with` for a caller that analysed `input.cells` and `input.history` itself, in this
+/// call of the cache (after `next_call`): with `cache.analyse`, or kept from the last call and
+/// marked with `cache.keep`.
+pub fn check_prepared(
+    cache: &mut CellCache,
+    input: &CheckInput,
+    analysed: &[Rc<AnalysedCell>],
+    history: Vec<Rc<AnalysedCell>>,
+) -> CellReport {
     let target = cache.analyse(input.target_source);
-    let namespace = match input.kernel_names {
-        Some(names) => Namespace::from_kernel(names),
-        None => {
-            let mut namespace = Namespace::default();
-            for source in input.history {
-                namespace.run(&cache.analyse(source).facts);
-            }
-            namespace
-        }
+    let view = cache.history_view(history);
+    let kernel = input.kernel_names.map(|names| cache.kernel_view(names));
+    let namespace = match &kernel {
+        Some(kernel) => &kernel.namespace,
+        None => &view.namespace,
     };
-    let ran: HashSet<&str> = input.history.iter().map(|s| s.trim_end()).collect();
-    let analysed: Vec<Rc<AnalysedCell>> = input.cells.iter().map(|s| cache.analyse(s)).collect();
-    let cells = notebook_cells(input.cells, &analysed);
-    let mut diagnostics = diagnose(&target, input.target_index, &namespace, &cells, |source| {
-        ran.contains(source.trim_end())
-    });
+    let cells = notebook_cells(input.cells, analysed);
+    // Asked only about cells that define a name the target lacks.
+    let has_run = |source: &str| {
+        let source = source.trim_end();
+        input.history.iter().any(|h| h.trim_end() == source)
+    };
+    let mut diagnostics = diagnose(&target, input.target_index, namespace, &cells, has_run);
     if target.parsed.syntax_error.is_none() {
-        let history: Vec<Rc<AnalysedCell>> =
-            input.history.iter().map(|s| cache.analyse(s)).collect();
-        let bodies: Vec<&[crate::ir::Stmt]> =
-            history.iter().map(|c| c.parsed.body.as_slice()).collect();
-        diagnostics.extend(crate::rules::run_on_cell(
-            input.target_source,
-            &target.parsed.body,
-            input.summaries,
-            input.kernel_names,
-            &bodies,
-            input.history,
-        ));
+        diagnostics.extend(crate::rules::run(&crate::rules::RuleContext {
+            source: input.target_source,
+            body: &target.parsed.body,
+            summaries: input.summaries,
+            kernel_names: kernel.as_ref().map(|k| &k.names),
+            history: &view.rules,
+        }));
     }
     CellReport {
         diagnostics,
@@ -177,4 +311,41 @@ fn diagnose(
         )];
     }
     undefined_names(&target.facts, target_index, namespace, cells, has_run)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn strings(v: &[&str]) -> Vec<String> {
+        v.iter().map(|s| s.to_string()).collect()
+    }
+
+    /// A cache kept across calls (the history the same, grown, or replaced) answers as a fresh one.
+    #[test]
+    fn a_kept_cache_answers_like_a_fresh_one() {
+        let target = "t = tqdm(range(3))\nprint(x)";
+        let histories = [
+            strings(&["import tqdm"]),
+            strings(&["import tqdm"]),
+            strings(&["import tqdm", "x = 1"]),
+            strings(&["import tqdm", "x = 1", "from tqdm import tqdm"]),
+            strings(&["x = 1"]),
+            strings(&["import tqdm", "x = 1"]),
+        ];
+        let mut cache = CellCache::default();
+        for history in &histories {
+            let input = CheckInput {
+                cells: history,
+                target_source: target,
+                target_index: None,
+                history,
+                kernel_names: None,
+                summaries: None,
+            };
+            let kept = check_cell_with(&mut cache, &input);
+            cache.retain_used();
+            assert_eq!(kept, check_cell(&input), "history {history:?}");
+        }
+    }
 }

@@ -268,6 +268,16 @@ pub struct Params {
     pub names: Vec<String>,
     /// Default values and annotations: evaluated in the enclosing scope.
     pub defaults: Vec<Expr>,
+    /// How arguments bind to `names`: positional-only and positional-or-keyword parameters come
+    /// first (`positional` of them, the last `positional_defaults` with a default), then `*args`
+    /// when `vararg`, then the keyword-only ones (`keyword_only_required[i]` when it has no
+    /// default), then `**kwargs` when `kwarg`.
+    pub positional: usize,
+    pub posonly: usize,
+    pub positional_defaults: usize,
+    pub vararg: bool,
+    pub keyword_only_required: Vec<bool>,
+    pub kwarg: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]

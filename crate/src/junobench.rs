@@ -172,6 +172,14 @@ pub fn convert_object(paper: &Map<String, Value>) -> ObjectSummary {
             if let Some(r) = get("value_range").filter(Value::is_array) {
                 o.value.insert("range".into(), r);
             }
+            if let Some(vi) = paper.get("value_info") {
+                if let Some(n) = vi.get("num_unique").filter(|v| v.is_i64()) {
+                    o.value.insert("unique".into(), n.clone());
+                }
+                if let Some(u) = vi.get("unique_values").filter(|v| v.is_array()) {
+                    o.value.insert("unique_values".into(), u.clone());
+                }
+            }
         }
         "estimator" | "label_encoder" => {
             if let Some(fa) = paper.get("fitted_attributes").and_then(Value::as_object) {

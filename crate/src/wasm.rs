@@ -4,12 +4,13 @@
 
 use std::cell::RefCell;
 use std::collections::HashSet;
+use std::rc::Rc;
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use wasm_bindgen::prelude::*;
 
-use crate::check::{check_cell_with, CellCache, CheckInput};
+use crate::check::{check_prepared, AnalysedCell, CellCache, CheckInput};
 use crate::claims::{check_verdict, Claim, Evidence};
 use crate::diagnostic::{self, Severity};
 use crate::facts::{CellFacts, Origin};
@@ -124,14 +125,88 @@ export interface Judgement {
 }
 "#;
 
+/// The fields of a check request other than `cells` and `history` (read by `JsStrings`).
 #[derive(Deserialize)]
-struct CheckRequest {
-    cells: Vec<String>,
+struct CheckRequestRest {
     target_source: String,
     target_index: Option<usize>,
-    history: Vec<String>,
     kernel_names: Option<Vec<String>>,
     summaries: Option<SummaryDoc>,
+}
+
+#[wasm_bindgen(inline_js = "
+export function changedStrings(last, next) {
+  if (!Array.isArray(next)) throw new TypeError('not an array');
+  const changed = [];
+  for (let i = 0; i < next.length; i++) {
+    if (typeof next[i] !== 'string') throw new TypeError('not a string');
+    if (last === undefined || i >= last.length || last[i] !== next[i]) changed.push(i);
+  }
+  return [next.slice(), Uint32Array.from(changed)];
+}")]
+extern "C" {
+    /// A copy of `next` (an array of strings), and the indices where it differs from `last` (a
+    /// copy from the last call, or undefined).
+    #[wasm_bindgen(js_name = changedStrings, catch)]
+    fn changed_strings(last: &JsValue, next: &JsValue) -> Result<js_sys::Array, JsValue>;
+}
+
+/// A list of cell sources from JS, kept across calls with their analyses: copying a string into
+/// WebAssembly and finding its analysis cost time in proportion to its length, and a keystroke
+/// sends the whole notebook and history again. A string equal (`===`) to the one at the same place
+/// in the last call is neither copied nor looked up again.
+#[derive(Default)]
+struct JsStrings {
+    /// A copy of the last call's JS array.
+    js: JsValue,
+    rust: Vec<String>,
+    analysed: Vec<Rc<AnalysedCell>>,
+}
+
+impl JsStrings {
+    fn update(
+        &mut self,
+        value: &JsValue,
+        field: &str,
+        cache: &mut CellCache,
+    ) -> Result<(), JsError> {
+        let bad = || {
+            JsError::new(&format!(
+                "cellguard: bad check request: `{field}` must be an array of strings"
+            ))
+        };
+        let pair = changed_strings(&self.js, value).map_err(|_| bad())?;
+        let copy = pair.get(0);
+        let changed: Vec<u32> = js_sys::Uint32Array::from(pair.get(1)).to_vec();
+        let n = js_sys::Array::from(&copy).length() as usize;
+        let next = js_sys::Array::from(value);
+        self.rust.resize_with(n, String::new);
+        self.analysed.truncate(n);
+        let mut changed = changed.into_iter().map(|i| i as usize).peekable();
+        for i in 0..n {
+            if changed.peek() == Some(&i) {
+                changed.next();
+                let text = next.get(i as u32).as_string().ok_or_else(bad)?;
+                let cell = cache.analyse(&text);
+                self.rust[i] = text;
+                if i < self.analysed.len() {
+                    self.analysed[i] = cell;
+                } else {
+                    self.analysed.push(cell);
+                }
+            } else {
+                cache.keep(&self.analysed[i]);
+            }
+        }
+        self.js = copy;
+        Ok(())
+    }
+}
+
+#[derive(Default)]
+struct RequestStrings {
+    cells: JsStrings,
+    history: JsStrings,
 }
 
 #[derive(Serialize)]
@@ -193,6 +268,8 @@ struct CellDiagnostics {
 thread_local! {
     /// Parsed cells by source, kept across calls so that only edited cells are parsed again.
     static CACHE: RefCell<CellCache> = RefCell::new(CellCache::default());
+    /// The last request's notebook cells and history.
+    static STRINGS: RefCell<RequestStrings> = RefCell::new(RequestStrings::default());
 }
 
 #[wasm_bindgen(start)]
@@ -210,31 +287,43 @@ fn start() {
 pub fn check_cell(
     #[wasm_bindgen(unchecked_param_type = "CheckRequest")] request: JsValue,
 ) -> Result<JsValue, JsError> {
-    let request: CheckRequest = serde_wasm_bindgen::from_value(request)
+    let field = |name: &str| js_sys::Reflect::get(&request, &JsValue::from_str(name));
+    let (cells, history) = match (field("cells"), field("history")) {
+        (Ok(cells), Ok(history)) => (cells, history),
+        _ => return Err(JsError::new("cellguard: bad check request: not an object")),
+    };
+    let request: CheckRequestRest = serde_wasm_bindgen::from_value(request)
         .map_err(|error| JsError::new(&format!("cellguard: bad check request: {error}")))?;
-    let report = CACHE.with_borrow_mut(|cache| {
-        let report = check_cell_with(
-            cache,
-            &CheckInput {
-                cells: &request.cells,
-                target_source: &request.target_source,
-                target_index: request.target_index,
-                history: &request.history,
-                kernel_names: request.kernel_names.as_deref(),
-                summaries: request.summaries.as_ref(),
-            },
-        );
-        // Keep what the next keystroke will ask again; drop old versions of edited cells.
-        let live: HashSet<&str> = request
-            .cells
-            .iter()
-            .chain(&request.history)
-            .map(String::as_str)
-            .chain([request.target_source.as_str()])
-            .collect();
-        cache.retain(|source| live.contains(source));
-        report
-    });
+    let report = STRINGS.with_borrow_mut(|strings| {
+        CACHE.with_borrow_mut(|cache| {
+            cache.next_call();
+            let updated = strings
+                .cells
+                .update(&cells, "cells", cache)
+                .and_then(|()| strings.history.update(&history, "history", cache));
+            if let Err(error) = updated {
+                // Start afresh next time.
+                *strings = RequestStrings::default();
+                return Err(error);
+            }
+            let report = check_prepared(
+                cache,
+                &CheckInput {
+                    cells: &strings.cells.rust,
+                    target_source: &request.target_source,
+                    target_index: request.target_index,
+                    history: &strings.history.rust,
+                    kernel_names: request.kernel_names.as_deref(),
+                    summaries: request.summaries.as_ref(),
+                },
+                &strings.cells.analysed,
+                strings.history.analysed.clone(),
+            );
+            // Keep what the next keystroke will ask again; drop old versions of edited cells.
+            cache.retain_used();
+            Ok(report)
+        })
+    })?;
     let index = LineIndex::new(&request.target_source);
     let report = CellReport {
         diagnostics: report

@@ -610,3 +610,175 @@ fn a_list_indexed_by_an_array() {
         labels,
     ));
 }
+
+// ---------- loops over known column names
+
+const TWO_FRAMES: &str = r#""df": {"type": "pandas.core.frame.DataFrame", "kind": "dataframe",
+    "S": {"shape": [10, 3]}, "R": {"columns": ["Time", "Amount", "Class"]}, "V": {"has_nan": false}},
+    "data_df": {"type": "pandas.core.frame.DataFrame", "kind": "dataframe",
+    "S": {"shape": [10, 4]}, "R": {"columns": ["Time", "Amount", "Hour", "Class"]}, "V": {"has_nan": false}}"#;
+
+#[test]
+fn a_loop_over_known_columns_runs_for_each_of_them() {
+    let t = "t0 = df.loc[df['Class'] == 0]\nfor feature in data_df.columns.values:\n    sns.kdeplot(t0[feature])\n    plt.xlabel(feature)";
+    fires(
+        &run(&[IMPORTS], t, TWO_FRAMES),
+        t,
+        "missing-column",
+        "feature",
+        &["'Hour'"],
+    );
+    // Every column of df itself is there.
+    silent(&run(
+        &[IMPORTS],
+        "t0 = df.loc[df['Class'] == 0]\nfor feature in df.columns:\n    sns.kdeplot(t0[feature])",
+        TWO_FRAMES,
+    ));
+    // A body that may leave the loop early: only the first pass is certain.
+    silent(&run(
+        &[IMPORTS],
+        "for feature in data_df.columns:\n    if feature == 'Hour':\n        break\n    df[feature]",
+        TWO_FRAMES,
+    ));
+    // A body that may add columns: later passes know nothing of the frame.
+    silent(&run(
+        &[IMPORTS, "def add(d, c):\n    d[c] = 0"],
+        "for feature in ['Time', 'Hour']:\n    add(df, feature)\n    df[feature]",
+        TWO_FRAMES,
+    ));
+    // A literal list of names.
+    let t = "for c in ['Time', 'Hour']:\n    print(df[c].mean())";
+    fires(
+        &run(&[IMPORTS], t, TWO_FRAMES),
+        t,
+        "missing-column",
+        "c",
+        &["'Hour'"],
+    );
+}
+
+#[test]
+fn a_loop_that_may_not_run_keeps_only_findings_about_the_code() {
+    let objs = r#""model": {"type": "keras.src.models.functional.Functional", "kind": "keras_model"},
+        "test_ds": {"type": "tensorflow.python.data.ops.prefetch_op._PrefetchDataset", "kind": "tf_dataset"},
+        "df": {"type": "pandas.core.frame.DataFrame", "kind": "dataframe", "S": {"shape": [3, 1]}, "R": {"columns": ["a"]}}"#;
+    let t = "for x, y in test_ds:\n    p = model.predict_classes(x)";
+    fires(
+        &run(&[IMPORTS], t, objs),
+        t,
+        "missing-attribute",
+        "predict_classes",
+        &["removed"],
+    );
+    silent(&run(
+        &[IMPORTS],
+        "for x, y in test_ds:\n    p = model.predict(x)",
+        objs,
+    ));
+    // Findings about data are not kept: the loop may not run.
+    silent(&run(&[IMPORTS], "for x, y in test_ds:\n    df['b']", objs));
+    // Nor is code after a jump.
+    silent(&run(
+        &[IMPORTS],
+        "for x, y in test_ds:\n    break\n    model.predict_classes(x)",
+        objs,
+    ));
+}
+
+// ---------- confusion matrix display
+
+const PREDS: &str = r#""y_test": {"type": "pandas.core.series.Series", "kind": "series", "S": {"shape": [38]},
+        "V": {"unique": 3, "examples": ["setosa", "versicolor", "virginica"]}},
+    "y_pred": {"type": "numpy.ndarray", "kind": "ndarray", "S": {"shape": [38]}, "R": {"dtype": "object"}, "V": {"unique": 3}}"#;
+
+#[test]
+fn display_labels_must_match_the_classes() {
+    let t = "from sklearn import metrics\ncm = metrics.confusion_matrix(y_test, y_pred)\nd = metrics.ConfusionMatrixDisplay(confusion_matrix=cm, display_labels=[False, True])\nd.plot()";
+    fires(
+        &run(&[IMPORTS], t, PREDS),
+        t,
+        "sklearn-display-labels",
+        "d.plot()",
+        &["2 display_labels", "at least 3 classes"],
+    );
+    silent(&run(&[IMPORTS], "from sklearn import metrics\ncm = metrics.confusion_matrix(y_test, y_pred)\nd = metrics.ConfusionMatrixDisplay(confusion_matrix=cm, display_labels=['a', 'b', 'c'])\nd.plot()", PREDS));
+    silent(&run(&[IMPORTS], "from sklearn import metrics\ncm = metrics.confusion_matrix(y_test, y_pred)\nd = metrics.ConfusionMatrixDisplay(cm)\nd.plot()", PREDS));
+    // Explicit labels fix the classes.
+    let t = "from sklearn.metrics import ConfusionMatrixDisplay\nConfusionMatrixDisplay.from_predictions(y_test, y_pred, labels=['a', 'b'], display_labels=['x', 'y', 'z'])";
+    fires(
+        &run(&[IMPORTS], t, PREDS),
+        t,
+        "sklearn-display-labels",
+        &t[t.find("ConfusionMatrixDisplay.from").unwrap()..],
+        &["3 display_labels", "of 2 classes"],
+    );
+    silent(&run(&[IMPORTS], "from sklearn.metrics import ConfusionMatrixDisplay\nConfusionMatrixDisplay.from_predictions(y_test, y_pred, display_labels=['x', 'y', 'z', 'w'])", PREDS));
+    // y_pred changed in the cell: its summary no longer holds.
+    silent(&run(&[IMPORTS], "from sklearn import metrics\ny_pred[0] = 'x'\ncm = metrics.confusion_matrix(y_pred, y_pred)\nd = metrics.ConfusionMatrixDisplay(cm, display_labels=[0])\nd.plot()", PREDS));
+}
+
+#[test]
+fn statsmodels_qqplot_line_takes_strings() {
+    let t = "fig = sm.qqplot(df['Age'], line=45, fit=True)";
+    fires(
+        &run(&[IMPORTS, "import statsmodels.api as sm"], t, TITANIC),
+        t,
+        "bad-arguments",
+        "line=45",
+        &["'45'"],
+    );
+    silent(&run(
+        &[IMPORTS, "import statsmodels.api as sm"],
+        "fig = sm.qqplot(df['Age'], line='45', fit=True)\nfig = sm.qqplot(df['Age'], line=None)",
+        TITANIC,
+    ));
+}
+
+#[test]
+fn train_test_split_parts_keep_columns_and_fix_rows() {
+    let t = "X_train, X_test, y_train, y_test = train_test_split(df, df['Age'], test_size=0.2)\nX_train['Fare']";
+    fires(
+        &run(&[IMPORTS, SK], t, TITANIC),
+        t,
+        "missing-column",
+        "'Fare'",
+        &["'Fare'"],
+    );
+    silent(&run(
+        &[IMPORTS, SK],
+        "X_train, X_test, y_train, y_test = train_test_split(df, df['Age'], test_size=0.2)\nX_train['Age']",
+        TITANIC,
+    ));
+    // m has 10 rows: the test part has 2 (3 columns), 6 elements in all.
+    let t = "a, b = train_test_split(m, test_size=0.2)\nb.reshape(4, -1)";
+    fires(
+        &run(&[IMPORTS, SK], t, ARR),
+        t,
+        "shape-reshape",
+        "b.reshape(4, -1)",
+        &["6 elements"],
+    );
+    silent(&run(
+        &[IMPORTS, SK],
+        "a, b = train_test_split(m, test_size=0.2)\nb.reshape(3, -1)\na.reshape(4, -1)",
+        ARR,
+    ));
+}
+
+#[test]
+fn some_rows_may_lack_the_values_the_frame_showed() {
+    // The rows kept may not hold '46.0' (nor NaN).
+    silent(&run(
+        &[IMPORTS],
+        "d2 = d[d['n'] > 0]\nd2['code'].astype(int)\nd2['n'].astype(int)",
+        STRS,
+    ));
+    let t = "d2 = d[d['n'] > 0]\nd2['nope']";
+    fires(
+        &run(&[IMPORTS], t, STRS),
+        t,
+        "missing-column",
+        "'nope'",
+        &[],
+    );
+}

@@ -99,3 +99,21 @@ test('a whole notebook is checked in the assumed order, with no kernel', () => {
   assert.equal(topToBottom[0].diagnostics[0].code, 'undefined-name');
   assert.deepEqual(topToBottom[0].diagnostics[0].fix.run_cells, [1]);
 });
+
+test('strings kept across calls follow edits, in-place changes of the arrays included', () => {
+  const cells = ['import pandas as pd', 'x = 1', 'print(x, pd)'];
+  const history = [cells[0], cells[1]];
+  const target = cells[2];
+  const ask = () =>
+    checkCell(request({ cells, target_source: target, target_index: null, history })).diagnostics;
+  assert.deepEqual(ask(), []);
+  // The same arrays, changed in place: `x` no longer ran.
+  history[1] = 'y = 1';
+  cells[1] = 'y = 1';
+  assert.deepEqual(ask().map(d => d.code), ['undefined-name']);
+  history.pop();
+  cells.splice(1, 1);
+  assert.deepEqual(ask().map(d => d.code), ['undefined-name']);
+  history.push('x = 2');
+  assert.deepEqual(ask(), []);
+});

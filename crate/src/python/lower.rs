@@ -193,16 +193,24 @@ fn params(args: ast::Arguments, with_annotations: bool) -> Params {
                 .extend(arg.annotation.map(|a| lower_expr(*a)));
         }
     };
+    params.posonly = args.posonlyargs.len();
     for arg in args.posonlyargs.into_iter().chain(args.args) {
+        params.positional += 1;
+        if arg.default.is_some() {
+            params.positional_defaults += 1;
+        }
         add(arg.def, arg.default, &mut params);
     }
     if let Some(vararg) = args.vararg {
+        params.vararg = true;
         add(*vararg, None, &mut params);
     }
     for arg in args.kwonlyargs {
+        params.keyword_only_required.push(arg.default.is_none());
         add(arg.def, arg.default, &mut params);
     }
     if let Some(kwarg) = args.kwarg {
+        params.kwarg = true;
         add(*kwarg, None, &mut params);
     }
     params

@@ -8,7 +8,7 @@
 //!   functions whose signatures are keyword-only in current releases.
 
 use crate::diagnostic::{Diagnostic, Edit, Fix};
-use crate::ir::{Expr, TextRange};
+use crate::ir::{Expr, Literal, TextRange};
 
 use super::flow::Walker;
 use super::value::Val;
@@ -178,6 +178,38 @@ fn pyplot_missing(attr: &str) -> Option<String> {
     }
 }
 
+/// statsmodels' `qqplot(..., line=...)` accepts only '45', 's', 'r', 'q' or a false value.
+fn statsmodels_line(
+    w: &Walker,
+    func: &Expr,
+    keywords: &[crate::ir::Keyword],
+) -> Option<Diagnostic> {
+    let path = w.lib_path(func)?;
+    if !path.starts_with("statsmodels.") || !path.ends_with(".qqplot") {
+        return None;
+    }
+    let k = keywords
+        .iter()
+        .find(|k| k.name.as_deref() == Some("line"))?;
+    let Expr::Literal { value, .. } = &k.value else {
+        return None;
+    };
+    let shown = match value {
+        Literal::Str(s) if matches!(s.as_str(), "45" | "s" | "r" | "q" | "") => return None,
+        Literal::Str(s) => format!("'{s}'"),
+        Literal::Int(i) if *i != 0 => i.to_string(),
+        Literal::Float(f) if *f != 0.0 => f.to_string(),
+        Literal::Bool(true) => "True".into(),
+        _ => return None,
+    };
+    Some(Diagnostic::error(
+        "bad-arguments",
+        format!("qqplot's line must be one of '45', 's', 'r', 'q' or None, not {shown}{}: ValueError: option for line not understood",
+            if matches!(value, Literal::Int(45)) { " (the string '45', not the number)" } else { "" }),
+        k.range,
+    ))
+}
+
 fn short(w: &Walker, e: &Expr) -> String {
     let t = w.text(e.range());
     if t.len() > 40 || t.contains('\n') {
@@ -247,6 +279,10 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
             if keywords.iter().any(|k| k.name.is_none())
                 || args.iter().any(|a| matches!(a, Expr::Starred { .. }))
             {
+                return;
+            }
+            if let Some(d) = statsmodels_line(w, func, keywords) {
+                out.push(d);
                 return;
             }
             let (sig, fname) = if let Some(path) = w.lib_path(func) {

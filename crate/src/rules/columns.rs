@@ -105,7 +105,7 @@ fn missing(
         return;
     };
     for key in keys {
-        if cols.iter().any(|c| *c == key.name) {
+        if cols.contains(&key.name) {
             continue;
         }
         let name = frame_name(w, frame_expr, f);
@@ -116,11 +116,7 @@ fn missing(
             if cols.len() == 1 { "" } else { "s" },
             list_preview(cols, 8)
         );
-        let quoted = [format!("'{}'", key.name), format!("\"{}\"", key.name)];
-        let dropped_before = w.ctx.history_sources.iter().any(|src| {
-            src.lines()
-                .any(|l| l.contains("drop") && quoted.iter().any(|q| l.contains(q.as_str())))
-        });
+        let dropped_before = w.ctx.history.dropped.contains(&key.name);
         if dropped_before {
             msg.push_str("; an earlier cell dropped it");
         }
@@ -278,10 +274,8 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                     }
                     check_keys(kw(keywords, "keys").or(args.first()), "index key ");
                 }
-                "dropna" => {
-                    if axis_is_columns(kw(keywords, "axis")) == Some(false) {
-                        check_keys(kw(keywords, "subset"), "subset column ");
-                    }
+                "dropna" if axis_is_columns(kw(keywords, "axis")) == Some(false) => {
+                    check_keys(kw(keywords, "subset"), "subset column ");
                 }
                 "astype" | "agg" | "aggregate" | "rename" => {
                     let dict = match attr.as_str() {

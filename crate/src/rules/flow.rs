@@ -20,33 +20,16 @@ pub struct Walker<'a> {
     pub bound_here: BTreeSet<String>,
     /// No executed cell could have given a frame a named index (so `by=` names only columns).
     pub index_unnamed: bool,
-    /// Functions and classes defined in the notebook: the names their bodies mention.
+    /// Functions and classes the target cell defines: the names their bodies mention (those of
+    /// the history are in `ctx.history.function_mentions`).
     pub user_functions: BTreeMap<String, BTreeSet<String>>,
     pub out: Vec<Diagnostic>,
 }
 
 impl<'a> Walker<'a> {
     pub fn new(ctx: &'a RuleContext<'a>) -> Self {
-        let mut env = BTreeMap::new();
         // Imports in executed cells; a later rebinding of the name forgets them.
-        for cell in ctx.history {
-            for stmt in cell.iter() {
-                match stmt {
-                    Stmt::Import { from, names, .. } => {
-                        for (name, val) in import_bindings(from.as_deref(), names) {
-                            env.insert(name, val);
-                        }
-                    }
-                    other => {
-                        let mut bound = BTreeSet::new();
-                        bound_names(std::slice::from_ref(other), &mut bound);
-                        for n in bound {
-                            env.remove(&n);
-                        }
-                    }
-                }
-            }
-        }
+        let mut env = ctx.history.imports.clone();
         if let Some(doc) = ctx.summaries {
             for (name, obj) in &doc.objects {
                 if name.contains('.') {
@@ -68,27 +51,12 @@ impl<'a> Walker<'a> {
                 env.insert(name.clone(), val);
             }
         }
-        const NAMING: [&str; 12] = [
-            "set_index",
-            "index_col",
-            "rename_axis",
-            "index.name",
-            "groupby",
-            "pivot",
-            "crosstab",
-            "stack",
-            "read_parquet",
-            "read_pickle",
-            "read_hdf",
-            ".index",
-        ];
-        let index_unnamed = !ctx
-            .history_sources
-            .iter()
-            .any(|src| NAMING.iter().any(|w| src.contains(w)));
-        let mut user_functions = BTreeMap::new();
-        for cell in ctx.history.iter().copied().chain([ctx.body]) {
-            collect_functions(cell, &mut user_functions);
+        let index_unnamed = ctx.history.index_unnamed;
+        let mut user_functions: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+        let mut here = Vec::new();
+        super::history::collect_function_mentions(ctx.body, &mut here);
+        for (name, names) in here {
+            user_functions.entry(name).or_default().extend(names);
         }
         Walker {
             ctx,
@@ -98,6 +66,17 @@ impl<'a> Walker<'a> {
             user_functions,
             out: Vec::new(),
         }
+    }
+
+    /// The names the bodies of the notebook's functions (or classes) called `name` mention.
+    fn function_mentions(&self, name: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        for map in [&self.ctx.history.function_mentions, &self.user_functions] {
+            if let Some(names) = map.get(name) {
+                out.extend(names.iter().cloned());
+            }
+        }
+        out
     }
 
     pub fn run(mut self) -> Vec<Diagnostic> {
@@ -176,9 +155,7 @@ impl<'a> Walker<'a> {
         mentioned_names(stmts, &mut called);
         let mut forget = BTreeSet::new();
         for name in called {
-            if let Some(globals) = self.user_functions.get(&name) {
-                forget.extend(globals.iter().cloned());
-            }
+            forget.extend(self.function_mentions(&name));
         }
         for n in forget {
             if !matches!(self.env.get(&n), Some(Val::Module(_) | Val::Lib(_))) {
@@ -205,7 +182,19 @@ impl<'a> Walker<'a> {
                     crate::ir::AssignOp::Augmented(_) => Val::Unknown,
                     _ => self.eval(value),
                 };
+                let parts = match (targets.as_slice(), op) {
+                    ([Target::Unpack { elts, .. }], crate::ir::AssignOp::Plain) => {
+                        sklearn::split_result(self, value, elts.len())
+                    }
+                    _ => None,
+                };
                 self.effects(value);
+                if let (Some(parts), [Target::Unpack { elts, .. }]) = (parts, targets.as_slice()) {
+                    for (t, v) in elts.iter().zip(parts) {
+                        self.bind(t, v, value);
+                    }
+                    return;
+                }
                 let single = targets.len() == 1;
                 for t in targets {
                     let v = if single { val.clone() } else { Val::Unknown };
@@ -227,8 +216,16 @@ impl<'a> Walker<'a> {
             } => {
                 self.check(iter);
                 self.effects(iter);
+                let items = match self.eval(iter) {
+                    Val::Strs { items, .. } => items,
+                    _ => Vec::new(),
+                };
                 if self.non_empty(iter) {
+                    let before = (self.env.clone(), self.bound_here.clone());
                     let mut first = first_element(iter);
+                    if let Some(item) = items.first() {
+                        first = Val::Str(item.clone());
+                    }
                     if let Expr::Call { func, args, .. } = iter {
                         if matches!(&**func, Expr::Name { id, .. } if id == "range" && self.is_builtin(id))
                         {
@@ -246,6 +243,32 @@ impl<'a> Walker<'a> {
                         }
                         self.stmt(s);
                     }
+                    // Known strings (column names): a body without jumps runs for every one of
+                    // them. At later iterations what the body binds or mutates is unknown.
+                    if items.len() > 1 && items.len() <= 64 && !contains_jump(body) {
+                        let after_first = (self.env.clone(), self.bound_here.clone());
+                        // What the first pass changed, and what the body binds, is unknown.
+                        let mut later = before;
+                        let mut bound = BTreeSet::new();
+                        bound_names(body, &mut bound);
+                        for (name, val) in &mut later.0 {
+                            if bound.contains(name) || after_first.0.get(name) != Some(val) {
+                                *val = Val::Unknown;
+                            }
+                        }
+                        for name in after_first.0.keys() {
+                            later.0.entry(name.clone()).or_insert(Val::Unknown);
+                        }
+                        later.1.extend(after_first.1.iter().cloned());
+                        for item in &items[1..] {
+                            (self.env, self.bound_here) = later.clone();
+                            self.bind(target, Val::Str(item.clone()), iter);
+                            self.block(body);
+                        }
+                        (self.env, self.bound_here) = after_first;
+                    }
+                } else {
+                    self.speculate(target, iter, body);
                 }
                 self.forget_all_in(std::slice::from_ref(stmt));
             }
@@ -307,6 +330,29 @@ impl<'a> Walker<'a> {
                 }
             }
         }
+    }
+
+    /// A loop over an iterable that may be empty: its body may not run, so only findings about
+    /// the code itself (an attribute the object's type lacks, a module called) are kept, those
+    /// that hold whatever the data.
+    fn speculate(&mut self, target: &Target, iter: &Expr, body: &[Stmt]) {
+        let saved = (self.env.clone(), self.bound_here.clone(), self.out.len());
+        self.bind(target, Val::Unknown, iter);
+        for s in body {
+            if contains_jump(std::slice::from_ref(s)) {
+                break;
+            }
+            self.stmt(s);
+        }
+        let (env, bound_here, n) = saved;
+        let found: Vec<Diagnostic> = self.out.drain(n..).collect();
+        self.out.extend(
+            found
+                .into_iter()
+                .filter(|d| matches!(d.code, "missing-attribute" | "module-called")),
+        );
+        self.env = env;
+        self.bound_here = bound_here;
     }
 
     /// Checks the parts of an assignment target that are read (`df[...]` in `df[...] = v` is not).
@@ -475,8 +521,9 @@ impl<'a> Walker<'a> {
                     _ => false,
                 }
             }
-            Expr::Name { .. } => match self.eval(iter) {
+            Expr::Name { .. } | Expr::Attribute { .. } => match self.eval(iter) {
                 Val::Sized { len, .. } => len > 0,
+                Val::Strs { items, .. } => !items.is_empty(),
                 Val::Array(a) => a.shape.first().is_some_and(|&n| n > 0),
                 Val::Frame(f) => f.columns.is_some_and(|c| !c.is_empty()),
                 _ => false,
@@ -495,6 +542,24 @@ impl<'a> Walker<'a> {
                 Literal::Str(s) => Val::Str(s.clone()),
                 _ => Val::Unknown,
             },
+            Expr::Seq { kind, elts, .. }
+                if !elts.is_empty()
+                    && matches!(kind, SeqKind::List | SeqKind::Tuple)
+                    && elts.iter().all(|e| e.as_str_literal().is_some()) =>
+            {
+                Val::Strs {
+                    type_name: if *kind == SeqKind::List {
+                        "list"
+                    } else {
+                        "tuple"
+                    }
+                    .into(),
+                    items: elts
+                        .iter()
+                        .filter_map(|e| e.as_str_literal().map(str::to_string))
+                        .collect(),
+                }
+            }
             Expr::Seq { kind, elts, .. }
                 if !elts.iter().any(|e| matches!(e, Expr::Starred { .. })) =>
             {
@@ -521,6 +586,19 @@ impl<'a> Walker<'a> {
                         }),
                         _ => Val::Unknown,
                     },
+                    (Val::Frame(f), "columns") => match &f.columns {
+                        Some(cols) => Val::Strs {
+                            type_name: "Index".into(),
+                            items: cols.clone(),
+                        },
+                        None => Val::Unknown,
+                    },
+                    (Val::Strs { type_name, items }, "values") if type_name == "Index" => {
+                        Val::Strs {
+                            type_name: "ndarray".into(),
+                            items: items.clone(),
+                        }
+                    }
                     (Val::Array(a), "T") => Val::Array(ArrayVal {
                         shape: a.shape.iter().rev().copied().collect(),
                         ..a.clone()
@@ -533,8 +611,34 @@ impl<'a> Walker<'a> {
                 }
             }
             Expr::Subscript { value, index, .. } => {
+                // `df.loc[mask]`: the rows where the mask holds.
+                if let Expr::Attribute {
+                    value: frame, attr, ..
+                } = &**value
+                {
+                    if attr == "loc" {
+                        if let Val::Frame(f) = self.eval(frame) {
+                            if self.is_row_mask(index) {
+                                return Val::Frame(rows_of(&f));
+                            }
+                        }
+                        return Val::Unknown;
+                    }
+                }
                 let base = self.eval(value);
                 match base {
+                    Val::Strs { items, .. } => match self.eval(index) {
+                        Val::Int(i) => {
+                            let n = items.len() as i64;
+                            let at = if i < 0 { i + n } else { i };
+                            if (0..n).contains(&at) {
+                                Val::Str(items[at as usize].clone())
+                            } else {
+                                Val::Unknown
+                            }
+                        }
+                        _ => Val::Unknown,
+                    },
                     Val::Array(a) if !a.shape.is_empty() => match self.eval(index) {
                         // One integer index drops the first dimension.
                         Val::Int(i) if i >= -a.shape[0] && i < a.shape[0] => Val::Array(ArrayVal {
@@ -558,19 +662,10 @@ impl<'a> Walker<'a> {
                                 Val::Unknown
                             };
                         }
-                        match &**index {
-                            Expr::BinOp { op: "&" | "|", .. } | Expr::Slice { .. } => {
-                                Val::Frame(Frame {
-                                    n_rows: None,
-                                    has_nan: if f.has_nan == Some(false) {
-                                        Some(false)
-                                    } else {
-                                        None
-                                    },
-                                    ..f.clone()
-                                })
-                            }
-                            _ => Val::Unknown,
+                        if matches!(&**index, Expr::Slice { .. }) || self.is_row_mask(index) {
+                            Val::Frame(rows_of(&f))
+                        } else {
+                            Val::Unknown
                         }
                     }
                     _ => Val::Unknown,
@@ -586,6 +681,67 @@ impl<'a> Walker<'a> {
                 op, left, right, ..
             } => shapes::binop_value(op, &self.eval(left), &self.eval(right)),
             _ => Val::Unknown,
+        }
+    }
+
+    /// The number of distinct values of a kernel object the cell has not rebound (a lower bound
+    /// when the summary was computed on a sample).
+    pub fn distinct_values(&self, e: &Expr) -> Option<i64> {
+        let Expr::Name { id, .. } = e else {
+            return None;
+        };
+        // Rebound or changed in the cell: the summary no longer describes it.
+        if self.bound_here.contains(id) || !matches!(self.get(id), Val::Series(_) | Val::Array(_)) {
+            return None;
+        }
+        let obj = self.ctx.summaries?.objects.get(id)?;
+        if obj.error.is_some() || !matches!(obj.kind.as_str(), "series" | "ndarray" | "tensor") {
+            return None;
+        }
+        obj.value.get("unique")?.as_i64()
+    }
+
+    /// Is `e` certainly a boolean mask over rows: `a & b`, `a | b`, a comparison of a Series, or a
+    /// Series method that gives one (`s.isin(...)`, `s.notna()`)?
+    pub fn is_row_mask(&self, e: &Expr) -> bool {
+        match e {
+            Expr::BinOp { op: "&" | "|", .. } => true,
+            Expr::Other { children, range } if !children.is_empty() => {
+                if !matches!(self.eval(&children[0]), Val::Series(_)) {
+                    return false;
+                }
+                // The text between the operands is one comparison operator.
+                let mut pos = children[0].range().end;
+                let mut ops = Vec::new();
+                for c in &children[1..] {
+                    ops.push(
+                        self.text(TextRange::new(pos, c.range().start))
+                            .trim()
+                            .to_string(),
+                    );
+                    pos = c.range().end;
+                }
+                let tail = self
+                    .text(TextRange::new(pos.min(range.end), range.end))
+                    .trim();
+                let head = self
+                    .text(TextRange::new(range.start, children[0].range().start))
+                    .trim();
+                head.is_empty()
+                    && tail.is_empty()
+                    && ops.len() == 1
+                    && matches!(ops[0].as_str(), "==" | "!=" | "<" | ">" | "<=" | ">=")
+            }
+            Expr::Call { func, .. } => match &**func {
+                Expr::Attribute { value, attr, .. } => {
+                    matches!(
+                        attr.as_str(),
+                        "isin" | "notna" | "notnull" | "isna" | "isnull" | "between" | "duplicated"
+                    ) && matches!(self.eval(value), Val::Series(_))
+                }
+                _ => false,
+            },
+            _ => false,
         }
     }
 
@@ -606,9 +762,26 @@ impl<'a> Walker<'a> {
     }
 
     fn eval_call(&self, func: &Expr, args: &[Expr], keywords: &[Keyword], range: TextRange) -> Val {
+        // `list(df.columns)`, `sorted(cols)`
+        if let (Expr::Name { id, .. }, [arg], true) = (func, args, keywords.is_empty()) {
+            if matches!(id.as_str(), "list" | "sorted") && self.is_builtin(id) {
+                if let Val::Strs { mut items, .. } = self.eval(arg) {
+                    if id == "sorted" {
+                        items.sort();
+                    }
+                    return Val::Strs {
+                        type_name: "list".into(),
+                        items,
+                    };
+                }
+            }
+        }
         if let Some(path) = self.lib_path(func) {
             if let Some(est) = sklearn::construct(&path, keywords, range) {
                 return Val::Estimator(est);
+            }
+            if let Some(v) = sklearn::lib_call_result(self, &path, args, keywords) {
+                return v;
             }
             if path == "pandas.Categorical" {
                 return Val::Typed("pandas.core.arrays.categorical.Categorical".into());
@@ -630,6 +803,10 @@ impl<'a> Walker<'a> {
             };
         }
         match self.eval(value) {
+            Val::Strs { items, .. } if attr == "tolist" && args.is_empty() => Val::Strs {
+                type_name: "list".into(),
+                items,
+            },
             Val::Frame(f) => columns::frame_method_result(self, &f, attr, args, keywords),
             Val::GroupBy(f) if attr == "get_group" => Val::Frame(Frame { n_rows: None, ..f }),
             Val::Estimator(e) => sklearn::method_result(self, &e, attr, args),
@@ -708,9 +885,9 @@ impl<'a> Walker<'a> {
                                 self.env.insert(id.clone(), Val::Unknown);
                             }
                         }
-                        Val::Sized { .. } | Val::Typed(_) | Val::Unknown => {
+                        Val::Sized { .. } | Val::Strs { .. } | Val::Typed(_) | Val::Unknown => {
                             // `lst.append(x)` and friends: the length changes.
-                            if matches!(self.get(id), Val::Sized { .. }) {
+                            if matches!(self.get(id), Val::Sized { .. } | Val::Strs { .. }) {
                                 self.env.insert(id.clone(), Val::Unknown);
                             }
                         }
@@ -727,11 +904,9 @@ impl<'a> Walker<'a> {
                 }
             }
             if let Some(root) = base_name(func) {
-                if let Some(globals) = self.user_functions.get(root).cloned() {
-                    for n in globals {
-                        if !matches!(self.env.get(&n), Some(Val::Module(_) | Val::Lib(_))) {
-                            self.env.insert(n, Val::Unknown);
-                        }
+                for n in self.function_mentions(root) {
+                    if !matches!(self.env.get(&n), Some(Val::Module(_) | Val::Lib(_))) {
+                        self.env.insert(n, Val::Unknown);
                     }
                 }
             }
@@ -796,6 +971,21 @@ fn is_pure_lib(path: &str) -> bool {
         || path.starts_with("sklearn.metrics.")
         || path == "sklearn.model_selection.train_test_split"
         || path.starts_with("scipy.stats.")
+}
+
+/// Some rows of a frame: the same columns; what the values of the whole frame showed (example
+/// strings, NaN) may lie in the rows left out.
+pub fn rows_of(f: &Frame) -> Frame {
+    Frame {
+        n_rows: None,
+        column_info: Default::default(),
+        has_nan: if f.has_nan == Some(false) {
+            Some(false)
+        } else {
+            None
+        },
+        ..f.clone()
+    }
 }
 
 fn int_literal(e: &Expr) -> Option<i64> {
@@ -1158,43 +1348,9 @@ fn mutated_names(stmts: &[Stmt], out: &mut BTreeSet<String>) {
     }
 }
 
-fn collect_functions(stmts: &[Stmt], out: &mut BTreeMap<String, BTreeSet<String>>) {
-    for s in stmts {
-        match s {
-            Stmt::FunctionDef { name, body, .. } | Stmt::ClassDef { name, body, .. } => {
-                let mut names = BTreeSet::new();
-                mentioned_names(body, &mut names);
-                out.entry(name.clone()).or_default().extend(names);
-            }
-            Stmt::If { body, orelse, .. }
-            | Stmt::For { body, orelse, .. }
-            | Stmt::While { body, orelse, .. } => {
-                collect_functions(body, out);
-                collect_functions(orelse, out);
-            }
-            Stmt::With { body, .. } => collect_functions(body, out),
-            Stmt::Try {
-                body,
-                handlers,
-                orelse,
-                finalbody,
-                ..
-            } => {
-                collect_functions(body, out);
-                handlers
-                    .iter()
-                    .for_each(|h| collect_functions(&h.body, out));
-                collect_functions(orelse, out);
-                collect_functions(finalbody, out);
-            }
-            _ => {}
-        }
-    }
-}
-
 /// Names a top-level statement of an executed cell binds in the global namespace (including
 /// `global` declarations inside functions).
-fn bound_names(stmts: &[Stmt], out: &mut BTreeSet<String>) {
+pub fn bound_names(stmts: &[Stmt], out: &mut BTreeSet<String>) {
     for s in stmts {
         match s {
             Stmt::Assign { targets, .. } => {

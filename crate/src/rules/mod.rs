@@ -7,6 +7,7 @@
 pub mod api;
 pub mod columns;
 pub mod flow;
+pub mod history;
 pub mod shapes;
 pub mod sklearn;
 pub mod value;
@@ -17,6 +18,7 @@ use std::collections::BTreeSet;
 use crate::diagnostic::Diagnostic;
 use crate::ir::Stmt;
 use crate::summary::SummaryDoc;
+use history::HistoryState;
 
 /// What the rules know about one run of a cell.
 pub struct RuleContext<'a> {
@@ -28,10 +30,8 @@ pub struct RuleContext<'a> {
     pub summaries: Option<&'a SummaryDoc>,
     /// Names defined in the kernel before the cell runs, when known.
     pub kernel_names: Option<&'a BTreeSet<String>>,
-    /// The cells that ran before, in execution order, parsed (what parses of them).
-    pub history: &'a [&'a [Stmt]],
-    /// Their sources, in the same order (all of them).
-    pub history_sources: &'a [String],
+    /// What the cells that ran before tell the rules, combined.
+    pub history: &'a HistoryState,
 }
 
 /// Runs every rule on the target cell; diagnostics come sorted by position.
@@ -40,26 +40,6 @@ pub fn run(ctx: &RuleContext) -> Vec<Diagnostic> {
     out.sort_by_key(|d| (d.range.start, d.range.end));
     out.dedup_by(|a, b| a.code == b.code && a.range == b.range);
     out
-}
-
-/// `run` for `check_cell`'s inputs.
-pub fn run_on_cell(
-    source: &str,
-    body: &[Stmt],
-    summaries: Option<&SummaryDoc>,
-    kernel_names: Option<&[String]>,
-    history: &[&[Stmt]],
-    history_sources: &[String],
-) -> Vec<Diagnostic> {
-    let names: Option<BTreeSet<String>> = kernel_names.map(|n| n.iter().cloned().collect());
-    run(&RuleContext {
-        source,
-        body,
-        summaries,
-        kernel_names: names.as_ref(),
-        history,
-        history_sources,
-    })
 }
 
 /// Levenshtein distance, for "did you mean" suggestions.

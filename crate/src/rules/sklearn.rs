@@ -170,6 +170,171 @@ pub fn construct(path: &str, keywords: &[Keyword], range: TextRange) -> Option<E
     })
 }
 
+fn keyword<'e>(keywords: &'e [Keyword], name: &str) -> Option<&'e Expr> {
+    keywords
+        .iter()
+        .find(|k| k.name.as_deref() == Some(name))
+        .map(|k| &k.value)
+}
+
+/// The classes a confusion matrix of `y_true` and `y_pred` has: `labels` when given, else at
+/// least as many as either holds distinct values.
+fn matrix_classes(
+    w: &Walker,
+    y_true: &Expr,
+    y_pred: &Expr,
+    labels: Option<&Expr>,
+) -> Option<(i64, bool)> {
+    if let Some(labels) = labels {
+        return w.eval(labels).sized().map(|(_, n)| (n, true));
+    }
+    let a = w.distinct_values(y_true);
+    let b = w.distinct_values(y_pred);
+    a.max(b).map(|n| (n, false))
+}
+
+fn is_confusion_display(path: &str) -> bool {
+    path.starts_with("sklearn.metrics") && path.ends_with(".ConfusionMatrixDisplay")
+}
+
+/// Values of sklearn calls the rules follow.
+pub fn lib_call_result(w: &Walker, path: &str, args: &[Expr], keywords: &[Keyword]) -> Option<Val> {
+    if keywords.iter().any(|k| k.name.is_none())
+        || args.iter().any(|a| matches!(a, Expr::Starred { .. }))
+    {
+        return None;
+    }
+    if path.starts_with("sklearn.metrics") && path.ends_with(".confusion_matrix") {
+        let y_true = args.first().or_else(|| keyword(keywords, "y_true"))?;
+        let y_pred = args.get(1).or_else(|| keyword(keywords, "y_pred"))?;
+        let labels = args.get(2).or_else(|| keyword(keywords, "labels"));
+        let (classes, exact) = matrix_classes(w, y_true, y_pred, labels)?;
+        return Some(Val::ConfusionMatrix { classes, exact });
+    }
+    if is_confusion_display(path) {
+        let cm = args
+            .first()
+            .or_else(|| keyword(keywords, "confusion_matrix"))?;
+        let Val::ConfusionMatrix { classes, exact } = w.eval(cm) else {
+            return Some(Val::Unknown);
+        };
+        let labels = match keyword(keywords, "display_labels") {
+            None => None,
+            Some(e) => Some(w.eval(e).sized()?.1),
+        };
+        return Some(Val::ConfusionDisplay {
+            classes,
+            exact,
+            labels,
+        });
+    }
+    None
+}
+
+/// `a_train, a_test, b_train, b_test = train_test_split(a, b, test_size=...)`: the parts of each
+/// array, with their numbers of rows when `test_size` (or the default 0.25) fixes them.
+pub fn split_result(w: &Walker, value: &Expr, n_targets: usize) -> Option<Vec<Val>> {
+    let Expr::Call {
+        func,
+        args,
+        keywords,
+        ..
+    } = value
+    else {
+        return None;
+    };
+    if w.lib_path(func)?.rsplit('.').next() != Some("train_test_split")
+        || !w.lib_path(func)?.starts_with("sklearn.")
+        || args.is_empty()
+        || n_targets != 2 * args.len()
+        || args.iter().any(|a| matches!(a, Expr::Starred { .. }))
+        || keywords.iter().any(|k| k.name.is_none())
+    {
+        return None;
+    }
+    let vals: Vec<Val> = args.iter().map(|a| w.eval(a)).collect();
+    let n = vals.iter().find_map(|v| data_shape(v).0);
+    let test = match (
+        keyword(keywords, "test_size"),
+        keyword(keywords, "train_size"),
+        n,
+    ) {
+        (None, None, Some(n)) => Some((n as f64 * 0.25).ceil() as i64),
+        (
+            Some(Expr::Literal {
+                value: Literal::Float(f),
+                ..
+            }),
+            None,
+            Some(n),
+        ) if *f > 0.0 && *f < 1.0 => Some((n as f64 * f).ceil() as i64),
+        (
+            Some(Expr::Literal {
+                value: Literal::Int(k),
+                ..
+            }),
+            None,
+            Some(n),
+        ) if *k > 0 && *k < n => Some(*k),
+        _ => None,
+    };
+    let sizes = match (n, test) {
+        (Some(n), Some(t)) if t < n => [Some(n - t), Some(t)],
+        _ => [None, None],
+    };
+    let mut out = Vec::new();
+    for v in &vals {
+        for rows in sizes {
+            out.push(match v {
+                Val::Frame(f) => Val::Frame(super::value::Frame {
+                    n_rows: rows,
+                    ..super::flow::rows_of(f)
+                }),
+                Val::Series(s) => Val::Series(super::value::SeriesVal {
+                    len: rows,
+                    str_examples: Vec::new(),
+                    has_nan: if s.has_nan == Some(false) {
+                        Some(false)
+                    } else {
+                        None
+                    },
+                    ..s.clone()
+                }),
+                Val::Array(a) if !a.shape.is_empty() => match rows {
+                    Some(r) => {
+                        let mut shape = a.shape.clone();
+                        shape[0] = r;
+                        Val::Array(ArrayVal {
+                            shape,
+                            has_nan: if a.has_nan == Some(false) {
+                                Some(false)
+                            } else {
+                                None
+                            },
+                            ..a.clone()
+                        })
+                    }
+                    None => Val::Unknown,
+                },
+                _ => Val::Unknown,
+            });
+        }
+    }
+    Some(out)
+}
+
+fn labels_mismatch(classes: i64, exact: bool, labels: Option<i64>) -> Option<String> {
+    let n = labels?;
+    if n < classes || (exact && n != classes) {
+        Some(format!(
+            "{n} display_labels for a confusion matrix of {}{classes} classes: one label per class is needed: ValueError (the number of tick labels does not match the number of ticks)",
+            if exact { "" } else { "at least " }
+        ))
+    } else {
+        None
+    }
+}
+
 /// Number of samples, number of features, and feature names of data passed as `X`.
 fn data_shape(v: &Val) -> (Option<i64>, Option<i64>, Option<Vec<String>>) {
     match v {
@@ -251,6 +416,26 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
     };
     // train_test_split on zero samples.
     if let Some(path) = w.lib_path(func) {
+        if let Some(class) = path.strip_suffix(".from_predictions") {
+            if is_confusion_display(class) && !keywords.iter().any(|k| k.name.is_none()) {
+                let (Some(y_true), Some(y_pred)) = (
+                    args.first().or_else(|| keyword(keywords, "y_true")),
+                    args.get(1).or_else(|| keyword(keywords, "y_pred")),
+                ) else {
+                    return;
+                };
+                let labels = keyword(keywords, "display_labels")
+                    .and_then(|e| w.eval(e).sized().map(|(_, n)| n));
+                if let Some((classes, exact)) =
+                    matrix_classes(w, y_true, y_pred, keyword(keywords, "labels"))
+                {
+                    if let Some(msg) = labels_mismatch(classes, exact, labels) {
+                        out.push(Diagnostic::error("sklearn-display-labels", msg, *range));
+                    }
+                }
+            }
+            return;
+        }
         if path == "sklearn.model_selection.train_test_split" {
             for a in args {
                 if let Expr::Starred { .. } = a {
@@ -274,8 +459,19 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
     let Expr::Attribute { value, attr, .. } = &**func else {
         return;
     };
-    let Val::Estimator(est) = w.eval(value) else {
-        return;
+    let est = match w.eval(value) {
+        Val::Estimator(est) => est,
+        Val::ConfusionDisplay {
+            classes,
+            exact,
+            labels,
+        } if attr == "plot" => {
+            if let Some(msg) = labels_mismatch(classes, exact, labels) {
+                out.push(Diagnostic::error("sklearn-display-labels", msg, *range));
+            }
+            return;
+        }
+        _ => return,
     };
     let name = text_or(w, value, "the estimator");
     let class = est.class.as_str();

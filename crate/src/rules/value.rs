@@ -32,6 +32,34 @@ pub enum Val {
     Int(i64),
     Float(f64),
     Str(String),
+    /// `sklearn.metrics.confusion_matrix(...)`: a square matrix with at least `classes` rows
+    /// (exactly, when `exact`).
+    ConfusionMatrix {
+        classes: i64,
+        exact: bool,
+    },
+    /// `ConfusionMatrixDisplay(confusion_matrix=..., display_labels=...)`.
+    ConfusionDisplay {
+        classes: i64,
+        exact: bool,
+        labels: Option<i64>,
+    },
+    /// A list, tuple, numpy array or pandas Index of known strings (`['a', 'b']`, `df.columns`).
+    Strs {
+        type_name: String,
+        items: Vec<String>,
+    },
+}
+
+impl Val {
+    /// The type name and length of a list, tuple or dict of known length, or of known strings.
+    pub fn sized(&self) -> Option<(&str, i64)> {
+        match self {
+            Val::Sized { type_name, len } => Some((type_name, *len)),
+            Val::Strs { type_name, items } => Some((type_name, items.len() as i64)),
+            _ => None,
+        }
+    }
 }
 
 /// What is known about one column.

@@ -38,7 +38,7 @@ fn dtype_target(w: &Walker, e: &Expr) -> Option<Target> {
     }
 }
 
-fn bad_example<'a>(examples: &'a [String], t: Target) -> Option<&'a str> {
+fn bad_example(examples: &[String], t: Target) -> Option<&str> {
     examples
         .iter()
         .find(|s| match t {
@@ -120,7 +120,8 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
             index,
             range,
         } => {
-            if let (Val::Sized { type_name, .. }, Val::Array(a)) = (w.eval(value), w.eval(index)) {
+            let base = w.eval(value);
+            if let (Some((type_name, _)), Val::Array(a)) = (base.sized(), w.eval(index)) {
                 if (type_name == "list" || type_name == "tuple")
                     && a.lib == super::value::ArrayLib::Numpy
                     && !a.shape.is_empty()
@@ -151,10 +152,11 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                 }
                 _ => return,
             };
-            let (len, what) = match w.eval(value) {
+            let (len, what) = match base {
                 Val::Sized { type_name, len } if type_name == "list" || type_name == "tuple" => {
                     (len, type_name)
                 }
+                Val::Strs { type_name, items } => (items.len() as i64, type_name),
                 Val::Array(a) if !a.shape.is_empty() => (a.shape[0], "array".to_string()),
                 _ => return,
             };

@@ -1,0 +1,385 @@
+//! What the rules need from the cells that ran. Each executed cell is read once
+//! (`CellRuleFacts`, kept with the parsed cell in `check::CellCache`), and the per-cell results are
+//! combined over the history (`HistoryState`, kept while the history is unchanged or only grows),
+//! so that a keystroke in the target cell does no work proportional to the history.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::rc::Rc;
+
+use crate::ir::{Expr, Params, Stmt};
+
+use super::flow::{bound_names, import_bindings, mentioned_names};
+use super::value::Val;
+
+/// A function defined at the top level of a cell: what following a call into it needs.
+#[derive(Debug)]
+pub struct UserFunction {
+    pub name: String,
+    pub params: Params,
+    pub body: Vec<Stmt>,
+    /// The source of the cell that defines it (the body's ranges index into it).
+    pub source: Rc<str>,
+}
+
+/// What one top-level statement does to a global name, in execution order.
+#[derive(Clone, Debug)]
+pub enum Binding {
+    /// An import binds the name to a module or library object.
+    Import(Val),
+    /// A plain `def` at the top level.
+    Function(Rc<UserFunction>),
+    /// Anything else binds it to a value the history does not track.
+    Other,
+}
+
+/// What the rules need from one executed cell.
+#[derive(Debug, Default)]
+pub struct CellRuleFacts {
+    /// Top-level bindings of global names, in order.
+    pub bindings: Vec<(String, Binding)>,
+    /// The cell may give a frame a named index (`set_index`, `index_col=`, `groupby`, `pivot`,
+    /// `.index`, ...): then `by=` names may be index levels, not columns.
+    pub names_index: bool,
+    /// Functions and classes defined anywhere in the cell: the names their bodies mention (a
+    /// call may read or mutate any of them).
+    pub function_mentions: Vec<(String, BTreeSet<String>)>,
+    /// String literals inside calls of `drop...` methods (for "an earlier cell dropped it").
+    pub dropped: BTreeSet<String>,
+}
+
+/// Reads one cell. `source` is the cell's text (what the bodies' ranges index into).
+pub fn cell_rule_facts(body: &[Stmt], source: &str) -> CellRuleFacts {
+    let mut facts = CellRuleFacts::default();
+    let shared_source: Rc<str> = Rc::from(source);
+    for stmt in body {
+        match stmt {
+            Stmt::Import { from, names, .. } => {
+                for (name, val) in import_bindings(from.as_deref(), names) {
+                    facts.bindings.push((name, Binding::Import(val)));
+                }
+            }
+            Stmt::FunctionDef {
+                name,
+                decorators,
+                params,
+                body,
+                ..
+            } if decorators.is_empty() => {
+                facts.bindings.push((
+                    name.clone(),
+                    Binding::Function(Rc::new(UserFunction {
+                        name: name.clone(),
+                        params: params.clone(),
+                        body: body.clone(),
+                        source: Rc::clone(&shared_source),
+                    })),
+                ));
+                // A `global` declaration may rebind other names when the function runs.
+                let mut bound = BTreeSet::new();
+                bound_names(std::slice::from_ref(stmt), &mut bound);
+                bound.remove(name);
+                facts
+                    .bindings
+                    .extend(bound.into_iter().map(|n| (n, Binding::Other)));
+            }
+            other => {
+                let mut bound = BTreeSet::new();
+                bound_names(std::slice::from_ref(other), &mut bound);
+                facts
+                    .bindings
+                    .extend(bound.into_iter().map(|n| (n, Binding::Other)));
+            }
+        }
+    }
+    collect_function_mentions(body, &mut facts.function_mentions);
+    let mut scan = Scan::default();
+    scan.stmts(body);
+    facts.names_index = scan.names_index;
+    facts.dropped = scan.dropped;
+    facts
+}
+
+/// The history combined: what the rules know before the target cell runs.
+#[derive(Clone, Debug)]
+pub struct HistoryState {
+    /// Names bound by imports (and not rebound since) and what they hold.
+    pub imports: BTreeMap<String, Val>,
+    /// Functions defined by a plain top-level `def` (and not rebound since).
+    pub functions: BTreeMap<String, Rc<UserFunction>>,
+    /// No executed cell could have given a frame a named index.
+    pub index_unnamed: bool,
+    /// Functions and classes defined in the history: the names their bodies mention.
+    pub function_mentions: BTreeMap<String, BTreeSet<String>>,
+    /// Strings an executed cell passed to a `drop...` call.
+    pub dropped: BTreeSet<String>,
+}
+
+impl Default for HistoryState {
+    fn default() -> Self {
+        HistoryState {
+            imports: BTreeMap::new(),
+            functions: BTreeMap::new(),
+            index_unnamed: true,
+            function_mentions: BTreeMap::new(),
+            dropped: BTreeSet::new(),
+        }
+    }
+}
+
+impl HistoryState {
+    /// Applies one more executed cell.
+    pub fn run(&mut self, cell: &CellRuleFacts) {
+        for (name, binding) in &cell.bindings {
+            match binding {
+                Binding::Import(val) => {
+                    self.imports.insert(name.clone(), val.clone());
+                    self.functions.remove(name);
+                }
+                Binding::Function(f) => {
+                    self.imports.remove(name);
+                    self.functions.insert(name.clone(), Rc::clone(f));
+                }
+                Binding::Other => {
+                    self.imports.remove(name);
+                    self.functions.remove(name);
+                }
+            }
+        }
+        self.index_unnamed &= !cell.names_index;
+        for (name, mentions) in &cell.function_mentions {
+            self.function_mentions
+                .entry(name.clone())
+                .or_default()
+                .extend(mentions.iter().cloned());
+        }
+        self.dropped.extend(cell.dropped.iter().cloned());
+    }
+
+    pub fn from_cells<'c>(cells: impl IntoIterator<Item = &'c CellRuleFacts>) -> Self {
+        let mut state = HistoryState::default();
+        for cell in cells {
+            state.run(cell);
+        }
+        state
+    }
+}
+
+pub fn collect_function_mentions(stmts: &[Stmt], out: &mut Vec<(String, BTreeSet<String>)>) {
+    for s in stmts {
+        match s {
+            Stmt::FunctionDef { name, body, .. } | Stmt::ClassDef { name, body, .. } => {
+                let mut names = BTreeSet::new();
+                mentioned_names(body, &mut names);
+                out.push((name.clone(), names));
+            }
+            Stmt::If { body, orelse, .. }
+            | Stmt::For { body, orelse, .. }
+            | Stmt::While { body, orelse, .. } => {
+                collect_function_mentions(body, out);
+                collect_function_mentions(orelse, out);
+            }
+            Stmt::With { body, .. } => collect_function_mentions(body, out),
+            Stmt::Try {
+                body,
+                handlers,
+                orelse,
+                finalbody,
+                ..
+            } => {
+                collect_function_mentions(body, out);
+                handlers
+                    .iter()
+                    .for_each(|h| collect_function_mentions(&h.body, out));
+                collect_function_mentions(orelse, out);
+                collect_function_mentions(finalbody, out);
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Identifiers that may give a frame's index a name: methods and functions that build a named
+/// index (`set_index`, `rename_axis`, `groupby`, `pivot_table`, `crosstab`, `stack`), readers that
+/// restore one (`read_parquet`, `read_pickle`, `read_hdf`, `index_col=`), and any use of an index
+/// object (`df.index.name = ...`).
+fn may_name_index(ident: &str) -> bool {
+    const WORDS: [&str; 9] = [
+        "index",
+        "rename_axis",
+        "groupby",
+        "pivot",
+        "crosstab",
+        "stack",
+        "read_parquet",
+        "read_pickle",
+        "read_hdf",
+    ];
+    WORDS.iter().any(|w| ident.contains(w))
+}
+
+#[derive(Default)]
+struct Scan {
+    names_index: bool,
+    dropped: BTreeSet<String>,
+}
+
+impl Scan {
+    fn stmts(&mut self, stmts: &[Stmt]) {
+        for s in stmts {
+            self.stmt(s);
+        }
+    }
+
+    fn stmt(&mut self, s: &Stmt) {
+        match s {
+            Stmt::Expr { value, .. } => self.expr(value),
+            Stmt::Assign { targets, value, .. } => {
+                for t in targets {
+                    self.target(t);
+                }
+                if let Some(v) = value {
+                    self.expr(v);
+                }
+            }
+            Stmt::Import { names, .. } => {
+                for a in names {
+                    let bound = a.asname.as_deref().unwrap_or(&a.name);
+                    self.names_index |= may_name_index(&a.name) || may_name_index(bound);
+                }
+            }
+            Stmt::FunctionDef {
+                decorators,
+                params,
+                body,
+                ..
+            } => {
+                decorators.iter().for_each(|e| self.expr(e));
+                params.defaults.iter().for_each(|e| self.expr(e));
+                self.stmts(body);
+            }
+            Stmt::ClassDef {
+                decorators,
+                bases,
+                body,
+                ..
+            } => {
+                decorators.iter().chain(bases).for_each(|e| self.expr(e));
+                self.stmts(body);
+            }
+            Stmt::For {
+                target,
+                iter,
+                body,
+                orelse,
+                ..
+            } => {
+                self.target(target);
+                self.expr(iter);
+                self.stmts(body);
+                self.stmts(orelse);
+            }
+            Stmt::While {
+                test, body, orelse, ..
+            }
+            | Stmt::If {
+                test, body, orelse, ..
+            } => {
+                self.expr(test);
+                self.stmts(body);
+                self.stmts(orelse);
+            }
+            Stmt::With { items, body, .. } => {
+                for (e, t) in items {
+                    self.expr(e);
+                    if let Some(t) = t {
+                        self.target(t);
+                    }
+                }
+                self.stmts(body);
+            }
+            Stmt::Try {
+                body,
+                handlers,
+                orelse,
+                finalbody,
+                ..
+            } => {
+                self.stmts(body);
+                for h in handlers {
+                    if let Some(k) = &h.kind {
+                        self.expr(k);
+                    }
+                    self.stmts(&h.body);
+                }
+                self.stmts(orelse);
+                self.stmts(finalbody);
+            }
+            Stmt::Match { subject, cases, .. } => {
+                self.expr(subject);
+                for (_, guard, body) in cases {
+                    if let Some(g) = guard {
+                        self.expr(g);
+                    }
+                    self.stmts(body);
+                }
+            }
+            Stmt::Delete { targets, .. } => targets.iter().for_each(|t| self.target(t)),
+            Stmt::Global { .. } | Stmt::Nonlocal { .. } => {}
+            Stmt::Other { exprs, .. } => exprs.iter().for_each(|e| self.expr(e)),
+        }
+    }
+
+    fn target(&mut self, t: &crate::ir::Target) {
+        use crate::ir::Target;
+        match t {
+            Target::Name { .. } => {}
+            Target::Unpack { elts, .. } => elts.iter().for_each(|e| self.target(e)),
+            Target::Starred { target, .. } => self.target(target),
+            Target::Store { expr, .. } => self.expr(expr),
+        }
+    }
+
+    fn expr(&mut self, e: &Expr) {
+        match e {
+            Expr::Attribute { attr, .. } => {
+                self.names_index |= may_name_index(attr);
+            }
+            Expr::Name { id, .. } => {
+                // A function imported by name (`from pandas import crosstab`).
+                self.names_index |= matches!(
+                    id.as_str(),
+                    "crosstab"
+                        | "pivot"
+                        | "pivot_table"
+                        | "read_parquet"
+                        | "read_pickle"
+                        | "read_hdf"
+                );
+            }
+            Expr::Call { func, keywords, .. } => {
+                for k in keywords {
+                    if let Some(name) = &k.name {
+                        self.names_index |= may_name_index(name);
+                    }
+                }
+                let callee = match &**func {
+                    Expr::Attribute { attr, .. } => Some(attr.as_str()),
+                    Expr::Name { id, .. } => Some(id.as_str()),
+                    _ => None,
+                };
+                if callee.is_some_and(|c| c.contains("drop")) {
+                    string_literals(e, &mut self.dropped);
+                }
+            }
+            _ => {}
+        }
+        e.for_each_child(|c| self.expr(c));
+    }
+}
+
+fn string_literals(e: &Expr, out: &mut BTreeSet<String>) {
+    if let Some(s) = e.as_str_literal() {
+        out.insert(s.to_string());
+    }
+    e.for_each_child(|c| string_literals(c, out));
+}
