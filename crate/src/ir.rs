@@ -396,7 +396,92 @@ pub enum Stmt {
     },
 }
 
+impl Target {
+    /// Calls `f` on the expressions a target evaluates (`obj[key]` and `obj.attr` parts).
+    pub fn for_each_expr<'a>(&'a self, f: &mut impl FnMut(&'a Expr)) {
+        match self {
+            Target::Name { .. } => {}
+            Target::Unpack { elts, .. } => elts.iter().for_each(|t| t.for_each_expr(f)),
+            Target::Starred { target, .. } => target.for_each_expr(f),
+            Target::Store { expr, .. } => f(expr),
+        }
+    }
+}
+
 impl Stmt {
+    /// Calls `f` on the expressions of this statement itself, in source order (decorators,
+    /// defaults, bases, tests, iterables, values, targets' stored parts, handler types), not on
+    /// those of the statements nested in it (see `for_each_block`).
+    pub fn for_each_expr<'a>(&'a self, f: &mut impl FnMut(&'a Expr)) {
+        match self {
+            Stmt::Expr { value, .. } => f(value),
+            Stmt::Assign { targets, value, .. } => {
+                targets.iter().for_each(|t| t.for_each_expr(f));
+                value.iter().for_each(f);
+            }
+            Stmt::FunctionDef {
+                decorators, params, ..
+            } => decorators.iter().chain(&params.defaults).for_each(f),
+            Stmt::ClassDef {
+                decorators, bases, ..
+            } => decorators.iter().chain(bases).for_each(f),
+            Stmt::For { target, iter, .. } => {
+                target.for_each_expr(f);
+                f(iter);
+            }
+            Stmt::While { test, .. } | Stmt::If { test, .. } => f(test),
+            Stmt::With { items, .. } => {
+                for (context, target) in items {
+                    f(context);
+                    if let Some(target) = target {
+                        target.for_each_expr(f);
+                    }
+                }
+            }
+            Stmt::Try { handlers, .. } => {
+                handlers.iter().filter_map(|h| h.kind.as_ref()).for_each(f)
+            }
+            Stmt::Match { subject, cases, .. } => {
+                f(subject);
+                cases
+                    .iter()
+                    .filter_map(|(_, guard, _)| guard.as_ref())
+                    .for_each(f);
+            }
+            Stmt::Delete { targets, .. } => targets.iter().for_each(|t| t.for_each_expr(f)),
+            Stmt::Other { exprs, .. } => exprs.iter().for_each(f),
+            Stmt::Import { .. } | Stmt::Global { .. } | Stmt::Nonlocal { .. } => {}
+        }
+    }
+
+    /// Calls `f` on each block of statements nested in this one that runs as part of it (not
+    /// function and class bodies, which run later or in their own scope).
+    pub fn for_each_block<'a>(&'a self, mut f: impl FnMut(&'a [Stmt])) {
+        match self {
+            Stmt::For { body, orelse, .. }
+            | Stmt::While { body, orelse, .. }
+            | Stmt::If { body, orelse, .. } => {
+                f(body);
+                f(orelse);
+            }
+            Stmt::With { body, .. } => f(body),
+            Stmt::Try {
+                body,
+                handlers,
+                orelse,
+                finalbody,
+                ..
+            } => {
+                f(body);
+                handlers.iter().for_each(|h| f(&h.body));
+                f(orelse);
+                f(finalbody);
+            }
+            Stmt::Match { cases, .. } => cases.iter().for_each(|(_, _, body)| f(body)),
+            _ => {}
+        }
+    }
+
     pub fn range(&self) -> TextRange {
         match self {
             Stmt::Expr { range, .. }

@@ -782,3 +782,270 @@ fn some_rows_may_lack_the_values_the_frame_showed() {
         &[],
     );
 }
+
+// ---------- precision audit: programs that run, next to the crashes they resemble
+
+#[test]
+fn methods_that_drop_rows_or_change_values_forget_the_values_seen() {
+    // dropna and fillna remove the NaN; head may leave '46.0' out; replace may rewrite it.
+    silent(&run(
+        &[IMPORTS],
+        "d = d.dropna()\nd['n'].astype(int)\nd2 = d.fillna(0)\nd2['n'].astype(int)",
+        STRS,
+    ));
+    silent(&run(&[IMPORTS], "d.head(2)['code'].astype(int)", STRS));
+    silent(&run(
+        &[IMPORTS],
+        "d = d.replace({'46.0': '46'})\nd['code'].astype(int)",
+        STRS,
+    ));
+    silent(&run(
+        &[IMPORTS],
+        "d = d.assign(code=1)\nd['code'].astype(int)",
+        STRS,
+    ));
+    // Sorting keeps every value.
+    let t = "d.sort_values('n')['code'].astype(int)";
+    fires(
+        &run(&[IMPORTS], t, STRS),
+        t,
+        "value-conversion",
+        t,
+        &["'46.0'"],
+    );
+}
+
+#[test]
+fn in_place_changes_through_a_column_or_another_name() {
+    // pandas 2 without copy-on-write fills the frame's column.
+    silent(&run(
+        &[IMPORTS],
+        "d['n'].fillna(0, inplace=True)\nd['n'].astype(int)",
+        STRS,
+    ));
+    // `e` is the same frame as `d`.
+    silent(&run(
+        &[IMPORTS],
+        "e = d\ne['n'] = 0\nd['n'].astype(int)",
+        STRS,
+    ));
+    silent(&run(
+        &[IMPORTS],
+        "e = d\ne.fillna(0, inplace=True)\nd['n'].astype(int)",
+        STRS,
+    ));
+    silent(&run(
+        &[IMPORTS],
+        "s = d['n']\ns.fillna(0, inplace=True)\nd['n'].astype(int)",
+        STRS,
+    ));
+}
+
+#[test]
+fn cut_examples_and_unicode_digits_may_be_numbers() {
+    let objs = r#""s": {"type": "pandas.core.series.Series", "kind": "series", "S": {"shape": [3]},
+        "V": {"kind": "text", "examples": ["1234567890123456789012345678901234567…", "٣"]}},
+        "t": {"type": "pandas.core.series.Series", "kind": "series", "S": {"shape": [3]},
+        "V": {"kind": "text", "examples": ["Oslo is a city in Norway and has a lo…"]}}"#;
+    silent(&run(&[IMPORTS], "s.astype(float)\npd.to_numeric(s)", objs));
+    let t = "t.astype(float)";
+    fires(
+        &run(&[IMPORTS], t, objs),
+        t,
+        "value-conversion",
+        t,
+        &["Oslo"],
+    );
+}
+
+#[test]
+fn date_columns_match_partial_strings() {
+    let objs = r#""dd": {"type": "pandas.core.frame.DataFrame", "kind": "dataframe", "S": {"shape": [2, 2]},
+        "R": {"columns": ["2020-01-01 00:00:00", "2020-01-02 00:00:00"]}}"#;
+    silent(&run(
+        &[IMPORTS],
+        "dd['2020-01-02']\ndd.loc[:, '2020-01']",
+        objs,
+    ));
+}
+
+#[test]
+fn frame_attributes_libraries_add() {
+    let geo = r#""gdf": {"type": "geopandas.geodataframe.GeoDataFrame", "kind": "dataframe", "S": {"shape": [2, 2]},
+        "R": {"columns": ["name", "geometry"]}}"#;
+    silent(&run(&[IMPORTS], "gdf.crs\ngdf.to_crs(4326)", geo));
+    let t = "gdf['nope']";
+    fires(&run(&[IMPORTS], t, geo), t, "missing-column", "'nope'", &[]);
+    // tqdm.pandas() registers progress_apply; an accessor registered in an earlier cell.
+    silent(&run(
+        &[IMPORTS, "from tqdm import tqdm\ntqdm.pandas()"],
+        "df.progress_apply(len, axis=1)",
+        TITANIC,
+    ));
+    let accessor = "@pd.api.extensions.register_dataframe_accessor('stats2')\nclass Stats:\n    def __init__(self, df):\n        self.df = df";
+    silent(&run(&[IMPORTS, accessor], "df.stats2.df", TITANIC));
+    silent(&run(
+        &[IMPORTS, "import pandas_ta"],
+        "df.rsi_14 = 1\ndf.vwap_band",
+        TITANIC,
+    ));
+    let t = "df.stats2";
+    fires(
+        &run(&[IMPORTS], t, TITANIC),
+        t,
+        "missing-column",
+        "stats2",
+        &[],
+    );
+}
+
+#[test]
+fn by_names_may_be_index_levels() {
+    // value_counts().to_frame() names its index after the column.
+    let vc = r#""vc": {"type": "pandas.core.frame.DataFrame", "kind": "dataframe", "S": {"shape": [2, 1]},
+        "R": {"columns": ["count"], "index": "Index"}}"#;
+    silent(&run(
+        &[IMPORTS],
+        "vc.sort_values('Sex')\nvc.groupby('Sex').sum()",
+        vc,
+    ));
+    let ranged = r#""vc": {"type": "pandas.core.frame.DataFrame", "kind": "dataframe", "S": {"shape": [2, 1]},
+        "R": {"columns": ["count"], "index": "RangeIndex"}}"#;
+    let t = "vc.sort_values('Sex')";
+    fires(
+        &run(&[IMPORTS], t, ranged),
+        t,
+        "missing-column",
+        "'Sex'",
+        &[],
+    );
+    // An earlier cell resampled: the result's index is named.
+    silent(&run(
+        &[IMPORTS, "m = df.resample('M', on='date').sum()"],
+        "df.sort_values('date')",
+        TITANIC,
+    ));
+}
+
+#[test]
+fn magics_and_exec_may_rebind_anything() {
+    for t in [
+        "%run prep.py\ndf['Fare']",
+        "%store -r df\ndf['Fare']",
+        "exec(open('prep.py').read())\ndf['Fare']",
+        "globals()['df'] = pd.DataFrame()\ndf['Fare']",
+    ] {
+        silent(&run(&[IMPORTS], t, TITANIC));
+    }
+    let t = "%matplotlib inline\ndf['Fare']";
+    fires(
+        &run(&[IMPORTS], t, TITANIC),
+        t,
+        "missing-column",
+        "'Fare'",
+        &[],
+    );
+    // `files = !ls` is not an empty list.
+    silent(&run(&[], "files = !ls\nfiles[0]\nx = %sx ls\nx[1]", ""));
+    // A star import may rebind a module's name to its function.
+    silent(&run(
+        &["import tqdm", "from tqdm.auto import *"],
+        "for x in tqdm(range(3)):\n    pass",
+        "",
+    ));
+    silent(&run(
+        &["import tqdm"],
+        "from tqdm.auto import *\nfor x in tqdm(range(3)):\n    pass",
+        "",
+    ));
+}
+
+const SK2: &str = "from sklearn.preprocessing import Normalizer, StandardScaler\nfrom sklearn.neighbors import KNeighborsClassifier\nfrom sklearn.ensemble import HistGradientBoostingClassifier\nfrom sklearn.linear_model import LogisticRegression";
+
+#[test]
+fn estimators_that_need_no_fit_or_keep_their_own_state() {
+    silent(&run(&[SK2], "n = Normalizer()\nn.transform(X_ok)", XY));
+    let t = "s = StandardScaler()\ns.transform(X_ok)";
+    fires(
+        &run(&[SK2], t, XY),
+        t,
+        "sklearn-not-fitted",
+        "s.transform(X_ok)",
+        &[],
+    );
+    // A user's class: check_is_fitted does not know where it keeps its state.
+    let mine = r#""mm": {"type": "__main__.MyModel", "kind": "estimator", "V": {"fitted": false}},
+        "pn": {"type": "sklearn.pipeline.Pipeline", "kind": "estimator", "R": {"steps": [["n", "sklearn.preprocessing._data.Normalizer"]]}, "V": {"fitted": false}},
+        "X_ok": {"type": "pandas.core.frame.DataFrame", "kind": "dataframe", "S": {"shape": [20, 58]}}"#;
+    silent(&run(&[], "mm.predict(X_ok)\npn.transform(X_ok)", mine));
+}
+
+#[test]
+fn column_selecting_estimators_and_inverse_transform() {
+    let objs = r#""pipe": {"type": "sklearn.pipeline.Pipeline", "kind": "estimator", "S": {"n_features_in": 58},
+            "R": {"feature_names_in": ["a", "b"], "steps": [["ct", "sklearn.compose._column_transformer.ColumnTransformer"], ["m", "sklearn.linear_model._base.LinearRegression"]]}, "V": {"fitted": true}},
+        "pca": {"type": "sklearn.decomposition._pca.PCA", "kind": "estimator", "S": {"n_features_in": 58}, "V": {"fitted": true}},
+        "X_test": {"type": "pandas.core.frame.DataFrame", "kind": "dataframe", "S": {"shape": [20, 53]}},
+        "small": {"type": "numpy.ndarray", "kind": "ndarray", "S": {"shape": [20, 5]}}"#;
+    silent(&run(
+        &[],
+        "pipe.predict(X_test)\npca.inverse_transform(small)",
+        objs,
+    ));
+    let t = "pca.transform(small)";
+    fires(
+        &run(&[], t, objs),
+        t,
+        "sklearn-feature-mismatch",
+        "small",
+        &["58 features"],
+    );
+}
+
+#[test]
+fn nan_and_strings_some_estimators_take() {
+    silent(&run(
+        &[SK2],
+        "k = KNeighborsClassifier(metric='nan_euclidean')\nk.fit(X_nan, [0])",
+        XY,
+    ));
+    let t = "k = KNeighborsClassifier()\nk.fit(X_nan, [0])";
+    fires(&run(&[SK2], t, XY), t, "sklearn-nan-input", "X_nan", &[]);
+    let cats = r#""dc": {"type": "pandas.core.frame.DataFrame", "kind": "dataframe", "S": {"shape": [4, 2]},
+        "R": {"columns": ["a", "b"], "dtypes": {"a": "category", "b": "float64"}},
+        "V": {"has_nan": false, "column_values": {"a": {"kind": "binary", "examples": ["x", "y"]}}}}"#;
+    silent(&run(
+        &[SK2],
+        "h = HistGradientBoostingClassifier()\nh.fit(dc, [0, 1, 0, 1])",
+        cats,
+    ));
+    let t = "m = LogisticRegression()\nm.fit(dc, [0, 1, 0, 1])";
+    fires(
+        &run(&[SK2], t, cats),
+        t,
+        "sklearn-string-input",
+        "dc",
+        &["'a'"],
+    );
+    // Other libraries' models validate differently.
+    let xgb = r#""xg": {"type": "xgboost.sklearn.XGBClassifier", "kind": "estimator", "S": {"n_features_in": 1}, "V": {"fitted": true}},
+        "empty": {"type": "numpy.ndarray", "kind": "ndarray", "S": {"shape": [0, 1]}}"#;
+    silent(&run(&[], "xg.predict(empty)", xgb));
+}
+
+#[test]
+fn array_subclasses_are_not_followed() {
+    let objs = r#""a": {"type": "numpy.matrix", "kind": "ndarray", "S": {"shape": [3, 4]}},
+        "b": {"type": "numpy.matrix", "kind": "ndarray", "S": {"shape": [4, 5]}},
+        "c": {"type": "numpy.ndarray", "kind": "ndarray", "S": {"shape": [3, 4]}},
+        "e": {"type": "numpy.ndarray", "kind": "ndarray", "S": {"shape": [4, 5]}}"#;
+    silent(&run(&[IMPORTS], "p = a * b", objs));
+    let t = "p = c * e";
+    fires(
+        &run(&[IMPORTS], t, objs),
+        t,
+        "shape-broadcast",
+        "c * e",
+        &[],
+    );
+}

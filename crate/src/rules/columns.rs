@@ -188,6 +188,11 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
         }
         Expr::Attribute { value, attr, range } => {
             if let Val::Frame(f) = w.eval(value) {
+                // Subclasses (GeoDataFrame) and libraries that register accessors or methods
+                // (`tqdm.pandas()`, pandarallel, hvplot, ...) add attributes.
+                if !f.plain || w.pandas_extended || is_extension_attribute(attr) {
+                    return;
+                }
                 if let Some(cols) = &f.columns {
                     if !attr.starts_with('_')
                         && !is_frame_attribute(attr)
@@ -253,13 +258,13 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                     }
                 }
                 "sort_values" => {
-                    if !w.index_unnamed || kw(keywords, "axis").is_some() {
+                    if !index_unnamed(w, f) || kw(keywords, "axis").is_some() {
                         return;
                     }
                     check_keys(kw(keywords, "by").or(args.first()), "sort key ");
                 }
                 "groupby" if matches!(base, Val::Frame(_)) => {
-                    if !w.index_unnamed
+                    if !index_unnamed(w, f)
                         || kw(keywords, "level").is_some()
                         || kw(keywords, "axis").is_some()
                         || args.len() > 1
@@ -314,6 +319,40 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
     }
 }
 
+/// Can a `by=` name only be a column: no executed cell could have named an index, and the
+/// kernel did not report an index other than a `RangeIndex`?
+fn index_unnamed(w: &Walker, f: &Frame) -> bool {
+    w.index_unnamed
+        && f.index_class
+            .as_deref()
+            .is_none_or(|class| class == "RangeIndex")
+}
+
+/// Attributes that libraries add to every DataFrame: tqdm's `progress_apply`, pandarallel's
+/// `parallel_apply`, and common accessors (hvplot, pandas_ta, swifter, cufflinks' iplot, ...).
+fn is_extension_attribute(attr: &str) -> bool {
+    attr.starts_with("progress_")
+        || attr.starts_with("parallel_")
+        || matches!(
+            attr,
+            "hvplot"
+                | "ta"
+                | "swifter"
+                | "iplot"
+                | "profile_report"
+                | "pa"
+                | "ww"
+                | "geo"
+                | "plot_bokeh"
+                | "sparkline"
+                | "stb"
+                | "pandas_bokeh"
+                | "vbt"
+                | "pl"
+                | "pp"
+        )
+}
+
 /// The frame a pandas method returns, as far as columns go.
 pub fn frame_method_result(
     w: &Walker,
@@ -328,11 +367,19 @@ pub fn frame_method_result(
         return Val::Unknown;
     }
     let inplace = kw(keywords, "inplace").is_some();
-    let same = |rows_kept: bool, nan_kept: bool| {
+    // The same columns. Rows left out may hold the strings and NaN the frame's values showed,
+    // and a method that changes values may remove them: what is known of each column stays only
+    // when every row and value is kept.
+    let same = |rows_kept: bool, values_kept: bool, nan_kept: bool| {
         Val::Frame(Frame {
             n_rows: if rows_kept { f.n_rows } else { None },
-            has_nan: if nan_kept || f.has_nan == Some(false) {
-                f.has_nan.filter(|_| nan_kept || f.has_nan == Some(false))
+            column_info: if rows_kept && values_kept {
+                f.column_info.clone()
+            } else {
+                Default::default()
+            },
+            has_nan: if f.has_nan == Some(false) || (nan_kept && rows_kept) {
+                f.has_nan
             } else {
                 None
             },
@@ -353,7 +400,7 @@ pub fn frame_method_result(
                     Some(true) => labels,
                     Some(false) => {
                         // Rows: columns unchanged (but the call may fail on unknown labels).
-                        return same(false, false);
+                        return same(false, true, false);
                     }
                     None => return Val::Unknown,
                 }
@@ -389,14 +436,14 @@ pub fn frame_method_result(
         }
         _ if inplace => Val::Unknown,
         "head" | "tail" | "sample" | "drop_duplicates" | "nlargest" | "nsmallest" | "query" => {
-            same(false, false)
+            same(false, true, false)
         }
-        "sort_values" | "sort_index" | "copy" | "round" | "abs" | "replace" | "clip"
-        | "infer_objects" | "convert_dtypes" => same(true, method != "replace"),
-        "fillna" | "ffill" | "bfill" | "interpolate" => same(true, false),
+        "sort_values" | "sort_index" | "copy" => same(true, true, true),
+        "round" | "abs" | "clip" | "infer_objects" | "convert_dtypes" => same(true, false, true),
+        "replace" | "fillna" | "ffill" | "bfill" | "interpolate" => same(true, false, false),
         "dropna" => {
             if axis_is_columns(kw(keywords, "axis")) == Some(false) {
-                same(false, false)
+                same(false, true, false)
             } else {
                 Val::Unknown
             }
@@ -410,7 +457,7 @@ pub fn frame_method_result(
                 })
             );
             if drop && args.is_empty() {
-                same(true, true)
+                same(true, true, true)
             } else {
                 Val::Unknown
             }
@@ -421,7 +468,7 @@ pub fn frame_method_result(
             }
             let Some(cols_expr) = kw(keywords, "columns") else {
                 return if kw(keywords, "index").is_some() {
-                    same(true, true)
+                    same(true, true, true)
                 } else {
                     Val::Unknown
                 };
@@ -458,10 +505,7 @@ pub fn frame_method_result(
             Val::Frame(Frame {
                 columns: Some(renamed),
                 column_info: Default::default(),
-                n_rows: f.n_rows,
-                width: f.width,
-                has_nan: f.has_nan,
-                origin: f.origin.clone(),
+                ..f.clone()
             })
         }
         "assign" => {
@@ -472,8 +516,10 @@ pub fn frame_method_result(
                 return Val::Unknown;
             };
             let mut cols = cols.clone();
+            let mut column_info = f.column_info.clone();
             for k in keywords {
                 let name = k.name.clone().unwrap_or_default();
+                column_info.remove(&name);
                 if !cols.contains(&name) {
                     cols.push(name);
                 }
@@ -481,10 +527,9 @@ pub fn frame_method_result(
             Val::Frame(Frame {
                 width: Some(cols.len() as i64),
                 columns: Some(cols),
-                column_info: f.column_info.clone(),
-                n_rows: f.n_rows,
+                column_info,
                 has_nan: None,
-                origin: f.origin.clone(),
+                ..f.clone()
             })
         }
         "groupby" => {

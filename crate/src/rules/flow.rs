@@ -23,6 +23,8 @@ pub struct Walker<'a> {
     /// Functions and classes the target cell defines: the names their bodies mention (those of
     /// the history are in `ctx.history.function_mentions`).
     pub user_functions: BTreeMap<String, BTreeSet<String>>,
+    /// An executed cell or the target may add attributes to every DataFrame.
+    pub pandas_extended: bool,
     pub out: Vec<Diagnostic>,
 }
 
@@ -64,6 +66,7 @@ impl<'a> Walker<'a> {
             bound_here: BTreeSet::new(),
             index_unnamed,
             user_functions,
+            pandas_extended: ctx.history.extends_pandas || super::history::extends_pandas(ctx.body),
             out: Vec::new(),
         }
     }
@@ -165,6 +168,16 @@ impl<'a> Walker<'a> {
     }
 
     fn stmt(&mut self, stmt: &Stmt) {
+        self.stmt_effects(stmt);
+        // `%run`, `exec(...)`, `globals()[...] = ...`: any name may hold anything now.
+        if super::history::rebinds_anything(stmt, self.ctx.source) {
+            for val in self.env.values_mut() {
+                *val = Val::Unknown;
+            }
+        }
+    }
+
+    fn stmt_effects(&mut self, stmt: &Stmt) {
         match stmt {
             Stmt::Expr { value, .. } => {
                 self.check(value);
@@ -178,8 +191,11 @@ impl<'a> Walker<'a> {
                 }
                 let Some(value) = value else { return };
                 self.check(value);
+                // `files = !ls` and `x = %sx ...` are masked to a placeholder value.
+                let magic = self.text(value.range()).starts_with(['!', '%']);
                 let val = match op {
                     crate::ir::AssignOp::Augmented(_) => Val::Unknown,
+                    _ if magic => Val::Unknown,
                     _ => self.eval(value),
                 };
                 let parts = match (targets.as_slice(), op) {
@@ -205,6 +221,13 @@ impl<'a> Walker<'a> {
                 for (name, val) in import_bindings(from.as_deref(), names) {
                     self.bound_here.insert(name.clone());
                     self.env.insert(name, val);
+                }
+                if names.iter().any(|a| a.name == "*") {
+                    for (name, val) in self.env.iter_mut() {
+                        if super::history::star_may_rebind(name, val) {
+                            *val = Val::Unknown;
+                        }
+                    }
                 }
             }
             Stmt::FunctionDef { name, .. } | Stmt::ClassDef { name, .. } => {
@@ -397,12 +420,20 @@ impl<'a> Walker<'a> {
                             f.width = f.columns.as_ref().map(|c| c.len() as i64);
                             f.column_info.remove(col);
                             f.has_nan = None;
+                            // Another name may hold the same frame (`d = df`).
+                            self.forget_data();
                             self.env.insert(id.clone(), Val::Frame(f));
                             return;
                         }
                     }
                 }
                 if let Some(base) = base_name(expr) {
+                    if matches!(
+                        self.get(base),
+                        Val::Frame(_) | Val::Series(_) | Val::Array(_) | Val::GroupBy(_)
+                    ) {
+                        self.forget_data();
+                    }
                     self.env.insert(base.to_string(), Val::Unknown);
                 }
             }
@@ -831,6 +862,12 @@ impl<'a> Walker<'a> {
             };
             let mut pure = false;
             if let Expr::Attribute { value, attr, .. } = &**func {
+                // `df['a'].fillna(0, inplace=True)` changes df (pandas 2 without copy-on-write).
+                if !matches!(&**value, Expr::Name { .. }) && has_inplace(keywords) {
+                    if let Some(root) = base_name(value) {
+                        self.env.insert(root.to_string(), Val::Unknown);
+                    }
+                }
                 if let Expr::Name { id, .. } = &**value {
                     match self.get(id) {
                         Val::Frame(f) => {
@@ -855,9 +892,11 @@ impl<'a> Walker<'a> {
                                 } else {
                                     Val::Unknown
                                 };
+                                // Another name may hold the same frame (`d = df`).
+                                self.forget_data();
                                 self.env.insert(id.clone(), after);
                             } else if mutating {
-                                self.env.insert(id.clone(), Val::Unknown);
+                                self.forget_data();
                             }
                         }
                         Val::Estimator(e) => {
@@ -867,9 +906,7 @@ impl<'a> Walker<'a> {
                         }
                         Val::Array(_) | Val::Series(_) | Val::GroupBy(_) => {
                             pure = true;
-                            let inplace = keywords
-                                .iter()
-                                .any(|k| k.name.as_deref() == Some("inplace"));
+                            let inplace = has_inplace(keywords);
                             if inplace
                                 || matches!(
                                     attr.as_str(),
@@ -882,7 +919,8 @@ impl<'a> Walker<'a> {
                                         | "update"
                                 )
                             {
-                                self.env.insert(id.clone(), Val::Unknown);
+                                // A Series or array may be a view of a frame or another array.
+                                self.forget_data();
                             }
                         }
                         Val::Sized { .. } | Val::Strs { .. } | Val::Typed(_) | Val::Unknown => {
@@ -926,6 +964,20 @@ impl<'a> Walker<'a> {
             }
         }
     }
+}
+
+/// An `inplace=` keyword that is not literally `False`.
+fn has_inplace(keywords: &[Keyword]) -> bool {
+    keywords.iter().any(|k| {
+        k.name.as_deref() == Some("inplace")
+            && !matches!(
+                k.value,
+                Expr::Literal {
+                    value: Literal::Bool(false),
+                    ..
+                }
+            )
+    })
 }
 
 const PURE_BUILTINS: [&str; 24] = [
@@ -1515,6 +1567,19 @@ pub fn import_bindings(from: Option<&str>, names: &[crate::ir::Alias]) -> Vec<(S
 }
 
 impl Walker<'_> {
+    /// Forgets every frame, series and array: one of them changed in place, and the others may
+    /// be views of it.
+    fn forget_data(&mut self) {
+        for val in self.env.values_mut() {
+            if matches!(
+                val,
+                Val::Frame(_) | Val::Series(_) | Val::Array(_) | Val::GroupBy(_)
+            ) {
+                *val = Val::Unknown;
+            }
+        }
+    }
+
     /// A helper for rules: an estimator value if `e` evaluates to one.
     pub fn estimator(&self, e: &Expr) -> Option<Estimator> {
         match self.eval(e) {

@@ -32,11 +32,22 @@ pub enum Binding {
     Other,
 }
 
+/// What a top-level statement does to the global names, in execution order.
+#[derive(Clone, Debug)]
+pub enum Effect {
+    Bind(String, Binding),
+    /// `from m import *`: names a module shares with a function or class it exports (`tqdm`,
+    /// `datetime`, `glob`) may now hold that object.
+    StarImport,
+    /// `exec`, `%run`, `globals()[...] = ...`: any name may have been rebound.
+    Reset,
+}
+
 /// What the rules need from one executed cell.
 #[derive(Debug, Default)]
 pub struct CellRuleFacts {
     /// Top-level bindings of global names, in order.
-    pub bindings: Vec<(String, Binding)>,
+    pub bindings: Vec<Effect>,
     /// The cell may give a frame a named index (`set_index`, `index_col=`, `groupby`, `pivot`,
     /// `.index`, ...): then `by=` names may be index levels, not columns.
     pub names_index: bool,
@@ -45,6 +56,9 @@ pub struct CellRuleFacts {
     pub function_mentions: Vec<(String, BTreeSet<String>)>,
     /// String literals inside calls of `drop...` methods (for "an earlier cell dropped it").
     pub dropped: BTreeSet<String>,
+    /// The cell may add attributes to every DataFrame (`tqdm.pandas()`, an accessor library, a
+    /// method assigned to `pd.DataFrame`).
+    pub extends_pandas: bool,
 }
 
 /// Reads one cell. `source` is the cell's text (what the bodies' ranges index into).
@@ -52,10 +66,19 @@ pub fn cell_rule_facts(body: &[Stmt], source: &str) -> CellRuleFacts {
     let mut facts = CellRuleFacts::default();
     let shared_source: Rc<str> = Rc::from(source);
     for stmt in body {
+        if rebinds_anything(stmt, source) {
+            facts.bindings.push(Effect::Reset);
+            continue;
+        }
         match stmt {
             Stmt::Import { from, names, .. } => {
                 for (name, val) in import_bindings(from.as_deref(), names) {
-                    facts.bindings.push((name, Binding::Import(val)));
+                    facts
+                        .bindings
+                        .push(Effect::Bind(name, Binding::Import(val)));
+                }
+                if names.iter().any(|a| a.name == "*") {
+                    facts.bindings.push(Effect::StarImport);
                 }
             }
             Stmt::FunctionDef {
@@ -65,7 +88,7 @@ pub fn cell_rule_facts(body: &[Stmt], source: &str) -> CellRuleFacts {
                 body,
                 ..
             } if decorators.is_empty() => {
-                facts.bindings.push((
+                facts.bindings.push(Effect::Bind(
                     name.clone(),
                     Binding::Function(Rc::new(UserFunction {
                         name: name.clone(),
@@ -80,14 +103,14 @@ pub fn cell_rule_facts(body: &[Stmt], source: &str) -> CellRuleFacts {
                 bound.remove(name);
                 facts
                     .bindings
-                    .extend(bound.into_iter().map(|n| (n, Binding::Other)));
+                    .extend(bound.into_iter().map(|n| Effect::Bind(n, Binding::Other)));
             }
             other => {
                 let mut bound = BTreeSet::new();
                 bound_names(std::slice::from_ref(other), &mut bound);
                 facts
                     .bindings
-                    .extend(bound.into_iter().map(|n| (n, Binding::Other)));
+                    .extend(bound.into_iter().map(|n| Effect::Bind(n, Binding::Other)));
             }
         }
     }
@@ -96,7 +119,99 @@ pub fn cell_rule_facts(body: &[Stmt], source: &str) -> CellRuleFacts {
     scan.stmts(body);
     facts.names_index = scan.names_index;
     facts.dropped = scan.dropped;
+    facts.extends_pandas = scan.extends_pandas;
     facts
+}
+
+/// May the statements add attributes to every DataFrame (see `CellRuleFacts::extends_pandas`)?
+pub fn extends_pandas(body: &[Stmt]) -> bool {
+    let mut scan = Scan::default();
+    scan.stmts(body);
+    scan.extends_pandas
+}
+
+/// Line magics that cannot rebind names of the namespace.
+const HARMLESS_MAGICS: &[&str] = &[
+    "matplotlib",
+    "config",
+    "pip",
+    "conda",
+    "load_ext",
+    "reload_ext",
+    "autoreload",
+    "aimport",
+    "env",
+    "cd",
+    "pwd",
+    "ls",
+    "who",
+    "whos",
+    "who_ls",
+    "history",
+    "lsmagic",
+    "precision",
+    "time",
+    "timeit",
+    "pinfo",
+    "pinfo2",
+    "psearch",
+    "pdoc",
+    "pdef",
+    "psource",
+    "pfile",
+    "page",
+    "xmode",
+    "colors",
+    "magic",
+    "quickref",
+    "notebook",
+    "system",
+    "sx",
+    "sc",
+    "bookmark",
+    "dhist",
+    "pushd",
+    "popd",
+    "dirs",
+    "tb",
+    "debug",
+    "pdb",
+    "prun",
+    "lprun",
+    "memit",
+    "mprun",
+    "set_env",
+];
+
+/// Does the statement rebind names in ways the analysis cannot follow: a line magic such as
+/// `%run` or `%store -r`, or a call of `exec`, `eval`, `globals()`, `locals()`, `vars()`,
+/// `get_ipython()` (outside function bodies)? `source` is the text the statement's ranges index.
+pub fn rebinds_anything(stmt: &Stmt, source: &str) -> bool {
+    if let Stmt::Expr { range, .. } = stmt {
+        let text = source
+            .get(range.start as usize..range.end as usize)
+            .unwrap_or("")
+            .trim_start();
+        if let Some(magic) = text.strip_prefix('%') {
+            let name = magic
+                .split(|c: char| c.is_whitespace())
+                .next()
+                .unwrap_or("");
+            return !HARMLESS_MAGICS.contains(&name);
+        }
+    }
+    let mut found = false;
+    for_each_expr(std::slice::from_ref(stmt), &mut |e| {
+        if let Expr::Call { func, .. } = e {
+            if let Expr::Name { id, .. } = &**func {
+                found |= matches!(
+                    id.as_str(),
+                    "exec" | "eval" | "globals" | "locals" | "vars" | "get_ipython"
+                );
+            }
+        }
+    });
+    found
 }
 
 /// The history combined: what the rules know before the target cell runs.
@@ -112,6 +227,8 @@ pub struct HistoryState {
     pub function_mentions: BTreeMap<String, BTreeSet<String>>,
     /// Strings an executed cell passed to a `drop...` call.
     pub dropped: BTreeSet<String>,
+    /// An executed cell may have added attributes to every DataFrame.
+    pub extends_pandas: bool,
 }
 
 impl Default for HistoryState {
@@ -122,6 +239,7 @@ impl Default for HistoryState {
             index_unnamed: true,
             function_mentions: BTreeMap::new(),
             dropped: BTreeSet::new(),
+            extends_pandas: false,
         }
     }
 }
@@ -129,22 +247,28 @@ impl Default for HistoryState {
 impl HistoryState {
     /// Applies one more executed cell.
     pub fn run(&mut self, cell: &CellRuleFacts) {
-        for (name, binding) in &cell.bindings {
-            match binding {
-                Binding::Import(val) => {
+        for effect in &cell.bindings {
+            match effect {
+                Effect::Bind(name, Binding::Import(val)) => {
                     self.imports.insert(name.clone(), val.clone());
                     self.functions.remove(name);
                 }
-                Binding::Function(f) => {
+                Effect::Bind(name, Binding::Function(f)) => {
                     self.imports.remove(name);
                     self.functions.insert(name.clone(), Rc::clone(f));
                 }
-                Binding::Other => {
+                Effect::Bind(name, Binding::Other) => {
                     self.imports.remove(name);
                     self.functions.remove(name);
                 }
+                Effect::StarImport => self.imports.retain(|name, val| !star_may_rebind(name, val)),
+                Effect::Reset => {
+                    self.imports.clear();
+                    self.functions.clear();
+                }
             }
         }
+        self.extends_pandas |= cell.extends_pandas;
         self.index_unnamed &= !cell.names_index;
         for (name, mentions) in &cell.function_mentions {
             self.function_mentions
@@ -162,6 +286,12 @@ impl HistoryState {
         }
         state
     }
+}
+
+/// A star import may rebind a module name to a function or class of the same name that the
+/// imported module exports (`from tqdm.auto import *` binds `tqdm`).
+pub fn star_may_rebind(name: &str, val: &Val) -> bool {
+    matches!(val, Val::Module(Some(path)) if path.rsplit('.').next() == Some(name))
 }
 
 pub fn collect_function_mentions(stmts: &[Stmt], out: &mut Vec<(String, BTreeSet<String>)>) {
@@ -203,8 +333,12 @@ pub fn collect_function_mentions(stmts: &[Stmt], out: &mut Vec<(String, BTreeSet
 /// restore one (`read_parquet`, `read_pickle`, `read_hdf`, `index_col=`), and any use of an index
 /// object (`df.index.name = ...`).
 fn may_name_index(ident: &str) -> bool {
-    const WORDS: [&str; 9] = [
+    const WORDS: [&str; 13] = [
         "index",
+        "resample",
+        "to_frame",
+        "set_axis",
+        "names",
         "rename_axis",
         "groupby",
         "pivot",
@@ -214,13 +348,44 @@ fn may_name_index(ident: &str) -> bool {
         "read_pickle",
         "read_hdf",
     ];
+    let ident = ident.to_ascii_lowercase();
     WORDS.iter().any(|w| ident.contains(w))
 }
+
+/// Modules whose import adds methods or accessors to every DataFrame.
+const EXTENDS_PANDAS: &[&str] = &[
+    "janitor",
+    "pyjanitor",
+    "pandas_flavor",
+    "hvplot",
+    "pandas_ta",
+    "swifter",
+    "cufflinks",
+    "pandarallel",
+    "pandas_profiling",
+    "ydata_profiling",
+    "dtale",
+    "sidetable",
+    "pandas_bokeh",
+    "woodwork",
+    "pandera",
+    "mitosheet",
+    "pandasgui",
+    "pyspark",
+    "modin",
+    "vectorbt",
+    "plydata",
+    "dfply",
+    "siuba",
+    "datatable",
+    "polars",
+];
 
 #[derive(Default)]
 struct Scan {
     names_index: bool,
     dropped: BTreeSet<String>,
+    extends_pandas: bool,
 }
 
 impl Scan {
@@ -241,10 +406,13 @@ impl Scan {
                     self.expr(v);
                 }
             }
-            Stmt::Import { names, .. } => {
+            Stmt::Import { from, names, .. } => {
                 for a in names {
                     let bound = a.asname.as_deref().unwrap_or(&a.name);
                     self.names_index |= may_name_index(&a.name) || may_name_index(bound);
+                    let module = from.as_deref().unwrap_or(&a.name);
+                    let root = module.split('.').next().unwrap_or(module);
+                    self.extends_pandas |= EXTENDS_PANDAS.contains(&root);
                 }
             }
             Stmt::FunctionDef {
@@ -335,7 +503,13 @@ impl Scan {
             Target::Name { .. } => {}
             Target::Unpack { elts, .. } => elts.iter().for_each(|e| self.target(e)),
             Target::Starred { target, .. } => self.target(target),
-            Target::Store { expr, .. } => self.expr(expr),
+            Target::Store { expr, .. } => {
+                // `pd.DataFrame.my_method = ...`
+                if let Expr::Attribute { value, .. } = expr {
+                    self.extends_pandas |= is_frame_class(value);
+                }
+                self.expr(expr)
+            }
         }
     }
 
@@ -356,7 +530,12 @@ impl Scan {
                         | "read_hdf"
                 );
             }
-            Expr::Call { func, keywords, .. } => {
+            Expr::Call {
+                func,
+                args,
+                keywords,
+                ..
+            } => {
                 for k in keywords {
                     if let Some(name) = &k.name {
                         self.names_index |= may_name_index(name);
@@ -370,11 +549,40 @@ impl Scan {
                 if callee.is_some_and(|c| c.contains("drop")) {
                     string_literals(e, &mut self.dropped);
                 }
+                // `tqdm.pandas()`, `register_dataframe_accessor(...)`, `setattr(pd.DataFrame, ...)`
+                self.extends_pandas |= matches!(
+                    callee,
+                    Some("pandas" | "register_dataframe_accessor" | "register_series_accessor")
+                ) || (callee == Some("setattr")
+                    && matches!(&**func, Expr::Name { .. })
+                    && args.first().is_some_and(is_frame_class));
             }
             _ => {}
         }
         e.for_each_child(|c| self.expr(c));
     }
+}
+
+/// Calls `f` on every expression the statements evaluate when they run, sub-expressions
+/// included; function and class bodies and lambda bodies are left out.
+pub fn for_each_expr<'a>(stmts: &'a [Stmt], f: &mut impl FnMut(&'a Expr)) {
+    fn expr<'a>(e: &'a Expr, f: &mut impl FnMut(&'a Expr)) {
+        f(e);
+        if !matches!(e, Expr::Lambda { .. }) {
+            e.for_each_child(|c| expr(c, f));
+        }
+    }
+    for s in stmts {
+        s.for_each_expr(&mut |e| expr(e, f));
+        s.for_each_block(|b| for_each_expr(b, f));
+    }
+}
+
+/// `pd.DataFrame`, `pandas.Series`, `DataFrame`.
+fn is_frame_class(e: &Expr) -> bool {
+    e.dotted_path()
+        .and_then(|p| p.last().copied())
+        .is_some_and(|last| matches!(last, "DataFrame" | "Series"))
 }
 
 fn string_literals(e: &Expr, out: &mut BTreeSet<String>) {

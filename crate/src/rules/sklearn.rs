@@ -143,6 +143,61 @@ const KNOWN: &[&str] = &[
     "NearestNeighbors",
 ];
 
+/// Stateless transformers: `transform` works without `fit` (the kernel may still report them
+/// unfitted).
+const STATELESS: &[&str] = &[
+    "Normalizer",
+    "Binarizer",
+    "FunctionTransformer",
+    "HashingVectorizer",
+    "FeatureHasher",
+    "PatchExtractor",
+];
+
+impl Estimator {
+    /// A scikit-learn class (the tables below are about scikit-learn's own validation).
+    fn is_sklearn(&self) -> bool {
+        self.type_path.starts_with("sklearn.")
+    }
+
+    /// Does "not fitted" certainly mean that `predict` raises? scikit-learn's `check_is_fitted`
+    /// (and the XGBoost and LightGBM models that implement it) answer for their own classes; a
+    /// user's subclass may keep its state in attributes it does not recognise.
+    fn unfitted_raises(&self) -> bool {
+        let trusted = ["sklearn.", "xgboost.", "lightgbm."]
+            .iter()
+            .any(|p| self.type_path.starts_with(p));
+        let stateless = |c: &str| STATELESS.contains(&c) || c == "passthrough";
+        trusted && !stateless(&self.class) && !self.steps.iter().any(|c| stateless(c))
+    }
+
+    /// A constructor parameter as written in this cell or reported by the kernel (a short repr).
+    fn param(&self, name: &str) -> Option<String> {
+        match self.params.get(name) {
+            Some(Literal::Str(s)) => Some(format!("'{s}'")),
+            Some(_) => None,
+            None => self.kernel_params.get(name).cloned(),
+        }
+    }
+
+    /// Does `fit`/`predict` certainly reject NaN in `X`?
+    fn rejects_nan(&self) -> bool {
+        if !self.is_sklearn() || !REJECTS_NAN.contains(&self.class.as_str()) {
+            return false;
+        }
+        // KNeighbors* accept NaN with metric='nan_euclidean'; the default is 'minkowski'.
+        if self.class.starts_with("KNeighbors") {
+            let constructed_without =
+                self.constructed_at.is_some() && !self.params.contains_key("metric");
+            return constructed_without
+                || self
+                    .param("metric")
+                    .is_some_and(|m| !m.contains("nan_euclidean"));
+        }
+        true
+    }
+}
+
 pub fn construct(path: &str, keywords: &[Keyword], range: TextRange) -> Option<Estimator> {
     if !path.starts_with("sklearn.") {
         return None;
@@ -162,11 +217,15 @@ pub fn construct(path: &str, keywords: &[Keyword], range: TextRange) -> Option<E
     }
     Some(Estimator {
         class: class.to_string(),
-        fitted: Some(false),
-        n_features: None,
-        feature_names: None,
+        type_path: path.to_string(),
+        fitted: if STATELESS.contains(&class) {
+            None
+        } else {
+            Some(false)
+        },
         params,
         constructed_at: Some(range),
+        ..Default::default()
     })
 }
 
@@ -486,7 +545,7 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
             | "inverse_transform"
     );
     let fits = matches!(attr.as_str(), "fit" | "fit_transform" | "fit_predict");
-    if uses_fitted && est.fitted == Some(false) {
+    if uses_fitted && est.fitted == Some(false) && est.unfitted_raises() {
         let where_ = if est.constructed_at.is_some() {
             "it was created in this cell and not fitted before"
         } else {
@@ -499,7 +558,7 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
         ));
         return;
     }
-    if !uses_fitted && !fits {
+    if (!uses_fitted && !fits) || !est.is_sklearn() {
         return;
     }
     if fits && class.starts_with("LogisticRegression") {
@@ -530,7 +589,9 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
             ));
             return;
         }
-        if let Val::Frame(f) = &xv {
+        // Histogram gradient boosting takes category columns (categorical_features='from_dtype').
+        let categorical = class.starts_with("HistGradientBoosting");
+        if let (Val::Frame(f), false) = (&xv, categorical) {
             if let Some((col, example)) = f.non_numeric_column() {
                 out.push(Diagnostic::error(
                     "sklearn-string-input",
@@ -549,7 +610,7 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
         ));
         return;
     }
-    if REJECTS_NAN.contains(&class) && (fits || uses_fitted) {
+    if est.rejects_nan() && (fits || uses_fitted) {
         let nan = match &xv {
             Val::Frame(f) => f.has_nan,
             Val::Array(a) => a.has_nan,
@@ -564,7 +625,11 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
             return;
         }
     }
-    if uses_fitted && est.fitted != Some(false) {
+    // Pipelines and column transformers select columns by name (extra ones are fine), and
+    // `inverse_transform` takes the output's width: only the estimators of the tables validate
+    // `X` against what `fit` saw.
+    let validates = NUMERIC_2D.contains(&class) || KNOWN.contains(&class);
+    if uses_fitted && est.fitted != Some(false) && validates && attr != "inverse_transform" {
         if let (Some(n), Some(c)) = (est.n_features, cols) {
             if n != c {
                 out.push(Diagnostic::error(

@@ -81,6 +81,10 @@ pub struct Frame {
     pub has_nan: Option<bool>,
     /// Where the facts came from (the summarized name), for messages.
     pub origin: Option<String>,
+    /// A `pandas.DataFrame` itself, not a subclass (a GeoDataFrame has more attributes).
+    pub plain: bool,
+    /// The index class the kernel reported (`RangeIndex`, ...), when known.
+    pub index_class: Option<String>,
 }
 
 impl Frame {
@@ -110,6 +114,8 @@ impl Frame {
                 None
             },
             origin: self.origin.clone(),
+            plain: self.plain,
+            index_class: self.index_class.clone(),
         }
     }
 
@@ -118,10 +124,7 @@ impl Frame {
         let cols = self.columns.as_ref()?;
         cols.iter().find_map(|c| {
             let info = self.column_info.get(c)?;
-            let bad = info
-                .str_examples
-                .iter()
-                .find(|s| parse_float(s).is_none())?;
+            let bad = info.str_examples.iter().find(|s| not_a_float(s))?;
             Some((c.as_str(), bad.as_str()))
         })
     }
@@ -154,6 +157,13 @@ pub struct ArrayVal {
 pub struct Estimator {
     /// The class name (`LogisticRegression`).
     pub class: String,
+    /// The qualified class name (`sklearn.linear_model._logistic.LogisticRegression`).
+    pub type_path: String,
+    /// The classes of a pipeline's or ensemble's steps (`R.steps`), or of strings such as
+    /// `passthrough`.
+    pub steps: Vec<String>,
+    /// Constructor parameters the kernel reported, as short reprs (`R.params`).
+    pub kernel_params: BTreeMap<String, String>,
     pub fitted: Option<bool>,
     pub n_features: Option<i64>,
     pub feature_names: Option<Vec<String>>,
@@ -168,6 +178,13 @@ pub fn normalize_type(t: &str) -> &str {
     t.strip_prefix("<class '")
         .and_then(|s| s.strip_suffix("'>"))
         .unwrap_or(t)
+}
+
+/// A column label that reads as a date or period (`2020-01-01 00:00:00`, `2020-01`, `2020Q1`):
+/// the frame's columns are then dates, which pandas also finds by partial strings.
+pub fn date_like(label: &str) -> bool {
+    let b = label.as_bytes();
+    b.len() > 4 && b[..4].iter().all(u8::is_ascii_digit) && matches!(b[4], b'-' | b'/' | b'Q')
 }
 
 /// Python's `int(str)`: optional sign, digits and underscores between digits, spaces around.
@@ -199,6 +216,46 @@ pub fn parse_float(s: &str) -> Option<f64> {
     t.parse::<f64>().ok()
 }
 
+/// A recorded example that ends with an ellipsis was cut (by the kernel at 40 characters, by the
+/// paper's extractor at 20): only its start is known.
+fn cut_example(s: &str) -> Option<&str> {
+    s.strip_suffix('…').or_else(|| s.strip_suffix("..."))
+}
+
+/// Python also reads non-ASCII digits and spaces as numbers (`int('٣')`): such strings are never
+/// claimed not to be numbers.
+fn unicode_number_chars(s: &str) -> bool {
+    s.chars()
+        .any(|c| !c.is_ascii() && (c.is_numeric() || c.is_whitespace()))
+}
+
+/// Is the recorded example certainly not a string `int()` accepts?
+pub fn not_an_int(s: &str) -> bool {
+    if unicode_number_chars(s) {
+        return false;
+    }
+    match cut_example(s) {
+        Some(start) => start
+            .chars()
+            .any(|c| !(c.is_ascii_digit() || c.is_whitespace() || "+-_".contains(c))),
+        None => parse_int(s).is_none(),
+    }
+}
+
+/// Is the recorded example certainly not a string `float()` accepts?
+pub fn not_a_float(s: &str) -> bool {
+    if unicode_number_chars(s) {
+        return false;
+    }
+    match cut_example(s) {
+        // The letters of `nan` and `infinity` may start a number.
+        Some(start) => start.chars().any(|c| {
+            !(c.is_ascii_digit() || c.is_whitespace() || "+-._eEinfatyINFATY".contains(c))
+        }),
+        None => parse_float(s).is_none(),
+    }
+}
+
 fn str_examples(values: &Value) -> Vec<String> {
     let mut out = Vec::new();
     for key in ["examples", "example_values", "unique_values"] {
@@ -220,8 +277,9 @@ pub fn from_summary(name: &str, obj: &ObjectSummary) -> Val {
             let columns = obj.complete_columns().and_then(|cols| {
                 let n = obj.shape().and_then(|s| s.get(1).copied());
                 let consistent = n.is_none_or(|n| n == cols.len() as i64);
-                // Tuples (MultiIndex) are not matched by plain strings: stay silent.
-                let plain = cols.iter().all(|c| !c.starts_with('('));
+                // Tuples (MultiIndex) are not matched by plain strings, and dates match keys
+                // that are not their string form (`df['2020-01']`): stay silent.
+                let plain = cols.iter().all(|c| !c.starts_with('(') && !date_like(c));
                 (consistent && plain).then(|| cols.iter().map(|c| c.to_string()).collect())
             });
             let nan_columns = obj.str_list_fact(Category::V, "nan_columns");
@@ -253,6 +311,11 @@ pub fn from_summary(name: &str, obj: &ObjectSummary) -> Val {
                 width: obj.shape().and_then(|s| s.get(1).copied()),
                 has_nan: obj.has_nan(),
                 origin: Some(name.to_string()),
+                plain: matches!(
+                    type_name.as_str(),
+                    "pandas.core.frame.DataFrame" | "pandas.DataFrame"
+                ),
+                index_class: obj.str_fact(Category::R, "index").map(str::to_string),
             })
         }
         "series" => {
@@ -264,21 +327,50 @@ pub fn from_summary(name: &str, obj: &ObjectSummary) -> Val {
                 name: obj.str_fact(Category::R, "name").map(str::to_string),
             })
         }
-        "ndarray" | "tensor" => match obj.shape() {
-            Some(shape) => Val::Array(ArrayVal {
-                lib: if obj.kind == "tensor" {
-                    ArrayLib::Torch
-                } else {
-                    ArrayLib::Numpy
-                },
-                shape,
-                dtype: obj.str_fact(Category::R, "dtype").map(str::to_string),
-                has_nan: obj.has_nan(),
-            }),
-            None => Val::Typed(type_name),
-        },
+        // Subclasses such as `numpy.matrix` (where `*` is a matrix product) are not followed.
+        "ndarray" | "tensor"
+            if obj.kind == "tensor"
+                || matches!(type_name.as_str(), "numpy.ndarray" | "ndarray") =>
+        {
+            match obj.shape() {
+                Some(shape) => Val::Array(ArrayVal {
+                    lib: if obj.kind == "tensor" {
+                        ArrayLib::Torch
+                    } else {
+                        ArrayLib::Numpy
+                    },
+                    shape,
+                    dtype: obj.str_fact(Category::R, "dtype").map(str::to_string),
+                    has_nan: obj.has_nan(),
+                }),
+                None => Val::Typed(type_name),
+            }
+        }
         "estimator" => Val::Estimator(Estimator {
             class: type_name.rsplit('.').next().unwrap_or("").to_string(),
+            steps: obj
+                .representation
+                .get("steps")
+                .and_then(Value::as_array)
+                .map(|steps| {
+                    steps
+                        .iter()
+                        .filter_map(|s| s.get(1)?.as_str())
+                        .map(|c| c.rsplit('.').next().unwrap_or(c).to_string())
+                        .collect()
+                })
+                .unwrap_or_default(),
+            kernel_params: obj
+                .representation
+                .get("params")
+                .and_then(Value::as_object)
+                .map(|m| {
+                    m.iter()
+                        .filter_map(|(k, v)| Some((k.clone(), v.as_str()?.to_string())))
+                        .collect()
+                })
+                .unwrap_or_default(),
+            type_path: type_name.clone(),
             fitted: obj.fitted(),
             n_features: obj.int_fact(Category::S, "n_features_in"),
             feature_names: obj
@@ -327,5 +419,10 @@ mod tests {
         assert!(parse_float("nan").is_some());
         assert!(parse_float("male").is_none());
         assert!(parse_float("").is_none());
+        assert!(not_a_float("male") && not_a_float("The rules developed ..."));
+        assert!(!not_a_float("1234567890123456789012345678901234567890…"));
+        assert!(!not_a_float("1.5e…") && !not_a_float("٣") && !not_a_float("12"));
+        assert!(not_an_int("46.0") && not_an_int("46.0…") && !not_an_int("1_000"));
+        assert!(date_like("2020-01-01 00:00:00") && date_like("2020Q1") && !date_like("2020"));
     }
 }

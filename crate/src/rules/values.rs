@@ -9,7 +9,7 @@ use crate::diagnostic::Diagnostic;
 use crate::ir::{Expr, Literal};
 
 use super::flow::Walker;
-use super::value::{parse_float, parse_int, Val};
+use super::value::{not_a_float, not_an_int, Val};
 
 #[derive(Clone, Copy, PartialEq)]
 enum Target {
@@ -42,8 +42,8 @@ fn bad_example(examples: &[String], t: Target) -> Option<&str> {
     examples
         .iter()
         .find(|s| match t {
-            Target::Int => parse_int(s).is_none(),
-            Target::Float => parse_float(s).is_none(),
+            Target::Int => not_an_int(s),
+            Target::Float => not_a_float(s),
         })
         .map(String::as_str)
 }
