@@ -56,7 +56,7 @@ pub struct AnalysedCell {
 impl AnalysedCell {
     pub fn rule_facts(&self) -> &CellRuleFacts {
         self.rule_facts
-            .get_or_init(|| cell_rule_facts(&self.parsed.body, &self.source))
+            .get_or_init(|| cell_rule_facts(&self.parsed.body, &self.source, &self.facts))
     }
 }
 
@@ -234,6 +234,7 @@ pub fn check_prepared(
         diagnostics.extend(crate::rules::run(&crate::rules::RuleContext {
             source: input.target_source,
             body: &target.parsed.body,
+            facts: &target.facts,
             summaries: input.summaries,
             kernel_names: kernel.as_ref().map(|k| &k.names),
             history: &view.rules,

@@ -8,6 +8,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::diagnostic::Diagnostic;
+use crate::facts::CellFacts;
 use crate::ir::{Expr, Keyword, Literal, SeqKind, Stmt, Target, TextRange};
 
 use super::value::{from_summary, ArrayLib, ArrayVal, Estimator, Frame, SeriesVal, Val};
@@ -135,7 +136,7 @@ impl<'a> Walker<'a> {
     /// mutate. Modules and library functions it only uses stay known.
     fn forget_all_in(&mut self, stmts: &[Stmt]) {
         let mut bound = BTreeSet::new();
-        bound_names(stmts, &mut bound);
+        bound_names(stmts, self.ctx.facts, &mut bound);
         let mut all = BTreeSet::new();
         mutated_names(stmts, &mut all);
         all.extend(bound.iter().cloned());
@@ -273,7 +274,7 @@ impl<'a> Walker<'a> {
                         // What the first pass changed, and what the body binds, is unknown.
                         let mut later = before;
                         let mut bound = BTreeSet::new();
-                        bound_names(body, &mut bound);
+                        bound_names(body, self.ctx.facts, &mut bound);
                         for (name, val) in &mut later.0 {
                             if bound.contains(name) || after_first.0.get(name) != Some(val) {
                                 *val = Val::Unknown;
@@ -864,8 +865,12 @@ impl<'a> Walker<'a> {
             if let Expr::Attribute { value, attr, .. } = &**func {
                 // `df['a'].fillna(0, inplace=True)` changes df (pandas 2 without copy-on-write).
                 if !matches!(&**value, Expr::Name { .. }) && has_inplace(keywords) {
-                    if let Some(root) = base_name(value) {
-                        self.env.insert(root.to_string(), Val::Unknown);
+                    let root = base_name(value).map(|r| self.get(r));
+                    if matches!(
+                        root,
+                        Some(Val::Frame(_) | Val::Series(_) | Val::Array(_) | Val::GroupBy(_))
+                    ) {
+                        self.forget_data();
                     }
                 }
                 if let Expr::Name { id, .. } = &**value {
@@ -1120,62 +1125,7 @@ fn collect_calls<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
             out.push(e);
         }
         Expr::Lambda { .. } => {}
-        _ => for_each_child(e, |c| collect_calls(c, out)),
-    }
-}
-
-pub fn for_each_child<'e>(e: &'e Expr, mut f: impl FnMut(&'e Expr)) {
-    match e {
-        Expr::Attribute { value, .. }
-        | Expr::Starred { value, .. }
-        | Expr::Walrus { value, .. } => f(value),
-        Expr::Subscript { value, index, .. } => {
-            f(value);
-            f(index);
-        }
-        Expr::Call {
-            func,
-            args,
-            keywords,
-            ..
-        } => {
-            f(func);
-            args.iter().for_each(&mut f);
-            keywords.iter().for_each(|k| f(&k.value));
-        }
-        Expr::Seq { elts, .. } => elts.iter().for_each(f),
-        Expr::Dict { keys, values, .. } => {
-            keys.iter().flatten().for_each(&mut f);
-            values.iter().for_each(f);
-        }
-        Expr::Slice {
-            lower, upper, step, ..
-        } => {
-            for x in [lower, upper, step].into_iter().flatten() {
-                f(x);
-            }
-        }
-        Expr::BinOp { left, right, .. } => {
-            f(left);
-            f(right);
-        }
-        Expr::Lambda { body, params, .. } => {
-            params.defaults.iter().for_each(&mut f);
-            f(body);
-        }
-        Expr::Comprehension {
-            elements,
-            generators,
-            ..
-        } => {
-            elements.iter().for_each(&mut f);
-            for g in generators {
-                f(&g.iter);
-                g.ifs.iter().for_each(&mut f);
-            }
-        }
-        Expr::Other { children, .. } => children.iter().for_each(f),
-        Expr::Name { .. } | Expr::Literal { .. } => {}
+        _ => e.for_each_child(|c| collect_calls(c, out)),
     }
 }
 
@@ -1188,7 +1138,7 @@ fn expr_names(e: &Expr, out: &mut BTreeSet<String>) {
             out.insert(target.clone());
             expr_names(value, out);
         }
-        _ => for_each_child(e, |c| expr_names(c, out)),
+        _ => e.for_each_child(|c| expr_names(c, out)),
     }
 }
 
@@ -1214,95 +1164,35 @@ fn target_names(t: &Target, out: &mut BTreeSet<String>, with_stores: bool) {
 pub fn mentioned_names(stmts: &[Stmt], out: &mut BTreeSet<String>) {
     for s in stmts {
         match s {
-            Stmt::Expr { value, .. } => expr_names(value, out),
-            Stmt::Assign { targets, value, .. } => {
-                targets.iter().for_each(|t| {
-                    target_names(t, out, true);
-                    if let Target::Store { expr, .. } = t {
-                        expr_names(expr, out);
-                    }
-                });
-                if let Some(v) = value {
-                    expr_names(v, out);
-                }
+            Stmt::Assign { targets, .. } | Stmt::Delete { targets, .. } => {
+                targets.iter().for_each(|t| target_names(t, out, true))
             }
             Stmt::Import { names, .. } => {
-                for a in names {
-                    let n = a
-                        .asname
-                        .clone()
-                        .unwrap_or_else(|| a.name.split('.').next().unwrap_or("").to_string());
-                    out.insert(n);
-                }
+                out.extend(import_bindings(None, names).into_iter().map(|(n, _)| n))
             }
             Stmt::FunctionDef { name, body, .. } | Stmt::ClassDef { name, body, .. } => {
                 out.insert(name.clone());
                 mentioned_names(body, out);
             }
-            Stmt::For {
-                target,
-                iter,
-                body,
-                orelse,
-                ..
-            } => {
-                target_names(target, out, true);
-                expr_names(iter, out);
-                mentioned_names(body, out);
-                mentioned_names(orelse, out);
-            }
-            Stmt::While {
-                test, body, orelse, ..
-            }
-            | Stmt::If {
-                test, body, orelse, ..
-            } => {
-                expr_names(test, out);
-                mentioned_names(body, out);
-                mentioned_names(orelse, out);
-            }
-            Stmt::With { items, body, .. } => {
-                for (e, t) in items {
-                    expr_names(e, out);
-                    if let Some(t) = t {
-                        target_names(t, out, true);
-                    }
-                }
-                mentioned_names(body, out);
-            }
-            Stmt::Try {
-                body,
-                handlers,
-                orelse,
-                finalbody,
-                ..
-            } => {
-                mentioned_names(body, out);
-                for h in handlers {
-                    if let Some(n) = &h.name {
-                        out.insert(n.clone());
-                    }
-                    mentioned_names(&h.body, out);
-                }
-                mentioned_names(orelse, out);
-                mentioned_names(finalbody, out);
-            }
-            Stmt::Match { subject, cases, .. } => {
-                expr_names(subject, out);
-                for (names, guard, body) in cases {
-                    out.extend(names.iter().cloned());
-                    if let Some(g) = guard {
-                        expr_names(g, out);
-                    }
-                    mentioned_names(body, out);
+            Stmt::For { target, .. } => target_names(target, out, true),
+            Stmt::With { items, .. } => {
+                for t in items.iter().filter_map(|(_, t)| t.as_ref()) {
+                    target_names(t, out, true);
                 }
             }
-            Stmt::Delete { targets, .. } => targets.iter().for_each(|t| target_names(t, out, true)),
+            Stmt::Try { handlers, .. } => {
+                out.extend(handlers.iter().filter_map(|h| h.name.clone()))
+            }
+            Stmt::Match { cases, .. } => {
+                out.extend(cases.iter().flat_map(|(names, _, _)| names.iter().cloned()))
+            }
             Stmt::Global { names, .. } | Stmt::Nonlocal { names, .. } => {
                 out.extend(names.iter().cloned())
             }
-            Stmt::Other { exprs, .. } => exprs.iter().for_each(|e| expr_names(e, out)),
+            Stmt::Expr { .. } | Stmt::If { .. } | Stmt::While { .. } | Stmt::Other { .. } => {}
         }
+        s.for_each_expr(&mut |e| expr_names(e, out));
+        s.for_each_block(|b| mentioned_names(b, out));
     }
 }
 
@@ -1326,214 +1216,59 @@ fn mutated_names(stmts: &[Stmt], out: &mut BTreeSet<String>) {
         if let Expr::Lambda { .. } = e {
             return;
         }
-        for_each_child(e, |c| expr(c, out));
+        e.for_each_child(|c| expr(c, out));
     }
     for s in stmts {
         match s {
-            Stmt::Expr { value, .. } => expr(value, out),
-            Stmt::Assign { targets, value, .. } => {
-                for t in targets {
+            Stmt::Assign { targets, .. } | Stmt::Delete { targets, .. } => {
+                targets.iter().for_each(|t| target_names(t, out, true))
+            }
+            Stmt::For { target, .. } => target_names(target, out, true),
+            Stmt::With { items, .. } => {
+                for t in items.iter().filter_map(|(_, t)| t.as_ref()) {
                     target_names(t, out, true);
-                    if let Target::Store { expr: e, .. } = t {
-                        expr(e, out);
-                    }
-                }
-                if let Some(v) = value {
-                    expr(v, out);
                 }
             }
-            Stmt::For {
-                target,
-                iter,
-                body,
-                orelse,
-                ..
-            } => {
-                target_names(target, out, true);
-                expr(iter, out);
-                mutated_names(body, out);
-                mutated_names(orelse, out);
-            }
-            Stmt::While {
-                test, body, orelse, ..
-            }
-            | Stmt::If {
-                test, body, orelse, ..
-            } => {
-                expr(test, out);
-                mutated_names(body, out);
-                mutated_names(orelse, out);
-            }
-            Stmt::With { items, body, .. } => {
-                for (e, t) in items {
-                    expr(e, out);
-                    if let Some(t) = t {
-                        target_names(t, out, true);
-                    }
-                }
-                mutated_names(body, out);
-            }
-            Stmt::Try {
-                body,
-                handlers,
-                orelse,
-                finalbody,
-                ..
-            } => {
-                mutated_names(body, out);
-                handlers.iter().for_each(|h| mutated_names(&h.body, out));
-                mutated_names(orelse, out);
-                mutated_names(finalbody, out);
-            }
-            Stmt::Match { subject, cases, .. } => {
-                expr(subject, out);
-                cases.iter().for_each(|(_, _, b)| mutated_names(b, out));
-            }
-            Stmt::Delete { targets, .. } => targets.iter().for_each(|t| target_names(t, out, true)),
             Stmt::Global { names, .. } => out.extend(names.iter().cloned()),
-            Stmt::Other { exprs, .. } => exprs.iter().for_each(|e| expr(e, out)),
-            Stmt::FunctionDef { .. }
-            | Stmt::ClassDef { .. }
-            | Stmt::Import { .. }
-            | Stmt::Nonlocal { .. } => {}
-        }
-    }
-}
-
-/// Names a top-level statement of an executed cell binds in the global namespace (including
-/// `global` declarations inside functions).
-pub fn bound_names(stmts: &[Stmt], out: &mut BTreeSet<String>) {
-    for s in stmts {
-        match s {
-            Stmt::Assign { targets, .. } => {
-                targets.iter().for_each(|t| target_names(t, out, false))
-            }
-            Stmt::Import { names, .. } => {
-                for a in names {
-                    out.insert(
-                        a.asname
-                            .clone()
-                            .unwrap_or_else(|| a.name.split('.').next().unwrap_or("").to_string()),
-                    );
-                }
-            }
-            Stmt::FunctionDef { name, body, .. } | Stmt::ClassDef { name, body, .. } => {
-                out.insert(name.clone());
-                let mut inner = BTreeSet::new();
-                mentioned_names(body, &mut inner);
-                // Conservative: a function declaring `global x` may rebind x when called.
-                if contains_global(body) {
-                    out.extend(inner);
-                }
-            }
-            Stmt::For {
-                target,
-                body,
-                orelse,
-                ..
-            } => {
-                target_names(target, out, false);
-                bound_names(body, out);
-                bound_names(orelse, out);
-            }
-            Stmt::While { body, orelse, .. } | Stmt::If { body, orelse, .. } => {
-                bound_names(body, out);
-                bound_names(orelse, out);
-            }
-            Stmt::With { items, body, .. } => {
-                for (_, t) in items {
-                    if let Some(t) = t {
-                        target_names(t, out, false);
-                    }
-                }
-                bound_names(body, out);
-            }
-            Stmt::Try {
-                body,
-                handlers,
-                orelse,
-                finalbody,
-                ..
-            } => {
-                bound_names(body, out);
-                for h in handlers {
-                    bound_names(&h.body, out);
-                }
-                bound_names(orelse, out);
-                bound_names(finalbody, out);
-            }
-            Stmt::Match { cases, .. } => {
-                for (names, _, body) in cases {
-                    out.extend(names.iter().cloned());
-                    bound_names(body, out);
-                }
-            }
-            Stmt::Delete { targets, .. } => {
-                targets.iter().for_each(|t| target_names(t, out, false))
-            }
-            Stmt::Expr { value, .. } => {
-                let mut names = BTreeSet::new();
-                walrus_names(value, &mut names);
-                out.extend(names);
-            }
+            // Their bodies run later; decorators and defaults do not mutate.
+            Stmt::FunctionDef { .. } | Stmt::ClassDef { .. } => continue,
             _ => {}
         }
+        s.for_each_expr(&mut |e| expr(e, out));
+        s.for_each_block(|b| mutated_names(b, out));
     }
 }
 
-fn walrus_names(e: &Expr, out: &mut BTreeSet<String>) {
-    if let Expr::Walrus { target, .. } = e {
-        out.insert(target.clone());
+/// The names `facts` (of the cell whose statements these are) records as bound by the
+/// statements: assignments, imports, definitions, loop and `with` targets, walruses, handlers,
+/// match captures, and names a function of theirs declares `global` and binds.
+pub fn bound_names(stmts: &[Stmt], facts: &CellFacts, out: &mut BTreeSet<String>) {
+    for s in stmts {
+        let r = s.range();
+        out.extend(
+            facts
+                .definitions
+                .iter()
+                .filter(|d| d.range.start >= r.start && d.range.end <= r.end)
+                .map(|d| d.name.clone()),
+        );
+        out.extend(
+            facts
+                .deletions
+                .iter()
+                .filter(|d| d.range.start >= r.start && d.range.end <= r.end)
+                .map(|d| d.name.clone()),
+        );
     }
-    for_each_child(e, |c| walrus_names(c, out));
-}
-
-fn contains_global(stmts: &[Stmt]) -> bool {
-    stmts.iter().any(|s| match s {
-        Stmt::Global { .. } => true,
-        Stmt::For { body, orelse, .. }
-        | Stmt::While { body, orelse, .. }
-        | Stmt::If { body, orelse, .. } => contains_global(body) || contains_global(orelse),
-        Stmt::With { body, .. } => contains_global(body),
-        Stmt::Try {
-            body,
-            handlers,
-            orelse,
-            finalbody,
-            ..
-        } => {
-            contains_global(body)
-                || handlers.iter().any(|h| contains_global(&h.body))
-                || contains_global(orelse)
-                || contains_global(finalbody)
-        }
-        _ => false,
-    })
 }
 
 /// Does the statement contain `break`, `continue`, `return`, `raise`, `pass` or the like (which the
 /// IR keeps as `Stmt::Other`), outside nested functions?
 fn contains_jump(stmts: &[Stmt]) -> bool {
-    stmts.iter().any(|s| match s {
-        Stmt::Other { .. } => true,
-        Stmt::For { body, orelse, .. }
-        | Stmt::While { body, orelse, .. }
-        | Stmt::If { body, orelse, .. } => contains_jump(body) || contains_jump(orelse),
-        Stmt::With { body, .. } => contains_jump(body),
-        Stmt::Try {
-            body,
-            handlers,
-            orelse,
-            finalbody,
-            ..
-        } => {
-            contains_jump(body)
-                || handlers.iter().any(|h| contains_jump(&h.body))
-                || contains_jump(orelse)
-                || contains_jump(finalbody)
-        }
-        Stmt::Match { cases, .. } => cases.iter().any(|(_, _, b)| contains_jump(b)),
-        _ => false,
+    stmts.iter().any(|s| {
+        let mut jump = matches!(s, Stmt::Other { .. });
+        s.for_each_block(|b| jump |= contains_jump(b));
+        jump
     })
 }
 

@@ -6,7 +6,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
 
-use crate::ir::{Expr, Params, Stmt};
+use crate::facts::CellFacts;
+use crate::ir::{Expr, Params, Stmt, Target};
 
 use super::flow::{bound_names, import_bindings, mentioned_names};
 use super::value::Val;
@@ -61,8 +62,9 @@ pub struct CellRuleFacts {
     pub extends_pandas: bool,
 }
 
-/// Reads one cell. `source` is the cell's text (what the bodies' ranges index into).
-pub fn cell_rule_facts(body: &[Stmt], source: &str) -> CellRuleFacts {
+/// Reads one cell. `source` is the cell's text (what the bodies' ranges index into), `cell` what
+/// `facts::cell_facts` found in it.
+pub fn cell_rule_facts(body: &[Stmt], source: &str, cell: &CellFacts) -> CellRuleFacts {
     let mut facts = CellRuleFacts::default();
     let shared_source: Rc<str> = Rc::from(source);
     for stmt in body {
@@ -99,7 +101,7 @@ pub fn cell_rule_facts(body: &[Stmt], source: &str) -> CellRuleFacts {
                 ));
                 // A `global` declaration may rebind other names when the function runs.
                 let mut bound = BTreeSet::new();
-                bound_names(std::slice::from_ref(stmt), &mut bound);
+                bound_names(std::slice::from_ref(stmt), cell, &mut bound);
                 bound.remove(name);
                 facts
                     .bindings
@@ -107,7 +109,7 @@ pub fn cell_rule_facts(body: &[Stmt], source: &str) -> CellRuleFacts {
             }
             other => {
                 let mut bound = BTreeSet::new();
-                bound_names(std::slice::from_ref(other), &mut bound);
+                bound_names(std::slice::from_ref(other), cell, &mut bound);
                 facts
                     .bindings
                     .extend(bound.into_iter().map(|n| Effect::Bind(n, Binding::Other)));
@@ -296,35 +298,12 @@ pub fn star_may_rebind(name: &str, val: &Val) -> bool {
 
 pub fn collect_function_mentions(stmts: &[Stmt], out: &mut Vec<(String, BTreeSet<String>)>) {
     for s in stmts {
-        match s {
-            Stmt::FunctionDef { name, body, .. } | Stmt::ClassDef { name, body, .. } => {
-                let mut names = BTreeSet::new();
-                mentioned_names(body, &mut names);
-                out.push((name.clone(), names));
-            }
-            Stmt::If { body, orelse, .. }
-            | Stmt::For { body, orelse, .. }
-            | Stmt::While { body, orelse, .. } => {
-                collect_function_mentions(body, out);
-                collect_function_mentions(orelse, out);
-            }
-            Stmt::With { body, .. } => collect_function_mentions(body, out),
-            Stmt::Try {
-                body,
-                handlers,
-                orelse,
-                finalbody,
-                ..
-            } => {
-                collect_function_mentions(body, out);
-                handlers
-                    .iter()
-                    .for_each(|h| collect_function_mentions(&h.body, out));
-                collect_function_mentions(orelse, out);
-                collect_function_mentions(finalbody, out);
-            }
-            _ => {}
+        if let Stmt::FunctionDef { name, body, .. } | Stmt::ClassDef { name, body, .. } = s {
+            let mut names = BTreeSet::new();
+            mentioned_names(body, &mut names);
+            out.push((name.clone(), names));
         }
+        s.for_each_block(|b| collect_function_mentions(b, out));
     }
 }
 
@@ -389,127 +368,36 @@ struct Scan {
 }
 
 impl Scan {
+    /// Every statement, function and class bodies included.
     fn stmts(&mut self, stmts: &[Stmt]) {
         for s in stmts {
-            self.stmt(s);
-        }
-    }
-
-    fn stmt(&mut self, s: &Stmt) {
-        match s {
-            Stmt::Expr { value, .. } => self.expr(value),
-            Stmt::Assign { targets, value, .. } => {
-                for t in targets {
-                    self.target(t);
-                }
-                if let Some(v) = value {
-                    self.expr(v);
-                }
-            }
-            Stmt::Import { from, names, .. } => {
-                for a in names {
-                    let bound = a.asname.as_deref().unwrap_or(&a.name);
-                    self.names_index |= may_name_index(&a.name) || may_name_index(bound);
-                    let module = from.as_deref().unwrap_or(&a.name);
-                    let root = module.split('.').next().unwrap_or(module);
-                    self.extends_pandas |= EXTENDS_PANDAS.contains(&root);
-                }
-            }
-            Stmt::FunctionDef {
-                decorators,
-                params,
-                body,
-                ..
-            } => {
-                decorators.iter().for_each(|e| self.expr(e));
-                params.defaults.iter().for_each(|e| self.expr(e));
-                self.stmts(body);
-            }
-            Stmt::ClassDef {
-                decorators,
-                bases,
-                body,
-                ..
-            } => {
-                decorators.iter().chain(bases).for_each(|e| self.expr(e));
-                self.stmts(body);
-            }
-            Stmt::For {
-                target,
-                iter,
-                body,
-                orelse,
-                ..
-            } => {
-                self.target(target);
-                self.expr(iter);
-                self.stmts(body);
-                self.stmts(orelse);
-            }
-            Stmt::While {
-                test, body, orelse, ..
-            }
-            | Stmt::If {
-                test, body, orelse, ..
-            } => {
-                self.expr(test);
-                self.stmts(body);
-                self.stmts(orelse);
-            }
-            Stmt::With { items, body, .. } => {
-                for (e, t) in items {
-                    self.expr(e);
-                    if let Some(t) = t {
-                        self.target(t);
+            match s {
+                Stmt::Import { from, names, .. } => {
+                    for a in names {
+                        let bound = a.asname.as_deref().unwrap_or(&a.name);
+                        self.names_index |= may_name_index(&a.name) || may_name_index(bound);
+                        let module = from.as_deref().unwrap_or(&a.name);
+                        let root = module.split('.').next().unwrap_or(module);
+                        self.extends_pandas |= EXTENDS_PANDAS.contains(&root);
                     }
                 }
-                self.stmts(body);
-            }
-            Stmt::Try {
-                body,
-                handlers,
-                orelse,
-                finalbody,
-                ..
-            } => {
-                self.stmts(body);
-                for h in handlers {
-                    if let Some(k) = &h.kind {
-                        self.expr(k);
-                    }
-                    self.stmts(&h.body);
-                }
-                self.stmts(orelse);
-                self.stmts(finalbody);
-            }
-            Stmt::Match { subject, cases, .. } => {
-                self.expr(subject);
-                for (_, guard, body) in cases {
-                    if let Some(g) = guard {
-                        self.expr(g);
-                    }
-                    self.stmts(body);
-                }
-            }
-            Stmt::Delete { targets, .. } => targets.iter().for_each(|t| self.target(t)),
-            Stmt::Global { .. } | Stmt::Nonlocal { .. } => {}
-            Stmt::Other { exprs, .. } => exprs.iter().for_each(|e| self.expr(e)),
-        }
-    }
-
-    fn target(&mut self, t: &crate::ir::Target) {
-        use crate::ir::Target;
-        match t {
-            Target::Name { .. } => {}
-            Target::Unpack { elts, .. } => elts.iter().for_each(|e| self.target(e)),
-            Target::Starred { target, .. } => self.target(target),
-            Target::Store { expr, .. } => {
                 // `pd.DataFrame.my_method = ...`
-                if let Expr::Attribute { value, .. } = expr {
-                    self.extends_pandas |= is_frame_class(value);
+                Stmt::Assign { targets, .. } => {
+                    for t in targets {
+                        if let Target::Store {
+                            expr: Expr::Attribute { value, .. },
+                            ..
+                        } = t
+                        {
+                            self.extends_pandas |= is_frame_class(value);
+                        }
+                    }
                 }
-                self.expr(expr)
+                Stmt::FunctionDef { body, .. } | Stmt::ClassDef { body, .. } => self.stmts(body),
+                _ => {}
             }
+            s.for_each_expr(&mut |e| self.expr(e));
+            s.for_each_block(|b| self.stmts(b));
         }
     }
 

@@ -16,6 +16,7 @@ pub mod values;
 use std::collections::BTreeSet;
 
 use crate::diagnostic::Diagnostic;
+use crate::facts::CellFacts;
 use crate::ir::Stmt;
 use crate::summary::SummaryDoc;
 use history::HistoryState;
@@ -26,6 +27,8 @@ pub struct RuleContext<'a> {
     pub source: &'a str,
     /// The target cell's statements.
     pub body: &'a [Stmt],
+    /// What the target cell binds and reads (`facts::cell_facts` of `body`).
+    pub facts: &'a CellFacts,
     /// Kernel summaries of the names the cell uses (state before the cell runs).
     pub summaries: Option<&'a SummaryDoc>,
     /// Names defined in the kernel before the cell runs, when known.
