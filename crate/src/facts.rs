@@ -212,15 +212,19 @@ impl ScopeNames {
 
     fn stmt(&mut self, stmt: &Stmt) {
         match stmt {
-            Stmt::Expr { value, .. } => self.expr(value),
+            // A bare annotation `x: int` binds nothing.
             Stmt::Assign {
                 targets, op, value, ..
-            } => {
-                if value.is_some() || *op != AssignOp::Annotated {
-                    targets.iter().for_each(|t| self.target(t));
-                }
-                value.iter().for_each(|v| self.expr(v));
+            } if value.is_some() || *op != AssignOp::Annotated => {
+                targets.iter().for_each(|t| self.target(t))
             }
+            // `del x` in a function makes `x` local, like an assignment.
+            Stmt::Delete { targets, .. } => targets.iter().for_each(|t| self.target(t)),
+            Stmt::For { target, .. } => self.target(target),
+            Stmt::With { items, .. } => items
+                .iter()
+                .filter_map(|(_, t)| t.as_ref())
+                .for_each(|t| self.target(t)),
             Stmt::Import { from, names, .. } => {
                 for alias in names {
                     match bound_by_import(from.as_deref(), &alias.name, alias.asname.as_deref()) {
@@ -231,90 +235,24 @@ impl ScopeNames {
                     }
                 }
             }
-            Stmt::FunctionDef {
-                name,
-                decorators,
-                params,
-                body,
-                ..
-            } => {
+            Stmt::FunctionDef { name, body, .. } | Stmt::ClassDef { name, body, .. } => {
                 self.bound.insert(name.clone());
-                decorators
-                    .iter()
-                    .chain(&params.defaults)
-                    .for_each(|e| self.expr(e));
                 self.nested(body);
             }
-            Stmt::ClassDef {
-                name,
-                decorators,
-                bases,
-                body,
-                ..
-            } => {
-                self.bound.insert(name.clone());
-                decorators.iter().chain(bases).for_each(|e| self.expr(e));
-                self.nested(body);
-            }
-            Stmt::For {
-                target,
-                iter,
-                body,
-                orelse,
-                ..
-            } => {
-                self.target(target);
-                self.expr(iter);
-                self.stmts(body);
-                self.stmts(orelse);
-            }
-            Stmt::While {
-                test, body, orelse, ..
-            }
-            | Stmt::If {
-                test, body, orelse, ..
-            } => {
-                self.expr(test);
-                self.stmts(body);
-                self.stmts(orelse);
-            }
-            Stmt::With { items, body, .. } => {
-                for (context, target) in items {
-                    self.expr(context);
-                    target.iter().for_each(|t| self.target(t));
-                }
-                self.stmts(body);
-            }
-            Stmt::Try {
-                body,
-                handlers,
-                orelse,
-                finalbody,
-                ..
-            } => {
-                self.stmts(body);
-                for handler in handlers {
-                    handler.kind.iter().for_each(|k| self.expr(k));
-                    self.bound.extend(handler.name.clone());
-                    self.stmts(&handler.body);
-                }
-                self.stmts(orelse);
-                self.stmts(finalbody);
-            }
-            Stmt::Match { subject, cases, .. } => {
-                self.expr(subject);
-                for (names, guard, body) in cases {
-                    self.bound.extend(names.iter().cloned());
-                    guard.iter().for_each(|g| self.expr(g));
-                    self.stmts(body);
-                }
-            }
-            // `del x` in a function makes `x` local, like an assignment.
-            Stmt::Delete { targets, .. } => targets.iter().for_each(|t| self.target(t)),
+            Stmt::Try { handlers, .. } => self
+                .bound
+                .extend(handlers.iter().filter_map(|h| h.name.clone())),
+            Stmt::Match { cases, .. } => self
+                .bound
+                .extend(cases.iter().flat_map(|(names, _, _)| names.iter().cloned())),
             Stmt::Global { names, .. } => self.globals.extend(names.iter().cloned()),
             Stmt::Nonlocal { names, .. } => self.nonlocals.extend(names.iter().cloned()),
-            Stmt::Other { exprs, .. } => exprs.iter().for_each(|e| self.expr(e)),
+            _ => {}
         }
+        // Decorators, defaults, bases, tests, iterables, values and the objects targets store
+        // into; then the nested blocks (not function or class bodies: `nested`).
+        stmt.for_each_expr(&mut |e| self.expr(e));
+        stmt.for_each_block(|b| self.stmts(b));
     }
 
     fn nested(&mut self, body: &[Stmt]) {
@@ -323,6 +261,7 @@ impl ScopeNames {
         self.nested_globals.extend(inner.nested_globals);
     }
 
+    /// The names a target binds (what it stores into is walked by `stmt`).
     fn target(&mut self, target: &Target) {
         match target {
             Target::Name { id, .. } => {
@@ -330,7 +269,7 @@ impl ScopeNames {
             }
             Target::Unpack { elts, .. } => elts.iter().for_each(|t| self.target(t)),
             Target::Starred { target, .. } => self.target(target),
-            Target::Store { expr, .. } => self.expr(expr),
+            Target::Store { .. } => {}
         }
     }
 

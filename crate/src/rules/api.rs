@@ -10,7 +10,7 @@
 use crate::diagnostic::{Diagnostic, Edit, Fix};
 use crate::ir::{Expr, Literal, TextRange};
 
-use super::flow::Walker;
+use super::flow::{unpacks, Walker};
 use super::value::Val;
 
 struct Sig {
@@ -210,13 +210,8 @@ fn statsmodels_line(
     ))
 }
 
-fn short(w: &Walker, e: &Expr) -> String {
-    let t = w.text(e.range());
-    if t.len() > 40 || t.contains('\n') {
-        "the object".into()
-    } else {
-        t.to_string()
-    }
+fn short<'s>(w: &'s Walker, e: &Expr) -> &'s str {
+    w.shown(e, "the object")
 }
 
 pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
@@ -276,9 +271,7 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                     return;
                 }
             }
-            if keywords.iter().any(|k| k.name.is_none())
-                || args.iter().any(|a| matches!(a, Expr::Starred { .. }))
-            {
+            if unpacks(args, keywords) {
                 return;
             }
             if let Some(d) = statsmodels_line(w, func, keywords) {

@@ -10,7 +10,7 @@
 use crate::diagnostic::{Diagnostic, Edit, Fix};
 use crate::ir::{Expr, Keyword, Literal, SeqKind, TextRange};
 
-use super::flow::{str_list, Walker};
+use super::flow::{str_list, unpacks, Walker};
 use super::value::{Frame, Val};
 use super::{list_preview, suggest};
 
@@ -84,13 +84,8 @@ fn axis_is_columns(e: Option<&Expr>) -> Option<bool> {
     }
 }
 
-fn frame_name(w: &Walker, e: &Expr, f: &Frame) -> String {
-    let text = w.text(e.range());
-    if !text.is_empty() && text.len() <= 40 && !text.contains('\n') {
-        text.to_string()
-    } else {
-        f.origin.clone().unwrap_or_else(|| "the frame".into())
-    }
+fn frame_name<'s>(w: &'s Walker, e: &Expr, f: &'s Frame) -> &'s str {
+    w.shown(e, f.origin.as_deref().unwrap_or("the frame"))
 }
 
 fn missing(
@@ -228,9 +223,7 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                 return;
             };
             let base = w.eval(value);
-            if keywords.iter().any(|k| k.name.is_none())
-                || args.iter().any(|a| matches!(a, Expr::Starred { .. }))
-            {
+            if unpacks(args, keywords) {
                 return;
             }
             let f = match &base {
@@ -361,9 +354,7 @@ pub fn frame_method_result(
     args: &[Expr],
     keywords: &[Keyword],
 ) -> Val {
-    if keywords.iter().any(|k| k.name.is_none())
-        || args.iter().any(|a| matches!(a, Expr::Starred { .. }))
-    {
+    if unpacks(args, keywords) {
         return Val::Unknown;
     }
     let inplace = kw(keywords, "inplace").is_some();

@@ -100,6 +100,16 @@ impl<'a> Walker<'a> {
             .unwrap_or("")
     }
 
+    /// The source text of `e` for messages, or `or` when it is empty, long or spans lines.
+    pub fn shown<'s>(&'s self, e: &Expr, or: &'s str) -> &'s str {
+        let t = self.text(e.range());
+        if t.is_empty() || t.len() > 40 || t.contains('\n') {
+            or
+        } else {
+            t
+        }
+    }
+
     /// Is `name` a Python builtin here (not bound by the cell or the kernel)?
     pub fn is_builtin(&self, name: &str) -> bool {
         !self.bound_here.contains(name)
@@ -969,6 +979,12 @@ impl<'a> Walker<'a> {
             }
         }
     }
+}
+
+/// Does a call unpack arguments (`*args`, `**kwargs`): then which parameter gets what is unknown.
+pub fn unpacks(args: &[Expr], keywords: &[Keyword]) -> bool {
+    keywords.iter().any(|k| k.name.is_none())
+        || args.iter().any(|a| matches!(a, Expr::Starred { .. }))
 }
 
 /// An `inplace=` keyword that is not literally `False`.

@@ -10,7 +10,7 @@
 use crate::diagnostic::Diagnostic;
 use crate::ir::{Expr, Keyword, Literal, SeqKind};
 
-use super::flow::Walker;
+use super::flow::{unpacks, Walker};
 use super::value::{ArrayVal, Val};
 
 fn fmt_shape(s: &[i64]) -> String {
@@ -156,12 +156,7 @@ fn arrays<'v>(l: &'v Val, r: &'v Val) -> Option<(&'v ArrayVal, &'v ArrayVal)> {
 }
 
 fn name_of<'s>(w: &'s Walker, e: &Expr) -> &'s str {
-    let t = w.text(e.range());
-    if t.len() > 40 || t.contains('\n') {
-        "an operand"
-    } else {
-        t
-    }
+    w.shown(e, "an operand")
 }
 
 pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
@@ -198,9 +193,7 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
             keywords,
             range,
         } => {
-            if keywords.iter().any(|k| k.name.is_none())
-                || args.iter().any(|a| matches!(a, Expr::Starred { .. }))
-            {
+            if unpacks(args, keywords) {
                 return;
             }
             let path = w.lib_path(func);

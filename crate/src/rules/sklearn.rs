@@ -16,7 +16,7 @@ use std::collections::BTreeMap;
 use crate::diagnostic::Diagnostic;
 use crate::ir::{Expr, Keyword, Literal, TextRange};
 
-use super::flow::Walker;
+use super::flow::{unpacks, Walker};
 use super::value::{ArrayLib, ArrayVal, Estimator, Val};
 
 /// Estimators that validate `X` as a 2-D numeric array (no strings, no 1-D input).
@@ -73,45 +73,23 @@ const NUMERIC_2D: &[&str] = &[
     "QuantileTransformer",
 ];
 
-/// Of those, the ones that reject NaN in `X` (recent releases: trees, forests, histogram boosting
-/// and the scalers accept NaN, so they are absent).
-const REJECTS_NAN: &[&str] = &[
-    "LinearRegression",
-    "LogisticRegression",
-    "LogisticRegressionCV",
-    "Ridge",
-    "RidgeCV",
-    "RidgeClassifier",
-    "Lasso",
-    "LassoCV",
-    "ElasticNet",
-    "ElasticNetCV",
-    "SGDClassifier",
-    "SGDRegressor",
-    "Perceptron",
-    "SVC",
-    "SVR",
-    "LinearSVC",
-    "LinearSVR",
-    "NuSVC",
-    "NuSVR",
-    "KNeighborsClassifier",
-    "KNeighborsRegressor",
-    "GradientBoostingClassifier",
-    "GradientBoostingRegressor",
-    "GaussianNB",
-    "BernoulliNB",
-    "MLPClassifier",
-    "MLPRegressor",
-    "PCA",
-    "TruncatedSVD",
-    "KMeans",
-    "MiniBatchKMeans",
-    "DBSCAN",
-    "BayesianRidge",
-    "HuberRegressor",
-    "LinearDiscriminantAnalysis",
-    "QuadraticDiscriminantAnalysis",
+/// Of those, the ones that take NaN in `X` (recent releases: trees, forests, histogram boosting
+/// and the scalers); the others reject it.
+const ACCEPTS_NAN: &[&str] = &[
+    "DecisionTreeClassifier",
+    "DecisionTreeRegressor",
+    "RandomForestClassifier",
+    "RandomForestRegressor",
+    "ExtraTreesClassifier",
+    "ExtraTreesRegressor",
+    "HistGradientBoostingClassifier",
+    "HistGradientBoostingRegressor",
+    "StandardScaler",
+    "MinMaxScaler",
+    "MaxAbsScaler",
+    "RobustScaler",
+    "PowerTransformer",
+    "QuantileTransformer",
 ];
 
 /// Estimators whose output has the same shape as their input.
@@ -182,7 +160,8 @@ impl Estimator {
 
     /// Does `fit`/`predict` certainly reject NaN in `X`?
     fn rejects_nan(&self) -> bool {
-        if !self.is_sklearn() || !REJECTS_NAN.contains(&self.class.as_str()) {
+        let class = self.class.as_str();
+        if !self.is_sklearn() || !NUMERIC_2D.contains(&class) || ACCEPTS_NAN.contains(&class) {
             return false;
         }
         // KNeighbors* accept NaN with metric='nan_euclidean'; the default is 'minkowski'.
@@ -258,9 +237,7 @@ fn is_confusion_display(path: &str) -> bool {
 
 /// Values of sklearn calls the rules follow.
 pub fn lib_call_result(w: &Walker, path: &str, args: &[Expr], keywords: &[Keyword]) -> Option<Val> {
-    if keywords.iter().any(|k| k.name.is_none())
-        || args.iter().any(|a| matches!(a, Expr::Starred { .. }))
-    {
+    if unpacks(args, keywords) {
         return None;
     }
     if path.starts_with("sklearn.metrics") && path.ends_with(".confusion_matrix") {
@@ -306,8 +283,7 @@ pub fn split_result(w: &Walker, value: &Expr, n_targets: usize) -> Option<Vec<Va
         || !w.lib_path(func)?.starts_with("sklearn.")
         || args.is_empty()
         || n_targets != 2 * args.len()
-        || args.iter().any(|a| matches!(a, Expr::Starred { .. }))
-        || keywords.iter().any(|k| k.name.is_none())
+        || unpacks(args, keywords)
     {
         return None;
     }
@@ -455,12 +431,7 @@ fn x_arg<'e>(args: &'e [Expr], keywords: &'e [Keyword]) -> Option<&'e Expr> {
 }
 
 fn text_or<'s>(w: &'s Walker, e: &Expr, or: &'s str) -> &'s str {
-    let t = w.text(e.range());
-    if t.is_empty() || t.len() > 40 || t.contains('\n') {
-        or
-    } else {
-        t
-    }
+    w.shown(e, or)
 }
 
 pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {

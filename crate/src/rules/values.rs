@@ -48,13 +48,8 @@ fn bad_example(examples: &[String], t: Target) -> Option<&str> {
         .map(String::as_str)
 }
 
-fn short(w: &Walker, e: &Expr) -> String {
-    let t = w.text(e.range());
-    if t.len() > 40 || t.contains('\n') {
-        "the column".into()
-    } else {
-        t.to_string()
-    }
+fn short<'s>(w: &'s Walker, e: &Expr) -> &'s str {
+    w.shown(e, "the column")
 }
 
 pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
