@@ -1049,3 +1049,190 @@ fn array_subclasses_are_not_followed() {
         &[],
     );
 }
+
+// ---------- keras targets
+
+fn keras_objects(loss: &str, units: i64, class_mode: &str, num_classes: i64) -> String {
+    format!(
+        r#""model": {{"type": "keras.src.models.functional.Functional", "kind": "keras_model",
+            "S": {{"input_shape": [null, 224, 224, 3], "output_shape": [null, {units}], "n_layers": 5}},
+            "R": {{"loss": "{loss}", "layers": [{{"name": "dense", "class": "Dense", "units": {units}, "activation": "softmax"}}]}},
+            "V": {{"output_units": {units}, "output_activation": "softmax", "compiled": true}}}},
+        "train_images": {{"type": "keras.src.legacy.preprocessing.image.DataFrameIterator", "kind": "keras_iterator",
+            "S": {{"samples": 44, "batch_size": 32, "image_shape": [224, 224, 3]}},
+            "R": {{"class_mode": "{class_mode}", "color_mode": "rgb"}}, "V": {{"num_classes": {num_classes}}}}},
+        "x_train": {{"type": "numpy.ndarray", "kind": "ndarray", "S": {{"shape": [100, 8]}}}},
+        "y_idx": {{"type": "numpy.ndarray", "kind": "ndarray", "S": {{"shape": [100]}}}},
+        "y_hot": {{"type": "numpy.ndarray", "kind": "ndarray", "S": {{"shape": [100, 5]}}}}"#
+    )
+}
+
+#[test]
+fn keras_output_units_must_match_the_classes() {
+    let t = "history = model.fit(train_images, epochs=3)";
+    let objs = keras_objects("categorical_crossentropy", 5, "categorical", 2);
+    fires(
+        &run(&[], t, &objs),
+        t,
+        "keras-target-mismatch",
+        "model.fit(train_images, epochs=3)",
+        &["2 classes", "5 units"],
+    );
+    // As many units as classes; a custom loss; compiled again in the cell; one output unit.
+    silent(&run(
+        &[],
+        t,
+        &keras_objects("categorical_crossentropy", 2, "categorical", 2),
+    ));
+    silent(&run(&[], t, &keras_objects("my_loss", 5, "categorical", 2)));
+    silent(&run(
+        &[],
+        "model.compile(optimizer='adam', loss='mse')\nmodel.fit(train_images)",
+        &objs,
+    ));
+    silent(&run(&[], t, &keras_objects("mse", 1, "categorical", 2)));
+}
+
+#[test]
+fn keras_losses_must_fit_the_targets() {
+    let t = "model.fit(train_images)";
+    fires(
+        &run(
+            &[],
+            t,
+            &keras_objects("sparse_categorical_crossentropy", 3, "categorical", 3),
+        ),
+        t,
+        "keras-target-mismatch",
+        t,
+        &["class indices"],
+    );
+    silent(&run(
+        &[],
+        t,
+        &keras_objects("sparse_categorical_crossentropy", 3, "sparse", 3),
+    ));
+    let objs = keras_objects("categorical_crossentropy", 5, "categorical", 5);
+    let t = "model.fit(x_train, y_idx, epochs=2)";
+    fires(
+        &run(&[], t, &objs),
+        t,
+        "keras-target-mismatch",
+        t,
+        &["y_idx", "sparse_categorical_crossentropy"],
+    );
+    silent(&run(&[], "model.fit(x_train, y_hot, epochs=2)", &objs));
+    silent(&run(
+        &[],
+        "model.fit(x_train, y_idx, epochs=2)",
+        &keras_objects("sparse_categorical_crossentropy", 5, "categorical", 5),
+    ));
+}
+
+// ---------- calls of the notebook's own functions
+
+const VARS: &str = "m = a = b = 1\nparts = [1, 2, 3]\nkw = {}";
+
+const DEFS: &str = "def train(model, X, y, epochs=10, *, verbose=False):\n    return model\n\ndef show(*images, **options):\n    pass";
+
+#[test]
+fn calls_must_fit_the_notebook_functions() {
+    for (t, fact) in [
+        ("train(m, a, b, 5, 6)", "takes 4 positional arguments but 5"),
+        ("train(m, a)", "missing 1 required argument: 'y'"),
+        (
+            "train(m, a, b, epoch=3)",
+            "unexpected keyword argument 'epoch'",
+        ),
+        ("train(m, a, b, X=1)", "multiple values for argument 'X'"),
+    ] {
+        fires(&run(&[VARS, DEFS], t, ""), t, "bad-arguments", t, &[fact]);
+    }
+    silent(&run(
+        &[VARS, DEFS],
+        "train(m, a, b)\ntrain(m, a, y=b, epochs=3, verbose=True)\nshow(1, 2, 3, size=4)\ntrain(*parts)\ntrain(**kw)",
+        "",
+    ));
+    // Defined in the cell itself, before the call.
+    let t = "def f(a):\n    return a\nf(1, 2)";
+    fires(
+        &run(&[], t, ""),
+        t,
+        "bad-arguments",
+        "f(1, 2)",
+        &["takes 1"],
+    );
+    // Rebound, decorated, or replaced by the kernel: the def no longer tells.
+    silent(&run(
+        &[VARS, DEFS, "train = make_trainer()"],
+        "train(m)",
+        "",
+    ));
+    silent(&run(&[VARS, DEFS], "train = lambda m: m\ntrain(m)", ""));
+    silent(&run(
+        &[
+            VARS,
+            "import functools",
+            "@functools.lru_cache\ndef g(a):\n    return a",
+        ],
+        "g(1, 2, 3)",
+        "",
+    ));
+    let not_a_function = r#""train": {"type": "functools.partial", "kind": "object"}"#;
+    silent(&run(&[VARS, DEFS], "train(m)", not_a_function));
+    silent(&run(&[VARS, DEFS], "exec('train = print')\ntrain(m)", ""));
+}
+
+#[test]
+fn numpy_constructors_take_fixed_keywords() {
+    let t = "docs = np.array([1, 2], maxlen=3)";
+    fires(
+        &run(&[IMPORTS], t, ""),
+        t,
+        "bad-arguments",
+        "maxlen=3",
+        &["unexpected keyword argument 'maxlen'"],
+    );
+    silent(&run(
+        &[IMPORTS],
+        "a = np.array([1, 2], dtype=float, copy=True, ndmin=2)\nb = np.zeros((2, 2), dtype=int, order='F')\nc = np.asarray(a, float)",
+        "",
+    ));
+}
+
+#[test]
+fn comprehension_elements_run_when_the_iterable_is_not_empty() {
+    let t = "docs = np.array([np.array(x, maxlen=3) for x in items])";
+    fires(
+        &run(&[IMPORTS], t, ARR),
+        t,
+        "bad-arguments",
+        "maxlen=3",
+        &["maxlen"],
+    );
+    let t = "cols = [df['Fare'] for i in range(3)]";
+    fires(
+        &run(&[IMPORTS], t, TITANIC),
+        t,
+        "missing-column",
+        "'Fare'",
+        &[],
+    );
+    // It may be empty, or filtered: nothing is certain.
+    silent(&run(
+        &[IMPORTS],
+        "docs = [np.array(x, maxlen=3) for x in stuff]",
+        r#""stuff": {"type": "list", "kind": "list", "S": {"length": 0}}"#,
+    ));
+    silent(&run(
+        &[IMPORTS],
+        "cols = [df['Fare'] for i in range(3) if i > 5]",
+        TITANIC,
+    ));
+    // The loop variable hides the kernel's value of the same name.
+    silent(&run(
+        &[IMPORTS],
+        "vals = [a.reshape(7, 7) for a in items]",
+        ARR,
+    ));
+}

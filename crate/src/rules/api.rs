@@ -8,7 +8,7 @@
 //!   functions whose signatures are keyword-only in current releases.
 
 use crate::diagnostic::{Diagnostic, Edit, Fix};
-use crate::ir::{Expr, Literal, TextRange};
+use crate::ir::{Expr, Keyword, Literal, Params, TextRange};
 
 use super::flow::{unpacks, Walker};
 use super::value::Val;
@@ -83,8 +83,85 @@ fn signature(path: &str) -> Option<Sig> {
             positional: &["class_weight", "y"],
             keyword_only: None,
         }),
+        // numpy 1.26 to 2.4 (numpy 2 added `device`, `copy` to asarray, `ndmax` to array).
+        "numpy.array" => Some(Sig {
+            positional: &["object", "dtype"],
+            keyword_only: Some(&["copy", "order", "subok", "ndmin", "ndmax", "like"]),
+        }),
+        "numpy.asarray" => Some(Sig {
+            positional: &["a", "dtype", "order"],
+            keyword_only: Some(&["device", "copy", "like"]),
+        }),
+        "numpy.zeros" | "numpy.ones" | "numpy.empty" => Some(Sig {
+            positional: &["shape", "dtype", "order"],
+            keyword_only: Some(&["device", "like"]),
+        }),
         _ => None,
     }
+}
+
+/// Does a call of a function defined by a plain `def` fit its parameters? The message when not.
+fn user_call_problem(
+    name: &str,
+    p: &Params,
+    args: &[Expr],
+    keywords: &[Keyword],
+) -> Option<String> {
+    let n = args.len();
+    if n > p.positional && !p.vararg {
+        return Some(format!(
+            "{name}() takes {} positional argument{} but {n} were given",
+            p.positional,
+            if p.positional == 1 { "" } else { "s" }
+        ));
+    }
+    let kw_start = p.positional + usize::from(p.vararg);
+    let kw_only = p
+        .names
+        .get(kw_start..kw_start + p.keyword_only_required.len())
+        .unwrap_or(&[]);
+    let given: Vec<&str> = keywords.iter().filter_map(|k| k.name.as_deref()).collect();
+    for k in &given {
+        match p.names[..p.positional].iter().position(|x| x == k) {
+            Some(i) if i < p.posonly => {
+                if !p.kwarg {
+                    return Some(format!(
+                        "{name}() got a positional-only argument '{k}' passed as keyword"
+                    ));
+                }
+            }
+            Some(i) if i < n => {
+                return Some(format!("{name}() got multiple values for argument '{k}'"))
+            }
+            Some(_) => {}
+            None if kw_only.iter().any(|x| x == k) || p.kwarg => {}
+            None => return Some(format!("{name}() got an unexpected keyword argument '{k}'")),
+        }
+    }
+    let required = p.positional - p.positional_defaults.min(p.positional);
+    let missing: Vec<&String> = p.names[..required]
+        .iter()
+        .enumerate()
+        .filter(|(i, x)| *i >= n && !given.contains(&x.as_str()))
+        .map(|(_, x)| x)
+        .chain(
+            kw_only
+                .iter()
+                .zip(&p.keyword_only_required)
+                .filter(|(x, req)| **req && !given.contains(&x.as_str()))
+                .map(|(x, _)| x),
+        )
+        .collect();
+    if missing.is_empty() {
+        return None;
+    }
+    let shown: Vec<String> = missing.iter().map(|m| format!("'{m}'")).collect();
+    Some(format!(
+        "{name}() is missing {} required argument{}: {}",
+        missing.len(),
+        if missing.len() == 1 { "" } else { "s" },
+        shown.join(", ")
+    ))
 }
 
 /// Methods of Keras 3 models whose keyword parameters are fixed (no `**kwargs`).
@@ -277,6 +354,19 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
             if let Some(d) = statsmodels_line(w, func, keywords) {
                 out.push(d);
                 return;
+            }
+            // A function of the notebook, defined by a plain `def` and not rebound since.
+            if let Expr::Name { id, .. } = &**func {
+                if let Some(params) = w.user_function(id) {
+                    if let Some(msg) = user_call_problem(id, params, args, keywords) {
+                        out.push(Diagnostic::error(
+                            "bad-arguments",
+                            format!("{msg}: TypeError"),
+                            *range,
+                        ));
+                    }
+                    return;
+                }
             }
             let (sig, fname) = if let Some(path) = w.lib_path(func) {
                 match signature(&path) {

@@ -12,7 +12,7 @@ use crate::facts::CellFacts;
 use crate::ir::{Expr, Keyword, Literal, SeqKind, Stmt, Target, TextRange};
 
 use super::value::{from_summary, ArrayLib, ArrayVal, Estimator, Frame, SeriesVal, Val};
-use super::{api, columns, shapes, sklearn, values, RuleContext};
+use super::{api, columns, keras, shapes, sklearn, values, RuleContext};
 
 pub struct Walker<'a> {
     pub ctx: &'a RuleContext<'a>,
@@ -26,6 +26,12 @@ pub struct Walker<'a> {
     pub user_functions: BTreeMap<String, BTreeSet<String>>,
     /// An executed cell or the target may add attributes to every DataFrame.
     pub pandas_extended: bool,
+    /// Functions the target defined so far by a plain top-level `def`: their parameters.
+    pub defined_here: BTreeMap<String, crate::ir::Params>,
+    /// A statement ran that may have rebound any name (`%run`, `exec`).
+    pub rebound_all: bool,
+    /// Functions of the cell a comprehension's variable hides while its elements are checked.
+    shadowed: Vec<(String, crate::ir::Params)>,
     pub out: Vec<Diagnostic>,
 }
 
@@ -67,6 +73,9 @@ impl<'a> Walker<'a> {
             bound_here: BTreeSet::new(),
             index_unnamed,
             user_functions,
+            defined_here: BTreeMap::new(),
+            rebound_all: false,
+            shadowed: Vec::new(),
             pandas_extended: ctx.history.extends_pandas || super::history::extends_pandas(ctx.body),
             out: Vec::new(),
         }
@@ -108,6 +117,28 @@ impl<'a> Walker<'a> {
         } else {
             t
         }
+    }
+
+    /// The parameters of the function `name` holds, when it is one defined by a plain `def` at
+    /// the top level of this cell (before this point) or of an executed cell, and not rebound
+    /// since (the kernel, when it summarized the name, saw a function).
+    pub fn user_function(&self, name: &str) -> Option<&crate::ir::Params> {
+        if let Some(p) = self.defined_here.get(name) {
+            return Some(p);
+        }
+        if self.bound_here.contains(name) || self.rebound_all {
+            return None;
+        }
+        if let Some(obj) = self.ctx.summaries.and_then(|d| d.objects.get(name)) {
+            let kind = obj.str_fact(crate::summary::Category::R, "callable_kind");
+            if obj.error.is_some()
+                || obj.kind != "callable"
+                || kind.is_some_and(|k| k != "function")
+            {
+                return None;
+            }
+        }
+        self.ctx.history.functions.get(name).map(|f| &f.params)
     }
 
     /// Is `name` a Python builtin here (not bound by the cell or the kernel)?
@@ -179,12 +210,20 @@ impl<'a> Walker<'a> {
     }
 
     fn stmt(&mut self, stmt: &Stmt) {
+        // A function defined in this cell stays known until the name is bound again.
+        if !self.defined_here.is_empty() {
+            let mut bound = BTreeSet::new();
+            bound_names(std::slice::from_ref(stmt), self.ctx.facts, &mut bound);
+            self.defined_here.retain(|name, _| !bound.contains(name));
+        }
         self.stmt_effects(stmt);
         // `%run`, `exec(...)`, `globals()[...] = ...`: any name may hold anything now.
         if super::history::rebinds_anything(stmt, self.ctx.source) {
             for val in self.env.values_mut() {
                 *val = Val::Unknown;
             }
+            self.defined_here.clear();
+            self.rebound_all = true;
         }
     }
 
@@ -244,6 +283,15 @@ impl<'a> Walker<'a> {
             Stmt::FunctionDef { name, .. } | Stmt::ClassDef { name, .. } => {
                 self.bound_here.insert(name.clone());
                 self.env.insert(name.clone(), Val::Unknown);
+                self.defined_here.remove(name);
+                if let Stmt::FunctionDef {
+                    decorators, params, ..
+                } = stmt
+                {
+                    if decorators.is_empty() {
+                        self.defined_here.insert(name.clone(), params.clone());
+                    }
+                }
             }
             Stmt::For {
                 target, iter, body, ..
@@ -455,9 +503,51 @@ impl<'a> Walker<'a> {
     pub fn check(&mut self, expr: &Expr) {
         match expr {
             Expr::Lambda { .. } => return,
-            Expr::Comprehension { generators, .. } => {
+            Expr::Comprehension {
+                elements,
+                generators,
+                ..
+            } => {
                 if let Some(g) = generators.first() {
                     self.check(&g.iter);
+                }
+                // One generator over a non-empty iterable, no condition: the elements are
+                // evaluated at least once, with the target names unknown.
+                if let [g] = generators.as_slice() {
+                    if g.ifs.is_empty() && self.non_empty(&g.iter) {
+                        let mut names = BTreeSet::new();
+                        target_names(&g.target, &mut names, false);
+                        let mark = self.shadowed.len();
+                        let saved: Vec<(String, Option<Val>, bool)> = names
+                            .into_iter()
+                            .map(|n| {
+                                let before = self.env.insert(n.clone(), Val::Unknown);
+                                let fresh = self.bound_here.insert(n.clone());
+                                let defined = self.defined_here.remove(&n);
+                                if let Some(p) = defined {
+                                    // Restored below; the element sees the loop variable.
+                                    self.shadowed.push((n.clone(), p));
+                                }
+                                (n, before, fresh)
+                            })
+                            .collect();
+                        for e in elements {
+                            self.check(e);
+                        }
+                        for (n, before, fresh) in saved {
+                            match before {
+                                Some(v) => self.env.insert(n.clone(), v),
+                                None => self.env.remove(&n),
+                            };
+                            if fresh {
+                                self.bound_here.remove(&n);
+                            }
+                        }
+                        let hidden: Vec<_> = self.shadowed.drain(mark..).collect();
+                        for (n, p) in hidden {
+                            self.defined_here.insert(n, p);
+                        }
+                    }
                 }
                 return;
             }
@@ -514,6 +604,7 @@ impl<'a> Walker<'a> {
         shapes::check(self, expr, &mut found);
         values::check(self, expr, &mut found);
         api::check(self, expr, &mut found);
+        keras::check(self, expr, &mut found);
         self.out.extend(found);
     }
 

@@ -8,6 +8,7 @@ pub mod api;
 pub mod columns;
 pub mod flow;
 pub mod history;
+pub mod keras;
 pub mod shapes;
 pub mod sklearn;
 pub mod value;
