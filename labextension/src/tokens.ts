@@ -144,8 +144,8 @@ export interface CellResult {
 }
 
 /**
- * Extra checks (the LLM, later) that run only on explicit checks, since they are slow: the
- * "check active cell" command and check-before-run.
+ * Extra checks (the LLM: llm.ts) that run only on explicit checks, since they are slow: the
+ * "check active cell" command.
  */
 export interface ICheckSource {
   readonly id: string;
