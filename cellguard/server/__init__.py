@@ -1,9 +1,13 @@
 """Jupyter server extension: the LLM check of the browser goes through the server, so the API key
 never reaches the browser.
 
-- `POST /cellguard/llm/check` `{"prompt": {"system", "user", "schema"?}, "votes"?}` ->
-  `{"answers": [raw answer texts], "errors": [...], "model"}`. The browser reads the answers with the
-  core's `readVerdict` (majority vote) and checks the claims; answers are untrusted text.
+- `POST /cellguard/llm/check` `{"prompt": {"system", "user", "schema"?}, "votes"?, "endpoint"?,
+  "model"?, "temperature"?, "timeout_s"?}` -> `{"answers": [raw answer texts], "errors": [...],
+  "model"}`. The browser reads the answers with the core's `judgeAnswers` (majority vote, claims
+  checked); answers are untrusted text. `endpoint`, `model`, `temperature` and `timeout_s` come from
+  the browser's settings and override the server's configuration for this request; the API key is
+  sent only to the server's own endpoint (same origin as `base_url`) or to `key_origins`, never to
+  another endpoint a browser names.
 - `GET /cellguard/llm/status` -> `{"configured", "model", "host", "votes", "structured"}`: the base
   URL's host only, never the key.
 
@@ -18,11 +22,13 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+from typing import Optional
+from urllib.parse import urlparse
 
 from jupyter_server.base.handlers import APIHandler
 from jupyter_server.utils import url_path_join
 from tornado import web
-from traitlets import Float, Int, Unicode, default
+from traitlets import Float, Int, List, Unicode, default
 from traitlets.config import Configurable
 
 from ..llm.client import Client, LLMConfig, LLMError
@@ -41,6 +47,10 @@ class CellguardLLM(Configurable):
     votes = Int(help="Answers per check (majority vote)").tag(config=True)
     timeout_s = Float(help="Timeout of one request, in seconds").tag(config=True)
     retries = Int(3, help="Retries on 429/5xx/timeouts, with exponential backoff").tag(config=True)
+    key_origins = List(
+        Unicode(),
+        help="Origins (scheme://host:port) besides base_url's that may receive the API key when a browser names them as endpoint",
+    ).tag(config=True)
 
     @default("base_url")
     def _base_url(self):
@@ -66,15 +76,55 @@ class CellguardLLM(Configurable):
     def _timeout(self):
         return float(os.environ.get("CELLGUARD_LLM_TIMEOUT_S", 60))
 
-    def client_config(self) -> LLMConfig:
+    def client_config(self, overrides: Optional[dict] = None) -> LLMConfig:
+        """The configuration, with a check request's `endpoint`, `model`, `temperature` and
+        `timeout_s` (already validated) in place of the server's."""
+        overrides = overrides or {}
+        base_url = overrides.get("endpoint") or self.base_url
+        temperature = overrides.get("temperature", self.temperature)
+        key = self.api_key if self._may_receive_key(base_url) else ""
         return LLMConfig(
-            base_url=self.base_url,
-            model=self.model,
-            api_key=self.api_key or None,
-            temperature=self.temperature if self.temperature >= 0 else None,
-            timeout_s=self.timeout_s,
+            base_url=base_url,
+            model=overrides.get("model") or self.model,
+            api_key=key or None,
+            temperature=temperature if temperature is not None and temperature >= 0 else None,
+            timeout_s=overrides.get("timeout_s") or self.timeout_s,
             retries=self.retries,
         )
+
+    def _may_receive_key(self, base_url: str) -> bool:
+        # A browser-named endpoint must not be a way to read the server's key.
+        return _origin(base_url) in {_origin(self.base_url), *(_origin(o) for o in self.key_origins)}
+
+
+def _origin(url: str) -> str:
+    parts = urlparse(url.strip())
+    if not parts.scheme or not parts.hostname:
+        return ""
+    port = parts.port or {"http": 80, "https": 443}.get(parts.scheme)
+    return f"{parts.scheme}://{parts.hostname.lower()}:{port}"
+
+
+def _overrides(body: dict) -> dict:
+    """The browser's settings for one check request, validated."""
+    out: dict = {}
+    endpoint = body.get("endpoint")
+    if endpoint:
+        if not isinstance(endpoint, str) or urlparse(endpoint).scheme not in ("http", "https") or not _origin(endpoint):
+            raise ValueError("endpoint must be an http(s) URL")
+        out["endpoint"] = endpoint
+    model = body.get("model")
+    if model:
+        if not isinstance(model, str):
+            raise ValueError("model must be a string")
+        out["model"] = model
+    for name, low, high in (("temperature", -1.0, 2.0), ("timeout_s", 1.0, 600.0)):
+        value = body.get(name)
+        if value is not None:
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                raise ValueError(f"{name} must be a number")
+            out[name] = float(min(max(value, low), high))
+    return out
 
 
 class _Base(APIHandler):
@@ -110,8 +160,9 @@ class CheckHandler(_Base):
             system, user = prompt["system"], prompt["user"]
             if not isinstance(system, str) or not isinstance(user, str):
                 raise TypeError("system and user must be strings")
-        except (ValueError, KeyError, TypeError) as e:
-            raise web.HTTPError(400, f"expected {{prompt: {{system, user}}, votes?}}: {e}")
+            overrides = _overrides(body)
+        except (ValueError, KeyError, TypeError, AttributeError) as e:
+            raise web.HTTPError(400, f"expected {{prompt: {{system, user}}, votes?, endpoint?, model?}}: {e}")
         if len(system) + len(user) > MAX_PROMPT_CHARS:
             raise web.HTTPError(413, "prompt too long")
         votes = body.get("votes") or self.llm.votes
@@ -120,7 +171,7 @@ class CheckHandler(_Base):
         except (TypeError, ValueError):
             raise web.HTTPError(400, "votes must be a number")
         schema = prompt.get("schema") if isinstance(prompt.get("schema"), dict) else None
-        config = self.llm.client_config()
+        config = self.llm.client_config(overrides)
         if not config.configured:
             self.set_status(503)
             self.finish(json.dumps({"answers": [], "errors": ["no LLM endpoint configured on the server"]}))
@@ -138,7 +189,7 @@ class CheckHandler(_Base):
             elif isinstance(r, BaseException):
                 self.log.warning("cellguard LLM check failed: %s", type(r).__name__)
                 errors.append(f"internal error: {type(r).__name__}")
-        key = config.api_key
+        key = self.llm.api_key
         if key:  # belt and braces: the key never goes back
             answers = [a.replace(key, "***") for a in answers]
             errors = [e.replace(key, "***") for e in errors]

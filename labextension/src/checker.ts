@@ -149,6 +149,11 @@ class Checker implements ICellguardChecker {
     }
   }
 
+  requestFor(panel: NotebookPanel, cell: ICellModel): CheckRequest {
+    const cells = cellModels(panel);
+    return this._request(panel, cells, cells.indexOf(cell), cell.sharedModel.getSource());
+  }
+
   addSource(source: ICheckSource): IDisposable {
     this._sources.add(source);
     return new DisposableDelegate(() => this._sources.delete(source));

@@ -8,7 +8,12 @@ import type { IDisposable } from '@lumino/disposable';
 
 import { cellguardIcon } from './icon';
 import { SHOW_PANEL_COMMAND } from './panel';
-import { CellDiagnostic, ICellguardChecker, ICellguardSettings } from './tokens';
+import {
+  CellDiagnostic,
+  ICellguardChecker,
+  ICellguardLlm,
+  ICellguardSettings
+} from './tokens';
 
 export const CHECK_COMMAND = 'cellguard:check-active-cell';
 
@@ -34,13 +39,14 @@ export const commandsPlugin: JupyterFrontEndPlugin<void> = {
   description: 'The "check active cell" command, its toolbar and menu entries, and check-before-run.',
   autoStart: true,
   requires: [ICellguardChecker, ICellguardSettings, INotebookTracker],
-  optional: [ICommandPalette],
+  optional: [ICommandPalette, ICellguardLlm],
   activate: (
     app: JupyterFrontEnd,
     checker: ICellguardChecker,
     settings: ICellguardSettings,
     tracker: INotebookTracker,
-    palette: ICommandPalette | null
+    palette: ICommandPalette | null,
+    llm: ICellguardLlm | null
   ): void => {
     const { commands } = app;
     const hasCodeCell = () => tracker.activeCell?.model.type === 'code';
@@ -56,11 +62,21 @@ export const commandsPlugin: JupyterFrontEndPlugin<void> = {
         if (!panel || !cell || cell.model.type !== 'code') {
           return;
         }
+        const showPanel = () =>
+          commands.hasCommand(SHOW_PANEL_COMMAND)
+            ? commands.execute(SHOW_PANEL_COMMAND)
+            : Promise.resolve();
+        if (llm?.status.configured) {
+          // The panel shows the LLM's progress (with a cancel button), then its verdict.
+          await showPanel();
+          await checker.checkThoroughly(panel, cell.model);
+          return;
+        }
         const found = await checker.checkThoroughly(panel, cell.model);
         if (found.length === 0) {
           Notification.info('cellguard: no crash predicted for this cell.', { autoClose: 3000 });
-        } else if (commands.hasCommand(SHOW_PANEL_COMMAND)) {
-          await commands.execute(SHOW_PANEL_COMMAND);
+        } else {
+          await showPanel();
         }
       }
     });

@@ -3,8 +3,15 @@ import type {
   JupyterFrontEndPlugin
 } from '@jupyterlab/application';
 
-import init, { checkCell, start } from '../core/cellguard_core';
-import type { CellReport, CheckRequest } from './protocol';
+import init, { buildPrompt, checkCell, judgeAnswers, start } from '../core/cellguard_core';
+import type {
+  CellReport,
+  CheckRequest,
+  Judgement,
+  JudgeRequest,
+  Prompt,
+  PromptRequest
+} from './protocol';
 import { ICellguardCore } from './tokens';
 
 /** Consecutive failures after which the core is left off for this page (a bug we cannot outrun). */
@@ -29,6 +36,18 @@ class Core implements ICellguardCore {
   }
 
   check(request: CheckRequest): CellReport | null {
+    return this._call('check', checkCell, request);
+  }
+
+  buildPrompt(request: PromptRequest): Prompt | null {
+    return this._call('build a prompt', buildPrompt, request);
+  }
+
+  judgeAnswers(request: JudgeRequest): Judgement | null {
+    return this._call('read the LLM answers', judgeAnswers, request);
+  }
+
+  private _call<Q, R>(what: string, entry: (request: Q) => R, request: Q): R | null {
     if (!this._loaded || this._failures >= MAX_FAILURES) {
       return null;
     }
@@ -37,13 +56,13 @@ class Core implements ICellguardCore {
         // The first call into a replaced instance should take no arguments (wasm-bindgen 0.2.130).
         start();
       }
-      const report = checkCell(request);
+      const result = entry(request);
       this._failures = 0;
-      return report;
+      return result;
     } catch (error) {
       this._failures++;
       console.error(
-        'cellguard: the analysis core failed on this cell (a cellguard bug); it is restarted',
+        `cellguard: the analysis core failed to ${what} (a cellguard bug); it is restarted`,
         error,
         request
       );

@@ -5,7 +5,9 @@ import { commandsPlugin } from './commands';
 import { corePlugin } from './core';
 import { kernelPlugin } from './kernel';
 import { linterPlugin } from './linter';
+import { llmPlugin } from './llm';
 import { panelPlugin } from './panel';
+import { previewPlugin } from './preview';
 import { settingsPlugin } from './settings';
 import { statusPlugin } from './statusbar';
 
@@ -17,10 +19,12 @@ const plugins: JupyterFrontEndPlugin<unknown>[] = [
   corePlugin,
   kernelPlugin,
   checkerPlugin,
+  llmPlugin,
   linterPlugin,
   panelPlugin,
   statusPlugin,
-  commandsPlugin
+  commandsPlugin,
+  previewPlugin
 ];
 
 export default plugins;

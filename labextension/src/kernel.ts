@@ -15,6 +15,8 @@ import type {
   KernelReplyBase,
   KernelRequest,
   NamesReply,
+  SignatureReply,
+  Signatures,
   SummarizeReply,
   SummaryDoc,
   Wants
@@ -73,7 +75,8 @@ class KernelLink implements IKernelLink {
     return {
       history: this._history,
       kernelNames: this._names,
-      summaries: this._summaries
+      summaries: this._summaries,
+      signatures: this._signatures
     };
   }
 
@@ -88,6 +91,56 @@ class KernelLink implements IKernelLink {
     }
     wants.focus_columns.forEach(column => this._focusColumns.add(column));
     this._flush();
+  }
+
+  async fetch(wants: Wants, options: { signatures: boolean }): Promise<void> {
+    this.request(wants);
+    const wanted = [...wants.names, ...wants.paths, ...wants.callables];
+    const epoch = this._epoch;
+    const missing = options.signatures
+      ? wants.callables.filter(name => !(name in this._signatures))
+      : [];
+    const signatures =
+      missing.length > 0 && this._canAsk()
+        ? this._send<SignatureReply>({ type: 'signature', names: missing }).then(
+            reply => {
+              if (epoch === this._epoch) {
+                this._signatures = { ...this._signatures, ...reply.signatures };
+                this._factsChanged.emit();
+              }
+            },
+            reason => console.debug('cellguard: signature failed', reason)
+          )
+        : Promise.resolve();
+    // Answered: summarized, or asked with nothing left to wait for (a name the budget skipped).
+    const answered = () =>
+      this._state !== 'linked' ||
+      wanted.every(name => name in (this._summaries?.objects ?? {})) ||
+      (this._summarizing === 0 && this._queued.size === 0 && wanted.every(name => this._asked.has(name)));
+    await Promise.all([signatures, this._until(answered)]);
+  }
+
+  /** Resolves when `done()` holds after the facts or the state change, or at the request timeout. */
+  private _until(done: () => boolean): Promise<void> {
+    if (done()) {
+      return Promise.resolve();
+    }
+    return new Promise(resolve => {
+      const check = () => {
+        if (done()) {
+          finish();
+        }
+      };
+      const finish = () => {
+        clearTimeout(timer);
+        this._factsChanged.disconnect(check);
+        this._stateChanged.disconnect(check);
+        resolve();
+      };
+      const timer = setTimeout(finish, this._settings.current.requestTimeoutMs);
+      this._factsChanged.connect(check);
+      this._stateChanged.connect(check);
+    });
   }
 
   dispose(): void {
@@ -201,15 +254,20 @@ class KernelLink implements IKernelLink {
     this._focusColumns.clear();
     names.forEach(name => this._asked.add(name));
     const epoch = this._epoch;
+    this._summarizing++;
     this._summarize(names, focusColumns)
       .then(summary => {
         if (epoch !== this._epoch) {
           return;
         }
         this._summaries = mergeSummaries(this._summaries, summary);
-        this._factsChanged.emit();
       })
-      .catch(reason => console.debug('cellguard: summarize failed', reason));
+      .catch(reason => console.debug('cellguard: summarize failed', reason))
+      .finally(() => {
+        this._summarizing--;
+        // Also after a failure: `fetch` waits for the answer either way.
+        this._factsChanged.emit();
+      });
   }
 
   private _onStatus(_: ISessionContext, status: Kernel.Status): void {
@@ -267,6 +325,8 @@ class KernelLink implements IKernelLink {
         this._history = history.cells.map(cell => cell.source);
         this._names = names.names;
         this._summaries = summary;
+        // A cell ran: a callable may have been redefined.
+        this._signatures = {};
         this._asked = new Set(cached);
         this._factsChanged.emit();
       })
@@ -343,6 +403,7 @@ class KernelLink implements IKernelLink {
     this._history = [];
     this._names = null;
     this._summaries = null;
+    this._signatures = {};
     this._asked = new Set();
     this._queued.clear();
     this._focusColumns.clear();
@@ -372,6 +433,9 @@ class KernelLink implements IKernelLink {
   private _history: string[] = [];
   private _names: string[] | null = null;
   private _summaries: SummaryDoc | null = null;
+  private _signatures: Signatures = {};
+  /** Summarize requests sent and not answered yet. */
+  private _summarizing = 0;
   /** Names asked for since the facts were last refreshed: each is asked once. */
   private _asked = new Set<string>();
   /** Names (and the columns their cells mention) waiting for the kernel to be idle. */

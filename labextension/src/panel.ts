@@ -5,24 +5,21 @@ import {
 } from '@jupyterlab/application';
 import { INotebookTracker, NotebookPanel } from '@jupyterlab/notebook';
 import { Debouncer } from '@lumino/polling';
-import { Widget } from '@lumino/widgets';
+import { Panel, Widget } from '@lumino/widgets';
 
 import { cellguardIcon } from './icon';
-import { ICellguardChecker } from './tokens';
+import { LlmVerdictView } from './llmview';
+import { ICellguardChecker, ICellguardLlm } from './tokens';
 
 export const SHOW_PANEL_COMMAND = 'cellguard:show-diagnostics';
 
 /** The notebook's diagnostics grouped by cell; clicking one puts the cursor on it. */
-class DiagnosticsPanel extends Widget {
+class DiagnosticsList extends Widget {
   constructor(
     private readonly _checker: ICellguardChecker,
     private readonly _tracker: INotebookTracker
   ) {
     super();
-    this.id = 'cellguard-diagnostics';
-    this.addClass('jp-cellguard-panel');
-    this.title.icon = cellguardIcon;
-    this.title.caption = 'cellguard: predicted crashes';
     _tracker.currentChanged.connect(this._watch, this);
     _checker.changed.connect((_, panel) => {
       if (panel === this._notebook) {
@@ -57,9 +54,6 @@ class DiagnosticsPanel extends Widget {
   private _renderNow(): void {
     const node = this.node;
     node.replaceChildren();
-    const title = document.createElement('h2');
-    title.textContent = 'cellguard';
-    node.appendChild(title);
     const panel = this._notebook;
     if (!panel) {
       node.appendChild(note('Open a notebook to see its predicted crashes.'));
@@ -139,14 +133,27 @@ export const panelPlugin: JupyterFrontEndPlugin<void> = {
   description: 'A side panel listing the notebook’s predicted crashes by cell.',
   autoStart: true,
   requires: [ICellguardChecker, INotebookTracker],
-  optional: [ILayoutRestorer],
+  optional: [ILayoutRestorer, ICellguardLlm],
   activate: (
     app: JupyterFrontEnd,
     checker: ICellguardChecker,
     tracker: INotebookTracker,
-    restorer: ILayoutRestorer | null
+    restorer: ILayoutRestorer | null,
+    llm: ICellguardLlm | null
   ): void => {
-    const panel = new DiagnosticsPanel(checker, tracker);
+    const panel = new Panel();
+    panel.id = 'cellguard-diagnostics';
+    panel.addClass('jp-cellguard-panel');
+    panel.title.icon = cellguardIcon;
+    panel.title.caption = 'cellguard: predicted crashes';
+    const title = new Widget({ node: document.createElement('h2') });
+    title.node.textContent = 'cellguard';
+    panel.addWidget(title);
+    if (llm) {
+      // The LLM's verdict of the last explicit check, above the rules' diagnostics.
+      panel.addWidget(new LlmVerdictView(llm, tracker));
+    }
+    panel.addWidget(new DiagnosticsList(checker, tracker));
     app.shell.add(panel, 'right', { rank: 900 });
     restorer?.add(panel, panel.id);
     app.commands.addCommand(SHOW_PANEL_COMMAND, {

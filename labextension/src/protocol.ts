@@ -6,14 +6,23 @@
 export type {
   CellReport,
   CheckRequest,
+  Claim,
   Diagnostic,
   Fix,
+  Judgement,
+  JudgeRequest,
   Position,
+  Prompt,
+  PromptOptions,
+  PromptRequest,
   TextEdit,
   Wants
 } from '../core/cellguard_core';
 
 export type Severity = 'error' | 'warning' | 'info';
+
+/** The kernel's `signature` answers by callable path; the core reads them. */
+export type Signatures = Record<string, object>;
 
 /** A summary document of the kernel's `summarize` reply; the core reads it, TS only merges them. */
 export interface SummaryDoc {
@@ -65,4 +74,8 @@ export interface HistoryReply extends KernelReplyBase {
 
 export interface SummarizeReply extends KernelReplyBase {
   summary: SummaryDoc;
+}
+
+export interface SignatureReply extends KernelReplyBase {
+  signatures: Signatures;
 }

@@ -16,7 +16,19 @@ const DEFAULTS: CellguardSettings = {
   maxColumns: 20,
   requestTimeoutMs: 5000,
   checkBeforeRun: false,
-  llm: { endpoint: '', model: '', votes: 1, categories: ['S', 'R', 'V'] }
+  llmDiagnosisWhenRuleFires: false,
+  llm: {
+    endpoint: '',
+    model: '',
+    temperature: -1,
+    votes: 1,
+    timeoutS: 60,
+    categories: ['S', 'R', 'V'],
+    includeExamples: true,
+    history: 'dependencies',
+    historyMaxCells: 3,
+    docs: false
+  }
 };
 
 class Settings implements ICellguardSettings {
@@ -24,7 +36,8 @@ class Settings implements ICellguardSettings {
   readonly changed: Signal<ICellguardSettings, CellguardSettings> = new Signal(this);
 
   update(composite: Partial<CellguardSettings>): void {
-    this.current = { ...DEFAULTS, ...composite };
+    // The LLM object is merged too: a user setting that names some of its fields keeps the others.
+    this.current = { ...DEFAULTS, ...composite, llm: { ...DEFAULTS.llm, ...composite.llm } };
     this.changed.emit(this.current);
   }
 }

@@ -6,7 +6,7 @@ import { INotebookTracker } from '@jupyterlab/notebook';
 import { IStatusBar } from '@jupyterlab/statusbar';
 import { Widget } from '@lumino/widgets';
 
-import { ICellguardKernels, ICellguardSettings, LinkState } from './tokens';
+import { ICellguardKernels, ICellguardLlm, ICellguardSettings, LinkState } from './tokens';
 
 const STATE_TEXT: Record<LinkState, string> = {
   none: 'no kernel',
@@ -23,19 +23,20 @@ const STATE_CAPTION: Record<LinkState, string> = {
     'The kernel does not answer cellguard (busy, dead or without the agent): cells are checked from their code alone.'
 };
 
-/** "cellguard: kernel linked · LLM off" for the current notebook. */
+/** "cellguard: kernel linked · LLM: model@host" (or "· LLM off") for the current notebook. */
 export const statusPlugin: JupyterFrontEndPlugin<void> = {
   id: 'jupyterlab-cellguard:status',
   description: 'Shows in the status bar whether the kernel is linked and an LLM is configured.',
   autoStart: true,
   requires: [ICellguardKernels, ICellguardSettings, INotebookTracker],
-  optional: [IStatusBar],
+  optional: [IStatusBar, ICellguardLlm],
   activate: (
     _app: JupyterFrontEnd,
     kernels: ICellguardKernels,
     settings: ICellguardSettings,
     tracker: INotebookTracker,
-    statusBar: IStatusBar | null
+    statusBar: IStatusBar | null,
+    llm: ICellguardLlm | null
   ): void => {
     if (!statusBar) {
       return;
@@ -45,14 +46,15 @@ export const statusPlugin: JupyterFrontEndPlugin<void> = {
     const update = () => {
       const panel = tracker.currentWidget;
       const state = panel ? kernels.linkFor(panel).state : 'none';
-      const llm = settings.current.llm.endpoint ? 'LLM on' : 'LLM off';
+      const status = llm?.status;
+      const llmText = status?.configured ? `LLM: ${status.model}@${status.host}` : 'LLM off';
       item.node.textContent = settings.current.enabled
-        ? `cellguard: ${STATE_TEXT[state]} · ${llm}`
+        ? `cellguard: ${STATE_TEXT[state]} · ${llmText}`
         : 'cellguard: off';
       item.node.title = `${STATE_CAPTION[state]}\n${
-        settings.current.llm.endpoint
-          ? `LLM: ${settings.current.llm.model || 'default model'} at ${settings.current.llm.endpoint}`
-          : 'No LLM configured (settings: cellguard → LLM checks).'
+        status?.configured
+          ? `Explicit checks also ask ${status.model} at ${status.host}.`
+          : status?.note || 'No LLM checks.'
       }`;
       item.node.dataset.state = state;
     };
@@ -63,6 +65,7 @@ export const statusPlugin: JupyterFrontEndPlugin<void> = {
       }
     });
     settings.changed.connect(update);
+    llm?.statusChanged.connect(update);
     update();
     statusBar.registerStatusItem('jupyterlab-cellguard:status', {
       item,

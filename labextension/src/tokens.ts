@@ -13,7 +13,12 @@ import type {
   CellReport,
   CheckRequest,
   Diagnostic,
+  Judgement,
+  JudgeRequest,
+  Prompt,
+  PromptRequest,
   Severity,
+  Signatures,
   SummaryDoc,
   Wants
 } from './protocol';
@@ -34,15 +39,30 @@ export interface CellguardSettings {
   maxColumns: number;
   requestTimeoutMs: number;
   checkBeforeRun: boolean;
+  /** Ask the LLM for its diagnosis even when a rule already proves the crash. */
+  llmDiagnosisWhenRuleFires: boolean;
   llm: LlmSettings;
 }
 
-/** Read by nothing but the status bar yet: the LLM checks come later. */
+export type Category = 'S' | 'R' | 'V';
+
+/** How to ask the LLM; the API key is never here (only the server reads it). */
 export interface LlmSettings {
+  /** OpenAI-compatible base URL; empty: the server's. */
   endpoint: string;
+  /** Empty: the server's. */
   model: string;
+  /** Negative: the endpoint's default. */
+  temperature: number;
   votes: number;
-  categories: string[];
+  timeoutS: number;
+  categories: Category[];
+  includeExamples: boolean;
+  /** `dependencies`: when more than `historyMaxCells` cells ran, only those the cell depends on. */
+  history: 'all' | 'dependencies';
+  historyMaxCells: number;
+  /** API documentation (the kernel's signatures of the cell's calls) in the prompt. */
+  docs: boolean;
 }
 
 export const ICellguardSettings = new Token<ICellguardSettings>(
@@ -56,6 +76,10 @@ export interface ICellguardCore {
   readonly ready: Promise<void>;
   /** Null when the core is not loaded or failed on this input (it is then replaced). */
   check(request: CheckRequest): CellReport | null;
+  /** The LLM prompt for a cell; null as for `check`. */
+  buildPrompt(request: PromptRequest): Prompt | null;
+  /** Reads the LLM's answers and checks their claims; null as for `check`. */
+  judgeAnswers(request: JudgeRequest): Judgement | null;
 }
 
 export const ICellguardCore = new Token<ICellguardCore>(
@@ -71,6 +95,8 @@ export interface KernelFacts {
   kernelNames: string[] | null;
   /** A summary document holding every object summarized since the kernel last changed. */
   summaries: SummaryDoc | null;
+  /** The kernel's `signature` answers fetched since the kernel last changed, by callable path. */
+  signatures: Signatures;
 }
 
 /** The link between one notebook and the cellguard agent in its kernel. */
@@ -86,6 +112,11 @@ export interface IKernelLink extends IDisposable {
    * arrives. Returns at once. Does nothing when the kernel is not linked or busy.
    */
   request(wants: Wants): void;
+  /**
+   * `request`, then resolves once the wanted summaries (and, with `signatures`, the signatures of
+   * `wants.callables`) are cached, or the kernel cannot answer them within the request timeout.
+   */
+  fetch(wants: Wants, options: { signatures: boolean }): Promise<void>;
 }
 
 /** One link per notebook panel. */
@@ -113,8 +144,8 @@ export interface CellResult {
 }
 
 /**
- * Extra checks (the LLM, later) that run only on explicit checks, since they are slow: the
- * "check active cell" command and check-before-run.
+ * Extra checks (the LLM: llm.ts) that run only on explicit checks, since they are slow: the
+ * "check active cell" command.
  */
 export interface ICheckSource {
   readonly id: string;
@@ -134,6 +165,8 @@ export interface ICellguardChecker {
   ): Promise<CellDiagnostic[]>;
   /** Emitted when results of a notebook may have changed (kernel facts, explicit checks, settings). */
   readonly changed: ISignal<ICellguardChecker, NotebookPanel>;
+  /** The core request `checkCell` sends for a cell (notebook, history and cached kernel facts). */
+  requestFor(panel: NotebookPanel, cell: ICellModel): CheckRequest;
   /** Runs the fix's cells (notebook cell indices). */
   runCells(panel: NotebookPanel, cellIndices: number[]): Promise<void>;
   addSource(source: ICheckSource): IDisposable;
@@ -142,4 +175,47 @@ export interface ICellguardChecker {
 export const ICellguardChecker = new Token<ICellguardChecker>(
   `${PACKAGE}:ICellguardChecker`,
   'checks notebook cells with the cellguard core'
+);
+
+/** Where LLM checks go, as the server's status and the settings say. */
+export interface LlmStatus {
+  configured: boolean;
+  model: string;
+  host: string;
+  /** Why it is not configured (no endpoint, server extension unreachable). */
+  note: string;
+}
+
+/** Prompt choices that the preview may change for itself; the rest come from the settings. */
+export interface PromptOverrides {
+  categories?: Category[];
+  includeExamples?: boolean;
+}
+
+/** The last LLM check of a notebook, for the panel. */
+export type LlmRun = { cellId: string; cellNumber: number } & (
+  | { state: 'off' }
+  /** A rule proves the crash: the LLM was not asked. */
+  | { state: 'skipped'; rule: string }
+  | { state: 'running'; model: string; cancel: () => void }
+  | { state: 'cancelled' }
+  /** `message` for people, `details` as the server said it. */
+  | { state: 'failed'; message: string; details: string[] }
+  /** `located`: the verdict's line is in the cell, so it got a squiggle. */
+  | { state: 'verdict'; judgement: Judgement; located: boolean; ruleFired: boolean }
+);
+
+/** LLM checks of cells: the status, the prompt a check sends, and each notebook's last run. */
+export interface ICellguardLlm {
+  readonly status: LlmStatus;
+  readonly statusChanged: ISignal<ICellguardLlm, LlmStatus>;
+  /** The prompt a check of the cell would send now, from cached kernel facts; no network. */
+  prompt(panel: NotebookPanel, cell: ICellModel, overrides?: PromptOverrides): Prompt | null;
+  lastRun(panel: NotebookPanel): LlmRun | null;
+  readonly runChanged: ISignal<ICellguardLlm, NotebookPanel>;
+}
+
+export const ICellguardLlm = new Token<ICellguardLlm>(
+  `${PACKAGE}:ICellguardLlm`,
+  'LLM checks of notebook cells through the cellguard server extension'
 );

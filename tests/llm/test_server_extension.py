@@ -109,3 +109,33 @@ def test_check_validates_and_needs_auth(server):
     assert status == 403
     status, text = call(server, "/cellguard/llm/check", {"prompt": {"system": "s", "user": "u"}, "votes": 100})
     assert status == 200 and len(json.loads(text)["answers"]) == 9  # capped
+
+
+def test_browser_settings_override_endpoint_and_model(server, fake):
+    before = len(fake.requests)
+    body = {"prompt": {"system": "s", "user": "u"}, "votes": 1, "endpoint": fake.base_url, "model": "browser-model",
+            "temperature": 0.2, "timeout_s": 5}
+    status, text = call(server, "/cellguard/llm/check", body)
+    assert status == 200, text
+    assert json.loads(text)["model"] == "browser-model"
+    (_, headers, sent), = fake.requests[before:]
+    assert sent["model"] == "browser-model" and sent["temperature"] == 0.2
+    # Same origin as the server's base URL: the key goes with it.
+    assert headers["Authorization"] == f"Bearer {KEY}"
+
+
+def test_the_key_never_goes_to_an_endpoint_the_browser_names(server):
+    with FakeOpenAI("success") as other:
+        # `localhost` is another origin than the server's `127.0.0.1`, though the same process.
+        endpoint = other.base_url.replace("127.0.0.1", "localhost")
+        status, text = call(server, "/cellguard/llm/check",
+                            {"prompt": {"system": "s", "user": "u"}, "votes": 1, "endpoint": endpoint})
+        assert status == 200, text
+        (_, headers, _), = other.requests
+        assert "Authorization" not in headers
+
+
+def test_bad_overrides_are_rejected(server):
+    for extra in ({"endpoint": "file:///etc/passwd"}, {"model": 3}, {"temperature": "hot"}, {"timeout_s": True}):
+        status, _ = call(server, "/cellguard/llm/check", {"prompt": {"system": "s", "user": "u"}, **extra})
+        assert status == 400, extra

@@ -2,32 +2,17 @@ import { expect, galata, IJupyterLabPageFixture, test } from '@jupyterlab/galata
 import type { Locator } from '@playwright/test';
 import * as path from 'path';
 
-const ROOT = path.resolve(__dirname, '..', '..');
-const SCREENSHOTS = path.join(ROOT, 'test-results', 'ui');
+import {
+  cell,
+  collectConsole,
+  newNotebook,
+  ROOT,
+  SCREENSHOTS,
+  squiggles,
+  status
+} from './helpers';
+
 const DEMO = path.join(ROOT, 'demo', 'cellguard-demo.ipynb');
-
-/** Console lines of the page, collected from the start (for failure messages and the link check). */
-function collectConsole(page: IJupyterLabPageFixture): string[] {
-  const lines: string[] = [];
-  page.on('console', message => lines.push(`${message.type()}: ${message.text()}`));
-  page.on('pageerror', error => lines.push(`pageerror: ${error.message}`));
-  return lines;
-}
-
-function cell(page: IJupyterLabPageFixture, index: number): Locator {
-  return page.locator('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook .jp-Cell').nth(index);
-}
-
-function squiggles(page: IJupyterLabPageFixture, index: number): Locator {
-  return cell(page, index).locator('.cm-lintRange');
-}
-
-const status = (page: IJupyterLabPageFixture) => page.locator('.jp-cellguard-status');
-
-async function newNotebook(page: IJupyterLabPageFixture, name: string): Promise<void> {
-  await page.notebook.createNew(name);
-  await expect(status(page)).toHaveText(/kernel linked/, { timeout: 60000 });
-}
 
 /**
  * Hovers a squiggle until CodeMirror's lint tooltip shows `text` (a re-check after another cell

@@ -33,12 +33,21 @@ module.exports = {
       ]
     }
   },
-  webServer: {
-    command: `${path.join(root, '.venv', 'bin', 'jupyter')} lab --config ${path.join(__dirname, 'jupyter_server_test_config.py')}`,
-    url: 'http://localhost:8899/lab',
-    timeout: 120000,
-    reuseExistingServer: false,
-    stdout: 'pipe',
-    stderr: 'pipe'
-  }
+  webServer: [
+    {
+      command: `${path.join(root, '.venv', 'bin', 'jupyter')} lab --config ${path.join(__dirname, 'jupyter_server_test_config.py')}`,
+      url: 'http://localhost:8899/lab',
+      timeout: 120000,
+      reuseExistingServer: false,
+      stdout: 'pipe',
+      stderr: 'pipe'
+    },
+    {
+      // The fake LLM endpoint the Jupyter server is configured with (jupyter_server_test_config.py).
+      command: `${path.join(root, '.venv', 'bin', 'python')} ${path.join(__dirname, 'fake_llm.py')} 8898`,
+      url: 'http://127.0.0.1:8898/seen',
+      timeout: 30000,
+      reuseExistingServer: false
+    }
+  ]
 };

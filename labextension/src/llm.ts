@@ -1,0 +1,402 @@
+import type {
+  JupyterFrontEnd,
+  JupyterFrontEndPlugin
+} from '@jupyterlab/application';
+import type { ICellModel } from '@jupyterlab/cells';
+import type { NotebookPanel } from '@jupyterlab/notebook';
+import { ServerConnection } from '@jupyterlab/services';
+import { ISignal, Signal } from '@lumino/signaling';
+
+import type {
+  CheckRequest,
+  Diagnostic,
+  Prompt,
+  PromptOptions,
+  Signatures,
+  SummaryDoc,
+  Wants
+} from './protocol';
+import {
+  Category,
+  ICellguardChecker,
+  ICellguardCore,
+  ICellguardKernels,
+  ICellguardLlm,
+  ICellguardSettings,
+  LlmRun,
+  LlmStatus,
+  PromptOverrides
+} from './tokens';
+
+/** `GET /cellguard/llm/status` (cellguard/server): the host only, never the key. */
+interface ServerStatus {
+  configured: boolean;
+  model: string;
+  host: string;
+}
+
+/** `POST /cellguard/llm/check`: the raw answers (untrusted text) and the failed votes' errors. */
+interface CheckReply {
+  answers?: string[];
+  errors?: string[];
+  /** Jupyter's error replies (400, 413). */
+  message?: string;
+}
+
+/** Seconds the browser waits beyond the server's own timeout and retries before giving up. */
+const SERVER_MARGIN_S = 30;
+/** The server retries a timed-out request this many times (cellguard/llm/client.py). */
+const SERVER_TRIES = 4;
+
+/**
+ * Asks the LLM about a cell on explicit checks. The prompt is built and the answers are read by the
+ * core; this is the glue: kernel facts in, the server extension's reply out, the run's state for
+ * the panel.
+ */
+class Llm implements ICellguardLlm {
+  constructor(
+    private readonly _core: ICellguardCore,
+    private readonly _kernels: ICellguardKernels,
+    private readonly _checker: ICellguardChecker,
+    private readonly _settings: ICellguardSettings
+  ) {
+    this._serverStatus = this._fetchStatus();
+    _settings.changed.connect(() => this._updateStatus());
+  }
+
+  get status(): LlmStatus {
+    return this._status;
+  }
+
+  get statusChanged(): ISignal<ICellguardLlm, LlmStatus> {
+    return this._statusChanged;
+  }
+
+  get runChanged(): ISignal<ICellguardLlm, NotebookPanel> {
+    return this._runChanged;
+  }
+
+  lastRun(panel: NotebookPanel): LlmRun | null {
+    return this._runs.get(panel) ?? null;
+  }
+
+  prompt(panel: NotebookPanel, cell: ICellModel, overrides?: PromptOverrides): Prompt | null {
+    const request = this._checker.requestFor(panel, cell);
+    const report = this._core.check(request);
+    if (!report) {
+      return null;
+    }
+    const link = this._kernels.linkFor(panel);
+    if (this._settings.current.llm.docs) {
+      // Signatures arrive later; `factsChanged` lets the caller render again.
+      void link.fetch(report.wants, { signatures: true });
+    }
+    return this._buildPrompt(request, report.wants, link.facts().signatures, overrides);
+  }
+
+  /** The check source: an LLM verdict that a line will crash becomes a warning on that line. */
+  async check(request: CheckRequest, panel: NotebookPanel): Promise<Diagnostic[]> {
+    const index = request.target_index ?? -1;
+    const cell = panel.content.model?.cells.get(index);
+    if (!cell) {
+      return [];
+    }
+    // One LLM check per notebook at a time: a new one replaces the running one.
+    this._cancel.get(panel)?.();
+    const run = (state: DistributiveOmit<LlmRun, 'cellId' | 'cellNumber'>) => {
+      this._runs.set(panel, { cellId: cell.id, cellNumber: index + 1, ...state } as LlmRun);
+      this._runChanged.emit(panel);
+    };
+    await this._serverStatus;
+    if (!this._status.configured) {
+      run({ state: 'off' });
+      return [];
+    }
+    const report = this._core.check(request);
+    if (!report) {
+      run({ state: 'failed', message: 'The analysis core is not loaded.', details: [] });
+      return [];
+    }
+    const rule = report.diagnostics.find(diagnostic => diagnostic.severity === 'error');
+    if (rule && !this._settings.current.llmDiagnosisWhenRuleFires) {
+      run({ state: 'skipped', rule: rule.message });
+      return [];
+    }
+
+    const llm = this._settings.current.llm;
+    const controller = new AbortController();
+    const abort = () => controller.abort();
+    this._cancel.set(panel, abort);
+    const timeoutS = llm.timeoutS * SERVER_TRIES + SERVER_MARGIN_S;
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      abort();
+    }, timeoutS * 1000);
+    run({ state: 'running', model: this._status.model, cancel: abort });
+    try {
+      // The cell's summaries (and signatures) may not be cached yet: a check waits for them.
+      const link = this._kernels.linkFor(panel);
+      await link.fetch(report.wants, { signatures: llm.docs });
+      const facts = link.facts();
+      const fresh = { ...request, history: facts.history, summaries: facts.summaries };
+      const prompt = this._buildPrompt(fresh, report.wants, facts.signatures);
+      if (!prompt) {
+        run({ state: 'failed', message: 'The prompt could not be built.', details: [] });
+        return [];
+      }
+      const reply = await this._ask(prompt, controller.signal);
+      if ('failed' in reply) {
+        run({ state: 'failed', message: reply.failed, details: reply.details });
+        return [];
+      }
+      const judgement = this._core.judgeAnswers({
+        answers: reply.answers,
+        target: request.target_source,
+        summaries: pickSummaries(facts.summaries, report.wants),
+        signatures: llm.docs ? facts.signatures : null
+      });
+      if (!judgement || judgement.error !== undefined) {
+        run({
+          state: 'failed',
+          message: "Could not read the LLM's answer.",
+          details: [judgement?.error ?? 'the analysis core failed', ...reply.errors]
+        });
+        return [];
+      }
+      const diagnostic = judgement.detection
+        ? lineDiagnostic(request.target_source, judgement.line ?? null, judgement.reasoning ?? '')
+        : null;
+      run({ state: 'verdict', judgement, located: diagnostic !== null, ruleFired: !!rule });
+      return diagnostic ? [diagnostic] : [];
+    } catch (error) {
+      if (controller.signal.aborted) {
+        run(
+          timedOut
+            ? {
+                state: 'failed',
+                message: `No answer from the server within ${timeoutS} s.`,
+                details: []
+              }
+            : { state: 'cancelled' }
+        );
+      } else {
+        run({
+          state: 'failed',
+          message: 'The cellguard server extension could not be reached.',
+          details: [String(error)]
+        });
+      }
+      return [];
+    } finally {
+      clearTimeout(timer);
+      if (this._cancel.get(panel) === abort) {
+        this._cancel.delete(panel);
+      }
+    }
+  }
+
+  private _buildPrompt(
+    request: CheckRequest,
+    wants: Wants,
+    signatures: Signatures,
+    overrides?: PromptOverrides
+  ): Prompt | null {
+    const llm = this._settings.current.llm;
+    const categories = overrides?.categories ?? llm.categories;
+    const has = (category: Category) => categories.includes(category);
+    const options: PromptOptions = {
+      runtime: true,
+      categories: { S: has('S'), R: has('R'), V: has('V') },
+      docs: llm.docs,
+      include_examples: overrides?.includeExamples ?? llm.includeExamples,
+      history:
+        llm.history === 'all'
+          ? { choice: 'all' }
+          : { choice: 'dependencies_only', max_cells: llm.historyMaxCells },
+      max_columns: this._settings.current.maxColumns
+    };
+    return this._core.buildPrompt({
+      history: request.history,
+      target: request.target_source,
+      summaries: pickSummaries(request.summaries as SummaryDoc | null, wants),
+      signatures: llm.docs ? signatures : null,
+      options
+    });
+  }
+
+  /** POSTs the prompt; the server adds the API key, so the browser never holds it. */
+  private async _ask(
+    prompt: Prompt,
+    signal: AbortSignal
+  ): Promise<{ answers: string[]; errors: string[] } | { failed: string; details: string[] }> {
+    const llm = this._settings.current.llm;
+    const body: Record<string, unknown> = {
+      prompt: { system: prompt.system, user: prompt.user, schema: prompt.schema },
+      votes: llm.votes,
+      timeout_s: llm.timeoutS
+    };
+    if (llm.endpoint) {
+      body.endpoint = llm.endpoint;
+    }
+    if (llm.model) {
+      body.model = llm.model;
+    }
+    if (llm.temperature >= 0) {
+      body.temperature = llm.temperature;
+    }
+    const response = await ServerConnection.makeRequest(
+      serverUrl(this._serverSettings, 'cellguard/llm/check'),
+      { method: 'POST', body: JSON.stringify(body), signal },
+      this._serverSettings
+    );
+    let reply: CheckReply = {};
+    try {
+      reply = (await response.json()) as CheckReply;
+    } catch {
+      // A proxy's HTML error page: the status says enough.
+    }
+    const answers = reply.answers ?? [];
+    const errors = reply.errors ?? (reply.message ? [reply.message] : []);
+    if (!response.ok || answers.length === 0) {
+      return {
+        failed: explainFailure(response.status, errors),
+        details: errors.length ? errors : [`HTTP ${response.status}`]
+      };
+    }
+    return { answers, errors };
+  }
+
+  private async _fetchStatus(): Promise<void> {
+    try {
+      const response = await ServerConnection.makeRequest(
+        serverUrl(this._serverSettings, 'cellguard/llm/status'),
+        {},
+        this._serverSettings
+      );
+      this._server = response.ok ? ((await response.json()) as ServerStatus) : null;
+    } catch (reason) {
+      console.debug('cellguard: LLM status not available', reason);
+      this._server = null;
+    }
+    this._updateStatus();
+  }
+
+  /** The browser's endpoint and model win over the server's; either may be left to the server. */
+  private _updateStatus(): void {
+    const llm = this._settings.current.llm;
+    const server = this._server;
+    let host = server?.host ?? '';
+    if (llm.endpoint) {
+      try {
+        host = new URL(llm.endpoint).hostname;
+      } catch {
+        host = '';
+      }
+    }
+    const model = llm.model || server?.model || '';
+    const configured = host !== '' && model !== '';
+    let note = '';
+    if (!configured) {
+      note =
+        server === null && !llm.endpoint
+          ? 'The cellguard server extension did not answer: no LLM checks.'
+          : 'No LLM endpoint and model in the settings or on the server (CELLGUARD_LLM_BASE_URL, CELLGUARD_LLM_MODEL).';
+    }
+    this._status = { configured, model, host, note };
+    this._statusChanged.emit(this._status);
+  }
+
+  private readonly _serverSettings = ServerConnection.makeSettings();
+  private _server: ServerStatus | null = null;
+  private _serverStatus: Promise<void>;
+  private _status: LlmStatus = { configured: false, model: '', host: '', note: '' };
+  private _statusChanged = new Signal<ICellguardLlm, LlmStatus>(this);
+  private _runs = new WeakMap<NotebookPanel, LlmRun>();
+  private _cancel = new WeakMap<NotebookPanel, () => void>();
+  private _runChanged = new Signal<ICellguardLlm, NotebookPanel>(this);
+}
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
+function serverUrl(settings: ServerConnection.ISettings, path: string): string {
+  return settings.baseUrl.replace(/\/?$/, '/') + path;
+}
+
+/**
+ * Only the summaries of what the cell wants: the cache also holds other cells' objects, which
+ * would make the prompt longer and the LLM's reading of the cell less sharp.
+ */
+function pickSummaries(doc: SummaryDoc | null, wants: Wants): SummaryDoc | null {
+  if (!doc) {
+    return null;
+  }
+  const objects: Record<string, unknown> = {};
+  for (const name of [...wants.names, ...wants.paths, ...wants.callables]) {
+    if (name in doc.objects) {
+      objects[name] = doc.objects[name];
+    }
+  }
+  return { ...doc, objects };
+}
+
+/** A warning on the verdict's 1-based line, from its first to its last non-blank character. */
+function lineDiagnostic(source: string, line: number | null, reasoning: string): Diagnostic | null {
+  const lines = source.split('\n');
+  if (line === null || line < 1 || line > lines.length || !lines[line - 1].trim()) {
+    return null;
+  }
+  const text = lines[line - 1];
+  const start = text.length - text.trimStart().length;
+  return {
+    code: 'llm-likely-crash',
+    severity: 'warning',
+    message: `Likely crash (LLM): ${reasoning}`,
+    start: { line: line - 1, column: start },
+    end: { line: line - 1, column: text.trimEnd().length },
+    fix: null
+  };
+}
+
+/** A sentence for the data scientist from the server's error reply; the details are shown too. */
+function explainFailure(status: number, errors: string[]): string {
+  const text = errors.join('\n');
+  if (status === 503 || /no LLM endpoint configured/.test(text)) {
+    return 'No LLM endpoint is configured on the server.';
+  }
+  if (/HTTP 40[13]\b/.test(text)) {
+    return 'The LLM endpoint refused the API key (set CELLGUARD_LLM_API_KEY where the Jupyter server runs).';
+  }
+  if (/timed out/.test(text)) {
+    return 'The LLM endpoint did not answer in time.';
+  }
+  if (/unreachable/.test(text)) {
+    return 'The LLM endpoint could not be reached.';
+  }
+  if (/HTTP 429\b/.test(text)) {
+    return 'The LLM endpoint is rate limiting: try again later.';
+  }
+  if (status === 400 || status === 413) {
+    return 'The server did not accept the check request.';
+  }
+  return 'The LLM check failed.';
+}
+
+export const llmPlugin: JupyterFrontEndPlugin<ICellguardLlm> = {
+  id: 'jupyterlab-cellguard:llm',
+  description: 'Asks an LLM (through the cellguard server extension) whether a cell will crash.',
+  autoStart: true,
+  provides: ICellguardLlm,
+  requires: [ICellguardCore, ICellguardKernels, ICellguardChecker, ICellguardSettings],
+  activate: (
+    _app: JupyterFrontEnd,
+    core: ICellguardCore,
+    kernels: ICellguardKernels,
+    checker: ICellguardChecker,
+    settings: ICellguardSettings
+  ): ICellguardLlm => {
+    const llm = new Llm(core, kernels, checker, settings);
+    checker.addSource({ id: 'llm', check: (request, panel) => llm.check(request, panel) });
+    return llm;
+  }
+};

@@ -1,0 +1,165 @@
+import type { INotebookTracker, NotebookPanel } from '@jupyterlab/notebook';
+import { Widget } from '@lumino/widgets';
+
+import type { Claim, Judgement } from './protocol';
+import type { ICellguardLlm, LlmRun } from './tokens';
+
+/**
+ * The LLM part of the diagnostics panel: the status, the current notebook's last LLM check (progress
+ * with a cancel button, the verdict with its reasoning, why it was downgraded, or why it failed).
+ * Everything from the LLM is untrusted and set as text (`textContent`), never as HTML.
+ */
+export class LlmVerdictView extends Widget {
+  constructor(
+    private readonly _llm: ICellguardLlm,
+    private readonly _tracker: INotebookTracker
+  ) {
+    super();
+    this.addClass('jp-cellguard-llm');
+    _llm.statusChanged.connect(this._render, this);
+    _llm.runChanged.connect((_, panel) => {
+      if (panel === this._tracker.currentWidget) {
+        this._render();
+      }
+    });
+    _tracker.currentChanged.connect(this._render, this);
+    this._render();
+  }
+
+  private _render(): void {
+    const node = this.node;
+    node.replaceChildren();
+    const status = this._llm.status;
+    const heading = element('h3', 'jp-cellguard-llm-heading');
+    heading.textContent = status.configured
+      ? `LLM: ${status.model}@${status.host}`
+      : 'LLM not configured: rules only';
+    heading.title = status.note;
+    node.appendChild(heading);
+    const panel = this._tracker.currentWidget;
+    const run = panel ? this._llm.lastRun(panel) : null;
+    if (panel && run && this._cellExists(panel, run)) {
+      node.appendChild(renderRun(run));
+    }
+  }
+
+  /** A run of a deleted cell is not shown. */
+  private _cellExists(panel: NotebookPanel, run: LlmRun): boolean {
+    const cells = panel.content.model?.cells;
+    return !!cells && Array.from(cells).some(cell => cell.id === run.cellId);
+  }
+}
+
+function renderRun(run: LlmRun): HTMLElement {
+  const box = element('div', `jp-cellguard-llm-run jp-cellguard-llm-${run.state}`);
+  const line = (text: string, className = 'jp-cellguard-llm-line') => {
+    const p = element('p', className);
+    p.textContent = text;
+    box.appendChild(p);
+    return p;
+  };
+  const cell = `Cell ${run.cellNumber}`;
+  switch (run.state) {
+    case 'off':
+      line(`${cell}: checked by the rules only.`);
+      break;
+    case 'skipped':
+      line(`${cell}: a rule already proves the crash, so the LLM was not asked.`);
+      line(run.rule, 'jp-cellguard-llm-detail');
+      break;
+    case 'running': {
+      line(`${cell}: asking ${run.model}…`);
+      const row = element('div', 'jp-cellguard-llm-progress');
+      row.appendChild(element('progress', ''));
+      const cancel = element('button', 'jp-Button jp-mod-styled jp-mod-reject');
+      cancel.textContent = 'Cancel';
+      cancel.addEventListener('click', () => run.cancel());
+      row.appendChild(cancel);
+      box.appendChild(row);
+      break;
+    }
+    case 'cancelled':
+      line(`${cell}: LLM check cancelled.`);
+      break;
+    case 'failed':
+      line(`${cell}: ${run.message}`, 'jp-cellguard-llm-line jp-cellguard-llm-error');
+      for (const detail of run.details) {
+        line(detail, 'jp-cellguard-llm-detail');
+      }
+      break;
+    case 'verdict':
+      renderVerdict(box, cell, run.judgement, run.located, run.ruleFired);
+      break;
+  }
+  return box;
+}
+
+function renderVerdict(
+  box: HTMLElement,
+  cell: string,
+  judgement: Judgement,
+  located: boolean,
+  ruleFired: boolean
+): void {
+  const verdict = element('p', 'jp-cellguard-llm-verdict');
+  const where = judgement.line ? ` at line ${judgement.line}` : '';
+  if (judgement.detection) {
+    verdict.textContent = `${cell}: likely crash${where}`;
+    verdict.classList.add('jp-cellguard-llm-crash');
+  } else if (judgement.downgraded) {
+    verdict.textContent = `${cell}: the LLM predicted a crash${where}, downgraded by claim checking`;
+  } else {
+    verdict.textContent = `${cell}: no crash predicted by the LLM`;
+  }
+  box.appendChild(verdict);
+  if (judgement.downgraded && judgement.reason) {
+    const reason = element('p', 'jp-cellguard-llm-detail');
+    reason.textContent = `Why: ${judgement.reason}`;
+    box.appendChild(reason);
+  }
+  const reasoning = element('blockquote', 'jp-cellguard-llm-reasoning');
+  reasoning.textContent = judgement.reasoning ?? '';
+  box.appendChild(reasoning);
+  const notes: string[] = [];
+  if ((judgement.valid_answers ?? 0) > 1) {
+    notes.push(`${judgement.crash_votes} of ${judgement.valid_answers} answers predict a crash.`);
+  }
+  if (judgement.detection && judgement.line && !located) {
+    notes.push(`Line ${judgement.line} is not a line of the cell: no squiggle.`);
+  }
+  if (ruleFired) {
+    notes.push('A rule also proves a crash in this cell.');
+  }
+  for (const note of notes) {
+    const p = element('p', 'jp-cellguard-llm-detail');
+    p.textContent = note;
+    box.appendChild(p);
+  }
+  const checked = (judgement.claims ?? []).filter(claim => claim.outcome !== 'unknown');
+  if (checked.length > 0) {
+    const list = element('ul', 'jp-cellguard-llm-claims');
+    for (const claim of checked) {
+      list.appendChild(renderClaim(claim));
+    }
+    box.appendChild(list);
+  }
+}
+
+function renderClaim(claim: Claim): HTMLElement {
+  const item = element('li', `jp-cellguard-claim jp-cellguard-claim-${claim.outcome}`);
+  // The evidence is the kernel's fact; the sentence is the LLM's (hover).
+  item.textContent = `${claim.outcome === 'confirmed' ? '✓ confirmed' : '✗ refuted'}: ${claim.evidence}`;
+  item.title = claim.sentence;
+  return item;
+}
+
+function element<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  className: string
+): HTMLElementTagNameMap[K] {
+  const node = document.createElement(tag);
+  if (className) {
+    node.className = className;
+  }
+  return node;
+}
