@@ -1236,3 +1236,128 @@ fn comprehension_elements_run_when_the_iterable_is_not_empty() {
         ARR,
     ));
 }
+
+const STR_COLUMNS: &str = r#""df": {"type": "pandas.core.frame.DataFrame", "kind": "dataframe",
+    "S": {"shape": [100, 3]},
+    "R": {"columns": ["Gender", "Region", "Age"], "columns_complete": true},
+    "V": {"has_nan": false, "column_values": {"Gender": {"kind": "binary", "examples": ["0", "1"]},
+          "Region": {"kind": "categorical", "examples": ["8.0", "28.0"]},
+          "Age": {"kind": "continuous"}}}},
+    "cats": {"type": "list", "kind": "list", "S": {"length": 2}}"#;
+
+#[test]
+fn a_list_of_column_names_from_an_earlier_cell_drives_a_loop() {
+    let hist = [IMPORTS, "cats = ['Gender', 'Region']"];
+    let t = "for c in cats:\n    df[c] = df[c].astype('int')";
+    fires(
+        &run(&hist, t, STR_COLUMNS),
+        t,
+        "value-conversion",
+        "df[c].astype('int')",
+        &["'8.0'"],
+    );
+    // Fixed: the float strings are converted to float first.
+    silent(&run(
+        &hist,
+        "for c in cats:\n    df[c] = df[c].astype(float).astype('int')",
+        STR_COLUMNS,
+    ));
+    // The list may have changed since: an append, or a kernel length that disagrees.
+    let changed = [
+        IMPORTS,
+        "cats = ['Gender', 'Region']",
+        "cats.remove('Region')",
+    ];
+    silent(&run(&changed, t, STR_COLUMNS));
+    let longer = STR_COLUMNS.replace(r#""length": 2"#, r#""length": 3"#);
+    silent(&run(&hist, t, &longer));
+    // A function of the notebook mentions it (a call may have changed it).
+    let f = [
+        IMPORTS,
+        "cats = ['Gender', 'Region']",
+        "def f():\n    cats.pop()",
+    ];
+    silent(&run(&f, t, STR_COLUMNS));
+}
+
+// ---------- dropped-again
+
+#[test]
+fn dropping_labels_an_earlier_drop_removed() {
+    let hist = [
+        IMPORTS,
+        "df = pd.read_csv('t.csv')",
+        "df.drop([10472], inplace=True)",
+    ];
+    let t = "df.drop([10472],inplace = True);";
+    fires(
+        &run(&hist, t, TITANIC),
+        t,
+        "dropped-again",
+        "df.drop([10472],inplace = True)",
+        &["10472", "KeyError", "errors='ignore'"],
+    );
+    let t = "df = df.drop(columns=['Age'])";
+    let cols = [IMPORTS, "df.drop('Age', axis=1, inplace=True)"];
+    let no_age = TITANIC
+        .replace(r#", "Age", "Sex"]"#, r#", "Sex"]"#)
+        .replace("[891, 4]", "[891, 3]");
+    fires(
+        &run(&cols, t, &no_age),
+        t,
+        "dropped-again",
+        "df.drop(columns=['Age'])",
+        &["'Age'"],
+    );
+    // The kernel still lists the column: something gave it back.
+    silent(&run(&cols, t, TITANIC));
+    // The same cell run twice: the second drop finds nothing.
+    let twice = "df.drop(index=[3], inplace=True)\ndf.drop([3], inplace=True)";
+    fires(
+        &run(&[IMPORTS], twice, TITANIC),
+        twice,
+        "dropped-again",
+        "df.drop([3], inplace=True)",
+        &["3"],
+    );
+    // Fixed: the frame is read again, errors='ignore', another axis or label, a drop that did
+    // not change the frame, or something that may have given the label back.
+    let reread = [
+        IMPORTS,
+        "df.drop([10472], inplace=True)",
+        "df = pd.read_csv('t.csv')",
+    ];
+    silent(&run(&reread, "df.drop([10472], inplace=True)", TITANIC));
+    silent(&run(
+        &hist,
+        "df.drop([10472], errors='ignore', inplace=True)",
+        TITANIC,
+    ));
+    silent(&run(&hist, "df.drop([10473], inplace=True)", TITANIC));
+    silent(&run(&hist, "df.drop(columns=[10472])", TITANIC));
+    silent(&run(
+        &[IMPORTS, "df.drop([7])"],
+        "df.drop([7], inplace=True)",
+        TITANIC,
+    ));
+    let back = [
+        IMPORTS,
+        "df.drop([7], inplace=True)",
+        "df.loc[7] = [1, 0, 22.0, 'male']",
+    ];
+    silent(&run(&back, "df.drop([7], inplace=True)", TITANIC));
+    let alias = [IMPORTS, "df.drop([7], inplace=True)", "d = df"];
+    silent(&run(&alias, "df.drop([7], inplace=True)", TITANIC));
+    let func = [
+        IMPORTS,
+        "def add():\n    df.loc[7] = 1",
+        "df.drop([7], inplace=True)",
+        "add()",
+    ];
+    silent(&run(&func, "df.drop([7], inplace=True)", TITANIC));
+    silent(&run(
+        &hist,
+        "add()\ndf.drop([10472], inplace=True)",
+        TITANIC,
+    ));
+}

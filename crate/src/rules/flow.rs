@@ -30,6 +30,9 @@ pub struct Walker<'a> {
     pub defined_here: BTreeMap<String, crate::ir::Params>,
     /// A statement ran that may have rebound any name (`%run`, `exec`).
     pub rebound_all: bool,
+    /// Labels executed cells (or this one) dropped in place from the object a name holds, the
+    /// name not rebound or possibly changed since (`history::HistoryState::drops`).
+    pub drops: BTreeMap<String, Vec<super::history::DropSpec>>,
     /// Functions of the cell a comprehension's variable hides while its elements are checked.
     shadowed: Vec<(String, crate::ir::Params)>,
     pub out: Vec<Diagnostic>,
@@ -57,6 +60,25 @@ impl<'a> Walker<'a> {
                     }
                     (v, _) => v,
                 };
+                // A list of strings an executed cell bound, if the kernel agrees on its length
+                // and no function of the notebook mentions it (a call may have changed it).
+                let val = match (val, ctx.history.str_lists.get(name)) {
+                    (Val::Sized { type_name, len }, Some(items))
+                        if type_name == "list"
+                            && len == items.len() as i64
+                            && !ctx
+                                .history
+                                .function_mentions
+                                .values()
+                                .any(|m| m.contains(name)) =>
+                    {
+                        Val::Strs {
+                            type_name,
+                            items: items.clone(),
+                        }
+                    }
+                    (v, _) => v,
+                };
                 env.insert(name.clone(), val);
             }
         }
@@ -67,8 +89,17 @@ impl<'a> Walker<'a> {
         for (name, names) in here {
             user_functions.entry(name).or_default().extend(names);
         }
+        let mut drops = ctx.history.drops.clone();
+        // A call of a function of the notebook may have changed the object.
+        drops.retain(|name, _| {
+            !ctx.history
+                .function_mentions
+                .values()
+                .any(|m| m.contains(name))
+        });
         Walker {
             ctx,
+            drops,
             env,
             bound_here: BTreeSet::new(),
             index_unnamed,
@@ -217,6 +248,27 @@ impl<'a> Walker<'a> {
             self.defined_here.retain(|name, _| !bound.contains(name));
         }
         self.stmt_effects(stmt);
+        if !self.drops.is_empty() {
+            let one = std::slice::from_ref(stmt);
+            let mut changed = BTreeSet::new();
+            bound_names(one, self.ctx.facts, &mut changed);
+            mutated_names(one, &mut changed);
+            super::history::aliased_names(one, &mut changed);
+            let mut called = BTreeSet::new();
+            mentioned_names(one, &mut called);
+            for name in called {
+                changed.extend(self.function_mentions(&name));
+            }
+            self.drops.retain(|name, _| !changed.contains(name));
+        }
+        if let Stmt::Expr { value, .. } = stmt {
+            if let Some((name, mut spec)) = super::history::drop_spec(value) {
+                if spec.inplace {
+                    spec.in_target = true;
+                    self.drops.entry(name.to_string()).or_default().push(spec);
+                }
+            }
+        }
         // `%run`, `exec(...)`, `globals()[...] = ...`: any name may hold anything now.
         if super::history::rebinds_anything(stmt, self.ctx.source) {
             for val in self.env.values_mut() {
@@ -333,17 +385,42 @@ impl<'a> Walker<'a> {
                         let mut later = before;
                         let mut bound = BTreeSet::new();
                         bound_names(body, self.ctx.facts, &mut bound);
+                        // Frames whose first pass only replaced the loop's own column keep
+                        // what is known of the other columns (the columns of earlier
+                        // iterations are forgotten below).
+                        let mut per_column = BTreeSet::new();
                         for (name, val) in &mut later.0 {
-                            if bound.contains(name) || after_first.0.get(name) != Some(val) {
-                                *val = Val::Unknown;
+                            if bound.contains(name) || after_first.0.get(name) == Some(val) {
+                                if bound.contains(name) {
+                                    *val = Val::Unknown;
+                                }
+                                continue;
+                            }
+                            match (&mut *val, after_first.0.get(name)) {
+                                (Val::Frame(f), Some(Val::Frame(g)))
+                                    if only_column_changed(f, g, &items) =>
+                                {
+                                    if f.has_nan != g.has_nan {
+                                        f.has_nan = None;
+                                    }
+                                    per_column.insert(name.clone());
+                                }
+                                _ => *val = Val::Unknown,
                             }
                         }
                         for name in after_first.0.keys() {
                             later.0.entry(name.clone()).or_insert(Val::Unknown);
                         }
                         later.1.extend(after_first.1.iter().cloned());
-                        for item in &items[1..] {
+                        for (k, item) in items.iter().enumerate().skip(1) {
                             (self.env, self.bound_here) = later.clone();
+                            for name in &per_column {
+                                if let Some(Val::Frame(f)) = self.env.get_mut(name) {
+                                    for done in &items[..k] {
+                                        f.column_info.remove(done);
+                                    }
+                                }
+                            }
                             self.bind(target, Val::Str(item.clone()), iter);
                             self.block(body);
                         }
@@ -469,7 +546,15 @@ impl<'a> Walker<'a> {
             Target::Store { expr, .. } => {
                 // `df['new'] = ...` adds (or replaces) a column; anything else: forget the object.
                 if let Expr::Subscript { value, index, .. } = expr {
-                    if let (Expr::Name { id, .. }, Some(col)) = (&**value, index.as_str_literal()) {
+                    // A literal label, or a name holding a known string (a loop's column).
+                    let label = match index.as_str_literal() {
+                        Some(col) => Some(col.to_string()),
+                        None => match (&**index, self.eval(index)) {
+                            (Expr::Name { .. }, Val::Str(col)) => Some(col),
+                            _ => None,
+                        },
+                    };
+                    if let (Expr::Name { id, .. }, Some(col)) = (&**value, label.as_deref()) {
                         if let Some(Val::Frame(mut f)) = self.env.get(id).cloned() {
                             if let Some(cols) = f.columns.as_mut() {
                                 if !cols.iter().any(|c| c == col) {
@@ -599,6 +684,7 @@ impl<'a> Walker<'a> {
             Expr::Name { .. } | Expr::Literal { .. } => {}
         }
         let mut found = Vec::new();
+        self.dropped_again(expr, &mut found);
         columns::check(self, expr, &mut found);
         sklearn::check(self, expr, &mut found);
         shapes::check(self, expr, &mut found);
@@ -606,6 +692,52 @@ impl<'a> Walker<'a> {
         api::check(self, expr, &mut found);
         keras::check(self, expr, &mut found);
         self.out.extend(found);
+    }
+
+    /// `df.drop([10472], inplace=True)` ran already (an earlier cell, or this cell run again):
+    /// the label is gone, and dropping it again raises KeyError.
+    fn dropped_again(&self, expr: &Expr, out: &mut Vec<Diagnostic>) {
+        let Some((name, spec)) = super::history::drop_spec(expr) else {
+            return;
+        };
+        let Some(before) = self.drops.get(name) else {
+            return;
+        };
+        // The object the kernel summarized (a drop since would have forgotten it otherwise).
+        let summarized = self
+            .ctx
+            .summaries
+            .and_then(|d| d.objects.get(name))
+            .map(|o| from_summary(name, o));
+        let frame = match summarized {
+            Some(Val::Frame(f)) => Some(f),
+            Some(Val::Series(_)) => None,
+            _ => return,
+        };
+        let gone = spec.labels.iter().find(|l| {
+            // The kernel still lists the column: something gave it back.
+            let listed = spec.columns
+                && before.iter().any(|b| !b.in_target)
+                && frame.as_ref().is_some_and(|f| {
+                    f.columns
+                        .as_ref()
+                        .is_none_or(|cols| cols.iter().any(|c| format!("'{c}'") == **l || c == *l))
+                });
+            !listed
+                && before
+                    .iter()
+                    .any(|b| b.columns == spec.columns && b.labels.contains(l))
+        });
+        if let Some(label) = gone {
+            let axis = if spec.columns { "columns" } else { "index" };
+            out.push(Diagnostic::error(
+                "dropped-again",
+                format!(
+                    "{label} was already dropped from {name}'s {axis} in place (an earlier drop ran), so dropping it again raises KeyError: not found in axis; re-create {name} first or pass errors='ignore'"
+                ),
+                expr.range(),
+            ));
+        }
     }
 
     /// `a and b`, `a or b`, `x if c else y`: some children may never be evaluated. The IR folds
@@ -781,7 +913,15 @@ impl<'a> Walker<'a> {
                         _ => Val::Unknown,
                     },
                     Val::Frame(f) => {
-                        if let Some(col) = index.as_str_literal() {
+                        let label = match (index.as_str_literal(), &**index) {
+                            (Some(col), _) => Some(col.to_string()),
+                            (None, Expr::Name { .. }) => match self.eval(index) {
+                                Val::Str(col) => Some(col),
+                                _ => None,
+                            },
+                            _ => None,
+                        };
+                        if let Some(col) = label.as_deref() {
                             return if f.has(col) == Some(true) {
                                 self.series_of(&f, col)
                             } else {
@@ -1162,6 +1302,31 @@ fn int_literal(e: &Expr) -> Option<i64> {
     }
 }
 
+/// Did a loop's first pass over the column names `items` change the frame `before` into
+/// `after` only by replacing the first item's column (`df[col] = ...`)? Every item must be an
+/// existing column, so that later passes replace columns too.
+fn only_column_changed(before: &Frame, after: &Frame, items: &[String]) -> bool {
+    let Some(cols) = before.columns.as_ref() else {
+        return false;
+    };
+    if after.columns.as_ref() != Some(cols)
+        || before.n_rows != after.n_rows
+        || before.width != after.width
+        || before.plain != after.plain
+        || before.index_class != after.index_class
+        || !items.iter().all(|i| cols.contains(i))
+    {
+        return false;
+    }
+    let keys: BTreeSet<&String> = before
+        .column_info
+        .keys()
+        .chain(after.column_info.keys())
+        .collect();
+    keys.into_iter()
+        .all(|k| before.column_info.get(k) == after.column_info.get(k) || *k == items[0])
+}
+
 /// `['a', 'b']` (a list of string literals).
 pub fn str_list(e: &Expr) -> Option<Vec<String>> {
     match e {
@@ -1305,7 +1470,7 @@ pub fn mentioned_names(stmts: &[Stmt], out: &mut BTreeSet<String>) {
 
 /// Names whose objects a block may change without rebinding them: assignment to an item or
 /// attribute, method calls on them, and objects passed to calls (function bodies excluded).
-fn mutated_names(stmts: &[Stmt], out: &mut BTreeSet<String>) {
+pub fn mutated_names(stmts: &[Stmt], out: &mut BTreeSet<String>) {
     fn expr(e: &Expr, out: &mut BTreeSet<String>) {
         if let Expr::Call {
             func,

@@ -9,7 +9,7 @@ use std::rc::Rc;
 use crate::facts::CellFacts;
 use crate::ir::{Expr, Params, Stmt, Target};
 
-use super::flow::{bound_names, import_bindings, mentioned_names};
+use super::flow::{bound_names, import_bindings, mentioned_names, mutated_names, str_list};
 use super::value::Val;
 
 /// A function defined at the top level of a cell: what following a call into it needs.
@@ -29,6 +29,9 @@ pub enum Binding {
     Import(Val),
     /// A plain `def` at the top level.
     Function(Rc<UserFunction>),
+    /// `name = ['a', 'b']`: a list of string literals (trusted only while the kernel's summary
+    /// of the name agrees on its type and length).
+    Strs(Vec<String>),
     /// Anything else binds it to a value the history does not track.
     Other,
 }
@@ -42,6 +45,124 @@ pub enum Effect {
     StarImport,
     /// `exec`, `%run`, `globals()[...] = ...`: any name may have been rebound.
     Reset,
+    /// The cell may change the object the name holds without rebinding it (a method call on
+    /// it, an item assignment, passing it to a call, another name bound to it).
+    Mutate(String),
+    /// `name.drop(labels, inplace=True)` ran as a statement: the labels are gone from that axis.
+    Dropped(String, DropSpec),
+}
+
+/// A `drop` call with literal labels: `X.drop([10472])`, `X.drop(columns=['a'])`,
+/// `X.drop('a', axis=1, inplace=True)`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DropSpec {
+    /// Column labels (`axis=1`, `columns=`) rather than row labels.
+    pub columns: bool,
+    /// The labels, as Python reprs (`10472`, `'Age'`).
+    pub labels: Vec<String>,
+    pub inplace: bool,
+    /// Dropped by the target cell itself (the kernel's summary still shows the labels).
+    pub in_target: bool,
+}
+
+fn label_repr(e: &Expr) -> Option<String> {
+    match e {
+        Expr::Literal {
+            value: crate::ir::Literal::Int(i),
+            ..
+        } => Some(i.to_string()),
+        Expr::Literal {
+            value: crate::ir::Literal::Str(s),
+            ..
+        } => Some(format!("'{s}'")),
+        _ => None,
+    }
+}
+
+fn labels_of(e: &Expr) -> Option<Vec<String>> {
+    match e {
+        Expr::Seq { elts, .. } if !elts.is_empty() => elts.iter().map(label_repr).collect(),
+        _ => label_repr(e).map(|l| vec![l]),
+    }
+}
+
+/// The frame name and what `call` drops, when it is `name.drop(...)` with literal labels and
+/// none of `level=`, `errors=` or `**kwargs`.
+pub fn drop_spec(call: &Expr) -> Option<(&str, DropSpec)> {
+    let Expr::Call {
+        func,
+        args,
+        keywords,
+        ..
+    } = call
+    else {
+        return None;
+    };
+    let Expr::Attribute { value, attr, .. } = &**func else {
+        return None;
+    };
+    let Expr::Name { id, .. } = &**value else {
+        return None;
+    };
+    if attr != "drop" || args.len() > 1 || args.iter().any(|a| matches!(a, Expr::Starred { .. })) {
+        return None;
+    }
+    let mut labels = args.first().map(labels_of);
+    let mut columns = false;
+    let mut inplace = false;
+    let mut axis_given = false;
+    for k in keywords {
+        match k.name.as_deref() {
+            Some("labels") if labels.is_none() => labels = Some(labels_of(&k.value)),
+            Some("index") if labels.is_none() => labels = Some(labels_of(&k.value)),
+            Some("columns") if labels.is_none() => {
+                labels = Some(labels_of(&k.value));
+                columns = true;
+            }
+            Some("axis") => {
+                axis_given = true;
+                match &k.value {
+                    Expr::Literal {
+                        value: crate::ir::Literal::Int(1),
+                        ..
+                    } => columns = true,
+                    Expr::Literal {
+                        value: crate::ir::Literal::Int(0),
+                        ..
+                    } => {}
+                    e => match e.as_str_literal() {
+                        Some("columns") => columns = true,
+                        Some("index" | "rows") => {}
+                        _ => return None,
+                    },
+                }
+            }
+            Some("inplace") => match &k.value {
+                Expr::Literal {
+                    value: crate::ir::Literal::Bool(b),
+                    ..
+                } => inplace = *b,
+                _ => return None,
+            },
+            _ => return None,
+        }
+    }
+    // `axis=` with `index=`/`columns=` is an error of its own; leave it to pandas.
+    let by_keyword = keywords
+        .iter()
+        .any(|k| matches!(k.name.as_deref(), Some("index" | "columns")));
+    if axis_given && by_keyword {
+        return None;
+    }
+    Some((
+        id,
+        DropSpec {
+            columns,
+            labels: labels??,
+            inplace,
+            in_target: false,
+        },
+    ))
 }
 
 /// What the rules need from one executed cell.
@@ -107,12 +228,43 @@ pub fn cell_rule_facts(body: &[Stmt], source: &str, cell: &CellFacts) -> CellRul
                     .bindings
                     .extend(bound.into_iter().map(|n| Effect::Bind(n, Binding::Other)));
             }
+            Stmt::Assign {
+                targets,
+                op: crate::ir::AssignOp::Plain,
+                value: Some(value),
+                ..
+            } if matches!(targets.as_slice(), [Target::Name { .. }])
+                && str_list(value).is_some() =>
+            {
+                if let ([Target::Name { id, .. }], Some(items)) =
+                    (targets.as_slice(), str_list(value))
+                {
+                    facts
+                        .bindings
+                        .push(Effect::Bind(id.clone(), Binding::Strs(items)));
+                }
+                continue;
+            }
             other => {
                 let mut bound = BTreeSet::new();
                 bound_names(std::slice::from_ref(other), cell, &mut bound);
                 facts
                     .bindings
                     .extend(bound.into_iter().map(|n| Effect::Bind(n, Binding::Other)));
+            }
+        }
+        // What the statement may change in place (`cats.remove(...)`, `f(cats)`, `d = cats`).
+        let mut mutated = BTreeSet::new();
+        mutated_names(std::slice::from_ref(stmt), &mut mutated);
+        aliased_names(std::slice::from_ref(stmt), &mut mutated);
+        facts
+            .bindings
+            .extend(mutated.into_iter().map(Effect::Mutate));
+        if let Stmt::Expr { value, .. } = stmt {
+            if let Some((name, spec)) = drop_spec(value) {
+                if spec.inplace {
+                    facts.bindings.push(Effect::Dropped(name.to_string(), spec));
+                }
             }
         }
     }
@@ -123,6 +275,33 @@ pub fn cell_rule_facts(body: &[Stmt], source: &str, cell: &CellFacts) -> CellRul
     facts.dropped = scan.dropped;
     facts.extends_pandas = scan.extends_pandas;
     facts
+}
+
+/// Names the statements bind to another name (`d = df`, `a, b = df, x`): changes through the
+/// other name change their object too.
+pub fn aliased_names(stmts: &[Stmt], out: &mut BTreeSet<String>) {
+    fn value(e: &Expr, out: &mut BTreeSet<String>) {
+        match e {
+            Expr::Name { id, .. } => {
+                out.insert(id.clone());
+            }
+            Expr::Seq { elts, .. } => elts.iter().for_each(|e| value(e, out)),
+            _ => {}
+        }
+    }
+    for s in stmts {
+        if let Stmt::Assign { value: Some(v), .. } = s {
+            value(v, out);
+        }
+        for_each_expr(std::slice::from_ref(s), &mut |e| {
+            if let Expr::Walrus { value: v, .. } = e {
+                value(v, out);
+            }
+        });
+        if !matches!(s, Stmt::FunctionDef { .. } | Stmt::ClassDef { .. }) {
+            s.for_each_block(|b| aliased_names(b, out));
+        }
+    }
 }
 
 /// May the statements add attributes to every DataFrame (see `CellRuleFacts::extends_pandas`)?
@@ -223,6 +402,12 @@ pub struct HistoryState {
     pub imports: BTreeMap<String, Val>,
     /// Functions defined by a plain top-level `def` (and not rebound since).
     pub functions: BTreeMap<String, Rc<UserFunction>>,
+    /// Names bound to a list of string literals at the top level, not rebound or possibly
+    /// mutated since.
+    pub str_lists: BTreeMap<String, Vec<String>>,
+    /// Labels a statement dropped in place from the object a name holds, the name not rebound
+    /// or possibly changed since.
+    pub drops: BTreeMap<String, Vec<DropSpec>>,
     /// No executed cell could have given a frame a named index.
     pub index_unnamed: bool,
     /// Functions and classes defined in the history: the names their bodies mention.
@@ -238,6 +423,8 @@ impl Default for HistoryState {
         HistoryState {
             imports: BTreeMap::new(),
             functions: BTreeMap::new(),
+            str_lists: BTreeMap::new(),
+            drops: BTreeMap::new(),
             index_unnamed: true,
             function_mentions: BTreeMap::new(),
             dropped: BTreeSet::new(),
@@ -250,23 +437,50 @@ impl HistoryState {
     /// Applies one more executed cell.
     pub fn run(&mut self, cell: &CellRuleFacts) {
         for effect in &cell.bindings {
+            if let Effect::Bind(name, _) = effect {
+                self.drops.remove(name);
+            }
             match effect {
                 Effect::Bind(name, Binding::Import(val)) => {
                     self.imports.insert(name.clone(), val.clone());
                     self.functions.remove(name);
+                    self.str_lists.remove(name);
                 }
                 Effect::Bind(name, Binding::Function(f)) => {
                     self.imports.remove(name);
                     self.functions.insert(name.clone(), Rc::clone(f));
+                    self.str_lists.remove(name);
+                }
+                Effect::Bind(name, Binding::Strs(items)) => {
+                    self.imports.remove(name);
+                    self.functions.remove(name);
+                    self.str_lists.insert(name.clone(), items.clone());
                 }
                 Effect::Bind(name, Binding::Other) => {
                     self.imports.remove(name);
                     self.functions.remove(name);
+                    self.str_lists.remove(name);
                 }
-                Effect::StarImport => self.imports.retain(|name, val| !star_may_rebind(name, val)),
+                Effect::Mutate(name) => {
+                    self.str_lists.remove(name);
+                    self.drops.remove(name);
+                }
+                Effect::Dropped(name, spec) => {
+                    self.drops
+                        .entry(name.clone())
+                        .or_default()
+                        .push(spec.clone());
+                }
+                Effect::StarImport => {
+                    self.imports.retain(|name, val| !star_may_rebind(name, val));
+                    self.str_lists.clear();
+                    self.drops.clear();
+                }
                 Effect::Reset => {
                     self.imports.clear();
                     self.functions.clear();
+                    self.str_lists.clear();
+                    self.drops.clear();
                 }
             }
         }
