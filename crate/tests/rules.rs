@@ -1355,9 +1355,15 @@ fn dropping_labels_an_earlier_drop_removed() {
         "add()",
     ];
     silent(&run(&func, "df.drop([7], inplace=True)", TITANIC));
-    silent(&run(
-        &hist,
-        "add()\ndf.drop([10472], inplace=True)",
-        TITANIC,
-    ));
+    let here = "def add():\n    df.loc[10472] = 1\n\nadd()\ndf.drop([10472], inplace=True)";
+    silent(&run(&hist, here, TITANIC));
+    // Defined but not called: the label is still gone.
+    let t = "def add():\n    df.loc[10472] = 1\n\ndf.drop([10472], inplace=True)";
+    fires(
+        &run(&hist, t, TITANIC),
+        t,
+        "dropped-again",
+        "df.drop([10472], inplace=True)",
+        &["10472"],
+    );
 }

@@ -255,7 +255,10 @@ impl<'a> Walker<'a> {
             mutated_names(one, &mut changed);
             super::history::aliased_names(one, &mut changed);
             let mut called = BTreeSet::new();
-            mentioned_names(one, &mut called);
+            // A definition calls nothing (its decorators aside, which are not followed).
+            if !matches!(stmt, Stmt::FunctionDef { decorators, .. } if decorators.is_empty()) {
+                mentioned_names(one, &mut called);
+            }
             for name in called {
                 changed.extend(self.function_mentions(&name));
             }
