@@ -1367,3 +1367,43 @@ fn dropping_labels_an_earlier_drop_removed() {
         &["10472"],
     );
 }
+
+// ---------- histogram-nan
+
+#[test]
+fn histogram_of_data_with_nan_needs_a_range() {
+    for t in [
+        "freq, edges = np.histogram(df['Age'].values)",
+        "np.histogram(df['Age'], bins=20)",
+        "np.histogram(df.Age.to_numpy(), 'auto', density=True)",
+    ] {
+        let call = &t[t.find("np.").unwrap()..];
+        fires(
+            &run(&[IMPORTS], t, TITANIC),
+            t,
+            "histogram-nan",
+            call,
+            &["NaN", "range="],
+        );
+    }
+    // A loop over known column names checks every one of them.
+    let t = "for col in ['Survived', 'Age']:\n    freq, edges = np.histogram(df[col].values)";
+    fires(
+        &run(&[IMPORTS], t, TITANIC),
+        t,
+        "histogram-nan",
+        "np.histogram(df[col].values)",
+        &["NaN"],
+    );
+    // Fixed: NaN dropped, a range or the bin edges given, or no NaN known; seaborn drops NaN.
+    for t in [
+        "np.histogram(df['Age'].dropna().values)",
+        "np.histogram(df['Age'].values, range=(0, 80))",
+        "np.histogram(df['Age'].values, bins=[0, 40, 80])",
+        "np.histogram(df['Age'].values, bins=edges)",
+        "np.histogram(df['PassengerId'].values)",
+        "sns.histplot(df['Age'])",
+    ] {
+        silent(&run(&[IMPORTS, "edges = [0, 1]"], t, TITANIC));
+    }
+}

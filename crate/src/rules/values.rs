@@ -4,6 +4,8 @@
 //!   string values do not parse as such numbers (or `astype(int)` on a column with NaN).
 //! - `index-out-of-range`: a literal index past the known length of a list, tuple or array.
 //! - `index-type`: a list or tuple indexed by a numpy array (not an integer scalar).
+//! - `histogram-nan`: `np.histogram(x)` of data with NaN and no `range=` or explicit bin edges
+//!   (the autodetected range is `[nan, nan]`: ValueError).
 
 use crate::diagnostic::Diagnostic;
 use crate::ir::{Expr, Literal};
@@ -90,6 +92,13 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                     return;
                 }
             }
+            if matches!(
+                w.lib_path(func).as_deref(),
+                Some("numpy.histogram" | "numpy.histogram_bin_edges")
+            ) {
+                histogram_nan(w, args, keywords, *range, out);
+                return;
+            }
             if w.lib_path(func).as_deref() == Some("pandas.to_numeric") {
                 let errors = keywords
                     .iter()
@@ -167,5 +176,76 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
             }
         }
         _ => {}
+    }
+}
+
+/// `np.histogram(a, bins=10)` finds its range from `a.min()` and `a.max()` unless `range=` is
+/// given or `bins` are the edges themselves: with a NaN in `a` the range is `[nan, nan]`.
+fn histogram_nan(
+    w: &Walker,
+    args: &[Expr],
+    keywords: &[crate::ir::Keyword],
+    range: crate::ir::TextRange,
+    out: &mut Vec<Diagnostic>,
+) {
+    if super::flow::unpacks(args, keywords) || args.len() > 2 {
+        return;
+    }
+    let kw = |name: &str| keywords.iter().find(|k| k.name.as_deref() == Some(name));
+    if kw("range").is_some()
+        || keywords.iter().any(|k| {
+            !matches!(
+                k.name.as_deref(),
+                Some("a" | "bins" | "density" | "weights")
+            )
+        })
+    {
+        return;
+    }
+    // Bins given as a count or a rule name (`'auto'`), not as edges.
+    let bins = args.get(1).or(kw("bins").map(|k| &k.value));
+    let counted = bins.is_none_or(|b| {
+        matches!(
+            b,
+            Expr::Literal {
+                value: Literal::Int(_) | Literal::Str(_),
+                ..
+            }
+        )
+    });
+    let Some(data) = args.first().or(kw("a").map(|k| &k.value)) else {
+        return;
+    };
+    if !counted {
+        return;
+    }
+    // `s.values` and `s.to_numpy()` hold the Series' values.
+    let inner = match data {
+        Expr::Attribute { value, attr, .. } if attr == "values" => &**value,
+        Expr::Call {
+            func,
+            args,
+            keywords,
+            ..
+        } if args.is_empty() && keywords.is_empty() => match &**func {
+            Expr::Attribute { value, attr, .. } if attr == "to_numpy" => &**value,
+            _ => data,
+        },
+        _ => data,
+    };
+    let has_nan = match w.eval(inner) {
+        Val::Series(s) => s.has_nan,
+        Val::Array(a) => a.has_nan,
+        _ => None,
+    };
+    if has_nan == Some(true) {
+        out.push(Diagnostic::error(
+            "histogram-nan",
+            format!(
+                "{} contains NaN, so np.histogram's autodetected range is [nan, nan]: ValueError (autodetected range is not finite); drop the NaN first (.dropna()) or pass range=",
+                w.shown(data, "the data")
+            ),
+            range,
+        ));
     }
 }
