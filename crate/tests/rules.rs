@@ -1407,3 +1407,44 @@ fn histogram_of_data_with_nan_needs_a_range() {
         silent(&run(&[IMPORTS, "edges = [0, 1]"], t, TITANIC));
     }
 }
+
+#[test]
+fn strings_made_from_nan_do_not_convert_to_int() {
+    for (t, call, bad) in [
+        (
+            "df['year'] = df['Age'].apply(lambda x: str(x).split('.')[0]).astype('int')",
+            "df['Age'].apply(lambda x: str(x).split('.')[0]).astype('int')",
+            "'nan'",
+        ),
+        (
+            "y = df.Age.map(str).astype(int)",
+            "df.Age.map(str).astype(int)",
+            "'nan'",
+        ),
+        (
+            "y = df.Age.apply(lambda v: str(v).upper()[:2]).astype(np.int64)",
+            "df.Age.apply(lambda v: str(v).upper()[:2]).astype(np.int64)",
+            "'NA'",
+        ),
+    ] {
+        fires(
+            &run(&[IMPORTS], t, TITANIC),
+            t,
+            "value-conversion",
+            call,
+            &[bad],
+        );
+    }
+    // Fixed: NaN filled first, a float target ('nan' is a float), a replacement the rules do not
+    // follow, a nullable integer, or NaN not known in the column.
+    for t in [
+        "df['Age'].fillna(0).apply(lambda x: str(x).split('.')[0]).astype('int')",
+        "df['Age'].apply(lambda x: str(x).split('.')[0]).astype(float)",
+        "df['Age'].apply(lambda x: str(x).replace('nan', '0')).astype(int)",
+        "df['Age'].apply(lambda x: str(x)[:2], convert_dtype=False)",
+        "df['Age'].astype('Int64')",
+        "df['PassengerId'].apply(str).astype(int)",
+    ] {
+        silent(&run(&[IMPORTS], t, TITANIC));
+    }
+}

@@ -1087,7 +1087,44 @@ impl<'a> Walker<'a> {
             Val::GroupBy(f) if attr == "get_group" => Val::Frame(Frame { n_rows: None, ..f }),
             Val::Estimator(e) => sklearn::method_result(self, &e, attr, args),
             Val::Array(a) => shapes::array_method_result(&a, attr, args, keywords),
+            // `s.apply(str)`, `s.map(lambda x: str(x).split('-')[0])`: the NaN rows become a
+            // known string ('nan'); nothing is known of the other rows.
+            Val::Series(s)
+                if matches!(attr.as_str(), "apply" | "map")
+                    && s.has_nan == Some(true)
+                    && keywords.is_empty() =>
+            {
+                match args {
+                    [f] => match self.nan_as_string(f) {
+                        Some(text) => Val::Series(SeriesVal {
+                            len: s.len,
+                            str_examples: vec![text],
+                            has_nan: Some(false),
+                            name: s.name,
+                        }),
+                        None => Val::Unknown,
+                    },
+                    _ => Val::Unknown,
+                }
+            }
             _ => Val::Unknown,
+        }
+    }
+
+    /// What the function `f` (`str`, or a lambda of `str(x)` and string methods) returns for a
+    /// float NaN, when certain.
+    fn nan_as_string(&self, f: &Expr) -> Option<String> {
+        match f {
+            Expr::Name { id, .. } if id == "str" && self.is_builtin(id) => Some("nan".into()),
+            Expr::Lambda { params, body, .. }
+                if params.names.len() == 1
+                    && params.positional == 1
+                    && params.defaults.is_empty()
+                    && self.is_builtin("str") =>
+            {
+                nan_through(body, &params.names[0])
+            }
+            _ => None,
         }
     }
 
@@ -1596,5 +1633,93 @@ impl Walker<'_> {
             Val::Estimator(est) => Some(est),
             _ => None,
         }
+    }
+}
+
+/// The string `body` computes from `str(param)` when the parameter is a float NaN: `str(x)`,
+/// then `.strip()`, `.lower()`, `.upper()`, `.split(sep)[i]` and slices with literal bounds.
+fn nan_through(body: &Expr, param: &str) -> Option<String> {
+    match body {
+        Expr::Call {
+            func,
+            args,
+            keywords,
+            ..
+        } if keywords.is_empty() => match (&**func, args.as_slice()) {
+            (Expr::Name { id, .. }, [Expr::Name { id: arg, .. }])
+                if id == "str" && arg == param =>
+            {
+                Some("nan".into())
+            }
+            (Expr::Attribute { value, attr, .. }, []) => {
+                let s = nan_through(value, param)?;
+                match attr.as_str() {
+                    "strip" | "lstrip" | "rstrip" => Some(s.trim().to_string()),
+                    "lower" => Some(s.to_lowercase()),
+                    "upper" => Some(s.to_uppercase()),
+                    _ => None,
+                }
+            }
+            _ => None,
+        },
+        Expr::Subscript { value, index, .. } => {
+            // `str(x).split('-')[0]`
+            if let Expr::Call {
+                func,
+                args,
+                keywords,
+                ..
+            } = &**value
+            {
+                if let Expr::Attribute {
+                    value: inner, attr, ..
+                } = &**func
+                {
+                    if attr != "split" {
+                        return slice_of(&nan_through(value, param)?, index);
+                    }
+                    if !keywords.is_empty() {
+                        return None;
+                    }
+                    let s = nan_through(inner, param)?;
+                    let parts: Vec<&str> = match args.as_slice() {
+                        [] => s.split_whitespace().collect(),
+                        [sep] => {
+                            let sep = sep.as_str_literal().filter(|p| !p.is_empty())?;
+                            s.split(sep).collect()
+                        }
+                        _ => return None,
+                    };
+                    let i = usize::try_from(int_literal(index)?).ok()?;
+                    return parts.get(i).map(|p| p.to_string());
+                }
+            }
+            slice_of(&nan_through(value, param)?, index)
+        }
+        _ => None,
+    }
+}
+
+/// `s[lo:hi]` with literal non-negative bounds.
+fn slice_of(s: &str, index: &Expr) -> Option<String> {
+    let uint = |e: &Option<Box<Expr>>| -> Option<Option<usize>> {
+        match e.as_deref() {
+            None => Some(None),
+            Some(e) => int_literal(e)
+                .and_then(|i| usize::try_from(i).ok())
+                .map(Some),
+        }
+    };
+    match index {
+        Expr::Slice {
+            lower, upper, step, ..
+        } if step.is_none() => {
+            let (lo, hi) = (uint(lower)?, uint(upper)?);
+            let chars: Vec<char> = s.chars().collect();
+            let hi = hi.unwrap_or(chars.len()).min(chars.len());
+            let lo = lo.unwrap_or(0).min(hi);
+            Some(chars[lo..hi].iter().collect())
+        }
+        _ => None,
     }
 }

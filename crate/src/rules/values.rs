@@ -77,7 +77,11 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                                 format!(
                                     "{} holds strings such as '{bad}' that do not convert to {}: ValueError",
                                     short(w, value),
-                                    if t == Target::Int { "int (a float string needs astype(float) first)" } else { "float" }
+                                    match t {
+                                        Target::Int if super::value::parse_float(bad).is_some_and(|f| !f.is_nan()) => "int (a float string needs astype(float) first)",
+                                        Target::Int => "int",
+                                        Target::Float => "float",
+                                    }
                                 ),
                                 *range,
                             ));
