@@ -3,7 +3,6 @@ import { test } from 'node:test';
 
 import { buildPrompt, judgeAnswers, titanicSummaries } from './core.mjs';
 
-
 test('the prompt holds the executed cells, the runtime facts and the target', () => {
   const prompt = buildPrompt({
     history: ['import pandas as pd', "df = pd.read_csv('titanic.csv')"],
