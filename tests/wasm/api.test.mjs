@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { checkCell, checkNotebook, request } from './core.mjs';
+import { checkCell, checkNotebook, request, titanicSummaries } from './core.mjs';
 
 test('a name defined only by a cell that has not run gets "run cell [n] first"', () => {
   const cells = ['import pandas as pd', "df = pd.DataFrame({'a': [1]})", 'print(df.shape)'];
@@ -47,20 +47,12 @@ test('wants name the objects, paths, callables and columns to ask the kernel abo
 });
 
 test('kernel summaries reach the rules: a missing column is an error with a fix', () => {
-  const summaries = {
-    schema: 1,
-    partial: false,
-    objects: {
-      df: {
-        type: 'pandas.core.frame.DataFrame',
-        kind: 'dataframe',
-        S: { shape: [891, 3] },
-        R: { columns: ['Age', 'Sex', 'Survived'], dtypes: { Age: 'float64' } }
-      }
-    }
-  };
   const report = checkCell(
-    request({ target_source: "df['Agee'].mean()", kernel_names: ['df'], summaries })
+    request({
+      target_source: "df['Agee'].mean()",
+      kernel_names: ['df'],
+      summaries: titanicSummaries
+    })
   );
   const [diagnostic] = report.diagnostics;
   assert.equal(diagnostic.code, 'missing-column');

@@ -23,3 +23,21 @@ export function request(fields) {
     ...fields
   };
 }
+
+/** A kernel summary of a small Titanic frame, as the kernel side reports it. */
+export const titanicSummaries = {
+  schema: 1,
+  partial: false,
+  objects: {
+    df: {
+      type: 'pandas.core.frame.DataFrame',
+      kind: 'dataframe',
+      S: { shape: [891, 3] },
+      R: {
+        columns: ['Age', 'Sex', 'Survived'],
+        dtypes: { Age: 'float64', Sex: 'object', Survived: 'int64' }
+      },
+      V: { has_nan: true, nan_columns: ['Age'] }
+    }
+  }
+};

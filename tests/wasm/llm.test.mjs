@@ -1,27 +1,13 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { buildPrompt, judgeAnswers } from './core.mjs';
-
-const summaries = {
-  schema: 1,
-  partial: false,
-  objects: {
-    df: {
-      type: 'pandas.core.frame.DataFrame',
-      kind: 'dataframe',
-      S: { shape: [891, 3] },
-      R: { columns: ['Age', 'Sex', 'Survived'], dtypes: { Age: 'float64', Sex: 'object', Survived: 'int64' } },
-      V: { has_nan: true, nan_columns: ['Age'] }
-    }
-  }
-};
+import { buildPrompt, judgeAnswers, titanicSummaries } from './core.mjs';
 
 test('the prompt holds the executed cells, the runtime facts and the target', () => {
   const prompt = buildPrompt({
     history: ['import pandas as pd', "df = pd.read_csv('titanic.csv')"],
     target: "df['Age'].mean()",
-    summaries
+    summaries: titanicSummaries
   });
   assert.match(prompt.system, /JSON/);
   assert.match(prompt.user, /read_csv/);
@@ -35,7 +21,7 @@ test('the prompt holds the executed cells, the runtime facts and the target', ()
 });
 
 test('leaving out runtime facts or a category changes the prompt', () => {
-  const request = { history: [], target: "df['Age'].mean()", summaries };
+  const request = { history: [], target: "df['Age'].mean()", summaries: titanicSummaries };
   const full = buildPrompt(request).user;
   const noRuntime = buildPrompt({ ...request, options: { runtime: false } }).user;
   const noTypes = buildPrompt({ ...request, options: { categories: { S: true, R: false, V: true } } }).user;
@@ -53,7 +39,7 @@ test('answers are voted on and a crash resting on a refuted claim is downgraded'
       'no idea'
     ],
     target: "df['Age'].mean()",
-    summaries
+    summaries: titanicSummaries
   });
   assert.equal(judgement.llm_detection, true);
   assert.equal(judgement.crash_votes, 2);
