@@ -287,10 +287,6 @@ fn statsmodels_line(
     ))
 }
 
-fn short<'s>(w: &'s Walker, e: &Expr) -> &'s str {
-    w.shown(e, "the object")
-}
-
 pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
     match expr {
         Expr::Attribute { value, attr, range } => {
@@ -301,7 +297,7 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                         let short_type = t.rsplit('.').next().unwrap_or(&t);
                         out.push(Diagnostic::error(
                             "missing-attribute",
-                            format!("'{short_type}' object has no attribute '{attr}' ({} is a {short_type}); {hint}: AttributeError", short(w, value)),
+                            format!("'{short_type}' object has no attribute '{attr}' ({} is a {short_type}); {hint}: AttributeError", w.shown(value, "the object")),
                             attr_range,
                         ));
                     }
@@ -377,7 +373,7 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                 match w.eval(value) {
                     Val::Typed(t) if is_keras_model(&t) && t.starts_with("keras.src.models.") => {
                         match keras3_method(attr) {
-                            Some(s) => (s, format!("{}.{attr}", short(w, value))),
+                            Some(s) => (s, format!("{}.{attr}", w.shown(value, "the object"))),
                             None => return,
                         }
                     }

@@ -155,10 +155,6 @@ fn arrays<'v>(l: &'v Val, r: &'v Val) -> Option<(&'v ArrayVal, &'v ArrayVal)> {
     }
 }
 
-fn name_of<'s>(w: &'s Walker, e: &Expr) -> &'s str {
-    w.shown(e, "an operand")
-}
-
 pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
     match expr {
         Expr::BinOp {
@@ -174,9 +170,9 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                     "shape-broadcast",
                     format!(
                         "{} has shape {} and {} has shape {}: they cannot be broadcast together for '{op}': {}",
-                        name_of(w, left),
+                        w.shown(left, "an operand"),
                         fmt_shape(&a.shape),
-                        name_of(w, right),
+                        w.shown(right, "an operand"),
                         fmt_shape(&b.shape),
                         if a.lib == super::value::ArrayLib::Torch { "RuntimeError" } else { "ValueError" }
                     ),
@@ -221,7 +217,7 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                             };
                             out.push(Diagnostic::error(
                                 "shape-image",
-                                format!("imshow needs an image of shape (M, N), (M, N, 3) or (M, N, 4), but {} has shape {}{hint}: TypeError", name_of(w, x), fmt_shape(s)),
+                                format!("imshow needs an image of shape (M, N), (M, N, 3) or (M, N, 4), but {} has shape {}{hint}: TypeError", w.shown(x, "an operand"), fmt_shape(s)),
                                 x.range(),
                             ));
                         }
@@ -241,7 +237,7 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                         {
                             out.push(Diagnostic::error(
                                 "shape-savetxt",
-                                format!("np.savetxt writes 1-D or 2-D arrays only, but {} has shape {}; use np.save or reshape it: ValueError", name_of(w, x), fmt_shape(&a.shape)),
+                                format!("np.savetxt writes 1-D or 2-D arrays only, but {} has shape {}; use np.save or reshape it: ValueError", w.shown(x, "an operand"), fmt_shape(&a.shape)),
                                 x.range(),
                             ));
                         }
@@ -286,7 +282,7 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                             out.push(Diagnostic::error(
                                 "shape-concatenate",
                                 format!("np.concatenate along axis {axis}: {} has shape {} but {} has shape {}: ValueError",
-                                    name_of(w, first_e), fmt_shape(first), name_of(w, e), fmt_shape(s)),
+                                    w.shown(first_e, "an operand"), fmt_shape(first), w.shown(e, "an operand"), fmt_shape(s)),
                                 *range,
                             ));
                             return;
@@ -339,7 +335,7 @@ fn reshape_diag(
         "shape-reshape",
         format!(
             "cannot reshape {} of shape {} ({size} elements) into shape {}: {}",
-            name_of(w, x),
+            w.shown(x, "an operand"),
             fmt_shape(&a.shape),
             fmt_shape(to),
             if a.lib == super::value::ArrayLib::Torch {
@@ -376,9 +372,9 @@ fn matmul(
             "shape-matmul",
             format!(
                 "matrix product of {} with shape {} and {} with shape {}: inner dimensions {k1} and {k2} differ: {}",
-                name_of(w, le),
+                w.shown(le, "an operand"),
                 fmt_shape(&a.shape),
-                name_of(w, re),
+                w.shown(re, "an operand"),
                 fmt_shape(&b.shape),
                 if a.lib == super::value::ArrayLib::Torch { "RuntimeError" } else { "ValueError" }
             ),

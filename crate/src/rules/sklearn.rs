@@ -430,10 +430,6 @@ fn x_arg<'e>(args: &'e [Expr], keywords: &'e [Keyword]) -> Option<&'e Expr> {
     })
 }
 
-fn text_or<'s>(w: &'s Walker, e: &Expr, or: &'s str) -> &'s str {
-    w.shown(e, or)
-}
-
 pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
     let Expr::Call {
         func,
@@ -476,7 +472,7 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                         "sklearn-empty-input",
                         format!(
                             "{} has 0 samples: train_test_split cannot make a train set: ValueError",
-                            text_or(w, a, "the data")
+                            w.shown(a, "the data")
                         ),
                         a.range(),
                     ));
@@ -503,7 +499,7 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
         }
         _ => return,
     };
-    let name = text_or(w, value, "the estimator");
+    let name = w.shown(value, "the estimator");
     let class = est.class.as_str();
     let uses_fitted = matches!(
         attr.as_str(),
@@ -542,7 +538,7 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
         return;
     };
     let xv = w.eval(x);
-    let xname = text_or(w, x, "X");
+    let xname = w.shown(x, "X");
     let (rows, cols, names) = data_shape(&xv);
     let numeric_2d = NUMERIC_2D.contains(&class);
     if numeric_2d {

@@ -50,10 +50,6 @@ fn bad_example(examples: &[String], t: Target) -> Option<&str> {
         .map(String::as_str)
 }
 
-fn short<'s>(w: &'s Walker, e: &Expr) -> &'s str {
-    w.shown(e, "the column")
-}
-
 pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
     match expr {
         Expr::Call {
@@ -76,7 +72,7 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                                 "value-conversion",
                                 format!(
                                     "{} holds strings such as '{bad}' that do not convert to {}: ValueError",
-                                    short(w, value),
+                                    w.shown(value, "the column"),
                                     match t {
                                         Target::Int if super::value::parse_float(bad).is_some_and(|f| !f.is_nan()) => "int (a float string needs astype(float) first)",
                                         Target::Int => "int",
@@ -88,7 +84,7 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                         } else if t == Target::Int && s.has_nan == Some(true) {
                             out.push(Diagnostic::error(
                                 "value-conversion",
-                                format!("{} contains NaN, which cannot be converted to int; fill or drop it first, or use the 'Int64' dtype: IntCastingNaNError", short(w, value)),
+                                format!("{} contains NaN, which cannot be converted to int; fill or drop it first, or use the 'Int64' dtype: IntCastingNaNError", w.shown(value, "the column")),
                                 *range,
                             ));
                         }
@@ -116,7 +112,7 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                     if let Some(bad) = bad_example(&s.str_examples, Target::Float) {
                         out.push(Diagnostic::error(
                             "value-conversion",
-                            format!("{} holds strings such as '{bad}' that are not numbers; pass errors='coerce' to get NaN instead: ValueError", short(w, &args[0])),
+                            format!("{} holds strings such as '{bad}' that are not numbers; pass errors='coerce' to get NaN instead: ValueError", w.shown(&args[0], "the column")),
                             *range,
                         ));
                     }
@@ -138,8 +134,8 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                         "index-type",
                         format!(
                             "{} is a {type_name} and {} is an array of shape {:?}, not an integer: TypeError: only integer scalar arrays can be converted to a scalar index",
-                            short(w, value),
-                            short(w, index),
+                            w.shown(value, "the column"),
+                            w.shown(index, "the column"),
                             a.shape
                         ),
                         index.range(),
@@ -173,7 +169,7 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                     "index-out-of-range",
                     format!(
                         "index {i} is out of range: {} is a {what} of length {len}: IndexError",
-                        short(w, value)
+                        w.shown(value, "the column")
                     ),
                     *range,
                 ));
