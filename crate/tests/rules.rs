@@ -306,6 +306,127 @@ fn one_d_and_string_input() {
     ));
 }
 
+/// `x` and `y` hold the values of columns of a frame read by read_csv; the kernel reports object
+/// arrays (or, for `n`, a number array).
+const CSV_COLUMNS: &str = r#""x": {"type": "numpy.ndarray", "kind": "ndarray", "S": {"shape": [100, 1]}, "R": {"dtype": "object"}},
+    "y": {"type": "numpy.ndarray", "kind": "ndarray", "S": {"shape": [100]}, "R": {"dtype": "object"}},
+    "n": {"type": "numpy.ndarray", "kind": "ndarray", "S": {"shape": [100, 1]}, "R": {"dtype": "int64"}}"#;
+
+const READ: &str = "df = pd.read_csv('salary.csv', sep=',')";
+const VALUES: &str =
+    "x = df.workclass.values.reshape(-1, 1)\ny = df['salary'].to_numpy()\nn = df[['age']].values";
+
+#[test]
+fn object_array_of_a_read_csv_column() {
+    let t = "m = LinearRegression()\nm.fit(x, y)";
+    fires(
+        &run(&[IMPORTS, SK, READ, VALUES], t, CSV_COLUMNS),
+        t,
+        "sklearn-string-input",
+        "x",
+        &[
+            "LinearRegression",
+            "'workclass'",
+            "df",
+            "read_csv",
+            "ValueError",
+        ],
+    );
+    // Through train_test_split, and with predict.
+    let t = "a, b, c, d = train_test_split(x, y)\nm = LinearRegression()\nm.fit(a, c)";
+    fires(
+        &run(&[IMPORTS, SK, READ, VALUES], t, CSV_COLUMNS),
+        t,
+        "sklearn-string-input",
+        "a",
+        &["'workclass'"],
+    );
+    // A number column.
+    silent(&run(
+        &[IMPORTS, SK, READ, VALUES],
+        "m = LinearRegression()\nm.fit(n, y)",
+        CSV_COLUMNS,
+    ));
+    // Booleans with missing values are NaN to a forest, which takes them.
+    silent(&run(
+        &[IMPORTS, SK, READ, VALUES],
+        "m = RandomForestClassifier()\nm.fit(x, y)",
+        CSV_COLUMNS,
+    ));
+    // Encoded in the target.
+    silent(&run(
+        &[IMPORTS, SK, READ, VALUES],
+        "from sklearn.preprocessing import LabelEncoder\nx = LabelEncoder().fit_transform(df.workclass.values).reshape(-1, 1)\nm = LinearRegression()\nm.fit(x, y)",
+        CSV_COLUMNS,
+    ));
+}
+
+#[test]
+fn object_arrays_of_other_origins_are_not_claimed_text() {
+    let fit = "m = LinearRegression()\nm.fit(x, y)";
+    // read_csv told to keep text (numbers as strings), or to convert columns itself.
+    for read in [
+        "df = pd.read_csv('salary.csv', dtype=str)",
+        "df = pd.read_csv('salary.csv', converters={'workclass': int})",
+        "df = pd.read_csv('salary.csv', **opts)",
+    ] {
+        silent(&run(&[IMPORTS, SK, read, VALUES], fit, CSV_COLUMNS));
+    }
+    // Another library's reader.
+    silent(&run(
+        &[
+            SK,
+            "import dask.dataframe as pd\ndf = pd.read_csv('salary.csv')",
+            VALUES,
+        ],
+        fit,
+        CSV_COLUMNS,
+    ));
+    // The frame changed before the values were taken, or after (they may be a view of it).
+    for change in [
+        "df['workclass'] = df['workclass'].map({' Private': 1})",
+        "df.replace({' Private': 1}, inplace=True)",
+    ] {
+        silent(&run(&[IMPORTS, SK, READ, change, VALUES], fit, CSV_COLUMNS));
+        silent(&run(&[IMPORTS, SK, READ, VALUES, change], fit, CSV_COLUMNS));
+    }
+    // The frame changed in the target before the fit.
+    silent(&run(
+        &[IMPORTS, SK, READ, VALUES],
+        "df.loc[:, 'workclass'] = 1\nm = LinearRegression()\nm.fit(x, y)",
+        CSV_COLUMNS,
+    ));
+    // The array itself changed, or was rebound.
+    silent(&run(
+        &[IMPORTS, SK, READ, VALUES, "x[x == ' Private'] = 1"],
+        fit,
+        CSV_COLUMNS,
+    ));
+    silent(&run(
+        &[
+            IMPORTS,
+            SK,
+            READ,
+            VALUES,
+            "x = np.ones((100, 1), dtype=object)",
+        ],
+        fit,
+        CSV_COLUMNS,
+    ));
+    // Several columns: int and bool columns make an object array of numbers.
+    silent(&run(
+        &[IMPORTS, SK, READ, "x = df[['age', 'married']].values"],
+        fit,
+        CSV_COLUMNS,
+    ));
+    // The whole frame's values, or a frame attribute.
+    silent(&run(
+        &[IMPORTS, SK, READ, "x = df.values\ny = df.T.values"],
+        fit,
+        CSV_COLUMNS,
+    ));
+}
+
 #[test]
 fn nan_input_only_for_estimators_that_reject_it() {
     let t = "m = LinearRegression()\nm.fit(X_nan, [0])";

@@ -79,6 +79,25 @@ impl<'a> Walker<'a> {
                     }
                     (v, _) => v,
                 };
+                // The values of a column of a frame read by read_csv, if the kernel reports an
+                // object array and no function of the notebook mentions either name.
+                let val = match (val, ctx.history.csv_columns.get(name)) {
+                    (Val::Array(a), Some((frame, column)))
+                        if a.lib == ArrayLib::Numpy
+                            && a.dtype.as_deref() == Some("object")
+                            && !ctx
+                                .history
+                                .function_mentions
+                                .values()
+                                .any(|m| m.contains(name) || m.contains(frame)) =>
+                    {
+                        Val::Array(ArrayVal {
+                            csv_object_column: Some((frame.clone(), column.clone())),
+                            ..a
+                        })
+                    }
+                    (v, _) => v,
+                };
                 env.insert(name.clone(), val);
             }
         }
@@ -248,21 +267,25 @@ impl<'a> Walker<'a> {
             self.defined_here.retain(|name, _| !bound.contains(name));
         }
         self.stmt_effects(stmt);
-        if !self.drops.is_empty() {
-            let one = std::slice::from_ref(stmt);
-            let mut changed = BTreeSet::new();
-            bound_names(one, self.ctx.facts, &mut changed);
-            mutated_names(one, &mut changed);
-            super::history::aliased_names(one, &mut changed);
-            let mut called = BTreeSet::new();
-            // A definition calls nothing (its decorators aside, which are not followed).
-            if !matches!(stmt, Stmt::FunctionDef { decorators, .. } if decorators.is_empty()) {
-                mentioned_names(one, &mut called);
-            }
-            for name in called {
-                changed.extend(self.function_mentions(&name));
-            }
+        let csv_views = self
+            .env
+            .values()
+            .any(|v| matches!(v, Val::Array(a) if a.csv_object_column.is_some()));
+        if !self.drops.is_empty() || csv_views {
+            let changed = self.changed_by(stmt);
             self.drops.retain(|name, _| !changed.contains(name));
+            // The values of a column may be a view of the frame's data (pandas without
+            // copy-on-write): a change of the frame may change them.
+            for val in self.env.values_mut() {
+                if let Val::Array(a) = val {
+                    if a.csv_object_column
+                        .as_ref()
+                        .is_some_and(|(frame, _)| changed.contains(frame))
+                    {
+                        a.csv_object_column = None;
+                    }
+                }
+            }
         }
         if let Stmt::Expr { value, .. } = stmt {
             if let Some((name, mut spec)) = super::history::drop_spec(value) {
@@ -280,6 +303,25 @@ impl<'a> Walker<'a> {
             self.defined_here.clear();
             self.rebound_all = true;
         }
+    }
+
+    /// The names a statement may rebind or change in place (through the notebook's functions
+    /// it calls too).
+    fn changed_by(&self, stmt: &Stmt) -> BTreeSet<String> {
+        let one = std::slice::from_ref(stmt);
+        let mut changed = BTreeSet::new();
+        bound_names(one, self.ctx.facts, &mut changed);
+        mutated_names(one, &mut changed);
+        super::history::aliased_names(one, &mut changed);
+        let mut called = BTreeSet::new();
+        // A definition calls nothing (its decorators aside, which are not followed).
+        if !matches!(stmt, Stmt::FunctionDef { decorators, .. } if decorators.is_empty()) {
+            mentioned_names(one, &mut called);
+        }
+        for name in called {
+            changed.extend(self.function_mentions(&name));
+        }
+        changed
     }
 
     fn stmt_effects(&mut self, stmt: &Stmt) {
@@ -851,6 +893,7 @@ impl<'a> Walker<'a> {
                             shape: vec![r, c],
                             dtype: None,
                             has_nan: f.has_nan,
+                            csv_object_column: None,
                         }),
                         _ => Val::Unknown,
                     },

@@ -7,9 +7,12 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
 
 use crate::facts::CellFacts;
-use crate::ir::{Expr, Params, Stmt, Target};
+use crate::ir::{Expr, Params, SeqKind, Stmt, Target};
 
-use super::flow::{bound_names, import_bindings, mentioned_names, mutated_names, str_list};
+use super::columns::is_frame_attribute;
+use super::flow::{
+    bound_names, import_bindings, mentioned_names, mutated_names, str_list, unpacks,
+};
 use super::value::Val;
 
 /// A function defined at the top level of a cell: what following a call into it needs.
@@ -32,6 +35,13 @@ pub enum Binding {
     /// `name = ['a', 'b']`: a list of string literals (trusted only while the kernel's summary
     /// of the name agrees on its type and length).
     Strs(Vec<String>),
+    /// `name = pd.read_csv(...)` with keywords that leave pandas' type inference alone: the
+    /// reader's dotted path as written (`["pd", "read_csv"]`), resolved against the imports when
+    /// the history is combined.
+    Reader(Vec<String>),
+    /// `name = frame.col.values` (`frame['col'].to_numpy()`, `frame[['col']].values`, then
+    /// maybe `.reshape(...)`): the values of one column.
+    ColumnValues { frame: String, column: String },
     /// Anything else binds it to a value the history does not track.
     Other,
 }
@@ -165,6 +175,128 @@ pub fn drop_spec(call: &Expr) -> Option<(&str, DropSpec)> {
     ))
 }
 
+/// `read_csv` keywords that leave its type inference alone, so that a column it returns as
+/// object holds text (or booleans with missing values): `dtype=`, `converters=`, `parse_dates=`,
+/// `na_filter=`, `engine=` and the others may leave numbers or other objects in one.
+const PLAIN_READ_KEYWORDS: &[&str] = &[
+    "filepath_or_buffer",
+    "sep",
+    "delimiter",
+    "header",
+    "names",
+    "index_col",
+    "usecols",
+    "nrows",
+    "skiprows",
+    "encoding",
+    "encoding_errors",
+    "low_memory",
+    "na_values",
+    "on_bad_lines",
+    "quotechar",
+    "comment",
+    "skipinitialspace",
+    "skip_blank_lines",
+    "compression",
+];
+
+/// The readers `Binding::Reader` stands for, once resolved.
+const CSV_READERS: &[&str] = &["pandas.read_csv", "pandas.read_table"];
+
+/// `reader(path, <plain keywords>)` where the callee is a name path ending in `read_csv` or
+/// `read_table`: that path.
+fn reader_call(value: &Expr) -> Option<Vec<String>> {
+    let Expr::Call {
+        func,
+        args,
+        keywords,
+        ..
+    } = value
+    else {
+        return None;
+    };
+    let path = func.dotted_path()?;
+    let plain = args.len() <= 1
+        && !unpacks(args, keywords)
+        && keywords.iter().all(|k| {
+            k.name
+                .as_deref()
+                .is_some_and(|n| PLAIN_READ_KEYWORDS.contains(&n))
+        });
+    (plain && matches!(path.last(), Some(&("read_csv" | "read_table"))))
+        .then(|| path.iter().map(|p| p.to_string()).collect())
+}
+
+/// Does evaluating `e` call nothing (so it changes nothing)?
+fn calls_nothing(e: &Expr) -> bool {
+    let mut none = !matches!(e, Expr::Call { .. } | Expr::Walrus { .. });
+    e.for_each_child(|c| none &= calls_nothing(c));
+    none
+}
+
+/// `frame.col.values`, `frame['col'].values`, `frame[['col']].values` or `.to_numpy()` of them,
+/// maybe reshaped (`.reshape(-1, 1)`): the frame's name and the column. Evaluating it changes
+/// nothing.
+fn column_values(value: &Expr) -> Option<(String, String)> {
+    let mut e = value;
+    if let Expr::Call {
+        func,
+        args,
+        keywords,
+        ..
+    } = e
+    {
+        if let Expr::Attribute { value, attr, .. } = &**func {
+            if attr == "reshape" && keywords.is_empty() && args.iter().all(calls_nothing) {
+                e = value;
+            }
+        }
+    }
+    let series = match e {
+        Expr::Attribute { value, attr, .. } if attr == "values" => value,
+        Expr::Call {
+            func,
+            args,
+            keywords,
+            ..
+        } if args.is_empty() && keywords.is_empty() => match &**func {
+            Expr::Attribute { value, attr, .. } if attr == "to_numpy" => value,
+            _ => return None,
+        },
+        _ => return None,
+    };
+    let (frame, column) = match &**series {
+        Expr::Attribute { value, attr, .. } if !is_frame_attribute(attr) => (value, attr.as_str()),
+        Expr::Subscript { value, index, .. } => {
+            let label = match &**index {
+                Expr::Seq {
+                    kind: SeqKind::List,
+                    elts,
+                    ..
+                } if elts.len() == 1 => elts[0].as_str_literal(),
+                other => other.as_str_literal(),
+            };
+            (value, label?)
+        }
+        _ => return None,
+    };
+    match &**frame {
+        Expr::Name { id, .. } => Some((id.clone(), column.to_string())),
+        _ => None,
+    }
+}
+
+/// What `name = value` binds that the history follows beyond `Other`.
+fn tracked_binding(value: &Expr) -> Option<Binding> {
+    if let Some(items) = str_list(value) {
+        return Some(Binding::Strs(items));
+    }
+    if let Some((frame, column)) = column_values(value) {
+        return Some(Binding::ColumnValues { frame, column });
+    }
+    reader_call(value).map(Binding::Reader)
+}
+
 /// What the rules need from one executed cell.
 #[derive(Debug, Default)]
 pub struct CellRuleFacts {
@@ -189,6 +321,8 @@ pub fn cell_rule_facts(body: &[Stmt], source: &str, cell: &CellFacts) -> CellRul
     let mut facts = CellRuleFacts::default();
     let shared_source: Rc<str> = Rc::from(source);
     for stmt in body {
+        // A name the statement binds to a new object it does not change afterwards.
+        let mut fresh = None;
         if rebinds_anything(stmt, source) {
             facts.bindings.push(Effect::Reset);
             continue;
@@ -234,16 +368,20 @@ pub fn cell_rule_facts(body: &[Stmt], source: &str, cell: &CellFacts) -> CellRul
                 value: Some(value),
                 ..
             } if matches!(targets.as_slice(), [Target::Name { .. }])
-                && str_list(value).is_some() =>
+                && tracked_binding(value).is_some() =>
             {
-                if let ([Target::Name { id, .. }], Some(items)) =
-                    (targets.as_slice(), str_list(value))
+                if let ([Target::Name { id, .. }], Some(binding)) =
+                    (targets.as_slice(), tracked_binding(value))
                 {
-                    facts
-                        .bindings
-                        .push(Effect::Bind(id.clone(), Binding::Strs(items)));
+                    // A list literal and a column's values change nothing when evaluated; a
+                    // reader's arguments may be changed by the call, its new frame is not.
+                    let reads_only = !matches!(binding, Binding::Reader(_));
+                    facts.bindings.push(Effect::Bind(id.clone(), binding));
+                    if reads_only {
+                        continue;
+                    }
+                    fresh = Some(id.as_str());
                 }
-                continue;
             }
             other => {
                 let mut bound = BTreeSet::new();
@@ -257,6 +395,9 @@ pub fn cell_rule_facts(body: &[Stmt], source: &str, cell: &CellFacts) -> CellRul
         let mut mutated = BTreeSet::new();
         mutated_names(std::slice::from_ref(stmt), &mut mutated);
         aliased_names(std::slice::from_ref(stmt), &mut mutated);
+        if let Some(name) = fresh {
+            mutated.remove(name);
+        }
         facts
             .bindings
             .extend(mutated.into_iter().map(Effect::Mutate));
@@ -408,6 +549,11 @@ pub struct HistoryState {
     /// Labels a statement dropped in place from the object a name holds, the name not rebound
     /// or possibly changed since.
     pub drops: BTreeMap<String, Vec<DropSpec>>,
+    /// Names holding a frame as `read_csv` read it, not rebound or possibly changed since.
+    pub csv_frames: BTreeSet<String>,
+    /// Names bound to the values of one column of such a frame (`x = df.col.values`), neither
+    /// possibly changed since: `name -> (frame, column)`.
+    pub csv_columns: BTreeMap<String, (String, String)>,
     /// No executed cell could have given a frame a named index.
     pub index_unnamed: bool,
     /// Functions and classes defined in the history: the names their bodies mention.
@@ -425,6 +571,8 @@ impl Default for HistoryState {
             functions: BTreeMap::new(),
             str_lists: BTreeMap::new(),
             drops: BTreeMap::new(),
+            csv_frames: BTreeSet::new(),
+            csv_columns: BTreeMap::new(),
             index_unnamed: true,
             function_mentions: BTreeMap::new(),
             dropped: BTreeSet::new(),
@@ -439,6 +587,8 @@ impl HistoryState {
         for effect in &cell.bindings {
             if let Effect::Bind(name, _) = effect {
                 self.drops.remove(name);
+                self.csv_frames.remove(name);
+                self.csv_columns.remove(name);
             }
             match effect {
                 Effect::Bind(name, Binding::Import(val)) => {
@@ -456,14 +606,34 @@ impl HistoryState {
                     self.functions.remove(name);
                     self.str_lists.insert(name.clone(), items.clone());
                 }
-                Effect::Bind(name, Binding::Other) => {
+                Effect::Bind(name, binding) => {
                     self.imports.remove(name);
                     self.functions.remove(name);
                     self.str_lists.remove(name);
+                    match binding {
+                        Binding::Reader(path)
+                            if self
+                                .resolve(path)
+                                .is_some_and(|p| CSV_READERS.contains(&p.as_str())) =>
+                        {
+                            self.csv_frames.insert(name.clone());
+                        }
+                        Binding::ColumnValues { frame, column }
+                            if self.csv_frames.contains(frame) =>
+                        {
+                            self.csv_columns
+                                .insert(name.clone(), (frame.clone(), column.clone()));
+                        }
+                        _ => {}
+                    }
                 }
                 Effect::Mutate(name) => {
                     self.str_lists.remove(name);
                     self.drops.remove(name);
+                    self.csv_frames.remove(name);
+                    // The values may be a view of the frame's data (pandas without copy-on-write).
+                    self.csv_columns
+                        .retain(|n, (frame, _)| n != name && frame != name);
                 }
                 Effect::Dropped(name, spec) => {
                     self.drops
@@ -475,12 +645,16 @@ impl HistoryState {
                     self.imports.retain(|name, val| !star_may_rebind(name, val));
                     self.str_lists.clear();
                     self.drops.clear();
+                    self.csv_frames.clear();
+                    self.csv_columns.clear();
                 }
                 Effect::Reset => {
                     self.imports.clear();
                     self.functions.clear();
                     self.str_lists.clear();
                     self.drops.clear();
+                    self.csv_frames.clear();
+                    self.csv_columns.clear();
                 }
             }
         }
@@ -493,6 +667,22 @@ impl HistoryState {
                 .extend(mentions.iter().cloned());
         }
         self.dropped.extend(cell.dropped.iter().cloned());
+    }
+
+    /// The library path of a dotted name path through the imports (`pd.read_csv` ->
+    /// `pandas.read_csv`).
+    fn resolve(&self, path: &[String]) -> Option<String> {
+        let (first, rest) = path.split_first()?;
+        let base = match self.imports.get(first)? {
+            Val::Module(Some(p)) | Val::Lib(p) => p,
+            _ => return None,
+        };
+        Some(
+            std::iter::once(base.as_str())
+                .chain(rest.iter().map(String::as_str))
+                .collect::<Vec<_>>()
+                .join("."),
+        )
     }
 
     pub fn from_cells<'c>(cells: impl IntoIterator<Item = &'c CellRuleFacts>) -> Self {

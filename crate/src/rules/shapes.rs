@@ -65,6 +65,7 @@ pub fn binop_value(op: &str, l: &Val, r: &Val) -> Val {
                     shape,
                     dtype: None,
                     has_nan: None,
+                    csv_object_column: None,
                 }),
                 Err(()) => Val::Unknown,
             }
@@ -73,6 +74,7 @@ pub fn binop_value(op: &str, l: &Val, r: &Val) -> Val {
             Val::Array(ArrayVal {
                 dtype: None,
                 has_nan: None,
+                csv_object_column: None,
                 ..a.clone()
             })
         }
@@ -138,6 +140,7 @@ pub fn array_method_result(a: &ArrayVal, attr: &str, args: &[Expr], _kw: &[Keywo
     match attr {
         "copy" | "astype" => Val::Array(ArrayVal {
             dtype: None,
+            csv_object_column: None,
             ..a.clone()
         }),
         "flatten" | "ravel" if args.is_empty() => Val::Array(ArrayVal {

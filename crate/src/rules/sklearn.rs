@@ -396,6 +396,7 @@ pub fn method_result(w: &Walker, e: &Estimator, attr: &str, args: &[Expr]) -> Va
             shape: vec![r, c],
             dtype: Some("float64".into()),
             has_nan: None,
+            csv_object_column: None,
         }),
         _ => Val::Unknown,
     }
@@ -556,17 +557,13 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
             ));
             return;
         }
-        // Histogram gradient boosting takes category columns (categorical_features='from_dtype').
-        let categorical = class.starts_with("HistGradientBoosting");
-        if let (Val::Frame(f), false) = (&xv, categorical) {
-            if let Some((col, example)) = f.non_numeric_column() {
-                out.push(Diagnostic::error(
-                    "sklearn-string-input",
-                    format!("{class} takes numbers only, but column '{col}' of {xname} holds strings such as '{example}'; encode it first (OneHotEncoder, OrdinalEncoder, pd.get_dummies): ValueError"),
-                    x.range(),
-                ));
-                return;
-            }
+        if let Some(what) = non_numeric(&est, &xv, xname) {
+            out.push(Diagnostic::error(
+                "sklearn-string-input",
+                format!("{class} takes numbers only, but {what}; encode it first (OneHotEncoder, OrdinalEncoder, pd.get_dummies): ValueError"),
+                x.range(),
+            ));
+            return;
         }
     }
     if rows == Some(0) && (fits || uses_fitted) {
@@ -625,6 +622,30 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                 ));
             }
         }
+    }
+}
+
+/// What certainly makes `X` (shown as `xname`) unfit for an estimator that takes numbers only,
+/// for messages.
+fn non_numeric(est: &Estimator, x: &Val, xname: &str) -> Option<String> {
+    match x {
+        // Histogram gradient boosting takes category columns (categorical_features='from_dtype').
+        Val::Frame(f) if !est.class.starts_with("HistGradientBoosting") => {
+            let (col, example) = f.non_numeric_column()?;
+            Some(format!(
+                "column '{col}' of {xname} holds strings such as '{example}'"
+            ))
+        }
+        // Text does not convert to float; booleans with missing values become NaN, which only
+        // estimators that reject NaN are sure to refuse.
+        Val::Array(a) if est.rejects_nan() => {
+            let (frame, col) = a.csv_object_column.as_ref()?;
+            Some(format!(
+                "{xname} holds column '{col}' of {frame} as read_csv read it, with dtype object: read_csv keeps a column as object only for text (or for booleans with missing values, whose NaN {} rejects too)",
+                est.class
+            ))
+        }
+        _ => None,
     }
 }
 

@@ -151,6 +151,10 @@ pub struct ArrayVal {
     pub shape: Vec<i64>,
     pub dtype: Option<String>,
     pub has_nan: Option<bool>,
+    /// An object array of the values of one column of a frame as `read_csv` read it
+    /// (`(frame, column)`): read_csv leaves a column as object only when it holds text, or
+    /// booleans with missing values. Forgotten with the dtype.
+    pub csv_object_column: Option<(String, String)>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -342,6 +346,7 @@ pub fn from_summary(name: &str, obj: &ObjectSummary) -> Val {
                     shape,
                     dtype: obj.str_fact(Category::R, "dtype").map(str::to_string),
                     has_nan: obj.has_nan(),
+                    csv_object_column: None,
                 }),
                 None => Val::Typed(type_name),
             }
