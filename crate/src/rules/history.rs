@@ -7,8 +7,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
 
 use crate::facts::CellFacts;
-use crate::ir::{Expr, Params, Stmt, Target};
+use crate::ir::{Expr, Params, Stmt, Target, TextRange};
 
+use super::calls::{declares_outer_names, function_locals};
 use super::flow::{bound_names, import_bindings, mentioned_names, mutated_names, str_list};
 use super::value::Val;
 
@@ -20,6 +21,8 @@ pub struct UserFunction {
     pub body: Vec<Stmt>,
     /// The source of the cell that defines it (the body's ranges index into it).
     pub source: Rc<str>,
+    /// The `def` statement's range in `source`.
+    pub range: TextRange,
 }
 
 /// What one top-level statement does to a global name, in execution order.
@@ -32,6 +35,9 @@ pub enum Binding {
     /// `name = ['a', 'b']`: a list of string literals (trusted only while the kernel's summary
     /// of the name agrees on its type and length).
     Strs(Vec<String>),
+    /// `name = <...>.rename('label')`: a Series named `label` (trusted only while the kernel's
+    /// summary of the name shows a Series).
+    SeriesName(String),
     /// Anything else binds it to a value the history does not track.
     Other,
 }
@@ -209,7 +215,7 @@ pub fn cell_rule_facts(body: &[Stmt], source: &str, cell: &CellFacts) -> CellRul
                 decorators,
                 params,
                 body,
-                ..
+                range,
             } if decorators.is_empty() => {
                 facts.bindings.push(Effect::Bind(
                     name.clone(),
@@ -218,6 +224,7 @@ pub fn cell_rule_facts(body: &[Stmt], source: &str, cell: &CellFacts) -> CellRul
                         params: params.clone(),
                         body: body.clone(),
                         source: Rc::clone(&shared_source),
+                        range: *range,
                     })),
                 ));
                 // A `global` declaration may rebind other names when the function runs.
@@ -245,6 +252,7 @@ pub fn cell_rule_facts(body: &[Stmt], source: &str, cell: &CellFacts) -> CellRul
                 }
                 continue;
             }
+
             other => {
                 let mut bound = BTreeSet::new();
                 bound_names(std::slice::from_ref(other), cell, &mut bound);
@@ -267,6 +275,13 @@ pub fn cell_rule_facts(body: &[Stmt], source: &str, cell: &CellFacts) -> CellRul
                 }
             }
         }
+        // Last, after what the statement binds and changes.
+        if let Some((name, label)) = renamed_series(stmt) {
+            facts.bindings.push(Effect::Bind(
+                name.to_string(),
+                Binding::SeriesName(label.to_string()),
+            ));
+        }
     }
     collect_function_mentions(body, &mut facts.function_mentions);
     let mut scan = Scan::default();
@@ -275,6 +290,34 @@ pub fn cell_rule_facts(body: &[Stmt], source: &str, cell: &CellFacts) -> CellRul
     facts.dropped = scan.dropped;
     facts.extends_pandas = scan.extends_pandas;
     facts
+}
+
+/// `name = <...>.rename('label')`: the name and the label its Series gets (one positional
+/// string, nothing else: with `inplace=True` the result is None).
+fn renamed_series(stmt: &Stmt) -> Option<(&str, &str)> {
+    let Stmt::Assign {
+        targets,
+        op: crate::ir::AssignOp::Plain,
+        value:
+            Some(Expr::Call {
+                func,
+                args,
+                keywords,
+                ..
+            }),
+        ..
+    } = stmt
+    else {
+        return None;
+    };
+    match (targets.as_slice(), &**func, args.as_slice()) {
+        ([Target::Name { id, .. }], Expr::Attribute { attr, .. }, [label])
+            if attr == "rename" && keywords.is_empty() =>
+        {
+            Some((id, label.as_str_literal()?))
+        }
+        _ => None,
+    }
 }
 
 /// Names the statements bind to another name (`d = df`, `a, b = df, x`): changes through the
@@ -405,6 +448,9 @@ pub struct HistoryState {
     /// Names bound to a list of string literals at the top level, not rebound or possibly
     /// mutated since.
     pub str_lists: BTreeMap<String, Vec<String>>,
+    /// Names bound at the top level to a Series renamed to a literal label (`s.rename('n')`),
+    /// not rebound or possibly mutated since.
+    pub series_names: BTreeMap<String, String>,
     /// Labels a statement dropped in place from the object a name holds, the name not rebound
     /// or possibly changed since.
     pub drops: BTreeMap<String, Vec<DropSpec>>,
@@ -424,6 +470,7 @@ impl Default for HistoryState {
             imports: BTreeMap::new(),
             functions: BTreeMap::new(),
             str_lists: BTreeMap::new(),
+            series_names: BTreeMap::new(),
             drops: BTreeMap::new(),
             index_unnamed: true,
             function_mentions: BTreeMap::new(),
@@ -439,30 +486,26 @@ impl HistoryState {
         for effect in &cell.bindings {
             if let Effect::Bind(name, _) = effect {
                 self.drops.remove(name);
+                self.imports.remove(name);
+                self.functions.remove(name);
+                self.forget_value(name);
             }
             match effect {
                 Effect::Bind(name, Binding::Import(val)) => {
                     self.imports.insert(name.clone(), val.clone());
-                    self.functions.remove(name);
-                    self.str_lists.remove(name);
                 }
                 Effect::Bind(name, Binding::Function(f)) => {
-                    self.imports.remove(name);
                     self.functions.insert(name.clone(), Rc::clone(f));
-                    self.str_lists.remove(name);
                 }
                 Effect::Bind(name, Binding::Strs(items)) => {
-                    self.imports.remove(name);
-                    self.functions.remove(name);
                     self.str_lists.insert(name.clone(), items.clone());
                 }
-                Effect::Bind(name, Binding::Other) => {
-                    self.imports.remove(name);
-                    self.functions.remove(name);
-                    self.str_lists.remove(name);
+                Effect::Bind(name, Binding::SeriesName(label)) => {
+                    self.series_names.insert(name.clone(), label.clone());
                 }
+                Effect::Bind(_, Binding::Other) => {}
                 Effect::Mutate(name) => {
-                    self.str_lists.remove(name);
+                    self.forget_value(name);
                     self.drops.remove(name);
                 }
                 Effect::Dropped(name, spec) => {
@@ -474,12 +517,14 @@ impl HistoryState {
                 Effect::StarImport => {
                     self.imports.retain(|name, val| !star_may_rebind(name, val));
                     self.str_lists.clear();
+                    self.series_names.clear();
                     self.drops.clear();
                 }
                 Effect::Reset => {
                     self.imports.clear();
                     self.functions.clear();
                     self.str_lists.clear();
+                    self.series_names.clear();
                     self.drops.clear();
                 }
             }
@@ -493,6 +538,12 @@ impl HistoryState {
                 .extend(mentions.iter().cloned());
         }
         self.dropped.extend(cell.dropped.iter().cloned());
+    }
+
+    /// Forgets what the history knew of the value a name holds (rebound or maybe changed).
+    fn forget_value(&mut self, name: &str) {
+        self.str_lists.remove(name);
+        self.series_names.remove(name);
     }
 
     pub fn from_cells<'c>(cells: impl IntoIterator<Item = &'c CellRuleFacts>) -> Self {
@@ -510,11 +561,21 @@ pub fn star_may_rebind(name: &str, val: &Val) -> bool {
     matches!(val, Val::Module(Some(path)) if path.rsplit('.').next() == Some(name))
 }
 
+/// The names the bodies of the functions and classes defined in the statements mention, for
+/// each: a call may read or change what they hold. A function's own locals (parameters, names it
+/// binds) are left out, unless a `global` or `nonlocal` declaration may make them global.
 pub fn collect_function_mentions(stmts: &[Stmt], out: &mut Vec<(String, BTreeSet<String>)>) {
     for s in stmts {
         if let Stmt::FunctionDef { name, body, .. } | Stmt::ClassDef { name, body, .. } = s {
             let mut names = BTreeSet::new();
             mentioned_names(body, &mut names);
+            if let Stmt::FunctionDef { params, .. } = s {
+                if !declares_outer_names(body) {
+                    for local in function_locals(params, &crate::facts::cell_facts(body)) {
+                        names.remove(&local);
+                    }
+                }
+            }
             out.push((name.clone(), names));
         }
         s.for_each_block(|b| collect_function_mentions(b, out));

@@ -5,9 +5,11 @@
 //! name (`value::Val`), and hands every expression that will certainly be evaluated to the rules.
 
 pub mod api;
+pub mod calls;
 pub mod columns;
 pub mod flow;
 pub mod history;
+pub mod join;
 pub mod keras;
 pub mod shapes;
 pub mod sklearn;
