@@ -1535,6 +1535,36 @@ fn only_what_certainly_runs_in_the_function_is_checked() {
     ] {
         silent(&run(&[IMPORTS, body], t, MATRICES));
     }
+    // What the function does to its parameters first counts; a keyword meant for `**kwargs`
+    // binds no parameter.
+    silent(&run(
+        &[
+            IMPORTS,
+            "def f(X, w):\n    w = w.T\n    return np.dot(X, w)",
+        ],
+        t,
+        MATRICES,
+    ));
+    silent(&run(
+        &[IMPORTS, "def f(X, **w):\n    return np.dot(X, w)"],
+        "f(X, w=w)",
+        MATRICES,
+    ));
+    let t2 = "f(X, w_col)";
+    fires(
+        &run(
+            &[
+                IMPORTS,
+                "def f(X, w):\n    w = w.T\n    return np.dot(X, w)",
+            ],
+            t2,
+            MATRICES,
+        ),
+        t2,
+        "shape-matmul",
+        t2,
+        &["line 3", "(1, 4)"],
+    );
     // Rebound since it was defined.
     silent(&run(
         &[IMPORTS, "def f(X, w):\n    np.dot(X, w)", "f = print"],
@@ -1637,5 +1667,46 @@ fn a_series_joined_twice_in_a_function() {
         &[IMPORTS, "counts = df['Sex'].value_counts()", add],
         t,
         &objects(""),
+    ));
+}
+
+#[test]
+fn a_parameter_does_not_make_a_function_mention_the_global_of_that_name() {
+    let cols = r#""cols": {"type": "list", "kind": "list", "S": {"length": 2}}"#;
+    let objs = format!("{TWO_FRAMES}, {cols}");
+    let t = "for c in cols:\n    df[c]";
+    fires(
+        &run(
+            &[
+                IMPORTS,
+                "cols = ['Time', 'Hour']",
+                "def show(cols):\n    print(cols)",
+            ],
+            t,
+            &objs,
+        ),
+        t,
+        "missing-column",
+        "c",
+        &["'Hour'"],
+    );
+    // A function that may change the global list.
+    silent(&run(
+        &[
+            IMPORTS,
+            "cols = ['Time', 'Hour']",
+            "def show():\n    cols.append('x')",
+        ],
+        t,
+        &objs,
+    ));
+    silent(&run(
+        &[
+            IMPORTS,
+            "cols = ['Time', 'Hour']",
+            "def show(c):\n    global cols\n    cols = c",
+        ],
+        t,
+        &objs,
     ));
 }

@@ -1710,16 +1710,20 @@ impl Walker<'_> {
     }
 
     /// A frame changed in place: every frame, series and array may be a view of it and is
-    /// forgotten, but Series keep their names (a change to a frame renames none).
+    /// forgotten, but Series keep their names (a change to a frame renames none); the kernel's
+    /// summaries of them no longer hold.
     fn forget_after_frame_change(&mut self) {
-        for val in self.env.values_mut() {
+        for (name, val) in self.env.iter_mut() {
             *val = match std::mem::replace(val, Val::Unknown) {
                 Val::Series(SeriesVal {
-                    name: Some(name), ..
-                }) => Val::Series(SeriesVal {
-                    name: Some(name),
-                    ..Default::default()
-                }),
+                    name: Some(label), ..
+                }) => {
+                    self.bound_here.insert(name.clone());
+                    Val::Series(SeriesVal {
+                        name: Some(label),
+                        ..Default::default()
+                    })
+                }
                 Val::Frame(_) | Val::Series(_) | Val::Array(_) | Val::GroupBy(_) => Val::Unknown,
                 other => other,
             };
