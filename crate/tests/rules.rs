@@ -1710,3 +1710,15 @@ fn a_parameter_does_not_make_a_function_mention_the_global_of_that_name() {
         &objs,
     ));
 }
+
+#[test]
+fn the_walk_into_functions_is_bounded() {
+    let items: Vec<String> = (0..60).map(|i| format!("'c{i}'")).collect();
+    let items = items.join(", ");
+    let chain = format!(
+        "def h(a):\n    for c in [{items}]:\n        np.dot(a, w_col)\ndef g(a):\n    for c in [{items}]:\n        h(a)\ndef f(a):\n    for c in [{items}]:\n        g(a)"
+    );
+    let start = std::time::Instant::now();
+    silent(&run(&[IMPORTS, &chain], "f(X)\nf(X)", MATRICES));
+    assert!(start.elapsed().as_secs() < 10, "took {:?}", start.elapsed());
+}
