@@ -226,10 +226,8 @@ impl<'a> Walker<'a> {
         let returned = inner.function_body(callee.body);
         self.budget = inner.budget;
         for d in inner.out {
-            let line = callee.source[..d.range.start as usize]
-                .matches('\n')
-                .count()
-                + 1;
+            let before = callee.source.get(..d.range.start as usize).unwrap_or("");
+            let line = before.matches('\n').count() + 1;
             self.out.push(Diagnostic {
                 message: format!("in `{id}`, line {line}: {}", d.message),
                 range: *range,

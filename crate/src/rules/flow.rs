@@ -3,7 +3,7 @@
 //! iterable), keeps an abstract value per name, and asks the rules about every expression those
 //! statements evaluate. Whatever it cannot follow becomes `Unknown`: names assigned in branches,
 //! loops, `try` blocks; objects passed to functions that may mutate them; in-place methods it does
-//! not model.
+//! not model. Calls of the notebook's own functions are followed into their bodies (`calls`).
 
 use std::collections::{BTreeMap, BTreeSet};
 
