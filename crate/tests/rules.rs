@@ -1569,3 +1569,277 @@ fn strings_made_from_nan_do_not_convert_to_int() {
         silent(&run(&[IMPORTS], t, TITANIC));
     }
 }
+
+// ---------- calls into the notebook's functions
+
+const MATRICES: &str = r#""X": {"type": "numpy.ndarray", "kind": "ndarray", "S": {"shape": [75, 4]}},
+    "w": {"type": "numpy.ndarray", "kind": "ndarray", "S": {"shape": [1, 4]}},
+    "w_col": {"type": "numpy.ndarray", "kind": "ndarray", "S": {"shape": [4, 1]}}"#;
+
+#[test]
+fn a_crash_inside_a_function_of_an_earlier_cell_is_reported_at_the_call() {
+    let predict = "def predict(X, w):\n    z = np.dot(X, w)\n    return z";
+    let t = "p = predict(X, w)\nprint(p)";
+    fires(
+        &run(&[IMPORTS, predict], t, MATRICES),
+        t,
+        "shape-matmul",
+        "predict(X, w)",
+        &["in `predict`, line 2", "(75, 4)", "(1, 4)", "ValueError"],
+    );
+    // Keywords bind by name; two calls deep, each function and line is named.
+    let train =
+        "def train(X, w, epochs=10):\n    for i in range(epochs):\n        z = predict(X, w)";
+    let t = "train(X, w=w, epochs=5)";
+    fires(
+        &run(&[IMPORTS, predict, train], t, MATRICES),
+        t,
+        "shape-matmul",
+        t,
+        &["in `train`, line 3: in `predict`, line 2"],
+    );
+    // Fixed: shapes that fit; a default the walk does not know (the loop may not run).
+    silent(&run(&[IMPORTS, predict], "p = predict(X, w_col)", MATRICES));
+    silent(&run(&[IMPORTS, predict, train], "train(X, w)", MATRICES));
+    // The kernel's state at the call, not at the definition: the cell rebinds w first.
+    silent(&run(
+        &[IMPORTS, predict],
+        "w = np.zeros((4, 1))\np = predict(X, w)",
+        MATRICES,
+    ));
+    // A function of the target cell itself.
+    let t = "def f(a):\n    return np.dot(a, w)\nf(X)";
+    fires(
+        &run(&[IMPORTS], t, MATRICES),
+        t,
+        "shape-matmul",
+        "f(X)",
+        &["in `f`, line 2"],
+    );
+}
+
+#[test]
+fn returned_values_flow_back_to_the_caller() {
+    let init = "def init(n):\n    w = np.zeros((1, n))\n    b = 0\n    return w, b";
+    let t = "w, b = init(X.shape[1])\nz = np.dot(X, w) + b";
+    fires(
+        &run(&[IMPORTS, init], t, MATRICES),
+        t,
+        "shape-matmul",
+        "np.dot(X, w)",
+        &["(1, 4)"],
+    );
+    let fixed = "def init(n):\n    w = np.zeros((n, 1))\n    b = 0\n    return w, b";
+    silent(&run(&[IMPORTS, fixed], t, MATRICES));
+    // A return under a condition: what comes back is not known.
+    let maybe = "def init(n):\n    if n > 3:\n        return np.zeros((n, 1)), 0\n    return np.zeros((1, n)), 0";
+    silent(&run(&[IMPORTS, maybe], t, MATRICES));
+}
+
+#[test]
+fn only_what_certainly_runs_in_the_function_is_checked() {
+    let t = "f(X, w)";
+    for body in [
+        // An early return or raise, possibly taken.
+        "def f(X, w):\n    if X is None:\n        return None\n    return np.dot(X, w)",
+        "def f(X, w):\n    raise NotImplementedError\n    np.dot(X, w)",
+        "def f(X, w):\n    assert X.shape[1] == w.shape[0]\n    np.dot(X, w)",
+        // Caught inside.
+        "def f(X, w):\n    try:\n        return np.dot(X, w)\n    except ValueError:\n        return None",
+        // A loop that may not run.
+        "def f(X, w, n=0):\n    for i in range(n):\n        np.dot(X, w)",
+        // Calling a generator or a coroutine function runs nothing yet.
+        "def f(X, w):\n    yield np.dot(X, w)",
+        "async def f(X, w):\n    return np.dot(X, w)",
+        // Recursion is not followed.
+        "def f(X, w):\n    return f(w, X)",
+    ] {
+        silent(&run(&[IMPORTS, body], t, MATRICES));
+    }
+    // What the function does to its parameters first counts; a keyword meant for `**kwargs`
+    // binds no parameter.
+    silent(&run(
+        &[
+            IMPORTS,
+            "def f(X, w):\n    w = w.T\n    return np.dot(X, w)",
+        ],
+        t,
+        MATRICES,
+    ));
+    silent(&run(
+        &[IMPORTS, "def f(X, **w):\n    return np.dot(X, w)"],
+        "f(X, w=w)",
+        MATRICES,
+    ));
+    let t2 = "f(X, w_col)";
+    fires(
+        &run(
+            &[
+                IMPORTS,
+                "def f(X, w):\n    w = w.T\n    return np.dot(X, w)",
+            ],
+            t2,
+            MATRICES,
+        ),
+        t2,
+        "shape-matmul",
+        t2,
+        &["line 3", "(1, 4)"],
+    );
+    // Rebound since it was defined.
+    silent(&run(
+        &[IMPORTS, "def f(X, w):\n    np.dot(X, w)", "f = print"],
+        t,
+        MATRICES,
+    ));
+    // A loop that certainly runs.
+    let body = "def f(X, w, n=0):\n    for i in range(n):\n        np.dot(X, w)";
+    let t = "f(X, w, 2)";
+    fires(
+        &run(&[IMPORTS, body], t, MATRICES),
+        t,
+        "shape-matmul",
+        t,
+        &["line 3"],
+    );
+}
+
+#[test]
+fn calls_are_followed_three_deep() {
+    let chain = "def f1(a):\n    f2(a)\ndef f2(a):\n    f3(a)\ndef f3(a):\n    np.dot(a, w)\ndef f0(a):\n    f1(a)";
+    let t = "f1(X)";
+    fires(
+        &run(&[IMPORTS, chain], t, MATRICES),
+        t,
+        "shape-matmul",
+        t,
+        &["in `f1`, line 2: in `f2`, line 4: in `f3`, line 6"],
+    );
+    silent(&run(&[IMPORTS, chain], "f0(X)", MATRICES));
+}
+
+// ---------- join-overlap
+
+const JOINED: &str = r#""counts": {"type": "pandas.core.series.Series", "kind": "series", "S": {"shape": [2]}},
+    "fares": {"type": "pandas.core.frame.DataFrame", "kind": "dataframe",
+    "S": {"shape": [3, 2]}, "R": {"columns": ["Age", "Fare"]}},
+    "codes": {"type": "pandas.core.frame.DataFrame", "kind": "dataframe",
+    "S": {"shape": [3, 1]}, "R": {"columns": ["0"]}},
+    "numbered": {"type": "pandas.core.frame.DataFrame", "kind": "dataframe",
+    "S": {"shape": [3, 2]}, "R": {"columns": ["0", "1"]}}"#;
+
+fn objects(more: &str) -> String {
+    format!("{TITANIC}, {JOINED}{more}")
+}
+
+#[test]
+fn join_of_columns_the_frame_already_has() {
+    let t = "df.join(fares)";
+    fires(
+        &run(&[IMPORTS], t, &objects("")),
+        t,
+        "join-overlap",
+        "fares",
+        &[
+            "'Age'",
+            "columns overlap but no suffix specified",
+            "ValueError",
+        ],
+    );
+    for t in [
+        "df.join(fares, lsuffix='_l')",
+        "df.join(fares, rsuffix='_r', how='inner')",
+        "df.join(fares[['Fare']])",
+        "opts = {}\ndf.join(fares, **opts)",
+        // The kernel writes labels as text: 0 and '0' would look alike.
+        "numbered.join(codes)",
+    ] {
+        silent(&run(&[IMPORTS], t, &objects("")));
+    }
+}
+
+#[test]
+fn a_series_joined_twice_in_a_function() {
+    let counts = "counts = df['Sex'].value_counts().rename('n_sex')";
+    let add = "def add_counts(data, counts):\n    data = data.join(counts, on='Sex')\n    data['flag'] = 1\n    data = data.join(counts, on='Sex')\n    return data";
+    let t = "df2 = add_counts(df, counts)";
+    fires(
+        &run(&[IMPORTS, counts, add], t, &objects("")),
+        t,
+        "join-overlap",
+        "add_counts(df, counts)",
+        &["in `add_counts`, line 4", "'n_sex'"],
+    );
+    // Fixed: a suffix, or the counts mapped into one column.
+    let suffixed = add.replace(
+        "on='Sex')\n    return",
+        "on='Sex', rsuffix='_2')\n    return",
+    );
+    silent(&run(&[IMPORTS, counts, &suffixed], t, &objects("")));
+    let mapped = "def add_counts(data, counts):\n    data['n_sex'] = data['Sex'].map(counts)\n    data['flag'] = 1\n    return data";
+    silent(&run(&[IMPORTS, counts, mapped], t, &objects("")));
+    // The Series was renamed since, or its name is not known.
+    silent(&run(
+        &[IMPORTS, counts, "counts.name = 'other'", add],
+        t,
+        &objects(""),
+    ));
+    silent(&run(
+        &[IMPORTS, "counts = df['Sex'].value_counts()", add],
+        t,
+        &objects(""),
+    ));
+}
+
+#[test]
+fn a_parameter_does_not_make_a_function_mention_the_global_of_that_name() {
+    let cols = r#""cols": {"type": "list", "kind": "list", "S": {"length": 2}}"#;
+    let objs = format!("{TWO_FRAMES}, {cols}");
+    let t = "for c in cols:\n    df[c]";
+    fires(
+        &run(
+            &[
+                IMPORTS,
+                "cols = ['Time', 'Hour']",
+                "def show(cols):\n    print(cols)",
+            ],
+            t,
+            &objs,
+        ),
+        t,
+        "missing-column",
+        "c",
+        &["'Hour'"],
+    );
+    // A function that may change the global list.
+    silent(&run(
+        &[
+            IMPORTS,
+            "cols = ['Time', 'Hour']",
+            "def show():\n    cols.append('x')",
+        ],
+        t,
+        &objs,
+    ));
+    silent(&run(
+        &[
+            IMPORTS,
+            "cols = ['Time', 'Hour']",
+            "def show(c):\n    global cols\n    cols = c",
+        ],
+        t,
+        &objs,
+    ));
+}
+
+#[test]
+fn the_walk_into_functions_is_bounded() {
+    let items: Vec<String> = (0..60).map(|i| format!("'c{i}'")).collect();
+    let items = items.join(", ");
+    let chain = format!(
+        "def h(a):\n    for c in [{items}]:\n        np.dot(a, w_col)\ndef g(a):\n    for c in [{items}]:\n        h(a)\ndef f(a):\n    for c in [{items}]:\n        g(a)"
+    );
+    let start = std::time::Instant::now();
+    silent(&run(&[IMPORTS, &chain], "f(X)\nf(X)", MATRICES));
+    assert!(start.elapsed().as_secs() < 10, "took {:?}", start.elapsed());
+}

@@ -101,7 +101,7 @@ fn signature(path: &str) -> Option<Sig> {
 }
 
 /// Does a call of a function defined by a plain `def` fit its parameters? The message when not.
-fn user_call_problem(
+pub fn user_call_problem(
     name: &str,
     p: &Params,
     args: &[Expr],
@@ -353,8 +353,8 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
             }
             // A function of the notebook, defined by a plain `def` and not rebound since.
             if let Expr::Name { id, .. } = &**func {
-                if let Some(params) = w.user_function(id) {
-                    if let Some(msg) = user_call_problem(id, params, args, keywords) {
+                if let Some(f) = w.user_function(id) {
+                    if let Some(msg) = user_call_problem(id, f.params, args, keywords) {
                         out.push(Diagnostic::error(
                             "bad-arguments",
                             format!("{msg}: TypeError"),

@@ -523,6 +523,7 @@ pub fn frame_method_result(
                 ..f.clone()
             })
         }
+        "join" => super::join::joined(w, f, args, keywords),
         "groupby" => {
             let by = kw(keywords, "by").or(args.first());
             let ok = by

@@ -3,7 +3,7 @@
 //! iterable), keeps an abstract value per name, and asks the rules about every expression those
 //! statements evaluate. Whatever it cannot follow becomes `Unknown`: names assigned in branches,
 //! loops, `try` blocks; objects passed to functions that may mutate them; in-place methods it does
-//! not model.
+//! not model. Calls of the notebook's own functions are followed into their bodies (`calls`).
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -11,8 +11,9 @@ use crate::diagnostic::Diagnostic;
 use crate::facts::CellFacts;
 use crate::ir::{Expr, Keyword, Literal, SeqKind, Stmt, Target, TextRange};
 
+use super::calls::Callee;
 use super::value::{from_summary, ArrayLib, ArrayVal, Estimator, Frame, SeriesVal, Val};
-use super::{api, columns, keras, shapes, sklearn, values, RuleContext};
+use super::{api, columns, join, keras, shapes, sklearn, values, RuleContext};
 
 pub struct Walker<'a> {
     pub ctx: &'a RuleContext<'a>,
@@ -26,20 +27,38 @@ pub struct Walker<'a> {
     pub user_functions: BTreeMap<String, BTreeSet<String>>,
     /// An executed cell or the target may add attributes to every DataFrame.
     pub pandas_extended: bool,
-    /// Functions the target defined so far by a plain top-level `def`: their parameters.
-    pub defined_here: BTreeMap<String, crate::ir::Params>,
+    /// Functions the target (or the function walked) defined so far by a plain `def`: the `def`.
+    pub defined_here: BTreeMap<String, &'a Stmt>,
     /// A statement ran that may have rebound any name (`%run`, `exec`).
     pub rebound_all: bool,
     /// Labels executed cells (or this one) dropped in place from the object a name holds, the
     /// name not rebound or possibly changed since (`history::HistoryState::drops`).
     pub drops: BTreeMap<String, Vec<super::history::DropSpec>>,
     /// Functions of the cell a comprehension's variable hides while its elements are checked.
-    shadowed: Vec<(String, crate::ir::Params)>,
+    shadowed: Vec<(String, &'a Stmt)>,
+    /// The calls being followed into functions of the notebook, outermost first (empty while
+    /// the target cell itself is walked).
+    pub(super) calls: Vec<String>,
+    /// The names local to the function walked (empty for the target cell).
+    pub(super) locals: BTreeSet<String>,
+    /// Statements the walks into called functions may still visit, shared by all depths.
+    pub(super) budget: usize,
+    /// What the calls followed in the current statement return, by the call's range.
+    pub(super) returns: BTreeMap<TextRange, super::calls::Returned>,
+    /// Inside a loop body that may not run: calls are not followed.
+    speculating: bool,
     pub out: Vec<Diagnostic>,
 }
 
 impl<'a> Walker<'a> {
     pub fn new(ctx: &'a RuleContext<'a>) -> Self {
+        // A call of a function of the notebook may have changed what a name it mentions holds.
+        let mentioned = |name: &str| {
+            ctx.history
+                .function_mentions
+                .values()
+                .any(|m| m.contains(name))
+        };
         // Imports in executed cells; a later rebinding of the name forgets them.
         let mut env = ctx.history.imports.clone();
         if let Some(doc) = ctx.summaries {
@@ -61,16 +80,10 @@ impl<'a> Walker<'a> {
                     (v, _) => v,
                 };
                 // A list of strings an executed cell bound, if the kernel agrees on its length
-                // and no function of the notebook mentions it (a call may have changed it).
+                // and no function of the notebook mentions it.
                 let val = match (val, ctx.history.str_lists.get(name)) {
                     (Val::Sized { type_name, len }, Some(items))
-                        if type_name == "list"
-                            && len == items.len() as i64
-                            && !ctx
-                                .history
-                                .function_mentions
-                                .values()
-                                .any(|m| m.contains(name)) =>
+                        if type_name == "list" && len == items.len() as i64 && !mentioned(name) =>
                     {
                         Val::Strs {
                             type_name,
@@ -98,34 +111,46 @@ impl<'a> Walker<'a> {
                     }
                     (v, _) => v,
                 };
+                // The name an executed cell gave a Series (`s = ....rename('label')`).
+                let val = match (val, ctx.history.series_names.get(name)) {
+                    (Val::Series(mut s), Some(label)) if s.name.is_none() && !mentioned(name) => {
+                        s.name = Some(label.clone());
+                        Val::Series(s)
+                    }
+                    (v, _) => v,
+                };
                 env.insert(name.clone(), val);
             }
         }
-        let index_unnamed = ctx.history.index_unnamed;
+        let mut walker = Walker::bare(ctx, env);
+        walker.drops = ctx.history.drops.clone();
+        walker.drops.retain(|name, _| !mentioned(name));
+        walker
+    }
+
+    /// A walker of `ctx.body` that knows the values `env` holds and nothing more of the cell.
+    pub(super) fn bare(ctx: &'a RuleContext<'a>, env: BTreeMap<String, Val>) -> Self {
         let mut user_functions: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
         let mut here = Vec::new();
         super::history::collect_function_mentions(ctx.body, &mut here);
         for (name, names) in here {
             user_functions.entry(name).or_default().extend(names);
         }
-        let mut drops = ctx.history.drops.clone();
-        // A call of a function of the notebook may have changed the object.
-        drops.retain(|name, _| {
-            !ctx.history
-                .function_mentions
-                .values()
-                .any(|m| m.contains(name))
-        });
         Walker {
             ctx,
-            drops,
+            drops: BTreeMap::new(),
             env,
             bound_here: BTreeSet::new(),
-            index_unnamed,
+            index_unnamed: ctx.history.index_unnamed,
             user_functions,
             defined_here: BTreeMap::new(),
             rebound_all: false,
             shadowed: Vec::new(),
+            calls: Vec::new(),
+            locals: BTreeSet::new(),
+            budget: super::calls::BUDGET,
+            returns: BTreeMap::new(),
+            speculating: false,
             pandas_extended: ctx.history.extends_pandas || super::history::extends_pandas(ctx.body),
             out: Vec::new(),
         }
@@ -169,12 +194,12 @@ impl<'a> Walker<'a> {
         }
     }
 
-    /// The parameters of the function `name` holds, when it is one defined by a plain `def` at
-    /// the top level of this cell (before this point) or of an executed cell, and not rebound
-    /// since (the kernel, when it summarized the name, saw a function).
-    pub fn user_function(&self, name: &str) -> Option<&crate::ir::Params> {
-        if let Some(p) = self.defined_here.get(name) {
-            return Some(p);
+    /// The function `name` holds, when it is one defined by a plain `def` in this cell (before
+    /// this point; in the function walked, or at the top level) or at the top level of an executed
+    /// cell, and not rebound since (the kernel, when it summarized the name, saw a function).
+    pub fn user_function(&self, name: &str) -> Option<Callee<'a>> {
+        if let Some(def) = self.defined_here.get(name) {
+            return Callee::of_def(def, self.ctx.source);
         }
         if self.bound_here.contains(name) || self.rebound_all {
             return None;
@@ -188,7 +213,13 @@ impl<'a> Walker<'a> {
                 return None;
             }
         }
-        self.ctx.history.functions.get(name).map(|f| &f.params)
+        let f = self.ctx.history.functions.get(name)?;
+        Some(Callee {
+            params: &f.params,
+            body: &f.body,
+            source: &f.source,
+            range: f.range,
+        })
     }
 
     /// Is `name` a Python builtin here (not bound by the cell or the kernel)?
@@ -217,7 +248,7 @@ impl<'a> Walker<'a> {
         }
     }
 
-    fn block(&mut self, stmts: &[Stmt]) {
+    pub(super) fn block(&mut self, stmts: &'a [Stmt]) {
         for stmt in stmts {
             self.stmt(stmt);
         }
@@ -259,7 +290,15 @@ impl<'a> Walker<'a> {
         }
     }
 
-    fn stmt(&mut self, stmt: &Stmt) {
+    pub(super) fn stmt(&mut self, stmt: &'a Stmt) {
+        // Walking a called function: a budget of statements bounds the work.
+        if !self.calls.is_empty() {
+            if self.budget == 0 {
+                return;
+            }
+            self.budget -= 1;
+        }
+        self.returns.clear();
         // A function defined in this cell stays known until the name is bound again.
         if !self.defined_here.is_empty() {
             let mut bound = BTreeSet::new();
@@ -324,7 +363,7 @@ impl<'a> Walker<'a> {
         changed
     }
 
-    fn stmt_effects(&mut self, stmt: &Stmt) {
+    fn stmt_effects(&mut self, stmt: &'a Stmt) {
         match stmt {
             Stmt::Expr { value, .. } => {
                 self.check(value);
@@ -348,6 +387,7 @@ impl<'a> Walker<'a> {
                 let parts = match (targets.as_slice(), op) {
                     ([Target::Unpack { elts, .. }], crate::ir::AssignOp::Plain) => {
                         sklearn::split_result(self, value, elts.len())
+                            .or_else(|| self.returned_parts(value, elts.len()))
                     }
                     _ => None,
                 };
@@ -381,12 +421,9 @@ impl<'a> Walker<'a> {
                 self.bound_here.insert(name.clone());
                 self.env.insert(name.clone(), Val::Unknown);
                 self.defined_here.remove(name);
-                if let Stmt::FunctionDef {
-                    decorators, params, ..
-                } = stmt
-                {
+                if let Stmt::FunctionDef { decorators, .. } = stmt {
                     if decorators.is_empty() {
-                        self.defined_here.insert(name.clone(), params.clone());
+                        self.defined_here.insert(name.clone(), stmt);
                     }
                 }
             }
@@ -410,7 +447,10 @@ impl<'a> Walker<'a> {
                         {
                             first = match args.as_slice() {
                                 [_] => Val::Int(0),
-                                [a, _] => int_literal(a).map(Val::Int).unwrap_or(Val::Unknown),
+                                [a, _] => match self.eval(a) {
+                                    Val::Int(i) => Val::Int(i),
+                                    _ => Val::Unknown,
+                                },
                                 _ => Val::Unknown,
                             };
                         }
@@ -538,9 +578,16 @@ impl<'a> Walker<'a> {
 
     /// A loop over an iterable that may be empty: its body may not run, so only findings about
     /// the code itself (an attribute the object's type lacks, a module called) are kept, those
-    /// that hold whatever the data.
-    fn speculate(&mut self, target: &Target, iter: &Expr, body: &[Stmt]) {
-        let saved = (self.env.clone(), self.bound_here.clone(), self.out.len());
+    /// that hold whatever the data. Calls are not followed there, and functions it defines are
+    /// forgotten after.
+    fn speculate(&mut self, target: &Target, iter: &Expr, body: &'a [Stmt]) {
+        let saved = (
+            self.env.clone(),
+            self.bound_here.clone(),
+            self.defined_here.clone(),
+            self.out.len(),
+        );
+        let speculating = std::mem::replace(&mut self.speculating, true);
         self.bind(target, Val::Unknown, iter);
         for s in body {
             if contains_jump(std::slice::from_ref(s)) {
@@ -548,7 +595,9 @@ impl<'a> Walker<'a> {
             }
             self.stmt(s);
         }
-        let (env, bound_here, n) = saved;
+        self.speculating = speculating;
+        let (env, bound_here, defined_here, n) = saved;
+        self.defined_here = defined_here;
         let found: Vec<Diagnostic> = self.out.drain(n..).collect();
         self.out.extend(
             found
@@ -610,7 +659,7 @@ impl<'a> Walker<'a> {
                             f.column_info.remove(col);
                             f.has_nan = None;
                             // Another name may hold the same frame (`d = df`).
-                            self.forget_data();
+                            self.forget_after_frame_change();
                             self.env.insert(id.clone(), Val::Frame(f));
                             return;
                         }
@@ -731,12 +780,16 @@ impl<'a> Walker<'a> {
         let mut found = Vec::new();
         self.dropped_again(expr, &mut found);
         columns::check(self, expr, &mut found);
+        join::check(self, expr, &mut found);
         sklearn::check(self, expr, &mut found);
         shapes::check(self, expr, &mut found);
         values::check(self, expr, &mut found);
         api::check(self, expr, &mut found);
         keras::check(self, expr, &mut found);
         self.out.extend(found);
+        if !self.speculating {
+            self.follow_call(expr);
+        }
     }
 
     /// `df.drop([10472], inplace=True)` ran already (an earlier cell, or this cell run again):
@@ -822,11 +875,13 @@ impl<'a> Walker<'a> {
                 if !self.is_builtin(id) {
                     return false;
                 }
+                let int = |e: &Expr| match self.eval(e) {
+                    Val::Int(i) => Some(i),
+                    _ => None,
+                };
                 match (id.as_str(), args.as_slice()) {
-                    ("range", [n]) => matches!(int_literal(n), Some(n) if n > 0),
-                    ("range", [a, b]) => {
-                        matches!((int_literal(a), int_literal(b)), (Some(a), Some(b)) if a < b)
-                    }
+                    ("range", [n]) => matches!(int(n), Some(n) if n > 0),
+                    ("range", [a, b]) => matches!((int(a), int(b)), (Some(a), Some(b)) if a < b),
                     ("enumerate", [x]) => self.non_empty(x),
                     _ => false,
                 }
@@ -934,6 +989,23 @@ impl<'a> Walker<'a> {
                             }
                         }
                         return Val::Unknown;
+                    }
+                    // `X.shape[1]`
+                    if attr == "shape" {
+                        let dims = match self.eval(frame) {
+                            Val::Array(a) => a.shape.iter().map(|&d| Some(d)).collect(),
+                            Val::Frame(f) => vec![f.n_rows, f.n_columns()],
+                            Val::Series(s) => vec![s.len],
+                            _ => return Val::Unknown,
+                        };
+                        let Val::Int(i) = self.eval(index) else {
+                            return Val::Unknown;
+                        };
+                        let at = if i < 0 { i + dims.len() as i64 } else { i };
+                        return match usize::try_from(at).ok().and_then(|at| dims.get(at)) {
+                            Some(Some(d)) => Val::Int(*d),
+                            _ => Val::Unknown,
+                        };
                     }
                 }
                 let base = self.eval(value);
@@ -1081,6 +1153,9 @@ impl<'a> Walker<'a> {
     }
 
     fn eval_call(&self, func: &Expr, args: &[Expr], keywords: &[Keyword], range: TextRange) -> Val {
+        if let Some(r) = self.returns.get(&range) {
+            return r.value.clone();
+        }
         // `list(df.columns)`, `sorted(cols)`
         if let (Expr::Name { id, .. }, [arg], true) = (func, args, keywords.is_empty()) {
             if matches!(id.as_str(), "list" | "sorted") && self.is_builtin(id) {
@@ -1100,6 +1175,9 @@ impl<'a> Walker<'a> {
                 return Val::Estimator(est);
             }
             if let Some(v) = sklearn::lib_call_result(self, &path, args, keywords) {
+                return v;
+            }
+            if let Some(v) = shapes::new_array(self, &path, args, keywords) {
                 return v;
             }
             if path == "pandas.Categorical" {
@@ -1222,10 +1300,10 @@ impl<'a> Walker<'a> {
                                     Val::Unknown
                                 };
                                 // Another name may hold the same frame (`d = df`).
-                                self.forget_data();
+                                self.forget_after_frame_change();
                                 self.env.insert(id.clone(), after);
                             } else if mutating {
-                                self.forget_data();
+                                self.forget_after_frame_change();
                             }
                         }
                         Val::Estimator(e) => {
@@ -1252,6 +1330,8 @@ impl<'a> Walker<'a> {
                                 self.forget_data();
                             }
                         }
+                        // scikit-learn objects do not change what their methods are given.
+                        Val::Typed(t) if t.starts_with("sklearn.") => pure = true,
                         Val::Sized { .. } | Val::Strs { .. } | Val::Typed(_) | Val::Unknown => {
                             // `lst.append(x)` and friends: the length changes.
                             if matches!(self.get(id), Val::Sized { .. } | Val::Strs { .. }) {
@@ -1451,12 +1531,14 @@ fn base_name(e: &Expr) -> Option<&str> {
     }
 }
 
-/// Names whose objects an argument hands over (`f(df)`, `f(df.values)`, `f([a, b])`).
+/// Names whose objects an argument hands over (`f(df)`, `f(df.values)`, `f([a, b])`; not
+/// `f(X.shape[1])`, a number).
 fn root_names(e: &Expr, out: &mut BTreeSet<String>) {
     match e {
         Expr::Name { id, .. } => {
             out.insert(id.clone());
         }
+        Expr::Attribute { attr, .. } if matches!(attr.as_str(), "shape" | "ndim") => {}
         Expr::Attribute { value, .. }
         | Expr::Subscript { value, .. }
         | Expr::Starred { value, .. } => root_names(value, out),
@@ -1667,6 +1749,27 @@ impl Walker<'_> {
             ) {
                 *val = Val::Unknown;
             }
+        }
+    }
+
+    /// A frame changed in place: every frame, series and array may be a view of it and is
+    /// forgotten, but Series keep their names (a change to a frame renames none); the kernel's
+    /// summaries of them no longer hold.
+    fn forget_after_frame_change(&mut self) {
+        for (name, val) in self.env.iter_mut() {
+            *val = match std::mem::replace(val, Val::Unknown) {
+                Val::Series(SeriesVal {
+                    name: Some(label), ..
+                }) => {
+                    self.bound_here.insert(name.clone());
+                    Val::Series(SeriesVal {
+                        name: Some(label),
+                        ..Default::default()
+                    })
+                }
+                Val::Frame(_) | Val::Series(_) | Val::Array(_) | Val::GroupBy(_) => Val::Unknown,
+                other => other,
+            };
         }
     }
 

@@ -7,8 +7,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
 
 use crate::facts::CellFacts;
-use crate::ir::{Expr, Params, SeqKind, Stmt, Target};
+use crate::ir::{Expr, Params, SeqKind, Stmt, Target, TextRange};
 
+use super::calls::{declares_outer_names, function_locals};
 use super::columns::is_frame_attribute;
 use super::flow::{
     bound_names, import_bindings, mentioned_names, mutated_names, str_list, unpacks,
@@ -23,6 +24,8 @@ pub struct UserFunction {
     pub body: Vec<Stmt>,
     /// The source of the cell that defines it (the body's ranges index into it).
     pub source: Rc<str>,
+    /// The `def` statement's range in `source`.
+    pub range: TextRange,
 }
 
 /// What one top-level statement does to a global name, in execution order.
@@ -42,6 +45,9 @@ pub enum Binding {
     /// `name = frame.col.values` (`frame['col'].to_numpy()`, `frame[['col']].values`, then
     /// maybe `.reshape(...)`): the values of one column.
     ColumnValues { frame: String, column: String },
+    /// `name = <...>.rename('label')`: a Series named `label` (trusted only while the kernel's
+    /// summary of the name shows a Series).
+    SeriesName(String),
     /// Anything else binds it to a value the history does not track.
     Other,
 }
@@ -343,7 +349,7 @@ pub fn cell_rule_facts(body: &[Stmt], source: &str, cell: &CellFacts) -> CellRul
                 decorators,
                 params,
                 body,
-                ..
+                range,
             } if decorators.is_empty() => {
                 facts.bindings.push(Effect::Bind(
                     name.clone(),
@@ -352,6 +358,7 @@ pub fn cell_rule_facts(body: &[Stmt], source: &str, cell: &CellFacts) -> CellRul
                         params: params.clone(),
                         body: body.clone(),
                         source: Rc::clone(&shared_source),
+                        range: *range,
                     })),
                 ));
                 // A `global` declaration may rebind other names when the function runs.
@@ -383,6 +390,7 @@ pub fn cell_rule_facts(body: &[Stmt], source: &str, cell: &CellFacts) -> CellRul
                     fresh = Some(id.as_str());
                 }
             }
+
             other => {
                 let mut bound = BTreeSet::new();
                 bound_names(std::slice::from_ref(other), cell, &mut bound);
@@ -408,6 +416,13 @@ pub fn cell_rule_facts(body: &[Stmt], source: &str, cell: &CellFacts) -> CellRul
                 }
             }
         }
+        // Last, after what the statement binds and changes.
+        if let Some((name, label)) = renamed_series(stmt) {
+            facts.bindings.push(Effect::Bind(
+                name.to_string(),
+                Binding::SeriesName(label.to_string()),
+            ));
+        }
     }
     collect_function_mentions(body, &mut facts.function_mentions);
     let mut scan = Scan::default();
@@ -416,6 +431,34 @@ pub fn cell_rule_facts(body: &[Stmt], source: &str, cell: &CellFacts) -> CellRul
     facts.dropped = scan.dropped;
     facts.extends_pandas = scan.extends_pandas;
     facts
+}
+
+/// `name = <...>.rename('label')`: the name and the label its Series gets (one positional
+/// string, nothing else: with `inplace=True` the result is None).
+fn renamed_series(stmt: &Stmt) -> Option<(&str, &str)> {
+    let Stmt::Assign {
+        targets,
+        op: crate::ir::AssignOp::Plain,
+        value:
+            Some(Expr::Call {
+                func,
+                args,
+                keywords,
+                ..
+            }),
+        ..
+    } = stmt
+    else {
+        return None;
+    };
+    match (targets.as_slice(), &**func, args.as_slice()) {
+        ([Target::Name { id, .. }], Expr::Attribute { attr, .. }, [label])
+            if attr == "rename" && keywords.is_empty() =>
+        {
+            Some((id, label.as_str_literal()?))
+        }
+        _ => None,
+    }
 }
 
 /// Names the statements bind to another name (`d = df`, `a, b = df, x`): changes through the
@@ -546,6 +589,9 @@ pub struct HistoryState {
     /// Names bound to a list of string literals at the top level, not rebound or possibly
     /// mutated since.
     pub str_lists: BTreeMap<String, Vec<String>>,
+    /// Names bound at the top level to a Series renamed to a literal label (`s.rename('n')`),
+    /// not rebound or possibly mutated since.
+    pub series_names: BTreeMap<String, String>,
     /// Labels a statement dropped in place from the object a name holds, the name not rebound
     /// or possibly changed since.
     pub drops: BTreeMap<String, Vec<DropSpec>>,
@@ -570,6 +616,7 @@ impl Default for HistoryState {
             imports: BTreeMap::new(),
             functions: BTreeMap::new(),
             str_lists: BTreeMap::new(),
+            series_names: BTreeMap::new(),
             drops: BTreeMap::new(),
             csv_frames: BTreeSet::new(),
             csv_columns: BTreeMap::new(),
@@ -587,48 +634,41 @@ impl HistoryState {
         for effect in &cell.bindings {
             if let Effect::Bind(name, _) = effect {
                 self.drops.remove(name);
+                self.imports.remove(name);
+                self.functions.remove(name);
+                self.forget_value(name);
                 self.csv_frames.remove(name);
                 self.csv_columns.remove(name);
             }
             match effect {
                 Effect::Bind(name, Binding::Import(val)) => {
                     self.imports.insert(name.clone(), val.clone());
-                    self.functions.remove(name);
-                    self.str_lists.remove(name);
                 }
                 Effect::Bind(name, Binding::Function(f)) => {
-                    self.imports.remove(name);
                     self.functions.insert(name.clone(), Rc::clone(f));
-                    self.str_lists.remove(name);
                 }
                 Effect::Bind(name, Binding::Strs(items)) => {
-                    self.imports.remove(name);
-                    self.functions.remove(name);
                     self.str_lists.insert(name.clone(), items.clone());
                 }
-                Effect::Bind(name, binding) => {
-                    self.imports.remove(name);
-                    self.functions.remove(name);
-                    self.str_lists.remove(name);
-                    match binding {
-                        Binding::Reader(path)
-                            if self
-                                .resolve(path)
-                                .is_some_and(|p| CSV_READERS.contains(&p.as_str())) =>
-                        {
-                            self.csv_frames.insert(name.clone());
-                        }
-                        Binding::ColumnValues { frame, column }
-                            if self.csv_frames.contains(frame) =>
-                        {
-                            self.csv_columns
-                                .insert(name.clone(), (frame.clone(), column.clone()));
-                        }
-                        _ => {}
-                    }
+                Effect::Bind(name, Binding::SeriesName(label)) => {
+                    self.series_names.insert(name.clone(), label.clone());
                 }
+                Effect::Bind(name, Binding::Reader(path))
+                    if self
+                        .resolve(path)
+                        .is_some_and(|p| CSV_READERS.contains(&p.as_str())) =>
+                {
+                    self.csv_frames.insert(name.clone());
+                }
+                Effect::Bind(name, Binding::ColumnValues { frame, column })
+                    if self.csv_frames.contains(frame) =>
+                {
+                    self.csv_columns
+                        .insert(name.clone(), (frame.clone(), column.clone()));
+                }
+                Effect::Bind(_, _) => {}
                 Effect::Mutate(name) => {
-                    self.str_lists.remove(name);
+                    self.forget_value(name);
                     self.drops.remove(name);
                     self.csv_frames.remove(name);
                     // The values may be a view of the frame's data (pandas without copy-on-write).
@@ -644,6 +684,7 @@ impl HistoryState {
                 Effect::StarImport => {
                     self.imports.retain(|name, val| !star_may_rebind(name, val));
                     self.str_lists.clear();
+                    self.series_names.clear();
                     self.drops.clear();
                     self.csv_frames.clear();
                     self.csv_columns.clear();
@@ -652,6 +693,7 @@ impl HistoryState {
                     self.imports.clear();
                     self.functions.clear();
                     self.str_lists.clear();
+                    self.series_names.clear();
                     self.drops.clear();
                     self.csv_frames.clear();
                     self.csv_columns.clear();
@@ -685,6 +727,12 @@ impl HistoryState {
         )
     }
 
+    /// Forgets what the history knew of the value a name holds (rebound or maybe changed).
+    fn forget_value(&mut self, name: &str) {
+        self.str_lists.remove(name);
+        self.series_names.remove(name);
+    }
+
     pub fn from_cells<'c>(cells: impl IntoIterator<Item = &'c CellRuleFacts>) -> Self {
         let mut state = HistoryState::default();
         for cell in cells {
@@ -700,11 +748,21 @@ pub fn star_may_rebind(name: &str, val: &Val) -> bool {
     matches!(val, Val::Module(Some(path)) if path.rsplit('.').next() == Some(name))
 }
 
+/// The names the bodies of the functions and classes defined in the statements mention, for
+/// each: a call may read or change what they hold. A function's own locals (parameters, names it
+/// binds) are left out, unless a `global` or `nonlocal` declaration may make them global.
 pub fn collect_function_mentions(stmts: &[Stmt], out: &mut Vec<(String, BTreeSet<String>)>) {
     for s in stmts {
         if let Stmt::FunctionDef { name, body, .. } | Stmt::ClassDef { name, body, .. } = s {
             let mut names = BTreeSet::new();
             mentioned_names(body, &mut names);
+            if let Stmt::FunctionDef { params, .. } = s {
+                if !declares_outer_names(body) {
+                    for local in function_locals(params, &crate::facts::cell_facts(body)) {
+                        names.remove(&local);
+                    }
+                }
+            }
             out.push((name.clone(), names));
         }
         s.for_each_block(|b| collect_function_mentions(b, out));

@@ -2,12 +2,15 @@
 //! summaries. A rule fires only when the crash is certain; whatever is unknown is silence.
 //!
 //! `flow` walks the target cell's statements in execution order, keeping an abstract value per
-//! name (`value::Val`), and hands every expression that will certainly be evaluated to the rules.
+//! name (`value::Val`), and hands every expression that will certainly be evaluated to the rules;
+//! `calls` follows it into the functions of the notebook the cell calls.
 
 pub mod api;
+pub mod calls;
 pub mod columns;
 pub mod flow;
 pub mod history;
+pub mod join;
 pub mod keras;
 pub mod shapes;
 pub mod sklearn;

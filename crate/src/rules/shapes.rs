@@ -136,6 +136,39 @@ fn reshape(from: &[i64], to: &[i64]) -> Option<Result<Vec<i64>, ()>> {
         .collect()))
 }
 
+/// `np.zeros(shape)`, `np.ones(shape)`, `np.empty(shape)`, `np.full(shape, value)`: an array of
+/// that shape (of floats unless a `dtype` says otherwise).
+pub fn new_array(w: &Walker, path: &str, args: &[Expr], keywords: &[Keyword]) -> Option<Val> {
+    let n_args = if path == "numpy.full" { 2 } else { 1 };
+    if !matches!(
+        path,
+        "numpy.zeros" | "numpy.ones" | "numpy.empty" | "numpy.full"
+    ) || args.len() > n_args
+        || unpacks(args, keywords)
+    {
+        return None;
+    }
+    let shape = args.first().or_else(|| {
+        keywords
+            .iter()
+            .find(|k| k.name.as_deref() == Some("shape"))
+            .map(|k| &k.value)
+    })?;
+    let shape = int_tuple(w, shape).filter(|s| s.iter().all(|&d| d >= 0))?;
+    let typed = keywords.iter().any(|k| k.name.as_deref() == Some("dtype")) || path == "numpy.full";
+    Some(Val::Array(ArrayVal {
+        lib: super::value::ArrayLib::Numpy,
+        shape,
+        dtype: (!typed).then(|| "float64".to_string()),
+        has_nan: if matches!(path, "numpy.zeros" | "numpy.ones") {
+            Some(false)
+        } else {
+            None
+        },
+        csv_object_column: None,
+    }))
+}
+
 pub fn array_method_result(a: &ArrayVal, attr: &str, args: &[Expr], _kw: &[Keyword]) -> Val {
     match attr {
         "copy" | "astype" => Val::Array(ArrayVal {

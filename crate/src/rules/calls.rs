@@ -1,0 +1,286 @@
+//! Following calls into the notebook's own functions. Many crashes happen inside a function an
+//! earlier cell defined (`model_predict(...)` whose body multiplies matrices of the wrong shapes):
+//! when the walker meets a call that will certainly run, of a function defined by a plain `def`
+//! in this cell or an executed one, it walks the function's body with the parameters bound to
+//! the arguments' values and the globals as they are at the call (the kernel's state, changed by
+//! the cell so far), so that the rules see the expressions inside.
+//!
+//! Only what certainly runs is walked: the statements before the first one that may leave the
+//! function (`return`, `raise`, `assert`, or a block holding one), each as the walker treats the
+//! target cell's. Findings inside are reported at the call, naming the function and the line.
+//! Calls nest up to `MAX_DEPTH` deep, a function already being walked is not followed again, and
+//! all the walks of one cell share a budget of `BUDGET` statements.
+
+use std::collections::BTreeSet;
+
+use crate::diagnostic::Diagnostic;
+use crate::facts::{cell_facts, CellFacts};
+use crate::ir::{Expr, Params, SeqKind, Stmt, TextRange};
+
+use super::flow::{mutated_names, unpacks, Walker};
+use super::value::Val;
+use super::{api, RuleContext};
+
+/// How many calls deep the walk follows.
+pub const MAX_DEPTH: usize = 3;
+/// Statements the walks into the functions one cell calls may visit in all.
+pub const BUDGET: usize = 2000;
+
+/// A function defined by a plain `def`, which a call can be followed into.
+#[derive(Clone, Copy)]
+pub struct Callee<'a> {
+    pub params: &'a Params,
+    pub body: &'a [Stmt],
+    /// The source of the cell that defines it (the ranges of `body` index into it).
+    pub source: &'a str,
+    /// The `def` statement's range in `source`.
+    pub range: TextRange,
+}
+
+impl<'a> Callee<'a> {
+    /// The function a `def` statement of the cell `source` defines.
+    pub fn of_def(def: &'a Stmt, source: &'a str) -> Option<Self> {
+        match def {
+            Stmt::FunctionDef {
+                params,
+                body,
+                range,
+                ..
+            } => Some(Callee {
+                params,
+                body,
+                source,
+                range: *range,
+            }),
+            _ => None,
+        }
+    }
+
+    /// Does a call run the body now: not an `async def` (a coroutine), not a generator (a
+    /// `yield` anywhere, even in a string, is enough to stay out)?
+    fn runs_when_called(&self) -> bool {
+        let text = self
+            .source
+            .get(self.range.start as usize..self.range.end as usize)
+            .unwrap_or("");
+        !text.trim_start().starts_with("async")
+            && !text
+                .split(|c: char| !c.is_alphanumeric() && c != '_')
+                .any(|w| w == "yield")
+    }
+}
+
+/// What a followed call returns, when a `return` certainly ends it.
+#[derive(Clone, Debug)]
+pub struct Returned {
+    pub value: Val,
+    /// The values of `return a, b`.
+    pub parts: Option<Vec<Val>>,
+}
+
+/// The names local to a function: its parameters and the names its body binds (Python makes a
+/// name local to a function from any binding in it). `body` is what `cell_facts` found in its
+/// body.
+pub fn function_locals(params: &Params, body: &CellFacts) -> BTreeSet<String> {
+    params
+        .names
+        .iter()
+        .chain(body.definitions.iter().map(|d| &d.name))
+        .chain(body.deletions.iter().map(|d| &d.name))
+        .cloned()
+        .collect()
+}
+
+/// Does the body declare a name `global` or `nonlocal` (in nested functions and classes too)?
+pub fn declares_outer_names(body: &[Stmt]) -> bool {
+    body.iter().any(|s| match s {
+        Stmt::Global { .. } | Stmt::Nonlocal { .. } => true,
+        Stmt::FunctionDef { body, .. } | Stmt::ClassDef { body, .. } => declares_outer_names(body),
+        _ => {
+            let mut found = false;
+            s.for_each_block(|b| found |= declares_outer_names(b));
+            found
+        }
+    })
+}
+
+/// The keyword of a `return`, `raise`, `assert`, `pass`, `break` or `continue` statement (which
+/// the IR keeps as `Stmt::Other`).
+fn keyword<'s>(stmt: &Stmt, source: &'s str) -> Option<&'s str> {
+    let Stmt::Other { range, .. } = stmt else {
+        return None;
+    };
+    let text = source.get(range.start as usize..range.end as usize)?;
+    text.split(|c: char| !c.is_alphanumeric() && c != '_')
+        .next()
+}
+
+/// May the statement leave the function (a `return`, `raise` or `assert` in it, outside nested
+/// functions)?
+fn may_leave(stmt: &Stmt, source: &str) -> bool {
+    if matches!(keyword(stmt, source), Some("return" | "raise" | "assert")) {
+        return true;
+    }
+    let mut found = false;
+    stmt.for_each_block(|b| found |= b.iter().any(|s| may_leave(s, source)));
+    found
+}
+
+impl<'a> Walker<'a> {
+    /// Walks the body of the function `call` calls, when it is one of the notebook's (see the
+    /// module documentation), and reports what the rules find there at the call. Also records
+    /// what the call returns, for `eval` in the rest of the statement.
+    pub fn follow_call(&mut self, call: &Expr) {
+        let Expr::Call {
+            func,
+            args,
+            keywords,
+            range,
+        } = call
+        else {
+            return;
+        };
+        self.returns.remove(range);
+        let Expr::Name { id, .. } = &**func else {
+            return;
+        };
+        if self.calls.len() >= MAX_DEPTH || self.calls.contains(id) || self.budget == 0 {
+            return;
+        }
+        let Some(callee) = self.user_function(id) else {
+            return;
+        };
+        if unpacks(args, keywords)
+            || api::user_call_problem(id, callee.params, args, keywords).is_some()
+            || !callee.runs_when_called()
+        {
+            return;
+        }
+        let facts = cell_facts(callee.body);
+        let locals = function_locals(callee.params, &facts);
+        // The globals as they are now; the caller's locals hide some of them (unknown then).
+        let mut env = self.env.clone();
+        for n in self.locals.iter().chain(&locals) {
+            env.insert(n.clone(), Val::Unknown);
+        }
+        // The arguments, bound as Python binds them (the call fits the parameters); `*args`,
+        // `**kwargs` and parameters left to their defaults stay unknown.
+        let p = callee.params;
+        for (name, arg) in p.names.iter().take(p.positional).zip(args) {
+            env.insert(name.clone(), self.eval(arg));
+        }
+        let kw_start = p.positional + usize::from(p.vararg);
+        let by_keyword: Vec<&String> = (p.names.get(p.posonly..p.positional).unwrap_or(&[]).iter())
+            .chain(
+                p.names
+                    .get(kw_start..kw_start + p.keyword_only_required.len())
+                    .unwrap_or(&[]),
+            )
+            .collect();
+        for k in keywords {
+            if let Some(name) = k.name.as_ref().filter(|n| by_keyword.contains(n)) {
+                env.insert(name.clone(), self.eval(&k.value));
+            }
+        }
+        // Names the caller binds or changes: summaries no longer describe them.
+        let mut bound_here = self.bound_here.clone();
+        bound_here.extend(self.locals.iter().chain(&locals).cloned());
+        mutated_names(self.ctx.body, &mut bound_here);
+        let visible = |name: &String| !self.locals.contains(name) && !locals.contains(name);
+        let ctx = RuleContext {
+            source: callee.source,
+            body: callee.body,
+            facts: &facts,
+            summaries: self.ctx.summaries,
+            kernel_names: self.ctx.kernel_names,
+            history: self.ctx.history,
+        };
+        let mut calls = self.calls.clone();
+        calls.push(id.clone());
+        let mut inner = Walker::bare(&ctx, env);
+        inner.bound_here = bound_here;
+        for (name, names) in &self.user_functions {
+            inner
+                .user_functions
+                .entry(name.clone())
+                .or_default()
+                .extend(names.iter().cloned());
+        }
+        inner.pandas_extended |= self.pandas_extended;
+        inner.rebound_all = self.rebound_all;
+        inner.defined_here = self
+            .defined_here
+            .iter()
+            .filter(|(n, _)| visible(n))
+            .map(|(n, d)| (n.clone(), *d))
+            .collect();
+        inner.drops = self
+            .drops
+            .iter()
+            .filter(|(n, _)| visible(n))
+            .map(|(n, d)| (n.clone(), d.clone()))
+            .collect();
+        inner.calls = calls;
+        inner.locals = locals;
+        inner.budget = self.budget;
+        let returned = inner.function_body(callee.body);
+        self.budget = inner.budget;
+        for d in inner.out {
+            let before = callee.source.get(..d.range.start as usize).unwrap_or("");
+            let line = before.matches('\n').count() + 1;
+            self.out.push(Diagnostic {
+                message: format!("in `{id}`, line {line}: {}", d.message),
+                range: *range,
+                // Its edits are in the function's cell.
+                fix: None,
+                ..d
+            });
+        }
+        if let Some(r) = returned {
+            self.returns.insert(*range, r);
+        }
+    }
+
+    /// Walks a function's statements up to the first that may leave it; what a `return` there
+    /// gives back, when the walk reached it.
+    fn function_body(&mut self, body: &'a [Stmt]) -> Option<Returned> {
+        for s in body {
+            self.stmt(s);
+            if self.budget == 0 {
+                return None;
+            }
+            match keyword(s, self.ctx.source) {
+                Some("return") => {
+                    let Stmt::Other { exprs, .. } = s else {
+                        return None;
+                    };
+                    let value = exprs.first()?;
+                    let parts = match value {
+                        Expr::Seq {
+                            kind: SeqKind::Tuple,
+                            elts,
+                            ..
+                        } if !elts.iter().any(|e| matches!(e, Expr::Starred { .. })) => {
+                            Some(elts.iter().map(|e| self.eval(e)).collect())
+                        }
+                        _ => None,
+                    };
+                    return Some(Returned {
+                        value: self.eval(value),
+                        parts,
+                    });
+                }
+                Some("pass") => {}
+                _ if may_leave(s, self.ctx.source) => return None,
+                _ => {}
+            }
+        }
+        None
+    }
+
+    /// The values of `a, b = f(...)` when the call was followed to a `return` of `n` values.
+    pub fn returned_parts(&self, value: &Expr, n: usize) -> Option<Vec<Val>> {
+        let parts = self.returns.get(&value.range())?.parts.clone()?;
+        (parts.len() == n).then_some(parts)
+    }
+}
