@@ -54,6 +54,8 @@ fn kind_of(type_name: &str, obj: &Map<String, Value>) -> &'static str {
         "tf_dataset"
     } else if t == "torch.utils.data.dataloader.DataLoader" {
         "dataloader"
+    } else if torch_module_class(t) {
+        "torch_module"
     } else {
         match t {
             "list" | "tuple" | "set" | "dict" | "str" | "int" | "float" | "bool" => {
@@ -76,6 +78,31 @@ fn kind_of(type_name: &str, obj: &Map<String, Value>) -> &'static str {
             _ => "object",
         }
     }
+}
+
+/// Classes that are certainly `torch.nn.Module`s: those of `torch.nn.modules`, and the PyTorch
+/// models of transformers (`transformers.models.bert.modeling_bert.BertModel`; the TensorFlow and
+/// Flax ones live in `modeling_tf_*` and `modeling_flax_*`, the output dataclasses end in `Output`).
+fn torch_module_class(t: &str) -> bool {
+    let Some((module, class)) = t.rsplit_once('.') else {
+        return false;
+    };
+    let public_class = class.starts_with(|c: char| c.is_ascii_uppercase());
+    if module.starts_with("torch.nn.modules.") {
+        return public_class;
+    }
+    let Some(file) = module
+        .strip_prefix("transformers.models.")
+        .and_then(|m| m.split('.').nth(1))
+    else {
+        return false;
+    };
+    file.starts_with("modeling_")
+        && !file.starts_with("modeling_tf_")
+        && !file.starts_with("modeling_flax_")
+        && public_class
+        && (class.ends_with("Model") || class.contains("For"))
+        && !class.ends_with("Output")
 }
 
 /// Per-column facts of the paper (`type`, `num_unique`, `value_range`, `example_values`,
@@ -533,6 +560,26 @@ mod tests {
         let x = &doc.objects["x"];
         assert_eq!(x.shape(), Some(vec![0, 1]));
         assert!(!x.value.contains_key("range"));
+    }
+
+    #[test]
+    fn knows_pytorch_modules_by_their_class() {
+        for t in [
+            "transformers.models.bert.modeling_bert.BertModel",
+            "transformers.models.bert.modeling_bert.BertForSequenceClassification",
+            "torch.nn.modules.linear.Linear",
+        ] {
+            assert_eq!(kind_of(t, &Map::new()), "torch_module", "{t}");
+        }
+        for t in [
+            "transformers.models.bert.modeling_tf_bert.TFBertModel",
+            "transformers.models.bert.modeling_flax_bert.FlaxBertModel",
+            "transformers.models.bert.modeling_bert.BertForPreTrainingOutput",
+            "transformers.models.bert.tokenization_bert.BertTokenizer",
+            "torch.nn.modules.module._IncompatibleKeys",
+        ] {
+            assert_ne!(kind_of(t, &Map::new()), "torch_module", "{t}");
+        }
     }
 
     #[test]

@@ -1129,6 +1129,44 @@ fn keras_losses_must_fit_the_targets() {
     ));
 }
 
+#[test]
+fn keras_utilities_take_keras_models_only() {
+    let objs = r#""bert_model": {"type": "transformers.models.bert.modeling_bert.BertModel", "kind": "torch_module"},
+        "model": {"type": "keras.src.models.functional.Functional", "kind": "keras_model"}"#;
+    let t = "import tensorflow as tf\ntf.keras.utils.plot_model(bert_model)";
+    fires(
+        &run(&[], t, objs),
+        t,
+        "keras-foreign-model",
+        "tf.keras.utils.plot_model(bert_model)",
+        &["bert_model", "PyTorch", "BertModel", "AttributeError"],
+    );
+    let t = "from keras.utils import model_to_dot\ndot = model_to_dot(model=bert_model)";
+    fires(
+        &run(&[], t, objs),
+        t,
+        "keras-foreign-model",
+        "model_to_dot(model=bert_model)",
+        &["bert_model"],
+    );
+    // A Keras model; another library's plot_model; the name rebound in the cell.
+    silent(&run(
+        &[],
+        "import tensorflow as tf\ntf.keras.utils.plot_model(model)",
+        objs,
+    ));
+    silent(&run(
+        &[],
+        "from torchviz import plot_model\nplot_model(bert_model)",
+        objs,
+    ));
+    silent(&run(
+        &[],
+        "import tensorflow as tf\nbert_model = tf.keras.Sequential()\ntf.keras.utils.plot_model(bert_model)",
+        objs,
+    ));
+}
+
 // ---------- calls of the notebook's own functions
 
 const VARS: &str = "m = a = b = 1\nparts = [1, 2, 3]\nkw = {}";

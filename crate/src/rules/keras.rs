@@ -7,6 +7,9 @@
 //!   targets from a Keras image iterator's summary (`R.class_mode`, `V.num_classes`) or from the
 //!   shape of `y`. Silent for models with several outputs, custom losses, an output of one unit
 //!   (mean squared error broadcasts it), and models compiled or changed in the cell.
+//! - `keras-foreign-model`: a Keras utility that draws a model (`keras.utils.plot_model`,
+//!   `model_to_dot`) given a PyTorch module: Keras 3 first reads `model.built`, which a
+//!   `torch.nn.Module` does not have (AttributeError).
 
 use serde_json::Value;
 
@@ -128,6 +131,66 @@ fn targets(w: &Walker, x: &Expr, y: Option<&Expr>) -> Option<(Targets, String)> 
 }
 
 pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
+    target_mismatch(w, expr, out);
+    foreign_model(w, expr, out);
+}
+
+/// The path of a Keras API inside its package (`utils.plot_model` for
+/// `tensorflow.keras.utils.plot_model`).
+fn keras_api(path: &str) -> Option<&str> {
+    [
+        "tensorflow.keras.",
+        "tensorflow.python.keras.",
+        "tf_keras.",
+        "keras.",
+    ]
+    .iter()
+    .find_map(|p| path.strip_prefix(p))
+}
+
+fn foreign_model(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
+    let Expr::Call {
+        func,
+        args,
+        keywords,
+        range,
+    } = expr
+    else {
+        return;
+    };
+    let Some(path) = w.lib_path(func) else {
+        return;
+    };
+    let Some(api) = keras_api(&path).filter(|a| {
+        matches!(
+            *a,
+            "utils.plot_model"
+                | "utils.model_to_dot"
+                | "utils.vis_utils.plot_model"
+                | "utils.vis_utils.model_to_dot"
+        )
+    }) else {
+        return;
+    };
+    let Some(model) = args.first().or_else(|| keyword(keywords, "model")) else {
+        return;
+    };
+    let Some((name, obj)) = kernel_object(w, model, "torch_module") else {
+        return;
+    };
+    out.push(Diagnostic::error(
+        "keras-foreign-model",
+        format!(
+            "{name} is a PyTorch module ({}), not a Keras model: keras.{api} reads `{name}.built`, \
+             which a torch.nn.Module does not have: AttributeError (torchinfo.summary describes a \
+             PyTorch model)",
+            obj.type_name
+        ),
+        *range,
+    ));
+}
+
+fn target_mismatch(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
     let Expr::Call {
         func,
         args,
