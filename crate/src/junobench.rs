@@ -105,6 +105,40 @@ fn torch_module_class(t: &str) -> bool {
         && !class.ends_with("Output")
 }
 
+/// The shapes of a dict's TensorFlow tensors, from the paper's preview of its items
+/// (`{"key": "input_ids", "value_repr": "<tf.Tensor: shape=(8, 172), dtype=int32, ..."}`).
+fn value_shapes(preview: &Value) -> Option<Value> {
+    let mut shapes = Map::new();
+    for item in preview.as_array()? {
+        let (Some(key), Some(repr)) = (
+            item.get("key").and_then(Value::as_str),
+            item.get("value_repr").and_then(Value::as_str),
+        ) else {
+            continue;
+        };
+        let Some(dims) = repr
+            .strip_prefix("<tf.Tensor: shape=(")
+            .and_then(|r| r.split_once(')'))
+            .map(|(dims, _)| dims)
+        else {
+            continue;
+        };
+        let dims: Option<Vec<Value>> = dims
+            .split(',')
+            .map(str::trim)
+            .filter(|d| !d.is_empty())
+            .map(|d| match d {
+                "None" => Some(Value::Null),
+                _ => d.parse::<i64>().ok().map(Value::from),
+            })
+            .collect();
+        if let Some(dims) = dims {
+            shapes.insert(key.to_string(), Value::Array(dims));
+        }
+    }
+    (!shapes.is_empty()).then_some(Value::Object(shapes))
+}
+
 /// Per-column facts of the paper (`type`, `num_unique`, `value_range`, `example_values`,
 /// `unique_values`) in our `values` form.
 fn column_values(paper: &Value) -> Value {
@@ -259,6 +293,9 @@ pub fn convert_object(paper: &Map<String, Value>) -> ObjectSummary {
         "list" | "tuple" | "set" | "dict" => {
             if let Some(v) = get("length") {
                 o.structural.insert("length".into(), v);
+            }
+            if let Some(shapes) = paper.get("preview").and_then(value_shapes) {
+                o.structural.insert("value_shapes".into(), shapes);
             }
             if let Some(v) = get("preview") {
                 o.value.insert("preview".into(), v);
@@ -560,6 +597,22 @@ mod tests {
         let x = &doc.objects["x"];
         assert_eq!(x.shape(), Some(vec![0, 1]));
         assert!(!x.value.contains_key("range"));
+    }
+
+    #[test]
+    fn reads_the_shapes_of_a_dicts_tensors() {
+        let info: Value = serde_json::from_str(
+            r#"{"inputs": {"length": 3, "type": "<class 'dict'>", "preview": [
+                {"key": "ids", "key_type": "<class 'str'>", "value_repr": "<tf.Tensor: shape=(8, 172), dtype=int32, numpy=\nar...", "value_type": "<class 'tensorflow.python.framework.ops.EagerTensor'>"},
+                {"key": "flat", "value_repr": "<tf.Tensor: shape=(8,), dtype=int32, numpy=..."},
+                {"key": "n", "value_repr": "3", "value_type": "<class 'int'>"}]}}"#,
+        )
+        .unwrap();
+        let doc = convert_runtime_info(&info);
+        assert_eq!(
+            doc.objects["inputs"].structural["value_shapes"],
+            json!({"ids": [8, 172], "flat": [8]})
+        );
     }
 
     #[test]
