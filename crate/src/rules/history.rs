@@ -9,7 +9,10 @@ use std::rc::Rc;
 use crate::facts::CellFacts;
 use crate::ir::{Expr, Params, Stmt, Target};
 
-use super::flow::{bound_names, import_bindings, mentioned_names, mutated_names, str_list};
+use super::flow::{
+    bound_names, import_bindings, mentioned_names, mutated_names, str_list, target_names,
+};
+use super::keras_build::{self, Built, ModelEffect};
 use super::value::Val;
 
 /// A function defined at the top level of a cell: what following a call into it needs.
@@ -32,6 +35,11 @@ pub enum Binding {
     /// `name = ['a', 'b']`: a list of string literals (trusted only while the kernel's summary
     /// of the name agrees on its type and length).
     Strs(Vec<String>),
+    /// `name = 50`.
+    Int(i64),
+    /// `name = f(...)`: a call, which may build a Keras tensor, layer or model
+    /// (`keras_build::eval_global`, against the names as they are when it runs).
+    Call(Expr),
     /// Anything else binds it to a value the history does not track.
     Other,
 }
@@ -42,7 +50,9 @@ pub enum Effect {
     Bind(String, Binding),
     /// `from m import *`: names a module shares with a function or class it exports (`tqdm`,
     /// `datetime`, `glob`) may now hold that object.
-    StarImport,
+    StarImport(String),
+    /// What the statement does to Keras models before it binds names.
+    Keras(ModelEffect),
     /// `exec`, `%run`, `globals()[...] = ...`: any name may have been rebound.
     Reset,
     /// The cell may change the object the name holds without rebinding it (a method call on
@@ -181,6 +191,8 @@ pub struct CellRuleFacts {
     /// The cell may add attributes to every DataFrame (`tqdm.pandas()`, an accessor library, a
     /// method assigned to `pd.DataFrame`).
     pub extends_pandas: bool,
+    /// Names a `global` statement of the cell declares (a function may rebind them when called).
+    pub global_names: BTreeSet<String>,
 }
 
 /// Reads one cell. `source` is the cell's text (what the bodies' ranges index into), `cell` what
@@ -188,93 +200,182 @@ pub struct CellRuleFacts {
 pub fn cell_rule_facts(body: &[Stmt], source: &str, cell: &CellFacts) -> CellRuleFacts {
     let mut facts = CellRuleFacts::default();
     let shared_source: Rc<str> = Rc::from(source);
-    for stmt in body {
-        if rebinds_anything(stmt, source) {
-            facts.bindings.push(Effect::Reset);
-            continue;
-        }
-        match stmt {
-            Stmt::Import { from, names, .. } => {
-                for (name, val) in import_bindings(from.as_deref(), names) {
-                    facts
-                        .bindings
-                        .push(Effect::Bind(name, Binding::Import(val)));
-                }
-                if names.iter().any(|a| a.name == "*") {
-                    facts.bindings.push(Effect::StarImport);
-                }
-            }
-            Stmt::FunctionDef {
-                name,
-                decorators,
-                params,
-                body,
-                ..
-            } if decorators.is_empty() => {
-                facts.bindings.push(Effect::Bind(
-                    name.clone(),
-                    Binding::Function(Rc::new(UserFunction {
-                        name: name.clone(),
-                        params: params.clone(),
-                        body: body.clone(),
-                        source: Rc::clone(&shared_source),
-                    })),
-                ));
-                // A `global` declaration may rebind other names when the function runs.
-                let mut bound = BTreeSet::new();
-                bound_names(std::slice::from_ref(stmt), cell, &mut bound);
-                bound.remove(name);
-                facts
-                    .bindings
-                    .extend(bound.into_iter().map(|n| Effect::Bind(n, Binding::Other)));
-            }
-            Stmt::Assign {
-                targets,
-                op: crate::ir::AssignOp::Plain,
-                value: Some(value),
-                ..
-            } if matches!(targets.as_slice(), [Target::Name { .. }])
-                && str_list(value).is_some() =>
-            {
-                if let ([Target::Name { id, .. }], Some(items)) =
-                    (targets.as_slice(), str_list(value))
-                {
-                    facts
-                        .bindings
-                        .push(Effect::Bind(id.clone(), Binding::Strs(items)));
-                }
-                continue;
-            }
-            other => {
-                let mut bound = BTreeSet::new();
-                bound_names(std::slice::from_ref(other), cell, &mut bound);
-                facts
-                    .bindings
-                    .extend(bound.into_iter().map(|n| Effect::Bind(n, Binding::Other)));
-            }
-        }
-        // What the statement may change in place (`cats.remove(...)`, `f(cats)`, `d = cats`).
-        let mut mutated = BTreeSet::new();
-        mutated_names(std::slice::from_ref(stmt), &mut mutated);
-        aliased_names(std::slice::from_ref(stmt), &mut mutated);
-        facts
-            .bindings
-            .extend(mutated.into_iter().map(Effect::Mutate));
-        if let Stmt::Expr { value, .. } = stmt {
-            if let Some((name, spec)) = drop_spec(value) {
-                if spec.inplace {
-                    facts.bindings.push(Effect::Dropped(name.to_string(), spec));
-                }
-            }
-        }
-    }
+    read_statements(body, source, &shared_source, cell, &mut facts.bindings);
     collect_function_mentions(body, &mut facts.function_mentions);
     let mut scan = Scan::default();
     scan.stmts(body);
     facts.names_index = scan.names_index;
     facts.dropped = scan.dropped;
     facts.extends_pandas = scan.extends_pandas;
+    facts.global_names = scan.global_names;
     facts
+}
+
+/// The effects of statements that run in order: a cell's top level, or the body of a `with`
+/// statement there.
+fn read_statements(
+    body: &[Stmt],
+    source: &str,
+    shared_source: &Rc<str>,
+    cell: &CellFacts,
+    bindings: &mut Vec<Effect>,
+) {
+    for stmt in body {
+        if rebinds_anything(stmt, source) {
+            bindings.push(Effect::Reset);
+            continue;
+        }
+        match stmt {
+            // A `with` body runs once, as top-level code (unless the context swallows errors):
+            // its statements are read one by one, after the context expressions.
+            Stmt::With { items, body, .. } if !suppresses_errors(items) => {
+                let header: Vec<Stmt> = items
+                    .iter()
+                    .map(|(e, _)| Stmt::Expr {
+                        value: e.clone(),
+                        range: e.range(),
+                    })
+                    .collect();
+                for s in &header {
+                    keras_effects(s, bindings);
+                }
+                let mut bound = BTreeSet::new();
+                let mut mutated = BTreeSet::new();
+                mutated_names(&header, &mut mutated);
+                for t in items.iter().filter_map(|(_, t)| t.as_ref()) {
+                    target_names(t, &mut bound, false);
+                    target_names(t, &mut mutated, true);
+                }
+                bindings.extend(bound.into_iter().map(|n| Effect::Bind(n, Binding::Other)));
+                bindings.extend(mutated.into_iter().map(Effect::Mutate));
+                read_statements(body, source, shared_source, cell, bindings);
+            }
+            _ => {
+                keras_effects(stmt, bindings);
+                read_statement(stmt, shared_source, cell, bindings);
+            }
+        }
+    }
+}
+
+fn keras_effects(stmt: &Stmt, bindings: &mut Vec<Effect>) {
+    bindings.extend(
+        keras_build::statement_effects(stmt)
+            .into_iter()
+            .map(Effect::Keras),
+    );
+}
+
+/// The bindings and in-place changes of one statement.
+fn read_statement(
+    stmt: &Stmt,
+    shared_source: &Rc<str>,
+    cell: &CellFacts,
+    bindings: &mut Vec<Effect>,
+) {
+    match stmt {
+        Stmt::Import { from, names, .. } => {
+            for (name, val) in import_bindings(from.as_deref(), names) {
+                bindings.push(Effect::Bind(name, Binding::Import(val)));
+            }
+            if names.iter().any(|a| a.name == "*") {
+                let module = from.clone().unwrap_or_default();
+                bindings.push(Effect::StarImport(module));
+            }
+        }
+        Stmt::FunctionDef {
+            name,
+            decorators,
+            params,
+            body,
+            ..
+        } if decorators.is_empty() => {
+            bindings.push(Effect::Bind(
+                name.clone(),
+                Binding::Function(Rc::new(UserFunction {
+                    name: name.clone(),
+                    params: params.clone(),
+                    body: body.clone(),
+                    source: Rc::clone(shared_source),
+                })),
+            ));
+            // A `global` declaration may rebind other names when the function runs.
+            let mut bound = BTreeSet::new();
+            bound_names(std::slice::from_ref(stmt), cell, &mut bound);
+            bound.remove(name);
+            bindings.extend(bound.into_iter().map(|n| Effect::Bind(n, Binding::Other)));
+        }
+        Stmt::Assign {
+            targets,
+            op: crate::ir::AssignOp::Plain,
+            value: Some(value),
+            ..
+        } if matches!(targets.as_slice(), [Target::Name { .. }]) && str_list(value).is_some() => {
+            if let ([Target::Name { id, .. }], Some(items)) = (targets.as_slice(), str_list(value))
+            {
+                bindings.push(Effect::Bind(id.clone(), Binding::Strs(items)));
+            }
+            return;
+        }
+        other => {
+            let mut bound = BTreeSet::new();
+            bound_names(std::slice::from_ref(other), cell, &mut bound);
+            // `name = 50`, `name = f(...)`: what the history may follow.
+            let single = match other {
+                Stmt::Assign {
+                    targets,
+                    op: crate::ir::AssignOp::Plain,
+                    value: Some(value),
+                    ..
+                } => match (targets.as_slice(), value) {
+                    (
+                        [Target::Name { id, .. }],
+                        Expr::Literal {
+                            value: crate::ir::Literal::Int(i),
+                            ..
+                        },
+                    ) => Some((id, Binding::Int(*i))),
+                    ([Target::Name { id, .. }], Expr::Call { .. }) => {
+                        Some((id, Binding::Call(value.clone())))
+                    }
+                    _ => None,
+                },
+                _ => None,
+            };
+            for n in bound {
+                let binding = match &single {
+                    Some((id, b)) if **id == n => b.clone(),
+                    _ => Binding::Other,
+                };
+                bindings.push(Effect::Bind(n, binding));
+            }
+        }
+    }
+    // What the statement may change in place (`cats.remove(...)`, `f(cats)`, `d = cats`).
+    let mut mutated = BTreeSet::new();
+    mutated_names(std::slice::from_ref(stmt), &mut mutated);
+    aliased_names(std::slice::from_ref(stmt), &mut mutated);
+    bindings.extend(mutated.into_iter().map(Effect::Mutate));
+    if let Stmt::Expr { value, .. } = stmt {
+        if let Some((name, spec)) = drop_spec(value) {
+            if spec.inplace {
+                bindings.push(Effect::Dropped(name.to_string(), spec));
+            }
+        }
+    }
+}
+
+/// `with suppress(...)`, `with pytest.raises(...)`: the body may stop at any statement.
+fn suppresses_errors(items: &[(Expr, Option<Target>)]) -> bool {
+    items.iter().any(|(e, _)| {
+        let callee = match e {
+            Expr::Call { func, .. } => func.dotted_path(),
+            _ => e.dotted_path(),
+        };
+        callee
+            .and_then(|p| p.last().copied())
+            .is_none_or(|last| matches!(last, "suppress" | "raises" | "ignore_errors"))
+    })
 }
 
 /// Names the statements bind to another name (`d = df`, `a, b = df, x`): changes through the
@@ -416,6 +517,14 @@ pub struct HistoryState {
     pub dropped: BTreeSet<String>,
     /// An executed cell may have added attributes to every DataFrame.
     pub extends_pandas: bool,
+    /// Names bound at the top level to int literals and to Keras tensors, layers and models
+    /// whose shapes the code tells (`keras_build`), not rebound or possibly changed since.
+    pub keras: BTreeMap<String, Built>,
+    /// Names a star import of a Keras module bound to Keras classes, not rebound since: their
+    /// API paths (`layers.Dense`).
+    pub keras_star: BTreeMap<String, String>,
+    /// Names some function of the notebook declares `global`: a call may rebind them.
+    pub global_names: BTreeSet<String>,
 }
 
 impl Default for HistoryState {
@@ -429,6 +538,9 @@ impl Default for HistoryState {
             function_mentions: BTreeMap::new(),
             dropped: BTreeSet::new(),
             extends_pandas: false,
+            keras: BTreeMap::new(),
+            keras_star: BTreeMap::new(),
+            global_names: BTreeSet::new(),
         }
     }
 }
@@ -436,9 +548,28 @@ impl Default for HistoryState {
 impl HistoryState {
     /// Applies one more executed cell.
     pub fn run(&mut self, cell: &CellRuleFacts) {
+        // The cell's functions may run from its first statement on.
+        for (name, mentions) in &cell.function_mentions {
+            self.function_mentions
+                .entry(name.clone())
+                .or_default()
+                .extend(mentions.iter().cloned());
+        }
+        self.global_names.extend(cell.global_names.iter().cloned());
         for effect in &cell.bindings {
-            if let Effect::Bind(name, _) = effect {
+            if let Effect::Bind(name, binding) = effect {
                 self.drops.remove(name);
+                self.keras_star.remove(name);
+                // Evaluated before the name is bound: `x = Dense(4)(x)` reads the old `x`.
+                let built = match binding {
+                    Binding::Int(i) => Some(Built::Int(*i)),
+                    Binding::Call(call) => keras_build::eval_global(call, self),
+                    _ => None,
+                };
+                match built {
+                    Some(b) => self.keras.insert(name.clone(), b),
+                    None => self.keras.remove(name),
+                };
             }
             match effect {
                 Effect::Bind(name, Binding::Import(val)) => {
@@ -456,7 +587,7 @@ impl HistoryState {
                     self.functions.remove(name);
                     self.str_lists.insert(name.clone(), items.clone());
                 }
-                Effect::Bind(name, Binding::Other) => {
+                Effect::Bind(name, Binding::Other | Binding::Int(_) | Binding::Call(_)) => {
                     self.imports.remove(name);
                     self.functions.remove(name);
                     self.str_lists.remove(name);
@@ -471,28 +602,71 @@ impl HistoryState {
                         .or_default()
                         .push(spec.clone());
                 }
-                Effect::StarImport => {
+                Effect::StarImport(module) => {
                     self.imports.retain(|name, val| !star_may_rebind(name, val));
                     self.str_lists.clear();
                     self.drops.clear();
+                    match keras_build::star_exports(module) {
+                        Some(exports) => {
+                            for (name, api) in exports {
+                                self.keras.remove(&name);
+                                self.keras_star.insert(name, api);
+                            }
+                        }
+                        None => {
+                            self.keras.clear();
+                            self.keras_star.clear();
+                        }
+                    }
                 }
                 Effect::Reset => {
                     self.imports.clear();
                     self.functions.clear();
                     self.str_lists.clear();
                     self.drops.clear();
+                    self.keras.clear();
+                    self.keras_star.clear();
                 }
+                Effect::Keras(e) => self.keras_effect(e),
             }
         }
         self.extends_pandas |= cell.extends_pandas;
         self.index_unnamed &= !cell.names_index;
-        for (name, mentions) in &cell.function_mentions {
-            self.function_mentions
-                .entry(name.clone())
-                .or_default()
-                .extend(mentions.iter().cloned());
-        }
         self.dropped.extend(cell.dropped.iter().cloned());
+    }
+
+    /// What `keras_build` knows of the global `name`, unless a function may rebind it.
+    pub fn global(&self, name: &str) -> Option<&Built> {
+        if self.global_names.contains(name) {
+            return None;
+        }
+        self.keras.get(name)
+    }
+
+    fn keras_effect(&mut self, effect: &ModelEffect) {
+        let is_model = |b: &Built| matches!(b, Built::Model(_));
+        match effect {
+            ModelEffect::Touched(name) => {
+                if self.keras.get(name).is_some_and(is_model) {
+                    self.keras.remove(name);
+                }
+            }
+            ModelEffect::Reads(name) => {
+                // A call of a function of the notebook may change the models its body mentions.
+                if let Some(mentions) = self.function_mentions.get(name) {
+                    self.keras
+                        .retain(|n, b| !(is_model(b) && mentions.contains(n)));
+                }
+            }
+            ModelEffect::Method(name, call) => {
+                if let Some(Built::Model(m)) = self.keras.get(name) {
+                    match keras_build::apply_method(m, call, self) {
+                        Some(after) => self.keras.insert(name.clone(), Built::Model(after)),
+                        None => self.keras.remove(name),
+                    };
+                }
+            }
+        }
     }
 
     pub fn from_cells<'c>(cells: impl IntoIterator<Item = &'c CellRuleFacts>) -> Self {
@@ -579,6 +753,7 @@ struct Scan {
     names_index: bool,
     dropped: BTreeSet<String>,
     extends_pandas: bool,
+    global_names: BTreeSet<String>,
 }
 
 impl Scan {
@@ -608,6 +783,7 @@ impl Scan {
                     }
                 }
                 Stmt::FunctionDef { body, .. } | Stmt::ClassDef { body, .. } => self.stmts(body),
+                Stmt::Global { names, .. } => self.global_names.extend(names.iter().cloned()),
                 _ => {}
             }
             s.for_each_expr(&mut |e| self.expr(e));

@@ -9,6 +9,7 @@ pub mod columns;
 pub mod flow;
 pub mod history;
 pub mod keras;
+pub mod keras_build;
 pub mod shapes;
 pub mod sklearn;
 pub mod value;
