@@ -29,6 +29,17 @@ def summarizer_for(obj):
     return None
 
 
+def shape_of(obj):
+    """The shape of a numpy array or a torch or TensorFlow tensor; None for anything else (and for
+    a TensorFlow tensor of unknown rank)."""
+    summarizer = summarizer_for(obj)
+    if summarizer in (summarize_ndarray, summarize_torch_tensor):
+        return [int(dim) for dim in obj.shape]
+    if summarizer is summarize_tf_tensor and obj.shape.rank is not None:
+        return obj.shape.as_list()
+    return None
+
+
 def summarize_ndarray(array, ctx) -> dict:
     sample, sampled = _sample(array)
     return {"kind": "ndarray", "S": {"shape": list(array.shape)}, "R": {"dtype": str(array.dtype)},

@@ -79,6 +79,15 @@ def summarize_container(obj, ctx) -> dict:
     if base is dict:
         facts["R"]["keys"] = [short_repr(key, 60) if type(key) is not str else cut(key, 60)
                               for key in islice(dict.keys(obj), DICT_KEYS)]
+        # A dict of arrays or tensors (a model's named inputs): their shapes.
+        from . import arrays  # arrays imports this module
+        shapes = {}
+        for key, value in islice(dict.items(obj), DICT_KEYS):
+            shape = arrays.shape_of(value) if type(key) is str else None
+            if shape is not None:
+                shapes[cut(key, 60)] = shape
+        if shapes:
+            facts["S"]["value_shapes"] = shapes
     if length > ELEMENT_SCAN:
         facts["sampled"] = True
     return facts

@@ -54,6 +54,8 @@ fn kind_of(type_name: &str, obj: &Map<String, Value>) -> &'static str {
         "tf_dataset"
     } else if t == "torch.utils.data.dataloader.DataLoader" {
         "dataloader"
+    } else if torch_module_class(t) {
+        "torch_module"
     } else {
         match t {
             "list" | "tuple" | "set" | "dict" | "str" | "int" | "float" | "bool" => {
@@ -76,6 +78,65 @@ fn kind_of(type_name: &str, obj: &Map<String, Value>) -> &'static str {
             _ => "object",
         }
     }
+}
+
+/// Classes that are certainly `torch.nn.Module`s: those of `torch.nn.modules`, and the PyTorch
+/// models of transformers (`transformers.models.bert.modeling_bert.BertModel`; the TensorFlow and
+/// Flax ones live in `modeling_tf_*` and `modeling_flax_*`, the output dataclasses end in `Output`).
+fn torch_module_class(t: &str) -> bool {
+    let Some((module, class)) = t.rsplit_once('.') else {
+        return false;
+    };
+    let public_class = class.starts_with(|c: char| c.is_ascii_uppercase());
+    if module.starts_with("torch.nn.modules.") {
+        return public_class;
+    }
+    let Some(file) = module
+        .strip_prefix("transformers.models.")
+        .and_then(|m| m.split('.').nth(1))
+    else {
+        return false;
+    };
+    file.starts_with("modeling_")
+        && !file.starts_with("modeling_tf_")
+        && !file.starts_with("modeling_flax_")
+        && public_class
+        && (class.ends_with("Model") || class.contains("For"))
+        && !class.ends_with("Output")
+}
+
+/// The shapes of a dict's TensorFlow tensors, from the paper's preview of its items
+/// (`{"key": "input_ids", "value_repr": "<tf.Tensor: shape=(8, 172), dtype=int32, ..."}`).
+fn value_shapes(preview: &Value) -> Option<Value> {
+    let mut shapes = Map::new();
+    for item in preview.as_array()? {
+        let (Some(key), Some(repr)) = (
+            item.get("key").and_then(Value::as_str),
+            item.get("value_repr").and_then(Value::as_str),
+        ) else {
+            continue;
+        };
+        let Some(dims) = repr
+            .strip_prefix("<tf.Tensor: shape=(")
+            .and_then(|r| r.split_once(')'))
+            .map(|(dims, _)| dims)
+        else {
+            continue;
+        };
+        let dims: Option<Vec<Value>> = dims
+            .split(',')
+            .map(str::trim)
+            .filter(|d| !d.is_empty())
+            .map(|d| match d {
+                "None" => Some(Value::Null),
+                _ => d.parse::<i64>().ok().map(Value::from),
+            })
+            .collect();
+        if let Some(dims) = dims {
+            shapes.insert(key.to_string(), Value::Array(dims));
+        }
+    }
+    (!shapes.is_empty()).then_some(Value::Object(shapes))
 }
 
 /// Per-column facts of the paper (`type`, `num_unique`, `value_range`, `example_values`,
@@ -232,6 +293,9 @@ pub fn convert_object(paper: &Map<String, Value>) -> ObjectSummary {
         "list" | "tuple" | "set" | "dict" => {
             if let Some(v) = get("length") {
                 o.structural.insert("length".into(), v);
+            }
+            if let Some(shapes) = paper.get("preview").and_then(value_shapes) {
+                o.structural.insert("value_shapes".into(), shapes);
             }
             if let Some(v) = get("preview") {
                 o.value.insert("preview".into(), v);
@@ -533,6 +597,42 @@ mod tests {
         let x = &doc.objects["x"];
         assert_eq!(x.shape(), Some(vec![0, 1]));
         assert!(!x.value.contains_key("range"));
+    }
+
+    #[test]
+    fn reads_the_shapes_of_a_dicts_tensors() {
+        let info: Value = serde_json::from_str(
+            r#"{"inputs": {"length": 3, "type": "<class 'dict'>", "preview": [
+                {"key": "ids", "key_type": "<class 'str'>", "value_repr": "<tf.Tensor: shape=(8, 172), dtype=int32, numpy=\nar...", "value_type": "<class 'tensorflow.python.framework.ops.EagerTensor'>"},
+                {"key": "flat", "value_repr": "<tf.Tensor: shape=(8,), dtype=int32, numpy=..."},
+                {"key": "n", "value_repr": "3", "value_type": "<class 'int'>"}]}}"#,
+        )
+        .unwrap();
+        let doc = convert_runtime_info(&info);
+        assert_eq!(
+            doc.objects["inputs"].structural["value_shapes"],
+            json!({"ids": [8, 172], "flat": [8]})
+        );
+    }
+
+    #[test]
+    fn knows_pytorch_modules_by_their_class() {
+        for t in [
+            "transformers.models.bert.modeling_bert.BertModel",
+            "transformers.models.bert.modeling_bert.BertForSequenceClassification",
+            "torch.nn.modules.linear.Linear",
+        ] {
+            assert_eq!(kind_of(t, &Map::new()), "torch_module", "{t}");
+        }
+        for t in [
+            "transformers.models.bert.modeling_tf_bert.TFBertModel",
+            "transformers.models.bert.modeling_flax_bert.FlaxBertModel",
+            "transformers.models.bert.modeling_bert.BertForPreTrainingOutput",
+            "transformers.models.bert.tokenization_bert.BertTokenizer",
+            "torch.nn.modules.module._IncompatibleKeys",
+        ] {
+            assert_ne!(kind_of(t, &Map::new()), "torch_module", "{t}");
+        }
     }
 
     #[test]

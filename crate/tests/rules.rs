@@ -1250,6 +1250,345 @@ fn keras_losses_must_fit_the_targets() {
     ));
 }
 
+/// A model built and compiled by executed cells; the kernel reports only its class.
+const KERAS_BUILT: &str = r#""model": {"type": "keras.src.models.functional.Functional"},
+    "seq": {"type": "keras.src.models.sequential.Sequential"},
+    "train_images": {"type": "keras.src.legacy.preprocessing.image.DataFrameIterator", "kind": "keras_iterator",
+        "S": {"samples": 44, "batch_size": 32}, "R": {"class_mode": "categorical"}, "V": {"num_classes": 2}},
+    "x_train": {"type": "numpy.ndarray", "kind": "ndarray", "S": {"shape": [100, 8]}},
+    "y_idx": {"type": "numpy.ndarray", "kind": "ndarray", "S": {"shape": [100]}},
+    "y_hot": {"type": "numpy.ndarray", "kind": "ndarray", "S": {"shape": [100, 3]}}"#;
+
+fn keras_built_objects() -> String {
+    KERAS_BUILT
+        .replace(
+            r#""model": {"type": "keras.src.models.functional.Functional"}"#,
+            r#""model": {"type": "keras.src.models.functional.Functional", "kind": "keras_model"}"#,
+        )
+        .replace(
+            r#""seq": {"type": "keras.src.models.sequential.Sequential"}"#,
+            r#""seq": {"type": "keras.src.models.sequential.Sequential", "kind": "keras_model"}"#,
+        )
+}
+
+const KERAS_STAR: &str = "import tensorflow as tf\nfrom tensorflow.keras.layers import *\nfrom tensorflow.keras.models import *\nfrom tensorflow.keras.optimizers import *";
+
+fn create_model(last: &str) -> String {
+    format!(
+        "def create_model(input_shape=(224, 224, 3)):\n    inputs = Input(input_shape)\n    base = tf.keras.applications.EfficientNetB1(include_top=False)\n    x = base(inputs)\n    x = GlobalAveragePooling2D()(x)\n    x = Dense(56, activation='relu')(x)\n    x = Dropout(0.1)(x)\n    outputs = {last}(x)\n    model = Model(inputs, outputs)\n    return model"
+    )
+}
+
+#[test]
+fn keras_models_built_by_executed_cells() {
+    let objs = keras_built_objects();
+    let t = "history = model.fit(train_images, epochs=3)";
+    let def = create_model("Dense(5, activation='sigmoid')");
+    let built = "model = create_model((224, 224, 3))";
+    let compiled = "model.compile(optimizer=Adam(), loss='categorical_crossentropy')";
+    fires(
+        &run(&[KERAS_STAR, &def, built, compiled], t, &objs),
+        t,
+        "keras-target-mismatch",
+        "model.fit(train_images, epochs=3)",
+        &["2 classes", "5 units", "categorical_crossentropy"],
+    );
+    // Built and compiled in a `with` block; the loss as a class of keras.losses.
+    let scoped = format!("strategy = tf.distribute.get_strategy()\nwith strategy.scope():\n    {built}\n    model.compile(optimizer='adam', loss=tf.keras.losses.CategoricalCrossentropy())");
+    fires(
+        &run(&[KERAS_STAR, &def, &scoped], t, &objs),
+        t,
+        "keras-target-mismatch",
+        "model.fit(train_images, epochs=3)",
+        &["5 units", "CategoricalCrossentropy"],
+    );
+    // As many units as classes.
+    let two = create_model("Dense(2, activation='softmax')");
+    silent(&run(&[KERAS_STAR, &two, built, compiled], t, &objs));
+    // The units from a parameter; a loss the code does not name; not compiled.
+    let param = create_model("Dense(n, activation='softmax')").replace(
+        "input_shape=(224, 224, 3)",
+        "n=5, input_shape=(224, 224, 3)",
+    );
+    silent(&run(&[KERAS_STAR, &param, built, compiled], t, &objs));
+    silent(&run(
+        &[
+            KERAS_STAR,
+            &def,
+            built,
+            "model.compile(optimizer='adam', loss=my_loss)",
+        ],
+        t,
+        &objs,
+    ));
+    silent(&run(&[KERAS_STAR, &def, built], t, &objs));
+    // The model may have changed since: handed to a function, compiled by one of the notebook's
+    // functions, rebound by an unknown call, or the kernel holds a model of another class.
+    for later in [
+        "tune(model)",
+        "def recompile():\n    model.compile(loss='mse')\nrecompile()",
+        "model = load_model('m.keras')",
+        "model.pop()",
+    ] {
+        silent(&run(&[KERAS_STAR, &def, built, compiled, later], t, &objs));
+    }
+    silent(&run(
+        &[KERAS_STAR, &def, built, compiled],
+        t,
+        &objs.replace(
+            "models.functional.Functional",
+            "models.sequential.Sequential",
+        ),
+    ));
+    // The model summary tells the output and loss itself.
+    silent(&run(
+        &[KERAS_STAR, &def, built, compiled],
+        t,
+        &objs.replace(
+            r#""kind": "keras_model"}"#,
+            r#""kind": "keras_model", "S": {"output_shape": [null, 2]}, "R": {"loss": "categorical_crossentropy"}}"#,
+        ),
+    ));
+}
+
+#[test]
+fn keras_models_built_by_executed_cells_need_known_layers() {
+    let objs = keras_built_objects();
+    let t = "history = model.fit(train_images, epochs=3)";
+    let built = "model = create_model((224, 224, 3))";
+    let compiled = "model.compile(optimizer=Adam(), loss='categorical_crossentropy')";
+    let def = create_model("Dense(5, activation='sigmoid')");
+    // `Dense` is not Keras's; another star import may have rebound the names; a body with a
+    // branch; the rank of the output is not known (a layer of unknown effect before `Dense`).
+    for cells in [
+        vec![
+            KERAS_STAR,
+            "def Dense(n, **kw):\n    return tf.keras.layers.Dense(n + 1)",
+            &def,
+            built,
+            compiled,
+        ],
+        vec![KERAS_STAR, "from mylayers import *", &def, built, compiled],
+    ] {
+        silent(&run(&cells, t, &objs));
+    }
+    let branch = def.replace(
+        "    model = Model(",
+        "    if True:\n        pass\n    model = Model(",
+    );
+    silent(&run(&[KERAS_STAR, &branch, built, compiled], t, &objs));
+    let unknown_rank = def.replace("GlobalAveragePooling2D()(x)", "Conv2D(8, 3)(x)");
+    silent(&run(
+        &[KERAS_STAR, &unknown_rank, built, compiled],
+        t,
+        &objs,
+    ));
+}
+
+#[test]
+fn keras_sequential_models_built_by_executed_cells() {
+    let objs = keras_built_objects();
+    let imports = "from tensorflow import keras\nfrom tensorflow.keras import layers";
+    let listed = "n_classes = 3\nseq = keras.Sequential([layers.Flatten(input_shape=(28, 28)), layers.Dense(64, activation='relu'), layers.Dense(n_classes, activation='softmax')])\nseq.compile(loss='categorical_crossentropy', optimizer='adam')";
+    let t = "seq.fit(train_images)";
+    fires(
+        &run(&[imports, listed], t, &objs),
+        t,
+        "keras-target-mismatch",
+        t,
+        &["2 classes", "3 units"],
+    );
+    silent(&run(&[imports, listed], "seq.fit(x_train, y_hot)", &objs));
+    let added = "seq = keras.Sequential()\nseq.add(layers.Dense(16, input_dim=8, activation='relu'))\nseq.add(layers.Dense(3, activation='softmax'))\nseq.summary()\nseq.compile(optimizer='adam', loss='sparse_categorical_crossentropy')";
+    let t = "seq.fit(x_train, y_hot, epochs=2)";
+    fires(
+        &run(&[imports, added], t, &objs),
+        t,
+        "keras-target-mismatch",
+        t,
+        &["y_hot", "class indices"],
+    );
+    silent(&run(
+        &[imports, added],
+        "seq.fit(x_train, y_idx, epochs=2)",
+        &objs,
+    ));
+    // Without an input shape the rank of the output is not known.
+    let unshaped = added.replace(", input_dim=8", "");
+    silent(&run(&[imports, &unshaped], t, &objs));
+}
+
+const BERT_INPUTS: &str = r#""train_input": {"type": "dict", "kind": "dict", "S": {"length": 3,
+        "value_shapes": {"input_word_ids": [8, 172], "input_mask": [8, 172], "input_type_ids": [8, 172]}}},
+    "labels": {"type": "numpy.ndarray", "kind": "ndarray", "S": {"shape": [8]}}"#;
+
+fn build_model(max_len: &str) -> String {
+    format!(
+        "import tensorflow as tf\nmax_len = {max_len}\ndef build_model():\n    encoder = TFBertModel.from_pretrained(name)\n    ids = tf.keras.Input(shape=(max_len,), dtype=tf.int32, name='input_word_ids')\n    mask = tf.keras.Input(shape=(max_len,), dtype=tf.int32, name='input_mask')\n    types = tf.keras.Input(shape=(max_len,), dtype=tf.int32, name='input_type_ids')\n    embedding = encoder([ids, mask, types])[0]\n    output = tf.keras.layers.Dense(3, activation='softmax')(embedding[:, 0, :])\n    model = tf.keras.Model(inputs=[ids, mask, types], outputs=output)\n    model.compile(tf.keras.optimizers.Adam(1e-5), loss='sparse_categorical_crossentropy')\n    return model"
+    )
+}
+
+#[test]
+fn keras_inputs_must_take_the_data() {
+    let scoped = "with strategy.scope():\n    model = build_model()\n    model.summary()";
+    let t = "model.fit(train_input, labels, epochs=2, validation_split=0.2)";
+    let def = build_model("50");
+    fires(
+        &run(&[&def, scoped], t, BERT_INPUTS),
+        t,
+        "keras-input-mismatch",
+        t,
+        &[
+            "'input_word_ids'",
+            "(None, 50)",
+            "train_input['input_word_ids']",
+            "(8, 172)",
+            "ValueError",
+        ],
+    );
+    // The length the data has; a length the code does not tell; a key missing from the dict.
+    silent(&run(&[&build_model("172"), scoped], t, BERT_INPUTS));
+    silent(&run(
+        &[
+            &build_model("train_input['input_word_ids'].shape[1]"),
+            scoped,
+        ],
+        t,
+        BERT_INPUTS,
+    ));
+    silent(&run(
+        &[&def, scoped],
+        t,
+        &BERT_INPUTS.replace(
+            "\"input_type_ids\": [8, 172]",
+            "\"token_type_ids\": [8, 172]",
+        ),
+    ));
+    // The model may be another one now: rebuilt or changed in the cell, or by a later cell.
+    let rebuild = "def rebuild(m):\n    return m";
+    silent(&run(
+        &[&def, scoped, rebuild],
+        &format!("model = rebuild(model)\n{t}"),
+        BERT_INPUTS,
+    ));
+    silent(&run(
+        &[&def, scoped, rebuild],
+        &format!("rebuild(model)\n{t}"),
+        BERT_INPUTS,
+    ));
+    silent(&run(
+        &[&def, scoped, "model = load_model('best.keras')"],
+        t,
+        BERT_INPUTS,
+    ));
+    // The data changed in the cell.
+    for change in [
+        "train_input['input_word_ids'] = train_input['input_word_ids'][:, :50]",
+        "train_input.update(short)",
+        "truncate(train_input)",
+    ] {
+        silent(&run(
+            &[&def, scoped, "short = {}\ndef truncate(d):\n    pass"],
+            &format!("{change}\n{t}"),
+            BERT_INPUTS,
+        ));
+    }
+    // The kernel summarized `model` as something else.
+    silent(&run(
+        &[&def, scoped],
+        t,
+        &format!(r#"{BERT_INPUTS}, "model": {{"type": "dict", "kind": "dict"}}"#),
+    ));
+}
+
+#[test]
+fn keras_inputs_from_the_kernel_summary() {
+    let objs = |class: &str, first: &str| {
+        format!(
+            r#""model": {{"type": "keras.src.models.{class}", "kind": "keras_model",
+                "S": {{"input_shape": [null, 8], "output_shape": [null, 1]}},
+                "R": {{"layers": [{{"name": "l0", "class": "{first}"}}], "loss": "mse"}}}},
+            "x_wide": {{"type": "numpy.ndarray", "kind": "ndarray", "S": {{"shape": [100, 10]}}}},
+            "x_ok": {{"type": "numpy.ndarray", "kind": "ndarray", "S": {{"shape": [100, 8]}}}},
+            "x_col": {{"type": "numpy.ndarray", "kind": "ndarray", "S": {{"shape": [100, 1]}}}},
+            "df": {{"type": "pandas.core.frame.DataFrame", "kind": "dataframe", "S": {{"shape": [100, 9]}},
+                "R": {{"columns": ["a", "b", "c", "d", "e", "f", "g", "h", "i"], "columns_complete": true}}}}"#
+        )
+    };
+    let functional = objs("functional.Functional", "Dense");
+    let t = "preds = model.predict(x_wide)";
+    fires(
+        &run(&[], t, &functional),
+        t,
+        "keras-input-mismatch",
+        "model.predict(x_wide)",
+        &["(None, 8)", "x_wide", "(100, 10)", "axis 1 is 10, not 8"],
+    );
+    let t = "model.fit(df, epochs=3)";
+    fires(
+        &run(&[], t, &functional),
+        t,
+        "keras-input-mismatch",
+        t,
+        &["(100, 9)"],
+    );
+    let sequential = objs("sequential.Sequential", "Dense");
+    fires(
+        &run(&[], t, &sequential),
+        t,
+        "keras-input-mismatch",
+        t,
+        &["(None, 8)"],
+    );
+    silent(&run(&[], "model.fit(x_ok, epochs=3)", &functional));
+    // An axis of 1 may be squeezed; a Sequential model whose first layer need not check the
+    // number of features.
+    silent(&run(&[], "model.fit(x_col, epochs=3)", &functional));
+    silent(&run(
+        &[],
+        t,
+        &objs("sequential.Sequential", "Normalization"),
+    ));
+}
+
+#[test]
+fn keras_utilities_take_keras_models_only() {
+    let objs = r#""bert_model": {"type": "transformers.models.bert.modeling_bert.BertModel", "kind": "torch_module"},
+        "model": {"type": "keras.src.models.functional.Functional", "kind": "keras_model"}"#;
+    let t = "import tensorflow as tf\ntf.keras.utils.plot_model(bert_model)";
+    fires(
+        &run(&[], t, objs),
+        t,
+        "keras-foreign-model",
+        "tf.keras.utils.plot_model(bert_model)",
+        &["bert_model", "PyTorch", "BertModel", "AttributeError"],
+    );
+    let t = "from keras.utils import model_to_dot\ndot = model_to_dot(model=bert_model)";
+    fires(
+        &run(&[], t, objs),
+        t,
+        "keras-foreign-model",
+        "model_to_dot(model=bert_model)",
+        &["bert_model"],
+    );
+    // A Keras model; another library's plot_model; the name rebound in the cell.
+    silent(&run(
+        &[],
+        "import tensorflow as tf\ntf.keras.utils.plot_model(model)",
+        objs,
+    ));
+    silent(&run(
+        &[],
+        "from torchviz import plot_model\nplot_model(bert_model)",
+        objs,
+    ));
+    silent(&run(
+        &[],
+        "import tensorflow as tf\nbert_model = tf.keras.Sequential()\ntf.keras.utils.plot_model(bert_model)",
+        objs,
+    ));
+}
+
 // ---------- calls of the notebook's own functions
 
 const VARS: &str = "m = a = b = 1\nparts = [1, 2, 3]\nkw = {}";

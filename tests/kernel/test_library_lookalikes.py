@@ -120,6 +120,15 @@ def tf_tensor(values: np.ndarray):
     return tensor
 
 
+def test_dicts_of_tensors_give_their_shapes():
+    inputs = {"input_ids": tf_tensor(np.zeros((8, 172), dtype=np.int32)), "mask": np.ones((8, 172)),
+              "n": 3, 7: np.zeros(2)}
+    summary = summarize(inputs)
+    assert summary["kind"] == "dict" and summary["S"]["length"] == 4
+    assert summary["S"]["value_shapes"] == {"input_ids": [8, 172], "mask": [8, 172]}
+    assert "value_shapes" not in summarize({"lr": 0.1})["S"]
+
+
 def test_tf_tensor_shape_dtype_device_and_values():
     summary = summarize(tf_tensor(np.array([[1.0, np.nan], [3.0, 4.0]], dtype=np.float32)))
     assert summary["kind"] == "tf_tensor"

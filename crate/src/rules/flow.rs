@@ -157,7 +157,7 @@ impl<'a> Walker<'a> {
     }
 
     /// The names the bodies of the notebook's functions (or classes) called `name` mention.
-    fn function_mentions(&self, name: &str) -> Vec<String> {
+    pub fn function_mentions(&self, name: &str) -> Vec<String> {
         let mut out = Vec::new();
         for map in [&self.ctx.history.function_mentions, &self.user_functions] {
             if let Some(names) = map.get(name) {
@@ -1533,7 +1533,7 @@ fn base_name(e: &Expr) -> Option<&str> {
 
 /// Names whose objects an argument hands over (`f(df)`, `f(df.values)`, `f([a, b])`; not
 /// `f(X.shape[1])`, a number).
-fn root_names(e: &Expr, out: &mut BTreeSet<String>) {
+pub fn root_names(e: &Expr, out: &mut BTreeSet<String>) {
     match e {
         Expr::Name { id, .. } => {
             out.insert(id.clone());
@@ -1579,7 +1579,7 @@ fn expr_names(e: &Expr, out: &mut BTreeSet<String>) {
     }
 }
 
-fn target_names(t: &Target, out: &mut BTreeSet<String>, with_stores: bool) {
+pub fn target_names(t: &Target, out: &mut BTreeSet<String>, with_stores: bool) {
     match t {
         Target::Name { id, .. } => {
             out.insert(id.clone());

@@ -12,8 +12,9 @@ use crate::ir::{Expr, Params, SeqKind, Stmt, Target, TextRange};
 use super::calls::{declares_outer_names, function_locals};
 use super::columns::is_frame_attribute;
 use super::flow::{
-    bound_names, import_bindings, mentioned_names, mutated_names, str_list, unpacks,
+    bound_names, import_bindings, mentioned_names, mutated_names, str_list, target_names, unpacks,
 };
+use super::keras_build::{self, Built, ModelEffect};
 use super::value::Val;
 
 /// A function defined at the top level of a cell: what following a call into it needs.
@@ -48,6 +49,11 @@ pub enum Binding {
     /// `name = <...>.rename('label')`: a Series named `label` (trusted only while the kernel's
     /// summary of the name shows a Series).
     SeriesName(String),
+    /// `name = 50`.
+    Int(i64),
+    /// `name = f(...)`: a call, which may build a Keras tensor, layer or model
+    /// (`keras_build::eval_global`, against the names as they are when it runs).
+    Call(Expr),
     /// Anything else binds it to a value the history does not track.
     Other,
 }
@@ -58,7 +64,9 @@ pub enum Effect {
     Bind(String, Binding),
     /// `from m import *`: names a module shares with a function or class it exports (`tqdm`,
     /// `datetime`, `glob`) may now hold that object.
-    StarImport,
+    StarImport(String),
+    /// What the statement does to Keras models before it binds names.
+    Keras(ModelEffect),
     /// `exec`, `%run`, `globals()[...] = ...`: any name may have been rebound.
     Reset,
     /// The cell may change the object the name holds without rebinding it (a method call on
@@ -319,6 +327,8 @@ pub struct CellRuleFacts {
     /// The cell may add attributes to every DataFrame (`tqdm.pandas()`, an accessor library, a
     /// method assigned to `pd.DataFrame`).
     pub extends_pandas: bool,
+    /// Names a `global` statement of the cell declares (a function may rebind them when called).
+    pub global_names: BTreeSet<String>,
 }
 
 /// Reads one cell. `source` is the cell's text (what the bodies' ranges index into), `cell` what
@@ -326,110 +336,14 @@ pub struct CellRuleFacts {
 pub fn cell_rule_facts(body: &[Stmt], source: &str, cell: &CellFacts) -> CellRuleFacts {
     let mut facts = CellRuleFacts::default();
     let shared_source: Rc<str> = Rc::from(source);
-    for stmt in body {
-        // A name the statement binds to a new object it does not change afterwards.
-        let mut fresh = None;
-        if rebinds_anything(stmt, source) {
-            facts.bindings.push(Effect::Reset);
-            continue;
-        }
-        match stmt {
-            Stmt::Import { from, names, .. } => {
-                for (name, val) in import_bindings(from.as_deref(), names) {
-                    facts
-                        .bindings
-                        .push(Effect::Bind(name, Binding::Import(val)));
-                }
-                if names.iter().any(|a| a.name == "*") {
-                    facts.bindings.push(Effect::StarImport);
-                }
-            }
-            Stmt::FunctionDef {
-                name,
-                decorators,
-                params,
-                body,
-                range,
-            } if decorators.is_empty() => {
-                facts.bindings.push(Effect::Bind(
-                    name.clone(),
-                    Binding::Function(Rc::new(UserFunction {
-                        name: name.clone(),
-                        params: params.clone(),
-                        body: body.clone(),
-                        source: Rc::clone(&shared_source),
-                        range: *range,
-                    })),
-                ));
-                // A `global` declaration may rebind other names when the function runs.
-                let mut bound = BTreeSet::new();
-                bound_names(std::slice::from_ref(stmt), cell, &mut bound);
-                bound.remove(name);
-                facts
-                    .bindings
-                    .extend(bound.into_iter().map(|n| Effect::Bind(n, Binding::Other)));
-            }
-            Stmt::Assign {
-                targets,
-                op: crate::ir::AssignOp::Plain,
-                value: Some(value),
-                ..
-            } if matches!(targets.as_slice(), [Target::Name { .. }])
-                && tracked_binding(value).is_some() =>
-            {
-                if let ([Target::Name { id, .. }], Some(binding)) =
-                    (targets.as_slice(), tracked_binding(value))
-                {
-                    // A list literal and a column's values change nothing when evaluated; a
-                    // reader's arguments may be changed by the call, its new frame is not.
-                    let reads_only = !matches!(binding, Binding::Reader(_));
-                    facts.bindings.push(Effect::Bind(id.clone(), binding));
-                    if reads_only {
-                        continue;
-                    }
-                    fresh = Some(id.as_str());
-                }
-            }
-
-            other => {
-                let mut bound = BTreeSet::new();
-                bound_names(std::slice::from_ref(other), cell, &mut bound);
-                facts
-                    .bindings
-                    .extend(bound.into_iter().map(|n| Effect::Bind(n, Binding::Other)));
-            }
-        }
-        // What the statement may change in place (`cats.remove(...)`, `f(cats)`, `d = cats`).
-        let mut mutated = BTreeSet::new();
-        mutated_names(std::slice::from_ref(stmt), &mut mutated);
-        aliased_names(std::slice::from_ref(stmt), &mut mutated);
-        if let Some(name) = fresh {
-            mutated.remove(name);
-        }
-        facts
-            .bindings
-            .extend(mutated.into_iter().map(Effect::Mutate));
-        if let Stmt::Expr { value, .. } = stmt {
-            if let Some((name, spec)) = drop_spec(value) {
-                if spec.inplace {
-                    facts.bindings.push(Effect::Dropped(name.to_string(), spec));
-                }
-            }
-        }
-        // Last, after what the statement binds and changes.
-        if let Some((name, label)) = renamed_series(stmt) {
-            facts.bindings.push(Effect::Bind(
-                name.to_string(),
-                Binding::SeriesName(label.to_string()),
-            ));
-        }
-    }
+    read_statements(body, source, &shared_source, cell, &mut facts.bindings);
     collect_function_mentions(body, &mut facts.function_mentions);
     let mut scan = Scan::default();
     scan.stmts(body);
     facts.names_index = scan.names_index;
     facts.dropped = scan.dropped;
     facts.extends_pandas = scan.extends_pandas;
+    facts.global_names = scan.global_names;
     facts
 }
 
@@ -459,6 +373,195 @@ fn renamed_series(stmt: &Stmt) -> Option<(&str, &str)> {
         }
         _ => None,
     }
+}
+
+/// The effects of statements that run in order: a cell's top level, or the body of a `with`
+/// statement there.
+fn read_statements(
+    body: &[Stmt],
+    source: &str,
+    shared_source: &Rc<str>,
+    cell: &CellFacts,
+    bindings: &mut Vec<Effect>,
+) {
+    for stmt in body {
+        if rebinds_anything(stmt, source) {
+            bindings.push(Effect::Reset);
+            continue;
+        }
+        match stmt {
+            // A `with` body runs once, as top-level code (unless the context swallows errors):
+            // its statements are read one by one, after the context expressions.
+            Stmt::With { items, body, .. } if !suppresses_errors(items) => {
+                let header: Vec<Stmt> = items
+                    .iter()
+                    .map(|(e, _)| Stmt::Expr {
+                        value: e.clone(),
+                        range: e.range(),
+                    })
+                    .collect();
+                for s in &header {
+                    keras_effects(s, bindings);
+                }
+                let mut bound = BTreeSet::new();
+                let mut mutated = BTreeSet::new();
+                mutated_names(&header, &mut mutated);
+                for t in items.iter().filter_map(|(_, t)| t.as_ref()) {
+                    target_names(t, &mut bound, false);
+                    target_names(t, &mut mutated, true);
+                }
+                bindings.extend(bound.into_iter().map(|n| Effect::Bind(n, Binding::Other)));
+                bindings.extend(mutated.into_iter().map(Effect::Mutate));
+                read_statements(body, source, shared_source, cell, bindings);
+            }
+            _ => {
+                keras_effects(stmt, bindings);
+                read_statement(stmt, shared_source, cell, bindings);
+            }
+        }
+    }
+}
+
+fn keras_effects(stmt: &Stmt, bindings: &mut Vec<Effect>) {
+    bindings.extend(
+        keras_build::statement_effects(stmt)
+            .into_iter()
+            .map(Effect::Keras),
+    );
+}
+
+/// The bindings and in-place changes of one statement.
+fn read_statement(
+    stmt: &Stmt,
+    shared_source: &Rc<str>,
+    cell: &CellFacts,
+    bindings: &mut Vec<Effect>,
+) {
+    // A name the statement binds to a new object it does not change afterwards.
+    let mut fresh = None;
+    match stmt {
+        Stmt::Import { from, names, .. } => {
+            for (name, val) in import_bindings(from.as_deref(), names) {
+                bindings.push(Effect::Bind(name, Binding::Import(val)));
+            }
+            if names.iter().any(|a| a.name == "*") {
+                let module = from.clone().unwrap_or_default();
+                bindings.push(Effect::StarImport(module));
+            }
+        }
+        Stmt::FunctionDef {
+            name,
+            decorators,
+            params,
+            body,
+            range,
+        } if decorators.is_empty() => {
+            bindings.push(Effect::Bind(
+                name.clone(),
+                Binding::Function(Rc::new(UserFunction {
+                    name: name.clone(),
+                    params: params.clone(),
+                    body: body.clone(),
+                    source: Rc::clone(shared_source),
+                    range: *range,
+                })),
+            ));
+            // A `global` declaration may rebind other names when the function runs.
+            let mut bound = BTreeSet::new();
+            bound_names(std::slice::from_ref(stmt), cell, &mut bound);
+            bound.remove(name);
+            bindings.extend(bound.into_iter().map(|n| Effect::Bind(n, Binding::Other)));
+        }
+        Stmt::Assign {
+            targets,
+            op: crate::ir::AssignOp::Plain,
+            value: Some(value),
+            ..
+        } if matches!(targets.as_slice(), [Target::Name { .. }])
+            && tracked_binding(value).is_some() =>
+        {
+            if let ([Target::Name { id, .. }], Some(binding)) =
+                (targets.as_slice(), tracked_binding(value))
+            {
+                // A list literal and a column's values change nothing when evaluated; a
+                // reader's arguments may be changed by the call, its new frame is not.
+                let reads_only = !matches!(binding, Binding::Reader(_));
+                bindings.push(Effect::Bind(id.clone(), binding));
+                if reads_only {
+                    return;
+                }
+                fresh = Some(id.as_str());
+            }
+        }
+        other => {
+            let mut bound = BTreeSet::new();
+            bound_names(std::slice::from_ref(other), cell, &mut bound);
+            // `name = 50`, `name = f(...)`: what the history may follow.
+            let single = match other {
+                Stmt::Assign {
+                    targets,
+                    op: crate::ir::AssignOp::Plain,
+                    value: Some(value),
+                    ..
+                } => match (targets.as_slice(), value) {
+                    (
+                        [Target::Name { id, .. }],
+                        Expr::Literal {
+                            value: crate::ir::Literal::Int(i),
+                            ..
+                        },
+                    ) => Some((id, Binding::Int(*i))),
+                    ([Target::Name { id, .. }], Expr::Call { .. }) => {
+                        Some((id, Binding::Call(value.clone())))
+                    }
+                    _ => None,
+                },
+                _ => None,
+            };
+            for n in bound {
+                let binding = match &single {
+                    Some((id, b)) if **id == n => b.clone(),
+                    _ => Binding::Other,
+                };
+                bindings.push(Effect::Bind(n, binding));
+            }
+        }
+    }
+    // What the statement may change in place (`cats.remove(...)`, `f(cats)`, `d = cats`).
+    let mut mutated = BTreeSet::new();
+    mutated_names(std::slice::from_ref(stmt), &mut mutated);
+    aliased_names(std::slice::from_ref(stmt), &mut mutated);
+    if let Some(name) = fresh {
+        mutated.remove(name);
+    }
+    bindings.extend(mutated.into_iter().map(Effect::Mutate));
+    if let Stmt::Expr { value, .. } = stmt {
+        if let Some((name, spec)) = drop_spec(value) {
+            if spec.inplace {
+                bindings.push(Effect::Dropped(name.to_string(), spec));
+            }
+        }
+    }
+    // Last, after what the statement binds and changes.
+    if let Some((name, label)) = renamed_series(stmt) {
+        bindings.push(Effect::Bind(
+            name.to_string(),
+            Binding::SeriesName(label.to_string()),
+        ));
+    }
+}
+
+/// `with suppress(...)`, `with pytest.raises(...)`: the body may stop at any statement.
+fn suppresses_errors(items: &[(Expr, Option<Target>)]) -> bool {
+    items.iter().any(|(e, _)| {
+        let callee = match e {
+            Expr::Call { func, .. } => func.dotted_path(),
+            _ => e.dotted_path(),
+        };
+        callee
+            .and_then(|p| p.last().copied())
+            .is_none_or(|last| matches!(last, "suppress" | "raises" | "ignore_errors"))
+    })
 }
 
 /// Names the statements bind to another name (`d = df`, `a, b = df, x`): changes through the
@@ -608,6 +711,14 @@ pub struct HistoryState {
     pub dropped: BTreeSet<String>,
     /// An executed cell may have added attributes to every DataFrame.
     pub extends_pandas: bool,
+    /// Names bound at the top level to int literals and to Keras tensors, layers and models
+    /// whose shapes the code tells (`keras_build`), not rebound or possibly changed since.
+    pub keras: BTreeMap<String, Built>,
+    /// Names a star import of a Keras module bound to Keras classes, not rebound since: their
+    /// API paths (`layers.Dense`).
+    pub keras_star: BTreeMap<String, String>,
+    /// Names some function of the notebook declares `global`: a call may rebind them.
+    pub global_names: BTreeSet<String>,
 }
 
 impl Default for HistoryState {
@@ -624,6 +735,9 @@ impl Default for HistoryState {
             function_mentions: BTreeMap::new(),
             dropped: BTreeSet::new(),
             extends_pandas: false,
+            keras: BTreeMap::new(),
+            keras_star: BTreeMap::new(),
+            global_names: BTreeSet::new(),
         }
     }
 }
@@ -631,14 +745,33 @@ impl Default for HistoryState {
 impl HistoryState {
     /// Applies one more executed cell.
     pub fn run(&mut self, cell: &CellRuleFacts) {
+        // The cell's functions may run from its first statement on.
+        for (name, mentions) in &cell.function_mentions {
+            self.function_mentions
+                .entry(name.clone())
+                .or_default()
+                .extend(mentions.iter().cloned());
+        }
+        self.global_names.extend(cell.global_names.iter().cloned());
         for effect in &cell.bindings {
-            if let Effect::Bind(name, _) = effect {
+            if let Effect::Bind(name, binding) = effect {
                 self.drops.remove(name);
                 self.imports.remove(name);
                 self.functions.remove(name);
                 self.forget_value(name);
                 self.csv_frames.remove(name);
                 self.csv_columns.remove(name);
+                self.keras_star.remove(name);
+                // Evaluated before the name is bound: `x = Dense(4)(x)` reads the old `x`.
+                let built = match binding {
+                    Binding::Int(i) => Some(Built::Int(*i)),
+                    Binding::Call(call) => keras_build::eval_global(call, self),
+                    _ => None,
+                };
+                match built {
+                    Some(b) => self.keras.insert(name.clone(), b),
+                    None => self.keras.remove(name),
+                };
             }
             match effect {
                 Effect::Bind(name, Binding::Import(val)) => {
@@ -681,13 +814,25 @@ impl HistoryState {
                         .or_default()
                         .push(spec.clone());
                 }
-                Effect::StarImport => {
+                Effect::StarImport(module) => {
                     self.imports.retain(|name, val| !star_may_rebind(name, val));
                     self.str_lists.clear();
                     self.series_names.clear();
                     self.drops.clear();
                     self.csv_frames.clear();
                     self.csv_columns.clear();
+                    match keras_build::star_exports(module) {
+                        Some(exports) => {
+                            for (name, api) in exports {
+                                self.keras.remove(&name);
+                                self.keras_star.insert(name, api);
+                            }
+                        }
+                        None => {
+                            self.keras.clear();
+                            self.keras_star.clear();
+                        }
+                    }
                 }
                 Effect::Reset => {
                     self.imports.clear();
@@ -697,17 +842,14 @@ impl HistoryState {
                     self.drops.clear();
                     self.csv_frames.clear();
                     self.csv_columns.clear();
+                    self.keras.clear();
+                    self.keras_star.clear();
                 }
+                Effect::Keras(e) => self.keras_effect(e),
             }
         }
         self.extends_pandas |= cell.extends_pandas;
         self.index_unnamed &= !cell.names_index;
-        for (name, mentions) in &cell.function_mentions {
-            self.function_mentions
-                .entry(name.clone())
-                .or_default()
-                .extend(mentions.iter().cloned());
-        }
         self.dropped.extend(cell.dropped.iter().cloned());
     }
 
@@ -731,6 +873,40 @@ impl HistoryState {
     fn forget_value(&mut self, name: &str) {
         self.str_lists.remove(name);
         self.series_names.remove(name);
+    }
+
+    /// What `keras_build` knows of the global `name`, unless a function may rebind it.
+    pub fn global(&self, name: &str) -> Option<&Built> {
+        if self.global_names.contains(name) {
+            return None;
+        }
+        self.keras.get(name)
+    }
+
+    fn keras_effect(&mut self, effect: &ModelEffect) {
+        let is_model = |b: &Built| matches!(b, Built::Model(_));
+        match effect {
+            ModelEffect::Touched(name) => {
+                if self.keras.get(name).is_some_and(is_model) {
+                    self.keras.remove(name);
+                }
+            }
+            ModelEffect::Reads(name) => {
+                // A call of a function of the notebook may change the models its body mentions.
+                if let Some(mentions) = self.function_mentions.get(name) {
+                    self.keras
+                        .retain(|n, b| !(is_model(b) && mentions.contains(n)));
+                }
+            }
+            ModelEffect::Method(name, call) => {
+                if let Some(Built::Model(m)) = self.keras.get(name) {
+                    match keras_build::apply_method(m, call, self) {
+                        Some(after) => self.keras.insert(name.clone(), Built::Model(after)),
+                        None => self.keras.remove(name),
+                    };
+                }
+            }
+        }
     }
 
     pub fn from_cells<'c>(cells: impl IntoIterator<Item = &'c CellRuleFacts>) -> Self {
@@ -827,6 +1003,7 @@ struct Scan {
     names_index: bool,
     dropped: BTreeSet<String>,
     extends_pandas: bool,
+    global_names: BTreeSet<String>,
 }
 
 impl Scan {
@@ -856,6 +1033,7 @@ impl Scan {
                     }
                 }
                 Stmt::FunctionDef { body, .. } | Stmt::ClassDef { body, .. } => self.stmts(body),
+                Stmt::Global { names, .. } => self.global_names.extend(names.iter().cloned()),
                 _ => {}
             }
             s.for_each_expr(&mut |e| self.expr(e));

@@ -3,18 +3,33 @@
 //! - `keras-target-mismatch`: `model.fit` with targets whose shape the model's output and loss
 //!   cannot take: one-hot targets of K classes into an output of U != K units, one-hot targets into
 //!   `sparse_categorical_crossentropy`, or class indices into `categorical_crossentropy`. The
-//!   model's output shape and loss come from its kernel summary (`S.output_shape`, `R.loss`), the
+//!   model's output shape and loss come from its kernel summary (`S.output_shape`, `R.loss`) or,
+//!   when the summary does not describe the model, from the code of the executed cells that built
+//!   and compiled it (`keras_build`); the
 //!   targets from a Keras image iterator's summary (`R.class_mode`, `V.num_classes`) or from the
 //!   shape of `y`. Silent for models with several outputs, custom losses, an output of one unit
 //!   (mean squared error broadcasts it), and models compiled or changed in the cell.
+//! - `keras-input-mismatch`: `model.fit` / `evaluate` / `predict` with data whose shape the
+//!   model's inputs reject: an axis of fixed size that differs (`expected shape=(None, 50), found
+//!   shape=(None, 172)`). The inputs come from the kernel summary (`S.input_shape`) or the code
+//!   that built the model (`keras_build`: `keras.Input`s, with their names for a dict of data); the
+//!   data from an array's or frame's shape, or a dict's `S.value_shapes`. Only Functional models
+//!   (which check every input) and Sequential models whose first layer is `Dense` on
+//!   `(batch, features)`; silent when an axis of size 1 may be squeezed.
+//! - `keras-foreign-model`: a Keras utility that draws a model (`keras.utils.plot_model`,
+//!   `model_to_dot`) given a PyTorch module: Keras 3 first reads `model.built`, which a
+//!   `torch.nn.Module` does not have (AttributeError).
+
+use std::collections::BTreeMap;
 
 use serde_json::Value;
 
 use crate::diagnostic::Diagnostic;
-use crate::ir::{Expr, Keyword};
+use crate::ir::{Expr, Keyword, Stmt};
 use crate::summary::{Category, ObjectSummary};
 
 use super::flow::{unpacks, Walker};
+use super::keras_build::{self, keras_api, Built, BuiltModel, Dims, ModelEffect};
 use super::value::Val;
 
 /// What the targets look like.
@@ -70,12 +85,122 @@ fn kernel_object<'a>(w: &'a Walker, e: &Expr, kind: &str) -> Option<(&'a str, &'
     (obj.error.is_none() && obj.kind == kind).then_some((name.as_str(), obj))
 }
 
-/// The number of units of a model's single output (`[None, U]`).
-fn output_units(model: &ObjectSummary) -> Option<i64> {
-    match model.structural.get("output_shape")?.as_array()?.as_slice() {
-        [Value::Null, u] => u.as_i64(),
+/// Does the kernel's summary describe the model (and not only name its class)? Then its facts
+/// stand, and the code that built the model is not consulted.
+fn summarized(model: &ObjectSummary) -> bool {
+    [Category::S, Category::R, Category::V].iter().any(|c| {
+        ["input_shape", "output_shape", "loss", "compiled", "layers"]
+            .iter()
+            .any(|k| model.facts(*c).contains_key(*k))
+    })
+}
+
+/// A Keras model the cell calls, as it was before the cell ran.
+struct Model<'a> {
+    name: String,
+    /// Its kernel summary, when the kernel described it (not only named its class).
+    summary: Option<&'a ObjectSummary>,
+    /// What the executed cells' code built, when the kernel's summary does not describe it.
+    built: Option<&'a BuiltModel>,
+}
+
+/// The model `e` names, unless the cell may have rebound or changed it before: described by its
+/// kernel summary, or by the code that built it (of the class the kernel reports, or, for a name
+/// the kernel did not summarize, the code alone).
+fn model<'a>(w: &'a Walker, e: &Expr) -> Option<Model<'a>> {
+    let Expr::Name { id, .. } = e else {
+        return None;
+    };
+    let name = id.clone();
+    if let Some((_, obj)) = kernel_object(w, e, "keras_model") {
+        if changed_in_cell(w, id) {
+            return None;
+        }
+        if summarized(obj) {
+            return Some(Model {
+                name,
+                summary: Some(obj),
+                built: None,
+            });
+        }
+        return match w.ctx.history.global(id)? {
+            Built::Model(b) if obj.type_name.rsplit('.').next() == Some(b.class) => Some(Model {
+                name,
+                summary: None,
+                built: Some(b),
+            }),
+            _ => None,
+        };
+    }
+    let summarized_elsewhere = w.ctx.summaries.is_some_and(|d| d.objects.contains_key(id));
+    if summarized_elsewhere
+        || w.bound_here.contains(id)
+        || w.rebound_all
+        || w.ctx.kernel_names.is_some_and(|names| !names.contains(id))
+        || touched_in_cell(w, w.ctx.body, id)
+    {
+        return None;
+    }
+    match w.ctx.history.global(id)? {
+        Built::Model(b) => Some(Model {
+            name,
+            summary: None,
+            built: Some(b),
+        }),
         _ => None,
     }
+}
+
+/// May the statements change the model `name` (see `keras_build::statement_effects`)?
+fn touched_in_cell(w: &Walker, stmts: &[Stmt], name: &str) -> bool {
+    stmts.iter().any(|s| {
+        let effects = keras_build::statement_effects(s);
+        effects.iter().any(|e| match e {
+            ModelEffect::Touched(n) | ModelEffect::Method(n, _) => n == name,
+            ModelEffect::Reads(f) => w.function_mentions(f).iter().any(|m| m == name),
+        })
+    })
+}
+
+/// Has the cell compiled or changed the model (a method other than these)? Then the summary's
+/// facts may be stale.
+fn changed_in_cell(w: &Walker, name: &str) -> bool {
+    w.ctx.facts.calls.iter().any(|c| {
+        c.callee.as_ref().is_some_and(|p| {
+            p.path.len() == 2
+                && p.path[0] == name
+                && !matches!(
+                    p.path[1].as_str(),
+                    "fit" | "fit_generator" | "summary" | "evaluate" | "predict"
+                )
+        })
+    })
+}
+
+/// The number of units of a model's single output (`[None, U]`) and its loss.
+fn output_and_loss<'a>(m: &Model<'a>) -> (Option<i64>, Option<&'a str>) {
+    if let Some(model) = m.summary {
+        let units = match model
+            .structural
+            .get("output_shape")
+            .and_then(Value::as_array)
+        {
+            Some(shape) => match shape.as_slice() {
+                [Value::Null, u] => u.as_i64(),
+                _ => None,
+            },
+            None => None,
+        };
+        return (units, model.str_fact(Category::R, "loss"));
+    }
+    let Some(built) = m.built else {
+        return (None, None);
+    };
+    let units = match built.output.as_deref() {
+        Some([None, Some(u)]) => Some(*u),
+        _ => None,
+    };
+    (units, built.loss.as_deref())
 }
 
 fn keyword<'e>(keywords: &'e [Keyword], name: &str) -> Option<&'e Expr> {
@@ -128,6 +253,217 @@ fn targets(w: &Walker, x: &Expr, y: Option<&Expr>) -> Option<(Targets, String)> 
 }
 
 pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
+    target_mismatch(w, expr, out);
+    input_mismatch(w, expr, out);
+    foreign_model(w, expr, out);
+}
+
+/// The inputs a model checks the shapes of when called, in order, with their names when known.
+fn checked_inputs(m: &Model) -> Option<Vec<(Option<String>, Dims)>> {
+    let Some(model) = m.summary else {
+        let inputs = m.built?.inputs.as_ref()?;
+        return Some(
+            inputs
+                .iter()
+                .map(|t| (t.name.clone(), t.dims.clone()))
+                .collect(),
+        );
+    };
+    // One input (a model of several gives a list of shapes, which `json_dims` rejects).
+    let dims = json_dims(model.structural.get("input_shape")?)?;
+    let first_layer = model
+        .representation
+        .get("layers")
+        .and_then(|l| l.get(0)?.get("class")?.as_str());
+    let checks = match model.type_name.rsplit('.').next()? {
+        "Functional" => true,
+        "Sequential" => first_layer == Some("Dense") && dims.len() == 2,
+        _ => false,
+    };
+    checks.then(|| vec![(None, dims)])
+}
+
+/// `[null, 50]` -> `[None, Some(50)]`.
+fn json_dims(v: &Value) -> Option<Dims> {
+    v.as_array()?
+        .iter()
+        .map(|d| {
+            if d.is_null() {
+                Some(None)
+            } else {
+                d.as_i64().map(Some)
+            }
+        })
+        .collect()
+}
+
+/// The first axis of fixed size where `data` does not fit `input`, when the ranks agree and no
+/// last axis of size 1 may be squeezed away.
+fn misfit(input: &[Option<i64>], data: &[Option<i64>]) -> Option<usize> {
+    if input.len() != data.len()
+        || [input.last(), data.last()]
+            .iter()
+            .any(|d| matches!(d, Some(Some(1))))
+    {
+        return None;
+    }
+    (1..input.len()).find(|&i| matches!((input[i], data[i]), (Some(a), Some(b)) if a != b))
+}
+
+/// `(None, 50)`.
+fn shape_text(dims: &[Option<i64>]) -> String {
+    let parts: Vec<String> = dims
+        .iter()
+        .map(|d| d.map_or("None".to_string(), |d| d.to_string()))
+        .collect();
+    match parts.as_slice() {
+        [one] => format!("({one},)"),
+        _ => format!("({})", parts.join(", ")),
+    }
+}
+
+/// The shapes of the data given to a model.
+enum Data {
+    /// One array or frame.
+    One(Dims),
+    /// A dict of arrays or tensors, by key.
+    ByKey(BTreeMap<String, Dims>),
+}
+
+fn data_shapes(w: &Walker, x: &Expr) -> Option<Data> {
+    match w.eval(x) {
+        Val::Array(a) => return Some(Data::One(a.shape.iter().map(|d| Some(*d)).collect())),
+        Val::Frame(f) => return Some(Data::One(vec![f.n_rows, Some(f.n_columns()?)])),
+        Val::Sized { type_name, .. } if type_name == "dict" => {}
+        _ => return None,
+    }
+    let Expr::Name { id, .. } = x else {
+        return None;
+    };
+    if w.bound_here.contains(id) {
+        return None;
+    }
+    let obj = w.ctx.summaries?.objects.get(id)?;
+    let shapes = obj.structural.get("value_shapes")?.as_object()?;
+    Some(Data::ByKey(
+        shapes
+            .iter()
+            .filter_map(|(k, v)| Some((k.clone(), json_dims(v)?)))
+            .collect(),
+    ))
+}
+
+fn input_mismatch(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
+    let Expr::Call {
+        func,
+        args,
+        keywords,
+        range,
+    } = expr
+    else {
+        return;
+    };
+    let Expr::Attribute { value, attr, .. } = &**func else {
+        return;
+    };
+    if !matches!(attr.as_str(), "fit" | "evaluate" | "predict") || unpacks(args, keywords) {
+        return;
+    }
+    let Some(m) = model(w, value) else {
+        return;
+    };
+    let name = &m.name;
+    let Some(x) = args.first().or_else(|| keyword(keywords, "x")) else {
+        return;
+    };
+    let (Some(inputs), Some(data)) = (checked_inputs(&m), data_shapes(w, x)) else {
+        return;
+    };
+    let shown = w.shown(x, "the data");
+    let problem = match (inputs.as_slice(), data) {
+        ([(_, input)], Data::One(data)) => misfit(input, &data).map(|axis| {
+            format!(
+                "{name} takes inputs of shape {}, but {shown} has shape {}: axis {axis} is {}, not {}",
+                shape_text(input),
+                shape_text(&data),
+                data[axis].unwrap_or_default(),
+                input[axis].unwrap_or_default()
+            )
+        }),
+        // A dict of data goes to the inputs of the same names (all of them must be there).
+        (inputs, Data::ByKey(by_key)) => {
+            let named: Option<Vec<(&String, &Dims, &Dims)>> = inputs
+                .iter()
+                .map(|(n, dims)| {
+                    let n = n.as_ref()?;
+                    Some((n, dims, by_key.get(n)?))
+                })
+                .collect();
+            named.and_then(|named| {
+                named.into_iter().enumerate().find_map(|(i, (n, input, data))| {
+                    misfit(input, data)?;
+                    Some(format!(
+                        "{name}'s input {i} ('{n}') takes shape {}, but {shown}['{n}'] has shape {}",
+                        shape_text(input),
+                        shape_text(data)
+                    ))
+                })
+            })
+        }
+        _ => None,
+    };
+    if let Some(problem) = problem {
+        out.push(Diagnostic::error(
+            "keras-input-mismatch",
+            format!("{problem}: ValueError (the input is incompatible with the model)"),
+            *range,
+        ));
+    }
+}
+
+fn foreign_model(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
+    let Expr::Call {
+        func,
+        args,
+        keywords,
+        range,
+    } = expr
+    else {
+        return;
+    };
+    let Some(path) = w.lib_path(func) else {
+        return;
+    };
+    let Some(api) = keras_api(&path).filter(|a| {
+        matches!(
+            *a,
+            "utils.plot_model"
+                | "utils.model_to_dot"
+                | "utils.vis_utils.plot_model"
+                | "utils.vis_utils.model_to_dot"
+        )
+    }) else {
+        return;
+    };
+    let Some(model) = args.first().or_else(|| keyword(keywords, "model")) else {
+        return;
+    };
+    let Some((name, obj)) = kernel_object(w, model, "torch_module") else {
+        return;
+    };
+    out.push(Diagnostic::error(
+        "keras-foreign-model",
+        format!(
+            "{name} is a PyTorch module ({}), not a Keras model: keras.{api} reads `{name}.built`, \
+             which a torch.nn.Module does not have: AttributeError (torchinfo.summary describes a \
+             PyTorch model)",
+            obj.type_name
+        ),
+        *range,
+    ));
+}
+
+fn target_mismatch(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
     let Expr::Call {
         func,
         args,
@@ -143,22 +479,11 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
     if !matches!(attr.as_str(), "fit" | "fit_generator") || unpacks(args, keywords) {
         return;
     }
-    let Some((name, model)) = kernel_object(w, value, "keras_model") else {
+    let Some(m) = model(w, value) else {
         return;
     };
-    // Compiled again or changed in this cell: the summary's loss and output may be stale.
-    let changed = w.ctx.facts.calls.iter().any(|c| {
-        c.callee.as_ref().is_some_and(|p| {
-            p.path.len() == 2
-                && p.path[0] == name
-                && !matches!(p.path[1].as_str(), "fit" | "fit_generator" | "summary")
-        })
-    });
-    let (Some(units), Some(loss_name), false) = (
-        output_units(model),
-        model.str_fact(Category::R, "loss"),
-        changed,
-    ) else {
+    let name = &m.name;
+    let (Some(units), Some(loss_name)) = output_and_loss(&m) else {
         return;
     };
     let Some(loss) = loss_kind(loss_name) else {

@@ -12,6 +12,7 @@ pub mod flow;
 pub mod history;
 pub mod join;
 pub mod keras;
+pub mod keras_build;
 pub mod shapes;
 pub mod sklearn;
 pub mod value;

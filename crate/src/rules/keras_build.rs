@@ -1,0 +1,763 @@
+//! Keras models as the code that built them tells: the shape of their output and their loss,
+//! followed through the executed cells (top-level code, and calls of the notebook's own functions
+//! that build and return a model). The Keras rules fall back on these facts when the kernel's
+//! summary of a model lacks them.
+//!
+//! Only what is certain is kept: layers of a known class with literal sizes (or names bound to
+//! int literals), shapes through layers whose effect on the shape is fixed, and models no later
+//! code could have changed (a model passed to a call, or a method other than those that keep its
+//! architecture and loss, forgets it).
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use crate::ir::{Expr, Keyword, Literal, Stmt, Target};
+
+use super::flow::root_names;
+use super::history::{for_each_expr, HistoryState, UserFunction};
+use super::value::Val;
+
+/// A shape, the batch axis first; `None` for an axis of unknown or variable size.
+pub type Dims = Vec<Option<i64>>;
+
+/// What the code tells of a value.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Built {
+    /// An int literal (layer sizes often name one).
+    Int(i64),
+    /// A symbolic tensor (`keras.Input(...)`, a layer's output), when its rank is known.
+    Tensor(Tensor),
+    /// A layer not yet called on a tensor.
+    Layer(Layer),
+    Model(BuiltModel),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Tensor {
+    pub dims: Dims,
+    /// Made by `keras.Input(...)`, which a model can take as an input.
+    pub input: bool,
+    /// The `name=` given to `keras.Input`.
+    pub name: Option<String>,
+}
+
+impl Tensor {
+    fn output(dims: Dims) -> Tensor {
+        Tensor {
+            dims,
+            input: false,
+            name: None,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Layer {
+    /// `Dense(units)`: the last axis becomes `units` (`None` when not known).
+    Dense(Option<i64>),
+    /// `Flatten()`, global pooling: one feature axis after the batch axis.
+    Flatten,
+    /// Dropout, activations, normalization: the shape is kept.
+    Same,
+    /// `Input(shape)` or `InputLayer(shape)` at the start of a `Sequential` list.
+    Input(Dims),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct BuiltModel {
+    /// `Functional` (`keras.Model(inputs, outputs)`) or `Sequential`: the class the kernel reports.
+    pub class: &'static str,
+    /// The inputs whose shapes the model checks when called, in order: a Functional model's
+    /// `keras.Input`s; for a Sequential model, the input of its first layer when that is a
+    /// `Dense` layer on `(batch, features)` (it checks the number of features).
+    pub inputs: Option<Vec<Tensor>>,
+    /// The shape of its single output, when its rank is known.
+    pub output: Option<Dims>,
+    /// The loss it was compiled with: `None` when unknown or not compiled.
+    pub loss: Option<String>,
+    stage: Stage,
+}
+
+/// How far a `Sequential` model is built: what the next layer added will be.
+#[derive(Clone, Debug, PartialEq)]
+enum Stage {
+    Empty,
+    /// Only an input (`keras.Input(shape)`, `InputLayer`) so far.
+    Input(Dims),
+    Layers,
+}
+
+/// Keras layer classes whose effect on a shape is fixed.
+const FLATTENING: &[&str] = &[
+    "Flatten",
+    "GlobalAveragePooling1D",
+    "GlobalAveragePooling2D",
+    "GlobalAveragePooling3D",
+    "GlobalMaxPooling1D",
+    "GlobalMaxPooling2D",
+    "GlobalMaxPooling3D",
+    "GlobalAvgPool1D",
+    "GlobalAvgPool2D",
+    "GlobalAvgPool3D",
+    "GlobalMaxPool1D",
+    "GlobalMaxPool2D",
+    "GlobalMaxPool3D",
+];
+const SHAPE_KEEPING: &[&str] = &[
+    "Dropout",
+    "AlphaDropout",
+    "GaussianDropout",
+    "GaussianNoise",
+    "Activation",
+    "ReLU",
+    "LeakyReLU",
+    "PReLU",
+    "ELU",
+    "Softmax",
+    "BatchNormalization",
+    "LayerNormalization",
+    "ActivityRegularization",
+];
+
+/// Methods of a model that keep its architecture and its loss.
+const KEEPS_MODEL: &[&str] = &[
+    "summary",
+    "fit",
+    "fit_generator",
+    "evaluate",
+    "evaluate_generator",
+    "predict",
+    "predict_generator",
+    "predict_on_batch",
+    "train_on_batch",
+    "test_on_batch",
+    "save",
+    "save_weights",
+    "load_weights",
+    "count_params",
+    "get_layer",
+    "get_config",
+    "get_weights",
+    "to_json",
+];
+
+/// The path of a Keras API inside its package (`layers.Dense` for
+/// `tensorflow.keras.layers.Dense`).
+pub fn keras_api(path: &str) -> Option<&str> {
+    [
+        "tensorflow.keras.",
+        "tensorflow.python.keras.",
+        "tf_keras.",
+        "keras.",
+    ]
+    .iter()
+    .find_map(|p| path.strip_prefix(p))
+}
+
+/// The names a star import of `module` binds to the Keras classes followed here, each with its
+/// API path (`layers.Dense`); `None` when the module is not Keras's (it may bind any name).
+pub fn star_exports(module: &str) -> Option<Vec<(String, String)>> {
+    let api = if matches!(module, "keras" | "tensorflow.keras" | "tf_keras") {
+        ""
+    } else {
+        keras_api(module)?
+    };
+    let names: Vec<&str> = match api {
+        "" => vec!["Input", "Model", "Sequential"],
+        "models" => vec!["Model", "Sequential"],
+        "layers" => ["Input", "InputLayer", "Dense"]
+            .iter()
+            .chain(FLATTENING)
+            .chain(SHAPE_KEEPING)
+            .copied()
+            .collect(),
+        // Other Keras modules export none of these names.
+        _ => Vec::new(),
+    };
+    Some(
+        names
+            .into_iter()
+            .map(|n| {
+                let path = if api.is_empty() {
+                    n.to_string()
+                } else {
+                    format!("{api}.{n}")
+                };
+                (n.to_string(), path)
+            })
+            .collect(),
+    )
+}
+
+/// What a statement (the blocks nested in it included) does to the Keras objects of the
+/// namespace, before the names it binds are bound.
+#[derive(Clone, Debug)]
+pub enum ModelEffect {
+    /// The object may have changed in a way not followed: passed to a call, stored into, a
+    /// method called that may change it, another name bound to it.
+    Touched(String),
+    /// `name.compile(...)`, `name.add(layer)`, `name.pop()` as a statement of its own.
+    Method(String, Expr),
+    /// A name the statement reads: when it holds a function of the notebook, calling it may
+    /// change the globals its body mentions.
+    Reads(String),
+}
+
+pub fn statement_effects(stmt: &Stmt) -> Vec<ModelEffect> {
+    let mut touched = BTreeSet::new();
+    let mut reads = BTreeSet::new();
+    let mut method = None;
+    if let Stmt::Expr {
+        value: call @ Expr::Call { func, .. },
+        ..
+    } = stmt
+    {
+        if let Expr::Attribute { value, attr, .. } = &**func {
+            if let (Expr::Name { id, .. }, "compile" | "add" | "pop") = (&**value, attr.as_str()) {
+                method = Some((id.clone(), call.clone()));
+            }
+        }
+    }
+    let stmts = std::slice::from_ref(stmt);
+    for_each_expr(stmts, &mut |e| {
+        if let Expr::Call {
+            func,
+            args,
+            keywords,
+            ..
+        } = e
+        {
+            if let Expr::Attribute { value, attr, .. } = &**func {
+                if !KEEPS_MODEL.contains(&attr.as_str()) {
+                    root_names(value, &mut touched);
+                }
+            }
+            args.iter().for_each(|a| root_names(a, &mut touched));
+            keywords
+                .iter()
+                .for_each(|k| root_names(&k.value, &mut touched));
+        }
+        match e {
+            Expr::Walrus { value, .. } => root_names(value, &mut touched),
+            Expr::Name { id, .. } => {
+                reads.insert(id.clone());
+            }
+            // Its body runs later, when called (`for_each_expr` leaves it out).
+            Expr::Lambda { body, .. } => names_read(body, &mut reads),
+            _ => {}
+        }
+    });
+    assigned_stores(stmts, &mut touched);
+    if let Some((name, _)) = &method {
+        // The receiver of the method followed is not touched by the call itself.
+        let mut in_args = BTreeSet::new();
+        if let Stmt::Expr {
+            value: Expr::Call { args, keywords, .. },
+            ..
+        } = stmt
+        {
+            args.iter().for_each(|a| root_names(a, &mut in_args));
+            keywords
+                .iter()
+                .for_each(|k| root_names(&k.value, &mut in_args));
+        }
+        if !in_args.contains(name) {
+            touched.remove(name);
+        }
+    }
+    let mut out: Vec<ModelEffect> = reads.into_iter().map(ModelEffect::Reads).collect();
+    out.extend(touched.into_iter().map(ModelEffect::Touched));
+    if let Some((name, call)) = method {
+        out.push(ModelEffect::Method(name, call));
+    }
+    out
+}
+
+/// Names stored into (`m.loss = ...`, `d[k] = ...`) or bound to another name's object
+/// (`m2 = model`), in the statements and the blocks nested in them.
+fn assigned_stores(stmts: &[Stmt], out: &mut BTreeSet<String>) {
+    fn stores(t: &Target, out: &mut BTreeSet<String>) {
+        match t {
+            Target::Name { .. } => {}
+            Target::Unpack { elts, .. } => elts.iter().for_each(|t| stores(t, out)),
+            Target::Starred { target, .. } => stores(target, out),
+            Target::Store { expr, .. } => root_names(expr, out),
+        }
+    }
+    for s in stmts {
+        match s {
+            Stmt::Assign { targets, value, .. } => {
+                targets.iter().for_each(|t| stores(t, out));
+                if let Some(v @ (Expr::Name { .. } | Expr::Seq { .. } | Expr::Dict { .. })) = value
+                {
+                    root_names(v, out);
+                }
+            }
+            Stmt::Delete { targets, .. } => targets.iter().for_each(|t| stores(t, out)),
+            Stmt::For { iter, .. } => root_names(iter, out),
+            _ => {}
+        }
+        s.for_each_block(|b| assigned_stores(b, out));
+    }
+}
+
+/// Every name `e` reads, lambda bodies included (they run later, when called).
+fn names_read(e: &Expr, out: &mut BTreeSet<String>) {
+    if let Expr::Name { id, .. } = e {
+        out.insert(id.clone());
+    }
+    e.for_each_child(|c| names_read(c, out));
+}
+
+/// Where names are looked up while following the code: a function's locals hide the globals.
+struct Scope<'h> {
+    history: &'h HistoryState,
+    /// A function's local names and what is known of them (`None`: nothing).
+    locals: Option<BTreeMap<String, Option<Built>>>,
+    /// Calls of the notebook's functions followed so far (functions that call others).
+    depth: usize,
+}
+
+/// What `expr`, evaluated at the top level after the history so far, tells.
+pub fn eval_global(expr: &Expr, history: &HistoryState) -> Option<Built> {
+    Scope {
+        history,
+        locals: None,
+        depth: 0,
+    }
+    .eval(expr)
+}
+
+/// `model.compile(...)`, `model.add(layer)`, `model.pop()` at the top level: the model after it,
+/// `None` when it is no longer known.
+pub fn apply_method(model: &BuiltModel, call: &Expr, history: &HistoryState) -> Option<BuiltModel> {
+    Scope {
+        history,
+        locals: None,
+        depth: 0,
+    }
+    .method(model, call)
+}
+
+impl Scope<'_> {
+    fn lookup(&self, name: &str) -> Option<Built> {
+        match &self.locals {
+            Some(locals) if locals.contains_key(name) => locals.get(name).cloned().flatten(),
+            // A global model read inside a function may be changed through the local name.
+            Some(_) => match self.history.global(name)? {
+                Built::Model(_) => None,
+                b => Some(b.clone()),
+            },
+            None => self.history.global(name).cloned(),
+        }
+    }
+
+    fn is_local(&self, name: &str) -> bool {
+        self.locals.as_ref().is_some_and(|l| l.contains_key(name))
+    }
+
+    /// The Keras API a callee names (`layers.Dense`, `Model`), through the imports of the
+    /// executed cells.
+    fn api(&self, func: &Expr) -> Option<String> {
+        let path = func.dotted_path()?;
+        let root = path[0];
+        if self.is_local(root) {
+            return None;
+        }
+        if path.len() == 1 {
+            if let Some(api) = self.history.keras_star.get(root) {
+                return Some(api.clone());
+            }
+        }
+        let base = match self.history.imports.get(root)? {
+            Val::Lib(p) | Val::Module(Some(p)) => p.clone(),
+            _ => return None,
+        };
+        let full = std::iter::once(base.as_str())
+            .chain(path[1..].iter().copied())
+            .collect::<Vec<_>>()
+            .join(".");
+        keras_api(&full).map(str::to_string)
+    }
+
+    fn int(&self, e: &Expr) -> Option<i64> {
+        match e {
+            Expr::Literal {
+                value: Literal::Int(i),
+                ..
+            } => Some(*i),
+            Expr::Name { id, .. } => match self.lookup(id)? {
+                Built::Int(i) => Some(i),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// `(224, 224, 3)`, `[max_len]`, `(None, 8)`: a shape without its batch axis.
+    fn shape(&self, e: &Expr) -> Option<Dims> {
+        let Expr::Seq { elts, .. } = e else {
+            return None;
+        };
+        elts.iter()
+            .map(|d| match d {
+                Expr::Literal {
+                    value: Literal::None,
+                    ..
+                } => Some(None),
+                _ => self.int(d).map(Some),
+            })
+            .collect()
+    }
+
+    fn eval(&self, e: &Expr) -> Option<Built> {
+        match e {
+            Expr::Literal {
+                value: Literal::Int(i),
+                ..
+            } => Some(Built::Int(*i)),
+            Expr::Name { id, .. } => self.lookup(id),
+            Expr::Call {
+                func,
+                args,
+                keywords,
+                ..
+            } => self.call(func, args, keywords),
+            _ => None,
+        }
+    }
+
+    fn call(&self, func: &Expr, args: &[Expr], keywords: &[Keyword]) -> Option<Built> {
+        if args.iter().any(|a| matches!(a, Expr::Starred { .. }))
+            || keywords.iter().any(|k| k.name.is_none())
+        {
+            return None;
+        }
+        let arg = |i: usize, name: &str| args.get(i).or_else(|| keyword(keywords, name));
+        if let Some(api) = self.api(func) {
+            let class = api
+                .strip_prefix("layers.")
+                .or_else(|| api.strip_prefix("models."))
+                .unwrap_or(&api);
+            return match class {
+                "Input" | "InputLayer" => {
+                    let shape = if class == "Input" {
+                        arg(0, "shape")
+                    } else {
+                        keyword(keywords, "shape").or_else(|| keyword(keywords, "input_shape"))
+                    };
+                    let fixed = [
+                        "batch_shape",
+                        "batch_input_shape",
+                        "tensor",
+                        "sparse",
+                        "ragged",
+                    ]
+                    .iter()
+                    .all(|k| keyword(keywords, k).is_none());
+                    let dims: Dims = std::iter::once(None).chain(self.shape(shape?)?).collect();
+                    match (fixed, class) {
+                        (false, _) => None,
+                        (_, "Input") => Some(Built::Tensor(Tensor {
+                            dims,
+                            input: true,
+                            name: keyword(keywords, "name")
+                                .and_then(Expr::as_str_literal)
+                                .map(str::to_string),
+                        })),
+                        _ => Some(Built::Layer(Layer::Input(dims))),
+                    }
+                }
+                "Model" => {
+                    let output = match self.eval(arg(1, "outputs")?) {
+                        Some(Built::Tensor(t)) => Some(t.dims),
+                        _ => None,
+                    };
+                    let tensor = |e: &Expr| match self.eval(e) {
+                        Some(Built::Tensor(t)) if t.input => Some(t),
+                        _ => None,
+                    };
+                    let inputs = match arg(0, "inputs")? {
+                        Expr::Seq { elts, .. } => elts.iter().map(tensor).collect(),
+                        e => tensor(e).map(|t| vec![t]),
+                    };
+                    Some(Built::Model(BuiltModel {
+                        class: "Functional",
+                        inputs,
+                        output,
+                        loss: None,
+                        stage: Stage::Layers,
+                    }))
+                }
+                "Sequential" => {
+                    let mut model = BuiltModel {
+                        class: "Sequential",
+                        inputs: None,
+                        output: None,
+                        loss: None,
+                        stage: Stage::Empty,
+                    };
+                    match arg(0, "layers") {
+                        None => {}
+                        Some(Expr::Seq { elts, .. }) => {
+                            for layer in elts {
+                                self.add_layer(&mut model, layer);
+                            }
+                        }
+                        Some(_) => return None,
+                    }
+                    Some(Built::Model(model))
+                }
+                "Dense" => {
+                    let units = arg(0, "units").and_then(|u| self.int(u));
+                    Some(Built::Layer(Layer::Dense(units)))
+                }
+                c if FLATTENING.contains(&c) => {
+                    // `keepdims=True` keeps the pooled axes.
+                    keyword(keywords, "keepdims")
+                        .is_none()
+                        .then_some(Built::Layer(Layer::Flatten))
+                }
+                c if SHAPE_KEEPING.contains(&c) => Some(Built::Layer(Layer::Same)),
+                _ => None,
+            };
+        }
+        // A layer called on a tensor: `Dense(5)(x)`.
+        if let Some(Built::Layer(layer)) = self.eval(func) {
+            let input = match args.first().and_then(|a| self.eval(a)) {
+                Some(Built::Tensor(t)) => Some(t.dims),
+                _ => None,
+            };
+            return apply(&layer, input).map(|dims| Built::Tensor(Tensor::output(dims)));
+        }
+        // A function of the notebook that builds and returns a model.
+        if let Expr::Name { id, .. } = func {
+            if self.is_local(id) || self.depth >= 3 {
+                return None;
+            }
+            let f = self.history.functions.get(id)?;
+            return self.follow(f);
+        }
+        None
+    }
+
+    /// Adds `layer` to a Sequential model.
+    fn add_layer(&self, model: &mut BuiltModel, layer: &Expr) {
+        let stage = std::mem::replace(&mut model.stage, Stage::Layers);
+        let l = match (self.eval(layer), stage) {
+            // `keras.Input(shape)` or `InputLayer(shape)` first.
+            (
+                Some(Built::Tensor(Tensor {
+                    dims, input: true, ..
+                })),
+                Stage::Empty,
+            )
+            | (Some(Built::Layer(Layer::Input(dims))), Stage::Empty) => {
+                model.output = Some(dims.clone());
+                model.stage = Stage::Input(dims);
+                return;
+            }
+            (Some(Built::Layer(l)), Stage::Empty) => {
+                let input = declared_input(layer, self);
+                self.first_layer(model, &l, input);
+                return;
+            }
+            (Some(Built::Layer(l)), Stage::Input(dims)) => {
+                self.first_layer(model, &l, Some(dims));
+                return;
+            }
+            (Some(Built::Layer(l)), Stage::Layers) => l,
+            _ => {
+                model.output = None;
+                return;
+            }
+        };
+        model.output = apply(&l, model.output.take());
+    }
+
+    /// The first layer of a Sequential model, on inputs of shape `input` when known.
+    fn first_layer(&self, model: &mut BuiltModel, layer: &Layer, input: Option<Dims>) {
+        if let (Layer::Dense(_), Some(dims @ [None, Some(_)])) = (layer, input.as_deref()) {
+            model.inputs = Some(vec![Tensor {
+                dims: dims.to_vec(),
+                input: true,
+                name: None,
+            }]);
+        }
+        model.output = apply(layer, input);
+    }
+
+    /// Follows a call of a function of the notebook whose body is straight-line code ending in
+    /// `return <value>`. Parameters are unknown.
+    fn follow(&self, f: &UserFunction) -> Option<Built> {
+        let mut locals: BTreeMap<String, Option<Built>> =
+            f.params.names.iter().map(|n| (n.clone(), None)).collect();
+        let mut bound = BTreeSet::new();
+        for s in &f.body {
+            match s {
+                Stmt::Assign { targets, .. } => {
+                    for t in targets {
+                        target_binds(t, &mut bound);
+                    }
+                }
+                Stmt::Expr { .. } | Stmt::Other { .. } => {}
+                _ => return None,
+            }
+        }
+        locals.extend(bound.into_iter().map(|n| (n, None)));
+        let mut scope = Scope {
+            history: self.history,
+            locals: Some(locals),
+            depth: self.depth + 1,
+        };
+        let last = f.body.len().checked_sub(1)?;
+        for (i, s) in f.body.iter().enumerate() {
+            match s {
+                Stmt::Assign {
+                    targets,
+                    op: crate::ir::AssignOp::Plain,
+                    value: Some(value),
+                    ..
+                } if matches!(targets.as_slice(), [Target::Name { .. }]) => {
+                    scope.apply_effects(s);
+                    let v = scope.eval(value);
+                    if let [Target::Name { id, .. }] = targets.as_slice() {
+                        scope.set(id, v);
+                    }
+                }
+                Stmt::Assign { targets, .. } => {
+                    scope.apply_effects(s);
+                    let mut names = BTreeSet::new();
+                    targets.iter().for_each(|t| target_binds(t, &mut names));
+                    names.iter().for_each(|n| scope.set(n, None));
+                }
+                Stmt::Expr { .. } => scope.apply_effects(s),
+                Stmt::Other { exprs, range } => {
+                    let text = f
+                        .source
+                        .get(range.start as usize..range.end as usize)
+                        .unwrap_or("");
+                    let word = text.split(|c: char| !c.is_alphanumeric()).next();
+                    match word {
+                        Some("return") if i == last => {
+                            return scope.eval(exprs.first()?);
+                        }
+                        Some("pass" | "assert") => scope.apply_effects(s),
+                        _ => return None,
+                    }
+                }
+                _ => return None,
+            }
+        }
+        None
+    }
+
+    fn set(&mut self, name: &str, value: Option<Built>) {
+        if let Some(locals) = &mut self.locals {
+            locals.insert(name.to_string(), value);
+        }
+    }
+
+    /// What a statement of a function body does to its local models (see `statement_effects`).
+    fn apply_effects(&mut self, s: &Stmt) {
+        for effect in statement_effects(s) {
+            let (ModelEffect::Touched(n) | ModelEffect::Method(n, _)) = &effect else {
+                continue;
+            };
+            let Some(Built::Model(m)) = self.lookup(n) else {
+                continue;
+            };
+            let after = match &effect {
+                ModelEffect::Method(_, call) => self.method(&m, call).map(Built::Model),
+                _ => None,
+            };
+            self.set(n, after);
+        }
+    }
+
+    fn method(&self, model: &BuiltModel, call: &Expr) -> Option<BuiltModel> {
+        let Expr::Call {
+            func,
+            args,
+            keywords,
+            ..
+        } = call
+        else {
+            return None;
+        };
+        let Expr::Attribute { attr, .. } = &**func else {
+            return None;
+        };
+        let mut model = model.clone();
+        match attr.as_str() {
+            "compile" => {
+                model.loss = args
+                    .get(1)
+                    .or_else(|| keyword(keywords, "loss"))
+                    .and_then(|l| self.loss(l));
+            }
+            "add" if model.class == "Sequential" && args.len() == 1 => {
+                self.add_layer(&mut model, &args[0]);
+            }
+            _ => return None,
+        }
+        Some(model)
+    }
+
+    /// The loss a `compile(loss=...)` argument names: a string, a loss class or function of
+    /// `keras.losses`.
+    fn loss(&self, e: &Expr) -> Option<String> {
+        if let Some(s) = e.as_str_literal() {
+            return Some(s.to_string());
+        }
+        let f = match e {
+            Expr::Call { func, args, .. } if args.is_empty() => func,
+            _ => e,
+        };
+        let api = self.api(f)?;
+        api.strip_prefix("losses.").map(str::to_string)
+    }
+}
+
+/// The input shape a first layer declares (`Dense(8, input_shape=(4,))`, `input_dim=4`).
+fn declared_input(layer: &Expr, scope: &Scope) -> Option<Dims> {
+    let Expr::Call { keywords, .. } = layer else {
+        return None;
+    };
+    if let Some(shape) = keyword(keywords, "input_shape") {
+        return Some(std::iter::once(None).chain(scope.shape(shape)?).collect());
+    }
+    let dim = scope.int(keyword(keywords, "input_dim")?)?;
+    Some(vec![None, Some(dim)])
+}
+
+/// The shape a layer gives a tensor of shape `input` (`None`: unknown).
+fn apply(layer: &Layer, input: Option<Dims>) -> Option<Dims> {
+    match layer {
+        Layer::Dense(units) => {
+            let mut dims = input.filter(|d| d.len() >= 2)?;
+            *dims.last_mut()? = Some((*units)?);
+            Some(dims)
+        }
+        Layer::Flatten => Some(vec![None, None]),
+        Layer::Same => input,
+        Layer::Input(_) => None,
+    }
+}
+
+fn target_binds(t: &Target, out: &mut BTreeSet<String>) {
+    match t {
+        Target::Name { id, .. } => {
+            out.insert(id.clone());
+        }
+        Target::Unpack { elts, .. } => elts.iter().for_each(|t| target_binds(t, out)),
+        Target::Starred { target, .. } => target_binds(target, out),
+        Target::Store { .. } => {}
+    }
+}
+
+fn keyword<'e>(keywords: &'e [Keyword], name: &str) -> Option<&'e Expr> {
+    keywords
+        .iter()
+        .find(|k| k.name.as_deref() == Some(name))
+        .map(|k| &k.value)
+}
