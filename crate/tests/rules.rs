@@ -1569,3 +1569,66 @@ fn strings_made_from_nan_do_not_convert_to_int() {
         silent(&run(&[IMPORTS], t, TITANIC));
     }
 }
+
+// ---------- loops over known elements, lists grown by append, stacking arrays
+
+const FOREST: &str = r#""big": {"type": "sklearn.ensemble._gb.GradientBoostingRegressor", "kind": "estimator", "S": {"n_features_in": 109}, "V": {"fitted": true}},
+    "small": {"type": "sklearn.ensemble._gb.GradientBoostingRegressor", "kind": "estimator", "S": {"n_features_in": 8}, "V": {"fitted": true}},
+    "big_rf": {"type": "sklearn.ensemble._forest.RandomForestRegressor", "kind": "estimator", "S": {"n_features_in": 109}, "V": {"fitted": true}},
+    "small_rf": {"type": "sklearn.ensemble._forest.RandomForestRegressor", "kind": "estimator", "S": {"n_features_in": 8}, "V": {"fitted": true}},
+    "lin": {"type": "sklearn.linear_model._base.LinearRegression", "kind": "estimator", "S": {"n_features_in": 8}, "V": {"fitted": true}},
+    "X8": {"type": "pandas.core.frame.DataFrame", "kind": "dataframe", "S": {"shape": [20, 8]}},
+    "y": {"type": "pandas.core.series.Series", "kind": "series", "S": {"shape": [20]}}"#;
+
+#[test]
+fn loops_over_known_elements_run_for_each_of_them() {
+    // Every pass of a loop over a list of names is followed, and so is an element of a list.
+    let t = "for m in [small, big]:\n    m.predict(X8)";
+    fires(
+        &run(&[SK], t, FOREST),
+        t,
+        "sklearn-feature-mismatch",
+        "X8",
+        &["109 features", "X8 has 8"],
+    );
+    let t = "models = {'a': [small_rf], 'b': [small, big]}\nmodels['b'][1].predict(X8)";
+    fires(
+        &run(&[SK], t, FOREST),
+        t,
+        "sklearn-feature-mismatch",
+        "X8",
+        &["109 features"],
+    );
+    silent(&run(
+        &[SK],
+        "for m in [small, small_rf]:\n    m.predict(X8)\nmodels = {'a': [small_rf], 'b': [small, big]}\nmodels['b'][0].predict(X8)",
+        FOREST,
+    ));
+    // Refitted through the loop's variable, through the list, or by a function: forgotten.
+    for t in [
+        "for m in [small, big]:\n    m.fit(X8, y)\n    m.predict(X8)\nbig.predict(X8)",
+        "models = [big]\nmodels[0].fit(X8, y)\nmodels[0].predict(X8)\nbig.predict(X8)",
+        "def refit(ms):\n    for m in ms:\n        m.fit(X8, y)\nmodels = [big]\nrefit(models)\nmodels[0].predict(X8)\nbig.predict(X8)",
+    ] {
+        silent(&run(&[SK], t, FOREST));
+    }
+    // A list grown by append in such a loop has one element per pass.
+    let t = "seen = []\nfor m in (small, big):\n    seen.append(m)\nseen[2]";
+    fires(
+        &run(&[SK], t, FOREST),
+        t,
+        "index-out-of-range",
+        "seen[2]",
+        &["length 2"],
+    );
+    for t in [
+        "seen = []\nfor m in (small, big):\n    seen.append(m)\nseen[1]",
+        // An append that may not run, or another change of the list: its length is not known.
+        "seen = []\nfor m in (small, big):\n    if m is big:\n        seen.append(m)\nseen[0]",
+        "seen = []\nfor m in (small, big):\n    seen.append(m)\n    seen.extend([m])\nseen[3]",
+        "seen = []\nalias = seen\nfor m in (small, big):\n    alias.append(m)\n    seen.append(m)\nseen[3]",
+        "seen = []\nfor m in (small, big):\n    seen += [m, m]\nseen[3]",
+    ] {
+        silent(&run(&[SK], t, FOREST));
+    }
+}

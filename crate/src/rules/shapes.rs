@@ -66,6 +66,7 @@ pub fn binop_value(op: &str, l: &Val, r: &Val) -> Val {
                     dtype: None,
                     has_nan: None,
                     csv_object_column: None,
+                    origin: None,
                 }),
                 Err(()) => Val::Unknown,
             }
@@ -75,6 +76,7 @@ pub fn binop_value(op: &str, l: &Val, r: &Val) -> Val {
                 dtype: None,
                 has_nan: None,
                 csv_object_column: None,
+                origin: None,
                 ..a.clone()
             })
         }
@@ -141,10 +143,12 @@ pub fn array_method_result(a: &ArrayVal, attr: &str, args: &[Expr], _kw: &[Keywo
         "copy" | "astype" => Val::Array(ArrayVal {
             dtype: None,
             csv_object_column: None,
+            origin: None,
             ..a.clone()
         }),
         "flatten" | "ravel" if args.is_empty() => Val::Array(ArrayVal {
             shape: vec![a.shape.iter().product()],
+            origin: None,
             ..a.clone()
         }),
         _ => Val::Unknown,
