@@ -1,9 +1,11 @@
 //! Values flowing through the target cell. The walker visits the statements that will certainly run
 //! (top-level straight-line code, `with` bodies, the first pass of a loop over a non-empty
-//! iterable), keeps an abstract value per name, and asks the rules about every expression those
-//! statements evaluate. Whatever it cannot follow becomes `Unknown`: names assigned in branches,
-//! loops, `try` blocks; objects passed to functions that may mutate them; in-place methods it does
-//! not model. Calls of the notebook's own functions are followed into their bodies (`calls`).
+//! iterable, every pass of a loop over elements it knows), keeps an abstract value per name, and
+//! asks the rules about every expression those statements evaluate. Whatever it cannot follow
+//! becomes `Unknown`: names assigned in branches, loops, `try` blocks; objects passed to
+//! functions that may mutate them; in-place methods it does not model. Names and container
+//! elements with equal values may hold one object: a change of it forgets them all. Calls of
+//! the notebook's own functions are followed into their bodies (`calls`).
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -47,6 +49,9 @@ pub struct Walker<'a> {
     pub(super) returns: BTreeMap<TextRange, super::calls::Returned>,
     /// Inside a loop body that may not run: calls are not followed.
     speculating: bool,
+    /// How many times the loops being walked pass over the statement at hand (the product of
+    /// their lengths), bounded by `MAX_PASSES`.
+    passes: usize,
     pub out: Vec<Diagnostic>,
 }
 
@@ -151,6 +156,7 @@ impl<'a> Walker<'a> {
             budget: super::calls::BUDGET,
             returns: BTreeMap::new(),
             speculating: false,
+            passes: 1,
             pandas_extended: ctx.history.extends_pandas || super::history::extends_pandas(ctx.body),
             out: Vec::new(),
         }
@@ -266,7 +272,7 @@ impl<'a> Walker<'a> {
             let keep = !bound.contains(&n)
                 && matches!(self.env.get(&n), Some(Val::Module(_) | Val::Lib(_)));
             if !keep {
-                self.env.insert(n.clone(), Val::Unknown);
+                self.forget_name(&n);
             }
             if bound.contains(&n) {
                 self.bound_here.insert(n);
@@ -285,7 +291,7 @@ impl<'a> Walker<'a> {
         }
         for n in forget {
             if !matches!(self.env.get(&n), Some(Val::Module(_) | Val::Lib(_))) {
-                self.env.insert(n, Val::Unknown);
+                self.forget_name(&n);
             }
         }
     }
@@ -367,7 +373,11 @@ impl<'a> Walker<'a> {
         match stmt {
             Stmt::Expr { value, .. } => {
                 self.check(value);
+                let grown = self.appended(value);
                 self.effects(value);
+                if let Some((name, list)) = grown {
+                    self.env.insert(name, list);
+                }
             }
             Stmt::Assign {
                 targets, op, value, ..
@@ -380,7 +390,13 @@ impl<'a> Walker<'a> {
                 // `files = !ls` and `x = %sx ...` are masked to a placeholder value.
                 let magic = self.text(value.range()).starts_with(['!', '%']);
                 let val = match op {
-                    crate::ir::AssignOp::Augmented(_) => Val::Unknown,
+                    crate::ir::AssignOp::Augmented(_) => {
+                        // `lst += [x]`, `arr += 1` change the object in place.
+                        if let [Target::Name { id, .. }] = targets.as_slice() {
+                            self.forget_name(id);
+                        }
+                        Val::Unknown
+                    }
                     _ if magic => Val::Unknown,
                     _ => self.eval(value),
                 };
@@ -432,16 +448,19 @@ impl<'a> Walker<'a> {
             } => {
                 self.check(iter);
                 self.effects(iter);
+                if self.unrolled(stmt, target, iter, body) {
+                    return;
+                }
                 let items = match self.eval(iter) {
                     Val::Strs { items, .. } => items,
                     _ => Vec::new(),
                 };
                 if self.non_empty(iter) {
                     let before = (self.env.clone(), self.bound_here.clone());
-                    let mut first = first_element(iter);
-                    if let Some(item) = items.first() {
-                        first = Val::Str(item.clone());
-                    }
+                    let mut first = self
+                        .loop_elements(iter)
+                        .and_then(|e| e.into_iter().next())
+                        .unwrap_or(Val::Unknown);
                     if let Expr::Call { func, args, .. } = iter {
                         if matches!(&**func, Expr::Name { id, .. } if id == "range" && self.is_builtin(id))
                         {
@@ -497,6 +516,8 @@ impl<'a> Walker<'a> {
                             later.0.entry(name.clone()).or_insert(Val::Unknown);
                         }
                         later.1.extend(after_first.1.iter().cloned());
+                        let outer = self.passes;
+                        self.passes = outer.saturating_mul(items.len());
                         for (k, item) in items.iter().enumerate().skip(1) {
                             (self.env, self.bound_here) = later.clone();
                             for name in &per_column {
@@ -509,6 +530,7 @@ impl<'a> Walker<'a> {
                             self.bind(target, Val::Str(item.clone()), iter);
                             self.block(body);
                         }
+                        self.passes = outer;
                         (self.env, self.bound_here) = after_first;
                     }
                 } else {
@@ -561,7 +583,7 @@ impl<'a> Walker<'a> {
                     let mut names = BTreeSet::new();
                     target_names(t, &mut names, true);
                     for n in names {
-                        self.env.insert(n.clone(), Val::Unknown);
+                        self.forget_name(&n);
                         self.bound_here.insert(n);
                     }
                 }
@@ -573,6 +595,115 @@ impl<'a> Walker<'a> {
                     self.effects(e);
                 }
             }
+        }
+    }
+
+    /// A loop over elements the walker knows (a list or tuple it follows, a dict's keys or
+    /// values, known strings) whose body cannot leave early: the body runs once per element, in
+    /// order, and is walked so, each pass seeing what the earlier ones did. If the iterable
+    /// may have changed (the body changes a name it is read from, or an object in it), the loop
+    /// is not followed, or no further than the passes already certain.
+    fn unrolled(&mut self, stmt: &Stmt, target: &Target, iter: &Expr, body: &'a [Stmt]) -> bool {
+        let Some(elements) = self.loop_elements(iter) else {
+            return false;
+        };
+        let passes = self.passes.saturating_mul(elements.len());
+        if elements.is_empty() || passes > MAX_PASSES || contains_jump(body) {
+            return false;
+        }
+        let mut read = BTreeSet::new();
+        expr_names(iter, &mut read);
+        if body
+            .iter()
+            .any(|s| self.changed_by(s).iter().any(|n| read.contains(n)))
+        {
+            return false;
+        }
+        let (outer, mark) = (self.passes, self.out.len());
+        self.passes = passes;
+        for element in &elements {
+            self.bind(target, element.clone(), iter);
+            self.block(body);
+            if self.loop_elements(iter).as_ref() != Some(&elements) {
+                self.forget_all_in(std::slice::from_ref(stmt));
+                break;
+            }
+        }
+        self.passes = outer;
+        // A finding of every pass is reported once.
+        let mut seen = BTreeSet::new();
+        let found = self.out.split_off(mark);
+        self.out.extend(
+            found
+                .into_iter()
+                .filter(|d| seen.insert((d.code, d.range.start, d.range.end))),
+        );
+        true
+    }
+
+    /// The elements a loop over `iter` visits, when the walker knows them all.
+    fn loop_elements(&self, iter: &Expr) -> Option<Vec<Val>> {
+        // `d.keys()`, `d.values()`
+        if let Expr::Call {
+            func,
+            args,
+            keywords,
+            ..
+        } = iter
+        {
+            if let (Expr::Attribute { value, attr, .. }, true) =
+                (&**func, args.is_empty() && keywords.is_empty())
+            {
+                if let Val::Dict { keys, values } = self.eval(value) {
+                    return match attr.as_str() {
+                        "keys" => Some(keys.into_iter().map(Val::Str).collect()),
+                        "values" => Some(values),
+                        _ => None,
+                    };
+                }
+            }
+        }
+        match self.eval(iter) {
+            Val::Items { items, .. } => Some(items),
+            Val::Dict { keys, .. } => Some(keys.into_iter().map(Val::Str).collect()),
+            Val::Strs { items, .. } => Some(items.into_iter().map(Val::Str).collect()),
+            _ => None,
+        }
+    }
+
+    /// `lst.append(x)` as a statement on a list the walker follows: the list with `x` added.
+    fn appended(&self, value: &Expr) -> Option<(String, Val)> {
+        let Expr::Call {
+            func,
+            args,
+            keywords,
+            ..
+        } = value
+        else {
+            return None;
+        };
+        let (
+            Expr::Attribute {
+                value: list, attr, ..
+            },
+            [x],
+            [],
+        ) = (&**func, args.as_slice(), keywords.as_slice())
+        else {
+            return None;
+        };
+        let Expr::Name { id, .. } = &**list else {
+            return None;
+        };
+        match self.get(id) {
+            Val::Items {
+                type_name,
+                mut items,
+            } if attr == "append" && type_name == "list" => {
+                items.push(self.eval(x));
+                Some((id.clone(), Val::Items { type_name, items }))
+            }
+            _ => None,
         }
     }
 
@@ -672,7 +803,7 @@ impl<'a> Walker<'a> {
                     ) {
                         self.forget_data();
                     }
-                    self.env.insert(base.to_string(), Val::Unknown);
+                    self.forget_name(base);
                 }
             }
         }
@@ -887,8 +1018,10 @@ impl<'a> Walker<'a> {
                 }
             }
             Expr::Name { .. } | Expr::Attribute { .. } => match self.eval(iter) {
-                Val::Sized { len, .. } => len > 0,
-                Val::Strs { items, .. } => !items.is_empty(),
+                v @ (Val::Sized { .. }
+                | Val::Strs { .. }
+                | Val::Items { .. }
+                | Val::Dict { .. }) => v.sized().is_some_and(|(_, n)| n > 0),
                 Val::Array(a) => a.shape.first().is_some_and(|&n| n > 0),
                 Val::Frame(f) => f.columns.is_some_and(|c| !c.is_empty()),
                 _ => false,
@@ -928,14 +1061,36 @@ impl<'a> Walker<'a> {
             Expr::Seq { kind, elts, .. }
                 if !elts.iter().any(|e| matches!(e, Expr::Starred { .. })) =>
             {
-                Val::Sized {
-                    type_name: match kind {
-                        SeqKind::List => "list",
-                        SeqKind::Tuple => "tuple",
-                        SeqKind::Set => "set",
+                match kind {
+                    SeqKind::List | SeqKind::Tuple => Val::Items {
+                        type_name: if *kind == SeqKind::List {
+                            "list"
+                        } else {
+                            "tuple"
+                        }
+                        .into(),
+                        items: elts.iter().map(|e| self.eval(e)).collect(),
+                    },
+                    SeqKind::Set => Val::Sized {
+                        type_name: "set".into(),
+                        len: elts.len() as i64,
+                    },
+                }
+            }
+            Expr::Dict { keys, values, .. } => {
+                let keys: Option<Vec<String>> = keys
+                    .iter()
+                    .map(|k| k.as_ref()?.as_str_literal().map(str::to_string))
+                    .collect();
+                match keys {
+                    // A repeated key keeps its first place and its last value: not followed.
+                    Some(keys) if keys.iter().collect::<BTreeSet<_>>().len() == keys.len() => {
+                        Val::Dict {
+                            keys,
+                            values: values.iter().map(|v| self.eval(v)).collect(),
+                        }
                     }
-                    .into(),
-                    len: elts.len() as i64,
+                    _ => Val::Unknown,
                 }
             }
             Expr::Attribute { value, attr, .. } => {
@@ -949,6 +1104,7 @@ impl<'a> Walker<'a> {
                             dtype: None,
                             has_nan: f.has_nan,
                             csv_object_column: None,
+                            origin: None,
                         }),
                         _ => Val::Unknown,
                     },
@@ -965,8 +1121,10 @@ impl<'a> Walker<'a> {
                             items: items.clone(),
                         }
                     }
+                    (Val::Estimator(e), _) => sklearn::attribute_value(e, attr),
                     (Val::Array(a), "T") => Val::Array(ArrayVal {
                         shape: a.shape.iter().rev().copied().collect(),
+                        origin: None,
                         ..a.clone()
                     }),
                     (Val::Frame(f), col) => match f.has(col) {
@@ -1010,22 +1168,27 @@ impl<'a> Walker<'a> {
                 }
                 let base = self.eval(value);
                 match base {
-                    Val::Strs { items, .. } => match self.eval(index) {
-                        Val::Int(i) => {
-                            let n = items.len() as i64;
-                            let at = if i < 0 { i + n } else { i };
-                            if (0..n).contains(&at) {
-                                Val::Str(items[at as usize].clone())
-                            } else {
-                                Val::Unknown
-                            }
-                        }
+                    Val::Strs { items, .. } => match position(items.len(), &self.eval(index)) {
+                        Some(at) => Val::Str(items[at].clone()),
+                        None => Val::Unknown,
+                    },
+                    Val::Items { items, .. } => match position(items.len(), &self.eval(index)) {
+                        Some(at) => items[at].clone(),
+                        None => Val::Unknown,
+                    },
+                    Val::Dict { keys, values } => match self.eval(index) {
+                        Val::Str(key) => keys
+                            .iter()
+                            .position(|k| *k == key)
+                            .map(|i| values[i].clone())
+                            .unwrap_or(Val::Unknown),
                         _ => Val::Unknown,
                     },
                     Val::Array(a) if !a.shape.is_empty() => match self.eval(index) {
                         // One integer index drops the first dimension.
                         Val::Int(i) if i >= -a.shape[0] && i < a.shape[0] => Val::Array(ArrayVal {
                             shape: a.shape[1..].to_vec(),
+                            origin: None,
                             ..a
                         }),
                         _ => Val::Unknown,
@@ -1275,6 +1438,14 @@ impl<'a> Walker<'a> {
                         self.forget_data();
                     }
                 }
+                // `models[0].fit(X)`, `d['k'].append(x)`: an element of a container may change.
+                if !matches!(&**value, Expr::Name { .. }) {
+                    if let Some(root) = base_name(value) {
+                        if matches!(self.get(root), Val::Items { .. } | Val::Dict { .. }) {
+                            self.forget_name(root);
+                        }
+                    }
+                }
                 if let Expr::Name { id, .. } = &**value {
                     match self.get(id) {
                         Val::Frame(f) => {
@@ -1309,6 +1480,10 @@ impl<'a> Walker<'a> {
                         Val::Estimator(e) => {
                             pure = true;
                             let after = sklearn::after_method(self, &e, attr, args);
+                            let before = Val::Estimator(e);
+                            if after != before {
+                                self.forget_object(&before, false);
+                            }
                             self.env.insert(id.clone(), after);
                         }
                         Val::Array(_) | Val::Series(_) | Val::GroupBy(_) => {
@@ -1332,11 +1507,20 @@ impl<'a> Walker<'a> {
                         }
                         // scikit-learn objects do not change what their methods are given.
                         Val::Typed(t) if t.starts_with("sklearn.") => pure = true,
-                        Val::Sized { .. } | Val::Strs { .. } | Val::Typed(_) | Val::Unknown => {
-                            // `lst.append(x)` and friends: the length changes.
-                            if matches!(self.get(id), Val::Sized { .. } | Val::Strs { .. }) {
-                                self.env.insert(id.clone(), Val::Unknown);
+                        old @ (Val::Items { .. } | Val::Dict { .. }) => {
+                            // List and dict methods may change the container, never its elements
+                            // nor their arguments (`stmt_effects` follows a plain `lst.append(x)`).
+                            pure = true;
+                            let reads =
+                                ["keys", "values", "items", "get", "copy", "index", "count"];
+                            if !reads.contains(&attr.as_str()) {
+                                self.forget_object(&old, false);
                             }
+                        }
+                        old @ (Val::Sized { .. } | Val::Strs { .. }) => {
+                            // `lst.append(x)` and friends: the length changes.
+                            self.forget_object(&old, false);
+                            self.env.insert(id.clone(), Val::Unknown);
                         }
                         _ => {}
                     }
@@ -1353,7 +1537,7 @@ impl<'a> Walker<'a> {
             if let Some(root) = base_name(func) {
                 for n in self.function_mentions(root) {
                     if !matches!(self.env.get(&n), Some(Val::Module(_) | Val::Lib(_))) {
-                        self.env.insert(n, Val::Unknown);
+                        self.forget_name(&n);
                     }
                 }
             }
@@ -1367,7 +1551,7 @@ impl<'a> Walker<'a> {
                 }
                 for n in names {
                     if !matches!(self.get(&n), Val::Module(_) | Val::Lib(_)) {
-                        self.env.insert(n, Val::Unknown);
+                        self.forget_name(&n);
                     }
                 }
             }
@@ -1394,6 +1578,9 @@ fn has_inplace(keywords: &[Keyword]) -> bool {
             )
     })
 }
+
+/// The most passes over a statement the walker follows in nested loops it unrolls.
+const MAX_PASSES: usize = 64;
 
 const PURE_BUILTINS: [&str; 24] = [
     "print",
@@ -1455,6 +1642,33 @@ pub fn rows_of(f: &Frame) -> Frame {
     }
 }
 
+/// Forgets the elements of a container (and of the containers in it) that `gone` picks.
+/// Frames, Series, arrays and groupbys: any of them may be a view of another's data.
+fn is_data(v: &Val) -> bool {
+    matches!(
+        v,
+        Val::Frame(_) | Val::Series(_) | Val::Array(_) | Val::GroupBy(_)
+    )
+}
+
+fn forget_elements(val: &mut Val, gone: &dyn Fn(&Val) -> bool) {
+    for e in val.elements_mut() {
+        if gone(e) {
+            *e = Val::Unknown;
+        } else {
+            forget_elements(e, gone);
+        }
+    }
+}
+
+/// The position an integer index (negative from the end) picks in a sequence of `n` items.
+fn position(n: usize, index: &Val) -> Option<usize> {
+    let Val::Int(i) = *index else { return None };
+    let n = n as i64;
+    let at = if i < 0 { i + n } else { i };
+    (0..n).contains(&at).then_some(at as usize)
+}
+
 fn int_literal(e: &Expr) -> Option<i64> {
     match e {
         Expr::Literal {
@@ -1502,23 +1716,6 @@ pub fn str_list(e: &Expr) -> Option<Vec<String>> {
             .map(|e| e.as_str_literal().map(str::to_string))
             .collect(),
         _ => None,
-    }
-}
-
-fn first_element(iter: &Expr) -> Val {
-    match iter {
-        Expr::Seq { elts, .. } => match elts.first() {
-            Some(Expr::Literal {
-                value: Literal::Str(s),
-                ..
-            }) => Val::Str(s.clone()),
-            Some(Expr::Literal {
-                value: Literal::Int(i),
-                ..
-            }) => Val::Int(*i),
-            _ => Val::Unknown,
-        },
-        _ => Val::Unknown,
     }
 }
 
@@ -1743,11 +1940,10 @@ impl Walker<'_> {
     /// be views of it.
     fn forget_data(&mut self) {
         for val in self.env.values_mut() {
-            if matches!(
-                val,
-                Val::Frame(_) | Val::Series(_) | Val::Array(_) | Val::GroupBy(_)
-            ) {
+            if is_data(val) {
                 *val = Val::Unknown;
+            } else {
+                forget_elements(val, &is_data);
             }
         }
     }
@@ -1767,10 +1963,57 @@ impl Walker<'_> {
                         ..Default::default()
                     })
                 }
-                Val::Frame(_) | Val::Series(_) | Val::Array(_) | Val::GroupBy(_) => Val::Unknown,
-                other => other,
+                v if is_data(&v) => Val::Unknown,
+                mut other => {
+                    forget_elements(&mut other, &is_data);
+                    other
+                }
             };
         }
+    }
+
+    /// The object a value describes may have changed in place (and with `deep`, the objects it
+    /// holds). Names and container elements holding an equal value may hold the same object
+    /// (`m = gbr`, `[gbr, rfr]`, a loop's variable): they are forgotten too.
+    fn forget_object(&mut self, old: &Val, deep: bool) {
+        fn objects(v: &Val, deep: bool, out: &mut Vec<Val>) {
+            if !matches!(
+                v,
+                Val::Unknown
+                    | Val::Module(_)
+                    | Val::Lib(_)
+                    | Val::Int(_)
+                    | Val::Float(_)
+                    | Val::Str(_)
+            ) {
+                out.push(v.clone());
+            }
+            if deep {
+                if let Val::Items { items: inner, .. } | Val::Dict { values: inner, .. } = v {
+                    inner.iter().for_each(|e| objects(e, deep, out));
+                }
+            }
+        }
+        let mut gone = Vec::new();
+        objects(old, deep, &mut gone);
+        if gone.is_empty() {
+            return;
+        }
+        let same = |v: &Val| gone.contains(v);
+        for val in self.env.values_mut() {
+            if same(val) {
+                *val = Val::Unknown;
+            } else {
+                forget_elements(val, &same);
+            }
+        }
+    }
+
+    /// `name` may now hold another object, or its object (or what it holds) may have changed.
+    fn forget_name(&mut self, name: &str) {
+        let old = self.get(name);
+        self.forget_object(&old, true);
+        self.env.insert(name.to_string(), Val::Unknown);
     }
 
     /// A helper for rules: an estimator value if `e` evaluates to one.

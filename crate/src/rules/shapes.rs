@@ -3,6 +3,8 @@
 //! - `shape-broadcast`: elementwise arithmetic on shapes that do not broadcast.
 //! - `shape-matmul`: `a @ b`, `np.dot`, `np.matmul` with inner dimensions that differ.
 //! - `shape-concatenate`: `np.concatenate` of arrays whose other dimensions differ.
+//! - `shape-stack`: `np.array`/`np.asarray`/`np.stack` of arrays of different shapes, and
+//!   `np.vstack`/`np.column_stack` of arrays whose rows (columns) do not line up.
 //! - `shape-reshape`: `reshape` to a shape with another number of elements.
 //! - `shape-image`: `plt.imshow` of an array that is not (M, N), (M, N, 3) or (M, N, 4).
 //! - `shape-savetxt`: `np.savetxt` of an array with more than 2 dimensions.
@@ -11,7 +13,7 @@ use crate::diagnostic::Diagnostic;
 use crate::ir::{Expr, Keyword, Literal, SeqKind};
 
 use super::flow::{unpacks, Walker};
-use super::value::{ArrayVal, Val};
+use super::value::{ArrayLib, ArrayVal, Val};
 
 fn fmt_shape(s: &[i64]) -> String {
     if s.len() == 1 {
@@ -66,6 +68,7 @@ pub fn binop_value(op: &str, l: &Val, r: &Val) -> Val {
                     dtype: None,
                     has_nan: None,
                     csv_object_column: None,
+                    origin: None,
                 }),
                 Err(()) => Val::Unknown,
             }
@@ -75,6 +78,7 @@ pub fn binop_value(op: &str, l: &Val, r: &Val) -> Val {
                 dtype: None,
                 has_nan: None,
                 csv_object_column: None,
+                origin: None,
                 ..a.clone()
             })
         }
@@ -166,6 +170,7 @@ pub fn new_array(w: &Walker, path: &str, args: &[Expr], keywords: &[Keyword]) ->
             None
         },
         csv_object_column: None,
+        origin: None,
     }))
 }
 
@@ -174,10 +179,12 @@ pub fn array_method_result(a: &ArrayVal, attr: &str, args: &[Expr], _kw: &[Keywo
         "copy" | "astype" => Val::Array(ArrayVal {
             dtype: None,
             csv_object_column: None,
+            origin: None,
             ..a.clone()
         }),
         "flatten" | "ravel" if args.is_empty() => Val::Array(ArrayVal {
             shape: vec![a.shape.iter().product()],
+            origin: None,
             ..a.clone()
         }),
         _ => Val::Unknown,
@@ -280,7 +287,7 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                     }
                 }
                 Some("numpy.concatenate") => {
-                    let Some(Expr::Seq { elts, .. }) = args.first() else {
+                    let Some(arrays) = args.first().and_then(|e| listed_arrays(w, e)) else {
                         return;
                     };
                     let axis = match keywords
@@ -295,36 +302,25 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                             _ => return,
                         },
                     };
-                    let mut shapes = Vec::new();
-                    for e in elts {
-                        match w.eval(e) {
-                            Val::Array(a) if a.lib == super::value::ArrayLib::Numpy => {
-                                shapes.push((e, a.shape))
-                            }
-                            _ => return,
-                        }
-                    }
-                    let Some((first_e, first)) = shapes.first() else {
+                    let Some((first_name, first)) = arrays.first() else {
                         return;
                     };
-                    for (e, s) in &shapes[1..] {
-                        let bad = s.len() != first.len()
-                            || axis >= first.len()
-                            || s.iter()
-                                .zip(first.iter())
-                                .enumerate()
-                                .any(|(i, (x, y))| i != axis && x != y);
-                        if bad {
-                            out.push(Diagnostic::error(
-                                "shape-concatenate",
-                                format!("np.concatenate along axis {axis}: {} has shape {} but {} has shape {}: ValueError",
-                                    w.shown(first_e, "an operand"), fmt_shape(first), w.shown(e, "an operand"), fmt_shape(s)),
-                                *range,
-                            ));
-                            return;
-                        }
+                    if let Some((name, a)) = arrays[1..]
+                        .iter()
+                        .find(|(_, a)| !joins(&first.shape, &a.shape, axis))
+                    {
+                        out.push(Diagnostic::error(
+                            "shape-concatenate",
+                            format!("np.concatenate along axis {axis}: {first_name} has shape {} but {name} has shape {}: ValueError",
+                                fmt_shape(&first.shape), fmt_shape(&a.shape)),
+                            *range,
+                        ));
                     }
                 }
+                Some(
+                    p @ ("numpy.array" | "numpy.asarray" | "numpy.stack" | "numpy.vstack"
+                    | "numpy.column_stack"),
+                ) => stacked(w, p, func, args, keywords, *range, out),
                 Some("numpy.reshape") if args.len() == 2 => {
                     if let (Val::Array(a), Some(to)) = (w.eval(&args[0]), int_tuple(w, &args[1])) {
                         if let Some(Err(())) = reshape(&a.shape, &to) {
@@ -356,6 +352,161 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
             }
         }
         _ => {}
+    }
+}
+
+/// Can arrays of shapes `a` and `b` be concatenated along `axis` (same number of dimensions, the
+/// same sizes but along `axis`)?
+fn joins(a: &[i64], b: &[i64], axis: usize) -> bool {
+    a.len() == b.len()
+        && axis < a.len()
+        && a.iter()
+            .zip(b)
+            .enumerate()
+            .all(|(i, (x, y))| i == axis || x == y)
+}
+
+/// The numpy arrays a list argument holds (`[a, b]`, or a list the walker followed), with what
+/// to call each in messages; `None` unless every element is a numpy array of known shape.
+fn listed_arrays(w: &Walker, list: &Expr) -> Option<Vec<(String, ArrayVal)>> {
+    let numpy = |v: Val| match v {
+        Val::Array(a) if a.lib == ArrayLib::Numpy => Some(a),
+        _ => None,
+    };
+    match list {
+        Expr::Seq {
+            kind: SeqKind::List | SeqKind::Tuple,
+            elts,
+            ..
+        } => elts
+            .iter()
+            .map(|e| Some((w.shown(e, "an operand").to_string(), numpy(w.eval(e))?)))
+            .collect(),
+        _ => match w.eval(list) {
+            Val::Items { items, .. } => items
+                .into_iter()
+                .enumerate()
+                .map(|(k, v)| {
+                    let a = numpy(v)?;
+                    let name = a
+                        .origin
+                        .clone()
+                        .unwrap_or_else(|| format!("element {k} of {}", w.shown(list, "the list")));
+                    Some((name, a))
+                })
+                .collect(),
+            _ => None,
+        },
+    }
+}
+
+/// `np.array(arrays)` and the stacking functions need the arrays' shapes to line up; the first
+/// array that does not line up with the first one makes them raise ValueError.
+fn stacked(
+    w: &Walker,
+    path: &str,
+    func: &Expr,
+    args: &[Expr],
+    keywords: &[Keyword],
+    range: crate::ir::TextRange,
+    out: &mut Vec<Diagnostic>,
+) {
+    let building = matches!(path, "numpy.array" | "numpy.asarray");
+    // A dtype (`dtype=object` makes an array of the arrays), or numpy before 1.24, which made
+    // an object array of ragged input with only a warning.
+    if building
+        && (args.len() != 1
+            || keywords.iter().any(|k| k.name.as_deref() == Some("dtype"))
+            || numpy_before_1_24(w, func))
+    {
+        return;
+    }
+    let Some(arrays) = args.first().and_then(|e| listed_arrays(w, e)) else {
+        return;
+    };
+    if building
+        && arrays
+            .iter()
+            .any(|(_, a)| a.dtype.as_deref() == Some("object"))
+    {
+        return;
+    }
+    let Some((first_name, first)) = arrays.first() else {
+        return;
+    };
+    let Some((name, a)) = arrays[1..]
+        .iter()
+        .find(|(_, a)| !lined_up(path, &first.shape, &a.shape))
+    else {
+        return;
+    };
+    let need = match path {
+        "numpy.vstack" => "arrays whose rows have one length (a 1-D array is one row)",
+        "numpy.column_stack" => "arrays with one number of rows (a 1-D array is one column)",
+        _ => "arrays of one shape",
+    };
+    let error = if building {
+        "ValueError: setting an array element with a sequence (inhomogeneous shape)"
+    } else {
+        "ValueError"
+    };
+    let call = match &args[0] {
+        Expr::Name { id, .. } => format!("{}({id})", w.text(func.range())),
+        _ => w.text(func.range()).to_string(),
+    };
+    out.push(Diagnostic::error(
+        "shape-stack",
+        format!(
+            "{call} needs {need}, but {first_name} has shape {} and {name} has shape {}: {error}",
+            fmt_shape(&first.shape),
+            fmt_shape(&a.shape)
+        ),
+        range,
+    ));
+}
+
+/// Do arrays of shapes `a` and `b` line up for the numpy function `path`? `vstack` joins rows
+/// (a 1-D array is one row), `column_stack` columns (a 1-D array is one column), the others
+/// need one shape.
+fn lined_up(path: &str, a: &[i64], b: &[i64]) -> bool {
+    let rows = |s: &[i64]| match s {
+        [] => vec![1, 1],
+        [n] => vec![1, *n],
+        _ => s.to_vec(),
+    };
+    let columns = |s: &[i64]| match s {
+        [] => vec![1, 1],
+        [n] => vec![*n, 1],
+        _ => s.to_vec(),
+    };
+    match path {
+        "numpy.vstack" => joins(&rows(a), &rows(b), 0),
+        "numpy.column_stack" => joins(&columns(a), &columns(b), 1),
+        _ => a == b,
+    }
+}
+
+/// Did the kernel report a numpy older than 1.24 for the module `func` is read from?
+fn numpy_before_1_24(w: &Walker, func: &Expr) -> bool {
+    let Expr::Attribute { value, .. } = func else {
+        return false;
+    };
+    let Expr::Name { id, .. } = &**value else {
+        return false;
+    };
+    let version = w
+        .ctx
+        .summaries
+        .and_then(|d| d.objects.get(id))
+        .and_then(|o| o.str_fact(crate::summary::Category::R, "version"));
+    let Some(version) = version else {
+        return false;
+    };
+    let mut parts = version.split('.').map(|p| p.parse::<u32>().ok());
+    match (parts.next().flatten(), parts.next().flatten()) {
+        (Some(major), Some(minor)) => (major, minor) < (1, 24),
+        // A version we cannot read: stay silent.
+        _ => true,
     }
 }
 

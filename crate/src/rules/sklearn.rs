@@ -346,6 +346,7 @@ pub fn split_result(w: &Walker, value: &Expr, n_targets: usize) -> Option<Vec<Va
                             } else {
                                 None
                             },
+                            origin: None,
                             ..a.clone()
                         })
                     }
@@ -381,6 +382,47 @@ fn data_shape(v: &Val) -> (Option<i64>, Option<i64>, Option<Vec<String>>) {
     }
 }
 
+/// Tree models whose `feature_importances_` is a fresh float array of shape `(n_features_in_,)`
+/// (a property computed from the fitted trees, whatever the targets).
+const TREE_IMPORTANCES: &[&str] = &[
+    "DecisionTreeClassifier",
+    "DecisionTreeRegressor",
+    "ExtraTreeClassifier",
+    "ExtraTreeRegressor",
+    "RandomForestClassifier",
+    "RandomForestRegressor",
+    "ExtraTreesClassifier",
+    "ExtraTreesRegressor",
+    "GradientBoostingClassifier",
+    "GradientBoostingRegressor",
+];
+
+/// The value of a fitted attribute whose shape the number of features fixes. `coef_` is not
+/// followed: its shape also depends on the targets (one row per class or output, or none).
+pub fn attribute_value(e: &Estimator, attr: &str) -> Val {
+    match (attr, e.fitted, e.n_features) {
+        ("feature_importances_", Some(true), Some(n))
+            if e.is_sklearn() && TREE_IMPORTANCES.contains(&e.class.as_str()) =>
+        {
+            let of = match &e.name {
+                Some(name) => name.clone(),
+                None => format!("a {}", e.class),
+            };
+            Val::Array(ArrayVal {
+                lib: ArrayLib::Numpy,
+                shape: vec![n],
+                dtype: Some("float64".into()),
+                has_nan: None,
+                csv_object_column: None,
+                origin: Some(format!(
+                    "the feature_importances_ of {of} (fitted on {n} features)"
+                )),
+            })
+        }
+        _ => Val::Unknown,
+    }
+}
+
 pub fn method_result(w: &Walker, e: &Estimator, attr: &str, args: &[Expr]) -> Val {
     if !matches!(attr, "fit_transform" | "transform")
         || !SHAPE_PRESERVING.contains(&e.class.as_str())
@@ -397,6 +439,7 @@ pub fn method_result(w: &Walker, e: &Estimator, attr: &str, args: &[Expr]) -> Va
             dtype: Some("float64".into()),
             has_nan: None,
             csv_object_column: None,
+            origin: None,
         }),
         _ => Val::Unknown,
     }

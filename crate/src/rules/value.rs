@@ -29,6 +29,17 @@ pub enum Val {
         type_name: String,
         len: i64,
     },
+    /// A list or tuple whose elements are followed one by one (a literal, or `[]` grown by
+    /// `append` in this cell); an element the walker cannot follow is `Unknown`.
+    Items {
+        type_name: String,
+        items: Vec<Val>,
+    },
+    /// A dict literal with string keys, in insertion order, and its followed values.
+    Dict {
+        keys: Vec<String>,
+        values: Vec<Val>,
+    },
     Int(i64),
     Float(f64),
     Str(String),
@@ -57,7 +68,18 @@ impl Val {
         match self {
             Val::Sized { type_name, len } => Some((type_name, *len)),
             Val::Strs { type_name, items } => Some((type_name, items.len() as i64)),
+            Val::Items { type_name, items } => Some((type_name, items.len() as i64)),
+            Val::Dict { keys, .. } => Some(("dict", keys.len() as i64)),
             _ => None,
+        }
+    }
+
+    /// The values a container holds (its elements; a dict's values).
+    pub fn elements_mut(&mut self) -> &mut [Val] {
+        match self {
+            Val::Items { items, .. } => items,
+            Val::Dict { values, .. } => values,
+            _ => &mut [],
         }
     }
 }
@@ -155,6 +177,9 @@ pub struct ArrayVal {
     /// (`(frame, column)`): read_csv leaves a column as object only when it holds text, or
     /// booleans with missing values. Forgotten with the dtype.
     pub csv_object_column: Option<(String, String)>,
+    /// What the array is, for messages, when it is a fitted attribute of an estimator
+    /// (`the feature_importances_ of gbr`). Forgotten by anything that derives another array.
+    pub origin: Option<String>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -169,6 +194,8 @@ pub struct Estimator {
     /// Constructor parameters the kernel reported, as short reprs (`R.params`).
     pub kernel_params: BTreeMap<String, String>,
     pub fitted: Option<bool>,
+    /// The name the kernel summarized it under, for messages.
+    pub name: Option<String>,
     pub n_features: Option<i64>,
     pub feature_names: Option<Vec<String>>,
     /// Literal keyword arguments of a constructor call seen in this cell.
@@ -347,6 +374,7 @@ pub fn from_summary(name: &str, obj: &ObjectSummary) -> Val {
                     dtype: obj.str_fact(Category::R, "dtype").map(str::to_string),
                     has_nan: obj.has_nan(),
                     csv_object_column: None,
+                    origin: None,
                 }),
                 None => Val::Typed(type_name),
             }
@@ -377,6 +405,7 @@ pub fn from_summary(name: &str, obj: &ObjectSummary) -> Val {
                 .unwrap_or_default(),
             type_path: type_name.clone(),
             fitted: obj.fitted(),
+            name: Some(name.to_string()),
             n_features: obj.int_fact(Category::S, "n_features_in"),
             feature_names: obj
                 .str_list_fact(Category::R, "feature_names_in")

@@ -156,11 +156,12 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                 }
                 _ => return,
             };
-            let (len, what) = match base {
-                Val::Sized { type_name, len } if type_name == "list" || type_name == "tuple" => {
-                    (len, type_name)
-                }
-                Val::Strs { type_name, items } => (items.len() as i64, type_name),
+            let (len, what) = match &base {
+                Val::Sized { .. } | Val::Items { .. } => match base.sized() {
+                    Some((t, len)) if t == "list" || t == "tuple" => (len, t.to_string()),
+                    _ => return,
+                },
+                Val::Strs { type_name, items } => (items.len() as i64, type_name.clone()),
                 Val::Array(a) if !a.shape.is_empty() => (a.shape[0], "array".to_string()),
                 _ => return,
             };
