@@ -1,7 +1,7 @@
 """A real IPython kernel (jupyter_client, no browser) talking to cellguard over its comm.
 
 Two module-scoped fixtures: `embedded_kernel` attaches through the bootstrap source the front end
-sends (the kernel cannot import `cellguard`: it starts outside the repo with a clean PYTHONPATH),
+sends (the kernel cannot import `cellguard`: it starts outside the repo, with the package hidden),
 `package_kernel` imports `cellguard.kernel` from the repo.
 """
 
@@ -95,9 +95,21 @@ def _kernel_env(**extra) -> dict:
     return env
 
 
+# A user's kernel usually runs in an environment without cellguard. The repo's venv may have it
+# installed (the demo and UI tests install it in development mode), so the embedded-mode kernel
+# drops every sys.path entry that holds the package, before any user code runs.
+HIDE_CELLGUARD = """
+import os, sys
+sys.path[:] = [p for p in sys.path if not os.path.isdir(os.path.join(p or ".", "cellguard"))]
+"""
+
+
 @pytest.fixture(scope="module")
 def embedded_kernel(tmp_path_factory):
-    session = _start(_kernel_env(), tmp_path_factory.mktemp("notebooks"))
+    site = tmp_path_factory.mktemp("site")
+    (site / "sitecustomize.py").write_text(HIDE_CELLGUARD)
+    env = _kernel_env(PYTHONPATH=str(site))
+    session = _start(env, tmp_path_factory.mktemp("notebooks"))
     try:
         found = session.evaluate("__import__('importlib.util').util.find_spec('cellguard') is not None")
         assert not found, "the embedded-mode kernel must not see the cellguard package"
