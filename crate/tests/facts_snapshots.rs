@@ -80,5 +80,6 @@ fixture_snapshots!(
     tabs_spaces,
     try_imports,
     unicode,
+    unicode_name_escapes,
     walrus_match,
 );
