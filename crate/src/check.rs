@@ -39,6 +39,9 @@ pub struct CheckInput<'a> {
 pub struct CellReport {
     pub diagnostics: Vec<Diagnostic>,
     pub facts: CellFacts,
+    /// Globals the notebook's functions the cell calls read (`rules::calls::callee_globals`):
+    /// kernel summaries of them let the rules follow those calls.
+    pub callee_globals: Vec<String>,
 }
 
 /// A cell parsed and analysed once.
@@ -243,6 +246,7 @@ pub fn check_prepared(
     CellReport {
         diagnostics,
         facts: target.facts.clone(),
+        callee_globals: crate::rules::calls::callee_globals(&target.facts, &view.rules),
     }
 }
 
@@ -272,6 +276,8 @@ pub fn check_notebook(cells: &[String], order: &[usize]) -> Vec<(usize, CellRepo
             CellReport {
                 diagnostics,
                 facts: target.facts.clone(),
+                // Offline: no kernel to ask.
+                callee_globals: Vec::new(),
             },
         ));
     }

@@ -331,7 +331,7 @@ pub fn check_cell(
             .iter()
             .map(|d| diagnostic_to_js(&index, d))
             .collect(),
-        wants: wants(&report.facts),
+        wants: wants(&report.facts, &report.callee_globals),
     };
     to_js(&report)
 }
@@ -495,9 +495,11 @@ fn diagnostic_to_js(index: &LineIndex, diagnostic: &diagnostic::Diagnostic) -> D
 }
 
 /// What to ask the kernel about before the rules can say more: summaries of the objects the cell
-/// reads from the namespace, signatures of what it calls on them, columns it mentions.
-fn wants(facts: &CellFacts) -> Wants {
+/// reads from the namespace (and the notebook's functions it calls read), signatures of what it
+/// calls on them, columns it mentions.
+fn wants(facts: &CellFacts, callee_globals: &[String]) -> Wants {
     let mut wants = Wants::default();
+    wants.names.extend(callee_globals.iter().cloned());
     for want in &facts.wants {
         if want.name.contains('.') {
             wants.paths.push(want.name.clone());

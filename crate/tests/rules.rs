@@ -2402,3 +2402,27 @@ fn numpy_before_1_24_made_ragged_object_arrays() {
     let t = "np.stack([big.feature_importances_, small.feature_importances_])";
     fires(&run(&[IMPORTS], t, &objs), t, "shape-stack", t, &["(109,)"]);
 }
+
+#[test]
+fn the_globals_of_called_functions_are_asked_of_the_kernel() {
+    let history: Vec<String> = [
+        IMPORTS,
+        "def predict(a):\n    return sigmoid(np.dot(a, w))",
+        "def sigmoid(z):\n    return 1 / (1 + np.exp(-z * scale))",
+        "def unused():\n    return other",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    let report = check_cell(&CheckInput {
+        cells: &history,
+        target_source: "p = predict(X)",
+        target_index: None,
+        history: &history,
+        kernel_names: None,
+        summaries: None,
+    });
+    // Through predict and the sigmoid it calls; not their parameters, modules or functions,
+    // nor what a function the cell does not call reads.
+    assert_eq!(report.callee_globals, ["scale", "w"]);
+}

@@ -46,6 +46,27 @@ test('wants name the objects, paths, callables and columns to ask the kernel abo
   assert.deepEqual(report.diagnostics, []);
 });
 
+test('wants also name the globals that the notebook functions the cell calls read', () => {
+  const cells = [
+    'import numpy as np',
+    'def predict(X):\n    return sigmoid(np.dot(X, w) + b)',
+    'def sigmoid(z):\n    return 1 / (1 + np.exp(-z * scale))',
+    'predict(X_test)'
+  ];
+  const report = checkCell(
+    request({
+      cells,
+      target_source: cells[3],
+      target_index: 3,
+      history: cells.slice(0, 3),
+      kernel_names: ['np', 'predict', 'sigmoid', 'w', 'b', 'scale', 'X_test']
+    })
+  );
+  // `w` and `b` through predict, `scale` through the sigmoid it calls; not the parameters, the
+  // module nor the functions themselves.
+  assert.deepEqual(report.wants.names.sort(), ['X_test', 'b', 'predict', 'scale', 'w']);
+});
+
 test('kernel summaries reach the rules: a missing column is an error with a fix', () => {
   const report = checkCell(
     request({

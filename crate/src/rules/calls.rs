@@ -13,11 +13,13 @@
 
 use std::collections::BTreeSet;
 
+use crate::builtins::is_always_defined;
 use crate::diagnostic::Diagnostic;
-use crate::facts::{cell_facts, CellFacts};
+use crate::facts::{cell_facts, CellFacts, Origin};
 use crate::ir::{Expr, Params, SeqKind, Stmt, TextRange};
 
 use super::flow::{mutated_names, unpacks, Walker};
+use super::history::HistoryState;
 use super::value::Val;
 use super::{api, RuleContext};
 
@@ -25,6 +27,50 @@ use super::{api, RuleContext};
 pub const MAX_DEPTH: usize = 3;
 /// Statements the walks into the functions one cell calls may visit in all.
 pub const BUDGET: usize = 2000;
+
+/// The globals that the notebook's functions the cell calls read (through the calls they make
+/// in turn, `MAX_DEPTH` deep), beyond those the cell reads itself: the walk into those functions
+/// needs the kernel's summaries of them too.
+pub fn callee_globals(facts: &CellFacts, history: &HistoryState) -> Vec<String> {
+    let mut frontier: Vec<&str> = facts
+        .calls
+        .iter()
+        .filter_map(|call| call.callee.as_ref())
+        .filter(|callee| callee.origin == Origin::Kernel)
+        .filter_map(|callee| match callee.path.as_slice() {
+            [name] if history.functions.contains_key(name) => Some(name.as_str()),
+            _ => None,
+        })
+        .collect();
+    let mut visited = BTreeSet::new();
+    let mut globals = BTreeSet::new();
+    for _ in 0..MAX_DEPTH {
+        let mut next = Vec::new();
+        for function in frontier {
+            if !visited.insert(function) {
+                continue;
+            }
+            for name in history
+                .function_mentions
+                .get(function)
+                .into_iter()
+                .flatten()
+            {
+                if history.functions.contains_key(name) {
+                    next.push(name.as_str());
+                } else if !history.imports.contains_key(name) && !is_always_defined(name) {
+                    globals.insert(name.as_str());
+                }
+            }
+        }
+        frontier = next;
+    }
+    globals
+        .into_iter()
+        .filter(|name| !facts.wants.iter().any(|w| w.name == *name))
+        .map(str::to_string)
+        .collect()
+}
 
 /// A function defined by a plain `def`, which a call can be followed into.
 #[derive(Clone, Copy)]
