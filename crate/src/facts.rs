@@ -6,7 +6,7 @@
 //! false NameError), and a name read inside a function or lambda is free only when nothing in the
 //! cell binds it at the top level, since the function may be called after those bindings.
 
-use std::collections::HashSet;
+use std::collections::{BTreeSet, HashSet};
 
 use serde::Serialize;
 
@@ -18,8 +18,11 @@ pub struct CellFacts {
     /// Names the cell binds in the namespace (at the top level, or through `global` in a
     /// function), in execution order.
     pub definitions: Vec<Definition>,
-    /// Names the cell reads from the namespace as it was before the cell ran: first use of each.
+    /// Names the cell reads from the namespace as it was before the cell ran: first use of each
+    /// (the first one outside function bodies, if any).
     pub free_names: Vec<NameUse>,
+    /// Those of `free_names` read only in function bodies: code that runs when called, if ever.
+    pub deferred_reads: BTreeSet<String>,
     /// Names deleted by a top-level `del` and not bound again afterwards.
     pub deletions: Vec<NameUse>,
     /// A `from m import *` ran: after it, names the cell does not bind are of unknown origin.
@@ -577,13 +580,25 @@ impl Walker {
     }
 
     fn read(&mut self, name: &str, range: TextRange) {
-        if self.origin(name) == Origin::Kernel && self.seen_free.insert(name.to_owned()) {
+        if self.origin(name) != Origin::Kernel {
+            return;
+        }
+        let deferred = self.deferred();
+        if self.seen_free.insert(name.to_owned()) {
             let use_ = NameUse {
                 name: name.to_owned(),
                 range,
             };
             self.facts.free_names.push(use_.clone());
             self.want(use_);
+            if deferred {
+                self.facts.deferred_reads.insert(name.to_owned());
+            }
+        } else if !deferred && self.facts.deferred_reads.remove(name) {
+            // First read that runs with the cell: that one is the one to point at.
+            if let Some(use_) = self.facts.free_names.iter_mut().find(|u| u.name == name) {
+                use_.range = range;
+            }
         }
     }
 

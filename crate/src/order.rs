@@ -4,7 +4,7 @@
 use std::collections::HashSet;
 
 use crate::builtins::is_always_defined;
-use crate::diagnostic::{Diagnostic, Fix};
+use crate::diagnostic::{Diagnostic, Fix, Severity};
 use crate::facts::CellFacts;
 
 /// The names defined in the kernel when the target cell runs.
@@ -99,7 +99,19 @@ pub fn undefined_names(
                 free.range,
             )
         };
-        diagnostics.push(diagnostic);
+        diagnostics.push(if target.deferred_reads.contains(name) {
+            // Defining a function reads nothing: the NameError comes if and when it is called.
+            Diagnostic {
+                severity: Severity::Warning,
+                message: format!(
+                    "{} (read in a function body: NameError when it is called)",
+                    diagnostic.message
+                ),
+                ..diagnostic
+            }
+        } else {
+            diagnostic
+        });
     }
     diagnostics
 }

@@ -3,6 +3,8 @@
 //! ones. The data lives in `shared/` beside the repository (as in CI); the test is skipped with a
 //! note where it is absent.
 
+use cellguard::check::{check_cell_with, CellCache, CheckInput};
+use cellguard::diagnostic::Severity;
 use cellguard::facts::cell_facts;
 use cellguard::python::parse_cell;
 use serde_json::Value;
@@ -66,4 +68,56 @@ fn junobench_cells_parse_except_the_known_ones() {
         .collect();
     let found: Vec<(String, String)> = failures.into_iter().map(|(i, c, _)| (i, c)).collect();
     assert_eq!(found, known);
+}
+
+/// The executed cells of every case ran without crashing: checked one after another, each with
+/// the cells before it as the history (no kernel summaries), none may get an error. A false-alarm
+/// check on real notebook code that the bench itself, which checks only target cells, does not
+/// make.
+#[test]
+fn no_executed_cell_of_junobench_is_predicted_to_crash() {
+    let Ok(data) = std::fs::read_to_string(DEV) else {
+        println!("skipped: {DEV} is absent");
+        return;
+    };
+    let mut cache = CellCache::default();
+    let mut checked = 0;
+    let mut alarms = Vec::new();
+    for line in data.lines().filter(|l| !l.trim().is_empty()) {
+        let case: Value = serde_json::from_str(line).expect("a JSON line");
+        let instance = case["instance"].as_str().unwrap_or("?").to_owned();
+        let executed: Vec<String> = case["executed_cells"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|c| c.as_str().map(str::to_owned))
+            .collect();
+        for (index, source) in executed.iter().enumerate() {
+            let report = check_cell_with(
+                &mut cache,
+                &CheckInput {
+                    cells: &executed,
+                    target_source: source,
+                    target_index: Some(index),
+                    history: &executed[..index],
+                    kernel_names: None,
+                    summaries: None,
+                },
+            );
+            cache.retain_used();
+            checked += 1;
+            let errors: Vec<&str> = report
+                .diagnostics
+                .iter()
+                .filter(|d| d.severity == Severity::Error)
+                .map(|d| d.message.as_str())
+                .collect();
+            if !errors.is_empty() {
+                alarms.push(format!("{instance} executed[{index}]: {errors:?}"));
+            }
+        }
+    }
+    println!("JunoBench dev: {checked} executed cells checked");
+    assert!(checked > 500, "only {checked} cells checked");
+    assert!(alarms.is_empty(), "false alarms:\n{}", alarms.join("\n"));
 }

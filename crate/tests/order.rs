@@ -157,3 +157,37 @@ fn a_notebook_is_checked_in_the_given_order() {
         .iter()
         .all(|(_, report)| report.diagnostics.is_empty()));
 }
+
+#[test]
+fn a_name_read_only_in_a_function_body_is_a_warning_until_the_function_runs() {
+    let cells = [
+        "class Net:\n    def __init__(self):\n        self.block = Block()",
+        "class Block:\n    pass",
+    ];
+    let all = strings(&cells);
+    let run = |target: &str| {
+        check_cell(&CheckInput {
+            cells: &all,
+            target_source: target,
+            target_index: Some(0),
+            history: &[],
+            kernel_names: None,
+            summaries: None,
+        })
+        .diagnostics
+    };
+    // Defining the class runs no method: a warning at the read, with the cell to run.
+    let found = run(cells[0]);
+    assert_eq!(found.len(), 1, "{found:#?}");
+    assert_eq!(found[0].severity, Severity::Warning);
+    assert_eq!(found[0].fix.as_ref().unwrap().run_cells, [1]);
+    assert!(found[0].message.contains("NameError when it is called"));
+    // Read at the top level as well: an error, pointed at the read that runs now.
+    let target = format!("{}\nprint(Block)", cells[0]);
+    let found = run(&target);
+    assert_eq!(found.len(), 1, "{found:#?}");
+    assert_eq!(found[0].severity, Severity::Error);
+    let text = &target[found[0].range.start as usize..found[0].range.end as usize];
+    assert_eq!(text, "Block");
+    assert!(found[0].range.start as usize > cells[0].len());
+}
