@@ -29,8 +29,8 @@ fn fmt_shape(s: &[i64]) -> String {
     }
 }
 
-/// Numpy broadcasting of two shapes; `Err` when they do not broadcast.
-pub fn broadcast(a: &[i64], b: &[i64]) -> Result<Vec<i64>, ()> {
+/// Numpy broadcasting of two shapes; `None` when they do not broadcast.
+pub fn broadcast(a: &[i64], b: &[i64]) -> Option<Vec<i64>> {
     let n = a.len().max(b.len());
     let mut out = vec![0; n];
     for i in 0..n {
@@ -49,10 +49,10 @@ pub fn broadcast(a: &[i64], b: &[i64]) -> Result<Vec<i64>, ()> {
         } else if x == 1 {
             y
         } else {
-            return Err(());
+            return None;
         };
     }
-    Ok(out)
+    Some(out)
 }
 
 const ELEMENTWISE: [&str; 7] = ["+", "-", "*", "/", "//", "%", "**"];
@@ -62,7 +62,7 @@ pub fn binop_value(op: &str, l: &Val, r: &Val) -> Val {
     match (l, r) {
         (Val::Array(a), Val::Array(b)) if a.lib == b.lib && ELEMENTWISE.contains(&op) => {
             match broadcast(&a.shape, &b.shape) {
-                Ok(shape) => Val::Array(ArrayVal {
+                Some(shape) => Val::Array(ArrayVal {
                     lib: a.lib,
                     shape,
                     dtype: None,
@@ -70,7 +70,7 @@ pub fn binop_value(op: &str, l: &Val, r: &Val) -> Val {
                     csv_object_column: None,
                     origin: None,
                 }),
-                Err(()) => Val::Unknown,
+                None => Val::Unknown,
             }
         }
         (Val::Array(a), s) | (s, Val::Array(a)) if scalar(s) && ELEMENTWISE.contains(&op) => {
@@ -208,7 +208,7 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
         } => {
             let (l, r) = (w.eval(left), w.eval(right));
             let Some((a, b)) = arrays(&l, &r) else { return };
-            if ELEMENTWISE.contains(op) && broadcast(&a.shape, &b.shape).is_err() {
+            if ELEMENTWISE.contains(op) && broadcast(&a.shape, &b.shape).is_none() {
                 out.push(Diagnostic::error(
                     "shape-broadcast",
                     format!(
@@ -576,9 +576,9 @@ mod tests {
 
     #[test]
     fn broadcasting_follows_numpy() {
-        assert_eq!(broadcast(&[68], &[272]), Err(()));
-        assert_eq!(broadcast(&[68, 1], &[272]), Ok(vec![68, 272]));
-        assert_eq!(broadcast(&[3, 1, 5], &[4, 5]), Ok(vec![3, 4, 5]));
+        assert_eq!(broadcast(&[68], &[272]), None);
+        assert_eq!(broadcast(&[68, 1], &[272]), Some(vec![68, 272]));
+        assert_eq!(broadcast(&[3, 1, 5], &[4, 5]), Some(vec![3, 4, 5]));
         assert_eq!(reshape(&[2, 6], &[3, -1]), Some(Ok(vec![3, 4])));
         assert_eq!(reshape(&[2, 6], &[5, -1]), Some(Err(())));
         assert_eq!(reshape(&[2, 6], &[12]), Some(Ok(vec![12])));
