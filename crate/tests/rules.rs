@@ -2426,3 +2426,34 @@ fn the_globals_of_called_functions_are_asked_of_the_kernel() {
     // nor what a function the cell does not call reads.
     assert_eq!(report.callee_globals, ["scale", "w"]);
 }
+
+#[test]
+fn a_called_function_reading_a_name_nothing_defines_raises_name_error() {
+    let make = "def make():\n    n = 3\n    return helper(n)";
+    let t = "m = make()";
+    fires(
+        &run(&[IMPORTS, make], t, &objects("")),
+        t,
+        "undefined-name",
+        "make()",
+        &["in `make`, line 3", "`helper` is not defined", "NameError"],
+    );
+    // Defined by an executed cell, by the cell before the call, or read only on some paths.
+    let helper = "def helper(n):\n    return n";
+    silent(&run(&[IMPORTS, make, helper], t, &objects("")));
+    silent(&run(
+        &[IMPORTS, make],
+        &format!("{helper}\n{t}"),
+        &objects(""),
+    ));
+    for body in [
+        "def make(flag):\n    if flag:\n        return helper(1)\n    return 0",
+        "def make(flag):\n    return flag and helper(1)",
+        "def make(flag):\n    return lambda: helper(1)",
+        "def make(flag):\n    return [helper(x) for x in flag]",
+        "def make(flag):\n    try:\n        return helper(1)\n    except NameError:\n        return 0",
+        "def make(flag):\n    global helper\n    helper = len\n    return helper(flag)",
+    ] {
+        silent(&run(&[IMPORTS, body], "m = make([])", &objects("")));
+    }
+}

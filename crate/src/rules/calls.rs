@@ -16,7 +16,7 @@ use std::collections::BTreeSet;
 use crate::builtins::is_always_defined;
 use crate::diagnostic::Diagnostic;
 use crate::facts::{cell_facts, CellFacts, Origin};
-use crate::ir::{Expr, Params, SeqKind, Stmt, TextRange};
+use crate::ir::{AssignOp, Expr, Params, SeqKind, Stmt, TextRange};
 
 use super::flow::{mutated_names, unpacks, Walker};
 use super::history::HistoryState;
@@ -291,6 +291,9 @@ impl<'a> Walker<'a> {
     /// gives back, when the walk reached it.
     fn function_body(&mut self, body: &'a [Stmt]) -> Option<Returned> {
         for s in body {
+            if self.undefined_read(s) {
+                return None;
+            }
             self.stmt(s);
             if self.budget == 0 {
                 return None;
@@ -324,9 +327,67 @@ impl<'a> Walker<'a> {
         None
     }
 
+    /// Reports the first name a statement of the function certainly reads that neither the
+    /// function, the kernel (its names known in full) nor the cell before the call binds: the
+    /// call raises NameError there. Only expression statements, plain assignments and returns.
+    fn undefined_read(&mut self, stmt: &Stmt) -> bool {
+        let Some(kernel) = self.ctx.kernel_names else {
+            return false;
+        };
+        let value = match stmt {
+            Stmt::Expr { value, .. }
+            | Stmt::Assign {
+                op: AssignOp::Plain,
+                value: Some(value),
+                ..
+            } => value,
+            Stmt::Other { exprs, .. } if keyword(stmt, self.ctx.source) == Some("return") => {
+                match exprs.first() {
+                    Some(value) => value,
+                    None => return false,
+                }
+            }
+            _ => return false,
+        };
+        if self.rebound_all {
+            return false;
+        }
+        let mut reads = Vec::new();
+        certain_reads(value, &mut reads);
+        let undefined = reads.into_iter().find(|(name, _)| {
+            !self.locals.contains(*name)
+                && !self.bound_here.contains(*name)
+                && !self.env.contains_key(*name)
+                && !self.defined_here.contains_key(*name)
+                && !kernel.contains(*name)
+                && !self.ctx.history.global_names.contains(*name)
+                && !is_always_defined(name)
+        });
+        let Some((name, range)) = undefined else {
+            return false;
+        };
+        self.out.push(Diagnostic::error(
+            "undefined-name",
+            format!("`{name}` is not defined: neither the kernel nor the cell before the call binds it: NameError"),
+            range,
+        ));
+        true
+    }
+
     /// The values of `a, b = f(...)` when the call was followed to a `return` of `n` values.
     pub fn returned_parts(&self, value: &Expr, n: usize) -> Option<Vec<Val>> {
         let parts = self.returns.get(&value.range())?.parts.clone()?;
         (parts.len() == n).then_some(parts)
+    }
+}
+
+/// The names evaluating `e` certainly reads: not those in lambdas and comprehensions (their own
+/// scopes, maybe never run) nor under `Expr::Other` (boolean operators and conditional
+/// expressions may skip operands).
+fn certain_reads<'e>(e: &'e Expr, out: &mut Vec<(&'e str, TextRange)>) {
+    match e {
+        Expr::Name { id, range } => out.push((id, *range)),
+        Expr::Lambda { .. } | Expr::Comprehension { .. } | Expr::Other { .. } => {}
+        _ => e.for_each_child(|c| certain_reads(c, out)),
     }
 }
