@@ -113,6 +113,35 @@ test.describe('cellguard LLM check', () => {
   });
 });
 
+test.describe('cellguard with no LLM configured', () => {
+  useModel('');
+
+  test('rules only: said in the status bar and the panel, the LLM is never asked', async ({ page }) => {
+    // A server extension with no endpoint answers its status like this (cellguard/server).
+    await page.route(/\/cellguard\/llm\/status/, route =>
+      route.fulfill({ json: { configured: false, model: '', host: '', votes: 1, structured: true } })
+    );
+    const asked: string[] = [];
+    page.on('request', request => {
+      if (request.url().includes('/cellguard/llm/check')) {
+        asked.push(request.url());
+      }
+    });
+    await page.reload();
+    await newNotebook(page, 'llm-off.ipynb');
+    await expect(status(page)).toContainText('LLM off');
+    await page.notebook.setCell(0, 'code', 'x = 1\ny = x + 1');
+    await checkActiveCell(page, 0);
+    await expect(llmView(page).locator('.jp-cellguard-llm-heading')).toHaveText('LLM not configured: rules only');
+    await expect(llmView(page)).toContainText('Cell 1: checked by the rules only.');
+    // The rules still prove what they can.
+    await page.notebook.addCell('code', 'total = subtotal + 1');
+    await checkActiveCell(page, 1);
+    await expect(page.locator('.jp-cellguard-panel')).toContainText('`subtotal` is not defined');
+    expect(asked).toEqual([]);
+  });
+});
+
 test.describe('cellguard LLM garbled answer', () => {
   useModel('garbage');
 
