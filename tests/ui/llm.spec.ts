@@ -113,6 +113,26 @@ test.describe('cellguard LLM check', () => {
   });
 });
 
+test.describe('cellguard LLM claim refuted', () => {
+  useModel('ui-refuted');
+
+  test("a crash resting on a claim the kernel's facts refute is downgraded, with the evidence", async ({
+    page
+  }) => {
+    await newNotebook(page, 'llm-refuted.ipynb');
+    await page.notebook.setCell(0, 'code', FRAME);
+    await page.notebook.runCell(0);
+    await page.notebook.setCell(1, 'code', 'row = df.sample(1).squeeze()\nage = row["Age"]');
+    await checkActiveCell(page, 1);
+    const view = llmView(page);
+    await expect(view).toContainText('Cell 2: the LLM predicted a crash at line 2, downgraded by claim checking');
+    await expect(view).toContainText('✗ refuted');
+    await expect(view).toContainText('Age');
+    // No crash is shown for the cell.
+    await expect(squiggles(page, 1)).toHaveCount(0);
+  });
+});
+
 test.describe('cellguard with no LLM configured', () => {
   useModel('');
 
