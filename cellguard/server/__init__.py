@@ -152,6 +152,13 @@ class StatusHandler(_Base):
 
 
 class CheckHandler(_Base):
+    _asking = None  # the LLM requests in flight, while the browser waits
+
+    def on_connection_close(self):
+        # The browser cancelled the check (or went away): stop asking, retrying and voting.
+        if self._asking is not None:
+            self._asking.cancel()
+
     @web.authenticated
     async def post(self):
         try:
@@ -178,9 +185,14 @@ class CheckHandler(_Base):
             return
         client = Client(config)
         messages = [{"role": "system", "content": system}, {"role": "user", "content": user}]
-        results = await asyncio.gather(
+        self._asking = asyncio.gather(
             *(client.acomplete(messages, schema) for _ in range(votes)), return_exceptions=True
         )
+        try:
+            results = await self._asking
+        except asyncio.CancelledError:
+            self.log.info("cellguard LLM check cancelled by the browser")
+            return
         answers = [r for r in results if isinstance(r, str)]
         errors = []
         for r in results:

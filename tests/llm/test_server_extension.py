@@ -1,6 +1,7 @@
 """The server extension in a real `jupyter server` (subprocess on a free port), talking to the local
 replaying endpoint. The API key must never appear in a response."""
 
+import http.client
 import json
 import os
 import socket
@@ -139,3 +140,18 @@ def test_bad_overrides_are_rejected(server):
     for extra in ({"endpoint": "file:///etc/passwd"}, {"model": 3}, {"temperature": "hot"}, {"timeout_s": True}):
         status, _ = call(server, "/cellguard/llm/check", {"prompt": {"system": "s", "user": "u"}, **extra})
         assert status == 400, extra
+
+
+def test_a_check_the_browser_cancels_stops_asking(server):
+    # Each answer is a 503 after half a second: the server would retry after 1 s, 2 s, 4 s.
+    with FakeOpenAI({"steps": [{"status": 503, "delay_s": 0.5, "body": "{}"}]}) as failing:
+        body = json.dumps({"prompt": {"system": "s", "user": "u"}, "votes": 1, "endpoint": failing.base_url}).encode()
+        host, port = server.removeprefix("http://").split(":")
+        conn = http.client.HTTPConnection(host, int(port), timeout=0.2)
+        conn.request("POST", "/cellguard/llm/check", body=body,
+                     headers={"Authorization": f"token {TOKEN}", "Content-Type": "application/json"})
+        with pytest.raises(TimeoutError):
+            conn.getresponse()
+        conn.close()  # what the browser's AbortController does
+        time.sleep(2.5)  # past the first retry, had the server gone on
+        assert len(failing.requests) == 1
