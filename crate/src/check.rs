@@ -176,7 +176,8 @@ impl CellCache {
             }
         }
         for cell in &history[done..] {
-            view.namespace.run(&cell.facts);
+            view.namespace
+                .run(&cell.facts, cell.rule_facts().rebinds_anything());
             view.rules.run(cell.rule_facts());
         }
         let view = Rc::new(view);
@@ -268,7 +269,7 @@ pub fn check_notebook(cells: &[String], order: &[usize]) -> Vec<(usize, CellRepo
         });
         // A cell with a syntax error does not run at all.
         if target.parsed.syntax_error.is_none() {
-            namespace.run(&target.facts);
+            namespace.run(&target.facts, target.rule_facts().rebinds_anything());
             ran.insert(cells[index].trim_end());
         }
         reports.push((

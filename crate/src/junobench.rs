@@ -341,34 +341,34 @@ pub fn analyze_case(case: &Case) -> Vec<Diagnostic> {
 
 /// Runs `check_cell` (the extension's entry point) on a target cell: the executed cells are both the
 /// notebook and the history; the kernel names are those the executed cells define plus the
-/// summarized ones (unknown after a star import).
+/// summarized ones (unknown after a star import, `%run`, `exec`, ...).
 pub fn analyze(executed: &[String], target: &str, summaries: &SummaryDoc) -> Vec<Diagnostic> {
-    let mut names: BTreeSet<String> = BTreeSet::new();
-    let mut star = false;
+    let mut cache = crate::check::CellCache::default();
+    let mut namespace = crate::order::Namespace::default();
     for cell in executed {
-        let facts = crate::facts::cell_facts(&crate::python::parse_cell(cell).body);
-        star |= facts.star_import;
-        for d in &facts.definitions {
-            names.insert(d.name.clone());
-        }
-        for d in &facts.deletions {
-            names.remove(&d.name);
-        }
+        let cell = cache.analyse(cell);
+        namespace.run(&cell.facts, cell.rule_facts().rebinds_anything());
     }
-    names.extend(
-        summaries
+    let names: Option<Vec<String>> = namespace.names().map(|defined| {
+        let summarized = summaries
             .objects
             .iter()
             .filter(|(_, o)| o.error.is_none())
-            .map(|(n, _)| n.clone()),
-    );
-    let names: Vec<String> = names.into_iter().collect();
+            .map(|(n, _)| n);
+        defined
+            .iter()
+            .chain(summarized)
+            .cloned()
+            .collect::<BTreeSet<String>>()
+            .into_iter()
+            .collect()
+    });
     let input = crate::check::CheckInput {
         cells: executed,
         target_source: target,
         target_index: None,
         history: executed,
-        kernel_names: if star { None } else { Some(&names) },
+        kernel_names: names.as_deref(),
         summaries: Some(summaries),
     };
     crate::check::check_cell(&input).diagnostics

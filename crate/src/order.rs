@@ -11,7 +11,8 @@ use crate::facts::CellFacts;
 #[derive(Clone, Debug, Default)]
 pub struct Namespace {
     names: HashSet<String>,
-    /// A star import ran and the names it brought are unknown: no name can be called undefined.
+    /// A star import, `%run`, `exec` or a write to `globals()` ran and the names it bound are
+    /// unknown: no name can be called undefined.
     opaque: bool,
 }
 
@@ -24,15 +25,21 @@ impl Namespace {
         }
     }
 
-    /// Applies what a cell that ran did to the namespace.
-    pub fn run(&mut self, facts: &CellFacts) {
+    /// Applies what a cell that ran did to the namespace; `rebinds_anything` when it may have
+    /// bound names the analysis cannot see (`CellRuleFacts::rebinds_anything`).
+    pub fn run(&mut self, facts: &CellFacts, rebinds_anything: bool) {
         for definition in &facts.definitions {
             self.names.insert(definition.name.clone());
         }
         for deletion in &facts.deletions {
             self.names.remove(&deletion.name);
         }
-        self.opaque |= facts.star_import;
+        self.opaque |= facts.star_import || rebinds_anything;
+    }
+
+    /// Every name defined, or `None` when that is unknown (`opaque`).
+    pub fn names(&self) -> Option<&HashSet<String>> {
+        (!self.opaque).then_some(&self.names)
     }
 
     fn defines(&self, name: &str) -> bool {

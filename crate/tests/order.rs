@@ -94,6 +94,35 @@ fn a_star_import_that_ran_makes_names_unknown() {
 }
 
 #[test]
+fn code_that_binds_names_unseen_makes_names_unknown() {
+    for ran in [
+        "%run helpers.py",
+        "%store -r",
+        "%pylab inline",
+        "exec(open('setup.py').read())",
+        "globals()['w'] = 1",
+        "for n in ['w']:\n    globals()[n] = 0",
+        "get_ipython().push({'w': 1})",
+    ] {
+        let cells = [ran, "print(w)"];
+        let found = check(&cells, 1, &[ran], None);
+        assert!(found.is_empty(), "after {ran:?}: {found:?}");
+        // The offline view of a notebook (the CLI) agrees.
+        let notebook = check_notebook(&strings(&cells), &[0, 1]);
+        assert!(notebook[1].1.diagnostics.is_empty(), "after {ran:?}");
+    }
+    // Magics that bind nothing leave the namespace known.
+    for ran in [
+        "%matplotlib inline",
+        "%load_ext autoreload",
+        "%pip install seaborn",
+    ] {
+        let cells = [ran, "print(w)"];
+        assert_eq!(check(&cells, 1, &[ran], None).len(), 1, "after {ran:?}");
+    }
+}
+
+#[test]
 fn a_name_nobody_defines_has_no_fix() {
     let found = check(&["print(nowhere)"], 0, &[], None);
     assert_eq!(found[0].1, Vec::<usize>::new());

@@ -331,6 +331,13 @@ pub struct CellRuleFacts {
     pub global_names: BTreeSet<String>,
 }
 
+impl CellRuleFacts {
+    /// The cell may have bound names the analysis cannot see (`%run`, `exec`, `globals()`).
+    pub fn rebinds_anything(&self) -> bool {
+        self.bindings.iter().any(|e| matches!(e, Effect::Reset))
+    }
+}
+
 /// Reads one cell. `source` is the cell's text (what the bodies' ranges index into), `cell` what
 /// `facts::cell_facts` found in it.
 pub fn cell_rule_facts(body: &[Stmt], source: &str, cell: &CellFacts) -> CellRuleFacts {
