@@ -233,17 +233,13 @@ pub fn check_prepared(
         let source = source.trim_end();
         input.history.iter().any(|h| h.trim_end() == source)
     };
-    let mut diagnostics = diagnose(&target, input.target_index, namespace, &cells, has_run);
-    if target.parsed.syntax_error.is_none() {
-        diagnostics.extend(crate::rules::run(&crate::rules::RuleContext {
-            source: input.target_source,
-            body: &target.parsed.body,
-            facts: &target.facts,
-            summaries: input.summaries,
-            kernel_names: kernel.as_ref().map(|k| &k.names),
-            history: &view.rules,
-        }));
-    }
+    let known = Known {
+        namespace,
+        history: &view.rules,
+        summaries: input.summaries,
+        kernel_names: kernel.as_ref().map(|k| &k.names),
+    };
+    let diagnostics = diagnose(&target, input.target_index, &known, &cells, has_run);
     CellReport {
         diagnostics,
         facts: target.facts.clone(),
@@ -258,18 +254,27 @@ pub fn check_notebook(cells: &[String], order: &[usize]) -> Vec<(usize, CellRepo
     let analysed: Vec<Rc<AnalysedCell>> = cells.iter().map(|s| cache.analyse(s)).collect();
     let notebook = notebook_cells(cells, &analysed);
     let mut namespace = Namespace::default();
+    let mut history = HistoryState::default();
     let mut ran: HashSet<&str> = HashSet::new();
     let mut reports = Vec::new();
     for &index in order {
         let Some(target) = analysed.get(index) else {
             continue;
         };
-        let diagnostics = diagnose(target, Some(index), &namespace, &notebook, |source| {
+        // Offline: no kernel to ask, the rules work from the code alone.
+        let known = Known {
+            namespace: &namespace,
+            history: &history,
+            summaries: None,
+            kernel_names: None,
+        };
+        let diagnostics = diagnose(target, Some(index), &known, &notebook, |source| {
             ran.contains(source.trim_end())
         });
         // A cell with a syntax error does not run at all.
         if target.parsed.syntax_error.is_none() {
             namespace.run(&target.facts, target.rule_facts().rebinds_anything());
+            history.run(target.rule_facts());
             ran.insert(cells[index].trim_end());
         }
         reports.push((
@@ -277,7 +282,6 @@ pub fn check_notebook(cells: &[String], order: &[usize]) -> Vec<(usize, CellRepo
             CellReport {
                 diagnostics,
                 facts: target.facts.clone(),
-                // Offline: no kernel to ask.
                 callee_globals: Vec::new(),
             },
         ));
@@ -302,12 +306,20 @@ fn notebook_cells<'a>(
         .collect()
 }
 
-/// The target's diagnostics. A syntax error is the only one: the cell does not run at all, and
-/// the statements lost to it would make other findings unreliable.
+/// What is known when the target runs.
+struct Known<'a> {
+    namespace: &'a Namespace,
+    history: &'a HistoryState,
+    summaries: Option<&'a SummaryDoc>,
+    kernel_names: Option<&'a BTreeSet<String>>,
+}
+
+/// The target's diagnostics: undefined names, then the rules. A syntax error is the only one: the
+/// cell does not run at all, and the statements lost to it would make other findings unreliable.
 fn diagnose(
     target: &AnalysedCell,
     target_index: Option<usize>,
-    namespace: &Namespace,
+    known: &Known,
     cells: &[NotebookCell],
     has_run: impl Fn(&str) -> bool,
 ) -> Vec<Diagnostic> {
@@ -318,7 +330,17 @@ fn diagnose(
             error.range,
         )];
     }
-    undefined_names(&target.facts, target_index, namespace, cells, has_run)
+    let mut diagnostics =
+        undefined_names(&target.facts, target_index, known.namespace, cells, has_run);
+    diagnostics.extend(crate::rules::run(&crate::rules::RuleContext {
+        source: &target.source,
+        body: &target.parsed.body,
+        facts: &target.facts,
+        summaries: known.summaries,
+        kernel_names: known.kernel_names,
+        history: known.history,
+    }));
+    diagnostics
 }
 
 #[cfg(test)]

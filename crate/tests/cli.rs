@@ -66,6 +66,29 @@ fn a_predicted_crash_exits_1_with_compiler_like_lines() {
 }
 
 #[test]
+fn the_rules_run_on_the_code_alone() {
+    let path = write_notebook(
+        "rules.ipynb",
+        json!([
+            code("import numpy as np", Some(1)),
+            code(
+                "a = np.zeros((3, 4))\nb = np.ones((5, 2))\nc = a @ b",
+                Some(2)
+            ),
+            code("items = [1, 2, 3]\nprint(items[2])", Some(3))
+        ]),
+    );
+    let output = cellguard(&["check", path.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(1), "{}", stdout(&output));
+    let text = stdout(&output);
+    assert!(
+        text.contains("cell 2 3:5: shape-matmul: matrix product of a with shape (3, 4) and b with shape (5, 2)"),
+        "{text}"
+    );
+    assert!(text.contains("1 problem in 1 of 3 code cells"), "{text}");
+}
+
+#[test]
 fn execution_order_follows_execution_counts() {
     let path = write_notebook(
         "order.ipynb",

@@ -158,18 +158,18 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
             };
             let (len, what) = match &base {
                 Val::Sized { .. } | Val::Items { .. } => match base.sized() {
-                    Some((t, len)) if t == "list" || t == "tuple" => (len, t.to_string()),
+                    Some((t, len)) if t == "list" || t == "tuple" => (len, format!("a {t}")),
                     _ => return,
                 },
-                Val::Strs { type_name, items } => (items.len() as i64, type_name.clone()),
-                Val::Array(a) if !a.shape.is_empty() => (a.shape[0], "array".to_string()),
+                Val::Strs { type_name, items } => (items.len() as i64, format!("a {type_name}")),
+                Val::Array(a) if !a.shape.is_empty() => (a.shape[0], "an array".to_string()),
                 _ => return,
             };
             if i >= len || i < -len {
                 out.push(Diagnostic::error(
                     "index-out-of-range",
                     format!(
-                        "index {i} is out of range: {} is a {what} of length {len}: IndexError",
+                        "index {i} is out of range: {} is {what} of length {len}: IndexError",
                         w.shown(value, "the column")
                     ),
                     *range,
