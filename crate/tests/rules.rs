@@ -72,6 +72,41 @@ fn missing_column_subscript() {
 }
 
 #[test]
+fn missing_column_of_a_frame_the_cell_builds() {
+    let t = "frame = pd.DataFrame({'city': ['Oslo'], 'temp': [3.5]})\nframe['tmp'].mean()";
+    fires(
+        &run(&[IMPORTS], t, ""),
+        t,
+        "missing-column",
+        "'tmp'",
+        &["2 columns: 'city', 'temp'", "did you mean 'temp'"],
+    );
+    let t = "frame = pd.DataFrame(rows, columns=['city', 'temp'])\nframe[['city', 'country']]";
+    fires(
+        &run(&[IMPORTS, "rows = [('Oslo', 3.5)]"], t, ""),
+        t,
+        "missing-column",
+        "'country'",
+        &["'country'"],
+    );
+    for t in [
+        // `columns` selects from a dict, adding missing columns as NaN.
+        "frame = pd.DataFrame({'city': ['Oslo']}, columns=['city', 'temp'])\nframe['temp']",
+        // The dict changed before the frame was built.
+        "d = {'city': ['Oslo']}\nd['temp'] = [3.5]\nframe = pd.DataFrame(d)\nframe['temp']",
+        // Setting with enlargement adds the column.
+        "frame = pd.DataFrame({'city': ['Oslo']})\nframe.at[0, 'temp'] = 3.5\nframe['temp']",
+        "frame = pd.DataFrame({'city': ['Oslo']})\nframe.loc[0, 'temp'] = 3.5\nframe['temp']",
+        // A repeated key, records and unpacking are not followed.
+        "frame = pd.DataFrame({'city': ['Oslo'], 'city': ['Rome']})\nframe['temp']",
+        "frame = pd.DataFrame([{'city': 'Oslo', 'temp': 3.5}])\nframe['temp']",
+        "frame = pd.DataFrame(**kwargs)\nframe['temp']",
+    ] {
+        silent(&run(&[IMPORTS, "rows = []\nkwargs = {}"], t, ""));
+    }
+}
+
+#[test]
 fn missing_column_in_a_list_loc_and_attribute() {
     let t = "df[['Age', 'Fare']]";
     fires(

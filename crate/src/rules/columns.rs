@@ -346,6 +346,31 @@ fn is_extension_attribute(attr: &str) -> bool {
         )
 }
 
+/// `pd.DataFrame({'a': ..., 'b': ...})` or `pd.DataFrame(rows, columns=['a', 'b'])`: a frame whose
+/// columns are the dict's keys, or the `columns` given (which select from a dict, or name the rows'
+/// fields).
+pub fn new_frame(w: &Walker, path: &str, args: &[Expr], keywords: &[Keyword]) -> Option<Val> {
+    if path != "pandas.DataFrame" || args.len() > 1 || unpacks(args, keywords) {
+        return None;
+    }
+    let columns = match kw(keywords, "columns") {
+        Some(columns) => match w.eval(columns) {
+            Val::Strs { items, .. } => items,
+            _ => return None,
+        },
+        None => match w.eval(kw(keywords, "data").or(args.first())?) {
+            Val::Dict { keys, .. } => keys,
+            _ => return None,
+        },
+    };
+    Some(Val::Frame(Frame {
+        width: Some(columns.len() as i64),
+        columns: Some(columns),
+        plain: true,
+        ..Frame::default()
+    }))
+}
+
 /// The frame a pandas method returns, as far as columns go.
 pub fn frame_method_result(
     w: &Walker,

@@ -1343,6 +1343,9 @@ impl<'a> Walker<'a> {
             if let Some(v) = shapes::new_array(self, &path, args, keywords) {
                 return v;
             }
+            if let Some(v) = columns::new_frame(self, &path, args, keywords) {
+                return v;
+            }
             if path == "pandas.Categorical" {
                 return Val::Typed("pandas.core.arrays.categorical.Categorical".into());
             }
