@@ -96,6 +96,8 @@ def summarize_container(obj, ctx) -> dict:
 def summarize_callable(obj, ctx) -> dict:
     described = signatures.describe(obj)
     return {"kind": "callable", "R": {"signature": described["signature"],
+                                      "parameters": described["parameters"],
+                                      "wrapped": described.get("wrapped"),
                                       "callable_kind": described["kind"],
                                       "library": described["library"]}}
 

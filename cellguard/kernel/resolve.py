@@ -43,11 +43,30 @@ def resolve(path: str, namespace: dict):
     return obj
 
 
+def _removed_attribute(module, name: str):
+    """What a module's own table of removed attributes says of `name` (numpy's `__former_attrs__`
+    and `__expired_attributes__`, which its `__getattr__` raises AttributeError for), else None."""
+    for table in ("__former_attrs__", "__expired_attributes__"):
+        removed = vars(module).get(table)
+        if type(removed) is dict and type(removed.get(name)) is str:
+            return " ".join(removed[name].split())
+    return None
+
+
 def get_attribute(obj, name: str):
     found = inspect.getattr_static(obj, name, _MISSING)
     cls = type(obj)
     if issubclass(cls, types.ModuleType):
         if found is _MISSING:
+            missing = f"module {obj.__name__!r} has no attribute {name!r}"
+            if cls is types.ModuleType and "__getattr__" not in vars(obj):
+                raise Unresolvable(missing)
+            removed = _removed_attribute(obj, name)
+            if removed is not None:
+                removed = removed.removeprefix(missing).lstrip(".: ")
+                raise Unresolvable(f"{missing}: {removed}"[:240])
+            # A module `__getattr__` (or a lazy module class) may still provide it: not called,
+            # since it may import.
             raise Unresolvable(f"module {obj.__name__!r} has no loaded attribute {name!r}")
         return found
     if issubclass(cls, type) or is_trusted_type(cls):

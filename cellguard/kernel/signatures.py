@@ -51,7 +51,7 @@ def defining_module(obj) -> str:
 
 
 def describe(obj) -> dict:
-    """`{kind, signature, parameters, library, version}` for a callable, class or module."""
+    """`{kind, signature, parameters, wrapped, library, version}` for a callable, class or module."""
     library = defining_module(obj).split(".")[0]
     facts = {"kind": callable_kind(obj), "signature": None, "parameters": None,
              "library": library, "version": library_version(library)}
@@ -68,6 +68,8 @@ def describe(obj) -> dict:
     plain = signature.replace(parameters=parameters, return_annotation=inspect.Signature.empty)
     facts["signature"] = cut(str(plain), 400)
     facts["parameters"] = [_parameter(p) for p in parameters]
+    # A decorator's wrapper shows the wrapped function's signature but may accept other calls.
+    facts["wrapped"] = getattr(obj, "__wrapped__", None) is not None
     return facts
 
 

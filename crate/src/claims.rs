@@ -13,7 +13,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use crate::summary::{Category, ObjectSummary, SummaryDoc};
+use crate::summary::{certain_missing_attribute, Category, ObjectSummary, SummaryDoc};
 use crate::verdict::Verdict;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -487,7 +487,7 @@ fn check_attribute(claim: &mut Claim, evidence: Evidence) {
                         set(claim, Outcome::Refuted, format!("the kernel has {path}"));
                         return;
                     }
-                    Some(e) if e == "undefined" || e.contains("AttributeError") => {
+                    Some(e) if e == "undefined" || o.missing_attribute(&name).is_some() => {
                         set(
                             claim,
                             Outcome::Confirmed,
@@ -516,7 +516,10 @@ fn check_attribute(claim: &mut Claim, evidence: Evidence) {
                 set(claim, Outcome::Refuted, format!("the kernel has {path}"));
                 return;
             }
-            Some(e) if e.contains("AttributeError") || e.contains("has no attribute") => {
+            Some(e)
+                if certain_missing_attribute(e, path.rsplit('.').next().unwrap_or(path))
+                    .is_some() =>
+            {
                 set(claim, Outcome::Confirmed, format!("the kernel: {e}"));
                 return;
             }
@@ -770,6 +773,7 @@ mod tests {
                                            {"name": "axis", "kind": "KEYWORD_ONLY", "default": "0"},
                                            {"name": "inplace", "kind": "KEYWORD_ONLY", "default": "False"}]},
                 "df.dropp": {"error": "AttributeError: 'DataFrame' object has no attribute 'dropp'"},
+                "np.nope": {"error": "AttributeError: module 'numpy' has no loaded attribute 'nope'"},
                 "model.predict": {"kind": "method", "signature": "(X)", "parameters": [{"name": "X", "kind": "POSITIONAL_OR_KEYWORD"}]}}"#,
         )
         .unwrap()
@@ -816,6 +820,9 @@ mod tests {
         let v = check("df has no attribute 'Sex'.");
         assert_eq!(outcomes(&v), [(ClaimKind::Attribute, Outcome::Refuted)]);
         assert!(v.downgraded);
+        // numpy's module `__getattr__` was not called: the kernel cannot tell.
+        let v = check("np has no attribute 'nope'.");
+        assert_eq!(outcomes(&v), [(ClaimKind::Attribute, Outcome::Unknown)]);
 
         let v = check("drop() got an unexpected keyword argument 'inplace'.");
         assert_eq!(outcomes(&v), [(ClaimKind::Keyword, Outcome::Refuted)]);

@@ -51,6 +51,14 @@ pub struct ObjectSummary {
     pub error: Option<String>,
 }
 
+/// `error` (a kernel answer's) when it says looking `attr` up certainly failed: the kernel's
+/// `... has no attribute 'x'`, possibly followed by the library's own hint.
+pub fn certain_missing_attribute<'e>(error: &'e str, attr: &str) -> Option<&'e str> {
+    let message = error.strip_prefix("AttributeError: ")?;
+    let missing = format!("has no attribute '{attr}'");
+    (message.ends_with(&missing) || message.contains(&format!("{missing}: "))).then_some(message)
+}
+
 impl ObjectSummary {
     pub fn facts(&self, category: Category) -> &Map<String, Value> {
         match category {
@@ -108,6 +116,13 @@ impl ObjectSummary {
 
     pub fn fitted(&self) -> Option<bool> {
         self.value.get("fitted")?.as_bool()
+    }
+
+    /// The kernel's message when looking `attr` up (the end of this object's path) certainly
+    /// failed; not when a module `__getattr__` it did not call, or a user class's dynamic
+    /// attribute it did not evaluate, may still provide it.
+    pub fn missing_attribute(&self, attr: &str) -> Option<&str> {
+        certain_missing_attribute(self.error.as_deref()?, attr)
     }
 
     pub fn int_fact(&self, category: Category, key: &str) -> Option<i64> {

@@ -754,6 +754,94 @@ fn arguments_that_do_not_fit() {
     ));
 }
 
+/// What the kernel answers for a fitted forest, its missing `oob_score_` (a real lookup on a
+/// library object) and its `fit` method's signature.
+const LIVE_FOREST: &str = r#""forest": {"type": "sklearn.ensemble._forest.RandomForestClassifier", "kind": "estimator", "V": {"fitted": true}},
+    "forest.oob_score_": {"error": "AttributeError: 'RandomForestClassifier' object has no attribute 'oob_score_'"},
+    "forest.fit": {"type": "method", "kind": "callable", "R": {"signature": "(X, y, sample_weight=None)",
+        "wrapped": false, "callable_kind": "method", "library": "sklearn",
+        "parameters": [{"name": "X", "kind": "POSITIONAL_OR_KEYWORD"}, {"name": "y", "kind": "POSITIONAL_OR_KEYWORD"},
+                       {"name": "sample_weight", "kind": "POSITIONAL_OR_KEYWORD", "default": "None"}]}},
+    "np.float": {"error": "AttributeError: module 'numpy' has no attribute 'float': `np.float` was a deprecated alias for the builtin `float`."},
+    "np.nope": {"error": "AttributeError: module 'numpy' has no loaded attribute 'nope'"},
+    "obj.thing": {"error": "AttributeError: 'Holder' object has no attribute 'thing' (dynamic attributes are not evaluated)"}"#;
+
+#[test]
+fn attributes_the_kernel_did_not_find() {
+    let t = "print(forest.oob_score_)";
+    fires(
+        &run(&[], t, LIVE_FOREST),
+        t,
+        "missing-attribute",
+        "oob_score_",
+        &[
+            "'RandomForestClassifier' object has no attribute 'oob_score_'",
+            "forest.oob_score_",
+        ],
+    );
+    let t = "x = np.float(3)";
+    fires(
+        &run(&[IMPORTS], t, LIVE_FOREST),
+        t,
+        "missing-attribute",
+        "float",
+        &["deprecated alias", "np.float"],
+    );
+    for t in [
+        // A call earlier in the cell may set the attribute.
+        "forest.set_params(oob_score=True).fit(X, y)\nprint(forest.oob_score_)",
+        // The name is rebound first.
+        "forest = make_forest()\nprint(forest.oob_score_)",
+        // A module `__getattr__` may provide it; a user's class may compute it.
+        "x = np.nope",
+        "print(obj.thing)",
+        // Guarded.
+        "try:\n    print(forest.oob_score_)\nexcept AttributeError:\n    pass",
+        "ok = flag and forest.oob_score_ > 0.5",
+        "if flag:\n    print(forest.oob_score_)",
+    ] {
+        silent(&run(
+            &[IMPORTS, "X = y = obj = make_forest = flag = 0"],
+            t,
+            LIVE_FOREST,
+        ));
+    }
+}
+
+#[test]
+fn arguments_that_do_not_fit_the_signature_the_kernel_read() {
+    let t = "forest.fit(X, y, epochs=3)";
+    fires(
+        &run(&["X = y = 0"], t, LIVE_FOREST),
+        t,
+        "bad-arguments",
+        t,
+        &[
+            "unexpected keyword argument 'epochs'",
+            "(X, y, sample_weight=None)",
+        ],
+    );
+    let t = "forest.fit(X)";
+    fires(
+        &run(&["X = y = 0"], t, LIVE_FOREST),
+        t,
+        "bad-arguments",
+        t,
+        &["missing 1 required argument: 'y'"],
+    );
+    for t in [
+        "forest.fit(X, y)",
+        "forest.fit(X, y=y, sample_weight=None)",
+        "forest.fit(*data)",
+        "forest.fit(X, **options)",
+    ] {
+        silent(&run(&["X = y = data = options = 0"], t, LIVE_FOREST));
+    }
+    // A decorator's wrapper may take other calls than the signature it shows.
+    let wrapped = LIVE_FOREST.replace(r#""wrapped": false"#, r#""wrapped": true"#);
+    silent(&run(&["X = y = 0"], "forest.fit(X, y, epochs=3)", &wrapped));
+}
+
 #[test]
 fn a_list_indexed_by_an_array() {
     let labels = r#""labels": {"type": "numpy.ndarray", "kind": "ndarray", "S": {"shape": [500, 1]}},

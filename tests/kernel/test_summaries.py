@@ -72,6 +72,18 @@ def test_series_index_and_dotted_paths(titanic):
     assert objects["train.nope"]["error"].startswith("AttributeError")
 
 
+def test_missing_module_attributes_are_certain_only_without_a_module_getattr(titanic):
+    titanic.execute("import json")
+    objects = titanic.summarize("json.nope", "np.float", "np.NaN", "np.nope", "np.linalg")["objects"]
+    assert objects["json.nope"] == {"error": "AttributeError: module 'json' has no attribute 'nope'"}
+    # numpy's __getattr__ raises for the names in its own tables of removed attributes...
+    assert objects["np.float"]["error"].startswith("AttributeError: module 'numpy' has no attribute 'float': `np.float` was")
+    assert objects["np.NaN"]["error"] == "AttributeError: module 'numpy' has no attribute 'NaN': Use `np.nan` instead."
+    # ... and may provide any other name: not called, since it may import.
+    assert objects["np.nope"] == {"error": "AttributeError: module 'numpy' has no loaded attribute 'nope'"}
+    assert objects["np.linalg"]["kind"] == "module"
+
+
 def test_ndarrays_with_nan_inf_and_labels(titanic):
     titanic.execute("pixels = rng.random((100, 28, 28)); pixels[0, 0, 0] = np.nan; pixels[1, 0, 0] = np.inf\n"
                     "labels = np.array([0, 1, 1, 2] * 10)\nnames = np.array(['cat', 'dog'])")
@@ -119,10 +131,21 @@ def test_builtins_callables_modules_and_classes(titanic):
     assert objects["config"]["R"]["keys"] == ["lr", "layers"]
     assert objects["path"] == {"type": "str", "kind": "str", "S": {"length": 14}, "V": {"value": "data/train.csv"}}
     assert objects["ratio"] == {"type": "float", "kind": "float", "V": {"value": "nan"}}
-    assert objects["load"]["R"] == {"signature": "(path, sep=',')", "callable_kind": "function", "library": "__main__"}
+    assert objects["load"]["R"] == {
+        "signature": "(path, sep=',')", "callable_kind": "function", "library": "__main__", "wrapped": False,
+        "parameters": [{"name": "path", "kind": "POSITIONAL_OR_KEYWORD"},
+                       {"name": "sep", "kind": "POSITIONAL_OR_KEYWORD", "default": "','"}]}
     assert objects["pd"]["R"]["module"] == "pandas" and objects["pd"]["R"]["version"]
     assert objects["SVC"]["kind"] == "class" and objects["SVC"]["R"]["class"] == "SVC"
     assert objects["len"]["kind"] == "callable"
+
+
+def test_a_decorated_function_is_flagged_wrapped(titanic):
+    titanic.execute(
+        "import functools\ndef logged(f):\n    @functools.wraps(f)\n    def wrapper(*args, **kwargs):\n"
+        "        return f(*args, **kwargs)\n    return wrapper\n@logged\ndef area(w, h):\n    return w * h")
+    area = titanic.summarize("area")["objects"]["area"]["R"]
+    assert area["wrapped"] is True and area["signature"] == "(w, h)"
 
 
 def test_a_spent_budget_gives_a_partial_reply(titanic):

@@ -1,14 +1,19 @@
 //! API use.
 //!
 //! - `module-called`: calling a module (`import tqdm; tqdm(x)`): TypeError.
-//! - `missing-attribute`: an attribute the object's type does not have (methods removed from Keras
-//!   models, accessors a pandas `Categorical` lacks, pyplot functions that are Axes methods).
+//! - `missing-attribute`: an attribute the live object lacks (the kernel looked it up), or one its
+//!   type does not have (methods removed from Keras models, accessors a pandas `Categorical`
+//!   lacks, pyplot functions that are Axes methods).
 //! - `bad-arguments`: a call whose arguments do not fit the function's signature (too many
-//!   positional arguments, a parameter given twice, an unknown keyword), for a table of library
-//!   functions whose signatures are keyword-only in current releases.
+//!   positional arguments, a parameter given twice, an unknown keyword, a missing one): the
+//!   signature the kernel reads off the live callable, the notebook's own `def`, or a table of
+//!   library functions whose signatures are keyword-only in current releases.
+
+use serde_json::Value;
 
 use crate::diagnostic::{Diagnostic, Edit, Fix};
 use crate::ir::{Expr, Keyword, Literal, Params, TextRange};
+use crate::summary::{Category, ObjectSummary};
 
 use super::flow::{unpacks, Walker};
 use super::value::Val;
@@ -96,6 +101,78 @@ fn signature(path: &str) -> Option<Sig> {
             positional: &["shape", "dtype", "order"],
             keyword_only: Some(&["device", "like"]),
         }),
+        _ => None,
+    }
+}
+
+/// The kernel's summary of what the dotted `path` holds, when the path is rooted at a name the
+/// cell has not rebound (so the summary describes the object at this point), in the target cell.
+fn kernel_summary<'w>(w: &'w Walker, path: &[&str]) -> Option<(String, &'w ObjectSummary)> {
+    if !w.calls.is_empty() || w.bound_here.contains(*path.first()?) || w.rebound_all {
+        return None;
+    }
+    let key = path.join(".");
+    let obj = w.ctx.summaries?.objects.get(&key)?;
+    Some((key, obj))
+}
+
+/// The parameters of a callable the kernel summarized, unless a decorator's wrapper stands in
+/// front of them (it shows the wrapped signature but may take other calls).
+fn kernel_params(obj: &ObjectSummary) -> Option<Params> {
+    let facts = obj.facts(Category::R);
+    if obj.error.is_some()
+        || obj.kind != "callable"
+        || facts.get("wrapped") != Some(&Value::Bool(false))
+    {
+        return None;
+    }
+    let mut p = Params::default();
+    for param in facts.get("parameters")?.as_array()? {
+        let has_default = param.get("default").is_some();
+        match param.get("kind")?.as_str()? {
+            kind @ ("POSITIONAL_ONLY" | "POSITIONAL_OR_KEYWORD") => {
+                p.posonly += usize::from(kind == "POSITIONAL_ONLY");
+                p.positional += 1;
+                p.positional_defaults += usize::from(has_default);
+            }
+            "VAR_POSITIONAL" => p.vararg = true,
+            "KEYWORD_ONLY" => p.keyword_only_required.push(!has_default),
+            "VAR_KEYWORD" => p.kwarg = true,
+            _ => return None,
+        }
+        p.names.push(param.get("name")?.as_str()?.to_string());
+    }
+    Some(p)
+}
+
+/// The kernel looked `value.attr` up on the live object and found nothing: a real lookup on a
+/// library object or a class, or a module without a module `__getattr__` or whose own table of
+/// removed names lists it (the kernel says "no loaded attribute" otherwise, and nothing is
+/// certain). Only where nothing earlier in the cell mentions the object: a call such as `fit` may
+/// add attributes.
+fn kernel_missing_attribute(w: &Walker, value: &Expr, attr: &str) -> Option<String> {
+    if matches!(w.eval(value), Val::Frame(_) | Val::Series(_)) {
+        return None; // the column rules say more
+    }
+    let mut path = value.dotted_path()?;
+    path.push(attr);
+    let (key, obj) = kernel_summary(w, &path)?;
+    let error = obj.missing_attribute(attr)?;
+    let root = root_name(value)?;
+    let first = w.ctx.facts.free_names.iter().find(|u| u.name == root.0)?;
+    if first.range != root.1 {
+        return None;
+    }
+    Some(format!(
+        "{error} (the kernel looked up {key}): AttributeError"
+    ))
+}
+
+/// The name at the root of `a.b.c`, with its range.
+fn root_name(e: &Expr) -> Option<(&str, TextRange)> {
+    match e {
+        Expr::Name { id, range } => Some((id, *range)),
+        Expr::Attribute { value, .. } => root_name(value),
         _ => None,
     }
 }
@@ -291,6 +368,10 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
     match expr {
         Expr::Attribute { value, attr, range } => {
             let attr_range = TextRange::new(range.end.saturating_sub(attr.len() as u32), range.end);
+            if let Some(message) = kernel_missing_attribute(w, value, attr) {
+                out.push(Diagnostic::error("missing-attribute", message, attr_range));
+                return;
+            }
             match w.eval(value) {
                 Val::Typed(t) => {
                     if let Some(hint) = missing_attribute(&t, attr) {
@@ -358,6 +439,26 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                         out.push(Diagnostic::error(
                             "bad-arguments",
                             format!("{msg}: TypeError"),
+                            *range,
+                        ));
+                    }
+                    return;
+                }
+            }
+            // A callable the kernel read the signature of.
+            let summary = func.dotted_path().and_then(|path| kernel_summary(w, &path));
+            if let Some((_, obj)) = summary {
+                if let Some(p) = kernel_params(obj) {
+                    let name = w.shown(func, "the function");
+                    if let Some(msg) = user_call_problem(name, &p, args, keywords) {
+                        let signature = obj
+                            .str_fact(Category::R, "signature")
+                            .filter(|s| s.len() <= 120)
+                            .map(|s| format!(" (its signature in the kernel: {s})"))
+                            .unwrap_or_default();
+                        out.push(Diagnostic::error(
+                            "bad-arguments",
+                            format!("{msg}: TypeError{signature}"),
                             *range,
                         ));
                     }
