@@ -72,6 +72,31 @@ test.describe('cellguard squiggles', () => {
     await expect(squiggle, logs.join('\n')).toHaveCount(1);
     await hoverTooltip(page, squiggle, 'Agee');
   });
+
+  test('what the live objects lack: an attribute and a keyword, as the kernel looked them up', async ({
+    page
+  }) => {
+    const logs = collectConsole(page);
+    await newNotebook(page, 'live-api.ipynb');
+    await page.notebook.setCell(
+      0,
+      'code',
+      'import math\nimport numpy as np'
+    );
+    await page.notebook.runCell(0);
+    await page.notebook.setCell(1, 'code', 'ratio = np.float(1) / 3');
+    const attribute = squiggles(page, 1);
+    await expect(attribute, logs.join('\n')).toHaveCount(1);
+    await expect(attribute).toHaveText('float');
+    await hoverTooltip(page, attribute, /module 'numpy' has no attribute 'float'/);
+
+    await page.notebook.addCell('code', 'same = math.isclose(0.1 + 0.2, 0.3, tol=1e-9)');
+    // The squiggle spans the call, split by the syntax highlighting into several marks.
+    const keyword = squiggles(page, 2);
+    await expect(keyword.first(), logs.join('\n')).toBeVisible();
+    await expect(cell(page, 2).locator('.cm-lintRange-error')).not.toHaveCount(0);
+    await hoverTooltip(page, keyword.first(), /unexpected keyword argument 'tol'/);
+  });
 });
 
 test.describe('cellguard check command', () => {
