@@ -42,7 +42,11 @@ def summarizer_for(obj):
 
 
 def summarize_class(cls, ctx) -> dict:
-    return {"kind": "class", "R": {"class": cls.__qualname__, "module": cls.__module__}}
+    described = signatures.describe(cls)  # the constructor's
+    return {"kind": "class", "R": {"class": cls.__qualname__, "module": cls.__module__,
+                                   "signature": described["signature"],
+                                   "parameters": described["parameters"],
+                                   "wrapped": described.get("wrapped")}}
 
 
 def summarize_module(module, ctx) -> dict:

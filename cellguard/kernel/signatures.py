@@ -69,7 +69,9 @@ def describe(obj) -> dict:
     facts["signature"] = cut(str(plain), 400)
     facts["parameters"] = [_parameter(p) for p in parameters]
     # A decorator's wrapper shows the wrapped function's signature but may accept other calls.
-    facts["wrapped"] = getattr(obj, "__wrapped__", None) is not None
+    # (On a class, read statically: a metaclass `__getattr__` is user code.)
+    lookup = inspect.getattr_static if facts["kind"] == "class" else getattr
+    facts["wrapped"] = lookup(obj, "__wrapped__", None) is not None
     return facts
 
 

@@ -837,6 +837,28 @@ fn arguments_that_do_not_fit_the_signature_the_kernel_read() {
     ] {
         silent(&run(&["X = y = data = options = 0"], t, LIVE_FOREST));
     }
+    // A class: its constructor's parameters.
+    let svc = r#""SVC": {"type": "type", "kind": "class", "R": {"class": "SVC", "module": "sklearn.svm._classes",
+        "signature": "(*, C=1.0, kernel='rbf')", "wrapped": false,
+        "parameters": [{"name": "C", "kind": "KEYWORD_ONLY", "default": "1.0"},
+                       {"name": "kernel", "kind": "KEYWORD_ONLY", "default": "'rbf'"}]}}"#;
+    let t = "model = SVC(10.0)";
+    fires(
+        &run(&[], t, svc),
+        t,
+        "bad-arguments",
+        "SVC(10.0)",
+        &["SVC() takes 0 positional arguments but 1 were given"],
+    );
+    let t = "model = SVC(kernal='linear')";
+    fires(
+        &run(&[], t, svc),
+        t,
+        "bad-arguments",
+        "SVC(kernal='linear')",
+        &["unexpected keyword argument 'kernal' (did you mean 'kernel'?)"],
+    );
+    silent(&run(&[], "model = SVC(C=10.0, kernel='linear')", svc));
     // A decorator's wrapper may take other calls than the signature it shows.
     let wrapped = LIVE_FOREST.replace(r#""wrapped": false"#, r#""wrapped": true"#);
     silent(&run(&["X = y = 0"], "forest.fit(X, y, epochs=3)", &wrapped));

@@ -137,6 +137,10 @@ def test_builtins_callables_modules_and_classes(titanic):
                        {"name": "sep", "kind": "POSITIONAL_OR_KEYWORD", "default": "','"}]}
     assert objects["pd"]["R"]["module"] == "pandas" and objects["pd"]["R"]["version"]
     assert objects["SVC"]["kind"] == "class" and objects["SVC"]["R"]["class"] == "SVC"
+    # The constructor's parameters, without `self`.
+    assert objects["SVC"]["R"]["wrapped"] is False
+    assert objects["SVC"]["R"]["parameters"][:2] == [{"name": "C", "kind": "KEYWORD_ONLY", "default": "1.0"},
+                                                     {"name": "kernel", "kind": "KEYWORD_ONLY", "default": "'rbf'"}]
     assert objects["len"]["kind"] == "callable"
 
 

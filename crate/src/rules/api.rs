@@ -116,12 +116,13 @@ fn kernel_summary<'w>(w: &'w Walker, path: &[&str]) -> Option<(String, &'w Objec
     Some((key, obj))
 }
 
-/// The parameters of a callable the kernel summarized, unless a decorator's wrapper stands in
-/// front of them (it shows the wrapped signature but may take other calls).
+/// The parameters of a callable (or a class's constructor) the kernel summarized, unless a
+/// decorator's wrapper stands in front of them (it shows the wrapped signature but may take other
+/// calls).
 fn kernel_params(obj: &ObjectSummary) -> Option<Params> {
     let facts = obj.facts(Category::R);
     if obj.error.is_some()
-        || obj.kind != "callable"
+        || !matches!(obj.kind.as_str(), "callable" | "class")
         || facts.get("wrapped") != Some(&Value::Bool(false))
     {
         return None;
@@ -212,7 +213,15 @@ pub fn user_call_problem(
             }
             Some(_) => {}
             None if kw_only.iter().any(|x| x == k) || p.kwarg => {}
-            None => return Some(format!("{name}() got an unexpected keyword argument '{k}'")),
+            None => {
+                let keywords = p.names[p.posonly..p.positional].iter().chain(kw_only);
+                let hint = super::suggest(k, keywords.map(String::as_str))
+                    .map(|s| format!(" (did you mean '{s}'?)"))
+                    .unwrap_or_default();
+                return Some(format!(
+                    "{name}() got an unexpected keyword argument '{k}'{hint}"
+                ));
+            }
         }
     }
     let required = p.positional - p.positional_defaults.min(p.positional);
