@@ -1,0 +1,192 @@
+//! Classification on continuous targets (`sklearn-continuous-target`).
+//!
+//! scikit-learn's classifiers (`fit`, and `score`, which is `accuracy_score`) and its
+//! classification metrics check their targets with `type_of_target`: a float array holding one
+//! value that is not an integer is `continuous`, and they raise ValueError ("Unknown label type:
+//! continuous", "Classification metrics can't handle a mix of binary and continuous targets").
+//! Floats that are all integers (`0.0`, `1.0`) are classes and fine; regressors and regression
+//! metrics take anything.
+//!
+//! The proof is a value the data certainly holds: a bound of its range or one of its unique values
+//! in the kernel summary (`value::non_integer`), followed through the cell while the data is kept
+//! whole (a column of a frame, a copy); a part of it (`train_test_split`, rows selected) may leave
+//! the value out, and rounding or `astype` changes it, so those are silent. Predictions are never a
+//! proof: a regressor's `predict` or a classifier's probabilities may all be integers (a tree
+//! fitted on integer targets, probabilities of exactly 0 and 1).
+
+use crate::diagnostic::Diagnostic;
+use crate::ir::Expr;
+
+use super::flow::{unpacks, Walker};
+use super::sklearn::keyword;
+use super::value::{ArrayLib, Estimator, Val};
+
+/// scikit-learn classifiers whose `fit` rejects continuous targets with ValueError (checked
+/// with scikit-learn 1.9; `DummyClassifier` takes them).
+const CLASSIFIERS: &[&str] = &[
+    "AdaBoostClassifier",
+    "BaggingClassifier",
+    "BernoulliNB",
+    "CalibratedClassifierCV",
+    "CategoricalNB",
+    "ComplementNB",
+    "DecisionTreeClassifier",
+    "ExtraTreeClassifier",
+    "ExtraTreesClassifier",
+    "GaussianNB",
+    "GaussianProcessClassifier",
+    "GradientBoostingClassifier",
+    "HistGradientBoostingClassifier",
+    "KNeighborsClassifier",
+    "LabelPropagation",
+    "LabelSpreading",
+    "LinearDiscriminantAnalysis",
+    "LinearSVC",
+    "LogisticRegression",
+    "LogisticRegressionCV",
+    "MLPClassifier",
+    "MultinomialNB",
+    "NearestCentroid",
+    "NuSVC",
+    "OneVsOneClassifier",
+    "OneVsRestClassifier",
+    "PassiveAggressiveClassifier",
+    "Perceptron",
+    "QuadraticDiscriminantAnalysis",
+    "RadiusNeighborsClassifier",
+    "RandomForestClassifier",
+    "RidgeClassifier",
+    "RidgeClassifierCV",
+    "SGDClassifier",
+    "SVC",
+    "StackingClassifier",
+    "VotingClassifier",
+];
+
+/// Functions of `sklearn.metrics` that check both targets with `_check_targets`, and the names
+/// of their two target parameters.
+const METRICS: &[(&str, [&str; 2])] = &[
+    ("accuracy_score", ["y_true", "y_pred"]),
+    ("balanced_accuracy_score", ["y_true", "y_pred"]),
+    ("class_likelihood_ratios", ["y_true", "y_pred"]),
+    ("classification_report", ["y_true", "y_pred"]),
+    ("cohen_kappa_score", ["y1", "y2"]),
+    ("confusion_matrix", ["y_true", "y_pred"]),
+    ("f1_score", ["y_true", "y_pred"]),
+    ("fbeta_score", ["y_true", "y_pred"]),
+    ("hamming_loss", ["y_true", "y_pred"]),
+    ("jaccard_score", ["y_true", "y_pred"]),
+    ("matthews_corrcoef", ["y_true", "y_pred"]),
+    ("multilabel_confusion_matrix", ["y_true", "y_pred"]),
+    ("precision_recall_fscore_support", ["y_true", "y_pred"]),
+    ("precision_score", ["y_true", "y_pred"]),
+    ("recall_score", ["y_true", "y_pred"]),
+    ("zero_one_loss", ["y_true", "y_pred"]),
+];
+
+fn is_classifier(e: &Estimator) -> bool {
+    e.is_sklearn() && CLASSIFIERS.contains(&e.class.as_str())
+}
+
+/// A value `e` certainly holds that is not an integer, and whether it may hold NaN too (which
+/// scikit-learn reports first, also with ValueError).
+fn non_integer(w: &Walker, e: &Expr) -> Option<(f64, bool)> {
+    match w.eval(e) {
+        Val::Series(s) => s.non_integer.map(|v| (v, s.has_nan != Some(false))),
+        // A torch tensor on a GPU does not convert to numpy (TypeError): numpy arrays only.
+        Val::Array(a) if a.lib == ArrayLib::Numpy => {
+            a.non_integer.map(|v| (v, a.has_nan != Some(false)))
+        }
+        _ => None,
+    }
+}
+
+/// `y_train holds non-integer values such as 3.7`, for messages.
+fn holds(w: &Walker, e: &Expr, value: f64, nan: bool) -> String {
+    let nan = if nan {
+        " (NaN, if it holds any, is reported first, also with ValueError)"
+    } else {
+        ""
+    };
+    format!(
+        "{} holds non-integer values such as {value}{nan}",
+        w.shown(e, "the targets")
+    )
+}
+
+pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
+    let Expr::Call {
+        func,
+        args,
+        keywords,
+        range,
+    } = expr
+    else {
+        return;
+    };
+    // Another finding inside the call already explains its crash (scikit-learn validates `X`
+    // before the targets).
+    let inside = |d: &Diagnostic| d.range.start >= range.start && d.range.end <= range.end;
+    if unpacks(args, keywords) || out.iter().chain(&w.out).any(inside) {
+        return;
+    }
+    if let Some(path) = w.lib_path(func) {
+        let Some((metric, params)) = path
+            .strip_prefix("sklearn.metrics.")
+            .map(|p| p.rsplit('.').next().unwrap_or(p))
+            .and_then(|last| METRICS.iter().find(|(m, _)| *m == last))
+        else {
+            return;
+        };
+        for (at, param) in params.iter().enumerate() {
+            let Some(y) = args.get(at).or_else(|| keyword(keywords, param)) else {
+                continue;
+            };
+            if let Some((value, nan)) = non_integer(w, y) {
+                out.push(Diagnostic::error(
+                    "sklearn-continuous-target",
+                    format!(
+                        "{}: {metric} is a classification metric and raises ValueError: Classification metrics can't handle a mix of ... and continuous targets; pass predicted classes (predict, or threshold the scores), or use a regression metric such as mean_squared_error",
+                        holds(w, y, value, nan)
+                    ),
+                    y.range(),
+                ));
+                return;
+            }
+        }
+        return;
+    }
+    let Expr::Attribute { value, attr, .. } = &**func else {
+        return;
+    };
+    let Val::Estimator(est) = w.eval(value) else {
+        return;
+    };
+    if !is_classifier(&est) || !matches!(attr.as_str(), "fit" | "score") {
+        return;
+    }
+    let Some(y) = args.get(1).or_else(|| keyword(keywords, "y")) else {
+        return;
+    };
+    let Some((v, nan)) = non_integer(w, y) else {
+        return;
+    };
+    let name = w.shown(value, "the classifier");
+    let class = &est.class;
+    let msg = if attr == "fit" {
+        format!(
+            "{}: {class} is a classifier, and {name}.fit() raises ValueError: Unknown label type; use a regressor for continuous targets, or bin them into classes first",
+            holds(w, y, v, nan)
+        )
+    } else {
+        format!(
+            "{}: {name}.score() of a classifier is its accuracy_score, which raises ValueError: Classification metrics can't handle a mix of ... and continuous targets; score it against class labels",
+            holds(w, y, v, nan)
+        )
+    };
+    out.push(Diagnostic::error(
+        "sklearn-continuous-target",
+        msg,
+        y.range(),
+    ));
+}
