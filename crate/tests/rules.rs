@@ -2477,7 +2477,10 @@ const TARGETS: &str = r#""X_train": {"type": "pandas.core.frame.DataFrame", "kin
         "V": {"has_nan": false, "column_values": {"price": {"kind": "continuous", "range": [1.5, 99.9]},
               "rooms": {"kind": "categorical", "unique": 6, "range": [1.0, 6.0]}, "area": {"kind": "continuous", "range": [20, 300]}}}},
     "clf": {"type": "sklearn.linear_model._logistic.LogisticRegression", "kind": "estimator", "S": {"n_features_in": 3}, "V": {"fitted": true}},
-    "reg": {"type": "sklearn.ensemble._forest.RandomForestRegressor", "kind": "estimator", "S": {"n_features_in": 3}, "V": {"fitted": true}}"#;
+    "reg": {"type": "sklearn.ensemble._forest.RandomForestRegressor", "kind": "estimator", "S": {"n_features_in": 3}, "V": {"fitted": true}},
+    "vote": {"type": "sklearn.ensemble._voting.VotingClassifier", "kind": "estimator", "R": {"steps": [["lr", "sklearn.linear_model._logistic.LogisticRegression"]]}, "V": {"fitted": false}},
+    "ada": {"type": "sklearn.ensemble._weight_boosting.AdaBoostClassifier", "kind": "estimator", "R": {"params": {"estimator": "None"}}, "V": {"fitted": false}},
+    "ada_reg": {"type": "sklearn.ensemble._weight_boosting.AdaBoostClassifier", "kind": "estimator", "R": {"params": {"estimator": "DecisionTreeRegressor()"}}, "V": {"fitted": false}}"#;
 
 fn targets(target: &str) -> Vec<Diagnostic> {
     run(&[SK_TARGETS], target, TARGETS)
@@ -2519,6 +2522,31 @@ fn classifier_fitted_on_continuous_targets() {
         "sklearn-continuous-target",
         "y_paper",
         &["17.5", "NaN"],
+    );
+    // Ensembles check the targets themselves; AdaBoost only with its default trees.
+    let t = "vote.fit(X_train, y_price)";
+    fires(
+        &targets(t),
+        t,
+        "sklearn-continuous-target",
+        "y_price",
+        &["VotingClassifier"],
+    );
+    let t = "ada.fit(X_train, y_price)";
+    fires(
+        &targets(t),
+        t,
+        "sklearn-continuous-target",
+        "y_price",
+        &["AdaBoostClassifier"],
+    );
+    let t = "from sklearn.ensemble import AdaBoostClassifier\nAdaBoostClassifier(n_estimators=10).fit(X_train, y_price)";
+    fires(
+        &targets(t),
+        t,
+        "sklearn-continuous-target",
+        "y_price",
+        &["AdaBoostClassifier"],
     );
     // A fitted classifier scored against continuous targets.
     let t = "clf.score(X_train, y_price)";
@@ -2569,6 +2597,9 @@ fn continuous_targets_that_run() {
     silent(&targets("LogisticRegression().fit(X_train, y_flag)\nRandomForestClassifier().fit(X_train, houses['rooms'])"));
     silent(&targets("LinearRegression().fit(X_train, y_price)\nRandomForestRegressor().fit(X_train, houses['price'])\nreg.score(X_train, y_price)"));
     silent(&targets("DummyClassifier().fit(X_train, y_price)"));
+    // AdaBoost given a regressor fails otherwise (TypeError): not claimed.
+    silent(&targets("ada_reg.fit(X_train, y_price)"));
+    silent(&targets("from sklearn.ensemble import AdaBoostClassifier\nfrom sklearn.tree import DecisionTreeRegressor\nAdaBoostClassifier(estimator=DecisionTreeRegressor()).fit(X_train, y_price)"));
     silent(&targets("accuracy_score(labels, labels)\nr2_score(y_price, p)\nmean_squared_error(labels, p)\nroc_auc_score(labels, p)"));
     // Rounded, cast or binned in the cell first: the summary no longer describes the values.
     silent(&targets(

@@ -150,7 +150,7 @@ impl Estimator {
     }
 
     /// A constructor parameter as written in this cell or reported by the kernel (a short repr).
-    fn param(&self, name: &str) -> Option<String> {
+    pub(super) fn param(&self, name: &str) -> Option<String> {
         match self.params.get(name) {
             Some(Literal::Str(s)) => Some(format!("'{s}'")),
             Some(_) => None,

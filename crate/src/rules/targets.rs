@@ -22,7 +22,8 @@ use super::sklearn::keyword;
 use super::value::{ArrayLib, Estimator, Val};
 
 /// scikit-learn classifiers whose `fit` rejects continuous targets with ValueError (checked
-/// with scikit-learn 1.9; `DummyClassifier` takes them).
+/// with scikit-learn 1.9; `DummyClassifier` takes them). The ensembles and multiclass wrappers
+/// check the targets themselves, whatever they wrap (AdaBoost aside, see `is_classifier`).
 const CLASSIFIERS: &[&str] = &[
     "AdaBoostClassifier",
     "BaggingClassifier",
@@ -85,7 +86,14 @@ const METRICS: &[(&str, [&str; 2])] = &[
 ];
 
 fn is_classifier(e: &Estimator) -> bool {
-    e.is_sklearn() && CLASSIFIERS.contains(&e.class.as_str())
+    // AdaBoost given a regressor fails otherwise (TypeError): only its default trees are known.
+    let default_trees = || match e.params.get("estimator") {
+        Some(_) => false,
+        None => e.constructed_at.is_some() || e.param("estimator").as_deref() == Some("None"),
+    };
+    e.is_sklearn()
+        && CLASSIFIERS.contains(&e.class.as_str())
+        && (e.class != "AdaBoostClassifier" || default_trees())
 }
 
 /// A value `e` certainly holds that is not an integer, and whether it may hold NaN too (which
