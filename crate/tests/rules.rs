@@ -2478,6 +2478,10 @@ const TARGETS: &str = r#""X_train": {"type": "pandas.core.frame.DataFrame", "kin
               "rooms": {"kind": "categorical", "unique": 6, "range": [1.0, 6.0]}, "area": {"kind": "continuous", "range": [20, 300]}}}},
     "clf": {"type": "sklearn.linear_model._logistic.LogisticRegression", "kind": "estimator", "S": {"n_features_in": 3}, "V": {"fitted": true}},
     "reg": {"type": "sklearn.ensemble._forest.RandomForestRegressor", "kind": "estimator", "S": {"n_features_in": 3}, "V": {"fitted": true}},
+    "forest": {"type": "sklearn.ensemble._forest.RandomForestClassifier", "kind": "estimator", "S": {"n_features_in": 3, "n_classes": 2}, "V": {"fitted": true}},
+    "forest1": {"type": "sklearn.ensemble._forest.RandomForestClassifier", "kind": "estimator", "S": {"n_features_in": 3, "n_classes": 1}, "V": {"fitted": true}},
+    "svc": {"type": "sklearn.svm._classes.SVC", "kind": "estimator", "S": {"n_features_in": 3, "n_classes": 2}, "V": {"fitted": true}},
+    "onehot": {"type": "numpy.ndarray", "kind": "ndarray", "S": {"shape": [100, 2]}, "R": {"dtype": "int64"}, "V": {"range": [0, 1]}},
     "vote": {"type": "sklearn.ensemble._voting.VotingClassifier", "kind": "estimator", "R": {"steps": [["lr", "sklearn.linear_model._logistic.LogisticRegression"]]}, "V": {"fitted": false}},
     "ada": {"type": "sklearn.ensemble._weight_boosting.AdaBoostClassifier", "kind": "estimator", "R": {"params": {"estimator": "None"}}, "V": {"fitted": false}},
     "ada_reg": {"type": "sklearn.ensemble._weight_boosting.AdaBoostClassifier", "kind": "estimator", "R": {"params": {"estimator": "DecisionTreeRegressor()"}}, "V": {"fitted": false}}"#;
@@ -2592,6 +2596,40 @@ fn classification_metrics_on_continuous_values() {
 }
 
 #[test]
+fn classification_metrics_on_probabilities() {
+    let t = "accuracy_score(labels, clf.predict_proba(X_train))";
+    fires(
+        &targets(t),
+        t,
+        "sklearn-continuous-target",
+        "clf.predict_proba(X_train)",
+        &[
+            "2-D array of probabilities",
+            "labels holds one label per sample",
+            "accuracy_score raises ValueError",
+            "clf.predict(...)",
+        ],
+    );
+    let t = "from sklearn.metrics import classification_report\nprint(classification_report(forest.predict_proba(X_train), y_flag))";
+    fires(
+        &targets(t),
+        t,
+        "sklearn-continuous-target",
+        "forest.predict_proba(X_train)",
+        &["classification_report"],
+    );
+    // Fitted in the cell: a LogisticRegression has two classes at least.
+    let t = "m = LogisticRegression()\nm.fit(X_train, labels)\nf1_score(labels, m.predict_proba(X_train))";
+    fires(
+        &targets(t),
+        t,
+        "sklearn-continuous-target",
+        "m.predict_proba(X_train)",
+        &["f1_score"],
+    );
+}
+
+#[test]
 fn continuous_targets_that_run() {
     // Floats that are all integers are classes; regressors and regression metrics take anything.
     silent(&targets("LogisticRegression().fit(X_train, y_flag)\nRandomForestClassifier().fit(X_train, houses['rooms'])"));
@@ -2621,6 +2659,12 @@ fn continuous_targets_that_run() {
     silent(&targets("h = houses[houses['area'] > 50]\nLogisticRegression().fit(X_train, h['price'])\naccuracy_score(labels, p[0:10])"));
     // Predictions are not proof: probabilities and tree predictions may all be integers.
     silent(&targets("accuracy_score(labels, clf.predict_proba(X_train)[:, 1])\naccuracy_score(labels, reg.predict(X_train))"));
+    // Probabilities of one class only (a forest fitted on one class), of a forest fitted in the
+    // cell (classes unknown), of an SVC (predict_proba only with probability=True), next to
+    // labels that may be 2-D, or in a metric that takes scores.
+    silent(&targets("accuracy_score(labels, forest1.predict_proba(X_train))\naccuracy_score(labels, svc.predict_proba(X_train))"));
+    silent(&targets("m = RandomForestClassifier()\nm.fit(X_train, labels)\naccuracy_score(labels, m.predict_proba(X_train))"));
+    silent(&targets("accuracy_score(onehot, clf.predict_proba(X_train))\nroc_auc_score(labels, clf.predict_proba(X_train)[:, 1])"));
     // Object data, data of unknown dtype and torch tensors are not claimed.
     silent(&targets("LogisticRegression().fit(X_train, y_obj)\naccuracy_score(labels, p_undtyped)\naccuracy_score(labels, t)"));
 }

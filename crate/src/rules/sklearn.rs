@@ -461,6 +461,7 @@ pub fn after_method(w: &Walker, e: &Estimator, attr: &str, args: &[Expr]) -> Val
                 fitted: Some(true),
                 n_features: cols,
                 feature_names: names,
+                n_classes: None,
                 ..e.clone()
             })
         }

@@ -10,9 +10,11 @@
 //! The proof is a value the data certainly holds: a bound of its range or one of its unique values
 //! in the kernel summary (`value::non_integer`), followed through the cell while the data is kept
 //! whole (a column of a frame, a copy); a part of it (`train_test_split`, rows selected) may leave
-//! the value out, and rounding or `astype` changes it, so those are silent. Predictions are never a
-//! proof: a regressor's `predict` or a classifier's probabilities may all be integers (a tree
-//! fitted on integer targets, probabilities of exactly 0 and 1).
+//! the value out, and rounding or `astype` changes it, so those are silent. Predictions are no
+//! proof of a non-integer value: a regressor's `predict` or a classifier's probabilities may all
+//! be integers (a tree fitted on integer targets, probabilities of exactly 0 and 1). But the whole
+//! `predict_proba` output of a classifier with two classes or more is 2-D, which classification
+//! metrics reject next to 1-D labels whatever its values.
 
 use crate::diagnostic::Diagnostic;
 use crate::ir::Expr;
@@ -96,6 +98,65 @@ fn is_classifier(e: &Estimator) -> bool {
         && (e.class != "AdaBoostClassifier" || default_trees())
 }
 
+/// Classifiers whose `predict_proba` exists whatever their parameters (an `SVC` has it only with
+/// `probability=True`, an `SGDClassifier` only with some losses).
+const PROBABILISTIC: &[&str] = &[
+    "DecisionTreeClassifier",
+    "ExtraTreeClassifier",
+    "ExtraTreesClassifier",
+    "RandomForestClassifier",
+    "GradientBoostingClassifier",
+    "HistGradientBoostingClassifier",
+    "GaussianNB",
+    "BernoulliNB",
+    "MultinomialNB",
+    "ComplementNB",
+    "CategoricalNB",
+    "KNeighborsClassifier",
+    "MLPClassifier",
+    "LogisticRegression",
+    "LogisticRegressionCV",
+    "LinearDiscriminantAnalysis",
+    "QuadraticDiscriminantAnalysis",
+];
+
+/// Of those, the ones whose `fit` refuses a single class: once fitted, their probabilities have
+/// a column per class, two at least (the others need the kernel's count of classes).
+const TWO_CLASSES_AT_LEAST: &[&str] = &[
+    "LogisticRegression",
+    "LogisticRegressionCV",
+    "GradientBoostingClassifier",
+    "QuadraticDiscriminantAnalysis",
+];
+
+/// `model.predict_proba(...)` of a fitted classifier with two classes at least: a 2-D array
+/// (`continuous-multioutput` or, all 0 and 1, `multilabel-indicator` to `type_of_target`), which
+/// a classification metric rejects next to 1-D targets. The name of the model, for messages.
+fn probabilities<'w>(w: &'w Walker, e: &Expr) -> Option<&'w str> {
+    let Expr::Call { func, .. } = e else {
+        return None;
+    };
+    let Expr::Attribute { value, attr, .. } = &**func else {
+        return None;
+    };
+    let Val::Estimator(est) = w.eval(value) else {
+        return None;
+    };
+    let class = est.class.as_str();
+    let classes = est.n_classes.is_some_and(|n| n >= 2) || TWO_CLASSES_AT_LEAST.contains(&class);
+    let known = est.is_sklearn() && PROBABILISTIC.contains(&class) && est.fitted == Some(true);
+    (attr == "predict_proba" && known && classes).then(|| w.shown(value, "the model"))
+}
+
+/// Certainly one label per sample: a Series or a 1-D numpy array.
+fn one_dimensional(w: &Walker, e: &Expr) -> bool {
+    match w.eval(e) {
+        Val::Series(_) => true,
+        Val::Array(a) => a.lib == ArrayLib::Numpy && a.shape.len() == 1,
+        _ => false,
+    }
+}
+
 /// A value `e` certainly holds that is not an integer, and whether it may hold NaN too (which
 /// scikit-learn reports first, also with ValueError).
 fn non_integer(w: &Walker, e: &Expr) -> Option<(f64, bool)> {
@@ -146,10 +207,31 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
         else {
             return;
         };
-        for (at, param) in params.iter().enumerate() {
-            let Some(y) = args.get(at).or_else(|| keyword(keywords, param)) else {
-                continue;
-            };
+        let targets: Vec<Option<&Expr>> = params
+            .iter()
+            .enumerate()
+            .map(|(at, param)| args.get(at).or_else(|| keyword(keywords, param)))
+            .collect();
+        if let [Some(a), Some(b)] = targets[..] {
+            for (proba, labels) in [(a, b), (b, a)] {
+                let Some(model) = probabilities(w, proba) else {
+                    continue;
+                };
+                if one_dimensional(w, labels) {
+                    out.push(Diagnostic::error(
+                        "sklearn-continuous-target",
+                        format!(
+                            "{} gives a 2-D array of probabilities, one column per class, while {} holds one label per sample: {metric} raises ValueError: Classification metrics can't handle a mix of ... and continuous-multioutput targets; pass {model}.predict(...) instead",
+                            w.shown(proba, "predict_proba"),
+                            w.shown(labels, "the other argument"),
+                        ),
+                        proba.range(),
+                    ));
+                    return;
+                }
+            }
+        }
+        for y in targets.into_iter().flatten() {
             if let Some((value, nan)) = non_integer(w, y) {
                 out.push(Diagnostic::error(
                     "sklearn-continuous-target",

@@ -204,6 +204,8 @@ pub struct Estimator {
     /// The name the kernel summarized it under, for messages.
     pub name: Option<String>,
     pub n_features: Option<i64>,
+    /// The number of classes a fitted classifier knows (`classes_`), from the kernel.
+    pub n_classes: Option<i64>,
     pub feature_names: Option<Vec<String>>,
     /// Literal keyword arguments of a constructor call seen in this cell.
     pub params: BTreeMap<String, Literal>,
@@ -437,6 +439,7 @@ pub fn from_summary(name: &str, obj: &ObjectSummary) -> Val {
             fitted: obj.fitted(),
             name: Some(name.to_string()),
             n_features: obj.int_fact(Category::S, "n_features_in"),
+            n_classes: obj.int_fact(Category::S, "n_classes"),
             feature_names: obj
                 .str_list_fact(Category::R, "feature_names_in")
                 .map(|v| v.into_iter().map(str::to_string).collect()),
