@@ -2654,6 +2654,7 @@ fn continuous_targets_that_run() {
     silent(&targets(
         "p = np.where(p > 0.5, 1, 0)\naccuracy_score(labels, p)",
     ));
+    silent(&targets("np.round(p, out=p)\naccuracy_score(labels, p)"));
     // A part of the data may leave every non-integer value out.
     silent(&targets("X_tr, X_te, y_tr, y_te = train_test_split(X_train, y_price)\nLogisticRegression().fit(X_tr, y_tr)"));
     silent(&targets("h = houses[houses['area'] > 50]\nLogisticRegression().fit(X_train, h['price'])\naccuracy_score(labels, p[0:10])"));

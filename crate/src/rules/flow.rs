@@ -1539,6 +1539,10 @@ impl<'a> Walker<'a> {
                     pure = true;
                 }
             }
+            // `np.round(p, out=p)`, `a.clip(0, 1, out=a)`: numpy writes into the `out` array.
+            if keywords.iter().any(|k| k.name.as_deref() == Some("out")) {
+                pure = false;
+            }
             if let Some(root) = base_name(func) {
                 for n in self.function_mentions(root) {
                     if !matches!(self.env.get(&n), Some(Val::Module(_) | Val::Lib(_))) {
