@@ -2552,6 +2552,23 @@ fn classifier_fitted_on_continuous_targets() {
         "y_price",
         &["AdaBoostClassifier"],
     );
+    // Cross-validation: some fold fits on the value (cv a number of folds, or left out).
+    let t = "from sklearn.model_selection import cross_val_predict\npred = cross_val_predict(RandomForestClassifier(), X_train, y_price, cv=3)";
+    fires(
+        &targets(t),
+        t,
+        "sklearn-continuous-target",
+        "y_price",
+        &["cross_val_predict fits the classifier RandomForestClassifier"],
+    );
+    let t = "from sklearn.model_selection import cross_val_score\ncross_val_score(clf, X_train, y=y_price, error_score='raise')";
+    fires(
+        &targets(t),
+        t,
+        "sklearn-continuous-target",
+        "y_price",
+        &["cross_val_score"],
+    );
     // A fitted classifier scored against continuous targets.
     let t = "clf.score(X_train, y_price)";
     fires(
@@ -2635,6 +2652,9 @@ fn continuous_targets_that_run() {
     silent(&targets("LogisticRegression().fit(X_train, y_flag)\nRandomForestClassifier().fit(X_train, houses['rooms'])"));
     silent(&targets("LinearRegression().fit(X_train, y_price)\nRandomForestRegressor().fit(X_train, houses['price'])\nreg.score(X_train, y_price)"));
     silent(&targets("DummyClassifier().fit(X_train, y_price)"));
+    // Cross-validation scores of the folds that fail are NaN unless error_score='raise' (one fold
+    // that fits gives no error); splitter objects are not followed.
+    silent(&targets("from sklearn.model_selection import cross_val_score, cross_val_predict, KFold\ncross_val_score(clf, X_train, y_price, cv=5)\ncross_val_predict(clf, X_train, y_price, cv=KFold(3))\ncross_val_predict(reg, X_train, y_price)"));
     // AdaBoost given a regressor fails otherwise (TypeError): not claimed.
     silent(&targets("ada_reg.fit(X_train, y_price)"));
     silent(&targets("from sklearn.ensemble import AdaBoostClassifier\nfrom sklearn.tree import DecisionTreeRegressor\nAdaBoostClassifier(estimator=DecisionTreeRegressor()).fit(X_train, y_price)"));

@@ -1,9 +1,10 @@
 //! Classification on continuous targets (`sklearn-continuous-target`).
 //!
-//! scikit-learn's classifiers (`fit`, and `score`, which is `accuracy_score`) and its
-//! classification metrics check their targets with `type_of_target`: a float array holding one
-//! value that is not an integer is `continuous`, and they raise ValueError ("Unknown label type:
-//! continuous", "Classification metrics can't handle a mix of binary and continuous targets").
+//! scikit-learn's classifiers (`fit`, also in `cross_val_predict`, and `score`, which is
+//! `accuracy_score`) and its classification metrics check their targets with `type_of_target`:
+//! a float array holding one value that is not an integer is `continuous`, and they raise
+//! ValueError ("Unknown label type: continuous", "Classification metrics can't handle a mix of
+//! binary and continuous targets").
 //! Floats that are all integers (`0.0`, `1.0`) are classes and fine; regressors and regression
 //! metrics take anything.
 //!
@@ -17,7 +18,7 @@
 //! metrics reject next to 1-D labels whatever its values.
 
 use crate::diagnostic::Diagnostic;
-use crate::ir::Expr;
+use crate::ir::{Expr, Keyword};
 
 use super::flow::{unpacks, Walker};
 use super::sklearn::keyword;
@@ -183,6 +184,57 @@ fn holds(w: &Walker, e: &Expr, value: f64, nan: bool) -> String {
     )
 }
 
+/// `cross_val_predict(clf, X, y)`, and `cross_val_score` / `cross_validate` with
+/// `error_score='raise'`, of a classifier on targets holding a non-integer value. With `cv` left
+/// out or a number of folds, the folds are a `KFold` (`check_cv` stratifies only classes), whose
+/// training sets together hold every sample: some fit sees the value and raises. (Without
+/// `error_score='raise'`, the fits that fail only give NaN scores as long as one succeeds: a
+/// training set may lack every non-integer value.)
+fn cross_validation(
+    w: &Walker,
+    path: &str,
+    args: &[Expr],
+    keywords: &[Keyword],
+) -> Option<Diagnostic> {
+    let function = path
+        .strip_prefix("sklearn.model_selection.")?
+        .rsplit('.')
+        .next()?;
+    let raises = match function {
+        "cross_val_predict" => true,
+        "cross_val_score" | "cross_validate" => matches!(
+            keyword(keywords, "error_score"),
+            Some(e) if e.as_str_literal() == Some("raise")
+        ),
+        _ => false,
+    };
+    let folds = match keyword(keywords, "cv") {
+        None => true,
+        Some(cv) => matches!(w.eval(cv), Val::Int(k) if k >= 2),
+    };
+    if !raises || !folds || args.len() > 3 {
+        return None;
+    }
+    let Val::Estimator(est) = w.eval(args.first().or_else(|| keyword(keywords, "estimator"))?)
+    else {
+        return None;
+    };
+    let y = args.get(2).or_else(|| keyword(keywords, "y"))?;
+    let (v, nan) = non_integer(w, y)?;
+    if !is_classifier(&est) {
+        return None;
+    }
+    Some(Diagnostic::error(
+        "sklearn-continuous-target",
+        format!(
+            "{}: {function} fits the classifier {} on folds that hold them, which raises ValueError: Unknown label type; use a regressor for continuous targets, or bin them into classes first",
+            holds(w, y, v, nan),
+            est.class
+        ),
+        y.range(),
+    ))
+}
+
 pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
     let Expr::Call {
         func,
@@ -200,6 +252,10 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
         return;
     }
     if let Some(path) = w.lib_path(func) {
+        if let Some(d) = cross_validation(w, &path, args, keywords) {
+            out.push(d);
+            return;
+        }
         let Some((metric, params)) = path
             .strip_prefix("sklearn.metrics.")
             .map(|p| p.rsplit('.').next().unwrap_or(p))
