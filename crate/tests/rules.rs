@@ -2569,6 +2569,18 @@ fn classifier_fitted_on_continuous_targets() {
         "y_price",
         &["cross_val_score"],
     );
+    // Inside a function of the notebook the cell calls.
+    let def = "def train(model, X, y):\n    model.fit(X, y)\n    return model";
+    let t = "m = train(LogisticRegression(), X_train, y_price)";
+    fires(
+        &run(&[SK_TARGETS, def], t, TARGETS),
+        t,
+        "sklearn-continuous-target",
+        "train(LogisticRegression(), X_train, y_price)",
+        &["in `train`, line 2: y holds non-integer values such as 0.42"],
+    );
+    let def = "def train(model, X, y):\n    model.fit(X, y.round())\n    return model";
+    silent(&run(&[SK_TARGETS, def], t, TARGETS));
     // A fitted classifier scored against continuous targets.
     let t = "clf.score(X_train, y_price)";
     fires(
