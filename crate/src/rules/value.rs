@@ -492,4 +492,32 @@ mod tests {
         assert!(not_an_int("46.0") && not_an_int("46.0…") && !not_an_int("1_000"));
         assert!(date_like("2020-01-01 00:00:00") && date_like("2020Q1") && !date_like("2020"));
     }
+
+    #[test]
+    fn non_integer_values_need_a_fraction_and_a_float_dtype() {
+        let v = |json: &str| serde_json::from_str::<Value>(json).unwrap();
+        assert_eq!(
+            non_integer(&v(r#"{"range": [0.42, 80.0]}"#), Some("float64")),
+            Some(0.42)
+        );
+        assert_eq!(non_integer(&v(r#"{"range": [3, 17.5]}"#), None), Some(17.5));
+        assert_eq!(
+            non_integer(&v(r#"{"unique_values": [0.0, 0.5, 1.0]}"#), Some("float32")),
+            Some(0.5)
+        );
+        // Integers written as floats (also big ones cut to 6 significant digits), infinities,
+        // and data of another dtype prove nothing.
+        assert_eq!(
+            non_integer(&v(r#"{"range": [0.0, 1.0]}"#), Some("float64")),
+            None
+        );
+        assert_eq!(
+            non_integer(&v(r#"{"range": [1234570.0, "inf"]}"#), None),
+            None
+        );
+        assert_eq!(
+            non_integer(&v(r#"{"range": [0.5, 2.5]}"#), Some("object")),
+            None
+        );
+    }
 }
