@@ -2465,7 +2465,7 @@ const SK_TARGETS: &str = "from sklearn.linear_model import LogisticRegression, L
 const TARGETS: &str = r#""X_train": {"type": "pandas.core.frame.DataFrame", "kind": "dataframe", "S": {"shape": [100, 3]}, "V": {"has_nan": false}},
     "y_price": {"type": "pandas.core.series.Series", "kind": "series", "S": {"shape": [100]}, "R": {"dtype": "float64", "name": "price"}, "V": {"has_nan": false, "kind": "continuous", "range": [0.42, 80.0]}},
     "y_paper": {"type": "pandas.core.series.Series", "kind": "series", "V": {"kind": "continuous", "range": [3, 17.5]}},
-    "y_flag": {"type": "pandas.core.series.Series", "kind": "series", "S": {"shape": [100]}, "R": {"dtype": "float64"}, "V": {"has_nan": true, "kind": "binary", "unique": 2, "range": [0.0, 1.0]}},
+    "y_flag": {"type": "pandas.core.series.Series", "kind": "series", "S": {"shape": [100]}, "R": {"dtype": "float64"}, "V": {"has_nan": false, "kind": "binary", "unique": 2, "range": [0.0, 1.0]}},
     "y_obj": {"type": "pandas.core.series.Series", "kind": "series", "S": {"shape": [100]}, "R": {"dtype": "object"}, "V": {"kind": "categorical", "examples": [0.5, "a"], "range": [0.5, 2.5]}},
     "p": {"type": "numpy.ndarray", "kind": "ndarray", "S": {"shape": [100]}, "R": {"dtype": "float64"}, "V": {"has_nan": false, "range": [0.013, 0.98]}},
     "p_undtyped": {"type": "numpy.ndarray", "kind": "ndarray", "S": {"shape": [100]}, "V": {"range": [0.013, 0.98]}},
