@@ -2690,6 +2690,9 @@ fn continuous_targets_that_run() {
     // A part of the data may leave every non-integer value out.
     silent(&targets("X_tr, X_te, y_tr, y_te = train_test_split(X_train, y_price)\nLogisticRegression().fit(X_tr, y_tr)"));
     silent(&targets("h = houses[houses['area'] > 50]\nLogisticRegression().fit(X_train, h['price'])\naccuracy_score(labels, p[0:10])"));
+    silent(&targets(
+        "g = houses.groupby('area').get_group(20)\nLogisticRegression().fit(X_train, g['price'])",
+    ));
     // Predictions are not proof: probabilities and tree predictions may all be integers.
     silent(&targets("accuracy_score(labels, clf.predict_proba(X_train)[:, 1])\naccuracy_score(labels, reg.predict(X_train))"));
     // Probabilities of one class only (a forest fitted on one class), of a forest fitted in the

@@ -1372,7 +1372,8 @@ impl<'a> Walker<'a> {
                 items,
             },
             Val::Frame(f) => columns::frame_method_result(self, &f, attr, args, keywords),
-            Val::GroupBy(f) if attr == "get_group" => Val::Frame(Frame { n_rows: None, ..f }),
+            // One group's rows: what the values of the whole frame showed may lie in others.
+            Val::GroupBy(f) if attr == "get_group" => Val::Frame(rows_of(&f)),
             Val::Estimator(e) => sklearn::method_result(self, &e, attr, args),
             Val::Array(a) => shapes::array_method_result(&a, attr, args, keywords),
             // `s.apply(str)`, `s.map(lambda x: str(x).split('-')[0])`: the NaN rows become a
