@@ -89,10 +89,17 @@ const METRICS: &[(&str, [&str; 2])] = &[
 ];
 
 fn is_classifier(e: &Estimator) -> bool {
-    // AdaBoost given a regressor fails otherwise (TypeError): only its default trees are known.
-    let default_trees = || match e.params.get("estimator") {
-        Some(_) => false,
-        None => e.constructed_at.is_some() || e.param("estimator").as_deref() == Some("None"),
+    // AdaBoost given a regressor fails otherwise (TypeError): only its default trees are known
+    // (`base_estimator` before scikit-learn 1.4, `'deprecated'` while both existed).
+    let default_trees = || {
+        ["estimator", "base_estimator"].iter().all(|p| {
+            if e.params.contains_key(*p) {
+                return false;
+            }
+            e.constructed_at.is_some()
+                || matches!(e.param(p).as_deref(), Some("None" | "'deprecated'"))
+                || (*p == "base_estimator" && e.param(p).is_none())
+        })
     };
     e.is_sklearn()
         && CLASSIFIERS.contains(&e.class.as_str())
