@@ -616,6 +616,26 @@ mod tests {
     }
 
     #[test]
+    fn carries_the_value_ranges_that_prove_non_integer_values() {
+        use crate::rules::value::{from_summary, Val};
+        let info: Value = serde_json::from_str(
+            r#"{"y": {"type": "<class 'pandas.core.series.Series'>", "value_info": {"value_range": [0.07, 0.9], "value_type": "continuous"}},
+                "p": {"dtype": "float64", "shape": [68], "type": "numpy.ndarray", "value_range": [0.5, 3.0]},
+                "n": {"dtype": "float64", "shape": [68], "type": "numpy.ndarray", "value_range": [0.0, 1.0]}}"#,
+        )
+        .unwrap();
+        let doc = convert_runtime_info(&info);
+        let non_integer = |name: &str| match from_summary(name, &doc.objects[name]) {
+            Val::Series(s) => s.non_integer,
+            Val::Array(a) => a.non_integer,
+            _ => None,
+        };
+        assert_eq!(non_integer("y"), Some(0.07));
+        assert_eq!(non_integer("p"), Some(0.5));
+        assert_eq!(non_integer("n"), None);
+    }
+
+    #[test]
     fn knows_pytorch_modules_by_their_class() {
         for t in [
             "transformers.models.bert.modeling_bert.BertModel",

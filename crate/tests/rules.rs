@@ -2602,3 +2602,250 @@ fn a_called_function_reading_a_name_nothing_defines_raises_name_error() {
         silent(&run(&[IMPORTS, body], "m = make([])", &objects("")));
     }
 }
+
+// ---------- classification on continuous targets
+
+const SK_TARGETS: &str = "from sklearn.linear_model import LogisticRegression, LinearRegression\nfrom sklearn.ensemble import RandomForestClassifier, RandomForestRegressor\nfrom sklearn.neighbors import KNeighborsClassifier\nfrom sklearn.dummy import DummyClassifier\nfrom sklearn.model_selection import train_test_split\nfrom sklearn.metrics import accuracy_score, f1_score, confusion_matrix, r2_score, mean_squared_error, roc_auc_score\nimport numpy as np";
+
+const TARGETS: &str = r#""X_train": {"type": "pandas.core.frame.DataFrame", "kind": "dataframe", "S": {"shape": [100, 3]}, "V": {"has_nan": false}},
+    "y_price": {"type": "pandas.core.series.Series", "kind": "series", "S": {"shape": [100]}, "R": {"dtype": "float64", "name": "price"}, "V": {"has_nan": false, "kind": "continuous", "range": [0.42, 80.0]}},
+    "y_paper": {"type": "pandas.core.series.Series", "kind": "series", "V": {"kind": "continuous", "range": [3, 17.5]}},
+    "y_flag": {"type": "pandas.core.series.Series", "kind": "series", "S": {"shape": [100]}, "R": {"dtype": "float64"}, "V": {"has_nan": false, "kind": "binary", "unique": 2, "range": [0.0, 1.0]}},
+    "y_obj": {"type": "pandas.core.series.Series", "kind": "series", "S": {"shape": [100]}, "R": {"dtype": "object"}, "V": {"kind": "categorical", "examples": [0.5, "a"], "range": [0.5, 2.5]}},
+    "p": {"type": "numpy.ndarray", "kind": "ndarray", "S": {"shape": [100]}, "R": {"dtype": "float64"}, "V": {"has_nan": false, "range": [0.013, 0.98]}},
+    "p_undtyped": {"type": "numpy.ndarray", "kind": "ndarray", "S": {"shape": [100]}, "V": {"range": [0.013, 0.98]}},
+    "t": {"type": "torch.Tensor", "kind": "tensor", "S": {"shape": [100]}, "R": {"dtype": "torch.float32"}, "V": {"range": [0.013, 0.98]}},
+    "labels": {"type": "numpy.ndarray", "kind": "ndarray", "S": {"shape": [100]}, "R": {"dtype": "int64"}, "V": {"range": [0, 1], "unique": 2, "unique_values": [0, 1]}},
+    "scores": {"type": "numpy.ndarray", "kind": "ndarray", "S": {"shape": [100]}, "R": {"dtype": "float32"}, "V": {"has_nan": false, "unique": 3, "unique_values": [0.0, 0.5, 1.0]}},
+    "houses": {"type": "pandas.core.frame.DataFrame", "kind": "dataframe", "S": {"shape": [100, 3]},
+        "R": {"columns": ["area", "price", "rooms"], "dtypes": {"area": "int64", "price": "float64", "rooms": "float64"}},
+        "V": {"has_nan": false, "column_values": {"price": {"kind": "continuous", "range": [1.5, 99.9]},
+              "rooms": {"kind": "categorical", "unique": 6, "range": [1.0, 6.0]}, "area": {"kind": "continuous", "range": [20, 300]}}}},
+    "clf": {"type": "sklearn.linear_model._logistic.LogisticRegression", "kind": "estimator", "S": {"n_features_in": 3}, "V": {"fitted": true}},
+    "reg": {"type": "sklearn.ensemble._forest.RandomForestRegressor", "kind": "estimator", "S": {"n_features_in": 3}, "V": {"fitted": true}},
+    "forest": {"type": "sklearn.ensemble._forest.RandomForestClassifier", "kind": "estimator", "S": {"n_features_in": 3, "n_classes": 2}, "V": {"fitted": true}},
+    "forest1": {"type": "sklearn.ensemble._forest.RandomForestClassifier", "kind": "estimator", "S": {"n_features_in": 3, "n_classes": 1}, "V": {"fitted": true}},
+    "svc": {"type": "sklearn.svm._classes.SVC", "kind": "estimator", "S": {"n_features_in": 3, "n_classes": 2}, "V": {"fitted": true}},
+    "onehot": {"type": "numpy.ndarray", "kind": "ndarray", "S": {"shape": [100, 2]}, "R": {"dtype": "int64"}, "V": {"range": [0, 1]}},
+    "vote": {"type": "sklearn.ensemble._voting.VotingClassifier", "kind": "estimator", "R": {"steps": [["lr", "sklearn.linear_model._logistic.LogisticRegression"]]}, "V": {"fitted": false}},
+    "ada": {"type": "sklearn.ensemble._weight_boosting.AdaBoostClassifier", "kind": "estimator", "R": {"params": {"estimator": "None"}}, "V": {"fitted": false}},
+    "ada_reg": {"type": "sklearn.ensemble._weight_boosting.AdaBoostClassifier", "kind": "estimator", "R": {"params": {"estimator": "DecisionTreeRegressor()"}}, "V": {"fitted": false}}"#;
+
+fn targets(target: &str) -> Vec<Diagnostic> {
+    run(&[SK_TARGETS], target, TARGETS)
+}
+
+#[test]
+fn classifier_fitted_on_continuous_targets() {
+    let t = "model = LogisticRegression(max_iter=1000)\nmodel.fit(X_train, y_price)";
+    fires(
+        &targets(t),
+        t,
+        "sklearn-continuous-target",
+        "y_price",
+        &[
+            "y_price",
+            "0.42",
+            "LogisticRegression is a classifier",
+            "model.fit()",
+            "ValueError: Unknown label type",
+            "regressor",
+        ],
+    );
+    // A column of a frame, also through a name bound in the cell; keyword `y`.
+    let t = "y = houses['price']\nRandomForestClassifier().fit(X_train, y)";
+    fires(&targets(t), t, "sklearn-continuous-target", "y", &["1.5"]);
+    let t = "KNeighborsClassifier().fit(X=X_train, y=houses.price)";
+    fires(
+        &targets(t),
+        t,
+        "sklearn-continuous-target",
+        "houses.price",
+        &["1.5", "KNeighborsClassifier"],
+    );
+    // The paper's summaries give no dtype: a range of numbers is only computed for numbers.
+    let t = "LogisticRegression().fit(X_train, y_paper)";
+    fires(
+        &targets(t),
+        t,
+        "sklearn-continuous-target",
+        "y_paper",
+        &["17.5", "NaN"],
+    );
+    // Ensembles check the targets themselves; AdaBoost only with its default trees.
+    let t = "vote.fit(X_train, y_price)";
+    fires(
+        &targets(t),
+        t,
+        "sklearn-continuous-target",
+        "y_price",
+        &["VotingClassifier"],
+    );
+    let t = "ada.fit(X_train, y_price)";
+    fires(
+        &targets(t),
+        t,
+        "sklearn-continuous-target",
+        "y_price",
+        &["AdaBoostClassifier"],
+    );
+    let t = "from sklearn.ensemble import AdaBoostClassifier\nAdaBoostClassifier(n_estimators=10).fit(X_train, y_price)";
+    fires(
+        &targets(t),
+        t,
+        "sklearn-continuous-target",
+        "y_price",
+        &["AdaBoostClassifier"],
+    );
+    // Cross-validation: some fold fits on the value (cv a number of folds, or left out).
+    let t = "from sklearn.model_selection import cross_val_predict\npred = cross_val_predict(RandomForestClassifier(), X_train, y_price, cv=3)";
+    fires(
+        &targets(t),
+        t,
+        "sklearn-continuous-target",
+        "y_price",
+        &["cross_val_predict fits the classifier RandomForestClassifier"],
+    );
+    let t = "from sklearn.model_selection import cross_val_score\ncross_val_score(clf, X_train, y=y_price, error_score='raise')";
+    fires(
+        &targets(t),
+        t,
+        "sklearn-continuous-target",
+        "y_price",
+        &["cross_val_score"],
+    );
+    // Inside a function of the notebook the cell calls.
+    let def = "def train(model, X, y):\n    model.fit(X, y)\n    return model";
+    let t = "m = train(LogisticRegression(), X_train, y_price)";
+    fires(
+        &run(&[SK_TARGETS, def], t, TARGETS),
+        t,
+        "sklearn-continuous-target",
+        "train(LogisticRegression(), X_train, y_price)",
+        &["in `train`, line 2: y holds non-integer values such as 0.42"],
+    );
+    let def = "def train(model, X, y):\n    model.fit(X, y.round())\n    return model";
+    silent(&run(&[SK_TARGETS, def], t, TARGETS));
+    // A fitted classifier scored against continuous targets.
+    let t = "clf.score(X_train, y_price)";
+    fires(
+        &targets(t),
+        t,
+        "sklearn-continuous-target",
+        "y_price",
+        &["clf.score()", "accuracy_score"],
+    );
+}
+
+#[test]
+fn classification_metrics_on_continuous_values() {
+    let t = "accuracy_score(labels, p)";
+    fires(
+        &targets(t),
+        t,
+        "sklearn-continuous-target",
+        "p",
+        &[
+            "p holds non-integer values such as 0.013",
+            "accuracy_score is a classification metric",
+            "ValueError",
+        ],
+    );
+    let t = "f1_score(y_pred=labels, y_true=y_price)";
+    fires(
+        &targets(t),
+        t,
+        "sklearn-continuous-target",
+        "y_price",
+        &["0.42", "f1_score"],
+    );
+    let t = "from sklearn import metrics\ncm = metrics.confusion_matrix(scores, labels)";
+    fires(
+        &targets(t),
+        t,
+        "sklearn-continuous-target",
+        "scores",
+        &["0.5"],
+    );
+}
+
+#[test]
+fn classification_metrics_on_probabilities() {
+    let t = "accuracy_score(labels, clf.predict_proba(X_train))";
+    fires(
+        &targets(t),
+        t,
+        "sklearn-continuous-target",
+        "clf.predict_proba(X_train)",
+        &[
+            "2-D array of probabilities",
+            "labels holds one label per sample",
+            "accuracy_score raises ValueError",
+            "clf.predict(...)",
+        ],
+    );
+    let t = "from sklearn.metrics import classification_report\nprint(classification_report(forest.predict_proba(X_train), y_flag))";
+    fires(
+        &targets(t),
+        t,
+        "sklearn-continuous-target",
+        "forest.predict_proba(X_train)",
+        &["classification_report"],
+    );
+    // Fitted in the cell: a LogisticRegression has two classes at least.
+    let t = "m = LogisticRegression()\nm.fit(X_train, labels)\nf1_score(labels, m.predict_proba(X_train))";
+    fires(
+        &targets(t),
+        t,
+        "sklearn-continuous-target",
+        "m.predict_proba(X_train)",
+        &["f1_score"],
+    );
+}
+
+#[test]
+fn continuous_targets_that_run() {
+    // Floats that are all integers are classes; regressors and regression metrics take anything.
+    silent(&targets("LogisticRegression().fit(X_train, y_flag)\nRandomForestClassifier().fit(X_train, houses['rooms'])"));
+    silent(&targets("LinearRegression().fit(X_train, y_price)\nRandomForestRegressor().fit(X_train, houses['price'])\nreg.score(X_train, y_price)"));
+    silent(&targets("DummyClassifier().fit(X_train, y_price)"));
+    // Cross-validation scores of the folds that fail are NaN unless error_score='raise' (one fold
+    // that fits gives no error); splitter objects are not followed.
+    silent(&targets("from sklearn.model_selection import cross_val_score, cross_val_predict, KFold\ncross_val_score(clf, X_train, y_price, cv=5)\ncross_val_predict(clf, X_train, y_price, cv=KFold(3))\ncross_val_predict(reg, X_train, y_price)"));
+    // AdaBoost given a regressor fails otherwise (TypeError): not claimed.
+    silent(&targets("ada_reg.fit(X_train, y_price)"));
+    silent(&targets("from sklearn.ensemble import AdaBoostClassifier\nfrom sklearn.tree import DecisionTreeRegressor\nAdaBoostClassifier(estimator=DecisionTreeRegressor()).fit(X_train, y_price)\nAdaBoostClassifier(base_estimator=DecisionTreeRegressor()).fit(X_train, y_price)"));
+    silent(&targets("accuracy_score(labels, labels)\nr2_score(y_price, p)\nmean_squared_error(labels, p)\nroc_auc_score(labels, p)"));
+    // Rounded, cast or binned in the cell first: the summary no longer describes the values.
+    silent(&targets(
+        "y_price = y_price.round()\nLogisticRegression().fit(X_train, y_price)",
+    ));
+    silent(&targets(
+        "y = y_price.astype(int)\nLogisticRegression().fit(X_train, y)",
+    ));
+    silent(&targets("LogisticRegression().fit(X_train, np.round(y_price))\naccuracy_score(labels, (p > 0.5).astype(int))"));
+    silent(&targets("houses['price'] = houses['price'].round()\nLogisticRegression().fit(X_train, houses['price'])"));
+    silent(&targets(
+        "y_price[y_price > 0] = 1\nLogisticRegression().fit(X_train, y_price)",
+    ));
+    silent(&targets(
+        "p = np.where(p > 0.5, 1, 0)\naccuracy_score(labels, p)",
+    ));
+    silent(&targets("np.round(p, out=p)\naccuracy_score(labels, p)"));
+    // A part of the data may leave every non-integer value out.
+    silent(&targets("X_tr, X_te, y_tr, y_te = train_test_split(X_train, y_price)\nLogisticRegression().fit(X_tr, y_tr)"));
+    silent(&targets("h = houses[houses['area'] > 50]\nLogisticRegression().fit(X_train, h['price'])\naccuracy_score(labels, p[0:10])"));
+    silent(&targets(
+        "g = houses.groupby('area').get_group(20)\nLogisticRegression().fit(X_train, g['price'])",
+    ));
+    // Predictions are not proof: probabilities and tree predictions may all be integers.
+    silent(&targets("accuracy_score(labels, clf.predict_proba(X_train)[:, 1])\naccuracy_score(labels, reg.predict(X_train))"));
+    // Probabilities of one class only (a forest fitted on one class), of a forest fitted in the
+    // cell (classes unknown), of an SVC (predict_proba only with probability=True), next to
+    // labels that may be 2-D, or in a metric that takes scores.
+    silent(&targets("accuracy_score(labels, forest1.predict_proba(X_train))\naccuracy_score(labels, svc.predict_proba(X_train))"));
+    silent(&targets("m = RandomForestClassifier()\nm.fit(X_train, labels)\naccuracy_score(labels, m.predict_proba(X_train))"));
+    silent(&targets("accuracy_score(onehot, clf.predict_proba(X_train))\nroc_auc_score(labels, clf.predict_proba(X_train)[:, 1])"));
+    // Object data, data of unknown dtype and torch tensors are not claimed.
+    silent(&targets("LogisticRegression().fit(X_train, y_obj)\naccuracy_score(labels, p_undtyped)\naccuracy_score(labels, t)"));
+}

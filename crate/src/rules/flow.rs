@@ -15,7 +15,7 @@ use crate::ir::{Expr, Keyword, Literal, SeqKind, Stmt, Target, TextRange};
 
 use super::calls::Callee;
 use super::value::{from_summary, ArrayLib, ArrayVal, Estimator, Frame, SeriesVal, Val};
-use super::{api, columns, join, keras, shapes, sklearn, values, RuleContext};
+use super::{api, columns, join, keras, shapes, sklearn, targets, values, RuleContext};
 
 pub struct Walker<'a> {
     pub ctx: &'a RuleContext<'a>,
@@ -913,6 +913,7 @@ impl<'a> Walker<'a> {
         columns::check(self, expr, &mut found);
         join::check(self, expr, &mut found);
         sklearn::check(self, expr, &mut found);
+        targets::check(self, expr, &mut found);
         shapes::check(self, expr, &mut found);
         values::check(self, expr, &mut found);
         api::check(self, expr, &mut found);
@@ -1105,6 +1106,7 @@ impl<'a> Walker<'a> {
                             has_nan: f.has_nan,
                             csv_object_column: None,
                             origin: None,
+                            non_integer: None,
                         }),
                         _ => Val::Unknown,
                     },
@@ -1189,6 +1191,7 @@ impl<'a> Walker<'a> {
                         Val::Int(i) if i >= -a.shape[0] && i < a.shape[0] => Val::Array(ArrayVal {
                             shape: a.shape[1..].to_vec(),
                             origin: None,
+                            non_integer: None,
                             ..a
                         }),
                         _ => Val::Unknown,
@@ -1312,6 +1315,7 @@ impl<'a> Walker<'a> {
                     None
                 }),
             name: Some(col.to_string()),
+            non_integer: info.and_then(|i| i.non_integer),
         })
     }
 
@@ -1371,7 +1375,8 @@ impl<'a> Walker<'a> {
                 items,
             },
             Val::Frame(f) => columns::frame_method_result(self, &f, attr, args, keywords),
-            Val::GroupBy(f) if attr == "get_group" => Val::Frame(Frame { n_rows: None, ..f }),
+            // One group's rows: what the values of the whole frame showed may lie in others.
+            Val::GroupBy(f) if attr == "get_group" => Val::Frame(rows_of(&f)),
             Val::Estimator(e) => sklearn::method_result(self, &e, attr, args),
             Val::Array(a) => shapes::array_method_result(&a, attr, args, keywords),
             // `s.apply(str)`, `s.map(lambda x: str(x).split('-')[0])`: the NaN rows become a
@@ -1388,6 +1393,7 @@ impl<'a> Walker<'a> {
                             str_examples: vec![text],
                             has_nan: Some(false),
                             name: s.name,
+                            non_integer: None,
                         }),
                         None => Val::Unknown,
                     },
@@ -1536,6 +1542,10 @@ impl<'a> Walker<'a> {
                 if self.is_builtin(id) && PURE_BUILTINS.contains(&id.as_str()) {
                     pure = true;
                 }
+            }
+            // `np.round(p, out=p)`, `a.clip(0, 1, out=a)`: numpy writes into the `out` array.
+            if keywords.iter().any(|k| k.name.as_deref() == Some("out")) {
+                pure = false;
             }
             if let Some(root) = base_name(func) {
                 for n in self.function_mentions(root) {

@@ -69,6 +69,7 @@ pub fn binop_value(op: &str, l: &Val, r: &Val) -> Val {
                     has_nan: None,
                     csv_object_column: None,
                     origin: None,
+                    non_integer: None,
                 }),
                 None => Val::Unknown,
             }
@@ -79,6 +80,7 @@ pub fn binop_value(op: &str, l: &Val, r: &Val) -> Val {
                 has_nan: None,
                 csv_object_column: None,
                 origin: None,
+                non_integer: None,
                 ..a.clone()
             })
         }
@@ -171,6 +173,7 @@ pub fn new_array(w: &Walker, path: &str, args: &[Expr], keywords: &[Keyword]) ->
         },
         csv_object_column: None,
         origin: None,
+        non_integer: None,
     }))
 }
 
@@ -180,6 +183,7 @@ pub fn array_method_result(a: &ArrayVal, attr: &str, args: &[Expr], _kw: &[Keywo
             dtype: None,
             csv_object_column: None,
             origin: None,
+            non_integer: a.non_integer.filter(|_| attr == "copy"),
             ..a.clone()
         }),
         "flatten" | "ravel" if args.is_empty() => Val::Array(ArrayVal {

@@ -134,7 +134,7 @@ const STATELESS: &[&str] = &[
 
 impl Estimator {
     /// A scikit-learn class (the tables below are about scikit-learn's own validation).
-    fn is_sklearn(&self) -> bool {
+    pub(super) fn is_sklearn(&self) -> bool {
         self.type_path.starts_with("sklearn.")
     }
 
@@ -150,7 +150,7 @@ impl Estimator {
     }
 
     /// A constructor parameter as written in this cell or reported by the kernel (a short repr).
-    fn param(&self, name: &str) -> Option<String> {
+    pub(super) fn param(&self, name: &str) -> Option<String> {
         match self.params.get(name) {
             Some(Literal::Str(s)) => Some(format!("'{s}'")),
             Some(_) => None,
@@ -208,7 +208,7 @@ pub fn construct(path: &str, keywords: &[Keyword], range: TextRange) -> Option<E
     })
 }
 
-fn keyword<'e>(keywords: &'e [Keyword], name: &str) -> Option<&'e Expr> {
+pub(super) fn keyword<'e>(keywords: &'e [Keyword], name: &str) -> Option<&'e Expr> {
     keywords
         .iter()
         .find(|k| k.name.as_deref() == Some(name))
@@ -333,6 +333,7 @@ pub fn split_result(w: &Walker, value: &Expr, n_targets: usize) -> Option<Vec<Va
                     } else {
                         None
                     },
+                    non_integer: None,
                     ..s.clone()
                 }),
                 Val::Array(a) if !a.shape.is_empty() => match rows {
@@ -347,6 +348,7 @@ pub fn split_result(w: &Walker, value: &Expr, n_targets: usize) -> Option<Vec<Va
                                 None
                             },
                             origin: None,
+                            non_integer: None,
                             ..a.clone()
                         })
                     }
@@ -417,6 +419,7 @@ pub fn attribute_value(e: &Estimator, attr: &str) -> Val {
                 origin: Some(format!(
                     "the feature_importances_ of {of} (fitted on {n} features)"
                 )),
+                non_integer: None,
             })
         }
         _ => Val::Unknown,
@@ -440,6 +443,7 @@ pub fn method_result(w: &Walker, e: &Estimator, attr: &str, args: &[Expr]) -> Va
             has_nan: None,
             csv_object_column: None,
             origin: None,
+            non_integer: None,
         }),
         _ => Val::Unknown,
     }
@@ -457,6 +461,7 @@ pub fn after_method(w: &Walker, e: &Estimator, attr: &str, args: &[Expr]) -> Val
                 fitted: Some(true),
                 n_features: cols,
                 feature_names: names,
+                n_classes: None,
                 ..e.clone()
             })
         }

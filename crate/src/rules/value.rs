@@ -90,6 +90,8 @@ pub struct Column {
     /// String example values the summary recorded (an object column).
     pub str_examples: Vec<String>,
     pub has_nan: Option<bool>,
+    /// A value the column certainly holds that is not an integer (`non_integer`).
+    pub non_integer: Option<f64>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -159,6 +161,8 @@ pub struct SeriesVal {
     pub str_examples: Vec<String>,
     pub has_nan: Option<bool>,
     pub name: Option<String>,
+    /// A value the Series certainly holds that is not an integer (`non_integer`).
+    pub non_integer: Option<f64>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -180,6 +184,9 @@ pub struct ArrayVal {
     /// What the array is, for messages, when it is a fitted attribute of an estimator
     /// (`the feature_importances_ of gbr`). Forgotten by anything that derives another array.
     pub origin: Option<String>,
+    /// A value a float array certainly holds that is not an integer (`non_integer`). Forgotten
+    /// by anything that may leave it out or change it (a part of the array, arithmetic, astype).
+    pub non_integer: Option<f64>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -197,6 +204,8 @@ pub struct Estimator {
     /// The name the kernel summarized it under, for messages.
     pub name: Option<String>,
     pub n_features: Option<i64>,
+    /// The number of classes a fitted classifier knows (`classes_`), from the kernel.
+    pub n_classes: Option<i64>,
     pub feature_names: Option<Vec<String>>,
     /// Literal keyword arguments of a constructor call seen in this cell.
     pub params: BTreeMap<String, Literal>,
@@ -297,6 +306,23 @@ fn str_examples(values: &Value) -> Vec<String> {
     out
 }
 
+/// A value the summarized data certainly holds that is not an integer: a bound of its `range`
+/// or one of its `unique_values` (actual values, also when sampled; the kernel's 6 significant
+/// digits keep every integer integral, so a fraction is a real one). Only for data whose dtype
+/// is a float one, or unknown (the kernel and the paper give number ranges for numeric dtypes
+/// only): then scikit-learn's `type_of_target` finds it `continuous`.
+fn non_integer(values: &Value, dtype: Option<&str>) -> Option<f64> {
+    if dtype.is_some_and(|d| !d.to_ascii_lowercase().starts_with("float")) {
+        return None;
+    }
+    ["range", "unique_values"]
+        .iter()
+        .filter_map(|key| values.get(*key).and_then(Value::as_array))
+        .flatten()
+        .filter_map(Value::as_f64)
+        .find(|v| v.is_finite() && v.fract() != 0.0)
+}
+
 /// The abstract value of a summarized object.
 pub fn from_summary(name: &str, obj: &ObjectSummary) -> Val {
     if obj.error.is_some() {
@@ -331,6 +357,7 @@ pub fn from_summary(name: &str, obj: &ObjectSummary) -> Val {
                         Column {
                             str_examples: str_examples(v),
                             has_nan,
+                            non_integer: non_integer(v, obj.dtype_of_column(col)),
                         },
                     );
                 }
@@ -356,6 +383,7 @@ pub fn from_summary(name: &str, obj: &ObjectSummary) -> Val {
                 str_examples: str_examples(&values),
                 has_nan: obj.has_nan(),
                 name: obj.str_fact(Category::R, "name").map(str::to_string),
+                non_integer: non_integer(&values, obj.str_fact(Category::R, "dtype")),
             })
         }
         // Subclasses such as `numpy.matrix` (where `*` is a matrix product) are not followed.
@@ -375,6 +403,10 @@ pub fn from_summary(name: &str, obj: &ObjectSummary) -> Val {
                     has_nan: obj.has_nan(),
                     csv_object_column: None,
                     origin: None,
+                    // Only with a known float dtype (a summary without one may be of anything).
+                    non_integer: obj
+                        .str_fact(Category::R, "dtype")
+                        .and_then(|d| non_integer(&Value::Object(obj.value.clone()), Some(d))),
                 }),
                 None => Val::Typed(type_name),
             }
@@ -407,6 +439,7 @@ pub fn from_summary(name: &str, obj: &ObjectSummary) -> Val {
             fitted: obj.fitted(),
             name: Some(name.to_string()),
             n_features: obj.int_fact(Category::S, "n_features_in"),
+            n_classes: obj.int_fact(Category::S, "n_classes"),
             feature_names: obj
                 .str_list_fact(Category::R, "feature_names_in")
                 .map(|v| v.into_iter().map(str::to_string).collect()),
@@ -458,5 +491,33 @@ mod tests {
         assert!(!not_a_float("1.5e…") && !not_a_float("٣") && !not_a_float("12"));
         assert!(not_an_int("46.0") && not_an_int("46.0…") && !not_an_int("1_000"));
         assert!(date_like("2020-01-01 00:00:00") && date_like("2020Q1") && !date_like("2020"));
+    }
+
+    #[test]
+    fn non_integer_values_need_a_fraction_and_a_float_dtype() {
+        let v = |json: &str| serde_json::from_str::<Value>(json).unwrap();
+        assert_eq!(
+            non_integer(&v(r#"{"range": [0.42, 80.0]}"#), Some("float64")),
+            Some(0.42)
+        );
+        assert_eq!(non_integer(&v(r#"{"range": [3, 17.5]}"#), None), Some(17.5));
+        assert_eq!(
+            non_integer(&v(r#"{"unique_values": [0.0, 0.5, 1.0]}"#), Some("float32")),
+            Some(0.5)
+        );
+        // Integers written as floats (also big ones cut to 6 significant digits), infinities,
+        // and data of another dtype prove nothing.
+        assert_eq!(
+            non_integer(&v(r#"{"range": [0.0, 1.0]}"#), Some("float64")),
+            None
+        );
+        assert_eq!(
+            non_integer(&v(r#"{"range": [1234570.0, "inf"]}"#), None),
+            None
+        );
+        assert_eq!(
+            non_integer(&v(r#"{"range": [0.5, 2.5]}"#), Some("object")),
+            None
+        );
     }
 }
