@@ -289,6 +289,21 @@ pub fn convert_object(paper: &Map<String, Value>) -> ObjectSummary {
                     o.structural.insert(to.into(), v);
                 }
             }
+            // The paper collated a few samples with the loader (`batch[0]`, `batch[1]`, ...);
+            // an error there leaves no shapes.
+            if let Some(shapes) = paper
+                .get("dataset")
+                .and_then(|d| d.get("batch_shapes"))
+                .and_then(Value::as_object)
+            {
+                let by_index: Option<Vec<Value>> = (0..shapes.len())
+                    .map(|i| shapes.get(&format!("batch[{i}]")).cloned())
+                    .collect();
+                if let Some(list) = by_index.filter(|l| !l.is_empty()) {
+                    o.structural
+                        .insert("batch_shapes".into(), Value::Array(list));
+                }
+            }
         }
         "list" | "tuple" | "set" | "dict" => {
             if let Some(v) = get("length") {

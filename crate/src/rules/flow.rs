@@ -15,7 +15,7 @@ use crate::ir::{Expr, Keyword, Literal, SeqKind, Stmt, Target, TextRange};
 
 use super::calls::Callee;
 use super::value::{from_summary, ArrayLib, ArrayVal, Estimator, Frame, SeriesVal, Val};
-use super::{api, columns, join, keras, shapes, sklearn, values, RuleContext};
+use super::{api, columns, join, keras, shapes, sklearn, torch, values, RuleContext};
 
 pub struct Walker<'a> {
     pub ctx: &'a RuleContext<'a>,
@@ -128,6 +128,27 @@ impl<'a> Walker<'a> {
             }
         }
         let mut walker = Walker::bare(ctx, env);
+        // Instances of the notebook's `nn.Module` classes an executed cell built, when the kernel
+        // agrees (or says nothing of the name).
+        for (name, class) in &ctx.history.torch_instances {
+            let summary = ctx.summaries.and_then(|d| d.objects.get(name));
+            let agrees = match summary {
+                Some(obj) => {
+                    obj.error.is_none()
+                        && super::value::normalize_type(&obj.type_name)
+                            .rsplit('.')
+                            .next()
+                            == Some(class.name.as_str())
+                }
+                None => ctx.kernel_names.is_none_or(|names| names.contains(name)),
+            };
+            if agrees && !ctx.history.global_names.contains(name) && !walker.torch_rewired(class) {
+                walker.env.insert(
+                    name.clone(),
+                    Val::Torch(torch::Layer::Net(std::rc::Rc::clone(class))),
+                );
+            }
+        }
         walker.drops = ctx.history.drops.clone();
         walker.drops.retain(|name, _| !mentioned(name));
         walker
@@ -226,6 +247,37 @@ impl<'a> Walker<'a> {
             source: &f.source,
             range: f.range,
         })
+    }
+
+    /// The notebook's `nn.Module` class `func` names, when an executed cell defined it, the name is
+    /// not rebound since, and nothing may rewire its instances.
+    fn torch_class(&self, func: &Expr) -> Option<std::rc::Rc<torch::UserClass>> {
+        let Expr::Name { id, .. } = func else {
+            return None;
+        };
+        if self.bound_here.contains(id) || self.rebound_all {
+            return None;
+        }
+        let class = self.ctx.history.torch_classes.get(id)?;
+        if let Some(obj) = self.ctx.summaries.and_then(|d| d.objects.get(id)) {
+            if obj.error.is_some() || obj.kind != "class" {
+                return None;
+            }
+        }
+        (!self.torch_rewired(class)).then(|| std::rc::Rc::clone(class))
+    }
+
+    /// May the notebook (the executed cells or this one) have replaced a layer or a method of
+    /// instances of `class`?
+    fn torch_rewired(&self, class: &torch::UserClass) -> bool {
+        let history = self.ctx.history;
+        let mut here = BTreeSet::new();
+        torch::stored_attributes(self.ctx.body, &mut here);
+        history.rewires_modules
+            || torch::rewires_modules(self.ctx.body)
+            || class
+                .watched()
+                .any(|a| history.stored_attributes.contains(a) || here.contains(a))
     }
 
     /// Is `name` a Python builtin here (not bound by the cell or the kernel)?
@@ -460,6 +512,7 @@ impl<'a> Walker<'a> {
                     let mut first = self
                         .loop_elements(iter)
                         .and_then(|e| e.into_iter().next())
+                        .or_else(|| torch::first_batch(self, iter))
                         .unwrap_or(Val::Unknown);
                     if let Expr::Call { func, args, .. } = iter {
                         if matches!(&**func, Expr::Name { id, .. } if id == "range" && self.is_builtin(id))
@@ -730,11 +783,12 @@ impl<'a> Walker<'a> {
         let (env, bound_here, defined_here, n) = saved;
         self.defined_here = defined_here;
         let found: Vec<Diagnostic> = self.out.drain(n..).collect();
-        self.out.extend(
-            found
-                .into_iter()
-                .filter(|d| matches!(d.code, "missing-attribute" | "module-called")),
-        );
+        self.out.extend(found.into_iter().filter(|d| {
+            matches!(
+                d.code,
+                "missing-attribute" | "module-called" | "torch-layer-mismatch"
+            )
+        }));
         self.env = env;
         self.bound_here = bound_here;
     }
@@ -763,8 +817,18 @@ impl<'a> Walker<'a> {
                 self.env.insert(id.clone(), val);
             }
             Target::Unpack { elts, .. } => {
-                for e in elts {
-                    self.bind(e, Val::Unknown, _value);
+                // `a, b = x, y`, a loop over pairs: the values the walker follows, in order.
+                let parts = match val {
+                    Val::Items { items, .. }
+                        if items.len() == elts.len()
+                            && !elts.iter().any(|e| matches!(e, Target::Starred { .. })) =>
+                    {
+                        items
+                    }
+                    _ => vec![Val::Unknown; elts.len()],
+                };
+                for (e, v) in elts.iter().zip(parts) {
+                    self.bind(e, v, _value);
                 }
             }
             Target::Starred { target, .. } => self.bind(target, Val::Unknown, _value),
@@ -799,7 +863,11 @@ impl<'a> Walker<'a> {
                 if let Some(base) = base_name(expr) {
                     if matches!(
                         self.get(base),
-                        Val::Frame(_) | Val::Series(_) | Val::Array(_) | Val::GroupBy(_)
+                        Val::Frame(_)
+                            | Val::Series(_)
+                            | Val::Array(_)
+                            | Val::GroupBy(_)
+                            | Val::Tensor(_)
                     ) {
                         self.forget_data();
                     }
@@ -917,6 +985,7 @@ impl<'a> Walker<'a> {
         values::check(self, expr, &mut found);
         api::check(self, expr, &mut found);
         keras::check(self, expr, &mut found);
+        torch::check(self, expr, &mut found);
         self.out.extend(found);
         if !self.speculating {
             self.follow_call(expr);
@@ -1023,6 +1092,7 @@ impl<'a> Walker<'a> {
                 | Val::Items { .. }
                 | Val::Dict { .. }) => v.sized().is_some_and(|(_, n)| n > 0),
                 Val::Array(a) => a.shape.first().is_some_and(|&n| n > 0),
+                Val::Loader { non_empty, .. } => non_empty,
                 Val::Frame(f) => f.columns.is_some_and(|c| !c.is_empty()),
                 _ => false,
             },
@@ -1343,10 +1413,21 @@ impl<'a> Walker<'a> {
             if let Some(v) = shapes::new_array(self, &path, args, keywords) {
                 return v;
             }
+            if let Some(v) = torch::construct(self, &path, args, keywords)
+                .or_else(|| torch::new_tensor(self, &path, args, keywords))
+            {
+                return v;
+            }
             if path == "pandas.Categorical" {
                 return Val::Typed("pandas.core.arrays.categorical.Categorical".into());
             }
             return Val::Unknown;
+        }
+        if let Some(class) = self.torch_class(func) {
+            return Val::Torch(torch::Layer::Net(class));
+        }
+        if let Val::Torch(module) = self.eval(func) {
+            return torch::call_result(self, &module, args, keywords);
         }
         let Expr::Attribute { value, attr, .. } = func else {
             return Val::Unknown;
@@ -1370,6 +1451,25 @@ impl<'a> Walker<'a> {
             Val::Frame(f) => columns::frame_method_result(self, &f, attr, args, keywords),
             Val::GroupBy(f) if attr == "get_group" => Val::Frame(Frame { n_rows: None, ..f }),
             Val::Estimator(e) => sklearn::method_result(self, &e, attr, args),
+            Val::Tensor(s) => {
+                let int = |e: &Expr| match self.eval(e) {
+                    Val::Int(i) => Some(i),
+                    _ => torch::const_int(e, self.ctx.source, &|_| None),
+                };
+                torch::tensor_method(Some(&s), attr, args, keywords, &int)
+                    .map_or(Val::Unknown, Val::Tensor)
+            }
+            Val::Array(a) if a.lib == ArrayLib::Torch => {
+                let int = |e: &Expr| match self.eval(e) {
+                    Val::Int(i) => Some(i),
+                    _ => torch::const_int(e, self.ctx.source, &|_| None),
+                };
+                let s = torch::shape_of(&Val::Array(a.clone()));
+                match torch::tensor_method(s.as_ref(), attr, args, keywords, &int) {
+                    Some(s) => Val::Tensor(s),
+                    None => shapes::array_method_result(&a, attr, args, keywords),
+                }
+            }
             Val::Array(a) => shapes::array_method_result(&a, attr, args, keywords),
             // `s.apply(str)`, `s.map(lambda x: str(x).split('-')[0])`: the NaN rows become a
             // known string ('nan'); nothing is known of the other rows.
@@ -1433,7 +1533,13 @@ impl<'a> Walker<'a> {
                     let root = base_name(value).map(|r| self.get(r));
                     if matches!(
                         root,
-                        Some(Val::Frame(_) | Val::Series(_) | Val::Array(_) | Val::GroupBy(_))
+                        Some(
+                            Val::Frame(_)
+                                | Val::Series(_)
+                                | Val::Array(_)
+                                | Val::GroupBy(_)
+                                | Val::Tensor(_)
+                        )
                     ) {
                         self.forget_data();
                     }
@@ -1486,9 +1592,11 @@ impl<'a> Walker<'a> {
                             }
                             self.env.insert(id.clone(), after);
                         }
+                        Val::Tensor(_) if attr.ends_with('_') => self.forget_data(),
                         Val::Array(_) | Val::Series(_) | Val::GroupBy(_) => {
                             pure = true;
-                            let inplace = has_inplace(keywords);
+                            // `t.unsqueeze_(0)`: torch's in-place methods end with `_`.
+                            let inplace = has_inplace(keywords) || attr.ends_with('_');
                             if inplace
                                 || matches!(
                                     attr.as_str(),
@@ -1647,7 +1755,7 @@ pub fn rows_of(f: &Frame) -> Frame {
 fn is_data(v: &Val) -> bool {
     matches!(
         v,
-        Val::Frame(_) | Val::Series(_) | Val::Array(_) | Val::GroupBy(_)
+        Val::Frame(_) | Val::Series(_) | Val::Array(_) | Val::GroupBy(_) | Val::Tensor(_)
     )
 }
 

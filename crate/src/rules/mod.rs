@@ -15,6 +15,7 @@ pub mod keras;
 pub mod keras_build;
 pub mod shapes;
 pub mod sklearn;
+pub mod torch;
 pub mod value;
 pub mod values;
 

@@ -60,6 +60,18 @@ pub enum Val {
         type_name: String,
         items: Vec<String>,
     },
+    /// A torch tensor whose shape is known in part (`torch::Shape`).
+    Tensor(super::torch::Shape),
+    /// A torch module whose effect on shapes is known.
+    Torch(super::torch::Layer),
+    /// A torch loss module.
+    Loss(super::torch::Loss),
+    /// A torch DataLoader: the shapes of a batch's tensors (the batch axis unknown), and whether
+    /// it certainly yields a batch.
+    Loader {
+        batch: Vec<super::torch::Shape>,
+        non_empty: bool,
+    },
 }
 
 impl Val {
@@ -303,6 +315,9 @@ pub fn from_summary(name: &str, obj: &ObjectSummary) -> Val {
         return Val::Unknown;
     }
     let type_name = normalize_type(&obj.type_name).to_string();
+    if let Some(v) = super::torch::from_summary(obj, &type_name) {
+        return v;
+    }
     match obj.kind.as_str() {
         "dataframe" => {
             let columns = obj.complete_columns().and_then(|cols| {

@@ -1,0 +1,1360 @@
+//! PyTorch rules: a module applied to a tensor its layers cannot take, and a loss given an input
+//! and a target of shapes it rejects.
+//!
+//! - `torch-layer-mismatch`: a module whose own layers do not chain, whatever its input
+//!   (`nn.Sequential(nn.Linear(4500, 500), nn.ReLU(), nn.Linear(1024, 128))`): calling it raises
+//!   RuntimeError (`mat1 and mat2 shapes cannot be multiplied`).
+//! - `torch-input-mismatch`: a module applied to a tensor of known shape that its first layers
+//!   reject: an `nn.Linear` whose `in_features` differs from the tensor's last dimension, an
+//!   `nn.ConvNd` given a tensor of another rank or another number of channels (dimension -N-1).
+//! - `torch-loss-shape`: `nn.BCELoss` / `nn.BCEWithLogitsLoss` (and `F.binary_cross_entropy*`)
+//!   with an input and a target of different sizes (ValueError: they are never broadcast), and
+//!   elementwise losses (`MSELoss`, `L1Loss`, ...) with shapes that do not broadcast.
+//!
+//! Modules are known from the code that builds them (`nn.Linear(a, b)`, `nn.Sequential(...)`), from
+//! the kernel's summary of a live `Linear`, `ConvNd` or `Sequential`, and for instances of the
+//! notebook's own `nn.Module` subclasses from the class: the layers `__init__` assigns in straight
+//! code, and a `forward` followed statement by statement while it stays straight (it stops at
+//! anything it cannot follow). A module the notebook may have rewired (an attribute of the
+//! class's layers or methods assigned or deleted anywhere, `setattr`, `add_module`, hooks) is not
+//! followed. Tensors are known from the kernel's summaries, `torch.randn/zeros/ones/rand(shape)`,
+//! shape methods on known tensors, and the batches of a DataLoader (the batch axis unknown: the
+//! last batch may be smaller).
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::rc::Rc;
+
+use serde_json::Value;
+
+use crate::diagnostic::Diagnostic;
+use crate::ir::{AssignOp, Expr, Keyword, Literal, Params, SeqKind, Stmt, Target};
+use crate::summary::{Category, ObjectSummary};
+
+use super::flow::{unpacks, Walker};
+use super::value::{ArrayLib, Val};
+
+/// What is known of a tensor's shape: its dimensions when the rank is known (`None` for one of
+/// unknown size), else maybe the size of its last dimension.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Shape {
+    pub dims: Option<Vec<Option<i64>>>,
+    pub last: Option<i64>,
+}
+
+impl Shape {
+    pub fn unknown() -> Shape {
+        Shape {
+            dims: None,
+            last: None,
+        }
+    }
+
+    pub fn of(dims: Vec<Option<i64>>) -> Shape {
+        Shape {
+            last: dims.last().copied().flatten(),
+            dims: Some(dims),
+        }
+    }
+
+    /// `(?, 3, 512, 512)`; `(..., 500)` when only the last dimension is known.
+    pub fn text(&self) -> String {
+        let dim = |d: &Option<i64>| d.map_or("?".to_string(), |d| d.to_string());
+        match &self.dims {
+            Some(dims) if dims.len() == 1 => format!("({},)", dim(&dims[0])),
+            Some(dims) => format!("({})", dims.iter().map(dim).collect::<Vec<_>>().join(", ")),
+            None => match self.last {
+                Some(l) => format!("(..., {l})"),
+                None => "(...)".to_string(),
+            },
+        }
+    }
+}
+
+/// A module whose effect on shapes is known.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Layer {
+    /// `nn.Linear(in, out)` (`nn.LazyLinear(out)`: `in` unknown): works on the last dimension.
+    Linear {
+        inputs: Option<i64>,
+        outputs: Option<i64>,
+    },
+    /// `nn.Conv{n}d(in, out, ...)`: takes (C, ...) or (N, C, ...) with `n` spatial dimensions.
+    Conv {
+        n: usize,
+        inputs: Option<i64>,
+        outputs: Option<i64>,
+    },
+    /// Pooling over `n` spatial dimensions: the rank and channels are kept.
+    Pool(usize),
+    /// `nn.Flatten(start_dim, end_dim)`.
+    Flatten(i64, i64),
+    /// Activations, dropout, normalization: the shape is kept.
+    Same,
+    /// `nn.Sequential(...)`: the layers in order.
+    Sequential(Vec<Layer>),
+    /// A live module the kernel summarized: its first and last leaf layers (the first applied to
+    /// the input, the last giving the output).
+    Ends(Box<Layer>, Box<Layer>),
+    /// An instance of a notebook class (`forward` followed).
+    Net(Rc<UserClass>),
+    Opaque,
+}
+
+/// A loss module.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Loss {
+    /// `BCELoss`, `BCEWithLogitsLoss`: input and target of the same size.
+    Binary,
+    /// `MSELoss`, `L1Loss`, `SmoothL1Loss`, `HuberLoss`: shapes that broadcast (a mismatch that
+    /// broadcasts only warns).
+    Elementwise,
+}
+
+/// A `nn.Module` subclass the notebook defines.
+#[derive(Debug, PartialEq)]
+pub struct UserClass {
+    pub name: String,
+    /// The layers `__init__` assigns to attributes in straight code; an attribute it assigns
+    /// anything else (or in a branch) is `Opaque`.
+    pub layers: BTreeMap<String, Layer>,
+    /// Its methods: the parameters and body.
+    pub methods: BTreeMap<String, (Params, Vec<Stmt>)>,
+    /// The source of the cell that defines it (the bodies' ranges index into it).
+    pub source: Rc<str>,
+}
+
+impl UserClass {
+    /// The attribute names whose rebinding would change what the class computes.
+    pub fn watched(&self) -> impl Iterator<Item = &String> {
+        self.layers.keys().chain(self.methods.keys())
+    }
+}
+
+/// The PyTorch class a path names (`torch.nn.Linear`, `torch.nn.modules.linear.Linear`).
+fn nn_class(path: &str) -> Option<&str> {
+    let rest = path.strip_prefix("torch.nn.")?;
+    let class = rest.rsplit('.').next()?;
+    (rest == class || rest.starts_with("modules.")).then_some(class)
+}
+
+const SHAPE_KEEPING: &[&str] = &[
+    "ReLU",
+    "ReLU6",
+    "LeakyReLU",
+    "PReLU",
+    "RReLU",
+    "ELU",
+    "SELU",
+    "CELU",
+    "GELU",
+    "SiLU",
+    "Mish",
+    "Sigmoid",
+    "LogSigmoid",
+    "Tanh",
+    "Softmax",
+    "LogSoftmax",
+    "Softplus",
+    "Softsign",
+    "Hardtanh",
+    "Hardswish",
+    "Hardsigmoid",
+    "Tanhshrink",
+    "Identity",
+    "Dropout",
+    "Dropout1d",
+    "Dropout2d",
+    "Dropout3d",
+    "AlphaDropout",
+    "FeatureAlphaDropout",
+    "BatchNorm1d",
+    "BatchNorm2d",
+    "BatchNorm3d",
+    "LayerNorm",
+    "GroupNorm",
+    "InstanceNorm1d",
+    "InstanceNorm2d",
+    "InstanceNorm3d",
+    "LocalResponseNorm",
+];
+
+/// Functions of a tensor that keep its shape (`F.relu(x)`, `torch.sigmoid(x)`).
+const SAME_FUNCTIONS: &[&str] = &[
+    "relu",
+    "relu6",
+    "leaky_relu",
+    "elu",
+    "selu",
+    "gelu",
+    "silu",
+    "mish",
+    "sigmoid",
+    "tanh",
+    "softmax",
+    "log_softmax",
+    "softplus",
+    "dropout",
+    "hardtanh",
+];
+
+/// Tensor methods that keep the shape.
+const SAME_METHODS: &[&str] = &[
+    "float",
+    "double",
+    "half",
+    "long",
+    "int",
+    "bool",
+    "to",
+    "cuda",
+    "cpu",
+    "detach",
+    "clone",
+    "contiguous",
+    "relu",
+    "sigmoid",
+    "tanh",
+    "requires_grad_",
+    "type",
+];
+
+fn keyword<'e>(keywords: &'e [Keyword], name: &str) -> Option<&'e Expr> {
+    keywords
+        .iter()
+        .find(|k| k.name.as_deref() == Some(name))
+        .map(|k| &k.value)
+}
+
+/// The argument at `pos` or the keyword `name`.
+fn argument<'e>(
+    args: &'e [Expr],
+    keywords: &'e [Keyword],
+    pos: usize,
+    name: &str,
+) -> Option<&'e Expr> {
+    args.get(pos).or_else(|| keyword(keywords, name))
+}
+
+/// An int the code spells out: a literal, `-1`, or arithmetic of those (`32 * 128 * 128`).
+pub fn const_int(e: &Expr, source: &str, names: &dyn Fn(&str) -> Option<i64>) -> Option<i64> {
+    match e {
+        Expr::Literal {
+            value: Literal::Int(i),
+            ..
+        } => Some(*i),
+        Expr::Name { id, .. } => names(id),
+        Expr::BinOp {
+            op, left, right, ..
+        } => {
+            let (a, b) = (
+                const_int(left, source, names)?,
+                const_int(right, source, names)?,
+            );
+            match *op {
+                "*" => a.checked_mul(b),
+                "+" => a.checked_add(b),
+                "-" => a.checked_sub(b),
+                "//" if b > 0 && a >= 0 => Some(a / b),
+                _ => None,
+            }
+        }
+        // `-1`
+        Expr::Other { children, range } if children.len() == 1 => {
+            let text = source.get(range.start as usize..range.end as usize)?;
+            let inner = text.trim().strip_prefix('-')?;
+            let child = children[0].range();
+            let child_text = source.get(child.start as usize..child.end as usize)?;
+            (inner.trim() == child_text.trim())
+                .then(|| const_int(&children[0], source, names).map(|i| -i))
+                .flatten()
+        }
+        _ => None,
+    }
+}
+
+/// The layer `class(args)` builds; `int` reads the sizes, `sub` the layers of a `Sequential`.
+pub fn layer_of(
+    class: &str,
+    args: &[Expr],
+    keywords: &[Keyword],
+    int: &dyn Fn(&Expr) -> Option<i64>,
+    sub: &dyn Fn(&Expr) -> Layer,
+) -> Layer {
+    if unpacks(args, keywords) {
+        return Layer::Opaque;
+    }
+    let size = |pos: usize, name: &str| argument(args, keywords, pos, name).and_then(int);
+    let spatial = |prefix: &str| -> Option<usize> {
+        let rest = class.strip_prefix(prefix)?;
+        match rest {
+            "1d" => Some(1),
+            "2d" => Some(2),
+            "3d" => Some(3),
+            _ => None,
+        }
+    };
+    match class {
+        "Linear" => Layer::Linear {
+            inputs: size(0, "in_features"),
+            outputs: size(1, "out_features"),
+        },
+        "LazyLinear" => Layer::Linear {
+            inputs: None,
+            outputs: size(0, "out_features"),
+        },
+        "Flatten" => {
+            let start = match argument(args, keywords, 0, "start_dim") {
+                Some(e) => int(e),
+                None => Some(1),
+            };
+            let end = match argument(args, keywords, 1, "end_dim") {
+                Some(e) => int(e),
+                None => Some(-1),
+            };
+            match (start, end) {
+                (Some(s), Some(e)) => Layer::Flatten(s, e),
+                _ => Layer::Opaque,
+            }
+        }
+        // `return_indices=True` gives a tuple.
+        _ if keyword(keywords, "return_indices").is_some() => Layer::Opaque,
+        "Sequential" if keywords.is_empty() => Layer::Sequential(args.iter().map(sub).collect()),
+        c if SHAPE_KEEPING.contains(&c) => Layer::Same,
+        c => {
+            if let Some(n) = spatial("Conv") {
+                return Layer::Conv {
+                    n,
+                    inputs: size(0, "in_channels"),
+                    outputs: size(1, "out_channels"),
+                };
+            }
+            let pools = [
+                "MaxPool",
+                "AvgPool",
+                "AdaptiveAvgPool",
+                "AdaptiveMaxPool",
+                "LPPool",
+            ];
+            match pools.iter().find_map(|p| spatial(p)) {
+                Some(n) if c != "LPPool3d" => Layer::Pool(n),
+                _ => Layer::Opaque,
+            }
+        }
+    }
+}
+
+/// Why a module cannot take a tensor: the layer (its place in the module, for messages) and the
+/// problem.
+#[derive(Clone, Debug)]
+pub struct Mismatch {
+    pub at: String,
+    pub problem: String,
+}
+
+fn layer_text(layer: &Layer) -> String {
+    let n = |d: &Option<i64>| d.map_or("?".to_string(), |d| d.to_string());
+    match layer {
+        Layer::Linear { inputs, outputs } => format!("Linear({}, {})", n(inputs), n(outputs)),
+        Layer::Conv {
+            n: k,
+            inputs,
+            outputs,
+        } => {
+            format!("Conv{k}d({}, {})", n(inputs), n(outputs))
+        }
+        _ => "a layer".to_string(),
+    }
+}
+
+/// The shape `layer` gives a tensor of shape `x`, or why it raises.
+pub fn apply(layer: &Layer, x: &Shape, depth: usize) -> Result<Shape, Mismatch> {
+    let fail = |problem: String| Mismatch {
+        at: String::new(),
+        problem,
+    };
+    match layer {
+        Layer::Linear { inputs, outputs } => {
+            if let (Some(want), Some(got)) = (inputs, x.last) {
+                if *want != got {
+                    return Err(fail(format!(
+                        "{} takes {want} features at the last dimension, but gets a tensor of shape {} ({got} features): RuntimeError (mat1 and mat2 shapes cannot be multiplied)",
+                        layer_text(layer),
+                        x.text()
+                    )));
+                }
+            }
+            Ok(match &x.dims {
+                Some(dims) if !dims.is_empty() => {
+                    let mut d = dims.clone();
+                    *d.last_mut().unwrap() = *outputs;
+                    Shape::of(d)
+                }
+                _ => Shape {
+                    dims: None,
+                    last: *outputs,
+                },
+            })
+        }
+        Layer::Conv { n, inputs, outputs } => {
+            let Some(dims) = &x.dims else {
+                return Ok(Shape::unknown());
+            };
+            let rank = dims.len();
+            if rank != n + 1 && rank != n + 2 {
+                return Err(fail(format!(
+                    "{} takes a {}D (unbatched) or {}D (batched) input, but gets a tensor of shape {}: RuntimeError",
+                    layer_text(layer),
+                    n + 1,
+                    n + 2,
+                    x.text()
+                )));
+            }
+            let channel = rank - n - 1;
+            if let (Some(want), Some(got)) = (inputs, dims[channel]) {
+                if *want != got {
+                    return Err(fail(format!(
+                        "{} takes {want} channels (dimension {channel}), but gets a tensor of shape {} ({got} channels): RuntimeError",
+                        layer_text(layer),
+                        x.text()
+                    )));
+                }
+            }
+            let mut d: Vec<Option<i64>> = vec![None; rank];
+            d[..channel].copy_from_slice(&dims[..channel]);
+            d[channel] = *outputs;
+            Ok(Shape::of(d))
+        }
+        Layer::Pool(n) => Ok(match &x.dims {
+            Some(dims) if dims.len() == n + 1 || dims.len() == n + 2 => {
+                let keep = dims.len() - n;
+                let mut d: Vec<Option<i64>> = vec![None; dims.len()];
+                d[..keep].copy_from_slice(&dims[..keep]);
+                Shape::of(d)
+            }
+            _ => Shape::unknown(),
+        }),
+        Layer::Flatten(start, end) => Ok(flatten(x, *start, *end)),
+        Layer::Same => Ok(x.clone()),
+        Layer::Sequential(layers) => {
+            let mut x = x.clone();
+            for (i, l) in layers.iter().enumerate() {
+                x = apply(l, &x, depth).map_err(|m| Mismatch {
+                    at: format!("[{i}]{}", m.at),
+                    problem: m.problem,
+                })?;
+            }
+            Ok(x)
+        }
+        Layer::Ends(first, last) => {
+            apply(first, x, depth)?;
+            Ok(apply(last, &Shape::unknown(), depth).unwrap_or_else(|_| Shape::unknown()))
+        }
+        Layer::Net(class) => {
+            Ok(run_forward(class, &[Some(x.clone())], depth)?.unwrap_or_else(Shape::unknown))
+        }
+        Layer::Opaque => Ok(Shape::unknown()),
+    }
+}
+
+/// `torch.flatten(x, start, end)`, when it succeeds.
+fn flatten(x: &Shape, start: i64, end: i64) -> Shape {
+    match &x.dims {
+        Some(dims) => {
+            let r = dims.len().max(1) as i64;
+            let (s, e) = (
+                if start < 0 { start + r } else { start },
+                if end < 0 { end + r } else { end },
+            );
+            if s < 0 || e < s || e >= r {
+                return Shape::unknown();
+            }
+            if dims.is_empty() {
+                return Shape::of(vec![Some(1)]);
+            }
+            let (s, e) = (s as usize, e as usize);
+            let merged = dims[s..=e]
+                .iter()
+                .try_fold(1i64, |acc, d| d.and_then(|d| acc.checked_mul(d)));
+            let mut d = dims[..s].to_vec();
+            d.push(merged);
+            d.extend_from_slice(&dims[e + 1..]);
+            Shape::of(d)
+        }
+        // Flattening to the end from a known start: the rank is start + 1.
+        None if end == -1 && start >= 0 => Shape::of(vec![None; start as usize + 1]),
+        None => Shape::unknown(),
+    }
+}
+
+/// `x.view(a, b, ...)` / `x.reshape(...)` to sizes given by `sizes` (`None`: an int not known
+/// here), when it succeeds: the rank is the number of sizes.
+fn reshaped(x: &Shape, sizes: &[Option<i64>]) -> Shape {
+    if sizes.iter().filter(|s| **s == Some(-1)).count() > 1 {
+        return Shape::unknown();
+    }
+    let total = x.dims.as_ref().and_then(|d| {
+        d.iter()
+            .try_fold(1i64, |acc, d| d.and_then(|d| acc.checked_mul(d)))
+    });
+    let known: Option<i64> = sizes
+        .iter()
+        .filter(|s| **s != Some(-1))
+        .try_fold(1i64, |acc, d| d.and_then(|d| acc.checked_mul(d)));
+    let dims = sizes
+        .iter()
+        .map(|s| match s {
+            Some(-1) => match (total, known) {
+                (Some(t), Some(k)) if k > 0 && t % k == 0 => Some(t / k),
+                _ => None,
+            },
+            Some(d) if *d >= 0 => Some(*d),
+            _ => None,
+        })
+        .collect();
+    Shape::of(dims)
+}
+
+/// Calls `forward` of an instance of `class` on arguments of the given shapes: the shape of what
+/// it returns (when one tensor of known rank), or where it certainly raises.
+pub fn run_forward(
+    class: &UserClass,
+    args: &[Option<Shape>],
+    depth: usize,
+) -> Result<Option<Shape>, Mismatch> {
+    run_method(class, "forward", args, depth)
+}
+
+fn run_method(
+    class: &UserClass,
+    method: &str,
+    args: &[Option<Shape>],
+    depth: usize,
+) -> Result<Option<Shape>, Mismatch> {
+    let Some((params, body)) = class.methods.get(method) else {
+        return Ok(None);
+    };
+    if depth > 4
+        || params.vararg
+        || params.kwarg
+        || params.positional != params.names.len()
+        || params.positional != args.len() + 1
+    {
+        return Ok(None);
+    }
+    let mut run = Forward {
+        class,
+        me: &params.names[0],
+        locals: params.names[1..]
+            .iter()
+            .cloned()
+            .zip(args.iter().cloned())
+            .collect(),
+        depth: depth + 1,
+    };
+    run.body(body).map_err(|m| Mismatch {
+        at: if m.at.starts_with(&class.name) {
+            m.at
+        } else {
+            format!("{}.{method}: {}", class.name, m.at)
+        },
+        problem: m.problem,
+    })
+}
+
+/// Following a method of a notebook class on tensors of known shapes.
+struct Forward<'c> {
+    class: &'c UserClass,
+    /// The name of its `self` parameter.
+    me: &'c str,
+    /// Local names and the shapes of the tensors they hold (`None`: unknown).
+    locals: BTreeMap<String, Option<Shape>>,
+    depth: usize,
+}
+
+impl Forward<'_> {
+    /// The shape the body returns; it stops (`Ok(None)`) at a statement it cannot follow.
+    fn body(&mut self, body: &[Stmt]) -> Result<Option<Shape>, Mismatch> {
+        for s in body {
+            match s {
+                Stmt::Expr {
+                    value: Expr::Literal { .. },
+                    ..
+                } => {}
+                Stmt::Expr {
+                    value: Expr::Call { func, args, .. },
+                    ..
+                } if matches!(&**func, Expr::Name { id, .. } if id == "print") => {
+                    for a in args {
+                        self.eval(a)?;
+                    }
+                }
+                Stmt::Assign {
+                    targets,
+                    op: AssignOp::Plain,
+                    value: Some(value),
+                    ..
+                } => {
+                    let v = self.eval(value)?;
+                    match targets.as_slice() {
+                        [Target::Name { id, .. }] if id != self.me => {
+                            self.locals.insert(id.clone(), v);
+                        }
+                        _ => return Ok(None),
+                    }
+                }
+                Stmt::Other { exprs, .. }
+                    if super::calls::keyword(s, &self.class.source) == Some("return") =>
+                {
+                    return match exprs.as_slice() {
+                        [e] => self.eval(e),
+                        _ => Ok(None),
+                    };
+                }
+                _ => return Ok(None),
+            }
+        }
+        Ok(None)
+    }
+
+    fn int(&self, e: &Expr) -> Option<i64> {
+        const_int(e, &self.class.source, &|_| None)
+    }
+
+    /// Is `e` `self.<attr>`?
+    fn own_attr<'e>(&self, e: &'e Expr) -> Option<&'e str> {
+        match e {
+            Expr::Attribute { value, attr, .. } if matches!(&**value, Expr::Name { id, .. } if id == self.me) => {
+                Some(attr)
+            }
+            _ => None,
+        }
+    }
+
+    /// The shape of the tensor `e` gives, evaluating what certainly runs.
+    fn eval(&mut self, e: &Expr) -> Result<Option<Shape>, Mismatch> {
+        match e {
+            Expr::Name { id, .. } => Ok(self.locals.get(id).cloned().flatten()),
+            Expr::Call {
+                func,
+                args,
+                keywords,
+                ..
+            } => {
+                let shapes: Vec<Option<Shape>> = args
+                    .iter()
+                    .map(|a| self.eval(a))
+                    .collect::<Result<_, _>>()?;
+                for k in keywords {
+                    self.eval(&k.value)?;
+                }
+                if unpacks(args, keywords) {
+                    return Ok(None);
+                }
+                let first = shapes.first().cloned().flatten();
+                // `self.fc1(x)`, `self.block(x)`
+                if let Some(attr) = self.own_attr(func) {
+                    if let Some(layer) = self.class.layers.get(attr) {
+                        if !keywords.is_empty() || args.len() != 1 {
+                            return Ok(None);
+                        }
+                        let x = first.unwrap_or_else(Shape::unknown);
+                        return apply(layer, &x, self.depth)
+                            .map(|s| (s != Shape::unknown()).then_some(s))
+                            .map_err(|m| Mismatch {
+                                at: format!("{}.{attr}{}", self.class.name, m.at),
+                                problem: m.problem,
+                            });
+                    }
+                    if self.class.methods.contains_key(attr) && keywords.is_empty() {
+                        return run_method(self.class, attr, &shapes, self.depth);
+                    }
+                    return Ok(None);
+                }
+                match &**func {
+                    // `x.view(-1, 32 * 128 * 128)`, `x.relu()`
+                    Expr::Attribute { value, attr, .. } => {
+                        let base = self.eval(value)?;
+                        let path = func.dotted_path();
+                        let function = match path.as_deref() {
+                            Some([m, f]) if matches!(*m, "F" | "torch") => Some(*f),
+                            _ => None,
+                        };
+                        if let Some(f) = function {
+                            if SAME_FUNCTIONS.contains(&f) {
+                                return Ok(first);
+                            }
+                            if f == "flatten" {
+                                let start = args.get(1).map_or(Some(0), |e| self.int(e));
+                                let end = args.get(2).map_or(Some(-1), |e| self.int(e));
+                                return Ok(match (first, start, end, keywords.is_empty()) {
+                                    (Some(x), Some(s), Some(e), true) => Some(flatten(&x, s, e)),
+                                    (None, Some(s), Some(-1), true) if s >= 0 => {
+                                        Some(flatten(&Shape::unknown(), s, -1))
+                                    }
+                                    _ => None,
+                                });
+                            }
+                            return Ok(None);
+                        }
+                        Ok(tensor_method(base.as_ref(), attr, args, keywords, &|e| {
+                            self.int(e)
+                        }))
+                    }
+                    _ => Ok(None),
+                }
+            }
+            Expr::Attribute { value, .. } | Expr::Subscript { value, .. } => {
+                self.eval(value)?;
+                Ok(None)
+            }
+            _ => Ok(None),
+        }
+    }
+}
+
+/// The shape a shape method of a tensor gives (`view`, `reshape`, `flatten`, `unsqueeze`, ...);
+/// `base` is the tensor's shape when known, `int` reads int arguments.
+pub fn tensor_method(
+    base: Option<&Shape>,
+    attr: &str,
+    args: &[Expr],
+    keywords: &[Keyword],
+    int: &dyn Fn(&Expr) -> Option<i64>,
+) -> Option<Shape> {
+    if unpacks(args, keywords) {
+        return None;
+    }
+    match attr {
+        "view" | "reshape" if keywords.is_empty() && !args.is_empty() => {
+            // `x.view(a, b)` or `x.view((a, b))`; an int argument not known here is `None`
+            // (`x.size(0)`), a `torch.Size` or a dtype is not followed.
+            let sizes: Vec<&Expr> = match args {
+                [Expr::Seq {
+                    kind: SeqKind::Tuple | SeqKind::List,
+                    elts,
+                    ..
+                }] => elts.iter().collect(),
+                [one] if int(one).is_none() && !is_size_call(one) => return None,
+                _ => args.iter().collect(),
+            };
+            let sizes: Vec<Option<i64>> = sizes.into_iter().map(int).collect();
+            let x = base.cloned().unwrap_or_else(Shape::unknown);
+            Some(reshaped(&x, &sizes))
+        }
+        "flatten" if keywords.is_empty() => {
+            let start = args.first().map_or(Some(0), int)?;
+            let end = args.get(1).map_or(Some(-1), int)?;
+            let x = base.cloned().unwrap_or_else(Shape::unknown);
+            Some(flatten(&x, start, end)).filter(|s| *s != Shape::unknown())
+        }
+        "unsqueeze" if keywords.is_empty() => {
+            let dims = base?.dims.as_ref()?;
+            let d = int(args.first()?)?;
+            let r = dims.len() as i64 + 1;
+            let at = if d < 0 { d + r } else { d };
+            if !(0..r).contains(&at) {
+                return None;
+            }
+            let mut out = dims.clone();
+            out.insert(at as usize, Some(1));
+            Some(Shape::of(out))
+        }
+        "squeeze" if keywords.is_empty() => {
+            let dims = base?.dims.as_ref()?;
+            match args {
+                [] if dims.iter().all(Option::is_some) => Some(Shape::of(
+                    dims.iter().copied().filter(|d| *d != Some(1)).collect(),
+                )),
+                [d] => {
+                    let d = int(d)?;
+                    let r = dims.len() as i64;
+                    let at = if d < 0 { d + r } else { d };
+                    match dims.get(usize::try_from(at).ok()?)? {
+                        Some(1) => {
+                            let mut out = dims.clone();
+                            out.remove(at as usize);
+                            Some(Shape::of(out))
+                        }
+                        Some(_) => Some(Shape::of(dims.clone())),
+                        None => None,
+                    }
+                }
+                _ => None,
+            }
+        }
+        "t" | "T" if args.is_empty() => {
+            let dims = base?.dims.as_ref()?;
+            (dims.len() <= 2).then(|| Shape::of(dims.iter().rev().copied().collect()))
+        }
+        m if SAME_METHODS.contains(&m) => base.cloned(),
+        _ => None,
+    }
+}
+
+/// `x.size(0)`, `x.shape[0]`, `x.size()[0]`, `len(x)`: an int not known here (a `view` of one of
+/// them keeps its rank).
+fn is_size_call(e: &Expr) -> bool {
+    match e {
+        Expr::Call { func, .. } => {
+            matches!(&**func, Expr::Attribute { attr, .. } if attr == "size")
+                || matches!(&**func, Expr::Name { id, .. } if id == "len")
+        }
+        Expr::Subscript { value, .. } => match &**value {
+            Expr::Attribute { attr, .. } => attr == "shape",
+            Expr::Call { .. } => is_size_call(value),
+            _ => false,
+        },
+        _ => false,
+    }
+}
+
+/// The class a notebook's `class name(nn.Module)` statement defines, when its base is
+/// `torch.nn.Module` (`resolve` gives the library path of a base) and nothing in it changes how
+/// an instance is called or looks up attributes.
+pub fn user_class(
+    name: &str,
+    bases: &[Expr],
+    body: &[Stmt],
+    source: Rc<str>,
+    resolve: &dyn Fn(&Expr) -> Option<String>,
+) -> Option<UserClass> {
+    let [base] = bases else { return None };
+    if !matches!(
+        resolve(base).as_deref(),
+        Some("torch.nn.Module" | "torch.nn.modules.module.Module")
+    ) {
+        return None;
+    }
+    let mut methods = BTreeMap::new();
+    for s in body {
+        match s {
+            Stmt::FunctionDef {
+                name,
+                decorators,
+                params,
+                body,
+                ..
+            } => {
+                if !decorators.is_empty()
+                    || matches!(
+                        name.as_str(),
+                        "__call__"
+                            | "__getattr__"
+                            | "__getattribute__"
+                            | "__setattr__"
+                            | "_call_impl"
+                    )
+                {
+                    return None;
+                }
+                methods.insert(name.clone(), (params.clone(), body.clone()));
+            }
+            Stmt::Expr { .. } | Stmt::Other { .. } => {}
+            // Class attributes (`__call__ = ...`) may change anything.
+            _ => return None,
+        }
+    }
+    let mut layers = BTreeMap::new();
+    if let Some((params, init)) = methods.get("__init__") {
+        let me = params.names.first()?;
+        let params: BTreeSet<&String> = params.names.iter().collect();
+        let int = |e: &Expr| const_int(e, &source, &|_| None);
+        fn build(
+            e: &Expr,
+            params: &BTreeSet<&String>,
+            resolve: &dyn Fn(&Expr) -> Option<String>,
+            int: &dyn Fn(&Expr) -> Option<i64>,
+        ) -> Layer {
+            let Expr::Call {
+                func,
+                args,
+                keywords,
+                ..
+            } = e
+            else {
+                return Layer::Opaque;
+            };
+            let root = func
+                .dotted_path()
+                .and_then(|p| p.first().map(|s| s.to_string()));
+            if root.is_some_and(|r| params.contains(&r)) {
+                return Layer::Opaque;
+            }
+            match resolve(func).as_deref().and_then(nn_class) {
+                Some(class) => layer_of(class, args, keywords, int, &|e| {
+                    build(e, params, resolve, int)
+                }),
+                None => Layer::Opaque,
+            }
+        }
+        for s in init {
+            match s {
+                Stmt::Assign {
+                    targets,
+                    op: AssignOp::Plain,
+                    value: Some(value),
+                    ..
+                } if targets.len() == 1 => {
+                    if let Target::Store {
+                        expr:
+                            Expr::Attribute {
+                                value: obj, attr, ..
+                            },
+                        ..
+                    } = &targets[0]
+                    {
+                        if matches!(&**obj, Expr::Name { id, .. } if id == me) {
+                            layers.insert(attr.clone(), build(value, &params, resolve, &int));
+                            continue;
+                        }
+                    }
+                    forget_stores(std::slice::from_ref(s), me, &mut layers);
+                }
+                Stmt::Expr { .. } => {}
+                other => forget_stores(std::slice::from_ref(other), me, &mut layers),
+            }
+        }
+    }
+    Some(UserClass {
+        name: name.to_string(),
+        layers,
+        methods,
+        source,
+    })
+}
+
+/// Attributes of `me` that the statements may assign: not followed.
+fn forget_stores(stmts: &[Stmt], me: &str, layers: &mut BTreeMap<String, Layer>) {
+    let mut attrs = BTreeSet::new();
+    stored_attributes(stmts, &mut attrs);
+    let _ = me;
+    for a in attrs {
+        layers.insert(a, Layer::Opaque);
+    }
+}
+
+/// The attribute names the statements store to or delete (`x.fc = ...`, `x.fc[0] = ...`,
+/// `del x.fc`), function and class bodies included, but for those on `self` in an `__init__`
+/// (they build the object, not change one).
+pub fn stored_attributes(stmts: &[Stmt], out: &mut BTreeSet<String>) {
+    stores_in(stmts, None, out);
+}
+
+fn stores_in(stmts: &[Stmt], skip: Option<&str>, out: &mut BTreeSet<String>) {
+    fn target(t: &Target, skip: Option<&str>, out: &mut BTreeSet<String>) {
+        match t {
+            Target::Store { expr, .. } => {
+                let root = expr.dotted_path().and_then(|p| p.first().copied());
+                if root.is_none() || root != skip {
+                    attrs_in(expr, out);
+                }
+            }
+            Target::Unpack { elts, .. } => elts.iter().for_each(|t| target(t, skip, out)),
+            Target::Starred { target: t, .. } => target(t, skip, out),
+            Target::Name { .. } => {}
+        }
+    }
+    fn attrs_in(e: &Expr, out: &mut BTreeSet<String>) {
+        match e {
+            Expr::Attribute { value, attr, .. } => {
+                out.insert(attr.clone());
+                attrs_in(value, out);
+            }
+            Expr::Subscript { value, .. } => attrs_in(value, out),
+            _ => {}
+        }
+    }
+    for s in stmts {
+        match s {
+            Stmt::Assign { targets, .. } | Stmt::Delete { targets, .. } => {
+                targets.iter().for_each(|t| target(t, skip, out))
+            }
+            Stmt::For { target: t, .. } => target(t, skip, out),
+            Stmt::With { items, .. } => {
+                for t in items.iter().filter_map(|(_, t)| t.as_ref()) {
+                    target(t, skip, out);
+                }
+            }
+            Stmt::ClassDef { body, .. } => {
+                for m in body {
+                    match m {
+                        Stmt::FunctionDef {
+                            name, params, body, ..
+                        } if name == "__init__" => {
+                            stores_in(body, params.names.first().map(String::as_str), out)
+                        }
+                        other => stores_in(std::slice::from_ref(other), None, out),
+                    }
+                }
+                continue;
+            }
+            _ => {}
+        }
+        s.for_each_block(|b| stores_in(b, skip, out));
+    }
+}
+
+/// Does the code rewire modules in ways not seen as attribute stores: `setattr`, `add_module`,
+/// `register_module`, forward hooks, `__dict__`?
+pub fn rewires_modules(stmts: &[Stmt]) -> bool {
+    let mut found = false;
+    super::history::for_each_expr(stmts, &mut |e| {
+        let name = match e {
+            Expr::Name { id, .. } => id.as_str(),
+            Expr::Attribute { attr, .. } => attr.as_str(),
+            _ => return,
+        };
+        found |= matches!(
+            name,
+            "setattr"
+                | "add_module"
+                | "register_module"
+                | "register_forward_hook"
+                | "register_forward_pre_hook"
+                | "register_module_forward_hook"
+                | "register_module_forward_pre_hook"
+                | "__dict__"
+                | "__class__"
+        );
+    });
+    found
+}
+
+/// The abstract value of a summarized PyTorch object (`torch_module` or `dataloader`).
+pub fn from_summary(obj: &ObjectSummary, type_name: &str) -> Option<Val> {
+    match obj.kind.as_str() {
+        "torch_module" => {
+            let class = type_name
+                .strip_prefix("torch.nn.modules.")?
+                .rsplit('.')
+                .next()?;
+            match class {
+                "BCELoss" | "BCEWithLogitsLoss" => return Some(Val::Loss(Loss::Binary)),
+                "MSELoss" | "L1Loss" | "SmoothL1Loss" | "HuberLoss" => {
+                    return Some(Val::Loss(Loss::Elementwise))
+                }
+                _ => {}
+            }
+            let layer = |key: &str| -> Option<Layer> {
+                let l = obj.representation.get(key)?.as_object()?;
+                let int = |k: &str| l.get(k).and_then(Value::as_i64);
+                let class = l.get("class")?.as_str()?;
+                Some(match class {
+                    "Linear" => Layer::Linear {
+                        inputs: int("in_features"),
+                        outputs: int("out_features"),
+                    },
+                    c if c.starts_with("Conv") && !c.starts_with("ConvTranspose") => {
+                        match layer_of(c, &[], &[], &|_| None, &|_| Layer::Opaque) {
+                            Layer::Conv { n, .. } => Layer::Conv {
+                                n,
+                                inputs: int("in_channels"),
+                                outputs: int("out_channels"),
+                            },
+                            _ => Layer::Opaque,
+                        }
+                    }
+                    _ => Layer::Opaque,
+                })
+            };
+            let (first, last) = (layer("first_layer")?, layer("last_layer")?);
+            match class {
+                // A single layer is its own first and last leaf.
+                "Linear" | "Conv1d" | "Conv2d" | "Conv3d" => Some(Val::Torch(first)),
+                // A Sequential applies its leaves in order when they are themselves leaves or
+                // Sequentials; only its first and last leaves are known.
+                "Sequential" if obj.int_fact(Category::S, "n_layers").is_some() => {
+                    Some(Val::Torch(Layer::Ends(Box::new(first), Box::new(last))))
+                }
+                _ => None,
+            }
+        }
+        "dataloader" => {
+            let batches = obj.structural.get("batch_shapes")?.as_array()?;
+            let dims: Option<Vec<Shape>> = batches
+                .iter()
+                .map(|b| {
+                    let dims: Option<Vec<i64>> = b.as_array()?.iter().map(Value::as_i64).collect();
+                    let dims = dims?;
+                    // The batch axis of a probe: the real batches (the last one above all) may
+                    // be of another size.
+                    let mut d: Vec<Option<i64>> = dims.into_iter().map(Some).collect();
+                    *d.first_mut()? = None;
+                    Some(Shape::of(d))
+                })
+                .collect();
+            let non_empty = obj
+                .int_fact(Category::S, "num_batches")
+                .is_some_and(|n| n > 0);
+            Some(Val::Loader {
+                batch: dims?,
+                non_empty,
+            })
+        }
+        _ => None,
+    }
+}
+
+/// A tensor's shape, when the value is a tensor.
+pub fn shape_of(v: &Val) -> Option<Shape> {
+    match v {
+        Val::Tensor(s) => Some(s.clone()),
+        Val::Array(a) if a.lib == ArrayLib::Torch => {
+            Some(Shape::of(a.shape.iter().map(|d| Some(*d)).collect()))
+        }
+        _ => None,
+    }
+}
+
+/// `torch.randn(2, 10)`, `torch.zeros((2, 10))`: a tensor of that shape.
+pub fn new_tensor(w: &Walker, path: &str, args: &[Expr], keywords: &[Keyword]) -> Option<Val> {
+    let f = path.strip_prefix("torch.")?;
+    if !matches!(f, "randn" | "rand" | "zeros" | "ones" | "empty")
+        || unpacks(args, keywords)
+        || keywords.iter().any(|k| k.name.as_deref() == Some("size"))
+    {
+        return None;
+    }
+    let int = |e: &Expr| match w.eval(e) {
+        Val::Int(i) if i >= 0 => Some(i),
+        _ => None,
+    };
+    let dims: Option<Vec<i64>> = match args {
+        [Expr::Seq {
+            kind: SeqKind::Tuple | SeqKind::List,
+            elts,
+            ..
+        }] => elts.iter().map(int).collect(),
+        _ => args.iter().map(int).collect(),
+    };
+    let dims = dims.filter(|d| !d.is_empty())?;
+    Some(Val::Tensor(Shape::of(dims.into_iter().map(Some).collect())))
+}
+
+/// What a call of a PyTorch library class builds (`nn.Linear(10, 5)`, `nn.BCELoss()`).
+pub fn construct(w: &Walker, path: &str, args: &[Expr], keywords: &[Keyword]) -> Option<Val> {
+    let class = nn_class(path)?;
+    match class {
+        "BCELoss" | "BCEWithLogitsLoss" => return Some(Val::Loss(Loss::Binary)),
+        "MSELoss" | "L1Loss" | "SmoothL1Loss" | "HuberLoss" => {
+            return Some(Val::Loss(Loss::Elementwise))
+        }
+        _ => {}
+    }
+    let int = |e: &Expr| {
+        const_int(e, w.ctx.source, &|n| match w.get(n) {
+            Val::Int(i) => Some(i),
+            _ => None,
+        })
+    };
+    fn sub(w: &Walker, e: &Expr) -> Layer {
+        match w.eval(e) {
+            Val::Torch(l) => l,
+            _ => Layer::Opaque,
+        }
+    }
+    let layer = layer_of(class, args, keywords, &int, &|e| sub(w, e));
+    (layer != Layer::Opaque).then_some(Val::Torch(layer))
+}
+
+/// The shape a module call gives, when known.
+pub fn call_result(w: &Walker, module: &Layer, args: &[Expr], keywords: &[Keyword]) -> Val {
+    if !keywords.is_empty() || unpacks(args, keywords) {
+        return Val::Unknown;
+    }
+    let shapes: Vec<Option<Shape>> = args.iter().map(|a| shape_of(&w.eval(a))).collect();
+    let out = match (module, shapes.as_slice()) {
+        (Layer::Net(class), _) => run_forward(class, &shapes, 0).ok().flatten(),
+        (_, [Some(x)]) => apply(module, x, 0).ok(),
+        (_, [None]) => apply(module, &Shape::unknown(), 0)
+            .ok()
+            .filter(|s| *s != Shape::unknown()),
+        _ => None,
+    };
+    out.map_or(Val::Unknown, Val::Tensor)
+}
+
+/// The first batch a loop over `iter` gets: a DataLoader known not to be empty (or `enumerate`
+/// of one): the tensors of a batch.
+pub fn first_batch(w: &Walker, iter: &Expr) -> Option<Val> {
+    let batch = |e: &Expr| match w.eval(e) {
+        Val::Loader { batch, non_empty } if non_empty => Some(Val::Items {
+            type_name: "list".into(),
+            items: batch.into_iter().map(Val::Tensor).collect(),
+        }),
+        _ => None,
+    };
+    if let Expr::Call {
+        func,
+        args,
+        keywords,
+        ..
+    } = iter
+    {
+        if let (Expr::Name { id, .. }, [loader]) = (&**func, args.as_slice()) {
+            let start = match keywords.as_slice() {
+                [] => Some(0),
+                [k] if k.name.as_deref() == Some("start") => match w.eval(&k.value) {
+                    Val::Int(i) => Some(i),
+                    _ => None,
+                },
+                _ => None,
+            };
+            if id == "enumerate" && w.is_builtin(id) {
+                return Some(Val::Items {
+                    type_name: "tuple".into(),
+                    items: vec![start.map_or(Val::Unknown, Val::Int), batch(loader)?],
+                });
+            }
+        }
+        if let (Expr::Name { id, .. }, [loader, start]) = (&**func, args.as_slice()) {
+            if id == "enumerate" && w.is_builtin(id) && keywords.is_empty() {
+                return Some(Val::Items {
+                    type_name: "tuple".into(),
+                    items: vec![w.eval(start), batch(loader)?],
+                });
+            }
+        }
+        return None;
+    }
+    batch(iter)
+}
+
+pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
+    let Expr::Call {
+        func,
+        args,
+        keywords,
+        range,
+    } = expr
+    else {
+        return;
+    };
+    if unpacks(args, keywords) {
+        return;
+    }
+    let callee = w.eval(func);
+    // `F.binary_cross_entropy(input, target)`
+    let functional = w.lib_path(func).and_then(|p| match p.as_str() {
+        "torch.nn.functional.binary_cross_entropy"
+        | "torch.nn.functional.binary_cross_entropy_with_logits" => Some(Loss::Binary),
+        "torch.nn.functional.mse_loss" | "torch.nn.functional.l1_loss" => Some(Loss::Elementwise),
+        _ => None,
+    });
+    match (callee, functional) {
+        (Val::Loss(loss), _) | (_, Some(loss)) => {
+            let input = argument(args, keywords, 0, "input");
+            let target = argument(args, keywords, 1, "target");
+            if let (Some(i), Some(t)) = (input, target) {
+                if let Some(d) = loss_shape(w, loss, i, t) {
+                    out.push(Diagnostic::error("torch-loss-shape", d, *range));
+                }
+            }
+        }
+        (Val::Torch(layer), _) => {
+            if !keywords.is_empty() {
+                return;
+            }
+            let who = w.shown(func, "the module");
+            let blind: Vec<Option<Shape>> = args.iter().map(|_| None).collect();
+            let run = |shapes: &[Option<Shape>]| match (&layer, shapes) {
+                (Layer::Net(class), _) => run_forward(class, shapes, 0).err(),
+                (_, [x]) => apply(&layer, x.as_ref().unwrap_or(&Shape::unknown()), 0).err(),
+                _ => None,
+            };
+            // Whatever the input: the module's own layers do not chain.
+            if let Some(m) = run(&blind) {
+                out.push(Diagnostic::error(
+                    "torch-layer-mismatch",
+                    format!(
+                        "{who} cannot run on any input: at {}, {}",
+                        place(&m, who),
+                        m.problem
+                    ),
+                    *range,
+                ));
+                return;
+            }
+            let shapes: Vec<Option<Shape>> = args.iter().map(|a| shape_of(&w.eval(a))).collect();
+            if shapes.iter().all(Option::is_none) {
+                return;
+            }
+            if let Some(m) = run(&shapes) {
+                let inputs: Vec<String> = args
+                    .iter()
+                    .zip(&shapes)
+                    .filter_map(|(a, s)| {
+                        Some(format!(
+                            "{} has shape {}",
+                            w.shown(a, "the input"),
+                            s.as_ref()?.text()
+                        ))
+                    })
+                    .collect();
+                out.push(Diagnostic::error(
+                    "torch-input-mismatch",
+                    format!(
+                        "{}; at {}, {}",
+                        inputs.join(", "),
+                        place(&m, who),
+                        m.problem
+                    ),
+                    *range,
+                ));
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Where a mismatch lies, for messages: `model (CNN.fc1)`, `fc[2]`.
+fn place(m: &Mismatch, who: &str) -> String {
+    if m.at.is_empty() {
+        who.to_string()
+    } else if m.at.starts_with('[') {
+        format!("{who}{}", m.at)
+    } else {
+        format!("{who} ({})", m.at)
+    }
+}
+
+fn loss_shape(w: &Walker, loss: Loss, input: &Expr, target: &Expr) -> Option<String> {
+    let i = shape_of(&w.eval(input))?;
+    let t = shape_of(&w.eval(target))?;
+    let (id, td) = (i.dims.as_ref()?, t.dims.as_ref()?);
+    let (is, ts) = (w.shown(input, "the input"), w.shown(target, "the target"));
+    match loss {
+        Loss::Binary => {
+            let differ = id.len() != td.len()
+                || id
+                    .iter()
+                    .zip(td)
+                    .any(|(a, b)| matches!((a, b), (Some(a), Some(b)) if a != b));
+            differ.then(|| {
+                format!(
+                    "binary cross-entropy needs the input and the target of the same size, but {is} has shape {} and {ts} has shape {}: ValueError (Using a target size that is different to the input size); reshape the target (e.g. `.view(-1, 1)` or `.squeeze(1)`) to match",
+                    i.text(),
+                    t.text()
+                )
+            })
+        }
+        Loss::Elementwise => {
+            let n = id.len().max(td.len());
+            let at = |d: &Vec<Option<i64>>, k: usize| {
+                if k < n - d.len() {
+                    Some(1)
+                } else {
+                    d[k - (n - d.len())]
+                }
+            };
+            let clash = (0..n).find(|&k| {
+                matches!((at(id, k), at(td, k)), (Some(a), Some(b)) if a != b && a != 1 && b != 1)
+            })?;
+            Some(format!(
+                "{is} has shape {} and {ts} has shape {}, which do not broadcast (dimension {clash}): RuntimeError (the size of tensor a must match the size of tensor b)",
+                i.text(),
+                t.text()
+            ))
+        }
+    }
+}
