@@ -2457,3 +2457,315 @@ fn a_called_function_reading_a_name_nothing_defines_raises_name_error() {
         silent(&run(&[IMPORTS, body], "m = make([])", &objects("")));
     }
 }
+
+// ---------- PyTorch shapes
+
+const TORCH_IMPORTS: &str = "import torch\nimport torch.nn as nn\nimport torch.nn.functional as F\nfrom torch.utils.data import DataLoader\nx = load()\nbatches = load()";
+
+/// A notebook `nn.Module` class whose head is `head`, built into `model`.
+fn torch_net(head: &str) -> String {
+    format!(
+        "class Net(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.conv = nn.Conv2d(3, 8, 3, padding=1)\n        self.pool = nn.MaxPool2d(2)\n        self.head = {head}\n        self.act = nn.Sigmoid()\n\n    def forward(self, x):\n        x = self.pool(F.relu(self.conv(x)))\n        x = x.view(-1, 8 * 4 * 4)\n        x = self.head(x)\n        return self.act(x)\n\nmodel = Net()\nloss_fn = nn.BCELoss()"
+    )
+}
+
+const TORCH_LOADER: &str = r#""loader": {"type": "torch.utils.data.dataloader.DataLoader", "kind": "dataloader",
+    "S": {"batch_size": 32, "num_batches": 13, "batch_shapes": [[10, 3, 8, 8], [10]]}},
+    "model": {"type": "__main__.Net", "kind": "object"},
+    "loss_fn": {"type": "torch.nn.modules.loss.BCELoss", "kind": "torch_module"}"#;
+
+#[test]
+fn torch_layers_must_chain() {
+    let broken = torch_net("nn.Sequential(nn.Linear(128, 64), nn.ReLU(), nn.Linear(32, 1))");
+    let t = "out = model(x)";
+    fires(
+        &run(&[TORCH_IMPORTS, &broken], t, ""),
+        t,
+        "torch-layer-mismatch",
+        "model(x)",
+        &[
+            "Net.head[2]",
+            "Linear(32, 1)",
+            "(?, 64)",
+            "RuntimeError",
+            "any input",
+        ],
+    );
+    // In a loop over data that may be empty, inside a function: the module's own fault stays.
+    let t = "def train():\n    for xb in batches:\n        out = model(xb)\n\ntrain()";
+    fires(
+        &run(&[TORCH_IMPORTS, &broken], t, ""),
+        t,
+        "torch-layer-mismatch",
+        "train()",
+        &["Linear(32, 1)"],
+    );
+    // A Sequential built in the cell.
+    let t = "seq = nn.Sequential(nn.Linear(10, 5), nn.Dropout(0.2), nn.Linear(6, 1))\ny = seq(x)";
+    fires(
+        &run(&[TORCH_IMPORTS], t, ""),
+        t,
+        "torch-layer-mismatch",
+        "seq(x)",
+        &["seq[2]", "Linear(6, 1)", "5 features"],
+    );
+    // Moved to a device (`.to` returns the module).
+    let moved = broken.replace("model = Net()", "model = Net().to('cpu')");
+    fires(
+        &run(&[TORCH_IMPORTS, &moved], "out = model(x)", ""),
+        "out = model(x)",
+        "torch-layer-mismatch",
+        "model(x)",
+        &["Linear(32, 1)"],
+    );
+    let fixed = torch_net("nn.Sequential(nn.Linear(128, 64), nn.ReLU(), nn.Linear(64, 1))");
+    silent(&run(&[TORCH_IMPORTS, &fixed], "out = model(x)", ""));
+    // A lazy layer takes whatever comes.
+    let lazy = torch_net("nn.Sequential(nn.Linear(128, 64), nn.ReLU(), nn.LazyLinear(1))");
+    silent(&run(&[TORCH_IMPORTS, &lazy], "out = model(x)", ""));
+    silent(&run(
+        &[TORCH_IMPORTS],
+        "seq = nn.Sequential(nn.Linear(10, 5), nn.Flatten(), nn.LazyLinear(1))\ny = seq(x)",
+        "",
+    ));
+    // The layer replaced (in this cell or an earlier one, or by setattr), the class redefined
+    // before the model was built, a branch in forward before the head.
+    silent(&run(
+        &[TORCH_IMPORTS, &broken],
+        "model.head = nn.Linear(128, 1)\nout = model(x)",
+        "",
+    ));
+    silent(&run(
+        &[TORCH_IMPORTS, &broken, "model.head[2] = nn.Linear(64, 1)"],
+        "out = model(x)",
+        "",
+    ));
+    silent(&run(
+        &[
+            TORCH_IMPORTS,
+            &broken,
+            "setattr(model, 'head', nn.Linear(128, 1))",
+        ],
+        "out = model(x)",
+        "",
+    ));
+    silent(&run(
+        &[TORCH_IMPORTS, &broken, &fixed],
+        "out = model(x)",
+        "",
+    ));
+    let branchy = broken.replace(
+        "        x = self.head(x)",
+        "        if x.shape[1] == 64:\n            return x\n        x = self.head(x)",
+    );
+    silent(&run(&[TORCH_IMPORTS, &branchy], "out = model(x)", ""));
+    // A base that is not nn.Module; a model the kernel says is something else.
+    let other = broken.replace("class Net(nn.Module)", "class Net(Base)");
+    silent(&run(
+        &[TORCH_IMPORTS, "Base = nn.Module", &other],
+        "out = model(x)",
+        "",
+    ));
+    silent(&run(
+        &[TORCH_IMPORTS, &broken],
+        "out = model(x)",
+        r#""model": {"type": "__main__.Other", "kind": "object"}"#,
+    ));
+}
+
+#[test]
+fn torch_layers_must_take_the_input() {
+    let t = "layer = nn.Linear(10, 5)\nx = torch.randn(32, 12)\ny = layer(x)";
+    fires(
+        &run(&[TORCH_IMPORTS], t, ""),
+        t,
+        "torch-input-mismatch",
+        "layer(x)",
+        &[
+            "x has shape (32, 12)",
+            "Linear(10, 5)",
+            "12 features",
+            "RuntimeError",
+        ],
+    );
+    let t = "conv = nn.Conv2d(3, 16, 3)\nimg = torch.randn(8, 64, 64, 3)\ny = conv(img)";
+    fires(
+        &run(&[TORCH_IMPORTS], t, ""),
+        t,
+        "torch-input-mismatch",
+        "conv(img)",
+        &[
+            "(8, 64, 64, 3)",
+            "Conv2d(3, 16)",
+            "3 channels",
+            "64 channels",
+        ],
+    );
+    let t =
+        "conv = nn.Conv2d(3, 16, 3)\nimg = torch.randn(8, 3, 64, 64).unsqueeze(-1)\ny = conv(img)";
+    fires(
+        &run(&[TORCH_IMPORTS], t, ""),
+        t,
+        "torch-input-mismatch",
+        "conv(img)",
+        &["(8, 3, 64, 64, 1)", "4D (batched)"],
+    );
+    // A notebook class on a tensor the kernel summarized.
+    let net = torch_net("nn.Linear(128, 1)");
+    let objs = r#""X": {"type": "torch.Tensor", "kind": "tensor", "S": {"shape": [16, 1, 8, 8]}}"#;
+    fires(
+        &run(&[TORCH_IMPORTS, &net], "out = model(X)", objs),
+        "out = model(X)",
+        "torch-input-mismatch",
+        "model(X)",
+        &["X has shape (16, 1, 8, 8)", "Net.conv", "3 channels"],
+    );
+    let t = "fc = nn.Linear(40, 2)\nx = torch.randn(8, 3, 4, 4)\ny = fc(x.view(8, -1))";
+    fires(
+        &run(&[TORCH_IMPORTS], t, ""),
+        t,
+        "torch-input-mismatch",
+        "fc(x.view(8, -1))",
+        &["(8, 48)", "Linear(40, 2)"],
+    );
+    silent(&run(
+        &[TORCH_IMPORTS],
+        "fc = nn.Linear(48, 2)\nx = torch.randn(8, 3, 4, 4)\ny = fc(x.view(x.size(0), -1))",
+        "",
+    ));
+    silent(&run(
+        &[TORCH_IMPORTS],
+        "fc = nn.Linear(40, 2)\nx = torch.randn(8, 3, 4, 4)\nx.unsqueeze_(0)\ny = fc(x)",
+        "",
+    ));
+    // Linear works on the last dimension, whatever the leading ones; unbatched conv input; lazy
+    // layers; a shape not known.
+    silent(&run(
+        &[TORCH_IMPORTS],
+        "layer = nn.Linear(10, 5)\ny = layer(torch.randn(4, 7, 10))",
+        "",
+    ));
+    silent(&run(
+        &[TORCH_IMPORTS],
+        "conv = nn.Conv2d(3, 16, 3)\ny = conv(torch.randn(3, 64, 64))",
+        "",
+    ));
+    silent(&run(
+        &[TORCH_IMPORTS],
+        "layer = nn.LazyLinear(5)\ny = layer(torch.randn(32, 12))",
+        "",
+    ));
+    silent(&run(
+        &[TORCH_IMPORTS],
+        "layer = nn.Linear(10, 5)\ny = layer(x)",
+        "",
+    ));
+    silent(&run(
+        &[TORCH_IMPORTS, &net],
+        "out = model(X)",
+        &objs.replace("[16, 1, 8, 8]", "[16, 3, 8, 8]"),
+    ));
+    // A live Linear the kernel summarized.
+    let live = r#""fc": {"type": "torch.nn.modules.linear.Linear", "kind": "torch_module",
+        "S": {"n_params": 55, "n_layers": 1},
+        "R": {"first_layer": {"class": "Linear", "in_features": 10, "out_features": 5},
+              "last_layer": {"class": "Linear", "in_features": 10, "out_features": 5}}},
+        "X": {"type": "torch.Tensor", "kind": "tensor", "S": {"shape": [4, 12]}},
+        "Z": {"type": "torch.Tensor", "kind": "tensor", "S": {"shape": [4, 10]}}"#;
+    fires(
+        &run(&[TORCH_IMPORTS], "fc(X)", live),
+        "fc(X)",
+        "torch-input-mismatch",
+        "fc(X)",
+        &["(4, 12)", "Linear(10, 5)"],
+    );
+    silent(&run(&[TORCH_IMPORTS], "fc(Z)", live));
+}
+
+#[test]
+fn torch_binary_losses_need_targets_of_the_input_size() {
+    let t = "out = torch.rand(32, 1)\ny = torch.rand(32)\nloss = nn.BCELoss()(out, y)";
+    fires(
+        &run(&[TORCH_IMPORTS], t, ""),
+        t,
+        "torch-loss-shape",
+        "nn.BCELoss()(out, y)",
+        &["out has shape (32, 1)", "y has shape (32,)", "ValueError"],
+    );
+    let t = "out = torch.rand(32, 1)\ny = torch.rand(32)\nloss = F.binary_cross_entropy_with_logits(out, y)";
+    fires(
+        &run(&[TORCH_IMPORTS], t, ""),
+        t,
+        "torch-loss-shape",
+        "F.binary_cross_entropy_with_logits(out, y)",
+        &["(32, 1)", "(32,)"],
+    );
+    // A model of the notebook on the batches of a DataLoader.
+    let net = torch_net("nn.Linear(128, 1)");
+    let t = "for xb, yb in loader:\n    out = model(xb)\n    loss = loss_fn(out, yb)";
+    fires(
+        &run(&[TORCH_IMPORTS, &net], t, TORCH_LOADER),
+        t,
+        "torch-loss-shape",
+        "loss_fn(out, yb)",
+        &["out has shape (?, 1)", "yb has shape (?,)"],
+    );
+    // The kernel's own summary: the default collate of the probed samples.
+    let live = |collate: &str, length: i64| {
+        format!(
+            r#""loader": {{"type": "torch.utils.data.dataloader.DataLoader", "kind": "dataloader",
+            "S": {{"batch_size": 32, "num_workers": 0}},
+            "R": {{"drop_last": false, "sampler": "RandomSampler", "collate_fn": "{collate}",
+                  "dataset": {{"type": "__main__.Images", "kind": "torch_dataset", "S": {{"length": {length}}},
+                              "R": {{"class": "__main__.Images", "samples_agree": true,
+                                    "sample": [{{"type": "Tensor", "shape": [3, 8, 8], "dtype": "torch.float32"}},
+                                               {{"type": "int", "value": 1}}]}}}}}}}},
+            "model": {{"type": "__main__.Net", "kind": "torch_module"}}"#
+        )
+    };
+    let t = "for xb, yb in loader:\n    out = model(xb)\n    loss = nn.BCELoss()(out, yb)";
+    let default = "torch.utils.data._utils.collate.default_collate";
+    fires(
+        &run(&[TORCH_IMPORTS, &net], t, &live(default, 100)),
+        t,
+        "torch-loss-shape",
+        "nn.BCELoss()(out, yb)",
+        &["(?, 1)", "(?,)"],
+    );
+    silent(&run(&[TORCH_IMPORTS, &net], t, &live("__main__.pad_batch", 100)));
+    silent(&run(&[TORCH_IMPORTS, &net], t, &live(default, 0)));
+    let t = "for i, (xb, yb) in enumerate(loader):\n    out = model(xb)\n    loss = loss_fn(out, yb.float().view(-1, 1))";
+    silent(&run(&[TORCH_IMPORTS, &net], t, TORCH_LOADER));
+    let t = "for xb, yb in loader:\n    out = model(xb)\n    loss = loss_fn(out.squeeze(1), yb)";
+    silent(&run(&[TORCH_IMPORTS, &net], t, TORCH_LOADER));
+    // A loader that may yield nothing; same sizes; losses that broadcast or take class indices.
+    let t = "for xb, yb in loader:\n    out = model(xb)\n    loss = loss_fn(out, yb)";
+    silent(&run(
+        &[TORCH_IMPORTS, &net],
+        t,
+        &TORCH_LOADER.replace("\"num_batches\": 13, ", ""),
+    ));
+    silent(&run(
+        &[TORCH_IMPORTS],
+        "loss = nn.BCELoss()(torch.rand(32, 1), torch.rand(32, 1))",
+        "",
+    ));
+    silent(&run(
+        &[TORCH_IMPORTS],
+        "loss = nn.MSELoss()(torch.rand(32, 1), torch.rand(32))",
+        "",
+    ));
+    silent(&run(
+        &[TORCH_IMPORTS],
+        "loss = nn.CrossEntropyLoss()(torch.rand(32, 4), torch.rand(32))",
+        "",
+    ));
+    let t = "loss = nn.MSELoss()(torch.rand(32, 3), torch.rand(32, 2))";
+    fires(
+        &run(&[TORCH_IMPORTS], t, ""),
+        t,
+        "torch-loss-shape",
+        "nn.MSELoss()(torch.rand(32, 3), torch.rand(32, 2))",
+        &["(32, 3)", "(32, 2)", "do not broadcast"],
+    );
+}

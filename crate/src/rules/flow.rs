@@ -1444,6 +1444,7 @@ impl<'a> Walker<'a> {
             };
         }
         match self.eval(value) {
+            Val::Torch(m) if torch::RETURNS_MODULE.contains(&attr.as_str()) => Val::Torch(m),
             Val::Strs { items, .. } if attr == "tolist" && args.is_empty() => Val::Strs {
                 type_name: "list".into(),
                 items,

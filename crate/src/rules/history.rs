@@ -826,10 +826,7 @@ impl HistoryState {
                 };
                 // Also evaluated before the name is bound.
                 let instance = match binding {
-                    Binding::Call(Expr::Call { func, .. }) => match &**func {
-                        Expr::Name { id, .. } => self.torch_classes.get(id).cloned(),
-                        _ => None,
-                    },
+                    Binding::Call(call) => self.torch_instance(call),
                     _ => None,
                 };
                 self.torch_classes.remove(name);
@@ -958,6 +955,26 @@ impl HistoryState {
     fn forget_value(&mut self, name: &str) {
         self.str_lists.remove(name);
         self.series_names.remove(name);
+    }
+
+    /// The class of the `nn.Module` instance a call gives: `Net(...)`, or `.to(device)` (and the
+    /// other methods that return the module) of one.
+    fn torch_instance(&self, call: &Expr) -> Option<Rc<super::torch::UserClass>> {
+        let Expr::Call { func, .. } = call else {
+            return None;
+        };
+        match &**func {
+            Expr::Name { id, .. } => self.torch_classes.get(id).cloned(),
+            Expr::Attribute { value, attr, .. }
+                if super::torch::RETURNS_MODULE.contains(&attr.as_str()) =>
+            {
+                match &**value {
+                    Expr::Name { id, .. } => self.torch_instances.get(id).cloned(),
+                    inner => self.torch_instance(inner),
+                }
+            }
+            _ => None,
+        }
     }
 
     /// What `keras_build` knows of the global `name`, unless a function may rebind it.

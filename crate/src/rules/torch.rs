@@ -215,7 +215,6 @@ const SAME_METHODS: &[&str] = &[
     "sigmoid",
     "tanh",
     "requires_grad_",
-    "type",
 ];
 
 fn keyword<'e>(keywords: &'e [Keyword], name: &str) -> Option<&'e Expr> {
@@ -791,22 +790,47 @@ pub fn tensor_method(
     }
 }
 
-/// `x.size(0)`, `x.shape[0]`, `x.size()[0]`, `len(x)`: an int not known here (a `view` of one of
-/// them keeps its rank).
+/// `x.size(0)`, `x.shape[0]`, `x.size()[0]`, `len(x)`: one int not known here (a `view` to it
+/// gives one dimension).
 fn is_size_call(e: &Expr) -> bool {
     match e {
-        Expr::Call { func, .. } => {
+        Expr::Call { func, args, .. } if args.len() == 1 => {
             matches!(&**func, Expr::Attribute { attr, .. } if attr == "size")
                 || matches!(&**func, Expr::Name { id, .. } if id == "len")
         }
-        Expr::Subscript { value, .. } => match &**value {
-            Expr::Attribute { attr, .. } => attr == "shape",
-            Expr::Call { .. } => is_size_call(value),
-            _ => false,
-        },
+        Expr::Subscript { value, index, .. }
+            if matches!(
+                &**index,
+                Expr::Literal {
+                    value: Literal::Int(_),
+                    ..
+                }
+            ) =>
+        {
+            match &**value {
+                Expr::Attribute { attr, .. } => attr == "shape",
+                Expr::Call { func, args, .. } if args.is_empty() => {
+                    matches!(&**func, Expr::Attribute { attr, .. } if attr == "size")
+                }
+                _ => false,
+            }
+        }
         _ => false,
     }
 }
+
+/// Module methods that return the module itself, its layers unchanged (`model.to(device)`).
+pub const RETURNS_MODULE: &[&str] = &[
+    "to",
+    "cuda",
+    "cpu",
+    "train",
+    "eval",
+    "float",
+    "double",
+    "half",
+    "requires_grad_",
+];
 
 /// The class a notebook's `class name(nn.Module)` statement defines, when its base is
 /// `torch.nn.Module` (`resolve` gives the library path of a base) and nothing in it changes how
@@ -1070,29 +1094,87 @@ pub fn from_summary(obj: &ObjectSummary, type_name: &str) -> Option<Val> {
             }
         }
         "dataloader" => {
-            let batches = obj.structural.get("batch_shapes")?.as_array()?;
-            let dims: Option<Vec<Shape>> = batches
-                .iter()
-                .map(|b| {
-                    let dims: Option<Vec<i64>> = b.as_array()?.iter().map(Value::as_i64).collect();
-                    let dims = dims?;
-                    // The batch axis of a probe: the real batches (the last one above all) may
-                    // be of another size.
-                    let mut d: Vec<Option<i64>> = dims.into_iter().map(Some).collect();
-                    *d.first_mut()? = None;
-                    Some(Shape::of(d))
-                })
-                .collect();
-            let non_empty = obj
-                .int_fact(Category::S, "num_batches")
-                .is_some_and(|n| n > 0);
-            Some(Val::Loader {
-                batch: dims?,
-                non_empty,
-            })
+            let (batch, non_empty) = match obj.structural.get("batch_shapes") {
+                Some(shapes) => (
+                    probed_batch(shapes)?,
+                    obj.int_fact(Category::S, "num_batches")
+                        .is_some_and(|n| n > 0),
+                ),
+                None => collated_batch(obj)?,
+            };
+            Some(Val::Loader { batch, non_empty })
         }
         _ => None,
     }
+}
+
+/// The shapes of a batch a loader's `collate_fn` made of a few samples (`S.batch_shapes`): the
+/// batch axis is the probe's, and the real batches (the last one above all) may be of another
+/// size.
+fn probed_batch(shapes: &Value) -> Option<Vec<Shape>> {
+    shapes
+        .as_array()?
+        .iter()
+        .map(|b| {
+            let dims: Vec<i64> = b
+                .as_array()?
+                .iter()
+                .map(Value::as_i64)
+                .collect::<Option<_>>()?;
+            let mut d: Vec<Option<i64>> = dims.into_iter().map(Some).collect();
+            *d.first_mut()? = None;
+            Some(Shape::of(d))
+        })
+        .collect()
+}
+
+/// The batch the default `collate_fn` makes of the samples of a map-style dataset the kernel
+/// probed (`R.dataset.R.sample`): a tensor of shape (batch, *shape) per array or tensor, (batch,)
+/// per Python number. The loader certainly yields a batch when the dataset is not empty, its
+/// sampler visits every index, and `drop_last` leaves a batch.
+fn collated_batch(obj: &ObjectSummary) -> Option<(Vec<Shape>, bool)> {
+    if obj.str_fact(Category::R, "collate_fn")
+        != Some("torch.utils.data._utils.collate.default_collate")
+    {
+        return None;
+    }
+    let batch_size = obj.int_fact(Category::S, "batch_size")?;
+    let dataset: ObjectSummary =
+        serde_json::from_value(obj.representation.get("dataset")?.clone()).ok()?;
+    if dataset.kind != "torch_dataset"
+        || dataset.representation.get("samples_agree") != Some(&Value::Bool(true))
+    {
+        return None;
+    }
+    let parts = dataset.representation.get("sample")?.as_array()?;
+    let batch = parts
+        .iter()
+        .map(|p| {
+            if p.get("key").is_some() {
+                return None;
+            }
+            let kind = p.get("type")?.as_str()?;
+            Some(match (kind, p.get("shape").and_then(Value::as_array)) {
+                ("Tensor" | "ndarray", Some(shape)) => {
+                    let mut d = vec![None];
+                    for n in shape {
+                        d.push(Some(n.as_i64()?));
+                    }
+                    Shape::of(d)
+                }
+                ("int" | "float" | "bool", None) => Shape::of(vec![None]),
+                _ => Shape::unknown(),
+            })
+        })
+        .collect::<Option<Vec<Shape>>>()?;
+    let length = dataset.int_fact(Category::S, "length");
+    let drop_last = obj.representation.get("drop_last") == Some(&Value::Bool(true));
+    let non_empty = length.is_some_and(|n| n > 0 && (!drop_last || n >= batch_size))
+        && matches!(
+            obj.str_fact(Category::R, "sampler"),
+            Some("RandomSampler" | "SequentialSampler")
+        );
+    Some((batch, non_empty))
 }
 
 /// A tensor's shape, when the value is a tensor.
