@@ -2732,7 +2732,11 @@ fn torch_binary_losses_need_targets_of_the_input_size() {
         "nn.BCELoss()(out, yb)",
         &["(?, 1)", "(?,)"],
     );
-    silent(&run(&[TORCH_IMPORTS, &net], t, &live("__main__.pad_batch", 100)));
+    silent(&run(
+        &[TORCH_IMPORTS, &net],
+        t,
+        &live("__main__.pad_batch", 100),
+    ));
     silent(&run(&[TORCH_IMPORTS, &net], t, &live(default, 0)));
     let t = "for i, (xb, yb) in enumerate(loader):\n    out = model(xb)\n    loss = loss_fn(out, yb.float().view(-1, 1))";
     silent(&run(&[TORCH_IMPORTS, &net], t, TORCH_LOADER));
@@ -2768,4 +2772,69 @@ fn torch_binary_losses_need_targets_of_the_input_size() {
         "nn.MSELoss()(torch.rand(32, 3), torch.rand(32, 2))",
         &["(32, 3)", "(32, 2)", "do not broadcast"],
     );
+}
+
+#[test]
+fn torch_image_classifiers_take_three_channel_images() {
+    let history = [TORCH_IMPORTS, "import torchvision.models as models"];
+    let t = "net = models.resnet18(weights=None)\nfor xb, yb in loader:\n    net.train()\n    out = net(xb)\nnet.eval()\nfor xb, yb in loader:\n    out = net(xb.unsqueeze(-1))";
+    fires(
+        &run(&history, t, TORCH_LOADER),
+        t,
+        "torch-input-mismatch",
+        "net(xb.unsqueeze(-1))",
+        &[
+            "(?, 3, 8, 8, 1)",
+            "net (its first layer)",
+            "Conv2d(3, ?)",
+            "4D (batched)",
+        ],
+    );
+    let t = "net = models.vgg16()\nimg = torch.rand(2, 1, 224, 224)\nout = net(img)";
+    fires(
+        &run(&history, t, ""),
+        t,
+        "torch-input-mismatch",
+        "net(img)",
+        &["(2, 1, 224, 224)", "3 channels", "1 channels"],
+    );
+    // The first layer replaced, here or in an earlier cell; a module passed to a function in the
+    // loop; images of 3 channels.
+    silent(&run(
+        &history,
+        "net = models.resnet18()\nnet.conv1 = nn.Conv2d(1, 64, 7)\nout = net(torch.rand(2, 1, 224, 224))",
+        "",
+    ));
+    silent(&run(
+        &[history[0], history[1], "other.conv1 = nn.Conv2d(1, 64, 7)"],
+        "net = models.resnet18()\nout = net(torch.rand(2, 1, 224, 224))",
+        "",
+    ));
+    silent(&run(
+        &[history[0], history[1], "def tweak(m):\n    return m"],
+        "net = models.resnet18()\nfor xb, yb in loader:\n    tweak(net)\nout = net(torch.rand(2, 1, 224, 224))",
+        TORCH_LOADER,
+    ));
+    silent(&run(
+        &history,
+        "net = models.resnet18()\nout = net(torch.rand(2, 3, 224, 224))",
+        "",
+    ));
+}
+
+#[test]
+fn torch_containers_changed_in_place_are_not_followed() {
+    let t = "seq = nn.Sequential(nn.Linear(10, 5), nn.Linear(6, 1))\nseq.pop(1)\ny = seq(x)";
+    silent(&run(&[TORCH_IMPORTS], t, ""));
+    let broken = torch_net("nn.Sequential(nn.Linear(128, 64), nn.ReLU(), nn.Linear(32, 1))");
+    silent(&run(
+        &[TORCH_IMPORTS, &broken, "model.head.pop(2)"],
+        "out = model(x)",
+        "",
+    ));
+    let appended = broken.replace(
+        "        self.act = nn.Sigmoid()",
+        "        self.act = nn.Sigmoid()\n        self.head.append(nn.Identity())",
+    );
+    silent(&run(&[TORCH_IMPORTS, &appended], "out = model(x)", ""));
 }

@@ -270,14 +270,19 @@ impl<'a> Walker<'a> {
     /// May the notebook (the executed cells or this one) have replaced a layer or a method of
     /// instances of `class`?
     fn torch_rewired(&self, class: &torch::UserClass) -> bool {
+        class.watched().any(|a| self.attribute_rewired(a))
+    }
+
+    /// May the notebook (the executed cells or this one) have stored to or deleted an attribute
+    /// of that name of some object, or rewired modules otherwise?
+    pub fn attribute_rewired(&self, attr: &str) -> bool {
         let history = self.ctx.history;
         let mut here = BTreeSet::new();
         torch::stored_attributes(self.ctx.body, &mut here);
         history.rewires_modules
             || torch::rewires_modules(self.ctx.body)
-            || class
-                .watched()
-                .any(|a| history.stored_attributes.contains(a) || here.contains(a))
+            || history.stored_attributes.contains(attr)
+            || here.contains(attr)
     }
 
     /// Is `name` a Python builtin here (not bound by the cell or the kernel)?
@@ -321,8 +326,13 @@ impl<'a> Walker<'a> {
         mutated_names(stmts, &mut all);
         all.extend(bound.iter().cloned());
         for n in all {
+            // A torch module the block only trains or evaluates keeps its layers.
             let keep = !bound.contains(&n)
-                && matches!(self.env.get(&n), Some(Val::Module(_) | Val::Lib(_)));
+                && match self.env.get(&n) {
+                    Some(Val::Module(_) | Val::Lib(_)) => true,
+                    Some(Val::Torch(_)) => !torch::module_changed(stmts, &n),
+                    _ => false,
+                };
             if !keep {
                 self.forget_name(&n);
             }
@@ -1594,6 +1604,10 @@ impl<'a> Walker<'a> {
                             self.env.insert(id.clone(), after);
                         }
                         Val::Tensor(_) if attr.ends_with('_') => self.forget_data(),
+                        old @ Val::Torch(_) if !torch::KEEPS_LAYERS.contains(&attr.as_str()) => {
+                            self.forget_object(&old, false);
+                            self.env.insert(id.clone(), Val::Unknown);
+                        }
                         Val::Array(_) | Val::Series(_) | Val::GroupBy(_) => {
                             pure = true;
                             // `t.unsqueeze_(0)`: torch's in-place methods end with `_`.

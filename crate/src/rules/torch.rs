@@ -92,8 +92,9 @@ pub enum Layer {
     Same,
     /// `nn.Sequential(...)`: the layers in order.
     Sequential(Vec<Layer>),
-    /// A live module the kernel summarized: its first and last leaf layers (the first applied to
-    /// the input, the last giving the output).
+    /// A module of which only the first layer applied to the input and the last giving the
+    /// output are known (the leaves of a live `Sequential` the kernel summarized, a torchvision
+    /// classifier).
     Ends(Box<Layer>, Box<Layer>),
     /// An instance of a notebook class (`forward` followed).
     Net(Rc<UserClass>),
@@ -445,7 +446,10 @@ pub fn apply(layer: &Layer, x: &Shape, depth: usize) -> Result<Shape, Mismatch> 
             Ok(x)
         }
         Layer::Ends(first, last) => {
-            apply(first, x, depth)?;
+            apply(first, x, depth).map_err(|m| Mismatch {
+                at: "its first layer".to_string(),
+                problem: m.problem,
+            })?;
             Ok(apply(last, &Shape::unknown(), depth).unwrap_or_else(|_| Shape::unknown()))
         }
         Layer::Net(class) => {
@@ -934,7 +938,6 @@ pub fn user_class(
                     }
                     forget_stores(std::slice::from_ref(s), me, &mut layers);
                 }
-                Stmt::Expr { .. } => {}
                 other => forget_stores(std::slice::from_ref(other), me, &mut layers),
             }
         }
@@ -988,6 +991,17 @@ fn stores_in(stmts: &[Stmt], skip: Option<&str>, out: &mut BTreeSet<String>) {
             _ => {}
         }
     }
+    // `self.head.append(layer)`: a container of layers changed (in `__init__` too, where the
+    // layers it assigned are then not known).
+    super::history::for_each_expr(stmts, &mut |e| {
+        if let Expr::Call { func, .. } = e {
+            if let Expr::Attribute { value, attr, .. } = &**func {
+                if CHANGES_CONTAINER.contains(&attr.as_str()) {
+                    attrs_in(value, out);
+                }
+            }
+        }
+    });
     for s in stmts {
         match s {
             Stmt::Assign { targets, .. } | Stmt::Delete { targets, .. } => {
@@ -1015,6 +1029,115 @@ fn stores_in(stmts: &[Stmt], skip: Option<&str>, out: &mut BTreeSet<String>) {
             _ => {}
         }
         s.for_each_block(|b| stores_in(b, skip, out));
+    }
+}
+
+/// Methods that change a container of layers (`nn.Sequential`, `nn.ModuleList`, `nn.ModuleDict`).
+const CHANGES_CONTAINER: &[&str] = &[
+    "append",
+    "insert",
+    "extend",
+    "pop",
+    "update",
+    "clear",
+    "add_module",
+    "register_module",
+    "__setitem__",
+    "__delitem__",
+];
+
+/// Methods of a module that leave its layers as they are.
+pub const KEEPS_LAYERS: &[&str] = &[
+    "to",
+    "cuda",
+    "cpu",
+    "train",
+    "eval",
+    "float",
+    "double",
+    "half",
+    "requires_grad_",
+    "parameters",
+    "named_parameters",
+    "buffers",
+    "named_buffers",
+    "children",
+    "named_children",
+    "modules",
+    "named_modules",
+    "state_dict",
+    "load_state_dict",
+    "zero_grad",
+];
+
+/// May the statements change the module `name` holds in place: a method other than those that
+/// keep its layers, the module passed to a call, stored into, or bound to another name? (Its
+/// layers replaced through attributes are seen by `stored_attributes` anywhere.)
+pub fn module_changed(stmts: &[Stmt], name: &str) -> bool {
+    let mut aliased = BTreeSet::new();
+    super::history::aliased_names(stmts, &mut aliased);
+    let mut stored = BTreeSet::new();
+    super::flow::mutated_names(stmts, &mut stored);
+    if aliased.contains(name) || !stored.contains(name) {
+        return aliased.contains(name);
+    }
+    // `mutated_names` counts every method called on it: look closer.
+    let mut changed = false;
+    super::history::for_each_expr(stmts, &mut |e| {
+        let Expr::Call {
+            func,
+            args,
+            keywords,
+            ..
+        } = e
+        else {
+            return;
+        };
+        if let Expr::Attribute { value, attr, .. } = &**func {
+            if matches!(&**value, Expr::Name { id, .. } if id == name)
+                && !KEEPS_LAYERS.contains(&attr.as_str())
+            {
+                changed = true;
+            }
+        }
+        let mut passed = BTreeSet::new();
+        args.iter()
+            .for_each(|a| super::flow::root_names(a, &mut passed));
+        keywords
+            .iter()
+            .for_each(|k| super::flow::root_names(&k.value, &mut passed));
+        changed |= passed.contains(name);
+    });
+    let mut targets = BTreeSet::new();
+    stored_targets(stmts, &mut targets);
+    changed || targets.contains(name)
+}
+
+/// The names whose objects the statements store into or delete from (`x.a = ...`, `x[0] = ...`,
+/// `del x[0]`), nested blocks included.
+fn stored_targets(stmts: &[Stmt], out: &mut BTreeSet<String>) {
+    fn target(t: &Target, out: &mut BTreeSet<String>) {
+        match t {
+            Target::Store { expr, .. } => super::flow::root_names(expr, out),
+            Target::Unpack { elts, .. } => elts.iter().for_each(|t| target(t, out)),
+            Target::Starred { target: t, .. } => target(t, out),
+            Target::Name { .. } => {}
+        }
+    }
+    for s in stmts {
+        match s {
+            Stmt::Assign { targets, .. } | Stmt::Delete { targets, .. } => {
+                targets.iter().for_each(|t| target(t, out))
+            }
+            Stmt::For { target: t, .. } => target(t, out),
+            Stmt::With { items, .. } => {
+                for t in items.iter().filter_map(|(_, t)| t.as_ref()) {
+                    target(t, out);
+                }
+            }
+            _ => {}
+        }
+        s.for_each_block(|b| stored_targets(b, out));
     }
 }
 
@@ -1213,8 +1336,47 @@ pub fn new_tensor(w: &Walker, path: &str, args: &[Expr], keywords: &[Keyword]) -
     Some(Val::Tensor(Shape::of(dims.into_iter().map(Some).collect())))
 }
 
-/// What a call of a PyTorch library class builds (`nn.Linear(10, 5)`, `nn.BCELoss()`).
+/// torchvision's image classifiers whose `forward` first applies an `nn.Conv2d` taking 3
+/// channels, whatever the builder's arguments: the attribute that holds that layer.
+fn torchvision_classifier(path: &str) -> Option<&'static str> {
+    let name = path.strip_prefix("torchvision.models.")?;
+    let family = |prefixes: &[&str]| prefixes.iter().any(|p| name.starts_with(p));
+    if name.contains('.') {
+        return None;
+    }
+    if family(&["resnet", "resnext", "wide_resnet"]) {
+        Some("conv1")
+    } else if family(&[
+        "vgg",
+        "alexnet",
+        "densenet",
+        "mobilenet_v2",
+        "mobilenet_v3",
+        "efficientnet",
+    ]) {
+        Some("features")
+    } else {
+        None
+    }
+}
+
+/// What a call of a PyTorch library class builds (`nn.Linear(10, 5)`, `nn.BCELoss()`,
+/// `torchvision.models.resnet18()`).
 pub fn construct(w: &Walker, path: &str, args: &[Expr], keywords: &[Keyword]) -> Option<Val> {
+    if let Some(first) = torchvision_classifier(path) {
+        if w.attribute_rewired(first) {
+            return None;
+        }
+        let conv = Layer::Conv {
+            n: 2,
+            inputs: Some(3),
+            outputs: None,
+        };
+        return Some(Val::Torch(Layer::Ends(
+            Box::new(conv),
+            Box::new(Layer::Opaque),
+        )));
+    }
     let class = nn_class(path)?;
     match class {
         "BCELoss" | "BCEWithLogitsLoss" => return Some(Val::Loss(Loss::Binary)),
