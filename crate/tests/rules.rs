@@ -2680,6 +2680,9 @@ fn torch_layers_must_take_the_input() {
         &["(4, 12)", "Linear(10, 5)"],
     );
     silent(&run(&[TORCH_IMPORTS], "fc(Z)", live));
+    // A container's first leaf in registration order need not be the first applied.
+    let container = live.replace("linear.Linear", "container.Sequential");
+    silent(&run(&[TORCH_IMPORTS], "fc(X)", &container));
 }
 
 #[test]
@@ -2738,6 +2741,14 @@ fn torch_binary_losses_need_targets_of_the_input_size() {
         &live("__main__.pad_batch", 100),
     ));
     silent(&run(&[TORCH_IMPORTS, &net], t, &live(default, 0)));
+    let t = "for i, (xb, yb) in enumerate(loader, 1):\n    out = model(xb)\n    loss = loss_fn(out, yb)";
+    fires(
+        &run(&[TORCH_IMPORTS, &net], t, TORCH_LOADER),
+        t,
+        "torch-loss-shape",
+        "loss_fn(out, yb)",
+        &["(?, 1)", "(?,)"],
+    );
     let t = "for i, (xb, yb) in enumerate(loader):\n    out = model(xb)\n    loss = loss_fn(out, yb.float().view(-1, 1))";
     silent(&run(&[TORCH_IMPORTS, &net], t, TORCH_LOADER));
     let t = "for xb, yb in loader:\n    out = model(xb)\n    loss = loss_fn(out.squeeze(1), yb)";

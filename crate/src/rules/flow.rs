@@ -1092,7 +1092,7 @@ impl<'a> Walker<'a> {
                 match (id.as_str(), args.as_slice()) {
                     ("range", [n]) => matches!(int(n), Some(n) if n > 0),
                     ("range", [a, b]) => matches!((int(a), int(b)), (Some(a), Some(b)) if a < b),
-                    ("enumerate", [x]) => self.non_empty(x),
+                    ("enumerate", [x] | [x, _]) => self.non_empty(x),
                     _ => false,
                 }
             }

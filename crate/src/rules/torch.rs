@@ -11,12 +11,13 @@
 //!   with an input and a target of different sizes (ValueError: they are never broadcast), and
 //!   elementwise losses (`MSELoss`, `L1Loss`, ...) with shapes that do not broadcast.
 //!
-//! Modules are known from the code that builds them (`nn.Linear(a, b)`, `nn.Sequential(...)`), from
-//! the kernel's summary of a live `Linear`, `ConvNd` or `Sequential`, and for instances of the
-//! notebook's own `nn.Module` subclasses from the class: the layers `__init__` assigns in straight
-//! code, and a `forward` followed statement by statement while it stays straight (it stops at
-//! anything it cannot follow). A module the notebook may have rewired (an attribute of the
-//! class's layers or methods assigned or deleted anywhere, `setattr`, `add_module`, hooks) is not
+//! Modules are known from the code that builds them (`nn.Linear(a, b)`, `nn.Sequential(...)`,
+//! torchvision's image classifiers, whose first layer takes 3 channels), from the kernel's summary
+//! of a live `Linear` or `ConvNd`, and for instances of the notebook's own `nn.Module` subclasses
+//! from the class: the layers `__init__` assigns in straight code, and a `forward` followed
+//! statement by statement while it stays straight (it stops at anything it cannot follow). A
+//! module the notebook may have rewired (an attribute named like one of its layers or methods
+//! assigned, deleted or changed as a container anywhere, `setattr`, `add_module`, hooks) is not
 //! followed. Tensors are known from the kernel's summaries, `torch.randn/zeros/ones/rand(shape)`,
 //! shape methods on known tensors, and the batches of a DataLoader (the batch axis unknown: the
 //! last batch may be smaller).
@@ -93,8 +94,7 @@ pub enum Layer {
     /// `nn.Sequential(...)`: the layers in order.
     Sequential(Vec<Layer>),
     /// A module of which only the first layer applied to the input and the last giving the
-    /// output are known (the leaves of a live `Sequential` the kernel summarized, a torchvision
-    /// classifier).
+    /// output are known (a torchvision classifier).
     Ends(Box<Layer>, Box<Layer>),
     /// An instance of a notebook class (`forward` followed).
     Net(Rc<UserClass>),
@@ -1182,39 +1182,30 @@ pub fn from_summary(obj: &ObjectSummary, type_name: &str) -> Option<Val> {
                 }
                 _ => {}
             }
-            let layer = |key: &str| -> Option<Layer> {
-                let l = obj.representation.get(key)?.as_object()?;
-                let int = |k: &str| l.get(k).and_then(Value::as_i64);
-                let class = l.get("class")?.as_str()?;
-                Some(match class {
-                    "Linear" => Layer::Linear {
+            // A single layer, its own first leaf. (A container's first leaf in registration
+            // order need not be the first applied: a block of the notebook may register its
+            // layers in any order.)
+            if !matches!(class, "Linear" | "Conv1d" | "Conv2d" | "Conv3d") {
+                return None;
+            }
+            let l = obj.representation.get("first_layer")?.as_object()?;
+            let int = |k: &str| l.get(k).and_then(Value::as_i64);
+            if l.get("class")?.as_str()? != class {
+                return None;
+            }
+            Some(Val::Torch(
+                match layer_of(class, &[], &[], &|_| None, &|_| Layer::Opaque) {
+                    Layer::Conv { n, .. } => Layer::Conv {
+                        n,
+                        inputs: int("in_channels"),
+                        outputs: int("out_channels"),
+                    },
+                    _ => Layer::Linear {
                         inputs: int("in_features"),
                         outputs: int("out_features"),
                     },
-                    c if c.starts_with("Conv") && !c.starts_with("ConvTranspose") => {
-                        match layer_of(c, &[], &[], &|_| None, &|_| Layer::Opaque) {
-                            Layer::Conv { n, .. } => Layer::Conv {
-                                n,
-                                inputs: int("in_channels"),
-                                outputs: int("out_channels"),
-                            },
-                            _ => Layer::Opaque,
-                        }
-                    }
-                    _ => Layer::Opaque,
-                })
-            };
-            let (first, last) = (layer("first_layer")?, layer("last_layer")?);
-            match class {
-                // A single layer is its own first and last leaf.
-                "Linear" | "Conv1d" | "Conv2d" | "Conv3d" => Some(Val::Torch(first)),
-                // A Sequential applies its leaves in order when they are themselves leaves or
-                // Sequentials; only its first and last leaves are known.
-                "Sequential" if obj.int_fact(Category::S, "n_layers").is_some() => {
-                    Some(Val::Torch(Layer::Ends(Box::new(first), Box::new(last))))
-                }
-                _ => None,
-            }
+                },
+            ))
         }
         "dataloader" => {
             let (batch, non_empty) = match obj.structural.get("batch_shapes") {
