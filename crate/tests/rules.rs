@@ -2849,3 +2849,59 @@ fn torch_containers_changed_in_place_are_not_followed() {
     );
     silent(&run(&[TORCH_IMPORTS, &appended], "out = model(x)", ""));
 }
+
+/// The classic LeNet of the PyTorch tutorial, flattening with `flatten`.
+fn lenet(flatten: &str) -> String {
+    format!(
+        "class LeNet(nn.Module):\n    def __init__(self):\n        super(LeNet, self).__init__()\n        self.conv1 = nn.Conv2d(3, 6, 5)\n        self.pool = nn.MaxPool2d(2, 2)\n        self.conv2 = nn.Conv2d(6, 16, kernel_size=(5, 5), stride=1, padding=0)\n        self.fc1 = nn.Linear(16 * 5 * 5, 120)\n        self.fc2 = nn.Linear(120, 10)\n\n    def forward(self, x):\n        x = self.pool(F.relu(self.conv1(x)))\n        x = F.max_pool2d(F.relu(self.conv2(x)), 2)\n        x = {flatten}\n        x = F.relu(self.fc1(x))\n        return self.fc2(x)\n\nnet = LeNet()"
+    )
+}
+
+#[test]
+fn torch_convolutions_and_pooling_give_known_sizes() {
+    let images = |side: i64| {
+        format!(
+            r#""images": {{"type": "torch.Tensor", "kind": "tensor", "S": {{"shape": [4, 3, {side}, {side}]}}}}"#
+        )
+    };
+    let t = "out = net(images)";
+    for flatten in [
+        "torch.flatten(x, 1)",
+        "x.view(x.size(0), -1)",
+        "x.reshape(x.shape[0], -1)",
+    ] {
+        let net = lenet(flatten);
+        fires(
+            &run(&[TORCH_IMPORTS, &net], t, &images(64)),
+            t,
+            "torch-input-mismatch",
+            "net(images)",
+            &[
+                "images has shape (4, 3, 64, 64)",
+                "LeNet.fc1",
+                "Linear(400, 120)",
+                "(4, 2704)",
+            ],
+        );
+        silent(&run(&[TORCH_IMPORTS, &net], t, &images(32)));
+    }
+    // `view(-1, 400)` may make other rows of the elements (or raise only for some batch sizes).
+    silent(&run(
+        &[TORCH_IMPORTS, &lenet("x.view(-1, 16 * 5 * 5)")],
+        t,
+        &images(64),
+    ));
+    // Padding 'same', adaptive pooling, ceil mode (not followed).
+    let t = "seq = nn.Sequential(nn.Conv2d(3, 8, 3, padding='same'), nn.AdaptiveAvgPool2d((2, None)), nn.Flatten(), nn.Linear(8 * 2 * 10, 1))\ny = seq(torch.rand(4, 3, 10, 10))";
+    silent(&run(&[TORCH_IMPORTS], t, ""));
+    let t = "seq = nn.Sequential(nn.Conv2d(3, 8, 3, padding='same'), nn.AdaptiveAvgPool2d((2, None)), nn.Flatten(), nn.Linear(8 * 2 * 2, 1))\ny = seq(torch.rand(4, 3, 10, 10))";
+    fires(
+        &run(&[TORCH_IMPORTS], t, ""),
+        t,
+        "torch-input-mismatch",
+        "seq(torch.rand(4, 3, 10, 10))",
+        &["seq[3]", "Linear(32, 1)", "(4, 160)"],
+    );
+    let t = "seq = nn.Sequential(nn.MaxPool2d(2, ceil_mode=True), nn.Flatten(), nn.Linear(3 * 4 * 4, 1))\ny = seq(torch.rand(4, 3, 7, 7))";
+    silent(&run(&[TORCH_IMPORTS], t, ""));
+}

@@ -1467,7 +1467,7 @@ impl<'a> Walker<'a> {
                     Val::Int(i) => Some(i),
                     _ => torch::const_int(e, self.ctx.source, &|_| None),
                 };
-                torch::tensor_method(Some(&s), attr, args, keywords, &int)
+                torch::tensor_method(Some(&s), value, attr, args, keywords, &int)
                     .map_or(Val::Unknown, Val::Tensor)
             }
             Val::Array(a) if a.lib == ArrayLib::Torch => {
@@ -1476,7 +1476,7 @@ impl<'a> Walker<'a> {
                     _ => torch::const_int(e, self.ctx.source, &|_| None),
                 };
                 let s = torch::shape_of(&Val::Array(a.clone()));
-                match torch::tensor_method(s.as_ref(), attr, args, keywords, &int) {
+                match torch::tensor_method(s.as_ref(), value, attr, args, keywords, &int) {
                     Some(s) => Val::Tensor(s),
                     None => shapes::array_method_result(&a, attr, args, keywords),
                 }

@@ -84,9 +84,13 @@ pub enum Layer {
         n: usize,
         inputs: Option<i64>,
         outputs: Option<i64>,
+        window: Option<Window>,
     },
     /// Pooling over `n` spatial dimensions: the rank and channels are kept.
-    Pool(usize),
+    Pool {
+        n: usize,
+        window: Option<Window>,
+    },
     /// `nn.Flatten(start_dim, end_dim)`.
     Flatten(i64, i64),
     /// Activations, dropout, normalization: the shape is kept.
@@ -99,6 +103,108 @@ pub enum Layer {
     /// An instance of a notebook class (`forward` followed).
     Net(Rc<UserClass>),
     Opaque,
+}
+
+/// How a convolution or pooling maps the spatial sizes.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Window {
+    /// A sliding window (one entry per spatial dimension): size
+    /// `(in + 2 * padding - dilation * (kernel - 1) - 1) / stride + 1`, rounded down.
+    Sliding {
+        kernel: Vec<i64>,
+        stride: Vec<i64>,
+        padding: Vec<i64>,
+        dilation: Vec<i64>,
+    },
+    /// `padding='same'`: the sizes are kept.
+    Keep,
+    /// Adaptive pooling to these sizes (`None` keeps the input's).
+    Fixed(Vec<Option<i64>>),
+}
+
+impl Window {
+    fn size(&self, i: usize, input: Option<i64>) -> Option<i64> {
+        match self {
+            Window::Sliding {
+                kernel,
+                stride,
+                padding,
+                dilation,
+            } => {
+                let span = input? + 2 * padding[i] - dilation[i] * (kernel[i] - 1) - 1;
+                // A window larger than the input raises; not claimed here.
+                (span >= 0).then(|| span / stride[i] + 1)
+            }
+            Window::Keep => input,
+            Window::Fixed(sizes) => sizes[i].or(input),
+        }
+    }
+}
+
+/// The window a convolution or pooling layer's arguments give (`None` when not known):
+/// `positions` are those of the kernel size, stride, padding and dilation arguments (`None`: no
+/// such positional argument); with `pooling`, an absent or `None` stride is the kernel size.
+fn window(
+    n: usize,
+    args: &[Expr],
+    keywords: &[Keyword],
+    positions: [Option<usize>; 4],
+    pooling: bool,
+    int: &dyn Fn(&Expr) -> Option<i64>,
+) -> Option<Window> {
+    let get = |pos: Option<usize>, name: &str| {
+        pos.and_then(|p| args.get(p))
+            .or_else(|| keyword(keywords, name))
+    };
+    let is_none = |e: &Expr| {
+        matches!(
+            e,
+            Expr::Literal {
+                value: Literal::None,
+                ..
+            }
+        )
+    };
+    let ints = |e: &Expr| -> Option<Vec<i64>> {
+        match e {
+            Expr::Seq {
+                kind: SeqKind::Tuple | SeqKind::List,
+                elts,
+                ..
+            } if elts.len() == n => elts.iter().map(int).collect(),
+            _ => int(e).map(|v| vec![v; n]),
+        }
+    };
+    let kernel = ints(get(positions[0], "kernel_size")?)?;
+    let stride = match get(positions[1], "stride") {
+        Some(e) if !is_none(e) => ints(e)?,
+        _ if pooling => kernel.clone(),
+        _ => vec![1; n],
+    };
+    let padding = match get(positions[2], "padding") {
+        Some(e) => match e.as_str_literal() {
+            Some("same") => return Some(Window::Keep),
+            Some("valid") => vec![0; n],
+            Some(_) => return None,
+            None => ints(e)?,
+        },
+        None => vec![0; n],
+    };
+    let dilation = match get(positions[3], "dilation") {
+        Some(e) => ints(e)?,
+        None => vec![1; n],
+    };
+    let positive = |v: &[i64]| v.iter().all(|&x| x > 0);
+    (positive(&kernel)
+        && positive(&stride)
+        && positive(&dilation)
+        && padding.iter().all(|&p| p >= 0))
+    .then_some(Window::Sliding {
+        kernel,
+        stride,
+        padding,
+        dilation,
+    })
 }
 
 /// A loss module.
@@ -197,6 +303,19 @@ const SAME_FUNCTIONS: &[&str] = &[
     "dropout",
     "hardtanh",
 ];
+
+/// The module class of a pooling function (`max_pool2d` -> `MaxPool2d`).
+fn pooling_class(f: &str) -> Option<String> {
+    let (kind, n) = f.rsplit_once("_pool")?;
+    let kind = match kind {
+        "max" => "Max",
+        "avg" => "Avg",
+        "adaptive_avg" => "AdaptiveAvg",
+        "adaptive_max" => "AdaptiveMax",
+        _ => return None,
+    };
+    matches!(n, "1d" | "2d" | "3d").then(|| format!("{kind}Pool{n}"))
+}
 
 /// Tensor methods that keep the shape.
 const SAME_METHODS: &[&str] = &[
@@ -320,25 +439,87 @@ pub fn layer_of(
         _ if keyword(keywords, "return_indices").is_some() => Layer::Opaque,
         "Sequential" if keywords.is_empty() => Layer::Sequential(args.iter().map(sub).collect()),
         c if SHAPE_KEEPING.contains(&c) => Layer::Same,
-        c => {
+        _ => {
             if let Some(n) = spatial("Conv") {
                 return Layer::Conv {
                     n,
                     inputs: size(0, "in_channels"),
                     outputs: size(1, "out_channels"),
+                    window: window(
+                        n,
+                        args,
+                        keywords,
+                        [Some(2), Some(3), Some(4), Some(5)],
+                        false,
+                        int,
+                    ),
                 };
             }
-            let pools = [
-                "MaxPool",
-                "AvgPool",
-                "AdaptiveAvgPool",
-                "AdaptiveMaxPool",
-                "LPPool",
-            ];
-            match pools.iter().find_map(|p| spatial(p)) {
-                Some(n) if c != "LPPool3d" => Layer::Pool(n),
-                _ => Layer::Opaque,
+            // `ceil_mode=True` rounds up (not followed).
+            let floor = |pos: usize| match argument(args, keywords, pos, "ceil_mode") {
+                None => true,
+                Some(e) => matches!(
+                    e,
+                    Expr::Literal {
+                        value: Literal::Bool(false),
+                        ..
+                    }
+                ),
+            };
+            if let Some(n) = spatial("MaxPool") {
+                let w = floor(5)
+                    .then(|| {
+                        window(
+                            n,
+                            args,
+                            keywords,
+                            [Some(0), Some(1), Some(2), Some(3)],
+                            true,
+                            int,
+                        )
+                    })
+                    .flatten();
+                return Layer::Pool { n, window: w };
             }
+            if let Some(n) = spatial("AvgPool") {
+                let w = floor(3)
+                    .then(|| {
+                        window(
+                            n,
+                            args,
+                            keywords,
+                            [Some(0), Some(1), Some(2), None],
+                            true,
+                            int,
+                        )
+                    })
+                    .flatten();
+                return Layer::Pool { n, window: w };
+            }
+            if let Some(n) = spatial("AdaptiveAvgPool").or_else(|| spatial("AdaptiveMaxPool")) {
+                let sizes = argument(args, keywords, 0, "output_size").and_then(|e| match e {
+                    Expr::Seq {
+                        kind: SeqKind::Tuple | SeqKind::List,
+                        elts,
+                        ..
+                    } if elts.len() == n => elts
+                        .iter()
+                        .map(|e| match e {
+                            Expr::Literal {
+                                value: Literal::None,
+                                ..
+                            } => Some(None),
+                            e => int(e).map(Some),
+                        })
+                        .collect(),
+                    e => int(e).map(|v| vec![Some(v); n]),
+                });
+                return Layer::Pool {
+                    n,
+                    window: sizes.map(Window::Fixed),
+                };
+            }
+            Layer::Opaque
         }
     }
 }
@@ -359,6 +540,7 @@ fn layer_text(layer: &Layer) -> String {
             n: k,
             inputs,
             outputs,
+            ..
         } => {
             format!("Conv{k}d({}, {})", n(inputs), n(outputs))
         }
@@ -395,7 +577,12 @@ pub fn apply(layer: &Layer, x: &Shape, depth: usize) -> Result<Shape, Mismatch> 
                 },
             })
         }
-        Layer::Conv { n, inputs, outputs } => {
+        Layer::Conv {
+            n,
+            inputs,
+            outputs,
+            window,
+        } => {
             let Some(dims) = &x.dims else {
                 return Ok(Shape::unknown());
             };
@@ -419,16 +606,16 @@ pub fn apply(layer: &Layer, x: &Shape, depth: usize) -> Result<Shape, Mismatch> 
                     )));
                 }
             }
-            let mut d: Vec<Option<i64>> = vec![None; rank];
-            d[..channel].copy_from_slice(&dims[..channel]);
-            d[channel] = *outputs;
+            let mut d = dims[..channel].to_vec();
+            d.push(*outputs);
+            d.extend(slid(window.as_ref(), &dims[channel + 1..]));
             Ok(Shape::of(d))
         }
-        Layer::Pool(n) => Ok(match &x.dims {
+        Layer::Pool { n, window } => Ok(match &x.dims {
             Some(dims) if dims.len() == n + 1 || dims.len() == n + 2 => {
                 let keep = dims.len() - n;
-                let mut d: Vec<Option<i64>> = vec![None; dims.len()];
-                d[..keep].copy_from_slice(&dims[..keep]);
+                let mut d = dims[..keep].to_vec();
+                d.extend(slid(window.as_ref(), &dims[keep..]));
                 Shape::of(d)
             }
             _ => Shape::unknown(),
@@ -457,6 +644,15 @@ pub fn apply(layer: &Layer, x: &Shape, depth: usize) -> Result<Shape, Mismatch> 
         }
         Layer::Opaque => Ok(Shape::unknown()),
     }
+}
+
+/// The spatial sizes a window gives (unknown without one).
+fn slid(window: Option<&Window>, sizes: &[Option<i64>]) -> Vec<Option<i64>> {
+    sizes
+        .iter()
+        .enumerate()
+        .map(|(i, s)| window.and_then(|w| w.size(i, *s)))
+        .collect()
 }
 
 /// `torch.flatten(x, start, end)`, when it succeeds.
@@ -489,28 +685,56 @@ fn flatten(x: &Shape, start: i64, end: i64) -> Shape {
     }
 }
 
-/// `x.view(a, b, ...)` / `x.reshape(...)` to sizes given by `sizes` (`None`: an int not known
-/// here), when it succeeds: the rank is the number of sizes.
-fn reshaped(x: &Shape, sizes: &[Option<i64>]) -> Shape {
-    if sizes.iter().filter(|s| **s == Some(-1)).count() > 1 {
+/// One size given to `view` / `reshape`.
+#[derive(Clone, Copy, PartialEq)]
+enum Size {
+    Known(i64),
+    /// `-1`: what the other sizes leave.
+    Rest,
+    /// The size of the tensor's own dimension (`x.view(x.size(0), -1)`).
+    Own(usize),
+    Unknown,
+}
+
+/// `x.view(a, b, ...)` / `x.reshape(...)` to `sizes`, when it succeeds: the rank is the number of
+/// sizes.
+fn reshaped(x: &Shape, sizes: &[Size]) -> Shape {
+    if sizes.iter().filter(|s| **s == Size::Rest).count() > 1 {
         return Shape::unknown();
     }
-    let total = x.dims.as_ref().and_then(|d| {
-        d.iter()
-            .try_fold(1i64, |acc, d| d.and_then(|d| acc.checked_mul(d)))
-    });
-    let known: Option<i64> = sizes
+    fn product(dims: impl Iterator<Item = Option<i64>>) -> Option<i64> {
+        dims.fold(Some(1i64), |acc, d| acc?.checked_mul(d?))
+    }
+    // The elements left for `-1`: those of the dimensions not reused, over the known sizes.
+    let own: Vec<usize> = sizes
         .iter()
-        .filter(|s| **s != Some(-1))
-        .try_fold(1i64, |acc, d| d.and_then(|d| acc.checked_mul(d)));
+        .filter_map(|s| match s {
+            Size::Own(k) => Some(*k),
+            _ => None,
+        })
+        .collect();
+    let left = x.dims.as_ref().and_then(|d| {
+        product(
+            d.iter()
+                .enumerate()
+                .filter(|(i, _)| !own.contains(i))
+                .map(|(_, d)| *d),
+        )
+    });
+    let known = product(sizes.iter().filter_map(|s| match s {
+        Size::Known(d) => Some(Some(*d)),
+        Size::Unknown => Some(None),
+        _ => None,
+    }));
     let dims = sizes
         .iter()
         .map(|s| match s {
-            Some(-1) => match (total, known) {
+            Size::Rest => match (left, known) {
                 (Some(t), Some(k)) if k > 0 && t % k == 0 => Some(t / k),
                 _ => None,
             },
-            Some(d) if *d >= 0 => Some(*d),
+            Size::Known(d) if *d >= 0 => Some(*d),
+            Size::Own(k) => x.dims.as_ref().and_then(|d| d.get(*k).copied().flatten()),
             _ => None,
         })
         .collect();
@@ -686,6 +910,17 @@ impl Forward<'_> {
                             if SAME_FUNCTIONS.contains(&f) {
                                 return Ok(first);
                             }
+                            // `F.max_pool2d(x, 2)`: the arguments after the input in the order
+                            // of the module's (as far as the dilation).
+                            if let (Some(class), Some(x), true) =
+                                (pooling_class(f), first.as_ref(), args.len() <= 5)
+                            {
+                                let int = |e: &Expr| self.int(e);
+                                let layer = layer_of(&class, &args[1..], keywords, &int, &|_| {
+                                    Layer::Opaque
+                                });
+                                return Ok(apply(&layer, x, self.depth).ok());
+                            }
                             if f == "flatten" {
                                 let start = args.get(1).map_or(Some(0), |e| self.int(e));
                                 let end = args.get(2).map_or(Some(-1), |e| self.int(e));
@@ -699,9 +934,14 @@ impl Forward<'_> {
                             }
                             return Ok(None);
                         }
-                        Ok(tensor_method(base.as_ref(), attr, args, keywords, &|e| {
-                            self.int(e)
-                        }))
+                        Ok(tensor_method(
+                            base.as_ref(),
+                            value,
+                            attr,
+                            args,
+                            keywords,
+                            &|e| self.int(e),
+                        ))
                     }
                     _ => Ok(None),
                 }
@@ -719,6 +959,7 @@ impl Forward<'_> {
 /// `base` is the tensor's shape when known, `int` reads int arguments.
 pub fn tensor_method(
     base: Option<&Shape>,
+    receiver: &Expr,
     attr: &str,
     args: &[Expr],
     keywords: &[Keyword],
@@ -740,8 +981,17 @@ pub fn tensor_method(
                 [one] if int(one).is_none() && !is_size_call(one) => return None,
                 _ => args.iter().collect(),
             };
-            let sizes: Vec<Option<i64>> = sizes.into_iter().map(int).collect();
             let x = base.cloned().unwrap_or_else(Shape::unknown);
+            let rank = x.dims.as_ref().map(Vec::len);
+            let sizes: Vec<Size> = sizes
+                .into_iter()
+                .map(|e| match (int(e), own_dimension(receiver, e, rank)) {
+                    (Some(-1), _) => Size::Rest,
+                    (Some(d), _) => Size::Known(d),
+                    (None, Some(k)) => Size::Own(k),
+                    (None, None) => Size::Unknown,
+                })
+                .collect();
             Some(reshaped(&x, &sizes))
         }
         "flatten" if keywords.is_empty() => {
@@ -792,6 +1042,46 @@ pub fn tensor_method(
         m if SAME_METHODS.contains(&m) => base.cloned(),
         _ => None,
     }
+}
+
+/// The dimension of the tensor `receiver` whose size `e` reads (`x.size(0)`, `x.shape[0]`,
+/// `x.size()[-1]`, `len(x)`), when the receiver is a name or attribute chain and its rank known
+/// for a negative index.
+fn own_dimension(receiver: &Expr, e: &Expr, rank: Option<usize>) -> Option<usize> {
+    let literal = |e: &Expr| match e {
+        Expr::Literal {
+            value: Literal::Int(i),
+            ..
+        } => Some(*i),
+        _ => None,
+    };
+    let (of, k) = match e {
+        Expr::Call {
+            func,
+            args,
+            keywords,
+            ..
+        } if keywords.is_empty() => match (&**func, args.as_slice()) {
+            (Expr::Attribute { value, attr, .. }, [k]) if attr == "size" => (&**value, literal(k)?),
+            (Expr::Name { id, .. }, [x]) if id == "len" => (x, 0),
+            _ => return None,
+        },
+        Expr::Subscript { value, index, .. } => {
+            let k = literal(index)?;
+            match &**value {
+                Expr::Attribute { value, attr, .. } if attr == "shape" => (&**value, k),
+                Expr::Call { func, args, .. } if args.is_empty() => match &**func {
+                    Expr::Attribute { value, attr, .. } if attr == "size" => (&**value, k),
+                    _ => return None,
+                },
+                _ => return None,
+            }
+        }
+        _ => return None,
+    };
+    let same = receiver.dotted_path().is_some() && receiver.dotted_path() == of.dotted_path();
+    let k = if k < 0 { k + rank? as i64 } else { k };
+    (same && k >= 0).then_some(k as usize)
 }
 
 /// `x.size(0)`, `x.shape[0]`, `x.size()[0]`, `len(x)`: one int not known here (a `view` to it
@@ -1199,6 +1489,7 @@ pub fn from_summary(obj: &ObjectSummary, type_name: &str) -> Option<Val> {
                         n,
                         inputs: int("in_channels"),
                         outputs: int("out_channels"),
+                        window: None,
                     },
                     _ => Layer::Linear {
                         inputs: int("in_features"),
@@ -1362,6 +1653,7 @@ pub fn construct(w: &Walker, path: &str, args: &[Expr], keywords: &[Keyword]) ->
             n: 2,
             inputs: Some(3),
             outputs: None,
+            window: None,
         };
         return Some(Val::Torch(Layer::Ends(
             Box::new(conv),
