@@ -2775,6 +2775,28 @@ fn torch_binary_losses_need_targets_of_the_input_size() {
         "loss = nn.CrossEntropyLoss()(torch.rand(32, 4), torch.rand(32))",
         "",
     ));
+    let t = "scores = torch.rand(8, 4)\nlabels = torch.zeros(6, dtype=torch.long)\nloss = F.cross_entropy(scores, labels)";
+    fires(
+        &run(&[TORCH_IMPORTS], t, ""),
+        t,
+        "torch-loss-shape",
+        "F.cross_entropy(scores, labels)",
+        &[
+            "scores has shape (8, 4)",
+            "labels has shape (6,)",
+            "Expected input batch_size (8) to match target batch_size (6)",
+        ],
+    );
+    silent(&run(
+        &[TORCH_IMPORTS],
+        "loss = nn.CrossEntropyLoss()(torch.rand(8, 4), torch.rand(8, 4))",
+        "",
+    ));
+    silent(&run(
+        &[TORCH_IMPORTS],
+        "loss = nn.NLLLoss()(torch.rand(8, 4), torch.zeros(8, dtype=torch.long))",
+        "",
+    ));
     let t = "loss = nn.MSELoss()(torch.rand(32, 3), torch.rand(32, 2))";
     fires(
         &run(&[TORCH_IMPORTS], t, ""),

@@ -8,8 +8,9 @@
 //!   reject: an `nn.Linear` whose `in_features` differs from the tensor's last dimension, an
 //!   `nn.ConvNd` given a tensor of another rank or another number of channels (dimension -N-1).
 //! - `torch-loss-shape`: `nn.BCELoss` / `nn.BCEWithLogitsLoss` (and `F.binary_cross_entropy*`)
-//!   with an input and a target of different sizes (ValueError: they are never broadcast), and
-//!   elementwise losses (`MSELoss`, `L1Loss`, ...) with shapes that do not broadcast.
+//!   with an input and a target of different sizes (ValueError: they are never broadcast),
+//!   elementwise losses (`MSELoss`, `L1Loss`, ...) with shapes that do not broadcast, and
+//!   `CrossEntropyLoss` / `NLLLoss` with N rows of scores and M != N class indices (ValueError).
 //!
 //! Modules are known from the code that builds them (`nn.Linear(a, b)`, `nn.Sequential(...)`,
 //! torchvision's image classifiers, whose first layer takes 3 channels), from the kernel's summary
@@ -19,8 +20,10 @@
 //! module the notebook may have rewired (an attribute named like one of its layers or methods
 //! assigned, deleted or changed as a container anywhere, `setattr`, `add_module`, hooks) is not
 //! followed. Tensors are known from the kernel's summaries, `torch.randn/zeros/ones/rand(shape)`,
-//! shape methods on known tensors, and the batches of a DataLoader (the batch axis unknown: the
-//! last batch may be smaller).
+//! shape methods on known tensors (`view`, `reshape`, `flatten`, `unsqueeze`, ...), layers whose
+//! output shape is fixed (convolutions and pooling by their kernel, stride, padding and
+//! dilation), and the batches of a DataLoader (the batch axis unknown: the last batch may be
+//! smaller).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
@@ -97,9 +100,9 @@ pub enum Layer {
     Same,
     /// `nn.Sequential(...)`: the layers in order.
     Sequential(Vec<Layer>),
-    /// A module of which only the first layer applied to the input and the last giving the
-    /// output are known (a torchvision classifier).
-    Ends(Box<Layer>, Box<Layer>),
+    /// A module of which only the first layer, applied to the input, is known (a torchvision
+    /// classifier).
+    Head(Box<Layer>),
     /// An instance of a notebook class (`forward` followed).
     Net(Rc<UserClass>),
     Opaque,
@@ -215,6 +218,19 @@ pub enum Loss {
     /// `MSELoss`, `L1Loss`, `SmoothL1Loss`, `HuberLoss`: shapes that broadcast (a mismatch that
     /// broadcasts only warns).
     Elementwise,
+    /// `CrossEntropyLoss`, `NLLLoss`: scores (N, C) and a class index per row (N,) (or class
+    /// probabilities of the input's shape).
+    Classes,
+}
+
+/// The loss a `torch.nn` class computes.
+fn loss_class(class: &str) -> Option<Loss> {
+    match class {
+        "BCELoss" | "BCEWithLogitsLoss" => Some(Loss::Binary),
+        "MSELoss" | "L1Loss" | "SmoothL1Loss" | "HuberLoss" => Some(Loss::Elementwise),
+        "CrossEntropyLoss" | "NLLLoss" => Some(Loss::Classes),
+        _ => None,
+    }
 }
 
 /// A `nn.Module` subclass the notebook defines.
@@ -632,12 +648,12 @@ pub fn apply(layer: &Layer, x: &Shape, depth: usize) -> Result<Shape, Mismatch> 
             }
             Ok(x)
         }
-        Layer::Ends(first, last) => {
+        Layer::Head(first) => {
             apply(first, x, depth).map_err(|m| Mismatch {
                 at: "its first layer".to_string(),
                 problem: m.problem,
             })?;
-            Ok(apply(last, &Shape::unknown(), depth).unwrap_or_else(|_| Shape::unknown()))
+            Ok(Shape::unknown())
         }
         Layer::Net(class) => {
             Ok(run_forward(class, &[Some(x.clone())], depth)?.unwrap_or_else(Shape::unknown))
@@ -702,8 +718,8 @@ fn reshaped(x: &Shape, sizes: &[Size]) -> Shape {
     if sizes.iter().filter(|s| **s == Size::Rest).count() > 1 {
         return Shape::unknown();
     }
-    fn product(dims: impl Iterator<Item = Option<i64>>) -> Option<i64> {
-        dims.fold(Some(1i64), |acc, d| acc?.checked_mul(d?))
+    fn product(mut dims: impl Iterator<Item = Option<i64>>) -> Option<i64> {
+        dims.try_fold(1i64, |acc, d| acc.checked_mul(d?))
     }
     // The elements left for `-1`: those of the dimensions not reused, over the known sizes.
     let own: Vec<usize> = sizes
@@ -1226,9 +1242,9 @@ pub fn user_class(
                             continue;
                         }
                     }
-                    forget_stores(std::slice::from_ref(s), me, &mut layers);
+                    forget_stores(std::slice::from_ref(s), &mut layers);
                 }
-                other => forget_stores(std::slice::from_ref(other), me, &mut layers),
+                other => forget_stores(std::slice::from_ref(other), &mut layers),
             }
         }
     }
@@ -1240,11 +1256,10 @@ pub fn user_class(
     })
 }
 
-/// Attributes of `me` that the statements may assign: not followed.
-fn forget_stores(stmts: &[Stmt], me: &str, layers: &mut BTreeMap<String, Layer>) {
+/// Attributes the statements may assign (or change as containers): not followed.
+fn forget_stores(stmts: &[Stmt], layers: &mut BTreeMap<String, Layer>) {
     let mut attrs = BTreeSet::new();
     stored_attributes(stmts, &mut attrs);
-    let _ = me;
     for a in attrs {
         layers.insert(a, Layer::Opaque);
     }
@@ -1465,12 +1480,8 @@ pub fn from_summary(obj: &ObjectSummary, type_name: &str) -> Option<Val> {
                 .strip_prefix("torch.nn.modules.")?
                 .rsplit('.')
                 .next()?;
-            match class {
-                "BCELoss" | "BCEWithLogitsLoss" => return Some(Val::Loss(Loss::Binary)),
-                "MSELoss" | "L1Loss" | "SmoothL1Loss" | "HuberLoss" => {
-                    return Some(Val::Loss(Loss::Elementwise))
-                }
-                _ => {}
+            if let Some(loss) = loss_class(class) {
+                return Some(Val::Loss(loss));
             }
             // A single layer, its own first leaf. (A container's first leaf in registration
             // order need not be the first applied: a block of the notebook may register its
@@ -1655,18 +1666,11 @@ pub fn construct(w: &Walker, path: &str, args: &[Expr], keywords: &[Keyword]) ->
             outputs: None,
             window: None,
         };
-        return Some(Val::Torch(Layer::Ends(
-            Box::new(conv),
-            Box::new(Layer::Opaque),
-        )));
+        return Some(Val::Torch(Layer::Head(Box::new(conv))));
     }
     let class = nn_class(path)?;
-    match class {
-        "BCELoss" | "BCEWithLogitsLoss" => return Some(Val::Loss(Loss::Binary)),
-        "MSELoss" | "L1Loss" | "SmoothL1Loss" | "HuberLoss" => {
-            return Some(Val::Loss(Loss::Elementwise))
-        }
-        _ => {}
+    if let Some(loss) = loss_class(class) {
+        return Some(Val::Loss(loss));
     }
     let int = |e: &Expr| {
         const_int(e, w.ctx.source, &|n| match w.get(n) {
@@ -1762,12 +1766,14 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
     }
     let callee = w.eval(func);
     // `F.binary_cross_entropy(input, target)`
-    let functional = w.lib_path(func).and_then(|p| match p.as_str() {
-        "torch.nn.functional.binary_cross_entropy"
-        | "torch.nn.functional.binary_cross_entropy_with_logits" => Some(Loss::Binary),
-        "torch.nn.functional.mse_loss" | "torch.nn.functional.l1_loss" => Some(Loss::Elementwise),
-        _ => None,
-    });
+    let functional =
+        w.lib_path(func)
+            .and_then(|p| match p.strip_prefix("torch.nn.functional.")? {
+                "binary_cross_entropy" | "binary_cross_entropy_with_logits" => Some(Loss::Binary),
+                "mse_loss" | "l1_loss" | "smooth_l1_loss" | "huber_loss" => Some(Loss::Elementwise),
+                "cross_entropy" | "nll_loss" => Some(Loss::Classes),
+                _ => None,
+            });
     match (callee, functional) {
         (Val::Loss(loss), _) | (_, Some(loss)) => {
             let input = argument(args, keywords, 0, "input");
@@ -1865,6 +1871,16 @@ fn loss_shape(w: &Walker, loss: Loss, input: &Expr, target: &Expr) -> Option<Str
                 )
             })
         }
+        // Class indices for rows of scores: one per row (targets of the input's shape are
+        // probabilities, another shape of rank 2 fails otherwise; not claimed).
+        Loss::Classes => match (id.as_slice(), td.as_slice()) {
+            ([Some(n), _], [Some(m)]) if n != m => Some(format!(
+                "{is} has shape {} ({n} rows of class scores) and {ts} has shape {} ({m} class indices): ValueError (Expected input batch_size ({n}) to match target batch_size ({m}))",
+                i.text(),
+                t.text()
+            )),
+            _ => None,
+        },
         Loss::Elementwise => {
             let n = id.len().max(td.len());
             let at = |d: &Vec<Option<i64>>, k: usize| {
