@@ -134,7 +134,11 @@ impl Window {
                 padding,
                 dilation,
             } => {
-                let span = input? + 2 * padding[i] - dilation[i] * (kernel[i] - 1) - 1;
+                let reach = dilation[i].checked_mul(kernel[i] - 1)?;
+                let span = input?
+                    .checked_add(padding[i].checked_mul(2)?)?
+                    .checked_sub(reach)?
+                    .checked_sub(1)?;
                 // A window larger than the input raises; not claimed here.
                 (span >= 0).then(|| span / stride[i] + 1)
             }
@@ -400,7 +404,7 @@ pub fn const_int(e: &Expr, source: &str, names: &dyn Fn(&str) -> Option<i64>) ->
             let child = children[0].range();
             let child_text = source.get(child.start as usize..child.end as usize)?;
             (inner.trim() == child_text.trim())
-                .then(|| const_int(&children[0], source, names).map(|i| -i))
+                .then(|| const_int(&children[0], source, names)?.checked_neg())
                 .flatten()
         }
         _ => None,
@@ -696,7 +700,7 @@ fn flatten(x: &Shape, start: i64, end: i64) -> Shape {
             Shape::of(d)
         }
         // Flattening to the end from a known start: the rank is start + 1.
-        None if end == -1 && start >= 0 => Shape::of(vec![None; start as usize + 1]),
+        None if end == -1 && (0..8).contains(&start) => Shape::of(vec![None; start as usize + 1]),
         None => Shape::unknown(),
     }
 }
