@@ -631,6 +631,27 @@ mod tests {
     }
 
     #[test]
+    fn reads_the_batches_a_dataloader_collated() {
+        let info: Value = serde_json::from_str(
+            r#"{"ok": {"batch_size": 32, "num_batches": 13, "type": "torch.utils.data.dataloader.DataLoader",
+                       "dataset": {"batch_shapes": {"batch[0]": [10, 3, 8, 8], "batch[1]": [10]},
+                                   "sample_shapes": {"input": [[3, 8, 8]], "label": ["int"]}}},
+                "ragged": {"batch_size": 32, "type": "torch.utils.data.dataloader.DataLoader",
+                           "dataset": {"batch_shapes": {"error": "collate_fn failed: stack expects each tensor to be equal size"}}}}"#,
+        )
+        .unwrap();
+        let doc = convert_runtime_info(&info);
+        assert_eq!(
+            doc.objects["ok"].structural["batch_shapes"],
+            json!([[10, 3, 8, 8], [10]])
+        );
+        assert_eq!(doc.objects["ok"].structural["num_batches"], json!(13));
+        assert!(!doc.objects["ragged"]
+            .structural
+            .contains_key("batch_shapes"));
+    }
+
+    #[test]
     fn knows_pytorch_modules_by_their_class() {
         for t in [
             "transformers.models.bert.modeling_bert.BertModel",
