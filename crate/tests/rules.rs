@@ -2927,3 +2927,27 @@ fn torch_convolutions_and_pooling_give_known_sizes() {
     let t = "seq = nn.Sequential(nn.MaxPool2d(2, ceil_mode=True), nn.Flatten(), nn.Linear(3 * 4 * 4, 1))\ny = seq(torch.rand(4, 3, 7, 7))";
     silent(&run(&[TORCH_IMPORTS], t, ""));
 }
+
+#[test]
+fn torch_classes_defined_in_the_cell() {
+    let net = torch_net("nn.Sequential(nn.Linear(128, 64), nn.ReLU(), nn.Linear(32, 1))");
+    let t = format!("{net}\nout = model(x)");
+    fires(
+        &run(&[TORCH_IMPORTS], &t, ""),
+        &t,
+        "torch-layer-mismatch",
+        "model(x)",
+        &["Net.head[2]"],
+    );
+    // Defined in a loop that may not run; rebound after.
+    let t = format!(
+        "for _ in batches:\n{}\nout = model(x)",
+        net.lines()
+            .map(|l| format!("    {l}"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+    silent(&run(&[TORCH_IMPORTS], &t, ""));
+    let t = format!("{net}\nNet = nn.Identity\nmodel = Net()\nout = model(x)");
+    silent(&run(&[TORCH_IMPORTS], &t, ""));
+}

@@ -31,6 +31,8 @@ pub struct Walker<'a> {
     pub pandas_extended: bool,
     /// Functions the target (or the function walked) defined so far by a plain `def`: the `def`.
     pub defined_here: BTreeMap<String, &'a Stmt>,
+    /// `nn.Module` classes the target cell defined so far at its top level, not rebound since.
+    torch_classes_here: BTreeMap<String, std::rc::Rc<torch::UserClass>>,
     /// A statement ran that may have rebound any name (`%run`, `exec`).
     pub rebound_all: bool,
     /// Labels executed cells (or this one) dropped in place from the object a name holds, the
@@ -170,6 +172,7 @@ impl<'a> Walker<'a> {
             index_unnamed: ctx.history.index_unnamed,
             user_functions,
             defined_here: BTreeMap::new(),
+            torch_classes_here: BTreeMap::new(),
             rebound_all: false,
             shadowed: Vec::new(),
             calls: Vec::new(),
@@ -255,6 +258,9 @@ impl<'a> Walker<'a> {
         let Expr::Name { id, .. } = func else {
             return None;
         };
+        if let Some(class) = self.torch_classes_here.get(id) {
+            return (!self.torch_rewired(class)).then(|| std::rc::Rc::clone(class));
+        }
         if self.bound_here.contains(id) || self.rebound_all {
             return None;
         }
@@ -325,6 +331,8 @@ impl<'a> Walker<'a> {
         let mut all = BTreeSet::new();
         mutated_names(stmts, &mut all);
         all.extend(bound.iter().cloned());
+        self.torch_classes_here
+            .retain(|name, _| !bound.contains(name));
         for n in all {
             // A torch module the block only trains or evaluates keeps its layers.
             let keep = !bound.contains(&n)
@@ -368,10 +376,12 @@ impl<'a> Walker<'a> {
         }
         self.returns.clear();
         // A function defined in this cell stays known until the name is bound again.
-        if !self.defined_here.is_empty() {
+        if !self.defined_here.is_empty() || !self.torch_classes_here.is_empty() {
             let mut bound = BTreeSet::new();
             bound_names(std::slice::from_ref(stmt), self.ctx.facts, &mut bound);
             self.defined_here.retain(|name, _| !bound.contains(name));
+            self.torch_classes_here
+                .retain(|name, _| !bound.contains(name));
         }
         self.stmt_effects(stmt);
         let csv_views = self
@@ -408,6 +418,7 @@ impl<'a> Walker<'a> {
                 *val = Val::Unknown;
             }
             self.defined_here.clear();
+            self.torch_classes_here.clear();
             self.rebound_all = true;
         }
     }
@@ -502,6 +513,28 @@ impl<'a> Walker<'a> {
                 if let Stmt::FunctionDef { decorators, .. } = stmt {
                     if decorators.is_empty() {
                         self.defined_here.insert(name.clone(), stmt);
+                    }
+                }
+                // A module class of the target cell itself (not of a function walked).
+                if let Stmt::ClassDef {
+                    decorators,
+                    bases,
+                    body,
+                    ..
+                } = stmt
+                {
+                    if decorators.is_empty() && self.calls.is_empty() {
+                        let resolve = |e: &Expr| self.lib_path(e);
+                        if let Some(class) = torch::user_class(
+                            name,
+                            bases,
+                            body,
+                            std::rc::Rc::from(self.ctx.source),
+                            &resolve,
+                        ) {
+                            self.torch_classes_here
+                                .insert(name.clone(), std::rc::Rc::new(class));
+                        }
                     }
                 }
             }
