@@ -2950,4 +2950,18 @@ fn torch_classes_defined_in_the_cell() {
     silent(&run(&[TORCH_IMPORTS], &t, ""));
     let t = format!("{net}\nNet = nn.Identity\nmodel = Net()\nout = model(x)");
     silent(&run(&[TORCH_IMPORTS], &t, ""));
+    // Built and called in a function of an earlier cell: the cell's own changes still count.
+    let make = "def make():\n    m = Net()\n    return m(x)";
+    fires(
+        &run(&[TORCH_IMPORTS, &net, make], "make()", ""),
+        "make()",
+        "torch-layer-mismatch",
+        "make()",
+        &["Net.head[2]"],
+    );
+    silent(&run(
+        &[TORCH_IMPORTS, &net, make],
+        "Net.forward = lambda self, x: x\nmake()",
+        "",
+    ));
 }

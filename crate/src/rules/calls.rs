@@ -254,6 +254,7 @@ impl<'a> Walker<'a> {
         }
         inner.pandas_extended |= self.pandas_extended;
         inner.rebound_all = self.rebound_all;
+        inner.rewired_here = std::rc::Rc::clone(&self.rewired_here);
         inner.defined_here = self
             .defined_here
             .iter()

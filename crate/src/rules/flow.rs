@@ -31,6 +31,10 @@ pub struct Walker<'a> {
     pub pandas_extended: bool,
     /// Functions the target (or the function walked) defined so far by a plain `def`: the `def`.
     pub defined_here: BTreeMap<String, &'a Stmt>,
+    /// What the target cell may do to modules: the attribute names it stores to, and whether it
+    /// rewires modules otherwise (`torch::stored_attributes`, `torch::rewires_modules`); shared
+    /// with the walks into called functions.
+    pub(super) rewired_here: std::rc::Rc<(BTreeSet<String>, bool)>,
     /// `nn.Module` classes the target cell defined so far at its top level, not rebound since.
     torch_classes_here: BTreeMap<String, std::rc::Rc<torch::UserClass>>,
     /// A statement ran that may have rebound any name (`%run`, `exec`).
@@ -173,6 +177,11 @@ impl<'a> Walker<'a> {
             user_functions,
             defined_here: BTreeMap::new(),
             torch_classes_here: BTreeMap::new(),
+            rewired_here: std::rc::Rc::new({
+                let mut stored = BTreeSet::new();
+                torch::stored_attributes(ctx.body, &mut stored);
+                (stored, torch::rewires_modules(ctx.body))
+            }),
             rebound_all: false,
             shadowed: Vec::new(),
             calls: Vec::new(),
@@ -283,12 +292,11 @@ impl<'a> Walker<'a> {
     /// of that name of some object, or rewired modules otherwise?
     pub fn attribute_rewired(&self, attr: &str) -> bool {
         let history = self.ctx.history;
-        let mut here = BTreeSet::new();
-        torch::stored_attributes(self.ctx.body, &mut here);
+        let (stored, rewires) = &*self.rewired_here;
         history.rewires_modules
-            || torch::rewires_modules(self.ctx.body)
+            || *rewires
             || history.stored_attributes.contains(attr)
-            || here.contains(attr)
+            || stored.contains(attr)
     }
 
     /// Is `name` a Python builtin here (not bound by the cell or the kernel)?
