@@ -2965,3 +2965,51 @@ fn torch_classes_defined_in_the_cell() {
         "",
     ));
 }
+
+#[test]
+fn torch_tabular_data_through_a_tensor_dataset() {
+    let objs = r#""X_train": {"type": "numpy.ndarray", "kind": "ndarray", "S": {"shape": [100, 8]}},
+        "y_train": {"type": "numpy.ndarray", "kind": "ndarray", "S": {"shape": [100]}}"#;
+    let setup = |first: &str, loader: &str| {
+        format!(
+            "from tqdm import tqdm\nfrom torch.utils.data import TensorDataset\nX = torch.tensor(X_train, dtype=torch.float32)\ny = torch.from_numpy(y_train)\nloader = DataLoader(TensorDataset(X, y), {loader})\nmodel = nn.Sequential(nn.Linear({first}, 16), nn.ReLU(), nn.Linear(16, 1), nn.Sigmoid())\ncriterion = nn.BCELoss()\n"
+        )
+    };
+    let train = "for xb, yb in tqdm(loader):\n    out = model(xb)\n    loss = criterion(out, yb)";
+    let t = setup("10", "batch_size=16, shuffle=True") + train;
+    fires(
+        &run(&[TORCH_IMPORTS], &t, objs),
+        &t,
+        "torch-input-mismatch",
+        "model(xb)",
+        &["xb has shape (?, 8)", "model[0]", "Linear(10, 16)"],
+    );
+    let t = setup("8", "batch_size=16, shuffle=True") + train;
+    fires(
+        &run(&[TORCH_IMPORTS], &t, objs),
+        &t,
+        "torch-loss-shape",
+        "criterion(out, yb)",
+        &["out has shape (?, 1)", "yb has shape (?,)"],
+    );
+    let t = setup("10", "batch_size=16") + "xb, yb = next(iter(loader))\nout = model(xb)";
+    fires(
+        &run(&[TORCH_IMPORTS], &t, objs),
+        &t,
+        "torch-input-mismatch",
+        "model(xb)",
+        &["(?, 8)"],
+    );
+    // Targets reshaped; a loader left empty by drop_last; a collate function of the notebook.
+    let t = setup("8", "batch_size=16")
+        + &train.replace("criterion(out, yb)", "criterion(out, yb.unsqueeze(1))");
+    silent(&run(&[TORCH_IMPORTS], &t, objs));
+    let t = setup("8", "batch_size=128, drop_last=True") + train;
+    silent(&run(&[TORCH_IMPORTS], &t, objs));
+    let t = setup("10", "batch_size=16, collate_fn=pad") + train;
+    silent(&run(
+        &[TORCH_IMPORTS, "def pad(b):\n    return b"],
+        &t,
+        objs,
+    ));
+}

@@ -1110,6 +1110,10 @@ impl<'a> Walker<'a> {
 
     /// Is the iterable certainly non-empty?
     fn non_empty(&self, iter: &Expr) -> bool {
+        // A DataLoader, maybe wrapped (`tqdm(loader)`).
+        if let Val::Loader { non_empty, .. } = self.eval(iter) {
+            return non_empty;
+        }
         match iter {
             Expr::Seq { elts, .. } => {
                 !elts.is_empty() && !elts.iter().any(|e| matches!(e, Expr::Starred { .. }))
@@ -1143,7 +1147,6 @@ impl<'a> Walker<'a> {
                 | Val::Items { .. }
                 | Val::Dict { .. }) => v.sized().is_some_and(|(_, n)| n > 0),
                 Val::Array(a) => a.shape.first().is_some_and(|&n| n > 0),
-                Val::Loader { non_empty, .. } => non_empty,
                 Val::Frame(f) => f.columns.is_some_and(|c| !c.is_empty()),
                 _ => false,
             },
@@ -1466,6 +1469,7 @@ impl<'a> Walker<'a> {
             }
             if let Some(v) = torch::construct(self, &path, args, keywords)
                 .or_else(|| torch::new_tensor(self, &path, args, keywords))
+                .or_else(|| torch::data_call(self, &path, args, keywords))
             {
                 return v;
             }
@@ -1476,6 +1480,9 @@ impl<'a> Walker<'a> {
         }
         if let Some(class) = self.torch_class(func) {
             return Val::Torch(torch::Layer::Net(class));
+        }
+        if let Some(batch) = torch::next_batch(self, func, args) {
+            return batch;
         }
         if let Val::Torch(module) = self.eval(func) {
             return torch::call_result(self, &module, args, keywords);
@@ -1789,6 +1796,8 @@ fn is_pure_lib(path: &str) -> bool {
         || path.starts_with("sklearn.metrics.")
         || path == "sklearn.model_selection.train_test_split"
         || path.starts_with("scipy.stats.")
+        // Progress bars iterate what they wrap (`tqdm.pandas()` is seen by `extends_pandas`).
+        || path.starts_with("tqdm.")
 }
 
 /// Some rows of a frame: the same columns; what the values of the whole frame showed (example

@@ -1709,6 +1709,135 @@ pub fn call_result(w: &Walker, module: &Layer, args: &[Expr], keywords: &[Keywor
     out.map_or(Val::Unknown, Val::Tensor)
 }
 
+/// What a call of a torch data helper gives: a tensor of an array (`torch.tensor(X)`,
+/// `torch.from_numpy(X)`), a `TensorDataset` of tensors, a `DataLoader` of one (default collate),
+/// a loader wrapped in `tqdm`.
+pub fn data_call(w: &Walker, path: &str, args: &[Expr], keywords: &[Keyword]) -> Option<Val> {
+    if unpacks(args, keywords) {
+        return None;
+    }
+    let only = |allowed: &[&str]| {
+        keywords
+            .iter()
+            .all(|k| k.name.as_deref().is_some_and(|n| allowed.contains(&n)))
+    };
+    match path {
+        "torch.tensor" | "torch.as_tensor" | "torch.from_numpy" | "torch.Tensor"
+        | "torch.FloatTensor" | "torch.LongTensor" | "torch.DoubleTensor" => {
+            let [a] = args else { return None };
+            if !only(&["dtype", "device", "requires_grad"]) {
+                return None;
+            }
+            match w.eval(a) {
+                Val::Array(arr) => Some(Val::Tensor(Shape::of(
+                    arr.shape.iter().map(|d| Some(*d)).collect(),
+                ))),
+                _ => None,
+            }
+        }
+        "torch.utils.data.TensorDataset" | "torch.utils.data.dataset.TensorDataset" => {
+            if !keywords.is_empty() || args.is_empty() {
+                return None;
+            }
+            let shapes: Vec<Vec<Option<i64>>> = args
+                .iter()
+                .map(|a| shape_of(&w.eval(a))?.dims)
+                .collect::<Option<_>>()?;
+            // All of the same known length (else the constructor raises).
+            let len = shapes.first()?.first().copied().flatten()?;
+            if shapes.iter().any(|d| d.first() != Some(&Some(len))) {
+                return None;
+            }
+            Some(Val::Dataset {
+                sample: shapes
+                    .into_iter()
+                    .map(|d| Shape::of(d[1..].to_vec()))
+                    .collect(),
+                len,
+            })
+        }
+        "torch.utils.data.DataLoader" | "torch.utils.data.dataloader.DataLoader" => {
+            let allowed = [
+                "dataset",
+                "batch_size",
+                "shuffle",
+                "num_workers",
+                "pin_memory",
+                "drop_last",
+                "persistent_workers",
+                "prefetch_factor",
+                "generator",
+                "timeout",
+                "worker_init_fn",
+            ];
+            if args.len() > 3 || !only(&allowed) {
+                return None;
+            }
+            let Val::Dataset { sample, len } = w.eval(argument(args, keywords, 0, "dataset")?)
+            else {
+                return None;
+            };
+            let batch_size = match argument(args, keywords, 1, "batch_size") {
+                None => 1,
+                Some(e) => match w.eval(e) {
+                    Val::Int(b) if b > 0 => b,
+                    _ => return None,
+                },
+            };
+            let drop_last = match keyword(keywords, "drop_last") {
+                None => Some(false),
+                Some(Expr::Literal {
+                    value: Literal::Bool(b),
+                    ..
+                }) => Some(*b),
+                Some(_) => None,
+            };
+            let non_empty = len > 0 && drop_last.is_some_and(|d| !d || len >= batch_size);
+            let batch = sample
+                .into_iter()
+                .map(|s| {
+                    let mut d = vec![None];
+                    d.extend(s.dims.unwrap_or_default());
+                    Shape::of(d)
+                })
+                .collect();
+            Some(Val::Loader { batch, non_empty })
+        }
+        "tqdm.tqdm" | "tqdm.auto.tqdm" | "tqdm.notebook.tqdm" | "tqdm.tqdm_notebook" => {
+            match w.eval(args.first()?) {
+                loader @ Val::Loader { .. } => Some(loader),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+/// `next(iter(loader))`: the first batch of a loader that yields one.
+pub fn next_batch(w: &Walker, func: &Expr, args: &[Expr]) -> Option<Val> {
+    let (
+        Expr::Name { id, .. },
+        [Expr::Call {
+            func: inner,
+            args: inner_args,
+            keywords,
+            ..
+        }],
+    ) = (func, args)
+    else {
+        return None;
+    };
+    let (Expr::Name { id: iter, .. }, [loader], true) =
+        (&**inner, inner_args.as_slice(), keywords.is_empty())
+    else {
+        return None;
+    };
+    if id != "next" || iter != "iter" || !w.is_builtin(id) || !w.is_builtin(iter) {
+        return None;
+    }
+    first_batch(w, loader)
+}
+
 /// The first batch a loop over `iter` gets: a DataLoader known not to be empty (or `enumerate`
 /// of one): the tensors of a batch.
 pub fn first_batch(w: &Walker, iter: &Expr) -> Option<Val> {
@@ -1750,7 +1879,6 @@ pub fn first_batch(w: &Walker, iter: &Expr) -> Option<Val> {
                 });
             }
         }
-        return None;
     }
     batch(iter)
 }

@@ -66,6 +66,11 @@ pub enum Val {
     Torch(super::torch::Layer),
     /// A torch loss module.
     Loss(super::torch::Loss),
+    /// A `TensorDataset`: the shapes of one sample's tensors, and its length.
+    Dataset {
+        sample: Vec<super::torch::Shape>,
+        len: i64,
+    },
     /// A torch DataLoader: the shapes of a batch's tensors (the batch axis unknown), and whether
     /// it certainly yields a batch.
     Loader {
