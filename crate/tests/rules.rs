@@ -3013,3 +3013,42 @@ fn torch_tabular_data_through_a_tensor_dataset() {
         objs,
     ));
 }
+
+#[test]
+fn torch_loaders_of_datasets_the_kernel_probed() {
+    let objs = r#""train_ds": {"type": "torchvision.datasets.folder.ImageFolder", "kind": "torch_dataset",
+        "S": {"length": 500},
+        "R": {"class": "torchvision.datasets.folder.ImageFolder", "samples_agree": true,
+              "sample": [{"type": "Tensor", "shape": [1, 28, 28], "dtype": "torch.float32"}, {"type": "int", "value": 3}]}}"#;
+    let history = [TORCH_IMPORTS, "import torchvision.models as models"];
+    let t = "loader = DataLoader(train_ds, batch_size=64, shuffle=True)\nnet = models.resnet18(num_classes=10)\nfor xb, yb in loader:\n    out = net(xb)";
+    fires(
+        &run(&history, t, objs),
+        t,
+        "torch-input-mismatch",
+        "net(xb)",
+        &["xb has shape (?, 1, 28, 28)", "3 channels", "1 channels"],
+    );
+    // Samples that differ; a custom collate function.
+    silent(&run(
+        &history,
+        t,
+        &objs.replace("\"samples_agree\": true", "\"samples_agree\": false"),
+    ));
+    silent(&run(
+        &[history[0], history[1], "def pad(b):\n    return b"],
+        &t.replace("shuffle=True", "shuffle=True, collate_fn=pad"),
+        objs,
+    ));
+    // A Keras utility given a PyTorch layer the kernel summarized.
+    let live = r#""fc": {"type": "torch.nn.modules.linear.Linear", "kind": "torch_module",
+        "R": {"first_layer": {"class": "Linear", "in_features": 10, "out_features": 5}}}"#;
+    let t = "import tensorflow as tf\ntf.keras.utils.plot_model(fc)";
+    fires(
+        &run(&[], t, live),
+        t,
+        "keras-foreign-model",
+        "tf.keras.utils.plot_model(fc)",
+        &["fc", "PyTorch"],
+    );
+}

@@ -1513,6 +1513,10 @@ pub fn from_summary(obj: &ObjectSummary, type_name: &str) -> Option<Val> {
                 },
             ))
         }
+        "torch_dataset" => {
+            let (sample, len) = probed_sample(obj)?;
+            Some(Val::Dataset { sample, len })
+        }
         "dataloader" => {
             let (batch, non_empty) = match obj.structural.get("batch_shapes") {
                 Some(shapes) => (
@@ -1548,9 +1552,56 @@ fn probed_batch(shapes: &Value) -> Option<Vec<Shape>> {
         .collect()
 }
 
-/// The batch the default `collate_fn` makes of the samples of a map-style dataset the kernel
-/// probed (`R.dataset.R.sample`): a tensor of shape (batch, *shape) per array or tensor, (batch,)
-/// per Python number. The loader certainly yields a batch when the dataset is not empty, its
+/// One sample of a map-style dataset the kernel probed (`R.sample`, the probed samples alike):
+/// the shape of each tensor or array in it, `()` for a Python number (unknown for anything
+/// else); and the dataset's length.
+fn probed_sample(dataset: &ObjectSummary) -> Option<(Vec<Shape>, i64)> {
+    if dataset.kind != "torch_dataset"
+        || dataset.representation.get("samples_agree") != Some(&Value::Bool(true))
+    {
+        return None;
+    }
+    let parts = dataset.representation.get("sample")?.as_array()?;
+    let sample = parts
+        .iter()
+        .map(|p| {
+            if p.get("key").is_some() {
+                return None;
+            }
+            let kind = p.get("type")?.as_str()?;
+            Some(match (kind, p.get("shape").and_then(Value::as_array)) {
+                ("Tensor" | "ndarray", Some(shape)) => Shape::of(
+                    shape
+                        .iter()
+                        .map(|n| n.as_i64().map(Some))
+                        .collect::<Option<_>>()?,
+                ),
+                ("int" | "float" | "bool", None) => Shape::of(vec![]),
+                _ => Shape::unknown(),
+            })
+        })
+        .collect::<Option<Vec<Shape>>>()?;
+    Some((sample, dataset.int_fact(Category::S, "length")?))
+}
+
+/// What the default `collate_fn` makes of samples: a tensor of shape (batch, *shape) per tensor
+/// or array, (batch,) per Python number.
+fn collated(sample: Vec<Shape>) -> Vec<Shape> {
+    sample
+        .into_iter()
+        .map(|s| match s.dims {
+            Some(dims) => {
+                let mut d = vec![None];
+                d.extend(dims);
+                Shape::of(d)
+            }
+            None => Shape::unknown(),
+        })
+        .collect()
+}
+
+/// The batch a loader the kernel summarized makes with the default `collate_fn` of the samples of
+/// its dataset (`R.dataset`). It certainly yields a batch when the dataset is not empty, its
 /// sampler visits every index, and `drop_last` leaves a batch.
 fn collated_batch(obj: &ObjectSummary) -> Option<(Vec<Shape>, bool)> {
     if obj.str_fact(Category::R, "collate_fn")
@@ -1561,40 +1612,15 @@ fn collated_batch(obj: &ObjectSummary) -> Option<(Vec<Shape>, bool)> {
     let batch_size = obj.int_fact(Category::S, "batch_size")?;
     let dataset: ObjectSummary =
         serde_json::from_value(obj.representation.get("dataset")?.clone()).ok()?;
-    if dataset.kind != "torch_dataset"
-        || dataset.representation.get("samples_agree") != Some(&Value::Bool(true))
-    {
-        return None;
-    }
-    let parts = dataset.representation.get("sample")?.as_array()?;
-    let batch = parts
-        .iter()
-        .map(|p| {
-            if p.get("key").is_some() {
-                return None;
-            }
-            let kind = p.get("type")?.as_str()?;
-            Some(match (kind, p.get("shape").and_then(Value::as_array)) {
-                ("Tensor" | "ndarray", Some(shape)) => {
-                    let mut d = vec![None];
-                    for n in shape {
-                        d.push(Some(n.as_i64()?));
-                    }
-                    Shape::of(d)
-                }
-                ("int" | "float" | "bool", None) => Shape::of(vec![None]),
-                _ => Shape::unknown(),
-            })
-        })
-        .collect::<Option<Vec<Shape>>>()?;
-    let length = dataset.int_fact(Category::S, "length");
+    let (sample, length) = probed_sample(&dataset)?;
     let drop_last = obj.representation.get("drop_last") == Some(&Value::Bool(true));
-    let non_empty = length.is_some_and(|n| n > 0 && (!drop_last || n >= batch_size))
+    let non_empty = length > 0
+        && (!drop_last || length >= batch_size)
         && matches!(
             obj.str_fact(Category::R, "sampler"),
             Some("RandomSampler" | "SequentialSampler")
         );
-    Some((batch, non_empty))
+    Some((collated(sample), non_empty))
 }
 
 /// A tensor's shape, when the value is a tensor.
@@ -1793,15 +1819,10 @@ pub fn data_call(w: &Walker, path: &str, args: &[Expr], keywords: &[Keyword]) ->
                 Some(_) => None,
             };
             let non_empty = len > 0 && drop_last.is_some_and(|d| !d || len >= batch_size);
-            let batch = sample
-                .into_iter()
-                .map(|s| {
-                    let mut d = vec![None];
-                    d.extend(s.dims.unwrap_or_default());
-                    Shape::of(d)
-                })
-                .collect();
-            Some(Val::Loader { batch, non_empty })
+            Some(Val::Loader {
+                batch: collated(sample),
+                non_empty,
+            })
         }
         "tqdm.tqdm" | "tqdm.auto.tqdm" | "tqdm.notebook.tqdm" | "tqdm.tqdm_notebook" => {
             match w.eval(args.first()?) {
