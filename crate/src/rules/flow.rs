@@ -15,7 +15,10 @@ use crate::ir::{Expr, Keyword, Literal, SeqKind, Stmt, Target, TextRange};
 
 use super::calls::Callee;
 use super::value::{from_summary, ArrayLib, ArrayVal, Estimator, Frame, SeriesVal, Val};
-use super::{api, columns, join, keras, shapes, sklearn, torch, values, RuleContext};
+use super::{
+    api, columns, join, keras, shapes, sklearn, torch, torch_classes, torch_layers, values,
+    RuleContext,
+};
 
 pub struct Walker<'a> {
     pub ctx: &'a RuleContext<'a>,
@@ -32,11 +35,11 @@ pub struct Walker<'a> {
     /// Functions the target (or the function walked) defined so far by a plain `def`: the `def`.
     pub defined_here: BTreeMap<String, &'a Stmt>,
     /// What the target cell may do to modules: the attribute names it stores to, and whether it
-    /// rewires modules otherwise (`torch::stored_attributes`, `torch::rewires_modules`); shared
+    /// rewires modules otherwise (`torch_classes::stored_attributes`, `torch_classes::rewires_modules`); shared
     /// with the walks into called functions.
     pub(super) rewired_here: std::rc::Rc<(BTreeSet<String>, bool)>,
     /// `nn.Module` classes the target cell defined so far at its top level, not rebound since.
-    torch_classes_here: BTreeMap<String, std::rc::Rc<torch::UserClass>>,
+    torch_classes_here: BTreeMap<String, std::rc::Rc<torch_classes::UserClass>>,
     /// A statement ran that may have rebound any name (`%run`, `exec`).
     pub rebound_all: bool,
     /// Labels executed cells (or this one) dropped in place from the object a name holds, the
@@ -151,7 +154,7 @@ impl<'a> Walker<'a> {
             if agrees && !ctx.history.global_names.contains(name) && !walker.torch_rewired(class) {
                 walker.env.insert(
                     name.clone(),
-                    Val::Torch(torch::Layer::Net(std::rc::Rc::clone(class))),
+                    Val::Torch(torch_layers::Layer::Net(std::rc::Rc::clone(class))),
                 );
             }
         }
@@ -179,8 +182,8 @@ impl<'a> Walker<'a> {
             torch_classes_here: BTreeMap::new(),
             rewired_here: std::rc::Rc::new({
                 let mut stored = BTreeSet::new();
-                torch::stored_attributes(ctx.body, &mut stored);
-                (stored, torch::rewires_modules(ctx.body))
+                torch_classes::stored_attributes(ctx.body, &mut stored);
+                (stored, torch_classes::rewires_modules(ctx.body))
             }),
             rebound_all: false,
             shadowed: Vec::new(),
@@ -263,7 +266,7 @@ impl<'a> Walker<'a> {
 
     /// The notebook's `nn.Module` class `func` names, when an executed cell defined it, the name is
     /// not rebound since, and nothing may rewire its instances.
-    fn torch_class(&self, func: &Expr) -> Option<std::rc::Rc<torch::UserClass>> {
+    fn torch_class(&self, func: &Expr) -> Option<std::rc::Rc<torch_classes::UserClass>> {
         let Expr::Name { id, .. } = func else {
             return None;
         };
@@ -284,7 +287,7 @@ impl<'a> Walker<'a> {
 
     /// May the notebook (the executed cells or this one) have replaced a layer or a method of
     /// instances of `class`?
-    fn torch_rewired(&self, class: &torch::UserClass) -> bool {
+    fn torch_rewired(&self, class: &torch_classes::UserClass) -> bool {
         class.watched().any(|a| self.attribute_rewired(a))
     }
 
@@ -346,7 +349,7 @@ impl<'a> Walker<'a> {
             let keep = !bound.contains(&n)
                 && match self.env.get(&n) {
                     Some(Val::Module(_) | Val::Lib(_)) => true,
-                    Some(Val::Torch(_)) => !torch::module_changed(stmts, &n),
+                    Some(Val::Torch(_)) => !torch_classes::module_changed(stmts, &n),
                     _ => false,
                 };
             if !keep {
@@ -533,7 +536,7 @@ impl<'a> Walker<'a> {
                 {
                     if decorators.is_empty() && self.calls.is_empty() {
                         let resolve = |e: &Expr| self.lib_path(e);
-                        if let Some(class) = torch::user_class(
+                        if let Some(class) = torch_classes::user_class(
                             name,
                             bases,
                             body,
@@ -1479,7 +1482,7 @@ impl<'a> Walker<'a> {
             return Val::Unknown;
         }
         if let Some(class) = self.torch_class(func) {
-            return Val::Torch(torch::Layer::Net(class));
+            return Val::Torch(torch_layers::Layer::Net(class));
         }
         if let Some(batch) = torch::next_batch(self, func, args) {
             return batch;
@@ -1502,7 +1505,9 @@ impl<'a> Walker<'a> {
             };
         }
         match self.eval(value) {
-            Val::Torch(m) if torch::RETURNS_MODULE.contains(&attr.as_str()) => Val::Torch(m),
+            Val::Torch(m) if torch_classes::RETURNS_MODULE.contains(&attr.as_str()) => {
+                Val::Torch(m)
+            }
             Val::Strs { items, .. } if attr == "tolist" && args.is_empty() => Val::Strs {
                 type_name: "list".into(),
                 items,
@@ -1513,18 +1518,18 @@ impl<'a> Walker<'a> {
             Val::Tensor(s) => {
                 let int = |e: &Expr| match self.eval(e) {
                     Val::Int(i) => Some(i),
-                    _ => torch::const_int(e, self.ctx.source, &|_| None),
+                    _ => torch_layers::const_int(e, self.ctx.source, &|_| None),
                 };
-                torch::tensor_method(Some(&s), value, attr, args, keywords, &int)
+                torch_layers::tensor_method(Some(&s), value, attr, args, keywords, &int)
                     .map_or(Val::Unknown, Val::Tensor)
             }
             Val::Array(a) if a.lib == ArrayLib::Torch => {
                 let int = |e: &Expr| match self.eval(e) {
                     Val::Int(i) => Some(i),
-                    _ => torch::const_int(e, self.ctx.source, &|_| None),
+                    _ => torch_layers::const_int(e, self.ctx.source, &|_| None),
                 };
                 let s = torch::shape_of(&Val::Array(a.clone()));
-                match torch::tensor_method(s.as_ref(), value, attr, args, keywords, &int) {
+                match torch_layers::tensor_method(s.as_ref(), value, attr, args, keywords, &int) {
                     Some(s) => Val::Tensor(s),
                     None => shapes::array_method_result(&a, attr, args, keywords),
                 }
@@ -1652,7 +1657,9 @@ impl<'a> Walker<'a> {
                             self.env.insert(id.clone(), after);
                         }
                         Val::Tensor(_) if attr.ends_with('_') => self.forget_data(),
-                        old @ Val::Torch(_) if !torch::KEEPS_LAYERS.contains(&attr.as_str()) => {
+                        old @ Val::Torch(_)
+                            if !torch_classes::KEEPS_LAYERS.contains(&attr.as_str()) =>
+                        {
                             self.forget_object(&old, false);
                             self.env.insert(id.clone(), Val::Unknown);
                         }

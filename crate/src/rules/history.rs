@@ -65,7 +65,7 @@ pub enum Binding {
     /// of a notebook class.
     Call(Expr),
     /// `class name(bases): body` without decorators at the top level (the class is read against
-    /// the imports as they are when it runs: `torch::user_class`).
+    /// the imports as they are when it runs: `torch_classes::user_class`).
     Class(Rc<ClassSource>),
     /// Anything else binds it to a value the history does not track.
     Other,
@@ -343,7 +343,7 @@ pub struct CellRuleFacts {
     /// Names a `global` statement of the cell declares (a function may rebind them when called).
     pub global_names: BTreeSet<String>,
     /// Attribute names the cell stores to or deletes anywhere, but on `self` in an `__init__`
-    /// (`torch::stored_attributes`): a module's layers may be replaced.
+    /// (`torch_classes::stored_attributes`): a module's layers may be replaced.
     pub stored_attributes: BTreeSet<String>,
     /// The cell may rewire modules otherwise (`setattr`, `add_module`, hooks).
     pub rewires_modules: bool,
@@ -362,8 +362,8 @@ pub fn cell_rule_facts(body: &[Stmt], source: &str, cell: &CellFacts) -> CellRul
     facts.dropped = scan.dropped;
     facts.extends_pandas = scan.extends_pandas;
     facts.global_names = scan.global_names;
-    super::torch::stored_attributes(body, &mut facts.stored_attributes);
-    facts.rewires_modules = super::torch::rewires_modules(body);
+    super::torch_classes::stored_attributes(body, &mut facts.stored_attributes);
+    facts.rewires_modules = super::torch_classes::rewires_modules(body);
     facts
 }
 
@@ -756,10 +756,10 @@ pub struct HistoryState {
     /// Names some function of the notebook declares `global`: a call may rebind them.
     pub global_names: BTreeSet<String>,
     /// `nn.Module` subclasses defined at the top level, not rebound since.
-    pub torch_classes: BTreeMap<String, Rc<super::torch::UserClass>>,
+    pub torch_classes: BTreeMap<String, Rc<super::torch_classes::UserClass>>,
     /// Names bound at the top level to an instance of one of them (`model = Net()`), not rebound
     /// since: the class as it was then.
-    pub torch_instances: BTreeMap<String, Rc<super::torch::UserClass>>,
+    pub torch_instances: BTreeMap<String, Rc<super::torch_classes::UserClass>>,
     /// Attribute names an executed cell stored to or deleted (see `CellRuleFacts`).
     pub stored_attributes: BTreeSet<String>,
     /// An executed cell may have rewired modules otherwise.
@@ -840,7 +840,7 @@ impl HistoryState {
                             e.dotted_path()?.iter().map(|s| s.to_string()).collect();
                         self.resolve(&path)
                     };
-                    if let Some(class) = super::torch::user_class(
+                    if let Some(class) = super::torch_classes::user_class(
                         name,
                         &c.bases,
                         &c.body,
@@ -959,14 +959,14 @@ impl HistoryState {
 
     /// The class of the `nn.Module` instance a call gives: `Net(...)`, or `.to(device)` (and the
     /// other methods that return the module) of one.
-    fn torch_instance(&self, call: &Expr) -> Option<Rc<super::torch::UserClass>> {
+    fn torch_instance(&self, call: &Expr) -> Option<Rc<super::torch_classes::UserClass>> {
         let Expr::Call { func, .. } = call else {
             return None;
         };
         match &**func {
             Expr::Name { id, .. } => self.torch_classes.get(id).cloned(),
             Expr::Attribute { value, attr, .. }
-                if super::torch::RETURNS_MODULE.contains(&attr.as_str()) =>
+                if super::torch_classes::RETURNS_MODULE.contains(&attr.as_str()) =>
             {
                 match &**value {
                     Expr::Name { id, .. } => self.torch_instances.get(id).cloned(),

@@ -16,6 +16,8 @@ pub mod keras_build;
 pub mod shapes;
 pub mod sklearn;
 pub mod torch;
+pub mod torch_classes;
+pub mod torch_layers;
 pub mod value;
 pub mod values;
 

@@ -60,21 +60,21 @@ pub enum Val {
         type_name: String,
         items: Vec<String>,
     },
-    /// A torch tensor whose shape is known in part (`torch::Shape`).
-    Tensor(super::torch::Shape),
+    /// A torch tensor whose shape is known in part (`torch_layers::Shape`).
+    Tensor(super::torch_layers::Shape),
     /// A torch module whose effect on shapes is known.
-    Torch(super::torch::Layer),
+    Torch(super::torch_layers::Layer),
     /// A torch loss module.
     Loss(super::torch::Loss),
     /// A `TensorDataset`: the shapes of one sample's tensors, and its length.
     Dataset {
-        sample: Vec<super::torch::Shape>,
+        sample: Vec<super::torch_layers::Shape>,
         len: i64,
     },
     /// A torch DataLoader: the shapes of a batch's tensors (the batch axis unknown), and whether
     /// it certainly yields a batch.
     Loader {
-        batch: Vec<super::torch::Shape>,
+        batch: Vec<super::torch_layers::Shape>,
         non_empty: bool,
     },
 }
