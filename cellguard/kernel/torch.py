@@ -8,6 +8,7 @@ applies random augmentations.
 
 import random
 import sys
+import types
 from contextlib import contextmanager
 
 from .introspect import instance_attr, instance_dict, library_attr, mro_has, qualified_name
@@ -43,11 +44,21 @@ def summarize_dataloader(loader, ctx) -> dict:
     attrs = instance_dict(loader)
     dataset = attrs.get("dataset")
     sampler = attrs.get("sampler")
+    collate = attrs.get("collate_fn")
     return {"kind": "dataloader",
             "S": {"batch_size": attrs.get("batch_size"), "num_workers": attrs.get("num_workers")},
             "R": {"drop_last": attrs.get("drop_last"),
                   "sampler": None if sampler is None else type(sampler).__name__,
+                  "collate_fn": None if collate is None else _callable_name(collate),
                   "dataset": None if dataset is None else ctx.summarize(dataset, ctx)}}
+
+
+def _callable_name(fn) -> str:
+    """`module.qualname` of a plain function (read from the function object itself, which runs no
+    user code), else the qualified name of the callable's class."""
+    if isinstance(fn, types.FunctionType):
+        return f"{fn.__module__}.{fn.__qualname__}"
+    return qualified_name(type(fn))
 
 
 def summarize_iterable_dataset(dataset, ctx) -> dict:

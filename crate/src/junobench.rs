@@ -289,6 +289,36 @@ pub fn convert_object(paper: &Map<String, Value>) -> ObjectSummary {
                     o.structural.insert(to.into(), v);
                 }
             }
+            // The paper collated a few (input, label) samples with the loader: `batch[0]` the
+            // inputs, `batch[1]` the labels (an error there leaves no shapes). Kept when the
+            // inputs are the samples' inputs stacked.
+            let dataset = paper.get("dataset");
+            let shapes = dataset
+                .and_then(|d| d.get("batch_shapes"))
+                .and_then(Value::as_object);
+            let inputs = dataset
+                .and_then(|d| d.get("sample_shapes"))
+                .and_then(|s| s.get("input"))
+                .and_then(Value::as_array);
+            if let (Some(shapes), Some(inputs)) = (shapes, inputs) {
+                let pair = (shapes.len() == 2)
+                    .then(|| Some((shapes.get("batch[0]")?, shapes.get("batch[1]")?)))
+                    .flatten();
+                let stacked = pair.is_some_and(|(x, _)| {
+                    x.as_array().is_some_and(|d| {
+                        d.len() > 1
+                            && inputs
+                                .iter()
+                                .any(|i| i.as_array() == Some(&d[1..].to_vec()))
+                    })
+                });
+                if let (Some((x, y)), true) = (pair, stacked) {
+                    o.structural.insert(
+                        "batch_shapes".into(),
+                        Value::Array(vec![x.clone(), y.clone()]),
+                    );
+                }
+            }
         }
         "list" | "tuple" | "set" | "dict" => {
             if let Some(v) = get("length") {
@@ -633,6 +663,31 @@ mod tests {
         assert_eq!(non_integer("y"), Some(0.07));
         assert_eq!(non_integer("p"), Some(0.5));
         assert_eq!(non_integer("n"), None);
+    }
+
+    #[test]
+    fn reads_the_batches_a_dataloader_collated() {
+        // (The inputs of `other` are not the samples' inputs stacked.)
+        let info: Value = serde_json::from_str(
+            r#"{"ok": {"batch_size": 32, "num_batches": 13, "type": "torch.utils.data.dataloader.DataLoader",
+                       "dataset": {"batch_shapes": {"batch[0]": [10, 3, 8, 8], "batch[1]": [10]},
+                                   "sample_shapes": {"input": [[3, 8, 8]], "label": ["int"]}}},
+                "other": {"batch_size": 32, "type": "torch.utils.data.dataloader.DataLoader",
+                          "dataset": {"batch_shapes": {"batch[0]": [3, 8, 8], "batch[1]": [3, 8, 8]},
+                                      "sample_shapes": {"input": [[3, 8, 8]], "label": ["int"]}}},
+                "ragged": {"batch_size": 32, "type": "torch.utils.data.dataloader.DataLoader",
+                           "dataset": {"batch_shapes": {"error": "collate_fn failed: stack expects each tensor to be equal size"}}}}"#,
+        )
+        .unwrap();
+        let doc = convert_runtime_info(&info);
+        assert_eq!(
+            doc.objects["ok"].structural["batch_shapes"],
+            json!([[10, 3, 8, 8], [10]])
+        );
+        assert_eq!(doc.objects["ok"].structural["num_batches"], json!(13));
+        for name in ["other", "ragged"] {
+            assert!(!doc.objects[name].structural.contains_key("batch_shapes"));
+        }
     }
 
     #[test]

@@ -2849,3 +2849,598 @@ fn continuous_targets_that_run() {
     // Object data, data of unknown dtype and torch tensors are not claimed.
     silent(&targets("LogisticRegression().fit(X_train, y_obj)\naccuracy_score(labels, p_undtyped)\naccuracy_score(labels, t)"));
 }
+
+// ---------- PyTorch shapes
+
+const TORCH_IMPORTS: &str = "import torch\nimport torch.nn as nn\nimport torch.nn.functional as F\nfrom torch.utils.data import DataLoader\nx = load()\nbatches = load()";
+
+/// A notebook `nn.Module` class whose head is `head`, built into `model`.
+fn torch_net(head: &str) -> String {
+    format!(
+        "class Net(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.conv = nn.Conv2d(3, 8, 3, padding=1)\n        self.pool = nn.MaxPool2d(2)\n        self.head = {head}\n        self.act = nn.Sigmoid()\n\n    def forward(self, x):\n        x = self.pool(F.relu(self.conv(x)))\n        x = x.view(-1, 8 * 4 * 4)\n        x = self.head(x)\n        return self.act(x)\n\nmodel = Net()\nloss_fn = nn.BCELoss()"
+    )
+}
+
+const TORCH_LOADER: &str = r#""loader": {"type": "torch.utils.data.dataloader.DataLoader", "kind": "dataloader",
+    "S": {"batch_size": 32, "num_batches": 13, "batch_shapes": [[10, 3, 8, 8], [10]]}},
+    "model": {"type": "__main__.Net", "kind": "object"},
+    "loss_fn": {"type": "torch.nn.modules.loss.BCELoss", "kind": "torch_module"}"#;
+
+#[test]
+fn torch_layers_must_chain() {
+    let broken = torch_net("nn.Sequential(nn.Linear(128, 64), nn.ReLU(), nn.Linear(32, 1))");
+    let t = "out = model(x)";
+    fires(
+        &run(&[TORCH_IMPORTS, &broken], t, ""),
+        t,
+        "torch-layer-mismatch",
+        "model(x)",
+        &[
+            "Net.head[2]",
+            "Linear(32, 1)",
+            "(?, 64)",
+            "RuntimeError",
+            "any input",
+        ],
+    );
+    // In a loop over data that may be empty, inside a function: the module's own fault stays.
+    let t = "def train():\n    for xb in batches:\n        out = model(xb)\n\ntrain()";
+    fires(
+        &run(&[TORCH_IMPORTS, &broken], t, ""),
+        t,
+        "torch-layer-mismatch",
+        "train()",
+        &["Linear(32, 1)"],
+    );
+    // A Sequential built in the cell.
+    let t = "seq = nn.Sequential(nn.Linear(10, 5), nn.Dropout(0.2), nn.Linear(6, 1))\ny = seq(x)";
+    fires(
+        &run(&[TORCH_IMPORTS], t, ""),
+        t,
+        "torch-layer-mismatch",
+        "seq(x)",
+        &["seq[2]", "Linear(6, 1)", "5 features"],
+    );
+    // Moved to a device (`.to` returns the module).
+    let moved = broken.replace("model = Net()", "model = Net().to('cpu')");
+    fires(
+        &run(&[TORCH_IMPORTS, &moved], "out = model(x)", ""),
+        "out = model(x)",
+        "torch-layer-mismatch",
+        "model(x)",
+        &["Linear(32, 1)"],
+    );
+    let fixed = torch_net("nn.Sequential(nn.Linear(128, 64), nn.ReLU(), nn.Linear(64, 1))");
+    silent(&run(&[TORCH_IMPORTS, &fixed], "out = model(x)", ""));
+    // A lazy layer takes whatever comes.
+    let lazy = torch_net("nn.Sequential(nn.Linear(128, 64), nn.ReLU(), nn.LazyLinear(1))");
+    silent(&run(&[TORCH_IMPORTS, &lazy], "out = model(x)", ""));
+    silent(&run(
+        &[TORCH_IMPORTS],
+        "seq = nn.Sequential(nn.Linear(10, 5), nn.Flatten(), nn.LazyLinear(1))\ny = seq(x)",
+        "",
+    ));
+    // The layer replaced (in this cell or an earlier one, or by setattr), the class redefined
+    // before the model was built, a branch in forward before the head.
+    silent(&run(
+        &[TORCH_IMPORTS, &broken],
+        "model.head = nn.Linear(128, 1)\nout = model(x)",
+        "",
+    ));
+    silent(&run(
+        &[TORCH_IMPORTS, &broken, "model.head[2] = nn.Linear(64, 1)"],
+        "out = model(x)",
+        "",
+    ));
+    silent(&run(
+        &[
+            TORCH_IMPORTS,
+            &broken,
+            "setattr(model, 'head', nn.Linear(128, 1))",
+        ],
+        "out = model(x)",
+        "",
+    ));
+    silent(&run(
+        &[TORCH_IMPORTS, &broken, &fixed],
+        "out = model(x)",
+        "",
+    ));
+    let branchy = broken.replace(
+        "        x = self.head(x)",
+        "        if x.shape[1] == 64:\n            return x\n        x = self.head(x)",
+    );
+    silent(&run(&[TORCH_IMPORTS, &branchy], "out = model(x)", ""));
+    // A base that is not nn.Module; a model the kernel says is something else.
+    let other = broken.replace("class Net(nn.Module)", "class Net(Base)");
+    silent(&run(
+        &[TORCH_IMPORTS, "Base = nn.Module", &other],
+        "out = model(x)",
+        "",
+    ));
+    silent(&run(
+        &[TORCH_IMPORTS, &broken],
+        "out = model(x)",
+        r#""model": {"type": "__main__.Other", "kind": "object"}"#,
+    ));
+}
+
+#[test]
+fn torch_layers_must_take_the_input() {
+    let t = "layer = nn.Linear(10, 5)\nx = torch.randn(32, 12)\ny = layer(x)";
+    fires(
+        &run(&[TORCH_IMPORTS], t, ""),
+        t,
+        "torch-input-mismatch",
+        "layer(x)",
+        &[
+            "x has shape (32, 12)",
+            "Linear(10, 5)",
+            "12 features",
+            "RuntimeError",
+        ],
+    );
+    let t = "conv = nn.Conv2d(3, 16, 3)\nimg = torch.randn(8, 64, 64, 3)\ny = conv(img)";
+    fires(
+        &run(&[TORCH_IMPORTS], t, ""),
+        t,
+        "torch-input-mismatch",
+        "conv(img)",
+        &[
+            "(8, 64, 64, 3)",
+            "Conv2d(3, 16)",
+            "3 channels",
+            "64 channels",
+        ],
+    );
+    let t =
+        "conv = nn.Conv2d(3, 16, 3)\nimg = torch.randn(8, 3, 64, 64).unsqueeze(-1)\ny = conv(img)";
+    fires(
+        &run(&[TORCH_IMPORTS], t, ""),
+        t,
+        "torch-input-mismatch",
+        "conv(img)",
+        &["(8, 3, 64, 64, 1)", "4D (batched)"],
+    );
+    // A notebook class on a tensor the kernel summarized.
+    let net = torch_net("nn.Linear(128, 1)");
+    let objs = r#""X": {"type": "torch.Tensor", "kind": "tensor", "S": {"shape": [16, 1, 8, 8]}}"#;
+    fires(
+        &run(&[TORCH_IMPORTS, &net], "out = model(X)", objs),
+        "out = model(X)",
+        "torch-input-mismatch",
+        "model(X)",
+        &["X has shape (16, 1, 8, 8)", "Net.conv", "3 channels"],
+    );
+    let t = "fc = nn.Linear(40, 2)\nx = torch.randn(8, 3, 4, 4)\ny = fc(x.view(8, -1))";
+    fires(
+        &run(&[TORCH_IMPORTS], t, ""),
+        t,
+        "torch-input-mismatch",
+        "fc(x.view(8, -1))",
+        &["(8, 48)", "Linear(40, 2)"],
+    );
+    silent(&run(
+        &[TORCH_IMPORTS],
+        "fc = nn.Linear(48, 2)\nx = torch.randn(8, 3, 4, 4)\ny = fc(x.view(x.size(0), -1))",
+        "",
+    ));
+    silent(&run(
+        &[TORCH_IMPORTS],
+        "fc = nn.Linear(40, 2)\nx = torch.randn(8, 3, 4, 4)\nx.unsqueeze_(0)\ny = fc(x)",
+        "",
+    ));
+    // Linear works on the last dimension, whatever the leading ones; unbatched conv input; lazy
+    // layers; a shape not known.
+    silent(&run(
+        &[TORCH_IMPORTS],
+        "layer = nn.Linear(10, 5)\ny = layer(torch.randn(4, 7, 10))",
+        "",
+    ));
+    silent(&run(
+        &[TORCH_IMPORTS],
+        "conv = nn.Conv2d(3, 16, 3)\ny = conv(torch.randn(3, 64, 64))",
+        "",
+    ));
+    silent(&run(
+        &[TORCH_IMPORTS],
+        "layer = nn.LazyLinear(5)\ny = layer(torch.randn(32, 12))",
+        "",
+    ));
+    silent(&run(
+        &[TORCH_IMPORTS],
+        "layer = nn.Linear(10, 5)\ny = layer(x)",
+        "",
+    ));
+    silent(&run(
+        &[TORCH_IMPORTS, &net],
+        "out = model(X)",
+        &objs.replace("[16, 1, 8, 8]", "[16, 3, 8, 8]"),
+    ));
+    // A live Linear the kernel summarized.
+    let live = r#""fc": {"type": "torch.nn.modules.linear.Linear", "kind": "torch_module",
+        "S": {"n_params": 55, "n_layers": 1},
+        "R": {"first_layer": {"class": "Linear", "in_features": 10, "out_features": 5},
+              "last_layer": {"class": "Linear", "in_features": 10, "out_features": 5}}},
+        "X": {"type": "torch.Tensor", "kind": "tensor", "S": {"shape": [4, 12]}},
+        "Z": {"type": "torch.Tensor", "kind": "tensor", "S": {"shape": [4, 10]}}"#;
+    fires(
+        &run(&[TORCH_IMPORTS], "fc(X)", live),
+        "fc(X)",
+        "torch-input-mismatch",
+        "fc(X)",
+        &["(4, 12)", "Linear(10, 5)"],
+    );
+    silent(&run(&[TORCH_IMPORTS], "fc(Z)", live));
+    // A container's first leaf in registration order need not be the first applied.
+    let container = live.replace("linear.Linear", "container.Sequential");
+    silent(&run(&[TORCH_IMPORTS], "fc(X)", &container));
+}
+
+#[test]
+fn torch_binary_losses_need_targets_of_the_input_size() {
+    let t = "out = torch.rand(32, 1)\ny = torch.rand(32)\nloss = nn.BCELoss()(out, y)";
+    fires(
+        &run(&[TORCH_IMPORTS], t, ""),
+        t,
+        "torch-loss-shape",
+        "nn.BCELoss()(out, y)",
+        &["out has shape (32, 1)", "y has shape (32,)", "ValueError"],
+    );
+    let t = "out = torch.rand(32, 1)\ny = torch.rand(32)\nloss = F.binary_cross_entropy_with_logits(out, y)";
+    fires(
+        &run(&[TORCH_IMPORTS], t, ""),
+        t,
+        "torch-loss-shape",
+        "F.binary_cross_entropy_with_logits(out, y)",
+        &["(32, 1)", "(32,)"],
+    );
+    // A model of the notebook on the batches of a DataLoader.
+    let net = torch_net("nn.Linear(128, 1)");
+    let t = "for xb, yb in loader:\n    out = model(xb)\n    loss = loss_fn(out, yb)";
+    fires(
+        &run(&[TORCH_IMPORTS, &net], t, TORCH_LOADER),
+        t,
+        "torch-loss-shape",
+        "loss_fn(out, yb)",
+        &["out has shape (?, 1)", "yb has shape (?,)"],
+    );
+    // The kernel's own summary: the default collate of the probed samples.
+    let live = |collate: &str, length: i64| {
+        format!(
+            r#""loader": {{"type": "torch.utils.data.dataloader.DataLoader", "kind": "dataloader",
+            "S": {{"batch_size": 32, "num_workers": 0}},
+            "R": {{"drop_last": false, "sampler": "RandomSampler", "collate_fn": "{collate}",
+                  "dataset": {{"type": "__main__.Images", "kind": "torch_dataset", "S": {{"length": {length}}},
+                              "R": {{"class": "__main__.Images", "samples_agree": true,
+                                    "sample": [{{"type": "Tensor", "shape": [3, 8, 8], "dtype": "torch.float32"}},
+                                               {{"type": "int", "value": 1}}]}}}}}}}},
+            "model": {{"type": "__main__.Net", "kind": "torch_module"}}"#
+        )
+    };
+    let t = "for xb, yb in loader:\n    out = model(xb)\n    loss = nn.BCELoss()(out, yb)";
+    let default = "torch.utils.data._utils.collate.default_collate";
+    fires(
+        &run(&[TORCH_IMPORTS, &net], t, &live(default, 100)),
+        t,
+        "torch-loss-shape",
+        "nn.BCELoss()(out, yb)",
+        &["(?, 1)", "(?,)"],
+    );
+    silent(&run(
+        &[TORCH_IMPORTS, &net],
+        t,
+        &live("__main__.pad_batch", 100),
+    ));
+    silent(&run(&[TORCH_IMPORTS, &net], t, &live(default, 0)));
+    let t = "for i, (xb, yb) in enumerate(loader, 1):\n    out = model(xb)\n    loss = loss_fn(out, yb)";
+    fires(
+        &run(&[TORCH_IMPORTS, &net], t, TORCH_LOADER),
+        t,
+        "torch-loss-shape",
+        "loss_fn(out, yb)",
+        &["(?, 1)", "(?,)"],
+    );
+    let t = "for i, (xb, yb) in enumerate(loader):\n    out = model(xb)\n    loss = loss_fn(out, yb.float().view(-1, 1))";
+    silent(&run(&[TORCH_IMPORTS, &net], t, TORCH_LOADER));
+    let t = "for xb, yb in loader:\n    out = model(xb)\n    loss = loss_fn(out.squeeze(1), yb)";
+    silent(&run(&[TORCH_IMPORTS, &net], t, TORCH_LOADER));
+    // A loader that may yield nothing; same sizes; losses that broadcast or take class indices.
+    let t = "for xb, yb in loader:\n    out = model(xb)\n    loss = loss_fn(out, yb)";
+    silent(&run(
+        &[TORCH_IMPORTS, &net],
+        t,
+        &TORCH_LOADER.replace("\"num_batches\": 13, ", ""),
+    ));
+    silent(&run(
+        &[TORCH_IMPORTS],
+        "loss = nn.BCELoss()(torch.rand(32, 1), torch.rand(32, 1))",
+        "",
+    ));
+    silent(&run(
+        &[TORCH_IMPORTS],
+        "loss = nn.MSELoss()(torch.rand(32, 1), torch.rand(32))",
+        "",
+    ));
+    silent(&run(
+        &[TORCH_IMPORTS],
+        "loss = nn.CrossEntropyLoss()(torch.rand(32, 4), torch.rand(32))",
+        "",
+    ));
+    let t = "scores = torch.rand(8, 4)\nlabels = torch.zeros(6, dtype=torch.long)\nloss = F.cross_entropy(scores, labels)";
+    fires(
+        &run(&[TORCH_IMPORTS], t, ""),
+        t,
+        "torch-loss-shape",
+        "F.cross_entropy(scores, labels)",
+        &[
+            "scores has shape (8, 4)",
+            "labels has shape (6,)",
+            "Expected input batch_size (8) to match target batch_size (6)",
+        ],
+    );
+    silent(&run(
+        &[TORCH_IMPORTS],
+        "loss = nn.CrossEntropyLoss()(torch.rand(8, 4), torch.rand(8, 4))",
+        "",
+    ));
+    silent(&run(
+        &[TORCH_IMPORTS],
+        "loss = nn.NLLLoss()(torch.rand(8, 4), torch.zeros(8, dtype=torch.long))",
+        "",
+    ));
+    let t = "loss = nn.MSELoss()(torch.rand(32, 3), torch.rand(32, 2))";
+    fires(
+        &run(&[TORCH_IMPORTS], t, ""),
+        t,
+        "torch-loss-shape",
+        "nn.MSELoss()(torch.rand(32, 3), torch.rand(32, 2))",
+        &["(32, 3)", "(32, 2)", "do not broadcast"],
+    );
+}
+
+#[test]
+fn torch_image_classifiers_take_three_channel_images() {
+    let history = [TORCH_IMPORTS, "import torchvision.models as models"];
+    let t = "net = models.resnet18(weights=None)\nfor xb, yb in loader:\n    net.train()\n    out = net(xb)\nnet.eval()\nfor xb, yb in loader:\n    out = net(xb.unsqueeze(-1))";
+    fires(
+        &run(&history, t, TORCH_LOADER),
+        t,
+        "torch-input-mismatch",
+        "net(xb.unsqueeze(-1))",
+        &[
+            "(?, 3, 8, 8, 1)",
+            "net (its first layer)",
+            "Conv2d(3, ?)",
+            "4D (batched)",
+        ],
+    );
+    let t = "net = models.vgg16()\nimg = torch.rand(2, 1, 224, 224)\nout = net(img)";
+    fires(
+        &run(&history, t, ""),
+        t,
+        "torch-input-mismatch",
+        "net(img)",
+        &["(2, 1, 224, 224)", "3 channels", "1 channels"],
+    );
+    // The first layer replaced, here or in an earlier cell; a module passed to a function in the
+    // loop; images of 3 channels.
+    silent(&run(
+        &history,
+        "net = models.resnet18()\nnet.conv1 = nn.Conv2d(1, 64, 7)\nout = net(torch.rand(2, 1, 224, 224))",
+        "",
+    ));
+    silent(&run(
+        &[history[0], history[1], "other.conv1 = nn.Conv2d(1, 64, 7)"],
+        "net = models.resnet18()\nout = net(torch.rand(2, 1, 224, 224))",
+        "",
+    ));
+    silent(&run(
+        &[history[0], history[1], "def tweak(m):\n    return m"],
+        "net = models.resnet18()\nfor xb, yb in loader:\n    tweak(net)\nout = net(torch.rand(2, 1, 224, 224))",
+        TORCH_LOADER,
+    ));
+    silent(&run(
+        &history,
+        "net = models.resnet18()\nout = net(torch.rand(2, 3, 224, 224))",
+        "",
+    ));
+}
+
+#[test]
+fn torch_containers_changed_in_place_are_not_followed() {
+    let t = "seq = nn.Sequential(nn.Linear(10, 5), nn.Linear(6, 1))\nseq.pop(1)\ny = seq(x)";
+    silent(&run(&[TORCH_IMPORTS], t, ""));
+    let broken = torch_net("nn.Sequential(nn.Linear(128, 64), nn.ReLU(), nn.Linear(32, 1))");
+    silent(&run(
+        &[TORCH_IMPORTS, &broken, "model.head.pop(2)"],
+        "out = model(x)",
+        "",
+    ));
+    let appended = broken.replace(
+        "        self.act = nn.Sigmoid()",
+        "        self.act = nn.Sigmoid()\n        self.head.append(nn.Identity())",
+    );
+    silent(&run(&[TORCH_IMPORTS, &appended], "out = model(x)", ""));
+}
+
+/// The classic LeNet of the PyTorch tutorial, flattening with `flatten`.
+fn lenet(flatten: &str) -> String {
+    format!(
+        "class LeNet(nn.Module):\n    def __init__(self):\n        super(LeNet, self).__init__()\n        self.conv1 = nn.Conv2d(3, 6, 5)\n        self.pool = nn.MaxPool2d(2, 2)\n        self.conv2 = nn.Conv2d(6, 16, kernel_size=(5, 5), stride=1, padding=0)\n        self.fc1 = nn.Linear(16 * 5 * 5, 120)\n        self.fc2 = nn.Linear(120, 10)\n\n    def forward(self, x):\n        x = self.pool(F.relu(self.conv1(x)))\n        x = F.max_pool2d(F.relu(self.conv2(x)), 2)\n        x = {flatten}\n        x = F.relu(self.fc1(x))\n        return self.fc2(x)\n\nnet = LeNet()"
+    )
+}
+
+#[test]
+fn torch_convolutions_and_pooling_give_known_sizes() {
+    let images = |side: i64| {
+        format!(
+            r#""images": {{"type": "torch.Tensor", "kind": "tensor", "S": {{"shape": [4, 3, {side}, {side}]}}}}"#
+        )
+    };
+    let t = "out = net(images)";
+    for flatten in [
+        "torch.flatten(x, 1)",
+        "x.view(x.size(0), -1)",
+        "x.reshape(x.shape[0], -1)",
+    ] {
+        let net = lenet(flatten);
+        fires(
+            &run(&[TORCH_IMPORTS, &net], t, &images(64)),
+            t,
+            "torch-input-mismatch",
+            "net(images)",
+            &[
+                "images has shape (4, 3, 64, 64)",
+                "LeNet.fc1",
+                "Linear(400, 120)",
+                "(4, 2704)",
+            ],
+        );
+        silent(&run(&[TORCH_IMPORTS, &net], t, &images(32)));
+    }
+    // `view(-1, 400)` may make other rows of the elements (or raise only for some batch sizes).
+    silent(&run(
+        &[TORCH_IMPORTS, &lenet("x.view(-1, 16 * 5 * 5)")],
+        t,
+        &images(64),
+    ));
+    // Padding 'same', adaptive pooling, ceil mode (not followed).
+    let t = "seq = nn.Sequential(nn.Conv2d(3, 8, 3, padding='same'), nn.AdaptiveAvgPool2d((2, None)), nn.Flatten(), nn.Linear(8 * 2 * 10, 1))\ny = seq(torch.rand(4, 3, 10, 10))";
+    silent(&run(&[TORCH_IMPORTS], t, ""));
+    let t = "seq = nn.Sequential(nn.Conv2d(3, 8, 3, padding='same'), nn.AdaptiveAvgPool2d((2, None)), nn.Flatten(), nn.Linear(8 * 2 * 2, 1))\ny = seq(torch.rand(4, 3, 10, 10))";
+    fires(
+        &run(&[TORCH_IMPORTS], t, ""),
+        t,
+        "torch-input-mismatch",
+        "seq(torch.rand(4, 3, 10, 10))",
+        &["seq[3]", "Linear(32, 1)", "(4, 160)"],
+    );
+    let t = "seq = nn.Sequential(nn.MaxPool2d(2, ceil_mode=True), nn.Flatten(), nn.Linear(3 * 4 * 4, 1))\ny = seq(torch.rand(4, 3, 7, 7))";
+    silent(&run(&[TORCH_IMPORTS], t, ""));
+}
+
+#[test]
+fn torch_classes_defined_in_the_cell() {
+    let net = torch_net("nn.Sequential(nn.Linear(128, 64), nn.ReLU(), nn.Linear(32, 1))");
+    let t = format!("{net}\nout = model(x)");
+    fires(
+        &run(&[TORCH_IMPORTS], &t, ""),
+        &t,
+        "torch-layer-mismatch",
+        "model(x)",
+        &["Net.head[2]"],
+    );
+    // Defined in a loop that may not run; rebound after.
+    let t = format!(
+        "for _ in batches:\n{}\nout = model(x)",
+        net.lines()
+            .map(|l| format!("    {l}"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+    silent(&run(&[TORCH_IMPORTS], &t, ""));
+    let t = format!("{net}\nNet = nn.Identity\nmodel = Net()\nout = model(x)");
+    silent(&run(&[TORCH_IMPORTS], &t, ""));
+    // Built and called in a function of an earlier cell: the cell's own changes still count.
+    let make = "def make():\n    m = Net()\n    return m(x)";
+    fires(
+        &run(&[TORCH_IMPORTS, &net, make], "make()", ""),
+        "make()",
+        "torch-layer-mismatch",
+        "make()",
+        &["Net.head[2]"],
+    );
+    silent(&run(
+        &[TORCH_IMPORTS, &net, make],
+        "Net.forward = lambda self, x: x\nmake()",
+        "",
+    ));
+}
+
+#[test]
+fn torch_tabular_data_through_a_tensor_dataset() {
+    let objs = r#""X_train": {"type": "numpy.ndarray", "kind": "ndarray", "S": {"shape": [100, 8]}},
+        "y_train": {"type": "numpy.ndarray", "kind": "ndarray", "S": {"shape": [100]}}"#;
+    let setup = |first: &str, loader: &str| {
+        format!(
+            "from tqdm import tqdm\nfrom torch.utils.data import TensorDataset\nX = torch.tensor(X_train, dtype=torch.float32)\ny = torch.from_numpy(y_train)\nloader = DataLoader(TensorDataset(X, y), {loader})\nmodel = nn.Sequential(nn.Linear({first}, 16), nn.ReLU(), nn.Linear(16, 1), nn.Sigmoid())\ncriterion = nn.BCELoss()\n"
+        )
+    };
+    let train = "for xb, yb in tqdm(loader):\n    out = model(xb)\n    loss = criterion(out, yb)";
+    let t = setup("10", "batch_size=16, shuffle=True") + train;
+    fires(
+        &run(&[TORCH_IMPORTS], &t, objs),
+        &t,
+        "torch-input-mismatch",
+        "model(xb)",
+        &["xb has shape (?, 8)", "model[0]", "Linear(10, 16)"],
+    );
+    let t = setup("8", "batch_size=16, shuffle=True") + train;
+    fires(
+        &run(&[TORCH_IMPORTS], &t, objs),
+        &t,
+        "torch-loss-shape",
+        "criterion(out, yb)",
+        &["out has shape (?, 1)", "yb has shape (?,)"],
+    );
+    let t = setup("10", "batch_size=16") + "xb, yb = next(iter(loader))\nout = model(xb)";
+    fires(
+        &run(&[TORCH_IMPORTS], &t, objs),
+        &t,
+        "torch-input-mismatch",
+        "model(xb)",
+        &["(?, 8)"],
+    );
+    // Targets reshaped; a loader left empty by drop_last; a collate function of the notebook.
+    let t = setup("8", "batch_size=16")
+        + &train.replace("criterion(out, yb)", "criterion(out, yb.unsqueeze(1))");
+    silent(&run(&[TORCH_IMPORTS], &t, objs));
+    let t = setup("8", "batch_size=128, drop_last=True") + train;
+    silent(&run(&[TORCH_IMPORTS], &t, objs));
+    let t = setup("10", "batch_size=16, collate_fn=pad") + train;
+    silent(&run(
+        &[TORCH_IMPORTS, "def pad(b):\n    return b"],
+        &t,
+        objs,
+    ));
+}
+
+#[test]
+fn torch_loaders_of_datasets_the_kernel_probed() {
+    let objs = r#""train_ds": {"type": "torchvision.datasets.folder.ImageFolder", "kind": "torch_dataset",
+        "S": {"length": 500},
+        "R": {"class": "torchvision.datasets.folder.ImageFolder", "samples_agree": true,
+              "sample": [{"type": "Tensor", "shape": [1, 28, 28], "dtype": "torch.float32"}, {"type": "int", "value": 3}]}}"#;
+    let history = [TORCH_IMPORTS, "import torchvision.models as models"];
+    let t = "loader = DataLoader(train_ds, batch_size=64, shuffle=True)\nnet = models.resnet18(num_classes=10)\nfor xb, yb in loader:\n    out = net(xb)";
+    fires(
+        &run(&history, t, objs),
+        t,
+        "torch-input-mismatch",
+        "net(xb)",
+        &["xb has shape (?, 1, 28, 28)", "3 channels", "1 channels"],
+    );
+    // Samples that differ; a custom collate function.
+    silent(&run(
+        &history,
+        t,
+        &objs.replace("\"samples_agree\": true", "\"samples_agree\": false"),
+    ));
+    silent(&run(
+        &[history[0], history[1], "def pad(b):\n    return b"],
+        &t.replace("shuffle=True", "shuffle=True, collate_fn=pad"),
+        objs,
+    ));
+    // A Keras utility given a PyTorch layer the kernel summarized.
+    let live = r#""fc": {"type": "torch.nn.modules.linear.Linear", "kind": "torch_module",
+        "R": {"first_layer": {"class": "Linear", "in_features": 10, "out_features": 5}}}"#;
+    let t = "import tensorflow as tf\ntf.keras.utils.plot_model(fc)";
+    fires(
+        &run(&[], t, live),
+        t,
+        "keras-foreign-model",
+        "tf.keras.utils.plot_model(fc)",
+        &["fc", "PyTorch"],
+    );
+}

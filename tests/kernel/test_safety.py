@@ -79,7 +79,13 @@ class Images(TorchDataset):
 def _loader(dataset, batch_size):
     loader = TorchLoader()
     loader.dataset, loader.batch_size, loader.drop_last, loader.num_workers = dataset, batch_size, False, 0
+    loader.collate_fn = default_collate
     return loader
+
+def default_collate(batch):
+    advanced.append("collate")
+
+default_collate.__module__ = "torch.utils.data._utils.collate"
 
 stream_loader = _loader(Stream(), 32)
 image_loader = _loader(Images(), 16)
@@ -140,6 +146,7 @@ def test_dataloaders_are_read_not_iterated(hostile):
     assert stream["kind"] == "dataloader" and stream["S"] == {"batch_size": 32, "num_workers": 0}
     assert stream["R"]["dataset"]["kind"] == "torch_iterable_dataset"
     assert hostile.evaluate("advanced") == []
+    assert objects["image_loader"]["R"]["collate_fn"] == "torch.utils.data._utils.collate.default_collate"
     images = objects["image_loader"]["R"]["dataset"]
     assert images["kind"] == "torch_dataset" and images["S"] == {"length": 1000}
     assert images["V"] == {"probed": 3} and images["R"]["samples_agree"] is True

@@ -152,7 +152,7 @@ pub fn declares_outer_names(body: &[Stmt]) -> bool {
 
 /// The keyword of a `return`, `raise`, `assert`, `pass`, `break` or `continue` statement (which
 /// the IR keeps as `Stmt::Other`).
-fn keyword<'s>(stmt: &Stmt, source: &'s str) -> Option<&'s str> {
+pub(super) fn keyword<'s>(stmt: &Stmt, source: &'s str) -> Option<&'s str> {
     let Stmt::Other { range, .. } = stmt else {
         return None;
     };
@@ -254,6 +254,7 @@ impl<'a> Walker<'a> {
         }
         inner.pandas_extended |= self.pandas_extended;
         inner.rebound_all = self.rebound_all;
+        inner.rewired_here = std::rc::Rc::clone(&self.rewired_here);
         inner.defined_here = self
             .defined_here
             .iter()

@@ -15,7 +15,10 @@ use crate::ir::{Expr, Keyword, Literal, SeqKind, Stmt, Target, TextRange};
 
 use super::calls::Callee;
 use super::value::{from_summary, ArrayLib, ArrayVal, Estimator, Frame, SeriesVal, Val};
-use super::{api, columns, join, keras, shapes, sklearn, targets, values, RuleContext};
+use super::{
+    api, columns, join, keras, shapes, sklearn, targets, torch, torch_classes, torch_layers,
+    values, RuleContext,
+};
 
 pub struct Walker<'a> {
     pub ctx: &'a RuleContext<'a>,
@@ -31,6 +34,12 @@ pub struct Walker<'a> {
     pub pandas_extended: bool,
     /// Functions the target (or the function walked) defined so far by a plain `def`: the `def`.
     pub defined_here: BTreeMap<String, &'a Stmt>,
+    /// What the target cell may do to modules: the attribute names it stores to, and whether it
+    /// rewires modules otherwise (`torch_classes::stored_attributes`, `torch_classes::rewires_modules`); shared
+    /// with the walks into called functions.
+    pub(super) rewired_here: std::rc::Rc<(BTreeSet<String>, bool)>,
+    /// `nn.Module` classes the target cell defined so far at its top level, not rebound since.
+    torch_classes_here: BTreeMap<String, std::rc::Rc<torch_classes::UserClass>>,
     /// A statement ran that may have rebound any name (`%run`, `exec`).
     pub rebound_all: bool,
     /// Labels executed cells (or this one) dropped in place from the object a name holds, the
@@ -128,6 +137,27 @@ impl<'a> Walker<'a> {
             }
         }
         let mut walker = Walker::bare(ctx, env);
+        // Instances of the notebook's `nn.Module` classes an executed cell built, when the kernel
+        // agrees (or says nothing of the name).
+        for (name, class) in &ctx.history.torch_instances {
+            let summary = ctx.summaries.and_then(|d| d.objects.get(name));
+            let agrees = match summary {
+                Some(obj) => {
+                    obj.error.is_none()
+                        && super::value::normalize_type(&obj.type_name)
+                            .rsplit('.')
+                            .next()
+                            == Some(class.name.as_str())
+                }
+                None => ctx.kernel_names.is_none_or(|names| names.contains(name)),
+            };
+            if agrees && !ctx.history.global_names.contains(name) && !walker.torch_rewired(class) {
+                walker.env.insert(
+                    name.clone(),
+                    Val::Torch(torch_layers::Layer::Net(std::rc::Rc::clone(class))),
+                );
+            }
+        }
         walker.drops = ctx.history.drops.clone();
         walker.drops.retain(|name, _| !mentioned(name));
         walker
@@ -149,6 +179,12 @@ impl<'a> Walker<'a> {
             index_unnamed: ctx.history.index_unnamed,
             user_functions,
             defined_here: BTreeMap::new(),
+            torch_classes_here: BTreeMap::new(),
+            rewired_here: std::rc::Rc::new({
+                let mut stored = BTreeSet::new();
+                torch_classes::stored_attributes(ctx.body, &mut stored);
+                (stored, torch_classes::rewires_modules(ctx.body))
+            }),
             rebound_all: false,
             shadowed: Vec::new(),
             calls: Vec::new(),
@@ -228,6 +264,44 @@ impl<'a> Walker<'a> {
         })
     }
 
+    /// The notebook's `nn.Module` class `func` names, when an executed cell defined it, the name is
+    /// not rebound since, and nothing may rewire its instances.
+    fn torch_class(&self, func: &Expr) -> Option<std::rc::Rc<torch_classes::UserClass>> {
+        let Expr::Name { id, .. } = func else {
+            return None;
+        };
+        if let Some(class) = self.torch_classes_here.get(id) {
+            return (!self.torch_rewired(class)).then(|| std::rc::Rc::clone(class));
+        }
+        if self.bound_here.contains(id) || self.rebound_all {
+            return None;
+        }
+        let class = self.ctx.history.torch_classes.get(id)?;
+        if let Some(obj) = self.ctx.summaries.and_then(|d| d.objects.get(id)) {
+            if obj.error.is_some() || obj.kind != "class" {
+                return None;
+            }
+        }
+        (!self.torch_rewired(class)).then(|| std::rc::Rc::clone(class))
+    }
+
+    /// May the notebook (the executed cells or this one) have replaced a layer or a method of
+    /// instances of `class`?
+    fn torch_rewired(&self, class: &torch_classes::UserClass) -> bool {
+        class.watched().any(|a| self.attribute_rewired(a))
+    }
+
+    /// May the notebook (the executed cells or this one) have stored to or deleted an attribute
+    /// of that name of some object, or rewired modules otherwise?
+    pub fn attribute_rewired(&self, attr: &str) -> bool {
+        let history = self.ctx.history;
+        let (stored, rewires) = &*self.rewired_here;
+        history.rewires_modules
+            || *rewires
+            || history.stored_attributes.contains(attr)
+            || stored.contains(attr)
+    }
+
     /// Is `name` a Python builtin here (not bound by the cell or the kernel)?
     pub fn is_builtin(&self, name: &str) -> bool {
         !self.bound_here.contains(name)
@@ -268,9 +342,16 @@ impl<'a> Walker<'a> {
         let mut all = BTreeSet::new();
         mutated_names(stmts, &mut all);
         all.extend(bound.iter().cloned());
+        self.torch_classes_here
+            .retain(|name, _| !bound.contains(name));
         for n in all {
+            // A torch module the block only trains or evaluates keeps its layers.
             let keep = !bound.contains(&n)
-                && matches!(self.env.get(&n), Some(Val::Module(_) | Val::Lib(_)));
+                && match self.env.get(&n) {
+                    Some(Val::Module(_) | Val::Lib(_)) => true,
+                    Some(Val::Torch(_)) => !torch_classes::module_changed(stmts, &n),
+                    _ => false,
+                };
             if !keep {
                 self.forget_name(&n);
             }
@@ -306,10 +387,12 @@ impl<'a> Walker<'a> {
         }
         self.returns.clear();
         // A function defined in this cell stays known until the name is bound again.
-        if !self.defined_here.is_empty() {
+        if !self.defined_here.is_empty() || !self.torch_classes_here.is_empty() {
             let mut bound = BTreeSet::new();
             bound_names(std::slice::from_ref(stmt), self.ctx.facts, &mut bound);
             self.defined_here.retain(|name, _| !bound.contains(name));
+            self.torch_classes_here
+                .retain(|name, _| !bound.contains(name));
         }
         self.stmt_effects(stmt);
         let csv_views = self
@@ -346,6 +429,7 @@ impl<'a> Walker<'a> {
                 *val = Val::Unknown;
             }
             self.defined_here.clear();
+            self.torch_classes_here.clear();
             self.rebound_all = true;
         }
     }
@@ -442,6 +526,28 @@ impl<'a> Walker<'a> {
                         self.defined_here.insert(name.clone(), stmt);
                     }
                 }
+                // A module class of the target cell itself (not of a function walked).
+                if let Stmt::ClassDef {
+                    decorators,
+                    bases,
+                    body,
+                    ..
+                } = stmt
+                {
+                    if decorators.is_empty() && self.calls.is_empty() {
+                        let resolve = |e: &Expr| self.lib_path(e);
+                        if let Some(class) = torch_classes::user_class(
+                            name,
+                            bases,
+                            body,
+                            std::rc::Rc::from(self.ctx.source),
+                            &resolve,
+                        ) {
+                            self.torch_classes_here
+                                .insert(name.clone(), std::rc::Rc::new(class));
+                        }
+                    }
+                }
             }
             Stmt::For {
                 target, iter, body, ..
@@ -460,6 +566,7 @@ impl<'a> Walker<'a> {
                     let mut first = self
                         .loop_elements(iter)
                         .and_then(|e| e.into_iter().next())
+                        .or_else(|| torch::first_batch(self, iter))
                         .unwrap_or(Val::Unknown);
                     if let Expr::Call { func, args, .. } = iter {
                         if matches!(&**func, Expr::Name { id, .. } if id == "range" && self.is_builtin(id))
@@ -730,11 +837,12 @@ impl<'a> Walker<'a> {
         let (env, bound_here, defined_here, n) = saved;
         self.defined_here = defined_here;
         let found: Vec<Diagnostic> = self.out.drain(n..).collect();
-        self.out.extend(
-            found
-                .into_iter()
-                .filter(|d| matches!(d.code, "missing-attribute" | "module-called")),
-        );
+        self.out.extend(found.into_iter().filter(|d| {
+            matches!(
+                d.code,
+                "missing-attribute" | "module-called" | "torch-layer-mismatch"
+            )
+        }));
         self.env = env;
         self.bound_here = bound_here;
     }
@@ -763,8 +871,18 @@ impl<'a> Walker<'a> {
                 self.env.insert(id.clone(), val);
             }
             Target::Unpack { elts, .. } => {
-                for e in elts {
-                    self.bind(e, Val::Unknown, _value);
+                // `a, b = x, y`, a loop over pairs: the values the walker follows, in order.
+                let parts = match val {
+                    Val::Items { items, .. }
+                        if items.len() == elts.len()
+                            && !elts.iter().any(|e| matches!(e, Target::Starred { .. })) =>
+                    {
+                        items
+                    }
+                    _ => vec![Val::Unknown; elts.len()],
+                };
+                for (e, v) in elts.iter().zip(parts) {
+                    self.bind(e, v, _value);
                 }
             }
             Target::Starred { target, .. } => self.bind(target, Val::Unknown, _value),
@@ -799,7 +917,11 @@ impl<'a> Walker<'a> {
                 if let Some(base) = base_name(expr) {
                     if matches!(
                         self.get(base),
-                        Val::Frame(_) | Val::Series(_) | Val::Array(_) | Val::GroupBy(_)
+                        Val::Frame(_)
+                            | Val::Series(_)
+                            | Val::Array(_)
+                            | Val::GroupBy(_)
+                            | Val::Tensor(_)
                     ) {
                         self.forget_data();
                     }
@@ -918,6 +1040,7 @@ impl<'a> Walker<'a> {
         values::check(self, expr, &mut found);
         api::check(self, expr, &mut found);
         keras::check(self, expr, &mut found);
+        torch::check(self, expr, &mut found);
         self.out.extend(found);
         if !self.speculating {
             self.follow_call(expr);
@@ -991,6 +1114,10 @@ impl<'a> Walker<'a> {
 
     /// Is the iterable certainly non-empty?
     fn non_empty(&self, iter: &Expr) -> bool {
+        // A DataLoader, maybe wrapped (`tqdm(loader)`).
+        if let Val::Loader { non_empty, .. } = self.eval(iter) {
+            return non_empty;
+        }
         match iter {
             Expr::Seq { elts, .. } => {
                 !elts.is_empty() && !elts.iter().any(|e| matches!(e, Expr::Starred { .. }))
@@ -1014,7 +1141,7 @@ impl<'a> Walker<'a> {
                 match (id.as_str(), args.as_slice()) {
                     ("range", [n]) => matches!(int(n), Some(n) if n > 0),
                     ("range", [a, b]) => matches!((int(a), int(b)), (Some(a), Some(b)) if a < b),
-                    ("enumerate", [x]) => self.non_empty(x),
+                    ("enumerate", [x] | [x, _]) => self.non_empty(x),
                     _ => false,
                 }
             }
@@ -1350,10 +1477,25 @@ impl<'a> Walker<'a> {
             if let Some(v) = columns::new_frame(self, &path, args, keywords) {
                 return v;
             }
+            if let Some(v) = torch::construct(self, &path, args, keywords)
+                .or_else(|| torch::new_tensor(self, &path, args, keywords))
+                .or_else(|| torch::data_call(self, &path, args, keywords))
+            {
+                return v;
+            }
             if path == "pandas.Categorical" {
                 return Val::Typed("pandas.core.arrays.categorical.Categorical".into());
             }
             return Val::Unknown;
+        }
+        if let Some(class) = self.torch_class(func) {
+            return Val::Torch(torch_layers::Layer::Net(class));
+        }
+        if let Some(batch) = torch::next_batch(self, func, args) {
+            return batch;
+        }
+        if let Val::Torch(module) = self.eval(func) {
+            return torch::call_result(self, &module, args, keywords);
         }
         let Expr::Attribute { value, attr, .. } = func else {
             return Val::Unknown;
@@ -1370,6 +1512,9 @@ impl<'a> Walker<'a> {
             };
         }
         match self.eval(value) {
+            Val::Torch(m) if torch_classes::RETURNS_MODULE.contains(&attr.as_str()) => {
+                Val::Torch(m)
+            }
             Val::Strs { items, .. } if attr == "tolist" && args.is_empty() => Val::Strs {
                 type_name: "list".into(),
                 items,
@@ -1378,6 +1523,25 @@ impl<'a> Walker<'a> {
             // One group's rows: what the values of the whole frame showed may lie in others.
             Val::GroupBy(f) if attr == "get_group" => Val::Frame(rows_of(&f)),
             Val::Estimator(e) => sklearn::method_result(self, &e, attr, args),
+            Val::Tensor(s) => {
+                let int = |e: &Expr| match self.eval(e) {
+                    Val::Int(i) => Some(i),
+                    _ => torch_layers::const_int(e, self.ctx.source, &|_| None),
+                };
+                torch_layers::tensor_method(Some(&s), value, attr, args, keywords, &int)
+                    .map_or(Val::Unknown, Val::Tensor)
+            }
+            Val::Array(a) if a.lib == ArrayLib::Torch => {
+                let int = |e: &Expr| match self.eval(e) {
+                    Val::Int(i) => Some(i),
+                    _ => torch_layers::const_int(e, self.ctx.source, &|_| None),
+                };
+                let s = torch::shape_of(&Val::Array(a.clone()));
+                match torch_layers::tensor_method(s.as_ref(), value, attr, args, keywords, &int) {
+                    Some(s) => Val::Tensor(s),
+                    None => shapes::array_method_result(&a, attr, args, keywords),
+                }
+            }
             Val::Array(a) => shapes::array_method_result(&a, attr, args, keywords),
             // `s.apply(str)`, `s.map(lambda x: str(x).split('-')[0])`: the NaN rows become a
             // known string ('nan'); nothing is known of the other rows.
@@ -1442,7 +1606,13 @@ impl<'a> Walker<'a> {
                     let root = base_name(value).map(|r| self.get(r));
                     if matches!(
                         root,
-                        Some(Val::Frame(_) | Val::Series(_) | Val::Array(_) | Val::GroupBy(_))
+                        Some(
+                            Val::Frame(_)
+                                | Val::Series(_)
+                                | Val::Array(_)
+                                | Val::GroupBy(_)
+                                | Val::Tensor(_)
+                        )
                     ) {
                         self.forget_data();
                     }
@@ -1495,9 +1665,17 @@ impl<'a> Walker<'a> {
                             }
                             self.env.insert(id.clone(), after);
                         }
+                        Val::Tensor(_) if attr.ends_with('_') => self.forget_data(),
+                        old @ Val::Torch(_)
+                            if !torch_classes::KEEPS_LAYERS.contains(&attr.as_str()) =>
+                        {
+                            self.forget_object(&old, false);
+                            self.env.insert(id.clone(), Val::Unknown);
+                        }
                         Val::Array(_) | Val::Series(_) | Val::GroupBy(_) => {
                             pure = true;
-                            let inplace = has_inplace(keywords);
+                            // `t.unsqueeze_(0)`: torch's in-place methods end with `_`.
+                            let inplace = has_inplace(keywords) || attr.ends_with('_');
                             if inplace
                                 || matches!(
                                     attr.as_str(),
@@ -1638,6 +1816,8 @@ fn is_pure_lib(path: &str) -> bool {
         || path.starts_with("sklearn.metrics.")
         || path == "sklearn.model_selection.train_test_split"
         || path.starts_with("scipy.stats.")
+        // Progress bars iterate what they wrap (`tqdm.pandas()` is seen by `extends_pandas`).
+        || path.starts_with("tqdm.")
 }
 
 /// Some rows of a frame: the same columns; what the values of the whole frame showed (example
@@ -1660,7 +1840,7 @@ pub fn rows_of(f: &Frame) -> Frame {
 fn is_data(v: &Val) -> bool {
     matches!(
         v,
-        Val::Frame(_) | Val::Series(_) | Val::Array(_) | Val::GroupBy(_)
+        Val::Frame(_) | Val::Series(_) | Val::Array(_) | Val::GroupBy(_) | Val::Tensor(_)
     )
 }
 

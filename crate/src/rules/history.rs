@@ -29,6 +29,15 @@ pub struct UserFunction {
     pub range: TextRange,
 }
 
+/// A class statement of an executed cell.
+#[derive(Debug)]
+pub struct ClassSource {
+    pub bases: Vec<Expr>,
+    pub body: Vec<Stmt>,
+    /// The source of the cell that defines it (the body's ranges index into it).
+    pub source: Rc<str>,
+}
+
 /// What one top-level statement does to a global name, in execution order.
 #[derive(Clone, Debug)]
 pub enum Binding {
@@ -52,8 +61,12 @@ pub enum Binding {
     /// `name = 50`.
     Int(i64),
     /// `name = f(...)`: a call, which may build a Keras tensor, layer or model
-    /// (`keras_build::eval_global`, against the names as they are when it runs).
+    /// (`keras_build::eval_global`, against the names as they are when it runs), or an instance
+    /// of a notebook class.
     Call(Expr),
+    /// `class name(bases): body` without decorators at the top level (the class is read against
+    /// the imports as they are when it runs: `torch_classes::user_class`).
+    Class(Rc<ClassSource>),
     /// Anything else binds it to a value the history does not track.
     Other,
 }
@@ -329,6 +342,11 @@ pub struct CellRuleFacts {
     pub extends_pandas: bool,
     /// Names a `global` statement of the cell declares (a function may rebind them when called).
     pub global_names: BTreeSet<String>,
+    /// Attribute names the cell stores to or deletes anywhere, but on `self` in an `__init__`
+    /// (`torch_classes::stored_attributes`): a module's layers may be replaced.
+    pub stored_attributes: BTreeSet<String>,
+    /// The cell may rewire modules otherwise (`setattr`, `add_module`, hooks).
+    pub rewires_modules: bool,
 }
 
 impl CellRuleFacts {
@@ -351,6 +369,8 @@ pub fn cell_rule_facts(body: &[Stmt], source: &str, cell: &CellFacts) -> CellRul
     facts.dropped = scan.dropped;
     facts.extends_pandas = scan.extends_pandas;
     facts.global_names = scan.global_names;
+    super::torch_classes::stored_attributes(body, &mut facts.stored_attributes);
+    facts.rewires_modules = super::torch_classes::rewires_modules(body);
     facts
 }
 
@@ -455,6 +475,22 @@ fn read_statement(
                 let module = from.clone().unwrap_or_default();
                 bindings.push(Effect::StarImport(module));
             }
+        }
+        Stmt::ClassDef {
+            name,
+            decorators,
+            bases,
+            body,
+            ..
+        } if decorators.is_empty() => {
+            bindings.push(Effect::Bind(
+                name.clone(),
+                Binding::Class(Rc::new(ClassSource {
+                    bases: bases.clone(),
+                    body: body.clone(),
+                    source: Rc::clone(shared_source),
+                })),
+            ));
         }
         Stmt::FunctionDef {
             name,
@@ -726,6 +762,15 @@ pub struct HistoryState {
     pub keras_star: BTreeMap<String, String>,
     /// Names some function of the notebook declares `global`: a call may rebind them.
     pub global_names: BTreeSet<String>,
+    /// `nn.Module` subclasses defined at the top level, not rebound since.
+    pub torch_classes: BTreeMap<String, Rc<super::torch_classes::UserClass>>,
+    /// Names bound at the top level to an instance of one of them (`model = Net()`), not rebound
+    /// since: the class as it was then.
+    pub torch_instances: BTreeMap<String, Rc<super::torch_classes::UserClass>>,
+    /// Attribute names an executed cell stored to or deleted (see `CellRuleFacts`).
+    pub stored_attributes: BTreeSet<String>,
+    /// An executed cell may have rewired modules otherwise.
+    pub rewires_modules: bool,
 }
 
 impl Default for HistoryState {
@@ -745,6 +790,10 @@ impl Default for HistoryState {
             keras: BTreeMap::new(),
             keras_star: BTreeMap::new(),
             global_names: BTreeSet::new(),
+            torch_classes: BTreeMap::new(),
+            torch_instances: BTreeMap::new(),
+            stored_attributes: BTreeSet::new(),
+            rewires_modules: false,
         }
     }
 }
@@ -760,6 +809,9 @@ impl HistoryState {
                 .extend(mentions.iter().cloned());
         }
         self.global_names.extend(cell.global_names.iter().cloned());
+        self.stored_attributes
+            .extend(cell.stored_attributes.iter().cloned());
+        self.rewires_modules |= cell.rewires_modules;
         for effect in &cell.bindings {
             if let Effect::Bind(name, binding) = effect {
                 self.drops.remove(name);
@@ -779,6 +831,32 @@ impl HistoryState {
                     Some(b) => self.keras.insert(name.clone(), b),
                     None => self.keras.remove(name),
                 };
+                // Also evaluated before the name is bound.
+                let instance = match binding {
+                    Binding::Call(call) => self.torch_instance(call),
+                    _ => None,
+                };
+                self.torch_classes.remove(name);
+                match instance {
+                    Some(class) => self.torch_instances.insert(name.clone(), class),
+                    None => self.torch_instances.remove(name),
+                };
+                if let Binding::Class(c) = binding {
+                    let resolve = |e: &Expr| {
+                        let path: Vec<String> =
+                            e.dotted_path()?.iter().map(|s| s.to_string()).collect();
+                        self.resolve(&path)
+                    };
+                    if let Some(class) = super::torch_classes::user_class(
+                        name,
+                        &c.bases,
+                        &c.body,
+                        Rc::clone(&c.source),
+                        &resolve,
+                    ) {
+                        self.torch_classes.insert(name.clone(), Rc::new(class));
+                    }
+                }
             }
             match effect {
                 Effect::Bind(name, Binding::Import(val)) => {
@@ -822,6 +900,8 @@ impl HistoryState {
                         .push(spec.clone());
                 }
                 Effect::StarImport(module) => {
+                    self.torch_classes.clear();
+                    self.torch_instances.clear();
                     self.imports.retain(|name, val| !star_may_rebind(name, val));
                     self.str_lists.clear();
                     self.series_names.clear();
@@ -842,6 +922,8 @@ impl HistoryState {
                     }
                 }
                 Effect::Reset => {
+                    self.torch_classes.clear();
+                    self.torch_instances.clear();
                     self.imports.clear();
                     self.functions.clear();
                     self.str_lists.clear();
@@ -880,6 +962,26 @@ impl HistoryState {
     fn forget_value(&mut self, name: &str) {
         self.str_lists.remove(name);
         self.series_names.remove(name);
+    }
+
+    /// The class of the `nn.Module` instance a call gives: `Net(...)`, or `.to(device)` (and the
+    /// other methods that return the module) of one.
+    fn torch_instance(&self, call: &Expr) -> Option<Rc<super::torch_classes::UserClass>> {
+        let Expr::Call { func, .. } = call else {
+            return None;
+        };
+        match &**func {
+            Expr::Name { id, .. } => self.torch_classes.get(id).cloned(),
+            Expr::Attribute { value, attr, .. }
+                if super::torch_classes::RETURNS_MODULE.contains(&attr.as_str()) =>
+            {
+                match &**value {
+                    Expr::Name { id, .. } => self.torch_instances.get(id).cloned(),
+                    inner => self.torch_instance(inner),
+                }
+            }
+            _ => None,
+        }
     }
 
     /// What `keras_build` knows of the global `name`, unless a function may rebind it.

@@ -78,7 +78,10 @@ fn kernel_object<'a>(w: &'a Walker, e: &Expr, kind: &str) -> Option<(&'a str, &'
     let Expr::Name { id, .. } = e else {
         return None;
     };
-    if w.bound_here.contains(id) || !matches!(w.get(id), Val::Typed(_)) {
+    // (A PyTorch layer or loss is followed as such.)
+    if w.bound_here.contains(id)
+        || !matches!(w.get(id), Val::Typed(_) | Val::Torch(_) | Val::Loss(_))
+    {
         return None;
     }
     let (name, obj) = w.ctx.summaries?.objects.get_key_value(id)?;

@@ -16,6 +16,9 @@ pub mod keras_build;
 pub mod shapes;
 pub mod sklearn;
 pub mod targets;
+pub mod torch;
+pub mod torch_classes;
+pub mod torch_layers;
 pub mod value;
 pub mod values;
 

@@ -60,6 +60,23 @@ pub enum Val {
         type_name: String,
         items: Vec<String>,
     },
+    /// A torch tensor whose shape is known in part (`torch_layers::Shape`).
+    Tensor(super::torch_layers::Shape),
+    /// A torch module whose effect on shapes is known.
+    Torch(super::torch_layers::Layer),
+    /// A torch loss module.
+    Loss(super::torch::Loss),
+    /// A `TensorDataset`: the shapes of one sample's tensors, and its length.
+    Dataset {
+        sample: Vec<super::torch_layers::Shape>,
+        len: i64,
+    },
+    /// A torch DataLoader: the shapes of a batch's tensors (the batch axis unknown), and whether
+    /// it certainly yields a batch.
+    Loader {
+        batch: Vec<super::torch_layers::Shape>,
+        non_empty: bool,
+    },
 }
 
 impl Val {
@@ -329,6 +346,9 @@ pub fn from_summary(name: &str, obj: &ObjectSummary) -> Val {
         return Val::Unknown;
     }
     let type_name = normalize_type(&obj.type_name).to_string();
+    if let Some(v) = super::torch::from_summary(obj, &type_name) {
+        return v;
+    }
     match obj.kind.as_str() {
         "dataframe" => {
             let columns = obj.complete_columns().and_then(|cols| {

@@ -1,0 +1,642 @@
+//! PyTorch rules: a module applied to a tensor its layers cannot take, and a loss given an input
+//! and a target of shapes it rejects.
+//!
+//! - `torch-layer-mismatch`: a module whose own layers do not chain, whatever its input
+//!   (`nn.Sequential(nn.Linear(4500, 500), nn.ReLU(), nn.Linear(1024, 128))`): calling it raises
+//!   RuntimeError (`mat1 and mat2 shapes cannot be multiplied`).
+//! - `torch-input-mismatch`: a module applied to a tensor of known shape that its first layers
+//!   reject: an `nn.Linear` whose `in_features` differs from the tensor's last dimension, an
+//!   `nn.ConvNd` given a tensor of another rank or another number of channels (dimension -N-1).
+//! - `torch-loss-shape`: `nn.BCELoss` / `nn.BCEWithLogitsLoss` (and `F.binary_cross_entropy*`)
+//!   with an input and a target of different sizes (ValueError: they are never broadcast),
+//!   elementwise losses (`MSELoss`, `L1Loss`, ...) with shapes that do not broadcast, and
+//!   `CrossEntropyLoss` / `NLLLoss` with N rows of scores and M != N class indices (ValueError).
+//!
+//! Modules are known from the code that builds them (`nn.Linear(a, b)`, `nn.Sequential(...)`,
+//! torchvision's image classifiers, whose first layer takes 3 channels), from the kernel's summary
+//! of a live `Linear` or `ConvNd`, and for instances of the notebook's own `nn.Module` subclasses
+//! from the class: the layers `__init__` assigns in straight code, and a `forward` followed
+//! statement by statement while it stays straight (it stops at anything it cannot follow). A
+//! module the notebook may have rewired (an attribute named like one of its layers or methods
+//! assigned, deleted or changed as a container anywhere, `setattr`, `add_module`, hooks) is not
+//! followed. Tensors are known from the kernel's summaries, `torch.randn/zeros/ones/rand(shape)`,
+//! shape methods on known tensors (`view`, `reshape`, `flatten`, `unsqueeze`, ...), layers whose
+//! output shape is fixed (convolutions and pooling by their kernel, stride, padding and
+//! dilation), and the batches of a DataLoader (the batch axis unknown: the last batch may be
+//! smaller). What layers do to shapes is in `torch_layers`, the notebook's classes in
+//! `torch_classes`; this module gives the values of PyTorch objects and checks the calls.
+
+use serde_json::Value;
+
+use crate::diagnostic::Diagnostic;
+use crate::ir::{Expr, Keyword, Literal, SeqKind};
+use crate::summary::{Category, ObjectSummary};
+
+use super::flow::{unpacks, Walker};
+use super::torch_classes::run_forward;
+use super::torch_layers::{
+    apply, argument, const_int, keyword, layer_of, nn_class, Layer, Mismatch, Shape,
+};
+use super::value::{ArrayLib, Val};
+
+/// A loss module.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Loss {
+    /// `BCELoss`, `BCEWithLogitsLoss`: input and target of the same size.
+    Binary,
+    /// `MSELoss`, `L1Loss`, `SmoothL1Loss`, `HuberLoss`: shapes that broadcast (a mismatch that
+    /// broadcasts only warns).
+    Elementwise,
+    /// `CrossEntropyLoss`, `NLLLoss`: scores (N, C) and a class index per row (N,) (or class
+    /// probabilities of the input's shape).
+    Classes,
+}
+
+/// The loss a `torch.nn` class computes.
+fn loss_class(class: &str) -> Option<Loss> {
+    match class {
+        "BCELoss" | "BCEWithLogitsLoss" => Some(Loss::Binary),
+        "MSELoss" | "L1Loss" | "SmoothL1Loss" | "HuberLoss" => Some(Loss::Elementwise),
+        "CrossEntropyLoss" | "NLLLoss" => Some(Loss::Classes),
+        _ => None,
+    }
+}
+
+/// The abstract value of a summarized PyTorch object (`torch_module` or `dataloader`).
+pub fn from_summary(obj: &ObjectSummary, type_name: &str) -> Option<Val> {
+    match obj.kind.as_str() {
+        "torch_module" => {
+            let class = type_name
+                .strip_prefix("torch.nn.modules.")?
+                .rsplit('.')
+                .next()?;
+            if let Some(loss) = loss_class(class) {
+                return Some(Val::Loss(loss));
+            }
+            // A single layer, its own first leaf. (A container's first leaf in registration
+            // order need not be the first applied: a block of the notebook may register its
+            // layers in any order.)
+            if !matches!(class, "Linear" | "Conv1d" | "Conv2d" | "Conv3d") {
+                return None;
+            }
+            let l = obj.representation.get("first_layer")?.as_object()?;
+            let int = |k: &str| l.get(k).and_then(Value::as_i64);
+            if l.get("class")?.as_str()? != class {
+                return None;
+            }
+            Some(Val::Torch(
+                match layer_of(class, &[], &[], &|_| None, &|_| Layer::Opaque) {
+                    Layer::Conv { n, .. } => Layer::Conv {
+                        n,
+                        inputs: int("in_channels"),
+                        outputs: int("out_channels"),
+                        window: None,
+                    },
+                    _ => Layer::Linear {
+                        inputs: int("in_features"),
+                        outputs: int("out_features"),
+                    },
+                },
+            ))
+        }
+        "torch_dataset" => {
+            let (sample, len) = probed_sample(obj)?;
+            Some(Val::Dataset { sample, len })
+        }
+        "dataloader" => {
+            let (batch, non_empty) = match obj.structural.get("batch_shapes") {
+                Some(shapes) => (
+                    probed_batch(shapes)?,
+                    obj.int_fact(Category::S, "num_batches")
+                        .is_some_and(|n| n > 0),
+                ),
+                None => collated_batch(obj)?,
+            };
+            Some(Val::Loader { batch, non_empty })
+        }
+        _ => None,
+    }
+}
+
+/// The shapes of a batch a loader's `collate_fn` made of a few samples (`S.batch_shapes`): the
+/// batch axis is the probe's, and the real batches (the last one above all) may be of another
+/// size.
+fn probed_batch(shapes: &Value) -> Option<Vec<Shape>> {
+    shapes
+        .as_array()?
+        .iter()
+        .map(|b| {
+            let dims: Vec<i64> = b
+                .as_array()?
+                .iter()
+                .map(Value::as_i64)
+                .collect::<Option<_>>()?;
+            let mut d: Vec<Option<i64>> = dims.into_iter().map(Some).collect();
+            *d.first_mut()? = None;
+            Some(Shape::of(d))
+        })
+        .collect()
+}
+
+/// One sample of a map-style dataset the kernel probed (`R.sample`, the probed samples alike):
+/// the shape of each tensor or array in it, `()` for a Python number (unknown for anything
+/// else); and the dataset's length.
+fn probed_sample(dataset: &ObjectSummary) -> Option<(Vec<Shape>, i64)> {
+    if dataset.kind != "torch_dataset"
+        || dataset.representation.get("samples_agree") != Some(&Value::Bool(true))
+    {
+        return None;
+    }
+    let parts = dataset.representation.get("sample")?.as_array()?;
+    let sample = parts
+        .iter()
+        .map(|p| {
+            if p.get("key").is_some() {
+                return None;
+            }
+            let kind = p.get("type")?.as_str()?;
+            Some(match (kind, p.get("shape").and_then(Value::as_array)) {
+                ("Tensor" | "ndarray", Some(shape)) => Shape::of(
+                    shape
+                        .iter()
+                        .map(|n| n.as_i64().map(Some))
+                        .collect::<Option<_>>()?,
+                ),
+                ("int" | "float" | "bool", None) => Shape::of(vec![]),
+                _ => Shape::unknown(),
+            })
+        })
+        .collect::<Option<Vec<Shape>>>()?;
+    Some((sample, dataset.int_fact(Category::S, "length")?))
+}
+
+/// What the default `collate_fn` makes of samples: a tensor of shape (batch, *shape) per tensor
+/// or array, (batch,) per Python number.
+fn collated(sample: Vec<Shape>) -> Vec<Shape> {
+    sample
+        .into_iter()
+        .map(|s| match s.dims {
+            Some(dims) => {
+                let mut d = vec![None];
+                d.extend(dims);
+                Shape::of(d)
+            }
+            None => Shape::unknown(),
+        })
+        .collect()
+}
+
+/// The batch a loader the kernel summarized makes with the default `collate_fn` of the samples of
+/// its dataset (`R.dataset`). It certainly yields a batch when the dataset is not empty, its
+/// sampler visits every index, and `drop_last` leaves a batch.
+fn collated_batch(obj: &ObjectSummary) -> Option<(Vec<Shape>, bool)> {
+    if obj.str_fact(Category::R, "collate_fn")
+        != Some("torch.utils.data._utils.collate.default_collate")
+    {
+        return None;
+    }
+    let batch_size = obj.int_fact(Category::S, "batch_size")?;
+    let dataset: ObjectSummary =
+        serde_json::from_value(obj.representation.get("dataset")?.clone()).ok()?;
+    let (sample, length) = probed_sample(&dataset)?;
+    let drop_last = obj.representation.get("drop_last") == Some(&Value::Bool(true));
+    let non_empty = length > 0
+        && (!drop_last || length >= batch_size)
+        && matches!(
+            obj.str_fact(Category::R, "sampler"),
+            Some("RandomSampler" | "SequentialSampler")
+        );
+    Some((collated(sample), non_empty))
+}
+
+/// A tensor's shape, when the value is a tensor.
+pub fn shape_of(v: &Val) -> Option<Shape> {
+    match v {
+        Val::Tensor(s) => Some(s.clone()),
+        Val::Array(a) if a.lib == ArrayLib::Torch => {
+            Some(Shape::of(a.shape.iter().map(|d| Some(*d)).collect()))
+        }
+        _ => None,
+    }
+}
+
+/// `torch.randn(2, 10)`, `torch.zeros((2, 10))`: a tensor of that shape.
+pub fn new_tensor(w: &Walker, path: &str, args: &[Expr], keywords: &[Keyword]) -> Option<Val> {
+    let f = path.strip_prefix("torch.")?;
+    if !matches!(f, "randn" | "rand" | "zeros" | "ones" | "empty")
+        || unpacks(args, keywords)
+        || keywords.iter().any(|k| k.name.as_deref() == Some("size"))
+    {
+        return None;
+    }
+    let int = |e: &Expr| match w.eval(e) {
+        Val::Int(i) if i >= 0 => Some(i),
+        _ => None,
+    };
+    let dims: Option<Vec<i64>> = match args {
+        [Expr::Seq {
+            kind: SeqKind::Tuple | SeqKind::List,
+            elts,
+            ..
+        }] => elts.iter().map(int).collect(),
+        _ => args.iter().map(int).collect(),
+    };
+    let dims = dims.filter(|d| !d.is_empty())?;
+    Some(Val::Tensor(Shape::of(dims.into_iter().map(Some).collect())))
+}
+
+/// torchvision's image classifiers whose `forward` first applies an `nn.Conv2d` taking 3
+/// channels, whatever the builder's arguments: the attribute that holds that layer.
+fn torchvision_classifier(path: &str) -> Option<&'static str> {
+    let name = path.strip_prefix("torchvision.models.")?;
+    let family = |prefixes: &[&str]| prefixes.iter().any(|p| name.starts_with(p));
+    if name.contains('.') {
+        return None;
+    }
+    if family(&["resnet", "resnext", "wide_resnet"]) {
+        Some("conv1")
+    } else if family(&[
+        "vgg",
+        "alexnet",
+        "densenet",
+        "mobilenet_v2",
+        "mobilenet_v3",
+        "efficientnet",
+    ]) {
+        Some("features")
+    } else {
+        None
+    }
+}
+
+/// What a call of a PyTorch library class builds (`nn.Linear(10, 5)`, `nn.BCELoss()`,
+/// `torchvision.models.resnet18()`).
+pub fn construct(w: &Walker, path: &str, args: &[Expr], keywords: &[Keyword]) -> Option<Val> {
+    if let Some(first) = torchvision_classifier(path) {
+        if w.attribute_rewired(first) {
+            return None;
+        }
+        let conv = Layer::Conv {
+            n: 2,
+            inputs: Some(3),
+            outputs: None,
+            window: None,
+        };
+        return Some(Val::Torch(Layer::Head(Box::new(conv))));
+    }
+    let class = nn_class(path)?;
+    if let Some(loss) = loss_class(class) {
+        return Some(Val::Loss(loss));
+    }
+    let int = |e: &Expr| {
+        const_int(e, w.ctx.source, &|n| match w.get(n) {
+            Val::Int(i) => Some(i),
+            _ => None,
+        })
+    };
+    fn sub(w: &Walker, e: &Expr) -> Layer {
+        match w.eval(e) {
+            Val::Torch(l) => l,
+            _ => Layer::Opaque,
+        }
+    }
+    let layer = layer_of(class, args, keywords, &int, &|e| sub(w, e));
+    (layer != Layer::Opaque).then_some(Val::Torch(layer))
+}
+
+/// The shape a module call gives, when known.
+pub fn call_result(w: &Walker, module: &Layer, args: &[Expr], keywords: &[Keyword]) -> Val {
+    if !keywords.is_empty() || unpacks(args, keywords) {
+        return Val::Unknown;
+    }
+    let shapes: Vec<Option<Shape>> = args.iter().map(|a| shape_of(&w.eval(a))).collect();
+    let out = match (module, shapes.as_slice()) {
+        (Layer::Net(class), _) => run_forward(class, &shapes, 0).ok().flatten(),
+        (_, [Some(x)]) => apply(module, x, 0).ok(),
+        (_, [None]) => apply(module, &Shape::unknown(), 0)
+            .ok()
+            .filter(|s| *s != Shape::unknown()),
+        _ => None,
+    };
+    out.map_or(Val::Unknown, Val::Tensor)
+}
+
+/// What a call of a torch data helper gives: a tensor of an array (`torch.tensor(X)`,
+/// `torch.from_numpy(X)`), a `TensorDataset` of tensors, a `DataLoader` of one (default collate),
+/// a loader wrapped in `tqdm`.
+pub fn data_call(w: &Walker, path: &str, args: &[Expr], keywords: &[Keyword]) -> Option<Val> {
+    if unpacks(args, keywords) {
+        return None;
+    }
+    let only = |allowed: &[&str]| {
+        keywords
+            .iter()
+            .all(|k| k.name.as_deref().is_some_and(|n| allowed.contains(&n)))
+    };
+    match path {
+        "torch.tensor" | "torch.as_tensor" | "torch.from_numpy" | "torch.Tensor"
+        | "torch.FloatTensor" | "torch.LongTensor" | "torch.DoubleTensor" => {
+            let [a] = args else { return None };
+            if !only(&["dtype", "device", "requires_grad"]) {
+                return None;
+            }
+            match w.eval(a) {
+                Val::Array(arr) => Some(Val::Tensor(Shape::of(
+                    arr.shape.iter().map(|d| Some(*d)).collect(),
+                ))),
+                _ => None,
+            }
+        }
+        "torch.utils.data.TensorDataset" | "torch.utils.data.dataset.TensorDataset" => {
+            if !keywords.is_empty() || args.is_empty() {
+                return None;
+            }
+            let shapes: Vec<Vec<Option<i64>>> = args
+                .iter()
+                .map(|a| shape_of(&w.eval(a))?.dims)
+                .collect::<Option<_>>()?;
+            // All of the same known length (else the constructor raises).
+            let len = shapes.first()?.first().copied().flatten()?;
+            if shapes.iter().any(|d| d.first() != Some(&Some(len))) {
+                return None;
+            }
+            Some(Val::Dataset {
+                sample: shapes
+                    .into_iter()
+                    .map(|d| Shape::of(d[1..].to_vec()))
+                    .collect(),
+                len,
+            })
+        }
+        "torch.utils.data.DataLoader" | "torch.utils.data.dataloader.DataLoader" => {
+            let allowed = [
+                "dataset",
+                "batch_size",
+                "shuffle",
+                "num_workers",
+                "pin_memory",
+                "drop_last",
+                "persistent_workers",
+                "prefetch_factor",
+                "generator",
+                "timeout",
+                "worker_init_fn",
+            ];
+            if args.len() > 3 || !only(&allowed) {
+                return None;
+            }
+            let Val::Dataset { sample, len } = w.eval(argument(args, keywords, 0, "dataset")?)
+            else {
+                return None;
+            };
+            let batch_size = match argument(args, keywords, 1, "batch_size") {
+                None => 1,
+                Some(e) => match w.eval(e) {
+                    Val::Int(b) if b > 0 => b,
+                    _ => return None,
+                },
+            };
+            let drop_last = match keyword(keywords, "drop_last") {
+                None => Some(false),
+                Some(Expr::Literal {
+                    value: Literal::Bool(b),
+                    ..
+                }) => Some(*b),
+                Some(_) => None,
+            };
+            let non_empty = len > 0 && drop_last.is_some_and(|d| !d || len >= batch_size);
+            Some(Val::Loader {
+                batch: collated(sample),
+                non_empty,
+            })
+        }
+        "tqdm.tqdm" | "tqdm.auto.tqdm" | "tqdm.notebook.tqdm" | "tqdm.tqdm_notebook" => {
+            match w.eval(args.first()?) {
+                loader @ Val::Loader { .. } => Some(loader),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+/// `next(iter(loader))`: the first batch of a loader that yields one.
+pub fn next_batch(w: &Walker, func: &Expr, args: &[Expr]) -> Option<Val> {
+    let (
+        Expr::Name { id, .. },
+        [Expr::Call {
+            func: inner,
+            args: inner_args,
+            keywords,
+            ..
+        }],
+    ) = (func, args)
+    else {
+        return None;
+    };
+    let (Expr::Name { id: iter, .. }, [loader], true) =
+        (&**inner, inner_args.as_slice(), keywords.is_empty())
+    else {
+        return None;
+    };
+    if id != "next" || iter != "iter" || !w.is_builtin(id) || !w.is_builtin(iter) {
+        return None;
+    }
+    first_batch(w, loader)
+}
+
+/// The first batch a loop over `iter` gets: a DataLoader known not to be empty (or `enumerate`
+/// of one): the tensors of a batch.
+pub fn first_batch(w: &Walker, iter: &Expr) -> Option<Val> {
+    let batch = |e: &Expr| match w.eval(e) {
+        Val::Loader { batch, non_empty } if non_empty => Some(Val::Items {
+            type_name: "list".into(),
+            items: batch.into_iter().map(Val::Tensor).collect(),
+        }),
+        _ => None,
+    };
+    if let Expr::Call {
+        func,
+        args,
+        keywords,
+        ..
+    } = iter
+    {
+        if let (Expr::Name { id, .. }, [loader]) = (&**func, args.as_slice()) {
+            let start = match keywords.as_slice() {
+                [] => Some(0),
+                [k] if k.name.as_deref() == Some("start") => match w.eval(&k.value) {
+                    Val::Int(i) => Some(i),
+                    _ => None,
+                },
+                _ => None,
+            };
+            if id == "enumerate" && w.is_builtin(id) {
+                return Some(Val::Items {
+                    type_name: "tuple".into(),
+                    items: vec![start.map_or(Val::Unknown, Val::Int), batch(loader)?],
+                });
+            }
+        }
+        if let (Expr::Name { id, .. }, [loader, start]) = (&**func, args.as_slice()) {
+            if id == "enumerate" && w.is_builtin(id) && keywords.is_empty() {
+                return Some(Val::Items {
+                    type_name: "tuple".into(),
+                    items: vec![w.eval(start), batch(loader)?],
+                });
+            }
+        }
+    }
+    batch(iter)
+}
+
+pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
+    let Expr::Call {
+        func,
+        args,
+        keywords,
+        range,
+    } = expr
+    else {
+        return;
+    };
+    if unpacks(args, keywords) {
+        return;
+    }
+    let callee = w.eval(func);
+    // `F.binary_cross_entropy(input, target)`
+    let functional =
+        w.lib_path(func)
+            .and_then(|p| match p.strip_prefix("torch.nn.functional.")? {
+                "binary_cross_entropy" | "binary_cross_entropy_with_logits" => Some(Loss::Binary),
+                "mse_loss" | "l1_loss" | "smooth_l1_loss" | "huber_loss" => Some(Loss::Elementwise),
+                "cross_entropy" | "nll_loss" => Some(Loss::Classes),
+                _ => None,
+            });
+    match (callee, functional) {
+        (Val::Loss(loss), _) | (_, Some(loss)) => {
+            let input = argument(args, keywords, 0, "input");
+            let target = argument(args, keywords, 1, "target");
+            if let (Some(i), Some(t)) = (input, target) {
+                if let Some(d) = loss_shape(w, loss, i, t) {
+                    out.push(Diagnostic::error("torch-loss-shape", d, *range));
+                }
+            }
+        }
+        (Val::Torch(layer), _) => {
+            if !keywords.is_empty() {
+                return;
+            }
+            let who = w.shown(func, "the module");
+            let blind: Vec<Option<Shape>> = args.iter().map(|_| None).collect();
+            let run = |shapes: &[Option<Shape>]| match (&layer, shapes) {
+                (Layer::Net(class), _) => run_forward(class, shapes, 0).err(),
+                (_, [x]) => apply(&layer, x.as_ref().unwrap_or(&Shape::unknown()), 0).err(),
+                _ => None,
+            };
+            // Whatever the input: the module's own layers do not chain.
+            if let Some(m) = run(&blind) {
+                out.push(Diagnostic::error(
+                    "torch-layer-mismatch",
+                    format!(
+                        "{who} cannot run on any input: at {}, {}",
+                        place(&m, who),
+                        m.problem
+                    ),
+                    *range,
+                ));
+                return;
+            }
+            let shapes: Vec<Option<Shape>> = args.iter().map(|a| shape_of(&w.eval(a))).collect();
+            if shapes.iter().all(Option::is_none) {
+                return;
+            }
+            if let Some(m) = run(&shapes) {
+                let inputs: Vec<String> = args
+                    .iter()
+                    .zip(&shapes)
+                    .filter_map(|(a, s)| {
+                        Some(format!(
+                            "{} has shape {}",
+                            w.shown(a, "the input"),
+                            s.as_ref()?.text()
+                        ))
+                    })
+                    .collect();
+                out.push(Diagnostic::error(
+                    "torch-input-mismatch",
+                    format!(
+                        "{}; at {}, {}",
+                        inputs.join(", "),
+                        place(&m, who),
+                        m.problem
+                    ),
+                    *range,
+                ));
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Where a mismatch lies, for messages: `model (CNN.fc1)`, `fc[2]`.
+fn place(m: &Mismatch, who: &str) -> String {
+    if m.at.is_empty() {
+        who.to_string()
+    } else if m.at.starts_with('[') {
+        format!("{who}{}", m.at)
+    } else {
+        format!("{who} ({})", m.at)
+    }
+}
+
+fn loss_shape(w: &Walker, loss: Loss, input: &Expr, target: &Expr) -> Option<String> {
+    let i = shape_of(&w.eval(input))?;
+    let t = shape_of(&w.eval(target))?;
+    let (id, td) = (i.dims.as_ref()?, t.dims.as_ref()?);
+    let (is, ts) = (w.shown(input, "the input"), w.shown(target, "the target"));
+    match loss {
+        Loss::Binary => {
+            let differ = id.len() != td.len()
+                || id
+                    .iter()
+                    .zip(td)
+                    .any(|(a, b)| matches!((a, b), (Some(a), Some(b)) if a != b));
+            differ.then(|| {
+                format!(
+                    "binary cross-entropy needs the input and the target of the same size, but {is} has shape {} and {ts} has shape {}: ValueError (Using a target size that is different to the input size); reshape the target (e.g. `.view(-1, 1)` or `.squeeze(1)`) to match",
+                    i.text(),
+                    t.text()
+                )
+            })
+        }
+        // Class indices for rows of scores: one per row (targets of the input's shape are
+        // probabilities, another shape of rank 2 fails otherwise; not claimed).
+        Loss::Classes => match (id.as_slice(), td.as_slice()) {
+            ([Some(n), _], [Some(m)]) if n != m => Some(format!(
+                "{is} has shape {} ({n} rows of class scores) and {ts} has shape {} ({m} class indices): ValueError (Expected input batch_size ({n}) to match target batch_size ({m}))",
+                i.text(),
+                t.text()
+            )),
+            _ => None,
+        },
+        Loss::Elementwise => {
+            let n = id.len().max(td.len());
+            let at = |d: &Vec<Option<i64>>, k: usize| {
+                if k < n - d.len() {
+                    Some(1)
+                } else {
+                    d[k - (n - d.len())]
+                }
+            };
+            let clash = (0..n).find(|&k| {
+                matches!((at(id, k), at(td, k)), (Some(a), Some(b)) if a != b && a != 1 && b != 1)
+            })?;
+            Some(format!(
+                "{is} has shape {} and {ts} has shape {}, which do not broadcast (dimension {clash}): RuntimeError (the size of tensor a must match the size of tensor b)",
+                i.text(),
+                t.text()
+            ))
+        }
+    }
+}
