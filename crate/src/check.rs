@@ -249,7 +249,7 @@ pub fn check_prepared(
 
 /// Checks each cell listed in `order` as if the cells before it in `order` ran, and nothing else:
 /// the CLI's offline view of a notebook. Reports come in `order`.
-pub fn check_notebook(cells: &[String], order: &[usize]) -> Vec<(usize, CellReport)> {
+pub fn check_notebook(cells: &[String], order: &[usize]) -> Vec<(usize, Vec<Diagnostic>)> {
     let mut cache = CellCache::default();
     let analysed: Vec<Rc<AnalysedCell>> = cells.iter().map(|s| cache.analyse(s)).collect();
     let notebook = notebook_cells(cells, &analysed);
@@ -277,14 +277,7 @@ pub fn check_notebook(cells: &[String], order: &[usize]) -> Vec<(usize, CellRepo
             history.run(target.rule_facts());
             ran.insert(cells[index].trim_end());
         }
-        reports.push((
-            index,
-            CellReport {
-                diagnostics,
-                facts: target.facts.clone(),
-                callee_globals: Vec::new(),
-            },
-        ));
+        reports.push((index, diagnostics));
     }
     reports
 }
@@ -339,6 +332,7 @@ fn diagnose(
         summaries: known.summaries,
         kernel_names: known.kernel_names,
         history: known.history,
+        cell: target.rule_facts(),
     }));
     diagnostics
 }

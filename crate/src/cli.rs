@@ -4,7 +4,7 @@ use std::process::ExitCode;
 
 use serde_json::{json, Value};
 
-use crate::check::{check_notebook, CellReport};
+use crate::check::check_notebook;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::notebook::{CellKind, Notebook};
 use crate::position::LineIndex;
@@ -123,17 +123,17 @@ fn check(args: &[&str]) -> ExitCode {
     let reports = check_notebook(&sources, &order);
     let crash_predicted = reports
         .iter()
-        .flat_map(|(_, report)| &report.diagnostics)
+        .flat_map(|(_, diagnostics)| diagnostics)
         .any(|d| d.severity == Severity::Error);
 
     if json_output {
         let cells: Vec<Value> = reports
             .iter()
-            .map(|(index, report)| {
+            .map(|(index, diagnostics)| {
                 json!({
                     "index": index,
                     "execution_count": notebook.cells[*index].execution_count,
-                    "diagnostics": diagnostics_json(report, &sources[*index]),
+                    "diagnostics": diagnostics_json(diagnostics, &sources[*index]),
                 })
             })
             .collect();
@@ -151,12 +151,12 @@ fn check(args: &[&str]) -> ExitCode {
     }
 }
 
-fn print_text(reports: &[(usize, CellReport)], sources: &[String], crash_predicted: bool) {
+fn print_text(reports: &[(usize, Vec<Diagnostic>)], sources: &[String], crash_predicted: bool) {
     let mut count = 0;
     let mut cells_with_problems = 0;
-    for (index, report) in reports {
+    for (index, diagnostics) in reports {
         let lines = LineIndex::new(&sources[*index]);
-        for diagnostic in &report.diagnostics {
+        for diagnostic in diagnostics {
             let start = lines.position(diagnostic.range.start);
             println!(
                 "cell {} {}:{}: {}: {}",
@@ -170,8 +170,8 @@ fn print_text(reports: &[(usize, CellReport)], sources: &[String], crash_predict
                 println!("    fix: {}", fix.message);
             }
         }
-        count += report.diagnostics.len();
-        cells_with_problems += usize::from(!report.diagnostics.is_empty());
+        count += diagnostics.len();
+        cells_with_problems += usize::from(!diagnostics.is_empty());
     }
     let verdict = if crash_predicted {
         "a crash is predicted"
@@ -185,14 +185,13 @@ fn print_text(reports: &[(usize, CellReport)], sources: &[String], crash_predict
     );
 }
 
-fn diagnostics_json(report: &CellReport, source: &str) -> Vec<Value> {
+fn diagnostics_json(diagnostics: &[Diagnostic], source: &str) -> Vec<Value> {
     let lines = LineIndex::new(source);
     let position = |offset: u32| {
         let p = lines.position(offset);
         json!({"line": p.line + 1, "column": p.column + 1})
     };
-    report
-        .diagnostics
+    diagnostics
         .iter()
         .map(|d: &Diagnostic| {
             json!({

@@ -349,12 +349,11 @@ pub fn check_notebook(
         .unwrap_or_else(|| (0..request.cells.len()).collect());
     let reports: Vec<CellDiagnostics> = crate::check::check_notebook(&request.cells, &order)
         .into_iter()
-        .map(|(cell, report)| {
+        .map(|(cell, diagnostics)| {
             let index = LineIndex::new(&request.cells[cell]);
             CellDiagnostics {
                 index: cell,
-                diagnostics: report
-                    .diagnostics
+                diagnostics: diagnostics
                     .iter()
                     .map(|d| diagnostic_to_js(&index, d))
                     .collect(),

@@ -240,21 +240,14 @@ impl<'a> Walker<'a> {
             summaries: self.ctx.summaries,
             kernel_names: self.ctx.kernel_names,
             history: self.ctx.history,
+            cell: self.ctx.cell,
         };
         let mut calls = self.calls.clone();
         calls.push(id.clone());
         let mut inner = Walker::bare(&ctx, env);
         inner.bound_here = bound_here;
-        for (name, names) in &self.user_functions {
-            inner
-                .user_functions
-                .entry(name.clone())
-                .or_default()
-                .extend(names.iter().cloned());
-        }
         inner.pandas_extended |= self.pandas_extended;
         inner.rebound_all = self.rebound_all;
-        inner.rewired_here = std::rc::Rc::clone(&self.rewired_here);
         inner.defined_here = self
             .defined_here
             .iter()

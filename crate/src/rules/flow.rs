@@ -27,17 +27,10 @@ pub struct Walker<'a> {
     pub bound_here: BTreeSet<String>,
     /// No executed cell could have given a frame a named index (so `by=` names only columns).
     pub index_unnamed: bool,
-    /// Functions and classes the target cell defines: the names their bodies mention (those of
-    /// the history are in `ctx.history.function_mentions`).
-    pub user_functions: BTreeMap<String, BTreeSet<String>>,
     /// An executed cell or the target may add attributes to every DataFrame.
     pub pandas_extended: bool,
     /// Functions the target (or the function walked) defined so far by a plain `def`: the `def`.
     pub defined_here: BTreeMap<String, &'a Stmt>,
-    /// What the target cell may do to modules: the attribute names it stores to, and whether it
-    /// rewires modules otherwise (`torch_classes::stored_attributes`, `torch_classes::rewires_modules`); shared
-    /// with the walks into called functions.
-    pub(super) rewired_here: std::rc::Rc<(BTreeSet<String>, bool)>,
     /// `nn.Module` classes the target cell defined so far at its top level, not rebound since.
     torch_classes_here: BTreeMap<String, std::rc::Rc<torch_classes::UserClass>>,
     /// A statement ran that may have rebound any name (`%run`, `exec`).
@@ -165,26 +158,14 @@ impl<'a> Walker<'a> {
 
     /// A walker of `ctx.body` that knows the values `env` holds and nothing more of the cell.
     pub(super) fn bare(ctx: &'a RuleContext<'a>, env: BTreeMap<String, Val>) -> Self {
-        let mut user_functions: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
-        let mut here = Vec::new();
-        super::history::collect_function_mentions(ctx.body, &mut here);
-        for (name, names) in here {
-            user_functions.entry(name).or_default().extend(names);
-        }
         Walker {
             ctx,
             drops: BTreeMap::new(),
             env,
             bound_here: BTreeSet::new(),
             index_unnamed: ctx.history.index_unnamed,
-            user_functions,
             defined_here: BTreeMap::new(),
             torch_classes_here: BTreeMap::new(),
-            rewired_here: std::rc::Rc::new({
-                let mut stored = BTreeSet::new();
-                torch_classes::stored_attributes(ctx.body, &mut stored);
-                (stored, torch_classes::rewires_modules(ctx.body))
-            }),
             rebound_all: false,
             shadowed: Vec::new(),
             calls: Vec::new(),
@@ -193,20 +174,25 @@ impl<'a> Walker<'a> {
             returns: BTreeMap::new(),
             speculating: false,
             passes: 1,
-            pandas_extended: ctx.history.extends_pandas || super::history::extends_pandas(ctx.body),
+            pandas_extended: ctx.history.extends_pandas || ctx.cell.extends_pandas,
             out: Vec::new(),
         }
     }
 
     /// The names the bodies of the notebook's functions (or classes) called `name` mention.
     pub fn function_mentions(&self, name: &str) -> Vec<String> {
-        let mut out = Vec::new();
-        for map in [&self.ctx.history.function_mentions, &self.user_functions] {
-            if let Some(names) = map.get(name) {
-                out.extend(names.iter().cloned());
-            }
-        }
-        out
+        let here = self
+            .ctx
+            .cell
+            .function_mentions
+            .iter()
+            .filter(|(n, _)| n == name);
+        let history = self.ctx.history.function_mentions.get(name);
+        here.map(|(_, names)| names)
+            .chain(history)
+            .flatten()
+            .cloned()
+            .collect()
     }
 
     pub fn run(mut self) -> Vec<Diagnostic> {
@@ -294,12 +280,11 @@ impl<'a> Walker<'a> {
     /// May the notebook (the executed cells or this one) have stored to or deleted an attribute
     /// of that name of some object, or rewired modules otherwise?
     pub fn attribute_rewired(&self, attr: &str) -> bool {
-        let history = self.ctx.history;
-        let (stored, rewires) = &*self.rewired_here;
+        let (history, cell) = (self.ctx.history, self.ctx.cell);
         history.rewires_modules
-            || *rewires
+            || cell.rewires_modules
             || history.stored_attributes.contains(attr)
-            || stored.contains(attr)
+            || cell.stored_attributes.contains(attr)
     }
 
     /// Is `name` a Python builtin here (not bound by the cell or the kernel)?

@@ -634,13 +634,6 @@ pub fn aliased_names(stmts: &[Stmt], out: &mut BTreeSet<String>) {
     }
 }
 
-/// May the statements add attributes to every DataFrame (see `CellRuleFacts::extends_pandas`)?
-pub fn extends_pandas(body: &[Stmt]) -> bool {
-    let mut scan = Scan::default();
-    scan.stmts(body);
-    scan.extends_pandas
-}
-
 /// Line magics that cannot rebind names of the namespace.
 const HARMLESS_MAGICS: &[&str] = &[
     "matplotlib",

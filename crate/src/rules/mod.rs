@@ -28,7 +28,7 @@ use crate::diagnostic::Diagnostic;
 use crate::facts::CellFacts;
 use crate::ir::Stmt;
 use crate::summary::SummaryDoc;
-use history::HistoryState;
+use history::{CellRuleFacts, HistoryState};
 
 /// What the rules know about one run of a cell.
 pub struct RuleContext<'a> {
@@ -44,6 +44,9 @@ pub struct RuleContext<'a> {
     pub kernel_names: Option<&'a BTreeSet<String>>,
     /// What the cells that ran before tell the rules, combined.
     pub history: &'a HistoryState,
+    /// What the target cell's own code tells them (`history::cell_rule_facts` of `body`); the
+    /// walk into a called function keeps its caller's.
+    pub cell: &'a CellRuleFacts,
 }
 
 /// Runs every rule on the target cell; diagnostics come sorted by position.
