@@ -5,7 +5,7 @@
 //! the target is analysed once. Keep a `CellCache` across calls to re-analyse only edited cells.
 
 use std::cell::{Cell, OnceCell};
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeSet, HashMap};
 use std::hash::{BuildHasherDefault, Hasher};
 use std::rc::Rc;
 
@@ -255,7 +255,8 @@ pub fn check_notebook(cells: &[String], order: &[usize]) -> Vec<(usize, Vec<Diag
     let notebook = notebook_cells(cells, &analysed);
     let mut namespace = Namespace::default();
     let mut history = HistoryState::default();
-    let mut ran: HashSet<&str> = HashSet::new();
+    // Asked only about cells that define a name the target lacks.
+    let mut ran: Vec<&str> = Vec::new();
     let mut reports = Vec::new();
     for &index in order {
         let Some(target) = analysed.get(index) else {
@@ -269,13 +270,13 @@ pub fn check_notebook(cells: &[String], order: &[usize]) -> Vec<(usize, Vec<Diag
             kernel_names: None,
         };
         let diagnostics = diagnose(target, Some(index), &known, &notebook, |source| {
-            ran.contains(source.trim_end())
+            ran.contains(&source.trim_end())
         });
         // A cell with a syntax error does not run at all.
         if target.parsed.syntax_error.is_none() {
             namespace.run(&target.facts, target.rule_facts().rebinds_anything());
             history.run(target.rule_facts());
-            ran.insert(cells[index].trim_end());
+            ran.push(cells[index].trim_end());
         }
         reports.push((index, diagnostics));
     }
