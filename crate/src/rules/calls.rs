@@ -246,7 +246,6 @@ impl<'a> Walker<'a> {
         calls.push(id.clone());
         let mut inner = Walker::bare(&ctx, env);
         inner.bound_here = bound_here;
-        inner.pandas_extended |= self.pandas_extended;
         inner.rebound_all = self.rebound_all;
         inner.defined_here = self
             .defined_here

@@ -1651,9 +1651,7 @@ impl<'a> Walker<'a> {
                             self.env.insert(id.clone(), after);
                         }
                         Val::Tensor(_) if attr.ends_with('_') => self.forget_data(),
-                        old @ Val::Torch(_)
-                            if !torch_classes::KEEPS_LAYERS.contains(&attr.as_str()) =>
-                        {
+                        old @ Val::Torch(_) if !torch_classes::keeps_layers(attr) => {
                             self.forget_object(&old, false);
                             self.env.insert(id.clone(), Val::Unknown);
                         }

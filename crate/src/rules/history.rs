@@ -1029,7 +1029,7 @@ pub fn star_may_rebind(name: &str, val: &Val) -> bool {
 /// The names the bodies of the functions and classes defined in the statements mention, for
 /// each: a call may read or change what they hold. A function's own locals (parameters, names it
 /// binds) are left out, unless a `global` or `nonlocal` declaration may make them global.
-pub fn collect_function_mentions(stmts: &[Stmt], out: &mut Vec<(String, BTreeSet<String>)>) {
+fn collect_function_mentions(stmts: &[Stmt], out: &mut Vec<(String, BTreeSet<String>)>) {
     for s in stmts {
         if let Stmt::FunctionDef { name, body, .. } | Stmt::ClassDef { name, body, .. } = s {
             let mut names = BTreeSet::new();

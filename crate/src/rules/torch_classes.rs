@@ -501,17 +501,14 @@ const CHANGES_CONTAINER: &[&str] = &[
     "__delitem__",
 ];
 
-/// Methods of a module that leave its layers as they are.
-pub const KEEPS_LAYERS: &[&str] = &[
-    "to",
-    "cuda",
-    "cpu",
-    "train",
-    "eval",
-    "float",
-    "double",
-    "half",
-    "requires_grad_",
+/// Does the module method leave the module's layers as they are (those that return the module,
+/// and those that only read or load its parameters)?
+pub fn keeps_layers(method: &str) -> bool {
+    RETURNS_MODULE.contains(&method) || READS_LAYERS.contains(&method)
+}
+
+/// Module methods that read its layers or parameters, or load values into them.
+const READS_LAYERS: &[&str] = &[
     "parameters",
     "named_parameters",
     "buffers",
@@ -549,9 +546,7 @@ pub fn module_changed(stmts: &[Stmt], name: &str) -> bool {
             return;
         };
         if let Expr::Attribute { value, attr, .. } = &**func {
-            if matches!(&**value, Expr::Name { id, .. } if id == name)
-                && !KEEPS_LAYERS.contains(&attr.as_str())
-            {
+            if matches!(&**value, Expr::Name { id, .. } if id == name) && !keeps_layers(attr) {
                 changed = true;
             }
         }
