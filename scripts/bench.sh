@@ -3,6 +3,7 @@
 # the kernel side's summary latency.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/env.sh
 bash scripts/setup.sh >/dev/null
 bash scripts/build-wasm.sh >/dev/null 2>&1
 

@@ -3,7 +3,7 @@
 # it into .venv in development mode. Needs scripts/setup.sh to have run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-export PATH="$PWD/.venv/bin:$HOME/.cargo/bin:$PATH"
+source scripts/env.sh
 
 bash scripts/build-wasm.sh
 jlpm install --immutable

@@ -2,7 +2,7 @@
 # Builds the Rust core to WebAssembly for the browser: labextension/core/ (generated, not committed).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-export PATH="$HOME/.cargo/bin:$PATH"
+source scripts/env.sh
 # The wasm-bindgen CLI on PATH has the Cargo.lock version (scripts/setup.sh): no download is tried.
 wasm-pack build crate --release --target web --out-dir ../labextension/core --out-name cellguard_core --no-pack --mode no-install "$@"
 # wasm-opt from npm's binaryen (Debian's binaryen 108 emits modules that fail to load): -O3 makes

@@ -3,11 +3,11 @@
 # demo/cellguard-demo.ipynb. No LLM is needed. Extra arguments go to `jupyter lab` (e.g. --port).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/env.sh
 
 bash scripts/setup.sh
 bash scripts/build-extension.sh
 
-export PATH="$PWD/.venv/bin:$PATH"
 args=()
 [ "$(id -u)" = 0 ] && args+=(--allow-root)
 printf '\n== demo: JupyterLab on demo/cellguard-demo.ipynb (Ctrl+C twice to stop)\n'

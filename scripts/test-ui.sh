@@ -4,7 +4,7 @@
 # Screenshots and failure traces go to test-results/ui/. Extra arguments go to `playwright test`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-export PATH="$PWD/.venv/bin:$HOME/.cargo/bin:$PATH"
+source scripts/env.sh
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
 
 bash scripts/build-extension.sh

@@ -2,7 +2,7 @@
 # Runs every test of cellguard; does all set-up first (scripts/setup.sh), so a fresh clone works.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-export PATH="$HOME/.cargo/bin:$PATH"
+source scripts/env.sh
 
 step() { printf '\n== test: %s\n' "$*"; }
 
