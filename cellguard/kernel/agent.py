@@ -4,6 +4,7 @@ settings, the execution history and the comm target, and answers requests."""
 import sys
 
 from . import protocol
+from .dryrun import DryRunner
 from .history import History
 
 COMM_TARGET = "cellguard"
@@ -18,6 +19,7 @@ class Agent:
         self.settings = dict(DEFAULT_SETTINGS)
         self.history = History(ipython, records)
         self.comms = []
+        self.dry_runs = DryRunner(self)
 
     def __repr__(self) -> str:
         return f"<cellguard kernel agent ({self.mode}), {len(self.history.records)} cells recorded>"
@@ -30,8 +32,14 @@ class Agent:
         hidden = self.ipython.user_ns_hidden
         return [name for name in self.user_ns if not name.startswith("_") and name not in hidden]
 
-    def handle(self, request) -> dict:
-        return protocol.handle(self, request)
+    def handle(self, request, send=None):
+        """The reply to `request`, or None when it will come later through `send`."""
+        return protocol.handle(self, request, send)
+
+    def _serve(self, comm, request) -> None:
+        reply = self.handle(request, comm.send)
+        if reply is not None:
+            comm.send(reply)
 
     def start(self) -> None:
         self.ipython.events.register("post_run_cell", self.history.record)
@@ -52,11 +60,11 @@ class Agent:
 
     def _on_comm_open(self, comm, open_msg) -> None:
         self.comms.append(comm)
-        comm.on_msg(lambda msg: comm.send(self.handle(msg["content"]["data"])))
+        comm.on_msg(lambda msg: self._serve(comm, msg["content"]["data"]))
         comm.on_close(lambda msg: self.comms.remove(comm) if comm in self.comms else None)
         request = open_msg["content"].get("data")
         if request:  # a request may ride on the open message, saving a round trip
-            comm.send(self.handle(request))
+            self._serve(comm, request)
 
 
 def _comm_manager(ipython):

@@ -1,5 +1,6 @@
 """Request dispatch. Every reply echoes the request's `type` and `id` and carries `ok: true` with the
 result fields, or `ok: false` with an `error` sentence; no request can raise into the kernel.
+A deferred request (`dry_run`) is answered later through `send`, from another thread.
 """
 
 import platform
@@ -36,21 +37,26 @@ KNOWN_LIBRARIES = (
 )
 
 
-def handle(agent, request) -> dict:
+def handle(agent, request, send=None):
+    """The reply, or None when a deferred handler will pass it to `send` itself."""
     if not isinstance(request, dict):
         return {"type": None, "id": None, "ok": False, "error": "a request must be a JSON object"}
     kind, request_id = request.get("type"), request.get("id")
     handler = HANDLERS.get(kind)
-    if handler is None:
+    deferred = DEFERRED_HANDLERS.get(kind) if send is not None else None
+    if handler is None and deferred is None:
         return {
             "type": kind,
             "id": request_id,
             "ok": False,
-            "error": f"unknown request type {kind!r}; expected one of {sorted(HANDLERS)}",
+            "error": f"unknown request type {kind!r}; "
+            f"expected one of {sorted({*HANDLERS, *DEFERRED_HANDLERS})}",
         }
     try:
-        result = handler(agent, request)
-        return clean({"type": kind, "id": request_id, "ok": True, **result})
+        if deferred is not None:
+            deferred(agent, request, lambda result: send(_ok(kind, request_id, result)))
+            return None
+        return _ok(kind, request_id, handler(agent, request))
     except Exception as exc:
         return {
             "type": kind,
@@ -58,6 +64,10 @@ def handle(agent, request) -> dict:
             "ok": False,
             "error": f"{type(exc).__name__}: {exc}",
         }
+
+
+def _ok(kind, request_id, result: dict) -> dict:
+    return clean({"type": kind, "id": request_id, "ok": True, **result})
 
 
 def _hello(agent, request) -> dict:
@@ -103,6 +113,14 @@ def _history(agent, request) -> dict:
     return {"cells": agent.history.cells()}
 
 
+def _dry_run(agent, request, respond) -> None:
+    agent.dry_runs.start(request, respond)
+
+
+def _dry_run_cancel(agent, request) -> dict:
+    return {"cancelled": agent.dry_runs.cancel(request.get("run"))}
+
+
 def _string_list(value) -> list:
     if value is None:
         return []
@@ -117,4 +135,6 @@ HANDLERS = {
     "summarize": _summarize,
     "signature": _signature,
     "history": _history,
+    "dry_run_cancel": _dry_run_cancel,
 }
+DEFERRED_HANDLERS = {"dry_run": _dry_run}
