@@ -9,6 +9,7 @@ pub mod claims;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod cli;
 pub mod diagnostic;
+pub mod dryrun;
 pub mod facts;
 pub mod ir;
 #[cfg(not(target_arch = "wasm32"))]

@@ -13,6 +13,7 @@ use wasm_bindgen::prelude::*;
 use crate::check::{check_prepared, AnalysedCell, CellCache, CheckInput};
 use crate::claims::{check_verdict, Claim, Evidence};
 use crate::diagnostic::{self, Severity};
+use crate::dryrun::{self, DryRunError};
 use crate::facts::{CellFacts, Origin};
 use crate::ir::TextRange;
 use crate::position::LineIndex;
@@ -55,6 +56,19 @@ export interface Wants {
   focus_columns: string[];
 }
 export interface CellReport { diagnostics: Diagnostic[]; wants: Wants; }
+/** Why a cell is not dry-run: the first thing its code evidently does outside the kernel. */
+export interface DryRunDecline {
+  effect: "write-file" | "filesystem" | "subprocess" | "network" | "database" | "magic";
+  /** What does it, as written: `df.to_csv`, `open`, `!`, `%%bash`, `os.remove`. */
+  what: string;
+  /** 1-based line in the cell. */
+  line: number;
+}
+export interface DryRunCrashRequest {
+  source: string;
+  /** The `error` of the kernel's `dry_run` reply (docs/summary-schema.md). */
+  error: { name: string; message: string; line: number | null };
+}
 export interface NotebookRequest {
   cells: string[];
   /** Indices into `cells` in the order they are assumed to run; default: top to bottom. */
@@ -371,6 +385,29 @@ pub fn build_prompt(
     let request: PromptRequest = serde_wasm_bindgen::from_value(request)
         .map_err(|error| JsError::new(&format!("cellguard: bad prompt request: {error}")))?;
     to_js(&prompt::build_prompt(&request))
+}
+
+/// The first evident outside effect of a cell, or null when it may be dry-run.
+#[wasm_bindgen(js_name = declineDryRun, unchecked_return_type = "DryRunDecline | null")]
+pub fn decline_dry_run(source: &str) -> Result<JsValue, JsError> {
+    to_js(&dryrun::decline(source))
+}
+
+#[derive(Deserialize)]
+struct DryRunCrashRequest {
+    source: String,
+    error: DryRunError,
+}
+
+/// The `dry-run-crash` error diagnostic for the crash a dry run reported.
+#[wasm_bindgen(js_name = dryRunCrash, unchecked_return_type = "Diagnostic")]
+pub fn dry_run_crash(
+    #[wasm_bindgen(unchecked_param_type = "DryRunCrashRequest")] request: JsValue,
+) -> Result<JsValue, JsError> {
+    let request: DryRunCrashRequest = serde_wasm_bindgen::from_value(request)
+        .map_err(|error| JsError::new(&format!("cellguard: bad dry-run crash: {error}")))?;
+    let crash = dryrun::crash_diagnostic(&request.source, &request.error);
+    to_js(&diagnostic_to_js(&LineIndex::new(&request.source), &crash))
 }
 
 #[derive(Deserialize)]

@@ -172,6 +172,18 @@ fn check_everything(source: &str) {
         summaries: None,
     });
     assert_ranges_valid(&serde_json::to_value(&report).unwrap(), source);
+    if let Some(declined) = cellguard::dryrun::decline(source) {
+        assert!(declined.line as usize <= source.split('\n').count());
+    }
+    for line in [None, Some(1), Some(3)] {
+        let error = cellguard::dryrun::DryRunError {
+            name: "KeyError".into(),
+            message: String::new(),
+            line,
+        };
+        let crash = cellguard::dryrun::crash_diagnostic(source, &error);
+        assert_ranges_valid(&serde_json::to_value(&crash).unwrap(), source);
+    }
 }
 
 #[test]

@@ -20,11 +20,39 @@ pub struct Masked {
     pub text: String,
     /// The cell magic (`bash`, `writefile`, ...) whose body is not Python: nothing was kept.
     pub skipped_cell_magic: Option<String>,
+    /// The IPython commands that were masked, in source order.
+    pub commands: Vec<IPythonCommand>,
+}
+
+/// A masked piece of IPython syntax, by its byte offset in the cell.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum IPythonCommand {
+    /// `!cmd` or `x = !cmd`.
+    Shell { start: usize },
+    /// `%name ...` or `x = %name ...`.
+    LineMagic { name: String, start: usize },
+    /// `%%name` on the first line.
+    CellMagic { name: String, start: usize },
+}
+
+impl IPythonCommand {
+    /// What a masked line or value starting with `text` (`!...` or `%...`) commands.
+    fn at(start: usize, text: &str) -> Option<Self> {
+        if text.starts_with('!') {
+            return Some(IPythonCommand::Shell { start });
+        }
+        let name = text.strip_prefix('%')?.split_whitespace().next()?;
+        Some(IPythonCommand::LineMagic {
+            name: name.to_owned(),
+            start,
+        })
+    }
 }
 
 pub fn mask(source: &str) -> Masked {
     let mut bytes = source.as_bytes().to_vec();
     let mut lines = lines_with_offsets(source).peekable();
+    let mut commands = Vec::new();
 
     // A cell magic is the first non-blank line.
     while let Some(&(_, line)) = lines.peek() {
@@ -37,12 +65,18 @@ pub fn mask(source: &str) -> Masked {
         let (indent, content) = dedent(line);
         if let Some(magic) = content.strip_prefix("%%") {
             let name = magic.split_whitespace().next().unwrap_or_default();
+            let command = IPythonCommand::CellMagic {
+                name: name.to_owned(),
+                start: start + indent,
+            };
             if !PYTHON_BODY_CELL_MAGICS.contains(&name) {
                 return Masked {
                     text: blank(source),
                     skipped_cell_magic: Some(name.to_owned()),
+                    commands: vec![command],
                 };
             }
+            commands.push(command);
             overwrite(&mut bytes, start + indent, content.trim_end().len(), "");
             lines.next();
         }
@@ -66,6 +100,7 @@ pub fn mask(source: &str) -> Masked {
         let content_len = content.trim_end().len();
         match classify(content, scanner) {
             Some(IPythonLine::WholeLine) => {
+                commands.extend(IPythonCommand::at(content_start, content));
                 overwrite(
                     &mut bytes,
                     content_start,
@@ -75,6 +110,10 @@ pub fn mask(source: &str) -> Masked {
                 masking_continuation = ends_with_backslash;
             }
             Some(IPythonLine::ValueFrom(value_start)) => {
+                commands.extend(IPythonCommand::at(
+                    content_start + value_start,
+                    &content[value_start..],
+                ));
                 let value_len = content_len.saturating_sub(value_start);
                 overwrite(
                     &mut bytes,
@@ -85,6 +124,7 @@ pub fn mask(source: &str) -> Masked {
                 masking_continuation = ends_with_backslash;
             }
             Some(IPythonLine::StatementFrom(statement_start)) => {
+                commands.extend(IPythonCommand::at(content_start, content));
                 // `if 1:` keeps the statement at the line's indentation, as Python needs.
                 overwrite(&mut bytes, content_start, statement_start, "if 1:");
                 scanner.scan(line);
@@ -99,6 +139,7 @@ pub fn mask(source: &str) -> Masked {
         // unmasked rather than panic if it ever did.
         text: String::from_utf8(bytes).unwrap_or_else(|_| source.to_owned()),
         skipped_cell_magic: None,
+        commands,
     }
 }
 
@@ -232,6 +273,30 @@ mod tests {
             "000\n0000\nx = 1  # why?"
         );
         assert_eq!(masked("for i in x:\n    %ls\n"), "for i in x:\n    000\n");
+    }
+
+    #[test]
+    fn masked_commands_are_listed_with_their_offsets() {
+        let commands = mask("x = 1\n%time y = f()\nfiles = !ls\n  !pwd\ndf?").commands;
+        assert_eq!(
+            commands,
+            vec![
+                IPythonCommand::LineMagic {
+                    name: "time".into(),
+                    start: 6
+                },
+                IPythonCommand::Shell { start: 28 },
+                IPythonCommand::Shell { start: 34 },
+            ]
+        );
+        let cell = mask("\n%%bash\nls").commands;
+        assert_eq!(
+            cell,
+            vec![IPythonCommand::CellMagic {
+                name: "bash".into(),
+                start: 1
+            }]
+        );
     }
 
     #[test]

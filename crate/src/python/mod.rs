@@ -31,6 +31,13 @@ pub struct SyntaxError {
     pub range: TextRange,
 }
 
+pub use magics::IPythonCommand;
+
+/// The IPython commands of a cell (shell escapes, line and cell magics), in source order.
+pub fn ipython_commands(source: &str) -> Vec<IPythonCommand> {
+    magics::mask(source).commands
+}
+
 pub fn parse_cell(source: &str) -> ParsedCell {
     let masked = magics::mask(source);
     if let Some(magic) = masked.skipped_cell_magic {
