@@ -237,7 +237,7 @@ class DryRunner:
         pid = os.fork()
         if pid == 0:  # the child never returns from here
             os.close(read_fd)
-            _child(self.agent.ipython, code, write_fd, memory_mb << 20)
+            _child(self.agent.ipython, code, write_fd, memory_mb << 20, started)
         os.close(write_fd)
         run = DryRun(request.get("id"), pid, read_fd, budget_ms / 1000, memory_mb << 20, started)
         self.running = run
@@ -298,7 +298,7 @@ def gpu_runtime():
 # The child ----------------------------------------------------------------------------------------
 
 
-def _child(ipython, code: str, write_fd: int, memory_bytes: int) -> None:
+def _child(ipython, code: str, write_fd: int, memory_bytes: int, forked: float) -> None:
     """Runs in the forked child: confine, run the cell, report, and leave with os._exit."""
     try:
         import gc
@@ -309,7 +309,7 @@ def _child(ipython, code: str, write_fd: int, memory_bytes: int) -> None:
 
         _silence(ipython)
         layers = confine(write_fd, memory_bytes)
-        report = _run(ipython, code, write_fd)
+        report = _run(ipython, code, write_fd, forked)
         report["isolation"] = layers
     except BaseException as exc:  # whatever happens, the child reports and exits
         report = {"outcome": "unknown", "reason": _failure(exc)}
@@ -357,7 +357,7 @@ def _silence(ipython) -> None:
         pyplot.switch_backend("Agg")
 
 
-def _run(ipython, code: str, write_fd: int) -> dict:
+def _run(ipython, code: str, write_fd: int, forked: float) -> dict:
     """Runs the cell as IPython does (input transformations, magics), silently: no history."""
     transformed = ipython.transform_cell(code)
     if ipython.should_run_async(code, transformed_cell=transformed, preprocessing_exc_tuple=None):
@@ -370,6 +370,7 @@ def _run(ipython, code: str, write_fd: int) -> dict:
     error = result.error_before_exec or result.error_in_exec
     report = _crash(error, namespace) if error is not None else {"outcome": "completed"}
     report["run_ms"] = elapsed_ms
+    report["setup_ms"] = round((started - forked) * 1000, 1)  # fork and isolation
     return report
 
 
