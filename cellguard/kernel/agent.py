@@ -20,6 +20,9 @@ class Agent:
         self.history = History(ipython, records)
         self.comms = []
         self.dry_runs = DryRunner(self)
+        # The kernel's event loop, running on its main thread while a cell (this attach) runs: dry
+        # runs asked on a subshell's thread fork there.
+        self.main_loop = _running_loop()
 
     def __repr__(self) -> str:
         return f"<cellguard kernel agent ({self.mode}), {len(self.history.records)} cells recorded>"
@@ -65,6 +68,14 @@ class Agent:
         request = open_msg["content"].get("data")
         if request:  # a request may ride on the open message, saving a round trip
             self._serve(comm, request)
+
+
+def _running_loop():
+    asyncio = sys.modules.get("asyncio")
+    try:
+        return asyncio.get_running_loop() if asyncio is not None else None
+    except RuntimeError:  # attached outside a running loop (not from a kernel's cell)
+        return None
 
 
 def _comm_manager(ipython):

@@ -223,11 +223,35 @@ class DryRunner:
         self.running = None
 
     def start(self, request: dict, respond) -> None:
+        """Validates the request here; forks on the kernel's main thread (a comm served on a
+        subshell thread hands the fork to the main thread's event loop)."""
         code = request.get("code")
         if not isinstance(code, str):
             raise ValueError("`code` must be the cell's source")
-        budget_ms = min(float(request.get("budget_ms") or DEFAULT_BUDGET_MS), MAX_BUDGET_MS)
-        memory_mb = int(request.get("memory_mb") or DEFAULT_MEMORY_MB)
+        budget_s = min(float(request.get("budget_ms") or DEFAULT_BUDGET_MS), MAX_BUDGET_MS) / 1000
+        memory_bytes = int(request.get("memory_mb") or DEFAULT_MEMORY_MB) << 20
+        if not hasattr(os, "fork"):
+            respond(
+                {"outcome": "unknown", "reason": {"code": "no-fork", "platform": platform.system()}}
+            )
+            return
+
+        def fork_and_collect():
+            try:
+                self._fork(request.get("id"), code, budget_s, memory_bytes, respond)
+            except Exception as exc:  # the reply must come whatever happened
+                respond({"outcome": "unknown", "reason": _failure(exc)})
+
+        if threading.current_thread() is threading.main_thread():
+            fork_and_collect()
+            return
+        loop = self.agent.main_loop
+        if loop is None or loop.is_closed():
+            respond({"outcome": "unknown", "reason": {"code": "not-main-thread"}})
+            return
+        loop.call_soon_threadsafe(fork_and_collect)
+
+    def _fork(self, run_id, code: str, budget_s: float, memory_bytes: int, respond) -> None:
         refusal = self._refusal()
         if refusal is not None:
             respond({"outcome": "unknown", "reason": refusal})
@@ -237,9 +261,9 @@ class DryRunner:
         pid = os.fork()
         if pid == 0:  # the child never returns from here
             os.close(read_fd)
-            _child(self.agent.ipython, code, write_fd, memory_mb << 20, started)
+            _child(self.agent.ipython, code, write_fd, memory_bytes, started)
         os.close(write_fd)
-        run = DryRun(request.get("id"), pid, read_fd, budget_ms / 1000, memory_mb << 20, started)
+        run = DryRun(run_id, pid, read_fd, budget_s, memory_bytes, started)
         self.running = run
 
         def collect_and_reply():
@@ -260,10 +284,6 @@ class DryRunner:
         return True
 
     def _refusal(self):
-        if not hasattr(os, "fork"):
-            return {"code": "no-fork", "platform": platform.system()}
-        if threading.current_thread() is not threading.main_thread():
-            return {"code": "not-main-thread"}
         if self.running is not None:
             return {"code": "busy", "running": self.running.request_id}
         gpu = gpu_runtime()
@@ -444,7 +464,7 @@ def _crash(error: BaseException, namespace: dict) -> dict:
         return {"outcome": "unknown", "reason": {"code": "memory-cap", **details}}
     if _caused_by_isolation(error):
         return {"outcome": "unknown", "reason": {"code": "isolation-suspect", **details}}
-    return {"outcome": "crash", "error": details}
+    return {"outcome": "crash", "exception": details}
 
 
 def _message(error: BaseException) -> str:

@@ -220,7 +220,8 @@ pub fn decline(source: &str) -> Option<Decline> {
         found: &mut found,
     };
     walker.statements(&parsed.body);
-    let (start, effect, what) = found.into_iter().min_by_key(|(start, ..)| *start)?;
+    // Of effects starting at the same place (`open(p, "w").write(x)`), the innermost, found last.
+    let (start, effect, what) = found.into_iter().rev().min_by_key(|(start, ..)| *start)?;
     let start = start.min(source.len());
     let line = source.as_bytes()[..start]
         .iter()
@@ -410,9 +411,9 @@ fn is_writing_mode(mode: &str) -> bool {
         && mode.chars().any(|c| "wax+".contains(c))
 }
 
-/// A crash seen by a dry run, as the kernel reported it (`error` of a `dry_run` reply).
+/// A crash seen by a dry run, as the kernel reported it (`exception` of a `dry_run` reply).
 #[derive(Clone, Debug, PartialEq, Eq, serde::Deserialize)]
-pub struct DryRunError {
+pub struct DryRunException {
     pub name: String,
     pub message: String,
     /// 1-based line in the cell; None when the error was not raised by a line of the cell.
@@ -421,7 +422,7 @@ pub struct DryRunError {
 
 /// The error diagnostic for a crash the copy of the kernel saw, on the line that raised it (the
 /// cell's first line when no line of the cell did).
-pub fn crash_diagnostic(source: &str, error: &DryRunError) -> Diagnostic {
+pub fn crash_diagnostic(source: &str, error: &DryRunException) -> Diagnostic {
     let raised = if error.message.is_empty() {
         error.name.clone()
     } else {

@@ -13,7 +13,7 @@ use wasm_bindgen::prelude::*;
 use crate::check::{check_prepared, AnalysedCell, CellCache, CheckInput};
 use crate::claims::{check_verdict, Claim, Evidence};
 use crate::diagnostic::{self, Severity};
-use crate::dryrun::{self, DryRunError};
+use crate::dryrun::{self, DryRunException};
 use crate::facts::{CellFacts, Origin};
 use crate::ir::TextRange;
 use crate::position::LineIndex;
@@ -66,8 +66,8 @@ export interface DryRunDecline {
 }
 export interface DryRunCrashRequest {
   source: string;
-  /** The `error` of the kernel's `dry_run` reply (docs/summary-schema.md). */
-  error: { name: string; message: string; line: number | null };
+  /** The `exception` of the kernel's `dry_run` reply (docs/summary-schema.md). */
+  exception: { name: string; message: string; line: number | null };
 }
 export interface NotebookRequest {
   cells: string[];
@@ -396,7 +396,7 @@ pub fn decline_dry_run(source: &str) -> Result<JsValue, JsError> {
 #[derive(Deserialize)]
 struct DryRunCrashRequest {
     source: String,
-    error: DryRunError,
+    exception: DryRunException,
 }
 
 /// The `dry-run-crash` error diagnostic for the crash a dry run reported.
@@ -406,7 +406,7 @@ pub fn dry_run_crash(
 ) -> Result<JsValue, JsError> {
     let request: DryRunCrashRequest = serde_wasm_bindgen::from_value(request)
         .map_err(|error| JsError::new(&format!("cellguard: bad dry-run crash: {error}")))?;
-    let crash = dryrun::crash_diagnostic(&request.source, &request.error);
+    let crash = dryrun::crash_diagnostic(&request.source, &request.exception);
     to_js(&diagnostic_to_js(&LineIndex::new(&request.source), &crash))
 }
 

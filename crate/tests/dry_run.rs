@@ -1,6 +1,6 @@
 //! Which cells a dry run declines, each with a twin it accepts, and the crash diagnostic.
 
-use cellguard::dryrun::{crash_diagnostic, decline, DryRunError, DRY_RUN_CRASH};
+use cellguard::dryrun::{crash_diagnostic, decline, DryRunException, DRY_RUN_CRASH};
 
 /// Asserts the cell is declined for `effect` at `line`, naming `what`.
 fn declined(source: &str, effect: &str, what: &str, line: u32) {
@@ -72,6 +72,12 @@ fn open_for_writing_is_declined_and_reading_is_not() {
         1,
     );
     declined("f = open('log.txt', mode='a')", "write-file", "open", 1);
+    declined(
+        "x = 1\nopen('out.txt', 'w').write('x')",
+        "write-file",
+        "open",
+        2,
+    );
     declined("f = open('log.txt', mode=chosen)", "write-file", "open", 1);
     declined("g = gzip.open('x.gz', 'wt')", "write-file", "gzip.open", 1);
     declined("h = h5py.File('x.h5', 'w')", "write-file", "h5py.File", 1);
@@ -194,7 +200,7 @@ fn the_first_effect_in_the_cell_is_reported() {
 #[test]
 fn a_crash_becomes_an_error_on_its_line() {
     let source = "total = df['Age'].sum()\n    fare = df['Fare']\nprint(fare)";
-    let error = DryRunError {
+    let error = DryRunException {
         name: "KeyError".into(),
         message: "'Fare'".into(),
         line: Some(2),
@@ -215,7 +221,7 @@ fn a_crash_becomes_an_error_on_its_line() {
 
 #[test]
 fn a_crash_without_a_line_or_message_is_put_on_the_first_line() {
-    let error = DryRunError {
+    let error = DryRunException {
         name: "StopIteration".into(),
         message: String::new(),
         line: None,
@@ -225,7 +231,7 @@ fn a_crash_without_a_line_or_message_is_put_on_the_first_line() {
         .message
         .contains("raised StopIteration (your kernel"));
     assert_eq!((diagnostic.range.start, diagnostic.range.end), (0, 12));
-    let past_end = DryRunError {
+    let past_end = DryRunException {
         line: Some(9),
         ..error
     };

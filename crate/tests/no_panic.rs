@@ -176,7 +176,7 @@ fn check_everything(source: &str) {
         assert!(declined.line as usize <= source.split('\n').count());
     }
     for line in [None, Some(1), Some(3)] {
-        let error = cellguard::dryrun::DryRunError {
+        let error = cellguard::dryrun::DryRunException {
             name: "KeyError".into(),
             message: String::new(),
             line,

@@ -118,21 +118,21 @@ class Checker implements ICellguardChecker {
       const cells = cellModels(panel);
       const source = cell.sharedModel.getSource();
       const request = this._request(panel, cells, cells.indexOf(cell), source);
-      const found = await Promise.all(
-        [...this._sources].map(extra =>
-          extra.check(request, panel).then(
-            diagnostics => this._present(diagnostics, extra.id),
-            (reason: unknown) => {
-              console.warn(
-                `cellguard: check source ${extra.id} failed`,
-                reason
-              );
-              return [];
-            }
-          )
-        )
-      );
-      state.extras.set(cell.id, { source, diagnostics: found.flat() });
+      const found: CellDiagnostic[] = [];
+      const sources = [...this._sources].sort((a, b) => a.order - b.order);
+      for (const extra of sources) {
+        const result = await extra
+          .check(request, panel)
+          .catch((reason: unknown) => {
+            console.warn(`cellguard: check source ${extra.id} failed`, reason);
+            return { diagnostics: [], conclusive: false };
+          });
+        found.push(...this._present(result.diagnostics, extra.id));
+        if (result.conclusive) {
+          break;
+        }
+      }
+      state.extras.set(cell.id, { source, diagnostics: found });
     }
     this._changed.emit(panel);
     return this.checkCell(panel, cell);

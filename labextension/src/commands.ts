@@ -13,9 +13,10 @@ import type { IDisposable } from '@lumino/disposable';
 
 import { cellguardIcon } from './icon';
 import { SHOW_PANEL_COMMAND } from './panel';
+import type { Diagnostic } from './protocol';
 import {
-  CellDiagnostic,
   ICellguardChecker,
+  ICellguardDryRun,
   ICellguardLlm,
   ICellguardSettings
 } from './tokens';
@@ -45,14 +46,15 @@ export const commandsPlugin: JupyterFrontEndPlugin<void> = {
     'The "check active cell" command, its toolbar and menu entries, and check-before-run.',
   autoStart: true,
   requires: [ICellguardChecker, ICellguardSettings, INotebookTracker],
-  optional: [ICommandPalette, ICellguardLlm],
+  optional: [ICommandPalette, ICellguardLlm, ICellguardDryRun],
   activate: (
     app: JupyterFrontEnd,
     checker: ICellguardChecker,
     settings: ICellguardSettings,
     tracker: INotebookTracker,
     palette: ICommandPalette | null,
-    llm: ICellguardLlm | null
+    llm: ICellguardLlm | null,
+    dryRun: ICellguardDryRun | null
   ): void => {
     const { commands } = app;
     const hasCodeCell = () => tracker.activeCell?.model.type === 'code';
@@ -72,8 +74,9 @@ export const commandsPlugin: JupyterFrontEndPlugin<void> = {
           commands.hasCommand(SHOW_PANEL_COMMAND)
             ? commands.execute(SHOW_PANEL_COMMAND)
             : Promise.resolve();
-        if (llm?.status.configured) {
-          // The panel shows the LLM's progress (with a cancel button), then its verdict.
+        if (llm?.status.configured || (dryRun && settings.current.dryRun)) {
+          // The panel shows the dry run's and the LLM's progress (with cancel buttons), then
+          // their outcomes.
           await showPanel();
           await checker.checkThoroughly(panel, cell.model);
           return;
@@ -95,7 +98,8 @@ export const commandsPlugin: JupyterFrontEndPlugin<void> = {
         label: () => `${commands.label(run.id)} (checked by cellguard)`,
         execute: async () => {
           const panel = tracker.currentWidget;
-          if (!panel || (await confirmRun(panel, checker))) {
+          const dryRunFirst = settings.current.dryRunBeforeRun ? dryRun : null;
+          if (!panel || (await confirmRun(panel, checker, dryRunFirst))) {
             await commands.execute(run.id);
           }
         }
@@ -132,13 +136,17 @@ function guardedId(command: string): string {
   return `cellguard:guarded-${command.replace(/[^a-z-]/g, '-')}`;
 }
 
-/** True to run: no selected cell has a certain crash predicted, or the user says run anyway. */
+/**
+ * True to run: no selected cell has a certain crash predicted (by the rules, or by a dry run of the
+ * active cell when `dryRun` is given), or the user says run anyway.
+ */
 async function confirmRun(
   panel: NotebookPanel,
-  checker: ICellguardChecker
+  checker: ICellguardChecker,
+  dryRun: ICellguardDryRun | null
 ): Promise<boolean> {
   const notebook = panel.content;
-  const certain: { cellNumber: number; diagnostic: CellDiagnostic }[] = [];
+  const certain: { cellNumber: number; diagnostic: Diagnostic }[] = [];
   notebook.widgets.forEach((cell, index) => {
     if (notebook.isSelectedOrActive(cell) && cell.model.type === 'code') {
       for (const diagnostic of checker.checkCell(panel, cell.model)) {
@@ -148,6 +156,16 @@ async function confirmRun(
       }
     }
   });
+  const active = notebook.activeCell;
+  if (certain.length === 0 && dryRun && active?.model.type === 'code') {
+    const { crash } = await dryRun.run(panel, active.model);
+    if (crash) {
+      certain.push({
+        cellNumber: notebook.activeCellIndex + 1,
+        diagnostic: crash
+      });
+    }
+  }
   if (certain.length === 0) {
     return true;
   }

@@ -6,12 +6,17 @@ import type {
 import init, {
   buildPrompt,
   checkCell,
+  declineDryRun,
+  dryRunCrash,
   judgeAnswers,
   start
 } from '../core/cellguard_core';
 import type {
   CellReport,
   CheckRequest,
+  Diagnostic,
+  DryRunCrashRequest,
+  DryRunDecline,
   Judgement,
   JudgeRequest,
   Prompt,
@@ -50,6 +55,20 @@ class Core implements ICellguardCore {
 
   judgeAnswers(request: JudgeRequest): Judgement | null {
     return this._call('read the LLM answers', judgeAnswers, request);
+  }
+
+  declineDryRun(source: string): DryRunDecline | null | undefined {
+    // Wrapped: `_call` says null for a failure, the core says null for "may be dry-run".
+    const answer = this._call(
+      'decline a dry run',
+      (code: string) => [declineDryRun(code)],
+      source
+    );
+    return answer === null ? undefined : answer[0];
+  }
+
+  dryRunCrash(request: DryRunCrashRequest): Diagnostic | null {
+    return this._call('place a dry-run crash', dryRunCrash, request);
   }
 
   private _call<Q, R>(

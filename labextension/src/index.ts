@@ -3,6 +3,7 @@ import type { JupyterFrontEndPlugin } from '@jupyterlab/application';
 import { checkerPlugin } from './checker';
 import { commandsPlugin } from './commands';
 import { corePlugin } from './core';
+import { dryRunPlugin } from './dryrun';
 import { kernelPlugin } from './kernel';
 import { linterPlugin } from './linter';
 import { llmPlugin } from './llm';
@@ -19,6 +20,7 @@ const plugins: JupyterFrontEndPlugin<unknown>[] = [
   corePlugin,
   kernelPlugin,
   checkerPlugin,
+  dryRunPlugin,
   llmPlugin,
   linterPlugin,
   panelPlugin,

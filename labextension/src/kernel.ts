@@ -10,6 +10,7 @@ import { ISignal, Signal } from '@lumino/signaling';
 
 import { KERNEL_SOURCE } from './generated/kernelSource';
 import type {
+  DryRunReply,
   HelloReply,
   HistoryReply,
   KernelReplyBase,
@@ -370,17 +371,48 @@ class KernelLink implements IKernelLink {
     );
   }
 
-  private _send<T extends KernelReplyBase>(request: KernelRequest): Promise<T> {
+  dryRun(
+    code: string,
+    budgetMs: number,
+    signal: AbortSignal
+  ): Promise<DryRunReply> {
+    if (!this._canAsk()) {
+      return Promise.reject(new Error('the kernel is not linked and idle'));
+    }
+    const id = `${++this._nextId}`;
+    signal.addEventListener(
+      'abort',
+      () => {
+        if (this._pending.has(id)) {
+          this._send({ type: 'dry_run_cancel', run: id }).catch(reason =>
+            console.debug('cellguard: dry-run cancel failed', reason)
+          );
+        }
+      },
+      { once: true }
+    );
+    // The reply comes when the run ends: within the budget, plus the usual allowance.
+    const timeoutMs = budgetMs + this._settings.current.requestTimeoutMs;
+    return this._send<DryRunReply>(
+      { type: 'dry_run', code, budget_ms: budgetMs },
+      { id, timeoutMs }
+    );
+  }
+
+  private _send<T extends KernelReplyBase>(
+    request: KernelRequest,
+    options: { id?: string; timeoutMs?: number } = {}
+  ): Promise<T> {
     const comm = this._comm;
     if (!comm) {
       return Promise.reject(new Error('no comm'));
     }
-    const id = `${++this._nextId}`;
+    const id = options.id ?? `${++this._nextId}`;
     return new Promise<T>((resolve, reject) => {
       const timer = setTimeout(() => {
         this._pending.delete(id);
         reject(new Error(`cellguard: ${request.type} timed out`));
-      }, this._settings.current.requestTimeoutMs);
+      }, options.timeoutMs ?? this._settings.current.requestTimeoutMs);
       this._pending.set(id, {
         resolve: reply => resolve(reply as T),
         reject,

@@ -25,7 +25,8 @@ import {
   ICellguardSettings,
   LlmRun,
   LlmStatus,
-  PromptOverrides
+  PromptOverrides,
+  SourceResult
 } from './tokens';
 
 /** `GET /cellguard/llm/status` (cellguard/server): the host only, never the key. */
@@ -105,6 +106,16 @@ class Llm implements ICellguardLlm {
 
   /** The check source: an LLM verdict that a line will crash becomes a warning on that line. */
   async check(
+    request: CheckRequest,
+    panel: NotebookPanel
+  ): Promise<SourceResult> {
+    return {
+      diagnostics: await this._check(request, panel),
+      conclusive: false
+    };
+  }
+
+  private async _check(
     request: CheckRequest,
     panel: NotebookPanel
   ): Promise<Diagnostic[]> {
@@ -472,8 +483,10 @@ export const llmPlugin: JupyterFrontEndPlugin<ICellguardLlm> = {
     settings: ICellguardSettings
   ): ICellguardLlm => {
     const llm = new Llm(core, kernels, checker, settings);
+    // After the dry run, which makes asking the LLM needless when it saw what the cell does.
     checker.addSource({
       id: 'llm',
+      order: 10,
       check: (request, panel) => llm.check(request, panel)
     });
     return llm;

@@ -7,9 +7,10 @@ import { INotebookTracker, NotebookPanel } from '@jupyterlab/notebook';
 import { Debouncer } from '@lumino/polling';
 import { Panel, Widget } from '@lumino/widgets';
 
+import { DryRunView } from './dryrunview';
 import { cellguardIcon } from './icon';
 import { LlmVerdictView } from './llmview';
-import { ICellguardChecker, ICellguardLlm } from './tokens';
+import { ICellguardChecker, ICellguardDryRun, ICellguardLlm } from './tokens';
 
 export const SHOW_PANEL_COMMAND = 'cellguard:show-diagnostics';
 
@@ -143,13 +144,14 @@ export const panelPlugin: JupyterFrontEndPlugin<void> = {
   description: 'A side panel listing the notebook’s predicted crashes by cell.',
   autoStart: true,
   requires: [ICellguardChecker, INotebookTracker],
-  optional: [ILayoutRestorer, ICellguardLlm],
+  optional: [ILayoutRestorer, ICellguardLlm, ICellguardDryRun],
   activate: (
     app: JupyterFrontEnd,
     checker: ICellguardChecker,
     tracker: INotebookTracker,
     restorer: ILayoutRestorer | null,
-    llm: ICellguardLlm | null
+    llm: ICellguardLlm | null,
+    dryRun: ICellguardDryRun | null
   ): void => {
     const panel = new Panel();
     panel.id = 'cellguard-diagnostics';
@@ -159,6 +161,9 @@ export const panelPlugin: JupyterFrontEndPlugin<void> = {
     const title = new Widget({ node: document.createElement('h2') });
     title.node.textContent = 'cellguard';
     panel.addWidget(title);
+    if (dryRun) {
+      panel.addWidget(new DryRunView(dryRun, tracker));
+    }
     if (llm) {
       // The LLM's verdict of the last explicit check, above the rules' diagnostics.
       panel.addWidget(new LlmVerdictView(llm, tracker));

@@ -8,6 +8,8 @@ export type {
   CheckRequest,
   Claim,
   Diagnostic,
+  DryRunCrashRequest,
+  DryRunDecline,
   Fix,
   Judgement,
   JudgeRequest,
@@ -46,7 +48,9 @@ export type KernelRequest =
         budget_ms?: number;
       };
     }
-  | { type: 'signature'; names: string[] };
+  | { type: 'signature'; names: string[] }
+  | { type: 'dry_run'; code: string; budget_ms: number }
+  | { type: 'dry_run_cancel'; run: string };
 
 export interface KernelReplyBase {
   type: string;
@@ -82,4 +86,39 @@ export interface SummarizeReply extends KernelReplyBase {
 
 export interface SignatureReply extends KernelReplyBase {
   signatures: Signatures;
+}
+
+/** Why a dry run says nothing certain: a code with its fields (docs/summary-schema.md). */
+export interface DryRunReason {
+  code: string;
+  [field: string]: unknown;
+}
+
+/** Which isolation layers the dry run's child ran under. */
+export interface DryRunIsolation {
+  descriptors: boolean;
+  shared_memory_bytes: number;
+  memory_cap: boolean;
+  nice: number;
+  /** Landlock ABI, 0 when unavailable. */
+  landlock: number;
+  seccomp: boolean;
+}
+
+export interface DryRunReply extends KernelReplyBase {
+  outcome: 'crash' | 'completed' | 'unknown';
+  elapsed_ms?: number;
+  run_ms?: number;
+  exception?: {
+    name: string;
+    message: string;
+    line: number | null;
+    frames: { file: string; line: number; function: string }[];
+  };
+  reason?: DryRunReason;
+  isolation?: DryRunIsolation;
+}
+
+export interface DryRunCancelReply extends KernelReplyBase {
+  cancelled: boolean;
 }

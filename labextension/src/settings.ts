@@ -17,6 +17,9 @@ const DEFAULTS: CellguardSettings = {
   requestTimeoutMs: 5000,
   checkBeforeRun: false,
   llmDiagnosisWhenRuleFires: false,
+  dryRun: true,
+  dryRunBeforeRun: false,
+  dryRunBudgetMs: 3000,
   llm: {
     endpoint: '',
     model: '',

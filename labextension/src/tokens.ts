@@ -13,6 +13,9 @@ import type {
   CellReport,
   CheckRequest,
   Diagnostic,
+  DryRunCrashRequest,
+  DryRunDecline,
+  DryRunReply,
   Judgement,
   JudgeRequest,
   Prompt,
@@ -41,6 +44,12 @@ export interface CellguardSettings {
   checkBeforeRun: boolean;
   /** Ask the LLM for its diagnosis even when a rule already proves the crash. */
   llmDiagnosisWhenRuleFires: boolean;
+  /** Explicit checks run the cell on an isolated copy of the kernel (docs/dry-run.md). */
+  dryRun: boolean;
+  /** Check-before-run also dry-runs the cell when no rule proves a crash. */
+  dryRunBeforeRun: boolean;
+  /** Time budget of one dry run. */
+  dryRunBudgetMs: number;
   llm: LlmSettings;
 }
 
@@ -80,6 +89,13 @@ export interface ICellguardCore {
   buildPrompt(request: PromptRequest): Prompt | null;
   /** Reads the LLM's answers and checks their claims; null as for `check`. */
   judgeAnswers(request: JudgeRequest): Judgement | null;
+  /**
+   * Why the cell must not be dry-run (its first evident outside effect), `null` when it may be;
+   * `undefined` when the core is not loaded or failed.
+   */
+  declineDryRun(source: string): DryRunDecline | null | undefined;
+  /** The `dry-run-crash` diagnostic of a crash a dry run reported; null as for `check`. */
+  dryRunCrash(request: DryRunCrashRequest): Diagnostic | null;
 }
 
 export const ICellguardCore = new Token<ICellguardCore>(
@@ -117,6 +133,16 @@ export interface IKernelLink extends IDisposable {
    * `wants.callables`) are cached, or the kernel cannot answer them within the request timeout.
    */
   fetch(wants: Wants, options: { signatures: boolean }): Promise<void>;
+  /**
+   * Runs `code` on an isolated copy of the kernel; resolves with the kernel's reply when the run
+   * ends. Aborting `signal` cancels the run (the reply then says `cancelled`). Rejects when the
+   * kernel is not linked or idle, or does not answer within the budget plus the request timeout.
+   */
+  dryRun(
+    code: string,
+    budgetMs: number,
+    signal: AbortSignal
+  ): Promise<DryRunReply>;
 }
 
 /** One link per notebook panel. */
@@ -144,12 +170,20 @@ export interface CellResult {
 }
 
 /**
- * Extra checks (the LLM: llm.ts) that run only on explicit checks, since they are slow: the
- * "check active cell" command.
+ * Extra checks (the dry run: dryrun.ts, the LLM: llm.ts) that run only on explicit checks, since
+ * they are slow: the "check active cell" command. They run one after another by `order`; a
+ * conclusive result (the dry run saw the cell crash or complete) ends the check.
  */
 export interface ICheckSource {
   readonly id: string;
-  check(request: CheckRequest, panel: NotebookPanel): Promise<Diagnostic[]>;
+  readonly order: number;
+  check(request: CheckRequest, panel: NotebookPanel): Promise<SourceResult>;
+}
+
+export interface SourceResult {
+  diagnostics: Diagnostic[];
+  /** The later sources have nothing to add. */
+  conclusive: boolean;
 }
 
 /** Runs the core on notebook cells with the kernel's facts and keeps the latest results. */
@@ -227,4 +261,40 @@ export interface ICellguardLlm {
 export const ICellguardLlm = new Token<ICellguardLlm>(
   `${PACKAGE}:ICellguardLlm`,
   'LLM checks of notebook cells through the cellguard server extension'
+);
+
+/** The last dry run of a notebook, for the panel. */
+export type DryRun = { cellId: string; cellNumber: number } & (
+  | { state: 'off' }
+  /** A rule proves the crash: no dry run needed. */
+  | { state: 'skipped'; rule: string }
+  /** The core declined: the cell evidently acts outside the kernel. */
+  | { state: 'declined'; decline: DryRunDecline }
+  /** No linked, idle kernel, or the kernel failed to answer. */
+  | { state: 'unavailable'; message: string }
+  | { state: 'running'; cancel: () => void }
+  | { state: 'done'; reply: DryRunReply }
+);
+
+/** What a dry run says: a crash (the `dry-run-crash` diagnostic), or whether it saw the cell end. */
+export interface DryRunOutcome {
+  crash: Diagnostic | null;
+  /** It crashed or completed within the budget: nothing more to learn by asking the LLM. */
+  conclusive: boolean;
+}
+
+/** Dry runs of cells on an isolated copy of the kernel, each notebook's last run. */
+export interface ICellguardDryRun {
+  /**
+   * Declines or runs the cell as it is now in the panel's kernel; progress and result show as the
+   * notebook's last run. One dry run per notebook at a time: a new one cancels the running one.
+   */
+  run(panel: NotebookPanel, cell: ICellModel): Promise<DryRunOutcome>;
+  lastRun(panel: NotebookPanel): DryRun | null;
+  readonly runChanged: ISignal<ICellguardDryRun, NotebookPanel>;
+}
+
+export const ICellguardDryRun = new Token<ICellguardDryRun>(
+  `${PACKAGE}:ICellguardDryRun`,
+  'dry runs of notebook cells on an isolated copy of the kernel'
 );

@@ -135,7 +135,7 @@ def _files(directory) -> dict:
 def test_a_crash_reports_the_exception_its_line_and_the_isolation(dry, unchanged):
     reply = dry.dry_run("total = df['Age'].sum()\nfare = df['Fare']\nprint('never')")
     assert reply["outcome"] == "crash"
-    error = reply["error"]
+    error = reply["exception"]
     assert (error["name"], error["message"], error["line"]) == ("KeyError", "'Fare'", 2)
     assert error["frames"] and all({"file", "line", "function"} <= set(f) for f in error["frames"])
     isolation = reply["isolation"]
@@ -147,16 +147,16 @@ def test_a_crash_reports_the_exception_its_line_and_the_isolation(dry, unchanged
 def test_a_crash_inside_a_function_points_at_the_calling_line(dry, unchanged):
     code = "def fare(frame):\n    return frame['Fare']\n\nx = 1\nfare(df)"
     reply = dry.dry_run(code)
-    assert reply["error"]["name"] == "KeyError" and reply["error"]["line"] == 5
-    assert "fare" in [frame["function"] for frame in reply["error"]["frames"]]
+    assert reply["exception"]["name"] == "KeyError" and reply["exception"]["line"] == 5
+    assert "fare" in [frame["function"] for frame in reply["exception"]["frames"]]
 
 
 def test_magics_run_as_in_ipython(dry, unchanged):
     reply = dry.dry_run("%time x = df['Fare']")
-    assert reply["outcome"] == "crash" and reply["error"]["name"] == "KeyError", reply
+    assert reply["outcome"] == "crash" and reply["exception"]["name"] == "KeyError", reply
     who = dry.dry_run("%who_ls")
     assert who["outcome"] == "completed", who
-    assert dry.dry_run("1 +")["error"]["name"] == "SyntaxError"
+    assert dry.dry_run("1 +")["exception"]["name"] == "SyntaxError"
 
 
 def test_a_cell_that_mutates_everything_completes_and_the_parent_is_unchanged(dry, unchanged):
@@ -346,3 +346,36 @@ def test_the_dry_run_is_not_recorded_in_history(dry):
     cells = dry.reply(dry.send("history"))["cells"]
     assert not any("history_marker" in cell["source"] for cell in cells)
     assert json.dumps(cells)
+
+
+def test_a_request_served_on_a_subshell_thread_still_forks_on_the_main_thread(dry, unchanged):
+    """JupyterLab sends comm messages on a subshell (a thread of its own in ipykernel 7)."""
+    client = dry.session.client
+    client.control_channel.send(client.session.msg("create_subshell_request", {}))
+    created = client.control_channel.get_msg(timeout=10)
+    if created["content"].get("status") != "ok":
+        pytest.skip("this kernel has no subshells")
+    subshell = created["content"]["subshell_id"]
+
+    def on_subshell(code: str) -> dict:
+        request_id = uuid.uuid4().hex
+        data = {"type": "dry_run", "id": request_id, "code": code}
+        message = client.session.msg("comm_msg", {"comm_id": dry.session.comm_id, "data": data})
+        message["header"]["subshell_id"] = subshell
+        client.shell_channel.send(message)
+        return dry.reply(request_id)
+
+    try:
+        reply = on_subshell("x = 1\ny = df['Fare']")
+        assert reply["outcome"] == "crash", reply
+        assert (reply["exception"]["name"], reply["exception"]["line"]) == ("KeyError", 2)
+        # Without the main thread's loop, the subshell's thread would have to fork: refused.
+        dry.session.execute(
+            "_loop, _cellguard.main_loop = _cellguard.main_loop, None", False, False
+        )
+        assert on_subshell("1")["reason"] == {"code": "not-main-thread"}
+    finally:
+        dry.session.execute("_cellguard.main_loop = _loop; del _loop", False, False)
+        delete = client.session.msg("delete_subshell_request", {"subshell_id": subshell})
+        client.control_channel.send(delete)
+        client.control_channel.get_msg(timeout=10)

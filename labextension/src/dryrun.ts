@@ -1,0 +1,230 @@
+import type {
+  JupyterFrontEnd,
+  JupyterFrontEndPlugin
+} from '@jupyterlab/application';
+import type { ICellModel } from '@jupyterlab/cells';
+import type { NotebookPanel } from '@jupyterlab/notebook';
+import { ISignal, Signal } from '@lumino/signaling';
+
+import type { CheckRequest, DryRunReply } from './protocol';
+import {
+  DryRun,
+  DryRunOutcome,
+  ICellguardChecker,
+  ICellguardCore,
+  ICellguardDryRun,
+  ICellguardKernels,
+  ICellguardSettings,
+  SourceResult
+} from './tokens';
+
+const NOTHING: SourceResult = { diagnostics: [], conclusive: false };
+
+/**
+ * Runs a cell on an isolated copy of the kernel (the kernel forks: cellguard/kernel/dryrun.py) on
+ * explicit checks, after the rules and before the LLM. The core declines cells that evidently act
+ * outside the kernel; a crash becomes the core's `dry-run-crash` error on the line that raised it;
+ * a run that completed makes the check conclusive (the LLM is not asked).
+ */
+class DryRunner implements ICellguardDryRun {
+  constructor(
+    private readonly _core: ICellguardCore,
+    private readonly _kernels: ICellguardKernels,
+    private readonly _settings: ICellguardSettings
+  ) {}
+
+  get runChanged(): ISignal<ICellguardDryRun, NotebookPanel> {
+    return this._runChanged;
+  }
+
+  lastRun(panel: NotebookPanel): DryRun | null {
+    return this._runs.get(panel) ?? null;
+  }
+
+  async check(
+    request: CheckRequest,
+    panel: NotebookPanel
+  ): Promise<SourceResult> {
+    const index = request.target_index ?? -1;
+    const cell = panel.content.model?.cells.get(index);
+    if (!cell) {
+      return NOTHING;
+    }
+    if (!this._settings.current.dryRun) {
+      this._show(panel, cell, { state: 'off' });
+      return NOTHING;
+    }
+    const rule = this._core
+      .check(request)
+      ?.diagnostics.find(d => d.severity === 'error');
+    if (rule) {
+      this._show(panel, cell, { state: 'skipped', rule: rule.message });
+      return NOTHING;
+    }
+    const outcome = await this.run(panel, cell);
+    return {
+      diagnostics: outcome.crash ? [outcome.crash] : [],
+      conclusive: outcome.conclusive
+    };
+  }
+
+  async run(panel: NotebookPanel, cell: ICellModel): Promise<DryRunOutcome> {
+    const source = cell.sharedModel.getSource();
+    const show = (state: DistributiveOmit<DryRun, 'cellId' | 'cellNumber'>) =>
+      this._show(panel, cell, state);
+    const inconclusive = { crash: null, conclusive: false };
+    const decline = this._core.declineDryRun(source);
+    if (decline === undefined) {
+      show({
+        state: 'unavailable',
+        message: 'The analysis core is not loaded.'
+      });
+      return inconclusive;
+    }
+    if (decline) {
+      show({ state: 'declined', decline });
+      return inconclusive;
+    }
+    this._cancel.get(panel)?.();
+    const controller = new AbortController();
+    const cancel = () => controller.abort();
+    this._cancel.set(panel, cancel);
+    show({ state: 'running', cancel });
+    let reply: DryRunReply;
+    try {
+      reply = await this._kernels
+        .linkFor(panel)
+        .dryRun(
+          source,
+          this._settings.current.dryRunBudgetMs,
+          controller.signal
+        );
+    } catch (error) {
+      show({ state: 'unavailable', message: String(error) });
+      return inconclusive;
+    } finally {
+      if (this._cancel.get(panel) === cancel) {
+        this._cancel.delete(panel);
+      }
+    }
+    show({ state: 'done', reply });
+    if (reply.outcome === 'crash' && reply.exception) {
+      const { name, message, line } = reply.exception;
+      const crash = this._core.dryRunCrash({
+        source,
+        exception: { name, message, line }
+      });
+      return { crash, conclusive: crash !== null };
+    }
+    return { crash: null, conclusive: reply.outcome === 'completed' };
+  }
+
+  private _show(
+    panel: NotebookPanel,
+    cell: ICellModel,
+    state: DistributiveOmit<DryRun, 'cellId' | 'cellNumber'>
+  ): void {
+    const cells = panel.content.model
+      ? Array.from(panel.content.model.cells)
+      : [];
+    const cellNumber = cells.indexOf(cell) + 1;
+    this._runs.set(panel, { cellId: cell.id, cellNumber, ...state } as DryRun);
+    this._runChanged.emit(panel);
+  }
+
+  private _runs = new WeakMap<NotebookPanel, DryRun>();
+  private _cancel = new WeakMap<NotebookPanel, () => void>();
+  private _runChanged = new Signal<ICellguardDryRun, NotebookPanel>(this);
+}
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown
+  ? Omit<T, K>
+  : never;
+
+/** Words for a reason code of an inconclusive dry run (docs/summary-schema.md). */
+export function explainReason(reply: DryRunReply): string {
+  const reason = reply.reason ?? { code: 'unknown' };
+  const at = typeof reason.line === 'number' ? ` at line ${reason.line}` : '';
+  switch (reason.code) {
+    case 'budget':
+      return `Still running after ${reason.budget_ms} ms: stopped, no verdict.`;
+    case 'outside-effect':
+      return `Stopped${at}: the cell ${EFFECTS[String(reason.effect)] ?? 'acts outside the kernel'} (${reason.layer}).`;
+    case 'memory-cap':
+      return 'The run needed more memory than a dry run may take: no verdict.';
+    case 'isolation-suspect':
+      return `The cell raised ${reason.name}${at}, which the isolation itself may cause: no verdict.`;
+    case 'exit':
+      return `The cell raised ${reason.name}${at}.`;
+    case 'async-cell':
+      return 'Cells with top-level await are not dry-run.';
+    case 'gpu':
+      return `The kernel uses a GPU (${reason.runtime}): it is not forked.`;
+    case 'no-fork':
+      return `This kernel cannot fork (${reason.platform}): no dry runs.`;
+    case 'busy':
+      return 'Another dry run is still running in this kernel.';
+    case 'cancelled':
+      return 'Cancelled.';
+    case 'child-died':
+      return `The copy of the kernel died (${reason.signal}): no verdict.`;
+    default:
+      return `No verdict (${reason.code}).`;
+  }
+}
+
+/** What each effect code of an `outside-effect` stop means. */
+const EFFECTS: Record<string, string> = {
+  'write-file': 'writes a file',
+  'remove-file': 'removes a file',
+  'remove-directory': 'removes a directory',
+  'rename-file': 'renames a file',
+  'make-directory': 'makes a directory',
+  'change-file': 'changes a file',
+  network: 'uses the network',
+  subprocess: 'starts a process',
+  signal: 'signals a process',
+  'native-library': 'loads a native library',
+  database: 'opens a database',
+  'system-log': 'writes to the system log',
+  'system-call': 'made a system call with an outside effect'
+};
+
+/** What each effect code of a core decline means. */
+export const DECLINED: Record<string, string> = {
+  'write-file': 'writes a file',
+  filesystem: 'changes files',
+  subprocess: 'runs a process or shell command',
+  network: 'uses the network',
+  database: 'uses a database',
+  magic: 'uses a magic that acts outside Python'
+};
+
+export const dryRunPlugin: JupyterFrontEndPlugin<ICellguardDryRun> = {
+  id: 'jupyterlab-cellguard:dry-run',
+  description:
+    'Runs a cell on an isolated copy of the kernel on explicit checks.',
+  autoStart: true,
+  provides: ICellguardDryRun,
+  requires: [
+    ICellguardCore,
+    ICellguardKernels,
+    ICellguardChecker,
+    ICellguardSettings
+  ],
+  activate: (
+    _app: JupyterFrontEnd,
+    core: ICellguardCore,
+    kernels: ICellguardKernels,
+    checker: ICellguardChecker,
+    settings: ICellguardSettings
+  ): ICellguardDryRun => {
+    const runner = new DryRunner(core, kernels, settings);
+    checker.addSource({
+      id: 'dry-run',
+      order: 0,
+      check: (request, panel) => runner.check(request, panel)
+    });
+    return runner;
+  }
+};
