@@ -8,6 +8,7 @@ import { ISignal, Signal } from '@lumino/signaling';
 
 import type { CheckRequest, DryRunReply } from './protocol';
 import {
+  DistributiveOmit,
   DryRun,
   DryRunOutcome,
   ICellguardChecker,
@@ -136,10 +137,6 @@ class DryRunner implements ICellguardDryRun {
   private _cancel = new WeakMap<NotebookPanel, () => void>();
   private _runChanged = new Signal<ICellguardDryRun, NotebookPanel>(this);
 }
-
-type DistributiveOmit<T, K extends PropertyKey> = T extends unknown
-  ? Omit<T, K>
-  : never;
 
 /** Words for a reason code of an inconclusive dry run (docs/summary-schema.md). */
 export function explainReason(reply: DryRunReply): string {

@@ -1,6 +1,7 @@
 import type { INotebookTracker } from '@jupyterlab/notebook';
 import { Widget } from '@lumino/widgets';
 
+import { element, progressWithCancel } from './dom';
 import { DECLINED, explainReason } from './dryrun';
 import type { DryRunIsolation, DryRunReply } from './protocol';
 import type { DryRun, ICellguardDryRun } from './tokens';
@@ -76,13 +77,7 @@ function renderRun(run: DryRun): HTMLElement {
       break;
     case 'running': {
       line(`${cell}: running on a copy of the kernel…`);
-      const row = element('div', 'jp-cellguard-dryrun-progress');
-      row.appendChild(element('progress', ''));
-      const cancel = element('button', 'jp-Button jp-mod-styled jp-mod-reject');
-      cancel.textContent = 'Cancel';
-      cancel.addEventListener('click', () => run.cancel());
-      row.appendChild(cancel);
-      box.appendChild(row);
+      box.appendChild(progressWithCancel(() => run.cancel()));
       break;
     }
     case 'done':
@@ -137,15 +132,4 @@ function layers(isolation: DryRunIsolation): string {
   }
   used.push(`nice ${isolation.nice}`);
   return used.join(', ');
-}
-
-function element<K extends keyof HTMLElementTagNameMap>(
-  tag: K,
-  className: string
-): HTMLElementTagNameMap[K] {
-  const node = document.createElement(tag);
-  if (className) {
-    node.className = className;
-  }
-  return node;
 }

@@ -18,6 +18,7 @@ import type {
 } from './protocol';
 import {
   Category,
+  DistributiveOmit,
   ICellguardChecker,
   ICellguardCore,
   ICellguardKernels,
@@ -383,10 +384,6 @@ class Llm implements ICellguardLlm {
   private _cancel = new WeakMap<NotebookPanel, () => void>();
   private _runChanged = new Signal<ICellguardLlm, NotebookPanel>(this);
 }
-
-type DistributiveOmit<T, K extends PropertyKey> = T extends unknown
-  ? Omit<T, K>
-  : never;
 
 function serverUrl(settings: ServerConnection.ISettings, path: string): string {
   return settings.baseUrl.replace(/\/?$/, '/') + path;

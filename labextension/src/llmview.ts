@@ -1,6 +1,7 @@
 import type { INotebookTracker, NotebookPanel } from '@jupyterlab/notebook';
 import { Widget } from '@lumino/widgets';
 
+import { element, progressWithCancel } from './dom';
 import type { Claim, Judgement } from './protocol';
 import type { ICellguardLlm, LlmRun } from './tokens';
 
@@ -74,13 +75,7 @@ function renderRun(run: LlmRun): HTMLElement {
       break;
     case 'running': {
       line(`${cell}: asking ${run.model}…`);
-      const row = element('div', 'jp-cellguard-llm-progress');
-      row.appendChild(element('progress', ''));
-      const cancel = element('button', 'jp-Button jp-mod-styled jp-mod-reject');
-      cancel.textContent = 'Cancel';
-      cancel.addEventListener('click', () => run.cancel());
-      row.appendChild(cancel);
-      box.appendChild(row);
+      box.appendChild(progressWithCancel(() => run.cancel()));
       break;
     }
     case 'cancelled':
@@ -168,15 +163,4 @@ function renderClaim(claim: Claim): HTMLElement {
   item.textContent = `${claim.outcome === 'confirmed' ? '✓ confirmed' : '✗ refuted'}: ${claim.evidence}`;
   item.title = claim.sentence;
   return item;
-}
-
-function element<K extends keyof HTMLElementTagNameMap>(
-  tag: K,
-  className: string
-): HTMLElementTagNameMap[K] {
-  const node = document.createElement(tag);
-  if (className) {
-    node.className = className;
-  }
-  return node;
 }

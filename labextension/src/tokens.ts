@@ -226,6 +226,11 @@ export interface PromptOverrides {
   includeExamples?: boolean;
 }
 
+/** `Omit` applied to each member of a union (so that each keeps its own fields). */
+export type DistributiveOmit<T, K extends PropertyKey> = T extends unknown
+  ? Omit<T, K>
+  : never;
+
 /** The last LLM check of a notebook, for the panel. */
 export type LlmRun = { cellId: string; cellNumber: number } & (
   | { state: 'off' }

@@ -30,7 +30,11 @@ function useModel(model: string, endpoint = ''): void {
   test.use({
     mockSettings: {
       ...galata.DEFAULT_SETTINGS,
-      'jupyterlab-cellguard:settings': { llm: { model, endpoint } }
+      // The LLM alone: a dry run that saw the cell crash or complete would leave it unasked.
+      'jupyterlab-cellguard:settings': {
+        dryRun: false,
+        llm: { model, endpoint }
+      }
     }
   });
 }
