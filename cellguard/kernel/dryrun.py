@@ -371,6 +371,7 @@ def _silence(ipython) -> None:
     # Formatting a traceback (IPython reads and highlights the source of every frame) can take
     # seconds; the report reads the traceback itself.
     ipython.showtraceback = ipython.showsyntaxerror = lambda *args, **kwargs: None
+    sys.dont_write_bytecode = True  # an import would write __pycache__: an outside effect
     os.environ["MPLBACKEND"] = "Agg"
     pyplot = sys.modules.get("matplotlib.pyplot")
     if pyplot is not None:

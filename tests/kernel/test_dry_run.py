@@ -159,6 +159,16 @@ def test_magics_run_as_in_ipython(dry, unchanged):
     assert dry.dry_run("1 +")["exception"]["name"] == "SyntaxError"
 
 
+def test_importing_a_module_first_in_the_copy_writes_no_bytecode(dry, unchanged):
+    (dry.directory / "helper_module.py").write_text("VALUE = 41\n")
+    try:
+        reply = dry.dry_run("import helper_module\nanswer = helper_module.VALUE + 1")
+        assert reply["outcome"] == "completed", reply
+        assert not (dry.directory / "__pycache__").exists()
+    finally:
+        (dry.directory / "helper_module.py").unlink()
+
+
 def test_a_cell_that_mutates_everything_completes_and_the_parent_is_unchanged(dry, unchanged):
     code = (
         "df['Age'] = 0\ndf.drop(columns=['Sex'], inplace=True)\nitems.append(4)\nmm[:] = 7\n"
