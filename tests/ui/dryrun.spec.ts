@@ -1,4 +1,4 @@
-import { expect, test } from '@jupyterlab/galata';
+import { expect, galata, test } from '@jupyterlab/galata';
 
 import { cell, newNotebook } from './helpers';
 
@@ -73,5 +73,47 @@ test.describe('cellguard dry run', () => {
     await expect(page.locator('.jp-cellguard-dryrun')).toContainText(
       'Cell 1: not dry-run: line 2 writes a file (open).'
     );
+  });
+});
+
+test.describe('cellguard dry run before run', () => {
+  test.use({
+    mockSettings: {
+      ...galata.DEFAULT_SETTINGS,
+      'jupyterlab-cellguard:settings': {
+        checkBeforeRun: true,
+        dryRunBeforeRun: true
+      }
+    }
+  });
+
+  test('Shift+Enter dry-runs the cell first and asks when the copy crashed', async ({
+    page
+  }) => {
+    await newNotebook(page, 'dry-run-before-run.ipynb');
+    await page.notebook.setCell(
+      0,
+      'code',
+      "import pandas as pd\ndf = pd.DataFrame({'Age': [22, 38]})"
+    );
+    await page.notebook.runCell(0);
+    await page.notebook.setCell(
+      1,
+      'code',
+      "key = ''.join(['Fa', 're'])\nfare = df[key]"
+    );
+
+    const prompt = cell(page, 1).locator('.jp-InputPrompt');
+    const dialog = page.locator('.jp-Dialog');
+    await cell(page, 1).locator('.cm-content').click();
+    await page.keyboard.press('Shift+Enter');
+    await expect(dialog).toContainText('cellguard predicts a crash', {
+      timeout: 30000
+    });
+    await expect(dialog).toContainText(
+      "Cell 2, line 2: Running this cell on a copy of the kernel raised KeyError: 'Fare' at line 2"
+    );
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await expect(prompt).toHaveText('[ ]:');
   });
 });
