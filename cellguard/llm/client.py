@@ -186,10 +186,12 @@ def config_from_env(env: Mapping[str, str] | None = None) -> LLMConfig:
         raise InvalidSetting(e.name, f"{variable}: {e}") from None
 
 
-# Runs of the characters API keys are made of: a run that is a piece of the key is masked.
+# Runs of the characters API keys are made of: a run that holds a piece of the key is masked.
 _KEY_RUN = re.compile(r"[A-Za-z0-9_\-]+")
-# Shorter pieces carry too little of a key to matter, and would mask ordinary words.
+# A run that is a piece of the key this long, or shares this many consecutive characters with it,
+# is masked; shorter pieces carry too little of a key to matter.
 _MIN_KEY_PIECE = 4
+_KEY_WINDOW = 6
 
 
 def scrub_key(text: str, key: str | None) -> str:
@@ -197,15 +199,25 @@ def scrub_key(text: str, key: str | None) -> str:
     if not key:
         return text
     text = text.replace(key, "***")
-    return _KEY_RUN.sub(
-        lambda m: "***" if len(m[0]) >= _MIN_KEY_PIECE and m[0] in key else m[0], text
-    )
+    windows = {key[i : i + _KEY_WINDOW] for i in range(len(key) - _KEY_WINDOW + 1)}
+
+    def mask(match: re.Match) -> str:
+        run = match[0]
+        if len(run) >= _MIN_KEY_PIECE and run in key:
+            return "***"
+        if any(run[i : i + _KEY_WINDOW] in windows for i in range(len(run) - _KEY_WINDOW + 1)):
+            return "***"
+        return run
+
+    return _KEY_RUN.sub(mask, text)
 
 
 def redact(text: Any, key: str | None, limit: int = 200) -> str:
     """`text` on one line, at most `limit` characters, without the key: scrubbed before it is
     shortened, and again after, since the cut can leave a piece of the key at the end."""
-    text = scrub_key(" ".join(str(text).split()), key)
+    # Only the head can be shown: a key that starts in it ends within `len(key)` characters.
+    head = str(text)[: 4 * limit + 2 * len(key or "")]
+    text = scrub_key(" ".join(head.split()), key)
     if len(text) > limit:
         text = scrub_key(text[:limit], key) + "…"
     return text

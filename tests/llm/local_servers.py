@@ -2,6 +2,7 @@
 extension (a subprocess on a free port), an endpoint that never answers, and one that redirects.
 See fake_openai.py for the replaying OpenAI-compatible endpoint."""
 
+import http.client
 import json
 import os
 import socket
@@ -87,6 +88,29 @@ def call(base, path, body=None, token=TOKEN, timeout=30):
             return resp.status, resp.read().decode()
     except urllib.error.HTTPError as e:
         return e.code, e.read().decode()
+
+
+def start_check(base, body) -> http.client.HTTPConnection:
+    """POSTs a check and leaves the connection open: closing it is what a browser's cancel does."""
+    host, port = base.removeprefix("http://").split(":")
+    conn = http.client.HTTPConnection(host, int(port), timeout=30)
+    conn.request(
+        "POST",
+        "/cellguard/llm/check",
+        body=json.dumps(body).encode(),
+        headers={"Authorization": f"token {TOKEN}", "Content-Type": "application/json"},
+    )
+    return conn
+
+
+def wait_until(condition, timeout_s: float) -> bool:
+    """Polls `condition` until it holds (True) or `timeout_s` passes (False)."""
+    end = time.monotonic() + timeout_s
+    while not condition():
+        if time.monotonic() > end:
+            return False
+        time.sleep(0.05)
+    return True
 
 
 class HungEndpoint:

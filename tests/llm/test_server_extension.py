@@ -1,13 +1,12 @@
 """The server extension in a real `jupyter server` (subprocess on a free port), talking to the local
 replaying endpoint. The API key must never appear in a response."""
 
-import http.client
 import json
 import time
 
 import pytest
 from fake_openai import FakeOpenAI
-from local_servers import TOKEN, call, jupyter_server
+from local_servers import call, jupyter_server, start_check
 
 KEY = "sk-test-SECRET-0123456789"
 
@@ -131,17 +130,9 @@ def test_bad_overrides_are_rejected(server):
 def test_a_check_the_browser_cancels_stops_asking(server):
     # Each answer is a 503 after half a second: the server would retry after 1 s, 2 s, 4 s.
     with FakeOpenAI({"steps": [{"status": 503, "delay_s": 0.5, "body": "{}"}]}) as failing:
-        body = json.dumps(
-            {"prompt": {"system": "s", "user": "u"}, "votes": 1, "endpoint": failing.base_url}
-        ).encode()
-        host, port = server.removeprefix("http://").split(":")
-        conn = http.client.HTTPConnection(host, int(port), timeout=0.2)
-        conn.request(
-            "POST",
-            "/cellguard/llm/check",
-            body=body,
-            headers={"Authorization": f"token {TOKEN}", "Content-Type": "application/json"},
-        )
+        body = {"prompt": {"system": "s", "user": "u"}, "votes": 1, "endpoint": failing.base_url}
+        conn = start_check(server, body)
+        conn.sock.settimeout(0.2)
         with pytest.raises(TimeoutError):
             conn.getresponse()
         conn.close()  # what the browser's AbortController does
