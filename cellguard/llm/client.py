@@ -310,7 +310,8 @@ class Client:
         def past_deadline() -> LLMError:
             return LLMError(
                 "deadline",
-                f"no answer from the LLM endpoint within {config.deadline_s:g} s ({tries} tries)",
+                f"no answer from the LLM endpoint within {config.deadline_s:g} s "
+                f"({tries} requests made)",
                 seconds=config.deadline_s,
                 tries=tries,
             )
