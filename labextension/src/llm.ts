@@ -41,7 +41,12 @@ interface ServerStatus {
 type CheckError = { message: string; tries?: number } & (
   | {
       code:
-        'not_configured' | 'unreachable' | 'bad_reply' | 'refused' | 'empty_answer' | 'internal';
+        | 'not_configured'
+        | 'unreachable'
+        | 'bad_reply'
+        | 'refused'
+        | 'empty_answer'
+        | 'internal';
     }
   | { code: 'invalid_request'; field: string }
   | { code: 'prompt_too_long'; limit: number }
@@ -162,7 +167,8 @@ class Llm implements ICellguardLlm {
     const abort = () => controller.abort();
     this._cancel.set(panel, abort);
     // Without the server's status the request fails at once anyway.
-    const timeoutS = (this._server?.deadline_s ?? llm.timeoutS) + SERVER_MARGIN_S;
+    const timeoutS =
+      (this._server?.deadline_s ?? llm.timeoutS) + SERVER_MARGIN_S;
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
@@ -447,7 +453,8 @@ function lineDiagnostic(
 
 /** A sentence for the data scientist from the server's error reply; the details are shown too. */
 function explainFailure(status: number, errors: CheckError[]): string {
-  const has = (code: CheckError['code']) => errors.some(error => error.code === code);
+  const has = (code: CheckError['code']) =>
+    errors.some(error => error.code === code);
   const httpStatuses = errors.flatMap(error =>
     error.code === 'http_status' ? [error.status] : []
   );
