@@ -17,7 +17,7 @@ from cellguard.llm import Client, LLMConfig, LLMError
 KEY = "sk-test-SECRET-0123456789"
 MESSAGES = [{"role": "system", "content": "s"}, {"role": "user", "content": "u"}]
 PROMPT = {"system": "s", "user": "u"}
-DEADLINE_S = 8
+DEADLINE_S = 10
 
 
 def key_pieces_in(text: str) -> list:
@@ -100,7 +100,7 @@ def test_the_deadline_holds_across_retries(driver):
             drivers(config)[driver]()
         took = time.monotonic() - start
     assert e.value.code == "deadline" and e.value.fields["seconds"] == 2.5
-    assert 2.0 <= took < 3.5, took
+    assert 2.0 <= took < 4.5, took
     assert hung.accepted == e.value.fields["tries"] == 2  # 1 s, a 1 s pause, then cut to 0.5 s
 
 
@@ -117,7 +117,7 @@ def test_cancelling_an_async_call_closes_its_connection():
                 await call
 
         asyncio.run(cancel_once_asked())
-        assert wait_until(lambda: hung.open == 0, 2), "the hung request was left open"
+        assert wait_until(lambda: hung.open == 0, 5), "the hung request was left open"
 
 
 @pytest.mark.parametrize(
@@ -252,10 +252,10 @@ def test_cancelled_hung_checks_end_their_requests_and_leave_room(server):
         started = time.monotonic()
         checks = [start_check(server, hung_check) for _ in range(12)]
         # All 12 reach the endpoint: no pool of 10 shared between checks.
-        assert wait_until(lambda: hung.accepted == 12, 4), hung.accepted
+        assert wait_until(lambda: hung.accepted == 12, 6), hung.accepted
         for conn in checks:
             conn.close()  # what the browser's cancel does
-        assert wait_until(lambda: hung.open == 0, 2), f"{hung.open} upstream requests left open"
+        assert wait_until(lambda: hung.open == 0, 5), f"{hung.open} upstream requests left open"
         assert time.monotonic() - started < DEADLINE_S  # closed by the cancels, not the deadline
         code, reply, text = check(server, endpoint=healthy.base_url, timeout_s=5)
         assert code == 200 and len(reply["answers"]) == 1, text
@@ -269,7 +269,7 @@ def test_a_check_holds_its_deadline(server):
     assert code == 200 and reply["answers"] == []
     (error,) = reply["errors"]
     assert error["code"] == "deadline" and error["seconds"] == DEADLINE_S, text
-    assert DEADLINE_S - 0.5 <= took < DEADLINE_S + 2, took
+    assert DEADLINE_S - 0.5 <= took < DEADLINE_S + 4, took
     status, text = call(server, "/cellguard/llm/status")
     assert status == 200 and json.loads(text)["deadline_s"] == DEADLINE_S
 
