@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use crate::summary::{certain_missing_attribute, Category, ObjectSummary, SummaryDoc};
-use crate::verdict::Verdict;
+use crate::verdict::{majority_vote, Verdict, VerdictError, Vote};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -79,6 +79,21 @@ pub struct Evidence<'a> {
     /// The target cell, to tell claims about the kernel's objects from claims about what the cell
     /// itself does to them.
     pub target: Option<&'a str>,
+}
+
+/// The LLM's answers judged: the majority vote, then its claims checked against the kernel.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Judgement {
+    pub vote: Vote,
+    pub checked: CheckedVerdict,
+}
+
+/// Reads the answers (majority vote) and checks the winning verdict's claims; the one judging
+/// shared by the browser (through the WebAssembly adapter) and `cellguard bench`.
+pub fn judge_answers(answers: &[String], evidence: Evidence) -> Result<Judgement, VerdictError> {
+    let vote = majority_vote(answers)?;
+    let checked = check_verdict(&vote.verdict, evidence);
+    Ok(Judgement { vote, checked })
 }
 
 /// Checks a verdict's claims; a crash verdict with a refuted claim is downgraded.

@@ -11,14 +11,13 @@ use serde_json::{Map, Value};
 use wasm_bindgen::prelude::*;
 
 use crate::check::{check_prepared, AnalysedCell, CellCache, CheckInput};
-use crate::claims::{check_verdict, Claim, Evidence};
+use crate::claims::{judge_answers as judge, Claim, Evidence, Judgement as Judged};
 use crate::diagnostic::{self, Severity};
 use crate::facts::{CellFacts, Origin};
 use crate::ir::TextRange;
 use crate::position::LineIndex;
 use crate::prompt::{self, PromptRequest};
 use crate::summary::SummaryDoc;
-use crate::verdict::majority_vote;
 
 #[wasm_bindgen(typescript_custom_section)]
 const TYPES: &'static str = r#"
@@ -411,36 +410,31 @@ pub fn judge_answers(
 ) -> Result<JsValue, JsError> {
     let request: JudgeRequest = serde_wasm_bindgen::from_value(request)
         .map_err(|error| JsError::new(&format!("cellguard: bad judge request: {error}")))?;
-    let judgement = match majority_vote(&request.answers) {
+    let evidence = Evidence {
+        summaries: request.summaries.as_ref(),
+        signatures: request.signatures.as_ref(),
+        target: Some(&request.target),
+    };
+    let judgement = match judge(&request.answers, evidence) {
         Err(error) => Judgement {
             error: Some(error.message),
             verdict: None,
         },
-        Ok(vote) => {
-            let checked = check_verdict(
-                &vote.verdict,
-                Evidence {
-                    summaries: request.summaries.as_ref(),
-                    signatures: request.signatures.as_ref(),
-                    target: Some(&request.target),
-                },
-            );
-            Judgement {
-                error: None,
-                verdict: Some(JudgedVerdict {
-                    detection: checked.detection,
-                    llm_detection: checked.llm_detection,
-                    downgraded: checked.downgraded,
-                    reason: checked.reason,
-                    reasoning: vote.verdict.reasoning,
-                    line: vote.verdict.line,
-                    crash_votes: vote.crash_votes,
-                    valid_answers: vote.valid,
-                    answer_errors: vote.errors,
-                    claims: checked.claims,
-                }),
-            }
-        }
+        Ok(Judged { vote, checked }) => Judgement {
+            error: None,
+            verdict: Some(JudgedVerdict {
+                detection: checked.detection,
+                llm_detection: checked.llm_detection,
+                downgraded: checked.downgraded,
+                reason: checked.reason,
+                reasoning: vote.verdict.reasoning,
+                line: vote.verdict.line,
+                crash_votes: vote.crash_votes,
+                valid_answers: vote.valid,
+                answer_errors: vote.errors,
+                claims: checked.claims,
+            }),
+        },
     };
     to_js(&judgement)
 }
