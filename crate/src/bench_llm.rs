@@ -16,7 +16,7 @@ use std::process::{Command, Stdio};
 
 use serde_json::{json, Value};
 
-use crate::claims::{judge_answers, Evidence, Judgement};
+use crate::claims::{judge_answers, Evidence};
 use crate::junobench::{analyze_case, convert_runtime_info, predicted, read_cases, Case, Counts};
 use crate::prompt::{build_prompt, Prompt, PromptOptions, PromptRequest};
 
@@ -260,15 +260,15 @@ pub fn judge_setting(
             target: Some(&case.target_cell),
         };
         let (llm, checked) = match judge_answers(contents, evidence) {
-            Ok(Judgement { vote, checked }) => {
-                if checked.downgraded {
+            Ok(judgement) => {
+                if judgement.downgraded {
                     result.downgrades.push(Downgrade {
                         instance: case.instance.clone(),
                         crash: case.crash,
-                        reason: checked.reason.clone().unwrap_or_default(),
+                        reason: judgement.reason.clone().unwrap_or_default(),
                     });
                 }
-                (vote.detection, checked.detection)
+                (judgement.vote.detection, judgement.detection)
             }
             Err(_) => {
                 result.unreadable += 1;

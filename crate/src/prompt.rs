@@ -14,8 +14,9 @@
 //!   [`select_history`]);
 //! - executed cells lose comment-only lines, trailing blanks and runs of blank lines.
 //!
-//! The answer schema adds `line` (1-based line of the crash in the target cell, or null) to the
-//! paper's `reasoning` and `detection`.
+//! The answer schema adds `line` (1-based line of the crash in the target cell, or null) and
+//! `claims` (the facts a crash rests on, in a closed vocabulary the kernel's facts can check: see
+//! [`crate::verdict::StatedClaim`]) to the paper's `reasoning` and `detection`.
 
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 
@@ -153,21 +154,86 @@ pub const SYSTEM_INSTRUCTIONS: &str = "\
 You detect crashes in ML notebooks. Given the [Executed Cells] (ran successfully, in order), \
 [Runtime Facts] about objects the [Target Cell] uses, and the [Target Cell], reason step by step \
 whether running the [Target Cell] raises an exception.
-Answer with ONE JSON object only: {\"reasoning\": string, \"detection\": boolean, \"line\": integer|null}
-reasoning: 1-2 sentences naming the decisive fact (column, attribute, keyword, shape, count, NaN...).
+Answer with ONE JSON object only: {\"reasoning\": string, \"detection\": boolean, \"line\": integer|null, \"claims\": [...]}
+reasoning: 1-2 sentences naming the decisive fact.
 detection: true only if you are CERTAIN it crashes, else false.
-line: 1-based line of the crash in the target cell, or null.";
+line: 1-based line of the crash in the target cell, or null.
+claims: the facts a crash rests on, about objects as they are before the target cell runs; [] if none fits. Each one of:
+{\"claim\":\"missing_column\",\"object\":\"df\",\"column\":\"Fare\"}
+{\"claim\":\"missing_attribute\",\"object\":\"model\",\"attribute\":\"coef_\"}
+{\"claim\":\"bad_keyword\",\"callable\":\"df.drop\",\"keyword\":\"inplce\"}
+{\"claim\":\"undefined_name\",\"name\":\"x\"}
+{\"claim\":\"shape\",\"object\":\"X\",\"shape\":[68,58]}
+{\"claim\":\"dtype\",\"object\":\"df\",\"column\":\"Age\",\"dtype\":\"object\"} (column null: the object's own)
+{\"claim\":\"has_nan\",\"object\":\"df\",\"column\":\"Age\"}
+{\"claim\":\"not_fitted\",\"object\":\"model\"}";
 
-/// The answer schema (the paper's plus `line`), as a JSON schema for structured output.
+/// The answer schema (the paper's plus `line` and `claims`), as a JSON schema for structured
+/// output: every field required and no others, as strict endpoints want.
 pub fn answer_schema() -> Value {
+    let text = json!({"type": "string"});
+    let nullable_text = json!({"type": ["string", "null"]});
+    let claim = |kind: &str, fields: Vec<(&str, Value)>| {
+        let mut properties = Map::new();
+        properties.insert("claim".into(), json!({"type": "string", "enum": [kind]}));
+        for (name, schema) in &fields {
+            properties.insert((*name).into(), schema.clone());
+        }
+        let required: Vec<&String> = properties.keys().collect();
+        json!({
+            "type": "object",
+            "properties": properties,
+            "required": required,
+            "additionalProperties": false
+        })
+    };
+    let claims = vec![
+        claim(
+            "missing_column",
+            vec![("object", text.clone()), ("column", text.clone())],
+        ),
+        claim(
+            "missing_attribute",
+            vec![("object", text.clone()), ("attribute", text.clone())],
+        ),
+        claim(
+            "bad_keyword",
+            vec![("callable", text.clone()), ("keyword", text.clone())],
+        ),
+        claim("undefined_name", vec![("name", text.clone())]),
+        claim(
+            "shape",
+            vec![
+                ("object", text.clone()),
+                (
+                    "shape",
+                    json!({"type": "array", "items": {"type": ["integer", "null"]}}),
+                ),
+            ],
+        ),
+        claim(
+            "dtype",
+            vec![
+                ("object", text.clone()),
+                ("column", nullable_text.clone()),
+                ("dtype", text.clone()),
+            ],
+        ),
+        claim(
+            "has_nan",
+            vec![("object", text.clone()), ("column", nullable_text)],
+        ),
+        claim("not_fitted", vec![("object", text)]),
+    ];
     json!({
         "type": "object",
         "properties": {
             "reasoning": {"type": "string"},
             "detection": {"type": "boolean"},
-            "line": {"type": ["integer", "null"]}
+            "line": {"type": ["integer", "null"]},
+            "claims": {"type": "array", "items": {"anyOf": claims}}
         },
-        "required": ["reasoning", "detection", "line"],
+        "required": ["reasoning", "detection", "line", "claims"],
         "additionalProperties": false
     })
 }

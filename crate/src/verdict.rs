@@ -1,10 +1,11 @@
-//! Reading LLM answers: the JSON object of the answer schema (`reasoning`, `detection`, `line`),
-//! wherever it is in the text and however loosely it is written, and the majority vote over
-//! several answers.
+//! Reading LLM answers: the JSON object of the answer schema (`reasoning`, `detection`, `line`,
+//! `claims`), wherever it is in the text and however loosely it is written, and the majority vote
+//! over several answers.
 //!
 //! Robust but never guessing: an answer is read when it holds an object with a `detection` that is
 //! a boolean (or `"true"`/`"false"`, `True`/`False`, `yes`/`no`); anything else is an error that
-//! says why, and counts as no vote.
+//! says why, and counts as no vote. Its `claims` are read leniently: a claim that is garbled, of an
+//! unknown kind or with a field of the wrong type is left out, never guessed at.
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Number, Value};
@@ -15,6 +16,237 @@ pub struct Verdict {
     pub detection: bool,
     /// 1-based line of the crash in the target cell.
     pub line: Option<u32>,
+    /// The facts the answer says its verdict rests on.
+    #[serde(default)]
+    pub claims: Vec<StatedClaim>,
+}
+
+/// A fact an answer states, in the prompt's closed vocabulary (`{"claim": "missing_column",
+/// "object": "df", "column": "Fare"}`), about the kernel's objects as they are before the target
+/// cell runs.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "claim", rename_all = "snake_case")]
+pub enum StatedClaim {
+    /// The frame `object` has no column `column`.
+    MissingColumn { object: String, column: String },
+    /// `object` has no attribute or method `attribute`.
+    MissingAttribute { object: String, attribute: String },
+    /// `callable` takes no keyword argument `keyword`.
+    BadKeyword { callable: String, keyword: String },
+    /// `name` is not defined.
+    UndefinedName { name: String },
+    /// `object` has this shape (`None`: a dimension not stated).
+    Shape {
+        object: String,
+        shape: Vec<Option<i64>>,
+    },
+    /// `object` (or its `column`) has this dtype.
+    Dtype {
+        object: String,
+        column: Option<String>,
+        dtype: String,
+    },
+    /// `object` (or its `column`) holds NaN.
+    HasNan {
+        object: String,
+        column: Option<String>,
+    },
+    /// The estimator `object` is not fitted.
+    NotFitted { object: String },
+}
+
+impl StatedClaim {
+    /// The claim in words, as the LLM states it.
+    pub fn statement(&self) -> String {
+        let of = |object: &str, column: &Option<String>| match column {
+            Some(c) => format!("{object}['{c}']"),
+            None => object.to_string(),
+        };
+        match self {
+            Self::MissingColumn { object, column } => format!("{object} has no column '{column}'"),
+            Self::MissingAttribute { object, attribute } => {
+                format!("{object} has no attribute '{attribute}'")
+            }
+            Self::BadKeyword { callable, keyword } => {
+                format!("{callable} takes no keyword '{keyword}'")
+            }
+            Self::UndefinedName { name } => format!("'{name}' is not defined"),
+            Self::Shape { object, shape } => format!("{object} has shape {}", format_shape(shape)),
+            Self::Dtype {
+                object,
+                column,
+                dtype,
+            } => format!("{} has dtype {dtype}", of(object, column)),
+            Self::HasNan { object, column } => format!("{} holds NaN", of(object, column)),
+            Self::NotFitted { object } => format!("{object} is not fitted"),
+        }
+    }
+}
+
+/// `(68, 58)`, `(17,)`, `(?, 28)` for a dimension not stated.
+pub fn format_shape(shape: &[Option<i64>]) -> String {
+    let dims: Vec<String> = shape
+        .iter()
+        .map(|d| d.map_or("?".to_string(), |d| d.to_string()))
+        .collect();
+    match dims.as_slice() {
+        [one] => format!("({one},)"),
+        _ => format!("({})", dims.join(", ")),
+    }
+}
+
+/// The claims of an answer's `claims` field: a list (or one object) of claim objects. Keys and
+/// kinds are read case-insensitively (`missing-column`, `MissingColumn`); a frame column written
+/// into the object (`"object": "df['Age']"`) is split off. Anything else is left out.
+pub fn read_claims(value: Option<&Value>) -> Vec<StatedClaim> {
+    let items: Vec<&Value> = match value {
+        Some(Value::Array(items)) => items.iter().collect(),
+        Some(one @ Value::Object(_)) => vec![one],
+        _ => Vec::new(),
+    };
+    items
+        .into_iter()
+        .filter_map(|item| claim_of(item.as_object()?))
+        .collect()
+}
+
+fn claim_of(map: &Map<String, Value>) -> Option<StatedClaim> {
+    let get = |key: &str| {
+        map.iter()
+            .find(|(k, _)| k.trim().eq_ignore_ascii_case(key))
+            .map(|(_, v)| v)
+    };
+    let kind: String = get("claim")
+        .or_else(|| get("kind"))
+        .or_else(|| get("type"))?
+        .as_str()?
+        .trim()
+        .chars()
+        .filter(|c| c.is_alphanumeric())
+        .flat_map(char::to_lowercase)
+        .collect();
+    // A name: a string that is not empty, without the quotes or backticks models put around it.
+    let name = |key: &str| -> Option<String> {
+        let text = get(key)?.as_str()?;
+        let text = text
+            .trim()
+            .trim_matches(|c| matches!(c, '`' | '\'' | '"'))
+            .trim();
+        (!text.is_empty()).then(|| text.to_string())
+    };
+    // A column label: a name, or a number written as one.
+    let column = |key: &str| -> Option<String> {
+        match get(key)? {
+            Value::Number(n) => Some(n.to_string()),
+            _ => name(key),
+        }
+    };
+    // An optional column: absent or null is none; anything else must read as a column.
+    let optional_column = |key: &str| -> Option<Option<String>> {
+        match get(key) {
+            None | Some(Value::Null) => Some(None),
+            Some(_) => column(key).map(Some),
+        }
+    };
+    match kind.as_str() {
+        "badkeyword" => {
+            return Some(StatedClaim::BadKeyword {
+                callable: name("callable")?,
+                keyword: name("keyword")?,
+            })
+        }
+        "undefinedname" => {
+            return Some(StatedClaim::UndefinedName {
+                name: name("name")?,
+            })
+        }
+        _ => {}
+    }
+    let (object, object_column) = split_subscript(&name("object")?);
+    // The column stated, or the one written into the object; both must agree.
+    let with_column = |stated: Option<String>| -> Option<Option<String>> {
+        match (stated, &object_column) {
+            (Some(c), Some(o)) if &c != o => None,
+            (Some(c), _) => Some(Some(c)),
+            (None, o) => Some(o.clone()),
+        }
+    };
+    let no_column = object_column.is_none();
+    let claim = match kind.as_str() {
+        "missingcolumn" => StatedClaim::MissingColumn {
+            column: with_column(column("column"))??,
+            object,
+        },
+        "missingattribute" if no_column => StatedClaim::MissingAttribute {
+            attribute: name("attribute")?,
+            object,
+        },
+        "shape" if no_column => StatedClaim::Shape {
+            shape: read_shape(get("shape")?)?,
+            object,
+        },
+        "dtype" => StatedClaim::Dtype {
+            column: with_column(optional_column("column")?)?,
+            dtype: name("dtype")?,
+            object,
+        },
+        "hasnan" => StatedClaim::HasNan {
+            column: with_column(optional_column("column")?)?,
+            object,
+        },
+        "notfitted" if no_column => StatedClaim::NotFitted { object },
+        _ => return None,
+    };
+    Some(claim)
+}
+
+/// `df['Age']` -> (`df`, `Age`); anything else is the object alone.
+fn split_subscript(object: &str) -> (String, Option<String>) {
+    if let Some(open) = object.find('[') {
+        let inner = object[open + 1..].strip_suffix(']').map(str::trim);
+        let quoted = inner.and_then(|i| {
+            ['\'', '"']
+                .iter()
+                .find_map(|q| i.strip_prefix(*q)?.strip_suffix(*q))
+        });
+        if let Some(column) = quoted.filter(|c| !c.is_empty() && !c.contains(['\'', '"'])) {
+            return (object[..open].trim().to_string(), Some(column.to_string()));
+        }
+    }
+    (object.to_string(), None)
+}
+
+/// A shape: a list of non-negative integers (null or `None` for a dimension not stated), or the
+/// same written as a tuple in a string (`"(68, 58)"`).
+fn read_shape(value: &Value) -> Option<Vec<Option<i64>>> {
+    let dim = |v: &Value| -> Option<Option<i64>> {
+        match v {
+            Value::Null => Some(None),
+            Value::Number(n) => n.as_i64().filter(|&d| d >= 0).map(Some),
+            Value::String(s) if s.trim() == "None" || s.trim() == "?" => Some(None),
+            _ => None,
+        }
+    };
+    let shape: Option<Vec<Option<i64>>> = match value {
+        Value::Array(items) => items.iter().map(dim).collect(),
+        Value::String(text) => {
+            let inner = text
+                .trim()
+                .trim_start_matches(['(', '['])
+                .trim_end_matches([')', ']']);
+            inner
+                .split(',')
+                .map(str::trim)
+                .filter(|d| !d.is_empty())
+                .map(|d| match d {
+                    "None" | "?" => Some(None),
+                    d => d.parse::<i64>().ok().filter(|&d| d >= 0).map(Some),
+                })
+                .collect()
+        }
+        _ => None,
+    };
+    shape.filter(|s| !s.is_empty())
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -120,6 +352,7 @@ fn verdict_of(map: &Map<String, Value>) -> Result<Verdict, VerdictError> {
         reasoning,
         detection,
         line,
+        claims: read_claims(get("claims")),
     })
 }
 
@@ -401,6 +634,8 @@ pub struct Vote {
     pub errors: Vec<String>,
     /// The first readable answer that agrees with the outcome: its reasoning and line.
     pub verdict: Verdict,
+    /// Every readable answer, in order.
+    pub verdicts: Vec<Verdict>,
 }
 
 pub fn majority_vote(answers: &[String]) -> Result<Vote, VerdictError> {
@@ -449,6 +684,7 @@ pub fn majority_vote(answers: &[String]) -> Result<Vote, VerdictError> {
         valid: verdicts.len(),
         errors,
         verdict,
+        verdicts,
     })
 }
 
