@@ -721,21 +721,22 @@ mod tests {
 
     const DEV: &str = "../../shared/junobench/dev.jsonl";
 
-    fn dev() -> Option<Vec<(Case, String)>> {
+    /// The development cases, from `shared/` beside the clone (as in CI) or `CELLGUARD_JUNOBENCH`;
+    /// a test that needs them fails where they are absent.
+    fn dev() -> Vec<(Case, String)> {
         let path = std::env::var("CELLGUARD_JUNOBENCH")
             .unwrap_or_else(|_| format!("{}/{DEV}", env!("CARGO_MANIFEST_DIR")));
-        let text = std::fs::read_to_string(path).ok()?;
-        read_cases_with_raw(&text).ok()
+        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
+            panic!("{path}: {e}. The JunoBench data must be in shared/ beside the clone (as in CI)")
+        });
+        read_cases_with_raw(&text).unwrap()
     }
 
     /// Our prompts are at most 0.7 x the paper's characters on JunoBench and keep the diagnosis
-    /// terms the paper's input has (skipped where the cases are not on disk).
+    /// terms the paper's input has.
     #[test]
     fn prompts_are_smaller_than_the_papers() {
-        let Some(cases) = dev() else {
-            eprintln!("JunoBench dev cases not found: skipped");
-            return;
-        };
+        let cases = dev();
         let rows = prompt_sizes(&cases, &PromptOptions::default());
         let paper: usize = rows.iter().map(|r| r.paper_chars).sum();
         let ours: usize = rows.iter().map(|r| r.ours_chars).sum();

@@ -564,3 +564,374 @@ pub fn locate(stated: &StatedClaim, target: &str) -> Option<u32> {
         | StatedClaim::NotFitted { object } => only_user(object.split('.').next()?),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn doc() -> SummaryDoc {
+        serde_json::from_str(
+            r#"{"schema": 1, "objects": {
+                "df": {"type": "pandas.core.frame.DataFrame", "kind": "dataframe",
+                       "S": {"shape": [891, 4]},
+                       "R": {"columns": ["PassengerId", "Age", "Sex", "0"],
+                             "dtypes": {"PassengerId": "int64", "Age": "float64", "Sex": "object", "0": "int64"}},
+                       "V": {"has_nan": true, "nan_columns": ["Age"],
+                             "column_values": {"Age": {"has_nan": true}, "Sex": {"has_nan": false}}}},
+                "wide": {"kind": "dataframe", "R": {"columns": ["a"], "columns_complete": false}},
+                "clean": {"kind": "dataframe", "S": {"shape": [3, 1]}, "R": {"columns": ["a"]}, "V": {"has_nan": false}},
+                "X": {"kind": "ndarray", "S": {"shape": [68, 58]}, "R": {"dtype": "float64"}, "V": {"has_nan": false}},
+                "big": {"kind": "ndarray", "S": {"shape": [9000000]}, "R": {"dtype": "float32"}, "V": {"has_nan": false}, "sampled": true},
+                "y": {"kind": "series", "S": {"shape": [17]}, "R": {"dtype": "object"}, "V": {"has_nan": true}},
+                "model": {"kind": "estimator", "S": {"n_features_in": 57}, "V": {"fitted": true}},
+                "raw": {"kind": "estimator", "V": {"fitted": false}},
+                "odd": {"kind": "object"},
+                "model.coef_": {"kind": "ndarray", "S": {"shape": [1, 57]}},
+                "model.nope": {"error": "AttributeError: 'LogisticRegression' object has no attribute 'nope'"},
+                "np.nope": {"error": "AttributeError: module 'numpy' has no loaded attribute 'nope'"},
+                "ghost": {"error": "undefined"},
+                "broken": {"error": "ValueError: summarizing raised"}}}"#,
+        )
+        .unwrap()
+    }
+
+    fn signatures() -> Map<String, Value> {
+        serde_json::from_str(
+            r#"{"df.drop": {"kind": "method", "parameters": [{"name": "labels", "kind": "POSITIONAL_OR_KEYWORD", "default": "None"},
+                                                              {"name": "axis", "kind": "KEYWORD_ONLY", "default": "0"},
+                                                              {"name": "inplace", "kind": "KEYWORD_ONLY", "default": "False"}]},
+                "f": {"kind": "function", "parameters": [{"name": "a", "kind": "POSITIONAL_ONLY"}]},
+                "g": {"kind": "function", "parameters": [{"name": "a", "kind": "POSITIONAL_OR_KEYWORD"}, {"name": "kw", "kind": "VAR_KEYWORD"}]},
+                "model.dropp": {"error": "AttributeError: 'LogisticRegression' object has no attribute 'dropp'"},
+                "model.predict": {"kind": "method", "parameters": [{"name": "X", "kind": "POSITIONAL_OR_KEYWORD"}]}}"#,
+        )
+        .unwrap()
+    }
+
+    fn outcome_in(claim: &str, target: &str) -> (Outcome, String) {
+        let doc = doc();
+        let signatures = signatures();
+        let stated = crate::verdict::read_claims(Some(&serde_json::from_str(claim).unwrap()));
+        assert_eq!(stated.len(), 1, "{claim}");
+        let checked = check_claim(
+            &stated[0],
+            Evidence {
+                summaries: Some(&doc),
+                signatures: Some(&signatures),
+                target: Some(target),
+            },
+        );
+        (checked.outcome, checked.evidence)
+    }
+
+    fn outcome(claim: &str) -> Outcome {
+        outcome_in(claim, "print(1)").0
+    }
+
+    use Outcome::{Confirmed, Refuted, Unknown};
+
+    #[test]
+    fn missing_column() {
+        let claim = |o: &str, c: &str| {
+            format!(r#"{{"claim": "missing_column", "object": "{o}", "column": "{c}"}}"#)
+        };
+        assert_eq!(
+            outcome_in(&claim("df", "Age"), "x = 1"),
+            (Refuted, "df has a column 'Age'".into())
+        );
+        assert_eq!(outcome(&claim("df", "Fare")), Confirmed);
+        // Exact: a column that differs by a space or case is missing.
+        assert_eq!(outcome(&claim("df", "Age ")), Confirmed);
+        assert_eq!(outcome(&claim("df", "age")), Confirmed);
+        // A cut column list, an unsummarized or failed object: unknown.
+        assert_eq!(outcome(&claim("wide", "a")), Unknown);
+        assert_eq!(outcome(&claim("wide", "b")), Unknown);
+        assert_eq!(outcome(&claim("frame", "Age")), Unknown);
+        assert_eq!(outcome(&claim("broken", "Age")), Unknown);
+        // `df[0]` and `df['0']` both summarize as column "0".
+        assert_eq!(outcome(&claim("df", "0")), Unknown);
+    }
+
+    #[test]
+    fn claims_about_objects_the_target_changes_stay_unknown() {
+        let claim = r#"{"claim": "missing_column", "object": "df", "column": "Age"}"#;
+        assert_eq!(outcome_in(claim, "print(df['Age'])").0, Refuted);
+        for target in [
+            "df = df.drop(columns=['Age'])\ndf['Age']",
+            "df['Age2'] = 1\ndf['Age']",
+            "df.drop('Age', axis=1, inplace=True)\ndf['Age']",
+            "df.columns = ['a', 'b', 'c', 'd']\ndf['Age']",
+            "a, df = 1, other\ndf['Age']",
+            "for df in frames:\n    df['Age']",
+            "def f():\n    df = load()\n    return df['Age']",
+            "del df\ndf['Age']",
+            "df.pop('Age')\ndf['Age']",
+        ] {
+            assert_eq!(outcome_in(claim, target).0, Unknown, "{target}");
+        }
+        let fitted = r#"{"claim": "not_fitted", "object": "model"}"#;
+        assert_eq!(outcome_in(fitted, "model.predict(X)").0, Refuted);
+        assert_eq!(
+            outcome_in(fitted, "model.fit(X, y)\nmodel.predict(X)").0,
+            Unknown
+        );
+        // A comparison, a keyword argument or a mention in a comment changes nothing.
+        for target in [
+            "df == other",
+            "f(df=1)",
+            "x = df['Age']  # df = 2",
+            "model.predict(df)",
+        ] {
+            assert_eq!(outcome_in(claim, target).0, Refuted, "{target}");
+        }
+    }
+
+    #[test]
+    fn missing_attribute() {
+        let claim = |o: &str, a: &str| {
+            format!(r#"{{"claim": "missing_attribute", "object": "{o}", "attribute": "{a}"}}"#)
+        };
+        assert_eq!(
+            outcome_in(&claim("model", "coef_"), "").1,
+            "the kernel has model.coef_"
+        );
+        assert_eq!(outcome(&claim("model", "coef_")), Refuted);
+        assert_eq!(outcome(&claim("model", "nope")), Confirmed);
+        assert_eq!(outcome(&claim("model", "predict")), Refuted);
+        assert_eq!(outcome(&claim("model", "dropp")), Confirmed);
+        // A frame's column reads as an attribute.
+        assert_eq!(outcome(&claim("df", "Sex")), Refuted);
+        // A module `__getattr__` the kernel did not call may still provide it; nothing asked.
+        assert_eq!(outcome(&claim("np", "nope")), Unknown);
+        assert_eq!(outcome(&claim("model", "intercept_")), Unknown);
+    }
+
+    #[test]
+    fn bad_keyword() {
+        let claim = |c: &str, k: &str| {
+            format!(r#"{{"claim": "bad_keyword", "callable": "{c}", "keyword": "{k}"}}"#)
+        };
+        assert_eq!(outcome(&claim("df.drop", "inplace")), Refuted);
+        assert_eq!(outcome(&claim("df.drop", "inplce")), Confirmed);
+        // Positional-only is no keyword; `**kwargs` passes unknown ones on.
+        assert_eq!(outcome(&claim("f", "a")), Confirmed);
+        assert_eq!(outcome(&claim("g", "a")), Refuted);
+        assert_eq!(outcome(&claim("g", "other")), Unknown);
+        // Only the callable named, exactly.
+        assert_eq!(outcome(&claim("drop", "inplace")), Unknown);
+        assert_eq!(outcome(&claim("model.dropp", "x")), Unknown);
+    }
+
+    #[test]
+    fn undefined_name() {
+        let claim = |n: &str| format!(r#"{{"claim": "undefined_name", "name": "{n}"}}"#);
+        assert_eq!(outcome(&claim("df")), Refuted);
+        assert_eq!(outcome(&claim("ghost")), Confirmed);
+        assert_eq!(outcome(&claim("broken")), Unknown);
+        assert_eq!(outcome(&claim("elsewhere")), Unknown);
+        // A name the target deletes or binds (in a function: UnboundLocalError) is not the
+        // kernel's.
+        assert_eq!(outcome_in(&claim("df"), "del df\nprint(df)").0, Unknown);
+        assert_eq!(
+            outcome_in(&claim("df"), "def f():\n    print(df)\n    df = 1\nf()").0,
+            Unknown
+        );
+    }
+
+    #[test]
+    fn shape() {
+        let claim =
+            |o: &str, s: &str| format!(r#"{{"claim": "shape", "object": "{o}", "shape": {s}}}"#);
+        assert_eq!(outcome(&claim("X", "[68, 58]")), Confirmed);
+        assert_eq!(outcome(&claim("X", "[68, null]")), Confirmed);
+        assert_eq!(
+            outcome_in(&claim("X", "[68, 57]"), "").1,
+            "X has shape (68, 58)"
+        );
+        assert_eq!(outcome(&claim("X", "[68, 57]")), Refuted);
+        assert_eq!(outcome(&claim("X", "[68]")), Refuted);
+        assert_eq!(outcome(&claim("y", "[17]")), Confirmed);
+        assert_eq!(outcome(&claim("model", "[57]")), Unknown);
+        assert_eq!(outcome(&claim("Z", "[1, 2]")), Unknown);
+        assert_eq!(
+            outcome_in(&claim("X", "[68, 57]"), "X = X[:, 1:]\nm.fit(X)").0,
+            Unknown
+        );
+    }
+
+    #[test]
+    fn dtype() {
+        let claim = |o: &str, c: &str, d: &str| {
+            format!(r#"{{"claim": "dtype", "object": "{o}", "column": {c}, "dtype": "{d}"}}"#)
+        };
+        assert_eq!(outcome(&claim("df", r#""Sex""#, "object")), Confirmed);
+        assert_eq!(outcome(&claim("df", r#""Sex""#, "str")), Confirmed);
+        assert_eq!(
+            outcome_in(&claim("df", r#""Age""#, "object"), "").1,
+            "df['Age'] has dtype float64"
+        );
+        assert_eq!(outcome(&claim("df", r#""Age""#, "object")), Refuted);
+        assert_eq!(outcome(&claim("df", r#""Age""#, "float")), Confirmed);
+        assert_eq!(outcome(&claim("df", r#""Age""#, "numeric")), Confirmed);
+        assert_eq!(outcome(&claim("df", r#""Sex""#, "numeric")), Refuted);
+        assert_eq!(outcome(&claim("df", r#""PassengerId""#, "int")), Confirmed);
+        assert_eq!(
+            outcome(&claim("df", r#""PassengerId""#, "float64")),
+            Refuted
+        );
+        assert_eq!(outcome(&claim("X", "null", "float32")), Confirmed);
+        assert_eq!(outcome(&claim("y", "null", "int64")), Refuted);
+        // Spellings we do not know, columns without a dtype: unknown.
+        assert_eq!(outcome(&claim("df", r#""Age""#, "mixed")), Unknown);
+        assert_eq!(outcome(&claim("df", r#""Fare""#, "object")), Unknown);
+        assert_eq!(outcome(&claim("df", "null", "object")), Unknown);
+    }
+
+    #[test]
+    fn has_nan() {
+        let claim =
+            |o: &str, c: &str| format!(r#"{{"claim": "has_nan", "object": "{o}", "column": {c}}}"#);
+        assert_eq!(outcome(&claim("df", "null")), Confirmed);
+        assert_eq!(outcome(&claim("df", r#""Age""#)), Confirmed);
+        assert_eq!(
+            outcome_in(&claim("df", r#""Sex""#), "").1,
+            "df['Sex'] holds no NaN"
+        );
+        assert_eq!(outcome(&claim("df", r#""Sex""#)), Refuted);
+        // Not in the (possibly cut) list of NaN columns and no values summarized: unknown.
+        assert_eq!(outcome(&claim("df", r#""PassengerId""#)), Unknown);
+        assert_eq!(outcome(&claim("clean", r#""a""#)), Refuted);
+        assert_eq!(outcome(&claim("X", "null")), Refuted);
+        assert_eq!(outcome(&claim("y", "null")), Confirmed);
+        // Sampled values may miss a NaN.
+        assert_eq!(outcome(&claim("big", "null")), Unknown);
+        assert_eq!(outcome(&claim("odd", "null")), Unknown);
+        assert_eq!(
+            outcome_in(&claim("X", "null"), "X[0, 0] = float('nan')\nm.fit(X)").0,
+            Unknown
+        );
+    }
+
+    #[test]
+    fn not_fitted() {
+        let claim = |o: &str| format!(r#"{{"claim": "not_fitted", "object": "{o}"}}"#);
+        assert_eq!(outcome(&claim("model")), Refuted);
+        assert_eq!(outcome(&claim("raw")), Confirmed);
+        assert_eq!(outcome(&claim("odd")), Unknown);
+        assert_eq!(outcome(&claim("nobody")), Unknown);
+    }
+
+    fn answer(detection: bool, line: Option<u32>, claims: &str) -> String {
+        format!(
+            r#"{{"reasoning": "Because.", "detection": {detection}, "line": {}, "claims": [{claims}]}}"#,
+            line.map_or("null".into(), |l| l.to_string())
+        )
+    }
+
+    fn judge(answers: &[String], target: &str) -> Judgement {
+        let doc = doc();
+        judge_answers(
+            answers,
+            Evidence {
+                summaries: Some(&doc),
+                signatures: None,
+                target: Some(target),
+            },
+        )
+        .unwrap()
+    }
+
+    const AGE_MISSING: &str = r#"{"claim": "missing_column", "object": "df", "column": "Age"}"#;
+    const FARE_MISSING: &str = r#"{"claim": "missing_column", "object": "df", "column": "Fare"}"#;
+
+    #[test]
+    fn each_answer_is_checked_and_votes_after_its_own_claims() {
+        let target = "x = 1\ny = df['Age'] + df['Fare']";
+        // Two of three crash answers rest on a refuted claim: one crash vote of three is left.
+        let j = judge(
+            &[
+                answer(true, None, AGE_MISSING),
+                answer(true, None, FARE_MISSING),
+                answer(true, None, AGE_MISSING),
+            ],
+            target,
+        );
+        assert!(j.vote.detection && !j.detection && j.downgraded);
+        assert_eq!(
+            j.reason.as_deref(),
+            Some("The LLM's crash verdict rests on a claim the kernel's facts refute: “df has no column 'Age'”, but df has a column 'Age'.")
+        );
+        assert_eq!(j.claims.len(), 2);
+        // Twin: only one answer's claim is refuted; two crash votes of three stay.
+        let j = judge(
+            &[
+                answer(true, None, FARE_MISSING),
+                answer(true, None, FARE_MISSING),
+                answer(true, None, AGE_MISSING),
+            ],
+            target,
+        );
+        assert!(j.detection && !j.downgraded && j.reason.is_none());
+        // The crash line comes from the decisive claim: the line quoting 'Fare'.
+        assert_eq!((j.line, j.line_source), (Some(2), Some(LineSource::Claim)));
+    }
+
+    #[test]
+    fn answers_without_claims_are_never_downgraded() {
+        let target = "df['Age']";
+        let j = judge(
+            &[
+                r#"{"reasoning": "df has no column 'Age'", "detection": true}"#.to_string(),
+                answer(true, Some(1), ""),
+            ],
+            target,
+        );
+        assert!(j.detection && !j.downgraded && j.claims.is_empty());
+        assert_eq!((j.line, j.line_source), (Some(1), Some(LineSource::Answer)));
+        // A no-crash answer's refuted claim changes nothing.
+        let j = judge(&[answer(false, None, AGE_MISSING)], target);
+        assert!(!j.detection && !j.downgraded);
+        assert_eq!(j.claims[0].outcome, Refuted);
+    }
+
+    #[test]
+    fn locates_the_line_a_claim_names() {
+        let target = "import x\nm = df.mean()  # 'Fare'\nv = df[\"Fare\"]\nmodel.coef_\nf(a, inplce=True)\nprint(X)\nundefined_thing + 1";
+        let at = |claim: &str| {
+            locate(
+                &crate::verdict::read_claims(Some(&serde_json::from_str(claim).unwrap()))[0],
+                target,
+            )
+        };
+        assert_eq!(at(FARE_MISSING), Some(3));
+        assert_eq!(
+            at(r#"{"claim": "missing_attribute", "object": "model", "attribute": "coef_"}"#),
+            Some(4)
+        );
+        assert_eq!(
+            at(r#"{"claim": "missing_attribute", "object": "model", "attribute": "coef"}"#),
+            None
+        );
+        assert_eq!(
+            at(r#"{"claim": "bad_keyword", "callable": "f", "keyword": "inplce"}"#),
+            Some(5)
+        );
+        assert_eq!(
+            at(r#"{"claim": "shape", "object": "X", "shape": [1]}"#),
+            Some(6)
+        );
+        // df is used on two lines: which one crashes is not said.
+        assert_eq!(
+            at(r#"{"claim": "has_nan", "object": "df", "column": null}"#),
+            None
+        );
+        assert_eq!(
+            at(r#"{"claim": "undefined_name", "name": "undefined_thing"}"#),
+            Some(7)
+        );
+        assert_eq!(
+            at(r#"{"claim": "undefined_name", "name": "nowhere"}"#),
+            None
+        );
+    }
+}

@@ -927,11 +927,51 @@ mod tests {
             "model.predict(df[['Age', 'Sex', 'Fare']])",
             PromptOptions::default(),
         ));
-        insta::assert_snapshot!(prompt.user);
+        insta::assert_snapshot!(format!("{}\n\n{}", prompt.system, prompt.user));
         assert!(prompt.system.contains("\"line\""));
         assert_eq!(prompt.chars, prompt.system.len() + prompt.user.len());
         assert!(prompt.tokens_estimate > prompt.chars / 6);
         assert!(prompt.tokens_estimate < prompt.chars / 2);
+    }
+
+    /// Every claim the instructions show reads back as a claim, and the answer schema offers
+    /// exactly those kinds, each with the fields the example has.
+    #[test]
+    fn claim_examples_and_schema_agree() {
+        let examples: Vec<&str> = SYSTEM_INSTRUCTIONS
+            .lines()
+            .filter(|l| l.starts_with("{\"claim\""))
+            .map(|l| &l[..=l.find('}').unwrap()])
+            .collect();
+        assert_eq!(examples.len(), 8);
+        let schema = answer_schema();
+        let variants = schema["properties"]["claims"]["items"]["anyOf"]
+            .as_array()
+            .unwrap();
+        assert_eq!(variants.len(), examples.len());
+        for (example, variant) in examples.iter().zip(variants) {
+            let value: Value = serde_json::from_str(example).unwrap();
+            let claims = crate::verdict::read_claims(Some(&value));
+            assert_eq!(claims.len(), 1, "{example}");
+            let written = serde_json::to_value(&claims[0]).unwrap();
+            assert_eq!(written, value, "{example} reads back unchanged");
+            assert_eq!(variant["properties"]["claim"]["enum"][0], value["claim"]);
+            let mut fields: Vec<&str> = value
+                .as_object()
+                .unwrap()
+                .keys()
+                .map(String::as_str)
+                .collect();
+            let mut required: Vec<&str> = variant["required"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter_map(Value::as_str)
+                .collect();
+            fields.sort_unstable();
+            required.sort_unstable();
+            assert_eq!(fields, required, "{example}");
+        }
     }
 
     #[test]

@@ -134,11 +134,18 @@ fn claim_of(map: &Map<String, Value>) -> Option<StatedClaim> {
             .trim();
         (!text.is_empty()).then(|| text.to_string())
     };
-    // A column label: a name, or a number written as one.
+    // A column label, exactly (spaces count), without quotes around it; or a number.
     let column = |key: &str| -> Option<String> {
         match get(key)? {
             Value::Number(n) => Some(n.to_string()),
-            _ => name(key),
+            Value::String(text) => {
+                let unquoted = ['`', '\'', '"']
+                    .iter()
+                    .find_map(|q| text.strip_prefix(*q)?.strip_suffix(*q))
+                    .unwrap_or(text);
+                (!unquoted.is_empty()).then(|| unquoted.to_string())
+            }
+            _ => None,
         }
     };
     // An optional column: absent or null is none; anything else must read as a column.
@@ -295,6 +302,12 @@ pub fn read_verdict(answer: &str) -> Result<Verdict, VerdictError> {
     if let Some(v) = found {
         return Ok(v);
     }
+    // Claims the reader cannot parse (`"object": df`) must not cost the verdict: without them.
+    if let Some(without) = without_claims(text) {
+        if let Ok(v) = read_verdict(&without) {
+            return Ok(v);
+        }
+    }
     Err(match last_error {
         Some(e) => e,
         None if objects == 0 => {
@@ -354,6 +367,49 @@ fn verdict_of(map: &Map<String, Value>) -> Result<Verdict, VerdictError> {
         line,
         claims: read_claims(get("claims")),
     })
+}
+
+/// The text with the first `claims` field (key and bracketed value) cut out; `None` when there is
+/// none.
+fn without_claims(text: &str) -> Option<String> {
+    let key = text.match_indices("claims").map(|(i, _)| i).find(|&i| {
+        let after = text[i + "claims".len()..].trim_start_matches(['"', '\'', ' ']);
+        after.starts_with(':')
+    })?;
+    let start = text[..key].trim_end_matches(['"', '\'']).len();
+    let colon = key + text[key..].find(':')?;
+    let value = colon + 1 + (text[colon + 1..].len() - text[colon + 1..].trim_start().len());
+    let bytes = text.as_bytes();
+    let open = *bytes.get(value)?;
+    let close = match open {
+        b'[' => b']',
+        b'{' => b'}',
+        _ => return None,
+    };
+    let mut depth = 0;
+    let mut end = None;
+    for (i, &b) in bytes.iter().enumerate().skip(value) {
+        if b == open {
+            depth += 1;
+        } else if b == close {
+            depth -= 1;
+            if depth == 0 {
+                end = Some(i + 1);
+                break;
+            }
+        }
+    }
+    // An unterminated value runs to the end of the answer: the object is closed after it.
+    let rest = end.map_or("}", |end| text[end..].trim_start());
+    let rest = rest.strip_prefix(',').unwrap_or(rest);
+    let head = text[..start].trim_end();
+    // `..., "claims": [...]}`: the comma before the field goes instead.
+    let head = if rest.trim_start().starts_with('}') {
+        head.strip_suffix(',').unwrap_or(head)
+    } else {
+        head
+    };
+    Some(format!("{head} {rest}"))
 }
 
 /// The insides of ``` fences (with or without a language tag).
@@ -814,5 +870,158 @@ mod tests {
         assert!(none
             .message
             .starts_with("none of the 2 answers could be read"));
+    }
+
+    fn claims_of(answer: &str) -> Vec<StatedClaim> {
+        ok(answer).claims
+    }
+
+    #[test]
+    fn reads_clean_structured_claims() {
+        let answer = r#"{"reasoning": "No Fare column.", "detection": true, "line": 2, "claims": [
+            {"claim": "missing_column", "object": "df", "column": "Fare"},
+            {"claim": "missing_attribute", "object": "model", "attribute": "coef_"},
+            {"claim": "bad_keyword", "callable": "df.drop", "keyword": "inplce"},
+            {"claim": "undefined_name", "name": "x"},
+            {"claim": "shape", "object": "X", "shape": [68, null]},
+            {"claim": "dtype", "object": "df", "column": "Age", "dtype": "object"},
+            {"claim": "has_nan", "object": "X", "column": null},
+            {"claim": "not_fitted", "object": "model"}]}"#;
+        let object = |o: &str| o.to_string();
+        assert_eq!(
+            claims_of(answer),
+            [
+                StatedClaim::MissingColumn {
+                    object: object("df"),
+                    column: "Fare".into()
+                },
+                StatedClaim::MissingAttribute {
+                    object: object("model"),
+                    attribute: "coef_".into()
+                },
+                StatedClaim::BadKeyword {
+                    callable: "df.drop".into(),
+                    keyword: "inplce".into()
+                },
+                StatedClaim::UndefinedName { name: "x".into() },
+                StatedClaim::Shape {
+                    object: object("X"),
+                    shape: vec![Some(68), None]
+                },
+                StatedClaim::Dtype {
+                    object: object("df"),
+                    column: Some("Age".into()),
+                    dtype: "object".into()
+                },
+                StatedClaim::HasNan {
+                    object: object("X"),
+                    column: None
+                },
+                StatedClaim::NotFitted {
+                    object: object("model")
+                },
+            ]
+        );
+        // The statements the panel shows.
+        let statements: Vec<String> = claims_of(answer)
+            .iter()
+            .map(StatedClaim::statement)
+            .collect();
+        assert_eq!(statements[0], "df has no column 'Fare'");
+        assert_eq!(statements[4], "X has shape (68, ?)");
+        assert_eq!(statements[5], "df['Age'] has dtype object");
+    }
+
+    #[test]
+    fn reads_loosely_written_claims() {
+        // Python-ish syntax, other spellings of the kind and keys, a column inside the object, a
+        // shape as a tuple string, a numeric column label, one object instead of a list.
+        let answer = "{'reasoning': 'x', 'detection': True, 'claims': [\
+            {'Claim': 'Missing-Column', 'Object': '`df`', 'Column': 'Fare'}, \
+            {'kind': 'HasNan', 'object': \"df['Age']\", 'column': None}, \
+            {'type': 'shape', 'object': 'X', 'shape': '(68, 58)'}, \
+            {'claim': 'missing_column', 'object': 'wide', 'column': 0}]}";
+        assert_eq!(
+            claims_of(answer),
+            [
+                StatedClaim::MissingColumn {
+                    object: "df".into(),
+                    column: "Fare".into()
+                },
+                StatedClaim::HasNan {
+                    object: "df".into(),
+                    column: Some("Age".into())
+                },
+                StatedClaim::Shape {
+                    object: "X".into(),
+                    shape: vec![Some(68), Some(58)]
+                },
+                StatedClaim::MissingColumn {
+                    object: "wide".into(),
+                    column: "0".into()
+                },
+            ]
+        );
+        let one = r#"{"detection": true, "claims": {"claim": "not_fitted", "object": "model"}}"#;
+        assert_eq!(
+            claims_of(one),
+            [StatedClaim::NotFitted {
+                object: "model".into()
+            }]
+        );
+    }
+
+    #[test]
+    fn garbled_or_wrongly_typed_claims_are_left_out() {
+        // Each claim below is wrong in one way; the verdict is still read, with no claims.
+        for claims in [
+            r#""df has no column Fare""#,
+            "42",
+            "null",
+            r#"[1, null, "missing_column", []]"#,
+            r#"[{"claim": "column_is_missing", "object": "df", "column": "Fare"}]"#,
+            r#"[{"object": "df", "column": "Fare"}]"#,
+            r#"[{"claim": "missing_column", "object": "df"}]"#,
+            r#"[{"claim": "missing_column", "object": 5, "column": "Fare"}]"#,
+            r#"[{"claim": "missing_column", "object": "", "column": "Fare"}]"#,
+            r#"[{"claim": "missing_column", "object": "df['A']", "column": "B"}]"#,
+            r#"[{"claim": "shape", "object": "X", "shape": "big"}]"#,
+            r#"[{"claim": "shape", "object": "X", "shape": [68.5, 2]}]"#,
+            r#"[{"claim": "shape", "object": "X", "shape": [-1, 2]}]"#,
+            r#"[{"claim": "shape", "object": "X", "shape": []}]"#,
+            r#"[{"claim": "dtype", "object": "df", "column": ["Age"], "dtype": "int"}]"#,
+            r#"[{"claim": "dtype", "object": "df", "column": "Age", "dtype": 64}]"#,
+            r#"[{"claim": "has_nan", "object": "df", "column": true}]"#,
+            r#"[{"claim": "bad_keyword", "callable": "f"}]"#,
+            r#"[{"claim": "undefined_name", "name": null}]"#,
+            r#"[{"claim": "not_fitted", "object": "df['a']"}]"#,
+            r#"[{"claim": "missing_column", "object": df, "column": "Fare"}]"#,
+            r#"[{"claim": "missing_column", "object": "df", "column": "Fare""#,
+        ] {
+            let answer = format!(
+                r#"{{"reasoning": "r", "detection": true, "line": 3, "claims": {claims}}}"#
+            );
+            let v = read_verdict(&answer).unwrap_or_else(|e| panic!("{claims}: {e}"));
+            assert!(
+                v.detection && v.line == Some(3) && v.reasoning == "r",
+                "{claims}"
+            );
+            assert_eq!(v.claims, [], "{claims}");
+        }
+        // Well-formed claims beside garbled ones are kept.
+        let answer = r#"{"detection": true, "claims": [{"claim": "nope"}, {"claim": "undefined_name", "name": "x"}]}"#;
+        assert_eq!(
+            claims_of(answer),
+            [StatedClaim::UndefinedName { name: "x".into() }]
+        );
+    }
+
+    #[test]
+    fn answers_without_claims_have_none() {
+        assert_eq!(
+            claims_of(r#"{"reasoning": "df has no column 'Fare'", "detection": true}"#),
+            []
+        );
+        assert_eq!(claims_of(r#"{"detection": false, "claims": []}"#), []);
     }
 }
