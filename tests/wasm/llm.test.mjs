@@ -23,10 +23,20 @@ test('the prompt holds the executed cells, the runtime facts and the target', ()
 });
 
 test('leaving out runtime facts or a category changes the prompt', () => {
-  const request = { history: [], target: "df['Age'].mean()", summaries: titanicSummaries };
+  const request = {
+    history: [],
+    target: "df['Age'].mean()",
+    summaries: titanicSummaries
+  };
   const full = buildPrompt(request).user;
-  const noRuntime = buildPrompt({ ...request, options: { runtime: false } }).user;
-  const noTypes = buildPrompt({ ...request, options: { categories: { S: true, R: false, V: true } } }).user;
+  const noRuntime = buildPrompt({
+    ...request,
+    options: { runtime: false }
+  }).user;
+  const noTypes = buildPrompt({
+    ...request,
+    options: { categories: { S: true, R: false, V: true } }
+  }).user;
   assert.match(full, /float64/);
   assert.doesNotMatch(noRuntime, /float64/);
   assert.doesNotMatch(noTypes, /float64/);
@@ -34,7 +44,8 @@ test('leaving out runtime facts or a category changes the prompt', () => {
 });
 
 test('answers are voted on and crash answers resting on a refuted claim are downgraded', () => {
-  const ageMissing = '[{"claim": "missing_column", "object": "df", "column": "Age"}]';
+  const ageMissing =
+    '[{"claim": "missing_column", "object": "df", "column": "Age"}]';
   const judgement = judgeAnswers({
     answers: [
       '```json\n{"reasoning": "Column \'Age\' is missing from df.", "detection": true, "line": 1, "claims": ' +
@@ -52,16 +63,33 @@ test('answers are voted on and crash answers resting on a refuted claim are down
   assert.equal(judgement.answer_errors.length, 1);
   assert.equal(judgement.downgraded, true);
   assert.equal(judgement.detection, false);
-  assert.match(judgement.reason, /“df has no column 'Age'”, but df has a column 'Age'/);
+  assert.match(
+    judgement.reason,
+    /“df has no column 'Age'”, but df has a column 'Age'/
+  );
   assert.deepEqual(
-    judgement.claims.map(c => [c.stated.claim, c.statement, c.outcome, c.evidence]),
-    [['missing_column', "df has no column 'Age'", 'refuted', "df has a column 'Age'"]]
+    judgement.claims.map(c => [
+      c.stated.claim,
+      c.statement,
+      c.outcome,
+      c.evidence
+    ]),
+    [
+      [
+        'missing_column',
+        "df has no column 'Age'",
+        'refuted',
+        "df has a column 'Age'"
+      ]
+    ]
   );
 });
 
 test('an answer without structured claims is never downgraded', () => {
   const judgement = judgeAnswers({
-    answers: ['{"reasoning": "Column \'Age\' is missing from df.", "detection": true, "line": 1}'],
+    answers: [
+      '{"reasoning": "Column \'Age\' is missing from df.", "detection": true, "line": 1}'
+    ],
     target: "df['Age'].mean()",
     summaries: titanicSummaries
   });
@@ -87,7 +115,10 @@ test('a crash answer without a line is located from its decisive claim', () => {
 });
 
 test('garbage answers give a clear error, never a verdict', () => {
-  const judgement = judgeAnswers({ answers: ['<script>alert(1)</script>', ''], target: 'x' });
+  const judgement = judgeAnswers({
+    answers: ['<script>alert(1)</script>', ''],
+    target: 'x'
+  });
   assert.ok(judgement.error.length > 0);
   assert.equal(judgement.detection, undefined);
 });
