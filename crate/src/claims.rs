@@ -80,6 +80,8 @@ pub fn judge_answers(answers: &[String], evidence: Evidence) -> Result<Judgement
     let vote = majority_vote(answers)?;
     let mut claims: Vec<Claim> = Vec::new();
     let mut checked_crash_votes = 0;
+    // The refuted claims crash answers rest on, each once: the reason of a downgrade.
+    let mut refuting: Vec<String> = Vec::new();
     for verdict in &vote.verdicts {
         let mut refuted = false;
         for stated in &verdict.claims {
@@ -91,21 +93,22 @@ pub fn judge_answers(answers: &[String], evidence: Evidence) -> Result<Judgement
                     claim
                 }
             };
-            refuted |= claim.outcome == Outcome::Refuted;
+            if claim.outcome == Outcome::Refuted && verdict.detection {
+                refuted = true;
+                let why = format!("“{}”, but {}", claim.statement, claim.evidence);
+                if !refuting.contains(&why) {
+                    refuting.push(why);
+                }
+            }
         }
         checked_crash_votes += usize::from(verdict.detection && !refuted);
     }
     let detection = checked_crash_votes * 2 > vote.valid;
     let downgraded = vote.detection && !detection;
     let reason = downgraded.then(|| {
-        let refuted: Vec<String> = claims
-            .iter()
-            .filter(|c| c.outcome == Outcome::Refuted)
-            .map(|c| format!("“{}”, but {}", c.statement, c.evidence))
-            .collect();
         format!(
             "The LLM's crash verdict rests on a claim the kernel's facts refute: {}.",
-            refuted.join("; ")
+            refuting.join("; ")
         )
     });
     let (line, line_source) = match vote.verdict.line {
@@ -847,12 +850,14 @@ mod tests {
     #[test]
     fn each_answer_is_checked_and_votes_after_its_own_claims() {
         let target = "x = 1\ny = df['Age'] + df['Fare']";
-        // Two of three crash answers rest on a refuted claim: one crash vote of three is left.
+        // Two of three crash answers rest on a refuted claim: one crash vote of four is left. The
+        // no-crash answer's refuted claim is no reason.
         let j = judge(
             &[
                 answer(true, None, AGE_MISSING),
                 answer(true, None, FARE_MISSING),
                 answer(true, None, AGE_MISSING),
+                answer(false, None, r#"{"claim": "not_fitted", "object": "model"}"#),
             ],
             target,
         );
@@ -861,7 +866,7 @@ mod tests {
             j.reason.as_deref(),
             Some("The LLM's crash verdict rests on a claim the kernel's facts refute: “df has no column 'Age'”, but df has a column 'Age'.")
         );
-        assert_eq!(j.claims.len(), 2);
+        assert_eq!(j.claims.len(), 3);
         // Twin: only one answer's claim is refuted; two crash votes of three stay.
         let j = judge(
             &[
