@@ -286,6 +286,8 @@ def test_real_torch_objects():
     )
 
 
+# The first of these pays TensorFlow's import (tens of seconds on a loaded 2-core machine).
+@pytest.mark.timeout(180)
 def test_real_tensorflow_objects():
     tf = pytest.importorskip("tensorflow")
     assert summarize(tf.constant([[1.0, 2.0]]))["S"] == {"shape": [1, 2]}
@@ -301,6 +303,8 @@ def test_real_tensorflow_objects():
     assert summary["R"]["loss"] == "sparse_categorical_crossentropy"
 
 
+# The first of these pays TensorFlow's import (tens of seconds on a loaded 2-core machine).
+@pytest.mark.timeout(180)
 def test_real_keras_iterator_and_history():
     tf = pytest.importorskip("tensorflow")
     generator = tf.keras.preprocessing.image.ImageDataGenerator(rescale=1 / 255)
