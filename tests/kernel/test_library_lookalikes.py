@@ -303,7 +303,6 @@ def test_real_tensorflow_objects():
     assert summary["R"]["loss"] == "sparse_categorical_crossentropy"
 
 
-# The first of these pays TensorFlow's import (tens of seconds on a loaded 2-core machine).
 @pytest.mark.timeout(180)
 def test_real_keras_iterator_and_history():
     tf = pytest.importorskip("tensorflow")
