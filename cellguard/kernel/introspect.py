@@ -111,12 +111,12 @@ def type_name(obj) -> str:
     return qualified_name(type(obj))
 
 
-def top_module(cls) -> str:
-    return class_module(cls).split(".")[0]
+def is_trusted_module(module: str) -> bool:
+    return module.split(".")[0] in TRUSTED_LIBRARIES
 
 
 def is_trusted_type(cls) -> bool:
-    return top_module(cls) in TRUSTED_LIBRARIES
+    return is_trusted_module(class_module(cls))
 
 
 def in_package(module: str, prefixes) -> bool:

@@ -63,6 +63,16 @@ def int_value(value: int):
     return str(value)
 
 
+def whole_number(value):
+    """An int, or a numpy integer as an int; None for anything else (a user's `__int__` never
+    runs)."""
+    if type(value) is int:
+        return value
+    integer = library_class("numpy", "integer")
+    is_numpy_integer = integer is not None and is_subclass(type(value), integer)
+    return int(value) if is_numpy_integer and is_trusted_type(type(value)) else None
+
+
 def clean(value, depth: int = 0):
     # issubclass(type(...)) rather than isinstance: the latter may read a user's `__class__`.
     cls = type(value)
