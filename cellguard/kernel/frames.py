@@ -61,14 +61,16 @@ def _pandas_subclass(cls, name: str) -> bool:
 
 
 def base_view(obj, name: str):
-    """A pandas `name` (DataFrame or Series) over `obj`'s data: `obj` itself when it is of pandas'
-    own class, else one built from the block manager it stores. Raises Opaque when the data holds
-    a user's extension array or Index subclass."""
+    """A fresh pandas `name` (DataFrame or Series) over `obj`'s data, built from the block manager
+    it stores, with unnamed axes and no `attrs`: pandas validates (hashes) names and deep-copies
+    attrs as results propagate them, and a subclass's overrides would run. Raises Opaque when the
+    data holds a user's extension array or Index subclass."""
     manager = instance_attr(obj, "_mgr")
     if manager is None or not _safe_manager(manager):
         raise Opaque
-    if is_trusted_type(type(obj)):
-        return obj
+    manager = manager.copy(deep=False)  # ours to relabel: the user's axes stay as they are
+    for axis, labels in enumerate(manager.axes):
+        manager.set_axis(axis, unnamed(labels))
     base = library_class("pandas", name)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # pandas < 2.1 warns about a manager passed to __init__
@@ -78,8 +80,13 @@ def base_view(obj, name: str):
             else base(manager)
         )
     if name == "Series":
-        object.__setattr__(view, "_name", None)  # our own view: the user's name stays theirs
+        object.__setattr__(view, "_name", None)
     return view
+
+
+def unnamed(index):
+    """The Index (a shallow copy) without its name(s), which may be any hashable user object."""
+    return index.set_names([None] * index.nlevels)
 
 
 def _safe_manager(manager) -> bool:
@@ -164,6 +171,7 @@ def summarize_series(series, ctx) -> dict:
 
 
 def summarize_index(index, ctx) -> dict:
+    index = unnamed(index)
     step = sample_step(len(index))
     return {
         "kind": "index",
