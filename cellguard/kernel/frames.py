@@ -237,6 +237,8 @@ def _focus_positions_beyond(labels, head: int, ctx) -> list:
     for position, label in enumerate(labels[head:].tolist(), head):
         if type(label) is str and label in wanted:
             found.setdefault(label, position)
+        if position % 10_000 == 0:
+            ctx.budget.check()
     return sorted(found.values())
 
 

@@ -31,7 +31,6 @@ TORCH = ("torch",)
 PROBES = 3
 LIBRARY_CHECK_OBJECTS = 10_000  # objects looked at to tell that probing runs library code only
 LIBRARY_CHECK_DEPTH = 8
-MAX_MODULES = 100_000
 _PLAIN_TYPES = frozenset({str, int, float, bool, type(None), bytes, complex})
 _BUILTIN_CALLABLES = (
     types.BuiltinFunctionType,
@@ -67,7 +66,7 @@ def summarizer_for(obj):
 
 
 def summarize_module(module, ctx) -> dict:
-    modules = _modules(module)
+    modules = _modules(module, ctx.budget)
     leaves = [candidate for candidate in modules if not _children(candidate)]
     return {
         "kind": "torch_module",
@@ -111,7 +110,7 @@ def summarize_iterable_dataset(dataset, ctx) -> dict:
 
 def summarize_dataset(dataset, ctx) -> dict:
     facts = {"kind": "torch_dataset", "S": {}, "R": {"class": qualified_name(type(dataset))}}
-    if not (ctx.probe_datasets or runs_library_code_only(dataset)):
+    if not (ctx.probe_datasets or runs_library_code_only(dataset, ctx.budget)):
         facts["V"] = {"probed": 0}
         return facts
     try:
@@ -134,7 +133,7 @@ def summarize_dataset(dataset, ctx) -> dict:
     return facts
 
 
-def runs_library_code_only(dataset) -> bool:
+def runs_library_code_only(dataset, budget) -> bool:
     """Whether `len(dataset)` and `dataset[i]` run library code only: the dataset's class and
     everything reachable from its attributes (transforms, wrapped datasets, loader functions) are
     a library's or plain data. Unknown (too much to look at) counts as no."""
@@ -145,6 +144,8 @@ def runs_library_code_only(dataset) -> bool:
         looked_at += 1
         if looked_at > LIBRARY_CHECK_OBJECTS or depth > LIBRARY_CHECK_DEPTH:
             return False
+        if looked_at % 1_000 == 0:
+            budget.check()
         cls = type(obj)
         if cls in _PLAIN_TYPES or cls in _BUILTIN_CALLABLES:
             continue
@@ -200,12 +201,14 @@ def _describe_value(value) -> dict:
     return described
 
 
-def _modules(module) -> list:
+def _modules(module, budget) -> list:
     """The module and its descendants (depth first, registration order), from `_modules` dicts."""
     found, pending = [], [module]
-    while pending and len(found) < MAX_MODULES:
+    while pending:  # as long as the deadline allows
         current = pending.pop()
         found.append(current)
+        if len(found) % 1_000 == 0:
+            budget.check()
         pending.extend(reversed([child for child in _children(current) if child is not None]))
     return found
 

@@ -13,7 +13,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use crate::summary::{certain_missing_attribute, Category, ObjectSummary, SummaryDoc};
+use crate::summary::{Category, FailureFields, ObjectSummary, SummaryDoc};
 use crate::verdict::Verdict;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -516,14 +516,13 @@ fn check_attribute(claim: &mut Claim, evidence: Evidence) {
                 set(claim, Outcome::Refuted, format!("the kernel has {path}"));
                 return;
             }
-            Some(e)
-                if certain_missing_attribute(e, path.rsplit('.').next().unwrap_or(path))
-                    .is_some() =>
-            {
-                set(claim, Outcome::Confirmed, format!("the kernel: {e}"));
-                return;
+            Some(code) => {
+                let last = path.rsplit('.').next().unwrap_or(path);
+                if let Some(message) = FailureFields::of(answer).certain_missing(code, last) {
+                    set(claim, Outcome::Confirmed, format!("the kernel: {message}"));
+                    return;
+                }
             }
-            Some(_) => {}
         }
     }
 }
@@ -772,8 +771,8 @@ mod tests {
                             "parameters": [{"name": "labels", "kind": "POSITIONAL_OR_KEYWORD", "default": "None"},
                                            {"name": "axis", "kind": "KEYWORD_ONLY", "default": "0"},
                                            {"name": "inplace", "kind": "KEYWORD_ONLY", "default": "False"}]},
-                "df.dropp": {"error": "AttributeError: 'DataFrame' object has no attribute 'dropp'"},
-                "np.nope": {"error": "AttributeError: module 'numpy' has no loaded attribute 'nope'"},
+                "df.dropp": {"error": "no_attribute", "owner": "'DataFrame' object", "attribute": "dropp"},
+                "np.nope": {"error": "not_loaded", "owner": "module 'numpy'", "attribute": "nope"},
                 "model.predict": {"kind": "method", "signature": "(X)", "parameters": [{"name": "X", "kind": "POSITIONAL_OR_KEYWORD"}]}}"#,
         )
         .unwrap()

@@ -314,16 +314,31 @@ def test_big_values_are_bounded(hostile):
     hostile.execute("del long_deque, holder, strings, wide", store_history=False)
 
 
-def test_the_deadline_holds_inside_a_frame(hostile):
+def test_the_deadline_holds_inside_objects(hostile):
     hostile.execute(
-        "many = pd.DataFrame(np.full((2000, 1500), 'v', dtype=object))",
+        "many = pd.DataFrame(np.full((2000, 1500), 'v', dtype=object))\n"
+        "Module = _fake('torch.nn.modules.module', 'Module')\n"
+        "network = Module()\n"
+        "network._modules = {str(i): Module() for i in range(200_000)}",
         store_history=False,
     )
-    summary = hostile.summarize("many", "objects", budget_ms=5)
+    summary = hostile.summarize("many", budget_ms=5)
     many = summary["objects"]["many"]
+    # A frame stops between columns and says so.
     assert summary["partial"] is True and many["partial"] is True
     assert "has_nan" not in many["V"] and len(many["V"]["column_values"]) < 20
-    hostile.execute("del many", store_history=False)
+    # A walk that cannot stop with a partial result gives up at the deadline.
+    summary = hostile.summarize("network", budget_ms=1)
+    assert summary["partial"] is True
+    assert summary["objects"]["network"] == {
+        "type": "torch.nn.modules.module.Module",
+        "error": "deadline",
+    }
+    assert (
+        hostile.summarize("network", budget_ms=5000)["objects"]["network"]["S"]["n_layers"]
+        == 200_000
+    )
+    hostile.execute("del many, network", store_history=False)
 
 
 def test_huge_integers_cross_as_strings_and_keep_the_other_names(hostile):
