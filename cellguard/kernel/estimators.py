@@ -71,7 +71,7 @@ def summarize_label_encoder(encoder, ctx) -> dict:
     return {
         "kind": "label_encoder",
         "S": {"n_classes": n_classes},
-        "R": {"classes_dtype": str(plain_array(instance_dict(encoder)["classes_"]).dtype)},
+        "R": {"classes_dtype": _array_dtype(instance_dict(encoder)["classes_"])},
         "V": {"fitted": True, "classes": classes},
     }
 
@@ -147,6 +147,12 @@ def _step(step):
         transformer if type(transformer) is str else qualified_name(type(transformer)),
     ]
     return described + [short_repr(columns, 80) for columns in rest]
+
+
+def _array_dtype(values):
+    ndarray = library_class("numpy", "ndarray")
+    is_array = ndarray is not None and is_subclass(type(values), ndarray)
+    return str(plain_array(values).dtype) if is_array else None
 
 
 def _classes(estimator):

@@ -128,7 +128,7 @@ def summarize_frame(frame, ctx) -> dict:
             ctx.truncated = True
             break
         try:
-            column_values[names[position]] = value_facts(sample.iloc[:, position])
+            column_values[names[position]] = value_facts(_column(sample, position))
         except Exception as exc:  # one odd column must not sink the frame
             column_values[names[position]] = {"error": "raised", "exception": class_name(type(exc))}
     representation = {
@@ -182,12 +182,19 @@ def summarize_index(index, ctx) -> dict:
     }
 
 
+def _column(frame, position: int):
+    """The column as a Series without a name (its label may be a user object pandas would hash)."""
+    column = frame.iloc[:, position]
+    object.__setattr__(column, "_name", None)
+    return column
+
+
 def _dtype_texts(dtypes) -> list:
     texts = {}  # numpy's `str(dtype)` is slow Python code: once per distinct dtype
-    return [
-        texts.setdefault(dtype, str(dtype)) if dtype not in texts else texts[dtype]
-        for dtype in dtypes
-    ]
+    for dtype in dtypes:
+        if dtype not in texts:
+            texts[dtype] = str(dtype)
+    return [texts[dtype] for dtype in dtypes]
 
 
 def label_texts(labels) -> tuple:
@@ -260,7 +267,7 @@ def _nan_flags(sample, ctx) -> tuple:
         if ctx.budget.expired():
             ctx.truncated = True
             return flags, False, sampled
-        column = sample.iloc[:, position]
+        column = _column(sample, position)
         step = _step(len(column), per_column)
         sampled = sampled or step > 1
         flags[position] = _has_nan(column.iloc[::step] if step > 1 else column)
