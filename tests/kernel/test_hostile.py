@@ -6,6 +6,7 @@ import time
 import uuid
 
 import pytest
+from conftest import TORCH_LOOKALIKES
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -156,11 +157,6 @@ liar_keys = {Liar(): 1}
 
 # Datasets and loaders under torch's module names (torch itself is too big for CI).
 DATASETS = r"""
-def _fake(module, name, bases=(), body=None):
-    cls = type(name, bases, dict(body or {}))
-    cls.__module__ = module
-    return cls
-TorchDataset = _fake("torch.utils.data.dataset", "Dataset")
 TorchLoader = _fake("torch.utils.data.dataloader", "DataLoader")
 
 class SlowImages(TorchDataset):
@@ -192,7 +188,7 @@ ran.clear()
 
 @pytest.fixture(scope="module")
 def hostile(embedded_kernel):
-    for code in (HOSTILE, DATASETS):
+    for code in (HOSTILE, TORCH_LOOKALIKES, DATASETS):
         result = embedded_kernel.execute(code)
         assert result["status"] == "ok", result["stdout"]
     embedded_kernel.execute("ran.clear()")

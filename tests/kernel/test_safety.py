@@ -3,6 +3,7 @@
 import time
 
 import pytest
+from conftest import TORCH_LOOKALIKES
 
 pytestmark = pytest.mark.timeout(180)
 
@@ -55,12 +56,6 @@ frame = pd.DataFrame({"a": [1.0, np.nan, 3.0], "b": ["x", "y", "z"], "c": [[1], 
 # Look-alikes of torch.utils.data classes: the DataLoader must not be iterated, and probing a
 # map-style dataset must leave the random state as it was.
 FAKE_TORCH = r"""
-import sys, types
-def _fake(module, name, bases=(), body=None):
-    cls = type(name, bases, dict(body or {}))
-    cls.__module__ = module
-    return cls
-TorchDataset = _fake("torch.utils.data.dataset", "Dataset")
 TorchIterable = _fake("torch.utils.data.dataset", "IterableDataset", (TorchDataset,))
 TorchLoader = _fake("torch.utils.data.dataloader", "DataLoader")
 
@@ -118,7 +113,7 @@ image_loader = _loader(Images(), 16)
 
 @pytest.fixture(scope="module")
 def hostile(embedded_kernel):
-    for code in (HOSTILE, FAKE_TORCH):
+    for code in (HOSTILE, TORCH_LOOKALIKES, FAKE_TORCH):
         result = embedded_kernel.execute(code)
         assert result["status"] == "ok", result["stdout"]
     return embedded_kernel
