@@ -36,7 +36,8 @@ EXAMPLE_CHARS = 40
 CATEGORICAL_MAX_UNIQUE = 20  # at most this many distinct values reads as categorical
 TEXT_UNIQUE_RATIO = 0.5  # strings mostly distinct (above this ratio) read as text
 LABEL_SAMPLE = 20_000  # strings, categories and objects: distinct values counted on this many
-LABEL_NAN_CELLS = 100_000  # string / object cells checked for NaN across a frame's columns
+LABEL_NAN_CELLS = 100_000  # string / object cells checked for NaN across a frame's columns...
+# ...and at most LABEL_SAMPLE per column
 CARDINALITY_PROBE = 1_000  # leading values that tell a continuous number column quickly
 _PLAIN_TYPES = frozenset({str, int, float, bool, type(None), bytes, complex})
 # Library scalar types whose hash, equality and str run library code only.
@@ -253,7 +254,11 @@ def _nan_flags(sample, ctx) -> tuple:
     """(per column: NaN found?, whether every column was checked, sampled?). Numbers, booleans
     and dates are checked by pandas at once; strings, categories and objects on a strided sample
     of their values, object columns through pandas only when all of those are plain values."""
-    labels = [_is_label_dtype(dtype) for dtype in sample.dtypes]
+    kinds = {}  # per distinct dtype: pandas' dtype checks are slow Python code
+    labels = [
+        kinds[dtype] if dtype in kinds else kinds.setdefault(dtype, _is_label_dtype(dtype))
+        for dtype in sample.dtypes
+    ]
     flags = [False] * len(labels)
     others = [position for position, label in enumerate(labels) if not label]
     if others:
@@ -261,7 +266,7 @@ def _nan_flags(sample, ctx) -> tuple:
         for position, has_nan in zip(others, found):
             flags[position] = has_nan
     chosen = [position for position, label in enumerate(labels) if label]
-    per_column = max(1_000, LABEL_NAN_CELLS // max(len(chosen), 1))
+    per_column = min(LABEL_SAMPLE, max(1_000, LABEL_NAN_CELLS // max(len(chosen), 1)))
     sampled = False
     for position in chosen:
         if ctx.budget.expired():

@@ -270,7 +270,9 @@ mod tests {
         let answer = serde_json::json!({"error": "no_attribute", "owner": "'DataFrame' object",
                                         "attribute": "dropp"});
         assert_eq!(
-            FailureFields::of(&answer).certain_missing("no_attribute", "dropp").as_deref(),
+            FailureFields::of(&answer)
+                .certain_missing("no_attribute", "dropp")
+                .as_deref(),
             Some("'DataFrame' object has no attribute 'dropp'")
         );
     }
