@@ -8,6 +8,7 @@ and looked up in `sys.modules`, never imported.
 
 import sys
 import types
+import weakref
 
 # Top-level modules whose own classes run only library code when their attributes are read, so
 # paths through objects of these exact classes (not of user subclasses) may use a plain `getattr`.
@@ -36,6 +37,13 @@ TRUSTED_LIBRARIES = frozenset(
     }
 )
 MISSING = object()
+LIBRARY_CHECK_OBJECTS = 10_000  # objects looked at to tell that an object holds library ones only
+LIBRARY_CHECK_DEPTH = 8
+_PLAIN_TYPES = frozenset({str, int, float, bool, type(None), bytes, complex})
+_INERT_TYPES = frozenset(
+    {types.BuiltinFunctionType, types.MethodDescriptorType, types.WrapperDescriptorType,
+     weakref.ReferenceType}  # a back reference (pandas' Flags) is not followed by library code
+)  # fmt: skip
 
 # `type`'s descriptors, called directly so that no metaclass can intercept the lookup.
 _TYPE_MRO = vars(type)["__mro__"]
@@ -161,6 +169,42 @@ def instance_dict(obj) -> dict:
 def instance_attr(obj, name: str, default=None):
     """An attribute stored on the instance itself (no property, no `__getattr__`)."""
     return instance_dict(obj).get(name, default)
+
+
+def holds_library_objects_only(obj, budget=None) -> bool:
+    """Whether `obj`'s class and everything reachable from its attributes (through containers,
+    instance dicts, bound methods) is a trusted library's or plain data, so that library code
+    working on it (a property, `len`, `ds[i]`) calls no user code: no user transform, wrapped user
+    dataset or user estimator in a library Pipeline. Unknown (too much to look at) counts as no."""
+    pending, seen = [(obj, 0)], set()
+    while pending:
+        current, depth = pending.pop()
+        if id(current) in seen:
+            continue
+        seen.add(id(current))
+        if len(seen) > LIBRARY_CHECK_OBJECTS or depth > LIBRARY_CHECK_DEPTH:
+            return False
+        if budget is not None and len(seen) % 1_000 == 0:
+            budget.check()
+        cls = type(current)
+        if cls in _PLAIN_TYPES or cls in _INERT_TYPES:
+            continue
+        if cls is types.FunctionType:
+            if type(current.__module__) is not str or not is_trusted_module(current.__module__):
+                return False
+            continue
+        if cls in (list, tuple, set, frozenset, dict):
+            items = [*dict.keys(current), *dict.values(current)] if cls is dict else list(current)
+            if not set(map(type, items)) <= _PLAIN_TYPES:  # plain lists (targets, paths) at C speed
+                pending.extend((item, depth + 1) for item in items)
+            continue
+        if cls is types.MethodType:
+            pending.extend(((current.__func__, depth + 1), (current.__self__, depth + 1)))
+            continue
+        if not is_trusted_type(cls):
+            return False
+        pending.extend((value, depth + 1) for value in instance_dict(current).values())
+    return True
 
 
 def library_attr(obj, name: str, default=None):

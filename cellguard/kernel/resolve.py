@@ -3,8 +3,9 @@
 Each step looks the attribute up statically, in the instance's `__dict__` and the MRO namespaces.
 Plain values, functions and slots are taken as they are (binding a function runs no user code).
 Properties and dynamic attributes (`__getattr__`) are evaluated only on objects of trusted
-libraries' own classes (`df.Age`, `pipe.classes_`); on a user's class (a library subclass included)
-they would run arbitrary code, so the step fails instead. On a module only its namespace is read: a
+libraries' own classes that hold library objects only (`df.Age`, `pipe.classes_`); on a user's
+class (a library subclass included), or on a library Pipeline holding a user's estimator, they
+would run user code, so the step fails instead. On a module only its namespace is read: a
 module-level `__getattr__` may import a submodule lazily. On a class, the class's and then its
 metaclass's namespaces are read, so a metaclass `__getattr__` never runs.
 """
@@ -19,6 +20,7 @@ from .introspect import (
     class_mro,
     class_name,
     defining_class,
+    holds_library_objects_only,
     instance_dict,
     is_module,
     is_subclass,
@@ -84,8 +86,9 @@ def get_attribute(obj, name: str):
     if is_subclass(cls, type):
         return _class_attribute(obj, name)
     owner = f"'{class_name(cls)}' object"
-    if is_trusted_type(cls):
-        # A library's own class: its properties and `__getattr__` run library code.
+    if is_trusted_type(cls) and holds_library_objects_only(obj):
+        # A library's own class holding library objects only: its properties and `__getattr__`
+        # run library code (a Pipeline's `classes_` reads its last step's).
         try:
             return getattr(obj, name)
         except AttributeError:

@@ -17,9 +17,9 @@ from contextlib import contextmanager
 from .arrays import shape_of
 from .introspect import (
     class_name,
+    holds_library_objects_only,
     instance_attr,
     instance_dict,
-    is_trusted_module,
     is_trusted_type,
     library_attr,
     mro_has,
@@ -29,8 +29,6 @@ from .jsonsafe import short_repr
 
 TORCH = ("torch",)
 PROBES = 3
-LIBRARY_CHECK_OBJECTS = 10_000  # objects looked at to tell that probing runs library code only
-LIBRARY_CHECK_DEPTH = 8
 _PLAIN_TYPES = frozenset({str, int, float, bool, type(None), bytes, complex})
 _BUILTIN_CALLABLES = (
     types.BuiltinFunctionType,
@@ -110,7 +108,8 @@ def summarize_iterable_dataset(dataset, ctx) -> dict:
 
 def summarize_dataset(dataset, ctx) -> dict:
     facts = {"kind": "torch_dataset", "S": {}, "R": {"class": qualified_name(type(dataset))}}
-    if not (ctx.probe_datasets or runs_library_code_only(dataset, ctx.budget)):
+    # `len(dataset)` and `dataset[i]` run library code only when all it holds is a library's.
+    if not (ctx.probe_datasets or holds_library_objects_only(dataset, ctx.budget)):
         facts["V"] = {"probed": 0}
         return facts
     try:
@@ -131,40 +130,6 @@ def summarize_dataset(dataset, ctx) -> dict:
     )
     facts["V"] = {"probed": len(samples)}
     return facts
-
-
-def runs_library_code_only(dataset, budget) -> bool:
-    """Whether `len(dataset)` and `dataset[i]` run library code only: the dataset's class and
-    everything reachable from its attributes (transforms, wrapped datasets, loader functions) are
-    a library's or plain data. Unknown (too much to look at) counts as no."""
-    pending = [(dataset, 0)]
-    looked_at = 0
-    while pending:
-        obj, depth = pending.pop()
-        looked_at += 1
-        if looked_at > LIBRARY_CHECK_OBJECTS or depth > LIBRARY_CHECK_DEPTH:
-            return False
-        if looked_at % 1_000 == 0:
-            budget.check()
-        cls = type(obj)
-        if cls in _PLAIN_TYPES or cls in _BUILTIN_CALLABLES:
-            continue
-        if cls is types.FunctionType:
-            if type(obj.__module__) is not str or not is_trusted_module(obj.__module__):
-                return False
-            continue
-        if cls in (list, tuple, set, frozenset, dict):
-            items = list(dict.values(obj)) if cls is dict else list(cls.__iter__(obj))
-            if not set(map(type, items)) <= _PLAIN_TYPES:  # plain lists (targets, paths) at C speed
-                pending.extend((item, depth + 1) for item in items)
-            continue
-        if cls is types.MethodType:
-            pending.extend(((obj.__func__, depth + 1), (obj.__self__, depth + 1)))
-            continue
-        if not is_trusted_type(cls):
-            return False
-        pending.extend((value, depth + 1) for value in instance_dict(obj).values())
-    return True
 
 
 def _describe_sample(sample) -> list:

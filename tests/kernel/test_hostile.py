@@ -236,7 +236,8 @@ def test_summaries_of_hostile_objects_and_classes_run_nothing(hostile):
 
 
 def test_library_subclasses_are_read_through_base_class_views(hostile):
-    names = ["sub_frame", "sub_series", "model", "pipeline", "tracked"]
+    names = ["sub_frame", "sub_series", "model", "pipeline", "tracked", "pipeline.classes_",
+             "model.classes_", "pipeline.steps"]  # fmt: skip
     objects = hostile.summarize(*names, focus_columns=["age"])["objects"]
     assert user_code_that_ran(hostile) == []
     frame = objects["sub_frame"]
@@ -254,6 +255,11 @@ def test_library_subclasses_are_read_through_base_class_views(hostile):
     pipeline = objects["pipeline"]
     assert [step[0] for step in pipeline["R"]["steps"]] == ["standardscaler", "model"]
     assert "fitted" not in pipeline.get("V", {})
+    # Pipeline.classes_ would read the user step's property; the steps list is plain data.
+    assert objects["pipeline.classes_"] == {"error": "not_evaluated", "owner": "'Pipeline' object",
+                                            "attribute": "classes_", "reason": "property"}  # fmt: skip
+    assert objects["model.classes_"]["error"] == "not_evaluated"
+    assert objects["pipeline.steps"]["kind"] == "list"
     tracked = objects["tracked"]
     assert tracked["kind"] == "ndarray" and tracked["S"] == {"shape": [2, 3]}
     assert tracked["V"]["has_nan"] is True and tracked["V"]["range"] == [1.0, 5.0]
