@@ -127,7 +127,7 @@ def is_trusted_type(cls) -> bool:
     return is_trusted_module(class_module(cls))
 
 
-def in_package(module: str, prefixes) -> bool:
+def _in_package(module: str, prefixes) -> bool:
     return any(module == p or module.startswith(p + ".") for p in prefixes)
 
 
@@ -138,7 +138,7 @@ def mro_has(obj, names, prefixes) -> bool:
     small look-alike classes).
     """
     return any(
-        class_name(cls) in names and in_package(class_module(cls), prefixes)
+        class_name(cls) in names and _in_package(class_module(cls), prefixes)
         for cls in class_mro(type(obj))
     )
 
