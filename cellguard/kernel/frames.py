@@ -36,6 +36,7 @@ EXAMPLE_CHARS = 40
 CATEGORICAL_MAX_UNIQUE = 20  # at most this many distinct values reads as categorical
 TEXT_UNIQUE_RATIO = 0.5  # strings mostly distinct (above this ratio) read as text
 LABEL_SAMPLE = 20_000  # strings, categories and objects: distinct values counted on this many
+NAN_CHUNK_CELLS = 500_000  # number and date cells checked for NaN between deadline checks
 LABEL_NAN_CELLS = 100_000  # string / object cells checked for NaN across a frame's columns...
 # ...and at most LABEL_SAMPLE per column
 CARDINALITY_PROBE = 1_000  # leading values that tell a continuous number column quickly
@@ -261,9 +262,15 @@ def _nan_flags(sample, ctx) -> tuple:
     ]
     flags = [False] * len(labels)
     others = [position for position, label in enumerate(labels) if not label]
-    if others:
-        found = sample.iloc[:, others].isna().any().to_numpy().tolist()
-        for position, has_nan in zip(others, found):
+    # In chunks of about NAN_CHUNK_CELLS cells, so that the deadline is checked in between.
+    chunk = max(1, NAN_CHUNK_CELLS // max(len(sample), 1))
+    for start in range(0, len(others), chunk):
+        if ctx.budget.expired():
+            ctx.truncated = True
+            return flags, False, False
+        positions = others[start : start + chunk]
+        found = sample.iloc[:, positions].isna().any().to_numpy().tolist()
+        for position, has_nan in zip(positions, found):
             flags[position] = has_nan
     chosen = [position for position, label in enumerate(labels) if label]
     per_column = min(LABEL_SAMPLE, max(1_000, LABEL_NAN_CELLS // max(len(chosen), 1)))
