@@ -39,11 +39,6 @@ class Agent:
         """The reply to `request`, or None when it will come later through `send`."""
         return protocol.handle(self, request, send)
 
-    def _serve(self, comm, request) -> None:
-        reply = self.handle(request, comm.send)
-        if reply is not None:
-            comm.send(reply)
-
     def start(self) -> None:
         self.ipython.events.register("post_run_cell", self.history.record)
         _comm_manager(self.ipython).register_target(COMM_TARGET, self._on_comm_open)
@@ -63,11 +58,25 @@ class Agent:
 
     def _on_comm_open(self, comm, open_msg) -> None:
         self.comms.append(comm)
-        comm.on_msg(lambda msg: self._serve(comm, msg["content"]["data"]))
+        comm.on_msg(lambda msg: self._reply(comm, msg["content"].get("data")))
         comm.on_close(lambda msg: self.comms.remove(comm) if comm in self.comms else None)
         request = open_msg["content"].get("data")
         if request:  # a request may ride on the open message, saving a round trip
-            self._serve(comm, request)
+            self._reply(comm, request)
+
+    def _reply(self, comm, request) -> None:
+        reply = self.handle(request, lambda later: _send(comm, later))
+        if reply is not None:
+            _send(comm, reply)
+
+
+def _send(comm, reply: dict) -> None:
+    try:
+        comm.send(reply)
+    except Exception:
+        # The kernel's JSON writer refused the reply: still one answer to the request.
+        echo = {key: reply.get(key) for key in ("type", "id")}
+        comm.send(protocol.failure(echo, {"error": "unserializable"}))
 
 
 def _running_loop():

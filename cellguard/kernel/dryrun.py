@@ -225,9 +225,7 @@ class DryRunner:
     def start(self, request: dict, respond) -> None:
         """Validates the request here; forks on the kernel's main thread (a comm served on a
         subshell thread hands the fork to the main thread's event loop)."""
-        code = request.get("code")
-        if not isinstance(code, str):
-            raise ValueError("`code` must be the cell's source")
+        code = request["code"]  # checked by the protocol
         budget_s = min(float(request.get("budget_ms") or DEFAULT_BUDGET_MS), MAX_BUDGET_MS) / 1000
         memory_bytes = int(request.get("memory_mb") or DEFAULT_MEMORY_MB) << 20
         if not hasattr(os, "fork"):
