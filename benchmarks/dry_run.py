@@ -7,7 +7,7 @@ Starts an IPython kernel (jupyter_client), attaches cellguard, fills the namespa
 `overhead` (total - cell: fork, isolation, report, reaping) and `round trip` (request sent to reply
 read, here). Prints figures; asserts nothing.
 
-    .venv/bin/python benchmarks/dry_run.py [--skip-big]
+    .venv/bin/python benchmarks/dry_run.py [--skip-big] [--only-big] [--repeats N]
 """
 
 import statistics
@@ -20,7 +20,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "tests" / "kernel"))
 from conftest import _kernel_env, _start  # noqa: E402
 
-REPEATS = 5
+REPEATS = int(sys.argv[sys.argv.index("--repeats") + 1]) if "--repeats" in sys.argv else 5
 SIZES = {"100 MB": 1_300_000, "2 GB": 27_000_000}  # rows of 10 float64 columns (+ a key column)
 FILL = """
 import numpy as np, pandas as pd
@@ -59,7 +59,12 @@ def measure(session, code: str, budget_ms: int) -> dict:
 
 
 def main() -> None:
-    sizes = {k: v for k, v in SIZES.items() if not ("--skip-big" in sys.argv and k == "2 GB")}
+    sizes = {
+        k: v
+        for k, v in SIZES.items()
+        if not ("--skip-big" in sys.argv and k == "2 GB")
+        and not ("--only-big" in sys.argv and k != "2 GB")
+    }
     for label, rows in sizes.items():
         session = _start(_kernel_env(PYTHONPATH=str(REPO)), Path(tempfile.mkdtemp()))
         try:
