@@ -11,7 +11,7 @@ use std::rc::Rc;
 
 use serde::Serialize;
 
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{apply_severities, crash_predicted, Diagnostic, Severities};
 use crate::facts::{cell_facts, CellFacts};
 use crate::order::{undefined_names, Namespace, NotebookCell};
 use crate::python::{parse_cell, ParsedCell};
@@ -33,11 +33,16 @@ pub struct CheckInput<'a> {
     pub kernel_names: Option<&'a [String]>,
     /// Kernel summaries of the objects the target uses (`CellFacts::wants`), for the rules.
     pub summaries: Option<&'a SummaryDoc>,
+    /// The user's severity overrides: the report's diagnostics and `crash_predicted` follow them.
+    pub severities: &'a Severities,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct CellReport {
+    /// After the user's severity overrides.
     pub diagnostics: Vec<Diagnostic>,
+    /// An error among `diagnostics` (`diagnostic::crash_predicted`): what every consumer reads.
+    pub crash_predicted: bool,
     pub facts: CellFacts,
     /// Globals the notebook's functions the cell calls read (`rules::calls::callee_globals`):
     /// kernel summaries of them let the rules follow those calls.
@@ -238,18 +243,33 @@ pub fn check_prepared(
         history: &view.rules,
         summaries: input.summaries,
         kernel_names: kernel.as_ref().map(|k| &k.names),
+        severities: input.severities,
     };
     let diagnostics = diagnose(&target, input.target_index, &known, &cells, has_run);
     CellReport {
+        crash_predicted: crash_predicted(diagnostics.iter().map(|d| d.severity)),
         diagnostics,
         facts: target.facts.clone(),
         callee_globals: crate::rules::calls::callee_globals(&target.facts, &view.rules),
     }
 }
 
+/// The diagnostics of the cells of a notebook, each code cell once, in the order checked.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NotebookReport {
+    /// (index among the notebook's cells, diagnostics after the user's overrides).
+    pub cells: Vec<(usize, Vec<Diagnostic>)>,
+    /// A crash is predicted in some cell (`diagnostic::crash_predicted`).
+    pub crash_predicted: bool,
+}
+
 /// Checks each cell listed in `order` as if the cells before it in `order` ran, and nothing else:
 /// the CLI's offline view of a notebook. Reports come in `order`.
-pub fn check_notebook(cells: &[String], order: &[usize]) -> Vec<(usize, Vec<Diagnostic>)> {
+pub fn check_notebook(
+    cells: &[String],
+    order: &[usize],
+    severities: &Severities,
+) -> NotebookReport {
     let mut cache = CellCache::default();
     let analysed: Vec<Rc<AnalysedCell>> = cells.iter().map(|s| cache.analyse(s)).collect();
     let notebook = notebook_cells(cells, &analysed);
@@ -268,6 +288,7 @@ pub fn check_notebook(cells: &[String], order: &[usize]) -> Vec<(usize, Vec<Diag
             history: &history,
             summaries: None,
             kernel_names: None,
+            severities,
         };
         let diagnostics = diagnose(target, Some(index), &known, &notebook, |source| {
             ran.contains(&source.trim_end())
@@ -280,7 +301,10 @@ pub fn check_notebook(cells: &[String], order: &[usize]) -> Vec<(usize, Vec<Diag
         }
         reports.push((index, diagnostics));
     }
-    reports
+    NotebookReport {
+        crash_predicted: crash_predicted(reports.iter().flat_map(|(_, d)| d).map(|d| d.severity)),
+        cells: reports,
+    }
 }
 
 fn notebook_cells<'a>(
@@ -306,11 +330,25 @@ struct Known<'a> {
     history: &'a HistoryState,
     summaries: Option<&'a SummaryDoc>,
     kernel_names: Option<&'a BTreeSet<String>>,
+    severities: &'a Severities,
 }
 
-/// The target's diagnostics: undefined names, then the rules. A syntax error is the only one: the
-/// cell does not run at all, and the statements lost to it would make other findings unreliable.
+/// The target's diagnostics after the user's overrides: undefined names, then the rules. A syntax
+/// error is the only one: the cell does not run at all, and the statements lost to it would make
+/// other findings unreliable.
 fn diagnose(
+    target: &AnalysedCell,
+    target_index: Option<usize>,
+    known: &Known,
+    cells: &[NotebookCell],
+    has_run: impl Fn(&str) -> bool,
+) -> Vec<Diagnostic> {
+    let mut diagnostics = diagnose_unchanged(target, target_index, known, cells, has_run);
+    apply_severities(&mut diagnostics, known.severities);
+    diagnostics
+}
+
+fn diagnose_unchanged(
     target: &AnalysedCell,
     target_index: Option<usize>,
     known: &Known,
@@ -367,10 +405,49 @@ mod tests {
                 history,
                 kernel_names: None,
                 summaries: None,
+                severities: &Severities::new(),
             };
             let kept = check_cell_with(&mut cache, &input);
             cache.retain_used();
             assert_eq!(kept, check_cell(&input), "history {history:?}");
         }
+    }
+
+    /// The user's overrides decide the report's severities and whether a crash is predicted.
+    #[test]
+    fn overrides_decide_the_crash_prediction() {
+        use crate::diagnostic::{Severity, SeverityOverride};
+        let cells = strings(&["print(nowhere)"]);
+        let report = |overrides: &[(&str, SeverityOverride)]| {
+            let severities: Severities = overrides
+                .iter()
+                .map(|(code, level)| (code.to_string(), *level))
+                .collect();
+            check_cell(&CheckInput {
+                cells: &cells,
+                target_source: &cells[0],
+                target_index: Some(0),
+                history: &[],
+                kernel_names: None,
+                summaries: None,
+                severities: &severities,
+            })
+        };
+        let plain = report(&[]);
+        assert!(plain.crash_predicted);
+        assert_eq!(plain.diagnostics[0].severity, Severity::Error);
+        let warned = report(&[("undefined-name", SeverityOverride::Warning)]);
+        assert!(!warned.crash_predicted);
+        assert_eq!(warned.diagnostics[0].severity, Severity::Warning);
+        let off = report(&[("undefined-name", SeverityOverride::Off)]);
+        assert!(!off.crash_predicted && off.diagnostics.is_empty());
+        let other = report(&[("missing-column", SeverityOverride::Off)]);
+        assert_eq!(other, plain);
+        // The notebook view follows the same overrides.
+        let severities = Severities::from([("undefined-name".to_string(), SeverityOverride::Info)]);
+        let notebook = check_notebook(&cells, &[0], &severities);
+        assert!(!notebook.crash_predicted);
+        assert_eq!(notebook.cells[0].1[0].severity, Severity::Info);
+        assert!(check_notebook(&cells, &[0], &Severities::new()).crash_predicted);
     }
 }

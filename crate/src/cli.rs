@@ -4,8 +4,8 @@ use std::process::ExitCode;
 
 use serde_json::{json, Value};
 
-use crate::check::check_notebook;
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::check::{check_notebook, NotebookReport};
+use crate::diagnostic::{Diagnostic, Severities, Severity};
 use crate::notebook::{CellKind, Notebook};
 use crate::position::LineIndex;
 
@@ -13,14 +13,15 @@ const HELP: &str = "\
 cellguard: predicts whether notebook cells will crash, before they run
 
 USAGE:
-    cellguard check NOTEBOOK.ipynb [--json] [--execution-order]
+    cellguard check NOTEBOOK.ipynb [--format text|json|sarif] [--execution-order]
 
 Checks every code cell as if the code cells before it ran, top to bottom, and nothing else.
 
 OPTIONS:
     --execution-order   Assume the cells ran in the order of their execution counts ([n]);
                         cells that never ran come last, in document order.
-    --json              Print a machine-readable report (see below) instead of text.
+    --format FORMAT     text (default), json or sarif (see below).
+    --json              Same as --format json.
     -h, --help          Print this help.
     -V, --version       Print the version.
 
@@ -39,6 +40,13 @@ JSON OUTPUT (stable):
      \"crash_predicted\": true}
     Cells are listed in the order checked, each code cell once; positions as in the text output.
     `index` and `run_cells` are 0-based indices among all cells (cell 4 has index 3).
+
+SARIF OUTPUT (2.1.0, for code-scanning tools and CI):
+    One run; tool.driver.rules lists the codes found (id, shortDescription). Each result has
+    ruleId, level (error, warning, note), message.text and one location: artifactLocation.uri is
+    the notebook path as given with a `#cell=N` fragment (N as in the text output, counted from
+    1 among all cells) and region startLine/startColumn/endLine/endColumn are in that cell, as in
+    the text output (run.columnKind is utf16CodeUnits); properties.cellIndex is the 0-based index.
 
 EXIT STATUS:
     0  no crash predicted
@@ -74,13 +82,29 @@ fn usage_error(message: &str) -> ExitCode {
     ExitCode::from(2)
 }
 
+#[derive(Clone, Copy, PartialEq)]
+enum Format {
+    Text,
+    Json,
+    Sarif,
+}
+
 fn check(args: &[&str]) -> ExitCode {
-    let mut json_output = false;
+    let mut format = Format::Text;
     let mut execution_order = false;
     let mut paths = Vec::new();
-    for &arg in args {
+    let mut args = args.iter().copied();
+    while let Some(arg) = args.next() {
         match arg {
-            "--json" => json_output = true,
+            "--json" => format = Format::Json,
+            "--format" => {
+                format = match args.next() {
+                    Some("text") => Format::Text,
+                    Some("json") => Format::Json,
+                    Some("sarif") => Format::Sarif,
+                    _ => return usage_error("`--format` takes text, json or sarif"),
+                }
+            }
             "--execution-order" => execution_order = true,
             "-h" | "--help" => {
                 print!("{HELP}");
@@ -120,41 +144,40 @@ fn check(args: &[&str]) -> ExitCode {
             CellKind::Other => String::new(),
         })
         .collect();
-    let reports = check_notebook(&sources, &order);
-    let crash_predicted = reports
-        .iter()
-        .flat_map(|(_, diagnostics)| diagnostics)
-        .any(|d| d.severity == Severity::Error);
+    let report = check_notebook(&sources, &order, &Severities::new());
 
-    if json_output {
-        let cells: Vec<Value> = reports
-            .iter()
-            .map(|(index, diagnostics)| {
-                json!({
-                    "index": index,
-                    "execution_count": notebook.cells[*index].execution_count,
-                    "diagnostics": diagnostics_json(diagnostics, &sources[*index]),
+    match format {
+        Format::Json => {
+            let cells: Vec<Value> = report
+                .cells
+                .iter()
+                .map(|(index, diagnostics)| {
+                    json!({
+                        "index": index,
+                        "execution_count": notebook.cells[*index].execution_count,
+                        "diagnostics": diagnostics_json(diagnostics, &sources[*index]),
+                    })
                 })
-            })
-            .collect();
-        println!(
-            "{}",
-            json!({"cells": cells, "crash_predicted": crash_predicted})
-        );
-    } else {
-        print_text(&reports, &sources, crash_predicted);
+                .collect();
+            println!(
+                "{}",
+                json!({"cells": cells, "crash_predicted": report.crash_predicted})
+            );
+        }
+        Format::Sarif => println!("{}", sarif(&report, &sources, path)),
+        Format::Text => print_text(&report, &sources),
     }
-    if crash_predicted {
+    if report.crash_predicted {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
     }
 }
 
-fn print_text(reports: &[(usize, Vec<Diagnostic>)], sources: &[String], crash_predicted: bool) {
+fn print_text(report: &NotebookReport, sources: &[String]) {
     let mut count = 0;
     let mut cells_with_problems = 0;
-    for (index, diagnostics) in reports {
+    for (index, diagnostics) in &report.cells {
         let lines = LineIndex::new(&sources[*index]);
         for diagnostic in diagnostics {
             let start = lines.position(diagnostic.range.start);
@@ -173,7 +196,7 @@ fn print_text(reports: &[(usize, Vec<Diagnostic>)], sources: &[String], crash_pr
         count += diagnostics.len();
         cells_with_problems += usize::from(!diagnostics.is_empty());
     }
-    let verdict = if crash_predicted {
+    let verdict = if report.crash_predicted {
         "a crash is predicted"
     } else {
         "no crash predicted"
@@ -181,8 +204,82 @@ fn print_text(reports: &[(usize, Vec<Diagnostic>)], sources: &[String], crash_pr
     println!(
         "{count} problem{} in {cells_with_problems} of {} code cells: {verdict}",
         if count == 1 { "" } else { "s" },
-        reports.len()
+        report.cells.len()
     );
+}
+
+/// The report as a SARIF 2.1.0 log (documented in HELP).
+fn sarif(report: &NotebookReport, sources: &[String], path: &str) -> Value {
+    let mut rules: Vec<&'static str> = Vec::new();
+    let mut results = Vec::new();
+    for (index, diagnostics) in &report.cells {
+        let lines = LineIndex::new(&sources[*index]);
+        for diagnostic in diagnostics {
+            let rule_index = match rules.iter().position(|&code| code == diagnostic.code) {
+                Some(known) => known,
+                None => {
+                    rules.push(diagnostic.code);
+                    rules.len() - 1
+                }
+            };
+            let start = lines.position(diagnostic.range.start);
+            let end = lines.position(diagnostic.range.end);
+            results.push(json!({
+                "ruleId": diagnostic.code,
+                "ruleIndex": rule_index,
+                "level": match diagnostic.severity {
+                    Severity::Error => "error",
+                    Severity::Warning => "warning",
+                    Severity::Info => "note",
+                },
+                "message": {"text": diagnostic.message},
+                "locations": [{
+                    "physicalLocation": {
+                        "artifactLocation": {"uri": format!("{}#cell={}", uri_path(path), index + 1)},
+                        "region": {
+                            "startLine": start.line + 1,
+                            "startColumn": start.column + 1,
+                            "endLine": end.line + 1,
+                            "endColumn": end.column + 1,
+                        },
+                    },
+                }],
+                "properties": {"cellIndex": index},
+            }));
+        }
+    }
+    let rules: Vec<Value> = rules
+        .iter()
+        .map(|code| json!({"id": code, "shortDescription": {"text": code.replace('-', " ")}}))
+        .collect();
+    json!({
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [{
+            "tool": {"driver": {
+                "name": "cellguard",
+                "version": env!("CARGO_PKG_VERSION"),
+                "rules": rules,
+            }},
+            "columnKind": "utf16CodeUnits",
+            "results": results,
+        }],
+    })
+}
+
+/// A relative URI reference for a path: the characters a URI reserves
+/// (a `#` in a file name would start the fragment) percent-encoded.
+fn uri_path(path: &str) -> String {
+    let mut uri = String::new();
+    for byte in path.bytes() {
+        match byte {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' | b'/' => {
+                uri.push(byte as char)
+            }
+            _ => uri.push_str(&format!("%{byte:02X}")),
+        }
+    }
+    uri
 }
 
 fn diagnostics_json(diagnostics: &[Diagnostic], source: &str) -> Vec<Value> {

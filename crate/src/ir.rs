@@ -41,6 +41,14 @@ pub struct Keyword {
     pub range: TextRange,
 }
 
+/// The value passed as keyword `name`, if the call names it.
+pub fn keyword<'e>(keywords: &'e [Keyword], name: &str) -> Option<&'e Expr> {
+    keywords
+        .iter()
+        .find(|k| k.name.as_deref() == Some(name))
+        .map(|k| &k.value)
+}
+
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub enum SeqKind {
     List,

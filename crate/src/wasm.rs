@@ -12,7 +12,7 @@ use wasm_bindgen::prelude::*;
 
 use crate::check::{check_prepared, AnalysedCell, CellCache, CheckInput};
 use crate::claims::{judge_answers as judge, Claim, Evidence, LineSource};
-use crate::diagnostic::{self, Severity};
+use crate::diagnostic::{self, Severities, Severity};
 use crate::facts::{CellFacts, Origin};
 use crate::ir::TextRange;
 use crate::position::LineIndex;
@@ -31,13 +31,17 @@ export interface CheckRequest {
   kernel_names: string[] | null;
   /** The kernel's summary document (docs/summary-schema.md). */
   summaries: object | null;
+  /** The user's overrides by code: the report's diagnostics and `crash_predicted` follow them. */
+  severities?: Severities;
 }
+export type Severity = "error" | "warning" | "info";
+export type Severities = Record<string, Severity | "off">;
 export interface Position { line: number; column: number; }
 export interface TextEdit { start: Position; end: Position; content: string; }
 export interface Fix { message: string; edits: TextEdit[]; run_cells: number[]; }
 export interface Diagnostic {
   code: string;
-  severity: "error" | "warning" | "info";
+  severity: Severity;
   message: string;
   start: Position;
   end: Position;
@@ -53,13 +57,24 @@ export interface Wants {
   /** Column names the cell mentions: summarized in detail first. */
   focus_columns: string[];
 }
-export interface CellReport { diagnostics: Diagnostic[]; wants: Wants; }
+export interface CellReport {
+  diagnostics: Diagnostic[];
+  /** A certain crash: an error among `diagnostics`, after the overrides. The one answer to
+   * "is a crash predicted?" (crate/src/diagnostic.rs); never decide it from severities again. */
+  crash_predicted: boolean;
+  wants: Wants;
+}
 export interface NotebookRequest {
   cells: string[];
   /** Indices into `cells` in the order they are assumed to run; default: top to bottom. */
   order?: number[];
+  severities?: Severities;
 }
 export interface CellDiagnostics { index: number; diagnostics: Diagnostic[]; }
+export interface NotebookReport { cells: CellDiagnostics[]; crash_predicted: boolean; }
+/** Diagnostics from outside the core (an LLM's finding) to take the user's overrides. */
+export interface SeveritiesRequest { diagnostics: Diagnostic[]; severities: Severities; }
+export interface Verdict { diagnostics: Diagnostic[]; crash_predicted: boolean; }
 export interface PromptOptions {
   /** Runtime facts in the prompt (+RT); false is the paper's -RT baseline. */
   runtime?: boolean;
@@ -142,6 +157,8 @@ struct CheckRequestRest {
     target_index: Option<usize>,
     kernel_names: Option<Vec<String>>,
     summaries: Option<SummaryDoc>,
+    #[serde(default)]
+    severities: Severities,
 }
 
 #[wasm_bindgen(inline_js = "
@@ -242,7 +259,7 @@ struct Fix {
 #[derive(Serialize)]
 struct Diagnostic {
     code: &'static str,
-    severity: &'static str,
+    severity: Severity,
     message: String,
     start: Position,
     end: Position,
@@ -260,6 +277,7 @@ struct Wants {
 #[derive(Serialize)]
 struct CellReport {
     diagnostics: Vec<Diagnostic>,
+    crash_predicted: bool,
     wants: Wants,
 }
 
@@ -267,6 +285,27 @@ struct CellReport {
 struct NotebookRequest {
     cells: Vec<String>,
     order: Option<Vec<usize>>,
+    #[serde(default)]
+    severities: Severities,
+}
+
+#[derive(Serialize)]
+struct NotebookReport {
+    cells: Vec<CellDiagnostics>,
+    crash_predicted: bool,
+}
+
+/// JS diagnostics pass through as they are, but for their severity.
+#[derive(Deserialize)]
+struct SeveritiesRequest {
+    diagnostics: Vec<Map<String, Value>>,
+    severities: Severities,
+}
+
+#[derive(Serialize)]
+struct Verdict {
+    diagnostics: Vec<Map<String, Value>>,
+    crash_predicted: bool,
 }
 
 #[derive(Serialize)]
@@ -325,6 +364,7 @@ pub fn check_cell(
                     history: &strings.history.rust,
                     kernel_names: request.kernel_names.as_deref(),
                     summaries: request.summaries.as_ref(),
+                    severities: &request.severities,
                 },
                 &strings.cells.analysed,
                 strings.history.analysed.clone(),
@@ -341,6 +381,7 @@ pub fn check_cell(
             .iter()
             .map(|d| diagnostic_to_js(&index, d))
             .collect(),
+        crash_predicted: report.crash_predicted,
         wants: wants(&report.facts, &report.callee_globals),
     };
     to_js(&report)
@@ -348,7 +389,7 @@ pub fn check_cell(
 
 /// Checks every cell as if the cells before it in `order` ran, and nothing else: the offline view
 /// of a whole notebook (the CLI's `check`), with no kernel.
-#[wasm_bindgen(js_name = checkNotebook, unchecked_return_type = "CellDiagnostics[]")]
+#[wasm_bindgen(js_name = checkNotebook, unchecked_return_type = "NotebookReport")]
 pub fn check_notebook(
     #[wasm_bindgen(unchecked_param_type = "NotebookRequest")] request: JsValue,
 ) -> Result<JsValue, JsError> {
@@ -357,7 +398,9 @@ pub fn check_notebook(
     let order = request
         .order
         .unwrap_or_else(|| (0..request.cells.len()).collect());
-    let reports: Vec<CellDiagnostics> = crate::check::check_notebook(&request.cells, &order)
+    let report = crate::check::check_notebook(&request.cells, &order, &request.severities);
+    let cells: Vec<CellDiagnostics> = report
+        .cells
         .into_iter()
         .map(|(cell, diagnostics)| {
             let index = LineIndex::new(&request.cells[cell]);
@@ -370,7 +413,47 @@ pub fn check_notebook(
             }
         })
         .collect();
-    to_js(&reports)
+    to_js(&NotebookReport {
+        cells,
+        crash_predicted: report.crash_predicted,
+    })
+}
+
+/// The user's overrides applied to diagnostics found outside the core (an LLM check source), and
+/// whether they predict a crash: decided as for the core's own diagnostics.
+#[wasm_bindgen(js_name = applySeverities, unchecked_return_type = "Verdict")]
+pub fn apply_severities(
+    #[wasm_bindgen(unchecked_param_type = "SeveritiesRequest")] request: JsValue,
+) -> Result<JsValue, JsError> {
+    let bad = |error: &dyn std::fmt::Display| {
+        JsError::new(&format!("cellguard: bad severities request: {error}"))
+    };
+    let request: SeveritiesRequest =
+        serde_wasm_bindgen::from_value(request).map_err(|e| bad(&e))?;
+    let mut diagnostics = Vec::new();
+    let mut severities = Vec::new();
+    for mut diagnostic in request.diagnostics {
+        let code = diagnostic.get("code").and_then(Value::as_str).unwrap_or("");
+        let severity: Severity = diagnostic
+            .get("severity")
+            .cloned()
+            .map(serde_json::from_value)
+            .ok_or_else(|| bad(&"a diagnostic without a severity"))?
+            .map_err(|e| bad(&e))?;
+        if let Some(severity) = diagnostic::effective_severity(code, severity, &request.severities)
+        {
+            diagnostic.insert(
+                "severity".into(),
+                serde_json::to_value(severity).map_err(|e| bad(&e))?,
+            );
+            severities.push(severity);
+            diagnostics.push(diagnostic);
+        }
+    }
+    to_js(&Verdict {
+        diagnostics,
+        crash_predicted: diagnostic::crash_predicted(severities),
+    })
 }
 
 /// The LLM prompt for a target cell, as `cellguard bench --llm` builds it.
@@ -473,11 +556,7 @@ fn diagnostic_to_js(index: &LineIndex, diagnostic: &diagnostic::Diagnostic) -> D
     let (start, end) = span(index, diagnostic.range);
     Diagnostic {
         code: diagnostic.code,
-        severity: match diagnostic.severity {
-            Severity::Error => "error",
-            Severity::Warning => "warning",
-            Severity::Info => "info",
-        },
+        severity: diagnostic.severity,
         message: diagnostic.message.clone(),
         start,
         end,

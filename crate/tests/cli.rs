@@ -167,3 +167,58 @@ fn help_documents_positions_and_exit_codes() {
     assert!(help.contains("counted from 1 among all cells"));
     assert!(help.contains("EXIT STATUS"));
 }
+
+#[test]
+fn sarif_output_has_the_required_fields() {
+    let path = write_notebook(
+        "sarif.ipynb",
+        json!([{"cell_type": "markdown", "source": "# Title", "metadata": {}},
+               code("import numpy as np\nprint(np.mean(scores))", Some(1)),
+               code("scores = [1, 2]", Some(2))]),
+    );
+    let path = path.to_str().unwrap();
+    let output = cellguard(&["check", "--format", "sarif", path]);
+    assert_eq!(output.status.code(), Some(1));
+    let log: Value = serde_json::from_str(&stdout(&output)).unwrap();
+    assert_eq!(log["version"], "2.1.0");
+    let run = &log["runs"][0];
+    assert_eq!(run["tool"]["driver"]["name"], "cellguard");
+    let rules = run["tool"]["driver"]["rules"].as_array().unwrap();
+    assert_eq!(rules.len(), 1);
+    assert_eq!(rules[0]["id"], "undefined-name");
+    assert!(rules[0]["shortDescription"]["text"].is_string());
+    let results = run["results"].as_array().unwrap();
+    assert_eq!(results.len(), 1);
+    let result = &results[0];
+    assert_eq!(result["ruleId"], "undefined-name");
+    assert_eq!(result["ruleIndex"], 0);
+    assert_eq!(result["level"], "error");
+    assert!(result["message"]["text"]
+        .as_str()
+        .unwrap()
+        .starts_with("`scores` is not defined"));
+    let location = &result["locations"][0]["physicalLocation"];
+    let uri = location["artifactLocation"]["uri"].as_str().unwrap();
+    assert!(uri.ends_with("sarif.ipynb#cell=2"), "{uri}");
+    assert_eq!(
+        location["region"],
+        json!({"startLine": 2, "startColumn": 15, "endLine": 2, "endColumn": 21})
+    );
+    assert_eq!(result["properties"]["cellIndex"], 1);
+
+    // `--format json` is `--json`; a clean notebook has no results.
+    let json_output = cellguard(&["check", "--format", "json", path]);
+    assert_eq!(
+        json_output.stdout,
+        cellguard(&["check", "--json", path]).stdout
+    );
+    let clean = write_notebook("clean-sarif.ipynb", json!([code("x = 1", Some(1))]));
+    let output = cellguard(&["check", "--format", "sarif", clean.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(0));
+    let log: Value = serde_json::from_str(&stdout(&output)).unwrap();
+    assert_eq!(log["runs"][0]["results"], json!([]));
+    assert_eq!(
+        cellguard(&["check", "--format", "xml", path]).status.code(),
+        Some(2)
+    );
+}

@@ -9,6 +9,7 @@ use std::sync::OnceLock;
 
 use cellguard::check::{check_cell, CheckInput};
 use cellguard::claims::{judge_answers, Evidence};
+use cellguard::diagnostic::Severities;
 use cellguard::python::parse_cell;
 use cellguard::summary::SummaryDoc;
 use proptest::prelude::*;
@@ -173,6 +174,7 @@ fn check_everything(source: &str) {
         history: &cells[1..],
         kernel_names: None,
         summaries: None,
+        severities: &Severities::new(),
     });
     assert_ranges_valid(&serde_json::to_value(&report).unwrap(), source);
 }

@@ -1,7 +1,7 @@
 //! Undefined names against what ran, and the cells that would define them.
 
 use cellguard::check::{check_cell, check_notebook, CheckInput};
-use cellguard::diagnostic::Severity;
+use cellguard::diagnostic::{Severities, Severity};
 
 fn strings(items: &[&str]) -> Vec<String> {
     items.iter().map(|s| s.to_string()).collect()
@@ -23,6 +23,7 @@ fn check(
         history: &history,
         kernel_names: kernel.as_deref(),
         summaries: None,
+        severities: &Severities::new(),
     });
     report
         .diagnostics
@@ -108,7 +109,7 @@ fn code_that_binds_names_unseen_makes_names_unknown() {
         let found = check(&cells, 1, &[ran], None);
         assert!(found.is_empty(), "after {ran:?}: {found:?}");
         // The offline view of a notebook (the CLI) agrees.
-        let notebook = check_notebook(&strings(&cells), &[0, 1]);
+        let notebook = check_notebook(&strings(&cells), &[0, 1], &Severities::new()).cells;
         assert!(notebook[1].1.is_empty(), "after {ran:?}");
     }
     // Magics that bind nothing leave the namespace known.
@@ -162,6 +163,7 @@ fn the_target_source_may_differ_from_its_cell() {
         history: &strings(&["a = 1"]),
         kernel_names: None,
         summaries: None,
+        severities: &Severities::new(),
     });
     assert_eq!(report.diagnostics.len(), 1);
     assert_eq!(report.facts.free_names.len(), 3);
@@ -170,11 +172,11 @@ fn the_target_source_may_differ_from_its_cell() {
 #[test]
 fn a_notebook_is_checked_in_the_given_order() {
     let cells = strings(&["y = x + 1", "x = 1", ""]);
-    let top_to_bottom = check_notebook(&cells, &[0, 1]);
+    let top_to_bottom = check_notebook(&cells, &[0, 1], &Severities::new()).cells;
     assert_eq!(top_to_bottom[0].1.len(), 1);
     assert_eq!(top_to_bottom[0].1[0].fix.as_ref().unwrap().run_cells, [1]);
     assert!(top_to_bottom[1].1.is_empty());
-    let executed = check_notebook(&cells, &[1, 0]);
+    let executed = check_notebook(&cells, &[1, 0], &Severities::new()).cells;
     assert!(executed
         .iter()
         .all(|(_, diagnostics)| diagnostics.is_empty()));
@@ -195,6 +197,7 @@ fn a_name_read_only_in_a_function_body_is_a_warning_until_the_function_runs() {
             history: &[],
             kernel_names: None,
             summaries: None,
+            severities: &Severities::new(),
         })
         .diagnostics
     };

@@ -2,7 +2,7 @@
 //! message facts and range) and a no-crash twin (silence), run through `check_cell`.
 
 use cellguard::check::{check_cell, CheckInput};
-use cellguard::diagnostic::Diagnostic;
+use cellguard::diagnostic::{Diagnostic, Severities};
 use cellguard::summary::SummaryDoc;
 
 const TITANIC: &str = r#""df": {"type": "pandas.core.frame.DataFrame", "kind": "dataframe",
@@ -27,6 +27,7 @@ fn run(history: &[&str], target: &str, objects: &str) -> Vec<Diagnostic> {
         history: &history,
         kernel_names: Some(&names),
         summaries: Some(&doc),
+        severities: &Severities::new(),
     };
     check_cell(&input).diagnostics
 }
@@ -2566,6 +2567,7 @@ fn the_globals_of_called_functions_are_asked_of_the_kernel() {
         history: &history,
         kernel_names: None,
         summaries: None,
+        severities: &Severities::new(),
     });
     // Through predict and the sigmoid it calls; not their parameters, modules or functions,
     // nor what a function the cell does not call reads.

@@ -22,16 +22,22 @@ import {
 /** Pause after an edit before the notebook's other cells are checked again. */
 const CONTENT_RECHECK_MS = 750;
 
-interface Cached {
-  /** Key of what the result depends on: notebook content, kernel facts and settings. */
-  key: string;
+/** Diagnostics with the core's verdict on them (`crash_predicted`, after the user's overrides). */
+interface Verdict {
   diagnostics: CellDiagnostic[];
+  crashPredicted: boolean;
 }
 
-interface Extra {
-  source: string;
-  diagnostics: CellDiagnostic[];
+interface Cached extends Verdict {
+  /** Key of what the result depends on: notebook content, kernel facts and settings. */
+  key: string;
 }
+
+interface Extra extends Verdict {
+  source: string;
+}
+
+const NOTHING: Verdict = { diagnostics: [], crashPredicted: false };
 
 /** Per-notebook bookkeeping: versions that invalidate cached results, and the results. */
 class NotebookState {
@@ -69,37 +75,49 @@ class Checker implements ICellguardChecker {
   }
 
   checkCell(panel: NotebookPanel, cell: ICellModel): CellDiagnostic[] {
+    return this._verdict(panel, cell).diagnostics;
+  }
+
+  crashPredicted(panel: NotebookPanel, cell: ICellModel): boolean {
+    return this._verdict(panel, cell).crashPredicted;
+  }
+
+  private _verdict(panel: NotebookPanel, cell: ICellModel): Verdict {
     if (!this._settings.current.enabled || cell.type !== 'code') {
-      return [];
+      return NOTHING;
     }
     const state = this._state(panel);
     if (this._kernels.linkFor(panel).state === 'connecting') {
       // The kernel's state is about to be known: checking now would flag every name that earlier
       // cells defined, for a moment.
-      return [];
+      return NOTHING;
     }
     const cells = cellModels(panel);
     const index = cells.indexOf(cell);
     const source = cell.sharedModel.getSource();
     const key = `${state.contentVersion}/${state.factsVersion}/${this._settingsVersion}/${index}/${source}`;
-    const cached = state.results.get(cell.id);
-    let diagnostics: CellDiagnostic[];
-    if (cached?.key === key) {
-      diagnostics = cached.diagnostics;
-    } else {
+    let result = state.results.get(cell.id);
+    if (result?.key !== key) {
       const request = this._request(panel, cells, index, source);
       const report = this._core.check(request);
       if (report) {
         // Summaries the core lacks are fetched in the background; `factsChanged` re-runs the check.
         this._kernels.linkFor(panel).request(report.wants);
       }
-      diagnostics = this._present(report?.diagnostics ?? [], 'core');
-      state.results.set(cell.id, { key, diagnostics });
+      result = {
+        key,
+        diagnostics: withSource(report?.diagnostics ?? [], 'core'),
+        crashPredicted: report?.crash_predicted ?? false
+      };
+      state.results.set(cell.id, result);
     }
     const extra = state.extras.get(cell.id);
     return extra?.source === source
-      ? [...diagnostics, ...extra.diagnostics]
-      : diagnostics;
+      ? {
+          diagnostics: [...result.diagnostics, ...extra.diagnostics],
+          crashPredicted: result.crashPredicted || extra.crashPredicted
+        }
+      : result;
   }
 
   checkNotebook(panel: NotebookPanel): CellResult[] {
@@ -121,18 +139,22 @@ class Checker implements ICellguardChecker {
       const found = await Promise.all(
         [...this._sources].map(extra =>
           extra.check(request, panel).then(
-            diagnostics => this._present(diagnostics, extra.id),
+            diagnostics => this._overridden(diagnostics, extra.id),
             (reason: unknown) => {
               console.warn(
                 `cellguard: check source ${extra.id} failed`,
                 reason
               );
-              return [];
+              return NOTHING;
             }
           )
         )
       );
-      state.extras.set(cell.id, { source, diagnostics: found.flat() });
+      state.extras.set(cell.id, {
+        source,
+        diagnostics: found.flatMap(verdict => verdict.diagnostics),
+        crashPredicted: found.some(verdict => verdict.crashPredicted)
+      });
     }
     this._changed.emit(panel);
     return this.checkCell(panel, cell);
@@ -182,29 +204,23 @@ class Checker implements ICellguardChecker {
       target_index: index >= 0 ? index : null,
       history: facts.history,
       kernel_names: facts.kernelNames,
-      summaries: facts.summaries
+      summaries: facts.summaries,
+      severities: this._settings.current.severities
     };
   }
 
-  /** Applies the user's per-code severity overrides (display only; the core decides what is wrong). */
-  private _present(
-    diagnostics: Diagnostic[],
-    source: string
-  ): CellDiagnostic[] {
-    const overrides = this._settings.current.severities;
-    const shown: CellDiagnostic[] = [];
-    for (const diagnostic of diagnostics) {
-      const override = overrides[diagnostic.code];
-      if (override === 'off') {
-        continue;
-      }
-      shown.push({
-        ...diagnostic,
-        severity: override ?? diagnostic.severity,
-        source
-      });
-    }
-    return shown;
+  /** An extra source's findings with the user's overrides, applied by the core as for its own. */
+  private _overridden(diagnostics: Diagnostic[], source: string): Verdict {
+    const verdict = this._core.applySeverities({
+      diagnostics,
+      severities: this._settings.current.severities
+    });
+    return verdict
+      ? {
+          diagnostics: withSource(verdict.diagnostics, source),
+          crashPredicted: verdict.crash_predicted
+        }
+      : NOTHING;
   }
 
   private _state(panel: NotebookPanel): NotebookState {
@@ -240,6 +256,13 @@ class Checker implements ICellguardChecker {
   private _settingsVersion = 0;
   private _sources = new Set<ICheckSource>();
   private _changed = new Signal<ICellguardChecker, NotebookPanel>(this);
+}
+
+function withSource(
+  diagnostics: Diagnostic[],
+  source: string
+): CellDiagnostic[] {
+  return diagnostics.map(diagnostic => ({ ...diagnostic, source }));
 }
 
 /** The notebook's cells in order: the `cells` of every core request. */

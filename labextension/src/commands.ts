@@ -140,7 +140,11 @@ async function confirmRun(
   const notebook = panel.content;
   const certain: { cellNumber: number; diagnostic: CellDiagnostic }[] = [];
   notebook.widgets.forEach((cell, index) => {
-    if (notebook.isSelectedOrActive(cell) && cell.model.type === 'code') {
+    if (
+      notebook.isSelectedOrActive(cell) &&
+      checker.crashPredicted(panel, cell.model)
+    ) {
+      // The core predicted the crash; its errors say why.
       for (const diagnostic of checker.checkCell(panel, cell.model)) {
         if (diagnostic.severity === 'error') {
           certain.push({ cellNumber: index + 1, diagnostic });

@@ -4,6 +4,7 @@ import type {
 } from '@jupyterlab/application';
 
 import init, {
+  applySeverities,
   buildPrompt,
   checkCell,
   judgeAnswers,
@@ -15,7 +16,9 @@ import type {
   Judgement,
   JudgeRequest,
   Prompt,
-  PromptRequest
+  PromptRequest,
+  SeveritiesRequest,
+  Verdict
 } from './protocol';
 import { ICellguardCore } from './tokens';
 
@@ -50,6 +53,10 @@ class Core implements ICellguardCore {
 
   judgeAnswers(request: JudgeRequest): Judgement | null {
     return this._call('read the LLM answers', judgeAnswers, request);
+  }
+
+  applySeverities(request: SeveritiesRequest): Verdict | null {
+    return this._call('apply the severity settings', applySeverities, request);
   }
 
   private _call<Q, R>(

@@ -154,11 +154,13 @@ class Llm implements ICellguardLlm {
       });
       return [];
     }
-    const rule = report.diagnostics.find(
-      diagnostic => diagnostic.severity === 'error'
-    );
-    if (rule && !this._settings.current.llmDiagnosisWhenRuleFires) {
-      run({ state: 'skipped', rule: rule.message });
+    if (
+      report.crash_predicted &&
+      !this._settings.current.llmDiagnosisWhenRuleFires
+    ) {
+      // The core predicted the crash; its first error says why.
+      const rule = report.diagnostics.find(d => d.severity === 'error');
+      run({ state: 'skipped', rule: rule?.message ?? '' });
       return [];
     }
 

@@ -15,11 +15,13 @@ export type {
   Prompt,
   PromptOptions,
   PromptRequest,
+  Severities,
+  SeveritiesRequest,
+  Severity,
   TextEdit,
+  Verdict,
   Wants
 } from '../core/cellguard_core';
-
-export type Severity = 'error' | 'warning' | 'info';
 
 /** The kernel's `signature` answers by callable path; the core reads them. */
 export type Signatures = Record<string, object>;

@@ -17,9 +17,11 @@ import type {
   JudgeRequest,
   Prompt,
   PromptRequest,
-  Severity,
+  Severities,
+  SeveritiesRequest,
   Signatures,
   SummaryDoc,
+  Verdict,
   Wants
 } from './protocol';
 
@@ -34,8 +36,8 @@ export interface ICellguardSettings {
 export interface CellguardSettings {
   enabled: boolean;
   debounceMs: number;
-  /** Per diagnostic code: a severity to show it with, or `off` to hide it. */
-  severities: Record<string, Severity | 'off'>;
+  /** Per diagnostic code: a severity to show it with, or `off` to hide it (the core applies them). */
+  severities: Severities;
   maxColumns: number;
   requestTimeoutMs: number;
   checkBeforeRun: boolean;
@@ -80,6 +82,8 @@ export interface ICellguardCore {
   buildPrompt(request: PromptRequest): Prompt | null;
   /** Reads the LLM's answers and checks their claims; null as for `check`. */
   judgeAnswers(request: JudgeRequest): Judgement | null;
+  /** The user's overrides on diagnostics found outside the core; null as for `check`. */
+  applySeverities(request: SeveritiesRequest): Verdict | null;
 }
 
 export const ICellguardCore = new Token<ICellguardCore>(
@@ -156,6 +160,11 @@ export interface ICheckSource {
 export interface ICellguardChecker {
   /** The diagnostics of one code cell as it is now; synchronous (the linter calls it). */
   checkCell(panel: NotebookPanel, cell: ICellModel): CellDiagnostic[];
+  /**
+   * Whether a certain crash is predicted for the cell as it is now: the core's `crash_predicted`
+   * (after the user's overrides), explicit checks' findings included.
+   */
+  crashPredicted(panel: NotebookPanel, cell: ICellModel): boolean;
   /** The results for every code cell of a notebook, from the cache where nothing changed. */
   checkNotebook(panel: NotebookPanel): CellResult[];
   /** `checkCell` plus the extra sources; the result is kept until the cell changes. */

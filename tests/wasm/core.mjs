@@ -9,7 +9,13 @@ const wasmPath = fileURLToPath(
 );
 await init({ module_or_path: readFileSync(wasmPath) });
 
-export const { checkCell, checkNotebook, buildPrompt, judgeAnswers } = core;
+export const {
+  applySeverities,
+  checkCell,
+  checkNotebook,
+  buildPrompt,
+  judgeAnswers
+} = core;
 
 /** A check request with the defaults the extension sends for a fresh notebook. */
 export function request(fields) {

@@ -13,7 +13,7 @@ use serde_json::Value;
 
 use crate::diagnostic::{Diagnostic, Edit, Fix};
 use crate::ir::{Expr, Keyword, Literal, Params, TextRange};
-use crate::summary::{Category, ObjectSummary};
+use crate::summary::{parameters, Category, ObjectSummary, ParameterKind};
 
 use super::flow::{unpacks, Walker};
 use super::value::Val;
@@ -128,20 +128,18 @@ fn kernel_params(obj: &ObjectSummary) -> Option<Params> {
         return None;
     }
     let mut p = Params::default();
-    for param in facts.get("parameters")?.as_array()? {
-        let has_default = param.get("default").is_some();
-        match param.get("kind")?.as_str()? {
-            kind @ ("POSITIONAL_ONLY" | "POSITIONAL_OR_KEYWORD") => {
-                p.posonly += usize::from(kind == "POSITIONAL_ONLY");
+    for param in parameters(facts.get("parameters")?)? {
+        match param.kind {
+            kind @ (ParameterKind::PositionalOnly | ParameterKind::PositionalOrKeyword) => {
+                p.posonly += usize::from(kind == ParameterKind::PositionalOnly);
                 p.positional += 1;
-                p.positional_defaults += usize::from(has_default);
+                p.positional_defaults += usize::from(param.has_default);
             }
-            "VAR_POSITIONAL" => p.vararg = true,
-            "KEYWORD_ONLY" => p.keyword_only_required.push(!has_default),
-            "VAR_KEYWORD" => p.kwarg = true,
-            _ => return None,
+            ParameterKind::VarPositional => p.vararg = true,
+            ParameterKind::KeywordOnly => p.keyword_only_required.push(!param.has_default),
+            ParameterKind::VarKeyword => p.kwarg = true,
         }
-        p.names.push(param.get("name")?.as_str()?.to_string());
+        p.names.push(param.name.to_string());
     }
     Some(p)
 }

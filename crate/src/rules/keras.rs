@@ -25,8 +25,8 @@ use std::collections::BTreeMap;
 use serde_json::Value;
 
 use crate::diagnostic::Diagnostic;
-use crate::ir::{Expr, Keyword, Stmt};
-use crate::summary::{Category, ObjectSummary};
+use crate::ir::{keyword, Expr, Stmt};
+use crate::summary::{tuple_text, Category, ObjectSummary};
 
 use super::flow::{unpacks, Walker};
 use super::keras_build::{self, keras_api, Built, BuiltModel, Dims, ModelEffect};
@@ -206,13 +206,6 @@ fn output_and_loss<'a>(m: &Model<'a>) -> (Option<i64>, Option<&'a str>) {
     (units, built.loss.as_deref())
 }
 
-fn keyword<'e>(keywords: &'e [Keyword], name: &str) -> Option<&'e Expr> {
-    keywords
-        .iter()
-        .find(|k| k.name.as_deref() == Some(name))
-        .map(|k| &k.value)
-}
-
 /// The targets of `fit(x, y)`: from an image iterator passed as `x`, or from the shape of `y`.
 fn targets(w: &Walker, x: &Expr, y: Option<&Expr>) -> Option<(Targets, String)> {
     if let Some((name, it)) = kernel_object(w, x, "keras_iterator") {
@@ -315,14 +308,10 @@ fn misfit(input: &[Option<i64>], data: &[Option<i64>]) -> Option<usize> {
 
 /// `(None, 50)`.
 fn shape_text(dims: &[Option<i64>]) -> String {
-    let parts: Vec<String> = dims
-        .iter()
-        .map(|d| d.map_or("None".to_string(), |d| d.to_string()))
-        .collect();
-    match parts.as_slice() {
-        [one] => format!("({one},)"),
-        _ => format!("({})", parts.join(", ")),
-    }
+    tuple_text(
+        dims.iter()
+            .map(|d| d.map_or("None".to_string(), |d| d.to_string())),
+    )
 }
 
 /// The shapes of the data given to a model.

@@ -10,7 +10,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::ir::{Expr, Keyword, Literal, Stmt, Target};
+use crate::ir::{keyword, Expr, Keyword, Literal, Stmt, Target};
 
 use super::flow::root_names;
 use super::history::{for_each_expr, HistoryState, UserFunction};
@@ -753,11 +753,4 @@ fn target_binds(t: &Target, out: &mut BTreeSet<String>) {
         Target::Starred { target, .. } => target_binds(target, out),
         Target::Store { .. } => {}
     }
-}
-
-fn keyword<'e>(keywords: &'e [Keyword], name: &str) -> Option<&'e Expr> {
-    keywords
-        .iter()
-        .find(|k| k.name.as_deref() == Some(name))
-        .map(|k| &k.value)
 }

@@ -11,23 +11,10 @@
 
 use crate::diagnostic::Diagnostic;
 use crate::ir::{Expr, Keyword, Literal, SeqKind};
+use crate::summary::tuple_text;
 
 use super::flow::{unpacks, Walker};
 use super::value::{ArrayLib, ArrayVal, Val};
-
-fn fmt_shape(s: &[i64]) -> String {
-    if s.len() == 1 {
-        format!("({},)", s[0])
-    } else {
-        format!(
-            "({})",
-            s.iter()
-                .map(|d| d.to_string())
-                .collect::<Vec<_>>()
-                .join(", ")
-        )
-    }
-}
 
 /// Numpy broadcasting of two shapes; `None` when they do not broadcast.
 pub fn broadcast(a: &[i64], b: &[i64]) -> Option<Vec<i64>> {
@@ -218,9 +205,9 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                     format!(
                         "{} has shape {} and {} has shape {}: they cannot be broadcast together for '{op}': {}",
                         w.shown(left, "an operand"),
-                        fmt_shape(&a.shape),
+                        tuple_text(&a.shape),
                         w.shown(right, "an operand"),
-                        fmt_shape(&b.shape),
+                        tuple_text(&b.shape),
                         if a.lib == super::value::ArrayLib::Torch { "RuntimeError" } else { "ValueError" }
                     ),
                     *range,
@@ -264,7 +251,7 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                             };
                             out.push(Diagnostic::error(
                                 "shape-image",
-                                format!("imshow needs an image of shape (M, N), (M, N, 3) or (M, N, 4), but {} has shape {}{hint}: TypeError", w.shown(x, "an operand"), fmt_shape(s)),
+                                format!("imshow needs an image of shape (M, N), (M, N, 3) or (M, N, 4), but {} has shape {}{hint}: TypeError", w.shown(x, "an operand"), tuple_text(s)),
                                 x.range(),
                             ));
                         }
@@ -284,7 +271,7 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                         {
                             out.push(Diagnostic::error(
                                 "shape-savetxt",
-                                format!("np.savetxt writes 1-D or 2-D arrays only, but {} has shape {}; use np.save or reshape it: ValueError", w.shown(x, "an operand"), fmt_shape(&a.shape)),
+                                format!("np.savetxt writes 1-D or 2-D arrays only, but {} has shape {}; use np.save or reshape it: ValueError", w.shown(x, "an operand"), tuple_text(&a.shape)),
                                 x.range(),
                             ));
                         }
@@ -316,7 +303,7 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                         out.push(Diagnostic::error(
                             "shape-concatenate",
                             format!("np.concatenate along axis {axis}: {first_name} has shape {} but {name} has shape {}: ValueError",
-                                fmt_shape(&first.shape), fmt_shape(&a.shape)),
+                                tuple_text(&first.shape), tuple_text(&a.shape)),
                             *range,
                         ));
                     }
@@ -462,8 +449,8 @@ fn stacked(
         "shape-stack",
         format!(
             "{call} needs {need}, but {first_name} has shape {} and {name} has shape {}: {error}",
-            fmt_shape(&first.shape),
-            fmt_shape(&a.shape)
+            tuple_text(&first.shape),
+            tuple_text(&a.shape)
         ),
         range,
     ));
@@ -527,8 +514,8 @@ fn reshape_diag(
         format!(
             "cannot reshape {} of shape {} ({size} elements) into shape {}: {}",
             w.shown(x, "an operand"),
-            fmt_shape(&a.shape),
-            fmt_shape(to),
+            tuple_text(&a.shape),
+            tuple_text(to),
             if a.lib == super::value::ArrayLib::Torch {
                 "RuntimeError"
             } else {
@@ -564,9 +551,9 @@ fn matmul(
             format!(
                 "matrix product of {} with shape {} and {} with shape {}: inner dimensions {k1} and {k2} differ: {}",
                 w.shown(le, "an operand"),
-                fmt_shape(&a.shape),
+                tuple_text(&a.shape),
                 w.shown(re, "an operand"),
-                fmt_shape(&b.shape),
+                tuple_text(&b.shape),
                 if a.lib == super::value::ArrayLib::Torch { "RuntimeError" } else { "ValueError" }
             ),
             range,

@@ -14,123 +14,112 @@
 use std::collections::BTreeMap;
 
 use crate::diagnostic::Diagnostic;
-use crate::ir::{Expr, Keyword, Literal, TextRange};
+use crate::ir::{keyword, Expr, Keyword, Literal, TextRange};
 
 use super::flow::{unpacks, Walker};
 use super::value::{ArrayLib, ArrayVal, Estimator, Val};
 
-/// Estimators that validate `X` as a 2-D numeric array (no strings, no 1-D input).
-const NUMERIC_2D: &[&str] = &[
-    "LinearRegression",
-    "LogisticRegression",
-    "LogisticRegressionCV",
-    "Ridge",
-    "RidgeCV",
-    "RidgeClassifier",
-    "Lasso",
-    "LassoCV",
-    "ElasticNet",
-    "ElasticNetCV",
-    "SGDClassifier",
-    "SGDRegressor",
-    "Perceptron",
-    "SVC",
-    "SVR",
-    "LinearSVC",
-    "LinearSVR",
-    "NuSVC",
-    "NuSVR",
-    "KNeighborsClassifier",
-    "KNeighborsRegressor",
-    "DecisionTreeClassifier",
-    "DecisionTreeRegressor",
-    "RandomForestClassifier",
-    "RandomForestRegressor",
-    "ExtraTreesClassifier",
-    "ExtraTreesRegressor",
-    "GradientBoostingClassifier",
-    "GradientBoostingRegressor",
-    "HistGradientBoostingClassifier",
-    "HistGradientBoostingRegressor",
-    "GaussianNB",
-    "BernoulliNB",
-    "MLPClassifier",
-    "MLPRegressor",
-    "StandardScaler",
-    "MinMaxScaler",
-    "MaxAbsScaler",
-    "RobustScaler",
-    "PCA",
-    "TruncatedSVD",
-    "KMeans",
-    "MiniBatchKMeans",
-    "DBSCAN",
-    "BayesianRidge",
-    "HuberRegressor",
-    "LinearDiscriminantAnalysis",
-    "QuadraticDiscriminantAnalysis",
-    "PowerTransformer",
-    "QuantileTransformer",
-];
-
-/// Of those, the ones that take NaN in `X` (recent releases: trees, forests, histogram boosting
-/// and the scalers); the others reject it.
-const ACCEPTS_NAN: &[&str] = &[
-    "DecisionTreeClassifier",
-    "DecisionTreeRegressor",
-    "RandomForestClassifier",
-    "RandomForestRegressor",
-    "ExtraTreesClassifier",
-    "ExtraTreesRegressor",
-    "HistGradientBoostingClassifier",
-    "HistGradientBoostingRegressor",
-    "StandardScaler",
-    "MinMaxScaler",
-    "MaxAbsScaler",
-    "RobustScaler",
-    "PowerTransformer",
-    "QuantileTransformer",
-];
-
-/// Estimators whose output has the same shape as their input.
-const SHAPE_PRESERVING: &[&str] = &[
-    "StandardScaler",
-    "MinMaxScaler",
-    "MaxAbsScaler",
-    "RobustScaler",
-    "PowerTransformer",
-    "QuantileTransformer",
-    "Normalizer",
-];
-
-/// Known estimators and transformers (constructing one gives an unfitted estimator).
-const KNOWN: &[&str] = &[
-    "OneHotEncoder",
-    "OrdinalEncoder",
-    "LabelEncoder",
-    "SimpleImputer",
-    "KNNImputer",
-    "PolynomialFeatures",
-    "Normalizer",
-    "CountVectorizer",
-    "TfidfVectorizer",
-    "IsolationForest",
-    "AdaBoostClassifier",
-    "AdaBoostRegressor",
-    "MultinomialNB",
-    "NearestNeighbors",
-];
-
-/// Stateless transformers: `transform` works without `fit` (the kernel may still report them
+/// Validates `X` as a 2-D numeric array (no strings, no 1-D input).
+const NUMERIC_2D: u8 = 1;
+/// Known otherwise: constructing one gives an unfitted estimator.
+const MODELED: u8 = 1 << 1;
+/// Takes NaN in `X` (recent releases: trees, forests, histogram boosting and the scalers); other
+/// `NUMERIC_2D` classes reject it.
+const ACCEPTS_NAN: u8 = 1 << 2;
+/// Its output has the same shape as its input.
+const SHAPE_PRESERVING: u8 = 1 << 3;
+/// A stateless transformer: `transform` works without `fit` (the kernel may still report it
 /// unfitted).
-const STATELESS: &[&str] = &[
-    "Normalizer",
-    "Binarizer",
-    "FunctionTransformer",
-    "HashingVectorizer",
-    "FeatureHasher",
-    "PatchExtractor",
+const STATELESS: u8 = 1 << 4;
+
+/// The scikit-learn classes the rules know, by class name: the one table of them.
+const CLASSES: &[(&str, u8)] = &[
+    ("LinearRegression", NUMERIC_2D),
+    ("LogisticRegression", NUMERIC_2D),
+    ("LogisticRegressionCV", NUMERIC_2D),
+    ("Ridge", NUMERIC_2D),
+    ("RidgeCV", NUMERIC_2D),
+    ("RidgeClassifier", NUMERIC_2D),
+    ("Lasso", NUMERIC_2D),
+    ("LassoCV", NUMERIC_2D),
+    ("ElasticNet", NUMERIC_2D),
+    ("ElasticNetCV", NUMERIC_2D),
+    ("SGDClassifier", NUMERIC_2D),
+    ("SGDRegressor", NUMERIC_2D),
+    ("Perceptron", NUMERIC_2D),
+    ("SVC", NUMERIC_2D),
+    ("SVR", NUMERIC_2D),
+    ("LinearSVC", NUMERIC_2D),
+    ("LinearSVR", NUMERIC_2D),
+    ("NuSVC", NUMERIC_2D),
+    ("NuSVR", NUMERIC_2D),
+    ("KNeighborsClassifier", NUMERIC_2D),
+    ("KNeighborsRegressor", NUMERIC_2D),
+    ("DecisionTreeClassifier", NUMERIC_2D | ACCEPTS_NAN),
+    ("DecisionTreeRegressor", NUMERIC_2D | ACCEPTS_NAN),
+    ("RandomForestClassifier", NUMERIC_2D | ACCEPTS_NAN),
+    ("RandomForestRegressor", NUMERIC_2D | ACCEPTS_NAN),
+    ("ExtraTreesClassifier", NUMERIC_2D | ACCEPTS_NAN),
+    ("ExtraTreesRegressor", NUMERIC_2D | ACCEPTS_NAN),
+    ("GradientBoostingClassifier", NUMERIC_2D),
+    ("GradientBoostingRegressor", NUMERIC_2D),
+    ("HistGradientBoostingClassifier", NUMERIC_2D | ACCEPTS_NAN),
+    ("HistGradientBoostingRegressor", NUMERIC_2D | ACCEPTS_NAN),
+    ("GaussianNB", NUMERIC_2D),
+    ("BernoulliNB", NUMERIC_2D),
+    ("MLPClassifier", NUMERIC_2D),
+    ("MLPRegressor", NUMERIC_2D),
+    (
+        "StandardScaler",
+        NUMERIC_2D | ACCEPTS_NAN | SHAPE_PRESERVING,
+    ),
+    ("MinMaxScaler", NUMERIC_2D | ACCEPTS_NAN | SHAPE_PRESERVING),
+    ("MaxAbsScaler", NUMERIC_2D | ACCEPTS_NAN | SHAPE_PRESERVING),
+    ("RobustScaler", NUMERIC_2D | ACCEPTS_NAN | SHAPE_PRESERVING),
+    ("PCA", NUMERIC_2D),
+    ("TruncatedSVD", NUMERIC_2D),
+    ("KMeans", NUMERIC_2D),
+    ("MiniBatchKMeans", NUMERIC_2D),
+    ("DBSCAN", NUMERIC_2D),
+    ("BayesianRidge", NUMERIC_2D),
+    ("HuberRegressor", NUMERIC_2D),
+    ("LinearDiscriminantAnalysis", NUMERIC_2D),
+    ("QuadraticDiscriminantAnalysis", NUMERIC_2D),
+    (
+        "PowerTransformer",
+        NUMERIC_2D | ACCEPTS_NAN | SHAPE_PRESERVING,
+    ),
+    (
+        "QuantileTransformer",
+        NUMERIC_2D | ACCEPTS_NAN | SHAPE_PRESERVING,
+    ),
+    ("OneHotEncoder", MODELED),
+    ("OrdinalEncoder", MODELED),
+    ("LabelEncoder", MODELED),
+    ("SimpleImputer", MODELED),
+    ("KNNImputer", MODELED),
+    ("PolynomialFeatures", MODELED),
+    ("Normalizer", MODELED | SHAPE_PRESERVING | STATELESS),
+    ("CountVectorizer", MODELED),
+    ("TfidfVectorizer", MODELED),
+    ("IsolationForest", MODELED),
+    ("AdaBoostClassifier", MODELED),
+    ("AdaBoostRegressor", MODELED),
+    ("MultinomialNB", MODELED),
+    ("NearestNeighbors", MODELED),
+    ("Binarizer", STATELESS),
+    ("FunctionTransformer", STATELESS),
+    ("HashingVectorizer", STATELESS),
+    ("FeatureHasher", STATELESS),
+    ("PatchExtractor", STATELESS),
 ];
+
+/// Does the class `name` have one of `traits`?
+fn class_is(name: &str, traits: u8) -> bool {
+    CLASSES
+        .iter()
+        .any(|&(class, has)| class == name && has & traits != 0)
+}
 
 impl Estimator {
     /// A scikit-learn class (the tables below are about scikit-learn's own validation).
@@ -145,7 +134,7 @@ impl Estimator {
         let trusted = ["sklearn.", "xgboost.", "lightgbm."]
             .iter()
             .any(|p| self.type_path.starts_with(p));
-        let stateless = |c: &str| STATELESS.contains(&c) || c == "passthrough";
+        let stateless = |c: &str| class_is(c, STATELESS) || c == "passthrough";
         trusted && !stateless(&self.class) && !self.steps.iter().any(|c| stateless(c))
     }
 
@@ -161,7 +150,7 @@ impl Estimator {
     /// Does `fit`/`predict` certainly reject NaN in `X`?
     fn rejects_nan(&self) -> bool {
         let class = self.class.as_str();
-        if !self.is_sklearn() || !NUMERIC_2D.contains(&class) || ACCEPTS_NAN.contains(&class) {
+        if !self.is_sklearn() || !class_is(class, NUMERIC_2D) || class_is(class, ACCEPTS_NAN) {
             return false;
         }
         // KNeighbors* accept NaN with metric='nan_euclidean'; the default is 'minkowski'.
@@ -182,7 +171,7 @@ pub fn construct(path: &str, keywords: &[Keyword], range: TextRange) -> Option<E
         return None;
     }
     let class = path.rsplit('.').next()?;
-    if !NUMERIC_2D.contains(&class) && !KNOWN.contains(&class) {
+    if !class_is(class, NUMERIC_2D | MODELED) {
         return None;
     }
     let mut params = BTreeMap::new();
@@ -197,7 +186,7 @@ pub fn construct(path: &str, keywords: &[Keyword], range: TextRange) -> Option<E
     Some(Estimator {
         class: class.to_string(),
         type_path: path.to_string(),
-        fitted: if STATELESS.contains(&class) {
+        fitted: if class_is(class, STATELESS) {
             None
         } else {
             Some(false)
@@ -206,13 +195,6 @@ pub fn construct(path: &str, keywords: &[Keyword], range: TextRange) -> Option<E
         constructed_at: Some(range),
         ..Default::default()
     })
-}
-
-pub(super) fn keyword<'e>(keywords: &'e [Keyword], name: &str) -> Option<&'e Expr> {
-    keywords
-        .iter()
-        .find(|k| k.name.as_deref() == Some(name))
-        .map(|k| &k.value)
 }
 
 /// The classes a confusion matrix of `y_true` and `y_pred` has: `labels` when given, else at
@@ -427,9 +409,7 @@ pub fn attribute_value(e: &Estimator, attr: &str) -> Val {
 }
 
 pub fn method_result(w: &Walker, e: &Estimator, attr: &str, args: &[Expr]) -> Val {
-    if !matches!(attr, "fit_transform" | "transform")
-        || !SHAPE_PRESERVING.contains(&e.class.as_str())
-    {
+    if !matches!(attr, "fit_transform" | "transform") || !class_is(&e.class, SHAPE_PRESERVING) {
         return Val::Unknown;
     }
     let Some(x) = args.first() else {
@@ -589,7 +569,7 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
     let xv = w.eval(x);
     let xname = w.shown(x, "X");
     let (rows, cols, names) = data_shape(&xv);
-    let numeric_2d = NUMERIC_2D.contains(&class);
+    let numeric_2d = class_is(class, NUMERIC_2D);
     if numeric_2d {
         let one_d = match &xv {
             Val::Series(_) => true,
@@ -640,7 +620,7 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
     // Pipelines and column transformers select columns by name (extra ones are fine), and
     // `inverse_transform` takes the output's width: only the estimators of the tables validate
     // `X` against what `fit` saw.
-    let validates = NUMERIC_2D.contains(&class) || KNOWN.contains(&class);
+    let validates = class_is(class, NUMERIC_2D | MODELED);
     if uses_fitted && est.fitted != Some(false) && validates && attr != "inverse_transform" {
         if let (Some(n), Some(c)) = (est.n_features, cols) {
             if n != c {

@@ -18,10 +18,9 @@
 //! metrics reject next to 1-D labels whatever its values.
 
 use crate::diagnostic::Diagnostic;
-use crate::ir::{Expr, Keyword};
+use crate::ir::{keyword, Expr, Keyword};
 
 use super::flow::{unpacks, Walker};
-use super::sklearn::keyword;
 use super::value::{ArrayLib, Estimator, Val};
 
 /// scikit-learn classifiers whose `fit` rejects continuous targets with ValueError (checked

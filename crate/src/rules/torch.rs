@@ -29,14 +29,12 @@
 use serde_json::Value;
 
 use crate::diagnostic::Diagnostic;
-use crate::ir::{Expr, Keyword, Literal, SeqKind};
+use crate::ir::{keyword, Expr, Keyword, Literal, SeqKind};
 use crate::summary::{Category, ObjectSummary};
 
 use super::flow::{unpacks, Walker};
 use super::torch_classes::run_forward;
-use super::torch_layers::{
-    apply, argument, const_int, keyword, layer_of, nn_class, Layer, Mismatch, Shape,
-};
+use super::torch_layers::{apply, argument, const_int, layer_of, nn_class, Layer, Mismatch, Shape};
 use super::value::{ArrayLib, Val};
 
 /// A loss module.
