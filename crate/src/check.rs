@@ -343,36 +343,28 @@ fn diagnose(
     cells: &[NotebookCell],
     has_run: impl Fn(&str) -> bool,
 ) -> Vec<Diagnostic> {
-    let mut diagnostics = diagnose_unchanged(target, target_index, known, cells, has_run);
-    apply_severities(&mut diagnostics, known.severities);
-    diagnostics
-}
-
-fn diagnose_unchanged(
-    target: &AnalysedCell,
-    target_index: Option<usize>,
-    known: &Known,
-    cells: &[NotebookCell],
-    has_run: impl Fn(&str) -> bool,
-) -> Vec<Diagnostic> {
-    if let Some(error) = &target.parsed.syntax_error {
-        return vec![Diagnostic::error(
+    let mut diagnostics = match &target.parsed.syntax_error {
+        Some(error) => vec![Diagnostic::error(
             "syntax-error",
             format!("SyntaxError: {}", error.message),
             error.range,
-        )];
-    }
-    let mut diagnostics =
-        undefined_names(&target.facts, target_index, known.namespace, cells, has_run);
-    diagnostics.extend(crate::rules::run(&crate::rules::RuleContext {
-        source: &target.source,
-        body: &target.parsed.body,
-        facts: &target.facts,
-        summaries: known.summaries,
-        kernel_names: known.kernel_names,
-        history: known.history,
-        cell: target.rule_facts(),
-    }));
+        )],
+        None => {
+            let mut found =
+                undefined_names(&target.facts, target_index, known.namespace, cells, has_run);
+            found.extend(crate::rules::run(&crate::rules::RuleContext {
+                source: &target.source,
+                body: &target.parsed.body,
+                facts: &target.facts,
+                summaries: known.summaries,
+                kernel_names: known.kernel_names,
+                history: known.history,
+                cell: target.rule_facts(),
+            }));
+            found
+        }
+    };
+    apply_severities(&mut diagnostics, known.severities);
     diagnostics
 }
 

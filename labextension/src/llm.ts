@@ -229,7 +229,7 @@ class Llm implements ICellguardLlm {
         state: 'verdict',
         judgement,
         located: diagnostic !== null,
-        ruleFired: !!rule
+        ruleFired: report.crash_predicted
       });
       return diagnostic ? [diagnostic] : [];
     } catch (error) {

@@ -170,11 +170,16 @@ test('a whole notebook is checked in the assumed order, with no kernel', () => {
   assert.equal(topToBottom.crash_predicted, true);
 });
 
-test('the user\'s severity overrides decide whether a crash is predicted', () => {
+test("the user's severity overrides decide whether a crash is predicted", () => {
   const source = 'print(nowhere)';
   const ask = severities =>
     checkCell(
-      request({ cells: [source], target_source: source, target_index: 0, severities })
+      request({
+        cells: [source],
+        target_source: source,
+        target_index: 0,
+        severities
+      })
     );
   const plain = ask(undefined);
   assert.equal(plain.crash_predicted, true);
@@ -186,7 +191,11 @@ test('the user\'s severity overrides decide whether a crash is predicted', () =>
   assert.equal(off.crash_predicted, false);
   assert.deepEqual(off.diagnostics, []);
   // Findings from outside the core (the LLM's) take the overrides the same way.
-  const llm = { ...plain.diagnostics[0], code: 'llm-likely-crash', severity: 'warning' };
+  const llm = {
+    ...plain.diagnostics[0],
+    code: 'llm-likely-crash',
+    severity: 'warning'
+  };
   const kept = applySeverities({ diagnostics: [llm], severities: {} });
   assert.deepEqual(kept, { diagnostics: [llm], crash_predicted: false });
   const raised = applySeverities({
