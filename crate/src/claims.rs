@@ -14,8 +14,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use crate::summary::{
-    certain_missing_attribute, parameters, shape_text, Category, ObjectSummary, ParameterKind,
-    SummaryDoc,
+    parameters, shape_text, Category, FailureFields, ObjectSummary, ParameterKind, SummaryDoc,
 };
 use crate::verdict::{majority_vote, StatedClaim, VerdictError, Vote};
 
@@ -269,16 +268,18 @@ fn check_attribute(object: &str, attribute: &str, evidence: Evidence) -> Option<
         }
     }
     let summarized = evidence.summaries.and_then(|d| d.objects.get(&path));
-    let signature_error = evidence
-        .signatures
-        .and_then(|s| s.get(&path))
-        .map(|answer| answer.get("error").and_then(Value::as_str));
-    match (summarized.map(|o| o.error.as_deref()), signature_error) {
-        (Some(None), _) | (_, Some(None)) => {
-            Some((Outcome::Refuted, format!("the kernel has {path}")))
-        }
-        (Some(Some(error)), _) | (_, Some(Some(error)))
-            if error == "undefined" || certain_missing_attribute(error, attribute).is_some() =>
+    // The kernel's answer on the path: absent, found (no error code), or an error code with fields.
+    let answer = summarized
+        .map(|o| (o.error.as_deref(), o.failure.clone()))
+        .or_else(|| {
+            let answer = evidence.signatures?.get(&path)?;
+            let code = answer.get("error").and_then(Value::as_str);
+            Some((code, FailureFields::of(answer)))
+        });
+    match answer {
+        Some((None, _)) => Some((Outcome::Refuted, format!("the kernel has {path}"))),
+        Some((Some(code), fields))
+            if code == "undefined" || fields.certain_missing(code, attribute).is_some() =>
         {
             Some((Outcome::Confirmed, format!("the kernel has no {path}")))
         }
@@ -593,10 +594,10 @@ mod tests {
                 "raw": {"kind": "estimator", "V": {"fitted": false}},
                 "odd": {"kind": "object"},
                 "model.coef_": {"kind": "ndarray", "S": {"shape": [1, 57]}},
-                "model.nope": {"error": "AttributeError: 'LogisticRegression' object has no attribute 'nope'"},
-                "np.nope": {"error": "AttributeError: module 'numpy' has no loaded attribute 'nope'"},
+                "model.nope": {"error": "no_attribute", "owner": "'LogisticRegression' object", "attribute": "nope"},
+                "np.nope": {"error": "not_loaded", "owner": "module 'numpy'", "attribute": "nope"},
                 "ghost": {"error": "undefined"},
-                "broken": {"error": "ValueError: summarizing raised"}}}"#,
+                "broken": {"error": "raised", "exception": "ValueError", "message": "summarizing raised"}}}"#,
         )
         .unwrap()
     }
@@ -608,7 +609,7 @@ mod tests {
                                                               {"name": "inplace", "kind": "KEYWORD_ONLY", "default": "False"}]},
                 "f": {"kind": "function", "parameters": [{"name": "a", "kind": "POSITIONAL_ONLY"}]},
                 "g": {"kind": "function", "parameters": [{"name": "a", "kind": "POSITIONAL_OR_KEYWORD"}, {"name": "kw", "kind": "VAR_KEYWORD"}]},
-                "model.dropp": {"error": "AttributeError: 'LogisticRegression' object has no attribute 'dropp'"},
+                "model.dropp": {"error": "no_attribute", "owner": "'LogisticRegression' object", "attribute": "dropp"},
                 "model.predict": {"kind": "method", "parameters": [{"name": "X", "kind": "POSITIONAL_OR_KEYWORD"}]}}"#,
         )
         .unwrap()

@@ -26,7 +26,7 @@ use serde_json::{json, Map, Value};
 use crate::facts::{cell_facts, CellFacts, DefinitionKind};
 use crate::ir::Stmt;
 use crate::python::parse_cell;
-use crate::summary::{tuple_text, Category, ObjectSummary, SummaryDoc};
+use crate::summary::{tuple_text, Category, FailureFields, ObjectSummary, SummaryDoc};
 
 /// Which of the paper's runtime-fact categories go into the prompt.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -576,12 +576,8 @@ pub fn render_object(
     mentioned: &[&str],
     options: &PromptOptions,
 ) -> Option<String> {
-    if let Some(error) = &object.error {
-        return Some(if error == "undefined" {
-            format!("{name}: not defined in the kernel")
-        } else {
-            format!("{name}: {error}")
-        });
+    if let Some(error) = object.error_sentence() {
+        return Some(format!("{name}: {error}"));
     }
     let cats = options.categories;
     let mut parts: Vec<String> = Vec::new();
@@ -857,8 +853,9 @@ pub fn render_docs(signatures: &Map<String, Value>) -> String {
     let mut out = String::new();
     let sorted: BTreeMap<&String, &Value> = signatures.iter().collect();
     for (path, answer) in sorted {
-        if let Some(error) = answer.get("error").and_then(Value::as_str) {
-            out.push_str(&format!("{path}: {error}\n"));
+        if let Some(code) = answer.get("error").and_then(Value::as_str) {
+            let sentence = FailureFields::of(answer).sentence(code);
+            out.push_str(&format!("{path}: {sentence}\n"));
             continue;
         }
         let signature = answer
@@ -1088,7 +1085,7 @@ mod tests {
         req.signatures = Some(
             serde_json::from_str::<Map<String, Value>>(
                 r#"{"model.predict": {"kind": "method", "signature": "(X)", "library": "sklearn", "version": "1.9", "doc": "Predict class labels.\n\n  Notes: X must have n_features_in_ columns."},
-                    "model.nope": {"error": "AttributeError: 'LogisticRegression' object has no attribute 'nope'"}}"#,
+                    "model.nope": {"error": "no_attribute", "owner": "'LogisticRegression' object", "attribute": "nope"}}"#,
             )
             .unwrap(),
         );
