@@ -157,8 +157,8 @@ struct CheckRequestRest {
     target_index: Option<usize>,
     kernel_names: Option<Vec<String>>,
     summaries: Option<SummaryDoc>,
-    #[serde(default)]
-    severities: Severities,
+    /// Absent, `undefined` or `null`: none.
+    severities: Option<Severities>,
 }
 
 #[wasm_bindgen(inline_js = "
@@ -285,8 +285,8 @@ struct CellReport {
 struct NotebookRequest {
     cells: Vec<String>,
     order: Option<Vec<usize>>,
-    #[serde(default)]
-    severities: Severities,
+    /// Absent, `undefined` or `null`: none.
+    severities: Option<Severities>,
 }
 
 #[derive(Serialize)]
@@ -364,7 +364,7 @@ pub fn check_cell(
                     history: &strings.history.rust,
                     kernel_names: request.kernel_names.as_deref(),
                     summaries: request.summaries.as_ref(),
-                    severities: &request.severities,
+                    severities: request.severities.as_ref().unwrap_or(&Severities::new()),
                 },
                 &strings.cells.analysed,
                 strings.history.analysed.clone(),
@@ -398,7 +398,11 @@ pub fn check_notebook(
     let order = request
         .order
         .unwrap_or_else(|| (0..request.cells.len()).collect());
-    let report = crate::check::check_notebook(&request.cells, &order, &request.severities);
+    let report = crate::check::check_notebook(
+        &request.cells,
+        &order,
+        &request.severities.unwrap_or_default(),
+    );
     let cells: Vec<CellDiagnostics> = report
         .cells
         .into_iter()
