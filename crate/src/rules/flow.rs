@@ -16,8 +16,8 @@ use crate::ir::{Expr, Keyword, Literal, SeqKind, Stmt, Target, TextRange};
 use super::calls::Callee;
 use super::value::{from_summary, ArrayLib, ArrayVal, Estimator, Frame, SeriesVal, Val};
 use super::{
-    api, columns, join, keras, shapes, sklearn, targets, torch, torch_classes, torch_layers,
-    values, RuleContext,
+    api, columns, join, keras, numpy_calls, shapes, sklearn, targets, torch, torch_classes,
+    torch_layers, values, RuleContext,
 };
 
 pub struct Walker<'a> {
@@ -1022,6 +1022,7 @@ impl<'a> Walker<'a> {
         sklearn::check(self, expr, &mut found);
         targets::check(self, expr, &mut found);
         shapes::check(self, expr, &mut found);
+        numpy_calls::check(self, expr, &mut found);
         values::check(self, expr, &mut found);
         api::check(self, expr, &mut found);
         keras::check(self, expr, &mut found);
@@ -1456,7 +1457,7 @@ impl<'a> Walker<'a> {
             if let Some(v) = sklearn::lib_call_result(self, &path, args, keywords) {
                 return v;
             }
-            if let Some(v) = shapes::new_array(self, &path, args, keywords) {
+            if let Some(v) = numpy_calls::call_result(self, &path, args, keywords) {
                 return v;
             }
             if let Some(v) = columns::new_frame(self, &path, args, keywords) {
@@ -1524,10 +1525,10 @@ impl<'a> Walker<'a> {
                 let s = torch::shape_of(&Val::Array(a.clone()));
                 match torch_layers::tensor_method(s.as_ref(), value, attr, args, keywords, &int) {
                     Some(s) => Val::Tensor(s),
-                    None => shapes::array_method_result(&a, attr, args, keywords),
+                    None => numpy_calls::method_result(self, &a, attr, args, keywords),
                 }
             }
-            Val::Array(a) => shapes::array_method_result(&a, attr, args, keywords),
+            Val::Array(a) => numpy_calls::method_result(self, &a, attr, args, keywords),
             // `s.apply(str)`, `s.map(lambda x: str(x).split('-')[0])`: the NaN rows become a
             // known string ('nan'); nothing is known of the other rows.
             Val::Series(s)

@@ -15,7 +15,7 @@ use crate::ir::{Expr, Keyword, Literal, SeqKind};
 use super::flow::{unpacks, Walker};
 use super::value::{ArrayLib, ArrayVal, Val};
 
-fn fmt_shape(s: &[i64]) -> String {
+pub(super) fn fmt_shape(s: &[i64]) -> String {
     if s.len() == 1 {
         format!("({},)", s[0])
     } else {
@@ -88,7 +88,7 @@ pub fn binop_value(op: &str, l: &Val, r: &Val) -> Val {
     }
 }
 
-fn int_tuple(w: &Walker, e: &Expr) -> Option<Vec<i64>> {
+pub(super) fn int_tuple(w: &Walker, e: &Expr) -> Option<Vec<i64>> {
     match e {
         Expr::Seq {
             kind: SeqKind::Tuple | SeqKind::List,
@@ -99,7 +99,7 @@ fn int_tuple(w: &Walker, e: &Expr) -> Option<Vec<i64>> {
     }
 }
 
-fn int_of(w: &Walker, e: &Expr) -> Option<i64> {
+pub(super) fn int_of(w: &Walker, e: &Expr) -> Option<i64> {
     match e {
         Expr::Literal {
             value: Literal::Int(i),
@@ -119,7 +119,7 @@ fn int_of(w: &Walker, e: &Expr) -> Option<i64> {
 }
 
 /// The result of a reshape, or `Err(())` when the element counts differ.
-fn reshape(from: &[i64], to: &[i64]) -> Option<Result<Vec<i64>, ()>> {
+pub(super) fn reshape(from: &[i64], to: &[i64]) -> Option<Result<Vec<i64>, ()>> {
     let size: i64 = from.iter().product();
     let unknown = to.iter().filter(|&&d| d == -1).count();
     if unknown > 1 || to.iter().any(|&d| d < -1) {
@@ -140,59 +140,6 @@ fn reshape(from: &[i64], to: &[i64]) -> Option<Result<Vec<i64>, ()>> {
         .iter()
         .map(|&d| if d == -1 { size / known } else { d })
         .collect()))
-}
-
-/// `np.zeros(shape)`, `np.ones(shape)`, `np.empty(shape)`, `np.full(shape, value)`: an array of
-/// that shape (of floats unless a `dtype` says otherwise).
-pub fn new_array(w: &Walker, path: &str, args: &[Expr], keywords: &[Keyword]) -> Option<Val> {
-    let n_args = if path == "numpy.full" { 2 } else { 1 };
-    if !matches!(
-        path,
-        "numpy.zeros" | "numpy.ones" | "numpy.empty" | "numpy.full"
-    ) || args.len() > n_args
-        || unpacks(args, keywords)
-    {
-        return None;
-    }
-    let shape = args.first().or_else(|| {
-        keywords
-            .iter()
-            .find(|k| k.name.as_deref() == Some("shape"))
-            .map(|k| &k.value)
-    })?;
-    let shape = int_tuple(w, shape).filter(|s| s.iter().all(|&d| d >= 0))?;
-    let typed = keywords.iter().any(|k| k.name.as_deref() == Some("dtype")) || path == "numpy.full";
-    Some(Val::Array(ArrayVal {
-        lib: super::value::ArrayLib::Numpy,
-        shape,
-        dtype: (!typed).then(|| "float64".to_string()),
-        has_nan: if matches!(path, "numpy.zeros" | "numpy.ones") {
-            Some(false)
-        } else {
-            None
-        },
-        csv_object_column: None,
-        origin: None,
-        non_integer: None,
-    }))
-}
-
-pub fn array_method_result(a: &ArrayVal, attr: &str, args: &[Expr], _kw: &[Keyword]) -> Val {
-    match attr {
-        "copy" | "astype" => Val::Array(ArrayVal {
-            dtype: None,
-            csv_object_column: None,
-            origin: None,
-            non_integer: a.non_integer.filter(|_| attr == "copy"),
-            ..a.clone()
-        }),
-        "flatten" | "ravel" if args.is_empty() => Val::Array(ArrayVal {
-            shape: vec![a.shape.iter().product()],
-            origin: None,
-            ..a.clone()
-        }),
-        _ => Val::Unknown,
-    }
 }
 
 fn arrays<'v>(l: &'v Val, r: &'v Val) -> Option<(&'v ArrayVal, &'v ArrayVal)> {
