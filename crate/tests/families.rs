@@ -68,3 +68,8 @@ fn family(file: &str) {
 fn numpy_axes_indices_and_shapes() {
     family("numpy.json");
 }
+
+#[test]
+fn pandas_column_keys_of_every_method() {
+    family("pandas.json");
+}
