@@ -8,12 +8,14 @@ use cellguard::diagnostic::Diagnostic;
 use cellguard::summary::SummaryDoc;
 use serde_json::Value;
 
-fn run(history: &str, target: &str, objects: &str) -> Vec<Diagnostic> {
+/// Checks `target` after the cell `history` ran; the kernel also holds the names `setup` binds
+/// (the Python verifier runs it; here only `objects` tells what they hold).
+fn run(history: &str, setup: &str, target: &str, objects: &str) -> Vec<Diagnostic> {
     let doc: SummaryDoc =
         serde_json::from_str(&format!(r#"{{"schema": 1, "objects": {{{objects}}}}}"#)).unwrap();
     let history = vec![history.to_string()];
     let mut names: Vec<String> = doc.objects.keys().cloned().collect();
-    for cell in &history {
+    for cell in history.iter().chain([&setup.to_string()]) {
         let facts = cellguard::facts::cell_facts(&cellguard::python::parse_cell(cell).body);
         names.extend(facts.definitions.iter().map(|d| d.name.clone()));
     }
@@ -30,7 +32,10 @@ fn run(history: &str, target: &str, objects: &str) -> Vec<Diagnostic> {
 
 /// Runs every case of one fixture file; returns the failures, one line each.
 fn family(file: &str) {
-    let path = format!("{}/tests/fixtures/families/{file}", env!("CARGO_MANIFEST_DIR"));
+    let path = format!(
+        "{}/tests/fixtures/families/{file}",
+        env!("CARGO_MANIFEST_DIR")
+    );
     let cases: Vec<Value> = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
     assert!(!cases.is_empty());
     let mut failures = Vec::new();
@@ -38,7 +43,7 @@ fn family(file: &str) {
         let field = |k: &str| case[k].as_str().unwrap_or("");
         let (name, code, crash) = (field("name"), field("code"), field("crash"));
         let objects = field("objects");
-        let found = run(field("history"), crash, objects);
+        let found = run(field("history"), field("setup"), crash, objects);
         match found.iter().find(|d| d.code == code) {
             None => failures.push(format!("{name}: expected {code}, got {found:?}")),
             Some(d) => {
@@ -56,7 +61,7 @@ fn family(file: &str) {
                 }
             }
         }
-        let twin = run(field("history"), field("twin"), objects);
+        let twin = run(field("history"), field("setup"), field("twin"), objects);
         if !twin.is_empty() {
             failures.push(format!("{name}: twin not silent: {twin:?}"));
         }
@@ -72,4 +77,9 @@ fn numpy_axes_indices_and_shapes() {
 #[test]
 fn pandas_column_keys_of_every_method() {
     family("pandas.json");
+}
+
+#[test]
+fn sklearn_metrics_pipelines_searches_and_cross_validation() {
+    family("sklearn.json");
 }

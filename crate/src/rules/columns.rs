@@ -349,7 +349,11 @@ struct KeyParameters {
 const KEY_PARAMETERS: &[KeyParameters] = &[
     KeyParameters {
         method: "pivot_table",
-        params: &[("values", Some(0)), ("index", Some(1)), ("columns", Some(2))],
+        params: &[
+            ("values", Some(0)),
+            ("index", Some(1)),
+            ("columns", Some(2)),
+        ],
         levels: true,
         what: "pivot_table key ",
     },

@@ -1,7 +1,8 @@
 //! Classification on continuous targets (`sklearn-continuous-target`).
 //!
 //! scikit-learn's classifiers (`fit`, also in `cross_val_predict`, and `score`, which is
-//! `accuracy_score`) and its classification metrics check their targets with `type_of_target`:
+//! `accuracy_score`) and its classification metrics (`METRICS`, and `y_true` of those that take
+//! scores, `LABELS_AND_SCORES`) check their targets with `type_of_target`:
 //! a float array holding one value that is not an integer is `continuous`, and they raise
 //! ValueError ("Unknown label type: continuous", "Classification metrics can't handle a mix of
 //! binary and continuous targets").
@@ -86,6 +87,19 @@ const METRICS: &[(&str, [&str; 2])] = &[
     ("precision_score", ["y_true", "y_pred"]),
     ("recall_score", ["y_true", "y_pred"]),
     ("zero_one_loss", ["y_true", "y_pred"]),
+];
+
+/// Functions of `sklearn.metrics` that take class labels in `y_true` and scores or
+/// probabilities in their second argument: only `y_true` is checked ("continuous format is not
+/// supported", "Unknown label type").
+const LABELS_AND_SCORES: &[&str] = &[
+    "average_precision_score",
+    "det_curve",
+    "log_loss",
+    "precision_recall_curve",
+    "roc_auc_score",
+    "roc_curve",
+    "top_k_accuracy_score",
 ];
 
 fn is_classifier(e: &Estimator) -> bool {
@@ -263,10 +277,27 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
             out.push(d);
             return;
         }
-        let Some((metric, params)) = path
+        let function = path
             .strip_prefix("sklearn.metrics.")
-            .map(|p| p.rsplit('.').next().unwrap_or(p))
-            .and_then(|last| METRICS.iter().find(|(m, _)| *m == last))
+            .map(|p| p.rsplit('.').next().unwrap_or(p));
+        if let Some(metric) = function.filter(|f| LABELS_AND_SCORES.contains(f)) {
+            let Some(y) = args.first().or_else(|| keyword(keywords, "y_true")) else {
+                return;
+            };
+            if let Some((value, nan)) = non_integer(w, y) {
+                out.push(Diagnostic::error(
+                    "sklearn-continuous-target",
+                    format!(
+                        "{}: {metric} takes class labels as y_true (scores or probabilities go second) and raises ValueError on continuous targets; pass the true classes, or use a regression metric",
+                        holds(w, y, value, nan)
+                    ),
+                    y.range(),
+                ));
+            }
+            return;
+        }
+        let Some((metric, params)) =
+            function.and_then(|last| METRICS.iter().find(|(m, _)| *m == last))
         else {
             return;
         };

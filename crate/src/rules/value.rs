@@ -228,6 +228,8 @@ pub struct Estimator {
     pub params: BTreeMap<String, Literal>,
     /// Where it was constructed in this cell.
     pub constructed_at: Option<TextRange>,
+    /// The estimators of a pipeline's steps, or a search's estimator, when this cell built them.
+    pub inner: Vec<Estimator>,
 }
 
 /// `"<class 'a.B'>"` -> `"a.B"`.
@@ -465,6 +467,7 @@ pub fn from_summary(name: &str, obj: &ObjectSummary) -> Val {
                 .map(|v| v.into_iter().map(str::to_string).collect()),
             params: BTreeMap::new(),
             constructed_at: None,
+            inner: Vec::new(),
         }),
         "class" => match (
             obj.str_fact(Category::R, "module"),
