@@ -83,3 +83,13 @@ fn pandas_column_keys_of_every_method() {
 fn sklearn_metrics_pipelines_searches_and_cross_validation() {
     family("sklearn.json");
 }
+
+#[test]
+fn matplotlib_images_on_every_axes() {
+    family("matplotlib.json");
+}
+
+#[test]
+fn keras_input_ranks_of_every_first_layer() {
+    family("keras.json");
+}

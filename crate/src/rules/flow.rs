@@ -472,6 +472,7 @@ impl<'a> Walker<'a> {
                 let parts = match (targets.as_slice(), op) {
                     ([Target::Unpack { elts, .. }], crate::ir::AssignOp::Plain) => {
                         sklearn::split_result(self, value, elts.len())
+                            .or_else(|| shapes::subplots_parts(self, value, elts.len()))
                             .or_else(|| self.returned_parts(value, elts.len()))
                     }
                     _ => None,
@@ -1457,7 +1458,9 @@ impl<'a> Walker<'a> {
             if let Some(v) = sklearn::lib_call_result(self, &path, args, keywords) {
                 return v;
             }
-            if let Some(v) = numpy_calls::call_result(self, &path, args, keywords) {
+            if let Some(v) = numpy_calls::call_result(self, &path, args, keywords)
+                .or_else(|| shapes::pyplot_result(&path, keywords))
+            {
                 return v;
             }
             if let Some(v) = columns::new_frame(self, &path, args, keywords) {

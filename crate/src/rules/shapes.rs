@@ -6,7 +6,8 @@
 //! - `shape-stack`: `np.array`/`np.asarray`/`np.stack` of arrays of different shapes, and
 //!   `np.vstack`/`np.column_stack` of arrays whose rows (columns) do not line up.
 //! - `shape-reshape`: `reshape` to a shape with another number of elements.
-//! - `shape-image`: `plt.imshow` of an array that is not (M, N), (M, N, 3) or (M, N, 4).
+//! - `shape-image`: `plt.imshow`, or `imshow` of an Axes (`plt.subplots`, `plt.subplot`, an element
+//!   of an array of Axes, a summarised Axes), of an array that is not (M, N), (M, N, 3) or (M, N, 4).
 //! - `shape-savetxt`: `np.savetxt` of an array with more than 2 dimensions.
 
 use crate::diagnostic::Diagnostic;
@@ -195,26 +196,8 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                     }
                 }
                 Some("matplotlib.pyplot.imshow") => {
-                    let Some(x) = args.first() else { return };
-                    if let Val::Array(a) = w.eval(x) {
-                        let s = &a.shape;
-                        let bad = match s.len() {
-                            2 => false,
-                            3 => !matches!(s[2], 1 | 3 | 4),
-                            _ => true,
-                        };
-                        if bad {
-                            let hint = if s.len() == 3 && matches!(s[0], 1 | 3 | 4) {
-                                "; it looks channels-first: use x.transpose(1, 2, 0)"
-                            } else {
-                                ""
-                            };
-                            out.push(Diagnostic::error(
-                                "shape-image",
-                                format!("imshow needs an image of shape (M, N), (M, N, 3) or (M, N, 4), but {} has shape {}{hint}: TypeError", w.shown(x, "an operand"), fmt_shape(s)),
-                                x.range(),
-                            ));
-                        }
+                    if let Some(d) = args.first().and_then(|x| image_problem(w, x)) {
+                        out.push(d);
                     }
                 }
                 Some("numpy.savetxt") => {
@@ -281,6 +264,12 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                 }
                 _ => {
                     if let Expr::Attribute { value, attr, .. } = &**func {
+                        if attr == "imshow" && is_axes(&w.eval(value)) {
+                            if let Some(d) = args.first().and_then(|x| image_problem(w, x)) {
+                                out.push(d);
+                            }
+                            return;
+                        }
                         if matches!(attr.as_str(), "reshape" | "view") && !args.is_empty() {
                             if let Val::Array(a) = w.eval(value) {
                                 if attr == "view" && a.lib != super::value::ArrayLib::Torch {
@@ -304,6 +293,98 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
         }
         _ => {}
     }
+}
+
+/// The qualified class of matplotlib's Axes.
+const AXES_CLASS: &str = "matplotlib.axes._axes.Axes";
+
+/// A matplotlib Axes (of any projection: every one takes `imshow`'s images as `Axes` does).
+fn is_axes(v: &Val) -> bool {
+    matches!(v, Val::Typed(t) if t.starts_with("matplotlib.axes."))
+}
+
+/// `plt.subplot(...)`, `plt.axes()`: an Axes (without a projection, which may be a toolkit's).
+pub fn pyplot_result(path: &str, keywords: &[Keyword]) -> Option<Val> {
+    let plain = !keywords
+        .iter()
+        .any(|k| matches!(k.name.as_deref(), None | Some("projection" | "polar")));
+    (matches!(path, "matplotlib.pyplot.subplot" | "matplotlib.pyplot.axes") && plain)
+        .then(|| Val::Typed(AXES_CLASS.into()))
+}
+
+/// `fig, ax = plt.subplots(nrows, ncols)`: the figure, and an Axes, or (squeezed) a 1-D or 2-D
+/// array of them, here a sequence of Axes one may index.
+pub fn subplots_parts(w: &Walker, value: &Expr, n_targets: usize) -> Option<Vec<Val>> {
+    let Expr::Call {
+        func,
+        args,
+        keywords,
+        ..
+    } = value
+    else {
+        return None;
+    };
+    if w.lib_path(func)? != "matplotlib.pyplot.subplots"
+        || n_targets != 2
+        || unpacks(args, keywords)
+    {
+        return None;
+    }
+    if keywords
+        .iter()
+        .any(|k| matches!(k.name.as_deref(), Some("squeeze" | "subplot_kw")))
+    {
+        return None;
+    }
+    let count = |at: usize, name: &str| match args.get(at).or_else(|| {
+        keywords
+            .iter()
+            .find(|k| k.name.as_deref() == Some(name))
+            .map(|k| &k.value)
+    }) {
+        None => Some(1),
+        Some(e) => int_of(w, e).filter(|n| *n >= 1),
+    };
+    let (rows, cols) = (count(0, "nrows")?, count(1, "ncols")?);
+    let axes = |n: i64| Val::Items {
+        type_name: "ndarray".into(),
+        items: vec![Val::Typed(AXES_CLASS.into()); n as usize],
+    };
+    let ax = match (rows, cols) {
+        (1, 1) => Val::Typed(AXES_CLASS.into()),
+        (1, n) | (n, 1) => axes(n),
+        (r, c) => Val::Items {
+            type_name: "ndarray".into(),
+            items: vec![axes(c); r as usize],
+        },
+    };
+    Some(vec![Val::Typed("matplotlib.figure.Figure".into()), ax])
+}
+
+/// `imshow` takes images of shape (M, N), (M, N, 3) or (M, N, 4) (and (M, N, 1) is squeezed).
+fn image_problem(w: &Walker, x: &Expr) -> Option<Diagnostic> {
+    let Val::Array(a) = w.eval(x) else {
+        return None;
+    };
+    let s = &a.shape;
+    let bad = match s.len() {
+        2 => false,
+        3 => !matches!(s[2], 1 | 3 | 4),
+        _ => true,
+    };
+    if !bad {
+        return None;
+    }
+    let hint = if s.len() == 3 && matches!(s[0], 1 | 3 | 4) {
+        "; it looks channels-first: use x.transpose(1, 2, 0)"
+    } else {
+        ""
+    };
+    Some(Diagnostic::error(
+        "shape-image",
+        format!("imshow needs an image of shape (M, N), (M, N, 3) or (M, N, 4), but {} has shape {}{hint}: TypeError", w.shown(x, "an operand"), fmt_shape(s)),
+        x.range(),
+    ))
 }
 
 /// Can arrays of shapes `a` and `b` be concatenated along `axis` (same number of dimensions, the
