@@ -13,6 +13,7 @@ use crate::ir::{Expr, Keyword, Literal, SeqKind, TextRange};
 
 use super::flow::{unpacks, Walker};
 use super::shapes::{fmt_shape, int_of, int_tuple, reshape};
+use super::sklearn::keyword as kw;
 use super::value::{ArrayLib, ArrayVal, Val};
 
 /// What a function does to the axis it is given.
@@ -109,13 +110,6 @@ fn numpy_array(lib: ArrayLib, shape: Vec<i64>, dtype: Option<&str>) -> Val {
         origin: None,
         non_integer: None,
     })
-}
-
-fn kw<'e>(keywords: &'e [Keyword], name: &str) -> Option<&'e Expr> {
-    keywords
-        .iter()
-        .find(|k| k.name.as_deref() == Some(name))
-        .map(|k| &k.value)
 }
 
 /// A number written in the cell or held by a name (`3`, `-0.5`, `n`).

@@ -336,12 +336,10 @@ pub fn subplots_parts(w: &Walker, value: &Expr, n_targets: usize) -> Option<Vec<
     {
         return None;
     }
-    let count = |at: usize, name: &str| match args.get(at).or_else(|| {
-        keywords
-            .iter()
-            .find(|k| k.name.as_deref() == Some(name))
-            .map(|k| &k.value)
-    }) {
+    let count = |at: usize, name: &str| match args
+        .get(at)
+        .or_else(|| super::sklearn::keyword(keywords, name))
+    {
         None => Some(1),
         Some(e) => int_of(w, e).filter(|n| *n >= 1),
     };

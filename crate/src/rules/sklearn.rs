@@ -452,14 +452,10 @@ fn x_problem(w: &Walker, est: &Estimator, x: &Expr, call: &str) -> Option<Diagno
     None
 }
 
-/// `cross_val_predict(est, X, y)` (whose fits raise), and `cross_val_score` / `cross_validate`
-/// with `error_score='raise'`, of data every fold's fit rejects.
-fn cross_validation_x(
-    w: &Walker,
-    path: &str,
-    args: &[Expr],
-    keywords: &[Keyword],
-) -> Option<Diagnostic> {
+/// The name of a cross-validation function whose failing fits raise: `cross_val_predict`, and
+/// `cross_val_score` / `cross_validate` with `error_score='raise'` (otherwise a failing fit
+/// scores NaN).
+pub(super) fn raising_cross_validation<'p>(path: &'p str, keywords: &[Keyword]) -> Option<&'p str> {
     let function = path
         .strip_prefix("sklearn.model_selection.")?
         .rsplit('.')
@@ -472,9 +468,18 @@ fn cross_validation_x(
         ),
         _ => false,
     };
-    if !raises {
-        return None;
-    }
+    raises.then_some(function)
+}
+
+/// A cross-validation function whose fits raise (`raising_cross_validation`), of data every
+/// fold's fit rejects.
+fn cross_validation_x(
+    w: &Walker,
+    path: &str,
+    args: &[Expr],
+    keywords: &[Keyword],
+) -> Option<Diagnostic> {
+    let function = raising_cross_validation(path, keywords)?;
     let Val::Estimator(est) = w.eval(args.first().or_else(|| keyword(keywords, "estimator"))?)
     else {
         return None;

@@ -217,23 +217,12 @@ fn cross_validation(
     args: &[Expr],
     keywords: &[Keyword],
 ) -> Option<Diagnostic> {
-    let function = path
-        .strip_prefix("sklearn.model_selection.")?
-        .rsplit('.')
-        .next()?;
-    let raises = match function {
-        "cross_val_predict" => true,
-        "cross_val_score" | "cross_validate" => matches!(
-            keyword(keywords, "error_score"),
-            Some(e) if e.as_str_literal() == Some("raise")
-        ),
-        _ => false,
-    };
+    let function = super::sklearn::raising_cross_validation(path, keywords)?;
     let folds = match keyword(keywords, "cv") {
         None => true,
         Some(cv) => matches!(w.eval(cv), Val::Int(k) if k >= 2),
     };
-    if !raises || !folds || args.len() > 3 {
+    if !folds || args.len() > 3 {
         return None;
     }
     let Val::Estimator(est) = w.eval(args.first().or_else(|| keyword(keywords, "estimator"))?)
