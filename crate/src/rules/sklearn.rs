@@ -368,11 +368,22 @@ fn composite(w: &Walker, path: &str, args: &[Expr], keywords: &[Keyword]) -> Opt
     } else {
         class
     };
+    let params = keywords
+        .iter()
+        .filter_map(|k| {
+            let value = match &k.value {
+                Expr::Literal { value, .. } => value.clone(),
+                _ => Literal::Ellipsis,
+            };
+            Some((k.name.clone()?, value))
+        })
+        .collect();
     Some(Estimator {
         class: class.to_string(),
         type_path: path.to_string(),
         steps: inner.iter().map(|e| e.class.clone()).collect(),
         fitted: Some(false),
+        params,
         constructed_at: args.first().map(Expr::range),
         inner,
         ..Default::default()

@@ -120,6 +120,28 @@ fn is_classifier(e: &Estimator) -> bool {
         && (e.class != "AdaBoostClassifier" || default_trees())
 }
 
+/// The classifier that `est.fit(X, y)` (or `est.score(X, y)`) fits or scores on `y`: `est`
+/// itself, the last step of a pipeline built in this cell, or (`fit` with the default `refit`)
+/// the estimator of a search built in this cell, whose refit on all the data raises when the
+/// folds' fits do.
+fn classifier_fitted_by<'e>(est: &'e Estimator, attr: &str) -> Option<&'e Estimator> {
+    if is_classifier(est) {
+        return Some(est);
+    }
+    if !est.is_sklearn() || est.constructed_at.is_none() {
+        return None;
+    }
+    match est.class.as_str() {
+        "Pipeline" => classifier_fitted_by(est.inner.last()?, attr),
+        "GridSearchCV" | "RandomizedSearchCV"
+            if attr == "fit" && !est.params.contains_key("refit") =>
+        {
+            classifier_fitted_by(est.inner.first()?, attr)
+        }
+        _ => None,
+    }
+}
+
 /// Classifiers whose `predict_proba` exists whatever their parameters (an `SVC` has it only with
 /// `probability=True`, an `SGDClassifier` only with some losses).
 const PROBABILISTIC: &[&str] = &[
@@ -335,9 +357,12 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
     let Val::Estimator(est) = w.eval(value) else {
         return;
     };
-    if !is_classifier(&est) || !matches!(attr.as_str(), "fit" | "score") {
+    if !matches!(attr.as_str(), "fit" | "score") {
         return;
     }
+    let Some(clf) = classifier_fitted_by(&est, attr) else {
+        return;
+    };
     let Some(y) = args.get(1).or_else(|| keyword(keywords, "y")) else {
         return;
     };
@@ -345,7 +370,11 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
         return;
     };
     let name = w.shown(value, "the classifier");
-    let class = &est.class;
+    let class = if clf.class == est.class {
+        est.class.clone()
+    } else {
+        format!("{} (in {})", clf.class, est.class)
+    };
     let msg = if attr == "fit" {
         format!(
             "{}: {class} is a classifier, and {name}.fit() raises ValueError: Unknown label type; use a regressor for continuous targets, or bin them into classes first",
