@@ -1206,48 +1206,7 @@ impl<'a> Walker<'a> {
                     _ => Val::Unknown,
                 }
             }
-            Expr::Attribute { value, attr, .. } => {
-                let base = self.eval(value);
-                match (&base, attr.as_str()) {
-                    (Val::Module(Some(p)), _) | (Val::Lib(p), _) => Val::Lib(format!("{p}.{attr}")),
-                    (Val::Frame(f), "values") => match (f.n_rows, f.n_columns()) {
-                        (Some(r), Some(c)) => Val::Array(ArrayVal {
-                            lib: ArrayLib::Numpy,
-                            shape: vec![r, c],
-                            dtype: None,
-                            has_nan: f.has_nan,
-                            csv_object_column: None,
-                            origin: None,
-                            non_integer: None,
-                        }),
-                        _ => Val::Unknown,
-                    },
-                    (Val::Frame(f), "columns") => match &f.columns {
-                        Some(cols) => Val::Strs {
-                            type_name: "Index".into(),
-                            items: cols.clone(),
-                        },
-                        None => Val::Unknown,
-                    },
-                    (Val::Strs { type_name, items }, "values") if type_name == "Index" => {
-                        Val::Strs {
-                            type_name: "ndarray".into(),
-                            items: items.clone(),
-                        }
-                    }
-                    (Val::Estimator(e), _) => sklearn::attribute_value(e, attr),
-                    (Val::Array(a), "T") => Val::Array(ArrayVal {
-                        shape: a.shape.iter().rev().copied().collect(),
-                        origin: None,
-                        ..a.clone()
-                    }),
-                    (Val::Frame(f), col) => match f.has(col) {
-                        Some(true) if !columns::is_frame_attribute(col) => self.series_of(f, col),
-                        _ => Val::Unknown,
-                    },
-                    _ => Val::Unknown,
-                }
-            }
+            Expr::Attribute { value, attr, .. } => self.attribute_value(&self.eval(value), attr),
             Expr::Subscript { value, index, .. } => {
                 // `df.loc[mask]`: the rows where the mask holds.
                 if let Expr::Attribute {
@@ -1349,6 +1308,49 @@ impl<'a> Walker<'a> {
             Expr::BinOp {
                 op, left, right, ..
             } => shapes::binop_value(op, &self.eval(left), &self.eval(right)),
+            _ => Val::Unknown,
+        }
+    }
+
+    /// The value of attribute `attr` of an object of value `base`.
+    fn attribute_value(&self, base: &Val, attr: &str) -> Val {
+        match (base, attr) {
+            (Val::Module(Some(p)), _) | (Val::Lib(p), _) => Val::Lib(format!("{p}.{attr}")),
+            (Val::Frame(f), "values") => match (f.n_rows, f.n_columns()) {
+                (Some(r), Some(c)) => Val::Array(ArrayVal {
+                    lib: ArrayLib::Numpy,
+                    shape: vec![r, c],
+                    dtype: None,
+                    has_nan: f.has_nan,
+                    csv_object_column: None,
+                    origin: None,
+                    non_integer: None,
+                }),
+                _ => Val::Unknown,
+            },
+            (Val::Frame(f), "columns") => match &f.columns {
+                Some(cols) => Val::Strs {
+                    type_name: "Index".into(),
+                    items: cols.clone(),
+                },
+                None => Val::Unknown,
+            },
+            (Val::Strs { type_name, items }, "values") if type_name == "Index" => {
+                Val::Strs {
+                    type_name: "ndarray".into(),
+                    items: items.clone(),
+                }
+            }
+            (Val::Estimator(e), _) => sklearn::attribute_value(e, attr),
+            (Val::Array(a), "T") => Val::Array(ArrayVal {
+                shape: a.shape.iter().rev().copied().collect(),
+                origin: None,
+                ..a.clone()
+            }),
+            (Val::Frame(f), col) => match f.has(col) {
+                Some(true) if !columns::is_frame_attribute(col) => self.series_of(f, col),
+                _ => Val::Unknown,
+            },
             _ => Val::Unknown,
         }
     }
@@ -1479,12 +1481,18 @@ impl<'a> Walker<'a> {
         if let Some(batch) = torch::next_batch(self, func, args) {
             return batch;
         }
-        if let Val::Torch(module) = self.eval(func) {
-            return torch::call_result(self, &module, args, keywords);
-        }
+        // The receiver of a method call is evaluated once: evaluating it again for the method
+        // would double the work at each call of a chain (`df.dropna().dropna()...`).
         let Expr::Attribute { value, attr, .. } = func else {
+            if let Val::Torch(module) = self.eval(func) {
+                return torch::call_result(self, &module, args, keywords);
+            }
             return Val::Unknown;
         };
+        let receiver = self.eval(value);
+        if let Val::Torch(module) = self.attribute_value(&receiver, attr) {
+            return torch::call_result(self, &module, args, keywords);
+        }
         // `"a b c".split()`
         if let (Some(text), "split", true) = (
             value.as_str_literal(),
@@ -1496,7 +1504,7 @@ impl<'a> Walker<'a> {
                 len: text.split_whitespace().count() as i64,
             };
         }
-        match self.eval(value) {
+        match receiver {
             Val::Torch(m) if torch_classes::RETURNS_MODULE.contains(&attr.as_str()) => {
                 Val::Torch(m)
             }
