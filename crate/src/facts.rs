@@ -34,11 +34,27 @@ pub struct CellFacts {
     /// Names and dotted attribute paths (`model.classes_`) rooted at free names other than
     /// builtins, worth asking the kernel to summarize: first use of each.
     pub wants: Vec<NameUse>,
+    /// The ranges of `definitions` and `deletions` sorted by start, with their names: the names
+    /// a statement binds are looked up once per statement, in logarithmic time.
+    #[serde(skip)]
+    bound_by_start: Vec<(TextRange, String)>,
 }
 
 impl CellFacts {
     pub fn defines(&self, name: &str) -> bool {
         self.definitions.iter().any(|d| d.name == name)
+    }
+
+    /// The names of the definitions and deletions within `range` (those of one statement).
+    pub fn bound_within(&self, range: TextRange) -> impl Iterator<Item = &str> {
+        let first = self
+            .bound_by_start
+            .partition_point(|(r, _)| r.start < range.start);
+        self.bound_by_start[first..]
+            .iter()
+            .take_while(move |(r, _)| r.start <= range.end)
+            .filter(move |(r, _)| r.end <= range.end)
+            .map(|(_, name)| name.as_str())
     }
 }
 
@@ -174,7 +190,16 @@ pub fn cell_facts(body: &[Stmt]) -> CellFacts {
         ..Walker::default()
     };
     walker.body(body);
-    walker.facts
+    let mut facts = walker.facts;
+    let definitions = facts.definitions.iter().map(|d| (d.range, &d.name));
+    let deletions = facts.deletions.iter().map(|d| (d.range, &d.name));
+    let mut bound: Vec<(TextRange, String)> = definitions
+        .chain(deletions)
+        .map(|(range, name)| (range, name.clone()))
+        .collect();
+    bound.sort_by_key(|(range, _)| range.start);
+    facts.bound_by_start = bound;
+    facts
 }
 
 /// The names a scope binds, found before walking it: Python decides that a name is local to a

@@ -38,6 +38,10 @@ pub struct Walker<'a> {
     /// Labels executed cells (or this one) dropped in place from the object a name holds, the
     /// name not rebound or possibly changed since (`history::HistoryState::drops`).
     pub drops: BTreeMap<String, Vec<super::history::DropSpec>>,
+    /// Some value is a column's values that may be a view of its frame (`csv_object_column`):
+    /// only the kernel's summaries make them, so a walker without them at the start never has
+    /// any, and skips looking for them after each statement.
+    csv_views: bool,
     /// Functions of the cell a comprehension's variable hides while its elements are checked.
     shadowed: Vec<(String, &'a Stmt)>,
     /// The calls being followed into functions of the notebook, outermost first (empty while
@@ -158,9 +162,13 @@ impl<'a> Walker<'a> {
 
     /// A walker of `ctx.body` that knows the values `env` holds and nothing more of the cell.
     pub(super) fn bare(ctx: &'a RuleContext<'a>, env: BTreeMap<String, Val>) -> Self {
+        let csv_views = env
+            .values()
+            .any(|v| matches!(v, Val::Array(a) if a.csv_object_column.is_some()));
         Walker {
             ctx,
             drops: BTreeMap::new(),
+            csv_views,
             env,
             bound_here: BTreeSet::new(),
             index_unnamed: ctx.history.index_unnamed,
@@ -380,11 +388,7 @@ impl<'a> Walker<'a> {
                 .retain(|name, _| !bound.contains(name));
         }
         self.stmt_effects(stmt);
-        let csv_views = self
-            .env
-            .values()
-            .any(|v| matches!(v, Val::Array(a) if a.csv_object_column.is_some()));
-        if !self.drops.is_empty() || csv_views {
+        if !self.drops.is_empty() || self.csv_views {
             let changed = self.changed_by(stmt);
             self.drops.retain(|name, _| !changed.contains(name));
             // The values of a column may be a view of the frame's data (pandas without
@@ -1335,12 +1339,10 @@ impl<'a> Walker<'a> {
                 },
                 None => Val::Unknown,
             },
-            (Val::Strs { type_name, items }, "values") if type_name == "Index" => {
-                Val::Strs {
-                    type_name: "ndarray".into(),
-                    items: items.clone(),
-                }
-            }
+            (Val::Strs { type_name, items }, "values") if type_name == "Index" => Val::Strs {
+                type_name: "ndarray".into(),
+                items: items.clone(),
+            },
             (Val::Estimator(e), _) => sklearn::attribute_value(e, attr),
             (Val::Array(a), "T") => Val::Array(ArrayVal {
                 shape: a.shape.iter().rev().copied().collect(),
@@ -2062,21 +2064,7 @@ pub fn mutated_names(stmts: &[Stmt], out: &mut BTreeSet<String>) {
 /// match captures, and names a function of theirs declares `global` and binds.
 pub fn bound_names(stmts: &[Stmt], facts: &CellFacts, out: &mut BTreeSet<String>) {
     for s in stmts {
-        let r = s.range();
-        out.extend(
-            facts
-                .definitions
-                .iter()
-                .filter(|d| d.range.start >= r.start && d.range.end <= r.end)
-                .map(|d| d.name.clone()),
-        );
-        out.extend(
-            facts
-                .deletions
-                .iter()
-                .filter(|d| d.range.start >= r.start && d.range.end <= r.end)
-                .map(|d| d.name.clone()),
-        );
+        out.extend(facts.bound_within(s.range()).map(str::to_owned));
     }
 }
 
