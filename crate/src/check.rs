@@ -11,10 +11,11 @@ use std::rc::Rc;
 
 use serde::Serialize;
 
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Diagnostic, Severity};
 use crate::facts::{cell_facts, CellFacts};
+use crate::ir::{Stmt, TextRange};
 use crate::order::{undefined_names, Namespace, NotebookCell};
-use crate::python::{parse_cell, ParsedCell};
+use crate::python::{parse_cell, ParsedCell, MAX_DEPTH};
 use crate::rules::history::{cell_rule_facts, CellRuleFacts, HistoryState};
 use crate::summary::SummaryDoc;
 
@@ -324,8 +325,14 @@ fn diagnose(
             error.range,
         )];
     }
-    let mut diagnostics =
-        undefined_names(&target.facts, target_index, known.namespace, cells, has_run);
+    let mut diagnostics = too_deep(&target.parsed.body, &target.source);
+    diagnostics.extend(undefined_names(
+        &target.facts,
+        target_index,
+        known.namespace,
+        cells,
+        has_run,
+    ));
     diagnostics.extend(crate::rules::run(&crate::rules::RuleContext {
         source: &target.source,
         body: &target.parsed.body,
@@ -336,6 +343,32 @@ fn diagnose(
         cell: target.rule_facts(),
     }));
     diagnostics
+}
+
+/// One `too-deep` note per top-level statement nested too deeply to analyse, on its first line.
+fn too_deep(body: &[Stmt], source: &str) -> Vec<Diagnostic> {
+    body.iter()
+        .filter_map(|stmt| match stmt {
+            Stmt::TooDeep { range, .. } => Some(*range),
+            _ => None,
+        })
+        .map(|range| {
+            let start = range.start as usize;
+            let line_end = source
+                .get(start..range.end as usize)
+                .and_then(|text| text.find('\n'))
+                .map_or(range.end, |at| (start + at) as u32);
+            Diagnostic {
+                code: "too-deep",
+                severity: Severity::Info,
+                message: format!(
+                    "this statement nests more than {MAX_DEPTH} levels deep, too deep for cellguard to analyse: it was not checked, and what it may change is treated as unknown"
+                ),
+                range: TextRange::new(range.start, line_end),
+                fix: None,
+            }
+        })
+        .collect()
 }
 
 #[cfg(test)]

@@ -275,6 +275,7 @@ impl ScopeNames {
                 .extend(cases.iter().flat_map(|(names, _, _)| names.iter().cloned())),
             Stmt::Global { names, .. } => self.globals.extend(names.iter().cloned()),
             Stmt::Nonlocal { names, .. } => self.nonlocals.extend(names.iter().cloned()),
+            Stmt::TooDeep { names, .. } => self.bound.extend(names.iter().cloned()),
             _ => {}
         }
         // Decorators, defaults, bases, tests, iterables, values and the objects targets store
@@ -546,6 +547,12 @@ impl Walker {
             // Already taken into account by `ScopeNames`.
             Stmt::Global { .. } | Stmt::Nonlocal { .. } => {}
             Stmt::Other { exprs, .. } => exprs.iter().for_each(|e| self.expr(e)),
+            // Not analysed: it may bind any name it mentions, and its reads are not followed.
+            Stmt::TooDeep { names, range } => self.conditionally(|walker| {
+                for name in names {
+                    walker.bind(name, DefinitionKind::Assignment, *range);
+                }
+            }),
         }
     }
 

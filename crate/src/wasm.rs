@@ -282,6 +282,14 @@ fn start() {
     }));
 }
 
+/// Gives the next call a fresh instance: for the extension after any exception from the core
+/// (a `RangeError` from a stack overflow is not a panic, and leaves the instance's stack pointer and
+/// borrows where they were).
+#[wasm_bindgen(js_name = resetCore)]
+pub fn reset_core() {
+    wasm_bindgen::handler::schedule_reinit();
+}
+
 /// Checks one cell against the notebook, what ran and the kernel's summaries.
 #[wasm_bindgen(js_name = checkCell, unchecked_return_type = "CellReport")]
 pub fn check_cell(

@@ -10,6 +10,7 @@ use rustpython_parser::{ast, text_size::TextSize, Parse, ParseError};
 use serde::Serialize;
 
 use crate::ir::{Stmt, TextRange};
+pub use lower::MAX_DEPTH;
 use split::Brackets;
 
 #[derive(Clone, Debug, PartialEq, Serialize)]

@@ -685,6 +685,8 @@ impl<'a> Walker<'a> {
                 }
             }
             Stmt::Global { .. } | Stmt::Nonlocal { .. } => {}
+            // Not analysed: whatever it mentions may hold anything now.
+            Stmt::TooDeep { .. } => self.forget_all_in(std::slice::from_ref(stmt)),
             Stmt::Other { exprs, .. } => {
                 for e in exprs {
                     self.check(e);
@@ -708,7 +710,9 @@ impl<'a> Walker<'a> {
             return false;
         }
         let mut read = BTreeSet::new();
-        expr_names(iter, &mut read);
+        iter.for_each_name(&mut |name| {
+            read.insert(name.to_owned());
+        });
         if body
             .iter()
             .any(|s| self.changed_by(s).iter().any(|n| read.contains(n)))
@@ -1949,19 +1953,6 @@ fn collect_calls<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
     }
 }
 
-fn expr_names(e: &Expr, out: &mut BTreeSet<String>) {
-    match e {
-        Expr::Name { id, .. } => {
-            out.insert(id.clone());
-        }
-        Expr::Walrus { target, value, .. } => {
-            out.insert(target.clone());
-            expr_names(value, out);
-        }
-        _ => e.for_each_child(|c| expr_names(c, out)),
-    }
-}
-
 pub fn target_names(t: &Target, out: &mut BTreeSet<String>, with_stores: bool) {
     match t {
         Target::Name { id, .. } => {
@@ -1983,36 +1974,9 @@ pub fn target_names(t: &Target, out: &mut BTreeSet<String>, with_stores: bool) {
 /// we cannot follow, all of them are unknown.
 pub fn mentioned_names(stmts: &[Stmt], out: &mut BTreeSet<String>) {
     for s in stmts {
-        match s {
-            Stmt::Assign { targets, .. } | Stmt::Delete { targets, .. } => {
-                targets.iter().for_each(|t| target_names(t, out, true))
-            }
-            Stmt::Import { names, .. } => {
-                out.extend(import_bindings(None, names).into_iter().map(|(n, _)| n))
-            }
-            Stmt::FunctionDef { name, body, .. } | Stmt::ClassDef { name, body, .. } => {
-                out.insert(name.clone());
-                mentioned_names(body, out);
-            }
-            Stmt::For { target, .. } => target_names(target, out, true),
-            Stmt::With { items, .. } => {
-                for t in items.iter().filter_map(|(_, t)| t.as_ref()) {
-                    target_names(t, out, true);
-                }
-            }
-            Stmt::Try { handlers, .. } => {
-                out.extend(handlers.iter().filter_map(|h| h.name.clone()))
-            }
-            Stmt::Match { cases, .. } => {
-                out.extend(cases.iter().flat_map(|(names, _, _)| names.iter().cloned()))
-            }
-            Stmt::Global { names, .. } | Stmt::Nonlocal { names, .. } => {
-                out.extend(names.iter().cloned())
-            }
-            Stmt::Expr { .. } | Stmt::If { .. } | Stmt::While { .. } | Stmt::Other { .. } => {}
-        }
-        s.for_each_expr(&mut |e| expr_names(e, out));
-        s.for_each_block(|b| mentioned_names(b, out));
+        s.for_each_name(&mut |name| {
+            out.insert(name.to_owned());
+        });
     }
 }
 
@@ -2049,7 +2013,9 @@ pub fn mutated_names(stmts: &[Stmt], out: &mut BTreeSet<String>) {
                     target_names(t, out, true);
                 }
             }
-            Stmt::Global { names, .. } => out.extend(names.iter().cloned()),
+            Stmt::Global { names, .. } | Stmt::TooDeep { names, .. } => {
+                out.extend(names.iter().cloned())
+            }
             // Their bodies run later; decorators and defaults do not mutate.
             Stmt::FunctionDef { .. } | Stmt::ClassDef { .. } => continue,
             _ => {}

@@ -371,6 +371,12 @@ pub fn cell_rule_facts(body: &[Stmt], source: &str, cell: &CellFacts) -> CellRul
     facts.global_names = scan.global_names;
     super::torch_classes::stored_attributes(body, &mut facts.stored_attributes);
     facts.rewires_modules = super::torch_classes::rewires_modules(body);
+    // A statement too deep to analyse may do any of these.
+    if body.iter().any(|s| matches!(s, Stmt::TooDeep { .. })) {
+        facts.names_index = true;
+        facts.extends_pandas = true;
+        facts.rewires_modules = true;
+    }
     facts
 }
 
