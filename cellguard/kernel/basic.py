@@ -11,24 +11,47 @@ import types
 from itertools import islice
 
 from . import signatures
-from .introspect import instance_dict, is_trusted_type, library_attr, library_version, qualified_name
+from .introspect import (
+    class_lookup,
+    class_module,
+    class_name,
+    class_qualname,
+    instance_dict,
+    is_module,
+    is_subclass,
+    is_trusted_type,
+    library_attr,
+    library_version,
+    module_name,
+    qualified_name,
+)
 from .jsonsafe import cut, short_repr
 
 ELEMENT_SCAN = 1_000  # elements inspected for element types; longer containers are sampled
 DICT_KEYS = 20
 ATTRIBUTES = 30
-_CONTAINER_KINDS = ((dict, "dict"), (list, "list"), (tuple, "tuple"), (set, "set"), (frozenset, "set"))
+_CONTAINER_KINDS = (
+    (dict, "dict"),
+    (list, "list"),
+    (tuple, "tuple"),
+    (set, "set"),
+    (frozenset, "set"),
+)
 # The base types' own conversions, so that a subclass's `__int__` or `__repr__` never runs.
-_SCALAR_KINDS = ((bool, "bool", bool), (int, "int", int.__int__), (float, "float", float.__float__),
-                 (complex, "complex", complex.__repr__))
+_SCALAR_KINDS = (
+    (bool, "bool", bool),
+    (int, "int", int.__int__),
+    (float, "float", float.__float__),
+    (complex, "complex", complex.__repr__),
+)
 
 
 def summarizer_for(obj):
     """The summarizer for `obj`; this module is the dispatcher's last resort, so never None."""
     cls = type(obj)
-    if issubclass(cls, type):
+    if is_subclass(cls, type):
         return summarize_class
-    if issubclass(cls, types.ModuleType):
+    if is_module(obj):
         return summarize_module
     if obj is None or issubclass(cls, (bool, int, float, complex, str, bytes)):
         return summarize_scalar
@@ -36,22 +59,30 @@ def summarizer_for(obj):
         return summarize_container
     if signatures.is_callable_value(obj):
         return summarize_callable
-    if issubclass(cls, types.GeneratorType) or hasattr(cls, "__next__"):
+    if cls is types.GeneratorType or class_lookup(cls, "__next__", None) is not None:
         return summarize_iterator
     return summarize_object
 
 
 def summarize_class(cls, ctx) -> dict:
     described = signatures.describe(cls)  # the constructor's
-    return {"kind": "class", "R": {"class": cls.__qualname__, "module": cls.__module__,
-                                   "signature": described["signature"],
-                                   "parameters": described["parameters"],
-                                   "wrapped": described.get("wrapped")}}
+    return {
+        "kind": "class",
+        "R": {
+            "class": class_qualname(cls),
+            "module": class_module(cls),
+            "signature": described["signature"],
+            "parameters": described["parameters"],
+            "wrapped": described.get("wrapped"),
+        },
+    }
 
 
 def summarize_module(module, ctx) -> dict:
-    return {"kind": "module", "R": {"module": module.__name__,
-                                    "version": library_version(module.__name__)}}
+    return {
+        "kind": "module",
+        "R": {"module": module_name(module), "version": library_version(module_name(module))},
+    }
 
 
 def summarize_scalar(value, ctx) -> dict:
@@ -61,9 +92,14 @@ def summarize_scalar(value, ctx) -> dict:
     if issubclass(cls, (str, bytes)):
         base = str if issubclass(cls, str) else bytes
         text = base.__getitem__(value, slice(0, 200))
-        return {"kind": "str", "S": {"length": base.__len__(value)},
-                "V": {"value": cut(text if base is str else repr(text), 80)}}
-    kind, plain = next((name, convert) for base, name, convert in _SCALAR_KINDS if issubclass(cls, base))
+        return {
+            "kind": "str",
+            "S": {"length": base.__len__(value)},
+            "V": {"value": cut(text if base is str else repr(text), 80)},
+        }
+    kind, plain = next(
+        (name, convert) for base, name, convert in _SCALAR_KINDS if issubclass(cls, base)
+    )
     value = plain(value)
     if kind == "float" and not math.isfinite(value):
         value = repr(value)  # "nan", "inf": JSON has neither
@@ -76,15 +112,22 @@ def summarize_container(obj, ctx) -> dict:
     elements = base.values(obj) if base is dict else base.__iter__(obj)
     types_seen = {}
     for element in islice(elements, ELEMENT_SCAN):
-        name = type(element).__name__
+        name = class_name(type(element))
         types_seen[name] = types_seen.get(name, 0) + 1
-    facts = {"kind": kind, "S": {"length": length}, "R": {"element_types": types_seen},
-             "V": {"preview": short_repr(obj, 120)}}
+    facts = {
+        "kind": kind,
+        "S": {"length": length},
+        "R": {"element_types": types_seen},
+        "V": {"preview": short_repr(obj, 120)},
+    }
     if base is dict:
-        facts["R"]["keys"] = [short_repr(key, 60) if type(key) is not str else cut(key, 60)
-                              for key in islice(dict.keys(obj), DICT_KEYS)]
+        facts["R"]["keys"] = [
+            short_repr(key, 60) if type(key) is not str else cut(key, 60)
+            for key in islice(dict.keys(obj), DICT_KEYS)
+        ]
         # A dict of arrays or tensors (a model's named inputs): their shapes.
         from . import arrays  # arrays imports this module
+
         shapes = {}
         for key, value in islice(dict.items(obj), DICT_KEYS):
             shape = arrays.shape_of(value) if type(key) is str else None
@@ -99,16 +142,21 @@ def summarize_container(obj, ctx) -> dict:
 
 def summarize_callable(obj, ctx) -> dict:
     described = signatures.describe(obj)
-    return {"kind": "callable", "R": {"signature": described["signature"],
-                                      "parameters": described["parameters"],
-                                      "wrapped": described.get("wrapped"),
-                                      "callable_kind": described["kind"],
-                                      "library": described["library"]}}
+    return {
+        "kind": "callable",
+        "R": {
+            "signature": described["signature"],
+            "parameters": described["parameters"],
+            "wrapped": described.get("wrapped"),
+            "callable_kind": described["kind"],
+            "library": described["library"],
+        },
+    }
 
 
 def summarize_iterator(obj, ctx) -> dict:
     facts = {"kind": "iterator", "R": {"class": qualified_name(type(obj))}}
-    if issubclass(type(obj), types.GeneratorType):
+    if type(obj) is types.GeneratorType:
         # Read from the frame, the generator is not advanced.
         facts["V"] = {"state": inspect.getgeneratorstate(obj)}
     return facts
@@ -119,9 +167,10 @@ def summarize_object(obj, ctx) -> dict:
     objects that have them (a scipy sparse matrix, a polars frame)."""
     cls = type(obj)
     facts = {"kind": "object", "R": {"class": qualified_name(cls)}}
-    attributes = [name for name in instance_dict(obj) if not name.startswith("_")]
+    public = (name for name in instance_dict(obj) if type(name) is str and name[:1] != "_")
+    attributes = list(islice(public, ATTRIBUTES))
     if attributes:
-        facts["R"]["attributes"] = attributes[:ATTRIBUTES]
+        facts["R"]["attributes"] = attributes
     if is_trusted_type(cls):
         shape = library_attr(obj, "shape")
         if type(shape) is tuple and all(type(n) is int for n in shape):

@@ -10,13 +10,14 @@ environment (see `client.config_from_env`).
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import sys
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
-from .client import Client, LLMError, config_from_env
+from .client import Client, InvalidSetting, LLMError, config_from_env, finite_number
 
 
 def answer(client: Client, request: dict) -> dict:
@@ -27,7 +28,8 @@ def answer(client: Client, request: dict) -> dict:
     n = max(1, min(int(request.get("n") or 1), 20))
     config = client.config
     if request.get("temperature") is not None:
-        config = type(config)(**{**config.__dict__, "temperature": float(request["temperature"])})
+        temperature = finite_number("temperature", request["temperature"], 0.0, 2.0)
+        config = dataclasses.replace(config, temperature=temperature)
     one = Client(config)
     contents, errors = [], []
     for _ in range(n):
@@ -36,12 +38,21 @@ def answer(client: Client, request: dict) -> dict:
         except LLMError as e:
             errors.append(str(e))
     if not contents:
-        return {"id": rid, "ok": False, "error": errors[0] if errors else "no answer", "errors": errors}
+        return {
+            "id": rid,
+            "ok": False,
+            "error": errors[0] if errors else "no answer",
+            "errors": errors,
+        }
     return {"id": rid, "ok": True, "contents": contents, "errors": errors}
 
 
 def main() -> int:
-    client = Client(config_from_env())
+    try:
+        client = Client(config_from_env())
+    except InvalidSetting as e:
+        print(f"cellguard.llm: {e}", file=sys.stderr)
+        return 2
     lock = threading.Lock()
 
     def reply(obj: dict) -> None:
@@ -62,7 +73,7 @@ def main() -> int:
         except Exception as e:  # never let one request kill the worker
             reply({"id": request.get("id"), "ok": False, "error": f"{type(e).__name__}: {e}"})
 
-    workers = int(os.environ.get("CELLGUARD_LLM_CONCURRENCY", 4))
+    workers = int(os.environ.get("CELLGUARD_LLM_CONCURRENCY", "4"))
     with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
         for line in sys.stdin:
             if line.strip():
