@@ -13,7 +13,11 @@ const IMPORTS: &str = "import pandas as pd";
 
 /// The stack of the threads below: WebAssembly's (1 MiB) in an optimized build, so that recursion
 /// that would overflow in the browser fails here too; unoptimized frames are many times larger.
-const STACK: usize = if cfg!(debug_assertions) { 16 << 20 } else { 1 << 20 };
+const STACK: usize = if cfg!(debug_assertions) {
+    16 << 20
+} else {
+    1 << 20
+};
 
 /// Checks `target` after `IMPORTS` ran (no kernel summaries), on a thread of `STACK` bytes.
 fn check(target: &str) -> Vec<Diagnostic> {
@@ -165,7 +169,7 @@ fn deep_nesting_of_every_kind() {
 
 #[test]
 fn a_10k_line_cell() {
-    let mut target = format!("{FRAME}");
+    let mut target = FRAME.to_string();
     for i in 0..10_000 {
         target.push_str(&format!("x{i} = {i} + 1\n"));
     }

@@ -297,7 +297,11 @@ fn deep_shape(kind: usize, n: usize) -> String {
 /// recursion that would overflow in the browser overflows here too (unoptimized frames are many
 /// times larger).
 fn check_on_a_small_stack(source: String) {
-    let stack = if cfg!(debug_assertions) { 16 << 20 } else { 1 << 20 };
+    let stack = if cfg!(debug_assertions) {
+        16 << 20
+    } else {
+        1 << 20
+    };
     std::thread::Builder::new()
         .stack_size(stack)
         .spawn(move || check_everything(&source))
