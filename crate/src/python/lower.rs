@@ -58,15 +58,24 @@ fn range_of(node: &impl Ranged) -> TextRange {
 }
 
 impl Lowering {
-    /// Enters one level deeper, or takes `node` apart when it lies deeper than `MAX_DEPTH`.
-    fn enter(&mut self, node: Node) -> Option<Node> {
+    /// Lowers `node` one level deeper with `lower`, or takes it apart and gives `placeholder()`
+    /// when it lies deeper than `MAX_DEPTH`.
+    fn nested<N, T>(
+        &mut self,
+        node: N,
+        as_node: fn(N) -> Node,
+        lower: impl FnOnce(&mut Self, N) -> T,
+        placeholder: impl FnOnce() -> T,
+    ) -> T {
         if self.depth >= MAX_DEPTH {
             self.too_deep = true;
-            self.dismantle(node);
-            return None;
+            self.dismantle(as_node(node));
+            return placeholder();
         }
         self.depth += 1;
-        Some(node)
+        let lowered = lower(self, node);
+        self.depth -= 1;
+        lowered
     }
 
     fn suite(&mut self, suite: Vec<ast::Stmt>) -> Vec<Stmt> {
@@ -75,15 +84,15 @@ impl Lowering {
 
     fn stmt(&mut self, stmt: ast::Stmt) -> Stmt {
         let range = range_of(&stmt);
-        let Some(Node::Stmt(stmt)) = self.enter(Node::Stmt(stmt)) else {
-            return Stmt::Other {
+        self.nested(
+            stmt,
+            Node::Stmt,
+            |lowering, stmt| lowering.stmt_inner(stmt, range),
+            || Stmt::Other {
                 exprs: Vec::new(),
                 range,
-            };
-        };
-        let lowered = self.stmt_inner(stmt, range);
-        self.depth -= 1;
-        lowered
+            },
+        )
     }
 
     fn stmt_inner(&mut self, stmt: ast::Stmt, range: TextRange) -> Stmt {
@@ -386,36 +395,37 @@ impl Lowering {
 
     fn target(&mut self, expr: ast::Expr) -> Target {
         let range = range_of(&expr);
-        let Some(Node::Expr(expr)) = self.enter(Node::Expr(expr)) else {
-            return Target::Store {
-                expr: Expr::Other {
-                    children: Vec::new(),
+        let placeholder = || Target::Store {
+            expr: Expr::Other {
+                children: Vec::new(),
+                range,
+            },
+            range,
+        };
+        self.nested(
+            expr,
+            Node::Expr,
+            |lowering, expr| match expr {
+                ast::Expr::Name(n) => Target::Name {
+                    id: n.id.to_string(),
                     range,
                 },
-                range,
-            };
-        };
-        let lowered = match expr {
-            ast::Expr::Name(n) => Target::Name {
-                id: n.id.to_string(),
-                range,
+                ast::Expr::Tuple(ast::ExprTuple { elts, .. })
+                | ast::Expr::List(ast::ExprList { elts, .. }) => Target::Unpack {
+                    elts: lowering.targets(elts),
+                    range,
+                },
+                ast::Expr::Starred(s) => Target::Starred {
+                    target: Box::new(lowering.target(*s.value)),
+                    range,
+                },
+                other => Target::Store {
+                    expr: lowering.expr(other),
+                    range,
+                },
             },
-            ast::Expr::Tuple(ast::ExprTuple { elts, .. })
-            | ast::Expr::List(ast::ExprList { elts, .. }) => Target::Unpack {
-                elts: self.targets(elts),
-                range,
-            },
-            ast::Expr::Starred(s) => Target::Starred {
-                target: Box::new(self.target(*s.value)),
-                range,
-            },
-            other => Target::Store {
-                expr: self.expr(other),
-                range,
-            },
-        };
-        self.depth -= 1;
-        lowered
+            placeholder,
+        )
     }
 
     fn exprs(&mut self, list: Vec<ast::Expr>) -> Vec<Expr> {
@@ -428,15 +438,15 @@ impl Lowering {
 
     fn expr(&mut self, expr: ast::Expr) -> Expr {
         let range = range_of(&expr);
-        let Some(Node::Expr(expr)) = self.enter(Node::Expr(expr)) else {
-            return Expr::Other {
+        self.nested(
+            expr,
+            Node::Expr,
+            |lowering, expr| lowering.expr_inner(expr, range),
+            || Expr::Other {
                 children: Vec::new(),
                 range,
-            };
-        };
-        let lowered = self.expr_inner(expr, range);
-        self.depth -= 1;
-        lowered
+            },
+        )
     }
 
     fn expr_inner(&mut self, expr: ast::Expr, range: TextRange) -> Expr {
