@@ -54,12 +54,49 @@ pub struct AnalysedCell {
     rule_facts: OnceCell<CellRuleFacts>,
     /// The call of the cache that last asked for it (see `CellCache::retain_used`).
     used: Cell<u64>,
+    /// The cell read as IPython's automagic runs it (`ParsedCell::automagic`).
+    automagic: Option<Box<AnalysedCell>>,
 }
 
 impl AnalysedCell {
+    fn new(source: Rc<str>, mut parsed: ParsedCell, epoch: u64) -> Self {
+        let automagic = parsed
+            .automagic
+            .take()
+            .map(|reading| Box::new(Self::new(Rc::clone(&source), *reading, epoch)));
+        Self {
+            facts: cell_facts(&parsed.body),
+            source,
+            parsed,
+            rule_facts: OnceCell::new(),
+            used: Cell::new(epoch),
+            automagic,
+        }
+    }
+
     pub fn rule_facts(&self) -> &CellRuleFacts {
-        self.rule_facts
-            .get_or_init(|| cell_rule_facts(&self.parsed.body, &self.source, &self.facts))
+        self.rule_facts.get_or_init(|| {
+            let mut facts = cell_rule_facts(&self.parsed.body, &self.source, &self.facts);
+            if let Some(magic) = &self.parsed.runs_line_magic {
+                if crate::rules::history::magic_rebinds_anything(magic) {
+                    facts.bindings.push(crate::rules::history::Effect::Reset);
+                }
+            }
+            facts
+        })
+    }
+
+    /// The cell as IPython runs it after `namespace`: its automagic reading unless a bound name
+    /// shadows the magic (IPython's `is_shadowed`; an unknown namespace shadows nothing).
+    pub fn as_run(&self, namespace: &Namespace) -> &AnalysedCell {
+        match &self.automagic {
+            Some(reading) if !namespace.binds(reading.magic_name()) => reading,
+            _ => self,
+        }
+    }
+
+    fn magic_name(&self) -> &str {
+        self.parsed.runs_line_magic.as_deref().unwrap_or_default()
     }
 }
 
@@ -124,16 +161,9 @@ impl CellCache {
             cell.used.set(self.epoch);
             return Rc::clone(cell);
         }
-        let parsed = parse_cell(source);
-        let facts = cell_facts(&parsed.body);
         let source: Rc<str> = Rc::from(source);
-        let cell = Rc::new(AnalysedCell {
-            source: Rc::clone(&source),
-            parsed,
-            facts,
-            rule_facts: OnceCell::new(),
-            used: Cell::new(self.epoch),
-        });
+        let parsed = parse_cell(&source);
+        let cell = Rc::new(AnalysedCell::new(Rc::clone(&source), parsed, self.epoch));
         self.cells.insert(source, Rc::clone(&cell));
         cell
     }
@@ -176,6 +206,7 @@ impl CellCache {
             }
         }
         for cell in &history[done..] {
+            let cell = cell.as_run(&view.namespace);
             view.namespace
                 .run(&cell.facts, cell.rule_facts().rebinds_anything());
             view.rules.run(cell.rule_facts());
@@ -220,13 +251,14 @@ pub fn check_prepared(
     analysed: &[Rc<AnalysedCell>],
     history: Vec<Rc<AnalysedCell>>,
 ) -> CellReport {
-    let target = cache.analyse(input.target_source);
+    let analysed_target = cache.analyse(input.target_source);
     let view = cache.history_view(history);
     let kernel = input.kernel_names.map(|names| cache.kernel_view(names));
     let namespace = match &kernel {
         Some(kernel) => &kernel.namespace,
         None => &view.namespace,
     };
+    let target = analysed_target.as_run(namespace);
     let cells = notebook_cells(input.cells, analysed);
     // Asked only about cells that define a name the target lacks.
     let has_run = |source: &str| {
@@ -239,7 +271,7 @@ pub fn check_prepared(
         summaries: input.summaries,
         kernel_names: kernel.as_ref().map(|k| &k.names),
     };
-    let diagnostics = diagnose(&target, input.target_index, &known, &cells, has_run);
+    let diagnostics = diagnose(target, input.target_index, &known, &cells, has_run);
     CellReport {
         diagnostics,
         facts: target.facts.clone(),
@@ -262,6 +294,7 @@ pub fn check_notebook(cells: &[String], order: &[usize]) -> Vec<(usize, Vec<Diag
         let Some(target) = analysed.get(index) else {
             continue;
         };
+        let target = target.as_run(&namespace);
         // Offline: no kernel to ask, the rules work from the code alone.
         let known = Known {
             namespace: &namespace,

@@ -42,6 +42,11 @@ impl Namespace {
         (!self.opaque).then_some(&self.names)
     }
 
+    /// Whether a cell that ran bound `name` (and no later one deleted it); false when unknown.
+    pub fn binds(&self, name: &str) -> bool {
+        self.names.contains(name)
+    }
+
     fn defines(&self, name: &str) -> bool {
         self.opaque || self.names.contains(name) || is_always_defined(name)
     }

@@ -687,6 +687,11 @@ const HARMLESS_MAGICS: &[&str] = &[
     "set_env",
 ];
 
+/// Whether the line magic `name` (`run`, `store`, ...) may bind names the analysis cannot see.
+pub fn magic_rebinds_anything(name: &str) -> bool {
+    !HARMLESS_MAGICS.contains(&name)
+}
+
 /// Does the statement rebind names in ways the analysis cannot follow: a line magic such as
 /// `%run` or `%store -r`, or a call of `exec`, `eval`, `globals()`, `locals()`, `vars()`,
 /// `get_ipython()` (outside function bodies)? `source` is the text the statement's ranges index.
@@ -701,7 +706,7 @@ pub fn rebinds_anything(stmt: &Stmt, source: &str) -> bool {
                 .split(|c: char| c.is_whitespace())
                 .next()
                 .unwrap_or("");
-            return !HARMLESS_MAGICS.contains(&name);
+            return magic_rebinds_anything(name);
         }
     }
     let mut found = false;
