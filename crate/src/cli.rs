@@ -58,6 +58,7 @@ pub fn run(args: Vec<String>) -> ExitCode {
             ExitCode::SUCCESS
         }
         ["check", rest @ ..] => check(rest),
+        ["syntax", rest @ ..] => syntax(rest),
         ["bench", rest @ ..] => {
             let rest: Vec<String> = rest.iter().map(|s| s.to_string()).collect();
             if let Some(code) = crate::bench_llm::cli(&rest) {
@@ -67,6 +68,36 @@ pub fn run(args: Vec<String>) -> ExitCode {
         }
         [other, ..] => usage_error(&format!("unknown command `{other}`")),
     }
+}
+
+/// `cellguard syntax [FILE...]`: a development tool (benchmarks/syntax_corpus.py) that reads each
+/// file (or each path on stdin) as a cell and prints one JSON line per file: the syntax error
+/// cellguard reports, or null.
+fn syntax(paths: &[&str]) -> ExitCode {
+    let from_stdin: Vec<String>;
+    let paths: Vec<&str> = if paths.is_empty() {
+        from_stdin = std::io::stdin().lines().map_while(Result::ok).collect();
+        from_stdin.iter().map(String::as_str).collect()
+    } else {
+        paths.to_vec()
+    };
+    for path in paths {
+        let report = match std::fs::read(path) {
+            Err(e) => json!({"path": path, "unreadable": e.to_string()}),
+            Ok(bytes) => {
+                let source = String::from_utf8_lossy(&bytes);
+                let error = crate::python::parse_cell(&source)
+                    .syntax_error
+                    .map(|error| {
+                        let start = LineIndex::new(&source).position(error.range.start);
+                        json!({"message": error.message, "line": start.line + 1})
+                    });
+                json!({"path": path, "syntax_error": error})
+            }
+        };
+        println!("{report}");
+    }
+    ExitCode::SUCCESS
 }
 
 fn usage_error(message: &str) -> ExitCode {

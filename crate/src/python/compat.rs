@@ -14,8 +14,30 @@ use rustpython_parser::lexer::{lex_starts_at, LexResult};
 use rustpython_parser::text_size::{TextRange, TextSize};
 use rustpython_parser::{Mode, Tok};
 
-/// The text with PEP 701 f-strings and t-strings rewritten in place; `None` when there are none.
-pub fn rewrite_strings(text: &str) -> Option<String> {
+/// The text with PEP 701 f-strings and t-strings rewritten in place, and the tabs of blank lines
+/// made spaces (CPython ignores a blank line's indentation, the lexer may refuse tabs after
+/// spaces there); `None` when nothing changed.
+pub fn rewrite(text: &str) -> Option<String> {
+    let mut rewritten = rewrite_strings(text);
+    let source = rewritten.as_deref().unwrap_or(text);
+    let blank_tabs: Vec<usize> = super::scan::lines_with_offsets(source)
+        .filter(|(_, line)| line.contains('\t') && line.trim().is_empty())
+        .flat_map(|(start, line)| line.match_indices('\t').map(move |(i, _)| start + i))
+        .collect();
+    if !blank_tabs.is_empty() {
+        let mut bytes = rewritten
+            .take()
+            .unwrap_or_else(|| text.to_owned())
+            .into_bytes();
+        for i in blank_tabs {
+            bytes[i] = b' ';
+        }
+        rewritten = Some(String::from_utf8(bytes).unwrap_or_else(|_| text.to_owned()));
+    }
+    rewritten
+}
+
+fn rewrite_strings(text: &str) -> Option<String> {
     let bytes = text.as_bytes();
     let mut out: Option<Vec<u8>> = None;
     let mut i = 0;
@@ -346,7 +368,10 @@ fn parenthesize_except_lists(tokens: &mut Vec<LexResult>) {
                 else {
                     break;
                 };
-                let (open, close) = (TextRange::empty(open.start()), TextRange::empty(close.end()));
+                let (open, close) = (
+                    TextRange::empty(open.start()),
+                    TextRange::empty(close.end()),
+                );
                 tokens.insert(colon, Ok((Tok::Rpar, close)));
                 tokens.insert(first, Ok((Tok::Lpar, open)));
                 index = colon + 2;
@@ -412,7 +437,10 @@ mod tests {
     #[test]
     fn pep701_inner_quotes_are_swapped() {
         assert_eq!(rewritten(r#"f"{d["a"]}""#), r#"f"{d['a']}""#);
-        assert_eq!(rewritten(r#"x = f'{", ".join(xs)}' + f'{y}'"#), r#"x = f'{", ".join(xs)}' + f'{y}'"#);
+        assert_eq!(
+            rewritten(r#"x = f'{", ".join(xs)}' + f'{y}'"#),
+            r#"x = f'{", ".join(xs)}' + f'{y}'"#
+        );
         assert_eq!(rewritten(r#"f'{x['k']:>{w}}'"#), r#"f'{x["k"]:>{w}}'"#);
     }
 
@@ -433,6 +461,14 @@ mod tests {
         ] {
             assert_eq!(rewrite_strings(text), None, "{text}");
         }
+    }
+
+    #[test]
+    fn tabs_of_blank_lines_become_spaces() {
+        assert_eq!(
+            rewrite("if x:\n    y\n    \t\n\tz").as_deref(),
+            Some("if x:\n    y\n     \n\tz")
+        );
     }
 
     #[test]

@@ -64,7 +64,7 @@ pub fn parse_cell(source: &str) -> ParsedCell {
 
 /// Parses the cell's text with IPython syntax masked (same byte offsets as `source`).
 fn parse_masked(source: &str, text: String) -> ParsedCell {
-    let text = compat::rewrite_strings(&text).unwrap_or(text);
+    let text = compat::rewrite(&text).unwrap_or(text);
     let (body, syntax_error) = match parse_suite(&text, 0) {
         Ok(suite) => (lower::lower_suite(suite), None),
         Err(error) => parse_statement_by_statement(source, &text, &error),

@@ -144,10 +144,9 @@ fn target(expr: &ast::Expr, action: Action) -> Option<(String, TextSize)> {
         }
         ast::Expr::Name(_) | ast::Expr::Attribute(_) | ast::Expr::Subscript(_) => None,
         ast::Expr::Starred(_) if action == Action::Delete => at("cannot delete starred".into()),
-        ast::Expr::Starred(_) => {
-            at("starred assignment target must be in a list or tuple".into())
-        }
-        ast::Expr::Tuple(ast::ExprTuple { elts, .. }) | ast::Expr::List(ast::ExprList { elts, .. }) => {
+        ast::Expr::Starred(_) => at("starred assignment target must be in a list or tuple".into()),
+        ast::Expr::Tuple(ast::ExprTuple { elts, .. })
+        | ast::Expr::List(ast::ExprList { elts, .. }) => {
             let starred = elts
                 .iter()
                 .filter(|e| matches!(e, ast::Expr::Starred(_)))
