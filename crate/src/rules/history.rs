@@ -693,7 +693,7 @@ pub fn magic_rebinds_anything(name: &str) -> bool {
 }
 
 /// Does the statement rebind names in ways the analysis cannot follow: a line magic such as
-/// `%run` or `%store -r`, or a call of `exec`, `eval`, `globals()`, `locals()`, `vars()`,
+/// `%run` or `%store -r`, or a call of `exec` (but of a literal), `globals()`, `locals()`, `vars()`,
 /// `get_ipython()` (outside function bodies)? `source` is the text the statement's ranges index.
 pub fn rebinds_anything(stmt: &Stmt, source: &str) -> bool {
     if let Stmt::Expr { range, .. } = stmt {
@@ -711,12 +711,25 @@ pub fn rebinds_anything(stmt: &Stmt, source: &str) -> bool {
     }
     let mut found = false;
     for_each_expr(std::slice::from_ref(stmt), &mut |e| {
-        if let Expr::Call { func, .. } = e {
+        if let Expr::Call {
+            func,
+            args,
+            keywords,
+            ..
+        } = e
+        {
             if let Expr::Name { id, .. } = &**func {
-                found |= matches!(
-                    id.as_str(),
-                    "exec" | "eval" | "globals" | "locals" | "vars" | "get_ipython"
-                );
+                found |= match id.as_str() {
+                    // `eval` binds only `:=` targets: those of a literal are the cell's
+                    // definitions (`facts::literal_code_definitions`), typed input binds none.
+                    "eval" => false,
+                    "exec" => {
+                        !keywords.is_empty()
+                            || crate::facts::literal_code_definitions(func, args).is_none()
+                    }
+                    "globals" | "locals" | "vars" | "get_ipython" => true,
+                    _ => false,
+                };
             }
         }
     });
