@@ -80,6 +80,7 @@ impl AnalysedCell {
             if let Some(magic) = &self.parsed.runs_line_magic {
                 if crate::rules::history::magic_rebinds_anything(magic) {
                     facts.bindings.push(crate::rules::history::Effect::Reset);
+                    facts.binds_unseen_names = true;
                 }
             }
             facts
@@ -225,7 +226,7 @@ impl CellCache {
         for cell in &history[done..] {
             let cell = cell.as_run(&view.namespace);
             view.namespace
-                .run(&cell.facts, cell.rule_facts().rebinds_anything());
+                .run(&cell.facts, cell.rule_facts().binds_unseen_names);
             view.rules.run(cell.rule_facts());
         }
         let view = Rc::new(view);
@@ -374,7 +375,7 @@ pub fn check_session(
                 .ran_through_line
                 .map(|line| target.ran_through_line(line));
             let ran_part = partial.as_ref().unwrap_or(target);
-            namespace.run(&ran_part.facts, ran_part.rule_facts().rebinds_anything());
+            namespace.run(&ran_part.facts, ran_part.rule_facts().binds_unseen_names);
             history.run(ran_part.rule_facts());
             ran.push(cells[index].trim_end());
         }

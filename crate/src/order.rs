@@ -25,16 +25,16 @@ impl Namespace {
         }
     }
 
-    /// Applies what a cell that ran did to the namespace; `rebinds_anything` when it may have
-    /// bound names the analysis cannot see (`CellRuleFacts::rebinds_anything`).
-    pub fn run(&mut self, facts: &CellFacts, rebinds_anything: bool) {
+    /// Applies what a cell that ran did to the namespace; `binds_unseen_names` when it may have
+    /// bound names the analysis cannot see (`CellRuleFacts::binds_unseen_names`).
+    pub fn run(&mut self, facts: &CellFacts, binds_unseen_names: bool) {
         for definition in &facts.definitions {
             self.names.insert(definition.name.clone());
         }
         for deletion in &facts.deletions {
             self.names.remove(&deletion.name);
         }
-        self.opaque |= facts.star_import || rebinds_anything;
+        self.opaque |= facts.star_import || binds_unseen_names;
     }
 
     /// Every name defined, or `None` when that is unknown (`opaque`).

@@ -347,10 +347,14 @@ pub struct CellRuleFacts {
     pub stored_attributes: BTreeSet<String>,
     /// The cell may rewire modules otherwise (`setattr`, `add_module`, hooks).
     pub rewires_modules: bool,
+    /// The cell may bind names the analysis cannot see (`%run`, `exec` of unknown code,
+    /// `globals()`): which names are defined after it is unknown.
+    pub binds_unseen_names: bool,
 }
 
 impl CellRuleFacts {
-    /// The cell may have bound names the analysis cannot see (`%run`, `exec`, `globals()`).
+    /// The cell may have bound objects to names the rules cannot follow (`%run`, `exec`,
+    /// `globals()`).
     pub fn rebinds_anything(&self) -> bool {
         self.bindings.iter().any(|e| matches!(e, Effect::Reset))
     }
@@ -371,6 +375,7 @@ pub fn cell_rule_facts(body: &[Stmt], source: &str, cell: &CellFacts) -> CellRul
     facts.global_names = scan.global_names;
     super::torch_classes::stored_attributes(body, &mut facts.stored_attributes);
     facts.rewires_modules = super::torch_classes::rewires_modules(body);
+    facts.binds_unseen_names = body.iter().any(|stmt| binds_unseen_names(stmt, source));
     facts
 }
 
@@ -692,10 +697,21 @@ pub fn magic_rebinds_anything(name: &str) -> bool {
     !HARMLESS_MAGICS.contains(&name)
 }
 
-/// Does the statement rebind names in ways the analysis cannot follow: a line magic such as
-/// `%run` or `%store -r`, or a call of `exec` (but of a literal), `globals()`, `locals()`, `vars()`,
-/// `get_ipython()` (outside function bodies)? `source` is the text the statement's ranges index.
+/// Does the statement rebind names in ways the rules cannot follow: a line magic such as
+/// `%run` or `%store -r`, or a call of `exec`, `eval` of code with `:=`, `globals()`, `locals()`,
+/// `vars()`, `get_ipython()` (outside function bodies)? `source` is the text the statement's
+/// ranges index.
 pub fn rebinds_anything(stmt: &Stmt, source: &str) -> bool {
+    rebinds(stmt, source, false)
+}
+
+/// `rebinds_anything`, but for the names alone: `exec` or `eval` of a literal binds what the
+/// literal binds (the cell's definitions: `facts::literal_code_definitions`).
+pub fn binds_unseen_names(stmt: &Stmt, source: &str) -> bool {
+    rebinds(stmt, source, true)
+}
+
+fn rebinds(stmt: &Stmt, source: &str, literal_code_seen: bool) -> bool {
     if let Stmt::Expr { range, .. } = stmt {
         let text = source
             .get(range.start as usize..range.end as usize)
@@ -711,27 +727,31 @@ pub fn rebinds_anything(stmt: &Stmt, source: &str) -> bool {
     }
     let mut found = false;
     for_each_expr(std::slice::from_ref(stmt), &mut |e| {
-        if let Expr::Call {
+        let Expr::Call {
             func,
             args,
             keywords,
             ..
         } = e
-        {
-            if let Expr::Name { id, .. } = &**func {
-                found |= match id.as_str() {
-                    // `eval` binds only `:=` targets: those of a literal are the cell's
-                    // definitions (`facts::literal_code_definitions`), typed input binds none.
-                    "eval" => false,
-                    "exec" => {
-                        !keywords.is_empty()
-                            || crate::facts::literal_code_definitions(func, args).is_none()
-                    }
-                    "globals" | "locals" | "vars" | "get_ipython" => true,
-                    _ => false,
-                };
-            }
-        }
+        else {
+            return;
+        };
+        let Expr::Name { id, .. } = &**func else {
+            return;
+        };
+        let literal = || {
+            keywords
+                .is_empty()
+                .then(|| crate::facts::literal_code_definitions(func, args))
+                .flatten()
+        };
+        found |= match id.as_str() {
+            // Typed input (`eval(input())`) binds nothing: only a literal's `:=` targets.
+            "eval" => !literal_code_seen && literal().is_some_and(|d| !d.is_empty()),
+            "exec" => !literal_code_seen || literal().is_none(),
+            "globals" | "locals" | "vars" | "get_ipython" => true,
+            _ => false,
+        };
     });
     found
 }
