@@ -105,7 +105,7 @@ impl AnalysedCell {
                 .parsed
                 .body
                 .iter()
-                .take_while(|stmt| lines.position(stmt.range().start).line as usize + 1 <= line)
+                .take_while(|stmt| (lines.position(stmt.range().start).line as usize) < line)
                 .cloned()
                 .collect(),
             ..self.parsed.clone()

@@ -220,15 +220,17 @@ fn saved_session(notebook: &Notebook, order: &[usize]) -> (Vec<SessionStep>, Has
                 edited + 1
             ))
         } else if !missing.is_empty() {
-            Some(format!(
-                "the notebook does not hold the cells that ran as [{}]",
-                missing
-                    .iter()
-                    .take(5)
-                    .map(u64::to_string)
-                    .collect::<Vec<_>>()
-                    .join("], [")
-            ) + if missing.len() > 5 { " and others" } else { "" })
+            Some(
+                format!(
+                    "the notebook does not hold the cells that ran as [{}]",
+                    missing
+                        .iter()
+                        .take(5)
+                        .map(u64::to_string)
+                        .collect::<Vec<_>>()
+                        .join("], [")
+                ) + if missing.len() > 5 { " and others" } else { "" },
+            )
         } else {
             None
         };

@@ -60,9 +60,14 @@ impl SavedError {
 /// `----> 5 x = f()` (IPython's marker of the line that raised, in the cell's frame, which comes
 /// first): 5 and `x = f()`.
 fn arrow_line(line: &str) -> Option<(usize, String)> {
-    let rest = line.trim_start().strip_prefix("--")?.trim_start_matches('-');
+    let rest = line
+        .trim_start()
+        .strip_prefix("--")?
+        .trim_start_matches('-');
     let rest = rest.strip_prefix('>')?.trim_start();
-    let digits = rest.find(|c: char| !c.is_ascii_digit()).unwrap_or(rest.len());
+    let digits = rest
+        .find(|c: char| !c.is_ascii_digit())
+        .unwrap_or(rest.len());
     let number = rest[..digits].parse().ok()?;
     Some((number, rest[digits..].trim().to_owned()))
 }
@@ -208,7 +213,10 @@ mod tests {
         assert_eq!(error.line, Some((2, "y = f()".to_owned())));
         assert_eq!(error.ran_through_line(), Some(2));
         let syntax = notebook.cells[1].error.as_ref().unwrap();
-        assert_eq!((syntax.line.clone(), syntax.ran_through_line()), (None, Some(0)));
+        assert_eq!(
+            (syntax.line.clone(), syntax.ran_through_line()),
+            (None, Some(0))
+        );
     }
 
     #[test]

@@ -182,7 +182,12 @@ fn crashed(source: &str, count: u32, line: usize, code_line: &str) -> Value {
 /// `(cell index, severity, code)` of every diagnostic of `check --execution-order --json`.
 fn session(name: &str, cells: Value) -> Vec<(u64, String, String)> {
     let path = write_notebook(name, cells);
-    let output = cellguard(&["check", path.to_str().unwrap(), "--execution-order", "--json"]);
+    let output = cellguard(&[
+        "check",
+        path.to_str().unwrap(),
+        "--execution-order",
+        "--json",
+    ]);
     let report: Value = serde_json::from_str(&stdout(&output)).unwrap();
     let mut found = Vec::new();
     for cell in report["cells"].as_array().unwrap() {
@@ -202,11 +207,20 @@ fn an_output_count_stands_for_a_missing_cell_count() {
     let mut defining = code("x = 1", None);
     defining["outputs"] = json!([{"output_type": "execute_result", "execution_count": 1,
                                   "data": {"text/plain": "1"}, "metadata": {}}]);
-    assert_eq!(session("output-count.ipynb", json!([defining, code("print(x)", Some(2))])), []);
+    assert_eq!(
+        session(
+            "output-count.ipynb",
+            json!([defining, code("print(x)", Some(2))])
+        ),
+        []
+    );
     // Twin: without the output's count the cell is unnumbered: it may have run, so the missing
     // name is only likely.
     assert_eq!(
-        session("no-count.ipynb", json!([code("x = 1", None), code("print(x)", Some(1))])),
+        session(
+            "no-count.ipynb",
+            json!([code("x = 1", None), code("print(x)", Some(1))])
+        ),
         [(1, "warning".to_owned(), "undefined-name".to_owned())]
     );
 }
@@ -219,7 +233,10 @@ fn a_crashed_cell_bound_only_what_ran_before_the_crash() {
         code("print(c)", Some(3)),
     ]);
     let found = session("crashed.ipynb", cells);
-    assert_eq!(found, [(2, "error".to_owned(), "undefined-name".to_owned())]);
+    assert_eq!(
+        found,
+        [(2, "error".to_owned(), "undefined-name".to_owned())]
+    );
     // Twin: the same cell with no saved error bound `c`.
     let cells = json!([
         code("a = 1\nb = int('1')\nc = 2", Some(1)),
