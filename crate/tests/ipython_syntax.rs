@@ -137,6 +137,10 @@ fn newer_python_parses_and_keeps_its_names() {
         "def first[T = int](xs: list[T]) -> T:\n    return xs[0]",
         "try:\n    first([])\nexcept IndexError, KeyError:\n    pass",
         "greeting = t'hello {s}'",
+        "def pair[K = dict[str, int], V = int](k: K, v: V) -> tuple[K, V]:\n    return k, v",
+        "try:\n    pair(1, 2)\nexcept* ValueError, KeyError:\n    pass",
+        "class Box[T = int]:\n    item: T",
+        "    lines = [1]\n    text = f'{'\\n'.join(map(str, lines))}'",
     ];
     assert_eq!(notebook(&cells), []);
     assert_eq!(
