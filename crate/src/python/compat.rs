@@ -167,9 +167,13 @@ fn scan_field(
                 i += 1;
             }
             b'#' => {
+                // A comment (PEP 701): quotes and braces in it mean nothing.
                 literal.pep701 = true;
                 *swappable = false;
-                i += 1;
+                i = bytes[i..]
+                    .iter()
+                    .position(|&b| b == b'\n')
+                    .map_or(bytes.len(), |n| i + n);
             }
             b'\n' if !literal.triple => {
                 literal.pep701 = true;
@@ -449,6 +453,7 @@ mod tests {
         assert_eq!(rewritten(r#"f"{'\n'.join(x)}""#), r#"f"              ""#);
         assert_eq!(rewritten("f'{x # c\n}'"), "(       \n )");
         assert_eq!(rewritten(r#"f"{d["it's"]}""#), r#"f"           ""#);
+        assert_eq!(rewritten("f'''{ # it's\n3}'''"), "f'''        \n  '''");
     }
 
     #[test]
