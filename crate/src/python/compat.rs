@@ -128,8 +128,14 @@ fn scan_string(bytes: &[u8], start: usize, quote: u8, prefix: &str) -> Option<Li
         swaps: Vec::new(),
     };
     let mut swappable = true;
+    let raw = prefix.contains('r');
     while i < bytes.len() {
         match bytes[i] {
+            // `\N{NAME}` names a character; a backslash before a brace leaves the brace be.
+            b'\\' if formatted && !raw && bytes[i + 1..].starts_with(b"N{") => {
+                i += bytes[i..].iter().position(|&b| b == b'}').unwrap_or(bytes.len() - i) + 1;
+            }
+            b'\\' if formatted && matches!(bytes.get(i + 1), Some(b'{' | b'}')) => i += 1,
             b'\\' => i += 2,
             b'\n' if !triple => return None,
             b if b == quote && (!triple || bytes[i..].starts_with(&[quote, quote, quote])) => {
@@ -141,7 +147,7 @@ fn scan_string(bytes: &[u8], start: usize, quote: u8, prefix: &str) -> Option<Li
             }
             b'{' if formatted && bytes.get(i + 1) == Some(&b'{') => i += 2,
             b'{' if formatted => {
-                i = scan_field(bytes, i + 1, &mut literal, &mut swappable)?;
+                i = scan_field(bytes, i + 1, 0, &mut literal, &mut swappable)?;
             }
             _ => i += 1,
         }
@@ -150,13 +156,19 @@ fn scan_string(bytes: &[u8], start: usize, quote: u8, prefix: &str) -> Option<Li
 }
 
 /// Scans a replacement field from just after its `{` to just past its `}`, noting in `literal`
-/// what only PEP 701 allows.
+/// what only PEP 701 allows; `nesting` counts the format specs the field is in (Python 3.11
+/// allows one).
 fn scan_field(
     bytes: &[u8],
     mut i: usize,
+    nesting: u32,
     literal: &mut Literal,
     swappable: &mut bool,
 ) -> Option<usize> {
+    if nesting > 1 {
+        literal.pep701 = true;
+        *swappable = false;
+    }
     let mut depth = 0u32;
     while i < bytes.len() {
         let byte = bytes[i];
@@ -201,7 +213,7 @@ fn scan_field(
                         return None;
                     }
                     if bytes[i] == b'{' {
-                        i = scan_field(bytes, i + 1, literal, swappable)?;
+                        i = scan_field(bytes, i + 1, nesting + 1, literal, swappable)?;
                     } else {
                         i += 1;
                     }
@@ -224,7 +236,9 @@ fn scan_field(
                 let reuses_quote = byte == literal.quote
                     && (!literal.triple || inner.triple || bytes.get(inner.end) == Some(&byte));
                 let backslash = bytes[i..inner.end].contains(&b'\\');
-                if reuses_quote || inner.pep701 || backslash {
+                // rustpython-parser also misreads a triple-quoted string in a field.
+                let unreadable = backslash || inner.triple;
+                if reuses_quote || inner.pep701 || unreadable {
                     literal.pep701 = true;
                     let other = if byte == b'"' { b'\'' } else { b'"' };
                     let plain = !inner.triple
@@ -233,7 +247,7 @@ fn scan_field(
                         && !bytes[i + 1..inner.end - 1]
                             .iter()
                             .any(|&b| b == other || b == b'\\');
-                    if plain && reuses_quote && !backslash {
+                    if plain && reuses_quote && !unreadable {
                         literal.swaps.push((i, inner.end - 1));
                     } else {
                         *swappable = false;
@@ -442,6 +456,11 @@ mod tests {
     fn pep701_inner_quotes_are_swapped() {
         assert_eq!(rewritten(r#"f"{d["a"]}""#), r#"f"{d['a']}""#);
         assert_eq!(
+            rewritten(r#"fr'\{{\}}' + f'\N{DASH}{d["a"]}'"#),
+            r#"fr'\{{\}}' + f'\N{DASH}{d["a"]}'"#
+        );
+        assert_eq!(rewritten(r#"f"\N{DASH}{d["a"]}""#), r#"f"\N{DASH}{d['a']}""#);
+        assert_eq!(
             rewritten(r#"x = f'{", ".join(xs)}' + f'{y}'"#),
             r#"x = f'{", ".join(xs)}' + f'{y}'"#
         );
@@ -454,6 +473,8 @@ mod tests {
         assert_eq!(rewritten("f'{x # c\n}'"), "(       \n )");
         assert_eq!(rewritten(r#"f"{d["it's"]}""#), r#"f"           ""#);
         assert_eq!(rewritten("f'''{ # it's\n3}'''"), "f'''        \n  '''");
+        assert_eq!(rewritten("f'{v:{w:{0}}}'"), "f'           '");
+        assert_eq!(rewritten("f\"{'''it's'''}\""), "f\"            \"");
     }
 
     #[test]
