@@ -201,6 +201,15 @@ fn scan_field(
                 i += 1;
             }
             b'}' if depth == 0 => return Some(i + 1),
+            // `{x!r }`: space after a conversion (Python 3.12).
+            b'!' if depth == 0
+                && matches!(bytes.get(i + 1), Some(b's' | b'r' | b'a'))
+                && bytes.get(i + 2).is_some_and(u8::is_ascii_whitespace) =>
+            {
+                literal.pep701 = true;
+                *swappable = false;
+                i += 2;
+            }
             b'}' => {
                 depth -= 1;
                 i += 1;
@@ -474,6 +483,7 @@ mod tests {
         assert_eq!(rewritten(r#"f"{d["it's"]}""#), r#"f"           ""#);
         assert_eq!(rewritten("f'''{ # it's\n3}'''"), "f'''        \n  '''");
         assert_eq!(rewritten("f'{v:{w:{0}}}'"), "f'           '");
+        assert_eq!(rewritten("f'{3!s  }'"), "f'       '");
         assert_eq!(rewritten("f\"{'''it's'''}\""), "f\"            \"");
     }
 
