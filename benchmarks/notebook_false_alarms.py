@@ -26,6 +26,11 @@ def ran_fine(cell: dict) -> bool:
     return counted and not any(o.get("output_type") == "error" for o in outputs)
 
 
+def crashed(cell: dict) -> bool:
+    outputs = cell.get("outputs") or []
+    return cell.get("cell_type") == "code" and any(o.get("output_type") == "error" for o in outputs)
+
+
 def executed_notebooks(root: Path):
     for path in sorted(root.rglob("*.ipynb")):
         try:
@@ -37,7 +42,7 @@ def executed_notebooks(root: Path):
         cells = notebook.get("cells") or []
         fine = {i for i, cell in enumerate(cells) if ran_fine(cell)}
         if fine:
-            yield path, cells, fine
+            yield path, cells, fine, {i for i, cell in enumerate(cells) if crashed(cell)}
 
 
 def main() -> int:
@@ -48,12 +53,17 @@ def main() -> int:
     args = parser.parse_args()
 
     notebooks = list(executed_notebooks(args.corpus))
-    cells_fine = sum(len(fine) for _, _, fine in notebooks)
-    print(f"corpus {args.corpus}: {len(notebooks)} executed notebooks, {cells_fine} cells that ran fine")
+    cells_fine = sum(len(fine) for _, _, fine, _ in notebooks)
+    cells_crashed = sum(len(crashes) for _, _, _, crashes in notebooks)
+    print(
+        f"corpus {args.corpus}: {len(notebooks)} executed notebooks, {cells_fine} cells that ran "
+        f"fine, {cells_crashed} whose saved output is an error"
+    )
     for binary in args.binaries:
         alarms = []
         warnings = 0
-        for path, cells, fine in notebooks:
+        predicted = 0
+        for path, cells, fine, crashes in notebooks:
             result = subprocess.run(
                 [binary, "check", str(path), "--execution-order", "--json"],
                 capture_output=True,
@@ -63,6 +73,8 @@ def main() -> int:
                 print(f"  {binary}: {path}: exit {result.returncode}: {result.stderr.strip()}")
                 continue
             for cell in json.loads(result.stdout)["cells"]:
+                errors = [d for d in cell["diagnostics"] if d["severity"] == "error"]
+                predicted += cell["index"] in crashes and bool(errors)
                 if cell["index"] not in fine:
                     continue
                 for d in cell["diagnostics"]:
@@ -73,7 +85,8 @@ def main() -> int:
         per_1000 = 1000 * len(alarms) / cells_fine if cells_fine else 0.0
         print(
             f"{binary}: {len(alarms)} error diagnostics on cells that ran fine "
-            f"({per_1000:.1f} per 1000 cells); {warnings} warnings"
+            f"({per_1000:.1f} per 1000 cells); {warnings} warnings; "
+            f"{predicted} of the {cells_crashed} crashed cells get an error diagnostic"
         )
         for code, count in Counter(d["code"] for _, _, d in alarms).most_common():
             print(f"  {count:5d}  {code}")
