@@ -45,6 +45,7 @@ def main() -> int:
         try:
             result = subprocess.run(
                 [sys.executable, "-c", RUN_ONE, str(source), str(target), str(args.cell_timeout)],
+                check=False,
                 capture_output=True,
                 text=True,
                 timeout=args.notebook_timeout,

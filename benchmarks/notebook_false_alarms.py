@@ -63,9 +63,10 @@ def main() -> int:
         alarms = []
         warnings = 0
         predicted = 0
-        for path, cells, fine, crashes in notebooks:
+        for path, _cells, fine, crashes in notebooks:
             result = subprocess.run(
                 [binary, "check", str(path), "--execution-order", "--json"],
+                check=False,
                 capture_output=True,
                 text=True,
             )
@@ -93,7 +94,9 @@ def main() -> int:
         for path, index, d in alarms[: args.show]:
             source = "".join(cells_source(path)[index])
             first = source.splitlines()[d["start"]["line"] - 1] if source else ""
-            print(f"  {path} cell {index + 1} {d['start']['line']}: {d['code']}: {d['message'][:140]}")
+            print(
+                f"  {path} cell {index + 1} {d['start']['line']}: {d['code']}: {d['message'][:140]}"
+            )
             print(f"      | {first[:120]}")
     return 0
 

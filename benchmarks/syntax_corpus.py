@@ -66,7 +66,9 @@ def main() -> int:
     missed = [p for p in rejected if not ours.get(p)]
     print(f"python {sys.version.split()[0]}, corpus {args.root}")
     print(f"files: {len(files)} (.py), {len(readable)} UTF-8")
-    print(f"CPython compiles {len(compiled)}; cellguard reports a syntax error on {len(false_errors)}")
+    print(
+        f"CPython compiles {len(compiled)}; cellguard reports a syntax error on {len(false_errors)}"
+    )
     print(f"CPython rejects {len(rejected)}; cellguard reports none on {len(missed)}")
     messages = Counter(ours[p]["message"] for p in false_errors)
     for message, count in messages.most_common(args.show):

@@ -133,7 +133,11 @@ fn scan_string(bytes: &[u8], start: usize, quote: u8, prefix: &str) -> Option<Li
         match bytes[i] {
             // `\N{NAME}` names a character; a backslash before a brace leaves the brace be.
             b'\\' if formatted && !raw && bytes[i + 1..].starts_with(b"N{") => {
-                i += bytes[i..].iter().position(|&b| b == b'}').unwrap_or(bytes.len() - i) + 1;
+                i += bytes[i..]
+                    .iter()
+                    .position(|&b| b == b'}')
+                    .unwrap_or(bytes.len() - i)
+                    + 1;
             }
             b'\\' if formatted && matches!(bytes.get(i + 1), Some(b'{' | b'}')) => i += 1,
             b'\\' => i += 2,
@@ -468,7 +472,10 @@ mod tests {
             rewritten(r#"fr'\{{\}}' + f'\N{DASH}{d["a"]}'"#),
             r#"fr'\{{\}}' + f'\N{DASH}{d["a"]}'"#
         );
-        assert_eq!(rewritten(r#"f"\N{DASH}{d["a"]}""#), r#"f"\N{DASH}{d['a']}""#);
+        assert_eq!(
+            rewritten(r#"f"\N{DASH}{d["a"]}""#),
+            r#"f"\N{DASH}{d['a']}""#
+        );
         assert_eq!(
             rewritten(r#"x = f'{", ".join(xs)}' + f'{y}'"#),
             r#"x = f'{", ".join(xs)}' + f'{y}'"#
