@@ -4,7 +4,9 @@ use std::process::ExitCode;
 
 use serde_json::{json, Value};
 
-use crate::check::check_notebook;
+use std::collections::{BTreeSet, HashSet};
+
+use crate::check::{check_notebook, check_session, SessionStep};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::notebook::{CellKind, Notebook};
 use crate::position::LineIndex;
@@ -18,8 +20,12 @@ USAGE:
 Checks every code cell as if the code cells before it ran, top to bottom, and nothing else.
 
 OPTIONS:
-    --execution-order   Assume the cells ran in the order of their execution counts ([n]);
-                        cells that never ran come last, in document order.
+    --execution-order   Assume the cells ran in the order of their execution counts ([n], or
+                        the count their outputs carry); cells that never ran come last, in
+                        document order. A cell whose saved output is an error ran only up to
+                        the line that raised. Where the notebook does not show all that ran
+                        (counts missing or repeated, a cell edited since it crashed, a defining
+                        cell with no count), errors that depend on it are warnings (likely).
     --json              Print a machine-readable report (see below) instead of text.
     -h, --help          Print this help.
     -V, --version       Print the version.
@@ -58,6 +64,7 @@ pub fn run(args: Vec<String>) -> ExitCode {
             ExitCode::SUCCESS
         }
         ["check", rest @ ..] => check(rest),
+        ["syntax", rest @ ..] => syntax(rest),
         ["bench", rest @ ..] => {
             let rest: Vec<String> = rest.iter().map(|s| s.to_string()).collect();
             if let Some(code) = crate::bench_llm::cli(&rest) {
@@ -67,6 +74,36 @@ pub fn run(args: Vec<String>) -> ExitCode {
         }
         [other, ..] => usage_error(&format!("unknown command `{other}`")),
     }
+}
+
+/// `cellguard syntax [FILE...]`: a development tool (benchmarks/syntax_corpus.py) that reads each
+/// file (or each path on stdin) as a cell and prints one JSON line per file: the syntax error
+/// cellguard reports, or null.
+fn syntax(paths: &[&str]) -> ExitCode {
+    let from_stdin: Vec<String>;
+    let paths: Vec<&str> = if paths.is_empty() {
+        from_stdin = std::io::stdin().lines().map_while(Result::ok).collect();
+        from_stdin.iter().map(String::as_str).collect()
+    } else {
+        paths.to_vec()
+    };
+    for path in paths {
+        let report = match std::fs::read(path) {
+            Err(e) => json!({"path": path, "unreadable": e.to_string()}),
+            Ok(bytes) => {
+                let source = String::from_utf8_lossy(&bytes);
+                let error = crate::python::parse_cell(&source)
+                    .syntax_error
+                    .map(|error| {
+                        let start = LineIndex::new(&source).position(error.range.start);
+                        json!({"message": error.message, "line": start.line + 1})
+                    });
+                json!({"path": path, "syntax_error": error})
+            }
+        };
+        println!("{report}");
+    }
+    ExitCode::SUCCESS
 }
 
 fn usage_error(message: &str) -> ExitCode {
@@ -120,7 +157,12 @@ fn check(args: &[&str]) -> ExitCode {
             CellKind::Other => String::new(),
         })
         .collect();
-    let reports = check_notebook(&sources, &order);
+    let reports = if execution_order {
+        let (steps, unnumbered) = saved_session(&notebook, &order);
+        check_session(&sources, &steps, &unnumbered)
+    } else {
+        check_notebook(&sources, &order)
+    };
     let crash_predicted = reports
         .iter()
         .flat_map(|(_, diagnostics)| diagnostics)
@@ -149,6 +191,74 @@ fn check(args: &[&str]) -> ExitCode {
     } else {
         ExitCode::SUCCESS
     }
+}
+
+/// The session a saved notebook records, in execution order: a cell whose output is an error ran
+/// up to the line that raised; a cell's diagnostics are likely rather than certain when the
+/// notebook does not show all that ran before it (execution counts missing or repeated, a cell
+/// that crashed on a line it no longer holds: edited since). Also the code cells with no count.
+fn saved_session(notebook: &Notebook, order: &[usize]) -> (Vec<SessionStep>, HashSet<usize>) {
+    let mut steps = Vec::new();
+    let mut counts_seen = BTreeSet::new();
+    let mut edited: Option<usize> = None;
+    let mut repeated = false;
+    for &index in order {
+        let cell = &notebook.cells[index];
+        let count = cell.execution_count;
+        let missing: Vec<u64> = match count {
+            Some(count) => (1..count).filter(|c| !counts_seen.contains(c)).collect(),
+            None => {
+                let last = counts_seen.last().copied().unwrap_or(0);
+                (1..=last).filter(|c| !counts_seen.contains(c)).collect()
+            }
+        };
+        let uncertain = if repeated {
+            Some("execution counts repeat: the kernel restarted".to_owned())
+        } else if let Some(edited) = edited {
+            Some(format!(
+                "cell {} was edited after it ran: its saved error is on a line it no longer holds",
+                edited + 1
+            ))
+        } else if !missing.is_empty() {
+            Some(
+                format!(
+                    "the notebook does not hold the cells that ran as [{}]",
+                    missing
+                        .iter()
+                        .take(5)
+                        .map(u64::to_string)
+                        .collect::<Vec<_>>()
+                        .join("], [")
+                ) + if missing.len() > 5 { " and others" } else { "" },
+            )
+        } else {
+            None
+        };
+        let error = count.and(cell.error.as_ref());
+        let ran_through_line = error.and_then(|error| error.ran_through_line());
+        if let Some((line, code)) = error.and_then(|error| error.line.as_ref()) {
+            let current = cell.source.lines().nth(line.saturating_sub(1));
+            if current.map(str::trim) != Some(code.as_str()) {
+                edited.get_or_insert(index);
+            }
+        }
+        if let Some(count) = count {
+            repeated |= !counts_seen.insert(count);
+        }
+        steps.push(SessionStep {
+            index,
+            ran_through_line,
+            uncertain,
+        });
+    }
+    let unnumbered = notebook
+        .code_cells()
+        .filter(|&index| {
+            let cell = &notebook.cells[index];
+            cell.execution_count.is_none() && !cell.source.trim().is_empty()
+        })
+        .collect();
+    (steps, unnumbered)
 }
 
 fn print_text(reports: &[(usize, Vec<Diagnostic>)], sources: &[String], crash_predicted: bool) {

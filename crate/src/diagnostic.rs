@@ -51,6 +51,15 @@ impl Diagnostic {
         }
     }
 
+    /// An error that holds only if what is assumed to have run did: a warning saying why it may
+    /// not hold. A syntax error holds whatever ran.
+    pub fn make_likely(&mut self, reason: &str) {
+        if self.severity == Severity::Error && self.code != "syntax-error" {
+            self.severity = Severity::Warning;
+            self.message = format!("{} (likely, not certain: {reason})", self.message);
+        }
+    }
+
     pub fn with_fix(mut self, fix: Fix) -> Self {
         self.fix = Some(fix);
         self

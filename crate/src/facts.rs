@@ -40,6 +40,28 @@ pub struct CellFacts {
     bound_by_start: Vec<(TextRange, String)>,
 }
 
+/// `exec("x = 1")` or `eval("(y := 2)")` of one string literal that parses: the names the code
+/// binds in the namespace (`eval` binds only `:=` targets). `None` for another call, or when the
+/// code is unknown.
+pub fn literal_code_definitions(func: &Expr, args: &[Expr]) -> Option<Vec<Definition>> {
+    let Expr::Name { id, .. } = func else {
+        return None;
+    };
+    let eval = match id.as_str() {
+        "exec" => false,
+        "eval" => true,
+        _ => return None,
+    };
+    let [code] = args else { return None };
+    let parsed = crate::python::parse_cell(code.as_str_literal()?);
+    if parsed.syntax_error.is_some() || parsed.cell_magic.is_some() {
+        return None;
+    }
+    let mut definitions = cell_facts(&parsed.body).definitions;
+    definitions.retain(|d| !eval || d.kind == DefinitionKind::Walrus);
+    Some(definitions)
+}
+
 impl CellFacts {
     pub fn defines(&self, name: &str) -> bool {
         self.definitions.iter().any(|d| d.name == name)
@@ -790,6 +812,11 @@ impl Walker {
                 self.expr_at(func, Place::Callee);
                 args.iter().for_each(|a| self.expr(a));
                 keywords.iter().for_each(|k| self.expr(&k.value));
+                if keywords.is_empty() {
+                    for definition in literal_code_definitions(func, args).unwrap_or_default() {
+                        self.define(&definition.name, definition.kind, *range);
+                    }
+                }
                 self.facts.calls.push(CallSite {
                     callee: self.object_path(func),
                     method: match func.as_ref() {

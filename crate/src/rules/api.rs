@@ -105,6 +105,28 @@ fn signature(path: &str) -> Option<Sig> {
     }
 }
 
+/// The library version whose signature `signature(path)` describes.
+fn assumed_version(path: &str) -> &'static str {
+    match path.split('.').next() {
+        Some("seaborn") => "seaborn 0.12 or later, where only data is positional",
+        Some("matplotlib") => "matplotlib 3.x",
+        Some("sklearn") => "scikit-learn 1.x",
+        _ => "numpy 1.26 to 2.4",
+    }
+}
+
+/// A call that does not fit a signature the rules know from a library's documented version
+/// (`assumes`), not from the kernel: the installed version may differ, so the crash is likely,
+/// not certain.
+fn assumed_signature(assumes: Option<&str>, mut diagnostic: Diagnostic) -> Diagnostic {
+    if let Some(assumes) = assumes {
+        diagnostic.make_likely(&format!(
+            "the signature of {assumes}; the installed version is not known"
+        ));
+    }
+    diagnostic
+}
+
 /// The kernel's summary of what the dotted `path` holds, when the path is rooted at a name the
 /// cell has not rebound (so the summary describes the object at this point), in the target cell.
 fn kernel_summary<'w>(w: &'w Walker, path: &[&str]) -> Option<(String, &'w ObjectSummary)> {
@@ -474,16 +496,24 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                     return;
                 }
             }
-            let (sig, fname) = if let Some(path) = w.lib_path(func) {
+            let (sig, fname, assumes) = if let Some(path) = w.lib_path(func) {
                 match signature(&path) {
-                    Some(s) => (s, path),
+                    Some(s) => {
+                        let assumes = Some(assumed_version(&path));
+                        (s, path, assumes)
+                    }
                     None => return,
                 }
             } else if let Expr::Attribute { value, attr, .. } = &**func {
                 match w.eval(value) {
                     Val::Typed(t) if is_keras_model(&t) && t.starts_with("keras.src.models.") => {
                         match keras3_method(attr) {
-                            Some(s) => (s, format!("{}.{attr}", w.shown(value, "the object"))),
+                            Some(s) => (
+                                s,
+                                format!("{}.{attr}", w.shown(value, "the object")),
+                                // The kernel's type is Keras 3's own: the version is known.
+                                None,
+                            ),
                             None => return,
                         }
                     }
@@ -494,7 +524,7 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
             };
             let short_name = fname.rsplit('.').next().unwrap_or(&fname).to_string();
             if args.len() > sig.positional.len() {
-                out.push(Diagnostic::error(
+                out.push(assumed_signature(assumes, Diagnostic::error(
                     "bad-arguments",
                     format!(
                         "{short_name}() takes at most {} positional argument{} ({}) but {} were given; pass the others by keyword: TypeError",
@@ -504,7 +534,7 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                         args.len()
                     ),
                     *range,
-                ));
+                )));
                 return;
             }
             for k in keywords {
@@ -513,22 +543,22 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                 };
                 if let Some(i) = sig.positional.iter().position(|p| *p == name) {
                     if i < args.len() {
-                        out.push(Diagnostic::error(
+                        out.push(assumed_signature(assumes, Diagnostic::error(
                             "bad-arguments",
                             format!("{short_name}() got multiple values for argument '{name}': positional argument {} is already '{name}': TypeError", i + 1),
                             k.range,
-                        ));
+                        )));
                         return;
                     }
                     continue;
                 }
                 if let Some(kw_only) = sig.keyword_only {
                     if !kw_only.contains(&name) {
-                        out.push(Diagnostic::error(
+                        out.push(assumed_signature(assumes, Diagnostic::error(
                             "bad-arguments",
                             format!("{short_name}() got an unexpected keyword argument '{name}': TypeError"),
                             k.range,
-                        ));
+                        )));
                         return;
                     }
                 }
