@@ -11,6 +11,7 @@ use std::rc::Rc;
 
 use serde::Serialize;
 
+use crate::codes::Rule;
 use crate::diagnostic::Diagnostic;
 use crate::facts::{cell_facts, CellFacts};
 use crate::order::{undefined_names, Namespace, NotebookCell};
@@ -319,7 +320,7 @@ fn diagnose(
 ) -> Vec<Diagnostic> {
     if let Some(error) = &target.parsed.syntax_error {
         return vec![Diagnostic::error(
-            "syntax-error",
+            Rule::SyntaxError,
             format!("SyntaxError: {}", error.message),
             error.range,
         )];

@@ -4,6 +4,7 @@
 use std::collections::HashSet;
 
 use crate::builtins::is_always_defined;
+use crate::codes::Rule;
 use crate::diagnostic::{Diagnostic, Fix, Severity};
 use crate::facts::CellFacts;
 
@@ -79,7 +80,7 @@ pub fn undefined_names(
             .partition(|cell| has_run(cell.source));
         let diagnostic = if let Some(cell) = closest(&not_run, target_index) {
             Diagnostic::error(
-                "undefined-name",
+                Rule::UndefinedName,
                 format!(
                     "`{name}` is not defined: no cell that ran defines it; {} but {} not run",
                     define_it(&not_run),
@@ -90,7 +91,7 @@ pub fn undefined_names(
             .with_fix(run_first(cell.index))
         } else if let Some(cell) = closest(&ran, target_index) {
             Diagnostic::error(
-                "undefined-name",
+                Rule::UndefinedName,
                 format!(
                     "`{name}` is not defined in the kernel, although {} and ran: it was deleted, \
                      not bound on the path taken, or the kernel restarted",
@@ -101,7 +102,7 @@ pub fn undefined_names(
             .with_fix(run_first(cell.index))
         } else {
             Diagnostic::error(
-                "undefined-name",
+                Rule::UndefinedName,
                 format!("`{name}` is not defined: no cell that ran defines it, nor any cell of the notebook"),
                 free.range,
             )

@@ -9,6 +9,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use crate::codes::Rule;
 use crate::diagnostic::Diagnostic;
 use crate::facts::CellFacts;
 use crate::ir::{Expr, Keyword, Literal, SeqKind, Stmt, Target, TextRange};
@@ -825,7 +826,7 @@ impl<'a> Walker<'a> {
         self.out.extend(found.into_iter().filter(|d| {
             matches!(
                 d.code,
-                "missing-attribute" | "module-called" | "torch-layer-mismatch"
+                Rule::MissingAttribute | Rule::ModuleCalled | Rule::TorchLayerMismatch
             )
         }));
         self.env = env;
@@ -1069,7 +1070,7 @@ impl<'a> Walker<'a> {
         if let Some(label) = gone {
             let axis = if spec.columns { "columns" } else { "index" };
             out.push(Diagnostic::error(
-                "dropped-again",
+                Rule::DroppedAgain,
                 format!(
                     "{label} was already dropped from {name}'s {axis} in place (an earlier drop ran), so dropping it again raises KeyError: not found in axis; re-create {name} first or pass errors='ignore'"
                 ),

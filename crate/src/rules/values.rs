@@ -7,6 +7,7 @@
 //! - `histogram-nan`: `np.histogram(x)` of data with NaN and no `range=` or explicit bin edges
 //!   (the autodetected range is `[nan, nan]`: ValueError).
 
+use crate::codes::Rule;
 use crate::diagnostic::Diagnostic;
 use crate::ir::{Expr, Literal};
 
@@ -69,7 +70,7 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                     if let Val::Series(s) = w.eval(value) {
                         if let Some(bad) = bad_example(&s.str_examples, t) {
                             out.push(Diagnostic::error(
-                                "value-conversion",
+                                Rule::ValueConversion,
                                 format!(
                                     "{} holds strings such as '{bad}' that do not convert to {}: ValueError",
                                     w.shown(value, "the column"),
@@ -83,7 +84,7 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                             ));
                         } else if t == Target::Int && s.has_nan == Some(true) {
                             out.push(Diagnostic::error(
-                                "value-conversion",
+                                Rule::ValueConversion,
                                 format!("{} contains NaN, which cannot be converted to int; fill or drop it first, or use the 'Int64' dtype: IntCastingNaNError", w.shown(value, "the column")),
                                 *range,
                             ));
@@ -111,7 +112,7 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                 if let Val::Series(s) = w.eval(&args[0]) {
                     if let Some(bad) = bad_example(&s.str_examples, Target::Float) {
                         out.push(Diagnostic::error(
-                            "value-conversion",
+                            Rule::ValueConversion,
                             format!("{} holds strings such as '{bad}' that are not numbers; pass errors='coerce' to get NaN instead: ValueError", w.shown(&args[0], "the column")),
                             *range,
                         ));
@@ -131,7 +132,7 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                     && !a.shape.is_empty()
                 {
                     out.push(Diagnostic::error(
-                        "index-type",
+                        Rule::IndexType,
                         format!(
                             "{} is a {type_name} and {} is an array of shape {:?}, not an integer: TypeError: only integer scalar arrays can be converted to a scalar index",
                             w.shown(value, "the column"),
@@ -167,7 +168,7 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
             };
             if i >= len || i < -len {
                 out.push(Diagnostic::error(
-                    "index-out-of-range",
+                    Rule::IndexOutOfRange,
                     format!(
                         "index {i} is out of range: {} is {what} of length {len}: IndexError",
                         w.shown(value, "the column")
@@ -241,7 +242,7 @@ fn histogram_nan(
     };
     if has_nan == Some(true) {
         out.push(Diagnostic::error(
-            "histogram-nan",
+            Rule::HistogramNan,
             format!(
                 "{} contains NaN, so np.histogram's autodetected range is [nan, nan]: ValueError (autodetected range is not finite); drop the NaN first (.dropna()) or pass range=",
                 w.shown(data, "the data")
