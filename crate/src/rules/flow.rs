@@ -17,8 +17,8 @@ use crate::ir::{Expr, Keyword, Literal, SeqKind, Stmt, Target, TextRange};
 use super::calls::Callee;
 use super::value::{from_summary, ArrayLib, ArrayVal, Estimator, Frame, SeriesVal, Val};
 use super::{
-    api, columns, join, keras, shapes, sklearn, targets, torch, torch_classes, torch_layers,
-    values, RuleContext,
+    api, columns, join, keras, pytypes, shapes, sklearn, targets, torch, torch_classes,
+    torch_layers, values, RuleContext,
 };
 
 pub struct Walker<'a> {
@@ -200,6 +200,11 @@ impl<'a> Walker<'a> {
         let body = self.ctx.body;
         self.block(body);
         self.out
+    }
+
+    /// Walking a loop body that may not run.
+    pub fn speculating(&self) -> bool {
+        self.speculating
     }
 
     pub fn get(&self, name: &str) -> Val {
@@ -457,6 +462,7 @@ impl<'a> Walker<'a> {
                 }
                 let Some(value) = value else { return };
                 self.check(value);
+                self.check_stmt_values(stmt);
                 // `files = !ls` and `x = %sx ...` are masked to a placeholder value.
                 let magic = self.text(value.range()).starts_with(['!', '%']);
                 let val = match op {
@@ -539,6 +545,7 @@ impl<'a> Walker<'a> {
                 target, iter, body, ..
             } => {
                 self.check(iter);
+                self.check_stmt_values(stmt);
                 self.effects(iter);
                 if self.unrolled(stmt, target, iter, body) {
                     return;
@@ -917,6 +924,13 @@ impl<'a> Walker<'a> {
         }
     }
 
+    /// Runs the rules on what a statement iterates or unpacks, its expressions evaluated.
+    fn check_stmt_values(&mut self, stmt: &Stmt) {
+        let mut found = Vec::new();
+        pytypes::check_stmt(self, stmt, &mut found);
+        self.out.extend(found);
+    }
+
     /// Runs the rules on `expr` and on the sub-expressions that will certainly be evaluated.
     pub fn check(&mut self, expr: &Expr) {
         match expr {
@@ -967,6 +981,9 @@ impl<'a> Walker<'a> {
                         }
                     }
                 }
+                let mut found = Vec::new();
+                pytypes::check(self, expr, &mut found);
+                self.out.extend(found);
                 return;
             }
             Expr::Other { children, range } => {
@@ -1025,6 +1042,7 @@ impl<'a> Walker<'a> {
         shapes::check(self, expr, &mut found);
         values::check(self, expr, &mut found);
         api::check(self, expr, &mut found);
+        pytypes::check(self, expr, &mut found);
         keras::check(self, expr, &mut found);
         torch::check(self, expr, &mut found);
         self.out.extend(found);
@@ -1152,6 +1170,7 @@ impl<'a> Walker<'a> {
                 Literal::Int(i) => Val::Int(*i),
                 Literal::Float(f) => Val::Float(*f),
                 Literal::Str(s) => Val::Str(s.clone()),
+                Literal::None => Val::None,
                 _ => Val::Unknown,
             },
             Expr::Seq { kind, elts, .. }
@@ -1435,6 +1454,9 @@ impl<'a> Walker<'a> {
     fn eval_call(&self, func: &Expr, args: &[Expr], keywords: &[Keyword], range: TextRange) -> Val {
         if let Some(r) = self.returns.get(&range) {
             return r.value.clone();
+        }
+        if let Some(v) = pytypes::call_result(self, func, keywords) {
+            return v;
         }
         // `list(df.columns)`, `sorted(cols)`
         if let (Expr::Name { id, .. }, [arg], true) = (func, args, keywords.is_empty()) {
