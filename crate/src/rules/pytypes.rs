@@ -305,10 +305,6 @@ pub fn call_result(w: &Walker, func: &Expr, keywords: &[Keyword]) -> Option<Val>
     }
 }
 
-fn diagnostic(rule: Rule, message: String, range: TextRange) -> Diagnostic {
-    Diagnostic::error(rule, message, range)
-}
-
 /// The rules on one expression the walker will certainly evaluate.
 pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
     match expr {
@@ -321,8 +317,11 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
             let (l, r) = (w.eval(left), w.eval(right));
             if let (Some(a), Some(b)) = (builtin_of(&l), builtin_of(&r)) {
                 if let Some(message) = operand_error(op, a, b) {
-                    let mut d =
-                        diagnostic(Rule::OperandType, format!("{message}: TypeError"), *range);
+                    let mut d = Diagnostic::error(
+                        Rule::OperandType,
+                        format!("{message}: TypeError"),
+                        *range,
+                    );
                     // `"n = " + 3`: the number wanted as text.
                     if *op == "+" && a == Builtin::Str && b.number() {
                         d = d.with_fix(wrap_in_str(w, right));
@@ -340,7 +339,7 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
         } => {
             let callee = w.eval(func);
             if let Some(t) = builtin_of(&callee) {
-                out.push(diagnostic(
+                out.push(Diagnostic::error(
                     Rule::NotCallable,
                     format!(
                         "{} is {}, not a function: TypeError: '{}' object is not callable",
@@ -371,7 +370,7 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
             let base = w.eval(value);
             match builtin_of(&base) {
                 Some(t @ (Builtin::None | Builtin::Int | Builtin::Float | Builtin::Set)) => {
-                    out.push(diagnostic(
+                    out.push(Diagnostic::error(
                         Rule::NotSubscriptable,
                         format!(
                             "{} is {}: TypeError: '{}' object is not subscriptable",
@@ -388,7 +387,7 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                     };
                     let len = s.chars().count() as i64;
                     if i >= len || i < -len {
-                        out.push(diagnostic(
+                        out.push(Diagnostic::error(
                             Rule::IndexOutOfRange,
                             format!(
                                 "index {i} is out of range: {} is a string of length {len}: IndexError: string index out of range",
@@ -413,7 +412,7 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
             }
             let attr_range = TextRange::new(range.end.saturating_sub(attr.len() as u32), range.end);
             let (hint, fix) = attribute_hint(t, attr, attr_range);
-            let mut d = diagnostic(
+            let mut d = Diagnostic::error(
                 Rule::MissingAttribute,
                 format!(
                     "'{}' object has no attribute '{attr}' ({} is {}){hint}: AttributeError",
@@ -457,7 +456,7 @@ pub fn check_stmt(w: &Walker, stmt: &Stmt, out: &mut Vec<Diagnostic>) {
                     return;
                 };
                 if let Some(message) = augmented_error(aug.trim_end_matches('='), a, b) {
-                    out.push(diagnostic(
+                    out.push(Diagnostic::error(
                         Rule::OperandType,
                         format!("{id} is {}: TypeError: {message}", a.described()),
                         *range,
@@ -484,7 +483,7 @@ fn unpack(w: &Walker, target: &Target, value: &Expr, out: &mut Vec<Diagnostic>) 
         return;
     };
     if matches!(t, Builtin::None | Builtin::Int | Builtin::Float) {
-        out.push(diagnostic(
+        out.push(Diagnostic::error(
             Rule::NotIterable,
             format!(
                 "{} is {}: TypeError: cannot unpack non-iterable {} object",
@@ -518,7 +517,7 @@ fn unpack(w: &Walker, target: &Target, value: &Expr, out: &mut Vec<Diagnostic>) 
             Builtin::Str => format!("a string of length {n}"),
             _ => format!("{} of length {n}", t.described()),
         };
-        out.push(diagnostic(
+        out.push(Diagnostic::error(
             Rule::UnpackCount,
             format!(
                 "{} is {what}: ValueError: {message}",
@@ -536,7 +535,7 @@ fn not_iterable(w: &Walker, iter: &Expr, how: &str, out: &mut Vec<Diagnostic>) {
         } else {
             ""
         };
-        out.push(diagnostic(
+        out.push(Diagnostic::error(
             Rule::NotIterable,
             format!(
                 "{} is {} and cannot be {how}{hint}: TypeError: '{}' object is not iterable",
@@ -559,7 +558,7 @@ fn builtin_call(
 ) {
     let arg_type = |e: &Expr| builtin_of(&w.eval(e));
     let push = |out: &mut Vec<Diagnostic>, rule: Rule, message: String| {
-        out.push(diagnostic(rule, message, range));
+        out.push(Diagnostic::error(rule, message, range));
     };
     match (name, args) {
         ("len", [arg]) => {
