@@ -1638,11 +1638,18 @@ fn keras_inputs_must_take_the_data() {
             BERT_INPUTS,
         ));
     }
-    // The kernel summarized `model` as something else.
-    silent(&run(
+    // The kernel summarized `model` as something else: no Keras model (a dict has no `fit`
+    // at all, which `missing-attribute` says).
+    let d = run(
         &[&def, scoped],
         t,
         &format!(r#"{BERT_INPUTS}, "model": {{"type": "dict", "kind": "dict"}}"#),
+    );
+    assert!(d.iter().all(|d| d.code == "missing-attribute"), "{d:#?}");
+    silent(&run(
+        &[&def, scoped],
+        t,
+        &format!(r#"{BERT_INPUTS}, "model": {{"type": "mylib.Model", "kind": "object"}}"#),
     ));
 }
 

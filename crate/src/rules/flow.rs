@@ -1368,7 +1368,10 @@ impl<'a> Walker<'a> {
             } => self.eval_call(func, args, keywords, *range),
             Expr::BinOp {
                 op, left, right, ..
-            } => shapes::binop_value(op, &self.eval(left), &self.eval(right)),
+            } => {
+                let (l, r) = (self.eval(left), self.eval(right));
+                pytypes::binop_value(op, &l, &r).unwrap_or_else(|| shapes::binop_value(op, &l, &r))
+            }
             _ => Val::Unknown,
         }
     }
@@ -1455,7 +1458,7 @@ impl<'a> Walker<'a> {
         if let Some(r) = self.returns.get(&range) {
             return r.value.clone();
         }
-        if let Some(v) = pytypes::call_result(self, func, keywords) {
+        if let Some(v) = pytypes::call_result(self, func, args, keywords) {
             return v;
         }
         // `list(df.columns)`, `sorted(cols)`

@@ -206,6 +206,15 @@ pub fn builtin_of(v: &Val) -> Option<Builtin> {
         Val::Float(_) => Some(Builtin::Float),
         Val::Str(_) => Some(Builtin::Str),
         Val::Dict { .. } => Some(Builtin::Dict),
+        // Only the type is known: a builtin's result, or a kernel value it did not send whole
+        // (the kernel names builtin types by their bare name, any other class by its module).
+        Val::Typed(t) => match t.as_str() {
+            "NoneType" => Some(Builtin::None),
+            "int" => Some(Builtin::Int),
+            "float" => Some(Builtin::Float),
+            "str" => Some(Builtin::Str),
+            other => Builtin::of_name(other),
+        },
         // A DataLoader's batch is followed as a list of tensors, whatever its `collate_fn` makes.
         Val::Items { items, .. } if items.iter().any(|v| matches!(v, Val::Tensor(_))) => None,
         Val::Items { type_name, .. }
@@ -264,9 +273,32 @@ const PANDAS_INPLACE: &[&str] = &[
 
 /// What a call returns when Python's semantics say it is None: `print(...)`, the in-place methods
 /// of a known list, dict or set, and pandas methods given `inplace=True`.
-pub fn call_result(w: &Walker, func: &Expr, keywords: &[Keyword]) -> Option<Val> {
+pub fn call_result(w: &Walker, func: &Expr, args: &[Expr], keywords: &[Keyword]) -> Option<Val> {
+    let typed = |name: &str| Some(Val::Typed(name.to_string()));
     match func {
-        Expr::Name { id, .. } if id == "print" && builtin_name(w, id) => Some(Val::None),
+        Expr::Name { id, .. } if builtin_name(w, id) => {
+            let known = |e: &Expr| builtin_of(&w.eval(e));
+            match (id.as_str(), args) {
+                ("print", _) => Some(Val::None),
+                // `len` returns an int or raises, `input` the line typed.
+                ("len", [x]) => Some(
+                    iterated_len(&w.eval(x)).map_or_else(|| Val::Typed("int".into()), Val::Int),
+                ),
+                ("input", [] | [_]) if keywords.is_empty() => typed("str"),
+                // Conversions of builtin values give exactly that type (a user's class may
+                // return a subclass from `__str__` or `__int__`).
+                ("str", [x]) if known(x).is_some() => typed("str"),
+                ("int" | "round", [x])
+                    if known(x).is_some_and(|t| t.number() || t == Builtin::Str) =>
+                {
+                    typed("int")
+                }
+                ("float", [x]) if known(x).is_some_and(|t| t.number() || t == Builtin::Str) => {
+                    typed("float")
+                }
+                _ => None,
+            }
+        }
         Expr::Attribute { value, attr, .. } => {
             let receiver = w.eval(value);
             if matches!(receiver, Val::Frame(_) | Val::Series(_)) {
@@ -286,6 +318,12 @@ pub fn call_result(w: &Walker, func: &Expr, keywords: &[Keyword]) -> Option<Val>
                 Builtin::List => &[
                     "append", "extend", "insert", "remove", "sort", "reverse", "clear",
                 ][..],
+                // Views, not lists (Python 2 gave lists).
+                Builtin::Dict
+                    if args.is_empty() && matches!(attr.as_str(), "keys" | "values" | "items") =>
+                {
+                    return Some(Val::Typed(format!("dict_{attr}")));
+                }
                 Builtin::Dict => &["update", "clear"][..],
                 Builtin::Set => &[
                     "add",
@@ -297,11 +335,114 @@ pub fn call_result(w: &Walker, func: &Expr, keywords: &[Keyword]) -> Option<Val>
                     "intersection_update",
                     "symmetric_difference_update",
                 ][..],
+                // `"a b".split()` of a known text: the walker counts the words.
+                Builtin::Str
+                    if attr == "split" && args.is_empty() && matches!(receiver, Val::Str(_)) =>
+                {
+                    return None;
+                }
+                Builtin::Str => return str_method_result(attr),
                 _ => &[][..],
             };
             in_place.contains(&attr.as_str()).then_some(Val::None)
         }
         _ => None,
+    }
+}
+
+/// What a method of an exact str returns (an exact str, int or list), when that is certain.
+fn str_method_result(attr: &str) -> Option<Val> {
+    let type_name = match attr {
+        "capitalize" | "casefold" | "center" | "expandtabs" | "format" | "format_map" | "join"
+        | "ljust" | "lower" | "lstrip" | "removeprefix" | "removesuffix" | "replace" | "rjust"
+        | "rstrip" | "strip" | "swapcase" | "title" | "translate" | "upper" | "zfill" => "str",
+        "count" | "find" | "index" | "rfind" | "rindex" => "int",
+        "split" | "rsplit" | "splitlines" => "list",
+        _ => return None,
+    };
+    Some(Val::Typed(type_name.into()))
+}
+
+/// The value of `l op r` on builtin values, as Python computes it, when the walker can: numbers
+/// (an int result only when it fits), texts joined or repeated (up to 10,000 characters), lists
+/// and tuples joined. A division by zero, or a type error, is no value.
+pub fn binop_value(op: &str, l: &Val, r: &Val) -> Option<Val> {
+    let number = |v: &Val| match v {
+        Val::Int(i) => Some(*i as f64),
+        Val::Float(f) => Some(*f),
+        _ => None,
+    };
+    match (l, r) {
+        (Val::Int(a), Val::Int(b)) => match op {
+            "+" => a.checked_add(*b).map(Val::Int),
+            "-" => a.checked_sub(*b).map(Val::Int),
+            "*" => a.checked_mul(*b).map(Val::Int),
+            // Python rounds the quotient down, and the remainder takes the divisor's sign.
+            "//" => {
+                let (q, r) = (a.checked_div(*b)?, a.checked_rem(*b)?);
+                Some(Val::Int(if r != 0 && (r < 0) != (*b < 0) {
+                    q - 1
+                } else {
+                    q
+                }))
+            }
+            "%" => {
+                let r = a.checked_rem(*b)?;
+                Some(Val::Int(if r != 0 && (r < 0) != (*b < 0) {
+                    r + b
+                } else {
+                    r
+                }))
+            }
+            "/" if *b != 0 => Some(Val::Float(*a as f64 / *b as f64)),
+            _ => None,
+        },
+        (Val::Int(_) | Val::Float(_), Val::Int(_) | Val::Float(_)) => {
+            let (a, b) = (number(l)?, number(r)?);
+            match op {
+                "+" => Some(Val::Float(a + b)),
+                "-" => Some(Val::Float(a - b)),
+                "*" => Some(Val::Float(a * b)),
+                "/" if b != 0.0 => Some(Val::Float(a / b)),
+                _ => None,
+            }
+        }
+        (Val::Str(a), Val::Str(b)) if op == "+" && a.len() + b.len() <= 10_000 => {
+            Some(Val::Str(format!("{a}{b}")))
+        }
+        (Val::Str(s), Val::Int(n)) | (Val::Int(n), Val::Str(s)) if op == "*" => {
+            let n = usize::try_from(*n).unwrap_or(0);
+            (s.len().saturating_mul(n) <= 10_000).then(|| Val::Str(s.repeat(n)))
+        }
+        (
+            Val::Items {
+                type_name: a,
+                items: x,
+            },
+            Val::Items {
+                type_name: b,
+                items: y,
+            },
+        ) if op == "+" && a == b && matches!(a.as_str(), "list" | "tuple") => Some(Val::Items {
+            type_name: a.clone(),
+            items: x.iter().chain(y).cloned().collect(),
+        }),
+        _ => {
+            // Only the types are known: Python's result type.
+            let (a, b) = (builtin_of(l)?, builtin_of(r)?);
+            // `%` may format a str, `**` may give a float or a complex.
+            if operand_error(op, a, b).is_some() || matches!(op, "%" | "**") {
+                return None;
+            }
+            let name = match (a, b) {
+                (Builtin::Int, Builtin::Int) if op == "/" => "float",
+                (Builtin::Int, Builtin::Int) => "int",
+                (Builtin::Float, _) | (_, Builtin::Float) if a.number() && b.number() => "float",
+                (Builtin::Str, _) | (_, Builtin::Str) => "str",
+                _ => return None,
+            };
+            Some(Val::Typed(name.into()))
+        }
     }
 }
 
@@ -368,6 +509,22 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
             range,
         } => {
             let base = w.eval(value);
+            let view = match &base {
+                Val::Typed(t) => t.as_str(),
+                _ => "",
+            };
+            if let Some(method) = view.strip_prefix("dict_") {
+                out.push(Diagnostic::error(
+                    Rule::NotSubscriptable,
+                    format!(
+                        "{} is a view of the dict's {method}, not a list (as in Python 2); use list({})[...]: TypeError: '{view}' object is not subscriptable",
+                        w.shown(value, "the value"),
+                        w.shown(value, "...")
+                    ),
+                    *range,
+                ));
+                return;
+            }
             match builtin_of(&base) {
                 Some(t @ (Builtin::None | Builtin::Int | Builtin::Float | Builtin::Set)) => {
                     out.push(Diagnostic::error(
@@ -873,6 +1030,39 @@ mod tests {
         // Left to CPython (31 errors): `%` formatting of a str, `|=` of a dict (it takes
         // pairs), `x *= "ab"` of a non-sequence.
         assert_eq!((silent, errors), (31, 1531));
+    }
+
+    #[test]
+    fn integer_arithmetic_rounds_like_python() {
+        let int = |v: Option<Val>| match v {
+            Some(Val::Int(i)) => i,
+            other => panic!("{other:?}"),
+        };
+        // python3 -c "print(7 // -2, -7 // 2, 7 % -2, -7 % 2, 6 // 3, -6 % 3)"
+        let cases = [
+            (7, -2, "//", -4),
+            (-7, 2, "//", -4),
+            (7, -2, "%", -1),
+            (-7, 2, "%", 1),
+            (6, 3, "//", 2),
+            (-6, 3, "%", 0),
+        ];
+        for (a, b, op, want) in cases {
+            assert_eq!(
+                int(binop_value(op, &Val::Int(a), &Val::Int(b))),
+                want,
+                "{a} {op} {b}"
+            );
+        }
+        assert_eq!(binop_value("//", &Val::Int(1), &Val::Int(0)), None);
+        assert_eq!(
+            binop_value("/", &Val::Int(7), &Val::Int(2)),
+            Some(Val::Float(3.5))
+        );
+        assert_eq!(
+            binop_value("*", &Val::Str("ab".into()), &Val::Int(2)),
+            Some(Val::Str("abab".into()))
+        );
     }
 
     #[test]
