@@ -468,13 +468,54 @@ fn splice_json_property(
             .find(|c: char| !c.is_whitespace())
             .ok_or("truncated JSON")?;
     let value_end = value_start + json_value_len(&text[value_start..])?;
-    let pretty = serde_json::to_string_pretty(value).map_err(|e| e.to_string())?;
-    let pretty = pretty.replace('\n', &format!("\n{indent}"));
+    let pretty = prettier_json(value, indent.len(), at - line_start + needle.len() + 1);
     Ok(format!(
         "{}{pretty}{}",
         &text[..value_start],
         &text[value_end..]
     ))
+}
+
+/// JSON as prettier prints it (the repository's formatter for the schema): objects one entry a
+/// line, arrays on one line when they fit in 80 columns. `indent` is the nesting's indentation,
+/// `column` where the value starts.
+fn prettier_json(value: &serde_json::Value, indent: usize, column: usize) -> String {
+    use serde_json::Value;
+    let inner = " ".repeat(indent + 2);
+    match value {
+        Value::Object(map) if !map.is_empty() => {
+            let entries: Vec<String> = map
+                .iter()
+                .map(|(key, v)| {
+                    let key = format!("{}: ", Value::String(key.clone()));
+                    let printed = prettier_json(v, indent + 2, indent + 2 + key.len());
+                    format!("{inner}{key}{printed}")
+                })
+                .collect();
+            format!("{{\n{}\n{}}}", entries.join(",\n"), " ".repeat(indent))
+        }
+        Value::Array(items) if !items.is_empty() => {
+            let flat = items.iter().all(|v| !v.is_array() && !v.is_object());
+            let one_line = format!(
+                "[{}]",
+                items
+                    .iter()
+                    .map(Value::to_string)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            );
+            // The comma after it counts.
+            if flat && column + one_line.len() < 80 {
+                return one_line;
+            }
+            let lines: Vec<String> = items
+                .iter()
+                .map(|v| format!("{inner}{}", prettier_json(v, indent + 2, indent + 2)))
+                .collect();
+            format!("[\n{}\n{}]", lines.join(",\n"), " ".repeat(indent))
+        }
+        other => other.to_string(),
+    }
 }
 
 /// The length in bytes of the JSON object or array at the start of `text`.

@@ -31,7 +31,7 @@ fn run(history: &[&str], target: &str, objects: &str) -> Vec<Diagnostic> {
     check_cell(&input).diagnostics
 }
 
-/// Asserts exactly one diagnostic, with `code`, covering `covered` and mentioning every fact.
+/// Asserts a diagnostic with `code` whose first occurrence covers `covered` and mentions every fact.
 fn fires(d: &[Diagnostic], target: &str, code: &str, covered: &str, facts: &[&str]) {
     let found: Vec<&Diagnostic> = d.iter().filter(|d| d.code == code).collect();
     assert!(!found.is_empty(), "expected {code}, got {d:#?}");

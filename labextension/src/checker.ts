@@ -123,7 +123,10 @@ class Checker implements ICellguardChecker {
           extra.check(request, panel).then(
             diagnostics => this._present(diagnostics, extra.id),
             (reason: unknown) => {
-              console.warn(`cellguard: check source ${extra.id} failed`, reason);
+              console.warn(
+                `cellguard: check source ${extra.id} failed`,
+                reason
+              );
               return [];
             }
           )
@@ -151,7 +154,12 @@ class Checker implements ICellguardChecker {
 
   requestFor(panel: NotebookPanel, cell: ICellModel): CheckRequest {
     const cells = cellModels(panel);
-    return this._request(panel, cells, cells.indexOf(cell), cell.sharedModel.getSource());
+    return this._request(
+      panel,
+      cells,
+      cells.indexOf(cell),
+      cell.sharedModel.getSource()
+    );
   }
 
   addSource(source: ICheckSource): IDisposable {
@@ -167,7 +175,9 @@ class Checker implements ICellguardChecker {
   ): CheckRequest {
     const facts = this._kernels.linkFor(panel).facts();
     return {
-      cells: cells.map(cell => (cell.type === 'code' ? cell.sharedModel.getSource() : '')),
+      cells: cells.map(cell =>
+        cell.type === 'code' ? cell.sharedModel.getSource() : ''
+      ),
       target_source: source,
       target_index: index >= 0 ? index : null,
       history: facts.history,
@@ -177,7 +187,10 @@ class Checker implements ICellguardChecker {
   }
 
   /** Applies the user's per-code severity overrides (display only; the core decides what is wrong). */
-  private _present(diagnostics: Diagnostic[], source: string): CellDiagnostic[] {
+  private _present(
+    diagnostics: Diagnostic[],
+    source: string
+  ): CellDiagnostic[] {
     const overrides = this._settings.current.severities;
     const shown: CellDiagnostic[] = [];
     for (const diagnostic of diagnostics) {
@@ -207,7 +220,10 @@ class Checker implements ICellguardChecker {
       link.stateChanged.connect(factsChanged);
       // An edit in one cell can change another's result (a name defined or removed): re-check the
       // notebook once typing pauses.
-      const recheck = new Debouncer(() => this._changed.emit(panel), CONTENT_RECHECK_MS);
+      const recheck = new Debouncer(
+        () => this._changed.emit(panel),
+        CONTENT_RECHECK_MS
+      );
       panel.content.model?.contentChanged.connect(() => {
         created.contentVersion++;
         void recheck.invoke();
@@ -234,7 +250,8 @@ function cellModels(panel: NotebookPanel): ICellModel[] {
 
 export const checkerPlugin: JupyterFrontEndPlugin<ICellguardChecker> = {
   id: 'jupyterlab-cellguard:checker',
-  description: 'Checks notebook cells with the cellguard core and the kernel facts.',
+  description:
+    'Checks notebook cells with the cellguard core and the kernel facts.',
   autoStart: true,
   provides: ICellguardChecker,
   requires: [ICellguardCore, ICellguardKernels, ICellguardSettings],

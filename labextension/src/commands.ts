@@ -2,7 +2,12 @@ import type {
   JupyterFrontEnd,
   JupyterFrontEndPlugin
 } from '@jupyterlab/application';
-import { Dialog, ICommandPalette, Notification, showDialog } from '@jupyterlab/apputils';
+import {
+  Dialog,
+  ICommandPalette,
+  Notification,
+  showDialog
+} from '@jupyterlab/apputils';
 import { INotebookTracker, NotebookPanel } from '@jupyterlab/notebook';
 import type { IDisposable } from '@lumino/disposable';
 
@@ -36,7 +41,8 @@ const GUARDED_SELECTORS = [
 
 export const commandsPlugin: JupyterFrontEndPlugin<void> = {
   id: 'jupyterlab-cellguard:commands',
-  description: 'The "check active cell" command, its toolbar and menu entries, and check-before-run.',
+  description:
+    'The "check active cell" command, its toolbar and menu entries, and check-before-run.',
   autoStart: true,
   requires: [ICellguardChecker, ICellguardSettings, INotebookTracker],
   optional: [ICommandPalette, ICellguardLlm],
@@ -74,7 +80,9 @@ export const commandsPlugin: JupyterFrontEndPlugin<void> = {
         }
         const found = await checker.checkThoroughly(panel, cell.model);
         if (found.length === 0) {
-          Notification.info('cellguard: no crash predicted for this cell.', { autoClose: 3000 });
+          Notification.info('cellguard: no crash predicted for this cell.', {
+            autoClose: 3000
+          });
         } else {
           await showPanel();
         }
@@ -96,12 +104,17 @@ export const commandsPlugin: JupyterFrontEndPlugin<void> = {
 
     let bindings: IDisposable[] = [];
     const applySettings = () => {
-      const wanted = settings.current.enabled && settings.current.checkBeforeRun;
+      const wanted =
+        settings.current.enabled && settings.current.checkBeforeRun;
       if (wanted && bindings.length === 0) {
         for (const run of GUARDED_RUNS) {
           for (const selector of GUARDED_SELECTORS) {
             bindings.push(
-              commands.addKeyBinding({ command: guardedId(run.id), keys: run.keys, selector })
+              commands.addKeyBinding({
+                command: guardedId(run.id),
+                keys: run.keys,
+                selector
+              })
             );
           }
         }
@@ -120,7 +133,10 @@ function guardedId(command: string): string {
 }
 
 /** True to run: no selected cell has a certain crash predicted, or the user says run anyway. */
-async function confirmRun(panel: NotebookPanel, checker: ICellguardChecker): Promise<boolean> {
+async function confirmRun(
+  panel: NotebookPanel,
+  checker: ICellguardChecker
+): Promise<boolean> {
   const notebook = panel.content;
   const certain: { cellNumber: number; diagnostic: CellDiagnostic }[] = [];
   notebook.widgets.forEach((cell, index) => {
@@ -136,12 +152,18 @@ async function confirmRun(panel: NotebookPanel, checker: ICellguardChecker): Pro
     return true;
   }
   const body = certain
-    .map(({ cellNumber, diagnostic }) => `Cell ${cellNumber}, line ${diagnostic.start.line + 1}: ${diagnostic.message}`)
+    .map(
+      ({ cellNumber, diagnostic }) =>
+        `Cell ${cellNumber}, line ${diagnostic.start.line + 1}: ${diagnostic.message}`
+    )
     .join('\n');
   const result = await showDialog({
     title: 'cellguard predicts a crash',
     body,
-    buttons: [Dialog.cancelButton(), Dialog.warnButton({ label: 'Run anyway' })],
+    buttons: [
+      Dialog.cancelButton(),
+      Dialog.warnButton({ label: 'Run anyway' })
+    ],
     defaultButton: 0
   });
   return result.button.accept;

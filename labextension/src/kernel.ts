@@ -102,7 +102,10 @@ class KernelLink implements IKernelLink {
       : [];
     const signatures =
       missing.length > 0 && this._canAsk()
-        ? this._send<SignatureReply>({ type: 'signature', names: missing }).then(
+        ? this._send<SignatureReply>({
+            type: 'signature',
+            names: missing
+          }).then(
             reply => {
               if (epoch === this._epoch) {
                 this._signatures = { ...this._signatures, ...reply.signatures };
@@ -116,7 +119,9 @@ class KernelLink implements IKernelLink {
     const answered = () =>
       this._state !== 'linked' ||
       wanted.every(name => name in (this._summaries?.objects ?? {})) ||
-      (this._summarizing === 0 && this._queued.size === 0 && wanted.every(name => this._asked.has(name)));
+      (this._summarizing === 0 &&
+        this._queued.size === 0 &&
+        wanted.every(name => this._asked.has(name)));
     await Promise.all([signatures, this._until(answered)]);
   }
 
@@ -177,7 +182,10 @@ class KernelLink implements IKernelLink {
     }, this._settings.current.requestTimeoutMs);
     this._link(kernel, key, true).catch(reason => {
       if (this._linkKey === key) {
-        console.debug('cellguard: kernel not linked; checks go on without it', reason);
+        console.debug(
+          'cellguard: kernel not linked; checks go on without it',
+          reason
+        );
         this._dropComm();
         this._setState('unavailable');
       }
@@ -203,7 +211,8 @@ class KernelLink implements IKernelLink {
       return;
     }
     const comm = kernel.createComm(COMM_TARGET);
-    comm.onMsg = msg => this._onReply(msg.content.data as unknown as KernelReplyBase);
+    comm.onMsg = msg =>
+      this._onReply(msg.content.data as unknown as KernelReplyBase);
     comm.onClose = () => {
       if (this._comm === comm) {
         this._reopen(kernel, key);
@@ -215,7 +224,9 @@ class KernelLink implements IKernelLink {
     if (this._linkKey !== key) {
       return;
     }
-    console.debug(`cellguard: kernel linked (agent ${hello.agent}, Python ${hello.python})`);
+    console.debug(
+      `cellguard: kernel linked (agent ${hello.agent}, Python ${hello.python})`
+    );
     this._setState('linked');
     this._refresh();
   }
@@ -330,14 +341,22 @@ class KernelLink implements IKernelLink {
         this._asked = new Set(cached);
         this._factsChanged.emit();
       })
-      .catch(reason => console.debug('cellguard: kernel refresh failed', reason));
+      .catch(reason =>
+        console.debug('cellguard: kernel refresh failed', reason)
+      );
   }
 
-  private async _summarize(names: string[], focusColumns: string[] = []): Promise<SummaryDoc> {
+  private async _summarize(
+    names: string[],
+    focusColumns: string[] = []
+  ): Promise<SummaryDoc> {
     const reply = await this._send<SummarizeReply>({
       type: 'summarize',
       names,
-      options: { max_columns: this._settings.current.maxColumns, focus_columns: focusColumns }
+      options: {
+        max_columns: this._settings.current.maxColumns,
+        focus_columns: focusColumns
+      }
     });
     return reply.summary;
   }
@@ -482,7 +501,8 @@ class KernelLinks implements ICellguardKernels {
 
 export const kernelPlugin: JupyterFrontEndPlugin<ICellguardKernels> = {
   id: 'jupyterlab-cellguard:kernel',
-  description: 'Links each notebook kernel to the cellguard agent over the `cellguard` comm.',
+  description:
+    'Links each notebook kernel to the cellguard agent over the `cellguard` comm.',
   autoStart: true,
   provides: ICellguardKernels,
   requires: [INotebookTracker, ICellguardSettings],

@@ -13,7 +13,11 @@ import { Compartment, StateEffect, Text } from '@codemirror/state';
 import { EditorView, ViewPlugin } from '@codemirror/view';
 
 import type { Position } from './protocol';
-import { CellDiagnostic, ICellguardChecker, ICellguardSettings } from './tokens';
+import {
+  CellDiagnostic,
+  ICellguardChecker,
+  ICellguardSettings
+} from './tokens';
 
 /** Dispatched into an editor to make its linter run again (new kernel facts, settings). */
 const relint = StateEffect.define<null>();
@@ -39,9 +43,15 @@ const keyOf = (diagnostics: CellDiagnostic[]) => JSON.stringify(diagnostics);
  */
 export const linterPlugin: JupyterFrontEndPlugin<void> = {
   id: 'jupyterlab-cellguard:linter',
-  description: 'Shows cellguard diagnostics as squiggles with quick fixes in notebook cells.',
+  description:
+    'Shows cellguard diagnostics as squiggles with quick fixes in notebook cells.',
   autoStart: true,
-  requires: [ICellguardChecker, ICellguardSettings, IEditorExtensionRegistry, INotebookTracker],
+  requires: [
+    ICellguardChecker,
+    ICellguardSettings,
+    IEditorExtensionRegistry,
+    INotebookTracker
+  ],
   activate: (
     _app: JupyterFrontEnd,
     checker: ICellguardChecker,
@@ -72,7 +82,9 @@ export const linterPlugin: JupyterFrontEndPlugin<void> = {
         {
           delay: settings.current.debounceMs,
           needsRefresh: update =>
-            update.transactions.some(tr => tr.effects.some(effect => effect.is(relint)))
+            update.transactions.some(tr =>
+              tr.effects.some(effect => effect.is(relint))
+            )
         }
       );
 
@@ -109,7 +121,9 @@ export const linterPlugin: JupyterFrontEndPlugin<void> = {
     checker.changed.connect((_, panel) => relintNotebook(panel));
     settings.changed.connect(() => {
       editors.forEach((model, view) =>
-        view.dispatch({ effects: lintCompartment.reconfigure(makeLinter(model)) })
+        view.dispatch({
+          effects: lintCompartment.reconfigure(makeLinter(model))
+        })
       );
     });
   }

@@ -80,7 +80,11 @@ class Llm implements ICellguardLlm {
     return this._runs.get(panel) ?? null;
   }
 
-  prompt(panel: NotebookPanel, cell: ICellModel, overrides?: PromptOverrides): Prompt | null {
+  prompt(
+    panel: NotebookPanel,
+    cell: ICellModel,
+    overrides?: PromptOverrides
+  ): Prompt | null {
     const request = this._checker.requestFor(panel, cell);
     const report = this._core.check(request);
     if (!report) {
@@ -91,11 +95,19 @@ class Llm implements ICellguardLlm {
       // Signatures arrive later; `factsChanged` lets the caller render again.
       void link.fetch(report.wants, { signatures: true });
     }
-    return this._buildPrompt(request, report.wants, link.facts().signatures, overrides);
+    return this._buildPrompt(
+      request,
+      report.wants,
+      link.facts().signatures,
+      overrides
+    );
   }
 
   /** The check source: an LLM verdict that a line will crash becomes a warning on that line. */
-  async check(request: CheckRequest, panel: NotebookPanel): Promise<Diagnostic[]> {
+  async check(
+    request: CheckRequest,
+    panel: NotebookPanel
+  ): Promise<Diagnostic[]> {
     const index = request.target_index ?? -1;
     const cell = panel.content.model?.cells.get(index);
     if (!cell) {
@@ -104,7 +116,11 @@ class Llm implements ICellguardLlm {
     // One LLM check per notebook at a time: a new one replaces the running one.
     this._cancel.get(panel)?.();
     const run = (state: DistributiveOmit<LlmRun, 'cellId' | 'cellNumber'>) => {
-      this._runs.set(panel, { cellId: cell.id, cellNumber: index + 1, ...state } as LlmRun);
+      this._runs.set(panel, {
+        cellId: cell.id,
+        cellNumber: index + 1,
+        ...state
+      } as LlmRun);
       this._runChanged.emit(panel);
     };
     await this._serverStatus;
@@ -114,10 +130,16 @@ class Llm implements ICellguardLlm {
     }
     const report = this._core.check(request);
     if (!report) {
-      run({ state: 'failed', message: 'The analysis core is not loaded.', details: [] });
+      run({
+        state: 'failed',
+        message: 'The analysis core is not loaded.',
+        details: []
+      });
       return [];
     }
-    const rule = report.diagnostics.find(diagnostic => diagnostic.severity === 'error');
+    const rule = report.diagnostics.find(
+      diagnostic => diagnostic.severity === 'error'
+    );
     if (rule && !this._settings.current.llmDiagnosisWhenRuleFires) {
       run({ state: 'skipped', rule: rule.message });
       return [];
@@ -139,10 +161,18 @@ class Llm implements ICellguardLlm {
       const link = this._kernels.linkFor(panel);
       await link.fetch(report.wants, { signatures: llm.docs });
       const facts = link.facts();
-      const fresh = { ...request, history: facts.history, summaries: facts.summaries };
+      const fresh = {
+        ...request,
+        history: facts.history,
+        summaries: facts.summaries
+      };
       const prompt = this._buildPrompt(fresh, report.wants, facts.signatures);
       if (!prompt) {
-        run({ state: 'failed', message: 'The prompt could not be built.', details: [] });
+        run({
+          state: 'failed',
+          message: 'The prompt could not be built.',
+          details: []
+        });
         return [];
       }
       const reply = await this._ask(prompt, controller.signal);
@@ -160,14 +190,26 @@ class Llm implements ICellguardLlm {
         run({
           state: 'failed',
           message: "Could not read the LLM's answer.",
-          details: [judgement?.error ?? 'the analysis core failed', ...reply.errors]
+          details: [
+            judgement?.error ?? 'the analysis core failed',
+            ...reply.errors
+          ]
         });
         return [];
       }
       const diagnostic = judgement.detection
-        ? lineDiagnostic(request.target_source, judgement.line ?? null, judgement.reasoning ?? '')
+        ? lineDiagnostic(
+            request.target_source,
+            judgement.line ?? null,
+            judgement.reasoning ?? ''
+          )
         : null;
-      run({ state: 'verdict', judgement, located: diagnostic !== null, ruleFired: !!rule });
+      run({
+        state: 'verdict',
+        judgement,
+        located: diagnostic !== null,
+        ruleFired: !!rule
+      });
       return diagnostic ? [diagnostic] : [];
     } catch (error) {
       if (controller.signal.aborted) {
@@ -229,10 +271,17 @@ class Llm implements ICellguardLlm {
   private async _ask(
     prompt: Prompt,
     signal: AbortSignal
-  ): Promise<{ answers: string[]; errors: string[] } | { failed: string; details: string[] }> {
+  ): Promise<
+    | { answers: string[]; errors: string[] }
+    | { failed: string; details: string[] }
+  > {
     const llm = this._settings.current.llm;
     const body: Record<string, unknown> = {
-      prompt: { system: prompt.system, user: prompt.user, schema: prompt.schema },
+      prompt: {
+        system: prompt.system,
+        user: prompt.user,
+        schema: prompt.schema
+      },
       votes: llm.votes,
       timeout_s: llm.timeoutS
     };
@@ -274,7 +323,9 @@ class Llm implements ICellguardLlm {
         {},
         this._serverSettings
       );
-      this._server = response.ok ? ((await response.json()) as ServerStatus) : null;
+      this._server = response.ok
+        ? ((await response.json()) as ServerStatus)
+        : null;
     } catch (reason) {
       console.debug('cellguard: LLM status not available', reason);
       this._server = null;
@@ -310,14 +361,21 @@ class Llm implements ICellguardLlm {
   private readonly _serverSettings = ServerConnection.makeSettings();
   private _server: ServerStatus | null = null;
   private _serverStatus: Promise<void>;
-  private _status: LlmStatus = { configured: false, model: '', host: '', note: '' };
+  private _status: LlmStatus = {
+    configured: false,
+    model: '',
+    host: '',
+    note: ''
+  };
   private _statusChanged = new Signal<ICellguardLlm, LlmStatus>(this);
   private _runs = new WeakMap<NotebookPanel, LlmRun>();
   private _cancel = new WeakMap<NotebookPanel, () => void>();
   private _runChanged = new Signal<ICellguardLlm, NotebookPanel>(this);
 }
 
-type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown
+  ? Omit<T, K>
+  : never;
 
 function serverUrl(settings: ServerConnection.ISettings, path: string): string {
   return settings.baseUrl.replace(/\/?$/, '/') + path;
@@ -327,7 +385,10 @@ function serverUrl(settings: ServerConnection.ISettings, path: string): string {
  * Only the summaries of what the cell wants: the cache also holds other cells' objects, which
  * would make the prompt longer and the LLM's reading of the cell less sharp.
  */
-function pickSummaries(doc: SummaryDoc | null, wants: Wants): SummaryDoc | null {
+function pickSummaries(
+  doc: SummaryDoc | null,
+  wants: Wants
+): SummaryDoc | null {
   if (!doc) {
     return null;
   }
@@ -341,9 +402,18 @@ function pickSummaries(doc: SummaryDoc | null, wants: Wants): SummaryDoc | null 
 }
 
 /** A warning on the verdict's 1-based line, from its first to its last non-blank character. */
-function lineDiagnostic(source: string, line: number | null, reasoning: string): Diagnostic | null {
+function lineDiagnostic(
+  source: string,
+  line: number | null,
+  reasoning: string
+): Diagnostic | null {
   const lines = source.split('\n');
-  if (line === null || line < 1 || line > lines.length || !lines[line - 1].trim()) {
+  if (
+    line === null ||
+    line < 1 ||
+    line > lines.length ||
+    !lines[line - 1].trim()
+  ) {
     return null;
   }
   const text = lines[line - 1];
@@ -384,10 +454,16 @@ function explainFailure(status: number, errors: string[]): string {
 
 export const llmPlugin: JupyterFrontEndPlugin<ICellguardLlm> = {
   id: 'jupyterlab-cellguard:llm',
-  description: 'Asks an LLM (through the cellguard server extension) whether a cell will crash.',
+  description:
+    'Asks an LLM (through the cellguard server extension) whether a cell will crash.',
   autoStart: true,
   provides: ICellguardLlm,
-  requires: [ICellguardCore, ICellguardKernels, ICellguardChecker, ICellguardSettings],
+  requires: [
+    ICellguardCore,
+    ICellguardKernels,
+    ICellguardChecker,
+    ICellguardSettings
+  ],
   activate: (
     _app: JupyterFrontEnd,
     core: ICellguardCore,
@@ -396,7 +472,10 @@ export const llmPlugin: JupyterFrontEndPlugin<ICellguardLlm> = {
     settings: ICellguardSettings
   ): ICellguardLlm => {
     const llm = new Llm(core, kernels, checker, settings);
-    checker.addSource({ id: 'llm', check: (request, panel) => llm.check(request, panel) });
+    checker.addSource({
+      id: 'llm',
+      check: (request, panel) => llm.check(request, panel)
+    });
     return llm;
   }
 };

@@ -34,9 +34,15 @@ class DiagnosticsList extends Widget {
   }
 
   private _watch(): void {
-    this._notebook?.content.model?.contentChanged.disconnect(this._onContent, this);
+    this._notebook?.content.model?.contentChanged.disconnect(
+      this._onContent,
+      this
+    );
     this._notebook = this._tracker.currentWidget;
-    this._notebook?.content.model?.contentChanged.connect(this._onContent, this);
+    this._notebook?.content.model?.contentChanged.connect(
+      this._onContent,
+      this
+    );
     void this._render.invoke();
   }
 
@@ -59,12 +65,16 @@ class DiagnosticsList extends Widget {
       node.appendChild(note('Open a notebook to see its predicted crashes.'));
       return;
     }
-    const results = this._checker.checkNotebook(panel).filter(r => r.diagnostics.length > 0);
+    const results = this._checker
+      .checkNotebook(panel)
+      .filter(r => r.diagnostics.length > 0);
     if (results.length === 0) {
       node.appendChild(note(`No problems found in ${panel.title.label}.`));
       return;
     }
-    const allCells = panel.content.model ? Array.from(panel.content.model.cells) : [];
+    const allCells = panel.content.model
+      ? Array.from(panel.content.model.cells)
+      : [];
     const list = document.createElement('ul');
     list.className = 'jp-cellguard-cells';
     for (const { cell, diagnostics } of results) {

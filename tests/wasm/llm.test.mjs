@@ -21,10 +21,20 @@ test('the prompt holds the executed cells, the runtime facts and the target', ()
 });
 
 test('leaving out runtime facts or a category changes the prompt', () => {
-  const request = { history: [], target: "df['Age'].mean()", summaries: titanicSummaries };
+  const request = {
+    history: [],
+    target: "df['Age'].mean()",
+    summaries: titanicSummaries
+  };
   const full = buildPrompt(request).user;
-  const noRuntime = buildPrompt({ ...request, options: { runtime: false } }).user;
-  const noTypes = buildPrompt({ ...request, options: { categories: { S: true, R: false, V: true } } }).user;
+  const noRuntime = buildPrompt({
+    ...request,
+    options: { runtime: false }
+  }).user;
+  const noTypes = buildPrompt({
+    ...request,
+    options: { categories: { S: true, R: false, V: true } }
+  }).user;
   assert.match(full, /float64/);
   assert.doesNotMatch(noRuntime, /float64/);
   assert.doesNotMatch(noTypes, /float64/);
@@ -52,7 +62,10 @@ test('answers are voted on and a crash resting on a refuted claim is downgraded'
 });
 
 test('garbage answers give a clear error, never a verdict', () => {
-  const judgement = judgeAnswers({ answers: ['<script>alert(1)</script>', ''], target: 'x' });
+  const judgement = judgeAnswers({
+    answers: ['<script>alert(1)</script>', ''],
+    target: 'x'
+  });
   assert.ok(judgement.error.length > 0);
   assert.equal(judgement.detection, undefined);
 });
