@@ -3451,3 +3451,24 @@ fn torch_loaders_of_datasets_the_kernel_probed() {
         &["fc", "PyTorch"],
     );
 }
+
+// ---------- in-place pandas methods return None (pytypes)
+
+/// Checked in CPython with pandas 3: `df.dropna(inplace=True)` returns None, so `.head()` of
+/// its result raises AttributeError; without `inplace` the result is a frame.
+#[test]
+fn the_result_of_an_inplace_pandas_method_is_none() {
+    let t = "df = pd.DataFrame({'a': [1.0, None]})\nclean = df.dropna(inplace=True)\nclean.head()";
+    fires(
+        &run(&[IMPORTS], t, ""),
+        t,
+        "missing-attribute",
+        "head",
+        &["'NoneType' object has no attribute 'head'"],
+    );
+    silent(&run(
+        &[IMPORTS],
+        "df = pd.DataFrame({'a': [1.0, None]})\nclean = df.dropna()\nclean.head()",
+        "",
+    ));
+}

@@ -301,7 +301,8 @@ pub fn call_result(w: &Walker, func: &Expr, args: &[Expr], keywords: &[Keyword])
         }
         Expr::Attribute { value, attr, .. } => {
             let receiver = w.eval(value);
-            if matches!(receiver, Val::Frame(_) | Val::Series(_)) {
+            // A pandas.DataFrame itself (a subclass may override the method).
+            if matches!(&receiver, Val::Frame(f) if f.plain) {
                 let inplace = keywords.iter().any(|k| {
                     k.name.as_deref() == Some("inplace")
                         && matches!(
