@@ -33,20 +33,37 @@ interface ServerStatus {
   configured: boolean;
   model: string;
   host: string;
+  /** The most seconds a check takes on the server, retries included. */
+  deadline_s: number;
 }
+
+/** An error of a check: a code with its fields (`ERROR_CODES` in cellguard/llm/client.py). */
+type CheckError = { message: string; tries?: number } & (
+  | {
+      code:
+        | 'not_configured'
+        | 'unreachable'
+        | 'bad_reply'
+        | 'refused'
+        | 'empty_answer'
+        | 'internal';
+    }
+  | { code: 'invalid_request'; field: string }
+  | { code: 'prompt_too_long'; limit: number }
+  | { code: 'timeout' | 'deadline'; seconds: number }
+  | { code: 'http_status' | 'redirect_refused'; status: number }
+);
 
 /** `POST /cellguard/llm/check`: the raw answers (untrusted text) and the failed votes' errors. */
 interface CheckReply {
   answers?: string[];
-  errors?: string[];
-  /** Jupyter's error replies (400, 413). */
+  errors?: CheckError[];
+  /** Jupyter's own error replies (403 from the Authorizer, 404 without the extension). */
   message?: string;
 }
 
-/** Seconds the browser waits beyond the server's own timeout and retries before giving up. */
+/** Seconds the browser waits beyond the server's deadline for a check before giving up. */
 const SERVER_MARGIN_S = 30;
-/** The server retries a timed-out request this many times (cellguard/llm/client.py). */
-const SERVER_TRIES = 4;
 
 /**
  * Asks the LLM about a cell on explicit checks. The prompt is built and the answers are read by the
@@ -149,7 +166,9 @@ class Llm implements ICellguardLlm {
     const controller = new AbortController();
     const abort = () => controller.abort();
     this._cancel.set(panel, abort);
-    const timeoutS = llm.timeoutS * SERVER_TRIES + SERVER_MARGIN_S;
+    // Without the server's status the request fails at once anyway.
+    const timeoutS =
+      (this._server?.deadline_s ?? llm.timeoutS) + SERVER_MARGIN_S;
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
@@ -306,14 +325,18 @@ class Llm implements ICellguardLlm {
       // A proxy's HTML error page: the status says enough.
     }
     const answers = reply.answers ?? [];
-    const errors = reply.errors ?? (reply.message ? [reply.message] : []);
+    const errors = reply.errors ?? [];
+    const details = errors.map(error => error.message);
     if (!response.ok || answers.length === 0) {
+      if (reply.message) {
+        details.push(reply.message);
+      }
       return {
         failed: explainFailure(response.status, errors),
-        details: errors.length ? errors : [`HTTP ${response.status}`]
+        details: details.length ? details : [`HTTP ${response.status}`]
       };
     }
-    return { answers, errors };
+    return { answers, errors: details };
   }
 
   private async _fetchStatus(): Promise<void> {
@@ -429,24 +452,34 @@ function lineDiagnostic(
 }
 
 /** A sentence for the data scientist from the server's error reply; the details are shown too. */
-function explainFailure(status: number, errors: string[]): string {
-  const text = errors.join('\n');
-  if (status === 503 || /no LLM endpoint configured/.test(text)) {
+function explainFailure(status: number, errors: CheckError[]): string {
+  const has = (code: CheckError['code']) =>
+    errors.some(error => error.code === code);
+  const httpStatuses = errors.flatMap(error =>
+    error.code === 'http_status' ? [error.status] : []
+  );
+  if (status === 503 || has('not_configured')) {
     return 'No LLM endpoint is configured on the server.';
   }
-  if (/HTTP 40[13]\b/.test(text)) {
+  if (status === 403) {
+    return 'The Jupyter server did not allow this LLM check (HTTP 403).';
+  }
+  if (httpStatuses.includes(401) || httpStatuses.includes(403)) {
     return 'The LLM endpoint refused the API key (set CELLGUARD_LLM_API_KEY where the Jupyter server runs).';
   }
-  if (/timed out/.test(text)) {
+  if (has('redirect_refused')) {
+    return 'The LLM endpoint answered with a redirect, which is not followed: set its final URL.';
+  }
+  if (has('timeout') || has('deadline')) {
     return 'The LLM endpoint did not answer in time.';
   }
-  if (/unreachable/.test(text)) {
+  if (has('unreachable')) {
     return 'The LLM endpoint could not be reached.';
   }
-  if (/HTTP 429\b/.test(text)) {
+  if (httpStatuses.includes(429)) {
     return 'The LLM endpoint is rate limiting: try again later.';
   }
-  if (status === 400 || status === 413) {
+  if (has('invalid_request') || has('prompt_too_long')) {
     return 'The server did not accept the check request.';
   }
   return 'The LLM check failed.';

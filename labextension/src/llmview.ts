@@ -138,6 +138,10 @@ function renderVerdict(
     notes.push(
       `Line ${judgement.line} is not a line of the cell: no squiggle.`
     );
+  } else if (judgement.detection && judgement.line_source === 'claim') {
+    notes.push(
+      `Line ${judgement.line} is the line its claim names (the LLM gave none).`
+    );
   }
   if (ruleFired) {
     notes.push('A rule also proves a crash in this cell.');
@@ -164,9 +168,9 @@ function renderClaim(claim: Claim): HTMLElement {
     'li',
     `jp-cellguard-claim jp-cellguard-claim-${claim.outcome}`
   );
-  // The evidence is the kernel's fact; the sentence is the LLM's (hover).
+  // The evidence is the kernel's fact; the statement is the LLM's claim (hover).
   item.textContent = `${claim.outcome === 'confirmed' ? '✓ confirmed' : '✗ refuted'}: ${claim.evidence}`;
-  item.title = claim.sentence;
+  item.title = `The LLM: ${claim.statement}`;
   return item;
 }
 
