@@ -168,7 +168,7 @@ rules! {
         running: "rows = []\nfor r in rows:\n    print(r)",
     }
     NotSubscriptable = "not-subscriptable", Error, "Python values" {
-        catches: "subscripts of None or a number",
+        catches: "subscripts of None, a number, a set, or a dict view (`d.keys()[0]`)",
         why: "the type has no `__getitem__`: TypeError: 'NoneType' object is not subscriptable",
         crashing: "best = None\nbest[0]",
         running: "best = [None]\nbest[0]",

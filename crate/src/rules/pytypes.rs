@@ -9,7 +9,6 @@
 //! - `not-subscriptable`: subscripts of None, a number or a set.
 //! - `unpack-count`: unpacking a value of known length into another number of targets.
 //! - `missing-attribute`: attributes the builtin types lack (`[].shape`, `"s".append`).
-//! - `index-out-of-range` of strings (lists and tuples: `values`).
 //!
 //! A value is one of these types only when that is certain: `Unknown` is silence, and so are
 //! subclasses (the kernel's summaries name them by their own class).
@@ -504,11 +503,7 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
             }
             builtin_call(w, id, args, *range, out);
         }
-        Expr::Subscript {
-            value,
-            index,
-            range,
-        } => {
+        Expr::Subscript { value, range, .. } => {
             let base = w.eval(value);
             let view = match &base {
                 Val::Typed(t) => t.as_str(),
@@ -538,22 +533,6 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                         ),
                         *range,
                     ));
-                }
-                Some(Builtin::Str) => {
-                    let (Val::Str(s), Val::Int(i)) = (&base, w.eval(index)) else {
-                        return;
-                    };
-                    let len = s.chars().count() as i64;
-                    if i >= len || i < -len {
-                        out.push(Diagnostic::error(
-                            Rule::IndexOutOfRange,
-                            format!(
-                                "index {i} is out of range: {} is a string of length {len}: IndexError: string index out of range",
-                                w.shown(value, "the string")
-                            ),
-                            *range,
-                        ));
-                    }
                 }
                 _ => {}
             }

@@ -2,7 +2,8 @@
 //!
 //! - `value-conversion`: `astype(int)` / `astype(float)` / `pd.to_numeric` on a column whose recorded
 //!   string values do not parse as such numbers (or `astype(int)` on a column with NaN).
-//! - `index-out-of-range`: a literal index past the known length of a list, tuple or array.
+//! - `index-out-of-range`: a literal index past the known length of a list, tuple, string or
+//!   array.
 //! - `index-type`: a list or tuple indexed by a numpy array (not an integer scalar).
 //! - `histogram-nan`: `np.histogram(x)` of data with NaN and no `range=` or explicit bin edges
 //!   (the autodetected range is `[nan, nan]`: ValueError).
@@ -163,6 +164,7 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                     _ => return,
                 },
                 Val::Strs { type_name, items } => (items.len() as i64, format!("a {type_name}")),
+                Val::Str(s) => (s.chars().count() as i64, "a string".to_string()),
                 Val::Array(a) if !a.shape.is_empty() => (a.shape[0], "an array".to_string()),
                 _ => return,
             };
