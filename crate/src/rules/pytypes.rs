@@ -521,20 +521,19 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                 ));
                 return;
             }
-            match builtin_of(&base) {
-                Some(t @ (Builtin::None | Builtin::Int | Builtin::Float | Builtin::Set)) => {
-                    out.push(Diagnostic::error(
-                        Rule::NotSubscriptable,
-                        format!(
-                            "{} is {}: TypeError: '{}' object is not subscriptable",
-                            w.shown(value, "the value"),
-                            t.described(),
-                            t.name()
-                        ),
-                        *range,
-                    ));
-                }
-                _ => {}
+            if let Some(t @ (Builtin::None | Builtin::Int | Builtin::Float | Builtin::Set)) =
+                builtin_of(&base)
+            {
+                out.push(Diagnostic::error(
+                    Rule::NotSubscriptable,
+                    format!(
+                        "{} is {}: TypeError: '{}' object is not subscriptable",
+                        w.shown(value, "the value"),
+                        t.described(),
+                        t.name()
+                    ),
+                    *range,
+                ));
             }
         }
         Expr::Attribute { value, attr, range } => {
