@@ -11,7 +11,8 @@ use std::rc::Rc;
 
 use serde::Serialize;
 
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::codes::Rule;
+use crate::diagnostic::Diagnostic;
 use crate::facts::{cell_facts, CellFacts};
 use crate::ir::{Stmt, TextRange};
 use crate::order::{undefined_names, Namespace, NotebookCell};
@@ -423,7 +424,7 @@ fn diagnose(
 ) -> Vec<Diagnostic> {
     if let Some(error) = &target.parsed.syntax_error {
         return vec![Diagnostic::error(
-            "syntax-error",
+            Rule::SyntaxError,
             format!("SyntaxError: {}", error.message),
             error.range,
         )];
@@ -462,8 +463,8 @@ fn too_deep(body: &[Stmt], source: &str) -> Vec<Diagnostic> {
                 .and_then(|text| text.find('\n'))
                 .map_or(range.end, |at| (start + at) as u32);
             Diagnostic {
-                code: "too-deep",
-                severity: Severity::Info,
+                code: Rule::TooDeep,
+                severity: Rule::TooDeep.default_severity(),
                 message: format!(
                     "this statement nests more than {MAX_DEPTH} levels deep, too deep for cellguard to analyse: it was not checked, and what it may change is treated as unknown"
                 ),

@@ -7,6 +7,7 @@ use serde_json::{json, Value};
 use std::collections::{BTreeSet, HashSet};
 
 use crate::check::{check_notebook, check_session, SessionStep};
+use crate::codes::{self, Rule};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::notebook::{CellKind, Notebook};
 use crate::position::LineIndex;
@@ -16,6 +17,7 @@ cellguard: predicts whether notebook cells will crash, before they run
 
 USAGE:
     cellguard check NOTEBOOK.ipynb [--json] [--execution-order]
+    cellguard rules [CODE | --markdown | --generate [ROOT]]
 
 Checks every code cell as if the code cells before it ran, top to bottom, and nothing else.
 
@@ -46,6 +48,15 @@ JSON OUTPUT (stable):
     Cells are listed in the order checked, each code cell once; positions as in the text output.
     `index` and `run_cells` are 0-based indices among all cells (cell 4 has index 3).
 
+RULES:
+    cellguard rules             lists every diagnostic code
+    cellguard rules CODE        prints what CODE catches, why it crashes, and examples
+    cellguard rules --markdown  prints the README's rule table
+    cellguard rules --generate [ROOT]
+                                rewrites the files generated from the registry under the
+                                repository root ROOT (default .): README.md's rule table and
+                                labextension/schema/settings.json's codes
+
 EXIT STATUS:
     0  no crash predicted
     1  a crash is predicted (an error diagnostic)
@@ -65,6 +76,7 @@ pub fn run(args: Vec<String>) -> ExitCode {
         }
         ["check", rest @ ..] => check(rest),
         ["syntax", rest @ ..] => syntax(rest),
+        ["rules", rest @ ..] => rules(rest),
         ["bench", rest @ ..] => {
             let rest: Vec<String> = rest.iter().map(|s| s.to_string()).collect();
             if let Some(code) = crate::bench_llm::cli(&rest) {
@@ -109,6 +121,49 @@ fn syntax(paths: &[&str]) -> ExitCode {
 fn usage_error(message: &str) -> ExitCode {
     eprintln!("cellguard: {message} (see `cellguard --help`)");
     ExitCode::from(2)
+}
+
+fn rules(args: &[&str]) -> ExitCode {
+    match args {
+        [] => print!("{}", codes::listing()),
+        ["--markdown"] => print!("{}", codes::markdown_table()),
+        ["--generate"] => return generate("."),
+        ["--generate", root] => return generate(root),
+        [code] if !code.starts_with('-') => match Rule::from_code(code) {
+            Some(rule) => print!("{}", codes::explain(rule)),
+            None => {
+                return usage_error(&format!("no rule `{code}` (`cellguard rules` lists them)"))
+            }
+        },
+        _ => return usage_error("`rules` takes a code, --markdown or --generate [ROOT]"),
+    }
+    ExitCode::SUCCESS
+}
+
+/// Rewrites the files generated from the registry, under the repository root `root`.
+fn generate(root: &str) -> ExitCode {
+    let root = std::path::Path::new(root);
+    let read = |rel: &str| {
+        std::fs::read_to_string(root.join(rel)).map_err(|e| format!("cannot read {rel}: {e}"))
+    };
+    let files = read(codes::README)
+        .and_then(|readme| Ok((readme, read(codes::SETTINGS_SCHEMA)?)))
+        .and_then(|(readme, settings)| codes::generated(&readme, &settings));
+    let files = match files {
+        Ok(files) => files,
+        Err(message) => {
+            eprintln!("cellguard: {message}");
+            return ExitCode::from(2);
+        }
+    };
+    for (rel, content) in files {
+        if let Err(e) = std::fs::write(root.join(rel), content) {
+            eprintln!("cellguard: cannot write {rel}: {e}");
+            return ExitCode::from(2);
+        }
+        println!("wrote {rel}");
+    }
+    ExitCode::SUCCESS
 }
 
 fn check(args: &[&str]) -> ExitCode {

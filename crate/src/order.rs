@@ -4,6 +4,7 @@
 use std::collections::HashSet;
 
 use crate::builtins::is_always_defined;
+use crate::codes::Rule;
 use crate::diagnostic::{Diagnostic, Fix, Severity};
 use crate::facts::CellFacts;
 
@@ -88,7 +89,7 @@ pub fn undefined_names(
             .partition(|cell| has_run(cell.source));
         let diagnostic = if let Some(cell) = closest(&not_run, target_index) {
             Diagnostic::error(
-                "undefined-name",
+                Rule::UndefinedName,
                 format!(
                     "`{name}` is not defined: no cell that ran defines it; {} but {} not run",
                     define_it(&not_run),
@@ -99,7 +100,7 @@ pub fn undefined_names(
             .with_fix(run_first(cell.index))
         } else if let Some(cell) = closest(&ran, target_index).filter(|cell| cell.crashed) {
             Diagnostic::error(
-                "undefined-name",
+                Rule::UndefinedName,
                 format!(
                     "`{name}` is not defined: cell {} defines it, but crashed before binding it \
                      when it ran (its saved output is an error)",
@@ -110,7 +111,7 @@ pub fn undefined_names(
             .with_fix(run_first(cell.index))
         } else if let Some(cell) = closest(&ran, target_index) {
             Diagnostic::error(
-                "undefined-name",
+                Rule::UndefinedName,
                 format!(
                     "`{name}` is not defined in the kernel, although {} and ran: it was deleted, \
                      not bound on the path taken, or the kernel restarted",
@@ -121,7 +122,7 @@ pub fn undefined_names(
             .with_fix(run_first(cell.index))
         } else {
             Diagnostic::error(
-                "undefined-name",
+                Rule::UndefinedName,
                 format!("`{name}` is not defined: no cell that ran defines it, nor any cell of the notebook"),
                 free.range,
             )

@@ -34,7 +34,7 @@ fn check(
                 .unwrap_or_default()
                 .to_owned();
             (
-                d.code.to_owned(),
+                d.code.to_string(),
                 d.fix.map(|f| f.run_cells).unwrap_or_default(),
                 text + ": " + &d.message,
             )

@@ -1644,11 +1644,18 @@ fn keras_inputs_must_take_the_data() {
             BERT_INPUTS,
         ));
     }
-    // The kernel summarized `model` as something else.
-    silent(&run(
+    // The kernel summarized `model` as something else: no Keras model (a dict has no `fit`
+    // at all, which `missing-attribute` says).
+    let d = run(
         &[&def, scoped],
         t,
         &format!(r#"{BERT_INPUTS}, "model": {{"type": "dict", "kind": "dict"}}"#),
+    );
+    assert!(d.iter().all(|d| d.code == "missing-attribute"), "{d:#?}");
+    silent(&run(
+        &[&def, scoped],
+        t,
+        &format!(r#"{BERT_INPUTS}, "model": {{"type": "mylib.Model", "kind": "object"}}"#),
     ));
 }
 
@@ -3449,4 +3456,25 @@ fn torch_loaders_of_datasets_the_kernel_probed() {
         "tf.keras.utils.plot_model(fc)",
         &["fc", "PyTorch"],
     );
+}
+
+// ---------- in-place pandas methods return None (pytypes)
+
+/// Checked in CPython with pandas 3: `df.dropna(inplace=True)` returns None, so `.head()` of
+/// its result raises AttributeError; without `inplace` the result is a frame.
+#[test]
+fn the_result_of_an_inplace_pandas_method_is_none() {
+    let t = "df = pd.DataFrame({'a': [1.0, None]})\nclean = df.dropna(inplace=True)\nclean.head()";
+    fires(
+        &run(&[IMPORTS], t, ""),
+        t,
+        "missing-attribute",
+        "head",
+        &["'NoneType' object has no attribute 'head'"],
+    );
+    silent(&run(
+        &[IMPORTS],
+        "df = pd.DataFrame({'a': [1.0, None]})\nclean = df.dropna()\nclean.head()",
+        "",
+    ));
 }

@@ -9,6 +9,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use crate::codes::Rule;
 use crate::diagnostic::Diagnostic;
 use crate::facts::CellFacts;
 use crate::ir::{Expr, Keyword, Literal, SeqKind, Stmt, Target, TextRange};
@@ -16,8 +17,8 @@ use crate::ir::{Expr, Keyword, Literal, SeqKind, Stmt, Target, TextRange};
 use super::calls::Callee;
 use super::value::{from_summary, ArrayLib, ArrayVal, Estimator, Frame, SeriesVal, Val};
 use super::{
-    api, columns, join, keras, shapes, sklearn, targets, torch, torch_classes, torch_layers,
-    values, RuleContext,
+    api, columns, join, keras, pytypes, shapes, sklearn, targets, torch, torch_classes,
+    torch_layers, values, RuleContext,
 };
 
 pub struct Walker<'a> {
@@ -207,6 +208,11 @@ impl<'a> Walker<'a> {
         let body = self.ctx.body;
         self.block(body);
         self.out
+    }
+
+    /// Walking a loop body that may not run.
+    pub fn speculating(&self) -> bool {
+        self.speculating
     }
 
     pub fn get(&self, name: &str) -> Val {
@@ -460,6 +466,7 @@ impl<'a> Walker<'a> {
                 }
                 let Some(value) = value else { return };
                 self.check(value);
+                self.check_stmt_values(stmt);
                 // `files = !ls` and `x = %sx ...` are masked to a placeholder value.
                 let magic = self.text(value.range()).starts_with(['!', '%']);
                 let val = match op {
@@ -542,6 +549,7 @@ impl<'a> Walker<'a> {
                 target, iter, body, ..
             } => {
                 self.check(iter);
+                self.check_stmt_values(stmt);
                 self.effects(iter);
                 if self.unrolled(stmt, target, iter, body) {
                     return;
@@ -833,7 +841,7 @@ impl<'a> Walker<'a> {
         self.out.extend(found.into_iter().filter(|d| {
             matches!(
                 d.code,
-                "missing-attribute" | "module-called" | "torch-layer-mismatch"
+                Rule::MissingAttribute | Rule::ModuleCalled | Rule::TorchLayerMismatch
             )
         }));
         self.env = env;
@@ -924,6 +932,13 @@ impl<'a> Walker<'a> {
         }
     }
 
+    /// Runs the rules on what a statement iterates or unpacks, its expressions evaluated.
+    fn check_stmt_values(&mut self, stmt: &Stmt) {
+        let mut found = Vec::new();
+        pytypes::check_stmt(self, stmt, &mut found);
+        self.out.extend(found);
+    }
+
     /// Runs the rules on `expr` and on the sub-expressions that will certainly be evaluated.
     pub fn check(&mut self, expr: &Expr) {
         match expr {
@@ -974,6 +989,9 @@ impl<'a> Walker<'a> {
                         }
                     }
                 }
+                let mut found = Vec::new();
+                pytypes::check(self, expr, &mut found);
+                self.out.extend(found);
                 return;
             }
             Expr::Other { children, range } => {
@@ -1032,6 +1050,7 @@ impl<'a> Walker<'a> {
         shapes::check(self, expr, &mut found);
         values::check(self, expr, &mut found);
         api::check(self, expr, &mut found);
+        pytypes::check(self, expr, &mut found);
         keras::check(self, expr, &mut found);
         torch::check(self, expr, &mut found);
         self.out.extend(found);
@@ -1077,7 +1096,7 @@ impl<'a> Walker<'a> {
         if let Some(label) = gone {
             let axis = if spec.columns { "columns" } else { "index" };
             out.push(Diagnostic::error(
-                "dropped-again",
+                Rule::DroppedAgain,
                 format!(
                     "{label} was already dropped from {name}'s {axis} in place (an earlier drop ran), so dropping it again raises KeyError: not found in axis; re-create {name} first or pass errors='ignore'"
                 ),
@@ -1159,6 +1178,7 @@ impl<'a> Walker<'a> {
                 Literal::Int(i) => Val::Int(*i),
                 Literal::Float(f) => Val::Float(*f),
                 Literal::Str(s) => Val::Str(s.clone()),
+                Literal::None => Val::None,
                 _ => Val::Unknown,
             },
             Expr::Seq { kind, elts, .. }
@@ -1315,7 +1335,10 @@ impl<'a> Walker<'a> {
             } => self.eval_call(func, args, keywords, *range),
             Expr::BinOp {
                 op, left, right, ..
-            } => shapes::binop_value(op, &self.eval(left), &self.eval(right)),
+            } => {
+                let (l, r) = (self.eval(left), self.eval(right));
+                pytypes::binop_value(op, &l, &r).unwrap_or_else(|| shapes::binop_value(op, &l, &r))
+            }
             _ => Val::Unknown,
         }
     }
@@ -1442,6 +1465,9 @@ impl<'a> Walker<'a> {
     fn eval_call(&self, func: &Expr, args: &[Expr], keywords: &[Keyword], range: TextRange) -> Val {
         if let Some(r) = self.returns.get(&range) {
             return r.value.clone();
+        }
+        if let Some(v) = pytypes::call_result(self, func, args, keywords) {
+            return v;
         }
         // `list(df.columns)`, `sorted(cols)`
         if let (Expr::Name { id, .. }, [arg], true) = (func, args, keywords.is_empty()) {

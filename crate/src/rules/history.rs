@@ -808,6 +808,10 @@ pub struct HistoryState {
     pub stored_attributes: BTreeSet<String>,
     /// An executed cell may have rewired modules otherwise.
     pub rewires_modules: bool,
+    /// Names an executed cell bound at the top level (they may shadow builtins).
+    pub bound_globals: BTreeSet<String>,
+    /// An executed cell ran a star import or `exec`: any name may be bound.
+    pub binds_unknown_names: bool,
 }
 
 impl Default for HistoryState {
@@ -831,6 +835,8 @@ impl Default for HistoryState {
             torch_instances: BTreeMap::new(),
             stored_attributes: BTreeSet::new(),
             rewires_modules: false,
+            bound_globals: BTreeSet::new(),
+            binds_unknown_names: false,
         }
     }
 }
@@ -850,6 +856,13 @@ impl HistoryState {
             .extend(cell.stored_attributes.iter().cloned());
         self.rewires_modules |= cell.rewires_modules;
         for effect in &cell.bindings {
+            match effect {
+                Effect::Bind(name, _) => {
+                    self.bound_globals.insert(name.clone());
+                }
+                Effect::StarImport(_) | Effect::Reset => self.binds_unknown_names = true,
+                _ => {}
+            }
             if let Effect::Bind(name, binding) = effect {
                 self.drops.remove(name);
                 self.imports.remove(name);

@@ -24,6 +24,7 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
+use crate::codes::Rule;
 use crate::diagnostic::Diagnostic;
 use crate::ir::{Expr, Keyword, Stmt};
 use crate::summary::{Category, ObjectSummary};
@@ -417,7 +418,7 @@ fn input_mismatch(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
     };
     if let Some(problem) = problem {
         out.push(Diagnostic::error(
-            "keras-input-mismatch",
+            Rule::KerasInputMismatch,
             format!("{problem}: ValueError (the input is incompatible with the model)"),
             *range,
         ));
@@ -455,7 +456,7 @@ fn foreign_model(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
         return;
     };
     out.push(Diagnostic::error(
-        "keras-foreign-model",
+        Rule::KerasForeignModel,
         format!(
             "{name} is a PyTorch module ({}), not a Keras model: keras.{api} reads `{name}.built`, \
              which a torch.nn.Module does not have: AttributeError (torchinfo.summary describes a \
@@ -512,7 +513,7 @@ fn target_mismatch(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
         _ => return,
     };
     out.push(Diagnostic::error(
-        "keras-target-mismatch",
+        Rule::KerasTargetMismatch,
         format!("{problem}: ValueError"),
         *range,
     ));

@@ -13,6 +13,7 @@ pub mod history;
 pub mod join;
 pub mod keras;
 pub mod keras_build;
+pub mod pytypes;
 pub mod shapes;
 pub mod sklearn;
 pub mod targets;
