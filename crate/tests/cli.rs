@@ -233,9 +233,13 @@ fn a_crashed_cell_bound_only_what_ran_before_the_crash() {
         code("print(c)", Some(3)),
     ]);
     let found = session("crashed.ipynb", cells);
+    // The crash itself is certain from the code too (the Python-semantics rules).
     assert_eq!(
         found,
-        [(2, "error".to_owned(), "undefined-name".to_owned())]
+        [
+            (0, "error".to_owned(), "builtin-argument".to_owned()),
+            (2, "error".to_owned(), "undefined-name".to_owned())
+        ]
     );
     // Twin: the same cell with no saved error bound `c`.
     let cells = json!([

@@ -42,7 +42,7 @@ fn check(target: &str) -> Vec<Diagnostic> {
 }
 
 fn codes(d: &[Diagnostic]) -> Vec<&str> {
-    d.iter().map(|d| d.code).collect()
+    d.iter().map(|d| d.code.code()).collect()
 }
 
 fn too_deep_notes(d: &[Diagnostic]) -> usize {

@@ -14,7 +14,7 @@ fn notebook(cells: &[&str]) -> Vec<(usize, &'static str, String)> {
             let source = cells[index].clone();
             diagnostics.into_iter().map(move |d| {
                 let text = source[d.range.start as usize..d.range.end as usize].to_owned();
-                (index, d.code, text)
+                (index, d.code.code(), text)
             })
         })
         .collect()

@@ -1525,6 +1525,9 @@ impl<'a> Walker<'a> {
         if let Val::Torch(module) = self.attribute_value(&receiver, attr) {
             return torch::call_result(self, &module, args, keywords);
         }
+        if let Some(v) = pytypes::method_result(&receiver, attr, args, keywords) {
+            return v;
+        }
         // `"a b c".split()`
         if let (Some(text), "split", true) = (
             value.as_str_literal(),

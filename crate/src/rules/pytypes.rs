@@ -298,56 +298,63 @@ pub fn call_result(w: &Walker, func: &Expr, args: &[Expr], keywords: &[Keyword])
                 _ => None,
             }
         }
-        Expr::Attribute { value, attr, .. } => {
-            let receiver = w.eval(value);
-            // A pandas.DataFrame itself (a subclass may override the method).
-            if matches!(&receiver, Val::Frame(f) if f.plain) {
-                let inplace = keywords.iter().any(|k| {
-                    k.name.as_deref() == Some("inplace")
-                        && matches!(
-                            k.value,
-                            Expr::Literal {
-                                value: Literal::Bool(true),
-                                ..
-                            }
-                        )
-                });
-                return (inplace && PANDAS_INPLACE.contains(&attr.as_str())).then_some(Val::None);
-            }
-            let in_place = match builtin_of(&receiver)? {
-                Builtin::List => &[
-                    "append", "extend", "insert", "remove", "sort", "reverse", "clear",
-                ][..],
-                // Views, not lists (Python 2 gave lists).
-                Builtin::Dict
-                    if args.is_empty() && matches!(attr.as_str(), "keys" | "values" | "items") =>
-                {
-                    return Some(Val::Typed(format!("dict_{attr}")));
-                }
-                Builtin::Dict => &["update", "clear"][..],
-                Builtin::Set => &[
-                    "add",
-                    "discard",
-                    "remove",
-                    "clear",
-                    "update",
-                    "difference_update",
-                    "intersection_update",
-                    "symmetric_difference_update",
-                ][..],
-                // `"a b".split()` of a known text: the walker counts the words.
-                Builtin::Str
-                    if attr == "split" && args.is_empty() && matches!(receiver, Val::Str(_)) =>
-                {
-                    return None;
-                }
-                Builtin::Str => return str_method_result(attr),
-                _ => &[][..],
-            };
-            in_place.contains(&attr.as_str()).then_some(Val::None)
-        }
         _ => None,
     }
+}
+
+/// What method `attr` of an already evaluated `receiver` returns, when that is certain: `None`
+/// from the in-place methods of exact builtin containers (and of a plain DataFrame with
+/// `inplace=True`), the types of str methods, dict views. The walker evaluates the receiver once
+/// (a chain of calls stays linear).
+pub fn method_result(
+    receiver: &Val,
+    attr: &str,
+    args: &[Expr],
+    keywords: &[Keyword],
+) -> Option<Val> {
+    // A pandas.DataFrame itself (a subclass may override the method).
+    if matches!(&receiver, Val::Frame(f) if f.plain) {
+        let inplace = keywords.iter().any(|k| {
+            k.name.as_deref() == Some("inplace")
+                && matches!(
+                    k.value,
+                    Expr::Literal {
+                        value: Literal::Bool(true),
+                        ..
+                    }
+                )
+        });
+        return (inplace && PANDAS_INPLACE.contains(&attr)).then_some(Val::None);
+    }
+    let in_place = match builtin_of(&receiver)? {
+        Builtin::List => &[
+            "append", "extend", "insert", "remove", "sort", "reverse", "clear",
+        ][..],
+        // Views, not lists (Python 2 gave lists).
+        Builtin::Dict
+            if args.is_empty() && matches!(attr, "keys" | "values" | "items") =>
+        {
+            return Some(Val::Typed(format!("dict_{attr}")));
+        }
+        Builtin::Dict => &["update", "clear"][..],
+        Builtin::Set => &[
+            "add",
+            "discard",
+            "remove",
+            "clear",
+            "update",
+            "difference_update",
+            "intersection_update",
+            "symmetric_difference_update",
+        ][..],
+        // `"a b".split()` of a known text: the walker counts the words.
+        Builtin::Str if attr == "split" && args.is_empty() && matches!(receiver, Val::Str(_)) => {
+            return None;
+        }
+        Builtin::Str => return str_method_result(attr),
+        _ => &[][..],
+    };
+    in_place.contains(&attr).then_some(Val::None)
 }
 
 /// What a method of an exact str returns (an exact str, int or list), when that is certain.
