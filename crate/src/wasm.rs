@@ -36,7 +36,7 @@ export interface Position { line: number; column: number; }
 export interface TextEdit { start: Position; end: Position; content: string; }
 export interface Fix { message: string; edits: TextEdit[]; run_cells: number[]; }
 export interface Diagnostic {
-  code: string;
+  code: Code;
   severity: "error" | "warning" | "info";
   message: string;
   start: Position;
@@ -134,6 +134,9 @@ export interface Judgement {
   claims?: Claim[];
 }
 "#;
+
+#[wasm_bindgen(typescript_custom_section)]
+const CODE_TYPE: &'static str = crate::codes::TYPESCRIPT_CODE;
 
 /// The fields of a check request other than `cells` and `history` (read by `JsStrings`).
 #[derive(Deserialize)]
@@ -290,6 +293,14 @@ fn start() {
         web_sys::console::error_1(&format!("cellguard core: {info}").into());
         wasm_bindgen::handler::schedule_reinit();
     }));
+}
+
+/// Gives the next call a fresh instance: for the extension after any exception from the core
+/// (a `RangeError` from a stack overflow is not a panic, and leaves the instance's stack pointer and
+/// borrows where they were).
+#[wasm_bindgen(js_name = resetCore)]
+pub fn reset_core() {
+    wasm_bindgen::handler::schedule_reinit();
 }
 
 /// Checks one cell against the notebook, what ran and the kernel's summaries.
@@ -472,7 +483,7 @@ fn span(index: &LineIndex, range: TextRange) -> (Position, Position) {
 fn diagnostic_to_js(index: &LineIndex, diagnostic: &diagnostic::Diagnostic) -> Diagnostic {
     let (start, end) = span(index, diagnostic.range);
     Diagnostic {
-        code: diagnostic.code,
+        code: diagnostic.code.code(),
         severity: match diagnostic.severity {
             Severity::Error => "error",
             Severity::Warning => "warning",

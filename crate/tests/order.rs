@@ -34,7 +34,7 @@ fn check(
                 .unwrap_or_default()
                 .to_owned();
             (
-                d.code.to_owned(),
+                d.code.to_string(),
                 d.fix.map(|f| f.run_cells).unwrap_or_default(),
                 text + ": " + &d.message,
             )
@@ -116,10 +116,25 @@ fn code_that_binds_names_unseen_makes_names_unknown() {
         "%matplotlib inline",
         "%load_ext autoreload",
         "%pip install seaborn",
+        "matplotlib inline",
+        "answer = eval(input())",
+        "exec('v = 1')",
+        "eval('(v := 1)')",
     ] {
         let cells = [ran, "print(w)"];
         assert_eq!(check(&cells, 1, &[ran], None).len(), 1, "after {ran:?}");
     }
+}
+
+#[test]
+fn exec_of_a_literal_binds_what_it_binds_and_eval_only_walrus_targets() {
+    for ran in ["exec('w = 1')", "exec('def w(): pass')", "eval('(w := 2)')"] {
+        let cells = [ran, "print(w)"];
+        assert_eq!(check(&cells, 1, &[ran], None), [], "after {ran:?}");
+    }
+    // Twin: `eval` of an assignment raises; it binds nothing.
+    let cells = ["eval('w = 1')", "print(w)"];
+    assert_eq!(check(&cells, 1, &[cells[0]], None).len(), 1);
 }
 
 #[test]

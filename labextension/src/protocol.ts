@@ -5,6 +5,7 @@
 
 export type {
   CellReport,
+  Code,
   CheckRequest,
   Claim,
   Diagnostic,

@@ -14,6 +14,7 @@
 use std::collections::BTreeSet;
 
 use crate::builtins::is_always_defined;
+use crate::codes::Rule;
 use crate::diagnostic::Diagnostic;
 use crate::facts::{cell_facts, CellFacts, Origin};
 use crate::ir::{AssignOp, Expr, Params, SeqKind, Stmt, TextRange};
@@ -360,7 +361,7 @@ impl<'a> Walker<'a> {
             return false;
         };
         self.out.push(Diagnostic::error(
-            "undefined-name",
+            Rule::UndefinedName,
             format!("`{name}` is not defined: neither the kernel nor the cell before the call binds it: NameError"),
             range,
         ));

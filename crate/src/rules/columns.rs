@@ -9,6 +9,7 @@
 //! `rename` of absent keys (the default `errors='ignore'`), row labels, integer keys, frames whose
 //! column list was cut or holds tuples, and `by=` names when an index level could carry the name.
 
+use crate::codes::Rule;
 use crate::diagnostic::{Diagnostic, Edit, Fix};
 use crate::ir::{Expr, Keyword, Literal, SeqKind, TextRange};
 
@@ -118,7 +119,7 @@ fn missing(
             msg.push_str("; an earlier cell dropped it");
         }
         let suggestion = suggest(&key.name, cols.iter().map(String::as_str));
-        let mut d = Diagnostic::error("missing-column", String::new(), key.range);
+        let mut d = Diagnostic::error(Rule::MissingColumn, String::new(), key.range);
         if let Some(s) = suggestion {
             msg.push_str(&format!("; did you mean '{s}'?"));
             if let Some(lit) = key.literal {
@@ -207,7 +208,7 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                         msg.push_str(": AttributeError");
                         let start = range.end.saturating_sub(attr.len() as u32);
                         out.push(Diagnostic::error(
-                            "missing-column",
+                            Rule::MissingColumn,
                             msg,
                             TextRange::new(start, range.end),
                         ));

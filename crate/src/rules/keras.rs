@@ -24,6 +24,7 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
+use crate::codes::Rule;
 use crate::diagnostic::Diagnostic;
 use crate::ir::{Expr, Keyword, Stmt};
 use crate::summary::{Category, ObjectSummary};
@@ -428,7 +429,7 @@ fn input_mismatch(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
     if let (Some((class, input)), Some(Data::One(data))) = (first_layer(&m), data_shapes(w, x)) {
         if let Some(problem) = rank_misfit(class, &input, &data) {
             out.push(Diagnostic::error(
-                "keras-input-mismatch",
+                Rule::KerasInputMismatch,
                 format!(
                     "{name}'s first layer {class} takes inputs of shape {}, but {shown} has shape {}: {problem}: ValueError (the input is incompatible with the layer)",
                     shape_text(&input),
@@ -476,7 +477,7 @@ fn input_mismatch(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
     };
     if let Some(problem) = problem {
         out.push(Diagnostic::error(
-            "keras-input-mismatch",
+            Rule::KerasInputMismatch,
             format!("{problem}: ValueError (the input is incompatible with the model)"),
             *range,
         ));
@@ -514,7 +515,7 @@ fn foreign_model(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
         return;
     };
     out.push(Diagnostic::error(
-        "keras-foreign-model",
+        Rule::KerasForeignModel,
         format!(
             "{name} is a PyTorch module ({}), not a Keras model: keras.{api} reads `{name}.built`, \
              which a torch.nn.Module does not have: AttributeError (torchinfo.summary describes a \
@@ -571,7 +572,7 @@ fn target_mismatch(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
         _ => return,
     };
     out.push(Diagnostic::error(
-        "keras-target-mismatch",
+        Rule::KerasTargetMismatch,
         format!("{problem}: ValueError"),
         *range,
     ));

@@ -14,6 +14,7 @@ pub mod join;
 pub mod keras;
 pub mod keras_build;
 pub mod numpy_calls;
+pub mod pytypes;
 pub mod shapes;
 pub mod sklearn;
 pub mod targets;

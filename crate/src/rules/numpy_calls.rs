@@ -8,6 +8,7 @@
 //! - `shape-reshape`: `np.squeeze(a, axis=k)` / `a.squeeze(k)` of an axis whose size is not 1:
 //!   ValueError.
 
+use crate::codes::Rule;
 use crate::diagnostic::Diagnostic;
 use crate::ir::{Expr, Keyword, Literal, SeqKind, TextRange};
 
@@ -552,7 +553,7 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
             let shown = w.shown(array_expr, "the array");
             if let Some(bad) = axes.iter().find(|&&x| normalize(x, bound).is_none()) {
                 out.push(Diagnostic::error(
-                    "index-out-of-range",
+                    Rule::IndexOutOfRange,
                     format!(
                         "{} has shape {} ({n} dimension{}): axis {bad} is out of bounds for {}: AxisError",
                         shown,
@@ -570,7 +571,7 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                     .find(|&&x| normalize(x, n).is_some_and(|i| a.shape[i] != 1))
                 {
                     out.push(Diagnostic::error(
-                        "shape-reshape",
+                        Rule::ShapeReshape,
                         format!(
                             "{shown} has shape {}: axis {bad} has size {}, and squeeze removes only axes of size one: ValueError",
                             fmt_shape(&a.shape),
@@ -615,7 +616,7 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
             let shown = w.shown(value, "the array");
             if ints.len() > n {
                 out.push(Diagnostic::error(
-                    "index-out-of-range",
+                    Rule::IndexOutOfRange,
                     format!(
                         "too many indices for array: {shown} has shape {} ({n} dimension{}), but {} were indexed: IndexError",
                         fmt_shape(&a.shape),
@@ -631,7 +632,7 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                 let size = a.shape[axis];
                 if *i >= size || *i < -size {
                     out.push(Diagnostic::error(
-                        "index-out-of-range",
+                        Rule::IndexOutOfRange,
                         format!(
                             "index {i} is out of bounds for axis {axis} with size {size}: {shown} has shape {}: IndexError",
                             fmt_shape(&a.shape)

@@ -10,6 +10,7 @@
 //!   of an array of Axes, a summarised Axes), of an array that is not (M, N), (M, N, 3) or (M, N, 4).
 //! - `shape-savetxt`: `np.savetxt` of an array with more than 2 dimensions.
 
+use crate::codes::Rule;
 use crate::diagnostic::Diagnostic;
 use crate::ir::{Expr, Keyword, Literal, SeqKind};
 
@@ -162,7 +163,7 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
             let Some((a, b)) = arrays(&l, &r) else { return };
             if ELEMENTWISE.contains(op) && broadcast(&a.shape, &b.shape).is_none() {
                 out.push(Diagnostic::error(
-                    "shape-broadcast",
+                    Rule::ShapeBroadcast,
                     format!(
                         "{} has shape {} and {} has shape {}: they cannot be broadcast together for '{op}': {}",
                         w.shown(left, "an operand"),
@@ -213,7 +214,7 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                             && (a.shape.len() > 2 || a.shape.is_empty())
                         {
                             out.push(Diagnostic::error(
-                                "shape-savetxt",
+                                Rule::ShapeSavetxt,
                                 format!("np.savetxt writes 1-D or 2-D arrays only, but {} has shape {}; use np.save or reshape it: ValueError", w.shown(x, "an operand"), fmt_shape(&a.shape)),
                                 x.range(),
                             ));
@@ -244,7 +245,7 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                         .find(|(_, a)| !joins(&first.shape, &a.shape, axis))
                     {
                         out.push(Diagnostic::error(
-                            "shape-concatenate",
+                            Rule::ShapeConcatenate,
                             format!("np.concatenate along axis {axis}: {first_name} has shape {} but {name} has shape {}: ValueError",
                                 fmt_shape(&first.shape), fmt_shape(&a.shape)),
                             *range,
@@ -379,7 +380,7 @@ fn image_problem(w: &Walker, x: &Expr) -> Option<Diagnostic> {
         ""
     };
     Some(Diagnostic::error(
-        "shape-image",
+        Rule::ShapeImage,
         format!("imshow needs an image of shape (M, N), (M, N, 3) or (M, N, 4), but {} has shape {}{hint}: TypeError", w.shown(x, "an operand"), fmt_shape(s)),
         x.range(),
     ))
@@ -485,7 +486,7 @@ fn stacked(
         _ => w.text(func.range()).to_string(),
     };
     out.push(Diagnostic::error(
-        "shape-stack",
+        Rule::ShapeStack,
         format!(
             "{call} needs {need}, but {first_name} has shape {} and {name} has shape {}: {error}",
             fmt_shape(&first.shape),
@@ -549,7 +550,7 @@ fn reshape_diag(
 ) -> Diagnostic {
     let size: i64 = a.shape.iter().product();
     Diagnostic::error(
-        "shape-reshape",
+        Rule::ShapeReshape,
         format!(
             "cannot reshape {} of shape {} ({size} elements) into shape {}: {}",
             w.shown(x, "an operand"),
@@ -586,7 +587,7 @@ fn matmul(
     // np.dot and @ agree on the contracted dimensions for 1-D and 2-D operands.
     if a.shape.len() <= 2 && b.shape.len() <= 2 && k1 != k2 {
         out.push(Diagnostic::error(
-            "shape-matmul",
+            Rule::ShapeMatmul,
             format!(
                 "matrix product of {} with shape {} and {} with shape {}: inner dimensions {k1} and {k2} differ: {}",
                 w.shown(le, "an operand"),

@@ -13,6 +13,7 @@
 
 use std::collections::BTreeMap;
 
+use crate::codes::Rule;
 use crate::diagnostic::Diagnostic;
 use crate::ir::{Expr, Keyword, Literal, TextRange};
 
@@ -434,7 +435,7 @@ fn x_problem(w: &Walker, est: &Estimator, x: &Expr, call: &str) -> Option<Diagno
         };
         if one_d {
             return Some(Diagnostic::error(
-                "sklearn-1d-input",
+                Rule::Sklearn1dInput,
                 format!("{call} needs 2-D X but {xname} is 1-D (a {}); reshape it with .reshape(-1, 1) or pass a DataFrame: ValueError",
                     if matches!(xv, Val::Series(_)) { "Series" } else { "1-D array" }),
                 x.range(),
@@ -442,7 +443,7 @@ fn x_problem(w: &Walker, est: &Estimator, x: &Expr, call: &str) -> Option<Diagno
         }
         if let Some(what) = non_numeric(first, &xv, xname) {
             return Some(Diagnostic::error(
-                "sklearn-string-input",
+                Rule::SklearnStringInput,
                 format!("{class} takes numbers only, but {what}; encode it first (OneHotEncoder, OrdinalEncoder, pd.get_dummies): ValueError"),
                 x.range(),
             ));
@@ -455,7 +456,7 @@ fn x_problem(w: &Walker, est: &Estimator, x: &Expr, call: &str) -> Option<Diagno
     };
     if nan == Some(true) && chain_rejects_nan(est) {
         return Some(Diagnostic::error(
-            "sklearn-nan-input",
+            Rule::SklearnNanInput,
             format!("{xname} contains NaN and {class} does not accept missing values; impute or drop them first: ValueError"),
             x.range(),
         ));
@@ -792,7 +793,7 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                     matrix_classes(w, y_true, y_pred, keyword(keywords, "labels"))
                 {
                     if let Some(msg) = labels_mismatch(classes, exact, labels) {
-                        out.push(Diagnostic::error("sklearn-display-labels", msg, *range));
+                        out.push(Diagnostic::error(Rule::SklearnDisplayLabels, msg, *range));
                     }
                 }
             }
@@ -809,7 +810,7 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                 }
                 if let (Some(0), _, _) = data_shape(&w.eval(a)) {
                     out.push(Diagnostic::error(
-                        "sklearn-empty-input",
+                        Rule::SklearnEmptyInput,
                         format!(
                             "{} has 0 samples: train_test_split cannot make a train set: ValueError",
                             w.shown(a, "the data")
@@ -833,7 +834,7 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
             labels,
         } if attr == "plot" => {
             if let Some(msg) = labels_mismatch(classes, exact, labels) {
-                out.push(Diagnostic::error("sklearn-display-labels", msg, *range));
+                out.push(Diagnostic::error(Rule::SklearnDisplayLabels, msg, *range));
             }
             return;
         }
@@ -859,7 +860,7 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
             "the kernel reports it unfitted"
         };
         out.push(Diagnostic::error(
-            "sklearn-not-fitted",
+            Rule::SklearnNotFitted,
             format!("{name}.{attr}() on an unfitted {class}: {where_}; call {name}.fit(...) first: NotFittedError"),
             *range,
         ));
@@ -870,7 +871,7 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
     }
     if fits && class.starts_with("LogisticRegression") {
         if let Some(msg) = logistic_params(&est) {
-            out.push(Diagnostic::error("sklearn-bad-params", msg, *range));
+            out.push(Diagnostic::error(Rule::SklearnBadParams, msg, *range));
             return;
         }
     }
@@ -886,7 +887,7 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
     }
     if rows == Some(0) && (fits || uses_fitted) {
         out.push(Diagnostic::error(
-            "sklearn-empty-input",
+            Rule::SklearnEmptyInput,
             format!("{xname} has 0 samples: {name}.{attr}() needs at least one: ValueError"),
             x.range(),
         ));
@@ -900,7 +901,7 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
         if let (Some(n), Some(c)) = (est.n_features, cols) {
             if n != c {
                 out.push(Diagnostic::error(
-                    "sklearn-feature-mismatch",
+                    Rule::SklearnFeatureMismatch,
                     format!("{name} was fitted on {n} features; {xname} has {c}: ValueError"),
                     x.range(),
                 ));
@@ -919,7 +920,7 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                     format!("unseen {:?}, missing {:?}", extra, missing)
                 };
                 out.push(Diagnostic::error(
-                    "sklearn-feature-mismatch",
+                    Rule::SklearnFeatureMismatch,
                     format!("the feature names of {xname} differ from those {name} was fitted on ({detail}): ValueError"),
                     x.range(),
                 ));

@@ -18,6 +18,7 @@
 //! `predict_proba` output of a classifier with two classes or more is 2-D, which classification
 //! metrics reject next to 1-D labels whatever its values.
 
+use crate::codes::Rule;
 use crate::diagnostic::Diagnostic;
 use crate::ir::{Expr, Keyword};
 
@@ -257,7 +258,7 @@ fn cross_validation(
         return None;
     }
     Some(Diagnostic::error(
-        "sklearn-continuous-target",
+        Rule::SklearnContinuousTarget,
         format!(
             "{}: {function} fits the classifier {} on folds that hold them, which raises ValueError: Unknown label type; use a regressor for continuous targets, or bin them into classes first",
             holds(w, y, v, nan),
@@ -297,7 +298,7 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
             };
             if let Some((value, nan)) = non_integer(w, y) {
                 out.push(Diagnostic::error(
-                    "sklearn-continuous-target",
+                    Rule::SklearnContinuousTarget,
                     format!(
                         "{}: {metric} takes class labels as y_true (scores or probabilities go second) and raises ValueError on continuous targets; pass the true classes, or use a regression metric",
                         holds(w, y, value, nan)
@@ -324,7 +325,7 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                 };
                 if one_dimensional(w, labels) {
                     out.push(Diagnostic::error(
-                        "sklearn-continuous-target",
+                        Rule::SklearnContinuousTarget,
                         format!(
                             "{} gives a 2-D array of probabilities, one column per class, while {} holds one label per sample: {metric} raises ValueError: Classification metrics can't handle a mix of ... and continuous-multioutput targets; pass {model}.predict(...) instead",
                             w.shown(proba, "predict_proba"),
@@ -339,7 +340,7 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
         for y in targets.into_iter().flatten() {
             if let Some((value, nan)) = non_integer(w, y) {
                 out.push(Diagnostic::error(
-                    "sklearn-continuous-target",
+                    Rule::SklearnContinuousTarget,
                     format!(
                         "{}: {metric} is a classification metric and raises ValueError: Classification metrics can't handle a mix of ... and continuous targets; pass predicted classes (predict, or threshold the scores), or use a regression metric such as mean_squared_error",
                         holds(w, y, value, nan)
@@ -387,7 +388,7 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
         )
     };
     out.push(Diagnostic::error(
-        "sklearn-continuous-target",
+        Rule::SklearnContinuousTarget,
         msg,
         y.range(),
     ));
