@@ -10,8 +10,8 @@ import { ISignal, Signal } from '@lumino/signaling';
 
 import type { CheckRequest, Diagnostic } from './protocol';
 import {
-  CellDiagnostic,
-  CellResult,
+  ICellDiagnostic,
+  ICellResult,
   ICellguardChecker,
   ICellguardCore,
   ICellguardKernels,
@@ -22,24 +22,24 @@ import {
 /** Pause after an edit before the notebook's other cells are checked again. */
 const CONTENT_RECHECK_MS = 750;
 
-interface Cached {
+interface ICached {
   /** Key of what the result depends on: notebook content, kernel facts and settings. */
   key: string;
-  diagnostics: CellDiagnostic[];
+  diagnostics: ICellDiagnostic[];
 }
 
-interface Extra {
+interface IExtra {
   source: string;
-  diagnostics: CellDiagnostic[];
+  diagnostics: ICellDiagnostic[];
 }
 
 /** Per-notebook bookkeeping: versions that invalidate cached results, and the results. */
 class NotebookState {
   contentVersion = 0;
   factsVersion = 0;
-  results = new Map<string, Cached>();
+  results = new Map<string, ICached>();
   /** Results of explicit checks by extra sources, valid while the cell's source is unchanged. */
-  extras = new Map<string, Extra>();
+  extras = new Map<string, IExtra>();
 }
 
 /**
@@ -68,7 +68,7 @@ class Checker implements ICellguardChecker {
     return this._changed;
   }
 
-  checkCell(panel: NotebookPanel, cell: ICellModel): CellDiagnostic[] {
+  checkCell(panel: NotebookPanel, cell: ICellModel): ICellDiagnostic[] {
     if (!this._settings.current.enabled || cell.type !== 'code') {
       return [];
     }
@@ -83,7 +83,7 @@ class Checker implements ICellguardChecker {
     const source = cell.sharedModel.getSource();
     const key = `${state.contentVersion}/${state.factsVersion}/${this._settingsVersion}/${index}/${source}`;
     const cached = state.results.get(cell.id);
-    let diagnostics: CellDiagnostic[];
+    let diagnostics: ICellDiagnostic[];
     if (cached?.key === key) {
       diagnostics = cached.diagnostics;
     } else {
@@ -102,7 +102,7 @@ class Checker implements ICellguardChecker {
       : diagnostics;
   }
 
-  checkNotebook(panel: NotebookPanel): CellResult[] {
+  checkNotebook(panel: NotebookPanel): ICellResult[] {
     return cellModels(panel)
       .filter(cell => cell.type === 'code')
       .map(cell => ({ cell, diagnostics: this.checkCell(panel, cell) }));
@@ -111,7 +111,7 @@ class Checker implements ICellguardChecker {
   async checkThoroughly(
     panel: NotebookPanel,
     cell: ICellModel
-  ): Promise<CellDiagnostic[]> {
+  ): Promise<ICellDiagnostic[]> {
     const state = this._state(panel);
     state.extras.delete(cell.id);
     if (this._sources.size > 0 && cell.type === 'code') {
@@ -190,9 +190,9 @@ class Checker implements ICellguardChecker {
   private _present(
     diagnostics: Diagnostic[],
     source: string
-  ): CellDiagnostic[] {
+  ): ICellDiagnostic[] {
     const overrides = this._settings.current.severities;
-    const shown: CellDiagnostic[] = [];
+    const shown: ICellDiagnostic[] = [];
     for (const diagnostic of diagnostics) {
       const override = overrides[diagnostic.code];
       if (override === 'off') {

@@ -14,7 +14,7 @@ import type { IDisposable } from '@lumino/disposable';
 import { cellguardIcon } from './icon';
 import { SHOW_PANEL_COMMAND } from './panel';
 import {
-  CellDiagnostic,
+  ICellDiagnostic,
   ICellguardChecker,
   ICellguardLlm,
   ICellguardSettings
@@ -138,7 +138,7 @@ async function confirmRun(
   checker: ICellguardChecker
 ): Promise<boolean> {
   const notebook = panel.content;
-  const certain: { cellNumber: number; diagnostic: CellDiagnostic }[] = [];
+  const certain: { cellNumber: number; diagnostic: ICellDiagnostic }[] = [];
   notebook.widgets.forEach((cell, index) => {
     if (notebook.isSelectedOrActive(cell) && cell.model.type === 'code') {
       for (const diagnostic of checker.checkCell(panel, cell.model)) {

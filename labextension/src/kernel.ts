@@ -10,22 +10,22 @@ import { ISignal, Signal } from '@lumino/signaling';
 
 import { KERNEL_SOURCE } from './generated/kernelSource';
 import type {
-  HelloReply,
-  HistoryReply,
-  KernelReplyBase,
+  IHelloReply,
+  IHistoryReply,
+  IKernelReplyBase,
   KernelRequest,
-  NamesReply,
-  SignatureReply,
+  INamesReply,
+  ISignatureReply,
   Signatures,
-  SummarizeReply,
-  SummaryDoc,
+  ISummarizeReply,
+  ISummaryDoc,
   Wants
 } from './protocol';
 import {
   ICellguardKernels,
   ICellguardSettings,
   IKernelLink,
-  KernelFacts,
+  IKernelFacts,
   LinkState
 } from './tokens';
 
@@ -33,8 +33,8 @@ export const COMM_TARGET = 'cellguard';
 /** Comm re-opens allowed per kernel generation, against two front ends fighting over the agent. */
 const MAX_REOPENS = 5;
 
-interface Pending {
-  resolve: (reply: KernelReplyBase) => void;
+interface IPending {
+  resolve: (reply: IKernelReplyBase) => void;
   reject: (reason: Error) => void;
   timer: ReturnType<typeof setTimeout>;
 }
@@ -71,7 +71,7 @@ class KernelLink implements IKernelLink {
     return this._isDisposed;
   }
 
-  facts(): KernelFacts {
+  facts(): IKernelFacts {
     return {
       history: this._history,
       kernelNames: this._names,
@@ -102,7 +102,7 @@ class KernelLink implements IKernelLink {
       : [];
     const signatures =
       missing.length > 0 && this._canAsk()
-        ? this._send<SignatureReply>({
+        ? this._send<ISignatureReply>({
             type: 'signature',
             names: missing
           }).then(
@@ -212,7 +212,7 @@ class KernelLink implements IKernelLink {
     }
     const comm = kernel.createComm(COMM_TARGET);
     comm.onMsg = msg =>
-      this._onReply(msg.content.data as unknown as KernelReplyBase);
+      this._onReply(msg.content.data as unknown as IKernelReplyBase);
     comm.onClose = () => {
       if (this._comm === comm) {
         this._reopen(kernel, key);
@@ -220,7 +220,7 @@ class KernelLink implements IKernelLink {
     };
     this._comm = comm;
     await comm.open({}).done;
-    const hello = await this._send<HelloReply>({ type: 'hello' });
+    const hello = await this._send<IHelloReply>({ type: 'hello' });
     if (this._linkKey !== key) {
       return;
     }
@@ -325,8 +325,8 @@ class KernelLink implements IKernelLink {
     const epoch = ++this._epoch;
     const cached = Object.keys(this._summaries?.objects ?? {});
     Promise.all([
-      this._send<HistoryReply>({ type: 'history' }),
-      this._send<NamesReply>({ type: 'names' }),
+      this._send<IHistoryReply>({ type: 'history' }),
+      this._send<INamesReply>({ type: 'names' }),
       cached.length ? this._summarize(cached) : Promise.resolve(null)
     ])
       .then(([history, names, summary]) => {
@@ -349,8 +349,8 @@ class KernelLink implements IKernelLink {
   private async _summarize(
     names: string[],
     focusColumns: string[] = []
-  ): Promise<SummaryDoc> {
-    const reply = await this._send<SummarizeReply>({
+  ): Promise<ISummaryDoc> {
+    const reply = await this._send<ISummarizeReply>({
       type: 'summarize',
       names,
       options: {
@@ -370,7 +370,9 @@ class KernelLink implements IKernelLink {
     );
   }
 
-  private _send<T extends KernelReplyBase>(request: KernelRequest): Promise<T> {
+  private _send<T extends IKernelReplyBase>(
+    request: KernelRequest
+  ): Promise<T> {
     const comm = this._comm;
     if (!comm) {
       return Promise.reject(new Error('no comm'));
@@ -390,7 +392,7 @@ class KernelLink implements IKernelLink {
     });
   }
 
-  private _onReply(reply: KernelReplyBase): void {
+  private _onReply(reply: IKernelReplyBase): void {
     const pending = this._pending.get(reply.id);
     if (!pending) {
       return;
@@ -448,10 +450,10 @@ class KernelLink implements IKernelLink {
   private _ranCell = false;
   private _reopens = 0;
   private _nextId = 0;
-  private _pending = new Map<string, Pending>();
+  private _pending = new Map<string, IPending>();
   private _history: string[] = [];
   private _names: string[] | null = null;
-  private _summaries: SummaryDoc | null = null;
+  private _summaries: ISummaryDoc | null = null;
   private _signatures: Signatures = {};
   /** Summarize requests sent and not answered yet. */
   private _summarizing = 0;
@@ -462,7 +464,10 @@ class KernelLink implements IKernelLink {
   private _focusColumns = new Set<string>();
 }
 
-function mergeSummaries(base: SummaryDoc | null, add: SummaryDoc): SummaryDoc {
+function mergeSummaries(
+  base: ISummaryDoc | null,
+  add: ISummaryDoc
+): ISummaryDoc {
   if (!base) {
     return add;
   }

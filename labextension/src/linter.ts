@@ -14,7 +14,7 @@ import { EditorView, ViewPlugin } from '@codemirror/view';
 
 import type { Position } from './protocol';
 import {
-  CellDiagnostic,
+  ICellDiagnostic,
   ICellguardChecker,
   ICellguardSettings
 } from './tokens';
@@ -34,7 +34,7 @@ const editors = new Map<EditorView, ICellModel>();
  */
 const shown = new WeakMap<EditorView, string>();
 
-const keyOf = (diagnostics: CellDiagnostic[]) => JSON.stringify(diagnostics);
+const keyOf = (diagnostics: ICellDiagnostic[]) => JSON.stringify(diagnostics);
 
 /**
  * Squiggles: a CodeMirror linter on every notebook code cell editor. It calls the checker
@@ -139,7 +139,7 @@ function offset(doc: Text, position: Position): number {
 
 function toCodeMirror(
   doc: Text,
-  diagnostic: CellDiagnostic,
+  diagnostic: ICellDiagnostic,
   panel: NotebookPanel,
   checker: ICellguardChecker
 ): CmDiagnostic {

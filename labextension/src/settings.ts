@@ -5,11 +5,11 @@ import type {
 import { ISettingRegistry } from '@jupyterlab/settingregistry';
 import { Signal } from '@lumino/signaling';
 
-import { CellguardSettings, ICellguardSettings } from './tokens';
+import { ICellguardSettings, ICellguardSettings } from './tokens';
 
 export const SETTINGS_PLUGIN_ID = 'jupyterlab-cellguard:settings';
 
-const DEFAULTS: CellguardSettings = {
+const DEFAULTS: ICellguardSettings = {
   enabled: true,
   debounceMs: 250,
   severities: {},
@@ -32,12 +32,12 @@ const DEFAULTS: CellguardSettings = {
 };
 
 class Settings implements ICellguardSettings {
-  current: CellguardSettings = DEFAULTS;
-  readonly changed: Signal<ICellguardSettings, CellguardSettings> = new Signal(
+  current: ICellguardSettings = DEFAULTS;
+  readonly changed: Signal<ICellguardSettings, ICellguardSettings> = new Signal(
     this
   );
 
-  update(composite: Partial<CellguardSettings>): void {
+  update(composite: Partial<ICellguardSettings>): void {
     // The LLM object is merged too: a user setting that names some of its fields keeps the others.
     this.current = {
       ...DEFAULTS,
@@ -64,7 +64,7 @@ export const settingsPlugin: JupyterFrontEndPlugin<ICellguardSettings> = {
       ?.load(SETTINGS_PLUGIN_ID)
       .then(loaded => {
         const apply = () =>
-          settings.update(loaded.composite as Partial<CellguardSettings>);
+          settings.update(loaded.composite as Partial<ICellguardSettings>);
         loaded.changed.connect(apply);
         apply();
       })

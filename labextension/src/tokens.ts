@@ -19,7 +19,7 @@ import type {
   PromptRequest,
   Severity,
   Signatures,
-  SummaryDoc,
+  ISummaryDoc,
   Wants
 } from './protocol';
 
@@ -27,11 +27,11 @@ const PACKAGE = 'jupyterlab-cellguard';
 
 /** The user's settings, typed, with a signal when they change. */
 export interface ICellguardSettings {
-  readonly current: CellguardSettings;
-  readonly changed: ISignal<ICellguardSettings, CellguardSettings>;
+  readonly current: ICellguardSettings;
+  readonly changed: ISignal<ICellguardSettings, ICellguardSettings>;
 }
 
-export interface CellguardSettings {
+export interface ICellguardSettings {
   enabled: boolean;
   debounceMs: number;
   /** Per diagnostic code: a severity to show it with, or `off` to hide it. */
@@ -41,13 +41,13 @@ export interface CellguardSettings {
   checkBeforeRun: boolean;
   /** Ask the LLM for its diagnosis even when a rule already proves the crash. */
   llmDiagnosisWhenRuleFires: boolean;
-  llm: LlmSettings;
+  llm: ILlmSettings;
 }
 
 export type Category = 'S' | 'R' | 'V';
 
 /** How to ask the LLM; the API key is never here (only the server reads it). */
-export interface LlmSettings {
+export interface ILlmSettings {
   /** OpenAI-compatible base URL; empty: the server's. */
   endpoint: string;
   /** Empty: the server's. */
@@ -90,11 +90,11 @@ export const ICellguardCore = new Token<ICellguardCore>(
 export type LinkState = 'none' | 'connecting' | 'linked' | 'unavailable';
 
 /** What the kernel has told us, as the core wants it. */
-export interface KernelFacts {
+export interface IKernelFacts {
   history: string[];
   kernelNames: string[] | null;
   /** A summary document holding every object summarized since the kernel last changed. */
-  summaries: SummaryDoc | null;
+  summaries: ISummaryDoc | null;
   /** The kernel's `signature` answers fetched since the kernel last changed, by callable path. */
   signatures: Signatures;
 }
@@ -106,7 +106,7 @@ export interface IKernelLink extends IDisposable {
   /** Emitted when the cached facts changed: new data arrived, or the kernel ran a cell/restarted. */
   readonly factsChanged: ISignal<IKernelLink, void>;
   /** The cached facts; never waits for the kernel. */
-  facts(): KernelFacts;
+  facts(): IKernelFacts;
   /**
    * Ask the kernel for what `wants` names and the cache lacks; `factsChanged` fires when it
    * arrives. Returns at once. Does nothing when the kernel is not linked or busy.
@@ -132,19 +132,19 @@ export const ICellguardKernels = new Token<ICellguardKernels>(
 );
 
 /** A diagnostic located in a notebook. */
-export interface CellDiagnostic extends Diagnostic {
+export interface ICellDiagnostic extends Diagnostic {
   /** Where it came from: `core`, or the id of an extra source. */
   source: string;
 }
 
 /** What the checker knows about one cell. */
-export interface CellResult {
+export interface ICellResult {
   cell: ICellModel;
-  diagnostics: CellDiagnostic[];
+  diagnostics: ICellDiagnostic[];
 }
 
 /**
- * Extra checks (the LLM: llm.ts) that run only on explicit checks, since they are slow: the
+ * IExtra checks (the LLM: llm.ts) that run only on explicit checks, since they are slow: the
  * "check active cell" command.
  */
 export interface ICheckSource {
@@ -155,14 +155,14 @@ export interface ICheckSource {
 /** Runs the core on notebook cells with the kernel's facts and keeps the latest results. */
 export interface ICellguardChecker {
   /** The diagnostics of one code cell as it is now; synchronous (the linter calls it). */
-  checkCell(panel: NotebookPanel, cell: ICellModel): CellDiagnostic[];
+  checkCell(panel: NotebookPanel, cell: ICellModel): ICellDiagnostic[];
   /** The results for every code cell of a notebook, from the cache where nothing changed. */
-  checkNotebook(panel: NotebookPanel): CellResult[];
+  checkNotebook(panel: NotebookPanel): ICellResult[];
   /** `checkCell` plus the extra sources; the result is kept until the cell changes. */
   checkThoroughly(
     panel: NotebookPanel,
     cell: ICellModel
-  ): Promise<CellDiagnostic[]>;
+  ): Promise<ICellDiagnostic[]>;
   /** Emitted when results of a notebook may have changed (kernel facts, explicit checks, settings). */
   readonly changed: ISignal<ICellguardChecker, NotebookPanel>;
   /** The core request `checkCell` sends for a cell (notebook, history and cached kernel facts). */
@@ -178,7 +178,7 @@ export const ICellguardChecker = new Token<ICellguardChecker>(
 );
 
 /** Where LLM checks go, as the server's status and the settings say. */
-export interface LlmStatus {
+export interface ILlmStatus {
   configured: boolean;
   model: string;
   host: string;
@@ -187,7 +187,7 @@ export interface LlmStatus {
 }
 
 /** Prompt choices that the preview may change for itself; the rest come from the settings. */
-export interface PromptOverrides {
+export interface IPromptOverrides {
   categories?: Category[];
   includeExamples?: boolean;
 }
@@ -212,13 +212,13 @@ export type LlmRun = { cellId: string; cellNumber: number } & (
 
 /** LLM checks of cells: the status, the prompt a check sends, and each notebook's last run. */
 export interface ICellguardLlm {
-  readonly status: LlmStatus;
-  readonly statusChanged: ISignal<ICellguardLlm, LlmStatus>;
+  readonly status: ILlmStatus;
+  readonly statusChanged: ISignal<ICellguardLlm, ILlmStatus>;
   /** The prompt a check of the cell would send now, from cached kernel facts; no network. */
   prompt(
     panel: NotebookPanel,
     cell: ICellModel,
-    overrides?: PromptOverrides
+    overrides?: IPromptOverrides
   ): Prompt | null;
   lastRun(panel: NotebookPanel): LlmRun | null;
   readonly runChanged: ISignal<ICellguardLlm, NotebookPanel>;
