@@ -326,7 +326,7 @@ pub fn method_result(
         });
         return (inplace && PANDAS_INPLACE.contains(&attr)).then_some(Val::None);
     }
-    let in_place = match builtin_of(&receiver)? {
+    let in_place = match builtin_of(receiver)? {
         Builtin::List => &[
             "append", "extend", "insert", "remove", "sort", "reverse", "clear",
         ][..],
