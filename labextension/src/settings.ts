@@ -5,11 +5,11 @@ import type {
 import { ISettingRegistry } from '@jupyterlab/settingregistry';
 import { Signal } from '@lumino/signaling';
 
-import { ICellguardSettings, ICellguardSettings } from './tokens';
+import { ICellguardValues, ICellguardSettings } from './tokens';
 
 export const SETTINGS_PLUGIN_ID = 'jupyterlab-cellguard:settings';
 
-const DEFAULTS: ICellguardSettings = {
+const DEFAULTS: ICellguardValues = {
   enabled: true,
   debounceMs: 250,
   severities: {},
@@ -32,12 +32,12 @@ const DEFAULTS: ICellguardSettings = {
 };
 
 class Settings implements ICellguardSettings {
-  current: ICellguardSettings = DEFAULTS;
-  readonly changed: Signal<ICellguardSettings, ICellguardSettings> = new Signal(
+  current: ICellguardValues = DEFAULTS;
+  readonly changed: Signal<ICellguardSettings, ICellguardValues> = new Signal(
     this
   );
 
-  update(composite: Partial<ICellguardSettings>): void {
+  update(composite: Partial<ICellguardValues>): void {
     // The LLM object is merged too: a user setting that names some of its fields keeps the others.
     this.current = {
       ...DEFAULTS,
@@ -64,7 +64,7 @@ export const settingsPlugin: JupyterFrontEndPlugin<ICellguardSettings> = {
       ?.load(SETTINGS_PLUGIN_ID)
       .then(loaded => {
         const apply = () =>
-          settings.update(loaded.composite as Partial<ICellguardSettings>);
+          settings.update(loaded.composite as Partial<ICellguardValues>);
         loaded.changed.connect(apply);
         apply();
       })

@@ -27,11 +27,11 @@ const PACKAGE = 'jupyterlab-cellguard';
 
 /** The user's settings, typed, with a signal when they change. */
 export interface ICellguardSettings {
-  readonly current: ICellguardSettings;
-  readonly changed: ISignal<ICellguardSettings, ICellguardSettings>;
+  readonly current: ICellguardValues;
+  readonly changed: ISignal<ICellguardSettings, ICellguardValues>;
 }
 
-export interface ICellguardSettings {
+export interface ICellguardValues {
   enabled: boolean;
   debounceMs: number;
   /** Per diagnostic code: a severity to show it with, or `off` to hide it. */
