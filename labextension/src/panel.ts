@@ -13,6 +13,8 @@ import { ICellguardChecker, ICellguardLlm } from './tokens';
 
 export const SHOW_PANEL_COMMAND = 'cellguard:show-diagnostics';
 
+const SEVERITY_WORDS = { error: 'Error', warning: 'Warning', info: 'Info' } as const;
+
 /** The notebook's diagnostics grouped by cell; clicking one puts the cursor on it. */
 class DiagnosticsList extends Widget {
   constructor(
@@ -59,7 +61,11 @@ class DiagnosticsList extends Widget {
       node.appendChild(note('Open a notebook to see its predicted crashes.'));
       return;
     }
-    const results = this._checker.checkNotebook(panel).filter(r => r.diagnostics.length > 0);
+    // Not what only a second run of an unchanged cell would fail on: that is said when it runs.
+    const results = this._checker
+      .checkNotebook(panel)
+      .map(r => ({ ...r, diagnostics: r.diagnostics.filter(d => !d.quiet) }))
+      .filter(r => r.diagnostics.length > 0);
     if (results.length === 0) {
       node.appendChild(note(`No problems found in ${panel.title.label}.`));
       return;
@@ -83,7 +89,8 @@ class DiagnosticsList extends Widget {
         item.className = `jp-cellguard-item jp-cellguard-${diagnostic.severity}`;
         item.tabIndex = 0;
         item.title = `${diagnostic.code} (${diagnostic.source})`;
-        item.textContent = `${diagnostic.start.line + 1}:${diagnostic.start.column + 1} ${diagnostic.message}`;
+        // The severity in words too, not by colour alone.
+        item.textContent = `${SEVERITY_WORDS[diagnostic.severity]} ${diagnostic.start.line + 1}:${diagnostic.start.column + 1} ${diagnostic.message}`;
         const jump = () => jumpTo(panel, cellIndex, diagnostic.start);
         item.addEventListener('click', jump);
         item.addEventListener('keydown', event => {

@@ -70,7 +70,9 @@ impl<'a> Walker<'a> {
         let mut env = ctx.history.imports.clone();
         if let Some(doc) = ctx.summaries {
             for (name, obj) in &doc.objects {
-                if name.contains('.') {
+                // The kernel looked the name up and found nothing: binding it would hide a
+                // certain NameError.
+                if name.contains('.') || obj.error.as_deref() == Some("undefined") {
                     continue;
                 }
                 let val = from_summary(name, obj);
