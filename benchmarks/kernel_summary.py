@@ -19,20 +19,29 @@ import pandas as pd
 from sklearn.ensemble import RandomForestClassifier
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from cellguard.kernel.agent import DEFAULT_SETTINGS  # noqa: E402
-from cellguard.kernel.protocol import handle  # noqa: E402
+from cellguard.kernel.agent import DEFAULT_SETTINGS
+from cellguard.kernel.protocol import handle
 
 REPEATS = 15
 
 
 def titanic_like(rng, rows=891):
-    return pd.DataFrame({
-        "PassengerId": np.arange(rows), "Survived": rng.integers(0, 2, rows), "Pclass": rng.integers(1, 4, rows),
-        "Name": [f"Passenger {i}, Mr. Someone" for i in range(rows)], "Sex": rng.choice(["male", "female"], rows),
-        "Age": np.where(rng.random(rows) < 0.2, np.nan, rng.random(rows) * 80), "SibSp": rng.integers(0, 8, rows),
-        "Parch": rng.integers(0, 6, rows), "Ticket": [f"T{i % 681}" for i in range(rows)], "Fare": rng.random(rows) * 500,
-        "Cabin": np.where(rng.random(rows) < 0.77, None, "C85"), "Embarked": rng.choice(["S", "C", "Q"], rows),
-    })
+    return pd.DataFrame(
+        {
+            "PassengerId": np.arange(rows),
+            "Survived": rng.integers(0, 2, rows),
+            "Pclass": rng.integers(1, 4, rows),
+            "Name": [f"Passenger {i}, Mr. Someone" for i in range(rows)],
+            "Sex": rng.choice(["male", "female"], rows),
+            "Age": np.where(rng.random(rows) < 0.2, np.nan, rng.random(rows) * 80),
+            "SibSp": rng.integers(0, 8, rows),
+            "Parch": rng.integers(0, 6, rows),
+            "Ticket": [f"T{i % 681}" for i in range(rows)],
+            "Fare": rng.random(rows) * 500,
+            "Cabin": np.where(rng.random(rows) < 0.77, None, "C85"),
+            "Embarked": rng.choice(["S", "C", "Q"], rows),
+        }
+    )
 
 
 def mixed_frame(rng, rows, columns):
@@ -43,7 +52,9 @@ def mixed_frame(rng, rows, columns):
 
 def build_objects(rng, big: bool) -> dict:
     titanic = titanic_like(rng)
-    forest = RandomForestClassifier(n_estimators=20).fit(titanic[["Pclass", "SibSp", "Fare"]], titanic.Survived)
+    forest = RandomForestClassifier(n_estimators=20).fit(
+        titanic[["Pclass", "SibSp", "Fare"]], titanic.Survived
+    )
     objects = {
         "titanic (891 x 12)": titanic,
         "frame (2000 x 8)": mixed_frame(rng, 2_000, 8),
@@ -54,8 +65,12 @@ def build_objects(rng, big: bool) -> dict:
         "list (1000)": list(range(1_000)),
     }
     if big:
-        values = rng.random((50, 10_000_000), dtype=np.float32).T  # column-major, as pandas keeps it
-        objects["frame (10M x 50)"] = pd.DataFrame(values, columns=[f"c{i}" for i in range(50)], copy=False)
+        values = rng.random(
+            (50, 10_000_000), dtype=np.float32
+        ).T  # column-major, as pandas keeps it
+        objects["frame (10M x 50)"] = pd.DataFrame(
+            values, columns=[f"c{i}" for i in range(50)], copy=False
+        )
     return objects
 
 
@@ -69,9 +84,13 @@ def measure(name: str, namespace: dict) -> dict:
         timings.append((time.perf_counter() - started) * 1000)
     assert reply["ok"], reply
     summary = reply["summary"]
-    return {"median_ms": statistics.median(timings), "max_ms": max(timings),
-            "partial": summary["partial"], "sampled": summary["objects"][name].get("sampled", False),
-            "reply_kb": len(json.dumps(reply)) / 1024}
+    return {
+        "median_ms": statistics.median(timings),
+        "max_ms": max(timings),
+        "partial": summary["partial"],
+        "sampled": summary["objects"][name].get("sampled", False),
+        "reply_kb": len(json.dumps(reply)) / 1024,
+    }
 
 
 def main() -> None:
@@ -80,7 +99,9 @@ def main() -> None:
     for name in objects:
         figures = measure(name, objects)
         flags = " ".join(flag for flag in ("sampled", "partial") if figures[flag])
-        print(f"{name:<24}{figures['median_ms']:>10.2f}{figures['max_ms']:>9.2f}{figures['reply_kb']:>10.1f}  {flags}")
+        print(
+            f"{name:<24}{figures['median_ms']:>10.2f}{figures['max_ms']:>9.2f}{figures['reply_kb']:>10.1f}  {flags}"
+        )
 
 
 if __name__ == "__main__":

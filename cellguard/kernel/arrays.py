@@ -13,7 +13,7 @@ from .introspect import mro_has
 from .jsonsafe import short_repr
 
 UNIQUE_SCAN = 100_000  # unique values are counted only on (sampled) data this small
-UNIQUE_LISTED = 20     # and listed when there are at most this many
+UNIQUE_LISTED = 20  # and listed when there are at most this many
 
 
 def summarizer_for(obj):
@@ -42,8 +42,13 @@ def shape_of(obj):
 
 def summarize_ndarray(array, ctx) -> dict:
     sample, sampled = _sample(array)
-    return {"kind": "ndarray", "S": {"shape": list(array.shape)}, "R": {"dtype": str(array.dtype)},
-            "V": array_value_facts(sample), "sampled": sampled}
+    return {
+        "kind": "ndarray",
+        "S": {"shape": list(array.shape)},
+        "R": {"dtype": str(array.dtype)},
+        "V": array_value_facts(sample),
+        "sampled": sampled,
+    }
 
 
 def summarize_numpy_scalar(value, ctx) -> dict:
@@ -57,9 +62,15 @@ def summarize_numpy_scalar(value, ctx) -> dict:
 
 
 def summarize_torch_tensor(tensor, ctx) -> dict:
-    facts = {"kind": "tensor", "S": {"shape": list(tensor.shape)},
-             "R": {"dtype": str(tensor.dtype), "device": str(tensor.device),
-                   "requires_grad": bool(tensor.requires_grad)}}
+    facts = {
+        "kind": "tensor",
+        "S": {"shape": list(tensor.shape)},
+        "R": {
+            "dtype": str(tensor.dtype),
+            "device": str(tensor.device),
+            "requires_grad": bool(tensor.requires_grad),
+        },
+    }
     try:
         sample, sampled = _sample(tensor.detach())
         host = sample.cpu()
@@ -76,9 +87,14 @@ def summarize_torch_tensor(tensor, ctx) -> dict:
 def summarize_tf_tensor(tensor, ctx) -> dict:
     shape = tensor.shape
     dims = shape.as_list() if shape.rank is not None else None
-    facts = {"kind": "tf_tensor", "S": {"shape": dims},
-             "R": {"dtype": getattr(tensor.dtype, "name", str(tensor.dtype)),
-                   "device": str(getattr(tensor, "device", "") or "")}}
+    facts = {
+        "kind": "tf_tensor",
+        "S": {"shape": dims},
+        "R": {
+            "dtype": getattr(tensor.dtype, "name", str(tensor.dtype)),
+            "device": str(getattr(tensor, "device", "") or ""),
+        },
+    }
     if hasattr(tensor, "numpy") and dims is not None:  # symbolic (graph) tensors have no values
         try:
             sample, sampled = _sample(tensor)

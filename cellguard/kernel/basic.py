@@ -11,16 +11,32 @@ import types
 from itertools import islice
 
 from . import signatures
-from .introspect import instance_dict, is_trusted_type, library_attr, library_version, qualified_name
+from .introspect import (
+    instance_dict,
+    is_trusted_type,
+    library_attr,
+    library_version,
+    qualified_name,
+)
 from .jsonsafe import cut, short_repr
 
 ELEMENT_SCAN = 1_000  # elements inspected for element types; longer containers are sampled
 DICT_KEYS = 20
 ATTRIBUTES = 30
-_CONTAINER_KINDS = ((dict, "dict"), (list, "list"), (tuple, "tuple"), (set, "set"), (frozenset, "set"))
+_CONTAINER_KINDS = (
+    (dict, "dict"),
+    (list, "list"),
+    (tuple, "tuple"),
+    (set, "set"),
+    (frozenset, "set"),
+)
 # The base types' own conversions, so that a subclass's `__int__` or `__repr__` never runs.
-_SCALAR_KINDS = ((bool, "bool", bool), (int, "int", int.__int__), (float, "float", float.__float__),
-                 (complex, "complex", complex.__repr__))
+_SCALAR_KINDS = (
+    (bool, "bool", bool),
+    (int, "int", int.__int__),
+    (float, "float", float.__float__),
+    (complex, "complex", complex.__repr__),
+)
 
 
 def summarizer_for(obj):
@@ -43,15 +59,23 @@ def summarizer_for(obj):
 
 def summarize_class(cls, ctx) -> dict:
     described = signatures.describe(cls)  # the constructor's
-    return {"kind": "class", "R": {"class": cls.__qualname__, "module": cls.__module__,
-                                   "signature": described["signature"],
-                                   "parameters": described["parameters"],
-                                   "wrapped": described.get("wrapped")}}
+    return {
+        "kind": "class",
+        "R": {
+            "class": cls.__qualname__,
+            "module": cls.__module__,
+            "signature": described["signature"],
+            "parameters": described["parameters"],
+            "wrapped": described.get("wrapped"),
+        },
+    }
 
 
 def summarize_module(module, ctx) -> dict:
-    return {"kind": "module", "R": {"module": module.__name__,
-                                    "version": library_version(module.__name__)}}
+    return {
+        "kind": "module",
+        "R": {"module": module.__name__, "version": library_version(module.__name__)},
+    }
 
 
 def summarize_scalar(value, ctx) -> dict:
@@ -61,9 +85,14 @@ def summarize_scalar(value, ctx) -> dict:
     if issubclass(cls, (str, bytes)):
         base = str if issubclass(cls, str) else bytes
         text = base.__getitem__(value, slice(0, 200))
-        return {"kind": "str", "S": {"length": base.__len__(value)},
-                "V": {"value": cut(text if base is str else repr(text), 80)}}
-    kind, plain = next((name, convert) for base, name, convert in _SCALAR_KINDS if issubclass(cls, base))
+        return {
+            "kind": "str",
+            "S": {"length": base.__len__(value)},
+            "V": {"value": cut(text if base is str else repr(text), 80)},
+        }
+    kind, plain = next(
+        (name, convert) for base, name, convert in _SCALAR_KINDS if issubclass(cls, base)
+    )
     value = plain(value)
     if kind == "float" and not math.isfinite(value):
         value = repr(value)  # "nan", "inf": JSON has neither
@@ -78,13 +107,20 @@ def summarize_container(obj, ctx) -> dict:
     for element in islice(elements, ELEMENT_SCAN):
         name = type(element).__name__
         types_seen[name] = types_seen.get(name, 0) + 1
-    facts = {"kind": kind, "S": {"length": length}, "R": {"element_types": types_seen},
-             "V": {"preview": short_repr(obj, 120)}}
+    facts = {
+        "kind": kind,
+        "S": {"length": length},
+        "R": {"element_types": types_seen},
+        "V": {"preview": short_repr(obj, 120)},
+    }
     if base is dict:
-        facts["R"]["keys"] = [short_repr(key, 60) if type(key) is not str else cut(key, 60)
-                              for key in islice(dict.keys(obj), DICT_KEYS)]
+        facts["R"]["keys"] = [
+            short_repr(key, 60) if type(key) is not str else cut(key, 60)
+            for key in islice(dict.keys(obj), DICT_KEYS)
+        ]
         # A dict of arrays or tensors (a model's named inputs): their shapes.
         from . import arrays  # arrays imports this module
+
         shapes = {}
         for key, value in islice(dict.items(obj), DICT_KEYS):
             shape = arrays.shape_of(value) if type(key) is str else None
@@ -99,11 +135,16 @@ def summarize_container(obj, ctx) -> dict:
 
 def summarize_callable(obj, ctx) -> dict:
     described = signatures.describe(obj)
-    return {"kind": "callable", "R": {"signature": described["signature"],
-                                      "parameters": described["parameters"],
-                                      "wrapped": described.get("wrapped"),
-                                      "callable_kind": described["kind"],
-                                      "library": described["library"]}}
+    return {
+        "kind": "callable",
+        "R": {
+            "signature": described["signature"],
+            "parameters": described["parameters"],
+            "wrapped": described.get("wrapped"),
+            "callable_kind": described["kind"],
+            "library": described["library"],
+        },
+    }
 
 
 def summarize_iterator(obj, ctx) -> dict:

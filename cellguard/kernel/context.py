@@ -2,7 +2,7 @@
 
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable, Tuple
+from typing import Any, Callable
 
 # Value facts of big data are computed on at most this many cells (rows x columns), so that a
 # 10M x 50 frame costs about what a 100k x 50 one does.
@@ -30,7 +30,7 @@ class Context:
 
     budget: Budget
     max_columns: int = 20
-    focus_columns: Tuple[str, ...] = ()
+    focus_columns: tuple[str, ...] = ()
     # Set by summarize.py so that container summarizers (a DataLoader's dataset) can recurse
     # without importing the dispatcher.
     summarize: Callable[[Any, "Context"], dict] = field(default=None, repr=False)

@@ -27,25 +27,35 @@ def summarizer_for(obj):
 
 def summarize_estimator(estimator, ctx) -> dict:
     n_classes, classes = _classes(estimator)
-    structural = {"n_features_in": library_attr(estimator, "n_features_in_"),
-                  "n_outputs": library_attr(estimator, "n_outputs_"), "n_classes": n_classes}
+    structural = {
+        "n_features_in": library_attr(estimator, "n_features_in_"),
+        "n_outputs": library_attr(estimator, "n_outputs_"),
+        "n_classes": n_classes,
+    }
     representation = {"params": _params(estimator), "feature_names_in": _feature_names(estimator)}
     for key in _STEP_LISTS:
         steps = library_attr(estimator, key)
         if type(steps) is list:
             representation["steps"] = [_step(step) for step in steps]
             break
-    return {"kind": "estimator", "S": structural, "R": representation,
-            "V": {"fitted": is_fitted(estimator), "classes": classes}}
+    return {
+        "kind": "estimator",
+        "S": structural,
+        "R": representation,
+        "V": {"fitted": is_fitted(estimator), "classes": classes},
+    }
 
 
 def summarize_label_encoder(encoder, ctx) -> dict:
     n_classes, classes = _classes(encoder)
     if classes is None:
         return {"kind": "label_encoder", "V": {"fitted": False}}
-    return {"kind": "label_encoder", "S": {"n_classes": n_classes},
-            "R": {"classes_dtype": str(encoder.classes_.dtype)},
-            "V": {"fitted": True, "classes": classes}}
+    return {
+        "kind": "label_encoder",
+        "S": {"n_classes": n_classes},
+        "R": {"classes_dtype": str(encoder.classes_.dtype)},
+        "V": {"fitted": True, "classes": classes},
+    }
 
 
 def is_fitted(estimator) -> bool:
@@ -79,7 +89,10 @@ def _step(step):
     """[name, class] (plus the columns of a ColumnTransformer entry); 'drop' and 'passthrough'
     stay strings."""
     name, transformer, *rest = step
-    described = [name, transformer if type(transformer) is str else qualified_name(type(transformer))]
+    described = [
+        name,
+        transformer if type(transformer) is str else qualified_name(type(transformer)),
+    ]
     return described + [short_repr(columns, 80) for columns in rest]
 
 
@@ -94,4 +107,3 @@ def _classes(estimator):
 def _feature_names(estimator):
     names = library_attr(estimator, "feature_names_in_")
     return None if names is None else capped_names([str(name) for name in names])
-

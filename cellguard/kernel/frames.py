@@ -14,14 +14,14 @@ from itertools import chain, islice
 from .context import sample_step
 from .jsonsafe import cut
 
-MAX_COLUMN_NAMES = 2_000        # R.columns is cut beyond this many names...
-MAX_COLUMN_CHARS = 64 * 1024    # ...or this many characters, with columns_complete: false
+MAX_COLUMN_NAMES = 2_000  # R.columns is cut beyond this many names...
+MAX_COLUMN_CHARS = 64 * 1024  # ...or this many characters, with columns_complete: false
 EXAMPLES = 5
 EXAMPLE_CHARS = 40
-CATEGORICAL_MAX_UNIQUE = 20     # at most this many distinct values reads as categorical
-TEXT_UNIQUE_RATIO = 0.5         # strings mostly distinct (above this ratio) read as text
-TYPE_SCAN = 1_000               # object values inspected for mixed Python types
-CARDINALITY_PROBE = 1_000       # leading values that tell a continuous number column quickly
+CATEGORICAL_MAX_UNIQUE = 20  # at most this many distinct values reads as categorical
+TEXT_UNIQUE_RATIO = 0.5  # strings mostly distinct (above this ratio) read as text
+TYPE_SCAN = 1_000  # object values inspected for mixed Python types
+CARDINALITY_PROBE = 1_000  # leading values that tell a continuous number column quickly
 
 
 def summarizer_for(obj):
@@ -54,31 +54,50 @@ def summarize_frame(frame, ctx) -> dict:
             column_values[names[position]] = value_facts(sample.iloc[:, position])
         except Exception as exc:  # one odd column (unhashable values...) must not sink the frame
             column_values[names[position]] = {"error": f"{type(exc).__name__}: {exc}"}
-    representation = {"columns": listed, "dtypes": {name: str(dtype) for name, dtype in zip(listed, frame.dtypes)},
-                      "index": type(frame.index).__name__}
+    representation = {
+        "columns": listed,
+        "dtypes": {name: str(dtype) for name, dtype in zip(listed, frame.dtypes)},
+        "index": type(frame.index).__name__,
+    }
     if len(listed) < len(names):
         representation["columns_complete"] = False
-    return {"kind": "dataframe", "S": {"shape": list(frame.shape)}, "R": representation,
-            "V": {"has_nan": bool(nan_columns), "nan_columns": capped_names(nan_columns),
-                  "column_values": column_values},
-            "sampled": step > 1}
+    return {
+        "kind": "dataframe",
+        "S": {"shape": list(frame.shape)},
+        "R": representation,
+        "V": {
+            "has_nan": bool(nan_columns),
+            "nan_columns": capped_names(nan_columns),
+            "column_values": column_values,
+        },
+        "sampled": step > 1,
+    }
 
 
 def summarize_series(series, ctx) -> dict:
     step = sample_step(len(series))
-    return {"kind": "series", "S": {"shape": [len(series)]},
-            "R": {"dtype": str(series.dtype), "name": None if series.name is None else str(series.name),
-                  "index": type(series.index).__name__},
-            "V": value_facts(series.iloc[::step] if step > 1 else series),
-            "sampled": step > 1}
+    return {
+        "kind": "series",
+        "S": {"shape": [len(series)]},
+        "R": {
+            "dtype": str(series.dtype),
+            "name": None if series.name is None else str(series.name),
+            "index": type(series.index).__name__,
+        },
+        "V": value_facts(series.iloc[::step] if step > 1 else series),
+        "sampled": step > 1,
+    }
 
 
 def summarize_index(index, ctx) -> dict:
     step = sample_step(len(index))
-    return {"kind": "index", "S": {"shape": [len(index)]},
-            "R": {"dtype": str(index.dtype), "class": type(index).__name__},
-            "V": value_facts(index[::step] if step > 1 else index),
-            "sampled": step > 1}
+    return {
+        "kind": "index",
+        "S": {"shape": [len(index)]},
+        "R": {"dtype": str(index.dtype), "class": type(index).__name__},
+        "V": value_facts(index[::step] if step > 1 else index),
+        "sampled": step > 1,
+    }
 
 
 def value_facts(values) -> dict:
@@ -93,8 +112,10 @@ def value_facts(values) -> dict:
     if types.is_bool_dtype(dtype):
         facts.update(kind="binary", unique=int(present.nunique()))
     elif types.is_datetime64_any_dtype(dtype) or types.is_timedelta64_dtype(dtype):
-        facts.update(kind="datetime" if types.is_datetime64_any_dtype(dtype) else "continuous",
-                     range=[str(present.min()), str(present.max())])
+        facts.update(
+            kind="datetime" if types.is_datetime64_any_dtype(dtype) else "continuous",
+            range=[str(present.min()), str(present.max())],
+        )
     elif types.is_numeric_dtype(dtype) and not types.is_complex_dtype(dtype):
         facts["range"] = [present.min(), present.max()]
         if _head(present, CARDINALITY_PROBE).nunique() > CATEGORICAL_MAX_UNIQUE:
@@ -104,7 +125,11 @@ def value_facts(values) -> dict:
             unique = int(present.nunique())
             facts.update(kind=_kind_by_cardinality(unique, CATEGORICAL_MAX_UNIQUE), unique=unique)
     else:
-        facts.update(_label_facts(present, categorical=isinstance(dtype, sys.modules["pandas"].CategoricalDtype)))
+        facts.update(
+            _label_facts(
+                present, categorical=isinstance(dtype, sys.modules["pandas"].CategoricalDtype)
+            )
+        )
     return facts
 
 
@@ -118,14 +143,18 @@ def _label_facts(present, categorical: bool) -> dict:
     if distinct is not None:
         unique = len(distinct)
         text_limit = max(CATEGORICAL_MAX_UNIQUE, int(TEXT_UNIQUE_RATIO * len(present)))
-        facts["kind"] = "categorical" if categorical else _kind_by_cardinality(unique, text_limit, "text")
+        facts["kind"] = (
+            "categorical" if categorical else _kind_by_cardinality(unique, text_limit, "text")
+        )
         facts["unique"] = unique
         examples = list(distinct[:EXAMPLES])
     else:
         facts["kind"] = "text"
         examples = _head(present, EXAMPLES).tolist()
-    facts["examples"] = [cut(str(value), EXAMPLE_CHARS) if issubclass(type(value), str) else value
-                          for value in examples]
+    facts["examples"] = [
+        cut(str(value), EXAMPLE_CHARS) if issubclass(type(value), str) else value
+        for value in examples
+    ]
     if present.dtype == object:
         kinds = sorted({type(value).__name__ for value in _head(present, TYPE_SCAN).tolist()})
         if len(kinds) > 1:
@@ -144,7 +173,9 @@ def _detail_order(names, ctx):
     position_of = {}
     for position, name in enumerate(names):
         position_of.setdefault(name, position)
-    focused = [position_of[name] for name in dict.fromkeys(ctx.focus_columns) if name in position_of]
+    focused = [
+        position_of[name] for name in dict.fromkeys(ctx.focus_columns) if name in position_of
+    ]
     chosen = set(focused)
     rest = (position for position in range(len(names)) if position not in chosen)
     return list(islice(chain(focused, rest), ctx.max_columns))

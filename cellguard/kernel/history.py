@@ -21,21 +21,28 @@ class History:
         if info is None or not info.store_history or info.silent:
             return
         error = result.error_before_exec or result.error_in_exec
-        self.records.append({
-            "execution_count": result.execution_count,
-            "source": info.raw_cell,
-            "success": error is None,
-            "error_name": type(error).__name__ if error is not None else None,
-            "error_message": str(error)[:ERROR_MESSAGE_CHARS] if error is not None else None,
-            "before_attach": False,
-        })
+        self.records.append(
+            {
+                "execution_count": result.execution_count,
+                "source": info.raw_cell,
+                "success": error is None,
+                "error_name": type(error).__name__ if error is not None else None,
+                "error_message": str(error)[:ERROR_MESSAGE_CHARS] if error is not None else None,
+                "before_attach": False,
+            }
+        )
 
     def cells(self) -> list:
         recorded = {cell["execution_count"] for cell in self.records}
         inputs = self.ipython.history_manager.input_hist_raw
         earlier = [
-            {"execution_count": count, "source": inputs[count], "success": None,
-             "error_name": None, "before_attach": True}
+            {
+                "execution_count": count,
+                "source": inputs[count],
+                "success": None,
+                "error_name": None,
+                "before_attach": True,
+            }
             for count in range(1, min(len(inputs), self.attach_count + 1))
             if count not in recorded
         ]

@@ -9,12 +9,30 @@ import sys
 
 # Top-level modules whose attribute access (properties, `__getattr__`) is known to be free of side
 # effects, so paths through their objects may be resolved with a plain `getattr`.
-TRUSTED_LIBRARIES = frozenset({
-    "builtins", "collections", "datetime", "decimal", "pathlib",
-    "numpy", "pandas", "scipy", "sklearn", "xgboost", "lightgbm", "catboost",
-    "torch", "torchvision", "tensorflow", "keras", "tf_keras",
-    "matplotlib", "seaborn", "statsmodels",
-})
+TRUSTED_LIBRARIES = frozenset(
+    {
+        "builtins",
+        "collections",
+        "datetime",
+        "decimal",
+        "pathlib",
+        "numpy",
+        "pandas",
+        "scipy",
+        "sklearn",
+        "xgboost",
+        "lightgbm",
+        "catboost",
+        "torch",
+        "torchvision",
+        "tensorflow",
+        "keras",
+        "tf_keras",
+        "matplotlib",
+        "seaborn",
+        "statsmodels",
+    }
+)
 
 
 def qualified_name(cls) -> str:

@@ -15,8 +15,13 @@ from .introspect import is_trusted_type
 ELLIPSIS = "…"
 PREVIEW_ITEMS = 5
 _SCALARS = (bool, int, float, complex, str, bytes, type(None))
-_CONTAINERS = {list: ("[", "]"), tuple: ("(", ")"), set: ("{", "}"),
-               frozenset: ("frozenset({", "})"), dict: ("{", "}")}
+_CONTAINERS = {
+    list: ("[", "]"),
+    tuple: ("(", ")"),
+    set: ("{", "}"),
+    frozenset: ("frozenset({", "})"),
+    dict: ("{", "}"),
+}
 
 
 def cut(text: str, limit: int) -> str:
@@ -68,8 +73,10 @@ def _repr(value, depth: int) -> str:
         more = ", …" if length > PREVIEW_ITEMS else ""
         opening, closing = _CONTAINERS[base]
         if base is dict:
-            items = [f"{_repr(k, depth + 1)}: {_repr(v, depth + 1)}"
-                     for k, v in islice(dict.items(value), PREVIEW_ITEMS)]
+            items = [
+                f"{_repr(k, depth + 1)}: {_repr(v, depth + 1)}"
+                for k, v in islice(dict.items(value), PREVIEW_ITEMS)
+            ]
         else:
             items = [_repr(item, depth + 1) for item in islice(base.__iter__(value), PREVIEW_ITEMS)]
         trailing = "," if base is tuple and length == 1 else ""

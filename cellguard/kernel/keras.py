@@ -7,7 +7,13 @@ only attributes set at construction (`samples`, `class_indices`, `element_spec`)
 from .introspect import instance_attr, instance_dict, library_attr, mro_has
 from .jsonsafe import cut, short_repr
 
-KERAS_PACKAGES = ("keras", "tf_keras", "tensorflow.python.keras", "tensorflow.keras", "keras_preprocessing")
+KERAS_PACKAGES = (
+    "keras",
+    "tf_keras",
+    "tensorflow.python.keras",
+    "tensorflow.keras",
+    "keras_preprocessing",
+)
 ITERATORS = {"DirectoryIterator", "DataFrameIterator", "NumpyArrayIterator"}
 MAX_LAYERS = 60
 MAX_CLASS_INDICES = 50
@@ -30,13 +36,21 @@ def summarize_model(model, ctx) -> dict:
     described = [_layer(layer) for layer in layers[:MAX_LAYERS]]
     last = described[-1] if described else {}
     loss, metrics = _compile_config(model)
-    return {"kind": "keras_model",
-            "S": {"input_shape": _shape(library_attr(model, "input_shape")),
-                  "output_shape": _shape(library_attr(model, "output_shape")),
-                  "n_params": _count_params(model), "n_layers": len(layers)},
-            "R": {"layers": described, "loss": loss, "metrics": metrics},
-            "V": {"output_units": last.get("units"), "output_activation": last.get("activation"),
-                  "compiled": _compiled(model)}}
+    return {
+        "kind": "keras_model",
+        "S": {
+            "input_shape": _shape(library_attr(model, "input_shape")),
+            "output_shape": _shape(library_attr(model, "output_shape")),
+            "n_params": _count_params(model),
+            "n_layers": len(layers),
+        },
+        "R": {"layers": described, "loss": loss, "metrics": metrics},
+        "V": {
+            "output_units": last.get("units"),
+            "output_activation": last.get("activation"),
+            "compiled": _compiled(model),
+        },
+    }
 
 
 def summarize_iterator(iterator, ctx) -> dict:
@@ -46,35 +60,57 @@ def summarize_iterator(iterator, ctx) -> dict:
     if image_shape is None and attrs.get("x") is not None:  # NumpyArrayIterator keeps the array
         image_shape = tuple(attrs["x"].shape[1:])
     class_indices = attrs.get("class_indices")
-    num_classes = attrs.get("num_classes", len(class_indices) if class_indices is not None else None)
+    num_classes = attrs.get(
+        "num_classes", len(class_indices) if class_indices is not None else None
+    )
     if class_indices is not None:
         class_indices = dict(list(class_indices.items())[:MAX_CLASS_INDICES])
-    return {"kind": "keras_iterator",
-            "S": {"samples": samples, "batch_size": attrs.get("batch_size"), "image_shape": _shape(image_shape)},
-            "R": {"class_mode": attrs.get("class_mode"), "color_mode": attrs.get("color_mode")},
-            "V": {"num_classes": num_classes, "class_indices": class_indices}}
+    return {
+        "kind": "keras_iterator",
+        "S": {
+            "samples": samples,
+            "batch_size": attrs.get("batch_size"),
+            "image_shape": _shape(image_shape),
+        },
+        "R": {"class_mode": attrs.get("class_mode"), "color_mode": attrs.get("color_mode")},
+        "V": {"num_classes": num_classes, "class_indices": class_indices},
+    }
 
 
 def summarize_history(history, ctx) -> dict:
     series = instance_attr(history, "history") or {}
     epochs = instance_attr(history, "epoch")
     final = {name: values[-1] for name, values in series.items() if values}
-    return {"kind": "keras_history",
-            "S": {"epochs": len(epochs) if epochs is not None else max(map(len, series.values()), default=0)},
-            "R": {"metrics": list(series)}, "V": {"final": final}}
+    return {
+        "kind": "keras_history",
+        "S": {
+            "epochs": len(epochs)
+            if epochs is not None
+            else max(map(len, series.values()), default=0)
+        },
+        "R": {"metrics": list(series)},
+        "V": {"final": final},
+    }
 
 
 def summarize_dataset(dataset, ctx) -> dict:
-    return {"kind": "tf_dataset", "R": {"element_spec": cut(repr(library_attr(dataset, "element_spec")), 600)}}
+    return {
+        "kind": "tf_dataset",
+        "R": {"element_spec": cut(repr(library_attr(dataset, "element_spec")), 600)},
+    }
 
 
 def _layer(layer) -> dict:
     output_shape = library_attr(layer, "output_shape")  # tf.keras 2; Keras 3 layers lack it
     if output_shape is None:
         output_shape = library_attr(library_attr(layer, "output"), "shape")
-    facts = {"name": library_attr(layer, "name"), "class": type(layer).__name__,
-             "output_shape": _shape(output_shape), "units": instance_attr(layer, "units"),
-             "activation": _name_of(instance_attr(layer, "activation"))}
+    facts = {
+        "name": library_attr(layer, "name"),
+        "class": type(layer).__name__,
+        "output_shape": _shape(output_shape),
+        "units": instance_attr(layer, "units"),
+        "activation": _name_of(instance_attr(layer, "activation")),
+    }
     return {key: value for key, value in facts.items() if value is not None}
 
 
@@ -125,4 +161,3 @@ def _shape(shape):
     if items and all(isinstance(item, (tuple, list)) or hasattr(item, "as_list") for item in items):
         return [_shape(item) for item in items]
     return [None if item is None else int(item) for item in items]
-

@@ -13,9 +13,27 @@ from .summarize import summarize_names
 
 PROTOCOL_VERSION = 1
 # Reported by `hello` when already imported (nothing is imported to ask).
-KNOWN_LIBRARIES = ("numpy", "pandas", "sklearn", "scipy", "torch", "torchvision", "tensorflow", "keras",
-                   "tf_keras", "xgboost", "lightgbm", "catboost", "matplotlib", "seaborn", "statsmodels",
-                   "transformers", "polars", "PIL", "cv2")
+KNOWN_LIBRARIES = (
+    "numpy",
+    "pandas",
+    "sklearn",
+    "scipy",
+    "torch",
+    "torchvision",
+    "tensorflow",
+    "keras",
+    "tf_keras",
+    "xgboost",
+    "lightgbm",
+    "catboost",
+    "matplotlib",
+    "seaborn",
+    "statsmodels",
+    "transformers",
+    "polars",
+    "PIL",
+    "cv2",
+)
 
 
 def handle(agent, request) -> dict:
@@ -24,19 +42,32 @@ def handle(agent, request) -> dict:
     kind, request_id = request.get("type"), request.get("id")
     handler = HANDLERS.get(kind)
     if handler is None:
-        return {"type": kind, "id": request_id, "ok": False,
-                "error": f"unknown request type {kind!r}; expected one of {sorted(HANDLERS)}"}
+        return {
+            "type": kind,
+            "id": request_id,
+            "ok": False,
+            "error": f"unknown request type {kind!r}; expected one of {sorted(HANDLERS)}",
+        }
     try:
         result = handler(agent, request)
         return clean({"type": kind, "id": request_id, "ok": True, **result})
     except Exception as exc:
-        return {"type": kind, "id": request_id, "ok": False, "error": f"{type(exc).__name__}: {exc}"}
+        return {
+            "type": kind,
+            "id": request_id,
+            "ok": False,
+            "error": f"{type(exc).__name__}: {exc}",
+        }
 
 
 def _hello(agent, request) -> dict:
     libraries = {name: library_version(name) for name in KNOWN_LIBRARIES if name in sys.modules}
-    return {"protocol": PROTOCOL_VERSION, "python": platform.python_version(),
-            "libraries": libraries, "agent": agent.mode}
+    return {
+        "protocol": PROTOCOL_VERSION,
+        "python": platform.python_version(),
+        "libraries": libraries,
+        "agent": agent.mode,
+    }
 
 
 def _names(agent, request) -> dict:
@@ -47,9 +78,12 @@ def _names(agent, request) -> dict:
 def _summarize(agent, request) -> dict:
     options = {**agent.settings, **(request.get("options") or {})}
     summary = summarize_names(
-        _string_list(request.get("names")), agent.user_ns,
-        max_columns=int(options["max_columns"]), focus_columns=_string_list(options.get("focus_columns")),
-        budget_ms=float(options["budget_ms"]))
+        _string_list(request.get("names")),
+        agent.user_ns,
+        max_columns=int(options["max_columns"]),
+        focus_columns=_string_list(options.get("focus_columns")),
+        budget_ms=float(options["budget_ms"]),
+    )
     return {"summary": summary}
 
 
@@ -77,5 +111,10 @@ def _string_list(value) -> list:
     return value
 
 
-HANDLERS = {"hello": _hello, "names": _names, "summarize": _summarize,
-            "signature": _signature, "history": _history}
+HANDLERS = {
+    "hello": _hello,
+    "names": _names,
+    "summarize": _summarize,
+    "signature": _signature,
+    "history": _history,
+}

@@ -16,9 +16,14 @@ from .introspect import instance_dict, is_trusted_type
 _MISSING = object()
 # Descriptors whose `__get__` is known to run no user code.
 _SAFE_DESCRIPTORS = (
-    types.FunctionType, classmethod, staticmethod,
-    types.MemberDescriptorType, types.GetSetDescriptorType,
-    types.MethodDescriptorType, types.BuiltinFunctionType, types.WrapperDescriptorType,
+    types.FunctionType,
+    classmethod,
+    staticmethod,
+    types.MemberDescriptorType,
+    types.GetSetDescriptorType,
+    types.MethodDescriptorType,
+    types.BuiltinFunctionType,
+    types.WrapperDescriptorType,
 )
 
 
@@ -76,10 +81,14 @@ def get_attribute(obj, name: str):
         except AttributeError:
             raise Unresolvable(f"{cls.__name__!r} object has no attribute {name!r}") from None
     if found is _MISSING:
-        raise Unresolvable(f"{cls.__name__!r} object has no attribute {name!r} (dynamic attributes are not evaluated)")
+        raise Unresolvable(
+            f"{cls.__name__!r} object has no attribute {name!r} (dynamic attributes are not evaluated)"
+        )
     if instance_dict(obj).get(name, _MISSING) is found or not hasattr(type(found), "__get__"):
         return found
     if issubclass(type(found), _SAFE_DESCRIPTORS):
         # Call the descriptor directly: `getattr` would go through a user's `__getattribute__`.
         return type(found).__get__(found, obj, cls)
-    raise Unresolvable(f"{cls.__name__}.{name} is a {type(found).__name__}; it is not evaluated on user classes")
+    raise Unresolvable(
+        f"{cls.__name__}.{name} is a {type(found).__name__}; it is not evaluated on user classes"
+    )

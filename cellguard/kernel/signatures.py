@@ -7,9 +7,16 @@ import types
 from .introspect import library_version
 from .jsonsafe import cut, short_repr
 
-_FUNCTION_TYPES = (types.FunctionType, types.BuiltinFunctionType, types.MethodType,
-                   types.MethodDescriptorType, types.WrapperDescriptorType,
-                   types.MethodWrapperType, types.ClassMethodDescriptorType, functools.partial)
+_FUNCTION_TYPES = (
+    types.FunctionType,
+    types.BuiltinFunctionType,
+    types.MethodType,
+    types.MethodDescriptorType,
+    types.WrapperDescriptorType,
+    types.MethodWrapperType,
+    types.ClassMethodDescriptorType,
+    functools.partial,
+)
 
 
 def callable_kind(obj) -> str:
@@ -24,8 +31,15 @@ def callable_kind(obj) -> str:
         # Builtin methods bound to an object (`[].append`) have a non-module `__self__`.
         owner = obj.__self__
         return "builtin" if owner is None or issubclass(type(owner), types.ModuleType) else "method"
-    if issubclass(cls, (types.MethodDescriptorType, types.WrapperDescriptorType,
-                        types.MethodWrapperType, types.ClassMethodDescriptorType)):
+    if issubclass(
+        cls,
+        (
+            types.MethodDescriptorType,
+            types.WrapperDescriptorType,
+            types.MethodWrapperType,
+            types.ClassMethodDescriptorType,
+        ),
+    ):
         return "builtin"
     return "function"
 
@@ -53,8 +67,13 @@ def defining_module(obj) -> str:
 def describe(obj) -> dict:
     """`{kind, signature, parameters, wrapped, library, version}` for a callable, class or module."""
     library = defining_module(obj).split(".")[0]
-    facts = {"kind": callable_kind(obj), "signature": None, "parameters": None,
-             "library": library, "version": library_version(library)}
+    facts = {
+        "kind": callable_kind(obj),
+        "signature": None,
+        "parameters": None,
+        "library": library,
+        "version": library_version(library),
+    }
     if facts["kind"] == "module":
         return facts
     try:
@@ -103,4 +122,3 @@ def _parameter(parameter: inspect.Parameter) -> dict:
 def is_callable_value(obj) -> bool:
     """Functions, methods, builtins and partials (classes and modules have their own kinds)."""
     return issubclass(type(obj), _FUNCTION_TYPES)
-

@@ -12,10 +12,16 @@ SUMMARIZER_MODULES = (frames, arrays, estimators, keras, torch, basic)
 SCHEMA_VERSION = 1
 
 
-def summarize_names(names, namespace: dict, *, max_columns: int, focus_columns, budget_ms: float) -> dict:
+def summarize_names(
+    names, namespace: dict, *, max_columns: int, focus_columns, budget_ms: float
+) -> dict:
     """The summary document for `names` (plain names or dotted paths) in `namespace`."""
-    ctx = Context(budget=Budget(budget_ms), max_columns=max_columns,
-                  focus_columns=tuple(focus_columns), summarize=summarize_object)
+    ctx = Context(
+        budget=Budget(budget_ms),
+        max_columns=max_columns,
+        focus_columns=tuple(focus_columns),
+        summarize=summarize_object,
+    )
     objects = {}
     partial = False
     for name in names:
@@ -24,8 +30,12 @@ def summarize_names(names, namespace: dict, *, max_columns: int, focus_columns, 
             break
         objects[name] = _summarize_path(name, namespace, ctx)
         partial = partial or ctx.truncated
-    return {"schema": SCHEMA_VERSION, "partial": partial, "elapsed_ms": round(ctx.budget.elapsed_ms(), 2),
-            "objects": objects}
+    return {
+        "schema": SCHEMA_VERSION,
+        "partial": partial,
+        "elapsed_ms": round(ctx.budget.elapsed_ms(), 2),
+        "objects": objects,
+    }
 
 
 def _summarize_path(path: str, namespace: dict, ctx: Context) -> dict:
@@ -44,14 +54,20 @@ def summarize_object(obj, ctx: Context) -> dict:
     """One object's summary, or `{"error": ...}` when its summarizer raised."""
     ctx.truncated = False
     try:
-        summarizer = next(found for found in (module.summarizer_for(obj) for module in SUMMARIZER_MODULES) if found)
+        summarizer = next(
+            found
+            for found in (module.summarizer_for(obj) for module in SUMMARIZER_MODULES)
+            if found
+        )
         facts = summarizer(obj, ctx)
     except Exception as exc:
         return {"type": type_name(obj), "error": f"{type(exc).__name__}: {exc}"}
     summary = {"type": type_name(obj), "kind": facts.pop("kind")}
     for category in ("S", "R", "V"):
         # A fact that could not be read is left out: rules stay silent on a missing fact.
-        present = {key: value for key, value in facts.pop(category, {}).items() if value is not None}
+        present = {
+            key: value for key, value in facts.pop(category, {}).items() if value is not None
+        }
         if present:
             summary[category] = present
     summary.update(facts)

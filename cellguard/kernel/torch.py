@@ -15,9 +15,20 @@ from .introspect import instance_attr, instance_dict, library_attr, mro_has, qua
 
 TORCH = ("torch",)
 PROBES = 3
-LAYER_FACTS = ("in_features", "out_features", "in_channels", "out_channels", "kernel_size",
-               "num_embeddings", "embedding_dim", "normalized_shape", "num_features",
-               "input_size", "hidden_size", "num_layers")
+LAYER_FACTS = (
+    "in_features",
+    "out_features",
+    "in_channels",
+    "out_channels",
+    "kernel_size",
+    "num_embeddings",
+    "embedding_dim",
+    "normalized_shape",
+    "num_features",
+    "input_size",
+    "hidden_size",
+    "num_layers",
+)
 
 
 def summarizer_for(obj):
@@ -34,10 +45,15 @@ def summarizer_for(obj):
 
 def summarize_module(module, ctx) -> dict:
     leaves = _leaf_modules(module)
-    return {"kind": "torch_module", "S": {"n_params": _count_params(module), "n_layers": len(leaves)},
-            "R": {"first_layer": _layer(leaves[0]) if leaves else None,
-                  "last_layer": _layer(leaves[-1]) if leaves else None},
-            "V": {"training": instance_attr(module, "training")}}
+    return {
+        "kind": "torch_module",
+        "S": {"n_params": _count_params(module), "n_layers": len(leaves)},
+        "R": {
+            "first_layer": _layer(leaves[0]) if leaves else None,
+            "last_layer": _layer(leaves[-1]) if leaves else None,
+        },
+        "V": {"training": instance_attr(module, "training")},
+    }
 
 
 def summarize_dataloader(loader, ctx) -> dict:
@@ -45,12 +61,16 @@ def summarize_dataloader(loader, ctx) -> dict:
     dataset = attrs.get("dataset")
     sampler = attrs.get("sampler")
     collate = attrs.get("collate_fn")
-    return {"kind": "dataloader",
-            "S": {"batch_size": attrs.get("batch_size"), "num_workers": attrs.get("num_workers")},
-            "R": {"drop_last": attrs.get("drop_last"),
-                  "sampler": None if sampler is None else type(sampler).__name__,
-                  "collate_fn": None if collate is None else _callable_name(collate),
-                  "dataset": None if dataset is None else ctx.summarize(dataset, ctx)}}
+    return {
+        "kind": "dataloader",
+        "S": {"batch_size": attrs.get("batch_size"), "num_workers": attrs.get("num_workers")},
+        "R": {
+            "drop_last": attrs.get("drop_last"),
+            "sampler": None if sampler is None else type(sampler).__name__,
+            "collate_fn": None if collate is None else _callable_name(collate),
+            "dataset": None if dataset is None else ctx.summarize(dataset, ctx),
+        },
+    }
 
 
 def _callable_name(fn) -> str:
@@ -77,10 +97,16 @@ def summarize_dataset(dataset, ctx) -> dict:
                 ctx.truncated = True
                 break
             samples.append(_describe_sample(dataset[index]))
-    return {"kind": "torch_dataset", "S": {"length": length},
-            "R": {"class": qualified_name(type(dataset)), "sample": samples[0] if samples else None,
-                  "samples_agree": len({_layout(sample) for sample in samples}) == 1 if samples else None},
-            "V": {"probed": len(samples)}}
+    return {
+        "kind": "torch_dataset",
+        "S": {"length": length},
+        "R": {
+            "class": qualified_name(type(dataset)),
+            "sample": samples[0] if samples else None,
+            "samples_agree": len({_layout(sample) for sample in samples}) == 1 if samples else None,
+        },
+        "V": {"probed": len(samples)},
+    }
 
 
 def _describe_sample(sample) -> list:
@@ -94,7 +120,10 @@ def _describe_sample(sample) -> list:
 
 def _layout(sample) -> tuple:
     """What must agree between samples for them to batch: types, shapes and dtypes, not values."""
-    return tuple((part.get("key"), part["type"], tuple(part.get("shape", ())), part.get("dtype")) for part in sample)
+    return tuple(
+        (part.get("key"), part["type"], tuple(part.get("shape", ())), part.get("dtype"))
+        for part in sample
+    )
 
 
 def _describe_value(value) -> dict:

@@ -36,7 +36,12 @@ def answer(client: Client, request: dict) -> dict:
         except LLMError as e:
             errors.append(str(e))
     if not contents:
-        return {"id": rid, "ok": False, "error": errors[0] if errors else "no answer", "errors": errors}
+        return {
+            "id": rid,
+            "ok": False,
+            "error": errors[0] if errors else "no answer",
+            "errors": errors,
+        }
     return {"id": rid, "ok": True, "contents": contents, "errors": errors}
 
 
@@ -62,7 +67,7 @@ def main() -> int:
         except Exception as e:  # never let one request kill the worker
             reply({"id": request.get("id"), "ok": False, "error": f"{type(e).__name__}: {e}"})
 
-    workers = int(os.environ.get("CELLGUARD_LLM_CONCURRENCY", 4))
+    workers = int(os.environ.get("CELLGUARD_LLM_CONCURRENCY", "4"))
     with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
         for line in sys.stdin:
             if line.strip():

@@ -22,11 +22,12 @@ import threading
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Generator
 from dataclasses import dataclass, field
-from typing import Any, Generator, Optional
+from typing import Any
 from urllib.parse import urlparse
 
-__all__ = ["LLMConfig", "LLMError", "Client", "config_from_env"]
+__all__ = ["Client", "LLMConfig", "LLMError", "config_from_env"]
 
 
 class LLMError(Exception):
@@ -37,8 +38,8 @@ class LLMError(Exception):
 class LLMConfig:
     base_url: str = ""
     model: str = ""
-    api_key: Optional[str] = field(default=None, repr=False)
-    temperature: Optional[float] = None
+    api_key: str | None = field(default=None, repr=False)
+    temperature: float | None = None
     timeout_s: float = 60.0
     retries: int = 3
     backoff_s: float = 1.0
@@ -62,7 +63,7 @@ class LLMConfig:
         return base + "/chat/completions"
 
 
-def config_from_env(env: Optional[dict] = None, **overrides: Any) -> LLMConfig:
+def config_from_env(env: dict | None = None, **overrides: Any) -> LLMConfig:
     env = os.environ if env is None else env
     temperature = env.get("CELLGUARD_LLM_TEMPERATURE")
     config = LLMConfig(
@@ -121,7 +122,7 @@ class Client:
         with _NO_STRUCTURED_LOCK:
             _NO_STRUCTURED.add(self._endpoint_key())
 
-    def build_request(self, messages: list, schema: Optional[dict]) -> _Request:
+    def build_request(self, messages: list, schema: dict | None) -> _Request:
         body: dict = {"model": self.config.model, "messages": messages}
         if self.config.temperature is not None:
             body["temperature"] = self.config.temperature
@@ -151,7 +152,7 @@ class Client:
             pass
         return delay
 
-    def _exchange(self, messages: list, schema: Optional[dict]) -> Generator[Any, Any, str]:
+    def _exchange(self, messages: list, schema: dict | None) -> Generator[Any, Any, str]:
         if not self.config.configured:
             raise LLMError("no LLM endpoint configured (base URL and model)")
         attempt = 0
@@ -181,19 +182,23 @@ class Client:
         try:
             data = json.loads(body)
             message = data["choices"][0]["message"]
-        except (ValueError, KeyError, IndexError, TypeError):
-            raise LLMError(f"unexpected reply from the LLM endpoint: {_short(body.decode('utf-8', 'replace'))}")
+        except (ValueError, KeyError, IndexError, TypeError) as e:
+            raise LLMError(
+                f"unexpected reply from the LLM endpoint: {_short(body.decode('utf-8', 'replace'))}"
+            ) from e
         content = message.get("content")
         if isinstance(content, list):  # content parts
             content = "".join(p.get("text", "") for p in content if isinstance(p, dict))
         if not content:
             refusal = message.get("refusal")
-            raise LLMError(f"the LLM refused: {_short(refusal)}" if refusal else "the LLM answered nothing")
+            raise LLMError(
+                f"the LLM refused: {_short(refusal)}" if refusal else "the LLM answered nothing"
+            )
         return content
 
     # -- drivers ---------------------------------------------------------------------------------
 
-    def complete(self, messages: list, schema: Optional[dict] = None) -> str:
+    def complete(self, messages: list, schema: dict | None = None) -> str:
         """One answer, synchronously (urllib)."""
         exchange = self._exchange(messages, schema)
         step = next(exchange)
@@ -209,7 +214,9 @@ class Client:
                 return done.value
 
     def _send_sync(self, request: _Request) -> _Response:
-        req = urllib.request.Request(request.url, data=request.body, headers=request.headers, method="POST")
+        req = urllib.request.Request(
+            request.url, data=request.body, headers=request.headers, method="POST"
+        )
         try:
             with urllib.request.urlopen(req, timeout=self.config.timeout_s) as resp:
                 return _Response(resp.status, resp.read(), dict(resp.headers))
@@ -220,7 +227,7 @@ class Client:
             kind = "timed out" if "timed out" in str(reason) else f"unreachable ({reason})"
             return _Response(0, error=f"request {kind}")
 
-    async def acomplete(self, messages: list, schema: Optional[dict] = None) -> str:
+    async def acomplete(self, messages: list, schema: dict | None = None) -> str:
         """One answer, asynchronously (tornado's AsyncHTTPClient)."""
         import asyncio
 
@@ -252,12 +259,20 @@ class Client:
             resp = await AsyncHTTPClient().fetch(req, raise_error=False)
         except HTTPClientError as e:  # tornado raises 599 (timeouts) even with raise_error=False
             if e.code == 599:
-                kind = "timed out" if "Timeout" in str(e) or "timed out" in str(e) else f"unreachable ({e})"
+                kind = (
+                    "timed out"
+                    if "Timeout" in str(e) or "timed out" in str(e)
+                    else f"unreachable ({e})"
+                )
                 return _Response(0, error=f"request {kind}")
             body = e.response.body if e.response is not None else b""
             return _Response(e.code, body or b"", {})
         except Exception as e:  # timeouts and connection errors
-            kind = "timed out" if "Timeout" in type(e).__name__ or "timed out" in str(e) else f"unreachable ({e})"
+            kind = (
+                "timed out"
+                if "Timeout" in type(e).__name__ or "timed out" in str(e)
+                else f"unreachable ({e})"
+            )
             return _Response(0, error=f"request {kind}")
         if resp.code == 599:
             err = str(resp.error or "")

@@ -22,7 +22,6 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-from typing import Optional
 from urllib.parse import urlparse
 
 from jupyter_server.base.handlers import APIHandler
@@ -38,12 +37,16 @@ MAX_VOTES = 9
 
 
 class CellguardLLM(Configurable):
-    base_url = Unicode(help="OpenAI-compatible base URL, e.g. https://api.openai.com/v1").tag(config=True)
-    model = Unicode(help="Model name").tag(config=True)
-    api_key = Unicode(help="API key (default: $CELLGUARD_LLM_API_KEY or $OPENAI_API_KEY); never sent to the browser").tag(
+    base_url = Unicode(help="OpenAI-compatible base URL, e.g. https://api.openai.com/v1").tag(
         config=True
     )
-    temperature = Float(-1.0, help="Sampling temperature; negative: the endpoint's default").tag(config=True)
+    model = Unicode(help="Model name").tag(config=True)
+    api_key = Unicode(
+        help="API key (default: $CELLGUARD_LLM_API_KEY or $OPENAI_API_KEY); never sent to the browser"
+    ).tag(config=True)
+    temperature = Float(-1.0, help="Sampling temperature; negative: the endpoint's default").tag(
+        config=True
+    )
     votes = Int(help="Answers per check (majority vote)").tag(config=True)
     timeout_s = Float(help="Timeout of one request, in seconds").tag(config=True)
     retries = Int(3, help="Retries on 429/5xx/timeouts, with exponential backoff").tag(config=True)
@@ -66,17 +69,17 @@ class CellguardLLM(Configurable):
 
     @default("temperature")
     def _temperature(self):
-        return float(os.environ.get("CELLGUARD_LLM_TEMPERATURE", -1.0))
+        return float(os.environ.get("CELLGUARD_LLM_TEMPERATURE", "-1"))
 
     @default("votes")
     def _votes(self):
-        return int(os.environ.get("CELLGUARD_LLM_VOTES", 1))
+        return int(os.environ.get("CELLGUARD_LLM_VOTES", "1"))
 
     @default("timeout_s")
     def _timeout(self):
-        return float(os.environ.get("CELLGUARD_LLM_TIMEOUT_S", 60))
+        return float(os.environ.get("CELLGUARD_LLM_TIMEOUT_S", "60"))
 
-    def client_config(self, overrides: Optional[dict] = None) -> LLMConfig:
+    def client_config(self, overrides: dict | None = None) -> LLMConfig:
         """The configuration, with a check request's `endpoint`, `model`, `temperature` and
         `timeout_s` (already validated) in place of the server's."""
         overrides = overrides or {}
@@ -94,7 +97,10 @@ class CellguardLLM(Configurable):
 
     def _may_receive_key(self, base_url: str) -> bool:
         # A browser-named endpoint must not be a way to read the server's key.
-        return _origin(base_url) in {_origin(self.base_url), *(_origin(o) for o in self.key_origins)}
+        return _origin(base_url) in {
+            _origin(self.base_url),
+            *(_origin(o) for o in self.key_origins),
+        }
 
 
 def _origin(url: str) -> str:
@@ -110,7 +116,11 @@ def _overrides(body: dict) -> dict:
     out: dict = {}
     endpoint = body.get("endpoint")
     if endpoint:
-        if not isinstance(endpoint, str) or urlparse(endpoint).scheme not in ("http", "https") or not _origin(endpoint):
+        if (
+            not isinstance(endpoint, str)
+            or urlparse(endpoint).scheme not in ("http", "https")
+            or not _origin(endpoint)
+        ):
             raise ValueError("endpoint must be an http(s) URL")
         out["endpoint"] = endpoint
     model = body.get("model")
@@ -169,19 +179,23 @@ class CheckHandler(_Base):
                 raise TypeError("system and user must be strings")
             overrides = _overrides(body)
         except (ValueError, KeyError, TypeError, AttributeError) as e:
-            raise web.HTTPError(400, f"expected {{prompt: {{system, user}}, votes?, endpoint?, model?}}: {e}")
+            raise web.HTTPError(
+                400, f"expected {{prompt: {{system, user}}, votes?, endpoint?, model?}}: {e}"
+            ) from e
         if len(system) + len(user) > MAX_PROMPT_CHARS:
             raise web.HTTPError(413, "prompt too long")
         votes = body.get("votes") or self.llm.votes
         try:
             votes = max(1, min(int(votes), MAX_VOTES))
-        except (TypeError, ValueError):
-            raise web.HTTPError(400, "votes must be a number")
+        except (TypeError, ValueError) as e:
+            raise web.HTTPError(400, "votes must be a number") from e
         schema = prompt.get("schema") if isinstance(prompt.get("schema"), dict) else None
         config = self.llm.client_config(overrides)
         if not config.configured:
             self.set_status(503)
-            self.finish(json.dumps({"answers": [], "errors": ["no LLM endpoint configured on the server"]}))
+            self.finish(
+                json.dumps({"answers": [], "errors": ["no LLM endpoint configured on the server"]})
+            )
             return
         client = Client(config)
         messages = [{"role": "system", "content": system}, {"role": "user", "content": user}]
@@ -220,7 +234,8 @@ def _load_jupyter_server_extension(serverapp):
         ],
     )
     serverapp.log.info(
-        "cellguard: LLM checks %s", f"via {llm.client_config().host} ({llm.model})" if llm.model else "not configured"
+        "cellguard: LLM checks %s",
+        f"via {llm.client_config().host} ({llm.model})" if llm.model else "not configured",
     )
 
 

@@ -20,6 +20,7 @@ if str(REPO) not in sys.path:  # `pytest` (unlike `python -m pytest`) does not p
     sys.path.insert(0, str(REPO))
 
 from cellguard.kernel.bootstrap import bootstrap_source  # noqa: E402
+
 TIMEOUT = 30
 
 
@@ -41,8 +42,9 @@ class KernelSession:
             elif msg["msg_type"] == "error":
                 printed.append("\n".join(msg["content"]["traceback"]))
 
-        reply = self.client.execute_interactive(code, silent=silent, store_history=store_history,
-                                                timeout=TIMEOUT, output_hook=on_output)
+        reply = self.client.execute_interactive(
+            code, silent=silent, store_history=store_history, timeout=TIMEOUT, output_hook=on_output
+        )
         return dict(reply["content"], stdout="".join(printed))
 
     def evaluate(self, expression: str):
@@ -59,7 +61,10 @@ class KernelSession:
         if self.comm_id is None:
             self.open_comm()
         request_id = uuid.uuid4().hex
-        self._send("comm_msg", {"comm_id": self.comm_id, "data": {"type": kind, "id": request_id, **fields}})
+        self._send(
+            "comm_msg",
+            {"comm_id": self.comm_id, "data": {"type": kind, "id": request_id, **fields}},
+        )
         return self.reply_to(request_id)
 
     def reply_to(self, request_id: str) -> dict:
@@ -85,7 +90,9 @@ class KernelSession:
 
 def _start(env: dict, cwd: Path) -> KernelSession:
     # The kernelspec runs `python`, which jupyter_client maps to this interpreter (the venv's).
-    manager, client = start_new_kernel(kernel_name="python3", env=env, cwd=str(cwd), startup_timeout=60)
+    manager, client = start_new_kernel(
+        kernel_name="python3", env=env, cwd=str(cwd), startup_timeout=60
+    )
     return KernelSession(manager, client)
 
 
@@ -111,7 +118,9 @@ def embedded_kernel(tmp_path_factory):
     env = _kernel_env(PYTHONPATH=str(site))
     session = _start(env, tmp_path_factory.mktemp("notebooks"))
     try:
-        found = session.evaluate("__import__('importlib.util').util.find_spec('cellguard') is not None")
+        found = session.evaluate(
+            "__import__('importlib.util').util.find_spec('cellguard') is not None"
+        )
         assert not found, "the embedded-mode kernel must not see the cellguard package"
         result = session.execute(bootstrap_source(), silent=True, store_history=False)
         assert result["status"] == "ok", result
@@ -125,7 +134,9 @@ def embedded_kernel(tmp_path_factory):
 def package_kernel(tmp_path_factory):
     session = _start(_kernel_env(PYTHONPATH=str(REPO)), REPO)
     try:
-        result = session.execute("import cellguard.kernel; cellguard.kernel.attach()", store_history=False)
+        result = session.execute(
+            "import cellguard.kernel; cellguard.kernel.attach()", store_history=False
+        )
         assert result["status"] == "ok", result
         yield session
     finally:

@@ -31,8 +31,9 @@ Layer = lookalike("keras.src.layers.layer", "Layer")
 Dense = lookalike("keras.src.layers.core.dense", "Dense", (Layer,))
 Flatten = lookalike("keras.src.layers.reshaping.flatten", "Flatten", (Layer,))
 Model = lookalike("keras.src.models.model", "Model", (Layer,))
-Sequential = lookalike("keras.src.models.sequential", "Sequential", (Model,),
-                       count_params=lambda self: 1290)
+Sequential = lookalike(
+    "keras.src.models.sequential", "Sequential", (Model,), count_params=lambda self: 1290
+)
 KerasTensor = lookalike("keras.src.backend.common.keras_tensor", "KerasTensor")
 
 
@@ -47,28 +48,56 @@ def keras_layer(cls, name, shape, **attrs):
 
 def test_keras_model_layers_output_units_and_compile_config():
     model = Sequential()
-    model.layers = [keras_layer(Flatten, "flatten", (None, 128)),
-                    keras_layer(Dense, "dense", (None, 10), units=10, activation=softmax)]
+    model.layers = [
+        keras_layer(Flatten, "flatten", (None, 128)),
+        keras_layer(Dense, "dense", (None, 10), units=10, activation=softmax),
+    ]
     model.input_shape, model.output_shape, model.compiled = (None, 8, 16), (None, 10), True
     config = lookalike("keras.src.saving.serialization_lib", "SerializableDict")()
     config.config = {"loss": "categorical_crossentropy", "metrics": ["accuracy"]}
     model._compile_config = config
     summary = summarize(model)
-    assert summary["kind"] == "keras_model" and summary["type"] == "keras.src.models.sequential.Sequential"
-    assert summary["S"] == {"input_shape": [None, 8, 16], "output_shape": [None, 10], "n_params": 1290, "n_layers": 2}
-    assert summary["R"]["layers"][1] == {"name": "dense", "class": "Dense", "output_shape": [None, 10],
-                                         "units": 10, "activation": "softmax"}
-    assert summary["R"]["loss"] == "categorical_crossentropy" and summary["R"]["metrics"] == ["accuracy"]
+    assert (
+        summary["kind"] == "keras_model"
+        and summary["type"] == "keras.src.models.sequential.Sequential"
+    )
+    assert summary["S"] == {
+        "input_shape": [None, 8, 16],
+        "output_shape": [None, 10],
+        "n_params": 1290,
+        "n_layers": 2,
+    }
+    assert summary["R"]["layers"][1] == {
+        "name": "dense",
+        "class": "Dense",
+        "output_shape": [None, 10],
+        "units": 10,
+        "activation": "softmax",
+    }
+    assert summary["R"]["loss"] == "categorical_crossentropy" and summary["R"]["metrics"] == [
+        "accuracy"
+    ]
     assert summary["V"] == {"output_units": 10, "output_activation": "softmax", "compiled": True}
 
 
 def test_keras_image_iterators_are_read_from_their_attributes():
     Iterator = lookalike("keras.src.legacy.preprocessing.image", "Iterator")
-    DataFrameIterator = lookalike("keras.src.legacy.preprocessing.image", "DataFrameIterator", (Iterator,),
-                                  __next__=lambda self: pytest.fail("iterated"))
+    DataFrameIterator = lookalike(
+        "keras.src.legacy.preprocessing.image",
+        "DataFrameIterator",
+        (Iterator,),
+        __next__=lambda self: pytest.fail("iterated"),
+    )
     iterator = DataFrameIterator()
-    vars(iterator).update(samples=2000, num_classes=2, batch_size=32, image_shape=(150, 150, 3),
-                          class_mode="categorical", color_mode="rgb", class_indices={"cat": 0, "dog": 1})
+    vars(iterator).update(
+        samples=2000,
+        num_classes=2,
+        batch_size=32,
+        image_shape=(150, 150, 3),
+        class_mode="categorical",
+        color_mode="rgb",
+        class_indices={"cat": 0, "dog": 1},
+    )
     summary = summarize(iterator)
     assert summary["kind"] == "keras_iterator"
     assert summary["S"] == {"samples": 2000, "batch_size": 32, "image_shape": [150, 150, 3]}
@@ -87,18 +116,28 @@ def test_keras_history_and_tf_dataset():
     History = lookalike("keras.src.callbacks.history", "History")
     history = History()
     history.history, history.epoch = {"loss": [0.9, 0.5], "val_accuracy": [0.6, 0.8]}, [0, 1]
-    assert summarize(history) == {"type": "keras.src.callbacks.history.History", "kind": "keras_history",
-                                  "S": {"epochs": 2}, "R": {"metrics": ["loss", "val_accuracy"]},
-                                  "V": {"final": {"loss": 0.5, "val_accuracy": 0.8}}}
-    DatasetV2 = lookalike("tensorflow.python.data.ops.dataset_ops", "DatasetV2",
-                          element_spec="TensorSpec(shape=(None, 4), dtype=tf.float32, name=None)",
-                          __iter__=lambda self: pytest.fail("iterated"))
+    assert summarize(history) == {
+        "type": "keras.src.callbacks.history.History",
+        "kind": "keras_history",
+        "S": {"epochs": 2},
+        "R": {"metrics": ["loss", "val_accuracy"]},
+        "V": {"final": {"loss": 0.5, "val_accuracy": 0.8}},
+    }
+    DatasetV2 = lookalike(
+        "tensorflow.python.data.ops.dataset_ops",
+        "DatasetV2",
+        element_spec="TensorSpec(shape=(None, 4), dtype=tf.float32, name=None)",
+        __iter__=lambda self: pytest.fail("iterated"),
+    )
     BatchDataset = lookalike("tensorflow.python.data.ops.batch_op", "_BatchDataset", (DatasetV2,))
     dataset = summarize(BatchDataset())
-    assert dataset["kind"] == "tf_dataset" and dataset["R"]["element_spec"].startswith("'TensorSpec(shape=(None, 4)")
+    assert dataset["kind"] == "tf_dataset" and dataset["R"]["element_spec"].startswith(
+        "'TensorSpec(shape=(None, 4)"
+    )
 
 
 # TensorFlow tensors ---------------------------------------------------------------------------
+
 
 class _Shape(tuple):
     rank = property(len)
@@ -113,7 +152,11 @@ EagerTensor = lookalike("tensorflow.python.framework.ops", "EagerTensor", (TFTen
 
 def tf_tensor(values: np.ndarray):
     tensor = EagerTensor()
-    tensor.values, tensor.shape, tensor.device = values, _Shape(values.shape), "/job:localhost/device:CPU:0"
+    tensor.values, tensor.shape, tensor.device = (
+        values,
+        _Shape(values.shape),
+        "/job:localhost/device:CPU:0",
+    )
     tensor.dtype = type("DType", (), {"name": str(values.dtype)})()
     tensor.numpy = lambda: values
     type(tensor).__getitem__ = lambda self, key: tf_tensor(self.values[key])
@@ -121,8 +164,12 @@ def tf_tensor(values: np.ndarray):
 
 
 def test_dicts_of_tensors_give_their_shapes():
-    inputs = {"input_ids": tf_tensor(np.zeros((8, 172), dtype=np.int32)), "mask": np.ones((8, 172)),
-              "n": 3, 7: np.zeros(2)}
+    inputs = {
+        "input_ids": tf_tensor(np.zeros((8, 172), dtype=np.int32)),
+        "mask": np.ones((8, 172)),
+        "n": 3,
+        7: np.zeros(2),
+    }
     summary = summarize(inputs)
     assert summary["kind"] == "dict" and summary["S"]["length"] == 4
     assert summary["S"]["value_shapes"] == {"input_ids": [8, 172], "mask": [8, 172]}
@@ -138,6 +185,7 @@ def test_tf_tensor_shape_dtype_device_and_values():
 
 
 # PyTorch ------------------------------------------------------------------------------------
+
 
 class _TorchTensor:
     """Wraps a numpy array behind the attributes torch.Tensor has."""
@@ -186,18 +234,32 @@ def test_torch_tensor_is_copied_to_host_and_sampled_when_big():
 
 def test_torch_module_parameters_and_first_and_last_layers():
     net = torch_module(Net)
-    net._modules = {"features": torch_module(Module, _modules={
-        "conv": torch_module(Conv2d, in_channels=3, out_channels=16, kernel_size=(3, 3))}),
-        "head": torch_module(Linear, in_features=64, out_features=10)}
-    net.parameters = lambda: (type("P", (), {"numel": lambda self, n=n: n})() for n in (432, 16, 640, 10))
+    net._modules = {
+        "features": torch_module(
+            Module,
+            _modules={
+                "conv": torch_module(Conv2d, in_channels=3, out_channels=16, kernel_size=(3, 3))
+            },
+        ),
+        "head": torch_module(Linear, in_features=64, out_features=10),
+    }
+    net.parameters = lambda: (
+        type("P", (), {"numel": lambda self, n=n: n})() for n in (432, 16, 640, 10)
+    )
     summary = summarize(net)
     assert summary["kind"] == "torch_module" and summary["S"] == {"n_params": 1098, "n_layers": 2}
-    assert summary["R"]["first_layer"] == {"class": "Conv2d", "in_channels": 3, "out_channels": 16, "kernel_size": [3, 3]}
+    assert summary["R"]["first_layer"] == {
+        "class": "Conv2d",
+        "in_channels": 3,
+        "out_channels": 16,
+        "kernel_size": [3, 3],
+    }
     assert summary["R"]["last_layer"] == {"class": "Linear", "in_features": 64, "out_features": 10}
     assert summary["V"] == {"training": True}
 
 
 # The real libraries, where installed ----------------------------------------------------------
+
 
 def test_real_torch_objects():
     torch = pytest.importorskip("torch")
@@ -211,10 +273,17 @@ def test_real_torch_objects():
     dataset = TensorDataset(torch.randn(10, 4), torch.arange(10))
     assert summarize(torch.tensor([[1.0, float("nan")]]))["V"]["has_nan"] is True
     assert summarize(net)["S"]["n_params"] == 4 * 8 + 8 + 8 * 3 + 3
-    assert summarize(net)["R"]["last_layer"] == {"class": "Linear", "in_features": 8, "out_features": 3}
+    assert summarize(net)["R"]["last_layer"] == {
+        "class": "Linear",
+        "in_features": 8,
+        "out_features": 3,
+    }
     loaded = summarize(DataLoader(dataset, batch_size=4))
     assert loaded["S"]["batch_size"] == 4 and loaded["R"]["dataset"]["S"] == {"length": 10}
-    assert summarize(DataLoader(Stream(), batch_size=2))["R"]["dataset"]["kind"] == "torch_iterable_dataset"
+    assert (
+        summarize(DataLoader(Stream(), batch_size=2))["R"]["dataset"]["kind"]
+        == "torch_iterable_dataset"
+    )
 
 
 def test_real_tensorflow_objects():
@@ -223,7 +292,9 @@ def test_real_tensorflow_objects():
     assert summarize(tf.Variable([1, 2, 3]))["V"]["range"] == [1, 3]
     dataset = tf.data.Dataset.from_tensor_slices(np.zeros((4, 2)))
     assert summarize(dataset)["kind"] == "tf_dataset"
-    model = tf.keras.Sequential([tf.keras.Input((4,)), tf.keras.layers.Dense(3, activation="softmax")])
+    model = tf.keras.Sequential(
+        [tf.keras.Input((4,)), tf.keras.layers.Dense(3, activation="softmax")]
+    )
     model.compile(loss="sparse_categorical_crossentropy", metrics=["accuracy"])
     summary = summarize(model)
     assert summary["V"]["output_units"] == 3 and summary["V"]["output_activation"] == "softmax"
@@ -238,7 +309,9 @@ def test_real_keras_iterator_and_history():
     assert summary["kind"] == "keras_iterator"
     assert summary["S"] == {"samples": 10, "batch_size": 4, "image_shape": [8, 8, 3]}
     assert iterator.batch_index == 0  # not advanced
-    model = tf.keras.Sequential([tf.keras.Input((8, 8, 3)), tf.keras.layers.Flatten(), tf.keras.layers.Dense(2)])
+    model = tf.keras.Sequential(
+        [tf.keras.Input((8, 8, 3)), tf.keras.layers.Flatten(), tf.keras.layers.Dense(2)]
+    )
     model.compile(loss="mse", optimizer="sgd")
     history = model.fit(np.zeros((4, 8, 8, 3)), np.zeros((4, 2)), epochs=2, verbose=0)
     summary = summarize(history)

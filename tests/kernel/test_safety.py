@@ -110,12 +110,21 @@ def test_generators_and_iterators_are_not_advanced(hostile):
 
 def test_sleeping_and_raising_dunders_never_run(hostile):
     started = time.perf_counter()
-    summary = hostile.summarize("sleepy", "raising", "sleepy_list", "zoo", "raising.value", "sleepy.missing")
+    summary = hostile.summarize(
+        "sleepy", "raising", "sleepy_list", "zoo", "raising.value", "sleepy.missing"
+    )
     assert time.perf_counter() - started < 2, "a sleeping dunder was called"
     objects = summary["objects"]
-    assert objects["sleepy"] == {"type": "__main__.Sleepy", "kind": "object", "R": {"class": "__main__.Sleepy"}}
+    assert objects["sleepy"] == {
+        "type": "__main__.Sleepy",
+        "kind": "object",
+        "R": {"class": "__main__.Sleepy"},
+    }
     assert objects["raising"]["kind"] == "object"
-    assert objects["sleepy_list"]["S"] == {"length": 3} and objects["sleepy_list"]["V"]["preview"] == "[1, 2, 3]"
+    assert (
+        objects["sleepy_list"]["S"] == {"length": 3}
+        and objects["sleepy_list"]["V"]["preview"] == "[1, 2, 3]"
+    )
     assert objects["zoo"]["V"]["preview"] == "[<Sleepy>, <Raising>, 1]"
     assert "not evaluated" in objects["raising.value"]["error"]
     assert "not evaluated" in objects["sleepy.missing"]["error"]
@@ -128,36 +137,50 @@ def test_a_failing_column_gives_an_error_entry_not_a_failed_request(hostile):
 
 
 def test_a_summarizer_that_raises_is_isolated(hostile):
-    hostile.execute("class BadFrame(pd.DataFrame):\n"
-                    "    @property\n"
-                    "    def columns(self):\n"
-                    "        raise RuntimeError('columns exploded')\n"
-                    "bad = BadFrame({'a': [1]})")
+    hostile.execute(
+        "class BadFrame(pd.DataFrame):\n"
+        "    @property\n"
+        "    def columns(self):\n"
+        "        raise RuntimeError('columns exploded')\n"
+        "bad = BadFrame({'a': [1]})"
+    )
     objects = hostile.summarize("bad", "frame")["objects"]
-    assert objects["bad"] == {"type": "__main__.BadFrame", "error": "RuntimeError: columns exploded"}
+    assert objects["bad"] == {
+        "type": "__main__.BadFrame",
+        "error": "RuntimeError: columns exploded",
+    }
     assert objects["frame"]["kind"] == "dataframe"
 
 
 def test_dataloaders_are_read_not_iterated(hostile):
-    state_before = hostile.evaluate("[random.random() for _ in [random.seed(7)]] and "
-                                    "str(np.random.seed(7) or np.random.get_state()[1][:4])")
+    state_before = hostile.evaluate(
+        "[random.random() for _ in [random.seed(7)]] and "
+        "str(np.random.seed(7) or np.random.get_state()[1][:4])"
+    )
     objects = hostile.summarize("stream_loader", "image_loader")["objects"]
     stream = objects["stream_loader"]
     assert stream["kind"] == "dataloader" and stream["S"] == {"batch_size": 32, "num_workers": 0}
     assert stream["R"]["dataset"]["kind"] == "torch_iterable_dataset"
     assert hostile.evaluate("advanced") == []
-    assert objects["image_loader"]["R"]["collate_fn"] == "torch.utils.data._utils.collate.default_collate"
+    assert (
+        objects["image_loader"]["R"]["collate_fn"]
+        == "torch.utils.data._utils.collate.default_collate"
+    )
     images = objects["image_loader"]["R"]["dataset"]
     assert images["kind"] == "torch_dataset" and images["S"] == {"length": 1000}
     assert images["V"] == {"probed": 3} and images["R"]["samples_agree"] is True
-    assert images["R"]["sample"] == [{"type": "ndarray", "shape": [3, 8, 8], "dtype": "float64"},
-                                     {"type": "int", "value": images["R"]["sample"][1]["value"]}]
+    assert images["R"]["sample"] == [
+        {"type": "ndarray", "shape": [3, 8, 8], "dtype": "float64"},
+        {"type": "int", "value": images["R"]["sample"][1]["value"]},
+    ]
     assert hostile.evaluate("str(np.random.get_state()[1][:4])") == state_before
 
 
 def test_user_frames_are_unchanged(hostile):
-    fingerprint = ("[str(pd.util.hash_pandas_object(train, index=True).sum()), list(train.columns), "
-                   "[str(d) for d in train.dtypes], train.attrs, train.index.name]")
+    fingerprint = (
+        "[str(pd.util.hash_pandas_object(train, index=True).sum()), list(train.columns), "
+        "[str(d) for d in train.dtypes], train.attrs, train.index.name]"
+    )
     hostile.execute("train = pd.DataFrame({'Age': [22.0, None, 38.0], 'Sex': ['m', 'f', None]})")
     before = hostile.evaluate(fingerprint)
     hostile.summarize("train", "train.Age", "train.Sex", focus_columns=["Sex"])
@@ -171,7 +194,9 @@ def test_ten_million_rows_by_fifty_columns_within_budget(hostile):
         "big = pd.DataFrame(big_values, columns=[f'c{i}' for i in range(50)], copy=False)\n"
         "big_fingerprint = lambda: [float(np.nansum(big_values, dtype=np.float64)), int(np.isnan(big_values).sum()),\n"
         "                           big.shape, id(big._mgr)]\n"
-        "big_before = big_fingerprint()", store_history=False)
+        "big_before = big_fingerprint()",
+        store_history=False,
+    )
     assert created["status"] == "ok", created["stdout"]
     started = time.perf_counter()
     summary = hostile.summarize("big", budget_ms=250)

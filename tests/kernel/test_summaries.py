@@ -39,22 +39,33 @@ def test_dataframe_structure_dtypes_and_values(titanic):
     assert columns["Pclass"]["kind"] == "categorical" and columns["Pclass"]["range"] == [1, 3]
     assert columns["Age"]["kind"] == "continuous" and columns["Age"]["has_nan"] is True
     assert 0 <= columns["Age"]["range"][0] < columns["Age"]["range"][1] <= 80
-    assert columns["Sex"]["kind"] == "binary" and set(columns["Sex"]["examples"]) == {"male", "female"}
+    assert columns["Sex"]["kind"] == "binary" and set(columns["Sex"]["examples"]) == {
+        "male",
+        "female",
+    }
     assert columns["Embarked"]["kind"] == "categorical" and columns["Embarked"]["unique"] == 3
     assert columns["Name"]["kind"] == "text"
     assert all(len(example) <= 40 for example in columns["Name"]["examples"])
-    assert columns["Boarded"]["kind"] == "datetime" and columns["Boarded"]["range"][0].startswith("1912-04-10")
+    assert columns["Boarded"]["kind"] == "datetime" and columns["Boarded"]["range"][0].startswith(
+        "1912-04-10"
+    )
     assert columns["Mixed"]["types"] == ["int", "str"]
 
 
 def test_mentioned_columns_come_first_and_detail_is_capped(titanic):
-    frame = titanic.summarize("train", max_columns=3, focus_columns=["Fare", "Nope", "Age"])["objects"]["train"]
+    frame = titanic.summarize("train", max_columns=3, focus_columns=["Fare", "Nope", "Age"])[
+        "objects"
+    ]["train"]
     assert list(frame["V"]["column_values"]) == ["Fare", "Age", "PassengerId"]
-    assert len(frame["R"]["columns"]) == 10 and len(frame["R"]["dtypes"]) == 10  # names stay complete
+    assert (
+        len(frame["R"]["columns"]) == 10 and len(frame["R"]["dtypes"]) == 10
+    )  # names stay complete
 
 
 def test_very_wide_frame_cuts_the_column_list_and_says_so(titanic):
-    titanic.execute("wide = pd.DataFrame(np.zeros((2, 3000)), columns=[f'feature_{i}' for i in range(3000)])")
+    titanic.execute(
+        "wide = pd.DataFrame(np.zeros((2, 3000)), columns=[f'feature_{i}' for i in range(3000)])"
+    )
     frame = titanic.summarize("wide")["objects"]["wide"]
     assert frame["S"]["shape"] == [2, 3000]
     assert frame["R"]["columns_complete"] is False and len(frame["R"]["columns"]) == 2000
@@ -62,35 +73,57 @@ def test_very_wide_frame_cuts_the_column_list_and_says_so(titanic):
 
 
 def test_series_index_and_dotted_paths(titanic):
-    objects = titanic.summarize("train.Age", "train.columns", "train.shape", "train.nope")["objects"]
+    objects = titanic.summarize("train.Age", "train.columns", "train.shape", "train.nope")[
+        "objects"
+    ]
     age = objects["train.Age"]
     assert age["kind"] == "series" and age["S"] == {"shape": [891]}
     assert age["R"] == {"dtype": "float64", "name": "Age", "index": "RangeIndex"}
     assert age["V"]["has_nan"] is True and age["V"]["kind"] == "continuous"
-    assert objects["train.columns"]["kind"] == "index" and objects["train.columns"]["S"] == {"shape": [10]}
-    assert objects["train.shape"]["kind"] == "tuple" and objects["train.shape"]["V"]["preview"] == "(891, 10)"
+    assert objects["train.columns"]["kind"] == "index" and objects["train.columns"]["S"] == {
+        "shape": [10]
+    }
+    assert (
+        objects["train.shape"]["kind"] == "tuple"
+        and objects["train.shape"]["V"]["preview"] == "(891, 10)"
+    )
     assert objects["train.nope"]["error"].startswith("AttributeError")
 
 
 def test_missing_module_attributes_are_certain_only_without_a_module_getattr(titanic):
     titanic.execute("import json")
-    objects = titanic.summarize("json.nope", "np.float", "np.NaN", "np.nope", "np.linalg")["objects"]
-    assert objects["json.nope"] == {"error": "AttributeError: module 'json' has no attribute 'nope'"}
+    objects = titanic.summarize("json.nope", "np.float", "np.NaN", "np.nope", "np.linalg")[
+        "objects"
+    ]
+    assert objects["json.nope"] == {
+        "error": "AttributeError: module 'json' has no attribute 'nope'"
+    }
     # numpy's __getattr__ raises for the names in its own tables of removed attributes...
-    assert objects["np.float"]["error"].startswith("AttributeError: module 'numpy' has no attribute 'float': `np.float` was")
-    assert objects["np.NaN"]["error"] == "AttributeError: module 'numpy' has no attribute 'NaN': Use `np.nan` instead."
+    assert objects["np.float"]["error"].startswith(
+        "AttributeError: module 'numpy' has no attribute 'float': `np.float` was"
+    )
+    assert (
+        objects["np.NaN"]["error"]
+        == "AttributeError: module 'numpy' has no attribute 'NaN': Use `np.nan` instead."
+    )
     # ... and may provide any other name: not called, since it may import.
-    assert objects["np.nope"] == {"error": "AttributeError: module 'numpy' has no loaded attribute 'nope'"}
+    assert objects["np.nope"] == {
+        "error": "AttributeError: module 'numpy' has no loaded attribute 'nope'"
+    }
     assert objects["np.linalg"]["kind"] == "module"
 
 
 def test_ndarrays_with_nan_inf_and_labels(titanic):
-    titanic.execute("pixels = rng.random((100, 28, 28)); pixels[0, 0, 0] = np.nan; pixels[1, 0, 0] = np.inf\n"
-                    "labels = np.array([0, 1, 1, 2] * 10)\nnames = np.array(['cat', 'dog'])")
+    titanic.execute(
+        "pixels = rng.random((100, 28, 28)); pixels[0, 0, 0] = np.nan; pixels[1, 0, 0] = np.inf\n"
+        "labels = np.array([0, 1, 1, 2] * 10)\nnames = np.array(['cat', 'dog'])"
+    )
     objects = titanic.summarize("pixels", "labels", "names")["objects"]
     pixels = objects["pixels"]
     assert pixels["S"] == {"shape": [100, 28, 28]} and pixels["R"] == {"dtype": "float64"}
-    assert pixels["V"]["has_nan"] is True and pixels["V"]["range"][1] == "inf"  # JSON has no infinity
+    assert (
+        pixels["V"]["has_nan"] is True and pixels["V"]["range"][1] == "inf"
+    )  # JSON has no infinity
     assert objects["labels"]["V"]["unique_values"] == [0, 1, 2]
     assert objects["names"]["V"]["unique_values"] == ["cat", "dog"]
 
@@ -104,50 +137,79 @@ def test_estimators_pipelines_and_label_encoders(titanic):
         "forest = RandomForestClassifier(n_estimators=5, max_depth=3).fit(features, train.Survived)\n"
         "unfitted = make_pipeline(StandardScaler(), RandomForestClassifier())\n"
         "fitted = make_pipeline(StandardScaler(), RandomForestClassifier(n_estimators=3)).fit(features.values, train.Survived)\n"
-        "encoder = LabelEncoder().fit(train.Embarked)")
-    objects = titanic.summarize("forest", "unfitted", "fitted", "encoder", "forest.classes_")["objects"]
+        "encoder = LabelEncoder().fit(train.Embarked)"
+    )
+    objects = titanic.summarize("forest", "unfitted", "fitted", "encoder", "forest.classes_")[
+        "objects"
+    ]
     forest = objects["forest"]
     assert forest["kind"] == "estimator"
     assert forest["S"] == {"n_features_in": 2, "n_outputs": 1, "n_classes": 2}
     assert forest["R"]["feature_names_in"] == ["Pclass", "Fare"]
-    assert forest["R"]["params"]["max_depth"] == "3" and forest["R"]["params"]["n_estimators"] == "5"
+    assert (
+        forest["R"]["params"]["max_depth"] == "3" and forest["R"]["params"]["n_estimators"] == "5"
+    )
     assert forest["V"] == {"fitted": True, "classes": [0, 1]}
     unfitted = objects["unfitted"]
     assert unfitted["V"] == {"fitted": False}
-    assert [step[1].rsplit(".", 1)[1] for step in unfitted["R"]["steps"]] == ["StandardScaler", "RandomForestClassifier"]
+    assert [step[1].rsplit(".", 1)[1] for step in unfitted["R"]["steps"]] == [
+        "StandardScaler",
+        "RandomForestClassifier",
+    ]
     assert objects["fitted"]["V"]["fitted"] is True and objects["fitted"]["S"]["n_features_in"] == 2
     assert objects["encoder"]["kind"] == "label_encoder"
-    assert objects["encoder"]["V"]["classes"] == ["C", "Q", "S"] and objects["encoder"]["S"] == {"n_classes": 3}
+    assert objects["encoder"]["V"]["classes"] == ["C", "Q", "S"] and objects["encoder"]["S"] == {
+        "n_classes": 3
+    }
     assert objects["forest.classes_"]["kind"] == "ndarray"
 
 
 def test_builtins_callables_modules_and_classes(titanic):
     titanic.execute(
         "numbers = list(range(100))\nconfig = {'lr': 0.1, 'layers': [64, 32]}\npath = 'data/train.csv'\n"
-        "ratio = float('nan')\ndef load(path, sep=','):\n    return path\nfrom sklearn.svm import SVC")
-    objects = titanic.summarize("numbers", "config", "path", "ratio", "load", "pd", "SVC", "len")["objects"]
-    assert objects["numbers"]["S"] == {"length": 100} and objects["numbers"]["R"]["element_types"] == {"int": 100}
+        "ratio = float('nan')\ndef load(path, sep=','):\n    return path\nfrom sklearn.svm import SVC"
+    )
+    objects = titanic.summarize("numbers", "config", "path", "ratio", "load", "pd", "SVC", "len")[
+        "objects"
+    ]
+    assert objects["numbers"]["S"] == {"length": 100} and objects["numbers"]["R"][
+        "element_types"
+    ] == {"int": 100}
     assert objects["numbers"]["V"]["preview"] == "[0, 1, 2, 3, 4, …]"
     assert objects["config"]["R"]["keys"] == ["lr", "layers"]
-    assert objects["path"] == {"type": "str", "kind": "str", "S": {"length": 14}, "V": {"value": "data/train.csv"}}
+    assert objects["path"] == {
+        "type": "str",
+        "kind": "str",
+        "S": {"length": 14},
+        "V": {"value": "data/train.csv"},
+    }
     assert objects["ratio"] == {"type": "float", "kind": "float", "V": {"value": "nan"}}
     assert objects["load"]["R"] == {
-        "signature": "(path, sep=',')", "callable_kind": "function", "library": "__main__", "wrapped": False,
-        "parameters": [{"name": "path", "kind": "POSITIONAL_OR_KEYWORD"},
-                       {"name": "sep", "kind": "POSITIONAL_OR_KEYWORD", "default": "','"}]}
+        "signature": "(path, sep=',')",
+        "callable_kind": "function",
+        "library": "__main__",
+        "wrapped": False,
+        "parameters": [
+            {"name": "path", "kind": "POSITIONAL_OR_KEYWORD"},
+            {"name": "sep", "kind": "POSITIONAL_OR_KEYWORD", "default": "','"},
+        ],
+    }
     assert objects["pd"]["R"]["module"] == "pandas" and objects["pd"]["R"]["version"]
     assert objects["SVC"]["kind"] == "class" and objects["SVC"]["R"]["class"] == "SVC"
     # The constructor's parameters, without `self`.
     assert objects["SVC"]["R"]["wrapped"] is False
-    assert objects["SVC"]["R"]["parameters"][:2] == [{"name": "C", "kind": "KEYWORD_ONLY", "default": "1.0"},
-                                                     {"name": "kernel", "kind": "KEYWORD_ONLY", "default": "'rbf'"}]
+    assert objects["SVC"]["R"]["parameters"][:2] == [
+        {"name": "C", "kind": "KEYWORD_ONLY", "default": "1.0"},
+        {"name": "kernel", "kind": "KEYWORD_ONLY", "default": "'rbf'"},
+    ]
     assert objects["len"]["kind"] == "callable"
 
 
 def test_a_decorated_function_is_flagged_wrapped(titanic):
     titanic.execute(
         "import functools\ndef logged(f):\n    @functools.wraps(f)\n    def wrapper(*args, **kwargs):\n"
-        "        return f(*args, **kwargs)\n    return wrapper\n@logged\ndef area(w, h):\n    return w * h")
+        "        return f(*args, **kwargs)\n    return wrapper\n@logged\ndef area(w, h):\n    return w * h"
+    )
     area = titanic.summarize("area")["objects"]["area"]["R"]
     assert area["wrapped"] is True and area["signature"] == "(w, h)"
 

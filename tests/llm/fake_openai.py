@@ -17,7 +17,13 @@ def completion(content):
         "id": "chatcmpl-test",
         "object": "chat.completion",
         "model": "fake",
-        "choices": [{"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop"}],
+        "choices": [
+            {
+                "index": 0,
+                "message": {"role": "assistant", "content": content},
+                "finish_reason": "stop",
+            }
+        ],
     }
 
 
@@ -42,7 +48,16 @@ class FakeOpenAI:
                 with fake._lock:
                     fake.requests.append((self.path, dict(self.headers), body))
                     if fake.reject_structured and "response_format" in body:
-                        step = {"status": 400, "body": json.dumps({"error": {"message": "response_format 'json_schema' is not supported"}})}
+                        step = {
+                            "status": 400,
+                            "body": json.dumps(
+                                {
+                                    "error": {
+                                        "message": "response_format 'json_schema' is not supported"
+                                    }
+                                }
+                            ),
+                        }
                     else:
                         step = fake.steps[min(fake._served, len(fake.steps) - 1)]
                         fake._served += 1
@@ -50,7 +65,11 @@ class FakeOpenAI:
                     time.sleep(step["delay_s"])
                 if not self.path.endswith("/chat/completions"):
                     step = {"status": 404, "body": "not found"}
-                payload = step["body"].encode() if "body" in step else json.dumps(completion(step["content"])).encode()
+                payload = (
+                    step["body"].encode()
+                    if "body" in step
+                    else json.dumps(completion(step["content"])).encode()
+                )
                 try:
                     self.send_response(step["status"])
                     self.send_header("Content-Type", "application/json")

@@ -14,7 +14,9 @@ SCHEMA = {"type": "object", "properties": {"detection": {"type": "boolean"}}}
 
 
 def client(fake, **kw):
-    config = dict(base_url=fake.base_url, model="fake", api_key=KEY, timeout_s=5, retries=3, backoff_s=0.01)
+    config = dict(
+        base_url=fake.base_url, model="fake", api_key=KEY, timeout_s=5, retries=3, backoff_s=0.01
+    )
     config.update(kw)
     return Client(LLMConfig(**config))
 
@@ -86,13 +88,16 @@ def test_no_key_no_header_and_unconfigured_is_an_error():
 
 def test_unreachable_endpoint():
     c = Client(LLMConfig(base_url="http://127.0.0.1:9/v1", model="m", retries=0, timeout_s=2))
-    with pytest.raises(LLMError, match="unreachable|timed out"):
+    with pytest.raises(LLMError, match=r"unreachable|timed out"):
         c.complete(MESSAGES)
 
 
 def test_url_forms():
     assert LLMConfig(base_url="http://h:1/v1").completions_url() == "http://h:1/v1/chat/completions"
     assert LLMConfig(base_url="http://h:1").completions_url() == "http://h:1/v1/chat/completions"
-    assert LLMConfig(base_url="http://h:1/v1/chat/completions").completions_url() == "http://h:1/v1/chat/completions"
+    assert (
+        LLMConfig(base_url="http://h:1/v1/chat/completions").completions_url()
+        == "http://h:1/v1/chat/completions"
+    )
     assert LLMConfig(base_url="https://api.example.com/v1", api_key=KEY).host == "api.example.com"
     assert KEY not in repr(LLMConfig(api_key=KEY))

@@ -47,10 +47,22 @@ def server(fake, tmp_path_factory):
         JUPYTER_RUNTIME_DIR=str(root / "runtime"),
     )
     proc = subprocess.Popen(
-        [sys.executable, "-m", "jupyter_server", "--no-browser", "--allow-root", f"--port={port}", "--ip=127.0.0.1",
-         f"--IdentityProvider.token={TOKEN}", f"--ServerApp.root_dir={root}",
-         "--ServerApp.jpserver_extensions={'cellguard.server': True}", "--CellguardLLM.votes=3"],
-        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+        [
+            sys.executable,
+            "-m",
+            "jupyter_server",
+            "--no-browser",
+            "--allow-root",
+            f"--port={port}",
+            "--ip=127.0.0.1",
+            f"--IdentityProvider.token={TOKEN}",
+            f"--ServerApp.root_dir={root}",
+            "--ServerApp.jpserver_extensions={'cellguard.server': True}",
+            "--CellguardLLM.votes=3",
+        ],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
     )
     base = f"http://127.0.0.1:{port}"
     for _ in range(150):
@@ -84,14 +96,20 @@ def test_status_shows_the_host_never_the_key(server, fake):
     status, text = call(server, "/cellguard/llm/status")
     assert status == 200
     data = json.loads(text)
-    assert data["configured"] is True and data["model"] == "fake-model" and data["host"] == "127.0.0.1"
+    assert (
+        data["configured"] is True and data["model"] == "fake-model" and data["host"] == "127.0.0.1"
+    )
     assert data["votes"] == 3
     assert KEY not in text and fake.base_url not in text
 
 
 def test_check_returns_the_raw_answers(server, fake):
     before = len(fake.requests)
-    status, text = call(server, "/cellguard/llm/check", {"prompt": {"system": "sys", "user": "usr", "schema": {"type": "object"}}})
+    status, text = call(
+        server,
+        "/cellguard/llm/check",
+        {"prompt": {"system": "sys", "user": "usr", "schema": {"type": "object"}}},
+    )
     assert status == 200, text
     data = json.loads(text)
     assert len(data["answers"]) == 3 and data["errors"] == []
@@ -100,26 +118,42 @@ def test_check_returns_the_raw_answers(server, fake):
     sent = fake.requests[before:]
     assert len(sent) == 3
     assert all(h["Authorization"] == f"Bearer {KEY}" for _, h, _ in sent)
-    assert sent[0][2]["messages"] == [{"role": "system", "content": "sys"}, {"role": "user", "content": "usr"}]
+    assert sent[0][2]["messages"] == [
+        {"role": "system", "content": "sys"},
+        {"role": "user", "content": "usr"},
+    ]
 
 
 def test_check_validates_and_needs_auth(server):
     status, _ = call(server, "/cellguard/llm/check", {"prompt": {"user": "x"}})
     assert status == 400
-    status, _ = call(server, "/cellguard/llm/check", {"prompt": {"system": "s", "user": "u"}, "votes": 1}, token="wrong")
+    status, _ = call(
+        server,
+        "/cellguard/llm/check",
+        {"prompt": {"system": "s", "user": "u"}, "votes": 1},
+        token="wrong",
+    )
     assert status == 403
-    status, text = call(server, "/cellguard/llm/check", {"prompt": {"system": "s", "user": "u"}, "votes": 100})
+    status, text = call(
+        server, "/cellguard/llm/check", {"prompt": {"system": "s", "user": "u"}, "votes": 100}
+    )
     assert status == 200 and len(json.loads(text)["answers"]) == 9  # capped
 
 
 def test_browser_settings_override_endpoint_and_model(server, fake):
     before = len(fake.requests)
-    body = {"prompt": {"system": "s", "user": "u"}, "votes": 1, "endpoint": fake.base_url, "model": "browser-model",
-            "temperature": 0.2, "timeout_s": 5}
+    body = {
+        "prompt": {"system": "s", "user": "u"},
+        "votes": 1,
+        "endpoint": fake.base_url,
+        "model": "browser-model",
+        "temperature": 0.2,
+        "timeout_s": 5,
+    }
     status, text = call(server, "/cellguard/llm/check", body)
     assert status == 200, text
     assert json.loads(text)["model"] == "browser-model"
-    (_, headers, sent), = fake.requests[before:]
+    ((_, headers, sent),) = fake.requests[before:]
     assert sent["model"] == "browser-model" and sent["temperature"] == 0.2
     # Same origin as the server's base URL: the key goes with it.
     assert headers["Authorization"] == f"Bearer {KEY}"
@@ -129,27 +163,43 @@ def test_the_key_never_goes_to_an_endpoint_the_browser_names(server):
     with FakeOpenAI("success") as other:
         # `localhost` is another origin than the server's `127.0.0.1`, though the same process.
         endpoint = other.base_url.replace("127.0.0.1", "localhost")
-        status, text = call(server, "/cellguard/llm/check",
-                            {"prompt": {"system": "s", "user": "u"}, "votes": 1, "endpoint": endpoint})
+        status, text = call(
+            server,
+            "/cellguard/llm/check",
+            {"prompt": {"system": "s", "user": "u"}, "votes": 1, "endpoint": endpoint},
+        )
         assert status == 200, text
-        (_, headers, _), = other.requests
+        ((_, headers, _),) = other.requests
         assert "Authorization" not in headers
 
 
 def test_bad_overrides_are_rejected(server):
-    for extra in ({"endpoint": "file:///etc/passwd"}, {"model": 3}, {"temperature": "hot"}, {"timeout_s": True}):
-        status, _ = call(server, "/cellguard/llm/check", {"prompt": {"system": "s", "user": "u"}, **extra})
+    for extra in (
+        {"endpoint": "file:///etc/passwd"},
+        {"model": 3},
+        {"temperature": "hot"},
+        {"timeout_s": True},
+    ):
+        status, _ = call(
+            server, "/cellguard/llm/check", {"prompt": {"system": "s", "user": "u"}, **extra}
+        )
         assert status == 400, extra
 
 
 def test_a_check_the_browser_cancels_stops_asking(server):
     # Each answer is a 503 after half a second: the server would retry after 1 s, 2 s, 4 s.
     with FakeOpenAI({"steps": [{"status": 503, "delay_s": 0.5, "body": "{}"}]}) as failing:
-        body = json.dumps({"prompt": {"system": "s", "user": "u"}, "votes": 1, "endpoint": failing.base_url}).encode()
+        body = json.dumps(
+            {"prompt": {"system": "s", "user": "u"}, "votes": 1, "endpoint": failing.base_url}
+        ).encode()
         host, port = server.removeprefix("http://").split(":")
         conn = http.client.HTTPConnection(host, int(port), timeout=0.2)
-        conn.request("POST", "/cellguard/llm/check", body=body,
-                     headers={"Authorization": f"token {TOKEN}", "Content-Type": "application/json"})
+        conn.request(
+            "POST",
+            "/cellguard/llm/check",
+            body=body,
+            headers={"Authorization": f"token {TOKEN}", "Content-Type": "application/json"},
+        )
         with pytest.raises(TimeoutError):
             conn.getresponse()
         conn.close()  # what the browser's AbortController does

@@ -32,7 +32,13 @@ def env_for(fake):
 def run_worker(fake, requests):
     lines = "".join(json.dumps(r) + "\n" for r in requests)
     out = subprocess.run(
-        [sys.executable, "-m", "cellguard.llm"], input=lines, capture_output=True, text=True, env=env_for(fake), timeout=60
+        [sys.executable, "-m", "cellguard.llm"],
+        input=lines,
+        capture_output=True,
+        text=True,
+        check=False,
+        env=env_for(fake),
+        timeout=60,
     )
     assert out.returncode == 0, out.stderr
     return {r["id"]: r for r in map(json.loads, out.stdout.splitlines())}
@@ -43,7 +49,12 @@ def test_worker_answers_by_id():
         replies = run_worker(
             fake,
             [
-                {"id": "a", "messages": [{"role": "user", "content": "x"}], "n": 3, "schema": {"type": "object"}},
+                {
+                    "id": "a",
+                    "messages": [{"role": "user", "content": "x"}],
+                    "n": 3,
+                    "schema": {"type": "object"},
+                },
                 {"id": "b", "messages": []},
             ],
         )
@@ -54,7 +65,9 @@ def test_worker_answers_by_id():
 
 def test_worker_reports_errors_without_the_key():
     with FakeOpenAI("server_errors") as fake:
-        reply = run_worker(fake, [{"id": "a", "messages": [{"role": "user", "content": "x"}], "n": 2}])["a"]
+        reply = run_worker(
+            fake, [{"id": "a", "messages": [{"role": "user", "content": "x"}], "n": 2}]
+        )["a"]
         assert not reply["ok"] and "HTTP 500" in reply["error"]
         assert KEY not in json.dumps(reply)
 
@@ -84,11 +97,29 @@ def test_bench_llm_end_to_end(recording, llm_row, checked_row):
         pytest.skip("build the CLI first: cargo build")
     with FakeOpenAI(recording) as fake:
         out = subprocess.run(
-            [str(binary), "bench", str(HERE / "cases.jsonl"), "--llm", fake.base_url, "--model", "fake", "--runs", "3"],
-            capture_output=True, text=True, env=env_for(fake), timeout=120,
+            [
+                str(binary),
+                "bench",
+                str(HERE / "cases.jsonl"),
+                "--llm",
+                fake.base_url,
+                "--model",
+                "fake",
+                "--runs",
+                "3",
+            ],
+            capture_output=True,
+            text=True,
+            check=False,
+            env=env_for(fake),
+            timeout=120,
         )
         assert out.returncode == 0, out.stderr
-        rows = {line.split("  ")[0].strip(): " ".join(line.split("(")[-1].rstrip(")").split()) for line in out.stdout.splitlines() if "(TP" in line}
+        rows = {
+            line.split("  ")[0].strip(): " ".join(line.split("(")[-1].rstrip(")").split())
+            for line in out.stdout.splitlines()
+            if "(TP" in line
+        }
         assert rows["LLM (+RT)"] == llm_row, out.stdout
         assert rows["LLM (+RT) + claims"] == checked_row, out.stdout
         assert "precision" in out.stdout and "accuracy" in out.stdout
@@ -98,4 +129,7 @@ def test_bench_llm_end_to_end(recording, llm_row, checked_row):
         if recording == "garbage":
             assert "2 versions without a readable answer" in out.stdout
         if recording == "refuted_claim":
-            assert "kernel contradicts it: column 'Age' is said to be missing (df has a column 'Age')" in out.stdout
+            assert (
+                "kernel contradicts it: column 'Age' is said to be missing (df has a column 'Age')"
+                in out.stdout
+            )

@@ -26,7 +26,14 @@ def recording(model):
         path = folder / f"{model}.json"
         if model.replace("-", "").replace("_", "").isalnum() and path.is_file():
             return json.loads(path.read_text())
-    return {"steps": [{"status": 404, "body": json.dumps({"error": {"message": f"model {model!r} not found"}})}]}
+    return {
+        "steps": [
+            {
+                "status": 404,
+                "body": json.dumps({"error": {"message": f"model {model!r} not found"}}),
+            }
+        ]
+    }
 
 
 class Handler(BaseHTTPRequestHandler):
