@@ -248,6 +248,10 @@ class Checker implements ICellguardChecker {
     source: string,
     ranSource: string
   ): CellDiagnostic[] {
+    if (state.stale && source === ranSource) {
+      // Cells queued before it may re-create what it changed: a second run is not known to fail.
+      return [];
+    }
     const rerun = this._checkSource(panel, state, cell, ranSource);
     const quietly = (diagnostic: CellDiagnostic): CellDiagnostic => ({
       ...diagnostic,

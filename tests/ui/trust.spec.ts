@@ -85,7 +85,7 @@ test.describe('cellguard on a large notebook', () => {
     // While cells were queued, nothing was certain: no error squiggle at any time after the run.
     await expect(panel).toContainText('No problems found', { timeout: 30000 });
     await expect(allSquiggles(page)).toHaveCount(0);
-    expect(logs.filter(line => /history timed out.*facts stay stale/.test(line))).toEqual([]);
+    expect(logs.filter(line => /facts stay stale/.test(line))).toEqual([]);
 
     // The kernel's answers after the run are in: a new cell may use the last cell's names, and a
     // name nothing defines is a certain error again.
@@ -231,8 +231,9 @@ test.describe('cellguard fixes and running cells', () => {
 
     // Edited: the second run's failure is information, with no fix and no "did you mean 'Fare'".
     await page.notebook.setCell(1, 'code', 'df.drop(columns=["Name"], inplace=True)\nrows = len(df)');
-    await expect(cell(page, 1).locator('.cm-lintRange-info')).toHaveCount(1);
-    await expect(cell(page, 1).locator('.cm-lintRange-error')).toHaveCount(0);
+    // One squiggle, split by the syntax highlighting into several marks.
+    await expect(cell(page, 1).locator('.cm-lintRange-info')).not.toHaveCount(0);
+    await expect(cell(page, 1).locator('.cm-lintRange-error, .cm-lintRange-warning')).toHaveCount(0);
     const tooltip = await hoverTooltip(page, squiggles(page, 1), 'running it again fails');
     await expect(tooltip).toContainText('this cell dropped it when it ran');
     await expect(tooltip).not.toContainText('did you mean');
@@ -241,7 +242,7 @@ test.describe('cellguard fixes and running cells', () => {
 
     // A new cell reading the dropped column is a certain crash: an error, with no suggestion.
     await page.notebook.addCell('code', 'names = df["Name"]');
-    await expect(cell(page, 2).locator('.cm-lintRange-error')).toHaveCount(1);
+    await expect(cell(page, 2).locator('.cm-lintRange-error')).not.toHaveCount(0);
     const error = await hoverTooltip(page, squiggles(page, 2), 'an earlier cell dropped it');
     await expect(error).not.toContainText('did you mean');
   });
