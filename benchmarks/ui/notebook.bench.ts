@@ -4,25 +4,10 @@ import { expect, galata, IJupyterLabPageFixture, test } from '@jupyterlab/galata
 import { execFileSync } from 'child_process';
 import * as path from 'path';
 
+import { notebookJson } from '../../tests/ui/helpers';
+
 const CELLS = Number(process.env.CELLGUARD_BENCH_CELLS ?? 300);
 const GENERATOR = path.join(__dirname, '..', 'notebook_gen.mjs');
-
-function notebook(sources: string[]): string {
-  return JSON.stringify({
-    cells: sources.map(source => ({
-      cell_type: 'code',
-      execution_count: null,
-      metadata: {},
-      outputs: [],
-      source
-    })),
-    metadata: {
-      kernelspec: { display_name: 'Python 3 (ipykernel)', language: 'python', name: 'python3' }
-    },
-    nbformat: 4,
-    nbformat_minor: 5
-  });
-}
 
 /** benchmarks/notebook_gen.mjs's realistic pandas / scikit-learn cells (20 lines each). */
 function realisticCells(): string[] {
@@ -40,7 +25,7 @@ function runnableCells(): string[] {
 }
 
 async function open(page: IJupyterLabPageFixture, dir: string, name: string, sources: string[]) {
-  await page.contents.uploadContent(notebook(sources), 'text', `${dir}/${name}`);
+  await page.contents.uploadContent(notebookJson(sources), 'text', `${dir}/${name}`);
   await page.filebrowser.open(`${dir}/${name}`);
   await expect(page.locator('.jp-Notebook .jp-Cell').first()).toBeVisible({ timeout: 60000 });
   await page.waitForFunction(

@@ -324,7 +324,10 @@ fn diagnose(
                 "SyntaxError: {}",
                 plain_syntax_message(
                     &error.message,
-                    target.source.get(..error.range.start as usize).unwrap_or("")
+                    target
+                        .source
+                        .get(..error.range.start as usize)
+                        .unwrap_or("")
                 )
             ),
             error.range,
@@ -335,7 +338,13 @@ fn diagnose(
     let mut diagnostics = if target.rule_facts().rebinds_anything() {
         Vec::new()
     } else {
-        undefined_names(&target.facts, target_index, known.namespace, cells, &has_run)
+        undefined_names(
+            &target.facts,
+            target_index,
+            known.namespace,
+            cells,
+            &has_run,
+        )
     };
     diagnostics.extend(crate::rules::run(&crate::rules::RuleContext {
         source: &target.source,

@@ -153,9 +153,10 @@ impl<T> Default for JsParsed<T> {
 impl<T: for<'de> Deserialize<'de>> JsParsed<T> {
     fn update(&mut self, value: JsValue, field: &str) -> Result<Rc<Option<T>>, JsError> {
         if !js_sys::Object::is(&self.js, &value) || self.js.is_undefined() {
-            let parsed: Option<T> = serde_wasm_bindgen::from_value(value.clone()).map_err(|error| {
-                JsError::new(&format!("cellguard: bad check request: `{field}`: {error}"))
-            })?;
+            let parsed: Option<T> =
+                serde_wasm_bindgen::from_value(value.clone()).map_err(|error| {
+                    JsError::new(&format!("cellguard: bad check request: `{field}`: {error}"))
+                })?;
             self.value = Rc::new(parsed);
             self.js = value;
         }

@@ -146,10 +146,19 @@ fn a_syntax_error_is_the_only_diagnostic() {
 #[test]
 fn syntax_errors_are_said_in_plain_words() {
     for (cell, words) in [
-        ("for row in rows:\n", "a line ending with `:` needs an indented block below it"),
-        ("for row in rows:", "a line ending with `:` needs an indented block below it"),
+        (
+            "for row in rows:\n",
+            "a line ending with `:` needs an indented block below it",
+        ),
+        (
+            "for row in rows:",
+            "a line ending with `:` needs an indented block below it",
+        ),
         ("total = sum((1, 2)", "a bracket, string or block left open"),
-        ("if x:\n    y = 1\n  z = 2", "indentation matches no block above it"),
+        (
+            "if x:\n    y = 1\n  z = 2",
+            "indentation matches no block above it",
+        ),
         ("name = 'Sm", "a string is not closed"),
         ("total = 1 +* 2", "Python does not expect `'*'` here"),
     ] {

@@ -1070,10 +1070,22 @@ impl<'a> Walker<'a> {
         });
         if let Some(label) = gone {
             let axis = if spec.columns { "columns" } else { "index" };
+            // Not "an earlier drop" when the drop that ran is this cell's own.
+            let own = self.ctx.ran
+                && self
+                    .ctx
+                    .cell
+                    .dropped
+                    .contains(label.trim_matches(|c| c == '\'' || c == '"'));
+            let which = if own {
+                "this cell dropped it when it ran"
+            } else {
+                "an earlier drop ran"
+            };
             out.push(Diagnostic::error(
                 "dropped-again",
                 format!(
-                    "{label} was already dropped from {name}'s {axis} in place (an earlier drop ran), so dropping it again raises KeyError: not found in axis; re-create {name} first or pass errors='ignore'"
+                    "{label} was already dropped from {name}'s {axis} in place ({which}), so dropping it again raises KeyError: not found in axis; re-create {name} first or pass errors='ignore'"
                 ),
                 expr.range(),
             ));
