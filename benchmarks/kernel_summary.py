@@ -2,15 +2,17 @@
 
 Runs in-process (no kernel, no comm: a comm round trip adds 9-100 ms on top) through the same
 request handler the comm uses, JSON cleaning included. Prints median and max over repeats; asserts
-nothing. Targets: <= 20 ms for JunoBench-sized objects, <= 250 ms (the budget) for 10M x 50.
+nothing. Targets: <= 20 ms for JunoBench-sized objects, <= 250 ms (the budget) for 10M x 50 and
+for issue 17's big objects (3M strings, 1 x 200k columns, a 5M deque, 10**5000).
 
-    .venv/bin/python benchmarks/kernel_summary.py [--skip-big]
+    .venv/bin/python benchmarks/kernel_summary.py [--skip-big] [--repeats=N]
 """
 
 import json
 import statistics
 import sys
 import time
+from collections import deque
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -22,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from cellguard.kernel.agent import DEFAULT_SETTINGS
 from cellguard.kernel.protocol import handle
 
-REPEATS = 15
+REPEATS = next((int(a.split("=")[1]) for a in sys.argv if a.startswith("--repeats=")), 15)
 
 
 def titanic_like(rng, rows=891):
@@ -64,6 +66,13 @@ def build_objects(rng, big: bool) -> dict:
         "series (891)": titanic.Age,
         "list (1000)": list(range(1_000)),
     }
+    # Issue 17's big objects: counted on samples, capped, previewed (budget 200 ms each).
+    strings = pd.Series([f"v{i}" for i in range(3_000_000)], dtype=object)
+    objects["strings (3M, object)"] = pd.DataFrame({"s": strings})
+    objects["strings (3M, str dtype)"] = pd.DataFrame({"s": strings.astype("str")})
+    objects["wide frame (1 x 200k)"] = pd.DataFrame(np.zeros((1, 200_000)))
+    objects["list of a 5M deque"] = [deque(range(5_000_000))]
+    objects["int 10**5000"] = 10**5000
     if big:
         values = rng.random(
             (50, 10_000_000), dtype=np.float32

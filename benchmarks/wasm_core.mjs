@@ -37,7 +37,14 @@ const history = cells.slice(0, target);
 const wholeNotebook = time(RUNS, () => checkNotebook({ cells }));
 
 // One keystroke in the last cell: the other 299 cells are cached, the edited cell is new text.
-checkCell(request({ cells, target_source: cells[target], target_index: target, history }));
+checkCell(
+  request({
+    cells,
+    target_source: cells[target],
+    target_index: target,
+    history
+  })
+);
 const keystroke = time(RUNS * 10, i =>
   checkCell(
     request({
@@ -54,10 +61,22 @@ const oneCell = time(RUNS * 10, i =>
   checkCell(request({ target_source: `${cells[150]}\ny_${i} = ${i}` }))
 );
 
-const wasm = readFileSync(new URL('../labextension/core/cellguard_core_bg.wasm', import.meta.url));
+const wasm = readFileSync(
+  new URL('../labextension/core/cellguard_core_bg.wasm', import.meta.url)
+);
 
-console.log(`notebook: ${CELLS} cells x ${LINES} lines, ${(chars / 1024).toFixed(0)} KiB of code`);
-console.log(`whole notebook (cold, all cells):      median ${wholeNotebook.toFixed(2)} ms   (target <= 50 ms)`);
-console.log(`one cell edited in the 300-cell notebook: median ${keystroke.toFixed(3)} ms   (target <= 0.5 ms)`);
-console.log(`one cell alone:                         median ${oneCell.toFixed(3)} ms`);
-console.log(`bundle: ${(wasm.length / 1024).toFixed(0)} KiB raw, ${(gzipSync(wasm).length / 1024).toFixed(0)} KiB gzipped   (target <= 1024 KiB gzipped)`);
+console.log(
+  `notebook: ${CELLS} cells x ${LINES} lines, ${(chars / 1024).toFixed(0)} KiB of code`
+);
+console.log(
+  `whole notebook (cold, all cells):      median ${wholeNotebook.toFixed(2)} ms   (target <= 50 ms)`
+);
+console.log(
+  `one cell edited in the 300-cell notebook: median ${keystroke.toFixed(3)} ms   (target <= 0.5 ms)`
+);
+console.log(
+  `one cell alone:                         median ${oneCell.toFixed(3)} ms`
+);
+console.log(
+  `bundle: ${(wasm.length / 1024).toFixed(0)} KiB raw, ${(gzipSync(wasm).length / 1024).toFixed(0)} KiB gzipped   (target <= 1024 KiB gzipped)`
+);

@@ -1,17 +1,40 @@
 #!/usr/bin/env bash
 # Runs every test of cellguard; does all set-up first (scripts/setup.sh), so a fresh clone works.
+# Prints the time each stage took.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/env.sh
 
-step() { printf '\n== test: %s\n' "$*"; }
+started=$SECONDS
+stage_start=$SECONDS
+stage_name=""
+times=()
+step() {
+  if [ -n "$stage_name" ]; then times+=("$(printf '%5ds  %s' $((SECONDS - stage_start)) "$stage_name")"); fi
+  stage_name=$*
+  stage_start=$SECONDS
+  printf '\n== test: %s\n' "$*"
+}
+summary() {
+  step ""
+  printf '\n== stage times\n'
+  printf '%s\n' "${times[@]}"
+  printf '%5ds  total\n' $((SECONDS - started))
+}
+trap summary EXIT
 
+step "set-up (scripts/setup.sh) and real TensorFlow for the kernel side's Keras tests"
 bash scripts/setup.sh
-step "python: real TensorFlow for the kernel side's Keras tests"
 .venv/bin/pip install -q --disable-pip-version-check -r requirements-ml.txt
 
-step "rust: formatting, unit, snapshot, rule, CLI, JunoBench and property tests (native)"
+step "lint: rustfmt, clippy, ruff (lint + format), prettier + ESLint"
 cargo fmt --all -- --check
+cargo clippy --locked --all-targets -- -D warnings
+.venv/bin/ruff check cellguard tests benchmarks
+.venv/bin/ruff format --check cellguard tests benchmarks
+jlpm lint:check
+
+step "rust: unit, snapshot, rule, CLI, JunoBench and property tests (native)"
 cargo test --locked -p cellguard
 
 step "python: kernel side against a real ipykernel"

@@ -52,11 +52,20 @@ class Agent:
 
     def _on_comm_open(self, comm, open_msg) -> None:
         self.comms.append(comm)
-        comm.on_msg(lambda msg: comm.send(self.handle(msg["content"]["data"])))
+        comm.on_msg(lambda msg: self._reply(comm, msg["content"].get("data")))
         comm.on_close(lambda msg: self.comms.remove(comm) if comm in self.comms else None)
         request = open_msg["content"].get("data")
         if request:  # a request may ride on the open message, saving a round trip
-            comm.send(self.handle(request))
+            self._reply(comm, request)
+
+    def _reply(self, comm, request) -> None:
+        reply = self.handle(request)
+        try:
+            comm.send(reply)
+        except Exception:
+            # The kernel's JSON writer refused the reply: still one answer to the request.
+            echo = {key: reply.get(key) for key in ("type", "id")}
+            comm.send(protocol.failure(echo, {"error": "unserializable"}))
 
 
 def _comm_manager(ipython):

@@ -3,13 +3,17 @@
 Tensors are recognised by class name and module (torch and TensorFlow are never imported) and their
 value facts are computed by the numpy code below on a host copy of at most SAMPLE_CELLS elements:
 big data is sampled along its first axis with a step and flagged `sampled`.
+
+A user's ndarray subclass is read as a plain ndarray over the same memory (`ndarray.view`, which
+calls no `__array_finalize__`), so its overrides never run; a user's tensor subclass (whose
+`__torch_function__` would run on every operation) is summarized as a plain object.
 """
 
 import sys
 
 from . import basic
 from .context import sample_step
-from .introspect import mro_has
+from .introspect import is_subclass, is_trusted_type, library_class, mro_has
 from .jsonsafe import short_repr
 
 UNIQUE_SCAN = 100_000  # unique values are counted only on (sampled) data this small
@@ -17,11 +21,14 @@ UNIQUE_LISTED = 20  # and listed when there are at most this many
 
 
 def summarizer_for(obj):
-    numpy = sys.modules.get("numpy")
-    if numpy is not None and issubclass(type(obj), numpy.ndarray):
+    cls = type(obj)
+    ndarray, generic = library_class("numpy", "ndarray"), library_class("numpy", "generic")
+    if ndarray is not None and is_subclass(cls, ndarray):
         return summarize_ndarray
-    if numpy is not None and issubclass(type(obj), numpy.generic):
+    if generic is not None and is_subclass(cls, generic):
         return summarize_numpy_scalar
+    if not is_trusted_type(cls):
+        return None
     if mro_has(obj, {"Tensor"}, ("torch",)):
         return summarize_torch_tensor
     if mro_has(obj, {"Tensor", "Variable"}, ("tensorflow",)):
@@ -33,14 +40,23 @@ def shape_of(obj):
     """The shape of a numpy array or a torch or TensorFlow tensor; None for anything else (and for
     a TensorFlow tensor of unknown rank)."""
     summarizer = summarizer_for(obj)
-    if summarizer in (summarize_ndarray, summarize_torch_tensor):
+    if summarizer is summarize_ndarray:
+        return list(plain_array(obj).shape)
+    if summarizer is summarize_torch_tensor:
         return [int(dim) for dim in obj.shape]
     if summarizer is summarize_tf_tensor and obj.shape.rank is not None:
         return obj.shape.as_list()
     return None
 
 
+def plain_array(array):
+    """The array itself when numpy's own class, else a base-class view of its memory."""
+    ndarray = library_class("numpy", "ndarray")
+    return array if is_trusted_type(type(array)) else ndarray.view(array, ndarray)
+
+
 def summarize_ndarray(array, ctx) -> dict:
+    array = plain_array(array)
     sample, sampled = _sample(array)
     return {
         "kind": "ndarray",
@@ -52,12 +68,13 @@ def summarize_ndarray(array, ctx) -> dict:
 
 
 def summarize_numpy_scalar(value, ctx) -> dict:
-    plain = value.item()
+    generic = library_class("numpy", "generic")
+    plain = generic.item(value)  # numpy's own methods, not a subclass's
     if basic.summarizer_for(plain) is basic.summarize_scalar:
         facts = basic.summarize_scalar(plain, ctx)
     else:  # datetime64 and friends
         facts = {"kind": "object", "V": {"value": short_repr(plain, 80)}}
-    facts["R"] = {"dtype": str(value.dtype)}
+    facts["R"] = {"dtype": str(vars(generic)["dtype"].__get__(value))}
     return facts
 
 

@@ -12,10 +12,17 @@ from itertools import islice
 
 from . import signatures
 from .introspect import (
+    class_lookup,
+    class_module,
+    class_name,
+    class_qualname,
     instance_dict,
+    is_module,
+    is_subclass,
     is_trusted_type,
     library_attr,
     library_version,
+    module_name,
     qualified_name,
 )
 from .jsonsafe import cut, short_repr
@@ -42,9 +49,9 @@ _SCALAR_KINDS = (
 def summarizer_for(obj):
     """The summarizer for `obj`; this module is the dispatcher's last resort, so never None."""
     cls = type(obj)
-    if issubclass(cls, type):
+    if is_subclass(cls, type):
         return summarize_class
-    if issubclass(cls, types.ModuleType):
+    if is_module(obj):
         return summarize_module
     if obj is None or issubclass(cls, (bool, int, float, complex, str, bytes)):
         return summarize_scalar
@@ -52,7 +59,7 @@ def summarizer_for(obj):
         return summarize_container
     if signatures.is_callable_value(obj):
         return summarize_callable
-    if issubclass(cls, types.GeneratorType) or hasattr(cls, "__next__"):
+    if cls is types.GeneratorType or class_lookup(cls, "__next__", None) is not None:
         return summarize_iterator
     return summarize_object
 
@@ -62,8 +69,8 @@ def summarize_class(cls, ctx) -> dict:
     return {
         "kind": "class",
         "R": {
-            "class": cls.__qualname__,
-            "module": cls.__module__,
+            "class": class_qualname(cls),
+            "module": class_module(cls),
             "signature": described["signature"],
             "parameters": described["parameters"],
             "wrapped": described.get("wrapped"),
@@ -74,7 +81,7 @@ def summarize_class(cls, ctx) -> dict:
 def summarize_module(module, ctx) -> dict:
     return {
         "kind": "module",
-        "R": {"module": module.__name__, "version": library_version(module.__name__)},
+        "R": {"module": module_name(module), "version": library_version(module_name(module))},
     }
 
 
@@ -105,7 +112,7 @@ def summarize_container(obj, ctx) -> dict:
     elements = base.values(obj) if base is dict else base.__iter__(obj)
     types_seen = {}
     for element in islice(elements, ELEMENT_SCAN):
-        name = type(element).__name__
+        name = class_name(type(element))
         types_seen[name] = types_seen.get(name, 0) + 1
     facts = {
         "kind": kind,
@@ -149,7 +156,7 @@ def summarize_callable(obj, ctx) -> dict:
 
 def summarize_iterator(obj, ctx) -> dict:
     facts = {"kind": "iterator", "R": {"class": qualified_name(type(obj))}}
-    if issubclass(type(obj), types.GeneratorType):
+    if type(obj) is types.GeneratorType:
         # Read from the frame, the generator is not advanced.
         facts["V"] = {"state": inspect.getgeneratorstate(obj)}
     return facts
@@ -160,9 +167,10 @@ def summarize_object(obj, ctx) -> dict:
     objects that have them (a scipy sparse matrix, a polars frame)."""
     cls = type(obj)
     facts = {"kind": "object", "R": {"class": qualified_name(cls)}}
-    attributes = [name for name in instance_dict(obj) if not name.startswith("_")]
+    public = (name for name in instance_dict(obj) if type(name) is str and name[:1] != "_")
+    attributes = list(islice(public, ATTRIBUTES))
     if attributes:
-        facts["R"]["attributes"] = attributes[:ATTRIBUTES]
+        facts["R"]["attributes"] = attributes
     if is_trusted_type(cls):
         shape = library_attr(obj, "shape")
         if type(shape) is tuple and all(type(n) is int for n in shape):

@@ -10,8 +10,17 @@ SAMPLE_CELLS = 5_000_000
 MIN_SAMPLE_ROWS = 1_000
 
 
+class DeadlineExceeded(Exception):
+    """The request's deadline passed inside a loop that cannot stop with a partial result."""
+
+
+class Opaque(Exception):
+    """Reading the object's data would run user code it holds: it is summarized as a plain object."""
+
+
 class Budget:
-    """A deadline measured with `time.perf_counter`, checked between objects and inside loops."""
+    """A deadline measured with `time.perf_counter`, checked between objects and inside loops:
+    `expired` where a loop can stop and report what it has, `check` where it cannot."""
 
     def __init__(self, budget_ms: float):
         self.start = time.perf_counter()
@@ -19,6 +28,10 @@ class Budget:
 
     def expired(self) -> bool:
         return time.perf_counter() >= self.deadline
+
+    def check(self) -> None:
+        if self.expired():
+            raise DeadlineExceeded
 
     def elapsed_ms(self) -> float:
         return (time.perf_counter() - self.start) * 1000.0
@@ -31,6 +44,9 @@ class Context:
     budget: Budget
     max_columns: int = 20
     focus_columns: tuple[str, ...] = ()
+    # Map-style datasets of user classes are probed (`len`, `ds[i]`: their code runs) only when
+    # the request opts in.
+    probe_datasets: bool = False
     # Set by summarize.py so that container summarizers (a DataLoader's dataset) can recurse
     # without importing the dispatcher.
     summarize: Callable[[Any, "Context"], dict] = field(default=None, repr=False)

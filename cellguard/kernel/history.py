@@ -5,7 +5,7 @@ Only cells stored in history are recorded, so silent executions (the extension's
 own probes) never show up.
 """
 
-ERROR_MESSAGE_CHARS = 200
+from .errors import raised
 
 
 class History:
@@ -21,13 +21,15 @@ class History:
         if info is None or not info.store_history or info.silent:
             return
         error = result.error_before_exec or result.error_in_exec
+        failure = raised(error) if error is not None else {}
         self.records.append(
             {
                 "execution_count": result.execution_count,
                 "source": info.raw_cell,
                 "success": error is None,
-                "error_name": type(error).__name__ if error is not None else None,
-                "error_message": str(error)[:ERROR_MESSAGE_CHARS] if error is not None else None,
+                "error_name": failure.get("exception"),
+                # The exception's own message string; never `str(error)`, a user's `__str__`.
+                "error_message": failure.get("message"),
                 "before_attach": False,
             }
         )

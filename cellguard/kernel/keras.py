@@ -1,11 +1,24 @@
 """Keras (3, and tf.keras 2) models, image iterators, training History, and `tf.data.Dataset`.
 
 Recognised by class name and module, never imported. Iterators and datasets are never iterated:
-only attributes set at construction (`samples`, `class_indices`, `element_spec`) are read.
+only attributes set at construction (`samples`, `class_indices`, `element_spec`) are read. A user's
+model or layer subclass is read from its instance attributes only; shapes and weight counts, which
+Keras computes by calling into the layers, only for models made of library layers.
 """
 
-from .introspect import instance_attr, instance_dict, library_attr, mro_has
-from .jsonsafe import cut, short_repr
+import types
+from itertools import islice
+
+from .arrays import shape_of
+from .introspect import (
+    class_name,
+    instance_attr,
+    instance_dict,
+    is_trusted_type,
+    library_attr,
+    mro_has,
+)
+from .jsonsafe import cut, short_repr, whole_number
 
 KERAS_PACKAGES = (
     "keras",
@@ -32,16 +45,21 @@ def summarizer_for(obj):
 
 
 def summarize_model(model, ctx) -> dict:
-    layers = library_attr(model, "layers") or []
+    layers = library_attr(model, "layers")
+    layers = layers if type(layers) is list else []
     described = [_layer(layer) for layer in layers[:MAX_LAYERS]]
     last = described[-1] if described else {}
     loss, metrics = _compile_config(model)
+    # Shapes and weights are computed by calls into the layers: only when all are a library's.
+    library_only = is_trusted_type(type(model)) and all(
+        is_trusted_type(type(layer)) for layer in layers
+    )
     return {
         "kind": "keras_model",
         "S": {
-            "input_shape": _shape(library_attr(model, "input_shape")),
-            "output_shape": _shape(library_attr(model, "output_shape")),
-            "n_params": _count_params(model),
+            "input_shape": _shape(library_attr(model, "input_shape")) if library_only else None,
+            "output_shape": _shape(library_attr(model, "output_shape")) if library_only else None,
+            "n_params": _count_params(model) if library_only else None,
             "n_layers": len(layers),
         },
         "R": {"layers": described, "loss": loss, "metrics": metrics},
@@ -58,13 +76,14 @@ def summarize_iterator(iterator, ctx) -> dict:
     samples = attrs.get("samples", attrs.get("n"))
     image_shape = attrs.get("image_shape")
     if image_shape is None and attrs.get("x") is not None:  # NumpyArrayIterator keeps the array
-        image_shape = tuple(attrs["x"].shape[1:])
+        array_shape = shape_of(attrs["x"])
+        image_shape = None if array_shape is None else array_shape[1:]
     class_indices = attrs.get("class_indices")
-    num_classes = attrs.get(
-        "num_classes", len(class_indices) if class_indices is not None else None
-    )
+    if type(class_indices) is not dict:
+        class_indices = None
+    num_classes = attrs.get("num_classes", None if class_indices is None else len(class_indices))
     if class_indices is not None:
-        class_indices = dict(list(class_indices.items())[:MAX_CLASS_INDICES])
+        class_indices = dict(islice(dict.items(class_indices), MAX_CLASS_INDICES))
     return {
         "kind": "keras_iterator",
         "S": {
@@ -78,25 +97,31 @@ def summarize_iterator(iterator, ctx) -> dict:
 
 
 def summarize_history(history, ctx) -> dict:
-    series = instance_attr(history, "history") or {}
+    series = instance_attr(history, "history")
+    series = {
+        name: values
+        for name, values in (dict.items(series) if type(series) is dict else ())
+        if type(name) is str and type(values) is list
+    }
     epochs = instance_attr(history, "epoch")
-    final = {name: values[-1] for name, values in series.items() if values}
     return {
         "kind": "keras_history",
         "S": {
             "epochs": len(epochs)
-            if epochs is not None
+            if type(epochs) is list
             else max(map(len, series.values()), default=0)
         },
         "R": {"metrics": list(series)},
-        "V": {"final": final},
+        "V": {"final": {name: values[-1] for name, values in series.items() if values}},
     }
 
 
 def summarize_dataset(dataset, ctx) -> dict:
+    # The spec is built by tf.data from tensors' specs: its repr runs library code only.
+    spec = library_attr(dataset, "element_spec") if is_trusted_type(type(dataset)) else None
     return {
         "kind": "tf_dataset",
-        "R": {"element_spec": cut(repr(library_attr(dataset, "element_spec")), 600)},
+        "R": {"element_spec": None if spec is None else cut(repr(spec), 600)},
     }
 
 
@@ -104,9 +129,10 @@ def _layer(layer) -> dict:
     output_shape = library_attr(layer, "output_shape")  # tf.keras 2; Keras 3 layers lack it
     if output_shape is None:
         output_shape = library_attr(library_attr(layer, "output"), "shape")
+    name = library_attr(layer, "name")
     facts = {
-        "name": library_attr(layer, "name"),
-        "class": type(layer).__name__,
+        "name": name if type(name) is str else None,
+        "class": class_name(type(layer)),
         "output_shape": _shape(output_shape),
         "units": instance_attr(layer, "units"),
         "activation": _name_of(instance_attr(layer, "activation")),
@@ -118,11 +144,11 @@ def _compile_config(model):
     """(loss, metrics) as given to `compile`; Keras 3 and tf.keras >= 2.13 keep them in
     `_compile_config.config`, older tf.keras only has `model.loss`."""
     config = library_attr(library_attr(model, "_compile_config"), "config")
-    if isinstance(config, dict):
+    if type(config) is dict:
         loss, metrics = config.get("loss"), config.get("metrics")
     else:
         loss, metrics = library_attr(model, "loss"), None
-    if isinstance(metrics, (list, tuple)):
+    if type(metrics) in (list, tuple):
         metrics = [_name_of(metric) for metric in metrics]
     elif metrics is not None:
         metrics = short_repr(metrics, 120)
@@ -133,7 +159,7 @@ def _compiled(model):
     compiled = library_attr(model, "compiled")  # Keras 3
     if compiled is None:
         compiled = library_attr(model, "_is_compiled")  # tf.keras 2
-    return None if compiled is None else bool(compiled)
+    return compiled if type(compiled) is bool else None
 
 
 def _count_params(model):
@@ -146,18 +172,26 @@ def _count_params(model):
 def _name_of(value):
     """A loss, metric or activation as a name: strings stay, functions give `__name__`, objects
     their class name."""
-    if value is None or isinstance(value, str):
+    if value is None or type(value) is str:
         return value
-    return getattr(value, "__name__", None) or type(value).__name__
+    if type(value) in (types.FunctionType, types.BuiltinFunctionType):
+        return value.__name__
+    return class_name(type(value))
 
 
-def _shape(shape):
+def _shape(shape, depth: int = 0):
     """Shapes as lists (None for unknown dimensions); a multi-output model gives a list of them."""
-    if shape is None:
+    if shape is None or depth > 2:
         return None
-    if hasattr(shape, "as_list"):  # tf.TensorShape
-        return shape.as_list() if shape.rank is not None else None
-    items = list(shape)
-    if items and all(isinstance(item, (tuple, list)) or hasattr(item, "as_list") for item in items):
-        return [_shape(item) for item in items]
-    return [None if item is None else int(item) for item in items]
+    if type(shape) not in (tuple, list):
+        if not (is_trusted_type(type(shape)) and class_name(type(shape)) == "TensorShape"):
+            return None
+        if shape.rank is None:
+            return None
+        shape = shape.as_list()
+    if shape and all(
+        type(item) in (tuple, list) or class_name(type(item)) == "TensorShape" for item in shape
+    ):
+        return [_shape(item, depth + 1) for item in shape]
+    dims = [None if item is None else whole_number(item) for item in shape]
+    return None if any(dim is None and item is not None for dim, item in zip(dims, shape)) else dims

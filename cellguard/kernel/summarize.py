@@ -3,8 +3,10 @@ time budget, and isolate failures so that one odd object gives an `error` entry,
 """
 
 from . import arrays, basic, estimators, frames, keras, torch
-from .context import Budget, Context
+from .context import Budget, Context, DeadlineExceeded, Opaque
+from .errors import raised
 from .introspect import type_name
+from .jsonsafe import clean
 from .resolve import Undefined, Unresolvable, resolve
 
 # Library modules first; `basic` always answers, so it comes last.
@@ -13,13 +15,20 @@ SCHEMA_VERSION = 1
 
 
 def summarize_names(
-    names, namespace: dict, *, max_columns: int, focus_columns, budget_ms: float
+    names,
+    namespace: dict,
+    *,
+    max_columns: int,
+    focus_columns,
+    budget_ms: float,
+    probe_datasets: bool = False,
 ) -> dict:
     """The summary document for `names` (plain names or dotted paths) in `namespace`."""
     ctx = Context(
         budget=Budget(budget_ms),
         max_columns=max_columns,
         focus_columns=tuple(focus_columns),
+        probe_datasets=probe_datasets,
         summarize=summarize_object,
     )
     objects = {}
@@ -29,7 +38,7 @@ def summarize_names(
             partial = True
             break
         objects[name] = _summarize_path(name, namespace, ctx)
-        partial = partial or ctx.truncated
+        partial = partial or ctx.truncated or objects[name].get("error") == "deadline"
     return {
         "schema": SCHEMA_VERSION,
         "partial": partial,
@@ -44,14 +53,15 @@ def _summarize_path(path: str, namespace: dict, ctx: Context) -> dict:
     except Undefined:
         return {"error": "undefined"}
     except Unresolvable as exc:
-        return {"error": f"AttributeError: {exc}"}
+        return exc.fields
     except Exception as exc:  # a library property that raised
-        return {"error": f"{type(exc).__name__}: {exc}"}
+        return raised(exc)
     return summarize_object(obj, ctx)
 
 
 def summarize_object(obj, ctx: Context) -> dict:
-    """One object's summary, or `{"error": ...}` when its summarizer raised."""
+    """One object's summary (JSON-clean), or `{"type", "error": ...}` when its summarizer raised
+    or the deadline passed inside it."""
     ctx.truncated = False
     try:
         summarizer = next(
@@ -59,9 +69,18 @@ def summarize_object(obj, ctx: Context) -> dict:
             for found in (module.summarizer_for(obj) for module in SUMMARIZER_MODULES)
             if found
         )
-        facts = summarizer(obj, ctx)
+        try:
+            facts = summarizer(obj, ctx)
+        except Opaque:
+            facts = basic.summarize_object(obj, ctx)
+        return clean(_arranged(obj, facts, ctx))
+    except DeadlineExceeded:
+        return {"type": type_name(obj), "error": "deadline"}
     except Exception as exc:
-        return {"type": type_name(obj), "error": f"{type(exc).__name__}: {exc}"}
+        return {"type": type_name(obj), **raised(exc)}
+
+
+def _arranged(obj, facts: dict, ctx: Context) -> dict:
     summary = {"type": type_name(obj), "kind": facts.pop("kind")}
     for category in ("S", "R", "V"):
         # A fact that could not be read is left out: rules stay silent on a missing fact.

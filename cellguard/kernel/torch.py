@@ -2,8 +2,11 @@
 
 A DataLoader or an IterableDataset is never iterated: that would start workers, consume a stream or
 shuffle. A map-style dataset is probed with `len()` and `ds[i]` for a few i while the budget lasts,
-as the issue allows; the global random states are restored afterwards, since `__getitem__` often
-applies random augmentations.
+only when that runs library code alone: the dataset is of a library's own class and everything it
+holds (transforms, wrapped datasets, loader functions) is library objects or plain data, or the
+request opts in (`probe_datasets`). Python's, numpy's and torch's global random states are
+restored afterwards, since `__getitem__` often applies random augmentations. Modules are read from
+their `_modules` and `_parameters` dicts.
 """
 
 import random
@@ -11,10 +14,27 @@ import sys
 import types
 from contextlib import contextmanager
 
-from .introspect import instance_attr, instance_dict, library_attr, mro_has, qualified_name
+from .arrays import shape_of
+from .introspect import (
+    class_name,
+    holds_library_objects_only,
+    instance_attr,
+    instance_dict,
+    is_trusted_type,
+    library_attr,
+    mro_has,
+    qualified_name,
+)
+from .jsonsafe import short_repr
 
 TORCH = ("torch",)
 PROBES = 3
+_PLAIN_TYPES = frozenset({str, int, float, bool, type(None), bytes, complex})
+_BUILTIN_CALLABLES = (
+    types.BuiltinFunctionType,
+    types.MethodDescriptorType,
+    types.WrapperDescriptorType,
+)
 LAYER_FACTS = (
     "in_features",
     "out_features",
@@ -44,10 +64,11 @@ def summarizer_for(obj):
 
 
 def summarize_module(module, ctx) -> dict:
-    leaves = _leaf_modules(module)
+    modules = _modules(module, ctx.budget)
+    leaves = [candidate for candidate in modules if not _children(candidate)]
     return {
         "kind": "torch_module",
-        "S": {"n_params": _count_params(module), "n_layers": len(leaves)},
+        "S": {"n_params": _count_params(modules), "n_layers": len(leaves)},
         "R": {
             "first_layer": _layer(leaves[0]) if leaves else None,
             "last_layer": _layer(leaves[-1]) if leaves else None,
@@ -66,7 +87,7 @@ def summarize_dataloader(loader, ctx) -> dict:
         "S": {"batch_size": attrs.get("batch_size"), "num_workers": attrs.get("num_workers")},
         "R": {
             "drop_last": attrs.get("drop_last"),
-            "sampler": None if sampler is None else type(sampler).__name__,
+            "sampler": None if sampler is None else class_name(type(sampler)),
             "collate_fn": None if collate is None else _callable_name(collate),
             "dataset": None if dataset is None else ctx.summarize(dataset, ctx),
         },
@@ -76,7 +97,7 @@ def summarize_dataloader(loader, ctx) -> dict:
 def _callable_name(fn) -> str:
     """`module.qualname` of a plain function (read from the function object itself, which runs no
     user code), else the qualified name of the callable's class."""
-    if isinstance(fn, types.FunctionType):
+    if type(fn) is types.FunctionType and type(fn.__module__) is str:
         return f"{fn.__module__}.{fn.__qualname__}"
     return qualified_name(type(fn))
 
@@ -86,6 +107,11 @@ def summarize_iterable_dataset(dataset, ctx) -> dict:
 
 
 def summarize_dataset(dataset, ctx) -> dict:
+    facts = {"kind": "torch_dataset", "S": {}, "R": {"class": qualified_name(type(dataset))}}
+    # `len(dataset)` and `dataset[i]` run library code only when all it holds is a library's.
+    if not (ctx.probe_datasets or holds_library_objects_only(dataset, ctx.budget)):
+        facts["V"] = {"probed": 0}
+        return facts
     try:
         length = len(dataset)
     except TypeError:  # a map-style dataset need not define __len__; then nothing is probed
@@ -97,23 +123,23 @@ def summarize_dataset(dataset, ctx) -> dict:
                 ctx.truncated = True
                 break
             samples.append(_describe_sample(dataset[index]))
-    return {
-        "kind": "torch_dataset",
-        "S": {"length": length},
-        "R": {
-            "class": qualified_name(type(dataset)),
-            "sample": samples[0] if samples else None,
-            "samples_agree": len({_layout(sample) for sample in samples}) == 1 if samples else None,
-        },
-        "V": {"probed": len(samples)},
-    }
+    facts["S"]["length"] = length
+    facts["R"]["sample"] = samples[0] if samples else None
+    facts["R"]["samples_agree"] = (
+        len({_layout(sample) for sample in samples}) == 1 if samples else None
+    )
+    facts["V"] = {"probed": len(samples)}
+    return facts
 
 
 def _describe_sample(sample) -> list:
     """[{type, shape, dtype}] per element of a (tuple / list / dict) sample."""
-    if isinstance(sample, dict):
-        return [dict(_describe_value(value), key=str(key)) for key, value in sample.items()]
-    if isinstance(sample, (tuple, list)):
+    if type(sample) is dict:
+        return [
+            dict(_describe_value(value), key=key if type(key) is str else short_repr(key, 40))
+            for key, value in sample.items()
+        ]
+    if type(sample) in (tuple, list):
         return [_describe_value(value) for value in sample]
     return [_describe_value(sample)]
 
@@ -127,42 +153,62 @@ def _layout(sample) -> tuple:
 
 
 def _describe_value(value) -> dict:
-    described = {"type": type(value).__name__}
-    shape = library_attr(value, "shape") if hasattr(type(value), "shape") else None
+    cls = type(value)
+    described = {"type": class_name(cls)}
+    shape = shape_of(value)
     if shape is not None:
-        described["shape"] = [int(n) for n in shape]
+        described["shape"] = shape
         described["dtype"] = str(library_attr(value, "dtype"))
-    elif isinstance(value, (int, float, bool, str)):
-        described["value"] = value if not isinstance(value, str) else value[:40]
+    elif cls in (int, float, bool):
+        described["value"] = value
+    elif cls is str:
+        described["value"] = value[:40]
     return described
 
 
-def _leaf_modules(module) -> list:
-    """Modules without children, in registration order, read from the `_modules` dicts."""
-    children = instance_attr(module, "_modules") or {}
-    if not children:
-        return [module]
-    leaves = []
-    for child in children.values():
-        if child is not None:
-            leaves.extend(_leaf_modules(child))
-    return leaves
+def _modules(module, budget) -> list:
+    """The module and its descendants (depth first, registration order), from `_modules` dicts."""
+    found, pending = [], [module]
+    while pending:  # as long as the deadline allows
+        current = pending.pop()
+        found.append(current)
+        if len(found) % 1_000 == 0:
+            budget.check()
+        pending.extend(reversed([child for child in _children(current) if child is not None]))
+    return found
+
+
+def _children(module) -> list:
+    children = instance_attr(module, "_modules")
+    return list(dict.values(children)) if type(children) is dict else []
 
 
 def _layer(layer) -> dict:
-    facts = {"class": type(layer).__name__}
+    facts = {"class": class_name(type(layer))}
     for name in LAYER_FACTS:
         value = instance_attr(layer, name)
         if value is not None:
-            facts[name] = list(value) if isinstance(value, tuple) else value
+            facts[name] = list(value) if type(value) is tuple else value
     return facts
 
 
-def _count_params(module):
-    try:
-        return int(sum(parameter.numel() for parameter in module.parameters()))
-    except Exception:  # lazy modules hold uninitialised parameters
-        return None
+def _count_params(modules):
+    """Parameters of every module (shared ones once); None when one is not torch's own or has no
+    size yet (lazy modules)."""
+    total, seen = 0, set()
+    for module in modules:
+        parameters = instance_attr(module, "_parameters")
+        for parameter in dict.values(parameters) if type(parameters) is dict else ():
+            if parameter is None or id(parameter) in seen:
+                continue
+            if not is_trusted_type(type(parameter)):
+                return None
+            seen.add(id(parameter))
+            try:
+                total += int(parameter.numel())
+            except Exception:  # an uninitialised (lazy) parameter
+                return None
+    return total
 
 
 @contextmanager

@@ -10,13 +10,14 @@ environment (see `client.config_from_env`).
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import sys
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
-from .client import Client, LLMError, config_from_env
+from .client import Client, InvalidSetting, LLMError, config_from_env, finite_number
 
 
 def answer(client: Client, request: dict) -> dict:
@@ -27,7 +28,8 @@ def answer(client: Client, request: dict) -> dict:
     n = max(1, min(int(request.get("n") or 1), 20))
     config = client.config
     if request.get("temperature") is not None:
-        config = type(config)(**{**config.__dict__, "temperature": float(request["temperature"])})
+        temperature = finite_number("temperature", request["temperature"], 0.0, 2.0)
+        config = dataclasses.replace(config, temperature=temperature)
     one = Client(config)
     contents, errors = [], []
     for _ in range(n):
@@ -46,7 +48,11 @@ def answer(client: Client, request: dict) -> dict:
 
 
 def main() -> int:
-    client = Client(config_from_env())
+    try:
+        client = Client(config_from_env())
+    except InvalidSetting as e:
+        print(f"cellguard.llm: {e}", file=sys.stderr)
+        return 2
     lock = threading.Lock()
 
     def reply(obj: dict) -> None:

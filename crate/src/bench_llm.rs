@@ -16,10 +16,9 @@ use std::process::{Command, Stdio};
 
 use serde_json::{json, Value};
 
-use crate::claims::{check_verdict, Evidence};
+use crate::claims::{judge_answers, Evidence};
 use crate::junobench::{analyze_case, convert_runtime_info, predicted, read_cases, Case, Counts};
 use crate::prompt::{build_prompt, Prompt, PromptOptions, PromptRequest};
-use crate::verdict::majority_vote;
 
 /// Listing 1 of the paper, the instructions its prompts start with.
 pub const PAPER_INSTRUCTIONS: &str = "You are an automated crash detector for ML notebooks.
@@ -189,7 +188,7 @@ fn table_row(name: &str, c: &Counts) -> String {
     let j = c.to_json();
     let pct = |k: &str| j[k].as_f64().unwrap_or(0.0) * 100.0;
     format!(
-        "{name:<28} {:>9.1} {:>7.1} {:>6.1} {:>9.1}   (TP {} FP {} FN {} TN {})\n",
+        "{name:<34} {:>9.1} {:>7.1} {:>6.1} {:>9.1}   (TP {} FP {} FN {} TN {})\n",
         pct("precision"),
         pct("recall"),
         pct("f1"),
@@ -201,13 +200,144 @@ fn table_row(name: &str, c: &Counts) -> String {
     )
 }
 
-fn add(c: &mut Counts, crash: bool, predicted: bool) {
-    match (crash, predicted) {
-        (true, true) => c.tp += 1,
-        (false, true) => c.fp += 1,
-        (true, false) => c.fn_ += 1,
-        (false, false) => c.tn += 1,
+fn table_header() -> String {
+    format!(
+        "{:<34} {:>9} {:>7} {:>6} {:>9}\n",
+        "setting", "precision", "recall", "F1", "accuracy"
+    )
+}
+
+/// A crash verdict the claim checks turned into no crash.
+pub struct Downgrade {
+    pub instance: String,
+    /// The version really crashes: the downgrade was wrong.
+    pub crash: bool,
+    pub reason: String,
+}
+
+/// One setting's answers judged, alone and with the rules.
+pub struct SettingResult {
+    pub setting: String,
+    pub llm: Counts,
+    pub checked: Counts,
+    /// A rule fires, else the LLM's vote.
+    pub hybrid: Counts,
+    /// A rule fires, else the LLM's vote after claim checks.
+    pub hybrid_checked: Counts,
+    /// Versions none of whose answers could be read (counted as no crash).
+    pub unreadable: usize,
+    pub downgrades: Vec<Downgrade>,
+}
+
+impl SettingResult {
+    pub fn wrong_downgrades(&self) -> usize {
+        self.downgrades.iter().filter(|d| d.crash).count()
     }
+}
+
+/// Judges each case's raw answers (`answers[i]` for `cases[i]`) as the browser does: majority
+/// vote, then claim checks against the case's runtime facts; `rules[i]` is whether a rule fires.
+pub fn judge_setting(
+    cases: &[Case],
+    rules: &[bool],
+    setting: &str,
+    answers: &[Vec<String>],
+) -> SettingResult {
+    let mut result = SettingResult {
+        setting: setting.to_string(),
+        llm: Counts::default(),
+        checked: Counts::default(),
+        hybrid: Counts::default(),
+        hybrid_checked: Counts::default(),
+        unreadable: 0,
+        downgrades: Vec::new(),
+    };
+    for ((case, &rule), contents) in cases.iter().zip(rules).zip(answers) {
+        let summaries = convert_runtime_info(&case.runtime_info);
+        let evidence = Evidence {
+            summaries: Some(&summaries),
+            signatures: None,
+            target: Some(&case.target_cell),
+        };
+        let (llm, checked) = match judge_answers(contents, evidence) {
+            Ok(judgement) => {
+                if judgement.downgraded {
+                    result.downgrades.push(Downgrade {
+                        instance: case.instance.clone(),
+                        crash: case.crash,
+                        reason: judgement.reason.clone().unwrap_or_default(),
+                    });
+                }
+                (judgement.vote.detection, judgement.detection)
+            }
+            Err(_) => {
+                result.unreadable += 1;
+                (false, false)
+            }
+        };
+        result.llm.add(case.crash, llm);
+        result.checked.add(case.crash, checked);
+        result.hybrid.add(case.crash, rule || llm);
+        result.hybrid_checked.add(case.crash, rule || checked);
+    }
+    result
+}
+
+/// The table of one model's settings (Table 2b's columns), with the rules alone first, and the
+/// downgrades listed.
+pub fn judged_report(cases: &[Case], rules: &[bool], results: &[SettingResult]) -> String {
+    let mut rule_counts = Counts::default();
+    for (case, &r) in cases.iter().zip(rules) {
+        rule_counts.add(case.crash, r);
+    }
+    let mut out = table_header();
+    out.push_str(&table_row("rules", &rule_counts));
+    let mut notes = Vec::new();
+    for r in results {
+        let s = &r.setting;
+        out.push_str(&table_row(&format!("LLM ({s})"), &r.llm));
+        out.push_str(&table_row(&format!("LLM ({s}) + claims"), &r.checked));
+        out.push_str(&table_row(&format!("rules + LLM ({s})"), &r.hybrid));
+        out.push_str(&table_row(
+            &format!("rules + LLM ({s}) + claims"),
+            &r.hybrid_checked,
+        ));
+        let wrong = r.wrong_downgrades();
+        out.push_str(&format!(
+            "{:<34} {} (right {}, wrong {})\n",
+            format!("  claim downgrades ({s})"),
+            r.downgrades.len(),
+            r.downgrades.len() - wrong,
+            wrong
+        ));
+        if r.unreadable > 0 {
+            notes.push(format!(
+                "{s}: {} versions without a readable answer (counted as no crash)",
+                r.unreadable
+            ));
+        }
+        if !r.downgrades.is_empty() {
+            notes.push(format!("{s}: crash verdicts downgraded by claim checks:"));
+            notes.extend(r.downgrades.iter().map(|d| {
+                format!(
+                    "    {} ({}): {}",
+                    d.instance,
+                    if d.crash { "crashes" } else { "no crash" },
+                    d.reason
+                )
+            }));
+        }
+    }
+    if !notes.is_empty() {
+        out.push('\n');
+        out.push_str(&notes.join("\n"));
+        out.push('\n');
+    }
+    out
+}
+
+fn rule_verdicts(cases: &[Case]) -> Vec<bool> {
+    cases.iter().map(|c| predicted(&analyze_case(c))).collect()
 }
 
 /// A spawned `python3 -m cellguard.llm` worker.
@@ -312,100 +442,119 @@ pub fn run_llm_bench(cases: &[Case], options: &LlmBenchOptions) -> Result<String
     }
     let mut worker = Worker::spawn(&options.base_url, &options.model)?;
     let replies = worker.ask_all(requests)?;
-    let rules: Vec<bool> = cases.iter().map(|c| predicted(&analyze_case(c))).collect();
-
-    let mut out = format!(
-        "model {} at {}, {} runs per case (majority vote), {} versions\n\n{:<28} {:>9} {:>7} {:>6} {:>9}\n",
+    let rules = rule_verdicts(cases);
+    let results: Vec<SettingResult> = options
+        .settings
+        .iter()
+        .map(|setting| {
+            let answers: Vec<Vec<String>> = (0..cases.len())
+                .map(|i| {
+                    replies
+                        .get(&format!("{setting}#{i}"))
+                        .and_then(|r| r.get("contents"))
+                        .and_then(Value::as_array)
+                        .map(|a| {
+                            a.iter()
+                                .filter_map(Value::as_str)
+                                .map(String::from)
+                                .collect()
+                        })
+                        .unwrap_or_default()
+                })
+                .collect();
+            judge_setting(cases, &rules, setting, &answers)
+        })
+        .collect();
+    Ok(format!(
+        "model {} at {}, {} runs per case (majority vote), {} versions\n\n{}",
         options.model,
         options.base_url,
         options.runs,
         cases.len(),
-        "setting",
-        "precision",
-        "recall",
-        "F1",
-        "accuracy"
-    );
-    let mut rule_counts = Counts::default();
-    for (case, &r) in cases.iter().zip(&rules) {
-        add(&mut rule_counts, case.crash, r);
+        judged_report(cases, &rules, &results)
+    ))
+}
+
+/// Recorded answers (`recorded-answers.jsonl`: `{instance, model, setting, answers: [{reasoning,
+/// detection, ...}]}` a line), each answer as the JSON text the model returned: model -> setting
+/// -> instance -> answers.
+pub type Recorded = BTreeMap<String, BTreeMap<String, HashMap<String, Vec<String>>>>;
+
+pub fn read_recorded_answers(text: &str) -> Result<Recorded, String> {
+    let mut recorded = Recorded::new();
+    for (n, line) in text.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let bad = |why: &str| format!("line {}: {why}", n + 1);
+        let v: Value = serde_json::from_str(line).map_err(|e| bad(&e.to_string()))?;
+        let field = |k: &str| {
+            v.get(k)
+                .and_then(Value::as_str)
+                .ok_or_else(|| bad(&format!("no `{k}`")))
+        };
+        let answers = v
+            .get("answers")
+            .and_then(Value::as_array)
+            .ok_or_else(|| bad("no `answers` list"))?
+            .iter()
+            .map(|a| match a {
+                Value::String(s) => s.clone(),
+                other => other.to_string(),
+            })
+            .collect();
+        recorded
+            .entry(field("model")?.to_string())
+            .or_default()
+            .entry(field("setting")?.to_string())
+            .or_default()
+            .insert(field("instance")?.to_string(), answers);
     }
-    out.push_str(&table_row("rules", &rule_counts));
-    let mut notes = Vec::new();
-    for setting in &options.settings {
-        let mut llm = Counts::default();
-        let mut checked = Counts::default();
-        let mut combined = Counts::default();
-        let mut unreadable = 0;
-        let mut downgrades = Vec::new();
-        for (i, case) in cases.iter().enumerate() {
-            let reply = replies.get(&format!("{setting}#{i}"));
-            let contents: Vec<String> = reply
-                .and_then(|r| r.get("contents"))
-                .and_then(Value::as_array)
-                .map(|a| {
-                    a.iter()
-                        .filter_map(Value::as_str)
-                        .map(String::from)
-                        .collect()
+    Ok(recorded)
+}
+
+/// Judges recorded answers with no server: per model, per setting (all recorded ones, or those
+/// given), as `--llm` judges live ones.
+pub fn replay(
+    cases: &[Case],
+    recorded: &Recorded,
+    models: &[String],
+    settings: &[String],
+) -> Vec<(String, Vec<SettingResult>)> {
+    let rules = rule_verdicts(cases);
+    recorded
+        .iter()
+        .filter(|(model, _)| models.is_empty() || models.contains(model))
+        .map(|(model, by_setting)| {
+            let results = by_setting
+                .iter()
+                .filter(|(setting, _)| settings.is_empty() || settings.contains(setting))
+                .map(|(setting, by_instance)| {
+                    let answers: Vec<Vec<String>> = cases
+                        .iter()
+                        .map(|c| by_instance.get(&c.instance).cloned().unwrap_or_default())
+                        .collect();
+                    judge_setting(cases, &rules, setting, &answers)
                 })
-                .unwrap_or_default();
-            let (llm_crash, checked_crash) = match majority_vote(&contents) {
-                Ok(vote) => {
-                    let summaries = convert_runtime_info(&case.runtime_info);
-                    let mut verdict = vote.verdict.clone();
-                    verdict.detection = vote.detection;
-                    let c = check_verdict(
-                        &verdict,
-                        Evidence {
-                            summaries: Some(&summaries),
-                            signatures: None,
-                            target: Some(&case.target_cell),
-                        },
-                    );
-                    if c.downgraded {
-                        downgrades.push(format!(
-                            "    {} ({}): {}",
-                            case.instance,
-                            if case.crash { "crashes" } else { "no crash" },
-                            c.reason.clone().unwrap_or_default()
-                        ));
-                    }
-                    (vote.detection, c.detection)
-                }
-                Err(_) => {
-                    unreadable += 1;
-                    (false, false)
-                }
-            };
-            add(&mut llm, case.crash, llm_crash);
-            add(&mut checked, case.crash, checked_crash);
-            add(&mut combined, case.crash, rules[i] || checked_crash);
-        }
-        out.push_str(&table_row(&format!("LLM ({setting})"), &llm));
-        out.push_str(&table_row(&format!("LLM ({setting}) + claims"), &checked));
-        out.push_str(&table_row(
-            &format!("rules + LLM ({setting}) + claims"),
-            &combined,
-        ));
-        if unreadable > 0 {
-            notes.push(format!(
-                "{setting}: {unreadable} versions without a readable answer (counted as no crash)"
-            ));
-        }
-        if !downgrades.is_empty() {
-            notes.push(format!(
-                "{setting}: crash verdicts downgraded by claim checks:"
-            ));
-            notes.extend(downgrades);
-        }
-    }
-    if !notes.is_empty() {
-        out.push('\n');
-        out.push_str(&notes.join("\n"));
-        out.push('\n');
-    }
-    Ok(out)
+                .collect();
+            (model.clone(), results)
+        })
+        .collect()
+}
+
+fn replay_report(cases: &[Case], results: &[(String, Vec<SettingResult>)]) -> String {
+    let rules = rule_verdicts(cases);
+    results
+        .iter()
+        .map(|(model, settings)| {
+            format!(
+                "model {model}, recorded answers (majority vote), {} versions\n\n{}",
+                cases.len(),
+                judged_report(cases, &rules, settings)
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// Case lines with the paper's raw runtime summary (`runtime_info_raw`), which `Case` does not
@@ -429,12 +578,13 @@ pub fn read_cases_with_raw(text: &str) -> Result<Vec<(Case, String)>, String> {
 /// for the rules-only bench.
 pub fn cli(args: &[String]) -> Option<i32> {
     let has = |flag: &str| args.iter().any(|a| a == flag);
-    if !has("--llm") && !has("--prompt-sizes") && !has("--show-prompt") {
+    if !has("--llm") && !has("--replay") && !has("--prompt-sizes") && !has("--show-prompt") {
         return None;
     }
     let mut path = None;
     let mut base_url = None;
-    let mut model = std::env::var("CELLGUARD_LLM_MODEL").ok();
+    let mut replay_path = None;
+    let mut model = None;
     let mut runs = 5;
     let mut settings = Vec::new();
     let mut temperature = None;
@@ -442,6 +592,7 @@ pub fn cli(args: &[String]) -> Option<i32> {
     while let Some(a) = it.next() {
         match a.as_str() {
             "--llm" => base_url = it.next().cloned(),
+            "--replay" => replay_path = it.next().cloned(),
             "--model" => model = it.next().cloned(),
             "--runs" => runs = it.next().and_then(|n| n.parse().ok()).unwrap_or(0),
             "--setting" => settings.extend(
@@ -462,7 +613,7 @@ pub fn cli(args: &[String]) -> Option<i32> {
         }
     }
     let Some(path) = path else {
-        eprintln!("usage: cellguard bench CASES.jsonl --llm BASE_URL --model M [--runs 5] [--setting +RT|-RT|-S|-R|-V|+DOCS]... | --prompt-sizes");
+        eprintln!("usage: cellguard bench CASES.jsonl --llm BASE_URL --model M [--runs 5] [--setting +RT|-RT|-S|-R|-V|+DOCS]... | --replay ANSWERS.jsonl [--model M] [--setting S] | --prompt-sizes");
         return Some(2);
     };
     let text = match std::fs::read_to_string(&path) {
@@ -504,10 +655,34 @@ pub fn cli(args: &[String]) -> Option<i32> {
             return Some(0);
         }
     }
+    if let Some(replay_path) = replay_path {
+        let cases: Vec<Case> = cases.into_iter().map(|(c, _)| c).collect();
+        let recorded = match std::fs::read_to_string(&replay_path)
+            .map_err(|e| format!("cannot read {replay_path}: {e}"))
+            .and_then(|t| read_recorded_answers(&t).map_err(|e| format!("{replay_path}: {e}")))
+        {
+            Ok(r) => r,
+            Err(e) => {
+                eprintln!("cellguard bench: {e}");
+                return Some(2);
+            }
+        };
+        // Only a model named on the command line filters the recorded ones.
+        let models: Vec<String> = model.into_iter().collect();
+        let results = replay(&cases, &recorded, &models, &settings);
+        if results.is_empty() {
+            eprintln!(
+                "cellguard bench: {replay_path} has no answers of the model and settings asked"
+            );
+            return Some(2);
+        }
+        print!("{}", replay_report(&cases, &results));
+        return Some(0);
+    }
     let Some(base_url) = base_url else {
         return Some(0);
     };
-    let Some(model) = model else {
+    let Some(model) = model.or_else(|| std::env::var("CELLGUARD_LLM_MODEL").ok()) else {
         eprintln!("cellguard bench: --llm needs --model (or CELLGUARD_LLM_MODEL)");
         return Some(2);
     };
@@ -546,21 +721,22 @@ mod tests {
 
     const DEV: &str = "../../shared/junobench/dev.jsonl";
 
-    fn dev() -> Option<Vec<(Case, String)>> {
+    /// The development cases, from `shared/` beside the clone (as in CI) or `CELLGUARD_JUNOBENCH`;
+    /// a test that needs them fails where they are absent.
+    fn dev() -> Vec<(Case, String)> {
         let path = std::env::var("CELLGUARD_JUNOBENCH")
             .unwrap_or_else(|_| format!("{}/{DEV}", env!("CARGO_MANIFEST_DIR")));
-        let text = std::fs::read_to_string(path).ok()?;
-        read_cases_with_raw(&text).ok()
+        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
+            panic!("{path}: {e}. The JunoBench data must be in shared/ beside the clone (as in CI)")
+        });
+        read_cases_with_raw(&text).unwrap()
     }
 
     /// Our prompts are at most 0.7 x the paper's characters on JunoBench and keep the diagnosis
-    /// terms the paper's input has (skipped where the cases are not on disk).
+    /// terms the paper's input has.
     #[test]
     fn prompts_are_smaller_than_the_papers() {
-        let Some(cases) = dev() else {
-            eprintln!("JunoBench dev cases not found: skipped");
-            return;
-        };
+        let cases = dev();
         let rows = prompt_sizes(&cases, &PromptOptions::default());
         let paper: usize = rows.iter().map(|r| r.paper_chars).sum();
         let ours: usize = rows.iter().map(|r| r.ours_chars).sum();

@@ -1,37 +1,20 @@
-//! Checking what an LLM claims against the kernel.
+//! Checking what an LLM claims against the kernel, and judging its answers.
 //!
-//! The reasoning of an answer often names a concrete fact: a column that is missing, an attribute
-//! or method an object lacks, a keyword a function does not take, a shape, a feature count, NaN
-//! values. Where the kernel's summaries (or its `signature` answers) can confirm or refute such a
-//! fact, we check it. A crash verdict that rests on a refuted claim is downgraded, and the reason
-//! says which fact the kernel contradicts.
+//! An answer lists the facts its verdict rests on in a closed vocabulary ([`StatedClaim`]): a
+//! missing column, attribute or name, a keyword a callable does not take, a shape, a dtype, NaN, an
+//! unfitted estimator. Each is checked exactly against the kernel's summaries and `signature`
+//! answers. A crash answer one of whose own claims a reported fact refutes votes no crash; the
+//! reasoning's free text is never read, and an answer without claims is never downgraded.
 //!
-//! Checks are conservative: a claim is refuted only when the kernel's facts are complete enough to
-//! be sure (a column list cut to fit, a sentence about what the cell turns an object into, an
-//! object the kernel did not summarize all give `unknown`).
+//! Checks are conservative: a claim is refuted only when the kernel reported the fact that
+//! contradicts it, about the very object the claim names, and the target cell does not rebind or
+//! change that object before it could crash (else the outcome is `unknown`).
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use crate::summary::{certain_missing_attribute, Category, ObjectSummary, SummaryDoc};
-use crate::verdict::Verdict;
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum ClaimKind {
-    /// A column is missing (or present) in a frame.
-    Column,
-    /// An object lacks an attribute or method.
-    Attribute,
-    /// A callable does not take a keyword argument.
-    Keyword,
-    /// An object has a shape.
-    Shape,
-    /// An object has or expects a number of features.
-    FeatureCount,
-    /// An object (or column) holds NaN values.
-    Nan,
-}
+use crate::summary::{Category, FailureFields, ObjectSummary, SummaryDoc};
+use crate::verdict::{format_shape, majority_vote, StatedClaim, VerdictError, Vote};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -41,32 +24,15 @@ pub enum Outcome {
     Unknown,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+/// A stated claim and what the kernel's facts say about it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Claim {
-    pub kind: ClaimKind,
-    /// The object the claim is about, when the sentence names one the kernel summarized.
-    pub subject: Option<String>,
-    /// The column, attribute, keyword, shape or count claimed.
-    pub value: String,
-    /// The claim asserts an absence (missing column, no attribute, no NaN).
-    pub negative: bool,
-    /// The sentence of the reasoning the claim comes from.
-    pub sentence: String,
+    pub stated: StatedClaim,
+    /// The claim in words.
+    pub statement: String,
     pub outcome: Outcome,
-    /// What the kernel says, in words.
+    /// The kernel's fact, in words (empty when unknown).
     pub evidence: String,
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct CheckedVerdict {
-    /// The verdict after checking: the LLM's, or no crash when downgraded.
-    pub detection: bool,
-    /// The LLM's own verdict.
-    pub llm_detection: bool,
-    pub downgraded: bool,
-    /// Why the verdict was downgraded, for the panel.
-    pub reason: Option<String>,
-    pub claims: Vec<Claim>,
 }
 
 /// The kernel's answers the claims are checked against.
@@ -76,313 +42,214 @@ pub struct Evidence<'a> {
     /// `signature` answers: `{path: {kind, signature, parameters: [{name, kind, default?}]} |
     /// {error}}`.
     pub signatures: Option<&'a Map<String, Value>>,
-    /// The target cell, to tell claims about the kernel's objects from claims about what the cell
-    /// itself does to them.
+    /// The target cell: a claim about an object it rebinds or changes is not checked.
     pub target: Option<&'a str>,
 }
 
-/// Checks a verdict's claims; a crash verdict with a refuted claim is downgraded.
-pub fn check_verdict(verdict: &Verdict, evidence: Evidence) -> CheckedVerdict {
-    let claims = check_claims(&verdict.reasoning, evidence);
-    let refuted: Vec<&Claim> = claims
-        .iter()
-        .filter(|c| c.outcome == Outcome::Refuted)
-        .collect();
-    let downgraded = verdict.detection && !refuted.is_empty();
+/// Where the judged crash line comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LineSource {
+    /// The answers' `line`.
+    Answer,
+    /// The target cell's line that the decisive claim names (a quoted column, an attribute...).
+    Claim,
+}
+
+/// The LLM's answers judged: the majority vote, then every answer's claims checked.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Judgement {
+    pub vote: Vote,
+    /// The verdict after claim checks: the majority of the answers' votes, where a crash answer
+    /// with a refuted claim votes no crash.
+    pub detection: bool,
+    /// The LLM's crash verdict was turned into no crash by claim checks.
+    pub downgraded: bool,
+    /// Why, for the panel.
+    pub reason: Option<String>,
+    /// The claims of all answers, each once, checked.
+    pub claims: Vec<Claim>,
+    /// 1-based crash line in the target cell.
+    pub line: Option<u32>,
+    pub line_source: Option<LineSource>,
+}
+
+/// Reads the answers (majority vote) and checks each answer's claims; the one judging shared by
+/// the browser (through the WebAssembly adapter) and `cellguard bench`.
+pub fn judge_answers(answers: &[String], evidence: Evidence) -> Result<Judgement, VerdictError> {
+    let vote = majority_vote(answers)?;
+    let mut claims: Vec<Claim> = Vec::new();
+    let mut checked_crash_votes = 0;
+    // The refuted claims crash answers rest on, each once: the reason of a downgrade.
+    let mut refuting: Vec<String> = Vec::new();
+    for verdict in &vote.verdicts {
+        let mut refuted = false;
+        for stated in &verdict.claims {
+            let claim = match claims.iter().find(|c| &c.stated == stated) {
+                Some(seen) => seen.clone(),
+                None => {
+                    let claim = check_claim(stated, evidence);
+                    claims.push(claim.clone());
+                    claim
+                }
+            };
+            if claim.outcome == Outcome::Refuted && verdict.detection {
+                refuted = true;
+                let why = format!("“{}”, but {}", claim.statement, claim.evidence);
+                if !refuting.contains(&why) {
+                    refuting.push(why);
+                }
+            }
+        }
+        checked_crash_votes += usize::from(verdict.detection && !refuted);
+    }
+    let detection = checked_crash_votes * 2 > vote.valid;
+    let downgraded = vote.detection && !detection;
     let reason = downgraded.then(|| {
-        let why: Vec<String> = refuted
-            .iter()
-            .map(|c| format!("{} ({})", describe(c), c.evidence))
-            .collect();
         format!(
-            "The LLM predicted a crash because {}, but the kernel contradicts it: {}.",
-            first_sentence(&verdict.reasoning),
-            why.join("; ")
+            "The LLM's crash verdict rests on a claim the kernel's facts refute: {}.",
+            refuting.join("; ")
         )
     });
-    CheckedVerdict {
-        detection: verdict.detection && !downgraded,
-        llm_detection: verdict.detection,
+    let (line, line_source) = match vote.verdict.line {
+        Some(line) => (Some(line), Some(LineSource::Answer)),
+        None => {
+            let located = evidence.target.and_then(|target| {
+                vote.verdicts
+                    .iter()
+                    .filter(|v| v.detection == vote.detection)
+                    .flat_map(|v| &v.claims)
+                    .find_map(|c| locate(c, target))
+            });
+            (located, located.map(|_| LineSource::Claim))
+        }
+    };
+    Ok(Judgement {
+        vote,
+        detection,
         downgraded,
         reason,
         claims,
-    }
+        line,
+        line_source,
+    })
 }
 
-fn first_sentence(text: &str) -> String {
-    let s = sentences(text).into_iter().next().unwrap_or_default();
-    let s = s.trim().trim_end_matches('.');
-    let mut chars = s.chars();
-    match chars.next() {
-        Some(c) => c.to_lowercase().chain(chars).collect(),
-        None => "of its reasoning".into(),
-    }
-}
-
-fn describe(claim: &Claim) -> String {
-    let subject = claim.subject.as_deref().unwrap_or("the object");
-    match (claim.kind, claim.negative) {
-        (ClaimKind::Column, true) => format!("column '{}' is said to be missing", claim.value),
-        (ClaimKind::Column, false) => format!("column '{}' is said to exist", claim.value),
-        (ClaimKind::Attribute, _) => format!("'{}' is said to be no attribute", claim.value),
-        (ClaimKind::Keyword, _) => format!("'{}' is said to be no valid keyword", claim.value),
-        (ClaimKind::Shape, _) => format!("{subject} is said to have shape {}", claim.value),
-        (ClaimKind::FeatureCount, _) => {
-            format!("{subject} is said to have {} features", claim.value)
+/// Checks one stated claim against the kernel's facts.
+pub fn check_claim(stated: &StatedClaim, evidence: Evidence) -> Claim {
+    let (outcome, evidence_text) = match changed_object(stated) {
+        Some(name) if evidence.target.is_some_and(|t| may_change(t, name)) => {
+            (Outcome::Unknown, String::new())
         }
-        (ClaimKind::Nan, true) => format!("{subject} is said to have no NaN"),
-        (ClaimKind::Nan, false) => format!("{subject} is said to contain NaN"),
-    }
-}
-
-const NEGATIONS: &[&str] = &[
-    "not ",
-    "n't",
-    "no ",
-    "missing",
-    "absent",
-    "lacks",
-    "lack ",
-    "without",
-    "nonexistent",
-    "non-existent",
-    "keyerror",
-    "attributeerror",
-    "unexpected",
-    "invalid",
-    "unknown",
-];
-
-/// Words that mark a sentence about what the target cell makes of an object, not what it is now.
-const TRANSFORMS: &[&str] = &[
-    "after ",
-    "becomes",
-    "become ",
-    "reshape",
-    "transform",
-    "will be",
-    "would be",
-    "result",
-    "output",
-    "produces",
-    "returns",
-    "converted",
-    "encoded",
-    "dummies",
-    "split",
-];
-
-fn sentences(text: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut current = String::new();
-    let chars: Vec<char> = text.chars().collect();
-    for (i, &c) in chars.iter().enumerate() {
-        current.push(c);
-        let end = match c {
-            '\n' | ';' => true,
-            '.' | '!' | '?' => chars.get(i + 1).is_none_or(|n| n.is_whitespace()),
-            _ => false,
-        };
-        if end {
-            if !current.trim().is_empty() {
-                out.push(current.trim().to_string());
-            }
-            current.clear();
-        }
-    }
-    if !current.trim().is_empty() {
-        out.push(current.trim().to_string());
-    }
-    out
-}
-
-/// Quoted tokens of a sentence ('x', "x", `x`, and ‘x’), with their byte positions.
-fn quoted(sentence: &str) -> Vec<(usize, String)> {
-    let mut out = Vec::new();
-    let chars: Vec<(usize, char)> = sentence.char_indices().collect();
-    let mut i = 0;
-    while i < chars.len() {
-        let (pos, c) = chars[i];
-        let close = match c {
-            '\'' | '"' | '`' => c,
-            '‘' => '’',
-            '“' => '”',
-            _ => {
-                i += 1;
-                continue;
-            }
-        };
-        // An apostrophe inside a word (don't) opens nothing.
-        if c == '\'' && i > 0 && chars[i - 1].1.is_alphanumeric() {
-            i += 1;
-            continue;
-        }
-        if let Some(j) = (i + 1..chars.len()).find(|&j| chars[j].1 == close) {
-            let token: String = chars[i + 1..j].iter().map(|(_, c)| c).collect();
-            if !token.is_empty() && token.len() <= 80 {
-                out.push((pos, token));
-            }
-            i = j + 1;
-        } else {
-            i += 1;
-        }
-    }
-    out
-}
-
-/// Positions of the summarized objects a sentence names (as whole words).
-fn named_objects<'d>(sentence: &str, doc: Option<&'d SummaryDoc>) -> Vec<(usize, &'d str)> {
-    let Some(doc) = doc else {
-        return Vec::new();
+        _ => outcome(stated, evidence).unwrap_or((Outcome::Unknown, String::new())),
     };
-    let mut out = Vec::new();
-    for name in doc.objects.keys() {
-        let mut from = 0;
-        while let Some(found) = sentence[from..].find(name.as_str()) {
-            let start = from + found;
-            let end = start + name.len();
-            let before = sentence[..start].chars().next_back();
-            let after = sentence[end..].chars().next();
-            let word = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
-            if !word(before) && !word(after) {
-                out.push((start, name.as_str()));
-            }
-            from = end;
-        }
+    Claim {
+        stated: stated.clone(),
+        statement: stated.statement(),
+        outcome,
+        evidence: evidence_text,
     }
-    out.sort();
-    out
 }
 
-fn nearest_before<'d>(objects: &[(usize, &'d str)], pos: usize) -> Option<&'d str> {
-    objects
-        .iter()
-        .rev()
-        .find(|(p, _)| *p < pos)
-        .or(objects.first())
-        .map(|(_, n)| *n)
+/// The name whose value the claim is about (for a keyword, the callable's object).
+fn changed_object(stated: &StatedClaim) -> Option<&str> {
+    let path = match stated {
+        StatedClaim::MissingColumn { object, .. }
+        | StatedClaim::MissingAttribute { object, .. }
+        | StatedClaim::Shape { object, .. }
+        | StatedClaim::Dtype { object, .. }
+        | StatedClaim::HasNan { object, .. }
+        | StatedClaim::NotFitted { object } => object,
+        StatedClaim::BadKeyword { callable, .. } => callable,
+        StatedClaim::UndefinedName { name } => name,
+    };
+    path.split('.').next()
 }
 
-/// Every concrete claim of a reasoning text, each checked.
-pub fn check_claims(reasoning: &str, evidence: Evidence) -> Vec<Claim> {
-    let mut claims = Vec::new();
-    for sentence in sentences(reasoning) {
-        let lower = sentence.to_lowercase();
-        let negative = NEGATIONS.iter().any(|n| lower.contains(n));
-        let transforms = TRANSFORMS.iter().any(|t| lower.contains(t));
-        let objects = named_objects(&sentence, evidence.summaries);
-        let object_names: Vec<&str> = objects.iter().map(|(_, n)| *n).collect();
-        let claim = |kind, subject: Option<&str>, value: String, negative| Claim {
-            kind,
-            subject: subject.map(str::to_string),
-            value,
-            negative,
-            sentence: sentence.clone(),
-            outcome: Outcome::Unknown,
-            evidence: String::new(),
-        };
-        let mut quotes: Vec<(usize, String)> = Vec::new();
-        for (pos, q) in quoted(&sentence) {
-            if !object_names.contains(&q.as_str()) && !quotes.iter().any(|(_, seen)| *seen == q) {
-                quotes.push((pos, q));
+fn outcome(stated: &StatedClaim, evidence: Evidence) -> Option<(Outcome, String)> {
+    match stated {
+        StatedClaim::MissingColumn { object, column } => {
+            let columns = summary(evidence, object)?.complete_columns()?;
+            if columns.contains(&column.as_str()) {
+                // `df[0]` and `df['0']` both read as column "0" in a summary: not exact.
+                (column.parse::<f64>().is_err()).then(|| {
+                    (
+                        Outcome::Refuted,
+                        format!("{object} has a column '{column}'"),
+                    )
+                })
+            } else {
+                Some((
+                    Outcome::Confirmed,
+                    format!("{object} has no column '{column}'"),
+                ))
             }
         }
-
-        // Keywords and attributes first: their quoted names are not columns.
-        let mut used = vec![false; quotes.len()];
-        if lower.contains("keyword") || lower.contains("argument") || lower.contains("parameter") {
-            for (i, (_, q)) in quotes.iter().enumerate() {
-                if is_identifier(q) && negative {
-                    used[i] = true;
-                    let mut c = claim(ClaimKind::Keyword, None, q.clone(), true);
-                    check_keyword(&mut c, &lower, evidence);
-                    claims.push(c);
+        StatedClaim::MissingAttribute { object, attribute } => {
+            check_attribute(object, attribute, evidence)
+        }
+        StatedClaim::BadKeyword { callable, keyword } => check_keyword(callable, keyword, evidence),
+        StatedClaim::UndefinedName { name } => {
+            let o = evidence.summaries?.objects.get(name)?;
+            match o.error.as_deref() {
+                None => Some((Outcome::Refuted, format!("the kernel has {name}"))),
+                Some("undefined") => {
+                    Some((Outcome::Confirmed, format!("the kernel has no {name}")))
                 }
+                Some(_) => None,
             }
         }
-        if lower.contains("attribute") || lower.contains("method") {
-            for (i, (pos, q)) in quotes.iter().enumerate() {
-                if used[i] || !negative {
-                    continue;
-                }
-                let name = q.rsplit('.').next().unwrap_or(q);
-                if !is_identifier(name) {
-                    continue;
-                }
-                used[i] = true;
-                let subject = nearest_before(&objects, *pos);
-                let mut c = claim(ClaimKind::Attribute, subject, name.to_string(), true);
-                check_attribute(&mut c, evidence);
-                claims.push(c);
-            }
+        StatedClaim::Shape { object, shape } => {
+            let actual = summary(evidence, object)?.shape()?;
+            let fits = actual.len() == shape.len()
+                && actual
+                    .iter()
+                    .zip(shape)
+                    .all(|(a, s)| s.is_none_or(|s| s == *a));
+            let actual: Vec<Option<i64>> = actual.into_iter().map(Some).collect();
+            let text = format!("{object} has shape {}", format_shape(&actual));
+            Some((
+                if fits {
+                    Outcome::Confirmed
+                } else {
+                    Outcome::Refuted
+                },
+                text,
+            ))
         }
-        if lower.contains("column") || lower.contains("keyerror") || lower.contains("key ") {
-            for (i, (pos, q)) in quotes.iter().enumerate() {
-                if used[i] {
-                    continue;
-                }
-                used[i] = true;
-                let subject = nearest_before(&objects, *pos);
-                let mut c = claim(ClaimKind::Column, subject, q.clone(), negative);
-                check_column(&mut c, &object_names, evidence);
-                claims.push(c);
-            }
+        StatedClaim::Dtype {
+            object,
+            column,
+            dtype,
+        } => {
+            let o = summary(evidence, object)?;
+            let actual = match column {
+                Some(c) => o.dtype_of_column(c)?,
+                None => o.str_fact(Category::R, "dtype")?,
+            };
+            let what = match column {
+                Some(c) => format!("{object}['{c}']"),
+                None => object.clone(),
+            };
+            let same = same_dtype_family(dtype, actual)?;
+            Some((
+                if same {
+                    Outcome::Confirmed
+                } else {
+                    Outcome::Refuted
+                },
+                format!("{what} has dtype {actual}"),
+            ))
         }
-        for (pos, shape) in shapes(&sentence) {
-            let subject = nearest_before(&objects, pos);
-            let mut c = claim(ClaimKind::Shape, subject, format_shape(&shape), false);
-            check_shape(&mut c, &shape, transforms, evidence);
-            claims.push(c);
-        }
-        for (pos, count) in feature_counts(&lower) {
-            let subject = nearest_before(&objects, pos);
-            let mut c = claim(ClaimKind::FeatureCount, subject, count.to_string(), false);
-            check_feature_count(&mut c, count, transforms, evidence);
-            claims.push(c);
-        }
-        if let Some(pos) = ["nan", "missing value", "null value", "none value"]
-            .iter()
-            .filter_map(|w| lower.find(w))
-            .min()
-        {
-            let nan_negative = [
-                "no nan",
-                "no missing",
-                "no null",
-                "without",
-                "not contain",
-                "n't contain",
-                "free of",
-            ]
-            .iter()
-            .any(|n| lower.contains(n));
-            let subject = nearest_before(&objects, pos);
-            let column = quotes.first().map(|(_, q)| q.clone());
-            let mut c = claim(
-                ClaimKind::Nan,
-                subject,
-                column.clone().unwrap_or_default(),
-                nan_negative,
-            );
-            check_nan(&mut c, column.as_deref(), transforms, evidence);
-            claims.push(c);
-        }
+        StatedClaim::HasNan { object, column } => check_nan(object, column.as_deref(), evidence),
+        StatedClaim::NotFitted { object } => match summary(evidence, object)?.fitted()? {
+            true => Some((Outcome::Refuted, format!("{object} is fitted"))),
+            false => Some((Outcome::Confirmed, format!("{object} is not fitted"))),
+        },
     }
-    claims
 }
 
-fn is_identifier(s: &str) -> bool {
-    let mut chars = s.chars();
-    chars.next().is_some_and(|c| c.is_alphabetic() || c == '_')
-        && chars.all(|c| c.is_alphanumeric() || c == '_')
-}
-
-fn set(claim: &mut Claim, outcome: Outcome, evidence: String) {
-    claim.outcome = outcome;
-    claim.evidence = evidence;
-}
-
-fn object<'d>(evidence: Evidence<'d>, name: &str) -> Option<&'d ObjectSummary> {
+fn summary<'d>(evidence: Evidence<'d>, name: &str) -> Option<&'d ObjectSummary> {
     evidence
         .summaries?
         .objects
@@ -390,362 +257,317 @@ fn object<'d>(evidence: Evidence<'d>, name: &str) -> Option<&'d ObjectSummary> {
         .filter(|o| o.error.is_none())
 }
 
-fn check_column(claim: &mut Claim, named: &[&str], evidence: Evidence) {
-    let Some(doc) = evidence.summaries else {
-        return;
-    };
-    // A cell that drops, renames or creates columns changes what the kernel's frame says.
-    if let Some(target) = evidence.target {
-        let changes = ["drop", "rename", "pop(", "del ", ".columns =", "columns="]
-            .iter()
-            .any(|w| target.contains(w));
-        let assigns = target.contains(&format!("['{}'] =", claim.value))
-            || target.contains(&format!("[\"{}\"] =", claim.value));
-        if changes || assigns {
-            return;
+fn check_attribute(object: &str, attribute: &str, evidence: Evidence) -> Option<(Outcome, String)> {
+    let path = format!("{object}.{attribute}");
+    // A frame's column is an attribute too.
+    if let Some(columns) = summary(evidence, object).and_then(ObjectSummary::complete_columns) {
+        if columns.contains(&attribute) {
+            return Some((Outcome::Refuted, format!("{path} is a column of {object}")));
         }
     }
-    let frames: Vec<(&str, &ObjectSummary)> = doc
-        .objects
-        .iter()
-        .filter(|(name, o)| {
-            o.kind == "dataframe" && (named.is_empty() || named.contains(&name.as_str()))
-        })
-        .map(|(n, o)| (n.as_str(), o))
-        .collect();
-    if frames.is_empty() {
-        return;
-    }
-    let mut all_complete = true;
-    for (name, frame) in &frames {
-        match frame.complete_columns() {
-            Some(columns) if columns.contains(&claim.value.as_str()) => {
-                claim.subject = Some(name.to_string());
-                let outcome = if claim.negative {
-                    Outcome::Refuted
-                } else {
-                    Outcome::Confirmed
-                };
-                set(
-                    claim,
-                    outcome,
-                    format!("{name} has a column '{}'", claim.value),
-                );
-                return;
-            }
-            Some(_) => {}
-            None => all_complete = false,
+    let summarized = evidence.summaries.and_then(|d| d.objects.get(&path));
+    // The kernel's answer on the path: absent, found (no error code), or an error code with fields.
+    let answer = summarized
+        .map(|o| (o.error.as_deref(), o.failure.clone()))
+        .or_else(|| {
+            let answer = evidence.signatures?.get(&path)?;
+            let code = answer.get("error").and_then(Value::as_str);
+            Some((code, FailureFields::of(answer)))
+        });
+    match answer {
+        Some((None, _)) => Some((Outcome::Refuted, format!("the kernel has {path}"))),
+        Some((Some(code), fields))
+            if code == "undefined" || fields.certain_missing(code, attribute).is_some() =>
+        {
+            Some((Outcome::Confirmed, format!("the kernel has no {path}")))
         }
-    }
-    if all_complete {
-        let names: Vec<&str> = frames.iter().map(|(n, _)| *n).collect();
-        let outcome = if claim.negative {
-            Outcome::Confirmed
-        } else {
-            Outcome::Refuted
-        };
-        set(
-            claim,
-            outcome,
-            format!("no column '{}' in {}", claim.value, names.join(", ")),
-        );
+        _ => None,
     }
 }
 
-/// Signature answers whose path ends in `.name` (or is `name`).
-fn signatures_named<'d>(evidence: Evidence<'d>, name: &str) -> Vec<(&'d String, &'d Value)> {
-    let Some(signatures) = evidence.signatures else {
-        return Vec::new();
+fn check_keyword(callable: &str, keyword: &str, evidence: Evidence) -> Option<(Outcome, String)> {
+    let answer = evidence.signatures?.get(callable)?;
+    let parameters = answer.get("parameters")?.as_array()?;
+    fn kind(p: &Value) -> &str {
+        p.get("kind").and_then(Value::as_str).unwrap_or("")
+    }
+    let takes = parameters.iter().any(|p| {
+        p.get("name").and_then(Value::as_str) == Some(keyword)
+            && !matches!(
+                kind(p),
+                "POSITIONAL_ONLY" | "VAR_POSITIONAL" | "VAR_KEYWORD"
+            )
+    });
+    if takes {
+        Some((
+            Outcome::Refuted,
+            format!("{callable} takes a keyword '{keyword}'"),
+        ))
+    } else if parameters.iter().any(|p| kind(p) == "VAR_KEYWORD") {
+        // `**kwargs` passes it on: whether something down the line takes it is unknown.
+        None
+    } else {
+        Some((
+            Outcome::Confirmed,
+            format!("{callable} takes no keyword '{keyword}'"),
+        ))
+    }
+}
+
+fn check_nan(object: &str, column: Option<&str>, evidence: Evidence) -> Option<(Outcome, String)> {
+    let o = summary(evidence, object)?;
+    let has_nan = match column {
+        Some(c) => o
+            .column_values(c)
+            .and_then(|values| values.get("has_nan")?.as_bool())
+            .or_else(|| {
+                let listed = o.str_list_fact(Category::V, "nan_columns")?;
+                // The list may be cut: only a column on it is known to hold NaN.
+                listed.contains(&c).then_some(true)
+            })
+            .or_else(|| o.has_nan().filter(|has| !has)),
+        None => o.has_nan(),
+    }?;
+    let what = match column {
+        Some(c) => format!("{object}['{c}']"),
+        None => object.to_string(),
     };
-    signatures
-        .iter()
-        .filter(|(path, _)| path.as_str() == name || path.ends_with(&format!(".{name}")))
+    if has_nan {
+        Some((Outcome::Confirmed, format!("{what} holds NaN")))
+    } else if o.sampled {
+        // A NaN between the sampled rows is missed.
+        None
+    } else {
+        Some((Outcome::Refuted, format!("{what} holds no NaN")))
+    }
+}
+
+/// Whether a stated dtype and the kernel's are of one family (integer, float, text...); `None`
+/// when either is not a dtype we know, so that no spelling is taken for a contradiction.
+fn same_dtype_family(stated: &str, actual: &str) -> Option<bool> {
+    let stated_family = dtype_family(stated)?;
+    let actual_family = dtype_family(actual)?;
+    if stated_family == "numeric" {
+        return match actual_family {
+            "int" | "float" | "complex" => Some(true),
+            "bool" => None,
+            _ => Some(false),
+        };
+    }
+    Some(stated_family == actual_family)
+}
+
+fn dtype_family(dtype: &str) -> Option<&'static str> {
+    let d = dtype.trim().to_ascii_lowercase();
+    let d = d
+        .trim_start_matches("np.")
+        .trim_start_matches("numpy.")
+        .trim_start_matches("torch.")
+        .trim_start_matches("tf.");
+    let starts = |p: &str| d.starts_with(p);
+    Some(if starts("int") || starts("uint") || d == "long" {
+        "int"
+    } else if starts("float") || d == "double" || d == "half" || starts("bfloat") {
+        "float"
+    } else if starts("complex") {
+        "complex"
+    } else if d == "bool" || d == "boolean" {
+        "bool"
+    } else if matches!(d, "object" | "o" | "str" | "string" | "unicode") || starts("<u") {
+        "text"
+    } else if starts("datetime") {
+        "datetime"
+    } else if starts("timedelta") {
+        "timedelta"
+    } else if d == "category" || d == "categorical" {
+        "category"
+    } else if matches!(d, "numeric" | "number") {
+        "numeric"
+    } else {
+        return None;
+    })
+}
+
+/// Methods that change their object in place.
+const MUTATORS: &[&str] = &[
+    "fit",
+    "fit_transform",
+    "fit_generator",
+    "partial_fit",
+    "train_on_batch",
+    "compile",
+    "build",
+    "add",
+    "pop",
+    "insert",
+    "append",
+    "extend",
+    "update",
+    "clear",
+    "remove",
+    "set_params",
+    "load_state_dict",
+    "load_weights",
+    "resize",
+];
+
+/// Whether the target cell may rebind or change `name` before it could crash, so that the
+/// kernel's facts about it need not hold there: `name` left of an assignment (also `name[...] =`,
+/// `name.x =`, `a, name =`, in any function), bound by `for`, `as`, `def`, `class`, `import`,
+/// `global`, `nonlocal`, `del` or `:=`, or a method that changes it in place (`fit`, `pop`,
+/// anything with `inplace`).
+pub fn may_change(target: &str, name: &str) -> bool {
+    target.lines().any(|line| {
+        let code = strip_comment(line);
+        let words = word_positions(code, name);
+        if words.is_empty() {
+            return false;
+        }
+        if assignment_at(code).is_some_and(|eq| words.iter().any(|&w| w < eq)) {
+            return true;
+        }
+        let binders = [
+            "for ",
+            "as ",
+            "def ",
+            "class ",
+            "import ",
+            "global ",
+            "nonlocal ",
+            "del ",
+        ];
+        words.iter().any(|&w| {
+            let before = code[..w].trim_end();
+            let after = code[w + name.len()..].trim_start();
+            binders.iter().any(|b| before.ends_with(b.trim_end()))
+                || after.starts_with(":=")
+                || MUTATORS.iter().any(|m| {
+                    after
+                        .strip_prefix('.')
+                        .and_then(|a| a.strip_prefix(m))
+                        .is_some_and(|a| a.trim_start().starts_with('('))
+                })
+        }) || code.contains("inplace")
+    })
+}
+
+/// The byte offset of a line's assignment `=` (also `+=` and the like), outside brackets and
+/// quotes; `None` for comparisons and keyword arguments.
+fn assignment_at(code: &str) -> Option<usize> {
+    let bytes = code.as_bytes();
+    let mut depth = 0i32;
+    let mut quote: Option<u8> = None;
+    for (i, &b) in bytes.iter().enumerate() {
+        if let Some(q) = quote {
+            if b == q {
+                quote = None;
+            }
+            continue;
+        }
+        match b {
+            b'\'' | b'"' => quote = Some(b),
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' => depth -= 1,
+            b'=' if depth <= 0 => {
+                let prev = i.checked_sub(1).map(|p| bytes[p]);
+                let next = bytes.get(i + 1).copied();
+                let comparison =
+                    matches!(prev, Some(b'=' | b'!' | b'<' | b'>')) || next == Some(b'=');
+                if !comparison {
+                    return Some(i);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// A line without its `#` comment (a `#` outside quotes).
+fn strip_comment(line: &str) -> &str {
+    let mut quote: Option<char> = None;
+    for (i, c) in line.char_indices() {
+        match quote {
+            Some(q) if c == q => quote = None,
+            Some(_) => {}
+            None if c == '\'' || c == '"' => quote = Some(c),
+            None if c == '#' => return &line[..i],
+            None => {}
+        }
+    }
+    line
+}
+
+/// Byte offsets where `word` occurs as a whole identifier.
+fn word_positions(code: &str, word: &str) -> Vec<usize> {
+    if word.is_empty() {
+        return Vec::new();
+    }
+    let is_ident = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
+    code.match_indices(word)
+        .map(|(i, _)| i)
+        .filter(|&i| {
+            !is_ident(code[..i].chars().next_back())
+                && !is_ident(code[i + word.len()..].chars().next())
+        })
         .collect()
 }
 
-fn check_attribute(claim: &mut Claim, evidence: Evidence) {
-    let name = claim.value.clone();
-    // A frame's column is an attribute too.
-    if let Some(subject) = claim.subject.clone() {
-        if let Some(o) = object(evidence, &subject) {
-            if o.complete_columns()
-                .is_some_and(|c| c.contains(&name.as_str()))
-            {
-                set(
-                    claim,
-                    Outcome::Refuted,
-                    format!("{subject}.{name} is a column of {subject}"),
-                );
-                return;
-            }
-        }
-        let path = format!("{subject}.{name}");
-        if let Some(doc) = evidence.summaries {
-            if let Some(o) = doc.objects.get(&path) {
-                match &o.error {
-                    None => {
-                        set(claim, Outcome::Refuted, format!("the kernel has {path}"));
-                        return;
-                    }
-                    Some(e) if e == "undefined" || o.missing_attribute(&name).is_some() => {
-                        set(
-                            claim,
-                            Outcome::Confirmed,
-                            format!("the kernel has no {path}"),
-                        );
-                        return;
-                    }
-                    Some(_) => {}
-                }
-            }
-        }
-    }
-    let answers = signatures_named(evidence, &name);
-    let subject_matches = |path: &str| {
-        claim
-            .subject
-            .as_deref()
-            .is_none_or(|s| path.starts_with(&format!("{s}.")))
+/// The 1-based line of the target cell a claim points at: the first line quoting the column,
+/// reading `.attribute`, passing `keyword=`, or using the name; for a claim about an object as a
+/// whole (shape, dtype, NaN, fitted), the one line that uses the object, if only one does.
+pub fn locate(stated: &StatedClaim, target: &str) -> Option<u32> {
+    let lines: Vec<&str> = target.lines().map(strip_comment).collect();
+    let first =
+        |found: &dyn Fn(&str) -> bool| lines.iter().position(|l| found(l)).map(|i| i as u32 + 1);
+    let quotes = |column: &str| {
+        let column = column.to_string();
+        move |l: &str| l.contains(&format!("'{column}'")) || l.contains(&format!("\"{column}\""))
     };
-    for (path, answer) in &answers {
-        if !subject_matches(path) {
-            continue;
-        }
-        match answer.get("error").and_then(Value::as_str) {
-            None => {
-                set(claim, Outcome::Refuted, format!("the kernel has {path}"));
-                return;
-            }
-            Some(e)
-                if certain_missing_attribute(e, path.rsplit('.').next().unwrap_or(path))
-                    .is_some() =>
-            {
-                set(claim, Outcome::Confirmed, format!("the kernel: {e}"));
-                return;
-            }
-            Some(_) => {}
-        }
-    }
-}
-
-fn check_keyword(claim: &mut Claim, lower: &str, evidence: Evidence) {
-    let Some(signatures) = evidence.signatures else {
-        return;
-    };
-    // The callables the sentence names, else every answered one.
-    let named: Vec<(&String, &Value)> = signatures
-        .iter()
-        .filter(|(path, _)| {
-            let last = path.rsplit('.').next().unwrap_or(path).to_lowercase();
-            lower.contains(&last)
-        })
-        .collect();
-    let candidates: Vec<(&String, &Value)> = if named.is_empty() {
-        signatures.iter().collect()
-    } else {
-        named
-    };
-    let mut lacking = Vec::new();
-    for (path, answer) in &candidates {
-        let Some(parameters) = answer.get("parameters").and_then(Value::as_array) else {
-            continue;
-        };
-        let takes = parameters.iter().any(|p| {
-            p.get("name").and_then(Value::as_str) == Some(claim.value.as_str())
-                && p.get("kind").and_then(Value::as_str) != Some("POSITIONAL_ONLY")
-        });
-        let var_keyword = parameters
+    let only_user = |object: &str| {
+        let users: Vec<usize> = lines
             .iter()
-            .any(|p| p.get("kind").and_then(Value::as_str) == Some("VAR_KEYWORD"));
-        if takes {
-            set(
-                claim,
-                Outcome::Refuted,
-                format!("{path} takes a keyword '{}'", claim.value),
-            );
-            return;
+            .enumerate()
+            .filter(|(_, l)| !word_positions(l, object).is_empty())
+            .map(|(i, _)| i)
+            .collect();
+        match users.as_slice() {
+            [one] => Some(*one as u32 + 1),
+            _ => None,
         }
-        if !var_keyword {
-            lacking.push(path.as_str());
+    };
+    match stated {
+        StatedClaim::MissingColumn { column, .. } => first(&quotes(column)),
+        StatedClaim::Dtype {
+            column: Some(column),
+            ..
         }
-    }
-    if !lacking.is_empty() && lacking.len() == candidates.len() {
-        set(
-            claim,
-            Outcome::Confirmed,
-            format!("{} takes no keyword '{}'", lacking.join(", "), claim.value),
-        );
-    }
-}
-
-/// Parenthesized integer tuples: `(68,)`, `(891, 12)`, `(None, 28, 28)` is skipped.
-fn shapes(sentence: &str) -> Vec<(usize, Vec<i64>)> {
-    let mut out = Vec::new();
-    let bytes = sentence.as_bytes();
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'(' || bytes[i] == b'[' {
-            let close = if bytes[i] == b'(' { ')' } else { ']' };
-            if let Some(len) = sentence[i + 1..].find(close) {
-                let inner = &sentence[i + 1..i + 1 + len];
-                let parts: Vec<&str> = inner
-                    .split(',')
-                    .map(str::trim)
-                    .filter(|p| !p.is_empty())
-                    .collect();
-                let dims: Option<Vec<i64>> = parts.iter().map(|p| p.parse().ok()).collect();
-                let tuple_like = inner.contains(',') || close == ']';
-                if let Some(dims) = dims.filter(|d| !d.is_empty() && tuple_like) {
-                    // `[0, 1]` of two small numbers is more likely values than a shape.
-                    if close == ')' || dims.len() > 2 || dims.iter().all(|&d| d > 1) {
-                        out.push((i, dims));
-                    }
-                }
-                i += len + 1;
-                continue;
-            }
+        | StatedClaim::HasNan {
+            column: Some(column),
+            ..
+        } => first(&quotes(column)),
+        StatedClaim::MissingAttribute { attribute, .. } => first(&|l: &str| {
+            l.match_indices(&format!(".{attribute}")).any(|(i, m)| {
+                !l[i + m.len()..]
+                    .chars()
+                    .next()
+                    .is_some_and(|c| c.is_alphanumeric() || c == '_')
+            })
+        }),
+        StatedClaim::BadKeyword { keyword, .. } => first(&|l: &str| {
+            word_positions(l, keyword).iter().any(|&i| {
+                let after = l[i + keyword.len()..].trim_start();
+                after.starts_with('=') && !after.starts_with("==")
+            })
+        }),
+        StatedClaim::UndefinedName { name } => {
+            first(&|l: &str| !word_positions(l, name).is_empty())
         }
-        i += 1;
+        StatedClaim::Shape { object, .. }
+        | StatedClaim::Dtype { object, .. }
+        | StatedClaim::HasNan { object, .. }
+        | StatedClaim::NotFitted { object } => only_user(object.split('.').next()?),
     }
-    out
-}
-
-fn format_shape(shape: &[i64]) -> String {
-    if shape.len() == 1 {
-        format!("({},)", shape[0])
-    } else {
-        format!(
-            "({})",
-            shape
-                .iter()
-                .map(i64::to_string)
-                .collect::<Vec<_>>()
-                .join(", ")
-        )
-    }
-}
-
-fn check_shape(claim: &mut Claim, shape: &[i64], transforms: bool, evidence: Evidence) {
-    let Some(subject) = claim.subject.clone() else {
-        return;
-    };
-    let Some(actual) = object(evidence, &subject).and_then(ObjectSummary::shape) else {
-        return;
-    };
-    if actual == shape {
-        set(
-            claim,
-            Outcome::Confirmed,
-            format!("{subject} has shape {}", format_shape(&actual)),
-        );
-    } else if !transforms {
-        set(
-            claim,
-            Outcome::Refuted,
-            format!("{subject} has shape {}", format_shape(&actual)),
-        );
-    }
-}
-
-/// `58 features`, `58 input features`, `n_features_in_ = 58`, `58 columns`.
-fn feature_counts(lower: &str) -> Vec<(usize, i64)> {
-    let mut out = Vec::new();
-    let words: Vec<(usize, &str)> = lower
-        .split(|c: char| c.is_whitespace() || c == ',' || c == '(' || c == ')')
-        .scan(0usize, |pos, w| {
-            let start = lower[*pos..].find(w).map_or(*pos, |i| *pos + i);
-            *pos = start + w.len();
-            Some((start, w))
-        })
-        .filter(|(_, w)| !w.is_empty())
-        .collect();
-    for (i, (pos, word)) in words.iter().enumerate() {
-        let Ok(n) = word.trim_end_matches('.').parse::<i64>() else {
-            continue;
-        };
-        let next = words.get(i + 1).map(|(_, w)| *w).unwrap_or("");
-        let next2 = words.get(i + 2).map(|(_, w)| *w).unwrap_or("");
-        let is_features = |w: &str| w.starts_with("feature");
-        if is_features(next) || (next == "input" && is_features(next2)) {
-            out.push((*pos, n));
-        }
-    }
-    out
-}
-
-fn check_feature_count(claim: &mut Claim, count: i64, transforms: bool, evidence: Evidence) {
-    let Some(subject) = claim.subject.clone() else {
-        return;
-    };
-    let Some(o) = object(evidence, &subject) else {
-        return;
-    };
-    let actual = o
-        .int_fact(Category::S, "n_features_in")
-        .or_else(|| o.shape().filter(|s| s.len() == 2).map(|s| s[1]));
-    let Some(actual) = actual else {
-        return;
-    };
-    if actual == count {
-        set(
-            claim,
-            Outcome::Confirmed,
-            format!("{subject} has {actual} features"),
-        );
-    } else if !transforms {
-        set(
-            claim,
-            Outcome::Refuted,
-            format!("{subject} has {actual} features"),
-        );
-    }
-}
-
-fn check_nan(claim: &mut Claim, column: Option<&str>, transforms: bool, evidence: Evidence) {
-    if transforms {
-        return;
-    }
-    let Some(subject) = claim.subject.clone() else {
-        return;
-    };
-    let Some(o) = object(evidence, &subject) else {
-        return;
-    };
-    let has_nan = match column {
-        Some(column) => {
-            let listed = o
-                .value
-                .get("nan_columns")
-                .and_then(Value::as_array)
-                .map(|c| c.iter().any(|v| v.as_str() == Some(column)));
-            match (listed, o.has_nan()) {
-                (Some(true), _) => Some(true),
-                // With no NaN anywhere, the column has none either.
-                (_, Some(false)) => Some(false),
-                (Some(false), Some(true)) => Some(false),
-                _ => None,
-            }
-        }
-        None => o.has_nan(),
-    };
-    let Some(has_nan) = has_nan else {
-        return;
-    };
-    let what = match column {
-        Some(c) => format!("{subject}['{c}']"),
-        None => subject.clone(),
-    };
-    let evidence_text = if has_nan {
-        format!("{what} has NaN")
-    } else {
-        format!("{what} has no NaN")
-    };
-    let outcome = if has_nan != claim.negative {
-        Outcome::Confirmed
-    } else {
-        Outcome::Refuted
-    };
-    set(claim, outcome, evidence_text);
 }
 
 #[cfg(test)]
@@ -756,125 +578,367 @@ mod tests {
         serde_json::from_str(
             r#"{"schema": 1, "objects": {
                 "df": {"type": "pandas.core.frame.DataFrame", "kind": "dataframe",
-                       "S": {"shape": [891, 3]},
-                       "R": {"columns": ["PassengerId", "Age", "Sex"]},
-                       "V": {"has_nan": true, "nan_columns": ["Age"]}},
-                "X": {"kind": "ndarray", "S": {"shape": [68, 58]}, "V": {"has_nan": false}},
-                "y": {"kind": "ndarray", "S": {"shape": [17]}},
-                "model": {"kind": "estimator", "S": {"n_features_in": 57}, "V": {"fitted": true}}}}"#,
+                       "S": {"shape": [891, 4]},
+                       "R": {"columns": ["PassengerId", "Age", "Sex", "0"],
+                             "dtypes": {"PassengerId": "int64", "Age": "float64", "Sex": "object", "0": "int64"}},
+                       "V": {"has_nan": true, "nan_columns": ["Age"],
+                             "column_values": {"Age": {"has_nan": true}, "Sex": {"has_nan": false}}}},
+                "wide": {"kind": "dataframe", "R": {"columns": ["a"], "columns_complete": false}},
+                "clean": {"kind": "dataframe", "S": {"shape": [3, 1]}, "R": {"columns": ["a"]}, "V": {"has_nan": false}},
+                "X": {"kind": "ndarray", "S": {"shape": [68, 58]}, "R": {"dtype": "float64"}, "V": {"has_nan": false}},
+                "big": {"kind": "ndarray", "S": {"shape": [9000000]}, "R": {"dtype": "float32"}, "V": {"has_nan": false}, "sampled": true},
+                "y": {"kind": "series", "S": {"shape": [17]}, "R": {"dtype": "object"}, "V": {"has_nan": true}},
+                "model": {"kind": "estimator", "S": {"n_features_in": 57}, "V": {"fitted": true}},
+                "raw": {"kind": "estimator", "V": {"fitted": false}},
+                "odd": {"kind": "object"},
+                "model.coef_": {"kind": "ndarray", "S": {"shape": [1, 57]}},
+                "model.nope": {"error": "no_attribute", "owner": "'LogisticRegression' object", "attribute": "nope"},
+                "np.nope": {"error": "not_loaded", "owner": "module 'numpy'", "attribute": "nope"},
+                "ghost": {"error": "undefined"},
+                "broken": {"error": "raised", "exception": "ValueError", "message": "summarizing raised"}}}"#,
         )
         .unwrap()
     }
 
     fn signatures() -> Map<String, Value> {
         serde_json::from_str(
-            r#"{"df.drop": {"kind": "method", "signature": "(labels=None, *, axis=0, inplace=False)",
-                            "parameters": [{"name": "labels", "kind": "POSITIONAL_OR_KEYWORD", "default": "None"},
-                                           {"name": "axis", "kind": "KEYWORD_ONLY", "default": "0"},
-                                           {"name": "inplace", "kind": "KEYWORD_ONLY", "default": "False"}]},
-                "df.dropp": {"error": "AttributeError: 'DataFrame' object has no attribute 'dropp'"},
-                "np.nope": {"error": "AttributeError: module 'numpy' has no loaded attribute 'nope'"},
-                "model.predict": {"kind": "method", "signature": "(X)", "parameters": [{"name": "X", "kind": "POSITIONAL_OR_KEYWORD"}]}}"#,
+            r#"{"df.drop": {"kind": "method", "parameters": [{"name": "labels", "kind": "POSITIONAL_OR_KEYWORD", "default": "None"},
+                                                              {"name": "axis", "kind": "KEYWORD_ONLY", "default": "0"},
+                                                              {"name": "inplace", "kind": "KEYWORD_ONLY", "default": "False"}]},
+                "f": {"kind": "function", "parameters": [{"name": "a", "kind": "POSITIONAL_ONLY"}]},
+                "g": {"kind": "function", "parameters": [{"name": "a", "kind": "POSITIONAL_OR_KEYWORD"}, {"name": "kw", "kind": "VAR_KEYWORD"}]},
+                "model.dropp": {"error": "no_attribute", "owner": "'LogisticRegression' object", "attribute": "dropp"},
+                "model.predict": {"kind": "method", "parameters": [{"name": "X", "kind": "POSITIONAL_OR_KEYWORD"}]}}"#,
         )
         .unwrap()
     }
 
-    fn check(reasoning: &str) -> CheckedVerdict {
+    fn outcome_in(claim: &str, target: &str) -> (Outcome, String) {
         let doc = doc();
         let signatures = signatures();
-        check_verdict(
-            &Verdict {
-                reasoning: reasoning.into(),
-                detection: true,
-                line: None,
-            },
+        let stated = crate::verdict::read_claims(Some(&serde_json::from_str(claim).unwrap()));
+        assert_eq!(stated.len(), 1, "{claim}");
+        let checked = check_claim(
+            &stated[0],
             Evidence {
                 summaries: Some(&doc),
                 signatures: Some(&signatures),
-                target: Some("model.predict(df[['Age', 'Fare']])"),
+                target: Some(target),
             },
+        );
+        (checked.outcome, checked.evidence)
+    }
+
+    fn outcome(claim: &str) -> Outcome {
+        outcome_in(claim, "print(1)").0
+    }
+
+    use Outcome::{Confirmed, Refuted, Unknown};
+
+    #[test]
+    fn missing_column() {
+        let claim = |o: &str, c: &str| {
+            format!(r#"{{"claim": "missing_column", "object": "{o}", "column": "{c}"}}"#)
+        };
+        assert_eq!(
+            outcome_in(&claim("df", "Age"), "x = 1"),
+            (Refuted, "df has a column 'Age'".into())
+        );
+        assert_eq!(outcome(&claim("df", "Fare")), Confirmed);
+        // Exact: a column that differs by a space or case is missing.
+        assert_eq!(outcome(&claim("df", "Age ")), Confirmed);
+        assert_eq!(outcome(&claim("df", "age")), Confirmed);
+        // A cut column list, an unsummarized or failed object: unknown.
+        assert_eq!(outcome(&claim("wide", "a")), Unknown);
+        assert_eq!(outcome(&claim("wide", "b")), Unknown);
+        assert_eq!(outcome(&claim("frame", "Age")), Unknown);
+        assert_eq!(outcome(&claim("broken", "Age")), Unknown);
+        // `df[0]` and `df['0']` both summarize as column "0".
+        assert_eq!(outcome(&claim("df", "0")), Unknown);
+    }
+
+    #[test]
+    fn claims_about_objects_the_target_changes_stay_unknown() {
+        let claim = r#"{"claim": "missing_column", "object": "df", "column": "Age"}"#;
+        assert_eq!(outcome_in(claim, "print(df['Age'])").0, Refuted);
+        for target in [
+            "df = df.drop(columns=['Age'])\ndf['Age']",
+            "df['Age2'] = 1\ndf['Age']",
+            "df.drop('Age', axis=1, inplace=True)\ndf['Age']",
+            "df.columns = ['a', 'b', 'c', 'd']\ndf['Age']",
+            "a, df = 1, other\ndf['Age']",
+            "for df in frames:\n    df['Age']",
+            "def f():\n    df = load()\n    return df['Age']",
+            "del df\ndf['Age']",
+            "df.pop('Age')\ndf['Age']",
+        ] {
+            assert_eq!(outcome_in(claim, target).0, Unknown, "{target}");
+        }
+        let fitted = r#"{"claim": "not_fitted", "object": "model"}"#;
+        assert_eq!(outcome_in(fitted, "model.predict(X)").0, Refuted);
+        assert_eq!(
+            outcome_in(fitted, "model.fit(X, y)\nmodel.predict(X)").0,
+            Unknown
+        );
+        // A comparison, a keyword argument or a mention in a comment changes nothing.
+        for target in [
+            "df == other",
+            "f(df=1)",
+            "x = df['Age']  # df = 2",
+            "model.predict(df)",
+        ] {
+            assert_eq!(outcome_in(claim, target).0, Refuted, "{target}");
+        }
+    }
+
+    #[test]
+    fn missing_attribute() {
+        let claim = |o: &str, a: &str| {
+            format!(r#"{{"claim": "missing_attribute", "object": "{o}", "attribute": "{a}"}}"#)
+        };
+        assert_eq!(
+            outcome_in(&claim("model", "coef_"), "").1,
+            "the kernel has model.coef_"
+        );
+        assert_eq!(outcome(&claim("model", "coef_")), Refuted);
+        assert_eq!(outcome(&claim("model", "nope")), Confirmed);
+        assert_eq!(outcome(&claim("model", "predict")), Refuted);
+        assert_eq!(outcome(&claim("model", "dropp")), Confirmed);
+        // A frame's column reads as an attribute.
+        assert_eq!(outcome(&claim("df", "Sex")), Refuted);
+        // A module `__getattr__` the kernel did not call may still provide it; nothing asked.
+        assert_eq!(outcome(&claim("np", "nope")), Unknown);
+        assert_eq!(outcome(&claim("model", "intercept_")), Unknown);
+    }
+
+    #[test]
+    fn bad_keyword() {
+        let claim = |c: &str, k: &str| {
+            format!(r#"{{"claim": "bad_keyword", "callable": "{c}", "keyword": "{k}"}}"#)
+        };
+        assert_eq!(outcome(&claim("df.drop", "inplace")), Refuted);
+        assert_eq!(outcome(&claim("df.drop", "inplce")), Confirmed);
+        // Positional-only is no keyword; `**kwargs` passes unknown ones on.
+        assert_eq!(outcome(&claim("f", "a")), Confirmed);
+        assert_eq!(outcome(&claim("g", "a")), Refuted);
+        assert_eq!(outcome(&claim("g", "other")), Unknown);
+        // Only the callable named, exactly.
+        assert_eq!(outcome(&claim("drop", "inplace")), Unknown);
+        assert_eq!(outcome(&claim("model.dropp", "x")), Unknown);
+    }
+
+    #[test]
+    fn undefined_name() {
+        let claim = |n: &str| format!(r#"{{"claim": "undefined_name", "name": "{n}"}}"#);
+        assert_eq!(outcome(&claim("df")), Refuted);
+        assert_eq!(outcome(&claim("ghost")), Confirmed);
+        assert_eq!(outcome(&claim("broken")), Unknown);
+        assert_eq!(outcome(&claim("elsewhere")), Unknown);
+        // A name the target deletes or binds (in a function: UnboundLocalError) is not the
+        // kernel's.
+        assert_eq!(outcome_in(&claim("df"), "del df\nprint(df)").0, Unknown);
+        assert_eq!(
+            outcome_in(&claim("df"), "def f():\n    print(df)\n    df = 1\nf()").0,
+            Unknown
+        );
+    }
+
+    #[test]
+    fn shape() {
+        let claim =
+            |o: &str, s: &str| format!(r#"{{"claim": "shape", "object": "{o}", "shape": {s}}}"#);
+        assert_eq!(outcome(&claim("X", "[68, 58]")), Confirmed);
+        assert_eq!(outcome(&claim("X", "[68, null]")), Confirmed);
+        assert_eq!(
+            outcome_in(&claim("X", "[68, 57]"), "").1,
+            "X has shape (68, 58)"
+        );
+        assert_eq!(outcome(&claim("X", "[68, 57]")), Refuted);
+        assert_eq!(outcome(&claim("X", "[68]")), Refuted);
+        assert_eq!(outcome(&claim("y", "[17]")), Confirmed);
+        assert_eq!(outcome(&claim("model", "[57]")), Unknown);
+        assert_eq!(outcome(&claim("Z", "[1, 2]")), Unknown);
+        assert_eq!(
+            outcome_in(&claim("X", "[68, 57]"), "X = X[:, 1:]\nm.fit(X)").0,
+            Unknown
+        );
+    }
+
+    #[test]
+    fn dtype() {
+        let claim = |o: &str, c: &str, d: &str| {
+            format!(r#"{{"claim": "dtype", "object": "{o}", "column": {c}, "dtype": "{d}"}}"#)
+        };
+        assert_eq!(outcome(&claim("df", r#""Sex""#, "object")), Confirmed);
+        assert_eq!(outcome(&claim("df", r#""Sex""#, "str")), Confirmed);
+        assert_eq!(
+            outcome_in(&claim("df", r#""Age""#, "object"), "").1,
+            "df['Age'] has dtype float64"
+        );
+        assert_eq!(outcome(&claim("df", r#""Age""#, "object")), Refuted);
+        assert_eq!(outcome(&claim("df", r#""Age""#, "float")), Confirmed);
+        assert_eq!(outcome(&claim("df", r#""Age""#, "numeric")), Confirmed);
+        assert_eq!(outcome(&claim("df", r#""Sex""#, "numeric")), Refuted);
+        assert_eq!(outcome(&claim("df", r#""PassengerId""#, "int")), Confirmed);
+        assert_eq!(
+            outcome(&claim("df", r#""PassengerId""#, "float64")),
+            Refuted
+        );
+        assert_eq!(outcome(&claim("X", "null", "float32")), Confirmed);
+        assert_eq!(outcome(&claim("y", "null", "int64")), Refuted);
+        // Spellings we do not know, columns without a dtype: unknown.
+        assert_eq!(outcome(&claim("df", r#""Age""#, "mixed")), Unknown);
+        assert_eq!(outcome(&claim("df", r#""Fare""#, "object")), Unknown);
+        assert_eq!(outcome(&claim("df", "null", "object")), Unknown);
+    }
+
+    #[test]
+    fn has_nan() {
+        let claim =
+            |o: &str, c: &str| format!(r#"{{"claim": "has_nan", "object": "{o}", "column": {c}}}"#);
+        assert_eq!(outcome(&claim("df", "null")), Confirmed);
+        assert_eq!(outcome(&claim("df", r#""Age""#)), Confirmed);
+        assert_eq!(
+            outcome_in(&claim("df", r#""Sex""#), "").1,
+            "df['Sex'] holds no NaN"
+        );
+        assert_eq!(outcome(&claim("df", r#""Sex""#)), Refuted);
+        // Not in the (possibly cut) list of NaN columns and no values summarized: unknown.
+        assert_eq!(outcome(&claim("df", r#""PassengerId""#)), Unknown);
+        assert_eq!(outcome(&claim("clean", r#""a""#)), Refuted);
+        assert_eq!(outcome(&claim("X", "null")), Refuted);
+        assert_eq!(outcome(&claim("y", "null")), Confirmed);
+        // Sampled values may miss a NaN.
+        assert_eq!(outcome(&claim("big", "null")), Unknown);
+        assert_eq!(outcome(&claim("odd", "null")), Unknown);
+        assert_eq!(
+            outcome_in(&claim("X", "null"), "X[0, 0] = float('nan')\nm.fit(X)").0,
+            Unknown
+        );
+    }
+
+    #[test]
+    fn not_fitted() {
+        let claim = |o: &str| format!(r#"{{"claim": "not_fitted", "object": "{o}"}}"#);
+        assert_eq!(outcome(&claim("model")), Refuted);
+        assert_eq!(outcome(&claim("raw")), Confirmed);
+        assert_eq!(outcome(&claim("odd")), Unknown);
+        assert_eq!(outcome(&claim("nobody")), Unknown);
+    }
+
+    fn answer(detection: bool, line: Option<u32>, claims: &str) -> String {
+        format!(
+            r#"{{"reasoning": "Because.", "detection": {detection}, "line": {}, "claims": [{claims}]}}"#,
+            line.map_or("null".into(), |l| l.to_string())
         )
     }
 
-    fn outcomes(v: &CheckedVerdict) -> Vec<(ClaimKind, Outcome)> {
-        v.claims.iter().map(|c| (c.kind, c.outcome)).collect()
+    fn judge(answers: &[String], target: &str) -> Judgement {
+        let doc = doc();
+        judge_answers(
+            answers,
+            Evidence {
+                summaries: Some(&doc),
+                signatures: None,
+                target: Some(target),
+            },
+        )
+        .unwrap()
     }
 
-    #[test]
-    fn columns() {
-        let v = check("The column 'Fare' does not exist in df, so indexing raises a KeyError.");
-        assert_eq!(outcomes(&v), [(ClaimKind::Column, Outcome::Confirmed)]);
-        assert!(v.detection && !v.downgraded);
-
-        let v = check("df has no column 'Age', so df[['Age']] raises KeyError.");
-        assert_eq!(outcomes(&v), [(ClaimKind::Column, Outcome::Refuted)]);
-        assert!(!v.detection && v.downgraded);
-        let reason = v.reason.unwrap();
-        assert!(reason.contains("df has a column 'Age'"), "{reason}");
-    }
+    const AGE_MISSING: &str = r#"{"claim": "missing_column", "object": "df", "column": "Age"}"#;
+    const FARE_MISSING: &str = r#"{"claim": "missing_column", "object": "df", "column": "Fare"}"#;
 
     #[test]
-    fn attributes_and_keywords() {
-        let v = check("DataFrame has no attribute 'dropp', AttributeError.");
-        assert_eq!(outcomes(&v), [(ClaimKind::Attribute, Outcome::Confirmed)]);
-        let v = check("df has no attribute 'Sex'.");
-        assert_eq!(outcomes(&v), [(ClaimKind::Attribute, Outcome::Refuted)]);
-        assert!(v.downgraded);
-        // numpy's module `__getattr__` was not called: the kernel cannot tell.
-        let v = check("np has no attribute 'nope'.");
-        assert_eq!(outcomes(&v), [(ClaimKind::Attribute, Outcome::Unknown)]);
-
-        let v = check("drop() got an unexpected keyword argument 'inplace'.");
-        assert_eq!(outcomes(&v), [(ClaimKind::Keyword, Outcome::Refuted)]);
-        let v = check("predict does not accept the keyword argument 'axis'.");
-        assert_eq!(outcomes(&v), [(ClaimKind::Keyword, Outcome::Confirmed)]);
-        assert!(!v.downgraded);
-    }
-
-    #[test]
-    fn shapes_counts_and_nan() {
-        let v = check("X has shape (68, 58) but y has shape (17,), so the lengths differ.");
-        assert_eq!(
-            outcomes(&v),
-            [
-                (ClaimKind::Shape, Outcome::Confirmed),
-                (ClaimKind::Shape, Outcome::Confirmed)
-            ]
+    fn each_answer_is_checked_and_votes_after_its_own_claims() {
+        let target = "x = 1\ny = df['Age'] + df['Fare']";
+        // Two of three crash answers rest on a refuted claim: one crash vote of four is left. The
+        // no-crash answer's refuted claim is no reason.
+        let j = judge(
+            &[
+                answer(true, None, AGE_MISSING),
+                answer(true, None, FARE_MISSING),
+                answer(true, None, AGE_MISSING),
+                answer(false, None, r#"{"claim": "not_fitted", "object": "model"}"#),
+            ],
+            target,
         );
-        assert!(v.detection);
-        let v = check("y has shape (68,) while X has 68 rows.");
-        assert_eq!(outcomes(&v), [(ClaimKind::Shape, Outcome::Refuted)]);
-        assert!(v.downgraded);
-
-        let v = check("model was fitted on 57 features but X has 58 features.");
+        assert!(j.vote.detection && !j.detection && j.downgraded);
         assert_eq!(
-            outcomes(&v),
-            [
-                (ClaimKind::FeatureCount, Outcome::Confirmed),
-                (ClaimKind::FeatureCount, Outcome::Confirmed)
-            ]
+            j.reason.as_deref(),
+            Some("The LLM's crash verdict rests on a claim the kernel's facts refute: “df has no column 'Age'”, but df has a column 'Age'.")
         );
-        let v = check("model expects 60 features.");
-        assert_eq!(outcomes(&v), [(ClaimKind::FeatureCount, Outcome::Refuted)]);
-
-        let v = check("X contains NaN values, which LinearRegression rejects.");
-        assert_eq!(outcomes(&v), [(ClaimKind::Nan, Outcome::Refuted)]);
-        assert!(v.downgraded);
-        let v = check("Column 'Age' of df contains NaN values.");
-        assert!(v
-            .claims
-            .iter()
-            .any(|c| c.kind == ClaimKind::Nan && c.outcome == Outcome::Confirmed));
-        assert!(!v.downgraded);
+        assert_eq!(j.claims.len(), 3);
+        // Twin: only one answer's claim is refuted; two crash votes of three stay.
+        let j = judge(
+            &[
+                answer(true, None, FARE_MISSING),
+                answer(true, None, FARE_MISSING),
+                answer(true, None, AGE_MISSING),
+            ],
+            target,
+        );
+        assert!(j.detection && !j.downgraded && j.reason.is_none());
+        // The crash line comes from the decisive claim: the line quoting 'Fare'.
+        assert_eq!((j.line, j.line_source), (Some(2), Some(LineSource::Claim)));
     }
 
     #[test]
-    fn vague_claims_stay_unknown() {
-        let v = check("After get_dummies, X will have shape (68, 70) and the model fails.");
-        assert_eq!(outcomes(&v), [(ClaimKind::Shape, Outcome::Unknown)]);
-        assert!(v.detection);
-        let v = check("The function is not defined in the executed cells.");
-        assert!(v.claims.is_empty());
-        assert!(v.detection);
+    fn answers_without_claims_are_never_downgraded() {
+        let target = "df['Age']";
+        let j = judge(
+            &[
+                r#"{"reasoning": "df has no column 'Age'", "detection": true}"#.to_string(),
+                answer(true, Some(1), ""),
+            ],
+            target,
+        );
+        assert!(j.detection && !j.downgraded && j.claims.is_empty());
+        assert_eq!((j.line, j.line_source), (Some(1), Some(LineSource::Answer)));
+        // A no-crash answer's refuted claim changes nothing.
+        let j = judge(&[answer(false, None, AGE_MISSING)], target);
+        assert!(!j.detection && !j.downgraded);
+        assert_eq!(j.claims[0].outcome, Refuted);
+    }
+
+    #[test]
+    fn locates_the_line_a_claim_names() {
+        let target = "import x\nm = df.mean()  # 'Fare'\nv = df[\"Fare\"]\nmodel.coef_\nf(a, inplce=True)\nprint(X)\nundefined_thing + 1";
+        let at = |claim: &str| {
+            locate(
+                &crate::verdict::read_claims(Some(&serde_json::from_str(claim).unwrap()))[0],
+                target,
+            )
+        };
+        assert_eq!(at(FARE_MISSING), Some(3));
+        assert_eq!(
+            at(r#"{"claim": "missing_attribute", "object": "model", "attribute": "coef_"}"#),
+            Some(4)
+        );
+        assert_eq!(
+            at(r#"{"claim": "missing_attribute", "object": "model", "attribute": "coef"}"#),
+            None
+        );
+        assert_eq!(
+            at(r#"{"claim": "bad_keyword", "callable": "f", "keyword": "inplce"}"#),
+            Some(5)
+        );
+        assert_eq!(
+            at(r#"{"claim": "shape", "object": "X", "shape": [1]}"#),
+            Some(6)
+        );
+        // df is used on two lines: which one crashes is not said.
+        assert_eq!(
+            at(r#"{"claim": "has_nan", "object": "df", "column": null}"#),
+            None
+        );
+        assert_eq!(
+            at(r#"{"claim": "undefined_name", "name": "undefined_thing"}"#),
+            Some(7)
+        );
+        assert_eq!(
+            at(r#"{"claim": "undefined_name", "name": "nowhere"}"#),
+            None
+        );
     }
 }

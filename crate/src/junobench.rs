@@ -414,7 +414,7 @@ pub struct Counts {
 }
 
 impl Counts {
-    fn add(&mut self, crash: bool, predicted: bool) {
+    pub fn add(&mut self, crash: bool, predicted: bool) {
         match (crash, predicted) {
             (true, true) => self.tp += 1,
             (false, true) => self.fp += 1,

@@ -14,8 +14,9 @@
 //!   [`select_history`]);
 //! - executed cells lose comment-only lines, trailing blanks and runs of blank lines.
 //!
-//! The answer schema adds `line` (1-based line of the crash in the target cell, or null) to the
-//! paper's `reasoning` and `detection`.
+//! The answer schema adds `line` (1-based line of the crash in the target cell, or null) and
+//! `claims` (the facts a crash rests on, in a closed vocabulary the kernel's facts can check: see
+//! [`crate::verdict::StatedClaim`]) to the paper's `reasoning` and `detection`.
 
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 
@@ -25,7 +26,7 @@ use serde_json::{json, Map, Value};
 use crate::facts::{cell_facts, CellFacts, DefinitionKind};
 use crate::ir::Stmt;
 use crate::python::parse_cell;
-use crate::summary::{Category, ObjectSummary, SummaryDoc};
+use crate::summary::{Category, FailureFields, ObjectSummary, SummaryDoc};
 
 /// Which of the paper's runtime-fact categories go into the prompt.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -153,21 +154,86 @@ pub const SYSTEM_INSTRUCTIONS: &str = "\
 You detect crashes in ML notebooks. Given the [Executed Cells] (ran successfully, in order), \
 [Runtime Facts] about objects the [Target Cell] uses, and the [Target Cell], reason step by step \
 whether running the [Target Cell] raises an exception.
-Answer with ONE JSON object only: {\"reasoning\": string, \"detection\": boolean, \"line\": integer|null}
-reasoning: 1-2 sentences naming the decisive fact (column, attribute, keyword, shape, count, NaN...).
+Answer with ONE JSON object only: {\"reasoning\": string, \"detection\": boolean, \"line\": integer|null, \"claims\": [...]}
+reasoning: 1-2 sentences naming the decisive fact.
 detection: true only if you are CERTAIN it crashes, else false.
-line: 1-based line of the crash in the target cell, or null.";
+line: 1-based line of the crash in the target cell, or null.
+claims: the facts a crash rests on, about objects as they are before the target cell runs; [] if none fits. Each one of:
+{\"claim\":\"missing_column\",\"object\":\"df\",\"column\":\"Fare\"}
+{\"claim\":\"missing_attribute\",\"object\":\"model\",\"attribute\":\"coef_\"}
+{\"claim\":\"bad_keyword\",\"callable\":\"df.drop\",\"keyword\":\"inplce\"}
+{\"claim\":\"undefined_name\",\"name\":\"x\"}
+{\"claim\":\"shape\",\"object\":\"X\",\"shape\":[68,58]}
+{\"claim\":\"dtype\",\"object\":\"df\",\"column\":\"Age\",\"dtype\":\"object\"} (column null: the object's own)
+{\"claim\":\"has_nan\",\"object\":\"df\",\"column\":\"Age\"}
+{\"claim\":\"not_fitted\",\"object\":\"model\"}";
 
-/// The answer schema (the paper's plus `line`), as a JSON schema for structured output.
+/// The answer schema (the paper's plus `line` and `claims`), as a JSON schema for structured
+/// output: every field required and no others, as strict endpoints want.
 pub fn answer_schema() -> Value {
+    let text = json!({"type": "string"});
+    let nullable_text = json!({"type": ["string", "null"]});
+    let claim = |kind: &str, fields: Vec<(&str, Value)>| {
+        let mut properties = Map::new();
+        properties.insert("claim".into(), json!({"type": "string", "enum": [kind]}));
+        for (name, schema) in &fields {
+            properties.insert((*name).into(), schema.clone());
+        }
+        let required: Vec<&String> = properties.keys().collect();
+        json!({
+            "type": "object",
+            "properties": properties,
+            "required": required,
+            "additionalProperties": false
+        })
+    };
+    let claims = vec![
+        claim(
+            "missing_column",
+            vec![("object", text.clone()), ("column", text.clone())],
+        ),
+        claim(
+            "missing_attribute",
+            vec![("object", text.clone()), ("attribute", text.clone())],
+        ),
+        claim(
+            "bad_keyword",
+            vec![("callable", text.clone()), ("keyword", text.clone())],
+        ),
+        claim("undefined_name", vec![("name", text.clone())]),
+        claim(
+            "shape",
+            vec![
+                ("object", text.clone()),
+                (
+                    "shape",
+                    json!({"type": "array", "items": {"type": ["integer", "null"]}}),
+                ),
+            ],
+        ),
+        claim(
+            "dtype",
+            vec![
+                ("object", text.clone()),
+                ("column", nullable_text.clone()),
+                ("dtype", text.clone()),
+            ],
+        ),
+        claim(
+            "has_nan",
+            vec![("object", text.clone()), ("column", nullable_text)],
+        ),
+        claim("not_fitted", vec![("object", text)]),
+    ];
     json!({
         "type": "object",
         "properties": {
             "reasoning": {"type": "string"},
             "detection": {"type": "boolean"},
-            "line": {"type": ["integer", "null"]}
+            "line": {"type": ["integer", "null"]},
+            "claims": {"type": "array", "items": {"anyOf": claims}}
         },
-        "required": ["reasoning", "detection", "line"],
+        "required": ["reasoning", "detection", "line", "claims"],
         "additionalProperties": false
     })
 }
@@ -510,12 +576,8 @@ pub fn render_object(
     mentioned: &[&str],
     options: &PromptOptions,
 ) -> Option<String> {
-    if let Some(error) = &object.error {
-        return Some(if error == "undefined" {
-            format!("{name}: not defined in the kernel")
-        } else {
-            format!("{name}: {error}")
-        });
+    if let Some(error) = object.error_sentence() {
+        return Some(format!("{name}: {error}"));
     }
     let cats = options.categories;
     let mut parts: Vec<String> = Vec::new();
@@ -795,8 +857,9 @@ pub fn render_docs(signatures: &Map<String, Value>) -> String {
     let mut out = String::new();
     let sorted: BTreeMap<&String, &Value> = signatures.iter().collect();
     for (path, answer) in sorted {
-        if let Some(error) = answer.get("error").and_then(Value::as_str) {
-            out.push_str(&format!("{path}: {error}\n"));
+        if let Some(code) = answer.get("error").and_then(Value::as_str) {
+            let sentence = FailureFields::of(answer).sentence(code);
+            out.push_str(&format!("{path}: {sentence}\n"));
             continue;
         }
         let signature = answer
@@ -861,11 +924,51 @@ mod tests {
             "model.predict(df[['Age', 'Sex', 'Fare']])",
             PromptOptions::default(),
         ));
-        insta::assert_snapshot!(prompt.user);
+        insta::assert_snapshot!(format!("{}\n\n{}", prompt.system, prompt.user));
         assert!(prompt.system.contains("\"line\""));
         assert_eq!(prompt.chars, prompt.system.len() + prompt.user.len());
         assert!(prompt.tokens_estimate > prompt.chars / 6);
         assert!(prompt.tokens_estimate < prompt.chars / 2);
+    }
+
+    /// Every claim the instructions show reads back as a claim, and the answer schema offers
+    /// exactly those kinds, each with the fields the example has.
+    #[test]
+    fn claim_examples_and_schema_agree() {
+        let examples: Vec<&str> = SYSTEM_INSTRUCTIONS
+            .lines()
+            .filter(|l| l.starts_with("{\"claim\""))
+            .map(|l| &l[..=l.find('}').unwrap()])
+            .collect();
+        assert_eq!(examples.len(), 8);
+        let schema = answer_schema();
+        let variants = schema["properties"]["claims"]["items"]["anyOf"]
+            .as_array()
+            .unwrap();
+        assert_eq!(variants.len(), examples.len());
+        for (example, variant) in examples.iter().zip(variants) {
+            let value: Value = serde_json::from_str(example).unwrap();
+            let claims = crate::verdict::read_claims(Some(&value));
+            assert_eq!(claims.len(), 1, "{example}");
+            let written = serde_json::to_value(&claims[0]).unwrap();
+            assert_eq!(written, value, "{example} reads back unchanged");
+            assert_eq!(variant["properties"]["claim"]["enum"][0], value["claim"]);
+            let mut fields: Vec<&str> = value
+                .as_object()
+                .unwrap()
+                .keys()
+                .map(String::as_str)
+                .collect();
+            let mut required: Vec<&str> = variant["required"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter_map(Value::as_str)
+                .collect();
+            fields.sort_unstable();
+            required.sort_unstable();
+            assert_eq!(fields, required, "{example}");
+        }
     }
 
     #[test]
@@ -986,7 +1089,7 @@ mod tests {
         req.signatures = Some(
             serde_json::from_str::<Map<String, Value>>(
                 r#"{"model.predict": {"kind": "method", "signature": "(X)", "library": "sklearn", "version": "1.9", "doc": "Predict class labels.\n\n  Notes: X must have n_features_in_ columns."},
-                    "model.nope": {"error": "AttributeError: 'LogisticRegression' object has no attribute 'nope'"}}"#,
+                    "model.nope": {"error": "no_attribute", "owner": "'LogisticRegression' object", "attribute": "nope"}}"#,
             )
             .unwrap(),
         );

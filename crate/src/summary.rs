@@ -47,16 +47,82 @@ pub struct ObjectSummary {
     pub value: Map<String, Value>,
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub sampled: bool,
+    /// Why there is no summary: a code (`undefined`, `no_attribute`, ...), with `failure`'s fields.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
+    #[serde(flatten)]
+    pub failure: FailureFields,
 }
 
-/// `error` (a kernel answer's) when it says looking `attr` up certainly failed: the kernel's
-/// `... has no attribute 'x'`, possibly followed by the library's own hint.
-pub fn certain_missing_attribute<'e>(error: &'e str, attr: &str) -> Option<&'e str> {
-    let message = error.strip_prefix("AttributeError: ")?;
-    let missing = format!("has no attribute '{attr}'");
-    (message.ends_with(&missing) || message.contains(&format!("{missing}: "))).then_some(message)
+/// The fields that come with a kernel error code (docs/summary-schema.md, "Errors"); the kernel
+/// sends codes and fields, sentences are made here.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct FailureFields {
+    /// `module 'numpy'`, `'DataFrame' object`, `type object 'SVC'`: what the lookup was on.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub owner: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub attribute: Option<String>,
+    /// The library's own word on a removed attribute (numpy's "Use `np.nan` instead.").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hint: Option<String>,
+    /// `not_evaluated`: `dynamic` (a `__getattr__`) or the descriptor's class (`property`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// `raised`: the exception's class and, when it was a plain string, its message.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exception: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+}
+
+impl FailureFields {
+    /// The fields of a kernel answer given as JSON (a `signature` answer); defaults when absent.
+    pub fn of(answer: &Value) -> FailureFields {
+        serde_json::from_value(answer.clone()).unwrap_or_default()
+    }
+
+    /// Python's own message when error `code` says looking `attr` up certainly failed
+    /// (`module 'numpy' has no attribute 'float': <numpy's hint>`); not for `not_loaded` (a
+    /// module `__getattr__` that was not called may provide it) nor `not_evaluated`.
+    pub fn certain_missing(&self, code: &str, attr: &str) -> Option<String> {
+        if code != "no_attribute" || self.attribute.as_deref() != Some(attr) {
+            return None;
+        }
+        let owner = self.owner.as_deref()?;
+        let mut message = format!("{owner} has no attribute '{attr}'");
+        if let Some(hint) = &self.hint {
+            message.push_str(&format!(": {hint}"));
+        }
+        Some(message)
+    }
+
+    /// A sentence for people (and prompts) for error `code`.
+    pub fn sentence(&self, code: &str) -> String {
+        let owner = self.owner.as_deref().unwrap_or("the object");
+        let attribute = self.attribute.as_deref().unwrap_or("?");
+        match code {
+            "undefined" => "not defined in the kernel".into(),
+            "no_attribute" => match self.certain_missing(code, attribute) {
+                Some(message) => format!("AttributeError: {message}"),
+                None => format!("AttributeError: {owner} has no attribute '{attribute}'"),
+            },
+            "not_loaded" => format!(
+                "{owner} has no loaded attribute '{attribute}' (its module __getattr__ was not called)"
+            ),
+            "not_evaluated" => format!(
+                "{owner}.{attribute} was not evaluated (a {}: user code)",
+                self.reason.as_deref().unwrap_or("dynamic attribute")
+            ),
+            "raised" => match (&self.exception, &self.message) {
+                (Some(exception), Some(message)) => format!("{exception}: {message}"),
+                (Some(exception), None) => format!("{exception} raised"),
+                _ => "summarizing it raised an exception".into(),
+            },
+            "deadline" => "not summarized: the kernel's time budget ran out".into(),
+            other => other.to_string(),
+        }
+    }
 }
 
 impl ObjectSummary {
@@ -118,11 +184,16 @@ impl ObjectSummary {
         self.value.get("fitted")?.as_bool()
     }
 
-    /// The kernel's message when looking `attr` up (the end of this object's path) certainly
-    /// failed; not when a module `__getattr__` it did not call, or a user class's dynamic
+    /// Python's message when looking `attr` up (the end of this object's path) certainly
+    /// failed; not when a module `__getattr__` the kernel did not call, or a user class's dynamic
     /// attribute it did not evaluate, may still provide it.
-    pub fn missing_attribute(&self, attr: &str) -> Option<&str> {
-        certain_missing_attribute(self.error.as_deref()?, attr)
+    pub fn missing_attribute(&self, attr: &str) -> Option<String> {
+        self.failure.certain_missing(self.error.as_deref()?, attr)
+    }
+
+    /// The error as a sentence, when there is one.
+    pub fn error_sentence(&self) -> Option<String> {
+        Some(self.failure.sentence(self.error.as_deref()?))
     }
 
     pub fn int_fact(&self, category: Category, key: &str) -> Option<i64> {
@@ -165,6 +236,45 @@ mod tests {
         assert_eq!(df.has_nan(), Some(true));
         assert_eq!(df.column_values("Age").unwrap()["kind"], "continuous");
         assert_eq!(doc.objects["ghost"].error.as_deref(), Some("undefined"));
+    }
+
+    #[test]
+    fn errors_are_codes_with_fields() {
+        let doc: SummaryDoc = serde_json::from_str(
+            r#"{"schema": 1, "objects": {
+                "np.NaN": {"error": "no_attribute", "owner": "module 'numpy'", "attribute": "NaN",
+                           "hint": "Use `np.nan` instead."},
+                "np.nope": {"error": "not_loaded", "owner": "module 'numpy'", "attribute": "nope"},
+                "obj.x": {"error": "not_evaluated", "owner": "'Holder' object", "attribute": "x",
+                          "reason": "property"},
+                "bad": {"type": "torch.Tensor", "error": "raised", "exception": "ZeroDivisionError",
+                        "message": "division by zero"}}}"#,
+        )
+        .unwrap();
+        let nan = &doc.objects["np.NaN"];
+        assert_eq!(
+            nan.missing_attribute("NaN").as_deref(),
+            Some("module 'numpy' has no attribute 'NaN': Use `np.nan` instead.")
+        );
+        assert_eq!(nan.missing_attribute("nan"), None);
+        assert_eq!(doc.objects["np.nope"].missing_attribute("nope"), None);
+        assert_eq!(doc.objects["obj.x"].missing_attribute("x"), None);
+        assert_eq!(
+            doc.objects["obj.x"].error_sentence().as_deref(),
+            Some("'Holder' object.x was not evaluated (a property: user code)")
+        );
+        assert_eq!(
+            doc.objects["bad"].error_sentence().as_deref(),
+            Some("ZeroDivisionError: division by zero")
+        );
+        let answer = serde_json::json!({"error": "no_attribute", "owner": "'DataFrame' object",
+                                        "attribute": "dropp"});
+        assert_eq!(
+            FailureFields::of(&answer)
+                .certain_missing("no_attribute", "dropp")
+                .as_deref(),
+            Some("'DataFrame' object has no attribute 'dropp'")
+        );
     }
 
     #[test]

@@ -1,10 +1,11 @@
-//! Reading LLM answers: the JSON object of the answer schema (`reasoning`, `detection`, `line`),
-//! wherever it is in the text and however loosely it is written, and the majority vote over
-//! several answers.
+//! Reading LLM answers: the JSON object of the answer schema (`reasoning`, `detection`, `line`,
+//! `claims`), wherever it is in the text and however loosely it is written, and the majority vote
+//! over several answers.
 //!
 //! Robust but never guessing: an answer is read when it holds an object with a `detection` that is
 //! a boolean (or `"true"`/`"false"`, `True`/`False`, `yes`/`no`); anything else is an error that
-//! says why, and counts as no vote.
+//! says why, and counts as no vote. Its `claims` are read leniently: a claim that is garbled, of an
+//! unknown kind or with a field of the wrong type is left out, never guessed at.
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Number, Value};
@@ -15,6 +16,244 @@ pub struct Verdict {
     pub detection: bool,
     /// 1-based line of the crash in the target cell.
     pub line: Option<u32>,
+    /// The facts the answer says its verdict rests on.
+    #[serde(default)]
+    pub claims: Vec<StatedClaim>,
+}
+
+/// A fact an answer states, in the prompt's closed vocabulary (`{"claim": "missing_column",
+/// "object": "df", "column": "Fare"}`), about the kernel's objects as they are before the target
+/// cell runs.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "claim", rename_all = "snake_case")]
+pub enum StatedClaim {
+    /// The frame `object` has no column `column`.
+    MissingColumn { object: String, column: String },
+    /// `object` has no attribute or method `attribute`.
+    MissingAttribute { object: String, attribute: String },
+    /// `callable` takes no keyword argument `keyword`.
+    BadKeyword { callable: String, keyword: String },
+    /// `name` is not defined.
+    UndefinedName { name: String },
+    /// `object` has this shape (`None`: a dimension not stated).
+    Shape {
+        object: String,
+        shape: Vec<Option<i64>>,
+    },
+    /// `object` (or its `column`) has this dtype.
+    Dtype {
+        object: String,
+        column: Option<String>,
+        dtype: String,
+    },
+    /// `object` (or its `column`) holds NaN.
+    HasNan {
+        object: String,
+        column: Option<String>,
+    },
+    /// The estimator `object` is not fitted.
+    NotFitted { object: String },
+}
+
+impl StatedClaim {
+    /// The claim in words, as the LLM states it.
+    pub fn statement(&self) -> String {
+        let of = |object: &str, column: &Option<String>| match column {
+            Some(c) => format!("{object}['{c}']"),
+            None => object.to_string(),
+        };
+        match self {
+            Self::MissingColumn { object, column } => format!("{object} has no column '{column}'"),
+            Self::MissingAttribute { object, attribute } => {
+                format!("{object} has no attribute '{attribute}'")
+            }
+            Self::BadKeyword { callable, keyword } => {
+                format!("{callable} takes no keyword '{keyword}'")
+            }
+            Self::UndefinedName { name } => format!("'{name}' is not defined"),
+            Self::Shape { object, shape } => format!("{object} has shape {}", format_shape(shape)),
+            Self::Dtype {
+                object,
+                column,
+                dtype,
+            } => format!("{} has dtype {dtype}", of(object, column)),
+            Self::HasNan { object, column } => format!("{} holds NaN", of(object, column)),
+            Self::NotFitted { object } => format!("{object} is not fitted"),
+        }
+    }
+}
+
+/// `(68, 58)`, `(17,)`, `(?, 28)` for a dimension not stated.
+pub fn format_shape(shape: &[Option<i64>]) -> String {
+    let dims: Vec<String> = shape
+        .iter()
+        .map(|d| d.map_or("?".to_string(), |d| d.to_string()))
+        .collect();
+    match dims.as_slice() {
+        [one] => format!("({one},)"),
+        _ => format!("({})", dims.join(", ")),
+    }
+}
+
+/// The claims of an answer's `claims` field: a list (or one object) of claim objects. Keys and
+/// kinds are read case-insensitively (`missing-column`, `MissingColumn`); a frame column written
+/// into the object (`"object": "df['Age']"`) is split off. Anything else is left out.
+pub fn read_claims(value: Option<&Value>) -> Vec<StatedClaim> {
+    let items: Vec<&Value> = match value {
+        Some(Value::Array(items)) => items.iter().collect(),
+        Some(one @ Value::Object(_)) => vec![one],
+        _ => Vec::new(),
+    };
+    items
+        .into_iter()
+        .filter_map(|item| claim_of(item.as_object()?))
+        .collect()
+}
+
+fn claim_of(map: &Map<String, Value>) -> Option<StatedClaim> {
+    let get = |key: &str| {
+        map.iter()
+            .find(|(k, _)| k.trim().eq_ignore_ascii_case(key))
+            .map(|(_, v)| v)
+    };
+    let kind: String = get("claim")
+        .or_else(|| get("kind"))
+        .or_else(|| get("type"))?
+        .as_str()?
+        .trim()
+        .chars()
+        .filter(|c| c.is_alphanumeric())
+        .flat_map(char::to_lowercase)
+        .collect();
+    // A name: a string that is not empty, without the quotes or backticks models put around it.
+    let name = |key: &str| -> Option<String> {
+        let text = get(key)?.as_str()?;
+        let text = text
+            .trim()
+            .trim_matches(|c| matches!(c, '`' | '\'' | '"'))
+            .trim();
+        (!text.is_empty()).then(|| text.to_string())
+    };
+    // A column label, exactly (spaces count), without quotes around it; or a number.
+    let column = |key: &str| -> Option<String> {
+        match get(key)? {
+            Value::Number(n) => Some(n.to_string()),
+            Value::String(text) => {
+                let unquoted = ['`', '\'', '"']
+                    .iter()
+                    .find_map(|q| text.strip_prefix(*q)?.strip_suffix(*q))
+                    .unwrap_or(text);
+                (!unquoted.is_empty()).then(|| unquoted.to_string())
+            }
+            _ => None,
+        }
+    };
+    // An optional column: absent or null is none; anything else must read as a column.
+    let optional_column = |key: &str| -> Option<Option<String>> {
+        match get(key) {
+            None | Some(Value::Null) => Some(None),
+            Some(_) => column(key).map(Some),
+        }
+    };
+    match kind.as_str() {
+        "badkeyword" => {
+            return Some(StatedClaim::BadKeyword {
+                callable: name("callable")?,
+                keyword: name("keyword")?,
+            })
+        }
+        "undefinedname" => {
+            return Some(StatedClaim::UndefinedName {
+                name: name("name")?,
+            })
+        }
+        _ => {}
+    }
+    let (object, object_column) = split_subscript(&name("object")?);
+    // The column stated, or the one written into the object; both must agree.
+    let with_column = |stated: Option<String>| -> Option<Option<String>> {
+        match (stated, &object_column) {
+            (Some(c), Some(o)) if &c != o => None,
+            (Some(c), _) => Some(Some(c)),
+            (None, o) => Some(o.clone()),
+        }
+    };
+    let no_column = object_column.is_none();
+    let claim = match kind.as_str() {
+        "missingcolumn" => StatedClaim::MissingColumn {
+            column: with_column(column("column"))??,
+            object,
+        },
+        "missingattribute" if no_column => StatedClaim::MissingAttribute {
+            attribute: name("attribute")?,
+            object,
+        },
+        "shape" if no_column => StatedClaim::Shape {
+            shape: read_shape(get("shape")?)?,
+            object,
+        },
+        "dtype" => StatedClaim::Dtype {
+            column: with_column(optional_column("column")?)?,
+            dtype: name("dtype")?,
+            object,
+        },
+        "hasnan" => StatedClaim::HasNan {
+            column: with_column(optional_column("column")?)?,
+            object,
+        },
+        "notfitted" if no_column => StatedClaim::NotFitted { object },
+        _ => return None,
+    };
+    Some(claim)
+}
+
+/// `df['Age']` -> (`df`, `Age`); anything else is the object alone.
+fn split_subscript(object: &str) -> (String, Option<String>) {
+    if let Some(open) = object.find('[') {
+        let inner = object[open + 1..].strip_suffix(']').map(str::trim);
+        let quoted = inner.and_then(|i| {
+            ['\'', '"']
+                .iter()
+                .find_map(|q| i.strip_prefix(*q)?.strip_suffix(*q))
+        });
+        if let Some(column) = quoted.filter(|c| !c.is_empty() && !c.contains(['\'', '"'])) {
+            return (object[..open].trim().to_string(), Some(column.to_string()));
+        }
+    }
+    (object.to_string(), None)
+}
+
+/// A shape: a list of non-negative integers (null or `None` for a dimension not stated), or the
+/// same written as a tuple in a string (`"(68, 58)"`).
+fn read_shape(value: &Value) -> Option<Vec<Option<i64>>> {
+    let dim = |v: &Value| -> Option<Option<i64>> {
+        match v {
+            Value::Null => Some(None),
+            Value::Number(n) => n.as_i64().filter(|&d| d >= 0).map(Some),
+            Value::String(s) if s.trim() == "None" || s.trim() == "?" => Some(None),
+            _ => None,
+        }
+    };
+    let shape: Option<Vec<Option<i64>>> = match value {
+        Value::Array(items) => items.iter().map(dim).collect(),
+        Value::String(text) => {
+            let inner = text
+                .trim()
+                .trim_start_matches(['(', '['])
+                .trim_end_matches([')', ']']);
+            inner
+                .split(',')
+                .map(str::trim)
+                .filter(|d| !d.is_empty())
+                .map(|d| match d {
+                    "None" | "?" => Some(None),
+                    d => d.parse::<i64>().ok().filter(|&d| d >= 0).map(Some),
+                })
+                .collect()
+        }
+        _ => None,
+    };
+    shape.filter(|s| !s.is_empty())
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -62,6 +301,12 @@ pub fn read_verdict(answer: &str) -> Result<Verdict, VerdictError> {
     }
     if let Some(v) = found {
         return Ok(v);
+    }
+    // Claims the reader cannot parse (`"object": df`) must not cost the verdict: without them.
+    if let Some(without) = without_claims(text) {
+        if let Ok(v) = read_verdict(&without) {
+            return Ok(v);
+        }
     }
     Err(match last_error {
         Some(e) => e,
@@ -120,7 +365,51 @@ fn verdict_of(map: &Map<String, Value>) -> Result<Verdict, VerdictError> {
         reasoning,
         detection,
         line,
+        claims: read_claims(get("claims")),
     })
+}
+
+/// The text with the first `claims` field (key and bracketed value) cut out; `None` when there is
+/// none.
+fn without_claims(text: &str) -> Option<String> {
+    let key = text.match_indices("claims").map(|(i, _)| i).find(|&i| {
+        let after = text[i + "claims".len()..].trim_start_matches(['"', '\'', ' ']);
+        after.starts_with(':')
+    })?;
+    let start = text[..key].trim_end_matches(['"', '\'']).len();
+    let colon = key + text[key..].find(':')?;
+    let value = colon + 1 + (text[colon + 1..].len() - text[colon + 1..].trim_start().len());
+    let bytes = text.as_bytes();
+    let open = *bytes.get(value)?;
+    let close = match open {
+        b'[' => b']',
+        b'{' => b'}',
+        _ => return None,
+    };
+    let mut depth = 0;
+    let mut end = None;
+    for (i, &b) in bytes.iter().enumerate().skip(value) {
+        if b == open {
+            depth += 1;
+        } else if b == close {
+            depth -= 1;
+            if depth == 0 {
+                end = Some(i + 1);
+                break;
+            }
+        }
+    }
+    // An unterminated value runs to the end of the answer: the object is closed after it.
+    let rest = end.map_or("}", |end| text[end..].trim_start());
+    let rest = rest.strip_prefix(',').unwrap_or(rest);
+    let head = text[..start].trim_end();
+    // `..., "claims": [...]}`: the comma before the field goes instead.
+    let head = if rest.trim_start().starts_with('}') {
+        head.strip_suffix(',').unwrap_or(head)
+    } else {
+        head
+    };
+    Some(format!("{head} {rest}"))
 }
 
 /// The insides of ``` fences (with or without a language tag).
@@ -401,6 +690,8 @@ pub struct Vote {
     pub errors: Vec<String>,
     /// The first readable answer that agrees with the outcome: its reasoning and line.
     pub verdict: Verdict,
+    /// Every readable answer, in order.
+    pub verdicts: Vec<Verdict>,
 }
 
 pub fn majority_vote(answers: &[String]) -> Result<Vote, VerdictError> {
@@ -449,6 +740,7 @@ pub fn majority_vote(answers: &[String]) -> Result<Vote, VerdictError> {
         valid: verdicts.len(),
         errors,
         verdict,
+        verdicts,
     })
 }
 
@@ -578,5 +870,158 @@ mod tests {
         assert!(none
             .message
             .starts_with("none of the 2 answers could be read"));
+    }
+
+    fn claims_of(answer: &str) -> Vec<StatedClaim> {
+        ok(answer).claims
+    }
+
+    #[test]
+    fn reads_clean_structured_claims() {
+        let answer = r#"{"reasoning": "No Fare column.", "detection": true, "line": 2, "claims": [
+            {"claim": "missing_column", "object": "df", "column": "Fare"},
+            {"claim": "missing_attribute", "object": "model", "attribute": "coef_"},
+            {"claim": "bad_keyword", "callable": "df.drop", "keyword": "inplce"},
+            {"claim": "undefined_name", "name": "x"},
+            {"claim": "shape", "object": "X", "shape": [68, null]},
+            {"claim": "dtype", "object": "df", "column": "Age", "dtype": "object"},
+            {"claim": "has_nan", "object": "X", "column": null},
+            {"claim": "not_fitted", "object": "model"}]}"#;
+        let object = |o: &str| o.to_string();
+        assert_eq!(
+            claims_of(answer),
+            [
+                StatedClaim::MissingColumn {
+                    object: object("df"),
+                    column: "Fare".into()
+                },
+                StatedClaim::MissingAttribute {
+                    object: object("model"),
+                    attribute: "coef_".into()
+                },
+                StatedClaim::BadKeyword {
+                    callable: "df.drop".into(),
+                    keyword: "inplce".into()
+                },
+                StatedClaim::UndefinedName { name: "x".into() },
+                StatedClaim::Shape {
+                    object: object("X"),
+                    shape: vec![Some(68), None]
+                },
+                StatedClaim::Dtype {
+                    object: object("df"),
+                    column: Some("Age".into()),
+                    dtype: "object".into()
+                },
+                StatedClaim::HasNan {
+                    object: object("X"),
+                    column: None
+                },
+                StatedClaim::NotFitted {
+                    object: object("model")
+                },
+            ]
+        );
+        // The statements the panel shows.
+        let statements: Vec<String> = claims_of(answer)
+            .iter()
+            .map(StatedClaim::statement)
+            .collect();
+        assert_eq!(statements[0], "df has no column 'Fare'");
+        assert_eq!(statements[4], "X has shape (68, ?)");
+        assert_eq!(statements[5], "df['Age'] has dtype object");
+    }
+
+    #[test]
+    fn reads_loosely_written_claims() {
+        // Python-ish syntax, other spellings of the kind and keys, a column inside the object, a
+        // shape as a tuple string, a numeric column label, one object instead of a list.
+        let answer = "{'reasoning': 'x', 'detection': True, 'claims': [\
+            {'Claim': 'Missing-Column', 'Object': '`df`', 'Column': 'Fare'}, \
+            {'kind': 'HasNan', 'object': \"df['Age']\", 'column': None}, \
+            {'type': 'shape', 'object': 'X', 'shape': '(68, 58)'}, \
+            {'claim': 'missing_column', 'object': 'wide', 'column': 0}]}";
+        assert_eq!(
+            claims_of(answer),
+            [
+                StatedClaim::MissingColumn {
+                    object: "df".into(),
+                    column: "Fare".into()
+                },
+                StatedClaim::HasNan {
+                    object: "df".into(),
+                    column: Some("Age".into())
+                },
+                StatedClaim::Shape {
+                    object: "X".into(),
+                    shape: vec![Some(68), Some(58)]
+                },
+                StatedClaim::MissingColumn {
+                    object: "wide".into(),
+                    column: "0".into()
+                },
+            ]
+        );
+        let one = r#"{"detection": true, "claims": {"claim": "not_fitted", "object": "model"}}"#;
+        assert_eq!(
+            claims_of(one),
+            [StatedClaim::NotFitted {
+                object: "model".into()
+            }]
+        );
+    }
+
+    #[test]
+    fn garbled_or_wrongly_typed_claims_are_left_out() {
+        // Each claim below is wrong in one way; the verdict is still read, with no claims.
+        for claims in [
+            r#""df has no column Fare""#,
+            "42",
+            "null",
+            r#"[1, null, "missing_column", []]"#,
+            r#"[{"claim": "column_is_missing", "object": "df", "column": "Fare"}]"#,
+            r#"[{"object": "df", "column": "Fare"}]"#,
+            r#"[{"claim": "missing_column", "object": "df"}]"#,
+            r#"[{"claim": "missing_column", "object": 5, "column": "Fare"}]"#,
+            r#"[{"claim": "missing_column", "object": "", "column": "Fare"}]"#,
+            r#"[{"claim": "missing_column", "object": "df['A']", "column": "B"}]"#,
+            r#"[{"claim": "shape", "object": "X", "shape": "big"}]"#,
+            r#"[{"claim": "shape", "object": "X", "shape": [68.5, 2]}]"#,
+            r#"[{"claim": "shape", "object": "X", "shape": [-1, 2]}]"#,
+            r#"[{"claim": "shape", "object": "X", "shape": []}]"#,
+            r#"[{"claim": "dtype", "object": "df", "column": ["Age"], "dtype": "int"}]"#,
+            r#"[{"claim": "dtype", "object": "df", "column": "Age", "dtype": 64}]"#,
+            r#"[{"claim": "has_nan", "object": "df", "column": true}]"#,
+            r#"[{"claim": "bad_keyword", "callable": "f"}]"#,
+            r#"[{"claim": "undefined_name", "name": null}]"#,
+            r#"[{"claim": "not_fitted", "object": "df['a']"}]"#,
+            r#"[{"claim": "missing_column", "object": df, "column": "Fare"}]"#,
+            r#"[{"claim": "missing_column", "object": "df", "column": "Fare""#,
+        ] {
+            let answer = format!(
+                r#"{{"reasoning": "r", "detection": true, "line": 3, "claims": {claims}}}"#
+            );
+            let v = read_verdict(&answer).unwrap_or_else(|e| panic!("{claims}: {e}"));
+            assert!(
+                v.detection && v.line == Some(3) && v.reasoning == "r",
+                "{claims}"
+            );
+            assert_eq!(v.claims, [], "{claims}");
+        }
+        // Well-formed claims beside garbled ones are kept.
+        let answer = r#"{"detection": true, "claims": [{"claim": "nope"}, {"claim": "undefined_name", "name": "x"}]}"#;
+        assert_eq!(
+            claims_of(answer),
+            [StatedClaim::UndefinedName { name: "x".into() }]
+        );
+    }
+
+    #[test]
+    fn answers_without_claims_have_none() {
+        assert_eq!(
+            claims_of(r#"{"reasoning": "df has no column 'Fare'", "detection": true}"#),
+            []
+        );
+        assert_eq!(claims_of(r#"{"detection": false, "claims": []}"#), []);
     }
 }

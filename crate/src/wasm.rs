@@ -11,14 +11,13 @@ use serde_json::{Map, Value};
 use wasm_bindgen::prelude::*;
 
 use crate::check::{check_prepared, AnalysedCell, CellCache, CheckInput};
-use crate::claims::{check_verdict, Claim, Evidence};
+use crate::claims::{judge_answers as judge, Claim, Evidence, LineSource};
 use crate::diagnostic::{self, Severity};
 use crate::facts::{CellFacts, Origin};
 use crate::ir::TextRange;
 use crate::position::LineIndex;
 use crate::prompt::{self, PromptRequest};
 use crate::summary::SummaryDoc;
-use crate::verdict::majority_vote;
 
 #[wasm_bindgen(typescript_custom_section)]
 const TYPES: &'static str = r#"
@@ -96,13 +95,22 @@ export interface JudgeRequest {
   summaries?: object | null;
   signatures?: Record<string, object> | null;
 }
+/** A fact an answer states its verdict rests on (the prompt's closed vocabulary). */
+export type StatedClaim =
+  | { claim: "missing_column"; object: string; column: string }
+  | { claim: "missing_attribute"; object: string; attribute: string }
+  | { claim: "bad_keyword"; callable: string; keyword: string }
+  | { claim: "undefined_name"; name: string }
+  | { claim: "shape"; object: string; shape: (number | null)[] }
+  | { claim: "dtype"; object: string; column: string | null; dtype: string }
+  | { claim: "has_nan"; object: string; column: string | null }
+  | { claim: "not_fitted"; object: string };
 export interface Claim {
-  kind: "column" | "attribute" | "keyword" | "shape" | "feature_count" | "nan";
-  subject: string | null;
-  value: string;
-  negative: boolean;
-  sentence: string;
+  stated: StatedClaim;
+  /** The claim in words. */
+  statement: string;
   outcome: "confirmed" | "refuted" | "unknown";
+  /** The kernel's fact, in words (empty when unknown). */
   evidence: string;
 }
 export interface Judgement {
@@ -117,6 +125,8 @@ export interface Judgement {
   reasoning?: string;
   /** 1-based line of the crash in the target cell. */
   line?: number | null;
+  /** Where the line comes from: the answers, or the line their decisive claim names. */
+  line_source?: "answer" | "claim" | null;
   crash_votes?: number;
   valid_answers?: number;
   /** Why some answers could not be read. */
@@ -445,50 +455,47 @@ struct JudgedVerdict {
     reason: Option<String>,
     reasoning: String,
     line: Option<u32>,
+    line_source: Option<LineSource>,
     crash_votes: usize,
     valid_answers: usize,
     answer_errors: Vec<String>,
     claims: Vec<Claim>,
 }
 
-/// Reads the LLM's answers (majority vote) and checks the winning reasoning's claims against the
-/// kernel's summaries and signatures; a crash resting on a refuted claim is downgraded.
+/// Reads the LLM's answers (majority vote) and checks each answer's claims against the kernel's
+/// summaries and signatures; a crash answer resting on a refuted claim votes no crash.
 #[wasm_bindgen(js_name = judgeAnswers, unchecked_return_type = "Judgement")]
 pub fn judge_answers(
     #[wasm_bindgen(unchecked_param_type = "JudgeRequest")] request: JsValue,
 ) -> Result<JsValue, JsError> {
     let request: JudgeRequest = serde_wasm_bindgen::from_value(request)
         .map_err(|error| JsError::new(&format!("cellguard: bad judge request: {error}")))?;
-    let judgement = match majority_vote(&request.answers) {
+    let evidence = Evidence {
+        summaries: request.summaries.as_ref(),
+        signatures: request.signatures.as_ref(),
+        target: Some(&request.target),
+    };
+    let judgement = match judge(&request.answers, evidence) {
         Err(error) => Judgement {
             error: Some(error.message),
             verdict: None,
         },
-        Ok(vote) => {
-            let checked = check_verdict(
-                &vote.verdict,
-                Evidence {
-                    summaries: request.summaries.as_ref(),
-                    signatures: request.signatures.as_ref(),
-                    target: Some(&request.target),
-                },
-            );
-            Judgement {
-                error: None,
-                verdict: Some(JudgedVerdict {
-                    detection: checked.detection,
-                    llm_detection: checked.llm_detection,
-                    downgraded: checked.downgraded,
-                    reason: checked.reason,
-                    reasoning: vote.verdict.reasoning,
-                    line: vote.verdict.line,
-                    crash_votes: vote.crash_votes,
-                    valid_answers: vote.valid,
-                    answer_errors: vote.errors,
-                    claims: checked.claims,
-                }),
-            }
-        }
+        Ok(judged) => Judgement {
+            error: None,
+            verdict: Some(JudgedVerdict {
+                detection: judged.detection,
+                llm_detection: judged.vote.detection,
+                downgraded: judged.downgraded,
+                reason: judged.reason,
+                reasoning: judged.vote.verdict.reasoning,
+                line: judged.line,
+                line_source: judged.line_source,
+                crash_votes: judged.vote.crash_votes,
+                valid_answers: judged.vote.valid,
+                answer_errors: judged.vote.errors,
+                claims: judged.claims,
+            }),
+        },
     };
     to_js(&judgement)
 }

@@ -1,7 +1,7 @@
 //! Every executed and target cell of the JunoBench development split goes through the front end
 //! and the facts pass without panicking, and the cells that fail to parse are exactly the known
-//! ones. The data lives in `shared/` beside the repository (as in CI); the test is skipped with a
-//! note where it is absent.
+//! ones. The data lives in `shared/` beside the repository (as in CI); the tests fail where it is
+//! absent, rather than pass having checked nothing.
 
 use cellguard::check::{check_cell_with, CellCache, CheckInput};
 use cellguard::diagnostic::Severity;
@@ -20,6 +20,12 @@ const DEV: &str = concat!(
 /// mixes tabs and spaces is in the held-out split; `tests/fixtures/tabs_spaces.py` covers it.
 const KNOWN_FAILURES: &[(&str, &str, &str)] = &[];
 
+fn read_dev() -> String {
+    std::fs::read_to_string(DEV).unwrap_or_else(|e| {
+        panic!("{DEV}: {e}; the JunoBench development cases live in shared/ beside the repository")
+    })
+}
+
 fn cells(case: &Value) -> Vec<(String, &str)> {
     let executed = case["executed_cells"].as_array().into_iter().flatten();
     executed
@@ -35,10 +41,7 @@ fn cells(case: &Value) -> Vec<(String, &str)> {
 
 #[test]
 fn junobench_cells_parse_except_the_known_ones() {
-    let Ok(data) = std::fs::read_to_string(DEV) else {
-        println!("skipped: {DEV} is absent");
-        return;
-    };
+    let data = read_dev();
     let started = std::time::Instant::now();
     let mut total = 0;
     let mut failures = Vec::new();
@@ -76,10 +79,7 @@ fn junobench_cells_parse_except_the_known_ones() {
 /// make.
 #[test]
 fn no_executed_cell_of_junobench_is_predicted_to_crash() {
-    let Ok(data) = std::fs::read_to_string(DEV) else {
-        println!("skipped: {DEV} is absent");
-        return;
-    };
+    let data = read_dev();
     let mut cache = CellCache::default();
     let mut checked = 0;
     let mut alarms = Vec::new();

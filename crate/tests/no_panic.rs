@@ -1,5 +1,6 @@
 //! Property tests: no input makes the front end, the facts pass or `check_cell` panic, and every
-//! range they report lies within the source, on character boundaries. Inputs are arbitrary
+//! range they report lies within the source, on character boundaries; no LLM answer makes
+//! `judge_answers` panic. Inputs are arbitrary
 //! strings and real cells (JunoBench, else the fixtures) with characters deleted, inserted or
 //! duplicated, and fragments of IPython syntax, brackets, quotes and multi-byte characters added.
 #![cfg(not(target_arch = "wasm32"))] // proptest is a native dev-dependency
@@ -7,7 +8,9 @@
 use std::sync::OnceLock;
 
 use cellguard::check::{check_cell, CheckInput};
+use cellguard::claims::{judge_answers, Evidence};
 use cellguard::python::parse_cell;
+use cellguard::summary::SummaryDoc;
 use proptest::prelude::*;
 use serde_json::Value;
 
@@ -201,5 +204,53 @@ proptest! {
         let cells = real_cells();
         let source = mutate(&cells[cell.index(cells.len())], &mutations);
         check_everything(&source);
+    }
+
+    #[test]
+    fn mutated_answers_with_claims(
+        mutations in prop::collection::vec(mutation(), 1..8),
+        cell in any::<prop::sample::Index>(),
+        cell_mutations in prop::collection::vec(mutation(), 0..4),
+    ) {
+        let cells = real_cells();
+        let target = mutate(&cells[cell.index(cells.len())], &cell_mutations);
+        judge_everything(&mutate(ANSWER, &mutations), &target);
+    }
+
+    #[test]
+    fn arbitrary_answers(answer in "\\PC*", target in "\\PC{0,80}") {
+        judge_everything(&answer, &target);
+    }
+}
+
+/// An answer stating one claim of each kind.
+const ANSWER: &str = r#"{"reasoning": "df has no 'Fare' (é😀)", "detection": true, "line": 2, "claims": [
+    {"claim": "missing_column", "object": "df['Fare']", "column": "Fare"},
+    {"claim": "missing_attribute", "object": "model", "attribute": "coef_"},
+    {"claim": "bad_keyword", "callable": "df.drop", "keyword": "inplce"},
+    {"claim": "undefined_name", "name": "x"},
+    {"claim": "shape", "object": "X", "shape": [68, null]},
+    {"claim": "dtype", "object": "df", "column": "Age", "dtype": "object"},
+    {"claim": "has_nan", "object": "X", "column": null},
+    {"claim": "not_fitted", "object": "model"}]}"#;
+
+fn judge_everything(answer: &str, target: &str) {
+    let doc: SummaryDoc = serde_json::from_str(
+        r#"{"objects": {"df": {"kind": "dataframe", "R": {"columns": ["Age", "Fare"], "dtypes": {"Age": "float64"}}},
+                        "X": {"kind": "ndarray", "S": {"shape": [68, 58]}, "V": {"has_nan": false}},
+                        "model": {"kind": "estimator", "V": {"fitted": true}}}}"#,
+    )
+    .unwrap();
+    let evidence = Evidence {
+        summaries: Some(&doc),
+        signatures: None,
+        target: Some(target),
+    };
+    if let Ok(judgement) = judge_answers(&[answer.to_string(), ANSWER.to_string()], evidence) {
+        if let (Some(line), Some(cellguard::claims::LineSource::Claim)) =
+            (judgement.line, judgement.line_source)
+        {
+            assert!(line as usize >= 1 && line as usize <= target.lines().count());
+        }
     }
 }

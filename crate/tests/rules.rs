@@ -31,7 +31,7 @@ fn run(history: &[&str], target: &str, objects: &str) -> Vec<Diagnostic> {
     check_cell(&input).diagnostics
 }
 
-/// Asserts exactly one diagnostic, with `code`, covering `covered` and mentioning every fact.
+/// Asserts a diagnostic with `code` whose first occurrence covers `covered` and mentions every fact.
 fn fires(d: &[Diagnostic], target: &str, code: &str, covered: &str, facts: &[&str]) {
     let found: Vec<&Diagnostic> = d.iter().filter(|d| d.code == code).collect();
     assert!(!found.is_empty(), "expected {code}, got {d:#?}");
@@ -757,14 +757,14 @@ fn arguments_that_do_not_fit() {
 /// What the kernel answers for a fitted forest, its missing `oob_score_` (a real lookup on a
 /// library object) and its `fit` method's signature.
 const LIVE_FOREST: &str = r#""forest": {"type": "sklearn.ensemble._forest.RandomForestClassifier", "kind": "estimator", "V": {"fitted": true}},
-    "forest.oob_score_": {"error": "AttributeError: 'RandomForestClassifier' object has no attribute 'oob_score_'"},
+    "forest.oob_score_": {"error": "no_attribute", "owner": "'RandomForestClassifier' object", "attribute": "oob_score_"},
     "forest.fit": {"type": "method", "kind": "callable", "R": {"signature": "(X, y, sample_weight=None)",
         "wrapped": false, "callable_kind": "method", "library": "sklearn",
         "parameters": [{"name": "X", "kind": "POSITIONAL_OR_KEYWORD"}, {"name": "y", "kind": "POSITIONAL_OR_KEYWORD"},
                        {"name": "sample_weight", "kind": "POSITIONAL_OR_KEYWORD", "default": "None"}]}},
-    "np.float": {"error": "AttributeError: module 'numpy' has no attribute 'float': `np.float` was a deprecated alias for the builtin `float`."},
-    "np.nope": {"error": "AttributeError: module 'numpy' has no loaded attribute 'nope'"},
-    "obj.thing": {"error": "AttributeError: 'Holder' object has no attribute 'thing' (dynamic attributes are not evaluated)"}"#;
+    "np.float": {"error": "no_attribute", "owner": "module 'numpy'", "attribute": "float", "hint": "`np.float` was a deprecated alias for the builtin `float`."},
+    "np.nope": {"error": "not_loaded", "owner": "module 'numpy'", "attribute": "nope"},
+    "obj.thing": {"error": "not_evaluated", "owner": "'Holder' object", "attribute": "thing", "reason": "dynamic"}"#;
 
 #[test]
 fn attributes_the_kernel_did_not_find() {

@@ -44,12 +44,14 @@ interface Extra {
 function covered(source: string, diagnostic: Diagnostic): string {
   const lines = source.split('\n');
   const offset = (position: Diagnostic['start']) =>
-    lines.slice(0, position.line).reduce((sum, line) => sum + line.length + 1, 0) + position.column;
+    lines
+      .slice(0, position.line)
+      .reduce((sum, line) => sum + line.length + 1, 0) + position.column;
   return source.slice(offset(diagnostic.start), offset(diagnostic.end));
 }
 
 /** The notebook's cells and their sources, read once per content change. */
-interface Contents {
+interface INotebookContents {
   version: number;
   cells: ICellModel[];
   sources: string[];
@@ -61,7 +63,7 @@ class NotebookState {
   factsVersion = 0;
   executionsVersion = 0;
   stale = false;
-  contents: Contents | null = null;
+  contents: INotebookContents | null = null;
   /** By cell id, then source: the cell's current source and the one it ran with. */
   results = new Map<string, Map<string, Cached>>();
   /** Results of explicit checks by extra sources, valid while the cell's source is unchanged. */
@@ -95,7 +97,9 @@ class Checker implements ICellguardChecker {
       this._states.forEach((_, panel) => this._changed.emit(panel));
     });
     NotebookActions.executed.connect((_, { notebook, cell, success }) => {
-      const state = [...this._states].find(([panel]) => panel.content === notebook)?.[1];
+      const state = [...this._states].find(
+        ([panel]) => panel.content === notebook
+      )?.[1];
       if (state && cell.model.type === 'code') {
         if (success) {
           state.ranFine.set(cell.model.id, cell.model.sharedModel.getSource());
@@ -127,7 +131,9 @@ class Checker implements ICellguardChecker {
         ? this._checkSource(panel, state, cell, source)
         : this._checkRanCell(panel, state, cell, source, ranSource);
     const extra = state.extras.get(cell.id);
-    return extra?.source === source ? [...diagnostics, ...extra.diagnostics] : diagnostics;
+    return extra?.source === source
+      ? [...diagnostics, ...extra.diagnostics]
+      : diagnostics;
   }
 
   checkNotebook(panel: NotebookPanel): CellResult[] {
@@ -145,7 +151,9 @@ class Checker implements ICellguardChecker {
     const contents = this._contents(panel, state);
     const facts = this._kernels.linkFor(panel).facts();
     const history = [...facts.history, ...facts.unanswered];
-    const results: CellResult[] = [{ cell: code[0], diagnostics: this.checkCell(panel, code[0]) }];
+    const results: CellResult[] = [
+      { cell: code[0], diagnostics: this.checkCell(panel, code[0]) }
+    ];
     for (let i = 1; i < code.length; i++) {
       history.push(code[i - 1].sharedModel.getSource());
       const source = code[i].sharedModel.getSource();
@@ -160,13 +168,20 @@ class Checker implements ICellguardChecker {
       });
       results.push({
         cell: code[i],
-        diagnostics: this._present(report?.diagnostics ?? [], 'core', facts.stale)
+        diagnostics: this._present(
+          report?.diagnostics ?? [],
+          'core',
+          facts.stale
+        )
       });
     }
     return results;
   }
 
-  async checkThoroughly(panel: NotebookPanel, cell: ICellModel): Promise<CellDiagnostic[]> {
+  async checkThoroughly(
+    panel: NotebookPanel,
+    cell: ICellModel
+  ): Promise<CellDiagnostic[]> {
     const state = this._state(panel);
     state.extras.delete(cell.id);
     if (this._sources.size > 0 && cell.type === 'code') {
@@ -177,7 +192,10 @@ class Checker implements ICellguardChecker {
           extra.check(request, panel).then(
             diagnostics => this._present(diagnostics, extra.id, false),
             (reason: unknown) => {
-              console.warn(`cellguard: check source ${extra.id} failed`, reason);
+              console.warn(
+                `cellguard: check source ${extra.id} failed`,
+                reason
+              );
               return [];
             }
           )
@@ -228,7 +246,12 @@ class Checker implements ICellguardChecker {
   requestFor(panel: NotebookPanel, cell: ICellModel): CheckRequest {
     const state = this._state(panel);
     const contents = this._contents(panel, state);
-    return this._request(panel, contents, contents.cells.indexOf(cell), cell.sharedModel.getSource());
+    return this._request(
+      panel,
+      contents,
+      contents.cells.indexOf(cell),
+      cell.sharedModel.getSource()
+    );
   }
 
   addSource(source: ICheckSource): IDisposable {
@@ -264,11 +287,14 @@ class Checker implements ICellguardChecker {
       return rerun.map(quietly);
     }
     // The same finding on the same code as in the source that ran (positions move with edits).
-    const sameFinding = (d: CellDiagnostic, text: string) => `${d.code}\n${covered(text, d)}`;
+    const sameFinding = (d: CellDiagnostic, text: string) =>
+      `${d.code}\n${covered(text, d)}`;
     const fromRerun = new Map(rerun.map(d => [sameFinding(d, ranSource), d]));
     return this._checkSource(panel, state, cell, source).map(diagnostic => {
       const ran = fromRerun.get(sameFinding(diagnostic, source));
-      return ran ? quietly({ ...diagnostic, message: ran.message }) : diagnostic;
+      return ran
+        ? quietly({ ...diagnostic, message: ran.message })
+        : diagnostic;
     });
   }
 
@@ -283,10 +309,15 @@ class Checker implements ICellguardChecker {
     let results = state.results.get(cell.id);
     const cached = results?.get(source);
     const index = contents.cells.indexOf(cell);
-    if (cached && cached.key === this._key(state, source, index, cached.dependsOnNotebook)) {
+    if (
+      cached &&
+      cached.key === this._key(state, source, index, cached.dependsOnNotebook)
+    ) {
       return cached.diagnostics;
     }
-    const report = this._core.check(this._request(panel, contents, index, source));
+    const report = this._core.check(
+      this._request(panel, contents, index, source)
+    );
     if (report) {
       // Summaries the core lacks are fetched in the background; `factsChanged` re-runs the check.
       this._kernels.linkFor(panel).request(report.wants);
@@ -313,21 +344,31 @@ class Checker implements ICellguardChecker {
     return diagnostics;
   }
 
-  private _key(state: NotebookState, source: string, index: number, dependsOnNotebook: boolean): string {
+  private _key(
+    state: NotebookState,
+    source: string,
+    index: number,
+    dependsOnNotebook: boolean
+  ): string {
     const key = `${state.factsVersion}/${this._settingsVersion}/${source}`;
     return dependsOnNotebook
       ? `${key}/${index}/${state.contentVersion}/${state.executionsVersion}`
       : key;
   }
 
-  private _contents(panel: NotebookPanel, state: NotebookState): Contents {
+  private _contents(
+    panel: NotebookPanel,
+    state: NotebookState
+  ): INotebookContents {
     if (state.contents?.version !== state.contentVersion) {
       const models = panel.content.model?.cells;
       const cells = models ? Array.from(models) : [];
       state.contents = {
         version: state.contentVersion,
         cells,
-        sources: cells.map(cell => (cell.type === 'code' ? cell.sharedModel.getSource() : ''))
+        sources: cells.map(cell =>
+          cell.type === 'code' ? cell.sharedModel.getSource() : ''
+        )
       };
     }
     return state.contents;
@@ -335,7 +376,7 @@ class Checker implements ICellguardChecker {
 
   private _request(
     panel: NotebookPanel,
-    contents: Contents,
+    contents: INotebookContents,
     index: number,
     source: string
   ): CheckRequest {
@@ -355,7 +396,10 @@ class Checker implements ICellguardChecker {
   /** The history and the cells sent since, as one array kept per facts object (the core compares). */
   private _historyWithUnanswered(facts: KernelFacts): string[] {
     if (this._joined?.facts !== facts) {
-      this._joined = { facts, history: [...facts.history, ...facts.unanswered] };
+      this._joined = {
+        facts,
+        history: [...facts.history, ...facts.unanswered]
+      };
     }
     return this._joined.history;
   }
@@ -364,7 +408,11 @@ class Checker implements ICellguardChecker {
    * Applies the user's per-code severity overrides (display only; the core decides what is
    * wrong); with `stale` facts nothing is certain, so nothing is an error.
    */
-  private _present(diagnostics: Diagnostic[], source: string, stale: boolean): CellDiagnostic[] {
+  private _present(
+    diagnostics: Diagnostic[],
+    source: string,
+    stale: boolean
+  ): CellDiagnostic[] {
     const overrides = this._settings.current.severities;
     const shown: CellDiagnostic[] = [];
     for (const diagnostic of diagnostics) {
@@ -408,7 +456,10 @@ class Checker implements ICellguardChecker {
       });
       // An edit in one cell can change another's message (the cells that define a name): check
       // those again once typing pauses.
-      const recheck = new Debouncer(() => this._changed.emit(panel), CONTENT_RECHECK_MS);
+      const recheck = new Debouncer(
+        () => this._changed.emit(panel),
+        CONTENT_RECHECK_MS
+      );
       panel.content.model?.contentChanged.connect(() => {
         created.contentVersion++;
         void recheck.invoke();
@@ -430,7 +481,8 @@ class Checker implements ICellguardChecker {
 
 export const checkerPlugin: JupyterFrontEndPlugin<ICellguardChecker> = {
   id: 'jupyterlab-cellguard:checker',
-  description: 'Checks notebook cells with the cellguard core and the kernel facts.',
+  description:
+    'Checks notebook cells with the cellguard core and the kernel facts.',
   autoStart: true,
   provides: ICellguardChecker,
   requires: [ICellguardCore, ICellguardKernels, ICellguardSettings],

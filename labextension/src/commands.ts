@@ -2,9 +2,18 @@ import type {
   JupyterFrontEnd,
   JupyterFrontEndPlugin
 } from '@jupyterlab/application';
-import { Dialog, ICommandPalette, Notification, showDialog } from '@jupyterlab/apputils';
+import {
+  Dialog,
+  ICommandPalette,
+  Notification,
+  showDialog
+} from '@jupyterlab/apputils';
 import type { Cell, ICellModel, ICodeCellModel } from '@jupyterlab/cells';
-import { INotebookTracker, Notebook, NotebookPanel } from '@jupyterlab/notebook';
+import {
+  INotebookTracker,
+  Notebook,
+  NotebookPanel
+} from '@jupyterlab/notebook';
 
 import { cellguardIcon } from './icon';
 import { SHOW_PANEL_COMMAND } from './panel';
@@ -26,8 +35,10 @@ const GUARDED_RUNS: Record<string, (notebook: Notebook) => Cell[]> = {
   'notebook:run-cell-and-select-next': selectedCells,
   'notebook:run-cell-and-insert-below': selectedCells,
   'notebook:run-all-cells': notebook => [...notebook.widgets],
-  'notebook:run-all-above': notebook => notebook.widgets.slice(0, notebook.activeCellIndex),
-  'notebook:run-all-below': notebook => notebook.widgets.slice(notebook.activeCellIndex)
+  'notebook:run-all-above': notebook =>
+    notebook.widgets.slice(0, notebook.activeCellIndex),
+  'notebook:run-all-below': notebook =>
+    notebook.widgets.slice(notebook.activeCellIndex)
 };
 
 function selectedCells(notebook: Notebook): Cell[] {
@@ -36,7 +47,8 @@ function selectedCells(notebook: Notebook): Cell[] {
 
 export const commandsPlugin: JupyterFrontEndPlugin<void> = {
   id: 'jupyterlab-cellguard:commands',
-  description: 'The "check active cell" command, its toolbar and menu entries, and check-before-run.',
+  description:
+    'The "check active cell" command, its toolbar and menu entries, and check-before-run.',
   autoStart: true,
   requires: [ICellguardChecker, ICellguardSettings, INotebookTracker],
   optional: [ICommandPalette, ICellguardLlm],
@@ -74,7 +86,9 @@ export const commandsPlugin: JupyterFrontEndPlugin<void> = {
         }
         const found = await checker.checkThoroughly(panel, cell.model);
         if (found.length === 0) {
-          Notification.info('cellguard: no crash predicted for this cell.', { autoClose: 3000 });
+          Notification.info('cellguard: no crash predicted for this cell.', {
+            autoClose: 3000
+          });
         } else {
           await showPanel();
         }
@@ -96,7 +110,8 @@ export const commandsPlugin: JupyterFrontEndPlugin<void> = {
       );
     };
     const applySettings = () => {
-      const wanted = settings.current.enabled && settings.current.checkBeforeRun;
+      const wanted =
+        settings.current.enabled && settings.current.checkBeforeRun;
       commands.execute = wanted ? guardedExecute : execute;
     };
     settings.changed.connect(applySettings);
@@ -116,12 +131,20 @@ async function confirmRun(
   cells: Cell[],
   checker: ICellguardChecker
 ): Promise<boolean> {
-  const models = panel.content.model ? Array.from(panel.content.model.cells) : [];
+  const models = panel.content.model
+    ? Array.from(panel.content.model.cells)
+    : [];
   const certain: { cell: string; diagnostic: CellDiagnostic }[] = [];
-  for (const { cell, diagnostics } of checker.checkRun(panel, cells.map(cell => cell.model))) {
+  for (const { cell, diagnostics } of checker.checkRun(
+    panel,
+    cells.map(cell => cell.model)
+  )) {
     for (const diagnostic of diagnostics) {
       if (diagnostic.severity === 'error' || diagnostic.quiet) {
-        certain.push({ cell: cellName(cell, models.indexOf(cell)), diagnostic });
+        certain.push({
+          cell: cellName(cell, models.indexOf(cell)),
+          diagnostic
+        });
       }
     }
   }
@@ -130,7 +153,10 @@ async function confirmRun(
   }
   const listed = certain
     .slice(0, MAX_LISTED)
-    .map(({ cell, diagnostic }) => `${cell}, line ${diagnostic.start.line + 1}: ${diagnostic.message}`);
+    .map(
+      ({ cell, diagnostic }) =>
+        `${cell}, line ${diagnostic.start.line + 1}: ${diagnostic.message}`
+    );
   if (certain.length > MAX_LISTED) {
     listed.push(`... and ${certain.length - MAX_LISTED} more`);
   }
@@ -138,7 +164,10 @@ async function confirmRun(
   const result = await showDialog({
     title: 'cellguard predicts a crash',
     body,
-    buttons: [Dialog.cancelButton(), Dialog.warnButton({ label: 'Run anyway' })],
+    buttons: [
+      Dialog.cancelButton(),
+      Dialog.warnButton({ label: 'Run anyway' })
+    ],
     defaultButton: 0
   });
   return result.button.accept;

@@ -3,7 +3,12 @@ import type {
   JupyterFrontEndPlugin
 } from '@jupyterlab/application';
 
-import init, { buildPrompt, checkCell, judgeAnswers, start } from '../core/cellguard_core';
+import init, {
+  buildPrompt,
+  checkCell,
+  judgeAnswers,
+  start
+} from '../core/cellguard_core';
 import type {
   CellReport,
   CheckRequest,
@@ -47,7 +52,11 @@ class Core implements ICellguardCore {
     return this._call('read the LLM answers', judgeAnswers, request);
   }
 
-  private _call<Q, R>(what: string, entry: (request: Q) => R, request: Q): R | null {
+  private _call<Q, R>(
+    what: string,
+    entry: (request: Q) => R,
+    request: Q
+  ): R | null {
     if (!this._loaded || this._failures >= MAX_FAILURES) {
       return null;
     }

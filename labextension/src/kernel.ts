@@ -40,7 +40,7 @@ const MAX_REFRESH_RETRIES = 5;
 const REFRESH_RETRY_MS = 1000;
 
 /** A cell sent to run from this page: its execute request's id and its source. */
-interface SentCell {
+interface ISentCell {
   msgId: string;
   source: string;
 }
@@ -125,7 +125,10 @@ class KernelLink implements IKernelLink {
       : [];
     const signatures =
       missing.length > 0 && this._canAsk()
-        ? this._send<SignatureReply>({ type: 'signature', names: missing }).then(
+        ? this._send<SignatureReply>({
+            type: 'signature',
+            names: missing
+          }).then(
             reply => {
               if (epoch === this._epoch) {
                 this._signatures = { ...this._signatures, ...reply.signatures };
@@ -139,7 +142,9 @@ class KernelLink implements IKernelLink {
     const answered = () =>
       this._state !== 'linked' ||
       wanted.every(name => name in (this._summaries?.objects ?? {})) ||
-      (this._summarizing === 0 && this._queued.size === 0 && wanted.every(name => this._asked.has(name)));
+      (this._summarizing === 0 &&
+        this._queued.size === 0 &&
+        wanted.every(name => this._asked.has(name)));
     await Promise.all([signatures, this._until(answered)]);
   }
 
@@ -201,7 +206,10 @@ class KernelLink implements IKernelLink {
     }, this._settings.current.requestTimeoutMs);
     this._link(kernel, key, true).catch(reason => {
       if (this._linkKey === key) {
-        console.debug('cellguard: kernel not linked; checks go on without it', reason);
+        console.debug(
+          'cellguard: kernel not linked; checks go on without it',
+          reason
+        );
         this._dropComm();
         this._setState('unavailable');
       }
@@ -227,7 +235,8 @@ class KernelLink implements IKernelLink {
       return;
     }
     const comm = kernel.createComm(COMM_TARGET);
-    comm.onMsg = msg => this._onReply(msg.content.data as unknown as KernelReplyBase);
+    comm.onMsg = msg =>
+      this._onReply(msg.content.data as unknown as KernelReplyBase);
     comm.onClose = () => {
       if (this._comm === comm) {
         this._reopen(kernel, key);
@@ -239,7 +248,9 @@ class KernelLink implements IKernelLink {
     if (this._linkKey !== key) {
       return;
     }
-    console.debug(`cellguard: kernel linked (agent ${hello.agent}, Python ${hello.python})`);
+    console.debug(
+      `cellguard: kernel linked (agent ${hello.agent}, Python ${hello.python})`
+    );
     this._setState('linked');
     this._refresh();
   }
@@ -336,7 +347,10 @@ class KernelLink implements IKernelLink {
     kernel?.anyMessage.connect(this._onAnyMessage, this);
   }
 
-  private _onAnyMessage(kernel: Kernel.IKernelConnection, args: Kernel.IAnyMessageArgs): void {
+  private _onAnyMessage(
+    kernel: Kernel.IKernelConnection,
+    args: Kernel.IAnyMessageArgs
+  ): void {
     const { msg, direction } = args;
     if (direction === 'send' && msg.header.msg_type === 'execute_request') {
       const content = (msg as KernelMessage.IExecuteRequestMsg).content;
@@ -348,12 +362,18 @@ class KernelLink implements IKernelLink {
       this._running.add(msg.header.msg_id);
       this._markStale();
       this._executionsChanged.emit();
-    } else if (direction === 'recv' && msg.header.msg_type === 'execute_reply') {
-      const id = (msg.parent_header as Partial<KernelMessage.IHeader>).msg_id ?? '';
+    } else if (
+      direction === 'recv' &&
+      msg.header.msg_type === 'execute_reply'
+    ) {
+      const id =
+        (msg.parent_header as Partial<KernelMessage.IHeader>).msg_id ?? '';
       if (!this._running.delete(id)) {
         return;
       }
-      if ((msg as KernelMessage.IExecuteReplyMsg).content.status === 'aborted') {
+      if (
+        (msg as KernelMessage.IExecuteReplyMsg).content.status === 'aborted'
+      ) {
         // Never ran (an earlier cell of the same run failed): it defines nothing.
         this._sent = this._sent.filter(cell => cell.msgId !== id);
         this._facts = null;
@@ -380,7 +400,12 @@ class KernelLink implements IKernelLink {
    * queued would wait behind all of them and time out (Run All of a long notebook).
    */
   private _refreshWhenQuiet(): void {
-    if (this._needsRefresh && this._running.size === 0 && !this._refreshing && this._canAsk()) {
+    if (
+      this._needsRefresh &&
+      this._running.size === 0 &&
+      !this._refreshing &&
+      this._canAsk()
+    ) {
       this._refresh();
     }
   }
@@ -404,7 +429,9 @@ class KernelLink implements IKernelLink {
     Promise.all([
       this._send<HistoryReply>({ type: 'history' }),
       this._send<NamesReply>({ type: 'names' }),
-      cached.length ? this._summarize(cached, [...this._focusColumnsAsked]) : Promise.resolve(null)
+      cached.length
+        ? this._summarize(cached, [...this._focusColumnsAsked])
+        : Promise.resolve(null)
     ])
       .then(([history, names, summary]) => {
         if (epoch !== this._epoch) {
@@ -429,10 +456,16 @@ class KernelLink implements IKernelLink {
         }
         this._needsRefresh = true;
         if (this._refreshRetries++ < MAX_REFRESH_RETRIES) {
-          console.debug('cellguard: kernel refresh failed; trying again', reason);
+          console.debug(
+            'cellguard: kernel refresh failed; trying again',
+            reason
+          );
           setTimeout(() => this._refreshWhenQuiet(), REFRESH_RETRY_MS);
         } else {
-          console.debug('cellguard: kernel refresh failed; facts stay stale', reason);
+          console.debug(
+            'cellguard: kernel refresh failed; facts stay stale',
+            reason
+          );
         }
       })
       .finally(() => {
@@ -443,11 +476,17 @@ class KernelLink implements IKernelLink {
       });
   }
 
-  private async _summarize(names: string[], focusColumns: string[] = []): Promise<SummaryDoc> {
+  private async _summarize(
+    names: string[],
+    focusColumns: string[] = []
+  ): Promise<SummaryDoc> {
     const reply = await this._send<SummarizeReply>({
       type: 'summarize',
       names,
-      options: { max_columns: this._settings.current.maxColumns, focus_columns: focusColumns }
+      options: {
+        max_columns: this._settings.current.maxColumns,
+        focus_columns: focusColumns
+      }
     });
     return reply.summary;
   }
@@ -556,7 +595,7 @@ class KernelLink implements IKernelLink {
   /** The facts may be out of date: code ran since the kernel's last answer. */
   private _stale = false;
   /** Cells sent to run from this page since the kernel's last answer, in order. */
-  private _sent: SentCell[] = [];
+  private _sent: ISentCell[] = [];
   /** Execute requests of `_sent` not replied to yet. */
   private _running = new Set<string>();
   private _watched: Kernel.IKernelConnection | null = null;
@@ -618,7 +657,8 @@ class KernelLinks implements ICellguardKernels {
 
 export const kernelPlugin: JupyterFrontEndPlugin<ICellguardKernels> = {
   id: 'jupyterlab-cellguard:kernel',
-  description: 'Links each notebook kernel to the cellguard agent over the `cellguard` comm.',
+  description:
+    'Links each notebook kernel to the cellguard agent over the `cellguard` comm.',
   autoStart: true,
   provides: ICellguardKernels,
   requires: [INotebookTracker, ICellguardSettings],

@@ -13,7 +13,11 @@ import { Compartment, StateEffect, Text } from '@codemirror/state';
 import { EditorView, ViewPlugin } from '@codemirror/view';
 
 import type { Position } from './protocol';
-import { CellDiagnostic, ICellguardChecker, ICellguardSettings } from './tokens';
+import {
+  CellDiagnostic,
+  ICellguardChecker,
+  ICellguardSettings
+} from './tokens';
 
 /** Dispatched into an editor to make its linter run again (new kernel facts, settings). */
 const relint = StateEffect.define<null>();
@@ -43,13 +47,17 @@ const editedSinceLint = new WeakSet<EditorView>();
 const lastEdit = new WeakMap<EditorView, number>();
 
 /** The editors a syntax error is held back for, with the timer that shows it. */
-const heldSyntaxErrors = new WeakMap<EditorView, ReturnType<typeof setTimeout>>();
+const heldSyntaxErrors = new WeakMap<
+  EditorView,
+  ReturnType<typeof setTimeout>
+>();
 
 /** The longest a slice of a notebook's re-lint may hold the main thread. */
 const RELINT_SLICE_MS = 8;
 
 /** What the linter shows: not what only a second run of an unchanged cell would fail on. */
-const shownOf = (diagnostics: CellDiagnostic[]) => diagnostics.filter(d => !d.quiet);
+const shownOf = (diagnostics: CellDiagnostic[]) =>
+  diagnostics.filter(d => !d.quiet);
 
 /**
  * Squiggles: a CodeMirror linter on every notebook code cell editor. It calls the checker
@@ -58,9 +66,15 @@ const shownOf = (diagnostics: CellDiagnostic[]) => diagnostics.filter(d => !d.qu
  */
 export const linterPlugin: JupyterFrontEndPlugin<void> = {
   id: 'jupyterlab-cellguard:linter',
-  description: 'Shows cellguard diagnostics as squiggles with quick fixes in notebook cells.',
+  description:
+    'Shows cellguard diagnostics as squiggles with quick fixes in notebook cells.',
   autoStart: true,
-  requires: [ICellguardChecker, ICellguardSettings, IEditorExtensionRegistry, INotebookTracker],
+  requires: [
+    ICellguardChecker,
+    ICellguardSettings,
+    IEditorExtensionRegistry,
+    INotebookTracker
+  ],
   activate: (
     _app: JupyterFrontEnd,
     checker: ICellguardChecker,
@@ -93,11 +107,17 @@ export const linterPlugin: JupyterFrontEndPlugin<void> = {
      * The diagnostics to show in an editor now: a syntax error waits until typing has paused for
      * the longer syntax error delay (mid-statement, code is incomplete rather than wrong).
      */
-    const diagnosticsFor = (view: EditorView, panel: NotebookPanel, model: ICellModel) => {
+    const diagnosticsFor = (
+      view: EditorView,
+      panel: NotebookPanel,
+      model: ICellModel
+    ) => {
       const diagnostics = shownOf(checker.checkCell(panel, model));
       clearTimeout(heldSyntaxErrors.get(view));
       const wait =
-        (lastEdit.get(view) ?? 0) + settings.current.syntaxErrorDelayMs - Date.now();
+        (lastEdit.get(view) ?? 0) +
+        settings.current.syntaxErrorDelayMs -
+        Date.now();
       if (wait > 0 && diagnostics.some(d => d.code === 'syntax-error')) {
         heldSyntaxErrors.set(
           view,
@@ -125,7 +145,9 @@ export const linterPlugin: JupyterFrontEndPlugin<void> = {
         {
           delay: settings.current.debounceMs,
           needsRefresh: update =>
-            update.transactions.some(tr => tr.effects.some(effect => effect.is(relint)))
+            update.transactions.some(tr =>
+              tr.effects.some(effect => effect.is(relint))
+            )
         }
       );
 
@@ -201,7 +223,9 @@ export const linterPlugin: JupyterFrontEndPlugin<void> = {
     checker.changed.connect((_, panel) => relintNotebook(panel));
     settings.changed.connect(() => {
       editors.forEach((model, view) =>
-        view.dispatch({ effects: lintCompartment.reconfigure(makeLinter(model)) })
+        view.dispatch({
+          effects: lintCompartment.reconfigure(makeLinter(model))
+        })
       );
     });
   }
@@ -225,7 +249,10 @@ function toCodeMirror(
   const to = Math.max(from, offset(doc, diagnostic.end));
   const fix = diagnostic.fix;
   // A cell to run first may need earlier cells itself: the fix runs the whole chain.
-  const chain = fix && fix.run_cells.length > 0 ? checker.runChain(panel, fix.run_cells) : [];
+  const chain =
+    fix && fix.run_cells.length > 0
+      ? checker.runChain(panel, fix.run_cells)
+      : [];
   const name =
     fix && chain.length > fix.run_cells.length
       ? `Run cells ${chain.map(index => index + 1).join(', ')} first`

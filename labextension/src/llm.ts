@@ -33,20 +33,37 @@ interface ServerStatus {
   configured: boolean;
   model: string;
   host: string;
+  /** The most seconds a check takes on the server, retries included. */
+  deadline_s: number;
 }
+
+/** An error of a check: a code with its fields (`ERROR_CODES` in cellguard/llm/client.py). */
+type CheckError = { message: string; tries?: number } & (
+  | {
+      code:
+        | 'not_configured'
+        | 'unreachable'
+        | 'bad_reply'
+        | 'refused'
+        | 'empty_answer'
+        | 'internal';
+    }
+  | { code: 'invalid_request'; field: string }
+  | { code: 'prompt_too_long'; limit: number }
+  | { code: 'timeout' | 'deadline'; seconds: number }
+  | { code: 'http_status' | 'redirect_refused'; status: number }
+);
 
 /** `POST /cellguard/llm/check`: the raw answers (untrusted text) and the failed votes' errors. */
 interface CheckReply {
   answers?: string[];
-  errors?: string[];
-  /** Jupyter's error replies (400, 413). */
+  errors?: CheckError[];
+  /** Jupyter's own error replies (403 from the Authorizer, 404 without the extension). */
   message?: string;
 }
 
-/** Seconds the browser waits beyond the server's own timeout and retries before giving up. */
+/** Seconds the browser waits beyond the server's deadline for a check before giving up. */
 const SERVER_MARGIN_S = 30;
-/** The server retries a timed-out request this many times (cellguard/llm/client.py). */
-const SERVER_TRIES = 4;
 
 /**
  * Asks the LLM about a cell on explicit checks. The prompt is built and the answers are read by the
@@ -80,7 +97,11 @@ class Llm implements ICellguardLlm {
     return this._runs.get(panel) ?? null;
   }
 
-  prompt(panel: NotebookPanel, cell: ICellModel, overrides?: PromptOverrides): Prompt | null {
+  prompt(
+    panel: NotebookPanel,
+    cell: ICellModel,
+    overrides?: PromptOverrides
+  ): Prompt | null {
     const request = this._checker.requestFor(panel, cell);
     const report = this._core.check(request);
     if (!report) {
@@ -91,11 +112,19 @@ class Llm implements ICellguardLlm {
       // Signatures arrive later; `factsChanged` lets the caller render again.
       void link.fetch(report.wants, { signatures: true });
     }
-    return this._buildPrompt(request, report.wants, link.facts().signatures, overrides);
+    return this._buildPrompt(
+      request,
+      report.wants,
+      link.facts().signatures,
+      overrides
+    );
   }
 
   /** The check source: an LLM verdict that a line will crash becomes a warning on that line. */
-  async check(request: CheckRequest, panel: NotebookPanel): Promise<Diagnostic[]> {
+  async check(
+    request: CheckRequest,
+    panel: NotebookPanel
+  ): Promise<Diagnostic[]> {
     const index = request.target_index ?? -1;
     const cell = panel.content.model?.cells.get(index);
     if (!cell) {
@@ -104,7 +133,11 @@ class Llm implements ICellguardLlm {
     // One LLM check per notebook at a time: a new one replaces the running one.
     this._cancel.get(panel)?.();
     const run = (state: DistributiveOmit<LlmRun, 'cellId' | 'cellNumber'>) => {
-      this._runs.set(panel, { cellId: cell.id, cellNumber: index + 1, ...state } as LlmRun);
+      this._runs.set(panel, {
+        cellId: cell.id,
+        cellNumber: index + 1,
+        ...state
+      } as LlmRun);
       this._runChanged.emit(panel);
     };
     await this._serverStatus;
@@ -114,10 +147,16 @@ class Llm implements ICellguardLlm {
     }
     const report = this._core.check(request);
     if (!report) {
-      run({ state: 'failed', message: 'The analysis core is not loaded.', details: [] });
+      run({
+        state: 'failed',
+        message: 'The analysis core is not loaded.',
+        details: []
+      });
       return [];
     }
-    const rule = report.diagnostics.find(diagnostic => diagnostic.severity === 'error');
+    const rule = report.diagnostics.find(
+      diagnostic => diagnostic.severity === 'error'
+    );
     if (rule && !this._settings.current.llmDiagnosisWhenRuleFires) {
       run({ state: 'skipped', rule: rule.message });
       return [];
@@ -127,7 +166,9 @@ class Llm implements ICellguardLlm {
     const controller = new AbortController();
     const abort = () => controller.abort();
     this._cancel.set(panel, abort);
-    const timeoutS = llm.timeoutS * SERVER_TRIES + SERVER_MARGIN_S;
+    // Without the server's status the request fails at once anyway.
+    const timeoutS =
+      (this._server?.deadline_s ?? llm.timeoutS) + SERVER_MARGIN_S;
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
@@ -139,10 +180,18 @@ class Llm implements ICellguardLlm {
       const link = this._kernels.linkFor(panel);
       await link.fetch(report.wants, { signatures: llm.docs });
       const facts = link.facts();
-      const fresh = { ...request, history: facts.history, summaries: facts.summaries };
+      const fresh = {
+        ...request,
+        history: facts.history,
+        summaries: facts.summaries
+      };
       const prompt = this._buildPrompt(fresh, report.wants, facts.signatures);
       if (!prompt) {
-        run({ state: 'failed', message: 'The prompt could not be built.', details: [] });
+        run({
+          state: 'failed',
+          message: 'The prompt could not be built.',
+          details: []
+        });
         return [];
       }
       const reply = await this._ask(prompt, controller.signal);
@@ -160,14 +209,26 @@ class Llm implements ICellguardLlm {
         run({
           state: 'failed',
           message: "Could not read the LLM's answer.",
-          details: [judgement?.error ?? 'the analysis core failed', ...reply.errors]
+          details: [
+            judgement?.error ?? 'the analysis core failed',
+            ...reply.errors
+          ]
         });
         return [];
       }
       const diagnostic = judgement.detection
-        ? lineDiagnostic(request.target_source, judgement.line ?? null, judgement.reasoning ?? '')
+        ? lineDiagnostic(
+            request.target_source,
+            judgement.line ?? null,
+            judgement.reasoning ?? ''
+          )
         : null;
-      run({ state: 'verdict', judgement, located: diagnostic !== null, ruleFired: !!rule });
+      run({
+        state: 'verdict',
+        judgement,
+        located: diagnostic !== null,
+        ruleFired: !!rule
+      });
       return diagnostic ? [diagnostic] : [];
     } catch (error) {
       if (controller.signal.aborted) {
@@ -229,10 +290,17 @@ class Llm implements ICellguardLlm {
   private async _ask(
     prompt: Prompt,
     signal: AbortSignal
-  ): Promise<{ answers: string[]; errors: string[] } | { failed: string; details: string[] }> {
+  ): Promise<
+    | { answers: string[]; errors: string[] }
+    | { failed: string; details: string[] }
+  > {
     const llm = this._settings.current.llm;
     const body: Record<string, unknown> = {
-      prompt: { system: prompt.system, user: prompt.user, schema: prompt.schema },
+      prompt: {
+        system: prompt.system,
+        user: prompt.user,
+        schema: prompt.schema
+      },
       votes: llm.votes,
       timeout_s: llm.timeoutS
     };
@@ -257,14 +325,18 @@ class Llm implements ICellguardLlm {
       // A proxy's HTML error page: the status says enough.
     }
     const answers = reply.answers ?? [];
-    const errors = reply.errors ?? (reply.message ? [reply.message] : []);
+    const errors = reply.errors ?? [];
+    const details = errors.map(error => error.message);
     if (!response.ok || answers.length === 0) {
+      if (reply.message) {
+        details.push(reply.message);
+      }
       return {
         failed: explainFailure(response.status, errors),
-        details: errors.length ? errors : [`HTTP ${response.status}`]
+        details: details.length ? details : [`HTTP ${response.status}`]
       };
     }
-    return { answers, errors };
+    return { answers, errors: details };
   }
 
   private async _fetchStatus(): Promise<void> {
@@ -274,7 +346,9 @@ class Llm implements ICellguardLlm {
         {},
         this._serverSettings
       );
-      this._server = response.ok ? ((await response.json()) as ServerStatus) : null;
+      this._server = response.ok
+        ? ((await response.json()) as ServerStatus)
+        : null;
     } catch (reason) {
       console.debug('cellguard: LLM status not available', reason);
       this._server = null;
@@ -310,14 +384,21 @@ class Llm implements ICellguardLlm {
   private readonly _serverSettings = ServerConnection.makeSettings();
   private _server: ServerStatus | null = null;
   private _serverStatus: Promise<void>;
-  private _status: LlmStatus = { configured: false, model: '', host: '', note: '' };
+  private _status: LlmStatus = {
+    configured: false,
+    model: '',
+    host: '',
+    note: ''
+  };
   private _statusChanged = new Signal<ICellguardLlm, LlmStatus>(this);
   private _runs = new WeakMap<NotebookPanel, LlmRun>();
   private _cancel = new WeakMap<NotebookPanel, () => void>();
   private _runChanged = new Signal<ICellguardLlm, NotebookPanel>(this);
 }
 
-type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown
+  ? Omit<T, K>
+  : never;
 
 function serverUrl(settings: ServerConnection.ISettings, path: string): string {
   return settings.baseUrl.replace(/\/?$/, '/') + path;
@@ -327,7 +408,10 @@ function serverUrl(settings: ServerConnection.ISettings, path: string): string {
  * Only the summaries of what the cell wants: the cache also holds other cells' objects, which
  * would make the prompt longer and the LLM's reading of the cell less sharp.
  */
-function pickSummaries(doc: SummaryDoc | null, wants: Wants): SummaryDoc | null {
+function pickSummaries(
+  doc: SummaryDoc | null,
+  wants: Wants
+): SummaryDoc | null {
   if (!doc) {
     return null;
   }
@@ -341,9 +425,18 @@ function pickSummaries(doc: SummaryDoc | null, wants: Wants): SummaryDoc | null 
 }
 
 /** A warning on the verdict's 1-based line, from its first to its last non-blank character. */
-function lineDiagnostic(source: string, line: number | null, reasoning: string): Diagnostic | null {
+function lineDiagnostic(
+  source: string,
+  line: number | null,
+  reasoning: string
+): Diagnostic | null {
   const lines = source.split('\n');
-  if (line === null || line < 1 || line > lines.length || !lines[line - 1].trim()) {
+  if (
+    line === null ||
+    line < 1 ||
+    line > lines.length ||
+    !lines[line - 1].trim()
+  ) {
     return null;
   }
   const text = lines[line - 1];
@@ -359,24 +452,34 @@ function lineDiagnostic(source: string, line: number | null, reasoning: string):
 }
 
 /** A sentence for the data scientist from the server's error reply; the details are shown too. */
-function explainFailure(status: number, errors: string[]): string {
-  const text = errors.join('\n');
-  if (status === 503 || /no LLM endpoint configured/.test(text)) {
+function explainFailure(status: number, errors: CheckError[]): string {
+  const has = (code: CheckError['code']) =>
+    errors.some(error => error.code === code);
+  const httpStatuses = errors.flatMap(error =>
+    error.code === 'http_status' ? [error.status] : []
+  );
+  if (status === 503 || has('not_configured')) {
     return 'No LLM endpoint is configured on the server.';
   }
-  if (/HTTP 40[13]\b/.test(text)) {
+  if (status === 403) {
+    return 'The Jupyter server did not allow this LLM check (HTTP 403).';
+  }
+  if (httpStatuses.includes(401) || httpStatuses.includes(403)) {
     return 'The LLM endpoint refused the API key (set CELLGUARD_LLM_API_KEY where the Jupyter server runs).';
   }
-  if (/timed out/.test(text)) {
+  if (has('redirect_refused')) {
+    return 'The LLM endpoint answered with a redirect, which is not followed: set its final URL.';
+  }
+  if (has('timeout') || has('deadline')) {
     return 'The LLM endpoint did not answer in time.';
   }
-  if (/unreachable/.test(text)) {
+  if (has('unreachable')) {
     return 'The LLM endpoint could not be reached.';
   }
-  if (/HTTP 429\b/.test(text)) {
+  if (httpStatuses.includes(429)) {
     return 'The LLM endpoint is rate limiting: try again later.';
   }
-  if (status === 400 || status === 413) {
+  if (has('invalid_request') || has('prompt_too_long')) {
     return 'The server did not accept the check request.';
   }
   return 'The LLM check failed.';
@@ -384,10 +487,16 @@ function explainFailure(status: number, errors: string[]): string {
 
 export const llmPlugin: JupyterFrontEndPlugin<ICellguardLlm> = {
   id: 'jupyterlab-cellguard:llm',
-  description: 'Asks an LLM (through the cellguard server extension) whether a cell will crash.',
+  description:
+    'Asks an LLM (through the cellguard server extension) whether a cell will crash.',
   autoStart: true,
   provides: ICellguardLlm,
-  requires: [ICellguardCore, ICellguardKernels, ICellguardChecker, ICellguardSettings],
+  requires: [
+    ICellguardCore,
+    ICellguardKernels,
+    ICellguardChecker,
+    ICellguardSettings
+  ],
   activate: (
     _app: JupyterFrontEnd,
     core: ICellguardCore,
@@ -396,7 +505,10 @@ export const llmPlugin: JupyterFrontEndPlugin<ICellguardLlm> = {
     settings: ICellguardSettings
   ): ICellguardLlm => {
     const llm = new Llm(core, kernels, checker, settings);
-    checker.addSource({ id: 'llm', check: (request, panel) => llm.check(request, panel) });
+    checker.addSource({
+      id: 'llm',
+      check: (request, panel) => llm.check(request, panel)
+    });
     return llm;
   }
 };

@@ -51,7 +51,10 @@ export class LlmVerdictView extends Widget {
 }
 
 function renderRun(run: LlmRun): HTMLElement {
-  const box = element('div', `jp-cellguard-llm-run jp-cellguard-llm-${run.state}`);
+  const box = element(
+    'div',
+    `jp-cellguard-llm-run jp-cellguard-llm-${run.state}`
+  );
   const line = (text: string, className = 'jp-cellguard-llm-line') => {
     const p = element('p', className);
     p.textContent = text;
@@ -64,7 +67,9 @@ function renderRun(run: LlmRun): HTMLElement {
       line(`${cell}: checked by the rules only.`);
       break;
     case 'skipped':
-      line(`${cell}: a rule already proves the crash, so the LLM was not asked.`);
+      line(
+        `${cell}: a rule already proves the crash, so the LLM was not asked.`
+      );
       line(run.rule, 'jp-cellguard-llm-detail');
       break;
     case 'running': {
@@ -82,7 +87,10 @@ function renderRun(run: LlmRun): HTMLElement {
       line(`${cell}: LLM check cancelled.`);
       break;
     case 'failed':
-      line(`${cell}: ${run.message}`, 'jp-cellguard-llm-line jp-cellguard-llm-error');
+      line(
+        `${cell}: ${run.message}`,
+        'jp-cellguard-llm-line jp-cellguard-llm-error'
+      );
       for (const detail of run.details) {
         line(detail, 'jp-cellguard-llm-detail');
       }
@@ -122,10 +130,18 @@ function renderVerdict(
   box.appendChild(reasoning);
   const notes: string[] = [];
   if ((judgement.valid_answers ?? 0) > 1) {
-    notes.push(`${judgement.crash_votes} of ${judgement.valid_answers} answers predict a crash.`);
+    notes.push(
+      `${judgement.crash_votes} of ${judgement.valid_answers} answers predict a crash.`
+    );
   }
   if (judgement.detection && judgement.line && !located) {
-    notes.push(`Line ${judgement.line} is not a line of the cell: no squiggle.`);
+    notes.push(
+      `Line ${judgement.line} is not a line of the cell: no squiggle.`
+    );
+  } else if (judgement.detection && judgement.line_source === 'claim') {
+    notes.push(
+      `Line ${judgement.line} is the line its claim names (the LLM gave none).`
+    );
   }
   if (ruleFired) {
     notes.push('A rule also proves a crash in this cell.');
@@ -135,7 +151,9 @@ function renderVerdict(
     p.textContent = note;
     box.appendChild(p);
   }
-  const checked = (judgement.claims ?? []).filter(claim => claim.outcome !== 'unknown');
+  const checked = (judgement.claims ?? []).filter(
+    claim => claim.outcome !== 'unknown'
+  );
   if (checked.length > 0) {
     const list = element('ul', 'jp-cellguard-llm-claims');
     for (const claim of checked) {
@@ -146,10 +164,13 @@ function renderVerdict(
 }
 
 function renderClaim(claim: Claim): HTMLElement {
-  const item = element('li', `jp-cellguard-claim jp-cellguard-claim-${claim.outcome}`);
-  // The evidence is the kernel's fact; the sentence is the LLM's (hover).
+  const item = element(
+    'li',
+    `jp-cellguard-claim jp-cellguard-claim-${claim.outcome}`
+  );
+  // The evidence is the kernel's fact; the statement is the LLM's claim (hover).
   item.textContent = `${claim.outcome === 'confirmed' ? '✓ confirmed' : '✗ refuted'}: ${claim.evidence}`;
-  item.title = claim.sentence;
+  item.title = `The LLM: ${claim.statement}`;
   return item;
 }
 

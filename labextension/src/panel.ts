@@ -13,7 +13,11 @@ import { ICellguardChecker, ICellguardLlm } from './tokens';
 
 export const SHOW_PANEL_COMMAND = 'cellguard:show-diagnostics';
 
-const SEVERITY_WORDS = { error: 'Error', warning: 'Warning', info: 'Info' } as const;
+const SEVERITY_WORDS = {
+  error: 'Error',
+  warning: 'Warning',
+  info: 'Info'
+} as const;
 
 /** The notebook's diagnostics grouped by cell; clicking one puts the cursor on it. */
 class DiagnosticsList extends Widget {
@@ -36,9 +40,15 @@ class DiagnosticsList extends Widget {
   }
 
   private _watch(): void {
-    this._notebook?.content.model?.contentChanged.disconnect(this._onContent, this);
+    this._notebook?.content.model?.contentChanged.disconnect(
+      this._onContent,
+      this
+    );
     this._notebook = this._tracker.currentWidget;
-    this._notebook?.content.model?.contentChanged.connect(this._onContent, this);
+    this._notebook?.content.model?.contentChanged.connect(
+      this._onContent,
+      this
+    );
     void this._render.invoke();
   }
 
@@ -70,7 +80,9 @@ class DiagnosticsList extends Widget {
       node.appendChild(note(`No problems found in ${panel.title.label}.`));
       return;
     }
-    const allCells = panel.content.model ? Array.from(panel.content.model.cells) : [];
+    const allCells = panel.content.model
+      ? Array.from(panel.content.model.cells)
+      : [];
     const list = document.createElement('ul');
     list.className = 'jp-cellguard-cells';
     for (const { cell, diagnostics } of results) {

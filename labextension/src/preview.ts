@@ -2,7 +2,11 @@ import type {
   JupyterFrontEnd,
   JupyterFrontEndPlugin
 } from '@jupyterlab/application';
-import { Clipboard, ICommandPalette, MainAreaWidget } from '@jupyterlab/apputils';
+import {
+  Clipboard,
+  ICommandPalette,
+  MainAreaWidget
+} from '@jupyterlab/apputils';
 import { INotebookTracker } from '@jupyterlab/notebook';
 import { Debouncer } from '@lumino/polling';
 import { Widget } from '@lumino/widgets';
@@ -19,8 +23,16 @@ export const PREVIEW_COMMAND = 'cellguard:preview-llm-prompt';
 
 const CATEGORIES: { id: Category; label: string; caption: string }[] = [
   { id: 'S', label: 'S', caption: 'Structure: shapes, lengths, counts' },
-  { id: 'R', label: 'R', caption: 'Representation: dtypes, columns, classes, signatures' },
-  { id: 'V', label: 'V', caption: 'Values: NaN, ranges, unique counts, fitted state' }
+  {
+    id: 'R',
+    label: 'R',
+    caption: 'Representation: dtypes, columns, classes, signatures'
+  },
+  {
+    id: 'V',
+    label: 'V',
+    caption: 'Values: NaN, ranges, unique counts, fitted state'
+  }
 ];
 
 /**
@@ -43,21 +55,31 @@ class PromptPreview extends Widget {
     controls.className = 'jp-cellguard-preview-controls';
     for (const category of CATEGORIES) {
       controls.appendChild(
-        toggle(category.label, category.caption, this._categories.has(category.id), on => {
-          if (on) {
-            this._categories.add(category.id);
-          } else {
-            this._categories.delete(category.id);
+        toggle(
+          category.label,
+          category.caption,
+          this._categories.has(category.id),
+          on => {
+            if (on) {
+              this._categories.add(category.id);
+            } else {
+              this._categories.delete(category.id);
+            }
+            this._renderNow();
           }
-          this._renderNow();
-        })
+        )
       );
     }
     controls.appendChild(
-      toggle('example values', 'Example values of columns and series', this._examples, on => {
-        this._examples = on;
-        this._renderNow();
-      })
+      toggle(
+        'example values',
+        'Example values of columns and series',
+        this._examples,
+        on => {
+          this._examples = on;
+          this._renderNow();
+        }
+      )
     );
     const copy = document.createElement('button');
     copy.className = 'jp-Button jp-mod-styled jp-mod-accept jp-cellguard-copy';
@@ -112,11 +134,14 @@ class PromptPreview extends Widget {
     this._body.replaceChildren();
     this._text = '';
     if (!panel || !cell || cell.model.type !== 'code') {
-      this._size.textContent = 'Select a code cell in a notebook to see its prompt.';
+      this._size.textContent =
+        'Select a code cell in a notebook to see its prompt.';
       return;
     }
     const prompt = this._llm.prompt(panel, cell.model, {
-      categories: CATEGORIES.map(c => c.id).filter(id => this._categories.has(id)),
+      categories: CATEGORIES.map(c => c.id).filter(id =>
+        this._categories.has(id)
+      ),
       includeExamples: this._examples
     });
     if (!prompt) {
@@ -172,9 +197,15 @@ function section(title: string, text: string): HTMLElement {
 
 export const previewPlugin: JupyterFrontEndPlugin<void> = {
   id: 'jupyterlab-cellguard:prompt-preview',
-  description: 'Shows the LLM prompt a check of the active cell would send, offline.',
+  description:
+    'Shows the LLM prompt a check of the active cell would send, offline.',
   autoStart: true,
-  requires: [ICellguardLlm, ICellguardChecker, ICellguardSettings, INotebookTracker],
+  requires: [
+    ICellguardLlm,
+    ICellguardChecker,
+    ICellguardSettings,
+    INotebookTracker
+  ],
   optional: [ICommandPalette],
   activate: (
     app: JupyterFrontEnd,
@@ -187,7 +218,8 @@ export const previewPlugin: JupyterFrontEndPlugin<void> = {
     let widget: MainAreaWidget<PromptPreview> | null = null;
     app.commands.addCommand(PREVIEW_COMMAND, {
       label: 'cellguard: Preview LLM Prompt',
-      caption: 'Show the prompt an LLM check of the active cell would send (offline)',
+      caption:
+        'Show the prompt an LLM check of the active cell would send (offline)',
       execute: () => {
         if (!widget || widget.isDisposed) {
           widget = new MainAreaWidget({

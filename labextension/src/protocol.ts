@@ -40,7 +40,11 @@ export type KernelRequest =
   | {
       type: 'summarize';
       names: string[];
-      options: { max_columns: number; focus_columns?: string[]; budget_ms?: number };
+      options: {
+        max_columns: number;
+        focus_columns?: string[];
+        budget_ms?: number;
+      };
     }
   | { type: 'signature'; names: string[] };
 

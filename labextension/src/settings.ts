@@ -34,11 +34,17 @@ const DEFAULTS: CellguardSettings = {
 
 class Settings implements ICellguardSettings {
   current: CellguardSettings = DEFAULTS;
-  readonly changed: Signal<ICellguardSettings, CellguardSettings> = new Signal(this);
+  readonly changed: Signal<ICellguardSettings, CellguardSettings> = new Signal(
+    this
+  );
 
   update(composite: Partial<CellguardSettings>): void {
     // The LLM object is merged too: a user setting that names some of its fields keeps the others.
-    this.current = { ...DEFAULTS, ...composite, llm: { ...DEFAULTS.llm, ...composite.llm } };
+    this.current = {
+      ...DEFAULTS,
+      ...composite,
+      llm: { ...DEFAULTS.llm, ...composite.llm }
+    };
     this.changed.emit(this.current);
   }
 }

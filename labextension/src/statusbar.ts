@@ -6,7 +6,12 @@ import { INotebookTracker } from '@jupyterlab/notebook';
 import { IStatusBar } from '@jupyterlab/statusbar';
 import { Widget } from '@lumino/widgets';
 
-import { ICellguardKernels, ICellguardLlm, ICellguardSettings, LinkState } from './tokens';
+import {
+  ICellguardKernels,
+  ICellguardLlm,
+  ICellguardSettings,
+  LinkState
+} from './tokens';
 
 const STATE_TEXT: Record<LinkState, string> = {
   none: 'no kernel',
@@ -26,7 +31,8 @@ const STATE_CAPTION: Record<LinkState, string> = {
 /** "cellguard: kernel linked · LLM: model@host" (or "· LLM off") for the current notebook. */
 export const statusPlugin: JupyterFrontEndPlugin<void> = {
   id: 'jupyterlab-cellguard:status',
-  description: 'Shows in the status bar whether the kernel is linked and an LLM is configured.',
+  description:
+    'Shows in the status bar whether the kernel is linked and an LLM is configured.',
   autoStart: true,
   requires: [ICellguardKernels, ICellguardSettings, INotebookTracker],
   optional: [IStatusBar, ICellguardLlm],
@@ -47,7 +53,9 @@ export const statusPlugin: JupyterFrontEndPlugin<void> = {
       const panel = tracker.currentWidget;
       const state = panel ? kernels.linkFor(panel).state : 'none';
       const status = llm?.status;
-      const llmText = status?.configured ? `LLM: ${status.model}@${status.host}` : 'LLM off';
+      const llmText = status?.configured
+        ? `LLM: ${status.model}@${status.host}`
+        : 'LLM off';
       item.node.textContent = settings.current.enabled
         ? `cellguard: ${STATE_TEXT[state]} · ${llmText}`
         : 'cellguard: off';

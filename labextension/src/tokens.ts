@@ -234,7 +234,12 @@ export type LlmRun = { cellId: string; cellNumber: number } & (
   /** `message` for people, `details` as the server said it. */
   | { state: 'failed'; message: string; details: string[] }
   /** `located`: the verdict's line is in the cell, so it got a squiggle. */
-  | { state: 'verdict'; judgement: Judgement; located: boolean; ruleFired: boolean }
+  | {
+      state: 'verdict';
+      judgement: Judgement;
+      located: boolean;
+      ruleFired: boolean;
+    }
 );
 
 /** LLM checks of cells: the status, the prompt a check sends, and each notebook's last run. */
@@ -242,7 +247,11 @@ export interface ICellguardLlm {
   readonly status: LlmStatus;
   readonly statusChanged: ISignal<ICellguardLlm, LlmStatus>;
   /** The prompt a check of the cell would send now, from cached kernel facts; no network. */
-  prompt(panel: NotebookPanel, cell: ICellModel, overrides?: PromptOverrides): Prompt | null;
+  prompt(
+    panel: NotebookPanel,
+    cell: ICellModel,
+    overrides?: PromptOverrides
+  ): Prompt | null;
   lastRun(panel: NotebookPanel): LlmRun | null;
   readonly runChanged: ISignal<ICellguardLlm, NotebookPanel>;
 }

@@ -102,6 +102,16 @@ def _kernel_env(**extra) -> dict:
     return env
 
 
+# Classes under torch's module names (torch itself is too big for CI), made in the kernel.
+TORCH_LOOKALIKES = r"""
+def _fake(module, name, bases=(), body=None):
+    cls = type(name, bases, dict(body or {}))
+    cls.__module__ = module
+    return cls
+TorchDataset = _fake("torch.utils.data.dataset", "Dataset")
+"""
+
+
 # A user's kernel usually runs in an environment without cellguard. The repo's venv may have it
 # installed (the demo and UI tests install it in development mode), so the embedded-mode kernel
 # drops every sys.path entry that holds the package, before any user code runs.

@@ -217,6 +217,10 @@ Conv2d = lookalike("torch.nn.modules.conv", "Conv2d", (Module,))
 Net = lookalike("__main__", "Net", (Module,))
 
 
+Parameter = lookalike("torch.nn.parameter", "Parameter", numel=lambda self: self.size)
+Parameter.__init__ = lambda self, size: setattr(self, "size", size)
+
+
 def torch_module(cls, **attrs):
     module = cls()
     vars(module).update({"training": True, "_modules": {}, **attrs})
@@ -233,21 +237,34 @@ def test_torch_tensor_is_copied_to_host_and_sampled_when_big():
 
 
 def test_torch_module_parameters_and_first_and_last_layers():
+    conv_weight, conv_bias = Parameter(432), Parameter(16)
     net = torch_module(Net)
     net._modules = {
         "features": torch_module(
             Module,
             _modules={
-                "conv": torch_module(Conv2d, in_channels=3, out_channels=16, kernel_size=(3, 3))
+                "conv": torch_module(
+                    Conv2d,
+                    in_channels=3,
+                    out_channels=16,
+                    kernel_size=(3, 3),
+                    _parameters={"weight": conv_weight, "bias": conv_bias},
+                )
             },
         ),
-        "head": torch_module(Linear, in_features=64, out_features=10),
+        # A shared parameter counts once, an absent bias not at all.
+        "tied": torch_module(Linear, _parameters={"weight": conv_weight, "bias": None}),
+        "head": torch_module(
+            Linear,
+            in_features=64,
+            out_features=10,
+            _parameters={"weight": Parameter(640), "bias": Parameter(10)},
+        ),
     }
-    net.parameters = lambda: (
-        type("P", (), {"numel": lambda self, n=n: n})() for n in (432, 16, 640, 10)
-    )
+    # The user's override is never called: the count comes from the `_parameters` dicts.
+    net.parameters = lambda: pytest.fail("parameters() called")
     summary = summarize(net)
-    assert summary["kind"] == "torch_module" and summary["S"] == {"n_params": 1098, "n_layers": 2}
+    assert summary["kind"] == "torch_module" and summary["S"] == {"n_params": 1098, "n_layers": 3}
     assert summary["R"]["first_layer"] == {
         "class": "Conv2d",
         "in_channels": 3,
@@ -286,6 +303,8 @@ def test_real_torch_objects():
     )
 
 
+# The first of these pays TensorFlow's import (tens of seconds on a loaded 2-core machine).
+@pytest.mark.timeout(180)
 def test_real_tensorflow_objects():
     tf = pytest.importorskip("tensorflow")
     assert summarize(tf.constant([[1.0, 2.0]]))["S"] == {"shape": [1, 2]}
@@ -301,6 +320,7 @@ def test_real_tensorflow_objects():
     assert summary["R"]["loss"] == "sparse_categorical_crossentropy"
 
 
+@pytest.mark.timeout(180)
 def test_real_keras_iterator_and_history():
     tf = pytest.importorskip("tensorflow")
     generator = tf.keras.preprocessing.image.ImageDataGenerator(rescale=1 / 255)

@@ -23,13 +23,26 @@ def test_hello_reports_protocol_agent_and_imported_libraries(kernel, request):
 
 def test_bad_requests_get_a_clear_error_echoing_type_and_id(embedded_kernel):
     unknown = embedded_kernel.request("frobnicate")
-    assert (
-        unknown["ok"] is False
-        and unknown["type"] == "frobnicate"
-        and "unknown request type" in unknown["error"]
-    )
+    assert unknown == {
+        "type": "frobnicate",
+        "id": unknown["id"],
+        "ok": False,
+        "error": "unknown_type",
+        "expected": ["hello", "history", "names", "signature", "summarize"],
+    }
     malformed = embedded_kernel.request("summarize", names="df")
-    assert malformed["ok"] is False and malformed["id"] and "list of strings" in malformed["error"]
+    assert malformed["ok"] is False and malformed["id"]
+    assert malformed["error"] == "bad_request" and malformed["field"] == "names"
+    for options, field in (
+        ({"budget_ms": float("nan")}, "options.budget_ms"),
+        ({"budget_ms": -1}, "options.budget_ms"),
+        ({"budget_ms": True}, "options.budget_ms"),
+        ({"max_columns": "20"}, "options.max_columns"),
+        ({"probe_datasets": 1}, "options.probe_datasets"),
+    ):
+        reply = embedded_kernel.request("summarize", names=["x"], options=options)
+        assert reply["ok"] is False and reply["error"] == "bad_request", options
+        assert reply["field"] == field
 
 
 def test_names_lists_public_user_names_with_types(embedded_kernel):
@@ -87,7 +100,13 @@ def test_signatures_of_functions_methods_classes_builtins_and_modules(embedded_k
     assert found["len"]["kind"] == "builtin"
     assert found["pd"]["kind"] == "module" and found["pd"]["signature"] is None
     assert found["ghost"] == {"error": "undefined"}
-    assert "not evaluated" in found["weird.boom"]["error"]  # the property did not run
+    # The property did not run.
+    assert found["weird.boom"] == {
+        "error": "not_evaluated",
+        "owner": "'Weird' object",
+        "attribute": "boom",
+        "reason": "property",
+    }
 
 
 def test_history_records_cells_with_outcome_and_skips_silent_ones(embedded_kernel):

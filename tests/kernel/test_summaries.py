@@ -87,7 +87,11 @@ def test_series_index_and_dotted_paths(titanic):
         objects["train.shape"]["kind"] == "tuple"
         and objects["train.shape"]["V"]["preview"] == "(891, 10)"
     )
-    assert objects["train.nope"]["error"].startswith("AttributeError")
+    assert objects["train.nope"] == {
+        "error": "no_attribute",
+        "owner": "'DataFrame' object",
+        "attribute": "nope",
+    }
 
 
 def test_missing_module_attributes_are_certain_only_without_a_module_getattr(titanic):
@@ -96,19 +100,24 @@ def test_missing_module_attributes_are_certain_only_without_a_module_getattr(tit
         "objects"
     ]
     assert objects["json.nope"] == {
-        "error": "AttributeError: module 'json' has no attribute 'nope'"
+        "error": "no_attribute",
+        "owner": "module 'json'",
+        "attribute": "nope",
     }
     # numpy's __getattr__ raises for the names in its own tables of removed attributes...
-    assert objects["np.float"]["error"].startswith(
-        "AttributeError: module 'numpy' has no attribute 'float': `np.float` was"
-    )
-    assert (
-        objects["np.NaN"]["error"]
-        == "AttributeError: module 'numpy' has no attribute 'NaN': Use `np.nan` instead."
-    )
+    assert objects["np.float"]["error"] == "no_attribute"
+    assert objects["np.float"]["hint"].startswith("`np.float` was")
+    assert objects["np.NaN"] == {
+        "error": "no_attribute",
+        "owner": "module 'numpy'",
+        "attribute": "NaN",
+        "hint": "Use `np.nan` instead.",
+    }
     # ... and may provide any other name: not called, since it may import.
     assert objects["np.nope"] == {
-        "error": "AttributeError: module 'numpy' has no loaded attribute 'nope'"
+        "error": "not_loaded",
+        "owner": "module 'numpy'",
+        "attribute": "nope",
     }
     assert objects["np.linalg"]["kind"] == "module"
 

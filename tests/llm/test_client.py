@@ -54,6 +54,8 @@ def test_5xx_exhausts_retries_with_a_clear_error():
             before = len(fake.requests)
             with pytest.raises(LLMError) as e:
                 call(client(fake, retries=2))
+            assert e.value.code == "http_status"
+            assert e.value.fields == {"status": 500, "tries": 3}
             assert "after 3 tries" in str(e.value) and "HTTP 500" in str(e.value)
             assert KEY not in str(e.value)
             assert len(fake.requests) - before == 3
@@ -64,6 +66,7 @@ def test_timeout_is_an_error_after_retries():
         for call in (lambda c: c.complete(MESSAGES), lambda c: asyncio.run(c.acomplete(MESSAGES))):
             with pytest.raises(LLMError) as e:
                 call(client(fake, timeout_s=0.3, retries=1))
+            assert e.value.code == "timeout" and e.value.fields == {"seconds": 0.3, "tries": 2}
             assert "timed out" in str(e.value)
 
 
@@ -82,14 +85,16 @@ def test_no_key_no_header_and_unconfigured_is_an_error():
     with FakeOpenAI("success") as fake:
         client(fake, api_key=None).complete(MESSAGES)
         assert "Authorization" not in fake.requests[0][1]
-    with pytest.raises(LLMError, match="no LLM endpoint configured"):
+    with pytest.raises(LLMError, match="no LLM endpoint configured") as e:
         Client(LLMConfig()).complete(MESSAGES)
+    assert e.value.code == "not_configured"
 
 
 def test_unreachable_endpoint():
     c = Client(LLMConfig(base_url="http://127.0.0.1:9/v1", model="m", retries=0, timeout_s=2))
-    with pytest.raises(LLMError, match=r"unreachable|timed out"):
+    with pytest.raises(LLMError, match=r"unreachable|timed out") as e:
         c.complete(MESSAGES)
+    assert e.value.code in ("unreachable", "timeout")
 
 
 def test_url_forms():

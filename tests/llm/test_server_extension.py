@@ -1,29 +1,14 @@
 """The server extension in a real `jupyter server` (subprocess on a free port), talking to the local
 replaying endpoint. The API key must never appear in a response."""
 
-import http.client
 import json
-import os
-import socket
-import subprocess
-import sys
 import time
-import urllib.error
-import urllib.request
-from pathlib import Path
 
 import pytest
 from fake_openai import FakeOpenAI
+from local_servers import call, jupyter_server, start_check
 
-REPO = Path(__file__).resolve().parents[2]
 KEY = "sk-test-SECRET-0123456789"
-TOKEN = "cellguard-test-token"
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @pytest.fixture(scope="module")
@@ -34,62 +19,13 @@ def fake():
 
 @pytest.fixture(scope="module")
 def server(fake, tmp_path_factory):
-    port = free_port()
-    root = tmp_path_factory.mktemp("root")
-    env = dict(os.environ)
-    env.update(
-        PYTHONPATH=str(REPO),
+    env = dict(
         CELLGUARD_LLM_BASE_URL=fake.base_url,
         CELLGUARD_LLM_MODEL="fake-model",
         CELLGUARD_LLM_API_KEY=KEY,
-        JUPYTER_CONFIG_DIR=str(root / "config"),
-        JUPYTER_DATA_DIR=str(root / "data"),
-        JUPYTER_RUNTIME_DIR=str(root / "runtime"),
     )
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "jupyter_server",
-            "--no-browser",
-            "--allow-root",
-            f"--port={port}",
-            "--ip=127.0.0.1",
-            f"--IdentityProvider.token={TOKEN}",
-            f"--ServerApp.root_dir={root}",
-            "--ServerApp.jpserver_extensions={'cellguard.server': True}",
-            "--CellguardLLM.votes=3",
-        ],
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
-    base = f"http://127.0.0.1:{port}"
-    for _ in range(150):
-        try:
-            urllib.request.urlopen(f"{base}/api/status?token={TOKEN}", timeout=1)
-            break
-        except (urllib.error.URLError, ConnectionError):
-            if proc.poll() is not None:
-                pytest.fail(proc.stderr.read().decode())
-            time.sleep(0.2)
-    yield base
-    proc.terminate()
-    proc.wait(timeout=20)
-
-
-def call(base, path, body=None, token=TOKEN):
-    req = urllib.request.Request(
-        f"{base}{path}",
-        data=None if body is None else json.dumps(body).encode(),
-        headers={"Authorization": f"token {token}", "Content-Type": "application/json"},
-        method="GET" if body is None else "POST",
-    )
-    try:
-        with urllib.request.urlopen(req, timeout=30) as resp:
-            return resp.status, resp.read().decode()
-    except urllib.error.HTTPError as e:
-        return e.code, e.read().decode()
+    with jupyter_server(tmp_path_factory.mktemp("root"), env, "--CellguardLLM.votes=3") as base:
+        yield base
 
 
 def test_status_shows_the_host_never_the_key(server, fake):
@@ -125,8 +61,10 @@ def test_check_returns_the_raw_answers(server, fake):
 
 
 def test_check_validates_and_needs_auth(server):
-    status, _ = call(server, "/cellguard/llm/check", {"prompt": {"user": "x"}})
+    status, text = call(server, "/cellguard/llm/check", {"prompt": {"user": "x"}})
     assert status == 400
+    assert json.loads(text)["errors"][0]["code"] == "invalid_request"
+    assert json.loads(text)["errors"][0]["field"] == "prompt"
     status, _ = call(
         server,
         "/cellguard/llm/check",
@@ -179,27 +117,22 @@ def test_bad_overrides_are_rejected(server):
         {"model": 3},
         {"temperature": "hot"},
         {"timeout_s": True},
+        {"votes": "3"},
     ):
-        status, _ = call(
+        status, text = call(
             server, "/cellguard/llm/check", {"prompt": {"system": "s", "user": "u"}, **extra}
         )
         assert status == 400, extra
+        (error,) = json.loads(text)["errors"]
+        assert error["code"] == "invalid_request" and error["field"] == next(iter(extra)), text
 
 
 def test_a_check_the_browser_cancels_stops_asking(server):
     # Each answer is a 503 after half a second: the server would retry after 1 s, 2 s, 4 s.
     with FakeOpenAI({"steps": [{"status": 503, "delay_s": 0.5, "body": "{}"}]}) as failing:
-        body = json.dumps(
-            {"prompt": {"system": "s", "user": "u"}, "votes": 1, "endpoint": failing.base_url}
-        ).encode()
-        host, port = server.removeprefix("http://").split(":")
-        conn = http.client.HTTPConnection(host, int(port), timeout=0.2)
-        conn.request(
-            "POST",
-            "/cellguard/llm/check",
-            body=body,
-            headers={"Authorization": f"token {TOKEN}", "Content-Type": "application/json"},
-        )
+        body = {"prompt": {"system": "s", "user": "u"}, "votes": 1, "endpoint": failing.base_url}
+        conn = start_check(server, body)
+        conn.sock.settimeout(0.2)
         with pytest.raises(TimeoutError):
             conn.getresponse()
         conn.close()  # what the browser's AbortController does

@@ -83,9 +83,10 @@ def cellguard_binary():
 @pytest.mark.parametrize(
     "recording, llm_row, checked_row",
     [
-        # The LLM says crash for both versions: TP 1, FP 1; no claim to refute about 'Fare'.
+        # The LLM says crash for both versions: TP 1, FP 1; its claim that 'Fare' is missing holds.
         ("success", "TP 1 FP 1 FN 0 TN 0", "TP 1 FP 1 FN 0 TN 0"),
-        # It claims 'Age' is missing, which the kernel refutes: both crash verdicts are downgraded.
+        # Its structured claim that 'Age' is missing, the kernel refutes: both crash verdicts are
+        # downgraded.
         ("refuted_claim", "TP 1 FP 1 FN 0 TN 0", "TP 0 FP 0 FN 1 TN 1"),
         # Unreadable answers count as no crash, and are reported.
         ("garbage", "TP 0 FP 0 FN 1 TN 1", "TP 0 FP 0 FN 1 TN 1"),
@@ -130,6 +131,7 @@ def test_bench_llm_end_to_end(recording, llm_row, checked_row):
             assert "2 versions without a readable answer" in out.stdout
         if recording == "refuted_claim":
             assert (
-                "kernel contradicts it: column 'Age' is said to be missing (df has a column 'Age')"
+                "the kernel's facts refute: “df has no column 'Age'”, but df has a column 'Age'."
                 in out.stdout
             )
+            assert "claim downgrades (+RT)           2 (right 1, wrong 1)" in out.stdout

@@ -1,4 +1,9 @@
-import { expect, galata, IJupyterLabPageFixture, test } from '@jupyterlab/galata';
+import {
+  expect,
+  galata,
+  IJupyterLabPageFixture,
+  test
+} from '@jupyterlab/galata';
 import * as path from 'path';
 
 import {
@@ -27,7 +32,11 @@ test.describe('cellguard squiggles', () => {
     await expect(squiggle, logs.join('\n')).toHaveCount(1);
     await expect(squiggle).toHaveText('helper');
 
-    const tooltip = await hoverTooltip(page, squiggle, /helper.*cell 2 defines it but has not run.*Run cell 2 first/);
+    const tooltip = await hoverTooltip(
+      page,
+      squiggle,
+      /helper.*cell 2 defines it but has not run.*Run cell 2 first/
+    );
     const fix = tooltip.locator('.cm-diagnosticAction');
     await expect(fix).toHaveCount(1);
     await fix.click();
@@ -60,34 +69,49 @@ test.describe('cellguard squiggles', () => {
   }) => {
     const logs = collectConsole(page);
     await newNotebook(page, 'live-api.ipynb');
-    await page.notebook.setCell(
-      0,
-      'code',
-      'import math\nimport numpy as np'
-    );
+    await page.notebook.setCell(0, 'code', 'import math\nimport numpy as np');
     await page.notebook.runCell(0);
     await page.notebook.setCell(1, 'code', 'ratio = np.float(1) / 3');
     const attribute = squiggles(page, 1);
     await expect(attribute, logs.join('\n')).toHaveCount(1);
     await expect(attribute).toHaveText('float');
-    await hoverTooltip(page, attribute, /module 'numpy' has no attribute 'float'/);
+    await hoverTooltip(
+      page,
+      attribute,
+      /module 'numpy' has no attribute 'float'/
+    );
 
-    await page.notebook.addCell('code', 'same = math.isclose(0.1 + 0.2, 0.3, tol=1e-9)');
+    await page.notebook.addCell(
+      'code',
+      'same = math.isclose(0.1 + 0.2, 0.3, tol=1e-9)'
+    );
     // The squiggle spans the call, split by the syntax highlighting into several marks.
     const keyword = squiggles(page, 2);
     await expect(keyword.first(), logs.join('\n')).toBeVisible();
-    await expect(cell(page, 2).locator('.cm-lintRange-error')).not.toHaveCount(0);
-    await hoverTooltip(page, keyword.first(), /unexpected keyword argument 'tol'/);
+    await expect(cell(page, 2).locator('.cm-lintRange-error')).not.toHaveCount(
+      0
+    );
+    await hoverTooltip(
+      page,
+      keyword.first(),
+      /unexpected keyword argument 'tol'/
+    );
   });
 });
 
 test.describe('cellguard check command', () => {
-  test('the toolbar button checks the active cell and opens the panel', async ({ page }) => {
+  test('the toolbar button checks the active cell and opens the panel', async ({
+    page
+  }) => {
     await newNotebook(page, 'check-command.ipynb');
     await page.notebook.setCell(0, 'code', 'total = subtotal + 1');
     await page.notebook.addCell('code', 'subtotal = 41');
     await page.notebook.selectCells(0);
-    await page.locator('.jp-NotebookPanel-toolbar [data-command="cellguard:check-active-cell"]').click();
+    await page
+      .locator(
+        '.jp-NotebookPanel-toolbar [data-command="cellguard:check-active-cell"]'
+      )
+      .click();
     const panel = page.locator('.jp-cellguard-panel');
     await expect(panel).toBeVisible();
     await expect(panel).toContainText('1: total = subtotal + 1');
@@ -107,7 +131,11 @@ test.describe('cellguard kernel restart', () => {
     await newNotebook(page, 'restart.ipynb');
     await page.notebook.setCell(0, 'code', 'value = 41');
     await page.notebook.runCell(0);
-    await page.notebook.setCell(1, 'code', 'answer = value + 1\nother = later_name');
+    await page.notebook.setCell(
+      1,
+      'code',
+      'answer = value + 1\nother = later_name'
+    );
     await page.notebook.addCell('code', 'later_name = 0');
     // `value` ran; `later_name` is defined by a cell that has not run.
     await expect(squiggles(page, 1), logs.join('\n')).toHaveCount(1);
@@ -135,7 +163,9 @@ test.describe('cellguard check before run', () => {
     }
   });
 
-  test('Shift+Enter on a cell predicted to crash asks first', async ({ page }) => {
+  test('Shift+Enter on a cell predicted to crash asks first', async ({
+    page
+  }) => {
     const logs = collectConsole(page);
     await newNotebook(page, 'check-before-run.ipynb');
     await page.notebook.setCell(0, 'code', 'doubled = helper(21)');
@@ -155,7 +185,9 @@ test.describe('cellguard check before run', () => {
     await page.keyboard.press('Shift+Enter');
     await dialog.getByRole('button', { name: 'Run anyway' }).click();
     await expect(prompt).toHaveText('[1]:');
-    await expect(cell(page, 0).locator('.jp-OutputArea-output')).toContainText('NameError');
+    await expect(cell(page, 0).locator('.jp-OutputArea-output')).toContainText(
+      'NameError'
+    );
   });
 });
 
@@ -173,18 +205,26 @@ test.describe('cellguard demo notebook', () => {
       }
       await page.contents.uploadFile(DEMO, `${tmpPath}/cellguard-demo.ipynb`);
       await page.filebrowser.open(`${tmpPath}/cellguard-demo.ipynb`);
-      await expect(status(page)).toHaveText(/kernel linked/, { timeout: 60000 });
+      await expect(status(page)).toHaveText(/kernel linked/, {
+        timeout: 60000
+      });
       await page.sidebar.close('left');
-      await page.evaluate(() => window.jupyterapp.commands.execute('cellguard:show-diagnostics'));
+      await page.evaluate(() =>
+        window.jupyterapp.commands.execute('cellguard:show-diagnostics')
+      );
       const panel = page.locator('.jp-cellguard-panel');
 
       // Cell 1 makes the data; the crashes of sections 1 and 2 are predicted from it.
       await page.notebook.runCell(1);
-      await expect(squiggles(page, 3), logs.join('\n')).toHaveText(['describe_passengers']);
+      await expect(squiggles(page, 3), logs.join('\n')).toHaveText([
+        'describe_passengers'
+      ]);
       await expect(squiggles(page, 6)).toHaveCount(1);
       await expect(panel).toContainText("'Agee' is not a column of df");
       await hoverTooltip(page, squiggles(page, 3), 'describe_passengers');
-      await page.screenshot({ path: path.join(SCREENSHOTS, `demo-${theme}.png`) });
+      await page.screenshot({
+        path: path.join(SCREENSHOTS, `demo-${theme}.png`)
+      });
 
       // Cells 8 (the model) and 11 (the features) ran: sections 3 and 4 are predicted.
       await page.notebook.runCell(8);
@@ -193,7 +233,9 @@ test.describe('cellguard demo notebook', () => {
       await expect(panel).toContainText('NaN');
       await cell(page, 9).scrollIntoViewIfNeeded();
       await hoverTooltip(page, squiggles(page, 9), 'fitted on 2 features');
-      await page.screenshot({ path: path.join(SCREENSHOTS, `demo-sklearn-${theme}.png`) });
+      await page.screenshot({
+        path: path.join(SCREENSHOTS, `demo-sklearn-${theme}.png`)
+      });
     });
   }
 });

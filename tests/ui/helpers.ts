@@ -9,23 +9,33 @@ export const SCREENSHOTS = path.join(ROOT, 'test-results', 'ui');
 /** Console lines of the page, collected from the start (for failure messages and the link check). */
 export function collectConsole(page: IJupyterLabPageFixture): string[] {
   const lines: string[] = [];
-  page.on('console', message => lines.push(`${message.type()}: ${message.text()}`));
+  page.on('console', message =>
+    lines.push(`${message.type()}: ${message.text()}`)
+  );
   page.on('pageerror', error => lines.push(`pageerror: ${error.message}`));
   return lines;
 }
 
 export function cell(page: IJupyterLabPageFixture, index: number): Locator {
-  return page.locator('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook .jp-Cell').nth(index);
+  return page
+    .locator('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook .jp-Cell')
+    .nth(index);
 }
 
-export function squiggles(page: IJupyterLabPageFixture, index: number): Locator {
+export function squiggles(
+  page: IJupyterLabPageFixture,
+  index: number
+): Locator {
   return cell(page, index).locator('.cm-lintRange');
 }
 
 export const status = (page: IJupyterLabPageFixture): Locator =>
   page.locator('.jp-cellguard-status');
 
-export async function newNotebook(page: IJupyterLabPageFixture, name: string): Promise<void> {
+export async function newNotebook(
+  page: IJupyterLabPageFixture,
+  name: string
+): Promise<void> {
   await page.notebook.createNew(name);
   await expect(status(page)).toHaveText(/kernel linked/, { timeout: 60000 });
 }
@@ -59,7 +69,11 @@ export function notebookJson(sources: string[]): string {
       source
     })),
     metadata: {
-      kernelspec: { display_name: 'Python 3 (ipykernel)', language: 'python', name: 'python3' }
+      kernelspec: {
+        display_name: 'Python 3 (ipykernel)',
+        language: 'python',
+        name: 'python3'
+      }
     },
     nbformat: 4,
     nbformat_minor: 5

@@ -9,7 +9,13 @@ module.exports = {
   ...baseConfig,
   testDir: __dirname,
   outputDir: path.join(root, 'test-results', 'ui'),
-  reporter: [['list'], ['html', { open: 'never', outputFolder: path.join(root, 'playwright-report') }]],
+  reporter: [
+    ['list'],
+    [
+      'html',
+      { open: 'never', outputFolder: path.join(root, 'playwright-report') }
+    ]
+  ],
   retries: 0,
   workers: 1,
   timeout: 120000,

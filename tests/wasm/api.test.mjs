@@ -1,12 +1,26 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { checkCell, checkNotebook, request, titanicSummaries } from './core.mjs';
+import {
+  checkCell,
+  checkNotebook,
+  request,
+  titanicSummaries
+} from './core.mjs';
 
 test('a name defined only by a cell that has not run gets "run cell [n] first"', () => {
-  const cells = ['import pandas as pd', "df = pd.DataFrame({'a': [1]})", 'print(df.shape)'];
+  const cells = [
+    'import pandas as pd',
+    "df = pd.DataFrame({'a': [1]})",
+    'print(df.shape)'
+  ];
   const report = checkCell(
-    request({ cells, target_source: cells[2], target_index: 2, history: [cells[0]] })
+    request({
+      cells,
+      target_source: cells[2],
+      target_index: 2,
+      history: [cells[0]]
+    })
   );
   assert.equal(report.diagnostics.length, 1);
   const [diagnostic] = report.diagnostics;
@@ -29,7 +43,9 @@ test('columns count UTF-16 code units and magics do not shift positions', () => 
 
 test('a cell being edited gets one syntax error and still reports what it can', () => {
   const source = "x = df['Age'\ny = model.predict(X)";
-  const report = checkCell(request({ target_source: source, kernel_names: ['df', 'model', 'X'] }));
+  const report = checkCell(
+    request({ target_source: source, kernel_names: ['df', 'model', 'X'] })
+  );
   const syntax = report.diagnostics.filter(d => d.code === 'syntax-error');
   assert.equal(syntax.length, 1);
   assert.ok(syntax[0].message.length > 0);
@@ -37,8 +53,11 @@ test('a cell being edited gets one syntax error and still reports what it can', 
 });
 
 test('wants name the objects, paths, callables and columns to ask the kernel about', () => {
-  const source = "y = df['Survived']\nmodel.fit(df[['Age', 'Sex']], y)\nprint(model.classes_)";
-  const report = checkCell(request({ target_source: source, kernel_names: ['df', 'model'] }));
+  const source =
+    "y = df['Survived']\nmodel.fit(df[['Age', 'Sex']], y)\nprint(model.classes_)";
+  const report = checkCell(
+    request({ target_source: source, kernel_names: ['df', 'model'] })
+  );
   assert.deepEqual(report.wants.names.sort(), ['df', 'model']);
   assert.ok(report.wants.paths.includes('model.classes_'));
   assert.ok(report.wants.callables.includes('model.fit'));
@@ -64,7 +83,13 @@ test('wants also name the globals that the notebook functions the cell calls rea
   );
   // `w` and `b` through predict, `scale` through the sigmoid it calls; not the parameters, the
   // module nor the functions themselves.
-  assert.deepEqual(report.wants.names.sort(), ['X_test', 'b', 'predict', 'scale', 'w']);
+  assert.deepEqual(report.wants.names.sort(), [
+    'X_test',
+    'b',
+    'predict',
+    'scale',
+    'w'
+  ]);
 });
 
 test('kernel summaries reach the rules: a missing column is an error with a fix', () => {
@@ -91,12 +116,37 @@ test('a malformed request is a clear error and leaves the instance usable', () =
 test('arbitrary text never breaks the core', () => {
   let seed = 7;
   const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
-  const alphabet = ['(', ')', '[', ']', '"', "'", '\\', '\n', '\t', ' ', '%', '!', '?', ':', 'é', '😀', 'x', '=', 'def ', 'f"{', '#'];
+  const alphabet = [
+    '(',
+    ')',
+    '[',
+    ']',
+    '"',
+    "'",
+    '\\',
+    '\n',
+    '\t',
+    ' ',
+    '%',
+    '!',
+    '?',
+    ':',
+    'é',
+    '😀',
+    'x',
+    '=',
+    'def ',
+    'f"{',
+    '#'
+  ];
   for (let i = 0; i < 500; i++) {
     const length = Math.floor(random() * 60);
     let source = '';
-    for (let j = 0; j < length; j++) source += alphabet[Math.floor(random() * alphabet.length)];
-    const report = checkCell(request({ target_source: source, history: [source] }));
+    for (let j = 0; j < length; j++)
+      source += alphabet[Math.floor(random() * alphabet.length)];
+    const report = checkCell(
+      request({ target_source: source, history: [source] })
+    );
     assert.ok(Array.isArray(report.diagnostics));
   }
 });
@@ -104,7 +154,10 @@ test('arbitrary text never breaks the core', () => {
 test('a whole notebook is checked in the assumed order, with no kernel', () => {
   const cells = ['print(total)', 'total = 1', '', 'print(total)'];
   const reports = checkNotebook({ cells, order: [1, 3, 0] });
-  assert.deepEqual(reports.map(r => r.index), [1, 3, 0]);
+  assert.deepEqual(
+    reports.map(r => r.index),
+    [1, 3, 0]
+  );
   assert.deepEqual(reports[1].diagnostics, []);
   // Cell 0 runs last here, after cell 1 defined `total`: no error either.
   assert.deepEqual(reports[2].diagnostics, []);
@@ -118,15 +171,23 @@ test('strings kept across calls follow edits, in-place changes of the arrays inc
   const history = [cells[0], cells[1]];
   const target = cells[2];
   const ask = () =>
-    checkCell(request({ cells, target_source: target, target_index: null, history })).diagnostics;
+    checkCell(
+      request({ cells, target_source: target, target_index: null, history })
+    ).diagnostics;
   assert.deepEqual(ask(), []);
   // The same arrays, changed in place: `x` no longer ran.
   history[1] = 'y = 1';
   cells[1] = 'y = 1';
-  assert.deepEqual(ask().map(d => d.code), ['undefined-name']);
+  assert.deepEqual(
+    ask().map(d => d.code),
+    ['undefined-name']
+  );
   history.pop();
   cells.splice(1, 1);
-  assert.deepEqual(ask().map(d => d.code), ['undefined-name']);
+  assert.deepEqual(
+    ask().map(d => d.code),
+    ['undefined-name']
+  );
   history.push('x = 2');
   assert.deepEqual(ask(), []);
 });
@@ -135,7 +196,9 @@ test('summaries and kernel names are read again when a new object is passed, reu
   const summaries = titanicSummaries;
   const names = ['pd', 'df'];
   const ask = (s, k) =>
-    checkCell(request({ target_source: "df['Agee']", kernel_names: k, summaries: s })).diagnostics;
+    checkCell(
+      request({ target_source: "df['Agee']", kernel_names: k, summaries: s })
+    ).diagnostics;
   assert.equal(ask(summaries, names).length, 1);
   // The same objects again: the same answer.
   assert.equal(ask(summaries, names).length, 1);
