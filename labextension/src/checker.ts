@@ -27,11 +27,12 @@ interface Cached {
   /** Key of what the result depends on (see `_key`). */
   key: string;
   /**
-   * The result names other cells or the cells sent to run (undefined names and the cells defining
-   * them): it changes with the notebook's content. A result with no diagnostics does not: what is
-   * defined comes from the kernel, not from the notebook's other cells.
+   * The names the result calls undefined, naming the cells that define them: it changes when
+   * cells come, go or move, when cells are sent to run, or when a cell's use of one of these names
+   * changes. Nothing else in a result depends on the notebook's other cells (what is defined
+   * comes from the kernel).
    */
-  dependsOnNotebook: boolean;
+  undefinedNames: string[];
   diagnostics: CellDiagnostic[];
 }
 
@@ -57,9 +58,32 @@ interface INotebookContents {
   sources: string[];
 }
 
+const IDENTIFIER = /[A-Za-z_][A-Za-z0-9_]*/g;
+
+/** How often each identifier occurs in a source. */
+function identifierCounts(source: string): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const [name] of source.matchAll(IDENTIFIER)) {
+    counts.set(name, (counts.get(name) ?? 0) + 1);
+  }
+  return counts;
+}
+
+/** The name an `undefined-name` diagnostic of the notebook's cells is about, if it is one. */
+function undefinedName(diagnostic: Diagnostic): string | null {
+  return diagnostic.code === 'undefined-name'
+    ? (/^`([^`]+)` is not defined/.exec(diagnostic.message)?.[1] ?? null)
+    : null;
+}
+
 /** Per-notebook bookkeeping: versions that invalidate cached results, and the results. */
 class NotebookState {
   contentVersion = 0;
+  /** Bumped when cells come, go or move. */
+  structureVersion = 0;
+  /** Per identifier: bumped when a cell's use of it changes (see `Cached.undefinedNames`). */
+  nameVersions = new Map<string, number>();
+  nameChanges = 0;
   factsVersion = 0;
   executionsVersion = 0;
   stale = false;
@@ -311,7 +335,7 @@ class Checker implements ICellguardChecker {
     const index = contents.cells.indexOf(cell);
     if (
       cached &&
-      cached.key === this._key(state, source, index, cached.dependsOnNotebook)
+      cached.key === this._key(state, source, index, cached.undefinedNames)
     ) {
       return cached.diagnostics;
     }
@@ -323,7 +347,9 @@ class Checker implements ICellguardChecker {
       this._kernels.linkFor(panel).request(report.wants);
     }
     const found = report?.diagnostics ?? [];
-    const dependsOnNotebook = found.length > 0;
+    const undefinedNames = found
+      .map(undefinedName)
+      .filter((name): name is string => name !== null);
     const diagnostics = this._present(found, 'core', state.stale);
     if (!results) {
       results = new Map();
@@ -337,8 +363,8 @@ class Checker implements ICellguardChecker {
       }
     }
     results.set(source, {
-      key: this._key(state, source, index, dependsOnNotebook),
-      dependsOnNotebook,
+      key: this._key(state, source, index, undefinedNames),
+      undefinedNames,
       diagnostics
     });
     return diagnostics;
@@ -348,30 +374,59 @@ class Checker implements ICellguardChecker {
     state: NotebookState,
     source: string,
     index: number,
-    dependsOnNotebook: boolean
+    undefinedNames: string[]
   ): string {
     const key = `${state.factsVersion}/${this._settingsVersion}/${source}`;
-    return dependsOnNotebook
-      ? `${key}/${index}/${state.contentVersion}/${state.executionsVersion}`
-      : key;
+    if (undefinedNames.length === 0) {
+      return key;
+    }
+    const names = undefinedNames.map(name => state.nameVersions.get(name) ?? 0);
+    return `${key}/${index}/${state.structureVersion}/${state.executionsVersion}/${names.join(',')}`;
   }
 
   private _contents(
     panel: NotebookPanel,
     state: NotebookState
   ): INotebookContents {
-    if (state.contents?.version !== state.contentVersion) {
-      const models = panel.content.model?.cells;
-      const cells = models ? Array.from(models) : [];
-      state.contents = {
-        version: state.contentVersion,
-        cells,
-        sources: cells.map(cell =>
-          cell.type === 'code' ? cell.sharedModel.getSource() : ''
-        )
-      };
+    const last = state.contents;
+    if (last?.version === state.contentVersion) {
+      return last;
     }
+    const models = panel.content.model?.cells;
+    const cells = models ? Array.from(models) : [];
+    const sources = cells.map(cell =>
+      cell.type === 'code' ? cell.sharedModel.getSource() : ''
+    );
+    if (
+      !last ||
+      last.cells.length !== cells.length ||
+      cells.some((cell, i) => cell !== last.cells[i])
+    ) {
+      state.structureVersion++;
+    } else {
+      sources.forEach((source, i) => {
+        if (source !== last.sources[i]) {
+          this._nameUsesChanged(state, last.sources[i], source);
+        }
+      });
+    }
+    state.contents = { version: state.contentVersion, cells, sources };
     return state.contents;
+  }
+
+  /** Bumps the identifiers whose number of uses differs between two versions of a cell. */
+  private _nameUsesChanged(
+    state: NotebookState,
+    before: string,
+    after: string
+  ): void {
+    const was = identifierCounts(before);
+    const now = identifierCounts(after);
+    for (const name of new Set([...was.keys(), ...now.keys()])) {
+      if (was.get(name) !== now.get(name)) {
+        state.nameVersions.set(name, ++state.nameChanges);
+      }
+    }
   }
 
   private _request(
