@@ -4,7 +4,7 @@ import {
   JupyterFrontEndPlugin
 } from '@jupyterlab/application';
 import { INotebookTracker, NotebookPanel } from '@jupyterlab/notebook';
-import { Debouncer } from '@lumino/polling';
+import { Throttler } from '@lumino/polling';
 import { Panel, Widget } from '@lumino/widgets';
 
 import { cellguardIcon } from './icon';
@@ -56,12 +56,18 @@ class DiagnosticsList extends Widget {
     void this._render.invoke();
   }
 
-  /** Rendering checks every cell: only while visible, and not on every keystroke. */
-  private _render = new Debouncer(() => {
-    if (this.isVisible) {
-      this._renderNow();
-    }
-  }, 400);
+  /**
+   * Rendering checks every cell: only while visible, at most every 400 ms (throttled, not
+   * debounced: a Run All changes the notebook every few ms and would never let it render).
+   */
+  private _render = new Throttler(
+    () => {
+      if (this.isVisible) {
+        this._renderNow();
+      }
+    },
+    { limit: 400, edge: 'trailing' }
+  );
 
   private _renderNow(): void {
     const node = this.node;
