@@ -1076,7 +1076,7 @@ impl<'a> Walker<'a> {
                     .ctx
                     .cell
                     .dropped
-                    .contains(label.trim_matches(|c| c == '\'' || c == '"'));
+                    .contains(label.trim_matches(['\'', '"']));
             let which = if own {
                 "this cell dropped it when it ran"
             } else {
