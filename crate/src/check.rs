@@ -425,18 +425,31 @@ fn diagnose(
     if let Some(error) = &target.parsed.syntax_error {
         return vec![Diagnostic::error(
             Rule::SyntaxError,
-            format!("SyntaxError: {}", error.message),
+            format!(
+                "SyntaxError: {}",
+                plain_syntax_message(
+                    &error.message,
+                    target
+                        .source
+                        .get(..error.range.start as usize)
+                        .unwrap_or("")
+                )
+            ),
             error.range,
         )];
     }
+    let ran = has_run(&target.source);
     let mut diagnostics = too_deep(&target.parsed.body, &target.source);
-    diagnostics.extend(undefined_names(
-        &target.facts,
-        target_index,
-        known.namespace,
-        cells,
-        has_run,
-    ));
+    // `exec`, `globals()[...] = `, a magic: the cell may bind any name before it reads it.
+    if !target.rule_facts().rebinds_anything() {
+        diagnostics.extend(undefined_names(
+            &target.facts,
+            target_index,
+            known.namespace,
+            cells,
+            &has_run,
+        ));
+    }
     diagnostics.extend(crate::rules::run(&crate::rules::RuleContext {
         source: &target.source,
         body: &target.parsed.body,
@@ -445,6 +458,7 @@ fn diagnose(
         kernel_names: known.kernel_names,
         history: known.history,
         cell: target.rule_facts(),
+        ran,
     }));
     diagnostics
 }
@@ -473,6 +487,51 @@ fn too_deep(body: &[Stmt], source: &str) -> Vec<Diagnostic> {
             }
         })
         .collect()
+}
+
+/// The parser's message (rustpython's wording) in plain words; `before` is the cell's text before
+/// the error.
+fn plain_syntax_message(message: &str, before: &str) -> String {
+    // A block with no body yet (`for row in rows:` and nothing below) reads to the parser as a
+    // dedent matching nothing, or an early end.
+    let opens_block = before
+        .lines()
+        .rev()
+        .find(|line| !line.trim().is_empty())
+        .is_some_and(|line| line.trim_end().ends_with(':'));
+    let plain = match message {
+        "unindent does not match any outer indentation level"
+        | "expected an indented block"
+        | "Got unexpected EOF"
+        | "unexpected EOF while parsing"
+            if opens_block =>
+        {
+            "a line ending with `:` needs an indented block below it"
+        }
+        "Got unexpected EOF" | "unexpected EOF while parsing" => {
+            "the cell ends in the middle of a statement (a bracket, string or block left open)"
+        }
+        "unexpected indent" => "this line is indented more than the code around it",
+        "expected an indented block" => "a line ending with `:` needs an indented block below it",
+        "unindent does not match any outer indentation level" => {
+            "this line's indentation matches no block above it"
+        }
+        "Got unexpected string" => "a string is not closed on its line",
+        "inconsistent use of tabs and spaces in indentation"
+        | "Tabs not allowed as part of indentation after spaces" => {
+            "the indentation mixes tabs and spaces"
+        }
+        _ => {
+            return match message
+                .strip_prefix("invalid syntax. Got unexpected token ")
+                .or_else(|| message.strip_prefix("Got unexpected token "))
+            {
+                Some(token) => format!("Python does not expect `{token}` here"),
+                None => message.to_owned(),
+            }
+        }
+    };
+    plain.to_owned()
 }
 
 #[cfg(test)]

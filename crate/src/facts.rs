@@ -11,7 +11,7 @@ use std::collections::{BTreeSet, HashSet};
 use serde::Serialize;
 
 use crate::builtins::is_always_defined;
-use crate::ir::{AssignOp, Expr, Literal, Params, SeqKind, Stmt, Target, TextRange};
+use crate::ir::{AssignOp, Expr, Handler, Literal, Params, SeqKind, Stmt, Target, TextRange};
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct CellFacts {
@@ -393,6 +393,9 @@ struct Walker {
     conditional_depth: u32,
     /// Inside the body of a `try` that has handlers.
     guarded_depth: u32,
+    /// Inside the body of a `try` whose handlers may catch NameError: reading a name there is
+    /// how a notebook asks whether it is defined (`try: cache` / `except NameError: cache = {}`).
+    name_error_guarded_depth: u32,
     seen_free: HashSet<String>,
     seen_wants: HashSet<String>,
 }
@@ -530,9 +533,12 @@ impl Walker {
                 ..
             } => {
                 let guarded = u32::from(!handlers.is_empty());
+                let name_error_guarded = u32::from(handlers.iter().any(may_catch_name_error));
                 self.guarded_depth += guarded;
+                self.name_error_guarded_depth += name_error_guarded;
                 self.conditionally(|walker| walker.body(body));
                 self.guarded_depth -= guarded;
+                self.name_error_guarded_depth -= name_error_guarded;
                 for handler in handlers {
                     self.conditionally(|walker| {
                         if let Some(kind) = &handler.kind {
@@ -634,7 +640,7 @@ impl Walker {
     }
 
     fn read(&mut self, name: &str, range: TextRange) {
-        if self.origin(name) != Origin::Kernel {
+        if self.origin(name) != Origin::Kernel || self.name_error_guarded_depth > 0 {
             return;
         }
         let deferred = self.deferred();
@@ -947,4 +953,20 @@ fn string_keys(index: &Expr, keys: &mut Vec<String>) {
         } => elts.iter().for_each(|e| string_keys(e, keys)),
         _ => {}
     }
+}
+
+/// Whether an `except` clause may catch NameError: bare, `NameError`, `Exception`,
+/// `BaseException`, a tuple holding one, or anything that is not a builtin exception (unknown).
+fn may_catch_name_error(handler: &Handler) -> bool {
+    fn catches(kind: &Expr) -> bool {
+        match kind {
+            Expr::Name { id, .. } => {
+                matches!(id.as_str(), "NameError" | "Exception" | "BaseException")
+                    || !is_always_defined(id)
+            }
+            Expr::Seq { elts, .. } => elts.iter().any(catches),
+            _ => true,
+        }
+    }
+    handler.kind.as_ref().is_none_or(catches)
 }

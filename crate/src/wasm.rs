@@ -138,13 +138,43 @@ export interface Judgement {
 #[wasm_bindgen(typescript_custom_section)]
 const CODE_TYPE: &'static str = crate::codes::TYPESCRIPT_CODE;
 
-/// The fields of a check request other than `cells` and `history` (read by `JsStrings`).
+/// The fields of a check request other than `cells`, `history` (read by `JsStrings`),
+/// `kernel_names` and `summaries` (read by `JsParsed`).
 #[derive(Deserialize)]
 struct CheckRequestRest {
     target_source: String,
     target_index: Option<usize>,
-    kernel_names: Option<Vec<String>>,
-    summaries: Option<SummaryDoc>,
+}
+
+/// A field read from JS, kept while the caller passes the same object (`Object.is`): the kernel's
+/// summaries and names change when the kernel answers, not on each keystroke, and reading them
+/// costs time in proportion to their size.
+struct JsParsed<T> {
+    js: JsValue,
+    value: Rc<Option<T>>,
+}
+
+impl<T> Default for JsParsed<T> {
+    fn default() -> Self {
+        Self {
+            js: JsValue::UNDEFINED,
+            value: Rc::new(None),
+        }
+    }
+}
+
+impl<T: for<'de> Deserialize<'de>> JsParsed<T> {
+    fn update(&mut self, value: JsValue, field: &str) -> Result<Rc<Option<T>>, JsError> {
+        if !js_sys::Object::is(&self.js, &value) || self.js.is_undefined() {
+            let parsed: Option<T> =
+                serde_wasm_bindgen::from_value(value.clone()).map_err(|error| {
+                    JsError::new(&format!("cellguard: bad check request: `{field}`: {error}"))
+                })?;
+            self.value = Rc::new(parsed);
+            self.js = value;
+        }
+        Ok(Rc::clone(&self.value))
+    }
 }
 
 #[wasm_bindgen(inline_js = "
@@ -220,6 +250,8 @@ impl JsStrings {
 struct RequestStrings {
     cells: JsStrings,
     history: JsStrings,
+    kernel_names: JsParsed<Vec<String>>,
+    summaries: JsParsed<SummaryDoc>,
 }
 
 #[derive(Serialize)]
@@ -309,8 +341,15 @@ pub fn check_cell(
     #[wasm_bindgen(unchecked_param_type = "CheckRequest")] request: JsValue,
 ) -> Result<JsValue, JsError> {
     let field = |name: &str| js_sys::Reflect::get(&request, &JsValue::from_str(name));
-    let (cells, history) = match (field("cells"), field("history")) {
-        (Ok(cells), Ok(history)) => (cells, history),
+    let (cells, history, kernel_names, summaries) = match (
+        field("cells"),
+        field("history"),
+        field("kernel_names"),
+        field("summaries"),
+    ) {
+        (Ok(cells), Ok(history), Ok(kernel_names), Ok(summaries)) => {
+            (cells, history, kernel_names, summaries)
+        }
         _ => return Err(JsError::new("cellguard: bad check request: not an object")),
     };
     let request: CheckRequestRest = serde_wasm_bindgen::from_value(request)
@@ -321,12 +360,21 @@ pub fn check_cell(
             let updated = strings
                 .cells
                 .update(&cells, "cells", cache)
-                .and_then(|()| strings.history.update(&history, "history", cache));
-            if let Err(error) = updated {
-                // Start afresh next time.
-                *strings = RequestStrings::default();
-                return Err(error);
-            }
+                .and_then(|()| strings.history.update(&history, "history", cache))
+                .and_then(|()| {
+                    Ok((
+                        strings.kernel_names.update(kernel_names, "kernel_names")?,
+                        strings.summaries.update(summaries, "summaries")?,
+                    ))
+                });
+            let (kernel_names, summaries) = match updated {
+                Ok(parsed) => parsed,
+                Err(error) => {
+                    // Start afresh next time.
+                    *strings = RequestStrings::default();
+                    return Err(error);
+                }
+            };
             let report = check_prepared(
                 cache,
                 &CheckInput {
@@ -334,8 +382,8 @@ pub fn check_cell(
                     target_source: &request.target_source,
                     target_index: request.target_index,
                     history: &strings.history.rust,
-                    kernel_names: request.kernel_names.as_deref(),
-                    summaries: request.summaries.as_ref(),
+                    kernel_names: kernel_names.as_deref(),
+                    summaries: summaries.as_ref().as_ref(),
                 },
                 &strings.cells.analysed,
                 strings.history.analysed.clone(),

@@ -159,6 +159,54 @@ fn a_syntax_error_is_the_only_diagnostic() {
 }
 
 #[test]
+fn syntax_errors_are_said_in_plain_words() {
+    for (cell, words) in [
+        (
+            "for row in rows:\n",
+            "a line ending with `:` needs an indented block below it",
+        ),
+        (
+            "for row in rows:",
+            "a line ending with `:` needs an indented block below it",
+        ),
+        ("total = sum((1, 2)", "a bracket, string or block left open"),
+        (
+            "if x:\n    y = 1\n  z = 2",
+            "indentation matches no block above it",
+        ),
+        ("name = 'Sm", "a string is not closed"),
+        ("total = 1 +* 2", "Python does not expect `'*'` here"),
+    ] {
+        let found = check(&[cell], 0, &[], Some(&["x", "rows"]));
+        assert_eq!(found.len(), 1, "{cell:?}: {found:?}");
+        assert!(found[0].2.contains(words), "{cell:?}: {found:?}");
+    }
+}
+
+#[test]
+fn reading_a_name_to_see_whether_it_is_defined_is_no_crash() {
+    for cell in [
+        "try:\n    cache\nexcept NameError:\n    cache = {}",
+        "try:\n    print(cache)\nexcept (KeyError, NameError):\n    cache = {}",
+        "try:\n    cache\nexcept:\n    cache = {}",
+        "try:\n    cache\nexcept Exception:\n    cache = {}",
+    ] {
+        let found = check(&[cell], 0, &[], Some(&[]));
+        assert!(found.is_empty(), "{cell:?}: {found:?}");
+    }
+    // A handler that cannot catch NameError: the read still crashes.
+    let cell = "try:\n    cache\nexcept KeyError:\n    cache = {}";
+    assert_eq!(check(&[cell], 0, &[], Some(&[])).len(), 1);
+}
+
+#[test]
+fn a_cell_that_execs_code_may_define_what_it_reads() {
+    let found = check(&["exec(\"dyn = 5\")\nprint(dyn)"], 0, &[], Some(&[]));
+    assert!(found.is_empty(), "{found:?}");
+    assert_eq!(check(&["print(dyn)"], 0, &[], Some(&[])).len(), 1);
+}
+
+#[test]
 fn conditional_definitions_count() {
     let cells = [
         "try:\n    import ujson as json\nexcept ImportError:\n    json = None",

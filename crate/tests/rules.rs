@@ -3478,3 +3478,77 @@ fn the_result_of_an_inplace_pandas_method_is_none() {
         "",
     ));
 }
+
+#[test]
+fn the_kernels_undefined_answer_keeps_a_called_functions_name_error() {
+    let make = "def make():\n    n = 3\n    return helper(n)";
+    let history: Vec<String> = [IMPORTS, make].iter().map(|s| s.to_string()).collect();
+    // The kernel was asked about `helper` (a global `make` reads) and has no such name.
+    let doc: SummaryDoc = serde_json::from_str(&format!(
+        r#"{{"schema": 1, "objects": {{{TITANIC}, "helper": {{"error": "undefined"}}}}}}"#
+    ))
+    .unwrap();
+    let names: Vec<String> = ["df", "pd", "np", "plt", "sns", "make"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    let t = "m = make()";
+    let d = check_cell(&CheckInput {
+        cells: &history,
+        target_source: t,
+        target_index: None,
+        history: &history,
+        kernel_names: Some(&names),
+        summaries: Some(&doc),
+    })
+    .diagnostics;
+    fires(
+        &d,
+        t,
+        "undefined-name",
+        "make()",
+        &["`helper` is not defined"],
+    );
+}
+
+#[test]
+fn a_column_known_to_be_dropped_gets_no_did_you_mean() {
+    let frame = r#""df": {"type": "pandas.core.frame.DataFrame", "kind": "dataframe",
+        "S": {"shape": [891, 2]}, "R": {"columns": ["Fare", "Age"], "columns_complete": true}}"#;
+    let t = "df['Name'].str.len()";
+    let d = run(
+        &[IMPORTS, "df.drop(columns=['Name'], inplace=True)"],
+        t,
+        frame,
+    );
+    fires(
+        &d,
+        t,
+        "missing-column",
+        "'Name'",
+        &["an earlier cell dropped it"],
+    );
+    assert!(!d[0].message.contains("did you mean"), "{}", d[0].message);
+    assert!(d[0].fix.is_none());
+    // The cell that dropped it, run again: its own run dropped it, not an earlier cell.
+    let t = "df.drop(columns=['Name'], inplace=True)";
+    let d = run(&[IMPORTS, t], t, frame);
+    fires(
+        &d,
+        t,
+        "missing-column",
+        "'Name'",
+        &["this cell dropped it when it ran"],
+    );
+    fires(
+        &d,
+        t,
+        "dropped-again",
+        t,
+        &["'Name'", "this cell dropped it when it ran"],
+    );
+    assert!(d.iter().all(|d| !d.message.contains("earlier")), "{d:#?}");
+    // No resemblance, no suggestion: 'Name' is not 'Fare'.
+    let d = run(&[IMPORTS], "df['Name']", frame);
+    assert!(!d[0].message.contains("did you mean"), "{}", d[0].message);
+}

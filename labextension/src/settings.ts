@@ -12,6 +12,7 @@ export const SETTINGS_PLUGIN_ID = 'jupyterlab-cellguard:settings';
 const DEFAULTS: ICellguardValues = {
   enabled: true,
   debounceMs: 250,
+  syntaxErrorDelayMs: 2000,
   severities: {},
   maxColumns: 20,
   requestTimeoutMs: 5000,

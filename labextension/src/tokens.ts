@@ -34,6 +34,8 @@ export interface ICellguardSettings {
 export interface ICellguardValues {
   enabled: boolean;
   debounceMs: number;
+  /** How long typing must pause before a syntax error is shown (code mid-statement is incomplete). */
+  syntaxErrorDelayMs: number;
   /** Per diagnostic code: a severity to show it with, or `off` to hide it. */
   severities: Record<string, Severity | 'off'>;
   maxColumns: number;
@@ -91,7 +93,18 @@ export type LinkState = 'none' | 'connecting' | 'linked' | 'unavailable';
 
 /** What the kernel has told us, as the core wants it. */
 export interface IKernelFacts {
+  /** Sources of the cells the kernel ran, as of its last answer. */
   history: string[];
+  /**
+   * Sources of the cells sent to run (queued, running or done) since the kernel's last answer, in
+   * order: about to define what they define.
+   */
+  unanswered: string[];
+  /**
+   * The kernel ran code since its last answer (here or from another client), or did not answer:
+   * history, names and summaries may be out of date.
+   */
+  stale: boolean;
   kernelNames: string[] | null;
   /** A summary document holding every object summarized since the kernel last changed. */
   summaries: ISummaryDoc | null;
@@ -105,6 +118,8 @@ export interface IKernelLink extends IDisposable {
   readonly stateChanged: ISignal<IKernelLink, LinkState>;
   /** Emitted when the cached facts changed: new data arrived, or the kernel ran a cell/restarted. */
   readonly factsChanged: ISignal<IKernelLink, void>;
+  /** Emitted when `facts().unanswered` changed (a cell was sent to run, or aborted). */
+  readonly executionsChanged: ISignal<IKernelLink, void>;
   /** The cached facts; never waits for the kernel. */
   facts(): IKernelFacts;
   /**
@@ -135,6 +150,11 @@ export const ICellguardKernels = new Token<ICellguardKernels>(
 export interface ICellDiagnostic extends Diagnostic {
   /** Where it came from: `core`, or the id of an extra source. */
   source: string;
+  /**
+   * Only running the cell again fails (it ran fine, and what it did makes a second run crash):
+   * not shown while the cell is unchanged, only when it is about to run again.
+   */
+  quiet?: boolean;
 }
 
 /** What the checker knows about one cell. */
@@ -158,6 +178,13 @@ export interface ICellguardChecker {
   checkCell(panel: NotebookPanel, cell: ICellModel): ICellDiagnostic[];
   /** The results for every code cell of a notebook, from the cache where nothing changed. */
   checkNotebook(panel: NotebookPanel): ICellResult[];
+  /**
+   * The results for code cells about to run one after the other (a run of several cells, Run
+   * All): the first as `checkCell` says, quiet diagnostics included; each next one as if those
+   * before it in `cells` ran, from their code alone (the kernel's summaries describe the objects
+   * as they are now, before the earlier cells change them).
+   */
+  checkRun(panel: NotebookPanel, cells: ICellModel[]): ICellResult[];
   /** `checkCell` plus the extra sources; the result is kept until the cell changes. */
   checkThoroughly(
     panel: NotebookPanel,
@@ -167,7 +194,12 @@ export interface ICellguardChecker {
   readonly changed: ISignal<ICellguardChecker, NotebookPanel>;
   /** The core request `checkCell` sends for a cell (notebook, history and cached kernel facts). */
   requestFor(panel: NotebookPanel, cell: ICellModel): CheckRequest;
-  /** Runs the fix's cells (notebook cell indices). */
+  /**
+   * The cells to run, in order, so that `cellIndices` run with what they need: each one after the
+   * cells that define the names it lacks, and those after theirs (notebook cell indices).
+   */
+  runChain(panel: NotebookPanel, cellIndices: number[]): number[];
+  /** Runs `runChain(cellIndices)`, stopping at the first cell that fails. */
   runCells(panel: NotebookPanel, cellIndices: number[]): Promise<void>;
   addSource(source: ICheckSource): IDisposable;
 }

@@ -242,6 +242,7 @@ impl<'a> Walker<'a> {
             kernel_names: self.ctx.kernel_names,
             history: self.ctx.history,
             cell: self.ctx.cell,
+            ran: self.ctx.ran,
         };
         let mut calls = self.calls.clone();
         calls.push(id.clone());

@@ -114,11 +114,17 @@ fn missing(
             if cols.len() == 1 { "" } else { "s" },
             list_preview(cols, 8)
         );
-        let dropped_before = w.ctx.history.dropped.contains(&key.name);
-        if dropped_before {
+        // A column known to be dropped gets no "did you mean": another column is no fix.
+        let dropped = if w.ctx.ran && w.ctx.cell.dropped.contains(&key.name) {
+            msg.push_str("; this cell dropped it when it ran");
+            true
+        } else if w.ctx.history.dropped.contains(&key.name) {
             msg.push_str("; an earlier cell dropped it");
-        }
-        let suggestion = suggest(&key.name, cols.iter().map(String::as_str));
+            true
+        } else {
+            false
+        };
+        let suggestion = suggest(&key.name, cols.iter().map(String::as_str)).filter(|_| !dropped);
         let mut d = Diagnostic::error(Rule::MissingColumn, String::new(), key.range);
         if let Some(s) = suggestion {
             msg.push_str(&format!("; did you mean '{s}'?"));

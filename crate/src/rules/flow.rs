@@ -75,7 +75,9 @@ impl<'a> Walker<'a> {
         let mut env = ctx.history.imports.clone();
         if let Some(doc) = ctx.summaries {
             for (name, obj) in &doc.objects {
-                if name.contains('.') {
+                // The kernel looked the name up and found nothing: binding it would hide a
+                // certain NameError.
+                if name.contains('.') || obj.error.as_deref() == Some("undefined") {
                     continue;
                 }
                 let val = from_summary(name, obj);
@@ -1097,10 +1099,22 @@ impl<'a> Walker<'a> {
         });
         if let Some(label) = gone {
             let axis = if spec.columns { "columns" } else { "index" };
+            // Not "an earlier drop" when the drop that ran is this cell's own.
+            let own = self.ctx.ran
+                && self
+                    .ctx
+                    .cell
+                    .dropped
+                    .contains(label.trim_matches(['\'', '"']));
+            let which = if own {
+                "this cell dropped it when it ran"
+            } else {
+                "an earlier drop ran"
+            };
             out.push(Diagnostic::error(
                 Rule::DroppedAgain,
                 format!(
-                    "{label} was already dropped from {name}'s {axis} in place (an earlier drop ran), so dropping it again raises KeyError: not found in axis; re-create {name} first or pass errors='ignore'"
+                    "{label} was already dropped from {name}'s {axis} in place ({which}), so dropping it again raises KeyError: not found in axis; re-create {name} first or pass errors='ignore'"
                 ),
                 expr.range(),
             ));
