@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+use crate::codes::Rule;
 use crate::ir::TextRange;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
@@ -59,7 +60,7 @@ pub fn apply_severities(diagnostics: &mut Vec<Diagnostic>, severities: &Severiti
         return;
     }
     diagnostics.retain_mut(
-        |d| match effective_severity(d.code, d.severity, severities) {
+        |d| match effective_severity(d.code.code(), d.severity, severities) {
             Some(severity) => {
                 d.severity = severity;
                 true
@@ -86,8 +87,8 @@ pub struct Fix {
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Diagnostic {
-    /// Stable, kebab-case: `undefined-name`, `syntax-error`, `missing-column`, ...
-    pub code: &'static str,
+    /// Serialized as its stable kebab-case code: `undefined-name`, `missing-column`, ...
+    pub code: Rule,
     pub severity: Severity,
     pub message: String,
     pub range: TextRange,
@@ -95,13 +96,23 @@ pub struct Diagnostic {
 }
 
 impl Diagnostic {
-    pub fn error(code: &'static str, message: impl Into<String>, range: TextRange) -> Self {
+    /// A diagnostic of `code` at its default severity (an error for every rule).
+    pub fn error(code: Rule, message: impl Into<String>, range: TextRange) -> Self {
         Self {
             code,
-            severity: Severity::Error,
+            severity: code.default_severity(),
             message: message.into(),
             range,
             fix: None,
+        }
+    }
+
+    /// An error that holds only if what is assumed to have run did: a warning saying why it may
+    /// not hold. A syntax error holds whatever ran.
+    pub fn make_likely(&mut self, reason: &str) {
+        if self.severity == Severity::Error && self.code != "syntax-error" {
+            self.severity = Severity::Warning;
+            self.message = format!("{} (likely, not certain: {reason})", self.message);
         }
     }
 

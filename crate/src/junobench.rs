@@ -377,8 +377,9 @@ pub fn analyze(executed: &[String], target: &str, summaries: &SummaryDoc) -> Cel
     let mut cache = crate::check::CellCache::default();
     let mut namespace = crate::order::Namespace::default();
     for cell in executed {
-        let cell = cache.analyse(cell);
-        namespace.run(&cell.facts, cell.rule_facts().rebinds_anything());
+        let analysed = cache.analyse(cell);
+        let cell = analysed.as_run(&namespace);
+        namespace.run(&cell.facts, cell.rule_facts().binds_unseen_names);
     }
     let names: Option<Vec<String>> = namespace.names().map(|defined| {
         let summarized = summaries

@@ -40,7 +40,7 @@ export interface Position { line: number; column: number; }
 export interface TextEdit { start: Position; end: Position; content: string; }
 export interface Fix { message: string; edits: TextEdit[]; run_cells: number[]; }
 export interface Diagnostic {
-  code: string;
+  code: Code;
   severity: Severity;
   message: string;
   start: Position;
@@ -150,15 +150,48 @@ export interface Judgement {
 }
 "#;
 
-/// The fields of a check request other than `cells` and `history` (read by `JsStrings`).
+#[wasm_bindgen(typescript_custom_section)]
+const CODE_TYPE: &'static str = crate::codes::TYPESCRIPT_CODE;
+
+/// The fields of a check request other than `cells`, `history` (read by `JsStrings`),
+/// `kernel_names` and `summaries` (read by `JsParsed`).
 #[derive(Deserialize)]
 struct CheckRequestRest {
     target_source: String,
     target_index: Option<usize>,
-    kernel_names: Option<Vec<String>>,
-    summaries: Option<SummaryDoc>,
     /// Absent, `undefined` or `null`: none.
     severities: Option<Severities>,
+}
+
+/// A field read from JS, kept while the caller passes the same object (`Object.is`): the kernel's
+/// summaries and names change when the kernel answers, not on each keystroke, and reading them
+/// costs time in proportion to their size.
+struct JsParsed<T> {
+    js: JsValue,
+    value: Rc<Option<T>>,
+}
+
+impl<T> Default for JsParsed<T> {
+    fn default() -> Self {
+        Self {
+            js: JsValue::UNDEFINED,
+            value: Rc::new(None),
+        }
+    }
+}
+
+impl<T: for<'de> Deserialize<'de>> JsParsed<T> {
+    fn update(&mut self, value: JsValue, field: &str) -> Result<Rc<Option<T>>, JsError> {
+        if !js_sys::Object::is(&self.js, &value) || self.js.is_undefined() {
+            let parsed: Option<T> =
+                serde_wasm_bindgen::from_value(value.clone()).map_err(|error| {
+                    JsError::new(&format!("cellguard: bad check request: `{field}`: {error}"))
+                })?;
+            self.value = Rc::new(parsed);
+            self.js = value;
+        }
+        Ok(Rc::clone(&self.value))
+    }
 }
 
 #[wasm_bindgen(inline_js = "
@@ -234,6 +267,8 @@ impl JsStrings {
 struct RequestStrings {
     cells: JsStrings,
     history: JsStrings,
+    kernel_names: JsParsed<Vec<String>>,
+    summaries: JsParsed<SummaryDoc>,
 }
 
 #[derive(Serialize)]
@@ -331,14 +366,29 @@ fn start() {
     }));
 }
 
+/// Gives the next call a fresh instance: for the extension after any exception from the core
+/// (a `RangeError` from a stack overflow is not a panic, and leaves the instance's stack pointer and
+/// borrows where they were).
+#[wasm_bindgen(js_name = resetCore)]
+pub fn reset_core() {
+    wasm_bindgen::handler::schedule_reinit();
+}
+
 /// Checks one cell against the notebook, what ran and the kernel's summaries.
 #[wasm_bindgen(js_name = checkCell, unchecked_return_type = "CellReport")]
 pub fn check_cell(
     #[wasm_bindgen(unchecked_param_type = "CheckRequest")] request: JsValue,
 ) -> Result<JsValue, JsError> {
     let field = |name: &str| js_sys::Reflect::get(&request, &JsValue::from_str(name));
-    let (cells, history) = match (field("cells"), field("history")) {
-        (Ok(cells), Ok(history)) => (cells, history),
+    let (cells, history, kernel_names, summaries) = match (
+        field("cells"),
+        field("history"),
+        field("kernel_names"),
+        field("summaries"),
+    ) {
+        (Ok(cells), Ok(history), Ok(kernel_names), Ok(summaries)) => {
+            (cells, history, kernel_names, summaries)
+        }
         _ => return Err(JsError::new("cellguard: bad check request: not an object")),
     };
     let request: CheckRequestRest = serde_wasm_bindgen::from_value(request)
@@ -349,12 +399,21 @@ pub fn check_cell(
             let updated = strings
                 .cells
                 .update(&cells, "cells", cache)
-                .and_then(|()| strings.history.update(&history, "history", cache));
-            if let Err(error) = updated {
-                // Start afresh next time.
-                *strings = RequestStrings::default();
-                return Err(error);
-            }
+                .and_then(|()| strings.history.update(&history, "history", cache))
+                .and_then(|()| {
+                    Ok((
+                        strings.kernel_names.update(kernel_names, "kernel_names")?,
+                        strings.summaries.update(summaries, "summaries")?,
+                    ))
+                });
+            let (kernel_names, summaries) = match updated {
+                Ok(parsed) => parsed,
+                Err(error) => {
+                    // Start afresh next time.
+                    *strings = RequestStrings::default();
+                    return Err(error);
+                }
+            };
             let report = check_prepared(
                 cache,
                 &CheckInput {
@@ -362,8 +421,8 @@ pub fn check_cell(
                     target_source: &request.target_source,
                     target_index: request.target_index,
                     history: &strings.history.rust,
-                    kernel_names: request.kernel_names.as_deref(),
-                    summaries: request.summaries.as_ref(),
+                    kernel_names: kernel_names.as_deref(),
+                    summaries: summaries.as_ref().as_ref(),
                     severities: request.severities.as_ref().unwrap_or(&Severities::new()),
                 },
                 &strings.cells.analysed,
@@ -559,7 +618,7 @@ fn span(index: &LineIndex, range: TextRange) -> (Position, Position) {
 fn diagnostic_to_js(index: &LineIndex, diagnostic: &diagnostic::Diagnostic) -> Diagnostic {
     let (start, end) = span(index, diagnostic.range);
     Diagnostic {
-        code: diagnostic.code,
+        code: diagnostic.code.code(),
         severity: diagnostic.severity,
         message: diagnostic.message.clone(),
         start,

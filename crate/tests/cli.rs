@@ -222,3 +222,109 @@ fn sarif_output_has_the_required_fields() {
         Some(2)
     );
 }
+
+// ---------- a saved session (`--execution-order`)
+
+fn crashed(source: &str, count: u32, line: usize, code_line: &str) -> Value {
+    let traceback = format!(
+        "Cell \u{1b}[0;32mIn[{count}], line {line}\u{1b}[0m\n\u{1b}[0;32m----> {line}\u{1b}[0m {code_line}\n"
+    );
+    json!({"cell_type": "code", "source": source, "execution_count": count, "metadata": {},
+           "outputs": [{"output_type": "error", "ename": "ValueError", "evalue": "",
+                        "traceback": ["ValueError  Traceback (most recent call last)", traceback]}]})
+}
+
+/// `(cell index, severity, code)` of every diagnostic of `check --execution-order --json`.
+fn session(name: &str, cells: Value) -> Vec<(u64, String, String)> {
+    let path = write_notebook(name, cells);
+    let output = cellguard(&[
+        "check",
+        path.to_str().unwrap(),
+        "--execution-order",
+        "--json",
+    ]);
+    let report: Value = serde_json::from_str(&stdout(&output)).unwrap();
+    let mut found = Vec::new();
+    for cell in report["cells"].as_array().unwrap() {
+        for d in cell["diagnostics"].as_array().unwrap() {
+            found.push((
+                cell["index"].as_u64().unwrap(),
+                d["severity"].as_str().unwrap().to_owned(),
+                d["code"].as_str().unwrap().to_owned(),
+            ));
+        }
+    }
+    found
+}
+
+#[test]
+fn an_output_count_stands_for_a_missing_cell_count() {
+    let mut defining = code("x = 1", None);
+    defining["outputs"] = json!([{"output_type": "execute_result", "execution_count": 1,
+                                  "data": {"text/plain": "1"}, "metadata": {}}]);
+    assert_eq!(
+        session(
+            "output-count.ipynb",
+            json!([defining, code("print(x)", Some(2))])
+        ),
+        []
+    );
+    // Twin: without the output's count the cell is unnumbered: it may have run, so the missing
+    // name is only likely.
+    assert_eq!(
+        session(
+            "no-count.ipynb",
+            json!([code("x = 1", None), code("print(x)", Some(1))])
+        ),
+        [(1, "warning".to_owned(), "undefined-name".to_owned())]
+    );
+}
+
+#[test]
+fn a_crashed_cell_bound_only_what_ran_before_the_crash() {
+    let cells = json!([
+        crashed("a = 1\nb = int('x')\nc = 2", 1, 2, "b = int('x')"),
+        code("print(a)", Some(2)),
+        code("print(c)", Some(3)),
+    ]);
+    let found = session("crashed.ipynb", cells);
+    // The crash itself is certain from the code too (the Python-semantics rules).
+    assert_eq!(
+        found,
+        [
+            (0, "error".to_owned(), "builtin-argument".to_owned()),
+            (2, "error".to_owned(), "undefined-name".to_owned())
+        ]
+    );
+    // Twin: the same cell with no saved error bound `c`.
+    let cells = json!([
+        code("a = 1\nb = int('1')\nc = 2", Some(1)),
+        code("print(a)", Some(2)),
+        code("print(c)", Some(3)),
+    ]);
+    assert_eq!(session("not-crashed.ipynb", cells), []);
+}
+
+#[test]
+fn missing_counts_or_an_edited_cell_make_errors_likely() {
+    // [2] ran and is gone: it may have bound `y`.
+    let gap = json!([code("x = 1", Some(1)), code("print(y)", Some(3))]);
+    assert_eq!(
+        session("gap.ipynb", gap),
+        [(1, "warning".to_owned(), "undefined-name".to_owned())]
+    );
+    let no_gap = json!([code("x = 1", Some(1)), code("print(y)", Some(2))]);
+    assert_eq!(
+        session("no-gap.ipynb", no_gap),
+        [(1, "error".to_owned(), "undefined-name".to_owned())]
+    );
+    // The saved error is on a line the cell no longer holds: edited since it ran.
+    let edited = json!([
+        crashed("a = 1\nb = 2", 1, 2, "b = int('x')"),
+        code("print(z)", Some(2)),
+    ]);
+    assert_eq!(
+        session("edited.ipynb", edited),
+        [(1, "warning".to_owned(), "undefined-name".to_owned())]
+    );
+}

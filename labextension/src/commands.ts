@@ -8,13 +8,17 @@ import {
   Notification,
   showDialog
 } from '@jupyterlab/apputils';
-import { INotebookTracker, NotebookPanel } from '@jupyterlab/notebook';
-import type { IDisposable } from '@lumino/disposable';
+import type { Cell, ICellModel, ICodeCellModel } from '@jupyterlab/cells';
+import {
+  INotebookTracker,
+  Notebook,
+  NotebookPanel
+} from '@jupyterlab/notebook';
 
 import { cellguardIcon } from './icon';
 import { SHOW_PANEL_COMMAND } from './panel';
 import {
-  CellDiagnostic,
+  ICellDiagnostic,
   ICellguardChecker,
   ICellguardLlm,
   ICellguardSettings
@@ -22,22 +26,24 @@ import {
 
 export const CHECK_COMMAND = 'cellguard:check-active-cell';
 
-/** Run commands wrapped by check-before-run, with the keys that run them. */
-const GUARDED_RUNS = [
-  { id: 'notebook:run-cell-and-select-next', keys: ['Shift Enter'] },
-  { id: 'notebook:run-cell', keys: ['Accel Enter'] },
-  { id: 'notebook:run-cell-and-insert-below', keys: ['Alt Enter'] }
-];
-
 /**
- * Selectors one step closer to the key event's target than the notebook's own bindings
- * (`.jp-Notebook.jp-mod-editMode`, `.jp-Notebook.jp-mod-commandMode ... :focus`), so that Lumino
- * picks ours while check-before-run is on, and the notebook's again once it is off.
+ * The notebook's run commands and the cells each runs, in order. Check-before-run guards them all
+ * alike, however they are started: keys, the toolbar's run button, the Run menu, the palette.
  */
-const GUARDED_SELECTORS = [
-  '.jp-Notebook.jp-mod-editMode .jp-CodeCell',
-  '.jp-Notebook.jp-mod-commandMode:not(.jp-mod-readWrite) .jp-Cell:focus'
-];
+const GUARDED_RUNS: Record<string, (notebook: Notebook) => Cell[]> = {
+  'notebook:run-cell': selectedCells,
+  'notebook:run-cell-and-select-next': selectedCells,
+  'notebook:run-cell-and-insert-below': selectedCells,
+  'notebook:run-all-cells': notebook => [...notebook.widgets],
+  'notebook:run-all-above': notebook =>
+    notebook.widgets.slice(0, notebook.activeCellIndex),
+  'notebook:run-all-below': notebook =>
+    notebook.widgets.slice(notebook.activeCellIndex)
+};
+
+function selectedCells(notebook: Notebook): Cell[] {
+  return notebook.widgets.filter(cell => notebook.isSelectedOrActive(cell));
+}
 
 export const commandsPlugin: JupyterFrontEndPlugin<void> = {
   id: 'jupyterlab-cellguard:commands',
@@ -90,77 +96,71 @@ export const commandsPlugin: JupyterFrontEndPlugin<void> = {
     });
     palette?.addItem({ command: CHECK_COMMAND, category: 'cellguard' });
 
-    for (const run of GUARDED_RUNS) {
-      commands.addCommand(guardedId(run.id), {
-        label: () => `${commands.label(run.id)} (checked by cellguard)`,
-        execute: async () => {
-          const panel = tracker.currentWidget;
-          if (!panel || (await confirmRun(panel, checker))) {
-            await commands.execute(run.id);
-          }
-        }
-      });
-    }
-
-    let bindings: IDisposable[] = [];
+    // Lumino lets no plugin wrap another's command, and the run button, the Run menu and the
+    // key bindings all end in `commands.execute`: the guard wraps that, for the run commands only.
+    const execute = commands.execute.bind(commands);
+    const guardedExecute: typeof commands.execute = (id, args) => {
+      const cellsOf = GUARDED_RUNS[id];
+      const panel = tracker.currentWidget;
+      if (!cellsOf || !panel) {
+        return execute(id, args);
+      }
+      return confirmRun(panel, cellsOf(panel.content), checker).then(run =>
+        run ? execute(id, args) : undefined
+      );
+    };
     const applySettings = () => {
       const wanted =
         settings.current.enabled && settings.current.checkBeforeRun;
-      if (wanted && bindings.length === 0) {
-        for (const run of GUARDED_RUNS) {
-          for (const selector of GUARDED_SELECTORS) {
-            bindings.push(
-              commands.addKeyBinding({
-                command: guardedId(run.id),
-                keys: run.keys,
-                selector
-              })
-            );
-          }
-        }
-      } else if (!wanted) {
-        bindings.forEach(binding => binding.dispose());
-        bindings = [];
-      }
+      commands.execute = wanted ? guardedExecute : execute;
     };
     settings.changed.connect(applySettings);
     applySettings();
   }
 };
 
-function guardedId(command: string): string {
-  return `cellguard:guarded-${command.replace(/[^a-z-]/g, '-')}`;
-}
+/** Crashes listed in the dialog; a Run All of a broken notebook could list hundreds. */
+const MAX_LISTED = 8;
 
-/** True to run: no selected cell has a certain crash predicted, or the user says run anyway. */
+/**
+ * True to run: no cell about to run has a certain crash predicted (nor fails only because it ran
+ * already), or the user says run anyway.
+ */
 async function confirmRun(
   panel: NotebookPanel,
+  cells: Cell[],
   checker: ICellguardChecker
 ): Promise<boolean> {
-  const notebook = panel.content;
-  const certain: { cellNumber: number; diagnostic: CellDiagnostic }[] = [];
-  notebook.widgets.forEach((cell, index) => {
-    if (
-      notebook.isSelectedOrActive(cell) &&
-      checker.crashPredicted(panel, cell.model)
-    ) {
-      // The core predicted the crash; its errors say why.
-      for (const diagnostic of checker.checkCell(panel, cell.model)) {
-        if (diagnostic.severity === 'error') {
-          certain.push({ cellNumber: index + 1, diagnostic });
-        }
+  const models = panel.content.model
+    ? Array.from(panel.content.model.cells)
+    : [];
+  const certain: { cell: string; diagnostic: ICellDiagnostic }[] = [];
+  for (const { cell, diagnostics } of checker.checkRun(
+    panel,
+    cells.map(cell => cell.model)
+  )) {
+    for (const diagnostic of diagnostics) {
+      if (diagnostic.severity === 'error' || diagnostic.quiet) {
+        certain.push({
+          cell: cellName(cell, models.indexOf(cell)),
+          diagnostic
+        });
       }
     }
-  });
+  }
   if (certain.length === 0) {
     return true;
   }
-  const body = certain
+  const listed = certain
+    .slice(0, MAX_LISTED)
     .map(
-      ({ cellNumber, diagnostic }) =>
-        `Cell ${cellNumber}, line ${diagnostic.start.line + 1}: ${diagnostic.message}`
-    )
-    .join('\n');
+      ({ cell, diagnostic }) =>
+        `${cell}, line ${diagnostic.start.line + 1}: ${diagnostic.message}`
+    );
+  if (certain.length > MAX_LISTED) {
+    listed.push(`... and ${certain.length - MAX_LISTED} more`);
+  }
+  const body = listed.join('\n');
   const result = await showDialog({
     title: 'cellguard predicts a crash',
     body,
@@ -171,4 +171,10 @@ async function confirmRun(
     defaultButton: 0
   });
   return result.button.accept;
+}
+
+/** As JupyterLab shows a cell: its execution count, else its place in the notebook. */
+function cellName(cell: ICellModel, index: number): string {
+  const count = (cell as Partial<ICodeCellModel>).executionCount;
+  return count ? `Cell [${count}]` : `Cell ${index + 1} (not run)`;
 }

@@ -13,7 +13,7 @@ import type {
   Prompt,
   PromptOptions,
   Signatures,
-  SummaryDoc,
+  ISummaryDoc,
   Wants
 } from './protocol';
 import {
@@ -24,12 +24,12 @@ import {
   ICellguardLlm,
   ICellguardSettings,
   LlmRun,
-  LlmStatus,
-  PromptOverrides
+  ILlmStatus,
+  IPromptOverrides
 } from './tokens';
 
 /** `GET /cellguard/llm/status` (cellguard/server): the host only, never the key. */
-interface ServerStatus {
+interface IServerStatus {
   configured: boolean;
   model: string;
   host: string;
@@ -55,7 +55,7 @@ type CheckError = { message: string; tries?: number } & (
 );
 
 /** `POST /cellguard/llm/check`: the raw answers (untrusted text) and the failed votes' errors. */
-interface CheckReply {
+interface ICheckReply {
   answers?: string[];
   errors?: CheckError[];
   /** Jupyter's own error replies (403 from the Authorizer, 404 without the extension). */
@@ -81,11 +81,11 @@ class Llm implements ICellguardLlm {
     _settings.changed.connect(() => this._updateStatus());
   }
 
-  get status(): LlmStatus {
+  get status(): ILlmStatus {
     return this._status;
   }
 
-  get statusChanged(): ISignal<ICellguardLlm, LlmStatus> {
+  get statusChanged(): ISignal<ICellguardLlm, ILlmStatus> {
     return this._statusChanged;
   }
 
@@ -100,7 +100,7 @@ class Llm implements ICellguardLlm {
   prompt(
     panel: NotebookPanel,
     cell: ICellModel,
-    overrides?: PromptOverrides
+    overrides?: IPromptOverrides
   ): Prompt | null {
     const request = this._checker.requestFor(panel, cell);
     const report = this._core.check(request);
@@ -263,7 +263,7 @@ class Llm implements ICellguardLlm {
     request: CheckRequest,
     wants: Wants,
     signatures: Signatures,
-    overrides?: PromptOverrides
+    overrides?: IPromptOverrides
   ): Prompt | null {
     const llm = this._settings.current.llm;
     const categories = overrides?.categories ?? llm.categories;
@@ -282,7 +282,7 @@ class Llm implements ICellguardLlm {
     return this._core.buildPrompt({
       history: request.history,
       target: request.target_source,
-      summaries: pickSummaries(request.summaries as SummaryDoc | null, wants),
+      summaries: pickSummaries(request.summaries as ISummaryDoc | null, wants),
       signatures: llm.docs ? signatures : null,
       options
     });
@@ -320,9 +320,9 @@ class Llm implements ICellguardLlm {
       { method: 'POST', body: JSON.stringify(body), signal },
       this._serverSettings
     );
-    let reply: CheckReply = {};
+    let reply: ICheckReply = {};
     try {
-      reply = (await response.json()) as CheckReply;
+      reply = (await response.json()) as ICheckReply;
     } catch {
       // A proxy's HTML error page: the status says enough.
     }
@@ -349,7 +349,7 @@ class Llm implements ICellguardLlm {
         this._serverSettings
       );
       this._server = response.ok
-        ? ((await response.json()) as ServerStatus)
+        ? ((await response.json()) as IServerStatus)
         : null;
     } catch (reason) {
       console.debug('cellguard: LLM status not available', reason);
@@ -384,15 +384,15 @@ class Llm implements ICellguardLlm {
   }
 
   private readonly _serverSettings = ServerConnection.makeSettings();
-  private _server: ServerStatus | null = null;
+  private _server: IServerStatus | null = null;
   private _serverStatus: Promise<void>;
-  private _status: LlmStatus = {
+  private _status: ILlmStatus = {
     configured: false,
     model: '',
     host: '',
     note: ''
   };
-  private _statusChanged = new Signal<ICellguardLlm, LlmStatus>(this);
+  private _statusChanged = new Signal<ICellguardLlm, ILlmStatus>(this);
   private _runs = new WeakMap<NotebookPanel, LlmRun>();
   private _cancel = new WeakMap<NotebookPanel, () => void>();
   private _runChanged = new Signal<ICellguardLlm, NotebookPanel>(this);
@@ -411,9 +411,9 @@ function serverUrl(settings: ServerConnection.ISettings, path: string): string {
  * would make the prompt longer and the LLM's reading of the cell less sharp.
  */
 function pickSummaries(
-  doc: SummaryDoc | null,
+  doc: ISummaryDoc | null,
   wants: Wants
-): SummaryDoc | null {
+): ISummaryDoc | null {
   if (!doc) {
     return null;
   }

@@ -5,6 +5,7 @@
 
 export type {
   CellReport,
+  Code,
   CheckRequest,
   Claim,
   Diagnostic,
@@ -27,7 +28,7 @@ export type {
 export type Signatures = Record<string, object>;
 
 /** A summary document of the kernel's `summarize` reply; the core reads it, TS only merges them. */
-export interface SummaryDoc {
+export interface ISummaryDoc {
   schema: number;
   partial: boolean;
   elapsed_ms?: number;
@@ -50,25 +51,25 @@ export type KernelRequest =
     }
   | { type: 'signature'; names: string[] };
 
-export interface KernelReplyBase {
+export interface IKernelReplyBase {
   type: string;
   id: string;
   ok: boolean;
   error?: string;
 }
 
-export interface HelloReply extends KernelReplyBase {
+export interface IHelloReply extends IKernelReplyBase {
   protocol: number;
   python: string;
   libraries: Record<string, string>;
   agent: 'package' | 'embedded';
 }
 
-export interface NamesReply extends KernelReplyBase {
+export interface INamesReply extends IKernelReplyBase {
   names: string[];
 }
 
-export interface HistoryReply extends KernelReplyBase {
+export interface IHistoryReply extends IKernelReplyBase {
   cells: {
     execution_count: number | null;
     source: string;
@@ -78,10 +79,10 @@ export interface HistoryReply extends KernelReplyBase {
   }[];
 }
 
-export interface SummarizeReply extends KernelReplyBase {
-  summary: SummaryDoc;
+export interface ISummarizeReply extends IKernelReplyBase {
+  summary: ISummaryDoc;
 }
 
-export interface SignatureReply extends KernelReplyBase {
+export interface ISignatureReply extends IKernelReplyBase {
   signatures: Signatures;
 }

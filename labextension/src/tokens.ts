@@ -20,7 +20,7 @@ import type {
   Severities,
   SeveritiesRequest,
   Signatures,
-  SummaryDoc,
+  ISummaryDoc,
   Verdict,
   Wants
 } from './protocol';
@@ -29,13 +29,15 @@ const PACKAGE = 'jupyterlab-cellguard';
 
 /** The user's settings, typed, with a signal when they change. */
 export interface ICellguardSettings {
-  readonly current: CellguardSettings;
-  readonly changed: ISignal<ICellguardSettings, CellguardSettings>;
+  readonly current: ICellguardValues;
+  readonly changed: ISignal<ICellguardSettings, ICellguardValues>;
 }
 
-export interface CellguardSettings {
+export interface ICellguardValues {
   enabled: boolean;
   debounceMs: number;
+  /** How long typing must pause before a syntax error is shown (code mid-statement is incomplete). */
+  syntaxErrorDelayMs: number;
   /** Per diagnostic code: a severity to show it with, or `off` to hide it (the core applies them). */
   severities: Severities;
   maxColumns: number;
@@ -43,13 +45,13 @@ export interface CellguardSettings {
   checkBeforeRun: boolean;
   /** Ask the LLM for its diagnosis even when a rule already proves the crash. */
   llmDiagnosisWhenRuleFires: boolean;
-  llm: LlmSettings;
+  llm: ILlmSettings;
 }
 
 export type Category = 'S' | 'R' | 'V';
 
 /** How to ask the LLM; the API key is never here (only the server reads it). */
-export interface LlmSettings {
+export interface ILlmSettings {
   /** OpenAI-compatible base URL; empty: the server's. */
   endpoint: string;
   /** Empty: the server's. */
@@ -94,11 +96,22 @@ export const ICellguardCore = new Token<ICellguardCore>(
 export type LinkState = 'none' | 'connecting' | 'linked' | 'unavailable';
 
 /** What the kernel has told us, as the core wants it. */
-export interface KernelFacts {
+export interface IKernelFacts {
+  /** Sources of the cells the kernel ran, as of its last answer. */
   history: string[];
+  /**
+   * Sources of the cells sent to run (queued, running or done) since the kernel's last answer, in
+   * order: about to define what they define.
+   */
+  unanswered: string[];
+  /**
+   * The kernel ran code since its last answer (here or from another client), or did not answer:
+   * history, names and summaries may be out of date.
+   */
+  stale: boolean;
   kernelNames: string[] | null;
   /** A summary document holding every object summarized since the kernel last changed. */
-  summaries: SummaryDoc | null;
+  summaries: ISummaryDoc | null;
   /** The kernel's `signature` answers fetched since the kernel last changed, by callable path. */
   signatures: Signatures;
 }
@@ -109,8 +122,10 @@ export interface IKernelLink extends IDisposable {
   readonly stateChanged: ISignal<IKernelLink, LinkState>;
   /** Emitted when the cached facts changed: new data arrived, or the kernel ran a cell/restarted. */
   readonly factsChanged: ISignal<IKernelLink, void>;
+  /** Emitted when `facts().unanswered` changed (a cell was sent to run, or aborted). */
+  readonly executionsChanged: ISignal<IKernelLink, void>;
   /** The cached facts; never waits for the kernel. */
-  facts(): KernelFacts;
+  facts(): IKernelFacts;
   /**
    * Ask the kernel for what `wants` names and the cache lacks; `factsChanged` fires when it
    * arrives. Returns at once. Does nothing when the kernel is not linked or busy.
@@ -136,19 +151,24 @@ export const ICellguardKernels = new Token<ICellguardKernels>(
 );
 
 /** A diagnostic located in a notebook. */
-export interface CellDiagnostic extends Diagnostic {
+export interface ICellDiagnostic extends Diagnostic {
   /** Where it came from: `core`, or the id of an extra source. */
   source: string;
+  /**
+   * Only running the cell again fails (it ran fine, and what it did makes a second run crash):
+   * not shown while the cell is unchanged, only when it is about to run again.
+   */
+  quiet?: boolean;
 }
 
 /** What the checker knows about one cell. */
-export interface CellResult {
+export interface ICellResult {
   cell: ICellModel;
-  diagnostics: CellDiagnostic[];
+  diagnostics: ICellDiagnostic[];
 }
 
 /**
- * Extra checks (the LLM: llm.ts) that run only on explicit checks, since they are slow: the
+ * IExtra checks (the LLM: llm.ts) that run only on explicit checks, since they are slow: the
  * "check active cell" command.
  */
 export interface ICheckSource {
@@ -159,24 +179,31 @@ export interface ICheckSource {
 /** Runs the core on notebook cells with the kernel's facts and keeps the latest results. */
 export interface ICellguardChecker {
   /** The diagnostics of one code cell as it is now; synchronous (the linter calls it). */
-  checkCell(panel: NotebookPanel, cell: ICellModel): CellDiagnostic[];
-  /**
-   * Whether a certain crash is predicted for the cell as it is now: the core's `crash_predicted`
-   * (after the user's overrides), explicit checks' findings included.
-   */
-  crashPredicted(panel: NotebookPanel, cell: ICellModel): boolean;
+  checkCell(panel: NotebookPanel, cell: ICellModel): ICellDiagnostic[];
   /** The results for every code cell of a notebook, from the cache where nothing changed. */
-  checkNotebook(panel: NotebookPanel): CellResult[];
+  checkNotebook(panel: NotebookPanel): ICellResult[];
+  /**
+   * The results for code cells about to run one after the other (a run of several cells, Run
+   * All): the first as `checkCell` says, quiet diagnostics included; each next one as if those
+   * before it in `cells` ran, from their code alone (the kernel's summaries describe the objects
+   * as they are now, before the earlier cells change them).
+   */
+  checkRun(panel: NotebookPanel, cells: ICellModel[]): ICellResult[];
   /** `checkCell` plus the extra sources; the result is kept until the cell changes. */
   checkThoroughly(
     panel: NotebookPanel,
     cell: ICellModel
-  ): Promise<CellDiagnostic[]>;
+  ): Promise<ICellDiagnostic[]>;
   /** Emitted when results of a notebook may have changed (kernel facts, explicit checks, settings). */
   readonly changed: ISignal<ICellguardChecker, NotebookPanel>;
   /** The core request `checkCell` sends for a cell (notebook, history and cached kernel facts). */
   requestFor(panel: NotebookPanel, cell: ICellModel): CheckRequest;
-  /** Runs the fix's cells (notebook cell indices). */
+  /**
+   * The cells to run, in order, so that `cellIndices` run with what they need: each one after the
+   * cells that define the names it lacks, and those after theirs (notebook cell indices).
+   */
+  runChain(panel: NotebookPanel, cellIndices: number[]): number[];
+  /** Runs `runChain(cellIndices)`, stopping at the first cell that fails. */
   runCells(panel: NotebookPanel, cellIndices: number[]): Promise<void>;
   addSource(source: ICheckSource): IDisposable;
 }
@@ -187,7 +214,7 @@ export const ICellguardChecker = new Token<ICellguardChecker>(
 );
 
 /** Where LLM checks go, as the server's status and the settings say. */
-export interface LlmStatus {
+export interface ILlmStatus {
   configured: boolean;
   model: string;
   host: string;
@@ -196,7 +223,7 @@ export interface LlmStatus {
 }
 
 /** Prompt choices that the preview may change for itself; the rest come from the settings. */
-export interface PromptOverrides {
+export interface IPromptOverrides {
   categories?: Category[];
   includeExamples?: boolean;
 }
@@ -221,13 +248,13 @@ export type LlmRun = { cellId: string; cellNumber: number } & (
 
 /** LLM checks of cells: the status, the prompt a check sends, and each notebook's last run. */
 export interface ICellguardLlm {
-  readonly status: LlmStatus;
-  readonly statusChanged: ISignal<ICellguardLlm, LlmStatus>;
+  readonly status: ILlmStatus;
+  readonly statusChanged: ISignal<ICellguardLlm, ILlmStatus>;
   /** The prompt a check of the cell would send now, from cached kernel facts; no network. */
   prompt(
     panel: NotebookPanel,
     cell: ICellModel,
-    overrides?: PromptOverrides
+    overrides?: IPromptOverrides
   ): Prompt | null;
   lastRun(panel: NotebookPanel): LlmRun | null;
   readonly runChanged: ISignal<ICellguardLlm, NotebookPanel>;

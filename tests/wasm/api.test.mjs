@@ -236,3 +236,22 @@ test('strings kept across calls follow edits, in-place changes of the arrays inc
   history.push('x = 2');
   assert.deepEqual(ask(), []);
 });
+
+test('summaries and kernel names are read again when a new object is passed, reused otherwise', () => {
+  const summaries = titanicSummaries;
+  const names = ['pd', 'df'];
+  const ask = (s, k) =>
+    checkCell(
+      request({ target_source: "df['Agee']", kernel_names: k, summaries: s })
+    ).diagnostics;
+  assert.equal(ask(summaries, names).length, 1);
+  // The same objects again: the same answer.
+  assert.equal(ask(summaries, names).length, 1);
+  // New objects saying otherwise: a frame with the column, a kernel without `df`.
+  const withColumn = structuredClone(summaries);
+  withColumn.objects.df.R.columns.push('Agee');
+  assert.deepEqual(ask(withColumn, names), []);
+  const undefinedFrame = ask(null, ['pd']);
+  assert.equal(undefinedFrame.length, 1);
+  assert.equal(undefinedFrame[0].code, 'undefined-name');
+});

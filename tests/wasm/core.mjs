@@ -14,7 +14,9 @@ export const {
   checkCell,
   checkNotebook,
   buildPrompt,
-  judgeAnswers
+  judgeAnswers,
+  resetCore,
+  start
 } = core;
 
 /** A check request with the defaults the extension sends for a fresh notebook. */

@@ -24,6 +24,7 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
+use crate::codes::Rule;
 use crate::diagnostic::Diagnostic;
 use crate::ir::{keyword, Expr, Stmt};
 use crate::summary::{tuple_text, Category, ObjectSummary};
@@ -279,6 +280,51 @@ fn checked_inputs(m: &Model) -> Option<Vec<(Option<String>, Dims)>> {
     checks.then(|| vec![(None, dims)])
 }
 
+/// A Sequential model's first layer, when of `keras_build::RANKED`, and its input shape.
+fn first_layer(m: &Model) -> Option<(&'static str, Dims)> {
+    let Some(model) = m.summary else {
+        return m.built?.first_layer.clone();
+    };
+    if model.type_name.rsplit('.').next()? != "Sequential" {
+        return None;
+    }
+    let class = model
+        .representation
+        .get("layers")
+        .and_then(|l| l.get(0)?.get("class")?.as_str())?;
+    let (class, _, _) = keras_build::RANKED.iter().find(|(c, _, _)| *c == class)?;
+    Some((class, json_dims(model.structural.get("input_shape")?)?))
+}
+
+/// Why data of shape `data` cannot go into the first layer `class` declared on `input`, when
+/// certain in Keras 2 and 3 alike: fewer axes than the layer takes (more, for a recurrent
+/// layer), or another size of the last axis, on which the layer's weights were built. Keras
+/// adds or drops a last axis of size 1 to match the input's rank.
+fn rank_misfit(class: &str, input: &[Option<i64>], data: &[Option<i64>]) -> Option<String> {
+    let (_, rank, exact) = keras_build::RANKED.iter().find(|(c, _, _)| *c == class)?;
+    if input.len() != *rank {
+        return None;
+    }
+    let (n, r) = (input.len(), data.len());
+    let adjusted = (r + 1 == n && input.last() == Some(&Some(1)))
+        || (r == n + 1 && data.last() == Some(&Some(1)));
+    if adjusted {
+        return None;
+    }
+    if r < n || (*exact && r != n) {
+        return Some(format!(
+            "{class} takes {}{n}-D inputs (the batch axis included), not {r}-D",
+            if *exact { "" } else { "at least " }
+        ));
+    }
+    match (input.last(), data.last()) {
+        (Some(Some(a)), Some(Some(b))) if r == n && a != b && *a != 1 && *b != 1 => Some(format!(
+            "the last axis is {b}, but the layer was built for {a}"
+        )),
+        _ => None,
+    }
+}
+
 /// `[null, 50]` -> `[None, Some(50)]`.
 fn json_dims(v: &Value) -> Option<Dims> {
     v.as_array()?
@@ -368,10 +414,24 @@ fn input_mismatch(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
     let Some(x) = args.first().or_else(|| keyword(keywords, "x")) else {
         return;
     };
+    let shown = w.shown(x, "the data");
+    if let (Some((class, input)), Some(Data::One(data))) = (first_layer(&m), data_shapes(w, x)) {
+        if let Some(problem) = rank_misfit(class, &input, &data) {
+            out.push(Diagnostic::error(
+                Rule::KerasInputMismatch,
+                format!(
+                    "{name}'s first layer {class} takes inputs of shape {}, but {shown} has shape {}: {problem}: ValueError (the input is incompatible with the layer)",
+                    shape_text(&input),
+                    shape_text(&data)
+                ),
+                *range,
+            ));
+            return;
+        }
+    }
     let (Some(inputs), Some(data)) = (checked_inputs(&m), data_shapes(w, x)) else {
         return;
     };
-    let shown = w.shown(x, "the data");
     let problem = match (inputs.as_slice(), data) {
         ([(_, input)], Data::One(data)) => misfit(input, &data).map(|axis| {
             format!(
@@ -406,7 +466,7 @@ fn input_mismatch(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
     };
     if let Some(problem) = problem {
         out.push(Diagnostic::error(
-            "keras-input-mismatch",
+            Rule::KerasInputMismatch,
             format!("{problem}: ValueError (the input is incompatible with the model)"),
             *range,
         ));
@@ -444,7 +504,7 @@ fn foreign_model(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
         return;
     };
     out.push(Diagnostic::error(
-        "keras-foreign-model",
+        Rule::KerasForeignModel,
         format!(
             "{name} is a PyTorch module ({}), not a Keras model: keras.{api} reads `{name}.built`, \
              which a torch.nn.Module does not have: AttributeError (torchinfo.summary describes a \
@@ -501,7 +561,7 @@ fn target_mismatch(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
         _ => return,
     };
     out.push(Diagnostic::error(
-        "keras-target-mismatch",
+        Rule::KerasTargetMismatch,
         format!("{problem}: ValueError"),
         *range,
     ));

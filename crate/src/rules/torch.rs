@@ -28,6 +28,7 @@
 
 use serde_json::Value;
 
+use crate::codes::Rule;
 use crate::diagnostic::Diagnostic;
 use crate::ir::{keyword, Expr, Keyword, Literal, SeqKind};
 use crate::summary::{Category, ObjectSummary};
@@ -517,7 +518,7 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
             let target = argument(args, keywords, 1, "target");
             if let (Some(i), Some(t)) = (input, target) {
                 if let Some(d) = loss_shape(w, loss, i, t) {
-                    out.push(Diagnostic::error("torch-loss-shape", d, *range));
+                    out.push(Diagnostic::error(Rule::TorchLossShape, d, *range));
                 }
             }
         }
@@ -535,7 +536,7 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
             // Whatever the input: the module's own layers do not chain.
             if let Some(m) = run(&blind) {
                 out.push(Diagnostic::error(
-                    "torch-layer-mismatch",
+                    Rule::TorchLayerMismatch,
                     format!(
                         "{who} cannot run on any input: at {}, {}",
                         place(&m, who),
@@ -562,7 +563,7 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                     })
                     .collect();
                 out.push(Diagnostic::error(
-                    "torch-input-mismatch",
+                    Rule::TorchInputMismatch,
                     format!(
                         "{}; at {}, {}",
                         inputs.join(", "),
