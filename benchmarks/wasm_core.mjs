@@ -80,3 +80,20 @@ console.log(
 console.log(
   `bundle: ${(wasm.length / 1024).toFixed(0)} KiB raw, ${(gzipSync(wasm).length / 1024).toFixed(0)} KiB gzipped   (target <= 1024 KiB gzipped)`
 );
+
+// Hostile shapes of ordinary code (issue 17), each a fresh text every run so that it is parsed:
+// a 40-call method chain (analysed through), a 1000-term sum (too deep: one note), a 10k-line cell.
+const frame = "import pandas as pd\ndf = pd.DataFrame({'a': [1]})\n";
+const hostile = {
+  '40-call chain': i => `${frame}df${'.dropna()'.repeat(40)}['a']\nz = ${i}`,
+  '1000-term sum': i =>
+    `a = 1\nb = ${Array(1000).fill('a').join(' + ')}\nz = ${i}`,
+  '10k-line cell': i =>
+    `${Array.from({ length: 10000 }, (_, n) => `x${n} = ${n} + 1`).join('\n')}\nz = ${i}`
+};
+for (const [name, source] of Object.entries(hostile)) {
+  const median_ms = time(RUNS, i =>
+    checkCell(request({ target_source: source(i) }))
+  );
+  console.log(`${`${name}:`.padEnd(40)} median ${median_ms.toFixed(2)} ms`);
+}

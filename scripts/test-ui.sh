@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # UI tests: builds the extension, installs it into .venv (development mode), and runs the Galata
 # specs in tests/ui/ with Debian's headless chromium against a real JupyterLab and ipykernel.
-# Screenshots and failure traces go to test-results/ui/. Extra arguments go to `playwright test`.
+# Screenshots and failure traces go to test-results/ui/. Extra arguments go to `playwright test`;
+# CELLGUARD_UI_CONFIG picks another Playwright config (scripts/bench-ui.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/env.sh
@@ -17,4 +18,4 @@ export TMPDIR="$tmp/tmp"
 export JUPYTERLAB_GALATA_ROOT_DIR="$tmp/root"
 export JUPYTER_CONFIG_DIR="$tmp/config" JUPYTER_RUNTIME_DIR="$tmp/runtime"
 
-jlpm playwright test --config tests/ui/playwright.config.js "$@"
+jlpm playwright test --config "${CELLGUARD_UI_CONFIG:-tests/ui/playwright.config.js}" "$@"

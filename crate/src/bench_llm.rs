@@ -17,7 +17,7 @@ use std::process::{Command, Stdio};
 use serde_json::{json, Value};
 
 use crate::claims::{judge_answers, Evidence};
-use crate::junobench::{analyze_case, convert_runtime_info, predicted, read_cases, Case, Counts};
+use crate::junobench::{analyze_case, convert_runtime_info, read_cases, Case, Counts};
 use crate::prompt::{build_prompt, Prompt, PromptOptions, PromptRequest};
 
 /// Listing 1 of the paper, the instructions its prompts start with.
@@ -337,7 +337,10 @@ pub fn judged_report(cases: &[Case], rules: &[bool], results: &[SettingResult]) 
 }
 
 fn rule_verdicts(cases: &[Case]) -> Vec<bool> {
-    cases.iter().map(|c| predicted(&analyze_case(c))).collect()
+    cases
+        .iter()
+        .map(|c| analyze_case(c).crash_predicted)
+        .collect()
 }
 
 /// A spawned `python3 -m cellguard.llm` worker.

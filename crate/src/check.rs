@@ -5,16 +5,18 @@
 //! the target is analysed once. Keep a `CellCache` across calls to re-analyse only edited cells.
 
 use std::cell::{Cell, OnceCell};
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
 use std::rc::Rc;
 
 use serde::Serialize;
 
-use crate::diagnostic::Diagnostic;
+use crate::codes::Rule;
+use crate::diagnostic::{apply_severities, crash_predicted, Diagnostic, Severities};
 use crate::facts::{cell_facts, CellFacts};
+use crate::ir::{Stmt, TextRange};
 use crate::order::{undefined_names, Namespace, NotebookCell};
-use crate::python::{parse_cell, ParsedCell};
+use crate::python::{parse_cell, ParsedCell, MAX_DEPTH};
 use crate::rules::history::{cell_rule_facts, CellRuleFacts, HistoryState};
 use crate::summary::SummaryDoc;
 
@@ -33,11 +35,16 @@ pub struct CheckInput<'a> {
     pub kernel_names: Option<&'a [String]>,
     /// Kernel summaries of the objects the target uses (`CellFacts::wants`), for the rules.
     pub summaries: Option<&'a SummaryDoc>,
+    /// The user's severity overrides: the report's diagnostics and `crash_predicted` follow them.
+    pub severities: &'a Severities,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct CellReport {
+    /// After the user's severity overrides.
     pub diagnostics: Vec<Diagnostic>,
+    /// An error among `diagnostics` (`diagnostic::crash_predicted`): what every consumer reads.
+    pub crash_predicted: bool,
     pub facts: CellFacts,
     /// Globals the notebook's functions the cell calls read (`rules::calls::callee_globals`):
     /// kernel summaries of them let the rules follow those calls.
@@ -54,12 +61,67 @@ pub struct AnalysedCell {
     rule_facts: OnceCell<CellRuleFacts>,
     /// The call of the cache that last asked for it (see `CellCache::retain_used`).
     used: Cell<u64>,
+    /// The cell read as IPython's automagic runs it (`ParsedCell::automagic`).
+    automagic: Option<Box<AnalysedCell>>,
 }
 
 impl AnalysedCell {
+    fn new(source: Rc<str>, mut parsed: ParsedCell, epoch: u64) -> Self {
+        let automagic = parsed
+            .automagic
+            .take()
+            .map(|reading| Box::new(Self::new(Rc::clone(&source), *reading, epoch)));
+        Self {
+            facts: cell_facts(&parsed.body),
+            source,
+            parsed,
+            rule_facts: OnceCell::new(),
+            used: Cell::new(epoch),
+            automagic,
+        }
+    }
+
     pub fn rule_facts(&self) -> &CellRuleFacts {
-        self.rule_facts
-            .get_or_init(|| cell_rule_facts(&self.parsed.body, &self.source, &self.facts))
+        self.rule_facts.get_or_init(|| {
+            let mut facts = cell_rule_facts(&self.parsed.body, &self.source, &self.facts);
+            if let Some(magic) = &self.parsed.runs_line_magic {
+                if crate::rules::history::magic_rebinds_anything(magic) {
+                    facts.bindings.push(crate::rules::history::Effect::Reset);
+                    facts.binds_unseen_names = true;
+                }
+            }
+            facts
+        })
+    }
+
+    /// The cell as IPython runs it after `namespace`: its automagic reading unless a bound name
+    /// shadows the magic (IPython's `is_shadowed`; an unknown namespace shadows nothing).
+    pub fn as_run(&self, namespace: &Namespace) -> &AnalysedCell {
+        match &self.automagic {
+            Some(reading) if !namespace.binds(reading.magic_name()) => reading,
+            _ => self,
+        }
+    }
+
+    /// The part of the cell that ran when it crashed on `line` (1-based): its top-level
+    /// statements that start on or before it.
+    fn ran_through_line(&self, line: usize) -> AnalysedCell {
+        let lines = crate::position::LineIndex::new(&self.source);
+        let parsed = ParsedCell {
+            body: self
+                .parsed
+                .body
+                .iter()
+                .take_while(|stmt| (lines.position(stmt.range().start).line as usize) < line)
+                .cloned()
+                .collect(),
+            ..self.parsed.clone()
+        };
+        AnalysedCell::new(Rc::clone(&self.source), parsed, self.used.get())
+    }
+
+    fn magic_name(&self) -> &str {
+        self.parsed.runs_line_magic.as_deref().unwrap_or_default()
     }
 }
 
@@ -124,16 +186,9 @@ impl CellCache {
             cell.used.set(self.epoch);
             return Rc::clone(cell);
         }
-        let parsed = parse_cell(source);
-        let facts = cell_facts(&parsed.body);
         let source: Rc<str> = Rc::from(source);
-        let cell = Rc::new(AnalysedCell {
-            source: Rc::clone(&source),
-            parsed,
-            facts,
-            rule_facts: OnceCell::new(),
-            used: Cell::new(self.epoch),
-        });
+        let parsed = parse_cell(&source);
+        let cell = Rc::new(AnalysedCell::new(Rc::clone(&source), parsed, self.epoch));
         self.cells.insert(source, Rc::clone(&cell));
         cell
     }
@@ -176,8 +231,9 @@ impl CellCache {
             }
         }
         for cell in &history[done..] {
+            let cell = cell.as_run(&view.namespace);
             view.namespace
-                .run(&cell.facts, cell.rule_facts().rebinds_anything());
+                .run(&cell.facts, cell.rule_facts().binds_unseen_names);
             view.rules.run(cell.rule_facts());
         }
         let view = Rc::new(view);
@@ -220,13 +276,14 @@ pub fn check_prepared(
     analysed: &[Rc<AnalysedCell>],
     history: Vec<Rc<AnalysedCell>>,
 ) -> CellReport {
-    let target = cache.analyse(input.target_source);
+    let analysed_target = cache.analyse(input.target_source);
     let view = cache.history_view(history);
     let kernel = input.kernel_names.map(|names| cache.kernel_view(names));
     let namespace = match &kernel {
         Some(kernel) => &kernel.namespace,
         None => &view.namespace,
     };
+    let target = analysed_target.as_run(namespace);
     let cells = notebook_cells(input.cells, analysed);
     // Asked only about cells that define a name the target lacks.
     let has_run = |source: &str| {
@@ -238,49 +295,120 @@ pub fn check_prepared(
         history: &view.rules,
         summaries: input.summaries,
         kernel_names: kernel.as_ref().map(|k| &k.names),
+        severities: input.severities,
     };
-    let diagnostics = diagnose(&target, input.target_index, &known, &cells, has_run);
+    let diagnostics = diagnose(target, input.target_index, &known, &cells, has_run);
     CellReport {
+        crash_predicted: crash_predicted(diagnostics.iter().map(|d| d.severity)),
         diagnostics,
         facts: target.facts.clone(),
         callee_globals: crate::rules::calls::callee_globals(&target.facts, &view.rules),
     }
 }
 
+/// The diagnostics of the cells of a notebook, each code cell once, in the order checked.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NotebookReport {
+    /// (index among the notebook's cells, diagnostics after the user's overrides).
+    pub cells: Vec<(usize, Vec<Diagnostic>)>,
+    /// A crash is predicted in some cell (`diagnostic::crash_predicted`).
+    pub crash_predicted: bool,
+}
+
 /// Checks each cell listed in `order` as if the cells before it in `order` ran, and nothing else:
 /// the CLI's offline view of a notebook. Reports come in `order`.
-pub fn check_notebook(cells: &[String], order: &[usize]) -> Vec<(usize, Vec<Diagnostic>)> {
+pub fn check_notebook(
+    cells: &[String],
+    order: &[usize],
+    severities: &Severities,
+) -> NotebookReport {
+    let steps: Vec<SessionStep> = order.iter().map(|&index| SessionStep::ran(index)).collect();
+    check_session(cells, &steps, &HashSet::new(), severities)
+}
+
+/// A cell run in a notebook's session, as the saved notebook tells it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SessionStep {
+    pub index: usize,
+    /// The cell crashed: only its top-level statements that start on or before this line (1-based;
+    /// 0 when nothing ran) ran, from its saved error output.
+    pub ran_through_line: Option<usize>,
+    /// Why what ran before this cell is not known for certain (counts missing from the saved
+    /// notebook, ...): its diagnostics are then likely (warnings), not certain.
+    pub uncertain: Option<String>,
+}
+
+impl SessionStep {
+    pub fn ran(index: usize) -> Self {
+        Self {
+            index,
+            ran_through_line: None,
+            uncertain: None,
+        }
+    }
+}
+
+/// `check_notebook` for a saved session: cells that crashed bind what ran before the crash, and a
+/// step whose history is uncertain gets warnings. `unnumbered` holds the cells with no execution
+/// count: they may have run, unseen.
+pub fn check_session(
+    cells: &[String],
+    steps: &[SessionStep],
+    unnumbered: &HashSet<usize>,
+    severities: &Severities,
+) -> NotebookReport {
     let mut cache = CellCache::default();
     let analysed: Vec<Rc<AnalysedCell>> = cells.iter().map(|s| cache.analyse(s)).collect();
-    let notebook = notebook_cells(cells, &analysed);
+    let mut notebook = notebook_cells(cells, &analysed);
+    for cell in &mut notebook {
+        cell.may_have_run = unnumbered.contains(&cell.index);
+        cell.crashed = steps
+            .iter()
+            .any(|step| step.index == cell.index && step.ran_through_line.is_some());
+    }
     let mut namespace = Namespace::default();
     let mut history = HistoryState::default();
     // Asked only about cells that define a name the target lacks.
     let mut ran: Vec<&str> = Vec::new();
     let mut reports = Vec::new();
-    for &index in order {
+    for step in steps {
+        let index = step.index;
         let Some(target) = analysed.get(index) else {
             continue;
         };
+        let target = target.as_run(&namespace);
         // Offline: no kernel to ask, the rules work from the code alone.
         let known = Known {
             namespace: &namespace,
             history: &history,
             summaries: None,
             kernel_names: None,
+            severities,
         };
-        let diagnostics = diagnose(target, Some(index), &known, &notebook, |source| {
+        let mut diagnostics = diagnose(target, Some(index), &known, &notebook, |source| {
             ran.contains(&source.trim_end())
         });
+        if let Some(reason) = &step.uncertain {
+            for diagnostic in &mut diagnostics {
+                diagnostic.make_likely(reason);
+            }
+        }
         // A cell with a syntax error does not run at all.
         if target.parsed.syntax_error.is_none() {
-            namespace.run(&target.facts, target.rule_facts().rebinds_anything());
-            history.run(target.rule_facts());
+            let partial = step
+                .ran_through_line
+                .map(|line| target.ran_through_line(line));
+            let ran_part = partial.as_ref().unwrap_or(target);
+            namespace.run(&ran_part.facts, ran_part.rule_facts().binds_unseen_names);
+            history.run(ran_part.rule_facts());
             ran.push(cells[index].trim_end());
         }
         reports.push((index, diagnostics));
     }
-    reports
+    NotebookReport {
+        crash_predicted: crash_predicted(reports.iter().flat_map(|(_, d)| d).map(|d| d.severity)),
+        cells: reports,
+    }
 }
 
 fn notebook_cells<'a>(
@@ -296,6 +424,8 @@ fn notebook_cells<'a>(
             source,
             facts: &cell.facts,
             runnable: cell.parsed.syntax_error.is_none(),
+            may_have_run: false,
+            crashed: false,
         })
         .collect()
 }
@@ -306,10 +436,12 @@ struct Known<'a> {
     history: &'a HistoryState,
     summaries: Option<&'a SummaryDoc>,
     kernel_names: Option<&'a BTreeSet<String>>,
+    severities: &'a Severities,
 }
 
-/// The target's diagnostics: undefined names, then the rules. A syntax error is the only one: the
-/// cell does not run at all, and the statements lost to it would make other findings unreliable.
+/// The target's diagnostics after the user's overrides: undefined names, then the rules. A syntax
+/// error is the only one: the cell does not run at all, and the statements lost to it would make
+/// other findings unreliable.
 fn diagnose(
     target: &AnalysedCell,
     target_index: Option<usize>,
@@ -317,25 +449,120 @@ fn diagnose(
     cells: &[NotebookCell],
     has_run: impl Fn(&str) -> bool,
 ) -> Vec<Diagnostic> {
-    if let Some(error) = &target.parsed.syntax_error {
-        return vec![Diagnostic::error(
-            "syntax-error",
-            format!("SyntaxError: {}", error.message),
+    let mut diagnostics = match &target.parsed.syntax_error {
+        Some(error) => vec![Diagnostic::error(
+            Rule::SyntaxError,
+            format!(
+                "SyntaxError: {}",
+                plain_syntax_message(
+                    &error.message,
+                    target
+                        .source
+                        .get(..error.range.start as usize)
+                        .unwrap_or("")
+                )
+            ),
             error.range,
-        )];
-    }
-    let mut diagnostics =
-        undefined_names(&target.facts, target_index, known.namespace, cells, has_run);
-    diagnostics.extend(crate::rules::run(&crate::rules::RuleContext {
-        source: &target.source,
-        body: &target.parsed.body,
-        facts: &target.facts,
-        summaries: known.summaries,
-        kernel_names: known.kernel_names,
-        history: known.history,
-        cell: target.rule_facts(),
-    }));
+        )],
+        None => {
+            let ran = has_run(&target.source);
+            let mut found = too_deep(&target.parsed.body, &target.source);
+            // `exec`, `globals()[...] = `, a magic: the cell may bind any name before it reads it.
+            if !target.rule_facts().rebinds_anything() {
+                found.extend(undefined_names(
+                    &target.facts,
+                    target_index,
+                    known.namespace,
+                    cells,
+                    &has_run,
+                ));
+            }
+            found.extend(crate::rules::run(&crate::rules::RuleContext {
+                source: &target.source,
+                body: &target.parsed.body,
+                facts: &target.facts,
+                summaries: known.summaries,
+                kernel_names: known.kernel_names,
+                history: known.history,
+                cell: target.rule_facts(),
+                ran,
+            }));
+            found
+        }
+    };
+    apply_severities(&mut diagnostics, known.severities);
     diagnostics
+}
+
+/// One `too-deep` note per top-level statement nested too deeply to analyse, on its first line.
+fn too_deep(body: &[Stmt], source: &str) -> Vec<Diagnostic> {
+    body.iter()
+        .filter_map(|stmt| match stmt {
+            Stmt::TooDeep { range, .. } => Some(*range),
+            _ => None,
+        })
+        .map(|range| {
+            let start = range.start as usize;
+            let line_end = source
+                .get(start..range.end as usize)
+                .and_then(|text| text.find('\n'))
+                .map_or(range.end, |at| (start + at) as u32);
+            Diagnostic {
+                code: Rule::TooDeep,
+                severity: Rule::TooDeep.default_severity(),
+                message: format!(
+                    "this statement nests more than {MAX_DEPTH} levels deep, too deep for cellguard to analyse: it was not checked, and what it may change is treated as unknown"
+                ),
+                range: TextRange::new(range.start, line_end),
+                fix: None,
+            }
+        })
+        .collect()
+}
+
+/// The parser's message (rustpython's wording) in plain words; `before` is the cell's text before
+/// the error.
+fn plain_syntax_message(message: &str, before: &str) -> String {
+    // A block with no body yet (`for row in rows:` and nothing below) reads to the parser as a
+    // dedent matching nothing, or an early end.
+    let opens_block = before
+        .lines()
+        .rev()
+        .find(|line| !line.trim().is_empty())
+        .is_some_and(|line| line.trim_end().ends_with(':'));
+    let plain = match message {
+        "unindent does not match any outer indentation level"
+        | "expected an indented block"
+        | "Got unexpected EOF"
+        | "unexpected EOF while parsing"
+            if opens_block =>
+        {
+            "a line ending with `:` needs an indented block below it"
+        }
+        "Got unexpected EOF" | "unexpected EOF while parsing" => {
+            "the cell ends in the middle of a statement (a bracket, string or block left open)"
+        }
+        "unexpected indent" => "this line is indented more than the code around it",
+        "expected an indented block" => "a line ending with `:` needs an indented block below it",
+        "unindent does not match any outer indentation level" => {
+            "this line's indentation matches no block above it"
+        }
+        "Got unexpected string" => "a string is not closed on its line",
+        "inconsistent use of tabs and spaces in indentation"
+        | "Tabs not allowed as part of indentation after spaces" => {
+            "the indentation mixes tabs and spaces"
+        }
+        _ => {
+            return match message
+                .strip_prefix("invalid syntax. Got unexpected token ")
+                .or_else(|| message.strip_prefix("Got unexpected token "))
+            {
+                Some(token) => format!("Python does not expect `{token}` here"),
+                None => message.to_owned(),
+            }
+        }
+    };
+    plain.to_owned()
 }
 
 #[cfg(test)]
@@ -367,10 +594,49 @@ mod tests {
                 history,
                 kernel_names: None,
                 summaries: None,
+                severities: &Severities::new(),
             };
             let kept = check_cell_with(&mut cache, &input);
             cache.retain_used();
             assert_eq!(kept, check_cell(&input), "history {history:?}");
         }
+    }
+
+    /// The user's overrides decide the report's severities and whether a crash is predicted.
+    #[test]
+    fn overrides_decide_the_crash_prediction() {
+        use crate::diagnostic::{Severity, SeverityOverride};
+        let cells = strings(&["print(nowhere)"]);
+        let report = |overrides: &[(&str, SeverityOverride)]| {
+            let severities: Severities = overrides
+                .iter()
+                .map(|(code, level)| (code.to_string(), *level))
+                .collect();
+            check_cell(&CheckInput {
+                cells: &cells,
+                target_source: &cells[0],
+                target_index: Some(0),
+                history: &[],
+                kernel_names: None,
+                summaries: None,
+                severities: &severities,
+            })
+        };
+        let plain = report(&[]);
+        assert!(plain.crash_predicted);
+        assert_eq!(plain.diagnostics[0].severity, Severity::Error);
+        let warned = report(&[("undefined-name", SeverityOverride::Warning)]);
+        assert!(!warned.crash_predicted);
+        assert_eq!(warned.diagnostics[0].severity, Severity::Warning);
+        let off = report(&[("undefined-name", SeverityOverride::Off)]);
+        assert!(!off.crash_predicted && off.diagnostics.is_empty());
+        let other = report(&[("missing-column", SeverityOverride::Off)]);
+        assert_eq!(other, plain);
+        // The notebook view follows the same overrides.
+        let severities = Severities::from([("undefined-name".to_string(), SeverityOverride::Info)]);
+        let notebook = check_notebook(&cells, &[0], &severities);
+        assert!(!notebook.crash_predicted);
+        assert_eq!(notebook.cells[0].1[0].severity, Severity::Info);
+        assert!(check_notebook(&cells, &[0], &Severities::new()).crash_predicted);
     }
 }

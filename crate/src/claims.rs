@@ -13,8 +13,10 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use crate::summary::{Category, FailureFields, ObjectSummary, SummaryDoc};
-use crate::verdict::{format_shape, majority_vote, StatedClaim, VerdictError, Vote};
+use crate::summary::{
+    parameters, shape_text, Category, FailureFields, ObjectSummary, ParameterKind, SummaryDoc,
+};
+use crate::verdict::{majority_vote, StatedClaim, VerdictError, Vote};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -207,7 +209,7 @@ fn outcome(stated: &StatedClaim, evidence: Evidence) -> Option<(Outcome, String)
                     .zip(shape)
                     .all(|(a, s)| s.is_none_or(|s| s == *a));
             let actual: Vec<Option<i64>> = actual.into_iter().map(Some).collect();
-            let text = format!("{object} has shape {}", format_shape(&actual));
+            let text = format!("{object} has shape {}", shape_text(&actual));
             Some((
                 if fits {
                     Outcome::Confirmed
@@ -287,15 +289,12 @@ fn check_attribute(object: &str, attribute: &str, evidence: Evidence) -> Option<
 
 fn check_keyword(callable: &str, keyword: &str, evidence: Evidence) -> Option<(Outcome, String)> {
     let answer = evidence.signatures?.get(callable)?;
-    let parameters = answer.get("parameters")?.as_array()?;
-    fn kind(p: &Value) -> &str {
-        p.get("kind").and_then(Value::as_str).unwrap_or("")
-    }
+    let parameters = parameters(answer.get("parameters")?)?;
     let takes = parameters.iter().any(|p| {
-        p.get("name").and_then(Value::as_str) == Some(keyword)
-            && !matches!(
-                kind(p),
-                "POSITIONAL_ONLY" | "VAR_POSITIONAL" | "VAR_KEYWORD"
+        p.name == keyword
+            && matches!(
+                p.kind,
+                ParameterKind::PositionalOrKeyword | ParameterKind::KeywordOnly
             )
     });
     if takes {
@@ -303,7 +302,10 @@ fn check_keyword(callable: &str, keyword: &str, evidence: Evidence) -> Option<(O
             Outcome::Refuted,
             format!("{callable} takes a keyword '{keyword}'"),
         ))
-    } else if parameters.iter().any(|p| kind(p) == "VAR_KEYWORD") {
+    } else if parameters
+        .iter()
+        .any(|p| p.kind == ParameterKind::VarKeyword)
+    {
         // `**kwargs` passes it on: whether something down the line takes it is unknown.
         None
     } else {

@@ -4,8 +4,11 @@ use std::process::ExitCode;
 
 use serde_json::{json, Value};
 
-use crate::check::check_notebook;
-use crate::diagnostic::{Diagnostic, Severity};
+use std::collections::{BTreeSet, HashSet};
+
+use crate::check::{check_notebook, check_session, NotebookReport, SessionStep};
+use crate::codes::{self, Rule};
+use crate::diagnostic::{Diagnostic, Severities, Severity};
 use crate::notebook::{CellKind, Notebook};
 use crate::position::LineIndex;
 
@@ -13,14 +16,20 @@ const HELP: &str = "\
 cellguard: predicts whether notebook cells will crash, before they run
 
 USAGE:
-    cellguard check NOTEBOOK.ipynb [--json] [--execution-order]
+    cellguard check NOTEBOOK.ipynb [--format text|json|sarif] [--execution-order]
+    cellguard rules [CODE | --markdown | --generate [ROOT]]
 
 Checks every code cell as if the code cells before it ran, top to bottom, and nothing else.
 
 OPTIONS:
-    --execution-order   Assume the cells ran in the order of their execution counts ([n]);
-                        cells that never ran come last, in document order.
-    --json              Print a machine-readable report (see below) instead of text.
+    --execution-order   Assume the cells ran in the order of their execution counts ([n], or
+                        the count their outputs carry); cells that never ran come last, in
+                        document order. A cell whose saved output is an error ran only up to
+                        the line that raised. Where the notebook does not show all that ran
+                        (counts missing or repeated, a cell edited since it crashed, a defining
+                        cell with no count), errors that depend on it are warnings (likely).
+    --format FORMAT     text (default), json or sarif (see below).
+    --json              Same as --format json.
     -h, --help          Print this help.
     -V, --version       Print the version.
 
@@ -40,6 +49,22 @@ JSON OUTPUT (stable):
     Cells are listed in the order checked, each code cell once; positions as in the text output.
     `index` and `run_cells` are 0-based indices among all cells (cell 4 has index 3).
 
+SARIF OUTPUT (2.1.0, for code-scanning tools and CI):
+    One run; tool.driver.rules lists the codes found (id, shortDescription). Each result has
+    ruleId, level (error, warning, note), message.text and one location: artifactLocation.uri is
+    the notebook path as given with a `#cell=N` fragment (N as in the text output, counted from
+    1 among all cells) and region startLine/startColumn/endLine/endColumn are in that cell, as in
+    the text output (run.columnKind is utf16CodeUnits); properties.cellIndex is the 0-based index.
+
+RULES:
+    cellguard rules             lists every diagnostic code
+    cellguard rules CODE        prints what CODE catches, why it crashes, and examples
+    cellguard rules --markdown  prints the README's rule table
+    cellguard rules --generate [ROOT]
+                                rewrites the files generated from the registry under the
+                                repository root ROOT (default .): README.md's rule table and
+                                labextension/schema/settings.json's codes
+
 EXIT STATUS:
     0  no crash predicted
     1  a crash is predicted (an error diagnostic)
@@ -58,6 +83,8 @@ pub fn run(args: Vec<String>) -> ExitCode {
             ExitCode::SUCCESS
         }
         ["check", rest @ ..] => check(rest),
+        ["syntax", rest @ ..] => syntax(rest),
+        ["rules", rest @ ..] => rules(rest),
         ["bench", rest @ ..] => {
             let rest: Vec<String> = rest.iter().map(|s| s.to_string()).collect();
             if let Some(code) = crate::bench_llm::cli(&rest) {
@@ -69,18 +96,107 @@ pub fn run(args: Vec<String>) -> ExitCode {
     }
 }
 
+/// `cellguard syntax [FILE...]`: a development tool (benchmarks/syntax_corpus.py) that reads each
+/// file (or each path on stdin) as a cell and prints one JSON line per file: the syntax error
+/// cellguard reports, or null.
+fn syntax(paths: &[&str]) -> ExitCode {
+    let from_stdin: Vec<String>;
+    let paths: Vec<&str> = if paths.is_empty() {
+        from_stdin = std::io::stdin().lines().map_while(Result::ok).collect();
+        from_stdin.iter().map(String::as_str).collect()
+    } else {
+        paths.to_vec()
+    };
+    for path in paths {
+        let report = match std::fs::read(path) {
+            Err(e) => json!({"path": path, "unreadable": e.to_string()}),
+            Ok(bytes) => {
+                let source = String::from_utf8_lossy(&bytes);
+                let error = crate::python::parse_cell(&source)
+                    .syntax_error
+                    .map(|error| {
+                        let start = LineIndex::new(&source).position(error.range.start);
+                        json!({"message": error.message, "line": start.line + 1})
+                    });
+                json!({"path": path, "syntax_error": error})
+            }
+        };
+        println!("{report}");
+    }
+    ExitCode::SUCCESS
+}
+
 fn usage_error(message: &str) -> ExitCode {
     eprintln!("cellguard: {message} (see `cellguard --help`)");
     ExitCode::from(2)
 }
 
+#[derive(Clone, Copy, PartialEq)]
+enum Format {
+    Text,
+    Json,
+    Sarif,
+}
+
+fn rules(args: &[&str]) -> ExitCode {
+    match args {
+        [] => print!("{}", codes::listing()),
+        ["--markdown"] => print!("{}", codes::markdown_table()),
+        ["--generate"] => return generate("."),
+        ["--generate", root] => return generate(root),
+        [code] if !code.starts_with('-') => match Rule::from_code(code) {
+            Some(rule) => print!("{}", codes::explain(rule)),
+            None => {
+                return usage_error(&format!("no rule `{code}` (`cellguard rules` lists them)"))
+            }
+        },
+        _ => return usage_error("`rules` takes a code, --markdown or --generate [ROOT]"),
+    }
+    ExitCode::SUCCESS
+}
+
+/// Rewrites the files generated from the registry, under the repository root `root`.
+fn generate(root: &str) -> ExitCode {
+    let root = std::path::Path::new(root);
+    let read = |rel: &str| {
+        std::fs::read_to_string(root.join(rel)).map_err(|e| format!("cannot read {rel}: {e}"))
+    };
+    let files = read(codes::README)
+        .and_then(|readme| Ok((readme, read(codes::SETTINGS_SCHEMA)?)))
+        .and_then(|(readme, settings)| codes::generated(&readme, &settings));
+    let files = match files {
+        Ok(files) => files,
+        Err(message) => {
+            eprintln!("cellguard: {message}");
+            return ExitCode::from(2);
+        }
+    };
+    for (rel, content) in files {
+        if let Err(e) = std::fs::write(root.join(rel), content) {
+            eprintln!("cellguard: cannot write {rel}: {e}");
+            return ExitCode::from(2);
+        }
+        println!("wrote {rel}");
+    }
+    ExitCode::SUCCESS
+}
+
 fn check(args: &[&str]) -> ExitCode {
-    let mut json_output = false;
+    let mut format = Format::Text;
     let mut execution_order = false;
     let mut paths = Vec::new();
-    for &arg in args {
+    let mut args = args.iter().copied();
+    while let Some(arg) = args.next() {
         match arg {
-            "--json" => json_output = true,
+            "--json" => format = Format::Json,
+            "--format" => {
+                format = match args.next() {
+                    Some("text") => Format::Text,
+                    Some("json") => Format::Json,
+                    Some("sarif") => Format::Sarif,
+                    _ => return usage_error("`--format` takes text, json or sarif"),
+                }
+            }
             "--execution-order" => execution_order = true,
             "-h" | "--help" => {
                 print!("{HELP}");
@@ -120,41 +236,113 @@ fn check(args: &[&str]) -> ExitCode {
             CellKind::Other => String::new(),
         })
         .collect();
-    let reports = check_notebook(&sources, &order);
-    let crash_predicted = reports
-        .iter()
-        .flat_map(|(_, diagnostics)| diagnostics)
-        .any(|d| d.severity == Severity::Error);
-
-    if json_output {
-        let cells: Vec<Value> = reports
-            .iter()
-            .map(|(index, diagnostics)| {
-                json!({
-                    "index": index,
-                    "execution_count": notebook.cells[*index].execution_count,
-                    "diagnostics": diagnostics_json(diagnostics, &sources[*index]),
-                })
-            })
-            .collect();
-        println!(
-            "{}",
-            json!({"cells": cells, "crash_predicted": crash_predicted})
-        );
+    let report = if execution_order {
+        let (steps, unnumbered) = saved_session(&notebook, &order);
+        check_session(&sources, &steps, &unnumbered, &Severities::new())
     } else {
-        print_text(&reports, &sources, crash_predicted);
+        check_notebook(&sources, &order, &Severities::new())
+    };
+
+    match format {
+        Format::Json => {
+            let cells: Vec<Value> = report
+                .cells
+                .iter()
+                .map(|(index, diagnostics)| {
+                    json!({
+                        "index": index,
+                        "execution_count": notebook.cells[*index].execution_count,
+                        "diagnostics": diagnostics_json(diagnostics, &sources[*index]),
+                    })
+                })
+                .collect();
+            println!(
+                "{}",
+                json!({"cells": cells, "crash_predicted": report.crash_predicted})
+            );
+        }
+        Format::Sarif => println!("{}", sarif(&report, &sources, path)),
+        Format::Text => print_text(&report, &sources),
     }
-    if crash_predicted {
+    if report.crash_predicted {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
     }
 }
 
-fn print_text(reports: &[(usize, Vec<Diagnostic>)], sources: &[String], crash_predicted: bool) {
+/// The session a saved notebook records, in execution order: a cell whose output is an error ran
+/// up to the line that raised; a cell's diagnostics are likely rather than certain when the
+/// notebook does not show all that ran before it (execution counts missing or repeated, a cell
+/// that crashed on a line it no longer holds: edited since). Also the code cells with no count.
+fn saved_session(notebook: &Notebook, order: &[usize]) -> (Vec<SessionStep>, HashSet<usize>) {
+    let mut steps = Vec::new();
+    let mut counts_seen = BTreeSet::new();
+    let mut edited: Option<usize> = None;
+    let mut repeated = false;
+    for &index in order {
+        let cell = &notebook.cells[index];
+        let count = cell.execution_count;
+        let missing: Vec<u64> = match count {
+            Some(count) => (1..count).filter(|c| !counts_seen.contains(c)).collect(),
+            None => {
+                let last = counts_seen.last().copied().unwrap_or(0);
+                (1..=last).filter(|c| !counts_seen.contains(c)).collect()
+            }
+        };
+        let uncertain = if repeated {
+            Some("execution counts repeat: the kernel restarted".to_owned())
+        } else if let Some(edited) = edited {
+            Some(format!(
+                "cell {} was edited after it ran: its saved error is on a line it no longer holds",
+                edited + 1
+            ))
+        } else if !missing.is_empty() {
+            Some(
+                format!(
+                    "the notebook does not hold the cells that ran as [{}]",
+                    missing
+                        .iter()
+                        .take(5)
+                        .map(u64::to_string)
+                        .collect::<Vec<_>>()
+                        .join("], [")
+                ) + if missing.len() > 5 { " and others" } else { "" },
+            )
+        } else {
+            None
+        };
+        let error = count.and(cell.error.as_ref());
+        let ran_through_line = error.and_then(|error| error.ran_through_line());
+        if let Some((line, code)) = error.and_then(|error| error.line.as_ref()) {
+            let current = cell.source.lines().nth(line.saturating_sub(1));
+            if current.map(str::trim) != Some(code.as_str()) {
+                edited.get_or_insert(index);
+            }
+        }
+        if let Some(count) = count {
+            repeated |= !counts_seen.insert(count);
+        }
+        steps.push(SessionStep {
+            index,
+            ran_through_line,
+            uncertain,
+        });
+    }
+    let unnumbered = notebook
+        .code_cells()
+        .filter(|&index| {
+            let cell = &notebook.cells[index];
+            cell.execution_count.is_none() && !cell.source.trim().is_empty()
+        })
+        .collect();
+    (steps, unnumbered)
+}
+
+fn print_text(report: &NotebookReport, sources: &[String]) {
     let mut count = 0;
     let mut cells_with_problems = 0;
-    for (index, diagnostics) in reports {
+    for (index, diagnostics) in &report.cells {
         let lines = LineIndex::new(&sources[*index]);
         for diagnostic in diagnostics {
             let start = lines.position(diagnostic.range.start);
@@ -173,7 +361,7 @@ fn print_text(reports: &[(usize, Vec<Diagnostic>)], sources: &[String], crash_pr
         count += diagnostics.len();
         cells_with_problems += usize::from(!diagnostics.is_empty());
     }
-    let verdict = if crash_predicted {
+    let verdict = if report.crash_predicted {
         "a crash is predicted"
     } else {
         "no crash predicted"
@@ -181,8 +369,88 @@ fn print_text(reports: &[(usize, Vec<Diagnostic>)], sources: &[String], crash_pr
     println!(
         "{count} problem{} in {cells_with_problems} of {} code cells: {verdict}",
         if count == 1 { "" } else { "s" },
-        reports.len()
+        report.cells.len()
     );
+}
+
+/// The report as a SARIF 2.1.0 log (documented in HELP).
+fn sarif(report: &NotebookReport, sources: &[String], path: &str) -> Value {
+    let mut rules: Vec<Rule> = Vec::new();
+    let mut results = Vec::new();
+    for (index, diagnostics) in &report.cells {
+        let lines = LineIndex::new(&sources[*index]);
+        for diagnostic in diagnostics {
+            let rule_index = match rules.iter().position(|&rule| rule == diagnostic.code) {
+                Some(known) => known,
+                None => {
+                    rules.push(diagnostic.code);
+                    rules.len() - 1
+                }
+            };
+            let start = lines.position(diagnostic.range.start);
+            let end = lines.position(diagnostic.range.end);
+            results.push(json!({
+                "ruleId": diagnostic.code,
+                "ruleIndex": rule_index,
+                "level": match diagnostic.severity {
+                    Severity::Error => "error",
+                    Severity::Warning => "warning",
+                    Severity::Info => "note",
+                },
+                "message": {"text": diagnostic.message},
+                "locations": [{
+                    "physicalLocation": {
+                        "artifactLocation": {"uri": format!("{}#cell={}", uri_path(path), index + 1)},
+                        "region": {
+                            "startLine": start.line + 1,
+                            "startColumn": start.column + 1,
+                            "endLine": end.line + 1,
+                            "endColumn": end.column + 1,
+                        },
+                    },
+                }],
+                "properties": {"cellIndex": index},
+            }));
+        }
+    }
+    let rules: Vec<Value> = rules
+        .iter()
+        .map(|rule| {
+            json!({
+                "id": rule.code(),
+                "shortDescription": {"text": rule.doc().catches},
+                "fullDescription": {"text": rule.doc().why},
+            })
+        })
+        .collect();
+    json!({
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [{
+            "tool": {"driver": {
+                "name": "cellguard",
+                "version": env!("CARGO_PKG_VERSION"),
+                "rules": rules,
+            }},
+            "columnKind": "utf16CodeUnits",
+            "results": results,
+        }],
+    })
+}
+
+/// A relative URI reference for a path: the characters a URI reserves
+/// (a `#` in a file name would start the fragment) percent-encoded.
+fn uri_path(path: &str) -> String {
+    let mut uri = String::new();
+    for byte in path.bytes() {
+        match byte {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' | b'/' => {
+                uri.push(byte as char)
+            }
+            _ => uri.push_str(&format!("%{byte:02X}")),
+        }
+    }
+    uri
 }
 
 fn diagnostics_json(diagnostics: &[Diagnostic], source: &str) -> Vec<Value> {

@@ -10,12 +10,10 @@ use std::collections::HashMap;
 
 use serde::Serialize;
 
+use crate::codes::Rule;
 use crate::diagnostic::Diagnostic;
 use crate::ir::{Expr, Literal, Stmt, TextRange};
 use crate::python::{self, IPythonCommand};
-
-/// The diagnostic code of a crash seen by a dry run.
-pub const DRY_RUN_CRASH: &str = "dry-run-crash";
 
 /// Why a cell is not dry-run: the first evident outside effect.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -436,7 +434,7 @@ pub fn crash_diagnostic(source: &str, error: &DryRunException) -> Diagnostic {
         "Running this cell on a copy of the kernel raised {raised}{at} (your kernel was not changed)"
     );
     Diagnostic::error(
-        DRY_RUN_CRASH,
+        Rule::DryRunCrash,
         message,
         line_range(source, error.line.unwrap_or(1)),
     )

@@ -11,7 +11,7 @@ use std::collections::{BTreeSet, HashSet};
 use serde::Serialize;
 
 use crate::builtins::is_always_defined;
-use crate::ir::{AssignOp, Expr, Literal, Params, SeqKind, Stmt, Target, TextRange};
+use crate::ir::{AssignOp, Expr, Handler, Literal, Params, SeqKind, Stmt, Target, TextRange};
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct CellFacts {
@@ -34,11 +34,49 @@ pub struct CellFacts {
     /// Names and dotted attribute paths (`model.classes_`) rooted at free names other than
     /// builtins, worth asking the kernel to summarize: first use of each.
     pub wants: Vec<NameUse>,
+    /// The ranges of `definitions` and `deletions` sorted by start, with their names: the names
+    /// a statement binds are looked up once per statement, in logarithmic time.
+    #[serde(skip)]
+    bound_by_start: Vec<(TextRange, String)>,
+}
+
+/// `exec("x = 1")` or `eval("(y := 2)")` of one string literal that parses: the names the code
+/// binds in the namespace (`eval` binds only `:=` targets). `None` for another call, or when the
+/// code is unknown.
+pub fn literal_code_definitions(func: &Expr, args: &[Expr]) -> Option<Vec<Definition>> {
+    let Expr::Name { id, .. } = func else {
+        return None;
+    };
+    let eval = match id.as_str() {
+        "exec" => false,
+        "eval" => true,
+        _ => return None,
+    };
+    let [code] = args else { return None };
+    let parsed = crate::python::parse_cell(code.as_str_literal()?);
+    if parsed.syntax_error.is_some() || parsed.cell_magic.is_some() {
+        return None;
+    }
+    let mut definitions = cell_facts(&parsed.body).definitions;
+    definitions.retain(|d| !eval || d.kind == DefinitionKind::Walrus);
+    Some(definitions)
 }
 
 impl CellFacts {
     pub fn defines(&self, name: &str) -> bool {
         self.definitions.iter().any(|d| d.name == name)
+    }
+
+    /// The names of the definitions and deletions within `range` (those of one statement).
+    pub fn bound_within(&self, range: TextRange) -> impl Iterator<Item = &str> {
+        let first = self
+            .bound_by_start
+            .partition_point(|(r, _)| r.start < range.start);
+        self.bound_by_start[first..]
+            .iter()
+            .take_while(move |(r, _)| r.start <= range.end)
+            .filter(move |(r, _)| r.end <= range.end)
+            .map(|(_, name)| name.as_str())
     }
 }
 
@@ -174,7 +212,16 @@ pub fn cell_facts(body: &[Stmt]) -> CellFacts {
         ..Walker::default()
     };
     walker.body(body);
-    walker.facts
+    let mut facts = walker.facts;
+    let definitions = facts.definitions.iter().map(|d| (d.range, &d.name));
+    let deletions = facts.deletions.iter().map(|d| (d.range, &d.name));
+    let mut bound: Vec<(TextRange, String)> = definitions
+        .chain(deletions)
+        .map(|(range, name)| (range, name.clone()))
+        .collect();
+    bound.sort_by_key(|(range, _)| range.start);
+    facts.bound_by_start = bound;
+    facts
 }
 
 /// The names a scope binds, found before walking it: Python decides that a name is local to a
@@ -250,6 +297,7 @@ impl ScopeNames {
                 .extend(cases.iter().flat_map(|(names, _, _)| names.iter().cloned())),
             Stmt::Global { names, .. } => self.globals.extend(names.iter().cloned()),
             Stmt::Nonlocal { names, .. } => self.nonlocals.extend(names.iter().cloned()),
+            Stmt::TooDeep { names, .. } => self.bound.extend(names.iter().cloned()),
             _ => {}
         }
         // Decorators, defaults, bases, tests, iterables, values and the objects targets store
@@ -345,6 +393,9 @@ struct Walker {
     conditional_depth: u32,
     /// Inside the body of a `try` that has handlers.
     guarded_depth: u32,
+    /// Inside the body of a `try` whose handlers may catch NameError: reading a name there is
+    /// how a notebook asks whether it is defined (`try: cache` / `except NameError: cache = {}`).
+    name_error_guarded_depth: u32,
     seen_free: HashSet<String>,
     seen_wants: HashSet<String>,
 }
@@ -482,9 +533,12 @@ impl Walker {
                 ..
             } => {
                 let guarded = u32::from(!handlers.is_empty());
+                let name_error_guarded = u32::from(handlers.iter().any(may_catch_name_error));
                 self.guarded_depth += guarded;
+                self.name_error_guarded_depth += name_error_guarded;
                 self.conditionally(|walker| walker.body(body));
                 self.guarded_depth -= guarded;
+                self.name_error_guarded_depth -= name_error_guarded;
                 for handler in handlers {
                     self.conditionally(|walker| {
                         if let Some(kind) = &handler.kind {
@@ -521,6 +575,12 @@ impl Walker {
             // Already taken into account by `ScopeNames`.
             Stmt::Global { .. } | Stmt::Nonlocal { .. } => {}
             Stmt::Other { exprs, .. } => exprs.iter().for_each(|e| self.expr(e)),
+            // Not analysed: it may bind any name it mentions, and its reads are not followed.
+            Stmt::TooDeep { names, range } => self.conditionally(|walker| {
+                for name in names {
+                    walker.bind(name, DefinitionKind::Assignment, *range);
+                }
+            }),
         }
     }
 
@@ -580,7 +640,7 @@ impl Walker {
     }
 
     fn read(&mut self, name: &str, range: TextRange) {
-        if self.origin(name) != Origin::Kernel {
+        if self.origin(name) != Origin::Kernel || self.name_error_guarded_depth > 0 {
             return;
         }
         let deferred = self.deferred();
@@ -758,6 +818,11 @@ impl Walker {
                 self.expr_at(func, Place::Callee);
                 args.iter().for_each(|a| self.expr(a));
                 keywords.iter().for_each(|k| self.expr(&k.value));
+                if keywords.is_empty() {
+                    for definition in literal_code_definitions(func, args).unwrap_or_default() {
+                        self.define(&definition.name, definition.kind, *range);
+                    }
+                }
                 self.facts.calls.push(CallSite {
                     callee: self.object_path(func),
                     method: match func.as_ref() {
@@ -888,4 +953,20 @@ fn string_keys(index: &Expr, keys: &mut Vec<String>) {
         } => elts.iter().for_each(|e| string_keys(e, keys)),
         _ => {}
     }
+}
+
+/// Whether an `except` clause may catch NameError: bare, `NameError`, `Exception`,
+/// `BaseException`, a tuple holding one, or anything that is not a builtin exception (unknown).
+fn may_catch_name_error(handler: &Handler) -> bool {
+    fn catches(kind: &Expr) -> bool {
+        match kind {
+            Expr::Name { id, .. } => {
+                matches!(id.as_str(), "NameError" | "Exception" | "BaseException")
+                    || !is_always_defined(id)
+            }
+            Expr::Seq { elts, .. } => elts.iter().any(catches),
+            _ => true,
+        }
+    }
+    handler.kind.as_ref().is_none_or(catches)
 }

@@ -41,6 +41,14 @@ pub struct Keyword {
     pub range: TextRange,
 }
 
+/// The value passed as keyword `name`, if the call names it.
+pub fn keyword<'e>(keywords: &'e [Keyword], name: &str) -> Option<&'e Expr> {
+    keywords
+        .iter()
+        .find(|k| k.name.as_deref() == Some(name))
+        .map(|k| &k.value)
+}
+
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub enum SeqKind {
     List,
@@ -228,6 +236,19 @@ impl Expr {
         }
     }
 
+    /// Calls `f` on every name the expression reads or binds (walruses), lambda bodies and
+    /// comprehensions included.
+    pub fn for_each_name<'a>(&'a self, f: &mut dyn FnMut(&'a str)) {
+        match self {
+            Expr::Name { id, .. } => f(id),
+            Expr::Walrus { target, value, .. } => {
+                f(target);
+                value.for_each_name(f);
+            }
+            _ => self.for_each_child(|child| child.for_each_name(f)),
+        }
+    }
+
     pub fn as_str_literal(&self) -> Option<&str> {
         match self {
             Expr::Literal {
@@ -394,9 +415,26 @@ pub enum Stmt {
         exprs: Vec<Expr>,
         range: TextRange,
     },
+    /// A top-level statement nested more deeply than `crate::python::MAX_DEPTH`: not analysed.
+    /// Only the names it mentions are kept (sorted, once each); it may bind, delete or change any
+    /// of them, and nothing else is known of it.
+    TooDeep {
+        names: Vec<String>,
+        range: TextRange,
+    },
 }
 
 impl Target {
+    /// Calls `f` on the names a target binds (what it stores into is an expression).
+    fn for_each_name<'a>(&'a self, f: &mut dyn FnMut(&'a str)) {
+        match self {
+            Target::Name { id, .. } => f(id),
+            Target::Unpack { elts, .. } => elts.iter().for_each(|t| t.for_each_name(f)),
+            Target::Starred { target, .. } => target.for_each_name(f),
+            Target::Store { .. } => {}
+        }
+    }
+
     /// Calls `f` on the expressions a target evaluates (`obj[key]` and `obj.attr` parts).
     pub fn for_each_expr<'a>(&'a self, f: &mut impl FnMut(&'a Expr)) {
         match self {
@@ -450,7 +488,10 @@ impl Stmt {
             }
             Stmt::Delete { targets, .. } => targets.iter().for_each(|t| t.for_each_expr(f)),
             Stmt::Other { exprs, .. } => exprs.iter().for_each(f),
-            Stmt::Import { .. } | Stmt::Global { .. } | Stmt::Nonlocal { .. } => {}
+            Stmt::Import { .. }
+            | Stmt::Global { .. }
+            | Stmt::Nonlocal { .. }
+            | Stmt::TooDeep { .. } => {}
         }
     }
 
@@ -498,7 +539,56 @@ impl Stmt {
             | Stmt::Delete { range, .. }
             | Stmt::Global { range, .. }
             | Stmt::Nonlocal { range, .. }
-            | Stmt::Other { range, .. } => *range,
+            | Stmt::Other { range, .. }
+            | Stmt::TooDeep { range, .. } => *range,
+        }
+    }
+
+    /// Calls `f` on every name the statement mentions as a variable, read, bound, deleted or
+    /// declared, in its nested blocks and in function and class bodies too (not parameters,
+    /// attributes or keyword names).
+    pub fn for_each_name<'a>(&'a self, f: &mut dyn FnMut(&'a str)) {
+        match self {
+            Stmt::Assign { targets, .. } | Stmt::Delete { targets, .. } => {
+                targets.iter().for_each(|t| t.for_each_name(f))
+            }
+            Stmt::For { target, .. } => target.for_each_name(f),
+            Stmt::With { items, .. } => items
+                .iter()
+                .filter_map(|(_, t)| t.as_ref())
+                .for_each(|t| t.for_each_name(f)),
+            Stmt::Import { names, .. } => {
+                names.iter().filter_map(Alias::bound_name).for_each(&mut *f)
+            }
+            Stmt::FunctionDef { name, body, .. } | Stmt::ClassDef { name, body, .. } => {
+                f(name);
+                body.iter().for_each(|s| s.for_each_name(f));
+            }
+            Stmt::Try { handlers, .. } => handlers
+                .iter()
+                .filter_map(|h| h.name.as_deref())
+                .for_each(&mut *f),
+            Stmt::Match { cases, .. } => cases
+                .iter()
+                .flat_map(|(names, _, _)| names)
+                .for_each(|n| f(n)),
+            Stmt::Global { names, .. }
+            | Stmt::Nonlocal { names, .. }
+            | Stmt::TooDeep { names, .. } => names.iter().for_each(|n| f(n)),
+            Stmt::Expr { .. } | Stmt::If { .. } | Stmt::While { .. } | Stmt::Other { .. } => {}
+        }
+        self.for_each_expr(&mut |e| e.for_each_name(f));
+        self.for_each_block(|b| b.iter().for_each(|s| s.for_each_name(f)));
+    }
+}
+
+impl Alias {
+    /// The name the import binds: `import a.b` binds `a`; `None` for a star import.
+    pub fn bound_name(&self) -> Option<&str> {
+        match (&self.asname, self.name.as_str()) {
+            (_, "*") => None,
+            (Some(alias), _) => Some(alias),
+            (None, name) => name.split('.').next(),
         }
     }
 }

@@ -7,7 +7,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::check::CellReport;
+use crate::diagnostic::{Severities, Severity};
 use crate::rules::value::normalize_type;
 use crate::summary::{ObjectSummary, SummaryDoc, SCHEMA_VERSION};
 
@@ -362,9 +363,9 @@ pub fn convert_runtime_info(info: &Value) -> SummaryDoc {
     doc
 }
 
-/// Diagnostics for one version of a case: the executed cells are the history, the kernel names are
+/// The report on one version of a case: the executed cells are the history, the kernel names are
 /// those the executed cells define plus the summarized ones.
-pub fn analyze_case(case: &Case) -> Vec<Diagnostic> {
+pub fn analyze_case(case: &Case) -> CellReport {
     let summaries = convert_runtime_info(&case.runtime_info);
     analyze(&case.executed_cells, &case.target_cell, &summaries)
 }
@@ -372,12 +373,13 @@ pub fn analyze_case(case: &Case) -> Vec<Diagnostic> {
 /// Runs `check_cell` (the extension's entry point) on a target cell: the executed cells are both the
 /// notebook and the history; the kernel names are those the executed cells define plus the
 /// summarized ones (unknown after a star import, `%run`, `exec`, ...).
-pub fn analyze(executed: &[String], target: &str, summaries: &SummaryDoc) -> Vec<Diagnostic> {
+pub fn analyze(executed: &[String], target: &str, summaries: &SummaryDoc) -> CellReport {
     let mut cache = crate::check::CellCache::default();
     let mut namespace = crate::order::Namespace::default();
     for cell in executed {
-        let cell = cache.analyse(cell);
-        namespace.run(&cell.facts, cell.rule_facts().rebinds_anything());
+        let analysed = cache.analyse(cell);
+        let cell = analysed.as_run(&namespace);
+        namespace.run(&cell.facts, cell.rule_facts().binds_unseen_names);
     }
     let names: Option<Vec<String>> = namespace.names().map(|defined| {
         let summarized = summaries
@@ -400,8 +402,9 @@ pub fn analyze(executed: &[String], target: &str, summaries: &SummaryDoc) -> Vec
         history: executed,
         kernel_names: names.as_deref(),
         summaries: Some(summaries),
+        severities: &Severities::new(),
     };
-    crate::check::check_cell(&input).diagnostics
+    crate::check::check_cell(&input)
 }
 
 #[derive(Clone, Copy, Debug, Default, Serialize)]
@@ -448,11 +451,7 @@ impl Counts {
 pub struct BenchResult {
     pub overall: Counts,
     pub by_group: BTreeMap<String, Counts>,
-    pub cases: Vec<(Case, Vec<Diagnostic>)>,
-}
-
-pub fn predicted(diags: &[Diagnostic]) -> bool {
-    diags.iter().any(|d| d.severity == Severity::Error)
+    pub cases: Vec<(Case, CellReport)>,
 }
 
 pub fn run(cases: Vec<Case>) -> BenchResult {
@@ -460,14 +459,14 @@ pub fn run(cases: Vec<Case>) -> BenchResult {
     let mut by_group: BTreeMap<String, Counts> = BTreeMap::new();
     let mut out = Vec::new();
     for case in cases {
-        let diags = analyze_case(&case);
-        let p = predicted(&diags);
+        let report = analyze_case(&case);
+        let p = report.crash_predicted;
         overall.add(case.crash, p);
         by_group
             .entry(case.library_group.clone())
             .or_default()
             .add(case.crash, p);
-        out.push((case, diags));
+        out.push((case, report));
     }
     BenchResult {
         overall,
@@ -482,11 +481,11 @@ impl BenchResult {
         json!({
             "overall": self.overall.to_json(),
             "by_group": self.by_group.iter().map(|(g, c)| (g.clone(), c.to_json())).collect::<Map<String, Value>>(),
-            "cases": self.cases.iter().map(|(c, d)| json!({
+            "cases": self.cases.iter().map(|(c, report)| json!({
                 "instance": c.instance,
                 "crash": c.crash,
-                "predicted": predicted(d),
-                "diagnostics": d,
+                "predicted": report.crash_predicted,
+                "diagnostics": report.diagnostics,
             })).collect::<Vec<_>>(),
         })
     }
@@ -512,8 +511,8 @@ impl BenchResult {
             s.push_str(&line(g, c));
         }
         s.push_str("\nWrong predictions:\n");
-        for (case, diags) in &self.cases {
-            let p = predicted(diags);
+        for (case, report) in &self.cases {
+            let p = report.crash_predicted;
             if p == case.crash {
                 continue;
             }
@@ -523,7 +522,11 @@ impl BenchResult {
                 case.instance,
                 case.library_group
             ));
-            for d in diags.iter().filter(|d| d.severity == Severity::Error) {
+            for d in report
+                .diagnostics
+                .iter()
+                .filter(|d| d.severity == Severity::Error)
+            {
                 s.push_str(&format!("      [{}] {}\n", d.code, d.message));
             }
         }

@@ -8,6 +8,7 @@ pub mod check;
 pub mod claims;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod cli;
+pub mod codes;
 pub mod diagnostic;
 pub mod dryrun;
 pub mod facts;

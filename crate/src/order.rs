@@ -4,6 +4,7 @@
 use std::collections::HashSet;
 
 use crate::builtins::is_always_defined;
+use crate::codes::Rule;
 use crate::diagnostic::{Diagnostic, Fix, Severity};
 use crate::facts::CellFacts;
 
@@ -25,21 +26,26 @@ impl Namespace {
         }
     }
 
-    /// Applies what a cell that ran did to the namespace; `rebinds_anything` when it may have
-    /// bound names the analysis cannot see (`CellRuleFacts::rebinds_anything`).
-    pub fn run(&mut self, facts: &CellFacts, rebinds_anything: bool) {
+    /// Applies what a cell that ran did to the namespace; `binds_unseen_names` when it may have
+    /// bound names the analysis cannot see (`CellRuleFacts::binds_unseen_names`).
+    pub fn run(&mut self, facts: &CellFacts, binds_unseen_names: bool) {
         for definition in &facts.definitions {
             self.names.insert(definition.name.clone());
         }
         for deletion in &facts.deletions {
             self.names.remove(&deletion.name);
         }
-        self.opaque |= facts.star_import || rebinds_anything;
+        self.opaque |= facts.star_import || binds_unseen_names;
     }
 
     /// Every name defined, or `None` when that is unknown (`opaque`).
     pub fn names(&self) -> Option<&HashSet<String>> {
         (!self.opaque).then_some(&self.names)
+    }
+
+    /// Whether a cell that ran bound `name` (and no later one deleted it); false when unknown.
+    pub fn binds(&self, name: &str) -> bool {
+        self.names.contains(name)
     }
 
     fn defines(&self, name: &str) -> bool {
@@ -54,6 +60,10 @@ pub struct NotebookCell<'a> {
     pub facts: &'a CellFacts,
     /// False for a cell with a syntax error: running it defines nothing.
     pub runnable: bool,
+    /// A saved notebook's cell with no execution count: it may have run, unseen.
+    pub may_have_run: bool,
+    /// A saved notebook's cell whose output is an error: it crashed when it ran.
+    pub crashed: bool,
 }
 
 /// `undefined-name` errors for the target's free names missing from the namespace, each with the
@@ -79,7 +89,7 @@ pub fn undefined_names(
             .partition(|cell| has_run(cell.source));
         let diagnostic = if let Some(cell) = closest(&not_run, target_index) {
             Diagnostic::error(
-                "undefined-name",
+                Rule::UndefinedName,
                 format!(
                     "`{name}` is not defined: no cell that ran defines it; {} but {} not run",
                     define_it(&not_run),
@@ -88,9 +98,20 @@ pub fn undefined_names(
                 free.range,
             )
             .with_fix(run_first(cell.index))
+        } else if let Some(cell) = closest(&ran, target_index).filter(|cell| cell.crashed) {
+            Diagnostic::error(
+                Rule::UndefinedName,
+                format!(
+                    "`{name}` is not defined: cell {} defines it, but crashed before binding it \
+                     when it ran (its saved output is an error)",
+                    cell.index + 1
+                ),
+                free.range,
+            )
+            .with_fix(run_first(cell.index))
         } else if let Some(cell) = closest(&ran, target_index) {
             Diagnostic::error(
-                "undefined-name",
+                Rule::UndefinedName,
                 format!(
                     "`{name}` is not defined in the kernel, although {} and ran: it was deleted, \
                      not bound on the path taken, or the kernel restarted",
@@ -101,11 +122,18 @@ pub fn undefined_names(
             .with_fix(run_first(cell.index))
         } else {
             Diagnostic::error(
-                "undefined-name",
+                Rule::UndefinedName,
                 format!("`{name}` is not defined: no cell that ran defines it, nor any cell of the notebook"),
                 free.range,
             )
         };
+        let mut diagnostic = diagnostic;
+        if let Some(cell) = not_run.iter().find(|cell| cell.may_have_run) {
+            diagnostic.make_likely(&format!(
+                "cell {} defines it and has no execution count: it may have run",
+                cell.index + 1
+            ));
+        }
         diagnostics.push(if target.deferred_reads.contains(name) {
             // Defining a function reads nothing: the NameError comes if and when it is called.
             Diagnostic {

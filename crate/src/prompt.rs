@@ -26,7 +26,7 @@ use serde_json::{json, Map, Value};
 use crate::facts::{cell_facts, CellFacts, DefinitionKind};
 use crate::ir::Stmt;
 use crate::python::parse_cell;
-use crate::summary::{Category, FailureFields, ObjectSummary, SummaryDoc};
+use crate::summary::{tuple_text, Category, FailureFields, ObjectSummary, SummaryDoc};
 
 /// Which of the paper's runtime-fact categories go into the prompt.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -822,11 +822,7 @@ pub fn compact_value(value: &Value) -> String {
             let all_numbers = !items.is_empty() && items.iter().all(Value::is_number);
             let inner: Vec<String> = items.iter().map(compact_value).collect();
             if all_numbers && items.len() <= 6 {
-                if items.len() == 1 {
-                    format!("({},)", inner[0])
-                } else {
-                    format!("({})", inner.join(", "))
-                }
+                tuple_text(&inner)
             } else {
                 format!("[{}]", inner.join(", "))
             }

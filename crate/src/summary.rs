@@ -5,6 +5,7 @@
 //! `None` whenever a fact is missing or has an unexpected shape, so a rule stays silent.
 
 use std::collections::BTreeMap;
+use std::fmt::Display;
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -212,6 +213,64 @@ impl ObjectSummary {
             .map(Value::as_str)
             .collect()
     }
+}
+
+/// How a parameter binds arguments (`inspect.Parameter.kind`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ParameterKind {
+    PositionalOnly,
+    PositionalOrKeyword,
+    VarPositional,
+    KeywordOnly,
+    VarKeyword,
+}
+
+/// One entry of a `parameters` list: a callable's `R` facts or a `signature` answer
+/// (docs/summary-schema.md).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Parameter<'a> {
+    pub name: &'a str,
+    pub kind: ParameterKind,
+    pub has_default: bool,
+}
+
+/// Reads a `parameters` list; `None` when any entry is not as the schema says.
+pub fn parameters(list: &Value) -> Option<Vec<Parameter<'_>>> {
+    list.as_array()?
+        .iter()
+        .map(|param| {
+            let kind = match param.get("kind")?.as_str()? {
+                "POSITIONAL_ONLY" => ParameterKind::PositionalOnly,
+                "POSITIONAL_OR_KEYWORD" => ParameterKind::PositionalOrKeyword,
+                "VAR_POSITIONAL" => ParameterKind::VarPositional,
+                "KEYWORD_ONLY" => ParameterKind::KeywordOnly,
+                "VAR_KEYWORD" => ParameterKind::VarKeyword,
+                _ => return None,
+            };
+            Some(Parameter {
+                name: param.get("name")?.as_str()?,
+                kind,
+                has_default: param.get("default").is_some(),
+            })
+        })
+        .collect()
+}
+
+/// Python's text of a tuple, as shapes print: `(891, 12)`, `(3,)`, `()`.
+pub fn tuple_text<T: Display>(items: impl IntoIterator<Item = T>) -> String {
+    let items: Vec<String> = items.into_iter().map(|item| item.to_string()).collect();
+    match items.as_slice() {
+        [one] => format!("({one},)"),
+        _ => format!("({})", items.join(", ")),
+    }
+}
+
+/// A shape whose unknown dimensions print as `?`: `(?, 3)`.
+pub fn shape_text(dims: &[Option<i64>]) -> String {
+    tuple_text(
+        dims.iter()
+            .map(|d| d.map_or("?".to_string(), |d| d.to_string())),
+    )
 }
 
 #[cfg(test)]

@@ -10,6 +10,8 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Number, Value};
 
+use crate::summary::shape_text;
+
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Verdict {
     pub reasoning: String,
@@ -71,7 +73,7 @@ impl StatedClaim {
                 format!("{callable} takes no keyword '{keyword}'")
             }
             Self::UndefinedName { name } => format!("'{name}' is not defined"),
-            Self::Shape { object, shape } => format!("{object} has shape {}", format_shape(shape)),
+            Self::Shape { object, shape } => format!("{object} has shape {}", shape_text(shape)),
             Self::Dtype {
                 object,
                 column,
@@ -84,17 +86,6 @@ impl StatedClaim {
 }
 
 /// `(68, 58)`, `(17,)`, `(?, 28)` for a dimension not stated.
-pub fn format_shape(shape: &[Option<i64>]) -> String {
-    let dims: Vec<String> = shape
-        .iter()
-        .map(|d| d.map_or("?".to_string(), |d| d.to_string()))
-        .collect();
-    match dims.as_slice() {
-        [one] => format!("({one},)"),
-        _ => format!("({})", dims.join(", ")),
-    }
-}
-
 /// The claims of an answer's `claims` field: a list (or one object) of claim objects. Keys and
 /// kinds are read case-insensitively (`missing-column`, `MissingColumn`); a frame column written
 /// into the object (`"object": "df['Age']"`) is split off. Anything else is left out.

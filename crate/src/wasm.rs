@@ -12,7 +12,7 @@ use wasm_bindgen::prelude::*;
 
 use crate::check::{check_prepared, AnalysedCell, CellCache, CheckInput};
 use crate::claims::{judge_answers as judge, Claim, Evidence, LineSource};
-use crate::diagnostic::{self, Severity};
+use crate::diagnostic::{self, Severities, Severity};
 use crate::dryrun::{self, DryRunException};
 use crate::facts::{CellFacts, Origin};
 use crate::ir::TextRange;
@@ -32,13 +32,17 @@ export interface CheckRequest {
   kernel_names: string[] | null;
   /** The kernel's summary document (docs/summary-schema.md). */
   summaries: object | null;
+  /** The user's overrides by code: the report's diagnostics and `crash_predicted` follow them. */
+  severities?: Severities;
 }
+export type Severity = "error" | "warning" | "info";
+export type Severities = Record<string, Severity | "off">;
 export interface Position { line: number; column: number; }
 export interface TextEdit { start: Position; end: Position; content: string; }
 export interface Fix { message: string; edits: TextEdit[]; run_cells: number[]; }
 export interface Diagnostic {
-  code: string;
-  severity: "error" | "warning" | "info";
+  code: Code;
+  severity: Severity;
   message: string;
   start: Position;
   end: Position;
@@ -54,7 +58,13 @@ export interface Wants {
   /** Column names the cell mentions: summarized in detail first. */
   focus_columns: string[];
 }
-export interface CellReport { diagnostics: Diagnostic[]; wants: Wants; }
+export interface CellReport {
+  diagnostics: Diagnostic[];
+  /** A certain crash: an error among `diagnostics`, after the overrides. The one answer to
+   * "is a crash predicted?" (crate/src/diagnostic.rs); never decide it from severities again. */
+  crash_predicted: boolean;
+  wants: Wants;
+}
 /** Why a cell is not dry-run: the first thing its code evidently does outside the kernel. */
 export interface DryRunDecline {
   effect: "write-file" | "filesystem" | "subprocess" | "network" | "database" | "magic";
@@ -72,8 +82,13 @@ export interface NotebookRequest {
   cells: string[];
   /** Indices into `cells` in the order they are assumed to run; default: top to bottom. */
   order?: number[];
+  severities?: Severities;
 }
 export interface CellDiagnostics { index: number; diagnostics: Diagnostic[]; }
+export interface NotebookReport { cells: CellDiagnostics[]; crash_predicted: boolean; }
+/** Diagnostics from outside the core (an LLM's finding) to take the user's overrides. */
+export interface SeveritiesRequest { diagnostics: Diagnostic[]; severities: Severities; }
+export interface Verdict { diagnostics: Diagnostic[]; crash_predicted: boolean; }
 export interface PromptOptions {
   /** Runtime facts in the prompt (+RT); false is the paper's -RT baseline. */
   runtime?: boolean;
@@ -149,13 +164,48 @@ export interface Judgement {
 }
 "#;
 
-/// The fields of a check request other than `cells` and `history` (read by `JsStrings`).
+#[wasm_bindgen(typescript_custom_section)]
+const CODE_TYPE: &'static str = crate::codes::TYPESCRIPT_CODE;
+
+/// The fields of a check request other than `cells`, `history` (read by `JsStrings`),
+/// `kernel_names` and `summaries` (read by `JsParsed`).
 #[derive(Deserialize)]
 struct CheckRequestRest {
     target_source: String,
     target_index: Option<usize>,
-    kernel_names: Option<Vec<String>>,
-    summaries: Option<SummaryDoc>,
+    /// Absent, `undefined` or `null`: none.
+    severities: Option<Severities>,
+}
+
+/// A field read from JS, kept while the caller passes the same object (`Object.is`): the kernel's
+/// summaries and names change when the kernel answers, not on each keystroke, and reading them
+/// costs time in proportion to their size.
+struct JsParsed<T> {
+    js: JsValue,
+    value: Rc<Option<T>>,
+}
+
+impl<T> Default for JsParsed<T> {
+    fn default() -> Self {
+        Self {
+            js: JsValue::UNDEFINED,
+            value: Rc::new(None),
+        }
+    }
+}
+
+impl<T: for<'de> Deserialize<'de>> JsParsed<T> {
+    fn update(&mut self, value: JsValue, field: &str) -> Result<Rc<Option<T>>, JsError> {
+        if !js_sys::Object::is(&self.js, &value) || self.js.is_undefined() {
+            let parsed: Option<T> =
+                serde_wasm_bindgen::from_value(value.clone()).map_err(|error| {
+                    JsError::new(&format!("cellguard: bad check request: `{field}`: {error}"))
+                })?;
+            self.value = Rc::new(parsed);
+            self.js = value;
+        }
+        Ok(Rc::clone(&self.value))
+    }
 }
 
 #[wasm_bindgen(inline_js = "
@@ -231,6 +281,8 @@ impl JsStrings {
 struct RequestStrings {
     cells: JsStrings,
     history: JsStrings,
+    kernel_names: JsParsed<Vec<String>>,
+    summaries: JsParsed<SummaryDoc>,
 }
 
 #[derive(Serialize)]
@@ -256,7 +308,7 @@ struct Fix {
 #[derive(Serialize)]
 struct Diagnostic {
     code: &'static str,
-    severity: &'static str,
+    severity: Severity,
     message: String,
     start: Position,
     end: Position,
@@ -274,6 +326,7 @@ struct Wants {
 #[derive(Serialize)]
 struct CellReport {
     diagnostics: Vec<Diagnostic>,
+    crash_predicted: bool,
     wants: Wants,
 }
 
@@ -281,6 +334,27 @@ struct CellReport {
 struct NotebookRequest {
     cells: Vec<String>,
     order: Option<Vec<usize>>,
+    /// Absent, `undefined` or `null`: none.
+    severities: Option<Severities>,
+}
+
+#[derive(Serialize)]
+struct NotebookReport {
+    cells: Vec<CellDiagnostics>,
+    crash_predicted: bool,
+}
+
+/// JS diagnostics pass through as they are, but for their severity.
+#[derive(Deserialize)]
+struct SeveritiesRequest {
+    diagnostics: Vec<Map<String, Value>>,
+    severities: Severities,
+}
+
+#[derive(Serialize)]
+struct Verdict {
+    diagnostics: Vec<Map<String, Value>>,
+    crash_predicted: bool,
 }
 
 #[derive(Serialize)]
@@ -306,14 +380,29 @@ fn start() {
     }));
 }
 
+/// Gives the next call a fresh instance: for the extension after any exception from the core
+/// (a `RangeError` from a stack overflow is not a panic, and leaves the instance's stack pointer and
+/// borrows where they were).
+#[wasm_bindgen(js_name = resetCore)]
+pub fn reset_core() {
+    wasm_bindgen::handler::schedule_reinit();
+}
+
 /// Checks one cell against the notebook, what ran and the kernel's summaries.
 #[wasm_bindgen(js_name = checkCell, unchecked_return_type = "CellReport")]
 pub fn check_cell(
     #[wasm_bindgen(unchecked_param_type = "CheckRequest")] request: JsValue,
 ) -> Result<JsValue, JsError> {
     let field = |name: &str| js_sys::Reflect::get(&request, &JsValue::from_str(name));
-    let (cells, history) = match (field("cells"), field("history")) {
-        (Ok(cells), Ok(history)) => (cells, history),
+    let (cells, history, kernel_names, summaries) = match (
+        field("cells"),
+        field("history"),
+        field("kernel_names"),
+        field("summaries"),
+    ) {
+        (Ok(cells), Ok(history), Ok(kernel_names), Ok(summaries)) => {
+            (cells, history, kernel_names, summaries)
+        }
         _ => return Err(JsError::new("cellguard: bad check request: not an object")),
     };
     let request: CheckRequestRest = serde_wasm_bindgen::from_value(request)
@@ -324,12 +413,21 @@ pub fn check_cell(
             let updated = strings
                 .cells
                 .update(&cells, "cells", cache)
-                .and_then(|()| strings.history.update(&history, "history", cache));
-            if let Err(error) = updated {
-                // Start afresh next time.
-                *strings = RequestStrings::default();
-                return Err(error);
-            }
+                .and_then(|()| strings.history.update(&history, "history", cache))
+                .and_then(|()| {
+                    Ok((
+                        strings.kernel_names.update(kernel_names, "kernel_names")?,
+                        strings.summaries.update(summaries, "summaries")?,
+                    ))
+                });
+            let (kernel_names, summaries) = match updated {
+                Ok(parsed) => parsed,
+                Err(error) => {
+                    // Start afresh next time.
+                    *strings = RequestStrings::default();
+                    return Err(error);
+                }
+            };
             let report = check_prepared(
                 cache,
                 &CheckInput {
@@ -337,8 +435,9 @@ pub fn check_cell(
                     target_source: &request.target_source,
                     target_index: request.target_index,
                     history: &strings.history.rust,
-                    kernel_names: request.kernel_names.as_deref(),
-                    summaries: request.summaries.as_ref(),
+                    kernel_names: kernel_names.as_deref(),
+                    summaries: summaries.as_ref().as_ref(),
+                    severities: request.severities.as_ref().unwrap_or(&Severities::new()),
                 },
                 &strings.cells.analysed,
                 strings.history.analysed.clone(),
@@ -355,6 +454,7 @@ pub fn check_cell(
             .iter()
             .map(|d| diagnostic_to_js(&index, d))
             .collect(),
+        crash_predicted: report.crash_predicted,
         wants: wants(&report.facts, &report.callee_globals),
     };
     to_js(&report)
@@ -362,7 +462,7 @@ pub fn check_cell(
 
 /// Checks every cell as if the cells before it in `order` ran, and nothing else: the offline view
 /// of a whole notebook (the CLI's `check`), with no kernel.
-#[wasm_bindgen(js_name = checkNotebook, unchecked_return_type = "CellDiagnostics[]")]
+#[wasm_bindgen(js_name = checkNotebook, unchecked_return_type = "NotebookReport")]
 pub fn check_notebook(
     #[wasm_bindgen(unchecked_param_type = "NotebookRequest")] request: JsValue,
 ) -> Result<JsValue, JsError> {
@@ -371,7 +471,13 @@ pub fn check_notebook(
     let order = request
         .order
         .unwrap_or_else(|| (0..request.cells.len()).collect());
-    let reports: Vec<CellDiagnostics> = crate::check::check_notebook(&request.cells, &order)
+    let report = crate::check::check_notebook(
+        &request.cells,
+        &order,
+        &request.severities.unwrap_or_default(),
+    );
+    let cells: Vec<CellDiagnostics> = report
+        .cells
         .into_iter()
         .map(|(cell, diagnostics)| {
             let index = LineIndex::new(&request.cells[cell]);
@@ -384,7 +490,47 @@ pub fn check_notebook(
             }
         })
         .collect();
-    to_js(&reports)
+    to_js(&NotebookReport {
+        cells,
+        crash_predicted: report.crash_predicted,
+    })
+}
+
+/// The user's overrides applied to diagnostics found outside the core (an LLM check source), and
+/// whether they predict a crash: decided as for the core's own diagnostics.
+#[wasm_bindgen(js_name = applySeverities, unchecked_return_type = "Verdict")]
+pub fn apply_severities(
+    #[wasm_bindgen(unchecked_param_type = "SeveritiesRequest")] request: JsValue,
+) -> Result<JsValue, JsError> {
+    let bad = |error: &dyn std::fmt::Display| {
+        JsError::new(&format!("cellguard: bad severities request: {error}"))
+    };
+    let request: SeveritiesRequest =
+        serde_wasm_bindgen::from_value(request).map_err(|e| bad(&e))?;
+    let mut diagnostics = Vec::new();
+    let mut severities = Vec::new();
+    for mut diagnostic in request.diagnostics {
+        let code = diagnostic.get("code").and_then(Value::as_str).unwrap_or("");
+        let severity: Severity = diagnostic
+            .get("severity")
+            .cloned()
+            .map(serde_json::from_value)
+            .ok_or_else(|| bad(&"a diagnostic without a severity"))?
+            .map_err(|e| bad(&e))?;
+        if let Some(severity) = diagnostic::effective_severity(code, severity, &request.severities)
+        {
+            diagnostic.insert(
+                "severity".into(),
+                serde_json::to_value(severity).map_err(|e| bad(&e))?,
+            );
+            severities.push(severity);
+            diagnostics.push(diagnostic);
+        }
+    }
+    to_js(&Verdict {
+        diagnostics,
+        crash_predicted: diagnostic::crash_predicted(severities),
+    })
 }
 
 /// The LLM prompt for a target cell, as `cellguard bench --llm` builds it.
@@ -509,12 +655,8 @@ fn span(index: &LineIndex, range: TextRange) -> (Position, Position) {
 fn diagnostic_to_js(index: &LineIndex, diagnostic: &diagnostic::Diagnostic) -> Diagnostic {
     let (start, end) = span(index, diagnostic.range);
     Diagnostic {
-        code: diagnostic.code,
-        severity: match diagnostic.severity {
-            Severity::Error => "error",
-            Severity::Warning => "warning",
-            Severity::Info => "info",
-        },
+        code: diagnostic.code.code(),
+        severity: diagnostic.severity,
         message: diagnostic.message.clone(),
         start,
         end,

@@ -167,3 +167,164 @@ fn help_documents_positions_and_exit_codes() {
     assert!(help.contains("counted from 1 among all cells"));
     assert!(help.contains("EXIT STATUS"));
 }
+
+#[test]
+fn sarif_output_has_the_required_fields() {
+    let path = write_notebook(
+        "sarif.ipynb",
+        json!([{"cell_type": "markdown", "source": "# Title", "metadata": {}},
+               code("import numpy as np\nprint(np.mean(scores))", Some(1)),
+               code("scores = [1, 2]", Some(2))]),
+    );
+    let path = path.to_str().unwrap();
+    let output = cellguard(&["check", "--format", "sarif", path]);
+    assert_eq!(output.status.code(), Some(1));
+    let log: Value = serde_json::from_str(&stdout(&output)).unwrap();
+    assert_eq!(log["version"], "2.1.0");
+    let run = &log["runs"][0];
+    assert_eq!(run["tool"]["driver"]["name"], "cellguard");
+    let rules = run["tool"]["driver"]["rules"].as_array().unwrap();
+    assert_eq!(rules.len(), 1);
+    assert_eq!(rules[0]["id"], "undefined-name");
+    assert!(rules[0]["shortDescription"]["text"].is_string());
+    let results = run["results"].as_array().unwrap();
+    assert_eq!(results.len(), 1);
+    let result = &results[0];
+    assert_eq!(result["ruleId"], "undefined-name");
+    assert_eq!(result["ruleIndex"], 0);
+    assert_eq!(result["level"], "error");
+    assert!(result["message"]["text"]
+        .as_str()
+        .unwrap()
+        .starts_with("`scores` is not defined"));
+    let location = &result["locations"][0]["physicalLocation"];
+    let uri = location["artifactLocation"]["uri"].as_str().unwrap();
+    assert!(uri.ends_with("sarif.ipynb#cell=2"), "{uri}");
+    assert_eq!(
+        location["region"],
+        json!({"startLine": 2, "startColumn": 15, "endLine": 2, "endColumn": 21})
+    );
+    assert_eq!(result["properties"]["cellIndex"], 1);
+
+    // `--format json` is `--json`; a clean notebook has no results.
+    let json_output = cellguard(&["check", "--format", "json", path]);
+    assert_eq!(
+        json_output.stdout,
+        cellguard(&["check", "--json", path]).stdout
+    );
+    let clean = write_notebook("clean-sarif.ipynb", json!([code("x = 1", Some(1))]));
+    let output = cellguard(&["check", "--format", "sarif", clean.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(0));
+    let log: Value = serde_json::from_str(&stdout(&output)).unwrap();
+    assert_eq!(log["runs"][0]["results"], json!([]));
+    assert_eq!(
+        cellguard(&["check", "--format", "xml", path]).status.code(),
+        Some(2)
+    );
+}
+
+// ---------- a saved session (`--execution-order`)
+
+fn crashed(source: &str, count: u32, line: usize, code_line: &str) -> Value {
+    let traceback = format!(
+        "Cell \u{1b}[0;32mIn[{count}], line {line}\u{1b}[0m\n\u{1b}[0;32m----> {line}\u{1b}[0m {code_line}\n"
+    );
+    json!({"cell_type": "code", "source": source, "execution_count": count, "metadata": {},
+           "outputs": [{"output_type": "error", "ename": "ValueError", "evalue": "",
+                        "traceback": ["ValueError  Traceback (most recent call last)", traceback]}]})
+}
+
+/// `(cell index, severity, code)` of every diagnostic of `check --execution-order --json`.
+fn session(name: &str, cells: Value) -> Vec<(u64, String, String)> {
+    let path = write_notebook(name, cells);
+    let output = cellguard(&[
+        "check",
+        path.to_str().unwrap(),
+        "--execution-order",
+        "--json",
+    ]);
+    let report: Value = serde_json::from_str(&stdout(&output)).unwrap();
+    let mut found = Vec::new();
+    for cell in report["cells"].as_array().unwrap() {
+        for d in cell["diagnostics"].as_array().unwrap() {
+            found.push((
+                cell["index"].as_u64().unwrap(),
+                d["severity"].as_str().unwrap().to_owned(),
+                d["code"].as_str().unwrap().to_owned(),
+            ));
+        }
+    }
+    found
+}
+
+#[test]
+fn an_output_count_stands_for_a_missing_cell_count() {
+    let mut defining = code("x = 1", None);
+    defining["outputs"] = json!([{"output_type": "execute_result", "execution_count": 1,
+                                  "data": {"text/plain": "1"}, "metadata": {}}]);
+    assert_eq!(
+        session(
+            "output-count.ipynb",
+            json!([defining, code("print(x)", Some(2))])
+        ),
+        []
+    );
+    // Twin: without the output's count the cell is unnumbered: it may have run, so the missing
+    // name is only likely.
+    assert_eq!(
+        session(
+            "no-count.ipynb",
+            json!([code("x = 1", None), code("print(x)", Some(1))])
+        ),
+        [(1, "warning".to_owned(), "undefined-name".to_owned())]
+    );
+}
+
+#[test]
+fn a_crashed_cell_bound_only_what_ran_before_the_crash() {
+    let cells = json!([
+        crashed("a = 1\nb = int('x')\nc = 2", 1, 2, "b = int('x')"),
+        code("print(a)", Some(2)),
+        code("print(c)", Some(3)),
+    ]);
+    let found = session("crashed.ipynb", cells);
+    // The crash itself is certain from the code too (the Python-semantics rules).
+    assert_eq!(
+        found,
+        [
+            (0, "error".to_owned(), "builtin-argument".to_owned()),
+            (2, "error".to_owned(), "undefined-name".to_owned())
+        ]
+    );
+    // Twin: the same cell with no saved error bound `c`.
+    let cells = json!([
+        code("a = 1\nb = int('1')\nc = 2", Some(1)),
+        code("print(a)", Some(2)),
+        code("print(c)", Some(3)),
+    ]);
+    assert_eq!(session("not-crashed.ipynb", cells), []);
+}
+
+#[test]
+fn missing_counts_or_an_edited_cell_make_errors_likely() {
+    // [2] ran and is gone: it may have bound `y`.
+    let gap = json!([code("x = 1", Some(1)), code("print(y)", Some(3))]);
+    assert_eq!(
+        session("gap.ipynb", gap),
+        [(1, "warning".to_owned(), "undefined-name".to_owned())]
+    );
+    let no_gap = json!([code("x = 1", Some(1)), code("print(y)", Some(2))]);
+    assert_eq!(
+        session("no-gap.ipynb", no_gap),
+        [(1, "error".to_owned(), "undefined-name".to_owned())]
+    );
+    // The saved error is on a line the cell no longer holds: edited since it ran.
+    let edited = json!([
+        crashed("a = 1\nb = 2", 1, 2, "b = int('x')"),
+        code("print(z)", Some(2)),
+    ]);
+    assert_eq!(
+        session("edited.ipynb", edited),
+        [(1, "warning".to_owned(), "undefined-name".to_owned())]
+    );
+}

@@ -1,6 +1,7 @@
 //! Which cells a dry run declines, each with a twin it accepts, and the crash diagnostic.
 
-use cellguard::dryrun::{crash_diagnostic, decline, DryRunException, DRY_RUN_CRASH};
+use cellguard::codes::Rule;
+use cellguard::dryrun::{crash_diagnostic, decline, DryRunException};
 
 /// Asserts the cell is declined for `effect` at `line`, naming `what`.
 fn declined(source: &str, effect: &str, what: &str, line: u32) {
@@ -206,7 +207,7 @@ fn a_crash_becomes_an_error_on_its_line() {
         line: Some(2),
     };
     let diagnostic = crash_diagnostic(source, &error);
-    assert_eq!(diagnostic.code, DRY_RUN_CRASH);
+    assert_eq!(diagnostic.code, Rule::DryRunCrash);
     assert_eq!(
         diagnostic.message,
         "Running this cell on a copy of the kernel raised KeyError: 'Fare' at line 2 (your kernel \

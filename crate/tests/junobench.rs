@@ -4,7 +4,7 @@
 //! absent, rather than pass having checked nothing.
 
 use cellguard::check::{check_cell_with, CellCache, CheckInput};
-use cellguard::diagnostic::Severity;
+use cellguard::diagnostic::{Severities, Severity};
 use cellguard::facts::cell_facts;
 use cellguard::python::parse_cell;
 use serde_json::Value;
@@ -102,6 +102,7 @@ fn no_executed_cell_of_junobench_is_predicted_to_crash() {
                     history: &executed[..index],
                     kernel_names: None,
                     summaries: None,
+                    severities: &Severities::new(),
                 },
             );
             cache.retain_used();

@@ -9,6 +9,7 @@ use std::sync::OnceLock;
 
 use cellguard::check::{check_cell, CheckInput};
 use cellguard::claims::{judge_answers, Evidence};
+use cellguard::diagnostic::Severities;
 use cellguard::python::parse_cell;
 use cellguard::summary::SummaryDoc;
 use proptest::prelude::*;
@@ -173,6 +174,7 @@ fn check_everything(source: &str) {
         history: &cells[1..],
         kernel_names: None,
         summaries: None,
+        severities: &Severities::new(),
     });
     assert_ranges_valid(&serde_json::to_value(&report).unwrap(), source);
     if let Some(declined) = cellguard::dryrun::decline(source) {
@@ -264,5 +266,74 @@ fn judge_everything(answer: &str, target: &str) {
         {
             assert!(line as usize >= 1 && line as usize <= target.lines().count());
         }
+    }
+}
+
+/// Deep and long shapes of code: nesting of every kind (brackets, calls, unary operators,
+/// lambdas, conditional expressions, `**`, blocks, patterns) and left-deep chains (sums, method
+/// chains, attributes, subscripts, `elif`s), `n` levels or terms.
+fn deep_shape(kind: usize, n: usize) -> String {
+    let repeat = |s: &str| s.repeat(n);
+    match kind {
+        0 => format!("x = {}{}", repeat("["), repeat("]")),
+        1 => format!("x = {}1{}", repeat("f("), repeat(")")),
+        2 => format!("x = {}1", repeat("-")),
+        3 => format!("x = {}y", repeat("not ")),
+        4 => format!("x = {}1", repeat("lambda: ")),
+        5 => format!("x = {}1", repeat("y if y else ")),
+        6 => format!("x = {}", vec!["y"; n].join(" ** ")),
+        7 => format!("x = {}", vec!["y"; n].join(" + ")),
+        8 => format!("df{}", repeat(".dropna()")),
+        9 => format!("x = y{}", repeat(".a")),
+        10 => format!("x = y{}", repeat("[0]")),
+        11 => format!(
+            "if y == 0:\n    x = 0\n{}",
+            (1..n)
+                .map(|i| format!("elif y == {i}:\n    x = {i}\n"))
+                .collect::<String>()
+        ),
+        12 => (0..n.min(400))
+            .map(|i| format!("{}for x{i} in y:\n", " ".repeat(i)))
+            .chain([format!("{}pass\n", " ".repeat(n.min(400)))])
+            .collect(),
+        13 => format!(
+            "match y:\n    case {}z{}:\n        pass",
+            repeat("["),
+            repeat("]")
+        ),
+        14 => format!("x = {}{}", repeat("{'k': "), repeat("}")),
+        15 => format!("x = [{}y{}]", repeat("[z for z in "), repeat("]")),
+        _ => format!("def f(a={}):\n    return a", vec!["y"; n].join(" - ")),
+    }
+}
+
+/// `check_everything` on a thread with WebAssembly's stack size (1 MiB) in an optimized build:
+/// recursion that would overflow in the browser overflows here too (unoptimized frames are many
+/// times larger).
+fn check_on_a_small_stack(source: String) {
+    let stack = if cfg!(debug_assertions) {
+        16 << 20
+    } else {
+        1 << 20
+    };
+    std::thread::Builder::new()
+        .stack_size(stack)
+        .spawn(move || check_everything(&source))
+        .unwrap()
+        .join()
+        .expect("the check overflowed a 1 MiB stack or panicked");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    #[test]
+    fn deep_and_long_code(kind in 0..17usize, n in 1..4000usize, cell in any::<prop::sample::Index>(), before in any::<bool>()) {
+        // Around a real cell, before or after it, so that the rest of the cell is checked too.
+        let cells = real_cells();
+        let real = &cells[cell.index(cells.len())];
+        let shape = deep_shape(kind, n);
+        let source = if before { format!("{shape}\n{real}") } else { format!("{real}\n{shape}") };
+        check_on_a_small_stack(source);
     }
 }

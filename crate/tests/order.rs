@@ -1,7 +1,7 @@
 //! Undefined names against what ran, and the cells that would define them.
 
 use cellguard::check::{check_cell, check_notebook, CheckInput};
-use cellguard::diagnostic::Severity;
+use cellguard::diagnostic::{Severities, Severity};
 
 fn strings(items: &[&str]) -> Vec<String> {
     items.iter().map(|s| s.to_string()).collect()
@@ -23,6 +23,7 @@ fn check(
         history: &history,
         kernel_names: kernel.as_deref(),
         summaries: None,
+        severities: &Severities::new(),
     });
     report
         .diagnostics
@@ -34,7 +35,7 @@ fn check(
                 .unwrap_or_default()
                 .to_owned();
             (
-                d.code.to_owned(),
+                d.code.to_string(),
                 d.fix.map(|f| f.run_cells).unwrap_or_default(),
                 text + ": " + &d.message,
             )
@@ -108,7 +109,7 @@ fn code_that_binds_names_unseen_makes_names_unknown() {
         let found = check(&cells, 1, &[ran], None);
         assert!(found.is_empty(), "after {ran:?}: {found:?}");
         // The offline view of a notebook (the CLI) agrees.
-        let notebook = check_notebook(&strings(&cells), &[0, 1]);
+        let notebook = check_notebook(&strings(&cells), &[0, 1], &Severities::new()).cells;
         assert!(notebook[1].1.is_empty(), "after {ran:?}");
     }
     // Magics that bind nothing leave the namespace known.
@@ -116,10 +117,25 @@ fn code_that_binds_names_unseen_makes_names_unknown() {
         "%matplotlib inline",
         "%load_ext autoreload",
         "%pip install seaborn",
+        "matplotlib inline",
+        "answer = eval(input())",
+        "exec('v = 1')",
+        "eval('(v := 1)')",
     ] {
         let cells = [ran, "print(w)"];
         assert_eq!(check(&cells, 1, &[ran], None).len(), 1, "after {ran:?}");
     }
+}
+
+#[test]
+fn exec_of_a_literal_binds_what_it_binds_and_eval_only_walrus_targets() {
+    for ran in ["exec('w = 1')", "exec('def w(): pass')", "eval('(w := 2)')"] {
+        let cells = [ran, "print(w)"];
+        assert_eq!(check(&cells, 1, &[ran], None), [], "after {ran:?}");
+    }
+    // Twin: `eval` of an assignment raises; it binds nothing.
+    let cells = ["eval('w = 1')", "print(w)"];
+    assert_eq!(check(&cells, 1, &[cells[0]], None).len(), 1);
 }
 
 #[test]
@@ -144,6 +160,54 @@ fn a_syntax_error_is_the_only_diagnostic() {
 }
 
 #[test]
+fn syntax_errors_are_said_in_plain_words() {
+    for (cell, words) in [
+        (
+            "for row in rows:\n",
+            "a line ending with `:` needs an indented block below it",
+        ),
+        (
+            "for row in rows:",
+            "a line ending with `:` needs an indented block below it",
+        ),
+        ("total = sum((1, 2)", "a bracket, string or block left open"),
+        (
+            "if x:\n    y = 1\n  z = 2",
+            "indentation matches no block above it",
+        ),
+        ("name = 'Sm", "a string is not closed"),
+        ("total = 1 +* 2", "Python does not expect `'*'` here"),
+    ] {
+        let found = check(&[cell], 0, &[], Some(&["x", "rows"]));
+        assert_eq!(found.len(), 1, "{cell:?}: {found:?}");
+        assert!(found[0].2.contains(words), "{cell:?}: {found:?}");
+    }
+}
+
+#[test]
+fn reading_a_name_to_see_whether_it_is_defined_is_no_crash() {
+    for cell in [
+        "try:\n    cache\nexcept NameError:\n    cache = {}",
+        "try:\n    print(cache)\nexcept (KeyError, NameError):\n    cache = {}",
+        "try:\n    cache\nexcept:\n    cache = {}",
+        "try:\n    cache\nexcept Exception:\n    cache = {}",
+    ] {
+        let found = check(&[cell], 0, &[], Some(&[]));
+        assert!(found.is_empty(), "{cell:?}: {found:?}");
+    }
+    // A handler that cannot catch NameError: the read still crashes.
+    let cell = "try:\n    cache\nexcept KeyError:\n    cache = {}";
+    assert_eq!(check(&[cell], 0, &[], Some(&[])).len(), 1);
+}
+
+#[test]
+fn a_cell_that_execs_code_may_define_what_it_reads() {
+    let found = check(&["exec(\"dyn = 5\")\nprint(dyn)"], 0, &[], Some(&[]));
+    assert!(found.is_empty(), "{found:?}");
+    assert_eq!(check(&["print(dyn)"], 0, &[], Some(&[])).len(), 1);
+}
+
+#[test]
 fn conditional_definitions_count() {
     let cells = [
         "try:\n    import ujson as json\nexcept ImportError:\n    json = None",
@@ -162,6 +226,7 @@ fn the_target_source_may_differ_from_its_cell() {
         history: &strings(&["a = 1"]),
         kernel_names: None,
         summaries: None,
+        severities: &Severities::new(),
     });
     assert_eq!(report.diagnostics.len(), 1);
     assert_eq!(report.facts.free_names.len(), 3);
@@ -170,11 +235,11 @@ fn the_target_source_may_differ_from_its_cell() {
 #[test]
 fn a_notebook_is_checked_in_the_given_order() {
     let cells = strings(&["y = x + 1", "x = 1", ""]);
-    let top_to_bottom = check_notebook(&cells, &[0, 1]);
+    let top_to_bottom = check_notebook(&cells, &[0, 1], &Severities::new()).cells;
     assert_eq!(top_to_bottom[0].1.len(), 1);
     assert_eq!(top_to_bottom[0].1[0].fix.as_ref().unwrap().run_cells, [1]);
     assert!(top_to_bottom[1].1.is_empty());
-    let executed = check_notebook(&cells, &[1, 0]);
+    let executed = check_notebook(&cells, &[1, 0], &Severities::new()).cells;
     assert!(executed
         .iter()
         .all(|(_, diagnostics)| diagnostics.is_empty()));
@@ -195,6 +260,7 @@ fn a_name_read_only_in_a_function_body_is_a_warning_until_the_function_runs() {
             history: &[],
             kernel_names: None,
             summaries: None,
+            severities: &Severities::new(),
         })
         .diagnostics
     };

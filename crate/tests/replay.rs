@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use cellguard::bench_llm::{read_recorded_answers, replay};
-use cellguard::junobench::{analyze_case, predicted, read_cases, Counts};
+use cellguard::junobench::{analyze_case, read_cases, Counts};
 use serde_json::Value;
 
 fn junobench_file(name: &str) -> (PathBuf, String) {
@@ -63,7 +63,10 @@ fn recorded_answers_of_the_development_cases() {
             crashes * 2 > answers.len(),
         );
     }
-    let rules: Vec<bool> = cases.iter().map(|c| predicted(&analyze_case(c))).collect();
+    let rules: Vec<bool> = cases
+        .iter()
+        .map(|c| analyze_case(c).crash_predicted)
+        .collect();
 
     let results = replay(&cases, &recorded, &[], &[]);
     let judged: Vec<(String, String)> = results

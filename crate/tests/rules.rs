@@ -2,7 +2,7 @@
 //! message facts and range) and a no-crash twin (silence), run through `check_cell`.
 
 use cellguard::check::{check_cell, CheckInput};
-use cellguard::diagnostic::Diagnostic;
+use cellguard::diagnostic::{Diagnostic, Severities, Severity};
 use cellguard::summary::SummaryDoc;
 
 const TITANIC: &str = r#""df": {"type": "pandas.core.frame.DataFrame", "kind": "dataframe",
@@ -27,6 +27,7 @@ fn run(history: &[&str], target: &str, objects: &str) -> Vec<Diagnostic> {
         history: &history,
         kernel_names: Some(&names),
         summaries: Some(&doc),
+        severities: &Severities::new(),
     };
     check_cell(&input).diagnostics
 }
@@ -711,14 +712,17 @@ fn missing_attributes() {
 
 #[test]
 fn arguments_that_do_not_fit() {
+    // A signature known from a library version, not from the kernel: likely, not certain.
     let t = "sns.barplot(df['Sex'], df['Age'])";
+    let found = run(&[IMPORTS], t, TITANIC);
     fires(
-        &run(&[IMPORTS], t, TITANIC),
+        &found,
         t,
         "bad-arguments",
         t,
-        &["at most 1 positional"],
+        &["at most 1 positional", "likely", "seaborn 0.12 or later"],
     );
+    assert_eq!(found[0].severity, Severity::Warning);
     silent(&run(
         &[IMPORTS],
         "sns.barplot(x=df['Sex'], y=df['Age'])",
@@ -740,13 +744,16 @@ fn arguments_that_do_not_fit() {
     let keras =
         r#""model": {"type": "keras.src.models.functional.Functional", "kind": "keras_model"}"#;
     let t = "model.compile(optimizer='adam', class_weight={0: 1})";
+    let found = run(&[], t, keras);
     fires(
-        &run(&[], t, keras),
+        &found,
         t,
         "bad-arguments",
         "class_weight={0: 1}",
         &["unexpected keyword"],
     );
+    // The kernel's type is Keras 3's own: certain.
+    assert_eq!(found[0].severity, Severity::Error);
     silent(&run(
         &[],
         "model.compile(optimizer='adam', loss='mse')",
@@ -1638,11 +1645,18 @@ fn keras_inputs_must_take_the_data() {
             BERT_INPUTS,
         ));
     }
-    // The kernel summarized `model` as something else.
-    silent(&run(
+    // The kernel summarized `model` as something else: no Keras model (a dict has no `fit`
+    // at all, which `missing-attribute` says).
+    let d = run(
         &[&def, scoped],
         t,
         &format!(r#"{BERT_INPUTS}, "model": {{"type": "dict", "kind": "dict"}}"#),
+    );
+    assert!(d.iter().all(|d| d.code == "missing-attribute"), "{d:#?}");
+    silent(&run(
+        &[&def, scoped],
+        t,
+        &format!(r#"{BERT_INPUTS}, "model": {{"type": "mylib.Model", "kind": "object"}}"#),
     ));
 }
 
@@ -2566,6 +2580,7 @@ fn the_globals_of_called_functions_are_asked_of_the_kernel() {
         history: &history,
         kernel_names: None,
         summaries: None,
+        severities: &Severities::new(),
     });
     // Through predict and the sigmoid it calls; not their parameters, modules or functions,
     // nor what a function the cell does not call reads.
@@ -3443,4 +3458,100 @@ fn torch_loaders_of_datasets_the_kernel_probed() {
         "tf.keras.utils.plot_model(fc)",
         &["fc", "PyTorch"],
     );
+}
+
+// ---------- in-place pandas methods return None (pytypes)
+
+/// Checked in CPython with pandas 3: `df.dropna(inplace=True)` returns None, so `.head()` of
+/// its result raises AttributeError; without `inplace` the result is a frame.
+#[test]
+fn the_result_of_an_inplace_pandas_method_is_none() {
+    let t = "df = pd.DataFrame({'a': [1.0, None]})\nclean = df.dropna(inplace=True)\nclean.head()";
+    fires(
+        &run(&[IMPORTS], t, ""),
+        t,
+        "missing-attribute",
+        "head",
+        &["'NoneType' object has no attribute 'head'"],
+    );
+    silent(&run(
+        &[IMPORTS],
+        "df = pd.DataFrame({'a': [1.0, None]})\nclean = df.dropna()\nclean.head()",
+        "",
+    ));
+}
+
+#[test]
+fn the_kernels_undefined_answer_keeps_a_called_functions_name_error() {
+    let make = "def make():\n    n = 3\n    return helper(n)";
+    let history: Vec<String> = [IMPORTS, make].iter().map(|s| s.to_string()).collect();
+    // The kernel was asked about `helper` (a global `make` reads) and has no such name.
+    let doc: SummaryDoc = serde_json::from_str(&format!(
+        r#"{{"schema": 1, "objects": {{{TITANIC}, "helper": {{"error": "undefined"}}}}}}"#
+    ))
+    .unwrap();
+    let names: Vec<String> = ["df", "pd", "np", "plt", "sns", "make"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    let t = "m = make()";
+    let d = check_cell(&CheckInput {
+        cells: &history,
+        target_source: t,
+        target_index: None,
+        history: &history,
+        kernel_names: Some(&names),
+        summaries: Some(&doc),
+        severities: &Severities::new(),
+    })
+    .diagnostics;
+    fires(
+        &d,
+        t,
+        "undefined-name",
+        "make()",
+        &["`helper` is not defined"],
+    );
+}
+
+#[test]
+fn a_column_known_to_be_dropped_gets_no_did_you_mean() {
+    let frame = r#""df": {"type": "pandas.core.frame.DataFrame", "kind": "dataframe",
+        "S": {"shape": [891, 2]}, "R": {"columns": ["Fare", "Age"], "columns_complete": true}}"#;
+    let t = "df['Name'].str.len()";
+    let d = run(
+        &[IMPORTS, "df.drop(columns=['Name'], inplace=True)"],
+        t,
+        frame,
+    );
+    fires(
+        &d,
+        t,
+        "missing-column",
+        "'Name'",
+        &["an earlier cell dropped it"],
+    );
+    assert!(!d[0].message.contains("did you mean"), "{}", d[0].message);
+    assert!(d[0].fix.is_none());
+    // The cell that dropped it, run again: its own run dropped it, not an earlier cell.
+    let t = "df.drop(columns=['Name'], inplace=True)";
+    let d = run(&[IMPORTS, t], t, frame);
+    fires(
+        &d,
+        t,
+        "missing-column",
+        "'Name'",
+        &["this cell dropped it when it ran"],
+    );
+    fires(
+        &d,
+        t,
+        "dropped-again",
+        t,
+        &["'Name'", "this cell dropped it when it ran"],
+    );
+    assert!(d.iter().all(|d| !d.message.contains("earlier")), "{d:#?}");
+    // No resemblance, no suggestion: 'Name' is not 'Fare'.
+    let d = run(&[IMPORTS], "df['Name']", frame);
+    assert!(!d[0].message.contains("did you mean"), "{}", d[0].message);
 }

@@ -8,8 +8,12 @@ import {
   Notification,
   showDialog
 } from '@jupyterlab/apputils';
-import { INotebookTracker, NotebookPanel } from '@jupyterlab/notebook';
-import type { IDisposable } from '@lumino/disposable';
+import type { Cell, ICellModel, ICodeCellModel } from '@jupyterlab/cells';
+import {
+  INotebookTracker,
+  Notebook,
+  NotebookPanel
+} from '@jupyterlab/notebook';
 
 import { cellguardIcon } from './icon';
 import { SHOW_PANEL_COMMAND } from './panel';
@@ -23,22 +27,24 @@ import {
 
 export const CHECK_COMMAND = 'cellguard:check-active-cell';
 
-/** Run commands wrapped by check-before-run, with the keys that run them. */
-const GUARDED_RUNS = [
-  { id: 'notebook:run-cell-and-select-next', keys: ['Shift Enter'] },
-  { id: 'notebook:run-cell', keys: ['Accel Enter'] },
-  { id: 'notebook:run-cell-and-insert-below', keys: ['Alt Enter'] }
-];
-
 /**
- * Selectors one step closer to the key event's target than the notebook's own bindings
- * (`.jp-Notebook.jp-mod-editMode`, `.jp-Notebook.jp-mod-commandMode ... :focus`), so that Lumino
- * picks ours while check-before-run is on, and the notebook's again once it is off.
+ * The notebook's run commands and the cells each runs, in order. Check-before-run guards them all
+ * alike, however they are started: keys, the toolbar's run button, the Run menu, the palette.
  */
-const GUARDED_SELECTORS = [
-  '.jp-Notebook.jp-mod-editMode .jp-CodeCell',
-  '.jp-Notebook.jp-mod-commandMode:not(.jp-mod-readWrite) .jp-Cell:focus'
-];
+const GUARDED_RUNS: Record<string, (notebook: Notebook) => Cell[]> = {
+  'notebook:run-cell': selectedCells,
+  'notebook:run-cell-and-select-next': selectedCells,
+  'notebook:run-cell-and-insert-below': selectedCells,
+  'notebook:run-all-cells': notebook => [...notebook.widgets],
+  'notebook:run-all-above': notebook =>
+    notebook.widgets.slice(0, notebook.activeCellIndex),
+  'notebook:run-all-below': notebook =>
+    notebook.widgets.slice(notebook.activeCellIndex)
+};
+
+function selectedCells(notebook: Notebook): Cell[] {
+  return notebook.widgets.filter(cell => notebook.isSelectedOrActive(cell));
+}
 
 export const commandsPlugin: JupyterFrontEndPlugin<void> = {
   id: 'jupyterlab-cellguard:commands',
@@ -93,75 +99,70 @@ export const commandsPlugin: JupyterFrontEndPlugin<void> = {
     });
     palette?.addItem({ command: CHECK_COMMAND, category: 'cellguard' });
 
-    for (const run of GUARDED_RUNS) {
-      commands.addCommand(guardedId(run.id), {
-        label: () => `${commands.label(run.id)} (checked by cellguard)`,
-        execute: async () => {
-          const panel = tracker.currentWidget;
-          const dryRunFirst = settings.current.dryRunBeforeRun ? dryRun : null;
-          if (!panel || (await confirmRun(panel, checker, dryRunFirst))) {
-            await commands.execute(run.id);
-          }
-        }
-      });
-    }
-
-    let bindings: IDisposable[] = [];
+    // Lumino lets no plugin wrap another's command, and the run button, the Run menu and the
+    // key bindings all end in `commands.execute`: the guard wraps that, for the run commands only.
+    const execute = commands.execute.bind(commands);
+    const guardedExecute: typeof commands.execute = (id, args) => {
+      const cellsOf = GUARDED_RUNS[id];
+      const panel = tracker.currentWidget;
+      if (!cellsOf || !panel) {
+        return execute(id, args);
+      }
+      const dryRunFirst = settings.current.dryRunBeforeRun ? dryRun : null;
+      return confirmRun(
+        panel,
+        cellsOf(panel.content),
+        checker,
+        dryRunFirst
+      ).then(run => (run ? execute(id, args) : undefined));
+    };
     const applySettings = () => {
       const wanted =
         settings.current.enabled && settings.current.checkBeforeRun;
-      if (wanted && bindings.length === 0) {
-        for (const run of GUARDED_RUNS) {
-          for (const selector of GUARDED_SELECTORS) {
-            bindings.push(
-              commands.addKeyBinding({
-                command: guardedId(run.id),
-                keys: run.keys,
-                selector
-              })
-            );
-          }
-        }
-      } else if (!wanted) {
-        bindings.forEach(binding => binding.dispose());
-        bindings = [];
-      }
+      commands.execute = wanted ? guardedExecute : execute;
     };
     settings.changed.connect(applySettings);
     applySettings();
   }
 };
 
-function guardedId(command: string): string {
-  return `cellguard:guarded-${command.replace(/[^a-z-]/g, '-')}`;
-}
+/** Crashes listed in the dialog; a Run All of a broken notebook could list hundreds. */
+const MAX_LISTED = 8;
 
 /**
- * True to run: no selected cell has a certain crash predicted (by the rules, or by a dry run of the
- * active cell when `dryRun` is given), or the user says run anyway.
+ * True to run: no cell about to run has a certain crash predicted (nor fails only because it ran
+ * already), by the rules or, when `dryRun` is given, by a dry run of the first cell to run (the
+ * one the kernel's state is current for), or the user says run anyway.
  */
 async function confirmRun(
   panel: NotebookPanel,
+  cells: Cell[],
   checker: ICellguardChecker,
   dryRun: ICellguardDryRun | null
 ): Promise<boolean> {
-  const notebook = panel.content;
-  const certain: { cellNumber: number; diagnostic: Diagnostic }[] = [];
-  notebook.widgets.forEach((cell, index) => {
-    if (notebook.isSelectedOrActive(cell) && cell.model.type === 'code') {
-      for (const diagnostic of checker.checkCell(panel, cell.model)) {
-        if (diagnostic.severity === 'error') {
-          certain.push({ cellNumber: index + 1, diagnostic });
-        }
+  const models = panel.content.model
+    ? Array.from(panel.content.model.cells)
+    : [];
+  const certain: { cell: string; diagnostic: Diagnostic }[] = [];
+  for (const { cell, diagnostics } of checker.checkRun(
+    panel,
+    cells.map(cell => cell.model)
+  )) {
+    for (const diagnostic of diagnostics) {
+      if (diagnostic.severity === 'error' || diagnostic.quiet) {
+        certain.push({
+          cell: cellName(cell, models.indexOf(cell)),
+          diagnostic
+        });
       }
     }
-  });
-  const active = notebook.activeCell;
-  if (certain.length === 0 && dryRun && active?.model.type === 'code') {
-    const { crash } = await dryRun.run(panel, active.model);
+  }
+  const first = cells.find(cell => cell.model.type === 'code')?.model;
+  if (certain.length === 0 && dryRun && first) {
+    const { crash } = await dryRun.run(panel, first);
     if (crash) {
       certain.push({
-        cellNumber: notebook.activeCellIndex + 1,
+        cell: cellName(first, models.indexOf(first)),
         diagnostic: crash
       });
     }
@@ -169,12 +170,16 @@ async function confirmRun(
   if (certain.length === 0) {
     return true;
   }
-  const body = certain
+  const listed = certain
+    .slice(0, MAX_LISTED)
     .map(
-      ({ cellNumber, diagnostic }) =>
-        `Cell ${cellNumber}, line ${diagnostic.start.line + 1}: ${diagnostic.message}`
-    )
-    .join('\n');
+      ({ cell, diagnostic }) =>
+        `${cell}, line ${diagnostic.start.line + 1}: ${diagnostic.message}`
+    );
+  if (certain.length > MAX_LISTED) {
+    listed.push(`... and ${certain.length - MAX_LISTED} more`);
+  }
+  const body = listed.join('\n');
   const result = await showDialog({
     title: 'cellguard predicts a crash',
     body,
@@ -185,4 +190,10 @@ async function confirmRun(
     defaultButton: 0
   });
   return result.button.accept;
+}
+
+/** As JupyterLab shows a cell: its execution count, else its place in the notebook. */
+function cellName(cell: ICellModel, index: number): string {
+  const count = (cell as Partial<ICodeCellModel>).executionCount;
+  return count ? `Cell [${count}]` : `Cell ${index + 1} (not run)`;
 }

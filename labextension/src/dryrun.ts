@@ -6,20 +6,20 @@ import type { ICellModel } from '@jupyterlab/cells';
 import type { NotebookPanel } from '@jupyterlab/notebook';
 import { ISignal, Signal } from '@lumino/signaling';
 
-import type { CheckRequest, DryRunReply } from './protocol';
+import type { CheckRequest, IDryRunReply } from './protocol';
 import {
   DistributiveOmit,
   DryRun,
-  DryRunOutcome,
+  IDryRunOutcome,
   ICellguardChecker,
   ICellguardCore,
   ICellguardDryRun,
   ICellguardKernels,
   ICellguardSettings,
-  SourceResult
+  ISourceResult
 } from './tokens';
 
-const NOTHING: SourceResult = { diagnostics: [], conclusive: false };
+const NOTHING: ISourceResult = { diagnostics: [], conclusive: false };
 
 /**
  * Runs a cell on an isolated copy of the kernel (the kernel forks: cellguard/kernel/dryrun.py) on
@@ -45,7 +45,7 @@ class DryRunner implements ICellguardDryRun {
   async check(
     request: CheckRequest,
     panel: NotebookPanel
-  ): Promise<SourceResult> {
+  ): Promise<ISourceResult> {
     const index = request.target_index ?? -1;
     const cell = panel.content.model?.cells.get(index);
     if (!cell) {
@@ -69,7 +69,7 @@ class DryRunner implements ICellguardDryRun {
     };
   }
 
-  async run(panel: NotebookPanel, cell: ICellModel): Promise<DryRunOutcome> {
+  async run(panel: NotebookPanel, cell: ICellModel): Promise<IDryRunOutcome> {
     const source = cell.sharedModel.getSource();
     const show = (state: DistributiveOmit<DryRun, 'cellId' | 'cellNumber'>) =>
       this._show(panel, cell, state);
@@ -91,7 +91,7 @@ class DryRunner implements ICellguardDryRun {
     const cancel = () => controller.abort();
     this._cancel.set(panel, cancel);
     show({ state: 'running', cancel });
-    let reply: DryRunReply;
+    let reply: IDryRunReply;
     try {
       reply = await this._kernels
         .linkFor(panel)
@@ -139,7 +139,7 @@ class DryRunner implements ICellguardDryRun {
 }
 
 /** Words for a reason code of an inconclusive dry run (docs/summary-schema.md). */
-export function explainReason(reply: DryRunReply): string {
+export function explainReason(reply: IDryRunReply): string {
   const reason = reply.reason ?? { code: 'unknown' };
   const at = typeof reason.line === 'number' ? ` at line ${reason.line}` : '';
   switch (reason.code) {

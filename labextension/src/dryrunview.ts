@@ -3,7 +3,7 @@ import { Widget } from '@lumino/widgets';
 
 import { element, progressWithCancel } from './dom';
 import { DECLINED, explainReason } from './dryrun';
-import type { DryRunIsolation, DryRunReply } from './protocol';
+import type { IDryRunIsolation, IDryRunReply } from './protocol';
 import type { DryRun, ICellguardDryRun } from './tokens';
 
 /**
@@ -88,7 +88,7 @@ function renderRun(run: DryRun): HTMLElement {
 }
 
 function renderReply(
-  reply: DryRunReply,
+  reply: IDryRunReply,
   cell: string,
   line: (text: string, className?: string) => void
 ): void {
@@ -116,7 +116,7 @@ function renderReply(
   }
 }
 
-function layers(isolation: DryRunIsolation): string {
+function layers(isolation: IDryRunIsolation): string {
   const used = ['audit hook'];
   if (isolation.descriptors) {
     used.push('inherited files closed');

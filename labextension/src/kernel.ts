@@ -10,32 +10,44 @@ import { ISignal, Signal } from '@lumino/signaling';
 
 import { KERNEL_SOURCE } from './generated/kernelSource';
 import type {
-  DryRunReply,
-  HelloReply,
-  HistoryReply,
-  KernelReplyBase,
+  IDryRunReply,
+  IHelloReply,
+  IHistoryReply,
+  IKernelReplyBase,
   KernelRequest,
-  NamesReply,
-  SignatureReply,
+  INamesReply,
+  ISignatureReply,
   Signatures,
-  SummarizeReply,
-  SummaryDoc,
+  ISummarizeReply,
+  ISummaryDoc,
   Wants
 } from './protocol';
 import {
   ICellguardKernels,
   ICellguardSettings,
   IKernelLink,
-  KernelFacts,
+  IKernelFacts,
   LinkState
 } from './tokens';
 
 export const COMM_TARGET = 'cellguard';
 /** Comm re-opens allowed per kernel generation, against two front ends fighting over the agent. */
 const MAX_REOPENS = 5;
+/**
+ * A refresh that failed (timed out behind another client's cells) is tried again this often; the
+ * facts stay marked stale until one succeeds.
+ */
+const MAX_REFRESH_RETRIES = 5;
+const REFRESH_RETRY_MS = 1000;
 
-interface Pending {
-  resolve: (reply: KernelReplyBase) => void;
+/** A cell sent to run from this page: its execute request's id and its source. */
+interface ISentCell {
+  msgId: string;
+  source: string;
+}
+
+interface IPending {
+  resolve: (reply: IKernelReplyBase) => void;
   reject: (reason: Error) => void;
   timer: ReturnType<typeof setTimeout>;
 }
@@ -56,6 +68,10 @@ class KernelLink implements IKernelLink {
     void _context.ready.then(() => this._relink());
   }
 
+  get executionsChanged(): ISignal<IKernelLink, void> {
+    return this._executionsChanged;
+  }
+
   get state(): LinkState {
     return this._state;
   }
@@ -72,13 +88,17 @@ class KernelLink implements IKernelLink {
     return this._isDisposed;
   }
 
-  facts(): KernelFacts {
-    return {
+  facts(): IKernelFacts {
+    // One object per change: the core keeps what it read from the same arrays and documents.
+    this._facts ??= {
       history: this._history,
+      unanswered: this._sent.map(cell => cell.source),
+      stale: this._stale,
       kernelNames: this._names,
       summaries: this._summaries,
       signatures: this._signatures
     };
+    return this._facts;
   }
 
   request(wants: Wants): void {
@@ -90,7 +110,10 @@ class KernelLink implements IKernelLink {
         this._queued.add(name);
       }
     }
-    wants.focus_columns.forEach(column => this._focusColumns.add(column));
+    wants.focus_columns.forEach(column => {
+      this._focusColumns.add(column);
+      this._focusColumnsAsked.add(column);
+    });
     this._flush();
   }
 
@@ -103,14 +126,14 @@ class KernelLink implements IKernelLink {
       : [];
     const signatures =
       missing.length > 0 && this._canAsk()
-        ? this._send<SignatureReply>({
+        ? this._send<ISignatureReply>({
             type: 'signature',
             names: missing
           }).then(
             reply => {
               if (epoch === this._epoch) {
                 this._signatures = { ...this._signatures, ...reply.signatures };
-                this._factsChanged.emit();
+                this._emitFactsChanged();
               }
             },
             reason => console.debug('cellguard: signature failed', reason)
@@ -161,6 +184,7 @@ class KernelLink implements IKernelLink {
   /** Called on ready and kernelChanged (both fire at start-up): links each kernel generation once. */
   private _relink(): void {
     const kernel = this._context.session?.kernel ?? null;
+    this._watchExecutions(kernel);
     if (!kernel) {
       this._dropComm();
       this._linkKey = null;
@@ -213,7 +237,7 @@ class KernelLink implements IKernelLink {
     }
     const comm = kernel.createComm(COMM_TARGET);
     comm.onMsg = msg =>
-      this._onReply(msg.content.data as unknown as KernelReplyBase);
+      this._onReply(msg.content.data as unknown as IKernelReplyBase);
     comm.onClose = () => {
       if (this._comm === comm) {
         this._reopen(kernel, key);
@@ -221,7 +245,7 @@ class KernelLink implements IKernelLink {
     };
     this._comm = comm;
     await comm.open({}).done;
-    const hello = await this._send<HelloReply>({ type: 'hello' });
+    const hello = await this._send<IHelloReply>({ type: 'hello' });
     if (this._linkKey !== key) {
       return;
     }
@@ -278,7 +302,7 @@ class KernelLink implements IKernelLink {
       .finally(() => {
         this._summarizing--;
         // Also after a failure: `fetch` waits for the answer either way.
-        this._factsChanged.emit();
+        this._emitFactsChanged();
       });
   }
 
@@ -298,9 +322,8 @@ class KernelLink implements IKernelLink {
     } else if (status === 'idle') {
       if (this._linkKey === null) {
         this._relink();
-      } else if (this._ranCell) {
-        this._ranCell = false;
-        this._refresh();
+      } else if (this._needsRefresh) {
+        this._refreshWhenQuiet();
       } else {
         this._flush();
       }
@@ -310,28 +333,110 @@ class KernelLink implements IKernelLink {
   private _onIopub(_: ISessionContext, msg: KernelMessage.IMessage): void {
     // Any client's cell run (not our silent injection) may change the namespace.
     if (msg.header.msg_type === 'execute_input') {
-      this._ranCell = true;
+      this._markStale();
       this._epoch++;
     }
   }
 
+  /** Follows the cells this page sends to run, from the request until the kernel's reply. */
+  private _watchExecutions(kernel: Kernel.IKernelConnection | null): void {
+    if (this._watched === kernel) {
+      return;
+    }
+    this._watched?.anyMessage.disconnect(this._onAnyMessage, this);
+    this._watched = kernel;
+    kernel?.anyMessage.connect(this._onAnyMessage, this);
+  }
+
+  private _onAnyMessage(
+    kernel: Kernel.IKernelConnection,
+    args: Kernel.IAnyMessageArgs
+  ): void {
+    const { msg, direction } = args;
+    if (direction === 'send' && msg.header.msg_type === 'execute_request') {
+      const content = (msg as KernelMessage.IExecuteRequestMsg).content;
+      // Our own agent runs silently and stores no history.
+      if (content.silent || content.store_history === false) {
+        return;
+      }
+      this._sent.push({ msgId: msg.header.msg_id, source: content.code });
+      this._running.add(msg.header.msg_id);
+      this._markStale();
+      this._executionsChanged.emit();
+    } else if (
+      direction === 'recv' &&
+      msg.header.msg_type === 'execute_reply'
+    ) {
+      const id =
+        (msg.parent_header as Partial<KernelMessage.IHeader>).msg_id ?? '';
+      if (!this._running.delete(id)) {
+        return;
+      }
+      if (
+        (msg as KernelMessage.IExecuteReplyMsg).content.status === 'aborted'
+      ) {
+        // Never ran (an earlier cell of the same run failed): it defines nothing.
+        this._sent = this._sent.filter(cell => cell.msgId !== id);
+        this._facts = null;
+        this._executionsChanged.emit();
+      }
+      if (kernel.status === 'idle') {
+        this._refreshWhenQuiet();
+      }
+    }
+  }
+
+  private _markStale(): void {
+    this._needsRefresh = true;
+    this._refreshRetries = 0;
+    this._facts = null;
+    if (!this._stale) {
+      this._stale = true;
+      this._emitFactsChanged();
+    }
+  }
+
   /**
-   * Re-reads history and names and re-summarizes what was cached, then swaps them in at once, so
-   * squiggles do not flicker while the kernel answers.
+   * Refreshes once every cell sent from here has been answered: a request sent while cells are
+   * queued would wait behind all of them and time out (Run All of a long notebook).
+   */
+  private _refreshWhenQuiet(): void {
+    if (
+      this._needsRefresh &&
+      this._running.size === 0 &&
+      !this._refreshing &&
+      this._canAsk()
+    ) {
+      this._refresh();
+    }
+  }
+
+  /**
+   * Re-reads history and names and re-summarizes what was cached (with the columns the cells
+   * asked about), then swaps them in at once, so squiggles do not flicker while the kernel
+   * answers. A failed refresh is tried again; until one succeeds the facts stay stale.
    */
   private _refresh(): void {
     if (this._state !== 'linked') {
       return;
     }
     const epoch = ++this._epoch;
+    const answered = this._sent.length;
     const cached = Object.keys(this._summaries?.objects ?? {});
+    this._needsRefresh = false;
+    this._refreshing = true;
+    // A cell started while the kernel answered: its idle status may come before this ends.
+    let outdated = false;
     Promise.all([
-      this._send<HistoryReply>({ type: 'history' }),
-      this._send<NamesReply>({ type: 'names' }),
-      cached.length ? this._summarize(cached) : Promise.resolve(null)
+      this._send<IHistoryReply>({ type: 'history' }),
+      this._send<INamesReply>({ type: 'names' }),
+      cached.length
+        ? this._summarize(cached, [...this._focusColumnsAsked])
+        : Promise.resolve(null)
     ])
       .then(([history, names, summary]) => {
         if (epoch !== this._epoch) {
+          outdated = true;
           return;
         }
         this._history = history.cells.map(cell => cell.source);
@@ -340,18 +445,43 @@ class KernelLink implements IKernelLink {
         // A cell ran: a callable may have been redefined.
         this._signatures = {};
         this._asked = new Set(cached);
-        this._factsChanged.emit();
+        this._sent = this._sent.slice(answered);
+        this._stale = this._needsRefresh || this._sent.length > 0;
+        this._refreshRetries = 0;
+        this._emitFactsChanged();
+        this._executionsChanged.emit();
       })
-      .catch(reason =>
-        console.debug('cellguard: kernel refresh failed', reason)
-      );
+      .catch(reason => {
+        if (epoch !== this._epoch) {
+          return;
+        }
+        this._needsRefresh = true;
+        if (this._refreshRetries++ < MAX_REFRESH_RETRIES) {
+          console.debug(
+            'cellguard: kernel refresh failed; trying again',
+            reason
+          );
+          setTimeout(() => this._refreshWhenQuiet(), REFRESH_RETRY_MS);
+        } else {
+          console.debug(
+            'cellguard: kernel refresh failed; facts stay stale',
+            reason
+          );
+        }
+      })
+      .finally(() => {
+        this._refreshing = false;
+        if (outdated) {
+          this._refreshWhenQuiet();
+        }
+      });
   }
 
   private async _summarize(
     names: string[],
     focusColumns: string[] = []
-  ): Promise<SummaryDoc> {
-    const reply = await this._send<SummarizeReply>({
+  ): Promise<ISummaryDoc> {
+    const reply = await this._send<ISummarizeReply>({
       type: 'summarize',
       names,
       options: {
@@ -375,7 +505,7 @@ class KernelLink implements IKernelLink {
     code: string,
     budgetMs: number,
     signal: AbortSignal
-  ): Promise<DryRunReply> {
+  ): Promise<IDryRunReply> {
     if (!this._canAsk()) {
       return Promise.reject(new Error('the kernel is not linked and idle'));
     }
@@ -393,13 +523,13 @@ class KernelLink implements IKernelLink {
     );
     // The reply comes when the run ends: within the budget, plus the usual allowance.
     const timeoutMs = budgetMs + this._settings.current.requestTimeoutMs;
-    return this._send<DryRunReply>(
+    return this._send<IDryRunReply>(
       { type: 'dry_run', code, budget_ms: budgetMs },
       { id, timeoutMs }
     );
   }
 
-  private _send<T extends KernelReplyBase>(
+  private _send<T extends IKernelReplyBase>(
     request: KernelRequest,
     options: { id?: string; timeoutMs?: number } = {}
   ): Promise<T> {
@@ -422,7 +552,7 @@ class KernelLink implements IKernelLink {
     });
   }
 
-  private _onReply(reply: KernelReplyBase): void {
+  private _onReply(reply: IKernelReplyBase): void {
     const pending = this._pending.get(reply.id);
     if (!pending) {
       return;
@@ -458,6 +588,18 @@ class KernelLink implements IKernelLink {
     this._asked = new Set();
     this._queued.clear();
     this._focusColumns.clear();
+    this._focusColumnsAsked.clear();
+    // A new kernel: what was sent to the old one never runs.
+    this._sent = [];
+    this._running.clear();
+    this._stale = false;
+    this._needsRefresh = false;
+    this._emitFactsChanged();
+    this._executionsChanged.emit();
+  }
+
+  private _emitFactsChanged(): void {
+    this._facts = null;
     this._factsChanged.emit();
   }
 
@@ -471,19 +613,31 @@ class KernelLink implements IKernelLink {
   private _state: LinkState = 'none';
   private _stateChanged = new Signal<IKernelLink, LinkState>(this);
   private _factsChanged = new Signal<IKernelLink, void>(this);
+  private _executionsChanged = new Signal<IKernelLink, void>(this);
   private _isDisposed = false;
   private _comm: Kernel.IComm | null = null;
   private _linkKey: string | null = null;
   private _generation = 0;
   /** Bumped whenever cached facts become stale, so late replies are dropped. */
   private _epoch = 0;
-  private _ranCell = false;
+  /** A cell ran since the facts were last read from the kernel, or that read failed. */
+  private _needsRefresh = false;
+  private _refreshing = false;
+  private _refreshRetries = 0;
+  /** The facts may be out of date: code ran since the kernel's last answer. */
+  private _stale = false;
+  /** Cells sent to run from this page since the kernel's last answer, in order. */
+  private _sent: ISentCell[] = [];
+  /** Execute requests of `_sent` not replied to yet. */
+  private _running = new Set<string>();
+  private _watched: Kernel.IKernelConnection | null = null;
+  private _facts: IKernelFacts | null = null;
   private _reopens = 0;
   private _nextId = 0;
-  private _pending = new Map<string, Pending>();
+  private _pending = new Map<string, IPending>();
   private _history: string[] = [];
   private _names: string[] | null = null;
-  private _summaries: SummaryDoc | null = null;
+  private _summaries: ISummaryDoc | null = null;
   private _signatures: Signatures = {};
   /** Summarize requests sent and not answered yet. */
   private _summarizing = 0;
@@ -492,9 +646,14 @@ class KernelLink implements IKernelLink {
   /** Names (and the columns their cells mention) waiting for the kernel to be idle. */
   private _queued = new Set<string>();
   private _focusColumns = new Set<string>();
+  /** Every column the cells asked about since the kernel last changed: refreshes keep them. */
+  private _focusColumnsAsked = new Set<string>();
 }
 
-function mergeSummaries(base: SummaryDoc | null, add: SummaryDoc): SummaryDoc {
+function mergeSummaries(
+  base: ISummaryDoc | null,
+  add: ISummaryDoc
+): ISummaryDoc {
   if (!base) {
     return add;
   }

@@ -14,7 +14,7 @@ import { EditorView, ViewPlugin } from '@codemirror/view';
 
 import type { Position } from './protocol';
 import {
-  CellDiagnostic,
+  ICellDiagnostic,
   ICellguardChecker,
   ICellguardSettings
 } from './tokens';
@@ -34,7 +34,30 @@ const editors = new Map<EditorView, ICellModel>();
  */
 const shown = new WeakMap<EditorView, string>();
 
-const keyOf = (diagnostics: CellDiagnostic[]) => JSON.stringify(diagnostics);
+const keyOf = (diagnostics: ICellDiagnostic[]) => JSON.stringify(diagnostics);
+
+/**
+ * Editors edited since their linter last ran: their linter runs after the debounce delay anyway,
+ * and a re-lint would start that delay again (a notebook re-check 750 ms after the edit pushed a
+ * 1000 ms debounce to 1750 ms).
+ */
+const editedSinceLint = new WeakSet<EditorView>();
+
+/** When each editor was last edited, for the syntax error delay. */
+const lastEdit = new WeakMap<EditorView, number>();
+
+/** The editors a syntax error is held back for, with the timer that shows it. */
+const heldSyntaxErrors = new WeakMap<
+  EditorView,
+  ReturnType<typeof setTimeout>
+>();
+
+/** The longest a slice of a notebook's re-lint may hold the main thread. */
+const RELINT_SLICE_MS = 8;
+
+/** What the linter shows: not what only a second run of an unchanged cell would fail on. */
+const shownOf = (diagnostics: ICellDiagnostic[]) =>
+  diagnostics.filter(d => !d.quiet);
 
 /**
  * Squiggles: a CodeMirror linter on every notebook code cell editor. It calls the checker
@@ -59,21 +82,61 @@ export const linterPlugin: JupyterFrontEndPlugin<void> = {
     registry: IEditorExtensionRegistry,
     tracker: INotebookTracker
   ): void => {
-    /** The notebook holding a cell model; null for editors outside notebooks. */
-    const panelOf = (model: ICellModel): NotebookPanel | null =>
-      tracker.find(panel => {
+    /**
+     * The notebook holding a cell model; null for editors outside notebooks. Looked up once per
+     * model (a cell moved to another notebook gets a new model): re-linting a notebook asks for
+     * every editor's.
+     */
+    const panels = new WeakMap<ICellModel, NotebookPanel>();
+    const panelOf = (model: ICellModel): NotebookPanel | null => {
+      const known = panels.get(model);
+      if (known && !known.isDisposed) {
+        return known;
+      }
+      const found = tracker.find(panel => {
         const cells = panel.content.model?.cells;
         return !!cells && Array.from(cells).includes(model);
-      }) ?? null;
+      });
+      if (found) {
+        panels.set(model, found);
+      }
+      return found ?? null;
+    };
+
+    /**
+     * The diagnostics to show in an editor now: a syntax error waits until typing has paused for
+     * the longer syntax error delay (mid-statement, code is incomplete rather than wrong).
+     */
+    const diagnosticsFor = (
+      view: EditorView,
+      panel: NotebookPanel,
+      model: ICellModel
+    ) => {
+      const diagnostics = shownOf(checker.checkCell(panel, model));
+      clearTimeout(heldSyntaxErrors.get(view));
+      const wait =
+        (lastEdit.get(view) ?? 0) +
+        settings.current.syntaxErrorDelayMs -
+        Date.now();
+      if (wait > 0 && diagnostics.some(d => d.code === 'syntax-error')) {
+        heldSyntaxErrors.set(
+          view,
+          setTimeout(() => view.dispatch({ effects: relint.of(null) }), wait)
+        );
+        return diagnostics.filter(d => d.code !== 'syntax-error');
+      }
+      return diagnostics;
+    };
 
     const makeLinter = (model: ICellModel) =>
       linter(
         view => {
+          editedSinceLint.delete(view);
           const panel = panelOf(model);
           if (!panel) {
             return [];
           }
-          const diagnostics = checker.checkCell(panel, model);
+          const diagnostics = diagnosticsFor(view, panel, model);
           shown.set(view, keyOf(diagnostics));
           return diagnostics.map(diagnostic =>
             toCodeMirror(view.state.doc, diagnostic, panel, checker)
@@ -102,21 +165,60 @@ export const linterPlugin: JupyterFrontEndPlugin<void> = {
           lintCompartment.of(makeLinter(cellModel)),
           ViewPlugin.define(view => {
             editors.set(view, cellModel);
-            return { destroy: () => editors.delete(view) };
+            return {
+              update: update => {
+                if (update.docChanged) {
+                  editedSinceLint.add(view);
+                  lastEdit.set(view, Date.now());
+                }
+              },
+              destroy: () => {
+                clearTimeout(heldSyntaxErrors.get(view));
+                editors.delete(view);
+              }
+            };
           })
         ]);
       }
     });
 
-    const relintNotebook = (panel: NotebookPanel) => {
-      editors.forEach((model, view) => {
+    /**
+     * Re-lints a notebook's editors whose diagnostics changed, a slice of them at a time: a long
+     * notebook's re-check never holds the main thread for long (a keystroke waits for at most one
+     * slice). A new request restarts the pass.
+     */
+    const passes = new Map<NotebookPanel, [EditorView, ICellModel][]>();
+    const step = (panel: NotebookPanel) => {
+      const queue = passes.get(panel);
+      if (!queue) {
+        return;
+      }
+      const deadline = performance.now() + RELINT_SLICE_MS;
+      while (queue.length > 0 && performance.now() < deadline) {
+        const [view, model] = queue.shift()!;
         if (
-          panelOf(model) === panel &&
-          shown.get(view) !== keyOf(checker.checkCell(panel, model))
+          editors.has(view) &&
+          !editedSinceLint.has(view) &&
+          shown.get(view) !== keyOf(shownOf(checker.checkCell(panel, model)))
         ) {
           view.dispatch({ effects: relint.of(null) });
         }
-      });
+      }
+      if (queue.length > 0) {
+        setTimeout(() => step(panel), 0);
+      } else {
+        passes.delete(panel);
+      }
+    };
+    const relintNotebook = (panel: NotebookPanel) => {
+      const running = passes.has(panel);
+      passes.set(
+        panel,
+        [...editors].filter(([, model]) => panelOf(model) === panel)
+      );
+      if (!running) {
+        setTimeout(() => step(panel), 0);
+      }
     };
     checker.changed.connect((_, panel) => relintNotebook(panel));
     settings.changed.connect(() => {
@@ -139,13 +241,22 @@ function offset(doc: Text, position: Position): number {
 
 function toCodeMirror(
   doc: Text,
-  diagnostic: CellDiagnostic,
+  diagnostic: ICellDiagnostic,
   panel: NotebookPanel,
   checker: ICellguardChecker
 ): CmDiagnostic {
   const from = offset(doc, diagnostic.start);
   const to = Math.max(from, offset(doc, diagnostic.end));
   const fix = diagnostic.fix;
+  // A cell to run first may need earlier cells itself: the fix runs the whole chain.
+  const chain =
+    fix && fix.run_cells.length > 0
+      ? checker.runChain(panel, fix.run_cells)
+      : [];
+  const name =
+    fix && chain.length > fix.run_cells.length
+      ? `Run cells ${chain.map(index => index + 1).join(', ')} first`
+      : fix?.message;
   return {
     from,
     to,
@@ -155,7 +266,7 @@ function toCodeMirror(
     actions: fix
       ? [
           {
-            name: fix.message,
+            name: name ?? fix.message,
             apply: view => {
               if (fix.edits.length > 0) {
                 const current = view.state.doc;

@@ -13,7 +13,7 @@ import type {
   Prompt,
   PromptOptions,
   Signatures,
-  SummaryDoc,
+  ISummaryDoc,
   Wants
 } from './protocol';
 import {
@@ -25,13 +25,13 @@ import {
   ICellguardLlm,
   ICellguardSettings,
   LlmRun,
-  LlmStatus,
-  PromptOverrides,
-  SourceResult
+  ILlmStatus,
+  IPromptOverrides,
+  ISourceResult
 } from './tokens';
 
 /** `GET /cellguard/llm/status` (cellguard/server): the host only, never the key. */
-interface ServerStatus {
+interface IServerStatus {
   configured: boolean;
   model: string;
   host: string;
@@ -57,7 +57,7 @@ type CheckError = { message: string; tries?: number } & (
 );
 
 /** `POST /cellguard/llm/check`: the raw answers (untrusted text) and the failed votes' errors. */
-interface CheckReply {
+interface ICheckReply {
   answers?: string[];
   errors?: CheckError[];
   /** Jupyter's own error replies (403 from the Authorizer, 404 without the extension). */
@@ -83,11 +83,11 @@ class Llm implements ICellguardLlm {
     _settings.changed.connect(() => this._updateStatus());
   }
 
-  get status(): LlmStatus {
+  get status(): ILlmStatus {
     return this._status;
   }
 
-  get statusChanged(): ISignal<ICellguardLlm, LlmStatus> {
+  get statusChanged(): ISignal<ICellguardLlm, ILlmStatus> {
     return this._statusChanged;
   }
 
@@ -102,7 +102,7 @@ class Llm implements ICellguardLlm {
   prompt(
     panel: NotebookPanel,
     cell: ICellModel,
-    overrides?: PromptOverrides
+    overrides?: IPromptOverrides
   ): Prompt | null {
     const request = this._checker.requestFor(panel, cell);
     const report = this._core.check(request);
@@ -126,7 +126,7 @@ class Llm implements ICellguardLlm {
   async check(
     request: CheckRequest,
     panel: NotebookPanel
-  ): Promise<SourceResult> {
+  ): Promise<ISourceResult> {
     return {
       diagnostics: await this._check(request, panel),
       conclusive: false
@@ -166,11 +166,13 @@ class Llm implements ICellguardLlm {
       });
       return [];
     }
-    const rule = report.diagnostics.find(
-      diagnostic => diagnostic.severity === 'error'
-    );
-    if (rule && !this._settings.current.llmDiagnosisWhenRuleFires) {
-      run({ state: 'skipped', rule: rule.message });
+    if (
+      report.crash_predicted &&
+      !this._settings.current.llmDiagnosisWhenRuleFires
+    ) {
+      // The core predicted the crash; its first error says why.
+      const rule = report.diagnostics.find(d => d.severity === 'error');
+      run({ state: 'skipped', rule: rule?.message ?? '' });
       return [];
     }
 
@@ -239,7 +241,7 @@ class Llm implements ICellguardLlm {
         state: 'verdict',
         judgement,
         located: diagnostic !== null,
-        ruleFired: !!rule
+        ruleFired: report.crash_predicted
       });
       return diagnostic ? [diagnostic] : [];
     } catch (error) {
@@ -273,7 +275,7 @@ class Llm implements ICellguardLlm {
     request: CheckRequest,
     wants: Wants,
     signatures: Signatures,
-    overrides?: PromptOverrides
+    overrides?: IPromptOverrides
   ): Prompt | null {
     const llm = this._settings.current.llm;
     const categories = overrides?.categories ?? llm.categories;
@@ -292,7 +294,7 @@ class Llm implements ICellguardLlm {
     return this._core.buildPrompt({
       history: request.history,
       target: request.target_source,
-      summaries: pickSummaries(request.summaries as SummaryDoc | null, wants),
+      summaries: pickSummaries(request.summaries as ISummaryDoc | null, wants),
       signatures: llm.docs ? signatures : null,
       options
     });
@@ -330,9 +332,9 @@ class Llm implements ICellguardLlm {
       { method: 'POST', body: JSON.stringify(body), signal },
       this._serverSettings
     );
-    let reply: CheckReply = {};
+    let reply: ICheckReply = {};
     try {
-      reply = (await response.json()) as CheckReply;
+      reply = (await response.json()) as ICheckReply;
     } catch {
       // A proxy's HTML error page: the status says enough.
     }
@@ -359,7 +361,7 @@ class Llm implements ICellguardLlm {
         this._serverSettings
       );
       this._server = response.ok
-        ? ((await response.json()) as ServerStatus)
+        ? ((await response.json()) as IServerStatus)
         : null;
     } catch (reason) {
       console.debug('cellguard: LLM status not available', reason);
@@ -394,15 +396,15 @@ class Llm implements ICellguardLlm {
   }
 
   private readonly _serverSettings = ServerConnection.makeSettings();
-  private _server: ServerStatus | null = null;
+  private _server: IServerStatus | null = null;
   private _serverStatus: Promise<void>;
-  private _status: LlmStatus = {
+  private _status: ILlmStatus = {
     configured: false,
     model: '',
     host: '',
     note: ''
   };
-  private _statusChanged = new Signal<ICellguardLlm, LlmStatus>(this);
+  private _statusChanged = new Signal<ICellguardLlm, ILlmStatus>(this);
   private _runs = new WeakMap<NotebookPanel, LlmRun>();
   private _cancel = new WeakMap<NotebookPanel, () => void>();
   private _runChanged = new Signal<ICellguardLlm, NotebookPanel>(this);
@@ -417,9 +419,9 @@ function serverUrl(settings: ServerConnection.ISettings, path: string): string {
  * would make the prompt longer and the LLM's reading of the cell less sharp.
  */
 function pickSummaries(
-  doc: SummaryDoc | null,
+  doc: ISummaryDoc | null,
   wants: Wants
-): SummaryDoc | null {
+): ISummaryDoc | null {
   if (!doc) {
     return null;
   }

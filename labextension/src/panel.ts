@@ -4,7 +4,7 @@ import {
   JupyterFrontEndPlugin
 } from '@jupyterlab/application';
 import { INotebookTracker, NotebookPanel } from '@jupyterlab/notebook';
-import { Debouncer } from '@lumino/polling';
+import { Throttler } from '@lumino/polling';
 import { Panel, Widget } from '@lumino/widgets';
 
 import { DryRunView } from './dryrunview';
@@ -13,6 +13,12 @@ import { LlmVerdictView } from './llmview';
 import { ICellguardChecker, ICellguardDryRun, ICellguardLlm } from './tokens';
 
 export const SHOW_PANEL_COMMAND = 'cellguard:show-diagnostics';
+
+const SEVERITY_WORDS = {
+  error: 'Error',
+  warning: 'Warning',
+  info: 'Info'
+} as const;
 
 /** The notebook's diagnostics grouped by cell; clicking one puts the cursor on it. */
 class DiagnosticsList extends Widget {
@@ -51,12 +57,18 @@ class DiagnosticsList extends Widget {
     void this._render.invoke();
   }
 
-  /** Rendering checks every cell: only while visible, and not on every keystroke. */
-  private _render = new Debouncer(() => {
-    if (this.isVisible) {
-      this._renderNow();
-    }
-  }, 400);
+  /**
+   * Rendering checks every cell: only while visible, at most every 400 ms (throttled, not
+   * debounced: a Run All changes the notebook every few ms and would never let it render).
+   */
+  private _render = new Throttler(
+    () => {
+      if (this.isVisible) {
+        this._renderNow();
+      }
+    },
+    { limit: 400, edge: 'trailing' }
+  );
 
   private _renderNow(): void {
     const node = this.node;
@@ -66,8 +78,10 @@ class DiagnosticsList extends Widget {
       node.appendChild(note('Open a notebook to see its predicted crashes.'));
       return;
     }
+    // Not what only a second run of an unchanged cell would fail on: that is said when it runs.
     const results = this._checker
       .checkNotebook(panel)
+      .map(r => ({ ...r, diagnostics: r.diagnostics.filter(d => !d.quiet) }))
       .filter(r => r.diagnostics.length > 0);
     if (results.length === 0) {
       node.appendChild(note(`No problems found in ${panel.title.label}.`));
@@ -94,7 +108,8 @@ class DiagnosticsList extends Widget {
         item.className = `jp-cellguard-item jp-cellguard-${diagnostic.severity}`;
         item.tabIndex = 0;
         item.title = `${diagnostic.code} (${diagnostic.source})`;
-        item.textContent = `${diagnostic.start.line + 1}:${diagnostic.start.column + 1} ${diagnostic.message}`;
+        // The severity in words too, not by colour alone.
+        item.textContent = `${SEVERITY_WORDS[diagnostic.severity]} ${diagnostic.start.line + 1}:${diagnostic.start.column + 1} ${diagnostic.message}`;
         const jump = () => jumpTo(panel, cellIndex, diagnostic.start);
         item.addEventListener('click', jump);
         item.addEventListener('keydown', event => {

@@ -5,6 +5,7 @@
 
 export type {
   CellReport,
+  Code,
   CheckRequest,
   Claim,
   Diagnostic,
@@ -17,17 +18,19 @@ export type {
   Prompt,
   PromptOptions,
   PromptRequest,
+  Severities,
+  SeveritiesRequest,
+  Severity,
   TextEdit,
+  Verdict,
   Wants
 } from '../core/cellguard_core';
-
-export type Severity = 'error' | 'warning' | 'info';
 
 /** The kernel's `signature` answers by callable path; the core reads them. */
 export type Signatures = Record<string, object>;
 
 /** A summary document of the kernel's `summarize` reply; the core reads it, TS only merges them. */
-export interface SummaryDoc {
+export interface ISummaryDoc {
   schema: number;
   partial: boolean;
   elapsed_ms?: number;
@@ -52,25 +55,25 @@ export type KernelRequest =
   | { type: 'dry_run'; code: string; budget_ms: number }
   | { type: 'dry_run_cancel'; run: string };
 
-export interface KernelReplyBase {
+export interface IKernelReplyBase {
   type: string;
   id: string;
   ok: boolean;
   error?: string;
 }
 
-export interface HelloReply extends KernelReplyBase {
+export interface IHelloReply extends IKernelReplyBase {
   protocol: number;
   python: string;
   libraries: Record<string, string>;
   agent: 'package' | 'embedded';
 }
 
-export interface NamesReply extends KernelReplyBase {
+export interface INamesReply extends IKernelReplyBase {
   names: string[];
 }
 
-export interface HistoryReply extends KernelReplyBase {
+export interface IHistoryReply extends IKernelReplyBase {
   cells: {
     execution_count: number | null;
     source: string;
@@ -80,22 +83,22 @@ export interface HistoryReply extends KernelReplyBase {
   }[];
 }
 
-export interface SummarizeReply extends KernelReplyBase {
-  summary: SummaryDoc;
+export interface ISummarizeReply extends IKernelReplyBase {
+  summary: ISummaryDoc;
 }
 
-export interface SignatureReply extends KernelReplyBase {
+export interface ISignatureReply extends IKernelReplyBase {
   signatures: Signatures;
 }
 
 /** Why a dry run says nothing certain: a code with its fields (docs/summary-schema.md). */
-export interface DryRunReason {
+export interface IDryRunReason {
   code: string;
   [field: string]: unknown;
 }
 
 /** Which isolation layers the dry run's child ran under. */
-export interface DryRunIsolation {
+export interface IDryRunIsolation {
   descriptors: boolean;
   shared_memory_bytes: number;
   memory_cap: boolean;
@@ -105,7 +108,7 @@ export interface DryRunIsolation {
   seccomp: boolean;
 }
 
-export interface DryRunReply extends KernelReplyBase {
+export interface IDryRunReply extends IKernelReplyBase {
   outcome: 'crash' | 'completed' | 'unknown';
   elapsed_ms?: number;
   run_ms?: number;
@@ -115,10 +118,10 @@ export interface DryRunReply extends KernelReplyBase {
     line: number | null;
     frames: { file: string; line: number; function: string }[];
   };
-  reason?: DryRunReason;
-  isolation?: DryRunIsolation;
+  reason?: IDryRunReason;
+  isolation?: IDryRunIsolation;
 }
 
-export interface DryRunCancelReply extends KernelReplyBase {
+export interface IDryRunCancelReply extends IKernelReplyBase {
   cancelled: boolean;
 }

@@ -5,13 +5,14 @@ import type {
 import { ISettingRegistry } from '@jupyterlab/settingregistry';
 import { Signal } from '@lumino/signaling';
 
-import { CellguardSettings, ICellguardSettings } from './tokens';
+import { ICellguardValues, ICellguardSettings } from './tokens';
 
 export const SETTINGS_PLUGIN_ID = 'jupyterlab-cellguard:settings';
 
-const DEFAULTS: CellguardSettings = {
+const DEFAULTS: ICellguardValues = {
   enabled: true,
   debounceMs: 250,
+  syntaxErrorDelayMs: 2000,
   severities: {},
   maxColumns: 20,
   requestTimeoutMs: 5000,
@@ -35,12 +36,12 @@ const DEFAULTS: CellguardSettings = {
 };
 
 class Settings implements ICellguardSettings {
-  current: CellguardSettings = DEFAULTS;
-  readonly changed: Signal<ICellguardSettings, CellguardSettings> = new Signal(
+  current: ICellguardValues = DEFAULTS;
+  readonly changed: Signal<ICellguardSettings, ICellguardValues> = new Signal(
     this
   );
 
-  update(composite: Partial<CellguardSettings>): void {
+  update(composite: Partial<ICellguardValues>): void {
     // The LLM object is merged too: a user setting that names some of its fields keeps the others.
     this.current = {
       ...DEFAULTS,
@@ -67,7 +68,7 @@ export const settingsPlugin: JupyterFrontEndPlugin<ICellguardSettings> = {
       ?.load(SETTINGS_PLUGIN_ID)
       .then(loaded => {
         const apply = () =>
-          settings.update(loaded.composite as Partial<CellguardSettings>);
+          settings.update(loaded.composite as Partial<ICellguardValues>);
         loaded.changed.connect(apply);
         apply();
       })

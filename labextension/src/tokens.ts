@@ -15,14 +15,16 @@ import type {
   Diagnostic,
   DryRunCrashRequest,
   DryRunDecline,
-  DryRunReply,
+  IDryRunReply,
   Judgement,
   JudgeRequest,
   Prompt,
   PromptRequest,
-  Severity,
+  Severities,
+  SeveritiesRequest,
   Signatures,
-  SummaryDoc,
+  ISummaryDoc,
+  Verdict,
   Wants
 } from './protocol';
 
@@ -30,15 +32,17 @@ const PACKAGE = 'jupyterlab-cellguard';
 
 /** The user's settings, typed, with a signal when they change. */
 export interface ICellguardSettings {
-  readonly current: CellguardSettings;
-  readonly changed: ISignal<ICellguardSettings, CellguardSettings>;
+  readonly current: ICellguardValues;
+  readonly changed: ISignal<ICellguardSettings, ICellguardValues>;
 }
 
-export interface CellguardSettings {
+export interface ICellguardValues {
   enabled: boolean;
   debounceMs: number;
-  /** Per diagnostic code: a severity to show it with, or `off` to hide it. */
-  severities: Record<string, Severity | 'off'>;
+  /** How long typing must pause before a syntax error is shown (code mid-statement is incomplete). */
+  syntaxErrorDelayMs: number;
+  /** Per diagnostic code: a severity to show it with, or `off` to hide it (the core applies them). */
+  severities: Severities;
   maxColumns: number;
   requestTimeoutMs: number;
   checkBeforeRun: boolean;
@@ -50,13 +54,13 @@ export interface CellguardSettings {
   dryRunBeforeRun: boolean;
   /** Time budget of one dry run. */
   dryRunBudgetMs: number;
-  llm: LlmSettings;
+  llm: ILlmSettings;
 }
 
 export type Category = 'S' | 'R' | 'V';
 
 /** How to ask the LLM; the API key is never here (only the server reads it). */
-export interface LlmSettings {
+export interface ILlmSettings {
   /** OpenAI-compatible base URL; empty: the server's. */
   endpoint: string;
   /** Empty: the server's. */
@@ -96,6 +100,8 @@ export interface ICellguardCore {
   declineDryRun(source: string): DryRunDecline | null | undefined;
   /** The `dry-run-crash` diagnostic of a crash a dry run reported; null as for `check`. */
   dryRunCrash(request: DryRunCrashRequest): Diagnostic | null;
+  /** The user's overrides on diagnostics found outside the core; null as for `check`. */
+  applySeverities(request: SeveritiesRequest): Verdict | null;
 }
 
 export const ICellguardCore = new Token<ICellguardCore>(
@@ -106,11 +112,22 @@ export const ICellguardCore = new Token<ICellguardCore>(
 export type LinkState = 'none' | 'connecting' | 'linked' | 'unavailable';
 
 /** What the kernel has told us, as the core wants it. */
-export interface KernelFacts {
+export interface IKernelFacts {
+  /** Sources of the cells the kernel ran, as of its last answer. */
   history: string[];
+  /**
+   * Sources of the cells sent to run (queued, running or done) since the kernel's last answer, in
+   * order: about to define what they define.
+   */
+  unanswered: string[];
+  /**
+   * The kernel ran code since its last answer (here or from another client), or did not answer:
+   * history, names and summaries may be out of date.
+   */
+  stale: boolean;
   kernelNames: string[] | null;
   /** A summary document holding every object summarized since the kernel last changed. */
-  summaries: SummaryDoc | null;
+  summaries: ISummaryDoc | null;
   /** The kernel's `signature` answers fetched since the kernel last changed, by callable path. */
   signatures: Signatures;
 }
@@ -121,8 +138,10 @@ export interface IKernelLink extends IDisposable {
   readonly stateChanged: ISignal<IKernelLink, LinkState>;
   /** Emitted when the cached facts changed: new data arrived, or the kernel ran a cell/restarted. */
   readonly factsChanged: ISignal<IKernelLink, void>;
+  /** Emitted when `facts().unanswered` changed (a cell was sent to run, or aborted). */
+  readonly executionsChanged: ISignal<IKernelLink, void>;
   /** The cached facts; never waits for the kernel. */
-  facts(): KernelFacts;
+  facts(): IKernelFacts;
   /**
    * Ask the kernel for what `wants` names and the cache lacks; `factsChanged` fires when it
    * arrives. Returns at once. Does nothing when the kernel is not linked or busy.
@@ -142,7 +161,7 @@ export interface IKernelLink extends IDisposable {
     code: string,
     budgetMs: number,
     signal: AbortSignal
-  ): Promise<DryRunReply>;
+  ): Promise<IDryRunReply>;
 }
 
 /** One link per notebook panel. */
@@ -158,15 +177,20 @@ export const ICellguardKernels = new Token<ICellguardKernels>(
 );
 
 /** A diagnostic located in a notebook. */
-export interface CellDiagnostic extends Diagnostic {
+export interface ICellDiagnostic extends Diagnostic {
   /** Where it came from: `core`, or the id of an extra source. */
   source: string;
+  /**
+   * Only running the cell again fails (it ran fine, and what it did makes a second run crash):
+   * not shown while the cell is unchanged, only when it is about to run again.
+   */
+  quiet?: boolean;
 }
 
 /** What the checker knows about one cell. */
-export interface CellResult {
+export interface ICellResult {
   cell: ICellModel;
-  diagnostics: CellDiagnostic[];
+  diagnostics: ICellDiagnostic[];
 }
 
 /**
@@ -177,10 +201,10 @@ export interface CellResult {
 export interface ICheckSource {
   readonly id: string;
   readonly order: number;
-  check(request: CheckRequest, panel: NotebookPanel): Promise<SourceResult>;
+  check(request: CheckRequest, panel: NotebookPanel): Promise<ISourceResult>;
 }
 
-export interface SourceResult {
+export interface ISourceResult {
   diagnostics: Diagnostic[];
   /** The later sources have nothing to add. */
   conclusive: boolean;
@@ -189,19 +213,31 @@ export interface SourceResult {
 /** Runs the core on notebook cells with the kernel's facts and keeps the latest results. */
 export interface ICellguardChecker {
   /** The diagnostics of one code cell as it is now; synchronous (the linter calls it). */
-  checkCell(panel: NotebookPanel, cell: ICellModel): CellDiagnostic[];
+  checkCell(panel: NotebookPanel, cell: ICellModel): ICellDiagnostic[];
   /** The results for every code cell of a notebook, from the cache where nothing changed. */
-  checkNotebook(panel: NotebookPanel): CellResult[];
+  checkNotebook(panel: NotebookPanel): ICellResult[];
+  /**
+   * The results for code cells about to run one after the other (a run of several cells, Run
+   * All): the first as `checkCell` says, quiet diagnostics included; each next one as if those
+   * before it in `cells` ran, from their code alone (the kernel's summaries describe the objects
+   * as they are now, before the earlier cells change them).
+   */
+  checkRun(panel: NotebookPanel, cells: ICellModel[]): ICellResult[];
   /** `checkCell` plus the extra sources; the result is kept until the cell changes. */
   checkThoroughly(
     panel: NotebookPanel,
     cell: ICellModel
-  ): Promise<CellDiagnostic[]>;
+  ): Promise<ICellDiagnostic[]>;
   /** Emitted when results of a notebook may have changed (kernel facts, explicit checks, settings). */
   readonly changed: ISignal<ICellguardChecker, NotebookPanel>;
   /** The core request `checkCell` sends for a cell (notebook, history and cached kernel facts). */
   requestFor(panel: NotebookPanel, cell: ICellModel): CheckRequest;
-  /** Runs the fix's cells (notebook cell indices). */
+  /**
+   * The cells to run, in order, so that `cellIndices` run with what they need: each one after the
+   * cells that define the names it lacks, and those after theirs (notebook cell indices).
+   */
+  runChain(panel: NotebookPanel, cellIndices: number[]): number[];
+  /** Runs `runChain(cellIndices)`, stopping at the first cell that fails. */
   runCells(panel: NotebookPanel, cellIndices: number[]): Promise<void>;
   addSource(source: ICheckSource): IDisposable;
 }
@@ -212,7 +248,7 @@ export const ICellguardChecker = new Token<ICellguardChecker>(
 );
 
 /** Where LLM checks go, as the server's status and the settings say. */
-export interface LlmStatus {
+export interface ILlmStatus {
   configured: boolean;
   model: string;
   host: string;
@@ -221,7 +257,7 @@ export interface LlmStatus {
 }
 
 /** Prompt choices that the preview may change for itself; the rest come from the settings. */
-export interface PromptOverrides {
+export interface IPromptOverrides {
   categories?: Category[];
   includeExamples?: boolean;
 }
@@ -251,13 +287,13 @@ export type LlmRun = { cellId: string; cellNumber: number } & (
 
 /** LLM checks of cells: the status, the prompt a check sends, and each notebook's last run. */
 export interface ICellguardLlm {
-  readonly status: LlmStatus;
-  readonly statusChanged: ISignal<ICellguardLlm, LlmStatus>;
+  readonly status: ILlmStatus;
+  readonly statusChanged: ISignal<ICellguardLlm, ILlmStatus>;
   /** The prompt a check of the cell would send now, from cached kernel facts; no network. */
   prompt(
     panel: NotebookPanel,
     cell: ICellModel,
-    overrides?: PromptOverrides
+    overrides?: IPromptOverrides
   ): Prompt | null;
   lastRun(panel: NotebookPanel): LlmRun | null;
   readonly runChanged: ISignal<ICellguardLlm, NotebookPanel>;
@@ -278,11 +314,11 @@ export type DryRun = { cellId: string; cellNumber: number } & (
   /** No linked, idle kernel, or the kernel failed to answer. */
   | { state: 'unavailable'; message: string }
   | { state: 'running'; cancel: () => void }
-  | { state: 'done'; reply: DryRunReply }
+  | { state: 'done'; reply: IDryRunReply }
 );
 
 /** What a dry run says: a crash (the `dry-run-crash` diagnostic), or whether it saw the cell end. */
-export interface DryRunOutcome {
+export interface IDryRunOutcome {
   crash: Diagnostic | null;
   /** It crashed or completed within the budget: nothing more to learn by asking the LLM. */
   conclusive: boolean;
@@ -294,7 +330,7 @@ export interface ICellguardDryRun {
    * Declines or runs the cell as it is now in the panel's kernel; progress and result show as the
    * notebook's last run. One dry run per notebook at a time: a new one cancels the running one.
    */
-  run(panel: NotebookPanel, cell: ICellModel): Promise<DryRunOutcome>;
+  run(panel: NotebookPanel, cell: ICellModel): Promise<IDryRunOutcome>;
   lastRun(panel: NotebookPanel): DryRun | null;
   readonly runChanged: ISignal<ICellguardDryRun, NotebookPanel>;
 }

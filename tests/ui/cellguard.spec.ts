@@ -4,12 +4,12 @@ import {
   IJupyterLabPageFixture,
   test
 } from '@jupyterlab/galata';
-import type { Locator } from '@playwright/test';
 import * as path from 'path';
 
 import {
   cell,
   collectConsole,
+  hoverTooltip,
   newNotebook,
   ROOT,
   SCREENSHOTS,
@@ -18,24 +18,6 @@ import {
 } from './helpers';
 
 const DEMO = path.join(ROOT, 'demo', 'cellguard-demo.ipynb');
-
-/**
- * Hovers a squiggle until CodeMirror's lint tooltip shows `text` (a re-check after another cell
- * changed may replace the diagnostic, which closes the tooltip), and returns the tooltip.
- */
-async function hoverTooltip(
-  page: IJupyterLabPageFixture,
-  squiggle: Locator,
-  text: string | RegExp
-): Promise<Locator> {
-  const tooltip = page.locator('.cm-tooltip-lint');
-  await expect(async () => {
-    await page.mouse.move(0, 0);
-    await squiggle.hover();
-    await expect(tooltip).toContainText(text, { timeout: 1000 });
-  }).toPass();
-  return tooltip;
-}
 
 test.describe('cellguard squiggles', () => {
   test('a name defined in a cell that has not run: squiggle, message, fix runs the cell', async ({

@@ -39,3 +39,43 @@ export async function newNotebook(
   await page.notebook.createNew(name);
   await expect(status(page)).toHaveText(/kernel linked/, { timeout: 60000 });
 }
+
+/**
+ * Hovers a squiggle until CodeMirror's lint tooltip shows `text` (a re-check after another cell
+ * changed may replace the diagnostic, which closes the tooltip), and returns the tooltip.
+ */
+export async function hoverTooltip(
+  page: IJupyterLabPageFixture,
+  squiggle: Locator,
+  text: string | RegExp
+): Promise<Locator> {
+  const tooltip = page.locator('.cm-tooltip-lint');
+  await expect(async () => {
+    await page.mouse.move(0, 0);
+    await squiggle.hover();
+    await expect(tooltip).toContainText(text, { timeout: 1000 });
+  }).toPass();
+  return tooltip;
+}
+
+/** An nbformat 4 notebook of code cells that have not run, as JSON text to upload. */
+export function notebookJson(sources: string[]): string {
+  return JSON.stringify({
+    cells: sources.map(source => ({
+      cell_type: 'code',
+      execution_count: null,
+      metadata: {},
+      outputs: [],
+      source
+    })),
+    metadata: {
+      kernelspec: {
+        display_name: 'Python 3 (ipykernel)',
+        language: 'python',
+        name: 'python3'
+      }
+    },
+    nbformat: 4,
+    nbformat_minor: 5
+  });
+}

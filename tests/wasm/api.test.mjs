@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import {
+  applySeverities,
   checkCell,
   checkNotebook,
   request,
@@ -153,7 +154,8 @@ test('arbitrary text never breaks the core', () => {
 
 test('a whole notebook is checked in the assumed order, with no kernel', () => {
   const cells = ['print(total)', 'total = 1', '', 'print(total)'];
-  const reports = checkNotebook({ cells, order: [1, 3, 0] });
+  const report = checkNotebook({ cells, order: [1, 3, 0] });
+  const reports = report.cells;
   assert.deepEqual(
     reports.map(r => r.index),
     [1, 3, 0]
@@ -161,9 +163,52 @@ test('a whole notebook is checked in the assumed order, with no kernel', () => {
   assert.deepEqual(reports[1].diagnostics, []);
   // Cell 0 runs last here, after cell 1 defined `total`: no error either.
   assert.deepEqual(reports[2].diagnostics, []);
+  assert.equal(report.crash_predicted, false);
   const topToBottom = checkNotebook({ cells });
-  assert.equal(topToBottom[0].diagnostics[0].code, 'undefined-name');
-  assert.deepEqual(topToBottom[0].diagnostics[0].fix.run_cells, [1]);
+  assert.equal(topToBottom.cells[0].diagnostics[0].code, 'undefined-name');
+  assert.deepEqual(topToBottom.cells[0].diagnostics[0].fix.run_cells, [1]);
+  assert.equal(topToBottom.crash_predicted, true);
+});
+
+test("the user's severity overrides decide whether a crash is predicted", () => {
+  const source = 'print(nowhere)';
+  const ask = severities =>
+    checkCell(
+      request({
+        cells: [source],
+        target_source: source,
+        target_index: 0,
+        severities
+      })
+    );
+  const plain = ask(undefined);
+  assert.equal(plain.crash_predicted, true);
+  assert.equal(plain.diagnostics[0].severity, 'error');
+  const warned = ask({ 'undefined-name': 'warning' });
+  assert.equal(warned.crash_predicted, false);
+  assert.equal(warned.diagnostics[0].severity, 'warning');
+  const off = ask({ 'undefined-name': 'off' });
+  assert.equal(off.crash_predicted, false);
+  assert.deepEqual(off.diagnostics, []);
+  // Findings from outside the core (the LLM's) take the overrides the same way.
+  const llm = {
+    ...plain.diagnostics[0],
+    code: 'llm-likely-crash',
+    severity: 'warning'
+  };
+  const kept = applySeverities({ diagnostics: [llm], severities: {} });
+  assert.deepEqual(kept, { diagnostics: [llm], crash_predicted: false });
+  const raised = applySeverities({
+    diagnostics: [llm],
+    severities: { 'llm-likely-crash': 'error' }
+  });
+  assert.equal(raised.crash_predicted, true);
+  assert.equal(raised.diagnostics[0].severity, 'error');
+  assert.equal(raised.diagnostics[0].message, llm.message);
+  assert.throws(
+    () => applySeverities({ diagnostics: [{ code: 'x' }], severities: {} }),
+    /bad severities request/
+  );
 });
 
 test('strings kept across calls follow edits, in-place changes of the arrays included', () => {
@@ -190,4 +235,23 @@ test('strings kept across calls follow edits, in-place changes of the arrays inc
   );
   history.push('x = 2');
   assert.deepEqual(ask(), []);
+});
+
+test('summaries and kernel names are read again when a new object is passed, reused otherwise', () => {
+  const summaries = titanicSummaries;
+  const names = ['pd', 'df'];
+  const ask = (s, k) =>
+    checkCell(
+      request({ target_source: "df['Agee']", kernel_names: k, summaries: s })
+    ).diagnostics;
+  assert.equal(ask(summaries, names).length, 1);
+  // The same objects again: the same answer.
+  assert.equal(ask(summaries, names).length, 1);
+  // New objects saying otherwise: a frame with the column, a kernel without `df`.
+  const withColumn = structuredClone(summaries);
+  withColumn.objects.df.R.columns.push('Agee');
+  assert.deepEqual(ask(withColumn, names), []);
+  const undefinedFrame = ask(null, ['pd']);
+  assert.equal(undefinedFrame.length, 1);
+  assert.equal(undefinedFrame[0].code, 'undefined-name');
 });

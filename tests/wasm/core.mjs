@@ -9,7 +9,15 @@ const wasmPath = fileURLToPath(
 );
 await init({ module_or_path: readFileSync(wasmPath) });
 
-export const { checkCell, checkNotebook, buildPrompt, judgeAnswers } = core;
+export const {
+  applySeverities,
+  checkCell,
+  checkNotebook,
+  buildPrompt,
+  judgeAnswers,
+  resetCore,
+  start
+} = core;
 
 /** A check request with the defaults the extension sends for a fresh notebook. */
 export function request(fields) {

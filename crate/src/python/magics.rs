@@ -15,6 +15,118 @@ const STATEMENT_LINE_MAGICS: &[&str] = &["time", "timeit"];
 /// `%timeit` options that take a value (`-n 10`).
 const TIMEIT_VALUED_OPTIONS: &[&str] = &["-n", "-r", "-p"];
 
+/// The line magics of an IPython 9.18 kernel (ipykernel 7.4), aliases included: the names
+/// `automagic` runs without their `%`. None is a Python builtin or keyword.
+const LINE_MAGICS: &[&str] = &[
+    "alias",
+    "alias_magic",
+    "autoawait",
+    "autocall",
+    "automagic",
+    "autosave",
+    "bookmark",
+    "cat",
+    "cd",
+    "clear",
+    "code_wrap",
+    "colors",
+    "conda",
+    "config",
+    "connect_info",
+    "cp",
+    "debug",
+    "dhist",
+    "dirs",
+    "doctest_mode",
+    "ed",
+    "edit",
+    "env",
+    "gui",
+    "hist",
+    "history",
+    "killbgscripts",
+    "ldir",
+    "less",
+    "lf",
+    "lk",
+    "ll",
+    "load",
+    "load_ext",
+    "loadpy",
+    "logoff",
+    "logon",
+    "logstart",
+    "logstate",
+    "logstop",
+    "ls",
+    "lsmagic",
+    "lx",
+    "macro",
+    "magic",
+    "mamba",
+    "man",
+    "matplotlib",
+    "micromamba",
+    "mkdir",
+    "more",
+    "mv",
+    "notebook",
+    "page",
+    "pastebin",
+    "pdb",
+    "pdef",
+    "pdoc",
+    "pfile",
+    "pinfo",
+    "pinfo2",
+    "pip",
+    "popd",
+    "pprint",
+    "precision",
+    "prun",
+    "psearch",
+    "psource",
+    "pushd",
+    "pwd",
+    "pycat",
+    "pylab",
+    "qtconsole",
+    "quickref",
+    "recall",
+    "rehashx",
+    "reload_ext",
+    "rep",
+    "rerun",
+    "reset",
+    "reset_selective",
+    "rm",
+    "rmdir",
+    "run",
+    "save",
+    "sc",
+    "set_env",
+    "subshell",
+    "sx",
+    "system",
+    "tb",
+    "time",
+    "timeit",
+    "unalias",
+    "unload_ext",
+    "uv",
+    "who",
+    "who_ls",
+    "whos",
+    "xdel",
+    "xmode",
+];
+
+/// Keywords that start a compound statement: `%time for x in xs: f(x)` cannot keep its
+/// statement behind an `if 1:` on the same line.
+const COMPOUND_KEYWORDS: &[&str] = &[
+    "async", "class", "def", "for", "if", "match", "try", "while", "with",
+];
+
 pub struct Masked {
     /// The cell with IPython syntax masked; the same length and lines as the source.
     pub text: String,
@@ -125,8 +237,7 @@ pub fn mask(source: &str) -> Masked {
             }
             Some(IPythonLine::StatementFrom(statement_start)) => {
                 commands.extend(IPythonCommand::at(content_start, content));
-                // `if 1:` keeps the statement at the line's indentation, as Python needs.
-                overwrite(&mut bytes, content_start, statement_start, "if 1:");
+                mask_statement_magic(&mut bytes, content_start, content_len, statement_start);
                 scanner.scan(line);
             }
             None => {
@@ -141,6 +252,63 @@ pub fn mask(source: &str) -> Masked {
         skipped_cell_magic: None,
         commands,
     }
+}
+
+/// `%time stmt`: `if 1:` over the magic keeps the statement at the line's indentation, as Python
+/// needs; a compound statement cannot follow it, so that line is masked whole.
+fn mask_statement_magic(bytes: &mut [u8], start: usize, len: usize, statement_start: usize) {
+    let statement = std::str::from_utf8(&bytes[start + statement_start..start + len]);
+    let first_word = statement
+        .unwrap_or_default()
+        .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .next()
+        .unwrap_or_default();
+    if COMPOUND_KEYWORDS.contains(&first_word) || statement_start < "if 1:".len() {
+        overwrite(bytes, start, len, &statement_placeholder(len));
+    } else {
+        overwrite(bytes, start, statement_start, "if 1:");
+    }
+}
+
+/// IPython's automagic: a cell that is one line once blank lines before it go (`transform_cell`
+/// applies `prefilter` only then), whose first word names a line magic (`pwd`, `ls -la`,
+/// `pip install x`, `matplotlib inline`, even `pwd()`), unless the rest of the line starts with
+/// `=` or `,` (an assignment). Returns the magic's name and the cell masked as if the line began
+/// with `%`. IPython runs it so only if no bound name shadows the magic: the caller decides.
+pub fn automagic(source: &str) -> Option<(String, String)> {
+    let (start, line) = lines_with_offsets(source).find(|(_, line)| !line.trim().is_empty())?;
+    let rest = &source[start + line.len()..];
+    let line = line.strip_suffix('\r').unwrap_or(line);
+    if !(rest.is_empty() || rest == "\n") || line.contains('\r') {
+        return None;
+    }
+    let (indent, content) = dedent(line);
+    if classify(content, LineScanner::default()).is_some() {
+        return None;
+    }
+    let name_end = content
+        .find(|c: char| !(c.is_alphanumeric() || matches!(c, '_' | '.' | '*')))
+        .unwrap_or(content.len());
+    let name = &content[..name_end];
+    let after = content[name_end..].trim_start();
+    if !LINE_MAGICS.contains(&name) || after.starts_with(['=', ',']) {
+        return None;
+    }
+    let mut bytes = source.as_bytes().to_vec();
+    let content_start = start + indent;
+    let content_len = content.trim_end().len();
+    match statement_after_line_magic(content) {
+        Some(statement_start) => {
+            mask_statement_magic(&mut bytes, content_start, content_len, statement_start)
+        }
+        None => overwrite(
+            &mut bytes,
+            content_start,
+            content_len,
+            &statement_placeholder(content_len),
+        ),
+    }
+    Some((name.to_owned(), String::from_utf8(bytes).ok()?))
 }
 
 enum IPythonLine {
@@ -326,6 +494,60 @@ mod tests {
     fn strings_are_not_magics() {
         let source = "s = '''\n%not a magic\n!nor this?\n'''";
         assert_eq!(masked(source), source);
+    }
+
+    #[test]
+    fn time_with_a_compound_statement_is_masked_whole() {
+        assert_eq!(
+            masked("%timeit -r1 for x in xs: pass\ny"),
+            "00000000000000000000000000000\ny"
+        );
+    }
+
+    fn automagic_text(source: &str) -> Option<(String, String)> {
+        let found = automagic(source);
+        if let Some((_, text)) = &found {
+            assert_eq!(text.len(), source.len());
+        }
+        found
+    }
+
+    #[test]
+    fn automagic_lines() {
+        assert_eq!(
+            automagic_text("\n  cd data\n"),
+            Some(("cd".into(), "\n  0000000\n".into()))
+        );
+        assert_eq!(
+            automagic_text("pip install x"),
+            Some(("pip".into(), "0000000000000".into()))
+        );
+        assert_eq!(
+            automagic_text("pwd()"),
+            Some(("pwd".into(), "00000".into()))
+        );
+        assert_eq!(
+            automagic_text("time x = f()"),
+            Some(("time".into(), "if 1:x = f()".into()))
+        );
+    }
+
+    #[test]
+    fn not_automagic() {
+        for source in [
+            "ls = 1",
+            "ls, b = 1, 2",
+            "ls\n",
+            "# list\nls",
+            "ls\n\n",
+            "time.sleep(1)",
+            "%ls",
+            "lsx",
+            "print(1)",
+        ] {
+            let expected = (source == "ls\n").then(|| ("ls".to_owned(), "00\n".to_owned()));
+            assert_eq!(automagic_text(source), expected, "{source:?}");
+        }
     }
 
     #[test]

@@ -1,15 +1,19 @@
 //! The Python front end: the only module that knows rustpython. It masks IPython syntax, parses,
 //! recovers the statements of a cell that does not parse, and lowers the result to `crate::ir`.
 
+mod compat;
 mod lower;
 mod magics;
 mod scan;
 mod split;
+mod validate;
 
-use rustpython_parser::{ast, text_size::TextSize, Parse, ParseError};
+use rustpython_parser::lexer::LexicalErrorType;
+use rustpython_parser::{ast, Parse, ParseError, ParseErrorType};
 use serde::Serialize;
 
 use crate::ir::{Stmt, TextRange};
+pub use lower::MAX_DEPTH;
 use split::Brackets;
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -21,6 +25,11 @@ pub struct ParsedCell {
     /// The cell magic (`bash`, `writefile`, `html`, ...) whose body is not Python: the cell was
     /// skipped and `body` is empty.
     pub cell_magic: Option<String>,
+    /// The cell as IPython runs it when no bound name shadows the line magic its one line starts
+    /// with (automagic: `pwd`, `cd data`, `pip install x`).
+    pub automagic: Option<Box<ParsedCell>>,
+    /// In an automagic reading: the line magic that runs.
+    pub runs_line_magic: Option<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -45,9 +54,25 @@ pub fn parse_cell(source: &str) -> ParsedCell {
             body: Vec::new(),
             syntax_error: None,
             cell_magic: Some(magic),
+            automagic: None,
+            runs_line_magic: None,
         };
     }
-    let text = masked.text;
+    let automagic = magics::automagic(source).map(|(name, text)| {
+        Box::new(ParsedCell {
+            runs_line_magic: Some(name),
+            ..parse_masked(source, text)
+        })
+    });
+    ParsedCell {
+        automagic,
+        ..parse_masked(source, masked.text)
+    }
+}
+
+/// Parses the cell's text with IPython syntax masked (same byte offsets as `source`).
+fn parse_masked(source: &str, text: String) -> ParsedCell {
+    let text = compat::rewrite(&text).unwrap_or(text);
     let (body, syntax_error) = match parse_suite(&text, 0) {
         Ok(suite) => (lower::lower_suite(suite), None),
         Err(error) => parse_statement_by_statement(source, &text, &error),
@@ -56,6 +81,8 @@ pub fn parse_cell(source: &str) -> ParsedCell {
         body,
         syntax_error,
         cell_magic: None,
+        automagic: None,
+        runs_line_magic: None,
     }
 }
 
@@ -103,9 +130,18 @@ fn parse_statement_by_statement(
     (body, Some(error))
 }
 
+/// Parses `text`, which starts at `offset` in the cell, through `compat`'s tokens, and refuses
+/// what CPython refuses beyond the grammar (`validate`).
 fn parse_suite(text: &str, offset: usize) -> Result<ast::Suite, ParseError> {
-    let offset = TextSize::try_from(offset).unwrap_or_default();
-    ast::Suite::parse_starts_at(text, "<cell>", offset)
+    let suite = ast::Suite::parse_tokens(compat::tokens(text, offset), "<cell>")?;
+    match validate::first_error(&suite) {
+        None => Ok(suite),
+        Some((message, offset)) => Err(ParseError {
+            error: ParseErrorType::Lexical(LexicalErrorType::OtherError(message)),
+            offset,
+            source_path: "<cell>".to_owned(),
+        }),
+    }
 }
 
 /// The parser's error as a range of one character at its offset, clamped to the text.

@@ -16,12 +16,20 @@ pub enum Brackets {
     Ignored,
 }
 
-/// Byte ranges of the text's top-level statements, covering it whole and in order.
+/// Byte ranges of the text's top-level statements, covering it whole and in order. A cell
+/// indented as a whole has its top level at its first line's indentation (IPython dedents it).
 pub fn top_level_statements(text: &str, brackets: Brackets) -> Vec<std::ops::Range<usize>> {
+    let base = lines_with_offsets(text)
+        .map(|(_, line)| line)
+        .find(|line| !line.trim().is_empty())
+        .map_or("", |line| {
+            &line[..line.len() - line.trim_start_matches([' ', '\t']).len()]
+        });
     let mut starts = vec![0];
     let mut scanner = LineScanner::default();
     let mut after_decorator = false;
     for (offset, line) in lines_with_offsets(text) {
+        let line = line.strip_prefix(base).unwrap_or(line);
         if brackets == Brackets::Ignored && !line.starts_with([' ', '\t', ')', ']', '}']) {
             scanner.close_brackets();
         }
@@ -71,6 +79,14 @@ mod tests {
                 "@d\ndef f():\n    pass\n",
                 "w = 1"
             ]
+        );
+    }
+
+    #[test]
+    fn an_indented_cell_splits_at_its_own_indentation() {
+        assert_eq!(
+            chunks("  a = 1\n  if b:\n    c\n  d = = 2\n  e = 3"),
+            ["  a = 1\n", "  if b:\n    c\n", "  d = = 2\n", "  e = 3"]
         );
     }
 

@@ -11,9 +11,10 @@
 
 use serde_json::Value;
 
+use crate::codes::Rule;
 use crate::diagnostic::{Diagnostic, Edit, Fix};
 use crate::ir::{Expr, Keyword, Literal, Params, TextRange};
-use crate::summary::{Category, ObjectSummary};
+use crate::summary::{parameters, Category, ObjectSummary, ParameterKind};
 
 use super::flow::{unpacks, Walker};
 use super::value::Val;
@@ -105,6 +106,28 @@ fn signature(path: &str) -> Option<Sig> {
     }
 }
 
+/// The library version whose signature `signature(path)` describes.
+fn assumed_version(path: &str) -> &'static str {
+    match path.split('.').next() {
+        Some("seaborn") => "seaborn 0.12 or later, where only data is positional",
+        Some("matplotlib") => "matplotlib 3.x",
+        Some("sklearn") => "scikit-learn 1.x",
+        _ => "numpy 1.26 to 2.4",
+    }
+}
+
+/// A call that does not fit a signature the rules know from a library's documented version
+/// (`assumes`), not from the kernel: the installed version may differ, so the crash is likely,
+/// not certain.
+fn assumed_signature(assumes: Option<&str>, mut diagnostic: Diagnostic) -> Diagnostic {
+    if let Some(assumes) = assumes {
+        diagnostic.make_likely(&format!(
+            "the signature of {assumes}; the installed version is not known"
+        ));
+    }
+    diagnostic
+}
+
 /// The kernel's summary of what the dotted `path` holds, when the path is rooted at a name the
 /// cell has not rebound (so the summary describes the object at this point), in the target cell.
 fn kernel_summary<'w>(w: &'w Walker, path: &[&str]) -> Option<(String, &'w ObjectSummary)> {
@@ -128,20 +151,18 @@ fn kernel_params(obj: &ObjectSummary) -> Option<Params> {
         return None;
     }
     let mut p = Params::default();
-    for param in facts.get("parameters")?.as_array()? {
-        let has_default = param.get("default").is_some();
-        match param.get("kind")?.as_str()? {
-            kind @ ("POSITIONAL_ONLY" | "POSITIONAL_OR_KEYWORD") => {
-                p.posonly += usize::from(kind == "POSITIONAL_ONLY");
+    for param in parameters(facts.get("parameters")?)? {
+        match param.kind {
+            kind @ (ParameterKind::PositionalOnly | ParameterKind::PositionalOrKeyword) => {
+                p.posonly += usize::from(kind == ParameterKind::PositionalOnly);
                 p.positional += 1;
-                p.positional_defaults += usize::from(has_default);
+                p.positional_defaults += usize::from(param.has_default);
             }
-            "VAR_POSITIONAL" => p.vararg = true,
-            "KEYWORD_ONLY" => p.keyword_only_required.push(!has_default),
-            "VAR_KEYWORD" => p.kwarg = true,
-            _ => return None,
+            ParameterKind::VarPositional => p.vararg = true,
+            ParameterKind::KeywordOnly => p.keyword_only_required.push(!param.has_default),
+            ParameterKind::VarKeyword => p.kwarg = true,
         }
-        p.names.push(param.get("name")?.as_str()?.to_string());
+        p.names.push(param.name.to_string());
     }
     Some(p)
 }
@@ -366,7 +387,7 @@ fn statsmodels_line(
         _ => return None,
     };
     Some(Diagnostic::error(
-        "bad-arguments",
+        Rule::BadArguments,
         format!("qqplot's line must be one of '45', 's', 'r', 'q' or None, not {shown}{}: ValueError: option for line not understood",
             if matches!(value, Literal::Int(45)) { " (the string '45', not the number)" } else { "" }),
         k.range,
@@ -378,7 +399,11 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
         Expr::Attribute { value, attr, range } => {
             let attr_range = TextRange::new(range.end.saturating_sub(attr.len() as u32), range.end);
             if let Some(message) = kernel_missing_attribute(w, value, attr) {
-                out.push(Diagnostic::error("missing-attribute", message, attr_range));
+                out.push(Diagnostic::error(
+                    Rule::MissingAttribute,
+                    message,
+                    attr_range,
+                ));
                 return;
             }
             match w.eval(value) {
@@ -386,7 +411,7 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                     if let Some(hint) = missing_attribute(&t, attr) {
                         let short_type = t.rsplit('.').next().unwrap_or(&t);
                         out.push(Diagnostic::error(
-                            "missing-attribute",
+                            Rule::MissingAttribute,
                             format!("'{short_type}' object has no attribute '{attr}' ({} is a {short_type}); {hint}: AttributeError", w.shown(value, "the object")),
                             attr_range,
                         ));
@@ -395,7 +420,7 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                 Val::Module(Some(m)) if m == "matplotlib.pyplot" => {
                     if let Some(hint) = pyplot_missing(attr) {
                         let mut d = Diagnostic::error(
-                            "missing-attribute",
+                            Rule::MissingAttribute,
                             format!("module 'matplotlib.pyplot' has no attribute '{attr}'; {hint}: AttributeError"),
                             attr_range,
                         );
@@ -427,7 +452,7 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                         .map(|m| format!("the module '{m}'"))
                         .unwrap_or_else(|| "a module".into());
                     out.push(Diagnostic::error(
-                        "module-called",
+                        Rule::ModuleCalled,
                         format!("'{id}' is {what}, not a function or class; call something inside it (e.g. from {0} import {0}): TypeError: 'module' object is not callable", id),
                         func.range(),
                     ));
@@ -446,7 +471,7 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                 if let Some(f) = w.user_function(id) {
                     if let Some(msg) = user_call_problem(id, f.params, args, keywords) {
                         out.push(Diagnostic::error(
-                            "bad-arguments",
+                            Rule::BadArguments,
                             format!("{msg}: TypeError"),
                             *range,
                         ));
@@ -466,7 +491,7 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                             .map(|s| format!(" (its signature in the kernel: {s})"))
                             .unwrap_or_default();
                         out.push(Diagnostic::error(
-                            "bad-arguments",
+                            Rule::BadArguments,
                             format!("{msg}: TypeError{signature}"),
                             *range,
                         ));
@@ -474,16 +499,24 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                     return;
                 }
             }
-            let (sig, fname) = if let Some(path) = w.lib_path(func) {
+            let (sig, fname, assumes) = if let Some(path) = w.lib_path(func) {
                 match signature(&path) {
-                    Some(s) => (s, path),
+                    Some(s) => {
+                        let assumes = Some(assumed_version(&path));
+                        (s, path, assumes)
+                    }
                     None => return,
                 }
             } else if let Expr::Attribute { value, attr, .. } = &**func {
                 match w.eval(value) {
                     Val::Typed(t) if is_keras_model(&t) && t.starts_with("keras.src.models.") => {
                         match keras3_method(attr) {
-                            Some(s) => (s, format!("{}.{attr}", w.shown(value, "the object"))),
+                            Some(s) => (
+                                s,
+                                format!("{}.{attr}", w.shown(value, "the object")),
+                                // The kernel's type is Keras 3's own: the version is known.
+                                None,
+                            ),
                             None => return,
                         }
                     }
@@ -494,8 +527,8 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
             };
             let short_name = fname.rsplit('.').next().unwrap_or(&fname).to_string();
             if args.len() > sig.positional.len() {
-                out.push(Diagnostic::error(
-                    "bad-arguments",
+                out.push(assumed_signature(assumes, Diagnostic::error(
+                    Rule::BadArguments,
                     format!(
                         "{short_name}() takes at most {} positional argument{} ({}) but {} were given; pass the others by keyword: TypeError",
                         sig.positional.len(),
@@ -504,7 +537,7 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                         args.len()
                     ),
                     *range,
-                ));
+                )));
                 return;
             }
             for k in keywords {
@@ -513,22 +546,22 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                 };
                 if let Some(i) = sig.positional.iter().position(|p| *p == name) {
                     if i < args.len() {
-                        out.push(Diagnostic::error(
-                            "bad-arguments",
+                        out.push(assumed_signature(assumes, Diagnostic::error(
+                            Rule::BadArguments,
                             format!("{short_name}() got multiple values for argument '{name}': positional argument {} is already '{name}': TypeError", i + 1),
                             k.range,
-                        ));
+                        )));
                         return;
                     }
                     continue;
                 }
                 if let Some(kw_only) = sig.keyword_only {
                     if !kw_only.contains(&name) {
-                        out.push(Diagnostic::error(
-                            "bad-arguments",
+                        out.push(assumed_signature(assumes, Diagnostic::error(
+                            Rule::BadArguments,
                             format!("{short_name}() got an unexpected keyword argument '{name}': TypeError"),
                             k.range,
-                        ));
+                        )));
                         return;
                     }
                 }

@@ -14,6 +14,7 @@
 use std::collections::BTreeSet;
 
 use crate::builtins::is_always_defined;
+use crate::codes::Rule;
 use crate::diagnostic::Diagnostic;
 use crate::facts::{cell_facts, CellFacts, Origin};
 use crate::ir::{AssignOp, Expr, Params, SeqKind, Stmt, TextRange};
@@ -241,6 +242,7 @@ impl<'a> Walker<'a> {
             kernel_names: self.ctx.kernel_names,
             history: self.ctx.history,
             cell: self.ctx.cell,
+            ran: self.ctx.ran,
         };
         let mut calls = self.calls.clone();
         calls.push(id.clone());
@@ -360,7 +362,7 @@ impl<'a> Walker<'a> {
             return false;
         };
         self.out.push(Diagnostic::error(
-            "undefined-name",
+            Rule::UndefinedName,
             format!("`{name}` is not defined: neither the kernel nor the cell before the call binds it: NameError"),
             range,
         ));

@@ -1,12 +1,15 @@
 //! `missing-column`: a column key that is not in a frame whose complete column list is known.
 //! `df['c']`, `df[['a', 'c']]`, `df.c`, `df.loc[:, 'c']`, `drop(columns=...)`, `sort_values(by=...)`,
 //! `groupby(...)`, `set_index`, `dropna(subset=...)`, `astype({...})`, `agg({...})`,
-//! `rename(columns=..., errors='raise')`, and a grouped frame's `gb['c']`.
+//! `rename(columns=..., errors='raise')`, and a grouped frame's `gb['c']`; `df.at[row, 'c']`, and
+//! the column parameters of the methods and functions of `KEY_PARAMETERS` (`pivot_table`, `melt`,
+//! `merge`, `drop_duplicates`, `value_counts`, `nlargest`, ...).
 //!
 //! Not errors, and never flagged: `df['new'] = ...`, `df.get('c')`, `drop(..., errors='ignore')`,
 //! `rename` of absent keys (the default `errors='ignore'`), row labels, integer keys, frames whose
 //! column list was cut or holds tuples, and `by=` names when an index level could carry the name.
 
+use crate::codes::Rule;
 use crate::diagnostic::{Diagnostic, Edit, Fix};
 use crate::ir::{Expr, Keyword, Literal, SeqKind, TextRange};
 
@@ -111,12 +114,18 @@ fn missing(
             if cols.len() == 1 { "" } else { "s" },
             list_preview(cols, 8)
         );
-        let dropped_before = w.ctx.history.dropped.contains(&key.name);
-        if dropped_before {
+        // A column known to be dropped gets no "did you mean": another column is no fix.
+        let dropped = if w.ctx.ran && w.ctx.cell.dropped.contains(&key.name) {
+            msg.push_str("; this cell dropped it when it ran");
+            true
+        } else if w.ctx.history.dropped.contains(&key.name) {
             msg.push_str("; an earlier cell dropped it");
-        }
-        let suggestion = suggest(&key.name, cols.iter().map(String::as_str));
-        let mut d = Diagnostic::error("missing-column", String::new(), key.range);
+            true
+        } else {
+            false
+        };
+        let suggestion = suggest(&key.name, cols.iter().map(String::as_str)).filter(|_| !dropped);
+        let mut d = Diagnostic::error(Rule::MissingColumn, String::new(), key.range);
         if let Some(s) = suggestion {
             msg.push_str(&format!("; did you mean '{s}'?"));
             if let Some(lit) = key.literal {
@@ -162,7 +171,7 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                 value: base, attr, ..
             } = &**value
             {
-                if attr == "loc" {
+                if attr == "loc" || attr == "at" {
                     if let (
                         Val::Frame(f),
                         Expr::Seq {
@@ -205,7 +214,7 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                         msg.push_str(": AttributeError");
                         let start = range.end.saturating_sub(attr.len() as u32);
                         out.push(Diagnostic::error(
-                            "missing-column",
+                            Rule::MissingColumn,
                             msg,
                             TextRange::new(start, range.end),
                         ));
@@ -219,11 +228,27 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
             keywords,
             ..
         } => {
+            if unpacks(args, keywords) {
+                return;
+            }
+            if let Some(path) = w.lib_path(func) {
+                let name = path.strip_prefix("pandas.").unwrap_or("");
+                let Some((_, first)) = PANDAS_FUNCTIONS.iter().find(|(f, _)| *f == name) else {
+                    return;
+                };
+                if let Some(data) = args.first().or_else(|| kw(keywords, first)) {
+                    let rest = args.get(1..).unwrap_or_default();
+                    key_parameters(w, name, data, rest, keywords, out);
+                }
+                return;
+            }
             let Expr::Attribute { value, attr, .. } = &**func else {
                 return;
             };
             let base = w.eval(value);
-            if unpacks(args, keywords) {
+            // `get_dummies` is a function of pandas only.
+            if attr != "get_dummies" && KEY_PARAMETERS.iter().any(|p| p.method == attr) {
+                key_parameters(w, attr, value, args, keywords, out);
                 return;
             }
             let f = match &base {
@@ -264,7 +289,11 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                     {
                         return;
                     }
-                    check_keys(kw(keywords, "by").or(args.first()), "group key ");
+                    let by = kw(keywords, "by").or(args.first());
+                    if by.is_some_and(|e| may_be_group_values(f, e)) {
+                        return;
+                    }
+                    check_keys(by, "group key ");
                 }
                 "set_index" => {
                     if kw(keywords, "keys").is_none() && args.is_empty() {
@@ -309,6 +338,166 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
             }
         }
         _ => {}
+    }
+}
+
+/// The parameters of a DataFrame method that name columns, and their positions (after `self`).
+struct KeyParameters {
+    method: &'static str,
+    params: &'static [(&'static str, Option<usize>)],
+    /// Index level names are accepted too (the method groups or joins): silent unless no index
+    /// could carry the name.
+    levels: bool,
+    what: &'static str,
+}
+
+/// From the signatures in pandas' reference (1.x to 3.x); each raises KeyError on a name that is
+/// not a column.
+const KEY_PARAMETERS: &[KeyParameters] = &[
+    KeyParameters {
+        method: "pivot_table",
+        params: &[
+            ("values", Some(0)),
+            ("index", Some(1)),
+            ("columns", Some(2)),
+        ],
+        levels: true,
+        what: "pivot_table key ",
+    },
+    KeyParameters {
+        method: "pivot",
+        params: &[("index", None), ("columns", None), ("values", None)],
+        levels: true,
+        what: "pivot key ",
+    },
+    KeyParameters {
+        method: "value_counts",
+        params: &[("subset", Some(0))],
+        levels: true,
+        what: "value_counts column ",
+    },
+    KeyParameters {
+        method: "merge",
+        params: &[("on", None), ("left_on", None)],
+        levels: true,
+        what: "merge key ",
+    },
+    KeyParameters {
+        method: "drop_duplicates",
+        params: &[("subset", Some(0))],
+        levels: false,
+        what: "subset column ",
+    },
+    KeyParameters {
+        method: "duplicated",
+        params: &[("subset", Some(0))],
+        levels: false,
+        what: "subset column ",
+    },
+    KeyParameters {
+        method: "nlargest",
+        params: &[("columns", Some(1))],
+        levels: false,
+        what: "nlargest column ",
+    },
+    KeyParameters {
+        method: "nsmallest",
+        params: &[("columns", Some(1))],
+        levels: false,
+        what: "nsmallest column ",
+    },
+    KeyParameters {
+        method: "melt",
+        params: &[("id_vars", Some(0)), ("value_vars", Some(1))],
+        levels: false,
+        what: "melt column ",
+    },
+    KeyParameters {
+        method: "explode",
+        params: &[("column", Some(0))],
+        levels: false,
+        what: "exploded column ",
+    },
+    KeyParameters {
+        method: "pop",
+        params: &[("item", Some(0))],
+        levels: false,
+        what: "popped column ",
+    },
+    KeyParameters {
+        method: "get_dummies",
+        params: &[("columns", None)],
+        levels: false,
+        what: "get_dummies column ",
+    },
+];
+
+/// The pandas functions that take the frame first (`pd.pivot_table(df, ...)`), with the keyword
+/// of that parameter; the others are those of the method.
+const PANDAS_FUNCTIONS: &[(&str, &str)] = &[
+    ("pivot_table", "data"),
+    ("pivot", "data"),
+    ("melt", "frame"),
+    ("merge", "left"),
+    ("get_dummies", "data"),
+];
+
+/// The column keys `method` of the frame `frame_expr` is given, checked against its columns (and
+/// for `merge`, `on`/`right_on` against the right frame's).
+fn key_parameters(
+    w: &Walker,
+    method: &str,
+    frame_expr: &Expr,
+    args: &[Expr],
+    keywords: &[Keyword],
+    out: &mut Vec<Diagnostic>,
+) {
+    let Some(spec) = KEY_PARAMETERS.iter().find(|p| p.method == method) else {
+        return;
+    };
+    let Val::Frame(f) = w.eval(frame_expr) else {
+        return;
+    };
+    if spec.levels && !index_unnamed(w, &f) {
+        return;
+    }
+    for (param, at) in spec.params {
+        let e = kw(keywords, param).or_else(|| at.and_then(|i| args.get(i)));
+        if spec.levels && e.is_some_and(|e| may_be_group_values(&f, e)) {
+            return;
+        }
+        if let Some(k) = e.and_then(|e| keys(w, e)) {
+            let before = out.len();
+            missing(w, frame_expr, &f, k, spec.what, out);
+            if out.len() > before {
+                return;
+            }
+        }
+    }
+    if method == "merge" {
+        let Some(right) = kw(keywords, "right").or(args.first()) else {
+            return;
+        };
+        let Val::Frame(r) = w.eval(right) else {
+            return;
+        };
+        if !index_unnamed(w, &r) {
+            return;
+        }
+        for param in ["on", "right_on"] {
+            if let Some(k) = kw(keywords, param).and_then(|e| keys(w, e)) {
+                missing(w, right, &r, k, spec.what, out);
+            }
+        }
+    }
+}
+
+/// Does pandas' grouping take the list `e` as one value per row rather than as keys? It does
+/// when the list is as long as the frame (and its items are not all columns).
+fn may_be_group_values(f: &Frame, e: &Expr) -> bool {
+    match e {
+        Expr::Seq { elts, .. } => f.n_rows.is_none_or(|n| n == elts.len() as i64),
+        _ => false,
     }
 }
 

@@ -9,6 +9,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use crate::codes::Rule;
 use crate::diagnostic::Diagnostic;
 use crate::facts::CellFacts;
 use crate::ir::{Expr, Keyword, Literal, SeqKind, Stmt, Target, TextRange};
@@ -16,8 +17,8 @@ use crate::ir::{Expr, Keyword, Literal, SeqKind, Stmt, Target, TextRange};
 use super::calls::Callee;
 use super::value::{from_summary, ArrayLib, ArrayVal, Estimator, Frame, SeriesVal, Val};
 use super::{
-    api, columns, join, keras, shapes, sklearn, targets, torch, torch_classes, torch_layers,
-    values, RuleContext,
+    api, columns, join, keras, numpy_calls, pytypes, shapes, sklearn, targets, torch,
+    torch_classes, torch_layers, values, RuleContext,
 };
 
 pub struct Walker<'a> {
@@ -38,6 +39,10 @@ pub struct Walker<'a> {
     /// Labels executed cells (or this one) dropped in place from the object a name holds, the
     /// name not rebound or possibly changed since (`history::HistoryState::drops`).
     pub drops: BTreeMap<String, Vec<super::history::DropSpec>>,
+    /// Some value is a column's values that may be a view of its frame (`csv_object_column`):
+    /// only the kernel's summaries make them, so a walker without them at the start never has
+    /// any, and skips looking for them after each statement.
+    csv_views: bool,
     /// Functions of the cell a comprehension's variable hides while its elements are checked.
     shadowed: Vec<(String, &'a Stmt)>,
     /// The calls being followed into functions of the notebook, outermost first (empty while
@@ -70,7 +75,9 @@ impl<'a> Walker<'a> {
         let mut env = ctx.history.imports.clone();
         if let Some(doc) = ctx.summaries {
             for (name, obj) in &doc.objects {
-                if name.contains('.') {
+                // The kernel looked the name up and found nothing: binding it would hide a
+                // certain NameError.
+                if name.contains('.') || obj.error.as_deref() == Some("undefined") {
                     continue;
                 }
                 let val = from_summary(name, obj);
@@ -158,9 +165,13 @@ impl<'a> Walker<'a> {
 
     /// A walker of `ctx.body` that knows the values `env` holds and nothing more of the cell.
     pub(super) fn bare(ctx: &'a RuleContext<'a>, env: BTreeMap<String, Val>) -> Self {
+        let csv_views = env
+            .values()
+            .any(|v| matches!(v, Val::Array(a) if a.csv_object_column.is_some()));
         Walker {
             ctx,
             drops: BTreeMap::new(),
+            csv_views,
             env,
             bound_here: BTreeSet::new(),
             index_unnamed: ctx.history.index_unnamed,
@@ -199,6 +210,11 @@ impl<'a> Walker<'a> {
         let body = self.ctx.body;
         self.block(body);
         self.out
+    }
+
+    /// Walking a loop body that may not run.
+    pub fn speculating(&self) -> bool {
+        self.speculating
     }
 
     pub fn get(&self, name: &str) -> Val {
@@ -380,11 +396,7 @@ impl<'a> Walker<'a> {
                 .retain(|name, _| !bound.contains(name));
         }
         self.stmt_effects(stmt);
-        let csv_views = self
-            .env
-            .values()
-            .any(|v| matches!(v, Val::Array(a) if a.csv_object_column.is_some()));
-        if !self.drops.is_empty() || csv_views {
+        if !self.drops.is_empty() || self.csv_views {
             let changed = self.changed_by(stmt);
             self.drops.retain(|name, _| !changed.contains(name));
             // The values of a column may be a view of the frame's data (pandas without
@@ -456,6 +468,7 @@ impl<'a> Walker<'a> {
                 }
                 let Some(value) = value else { return };
                 self.check(value);
+                self.check_stmt_values(stmt);
                 // `files = !ls` and `x = %sx ...` are masked to a placeholder value.
                 let magic = self.text(value.range()).starts_with(['!', '%']);
                 let val = match op {
@@ -472,6 +485,7 @@ impl<'a> Walker<'a> {
                 let parts = match (targets.as_slice(), op) {
                     ([Target::Unpack { elts, .. }], crate::ir::AssignOp::Plain) => {
                         sklearn::split_result(self, value, elts.len())
+                            .or_else(|| shapes::subplots_parts(self, value, elts.len()))
                             .or_else(|| self.returned_parts(value, elts.len()))
                     }
                     _ => None,
@@ -538,6 +552,7 @@ impl<'a> Walker<'a> {
                 target, iter, body, ..
             } => {
                 self.check(iter);
+                self.check_stmt_values(stmt);
                 self.effects(iter);
                 if self.unrolled(stmt, target, iter, body) {
                     return;
@@ -681,6 +696,8 @@ impl<'a> Walker<'a> {
                 }
             }
             Stmt::Global { .. } | Stmt::Nonlocal { .. } => {}
+            // Not analysed: whatever it mentions may hold anything now.
+            Stmt::TooDeep { .. } => self.forget_all_in(std::slice::from_ref(stmt)),
             Stmt::Other { exprs, .. } => {
                 for e in exprs {
                     self.check(e);
@@ -704,7 +721,9 @@ impl<'a> Walker<'a> {
             return false;
         }
         let mut read = BTreeSet::new();
-        expr_names(iter, &mut read);
+        iter.for_each_name(&mut |name| {
+            read.insert(name.to_owned());
+        });
         if body
             .iter()
             .any(|s| self.changed_by(s).iter().any(|n| read.contains(n)))
@@ -825,7 +844,7 @@ impl<'a> Walker<'a> {
         self.out.extend(found.into_iter().filter(|d| {
             matches!(
                 d.code,
-                "missing-attribute" | "module-called" | "torch-layer-mismatch"
+                Rule::MissingAttribute | Rule::ModuleCalled | Rule::TorchLayerMismatch
             )
         }));
         self.env = env;
@@ -916,6 +935,13 @@ impl<'a> Walker<'a> {
         }
     }
 
+    /// Runs the rules on what a statement iterates or unpacks, its expressions evaluated.
+    fn check_stmt_values(&mut self, stmt: &Stmt) {
+        let mut found = Vec::new();
+        pytypes::check_stmt(self, stmt, &mut found);
+        self.out.extend(found);
+    }
+
     /// Runs the rules on `expr` and on the sub-expressions that will certainly be evaluated.
     pub fn check(&mut self, expr: &Expr) {
         match expr {
@@ -966,6 +992,9 @@ impl<'a> Walker<'a> {
                         }
                     }
                 }
+                let mut found = Vec::new();
+                pytypes::check(self, expr, &mut found);
+                self.out.extend(found);
                 return;
             }
             Expr::Other { children, range } => {
@@ -1022,8 +1051,10 @@ impl<'a> Walker<'a> {
         sklearn::check(self, expr, &mut found);
         targets::check(self, expr, &mut found);
         shapes::check(self, expr, &mut found);
+        numpy_calls::check(self, expr, &mut found);
         values::check(self, expr, &mut found);
         api::check(self, expr, &mut found);
+        pytypes::check(self, expr, &mut found);
         keras::check(self, expr, &mut found);
         torch::check(self, expr, &mut found);
         self.out.extend(found);
@@ -1068,10 +1099,22 @@ impl<'a> Walker<'a> {
         });
         if let Some(label) = gone {
             let axis = if spec.columns { "columns" } else { "index" };
+            // Not "an earlier drop" when the drop that ran is this cell's own.
+            let own = self.ctx.ran
+                && self
+                    .ctx
+                    .cell
+                    .dropped
+                    .contains(label.trim_matches(['\'', '"']));
+            let which = if own {
+                "this cell dropped it when it ran"
+            } else {
+                "an earlier drop ran"
+            };
             out.push(Diagnostic::error(
-                "dropped-again",
+                Rule::DroppedAgain,
                 format!(
-                    "{label} was already dropped from {name}'s {axis} in place (an earlier drop ran), so dropping it again raises KeyError: not found in axis; re-create {name} first or pass errors='ignore'"
+                    "{label} was already dropped from {name}'s {axis} in place ({which}), so dropping it again raises KeyError: not found in axis; re-create {name} first or pass errors='ignore'"
                 ),
                 expr.range(),
             ));
@@ -1151,6 +1194,7 @@ impl<'a> Walker<'a> {
                 Literal::Int(i) => Val::Int(*i),
                 Literal::Float(f) => Val::Float(*f),
                 Literal::Str(s) => Val::Str(s.clone()),
+                Literal::None => Val::None,
                 _ => Val::Unknown,
             },
             Expr::Seq { kind, elts, .. }
@@ -1206,48 +1250,7 @@ impl<'a> Walker<'a> {
                     _ => Val::Unknown,
                 }
             }
-            Expr::Attribute { value, attr, .. } => {
-                let base = self.eval(value);
-                match (&base, attr.as_str()) {
-                    (Val::Module(Some(p)), _) | (Val::Lib(p), _) => Val::Lib(format!("{p}.{attr}")),
-                    (Val::Frame(f), "values") => match (f.n_rows, f.n_columns()) {
-                        (Some(r), Some(c)) => Val::Array(ArrayVal {
-                            lib: ArrayLib::Numpy,
-                            shape: vec![r, c],
-                            dtype: None,
-                            has_nan: f.has_nan,
-                            csv_object_column: None,
-                            origin: None,
-                            non_integer: None,
-                        }),
-                        _ => Val::Unknown,
-                    },
-                    (Val::Frame(f), "columns") => match &f.columns {
-                        Some(cols) => Val::Strs {
-                            type_name: "Index".into(),
-                            items: cols.clone(),
-                        },
-                        None => Val::Unknown,
-                    },
-                    (Val::Strs { type_name, items }, "values") if type_name == "Index" => {
-                        Val::Strs {
-                            type_name: "ndarray".into(),
-                            items: items.clone(),
-                        }
-                    }
-                    (Val::Estimator(e), _) => sklearn::attribute_value(e, attr),
-                    (Val::Array(a), "T") => Val::Array(ArrayVal {
-                        shape: a.shape.iter().rev().copied().collect(),
-                        origin: None,
-                        ..a.clone()
-                    }),
-                    (Val::Frame(f), col) => match f.has(col) {
-                        Some(true) if !columns::is_frame_attribute(col) => self.series_of(f, col),
-                        _ => Val::Unknown,
-                    },
-                    _ => Val::Unknown,
-                }
-            }
+            Expr::Attribute { value, attr, .. } => self.attribute_value(&self.eval(value), attr),
             Expr::Subscript { value, index, .. } => {
                 // `df.loc[mask]`: the rows where the mask holds.
                 if let Expr::Attribute {
@@ -1348,7 +1351,51 @@ impl<'a> Walker<'a> {
             } => self.eval_call(func, args, keywords, *range),
             Expr::BinOp {
                 op, left, right, ..
-            } => shapes::binop_value(op, &self.eval(left), &self.eval(right)),
+            } => {
+                let (l, r) = (self.eval(left), self.eval(right));
+                pytypes::binop_value(op, &l, &r).unwrap_or_else(|| shapes::binop_value(op, &l, &r))
+            }
+            _ => Val::Unknown,
+        }
+    }
+
+    /// The value of attribute `attr` of an object of value `base`.
+    fn attribute_value(&self, base: &Val, attr: &str) -> Val {
+        match (base, attr) {
+            (Val::Module(Some(p)), _) | (Val::Lib(p), _) => Val::Lib(format!("{p}.{attr}")),
+            (Val::Frame(f), "values") => match (f.n_rows, f.n_columns()) {
+                (Some(r), Some(c)) => Val::Array(ArrayVal {
+                    lib: ArrayLib::Numpy,
+                    shape: vec![r, c],
+                    dtype: None,
+                    has_nan: f.has_nan,
+                    csv_object_column: None,
+                    origin: None,
+                    non_integer: None,
+                }),
+                _ => Val::Unknown,
+            },
+            (Val::Frame(f), "columns") => match &f.columns {
+                Some(cols) => Val::Strs {
+                    type_name: "Index".into(),
+                    items: cols.clone(),
+                },
+                None => Val::Unknown,
+            },
+            (Val::Strs { type_name, items }, "values") if type_name == "Index" => Val::Strs {
+                type_name: "ndarray".into(),
+                items: items.clone(),
+            },
+            (Val::Estimator(e), _) => sklearn::attribute_value(e, attr),
+            (Val::Array(a), "T") => Val::Array(ArrayVal {
+                shape: a.shape.iter().rev().copied().collect(),
+                origin: None,
+                ..a.clone()
+            }),
+            (Val::Frame(f), col) => match f.has(col) {
+                Some(true) if !columns::is_frame_attribute(col) => self.series_of(f, col),
+                _ => Val::Unknown,
+            },
             _ => Val::Unknown,
         }
     }
@@ -1435,6 +1482,9 @@ impl<'a> Walker<'a> {
         if let Some(r) = self.returns.get(&range) {
             return r.value.clone();
         }
+        if let Some(v) = pytypes::call_result(self, func, args, keywords) {
+            return v;
+        }
         // `list(df.columns)`, `sorted(cols)`
         if let (Expr::Name { id, .. }, [arg], true) = (func, args, keywords.is_empty()) {
             if matches!(id.as_str(), "list" | "sorted") && self.is_builtin(id) {
@@ -1456,7 +1506,9 @@ impl<'a> Walker<'a> {
             if let Some(v) = sklearn::lib_call_result(self, &path, args, keywords) {
                 return v;
             }
-            if let Some(v) = shapes::new_array(self, &path, args, keywords) {
+            if let Some(v) = numpy_calls::call_result(self, &path, args, keywords)
+                .or_else(|| shapes::pyplot_result(&path, keywords))
+            {
                 return v;
             }
             if let Some(v) = columns::new_frame(self, &path, args, keywords) {
@@ -1479,12 +1531,21 @@ impl<'a> Walker<'a> {
         if let Some(batch) = torch::next_batch(self, func, args) {
             return batch;
         }
-        if let Val::Torch(module) = self.eval(func) {
-            return torch::call_result(self, &module, args, keywords);
-        }
+        // The receiver of a method call is evaluated once: evaluating it again for the method
+        // would double the work at each call of a chain (`df.dropna().dropna()...`).
         let Expr::Attribute { value, attr, .. } = func else {
+            if let Val::Torch(module) = self.eval(func) {
+                return torch::call_result(self, &module, args, keywords);
+            }
             return Val::Unknown;
         };
+        let receiver = self.eval(value);
+        if let Val::Torch(module) = self.attribute_value(&receiver, attr) {
+            return torch::call_result(self, &module, args, keywords);
+        }
+        if let Some(v) = pytypes::method_result(&receiver, attr, args, keywords) {
+            return v;
+        }
         // `"a b c".split()`
         if let (Some(text), "split", true) = (
             value.as_str_literal(),
@@ -1496,7 +1557,7 @@ impl<'a> Walker<'a> {
                 len: text.split_whitespace().count() as i64,
             };
         }
-        match self.eval(value) {
+        match receiver {
             Val::Torch(m) if torch_classes::RETURNS_MODULE.contains(&attr.as_str()) => {
                 Val::Torch(m)
             }
@@ -1524,10 +1585,10 @@ impl<'a> Walker<'a> {
                 let s = torch::shape_of(&Val::Array(a.clone()));
                 match torch_layers::tensor_method(s.as_ref(), value, attr, args, keywords, &int) {
                     Some(s) => Val::Tensor(s),
-                    None => shapes::array_method_result(&a, attr, args, keywords),
+                    None => numpy_calls::method_result(self, &a, attr, args, keywords),
                 }
             }
-            Val::Array(a) => shapes::array_method_result(&a, attr, args, keywords),
+            Val::Array(a) => numpy_calls::method_result(self, &a, attr, args, keywords),
             // `s.apply(str)`, `s.map(lambda x: str(x).split('-')[0])`: the NaN rows become a
             // known string ('nan'); nothing is known of the other rows.
             Val::Series(s)
@@ -1939,19 +2000,6 @@ fn collect_calls<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
     }
 }
 
-fn expr_names(e: &Expr, out: &mut BTreeSet<String>) {
-    match e {
-        Expr::Name { id, .. } => {
-            out.insert(id.clone());
-        }
-        Expr::Walrus { target, value, .. } => {
-            out.insert(target.clone());
-            expr_names(value, out);
-        }
-        _ => e.for_each_child(|c| expr_names(c, out)),
-    }
-}
-
 pub fn target_names(t: &Target, out: &mut BTreeSet<String>, with_stores: bool) {
     match t {
         Target::Name { id, .. } => {
@@ -1973,36 +2021,9 @@ pub fn target_names(t: &Target, out: &mut BTreeSet<String>, with_stores: bool) {
 /// we cannot follow, all of them are unknown.
 pub fn mentioned_names(stmts: &[Stmt], out: &mut BTreeSet<String>) {
     for s in stmts {
-        match s {
-            Stmt::Assign { targets, .. } | Stmt::Delete { targets, .. } => {
-                targets.iter().for_each(|t| target_names(t, out, true))
-            }
-            Stmt::Import { names, .. } => {
-                out.extend(import_bindings(None, names).into_iter().map(|(n, _)| n))
-            }
-            Stmt::FunctionDef { name, body, .. } | Stmt::ClassDef { name, body, .. } => {
-                out.insert(name.clone());
-                mentioned_names(body, out);
-            }
-            Stmt::For { target, .. } => target_names(target, out, true),
-            Stmt::With { items, .. } => {
-                for t in items.iter().filter_map(|(_, t)| t.as_ref()) {
-                    target_names(t, out, true);
-                }
-            }
-            Stmt::Try { handlers, .. } => {
-                out.extend(handlers.iter().filter_map(|h| h.name.clone()))
-            }
-            Stmt::Match { cases, .. } => {
-                out.extend(cases.iter().flat_map(|(names, _, _)| names.iter().cloned()))
-            }
-            Stmt::Global { names, .. } | Stmt::Nonlocal { names, .. } => {
-                out.extend(names.iter().cloned())
-            }
-            Stmt::Expr { .. } | Stmt::If { .. } | Stmt::While { .. } | Stmt::Other { .. } => {}
-        }
-        s.for_each_expr(&mut |e| expr_names(e, out));
-        s.for_each_block(|b| mentioned_names(b, out));
+        s.for_each_name(&mut |name| {
+            out.insert(name.to_owned());
+        });
     }
 }
 
@@ -2039,7 +2060,9 @@ pub fn mutated_names(stmts: &[Stmt], out: &mut BTreeSet<String>) {
                     target_names(t, out, true);
                 }
             }
-            Stmt::Global { names, .. } => out.extend(names.iter().cloned()),
+            Stmt::Global { names, .. } | Stmt::TooDeep { names, .. } => {
+                out.extend(names.iter().cloned())
+            }
             // Their bodies run later; decorators and defaults do not mutate.
             Stmt::FunctionDef { .. } | Stmt::ClassDef { .. } => continue,
             _ => {}
@@ -2054,21 +2077,7 @@ pub fn mutated_names(stmts: &[Stmt], out: &mut BTreeSet<String>) {
 /// match captures, and names a function of theirs declares `global` and binds.
 pub fn bound_names(stmts: &[Stmt], facts: &CellFacts, out: &mut BTreeSet<String>) {
     for s in stmts {
-        let r = s.range();
-        out.extend(
-            facts
-                .definitions
-                .iter()
-                .filter(|d| d.range.start >= r.start && d.range.end <= r.end)
-                .map(|d| d.name.clone()),
-        );
-        out.extend(
-            facts
-                .deletions
-                .iter()
-                .filter(|d| d.range.start >= r.start && d.range.end <= r.end)
-                .map(|d| d.name.clone()),
-        );
+        out.extend(facts.bound_within(s.range()).map(str::to_owned));
     }
 }
 

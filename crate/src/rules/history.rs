@@ -347,10 +347,14 @@ pub struct CellRuleFacts {
     pub stored_attributes: BTreeSet<String>,
     /// The cell may rewire modules otherwise (`setattr`, `add_module`, hooks).
     pub rewires_modules: bool,
+    /// The cell may bind names the analysis cannot see (`%run`, `exec` of unknown code,
+    /// `globals()`): which names are defined after it is unknown.
+    pub binds_unseen_names: bool,
 }
 
 impl CellRuleFacts {
-    /// The cell may have bound names the analysis cannot see (`%run`, `exec`, `globals()`).
+    /// The cell may have bound objects to names the rules cannot follow (`%run`, `exec`,
+    /// `globals()`).
     pub fn rebinds_anything(&self) -> bool {
         self.bindings.iter().any(|e| matches!(e, Effect::Reset))
     }
@@ -371,6 +375,13 @@ pub fn cell_rule_facts(body: &[Stmt], source: &str, cell: &CellFacts) -> CellRul
     facts.global_names = scan.global_names;
     super::torch_classes::stored_attributes(body, &mut facts.stored_attributes);
     facts.rewires_modules = super::torch_classes::rewires_modules(body);
+    // A statement too deep to analyse may do any of these.
+    if body.iter().any(|s| matches!(s, Stmt::TooDeep { .. })) {
+        facts.names_index = true;
+        facts.extends_pandas = true;
+        facts.rewires_modules = true;
+    }
+    facts.binds_unseen_names = body.iter().any(|stmt| binds_unseen_names(stmt, source));
     facts
 }
 
@@ -687,10 +698,26 @@ const HARMLESS_MAGICS: &[&str] = &[
     "set_env",
 ];
 
-/// Does the statement rebind names in ways the analysis cannot follow: a line magic such as
-/// `%run` or `%store -r`, or a call of `exec`, `eval`, `globals()`, `locals()`, `vars()`,
-/// `get_ipython()` (outside function bodies)? `source` is the text the statement's ranges index.
+/// Whether the line magic `name` (`run`, `store`, ...) may bind names the analysis cannot see.
+pub fn magic_rebinds_anything(name: &str) -> bool {
+    !HARMLESS_MAGICS.contains(&name)
+}
+
+/// Does the statement rebind names in ways the rules cannot follow: a line magic such as
+/// `%run` or `%store -r`, or a call of `exec`, `eval` of code with `:=`, `globals()`, `locals()`,
+/// `vars()`, `get_ipython()` (outside function bodies)? `source` is the text the statement's
+/// ranges index.
 pub fn rebinds_anything(stmt: &Stmt, source: &str) -> bool {
+    rebinds(stmt, source, false)
+}
+
+/// `rebinds_anything`, but for the names alone: `exec` or `eval` of a literal binds what the
+/// literal binds (the cell's definitions: `facts::literal_code_definitions`).
+pub fn binds_unseen_names(stmt: &Stmt, source: &str) -> bool {
+    rebinds(stmt, source, true)
+}
+
+fn rebinds(stmt: &Stmt, source: &str, literal_code_seen: bool) -> bool {
     if let Stmt::Expr { range, .. } = stmt {
         let text = source
             .get(range.start as usize..range.end as usize)
@@ -701,19 +728,36 @@ pub fn rebinds_anything(stmt: &Stmt, source: &str) -> bool {
                 .split(|c: char| c.is_whitespace())
                 .next()
                 .unwrap_or("");
-            return !HARMLESS_MAGICS.contains(&name);
+            return magic_rebinds_anything(name);
         }
     }
     let mut found = false;
     for_each_expr(std::slice::from_ref(stmt), &mut |e| {
-        if let Expr::Call { func, .. } = e {
-            if let Expr::Name { id, .. } = &**func {
-                found |= matches!(
-                    id.as_str(),
-                    "exec" | "eval" | "globals" | "locals" | "vars" | "get_ipython"
-                );
-            }
-        }
+        let Expr::Call {
+            func,
+            args,
+            keywords,
+            ..
+        } = e
+        else {
+            return;
+        };
+        let Expr::Name { id, .. } = &**func else {
+            return;
+        };
+        let literal = || {
+            keywords
+                .is_empty()
+                .then(|| crate::facts::literal_code_definitions(func, args))
+                .flatten()
+        };
+        found |= match id.as_str() {
+            // Typed input (`eval(input())`) binds nothing: only a literal's `:=` targets.
+            "eval" => !literal_code_seen && literal().is_some_and(|d| !d.is_empty()),
+            "exec" => !literal_code_seen || literal().is_none(),
+            "globals" | "locals" | "vars" | "get_ipython" => true,
+            _ => false,
+        };
     });
     found
 }
@@ -764,6 +808,10 @@ pub struct HistoryState {
     pub stored_attributes: BTreeSet<String>,
     /// An executed cell may have rewired modules otherwise.
     pub rewires_modules: bool,
+    /// Names an executed cell bound at the top level (they may shadow builtins).
+    pub bound_globals: BTreeSet<String>,
+    /// An executed cell ran a star import or `exec`: any name may be bound.
+    pub binds_unknown_names: bool,
 }
 
 impl Default for HistoryState {
@@ -787,6 +835,8 @@ impl Default for HistoryState {
             torch_instances: BTreeMap::new(),
             stored_attributes: BTreeSet::new(),
             rewires_modules: false,
+            bound_globals: BTreeSet::new(),
+            binds_unknown_names: false,
         }
     }
 }
@@ -806,6 +856,13 @@ impl HistoryState {
             .extend(cell.stored_attributes.iter().cloned());
         self.rewires_modules |= cell.rewires_modules;
         for effect in &cell.bindings {
+            match effect {
+                Effect::Bind(name, _) => {
+                    self.bound_globals.insert(name.clone());
+                }
+                Effect::StarImport(_) | Effect::Reset => self.binds_unknown_names = true,
+                _ => {}
+            }
             if let Effect::Bind(name, binding) = effect {
                 self.drops.remove(name);
                 self.imports.remove(name);

@@ -6,6 +6,7 @@
 //! shared label is a plain name: the kernel writes labels as strings, so `0` and `'0'` (or a date
 //! and its text) would look alike.
 
+use crate::codes::Rule;
 use crate::diagnostic::Diagnostic;
 use crate::ir::{Expr, Keyword};
 
@@ -114,7 +115,7 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
         w.shown(join.other, "the other frame").to_string()
     };
     out.push(Diagnostic::error(
-        "join-overlap",
+        Rule::JoinOverlap,
         format!(
             "{} already has the column{} {} that {what} brings, and no lsuffix/rsuffix is given: ValueError: columns overlap but no suffix specified",
             w.shown(value, "the frame"),

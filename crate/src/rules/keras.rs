@@ -24,9 +24,10 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
+use crate::codes::Rule;
 use crate::diagnostic::Diagnostic;
-use crate::ir::{Expr, Keyword, Stmt};
-use crate::summary::{Category, ObjectSummary};
+use crate::ir::{keyword, Expr, Stmt};
+use crate::summary::{tuple_text, Category, ObjectSummary};
 
 use super::flow::{unpacks, Walker};
 use super::keras_build::{self, keras_api, Built, BuiltModel, Dims, ModelEffect};
@@ -206,13 +207,6 @@ fn output_and_loss<'a>(m: &Model<'a>) -> (Option<i64>, Option<&'a str>) {
     (units, built.loss.as_deref())
 }
 
-fn keyword<'e>(keywords: &'e [Keyword], name: &str) -> Option<&'e Expr> {
-    keywords
-        .iter()
-        .find(|k| k.name.as_deref() == Some(name))
-        .map(|k| &k.value)
-}
-
 /// The targets of `fit(x, y)`: from an image iterator passed as `x`, or from the shape of `y`.
 fn targets(w: &Walker, x: &Expr, y: Option<&Expr>) -> Option<(Targets, String)> {
     if let Some((name, it)) = kernel_object(w, x, "keras_iterator") {
@@ -286,6 +280,51 @@ fn checked_inputs(m: &Model) -> Option<Vec<(Option<String>, Dims)>> {
     checks.then(|| vec![(None, dims)])
 }
 
+/// A Sequential model's first layer, when of `keras_build::RANKED`, and its input shape.
+fn first_layer(m: &Model) -> Option<(&'static str, Dims)> {
+    let Some(model) = m.summary else {
+        return m.built?.first_layer.clone();
+    };
+    if model.type_name.rsplit('.').next()? != "Sequential" {
+        return None;
+    }
+    let class = model
+        .representation
+        .get("layers")
+        .and_then(|l| l.get(0)?.get("class")?.as_str())?;
+    let (class, _, _) = keras_build::RANKED.iter().find(|(c, _, _)| *c == class)?;
+    Some((class, json_dims(model.structural.get("input_shape")?)?))
+}
+
+/// Why data of shape `data` cannot go into the first layer `class` declared on `input`, when
+/// certain in Keras 2 and 3 alike: fewer axes than the layer takes (more, for a recurrent
+/// layer), or another size of the last axis, on which the layer's weights were built. Keras
+/// adds or drops a last axis of size 1 to match the input's rank.
+fn rank_misfit(class: &str, input: &[Option<i64>], data: &[Option<i64>]) -> Option<String> {
+    let (_, rank, exact) = keras_build::RANKED.iter().find(|(c, _, _)| *c == class)?;
+    if input.len() != *rank {
+        return None;
+    }
+    let (n, r) = (input.len(), data.len());
+    let adjusted = (r + 1 == n && input.last() == Some(&Some(1)))
+        || (r == n + 1 && data.last() == Some(&Some(1)));
+    if adjusted {
+        return None;
+    }
+    if r < n || (*exact && r != n) {
+        return Some(format!(
+            "{class} takes {}{n}-D inputs (the batch axis included), not {r}-D",
+            if *exact { "" } else { "at least " }
+        ));
+    }
+    match (input.last(), data.last()) {
+        (Some(Some(a)), Some(Some(b))) if r == n && a != b && *a != 1 && *b != 1 => Some(format!(
+            "the last axis is {b}, but the layer was built for {a}"
+        )),
+        _ => None,
+    }
+}
+
 /// `[null, 50]` -> `[None, Some(50)]`.
 fn json_dims(v: &Value) -> Option<Dims> {
     v.as_array()?
@@ -315,14 +354,10 @@ fn misfit(input: &[Option<i64>], data: &[Option<i64>]) -> Option<usize> {
 
 /// `(None, 50)`.
 fn shape_text(dims: &[Option<i64>]) -> String {
-    let parts: Vec<String> = dims
-        .iter()
-        .map(|d| d.map_or("None".to_string(), |d| d.to_string()))
-        .collect();
-    match parts.as_slice() {
-        [one] => format!("({one},)"),
-        _ => format!("({})", parts.join(", ")),
-    }
+    tuple_text(
+        dims.iter()
+            .map(|d| d.map_or("None".to_string(), |d| d.to_string())),
+    )
 }
 
 /// The shapes of the data given to a model.
@@ -379,10 +414,24 @@ fn input_mismatch(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
     let Some(x) = args.first().or_else(|| keyword(keywords, "x")) else {
         return;
     };
+    let shown = w.shown(x, "the data");
+    if let (Some((class, input)), Some(Data::One(data))) = (first_layer(&m), data_shapes(w, x)) {
+        if let Some(problem) = rank_misfit(class, &input, &data) {
+            out.push(Diagnostic::error(
+                Rule::KerasInputMismatch,
+                format!(
+                    "{name}'s first layer {class} takes inputs of shape {}, but {shown} has shape {}: {problem}: ValueError (the input is incompatible with the layer)",
+                    shape_text(&input),
+                    shape_text(&data)
+                ),
+                *range,
+            ));
+            return;
+        }
+    }
     let (Some(inputs), Some(data)) = (checked_inputs(&m), data_shapes(w, x)) else {
         return;
     };
-    let shown = w.shown(x, "the data");
     let problem = match (inputs.as_slice(), data) {
         ([(_, input)], Data::One(data)) => misfit(input, &data).map(|axis| {
             format!(
@@ -417,7 +466,7 @@ fn input_mismatch(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
     };
     if let Some(problem) = problem {
         out.push(Diagnostic::error(
-            "keras-input-mismatch",
+            Rule::KerasInputMismatch,
             format!("{problem}: ValueError (the input is incompatible with the model)"),
             *range,
         ));
@@ -455,7 +504,7 @@ fn foreign_model(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
         return;
     };
     out.push(Diagnostic::error(
-        "keras-foreign-model",
+        Rule::KerasForeignModel,
         format!(
             "{name} is a PyTorch module ({}), not a Keras model: keras.{api} reads `{name}.built`, \
              which a torch.nn.Module does not have: AttributeError (torchinfo.summary describes a \
@@ -512,7 +561,7 @@ fn target_mismatch(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
         _ => return,
     };
     out.push(Diagnostic::error(
-        "keras-target-mismatch",
+        Rule::KerasTargetMismatch,
         format!("{problem}: ValueError"),
         *range,
     ));

@@ -10,7 +10,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::ir::{Expr, Keyword, Literal, Stmt, Target};
+use crate::ir::{keyword, Expr, Keyword, Literal, Stmt, Target};
 
 use super::flow::root_names;
 use super::history::{for_each_expr, HistoryState, UserFunction};
@@ -60,7 +60,27 @@ pub enum Layer {
     Same,
     /// `Input(shape)` or `InputLayer(shape)` at the start of a `Sequential` list.
     Input(Dims),
+    /// A layer of `RANKED` (convolutions, recurrent layers): its output shape is not followed.
+    Ranked(&'static str),
 }
+
+/// Keras layers and the rank of the inputs they take (their `input_spec`: `ndim` exactly for
+/// the recurrent layers, `min_ndim` for the others), batch axis included, and whether exactly.
+pub const RANKED: &[(&str, usize, bool)] = &[
+    ("Dense", 2, false),
+    ("Conv1D", 3, false),
+    ("Conv2D", 4, false),
+    ("Conv3D", 5, false),
+    ("SeparableConv1D", 3, false),
+    ("SeparableConv2D", 4, false),
+    ("DepthwiseConv2D", 4, false),
+    ("Conv1DTranspose", 3, false),
+    ("Conv2DTranspose", 4, false),
+    ("Conv3DTranspose", 5, false),
+    ("LSTM", 3, true),
+    ("GRU", 3, true),
+    ("SimpleRNN", 3, true),
+];
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct BuiltModel {
@@ -72,6 +92,8 @@ pub struct BuiltModel {
     pub inputs: Option<Vec<Tensor>>,
     /// The shape of its single output, when its rank is known.
     pub output: Option<Dims>,
+    /// A Sequential model's first layer of `RANKED` and the input shape declared for it.
+    pub first_layer: Option<(&'static str, Dims)>,
     /// The loss it was compiled with: `None` when unknown or not compiled.
     pub loss: Option<String>,
     stage: Stage,
@@ -484,6 +506,7 @@ impl Scope<'_> {
                         class: "Functional",
                         inputs,
                         output,
+                        first_layer: None,
                         loss: None,
                         stage: Stage::Layers,
                     }))
@@ -493,6 +516,7 @@ impl Scope<'_> {
                         class: "Sequential",
                         inputs: None,
                         output: None,
+                        first_layer: None,
                         loss: None,
                         stage: Stage::Empty,
                     };
@@ -518,7 +542,10 @@ impl Scope<'_> {
                         .then_some(Built::Layer(Layer::Flatten))
                 }
                 c if SHAPE_KEEPING.contains(&c) => Some(Built::Layer(Layer::Same)),
-                _ => None,
+                c => RANKED
+                    .iter()
+                    .find(|(r, _, _)| *r == c)
+                    .map(|(r, _, _)| Built::Layer(Layer::Ranked(r))),
             };
         }
         // A layer called on a tensor: `Dense(5)(x)`.
@@ -576,6 +603,14 @@ impl Scope<'_> {
 
     /// The first layer of a Sequential model, on inputs of shape `input` when known.
     fn first_layer(&self, model: &mut BuiltModel, layer: &Layer, input: Option<Dims>) {
+        let class = match layer {
+            Layer::Dense(_) => Some("Dense"),
+            Layer::Ranked(class) => Some(*class),
+            _ => None,
+        };
+        if let (Some(class), Some(dims)) = (class, &input) {
+            model.first_layer = Some((class, dims.clone()));
+        }
         if let (Layer::Dense(_), Some(dims @ [None, Some(_)])) = (layer, input.as_deref()) {
             model.inputs = Some(vec![Tensor {
                 dims: dims.to_vec(),
@@ -740,7 +775,7 @@ fn apply(layer: &Layer, input: Option<Dims>) -> Option<Dims> {
         }
         Layer::Flatten => Some(vec![None, None]),
         Layer::Same => input,
-        Layer::Input(_) => None,
+        Layer::Input(_) | Layer::Ranked(_) => None,
     }
 }
 
@@ -753,11 +788,4 @@ fn target_binds(t: &Target, out: &mut BTreeSet<String>) {
         Target::Starred { target, .. } => target_binds(target, out),
         Target::Store { .. } => {}
     }
-}
-
-fn keyword<'e>(keywords: &'e [Keyword], name: &str) -> Option<&'e Expr> {
-    keywords
-        .iter()
-        .find(|k| k.name.as_deref() == Some(name))
-        .map(|k| &k.value)
 }

@@ -13,6 +13,8 @@ pub mod history;
 pub mod join;
 pub mod keras;
 pub mod keras_build;
+pub mod numpy_calls;
+pub mod pytypes;
 pub mod shapes;
 pub mod sklearn;
 pub mod targets;
@@ -47,6 +49,8 @@ pub struct RuleContext<'a> {
     /// What the target cell's own code tells them (`history::cell_rule_facts` of `body`); the
     /// walk into a called function keeps its caller's.
     pub cell: &'a CellRuleFacts,
+    /// The target's source ran already: what it did is in the kernel's state (and `history`).
+    pub ran: bool,
 }
 
 /// Runs every rule on the target cell; diagnostics come sorted by position.
@@ -57,34 +61,53 @@ pub fn run(ctx: &RuleContext) -> Vec<Diagnostic> {
     out
 }
 
-/// Levenshtein distance, for "did you mean" suggestions.
-pub fn edit_distance(a: &str, b: &str) -> usize {
+/// Similarity from 0 to 1: twice the longest common subsequence over both lengths (as difflib's
+/// `ratio` for names without repeated blocks).
+fn similarity(a: &str, b: &str) -> f64 {
+    let a: Vec<char> = a.chars().collect();
     let b: Vec<char> = b.chars().collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut cur = vec![i + 1];
+    if a.is_empty() && b.is_empty() {
+        return 1.0;
+    }
+    let mut prev = vec![0usize; b.len() + 1];
+    for ca in &a {
+        let mut cur = vec![0usize; b.len() + 1];
         for (j, cb) in b.iter().enumerate() {
-            let cost = usize::from(ca != *cb);
-            cur.push((prev[j] + cost).min(prev[j + 1] + 1).min(cur[j] + 1));
+            cur[j + 1] = if ca == cb {
+                prev[j] + 1
+            } else {
+                prev[j + 1].max(cur[j])
+            };
         }
         prev = cur;
     }
-    prev[b.len()]
+    2.0 * prev[b.len()] as f64 / (a.len() + b.len()) as f64
 }
 
-/// The closest candidate: same name but for case, or within edit distance 2 (1 for short names).
+/// Case, `_`, `-` and spaces aside: `Fare_Log`, `fare log` and `farelog` are one name.
+fn loose(name: &str) -> String {
+    name.chars()
+        .filter(|c| !matches!(c, '_' | '-' | ' '))
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+/// A "did you mean" needs a real resemblance: the same name but for case and separators, or a
+/// similarity of at least `SIMILAR` (`Agee`/`Age`, not `Name`/`Fare`).
+const SIMILAR: f64 = 0.8;
+
+/// The closest candidate that resembles `name`, if any.
 pub fn suggest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
-    let lower = name.to_lowercase();
-    let mut best: Option<(usize, &str)> = None;
+    let wanted = loose(name);
+    let mut best: Option<(f64, &str)> = None;
     for c in candidates {
-        let d = if c.to_lowercase() == lower {
-            0
+        let score = if loose(c) == wanted {
+            2.0
         } else {
-            edit_distance(name, c)
+            similarity(name, c)
         };
-        let limit = if name.chars().count() <= 3 { 1 } else { 2 };
-        if d <= limit && best.is_none_or(|(bd, _)| d < bd) {
-            best = Some((d, c));
+        if score >= SIMILAR && best.is_none_or(|(b, _)| score > b) {
+            best = Some((score, c));
         }
     }
     best.map(|(_, c)| c)
@@ -109,6 +132,9 @@ mod tests {
         assert_eq!(suggest("Agee", ["Age", "Sex"]), Some("Age"));
         assert_eq!(suggest("age", ["Age", "Sex"]), Some("Age"));
         assert_eq!(suggest("Fare", ["Age", "Sex"]), None);
-        assert_eq!(edit_distance("kitten", "sitting"), 3);
+        assert_eq!(suggest("fare_log", ["Age", "FareLog"]), Some("FareLog"));
+        // Edit distance 2 between four-letter words is no resemblance.
+        assert_eq!(suggest("Name", ["Fare", "Age"]), None);
+        assert_eq!(suggest("Embarkd", ["Embarked", "Fare"]), Some("Embarked"));
     }
 }

@@ -6,28 +6,17 @@
 //! - `shape-stack`: `np.array`/`np.asarray`/`np.stack` of arrays of different shapes, and
 //!   `np.vstack`/`np.column_stack` of arrays whose rows (columns) do not line up.
 //! - `shape-reshape`: `reshape` to a shape with another number of elements.
-//! - `shape-image`: `plt.imshow` of an array that is not (M, N), (M, N, 3) or (M, N, 4).
+//! - `shape-image`: `plt.imshow`, or `imshow` of an Axes (`plt.subplots`, `plt.subplot`, an element
+//!   of an array of Axes, a summarised Axes), of an array that is not (M, N), (M, N, 3) or (M, N, 4).
 //! - `shape-savetxt`: `np.savetxt` of an array with more than 2 dimensions.
 
+use crate::codes::Rule;
 use crate::diagnostic::Diagnostic;
 use crate::ir::{Expr, Keyword, Literal, SeqKind};
+use crate::summary::tuple_text;
 
 use super::flow::{unpacks, Walker};
 use super::value::{ArrayLib, ArrayVal, Val};
-
-fn fmt_shape(s: &[i64]) -> String {
-    if s.len() == 1 {
-        format!("({},)", s[0])
-    } else {
-        format!(
-            "({})",
-            s.iter()
-                .map(|d| d.to_string())
-                .collect::<Vec<_>>()
-                .join(", ")
-        )
-    }
-}
 
 /// Numpy broadcasting of two shapes; `None` when they do not broadcast.
 pub fn broadcast(a: &[i64], b: &[i64]) -> Option<Vec<i64>> {
@@ -88,7 +77,7 @@ pub fn binop_value(op: &str, l: &Val, r: &Val) -> Val {
     }
 }
 
-fn int_tuple(w: &Walker, e: &Expr) -> Option<Vec<i64>> {
+pub(super) fn int_tuple(w: &Walker, e: &Expr) -> Option<Vec<i64>> {
     match e {
         Expr::Seq {
             kind: SeqKind::Tuple | SeqKind::List,
@@ -99,7 +88,7 @@ fn int_tuple(w: &Walker, e: &Expr) -> Option<Vec<i64>> {
     }
 }
 
-fn int_of(w: &Walker, e: &Expr) -> Option<i64> {
+pub(super) fn int_of(w: &Walker, e: &Expr) -> Option<i64> {
     match e {
         Expr::Literal {
             value: Literal::Int(i),
@@ -119,7 +108,7 @@ fn int_of(w: &Walker, e: &Expr) -> Option<i64> {
 }
 
 /// The result of a reshape, or `Err(())` when the element counts differ.
-fn reshape(from: &[i64], to: &[i64]) -> Option<Result<Vec<i64>, ()>> {
+pub(super) fn reshape(from: &[i64], to: &[i64]) -> Option<Result<Vec<i64>, ()>> {
     let size: i64 = from.iter().product();
     let unknown = to.iter().filter(|&&d| d == -1).count();
     if unknown > 1 || to.iter().any(|&d| d < -1) {
@@ -142,59 +131,6 @@ fn reshape(from: &[i64], to: &[i64]) -> Option<Result<Vec<i64>, ()>> {
         .collect()))
 }
 
-/// `np.zeros(shape)`, `np.ones(shape)`, `np.empty(shape)`, `np.full(shape, value)`: an array of
-/// that shape (of floats unless a `dtype` says otherwise).
-pub fn new_array(w: &Walker, path: &str, args: &[Expr], keywords: &[Keyword]) -> Option<Val> {
-    let n_args = if path == "numpy.full" { 2 } else { 1 };
-    if !matches!(
-        path,
-        "numpy.zeros" | "numpy.ones" | "numpy.empty" | "numpy.full"
-    ) || args.len() > n_args
-        || unpacks(args, keywords)
-    {
-        return None;
-    }
-    let shape = args.first().or_else(|| {
-        keywords
-            .iter()
-            .find(|k| k.name.as_deref() == Some("shape"))
-            .map(|k| &k.value)
-    })?;
-    let shape = int_tuple(w, shape).filter(|s| s.iter().all(|&d| d >= 0))?;
-    let typed = keywords.iter().any(|k| k.name.as_deref() == Some("dtype")) || path == "numpy.full";
-    Some(Val::Array(ArrayVal {
-        lib: super::value::ArrayLib::Numpy,
-        shape,
-        dtype: (!typed).then(|| "float64".to_string()),
-        has_nan: if matches!(path, "numpy.zeros" | "numpy.ones") {
-            Some(false)
-        } else {
-            None
-        },
-        csv_object_column: None,
-        origin: None,
-        non_integer: None,
-    }))
-}
-
-pub fn array_method_result(a: &ArrayVal, attr: &str, args: &[Expr], _kw: &[Keyword]) -> Val {
-    match attr {
-        "copy" | "astype" => Val::Array(ArrayVal {
-            dtype: None,
-            csv_object_column: None,
-            origin: None,
-            non_integer: a.non_integer.filter(|_| attr == "copy"),
-            ..a.clone()
-        }),
-        "flatten" | "ravel" if args.is_empty() => Val::Array(ArrayVal {
-            shape: vec![a.shape.iter().product()],
-            origin: None,
-            ..a.clone()
-        }),
-        _ => Val::Unknown,
-    }
-}
-
 fn arrays<'v>(l: &'v Val, r: &'v Val) -> Option<(&'v ArrayVal, &'v ArrayVal)> {
     match (l, r) {
         (Val::Array(a), Val::Array(b)) if a.lib == b.lib => Some((a, b)),
@@ -214,13 +150,13 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
             let Some((a, b)) = arrays(&l, &r) else { return };
             if ELEMENTWISE.contains(op) && broadcast(&a.shape, &b.shape).is_none() {
                 out.push(Diagnostic::error(
-                    "shape-broadcast",
+                    Rule::ShapeBroadcast,
                     format!(
                         "{} has shape {} and {} has shape {}: they cannot be broadcast together for '{op}': {}",
                         w.shown(left, "an operand"),
-                        fmt_shape(&a.shape),
+                        tuple_text(&a.shape),
                         w.shown(right, "an operand"),
-                        fmt_shape(&b.shape),
+                        tuple_text(&b.shape),
                         if a.lib == super::value::ArrayLib::Torch { "RuntimeError" } else { "ValueError" }
                     ),
                     *range,
@@ -248,26 +184,8 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                     }
                 }
                 Some("matplotlib.pyplot.imshow") => {
-                    let Some(x) = args.first() else { return };
-                    if let Val::Array(a) = w.eval(x) {
-                        let s = &a.shape;
-                        let bad = match s.len() {
-                            2 => false,
-                            3 => !matches!(s[2], 1 | 3 | 4),
-                            _ => true,
-                        };
-                        if bad {
-                            let hint = if s.len() == 3 && matches!(s[0], 1 | 3 | 4) {
-                                "; it looks channels-first: use x.transpose(1, 2, 0)"
-                            } else {
-                                ""
-                            };
-                            out.push(Diagnostic::error(
-                                "shape-image",
-                                format!("imshow needs an image of shape (M, N), (M, N, 3) or (M, N, 4), but {} has shape {}{hint}: TypeError", w.shown(x, "an operand"), fmt_shape(s)),
-                                x.range(),
-                            ));
-                        }
+                    if let Some(d) = args.first().and_then(|x| image_problem(w, x)) {
+                        out.push(d);
                     }
                 }
                 Some("numpy.savetxt") => {
@@ -283,8 +201,8 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                             && (a.shape.len() > 2 || a.shape.is_empty())
                         {
                             out.push(Diagnostic::error(
-                                "shape-savetxt",
-                                format!("np.savetxt writes 1-D or 2-D arrays only, but {} has shape {}; use np.save or reshape it: ValueError", w.shown(x, "an operand"), fmt_shape(&a.shape)),
+                                Rule::ShapeSavetxt,
+                                format!("np.savetxt writes 1-D or 2-D arrays only, but {} has shape {}; use np.save or reshape it: ValueError", w.shown(x, "an operand"), tuple_text(&a.shape)),
                                 x.range(),
                             ));
                         }
@@ -314,9 +232,9 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                         .find(|(_, a)| !joins(&first.shape, &a.shape, axis))
                     {
                         out.push(Diagnostic::error(
-                            "shape-concatenate",
+                            Rule::ShapeConcatenate,
                             format!("np.concatenate along axis {axis}: {first_name} has shape {} but {name} has shape {}: ValueError",
-                                fmt_shape(&first.shape), fmt_shape(&a.shape)),
+                                tuple_text(&first.shape), tuple_text(&a.shape)),
                             *range,
                         ));
                     }
@@ -334,6 +252,12 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                 }
                 _ => {
                     if let Expr::Attribute { value, attr, .. } = &**func {
+                        if attr == "imshow" && is_axes(&w.eval(value)) {
+                            if let Some(d) = args.first().and_then(|x| image_problem(w, x)) {
+                                out.push(d);
+                            }
+                            return;
+                        }
                         if matches!(attr.as_str(), "reshape" | "view") && !args.is_empty() {
                             if let Val::Array(a) = w.eval(value) {
                                 if attr == "view" && a.lib != super::value::ArrayLib::Torch {
@@ -357,6 +281,94 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
         }
         _ => {}
     }
+}
+
+/// The qualified class of matplotlib's Axes.
+const AXES_CLASS: &str = "matplotlib.axes._axes.Axes";
+
+/// A matplotlib Axes (of any projection: every one takes `imshow`'s images as `Axes` does).
+fn is_axes(v: &Val) -> bool {
+    matches!(v, Val::Typed(t) if t.starts_with("matplotlib.axes."))
+}
+
+/// `plt.subplot(...)`, `plt.axes()`: an Axes (without a projection, which may be a toolkit's).
+pub fn pyplot_result(path: &str, keywords: &[Keyword]) -> Option<Val> {
+    let plain = !keywords
+        .iter()
+        .any(|k| matches!(k.name.as_deref(), None | Some("projection" | "polar")));
+    (matches!(path, "matplotlib.pyplot.subplot" | "matplotlib.pyplot.axes") && plain)
+        .then(|| Val::Typed(AXES_CLASS.into()))
+}
+
+/// `fig, ax = plt.subplots(nrows, ncols)`: the figure, and an Axes, or (squeezed) a 1-D or 2-D
+/// array of them, here a sequence of Axes one may index.
+pub fn subplots_parts(w: &Walker, value: &Expr, n_targets: usize) -> Option<Vec<Val>> {
+    let Expr::Call {
+        func,
+        args,
+        keywords,
+        ..
+    } = value
+    else {
+        return None;
+    };
+    if w.lib_path(func)? != "matplotlib.pyplot.subplots"
+        || n_targets != 2
+        || unpacks(args, keywords)
+    {
+        return None;
+    }
+    if keywords
+        .iter()
+        .any(|k| matches!(k.name.as_deref(), Some("squeeze" | "subplot_kw")))
+    {
+        return None;
+    }
+    let count =
+        |at: usize, name: &str| match args.get(at).or_else(|| crate::ir::keyword(keywords, name)) {
+            None => Some(1),
+            Some(e) => int_of(w, e).filter(|n| *n >= 1),
+        };
+    let (rows, cols) = (count(0, "nrows")?, count(1, "ncols")?);
+    let axes = |n: i64| Val::Items {
+        type_name: "ndarray".into(),
+        items: vec![Val::Typed(AXES_CLASS.into()); n as usize],
+    };
+    let ax = match (rows, cols) {
+        (1, 1) => Val::Typed(AXES_CLASS.into()),
+        (1, n) | (n, 1) => axes(n),
+        (r, c) => Val::Items {
+            type_name: "ndarray".into(),
+            items: vec![axes(c); r as usize],
+        },
+    };
+    Some(vec![Val::Typed("matplotlib.figure.Figure".into()), ax])
+}
+
+/// `imshow` takes images of shape (M, N), (M, N, 3) or (M, N, 4) (and (M, N, 1) is squeezed).
+fn image_problem(w: &Walker, x: &Expr) -> Option<Diagnostic> {
+    let Val::Array(a) = w.eval(x) else {
+        return None;
+    };
+    let s = &a.shape;
+    let bad = match s.len() {
+        2 => false,
+        3 => !matches!(s[2], 1 | 3 | 4),
+        _ => true,
+    };
+    if !bad {
+        return None;
+    }
+    let hint = if s.len() == 3 && matches!(s[0], 1 | 3 | 4) {
+        "; it looks channels-first: use x.transpose(1, 2, 0)"
+    } else {
+        ""
+    };
+    Some(Diagnostic::error(
+        Rule::ShapeImage,
+        format!("imshow needs an image of shape (M, N), (M, N, 3) or (M, N, 4), but {} has shape {}{hint}: TypeError", w.shown(x, "an operand"), tuple_text(s)),
+        x.range(),
+    ))
 }
 
 /// Can arrays of shapes `a` and `b` be concatenated along `axis` (same number of dimensions, the
@@ -459,11 +471,11 @@ fn stacked(
         _ => w.text(func.range()).to_string(),
     };
     out.push(Diagnostic::error(
-        "shape-stack",
+        Rule::ShapeStack,
         format!(
             "{call} needs {need}, but {first_name} has shape {} and {name} has shape {}: {error}",
-            fmt_shape(&first.shape),
-            fmt_shape(&a.shape)
+            tuple_text(&first.shape),
+            tuple_text(&a.shape)
         ),
         range,
     ));
@@ -523,12 +535,12 @@ fn reshape_diag(
 ) -> Diagnostic {
     let size: i64 = a.shape.iter().product();
     Diagnostic::error(
-        "shape-reshape",
+        Rule::ShapeReshape,
         format!(
             "cannot reshape {} of shape {} ({size} elements) into shape {}: {}",
             w.shown(x, "an operand"),
-            fmt_shape(&a.shape),
-            fmt_shape(to),
+            tuple_text(&a.shape),
+            tuple_text(to),
             if a.lib == super::value::ArrayLib::Torch {
                 "RuntimeError"
             } else {
@@ -560,13 +572,13 @@ fn matmul(
     // np.dot and @ agree on the contracted dimensions for 1-D and 2-D operands.
     if a.shape.len() <= 2 && b.shape.len() <= 2 && k1 != k2 {
         out.push(Diagnostic::error(
-            "shape-matmul",
+            Rule::ShapeMatmul,
             format!(
                 "matrix product of {} with shape {} and {} with shape {}: inner dimensions {k1} and {k2} differ: {}",
                 w.shown(le, "an operand"),
-                fmt_shape(&a.shape),
+                tuple_text(&a.shape),
                 w.shown(re, "an operand"),
-                fmt_shape(&b.shape),
+                tuple_text(&b.shape),
                 if a.lib == super::value::ArrayLib::Torch { "RuntimeError" } else { "ValueError" }
             ),
             range,

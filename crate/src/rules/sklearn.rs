@@ -13,83 +13,167 @@
 
 use std::collections::BTreeMap;
 
+use crate::codes::Rule;
 use crate::diagnostic::Diagnostic;
-use crate::ir::{Expr, Keyword, Literal, TextRange};
+use crate::ir::{keyword, Expr, Keyword, Literal, TextRange};
 
 use super::flow::{unpacks, Walker};
 use super::value::{ArrayLib, ArrayVal, Estimator, Val};
 
-/// Estimators that validate `X` as a 2-D numeric array (no strings, no 1-D input).
+/// Estimators that validate `X` as a 2-D numeric array (no strings, no 1-D input): every
+/// classifier, regressor, transformer and clusterer of scikit-learn 1.9 that fits with its default
+/// parameters and raises ValueError both on a frame with a text column and on 1-D `X`, but the
+/// meta-estimators whose wrapped estimator may take other data (AdaBoost, Bagging, calibration,
+/// RANSAC, TransformedTargetRegressor).
 const NUMERIC_2D: &[&str] = &[
+    "ARDRegression",
+    "AdditiveChi2Sampler",
+    "AffinityPropagation",
+    "AgglomerativeClustering",
+    "BayesianRidge",
+    "BernoulliNB",
+    "BernoulliRBM",
+    "Binarizer",
+    "Birch",
+    "BisectingKMeans",
+    "CategoricalNB",
+    "ComplementNB",
+    "DBSCAN",
+    "DecisionTreeClassifier",
+    "DecisionTreeRegressor",
+    "DictionaryLearning",
+    "ElasticNet",
+    "ElasticNetCV",
+    "ExtraTreeClassifier",
+    "ExtraTreeRegressor",
+    "ExtraTreesClassifier",
+    "ExtraTreesRegressor",
+    "FactorAnalysis",
+    "FastICA",
+    "FeatureAgglomeration",
+    "GammaRegressor",
+    "GaussianNB",
+    "GaussianProcessClassifier",
+    "GaussianProcessRegressor",
+    "GradientBoostingClassifier",
+    "GradientBoostingRegressor",
+    "HDBSCAN",
+    "HistGradientBoostingClassifier",
+    "HistGradientBoostingRegressor",
+    "HuberRegressor",
+    "IncrementalPCA",
+    "Isomap",
+    "KBinsDiscretizer",
+    "KMeans",
+    "KNNImputer",
+    "KNeighborsClassifier",
+    "KNeighborsRegressor",
+    "KNeighborsTransformer",
+    "KernelPCA",
+    "KernelRidge",
+    "Lars",
+    "LarsCV",
+    "Lasso",
+    "LassoCV",
+    "LassoLars",
+    "LassoLarsCV",
+    "LassoLarsIC",
+    "LatentDirichletAllocation",
+    "LinearDiscriminantAnalysis",
     "LinearRegression",
+    "LinearSVC",
+    "LinearSVR",
+    "LocallyLinearEmbedding",
     "LogisticRegression",
     "LogisticRegressionCV",
+    "MLPClassifier",
+    "MLPRegressor",
+    "MaxAbsScaler",
+    "MeanShift",
+    "MinMaxScaler",
+    "MiniBatchDictionaryLearning",
+    "MiniBatchKMeans",
+    "MiniBatchNMF",
+    "MiniBatchSparsePCA",
+    "MultinomialNB",
+    "NMF",
+    "Normalizer",
+    "NuSVC",
+    "NuSVR",
+    "Nystroem",
+    "OPTICS",
+    "OrthogonalMatchingPursuit",
+    "OrthogonalMatchingPursuitCV",
+    "PCA",
+    "PLSRegression",
+    "PassiveAggressiveClassifier",
+    "PassiveAggressiveRegressor",
+    "Perceptron",
+    "PoissonRegressor",
+    "PolynomialCountSketch",
+    "PolynomialFeatures",
+    "PowerTransformer",
+    "QuadraticDiscriminantAnalysis",
+    "QuantileRegressor",
+    "QuantileTransformer",
+    "RBFSampler",
+    "RadiusNeighborsClassifier",
+    "RadiusNeighborsRegressor",
+    "RadiusNeighborsTransformer",
+    "RandomForestClassifier",
+    "RandomForestRegressor",
+    "RandomTreesEmbedding",
     "Ridge",
     "RidgeCV",
     "RidgeClassifier",
-    "Lasso",
-    "LassoCV",
-    "ElasticNet",
-    "ElasticNetCV",
+    "RidgeClassifierCV",
+    "RobustScaler",
     "SGDClassifier",
     "SGDRegressor",
-    "Perceptron",
     "SVC",
     "SVR",
-    "LinearSVC",
-    "LinearSVR",
-    "NuSVC",
-    "NuSVR",
-    "KNeighborsClassifier",
-    "KNeighborsRegressor",
-    "DecisionTreeClassifier",
-    "DecisionTreeRegressor",
-    "RandomForestClassifier",
-    "RandomForestRegressor",
-    "ExtraTreesClassifier",
-    "ExtraTreesRegressor",
-    "GradientBoostingClassifier",
-    "GradientBoostingRegressor",
-    "HistGradientBoostingClassifier",
-    "HistGradientBoostingRegressor",
-    "GaussianNB",
-    "BernoulliNB",
-    "MLPClassifier",
-    "MLPRegressor",
+    "SelectFdr",
+    "SelectFpr",
+    "SelectFwe",
+    "SelectKBest",
+    "SelectPercentile",
+    "SkewedChi2Sampler",
+    "SparsePCA",
+    "SpectralClustering",
+    "SplineTransformer",
     "StandardScaler",
-    "MinMaxScaler",
-    "MaxAbsScaler",
-    "RobustScaler",
-    "PCA",
+    "TSNE",
+    "TfidfTransformer",
+    "TheilSenRegressor",
     "TruncatedSVD",
-    "KMeans",
-    "MiniBatchKMeans",
-    "DBSCAN",
-    "BayesianRidge",
-    "HuberRegressor",
-    "LinearDiscriminantAnalysis",
-    "QuadraticDiscriminantAnalysis",
-    "PowerTransformer",
-    "QuantileTransformer",
+    "TweedieRegressor",
+    "VarianceThreshold",
 ];
 
-/// Of those, the ones that take NaN in `X` (recent releases: trees, forests, histogram boosting
-/// and the scalers); the others reject it.
+/// Of those, the ones that take NaN in `X` in scikit-learn 1.9 (trees, forests, histogram
+/// boosting, the scalers, imputers, HDBSCAN, VarianceThreshold); the others reject it, as they
+/// did in every earlier release.
 const ACCEPTS_NAN: &[&str] = &[
     "DecisionTreeClassifier",
     "DecisionTreeRegressor",
-    "RandomForestClassifier",
-    "RandomForestRegressor",
+    "ExtraTreeClassifier",
+    "ExtraTreeRegressor",
     "ExtraTreesClassifier",
     "ExtraTreesRegressor",
+    "HDBSCAN",
     "HistGradientBoostingClassifier",
     "HistGradientBoostingRegressor",
-    "StandardScaler",
-    "MinMaxScaler",
+    "KNNImputer",
     "MaxAbsScaler",
-    "RobustScaler",
+    "MinMaxScaler",
     "PowerTransformer",
     "QuantileTransformer",
+    "RandomForestClassifier",
+    "RandomForestRegressor",
+    "RandomTreesEmbedding",
+    "RobustScaler",
+    "StandardScaler",
+    "VarianceThreshold",
 ];
 
 /// Estimators whose output has the same shape as their input.
@@ -109,21 +193,19 @@ const KNOWN: &[&str] = &[
     "OrdinalEncoder",
     "LabelEncoder",
     "SimpleImputer",
-    "KNNImputer",
-    "PolynomialFeatures",
-    "Normalizer",
     "CountVectorizer",
     "TfidfVectorizer",
     "IsolationForest",
     "AdaBoostClassifier",
     "AdaBoostRegressor",
-    "MultinomialNB",
     "NearestNeighbors",
 ];
 
 /// Stateless transformers: `transform` works without `fit` (the kernel may still report them
 /// unfitted).
 const STATELESS: &[&str] = &[
+    "AdditiveChi2Sampler",
+    "GaussianProcessRegressor",
     "Normalizer",
     "Binarizer",
     "FunctionTransformer",
@@ -208,11 +290,207 @@ pub fn construct(path: &str, keywords: &[Keyword], range: TextRange) -> Option<E
     })
 }
 
-pub(super) fn keyword<'e>(keywords: &'e [Keyword], name: &str) -> Option<&'e Expr> {
-    keywords
+/// Scalers that keep NaN in what they give the next step of a pipeline.
+const KEEPS_NAN: &[&str] = &[
+    "MaxAbsScaler",
+    "MinMaxScaler",
+    "PowerTransformer",
+    "QuantileTransformer",
+    "RobustScaler",
+    "StandardScaler",
+];
+
+/// A scikit-learn estimator built in this cell (`e` evaluates to it).
+fn built_estimator(w: &Walker, e: &Expr) -> Option<Estimator> {
+    match w.eval(e) {
+        Val::Estimator(est) if est.is_sklearn() && est.constructed_at.is_some() => Some(est),
+        _ => None,
+    }
+}
+
+/// `Pipeline([(name, est), ...])`, `make_pipeline(est, ...)`, and `GridSearchCV(est, grid)` /
+/// `RandomizedSearchCV(est, distributions)` whose grid changes only parameters (lists of
+/// literals, no step replaced, no `metric`): an unfitted estimator whose `inner` estimators
+/// validate `X` in order. Every part must be a scikit-learn estimator built in this cell.
+fn composite(w: &Walker, path: &str, args: &[Expr], keywords: &[Keyword]) -> Option<Estimator> {
+    let rest = path.strip_prefix("sklearn.")?;
+    let class = rest.rsplit('.').next()?;
+    let inner = match class {
+        "Pipeline" => {
+            let steps = args.first().or_else(|| keyword(keywords, "steps"))?;
+            let Expr::Seq { elts, .. } = steps else {
+                return None;
+            };
+            elts.iter()
+                .map(|step| match step {
+                    Expr::Seq { elts, .. } if elts.len() == 2 => built_estimator(w, &elts[1]),
+                    _ => None,
+                })
+                .collect::<Option<Vec<_>>>()?
+        }
+        "make_pipeline" => args
+            .iter()
+            .map(|a| built_estimator(w, a))
+            .collect::<Option<Vec<_>>>()?,
+        "GridSearchCV" | "RandomizedSearchCV" => {
+            let est = built_estimator(w, args.first().or_else(|| keyword(keywords, "estimator"))?)?;
+            let grid = args
+                .get(1)
+                .or_else(|| keyword(keywords, "param_grid"))
+                .or_else(|| keyword(keywords, "param_distributions"))?;
+            let Expr::Dict { keys, values, .. } = grid else {
+                return None;
+            };
+            let pipeline = est.class == "Pipeline";
+            for (k, v) in keys.iter().zip(values) {
+                let k = k.as_ref()?.as_str_literal()?;
+                let literals = matches!(v, Expr::Seq { elts, .. }
+                    if elts.iter().all(|e| matches!(e, Expr::Literal { value, .. } if *value != Literal::Str("passthrough".into()))));
+                if k.contains("metric") || (pipeline && !k.contains("__")) || !literals {
+                    return None;
+                }
+            }
+            vec![est]
+        }
+        _ => return None,
+    };
+    if inner.is_empty() {
+        return None;
+    }
+    let class = if class == "make_pipeline" {
+        "Pipeline"
+    } else {
+        class
+    };
+    let params = keywords
         .iter()
-        .find(|k| k.name.as_deref() == Some(name))
-        .map(|k| &k.value)
+        .filter_map(|k| {
+            let value = match &k.value {
+                Expr::Literal { value, .. } => value.clone(),
+                _ => Literal::Ellipsis,
+            };
+            Some((k.name.clone()?, value))
+        })
+        .collect();
+    Some(Estimator {
+        class: class.to_string(),
+        type_path: path.to_string(),
+        steps: inner.iter().map(|e| e.class.clone()).collect(),
+        fitted: Some(false),
+        params,
+        constructed_at: args.first().map(Expr::range),
+        inner,
+        ..Default::default()
+    })
+}
+
+/// The estimator that validates `X` first: a pipeline's first step, a search's estimator.
+fn first_validator(est: &Estimator) -> &Estimator {
+    match est.inner.first() {
+        Some(first) => first_validator(first),
+        None => est,
+    }
+}
+
+/// Does fitting `est` certainly reject NaN in `X`: the first step that does not pass NaN on
+/// rejects it.
+fn chain_rejects_nan(est: &Estimator) -> bool {
+    if est.inner.is_empty() {
+        return est.rejects_nan();
+    }
+    for step in &est.inner {
+        if chain_rejects_nan(step) {
+            return true;
+        }
+        if !KEEPS_NAN.contains(&step.class.as_str()) {
+            return false;
+        }
+    }
+    false
+}
+
+/// What certainly makes `X` unfit for `est` (a 1-D input, text, NaN), as a diagnostic about
+/// `x`; `call` names the call for messages (`pipe.fit()`).
+fn x_problem(w: &Walker, est: &Estimator, x: &Expr, call: &str) -> Option<Diagnostic> {
+    let xv = w.eval(x);
+    let xname = w.shown(x, "X");
+    let first = first_validator(est);
+    let class = if first.class == est.class {
+        est.class.clone()
+    } else {
+        format!("{} (the first step of {})", first.class, est.class)
+    };
+    if first.is_sklearn() && NUMERIC_2D.contains(&first.class.as_str()) {
+        let one_d = match &xv {
+            Val::Series(_) => true,
+            Val::Array(a) => a.shape.len() == 1,
+            _ => false,
+        };
+        if one_d {
+            return Some(Diagnostic::error(
+                Rule::Sklearn1dInput,
+                format!("{call} needs 2-D X but {xname} is 1-D (a {}); reshape it with .reshape(-1, 1) or pass a DataFrame: ValueError",
+                    if matches!(xv, Val::Series(_)) { "Series" } else { "1-D array" }),
+                x.range(),
+            ));
+        }
+        if let Some(what) = non_numeric(first, &xv, xname) {
+            return Some(Diagnostic::error(
+                Rule::SklearnStringInput,
+                format!("{class} takes numbers only, but {what}; encode it first (OneHotEncoder, OrdinalEncoder, pd.get_dummies): ValueError"),
+                x.range(),
+            ));
+        }
+    }
+    let nan = match &xv {
+        Val::Frame(f) => f.has_nan,
+        Val::Array(a) => a.has_nan,
+        _ => None,
+    };
+    if nan == Some(true) && chain_rejects_nan(est) {
+        return Some(Diagnostic::error(
+            Rule::SklearnNanInput,
+            format!("{xname} contains NaN and {class} does not accept missing values; impute or drop them first: ValueError"),
+            x.range(),
+        ));
+    }
+    None
+}
+
+/// The name of a cross-validation function whose failing fits raise: `cross_val_predict`, and
+/// `cross_val_score` / `cross_validate` with `error_score='raise'` (otherwise a failing fit
+/// scores NaN).
+pub(super) fn raising_cross_validation<'p>(path: &'p str, keywords: &[Keyword]) -> Option<&'p str> {
+    let function = path
+        .strip_prefix("sklearn.model_selection.")?
+        .rsplit('.')
+        .next()?;
+    let raises = match function {
+        "cross_val_predict" => true,
+        "cross_val_score" | "cross_validate" => matches!(
+            keyword(keywords, "error_score"),
+            Some(e) if e.as_str_literal() == Some("raise")
+        ),
+        _ => false,
+    };
+    raises.then_some(function)
+}
+
+/// A cross-validation function whose fits raise (`raising_cross_validation`), of data every
+/// fold's fit rejects.
+fn cross_validation_x(
+    w: &Walker,
+    path: &str,
+    args: &[Expr],
+    keywords: &[Keyword],
+) -> Option<Diagnostic> {
+    let function = raising_cross_validation(path, keywords)?;
+    let Val::Estimator(est) = w.eval(args.first().or_else(|| keyword(keywords, "estimator"))?)
+    else {
+        return None;
+    };
+    let x = args.get(1).or_else(|| keyword(keywords, "X"))?;
+    x_problem(w, &est, x, &format!("{function}() fitting {}", est.class))
 }
 
 /// The classes a confusion matrix of `y_true` and `y_pred` has: `labels` when given, else at
@@ -246,6 +524,9 @@ pub fn lib_call_result(w: &Walker, path: &str, args: &[Expr], keywords: &[Keywor
         let labels = args.get(2).or_else(|| keyword(keywords, "labels"));
         let (classes, exact) = matrix_classes(w, y_true, y_pred, labels)?;
         return Some(Val::ConfusionMatrix { classes, exact });
+    }
+    if let Some(composite) = composite(w, path, args, keywords) {
+        return Some(Val::Estimator(composite));
     }
     if is_confusion_display(path) {
         let cm = args
@@ -505,10 +786,14 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                     matrix_classes(w, y_true, y_pred, keyword(keywords, "labels"))
                 {
                     if let Some(msg) = labels_mismatch(classes, exact, labels) {
-                        out.push(Diagnostic::error("sklearn-display-labels", msg, *range));
+                        out.push(Diagnostic::error(Rule::SklearnDisplayLabels, msg, *range));
                     }
                 }
             }
+            return;
+        }
+        if let Some(d) = cross_validation_x(w, &path, args, keywords) {
+            out.push(d);
             return;
         }
         if path == "sklearn.model_selection.train_test_split" {
@@ -518,7 +803,7 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                 }
                 if let (Some(0), _, _) = data_shape(&w.eval(a)) {
                     out.push(Diagnostic::error(
-                        "sklearn-empty-input",
+                        Rule::SklearnEmptyInput,
                         format!(
                             "{} has 0 samples: train_test_split cannot make a train set: ValueError",
                             w.shown(a, "the data")
@@ -542,7 +827,7 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
             labels,
         } if attr == "plot" => {
             if let Some(msg) = labels_mismatch(classes, exact, labels) {
-                out.push(Diagnostic::error("sklearn-display-labels", msg, *range));
+                out.push(Diagnostic::error(Rule::SklearnDisplayLabels, msg, *range));
             }
             return;
         }
@@ -568,7 +853,7 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
             "the kernel reports it unfitted"
         };
         out.push(Diagnostic::error(
-            "sklearn-not-fitted",
+            Rule::SklearnNotFitted,
             format!("{name}.{attr}() on an unfitted {class}: {where_}; call {name}.fit(...) first: NotFittedError"),
             *range,
         ));
@@ -579,7 +864,7 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
     }
     if fits && class.starts_with("LogisticRegression") {
         if let Some(msg) = logistic_params(&est) {
-            out.push(Diagnostic::error("sklearn-bad-params", msg, *range));
+            out.push(Diagnostic::error(Rule::SklearnBadParams, msg, *range));
             return;
         }
     }
@@ -589,53 +874,17 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
     let xv = w.eval(x);
     let xname = w.shown(x, "X");
     let (rows, cols, names) = data_shape(&xv);
-    let numeric_2d = NUMERIC_2D.contains(&class);
-    if numeric_2d {
-        let one_d = match &xv {
-            Val::Series(_) => true,
-            Val::Array(a) => a.shape.len() == 1,
-            _ => false,
-        };
-        if one_d {
-            out.push(Diagnostic::error(
-                "sklearn-1d-input",
-                format!("{name}.{attr}() needs 2-D X but {xname} is 1-D (a {}); reshape it with .reshape(-1, 1) or pass a DataFrame: ValueError",
-                    if matches!(xv, Val::Series(_)) { "Series" } else { "1-D array" }),
-                x.range(),
-            ));
-            return;
-        }
-        if let Some(what) = non_numeric(&est, &xv, xname) {
-            out.push(Diagnostic::error(
-                "sklearn-string-input",
-                format!("{class} takes numbers only, but {what}; encode it first (OneHotEncoder, OrdinalEncoder, pd.get_dummies): ValueError"),
-                x.range(),
-            ));
-            return;
-        }
+    if let Some(d) = x_problem(w, &est, x, &format!("{name}.{attr}()")) {
+        out.push(d);
+        return;
     }
     if rows == Some(0) && (fits || uses_fitted) {
         out.push(Diagnostic::error(
-            "sklearn-empty-input",
+            Rule::SklearnEmptyInput,
             format!("{xname} has 0 samples: {name}.{attr}() needs at least one: ValueError"),
             x.range(),
         ));
         return;
-    }
-    if est.rejects_nan() && (fits || uses_fitted) {
-        let nan = match &xv {
-            Val::Frame(f) => f.has_nan,
-            Val::Array(a) => a.has_nan,
-            _ => None,
-        };
-        if nan == Some(true) {
-            out.push(Diagnostic::error(
-                "sklearn-nan-input",
-                format!("{xname} contains NaN and {class} does not accept missing values; impute or drop them first: ValueError"),
-                x.range(),
-            ));
-            return;
-        }
     }
     // Pipelines and column transformers select columns by name (extra ones are fine), and
     // `inverse_transform` takes the output's width: only the estimators of the tables validate
@@ -645,7 +894,7 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
         if let (Some(n), Some(c)) = (est.n_features, cols) {
             if n != c {
                 out.push(Diagnostic::error(
-                    "sklearn-feature-mismatch",
+                    Rule::SklearnFeatureMismatch,
                     format!("{name} was fitted on {n} features; {xname} has {c}: ValueError"),
                     x.range(),
                 ));
@@ -664,7 +913,7 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                     format!("unseen {:?}, missing {:?}", extra, missing)
                 };
                 out.push(Diagnostic::error(
-                    "sklearn-feature-mismatch",
+                    Rule::SklearnFeatureMismatch,
                     format!("the feature names of {xname} differ from those {name} was fitted on ({detail}): ValueError"),
                     x.range(),
                 ));

@@ -1,7 +1,8 @@
 //! Classification on continuous targets (`sklearn-continuous-target`).
 //!
 //! scikit-learn's classifiers (`fit`, also in `cross_val_predict`, and `score`, which is
-//! `accuracy_score`) and its classification metrics check their targets with `type_of_target`:
+//! `accuracy_score`) and its classification metrics (`METRICS`, and `y_true` of those that take
+//! scores, `LABELS_AND_SCORES`) check their targets with `type_of_target`:
 //! a float array holding one value that is not an integer is `continuous`, and they raise
 //! ValueError ("Unknown label type: continuous", "Classification metrics can't handle a mix of
 //! binary and continuous targets").
@@ -17,11 +18,11 @@
 //! `predict_proba` output of a classifier with two classes or more is 2-D, which classification
 //! metrics reject next to 1-D labels whatever its values.
 
+use crate::codes::Rule;
 use crate::diagnostic::Diagnostic;
-use crate::ir::{Expr, Keyword};
+use crate::ir::{keyword, Expr, Keyword};
 
 use super::flow::{unpacks, Walker};
-use super::sklearn::keyword;
 use super::value::{ArrayLib, Estimator, Val};
 
 /// scikit-learn classifiers whose `fit` rejects continuous targets with ValueError (checked
@@ -88,6 +89,19 @@ const METRICS: &[(&str, [&str; 2])] = &[
     ("zero_one_loss", ["y_true", "y_pred"]),
 ];
 
+/// Functions of `sklearn.metrics` that take class labels in `y_true` and scores or
+/// probabilities in their second argument: only `y_true` is checked ("continuous format is not
+/// supported", "Unknown label type").
+const LABELS_AND_SCORES: &[&str] = &[
+    "average_precision_score",
+    "det_curve",
+    "log_loss",
+    "precision_recall_curve",
+    "roc_auc_score",
+    "roc_curve",
+    "top_k_accuracy_score",
+];
+
 fn is_classifier(e: &Estimator) -> bool {
     // AdaBoost given a regressor fails otherwise (TypeError): only its default trees are known
     // (`base_estimator` before scikit-learn 1.4, `'deprecated'` while both existed).
@@ -104,6 +118,28 @@ fn is_classifier(e: &Estimator) -> bool {
     e.is_sklearn()
         && CLASSIFIERS.contains(&e.class.as_str())
         && (e.class != "AdaBoostClassifier" || default_trees())
+}
+
+/// The classifier that `est.fit(X, y)` (or `est.score(X, y)`) fits or scores on `y`: `est`
+/// itself, the last step of a pipeline built in this cell, or (`fit` with the default `refit`)
+/// the estimator of a search built in this cell, whose refit on all the data raises when the
+/// folds' fits do.
+fn classifier_fitted_by<'e>(est: &'e Estimator, attr: &str) -> Option<&'e Estimator> {
+    if is_classifier(est) {
+        return Some(est);
+    }
+    if !est.is_sklearn() || est.constructed_at.is_none() {
+        return None;
+    }
+    match est.class.as_str() {
+        "Pipeline" => classifier_fitted_by(est.inner.last()?, attr),
+        "GridSearchCV" | "RandomizedSearchCV"
+            if attr == "fit" && !est.params.contains_key("refit") =>
+        {
+            classifier_fitted_by(est.inner.first()?, attr)
+        }
+        _ => None,
+    }
 }
 
 /// Classifiers whose `predict_proba` exists whatever their parameters (an `SVC` has it only with
@@ -203,23 +239,12 @@ fn cross_validation(
     args: &[Expr],
     keywords: &[Keyword],
 ) -> Option<Diagnostic> {
-    let function = path
-        .strip_prefix("sklearn.model_selection.")?
-        .rsplit('.')
-        .next()?;
-    let raises = match function {
-        "cross_val_predict" => true,
-        "cross_val_score" | "cross_validate" => matches!(
-            keyword(keywords, "error_score"),
-            Some(e) if e.as_str_literal() == Some("raise")
-        ),
-        _ => false,
-    };
+    let function = super::sklearn::raising_cross_validation(path, keywords)?;
     let folds = match keyword(keywords, "cv") {
         None => true,
         Some(cv) => matches!(w.eval(cv), Val::Int(k) if k >= 2),
     };
-    if !raises || !folds || args.len() > 3 {
+    if !folds || args.len() > 3 {
         return None;
     }
     let Val::Estimator(est) = w.eval(args.first().or_else(|| keyword(keywords, "estimator"))?)
@@ -232,7 +257,7 @@ fn cross_validation(
         return None;
     }
     Some(Diagnostic::error(
-        "sklearn-continuous-target",
+        Rule::SklearnContinuousTarget,
         format!(
             "{}: {function} fits the classifier {} on folds that hold them, which raises ValueError: Unknown label type; use a regressor for continuous targets, or bin them into classes first",
             holds(w, y, v, nan),
@@ -263,10 +288,27 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
             out.push(d);
             return;
         }
-        let Some((metric, params)) = path
+        let function = path
             .strip_prefix("sklearn.metrics.")
-            .map(|p| p.rsplit('.').next().unwrap_or(p))
-            .and_then(|last| METRICS.iter().find(|(m, _)| *m == last))
+            .map(|p| p.rsplit('.').next().unwrap_or(p));
+        if let Some(metric) = function.filter(|f| LABELS_AND_SCORES.contains(f)) {
+            let Some(y) = args.first().or_else(|| keyword(keywords, "y_true")) else {
+                return;
+            };
+            if let Some((value, nan)) = non_integer(w, y) {
+                out.push(Diagnostic::error(
+                    Rule::SklearnContinuousTarget,
+                    format!(
+                        "{}: {metric} takes class labels as y_true (scores or probabilities go second) and raises ValueError on continuous targets; pass the true classes, or use a regression metric",
+                        holds(w, y, value, nan)
+                    ),
+                    y.range(),
+                ));
+            }
+            return;
+        }
+        let Some((metric, params)) =
+            function.and_then(|last| METRICS.iter().find(|(m, _)| *m == last))
         else {
             return;
         };
@@ -282,7 +324,7 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                 };
                 if one_dimensional(w, labels) {
                     out.push(Diagnostic::error(
-                        "sklearn-continuous-target",
+                        Rule::SklearnContinuousTarget,
                         format!(
                             "{} gives a 2-D array of probabilities, one column per class, while {} holds one label per sample: {metric} raises ValueError: Classification metrics can't handle a mix of ... and continuous-multioutput targets; pass {model}.predict(...) instead",
                             w.shown(proba, "predict_proba"),
@@ -297,7 +339,7 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
         for y in targets.into_iter().flatten() {
             if let Some((value, nan)) = non_integer(w, y) {
                 out.push(Diagnostic::error(
-                    "sklearn-continuous-target",
+                    Rule::SklearnContinuousTarget,
                     format!(
                         "{}: {metric} is a classification metric and raises ValueError: Classification metrics can't handle a mix of ... and continuous targets; pass predicted classes (predict, or threshold the scores), or use a regression metric such as mean_squared_error",
                         holds(w, y, value, nan)
@@ -315,9 +357,12 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
     let Val::Estimator(est) = w.eval(value) else {
         return;
     };
-    if !is_classifier(&est) || !matches!(attr.as_str(), "fit" | "score") {
+    if !matches!(attr.as_str(), "fit" | "score") {
         return;
     }
+    let Some(clf) = classifier_fitted_by(&est, attr) else {
+        return;
+    };
     let Some(y) = args.get(1).or_else(|| keyword(keywords, "y")) else {
         return;
     };
@@ -325,7 +370,11 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
         return;
     };
     let name = w.shown(value, "the classifier");
-    let class = &est.class;
+    let class = if clf.class == est.class {
+        est.class.clone()
+    } else {
+        format!("{} (in {})", clf.class, est.class)
+    };
     let msg = if attr == "fit" {
         format!(
             "{}: {class} is a classifier, and {name}.fit() raises ValueError: Unknown label type; use a regressor for continuous targets, or bin them into classes first",
@@ -338,7 +387,7 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
         )
     };
     out.push(Diagnostic::error(
-        "sklearn-continuous-target",
+        Rule::SklearnContinuousTarget,
         msg,
         y.range(),
     ));

@@ -28,15 +28,14 @@
 
 use serde_json::Value;
 
+use crate::codes::Rule;
 use crate::diagnostic::Diagnostic;
-use crate::ir::{Expr, Keyword, Literal, SeqKind};
+use crate::ir::{keyword, Expr, Keyword, Literal, SeqKind};
 use crate::summary::{Category, ObjectSummary};
 
 use super::flow::{unpacks, Walker};
 use super::torch_classes::run_forward;
-use super::torch_layers::{
-    apply, argument, const_int, keyword, layer_of, nn_class, Layer, Mismatch, Shape,
-};
+use super::torch_layers::{apply, argument, const_int, layer_of, nn_class, Layer, Mismatch, Shape};
 use super::value::{ArrayLib, Val};
 
 /// A loss module.
@@ -519,7 +518,7 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
             let target = argument(args, keywords, 1, "target");
             if let (Some(i), Some(t)) = (input, target) {
                 if let Some(d) = loss_shape(w, loss, i, t) {
-                    out.push(Diagnostic::error("torch-loss-shape", d, *range));
+                    out.push(Diagnostic::error(Rule::TorchLossShape, d, *range));
                 }
             }
         }
@@ -537,7 +536,7 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
             // Whatever the input: the module's own layers do not chain.
             if let Some(m) = run(&blind) {
                 out.push(Diagnostic::error(
-                    "torch-layer-mismatch",
+                    Rule::TorchLayerMismatch,
                     format!(
                         "{who} cannot run on any input: at {}, {}",
                         place(&m, who),
@@ -564,7 +563,7 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                     })
                     .collect();
                 out.push(Diagnostic::error(
-                    "torch-input-mismatch",
+                    Rule::TorchInputMismatch,
                     format!(
                         "{}; at {}, {}",
                         inputs.join(", "),

@@ -5,7 +5,8 @@
 
 use std::rc::Rc;
 
-use crate::ir::{Expr, Keyword, Literal, SeqKind};
+use crate::ir::{keyword, Expr, Keyword, Literal, SeqKind};
+use crate::summary::shape_text;
 
 use super::flow::unpacks;
 use super::torch_classes::{run_forward, UserClass};
@@ -35,10 +36,8 @@ impl Shape {
 
     /// `(?, 3, 512, 512)`; `(..., 500)` when only the last dimension is known.
     pub fn text(&self) -> String {
-        let dim = |d: &Option<i64>| d.map_or("?".to_string(), |d| d.to_string());
         match &self.dims {
-            Some(dims) if dims.len() == 1 => format!("({},)", dim(&dims[0])),
-            Some(dims) => format!("({})", dims.iter().map(dim).collect::<Vec<_>>().join(", ")),
+            Some(dims) => shape_text(dims),
             None => match self.last {
                 Some(l) => format!("(..., {l})"),
                 None => "(...)".to_string(),
@@ -254,13 +253,6 @@ const SAME_METHODS: &[&str] = &[
     "tanh",
     "requires_grad_",
 ];
-
-pub fn keyword<'e>(keywords: &'e [Keyword], name: &str) -> Option<&'e Expr> {
-    keywords
-        .iter()
-        .find(|k| k.name.as_deref() == Some(name))
-        .map(|k| &k.value)
-}
 
 /// The argument at `pos` or the keyword `name`.
 pub fn argument<'e>(

@@ -12,6 +12,8 @@ use crate::summary::{Category, ObjectSummary};
 #[derive(Clone, Debug, PartialEq)]
 pub enum Val {
     Unknown,
+    /// Python's `None`.
+    None,
     /// A module; the dotted import path when known (`matplotlib.pyplot`).
     Module(Option<String>),
     /// A library function or class imported by name: its qualified path (`sklearn.linear_model.LogisticRegression`).
@@ -228,6 +230,8 @@ pub struct Estimator {
     pub params: BTreeMap<String, Literal>,
     /// Where it was constructed in this cell.
     pub constructed_at: Option<TextRange>,
+    /// The estimators of a pipeline's steps, or a search's estimator, when this cell built them.
+    pub inner: Vec<Estimator>,
 }
 
 /// `"<class 'a.B'>"` -> `"a.B"`.
@@ -465,6 +469,7 @@ pub fn from_summary(name: &str, obj: &ObjectSummary) -> Val {
                 .map(|v| v.into_iter().map(str::to_string).collect()),
             params: BTreeMap::new(),
             constructed_at: None,
+            inner: Vec::new(),
         }),
         "class" => match (
             obj.str_fact(Category::R, "module"),
@@ -478,13 +483,22 @@ pub fn from_summary(name: &str, obj: &ObjectSummary) -> Val {
             Some(len) => Val::Sized { type_name, len },
             None => Val::Typed(type_name),
         },
-        "int" => match obj.value.get("value").and_then(Value::as_i64) {
+        // Exactly the builtin type (a subclass may define its own operators and methods), and
+        // the whole value (the kernel cuts long strings).
+        "none" => Val::None,
+        "int" if type_name == "int" => match obj.value.get("value").and_then(Value::as_i64) {
             Some(v) => Val::Int(v),
             None => Val::Typed(type_name),
         },
-        "str" => match obj.value.get("value").and_then(Value::as_str) {
-            Some(v) => Val::Str(v.to_string()),
+        "float" if type_name == "float" => match obj.value.get("value").and_then(Value::as_f64) {
+            Some(v) => Val::Float(v),
             None => Val::Typed(type_name),
+        },
+        "str" if type_name == "str" => match obj.value.get("value").and_then(Value::as_str) {
+            Some(v) if obj.int_fact(Category::S, "length") == Some(v.chars().count() as i64) => {
+                Val::Str(v.to_string())
+            }
+            _ => Val::Typed(type_name),
         },
         _ if !type_name.is_empty() => Val::Typed(type_name),
         _ => Val::Unknown,

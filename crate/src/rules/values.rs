@@ -2,11 +2,13 @@
 //!
 //! - `value-conversion`: `astype(int)` / `astype(float)` / `pd.to_numeric` on a column whose recorded
 //!   string values do not parse as such numbers (or `astype(int)` on a column with NaN).
-//! - `index-out-of-range`: a literal index past the known length of a list, tuple or array.
+//! - `index-out-of-range`: a literal index past the known length of a list, tuple, string or
+//!   array.
 //! - `index-type`: a list or tuple indexed by a numpy array (not an integer scalar).
 //! - `histogram-nan`: `np.histogram(x)` of data with NaN and no `range=` or explicit bin edges
 //!   (the autodetected range is `[nan, nan]`: ValueError).
 
+use crate::codes::Rule;
 use crate::diagnostic::Diagnostic;
 use crate::ir::{Expr, Literal};
 
@@ -69,7 +71,7 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                     if let Val::Series(s) = w.eval(value) {
                         if let Some(bad) = bad_example(&s.str_examples, t) {
                             out.push(Diagnostic::error(
-                                "value-conversion",
+                                Rule::ValueConversion,
                                 format!(
                                     "{} holds strings such as '{bad}' that do not convert to {}: ValueError",
                                     w.shown(value, "the column"),
@@ -83,7 +85,7 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                             ));
                         } else if t == Target::Int && s.has_nan == Some(true) {
                             out.push(Diagnostic::error(
-                                "value-conversion",
+                                Rule::ValueConversion,
                                 format!("{} contains NaN, which cannot be converted to int; fill or drop it first, or use the 'Int64' dtype: IntCastingNaNError", w.shown(value, "the column")),
                                 *range,
                             ));
@@ -111,7 +113,7 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                 if let Val::Series(s) = w.eval(&args[0]) {
                     if let Some(bad) = bad_example(&s.str_examples, Target::Float) {
                         out.push(Diagnostic::error(
-                            "value-conversion",
+                            Rule::ValueConversion,
                             format!("{} holds strings such as '{bad}' that are not numbers; pass errors='coerce' to get NaN instead: ValueError", w.shown(&args[0], "the column")),
                             *range,
                         ));
@@ -131,7 +133,7 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                     && !a.shape.is_empty()
                 {
                     out.push(Diagnostic::error(
-                        "index-type",
+                        Rule::IndexType,
                         format!(
                             "{} is a {type_name} and {} is an array of shape {:?}, not an integer: TypeError: only integer scalar arrays can be converted to a scalar index",
                             w.shown(value, "the column"),
@@ -162,12 +164,13 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                     _ => return,
                 },
                 Val::Strs { type_name, items } => (items.len() as i64, format!("a {type_name}")),
+                Val::Str(s) => (s.chars().count() as i64, "a string".to_string()),
                 Val::Array(a) if !a.shape.is_empty() => (a.shape[0], "an array".to_string()),
                 _ => return,
             };
             if i >= len || i < -len {
                 out.push(Diagnostic::error(
-                    "index-out-of-range",
+                    Rule::IndexOutOfRange,
                     format!(
                         "index {i} is out of range: {} is {what} of length {len}: IndexError",
                         w.shown(value, "the column")
@@ -241,7 +244,7 @@ fn histogram_nan(
     };
     if has_nan == Some(true) {
         out.push(Diagnostic::error(
-            "histogram-nan",
+            Rule::HistogramNan,
             format!(
                 "{} contains NaN, so np.histogram's autodetected range is [nan, nan]: ValueError (autodetected range is not finite); drop the NaN first (.dropna()) or pass range=",
                 w.shown(data, "the data")

@@ -1,0 +1,594 @@
+//! The registry of diagnostic codes, as Ruff keeps its rules: one enum is the only place a code,
+//! its default severity and its documentation are written. Diagnostics carry a `Rule`; it crosses
+//! to JSON, the CLI and the extension as its kebab-case code. The extension's `Code` type comes
+//! with the WebAssembly package's types (`TYPESCRIPT_CODE`); the README's rule table and the
+//! settings schema's list of codes are generated from here (`cellguard rules --generate`), and a
+//! test checks the committed files are up to date.
+
+use std::fmt;
+
+use serde::Serialize;
+
+use crate::diagnostic::Severity;
+
+/// The documentation of one rule, printed by `cellguard rules CODE`.
+pub struct RuleDoc {
+    /// The family the rule belongs to, for the README's table.
+    pub group: &'static str,
+    /// What it catches, in one line.
+    pub catches: &'static str,
+    /// Why the code crashes: the exception Python or the library raises.
+    pub why: &'static str,
+    /// A cell that crashes and that the rule flags.
+    pub crashing: &'static str,
+    /// Its twin that runs, where the rule stays silent.
+    pub running: &'static str,
+}
+
+macro_rules! rules {
+    ($(
+        $(#[$attr:meta])*
+        $variant:ident = $code:literal, $severity:ident, $group:literal {
+            catches: $catches:expr,
+            why: $why:expr,
+            crashing: $crashing:expr,
+            running: $running:expr $(,)?
+        }
+    )*) => {
+        /// Every diagnostic code cellguard emits.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+        pub enum Rule {
+            $($(#[$attr])* #[serde(rename = $code)] $variant,)*
+        }
+
+        /// The TypeScript type of codes, emitted with the WebAssembly package's types
+        /// (crate/src/wasm.rs): the extension's diagnostics carry one of these.
+        pub const TYPESCRIPT_CODE: &str = concat!(
+            "/** Every diagnostic code (crate/src/codes.rs; `cellguard rules` explains them). */\n",
+            "export type Code =",
+            $(" | \"", $code, "\"",)*
+            ";\n"
+        );
+
+        impl Rule {
+            /// Every rule, in the registry's order.
+            pub const ALL: &'static [Rule] = &[$(Rule::$variant),*];
+
+            /// The stable kebab-case code (`undefined-name`).
+            pub const fn code(self) -> &'static str {
+                match self {
+                    $(Rule::$variant => $code,)*
+                }
+            }
+
+            pub const fn default_severity(self) -> Severity {
+                match self {
+                    $(Rule::$variant => Severity::$severity,)*
+                }
+            }
+
+            pub fn doc(self) -> RuleDoc {
+                match self {
+                    $(Rule::$variant => RuleDoc {
+                        group: $group,
+                        catches: $catches,
+                        why: $why,
+                        crashing: $crashing,
+                        running: $running,
+                    },)*
+                }
+            }
+        }
+    };
+}
+
+rules! {
+    SyntaxError = "syntax-error", Error, "Names and syntax" {
+        catches: "a cell Python cannot parse",
+        why: "the cell does not run at all: SyntaxError",
+        crashing: "if x > 1\n    print(x)",
+        running: "if x > 1:\n    print(x)",
+    }
+    UndefinedName = "undefined-name", Error, "Names and syntax" {
+        catches: "names no cell that ran defines (\"run cell 4 first\"), also inside the notebook's functions a cell calls",
+        why: "reading a name nothing bound: NameError",
+        crashing: "print(total)",
+        running: "total = 3\nprint(total)",
+    }
+    ModuleCalled = "module-called", Error, "Names and syntax" {
+        catches: "a module called like a function",
+        why: "modules are not callable: TypeError: 'module' object is not callable",
+        crashing: "import tqdm\nfor i in tqdm(range(3)):\n    pass",
+        running: "from tqdm import tqdm\nfor i in tqdm(range(3)):\n    pass",
+    }
+    MissingColumn = "missing-column", Error, "pandas" {
+        catches: "columns absent from a known column list, with \"did you mean\"",
+        why: "selecting a label a frame lacks: KeyError",
+        crashing: "df = pd.DataFrame({'Age': [1]})\ndf['age']",
+        running: "df = pd.DataFrame({'Age': [1]})\ndf['Age']",
+    }
+    DroppedAgain = "dropped-again", Error, "pandas" {
+        catches: "labels dropped in place by an earlier cell (or a re-run of this one) dropped again",
+        why: "drop raises for labels not found: KeyError",
+        crashing: "df.drop(columns=['a'], inplace=True)  # run twice",
+        running: "df = df.drop(columns=['a'], errors='ignore')",
+    }
+    JoinOverlap = "join-overlap", Error, "pandas" {
+        catches: "joins of frames sharing columns with no suffix",
+        why: "DataFrame.join refuses overlapping columns: ValueError: columns overlap but no suffix specified",
+        crashing: "a.join(b)  # both have 'id'",
+        running: "a.join(b, rsuffix='_b')",
+    }
+    ValueConversion = "value-conversion", Error, "pandas" {
+        catches: "`astype(int)` / `to_numeric` of values that do not parse, or NaN cast to int",
+        why: "a string that is not a number cannot be converted: ValueError",
+        crashing: "df['Age'].astype(int)  # holds 'unknown'",
+        running: "pd.to_numeric(df['Age'], errors='coerce')",
+    }
+    HistogramNan = "histogram-nan", Error, "numpy" {
+        catches: "histograms of data with NaN and no `range=` or explicit bin edges",
+        why: "the autodetected range is [nan, nan]: ValueError: autodetected range of [nan, nan] is not finite",
+        crashing: "np.histogram(np.array([1.0, np.nan]))",
+        running: "np.histogram(np.array([1.0, np.nan]), range=(0, 2))",
+    }
+    IndexOutOfRange = "index-out-of-range", Error, "Python values" {
+        catches: "literal indices past the known length of a list, tuple, string or array",
+        why: "sequences raise for an index past their end: IndexError",
+        crashing: "point = (1, 2)\npoint[2]",
+        running: "point = (1, 2)\npoint[1]",
+    }
+    IndexType = "index-type", Error, "Python values" {
+        catches: "a list or tuple indexed by a numpy array",
+        why: "only integer scalars index a list: TypeError: only integer scalar arrays can be converted to a scalar index",
+        crashing: "names = ['a', 'b']\nnames[np.array([0, 1])]",
+        running: "names = np.array(['a', 'b'])\nnames[np.array([0, 1])]",
+    }
+    OperandType = "operand-type", Error, "Python values" {
+        catches: "operators on builtin values of types they do not combine (`\"n = \" + 3`, `[1] + (2,)`, `None + 1`)",
+        why: "the operator has no implementation for the two types: TypeError: unsupported operand type(s) / can only concatenate",
+        crashing: "n = 3\nprint(\"n = \" + n)",
+        running: "n = 3\nprint(\"n = \" + str(n))",
+    }
+    BuiltinArgument = "builtin-argument", Error, "Python values" {
+        catches: "builtins given a value of a type (or a text) they reject: `len(5)`, `len(None)`, `int([1])`, `int('abc')`",
+        why: "the builtin cannot handle that value: TypeError (or ValueError for text that is not a number)",
+        crashing: "count = 5\nlen(count)",
+        running: "count = [5]\nlen(count)",
+    }
+    NotCallable = "not-callable", Error, "Python values" {
+        catches: "calls of values that are not callable: None, numbers, strings, lists, tuples, dicts",
+        why: "only callables can be called: TypeError: 'int' object is not callable",
+        crashing: "size = 3\nsize(2)",
+        running: "size = len\nsize([2])",
+    }
+    NotIterable = "not-iterable", Error, "Python values" {
+        catches: "loops, unpacking and `list()`/`sorted()`... of None or a number",
+        why: "only iterables can be iterated: TypeError: 'NoneType' object is not iterable",
+        crashing: "rows = None\nfor r in rows:\n    print(r)",
+        running: "rows = []\nfor r in rows:\n    print(r)",
+    }
+    NotSubscriptable = "not-subscriptable", Error, "Python values" {
+        catches: "subscripts of None, a number, a set, or a dict view (`d.keys()[0]`)",
+        why: "the type has no `__getitem__`: TypeError: 'NoneType' object is not subscriptable",
+        crashing: "best = None\nbest[0]",
+        running: "best = [None]\nbest[0]",
+    }
+    UnpackCount = "unpack-count", Error, "Python values" {
+        catches: "unpacking a value of known length into another number of names",
+        why: "unpacking needs exactly as many values as targets: ValueError: too many values to unpack / not enough values to unpack",
+        crashing: "a, b = (1, 2, 3)",
+        running: "a, b, c = (1, 2, 3)",
+    }
+    MissingAttribute = "missing-attribute", Error, "Signatures and attributes" {
+        catches: "attributes the kernel could not find on the live object, or its type certainly lacks (`[].shape`, `'s'.append`, methods Keras removed)",
+        why: "reading an attribute the object lacks: AttributeError",
+        crashing: "values = [1, 2]\nvalues.shape",
+        running: "values = [1, 2]\nlen(values)",
+    }
+    BadArguments = "bad-arguments", Error, "Signatures and attributes" {
+        catches: "arguments that do not fit the signature the kernel reads off the live callable, a `def` of the notebook, or a known library function",
+        why: "a call with too many, missing or unexpected arguments: TypeError",
+        crashing: "def area(w, h):\n    return w * h\narea(2)",
+        running: "def area(w, h):\n    return w * h\narea(2, 3)",
+    }
+    SklearnNotFitted = "sklearn-not-fitted", Error, "scikit-learn" {
+        catches: "predicting or transforming with an estimator that was never fitted",
+        why: "scikit-learn checks fitted state first: NotFittedError",
+        crashing: "model = LogisticRegression()\nmodel.predict(X)",
+        running: "model = LogisticRegression().fit(X, y)\nmodel.predict(X)",
+    }
+    SklearnFeatureMismatch = "sklearn-feature-mismatch", Error, "scikit-learn" {
+        catches: "feature counts or names unlike the fitted `n_features_in_` / `feature_names_in_`",
+        why: "a fitted estimator checks its input's width: ValueError: X has 3 features, but ... is expecting 4",
+        crashing: "model.fit(X4, y)\nmodel.predict(X3)",
+        running: "model.fit(X4, y)\nmodel.predict(X4)",
+    }
+    SklearnStringInput = "sklearn-string-input", Error, "scikit-learn" {
+        catches: "text columns into estimators that need numbers",
+        why: "the input is converted to float: ValueError: could not convert string to float",
+        crashing: "LinearRegression().fit(df[['city']], y)",
+        running: "LinearRegression().fit(pd.get_dummies(df[['city']]), y)",
+    }
+    SklearnNanInput = "sklearn-nan-input", Error, "scikit-learn" {
+        catches: "NaN into estimators that reject it (those that accept NaN are known)",
+        why: "input validation refuses missing values: ValueError: Input X contains NaN",
+        crashing: "LinearRegression().fit(X_with_nan, y)",
+        running: "HistGradientBoostingRegressor().fit(X_with_nan, y)",
+    }
+    SklearnEmptyInput = "sklearn-empty-input", Error, "scikit-learn" {
+        catches: "fitting or transforming data with no rows or no columns",
+        why: "input validation needs at least one sample and feature: ValueError: Found array with 0 sample(s)",
+        crashing: "model.fit(df[df.Age > 200][['Age']], y)  # no rows",
+        running: "model.fit(df[['Age']], y)",
+    }
+    Sklearn1dInput = "sklearn-1d-input", Error, "scikit-learn" {
+        catches: "a 1-D array or Series where an estimator needs a 2-D X",
+        why: "input validation refuses 1-D data: ValueError: Expected 2D array, got 1D array instead",
+        crashing: "model.fit(df['Age'], y)",
+        running: "model.fit(df[['Age']], y)",
+    }
+    SklearnBadParams = "sklearn-bad-params", Error, "scikit-learn" {
+        catches: "invalid parameter combinations of an estimator",
+        why: "fit validates its parameters: ValueError",
+        crashing: "LogisticRegression(solver='lbfgs', penalty='l1').fit(X, y)",
+        running: "LogisticRegression(solver='liblinear', penalty='l1').fit(X, y)",
+    }
+    SklearnDisplayLabels = "sklearn-display-labels", Error, "scikit-learn" {
+        catches: "display labels that do not fit the confusion matrix",
+        why: "plotting checks the labels against the matrix: ValueError",
+        crashing: "ConfusionMatrixDisplay(confusion_matrix(y, p), display_labels=['a']).plot()  # 2 classes",
+        running: "ConfusionMatrixDisplay(confusion_matrix(y, p), display_labels=['a', 'b']).plot()",
+    }
+    SklearnContinuousTarget = "sklearn-continuous-target", Error, "scikit-learn" {
+        catches: "classifiers fitted or scored on, and classification metrics given, targets holding a non-integer value, or `predict_proba`'s 2-D output next to labels",
+        why: "classification needs discrete targets: ValueError: Unknown label type: 'continuous'",
+        crashing: "LogisticRegression().fit(X, df['price'])  # 12.5, ...",
+        running: "LinearRegression().fit(X, df['price'])",
+    }
+    ShapeMatmul = "shape-matmul", Error, "numpy" {
+        catches: "matrix products of arrays whose inner dimensions differ",
+        why: "ValueError: matmul: Input operand 1 has a mismatch in its core dimension",
+        crashing: "np.ones((3, 2)) @ np.ones((3, 2))",
+        running: "np.ones((3, 2)) @ np.ones((2, 3))",
+    }
+    ShapeBroadcast = "shape-broadcast", Error, "numpy" {
+        catches: "elementwise operations on arrays whose shapes do not broadcast",
+        why: "ValueError: operands could not be broadcast together",
+        crashing: "np.ones((3, 2)) + np.arange(3)",
+        running: "np.ones((3, 2)) + np.arange(2)",
+    }
+    ShapeConcatenate = "shape-concatenate", Error, "numpy" {
+        catches: "arrays joined along an axis whose other dimensions differ",
+        why: "ValueError: all the input array dimensions except for the concatenation axis must match exactly",
+        crashing: "np.concatenate([np.ones((2, 3)), np.ones((2, 4))])",
+        running: "np.concatenate([np.ones((2, 3)), np.ones((5, 3))])",
+    }
+    ShapeStack = "shape-stack", Error, "numpy" {
+        catches: "arrays of different shapes stacked",
+        why: "ValueError: all input arrays must have the same shape",
+        crashing: "np.stack([np.ones(3), np.ones(4)])",
+        running: "np.stack([np.ones(3), np.ones(3)])",
+    }
+    ShapeReshape = "shape-reshape", Error, "numpy" {
+        catches: "reshapes to a size other than the array's",
+        why: "ValueError: cannot reshape array of size 6 into shape (4,)",
+        crashing: "np.arange(6).reshape(4)",
+        running: "np.arange(6).reshape(2, 3)",
+    }
+    ShapeImage = "shape-image", Error, "numpy" {
+        catches: "arrays `imshow` cannot show",
+        why: "TypeError: Invalid shape for image data",
+        crashing: "plt.imshow(np.ones((4, 4, 5)))",
+        running: "plt.imshow(np.ones((4, 4, 3)))",
+    }
+    ShapeSavetxt = "shape-savetxt", Error, "numpy" {
+        catches: "arrays of more than two dimensions given to `savetxt`",
+        why: "ValueError: Expected 1D or 2D array",
+        crashing: "np.savetxt('a.txt', np.ones((2, 2, 2)))",
+        running: "np.savetxt('a.txt', np.ones((2, 4)))",
+    }
+    KerasInputMismatch = "keras-input-mismatch", Error, "Keras" {
+        catches: "data whose shape the model's inputs reject",
+        why: "ValueError: Input 0 of layer ... is incompatible with the layer",
+        crashing: "model = Sequential([Input((4,)), Dense(1)])\nmodel.predict(np.ones((2, 5)))",
+        running: "model = Sequential([Input((4,)), Dense(1)])\nmodel.predict(np.ones((2, 4)))",
+    }
+    KerasTargetMismatch = "keras-target-mismatch", Error, "Keras" {
+        catches: "model outputs unlike the targets (one-hot iterators, labels, loss)",
+        why: "the loss cannot compare outputs and targets: ValueError: Shapes are incompatible",
+        crashing: "model.compile(loss='categorical_crossentropy')\nmodel.fit(X, labels)  # integer labels",
+        running: "model.compile(loss='sparse_categorical_crossentropy')\nmodel.fit(X, labels)",
+    }
+    KerasForeignModel = "keras-foreign-model", Error, "Keras" {
+        catches: "Keras utilities given a PyTorch model",
+        why: "Keras reads attributes only its own models have: AttributeError / ValueError",
+        crashing: "keras.utils.plot_model(torch_net)",
+        running: "keras.utils.plot_model(keras_model)",
+    }
+    TorchInputMismatch = "torch-input-mismatch", Error, "PyTorch" {
+        catches: "tensors a module's `Linear` / `ConvNd` layers reject",
+        why: "RuntimeError: mat1 and mat2 shapes cannot be multiplied",
+        crashing: "nn.Linear(4, 2)(torch.ones(3, 5))",
+        running: "nn.Linear(4, 2)(torch.ones(3, 4))",
+    }
+    TorchLayerMismatch = "torch-layer-mismatch", Error, "PyTorch" {
+        catches: "a module whose own layers do not chain",
+        why: "the output of one layer does not fit the next: RuntimeError",
+        crashing: "nn.Sequential(nn.Linear(4, 8), nn.Linear(6, 2))(torch.ones(1, 4))",
+        running: "nn.Sequential(nn.Linear(4, 8), nn.Linear(8, 2))(torch.ones(1, 4))",
+    }
+    TorchLossShape = "torch-loss-shape", Error, "PyTorch" {
+        catches: "losses given targets of another shape than the input",
+        why: "ValueError: Using a target size that is different to the input size",
+        crashing: "nn.BCELoss()(torch.rand(4, 1), torch.ones(4))",
+        running: "nn.BCELoss()(torch.rand(4), torch.ones(4))",
+    }
+    TooDeep = "too-deep", Info, "Analysis limits" {
+        catches: "a statement nested more than 100 levels deep: it is not analysed, and the names it mentions count as unknown (not a crash)",
+        why: "no crash: analysing it would overflow the browser's stack",
+        crashing: "(none: this note never predicts a crash)",
+        running: "x = ((((((((((((1))))))))))))  # deeper still",
+    }
+    CoreFailed = "core-failed", Info, "Analysis limits" {
+        catches: "a cell the analysis core failed on in the browser: the core was restarted and that text is skipped until it changes (not a crash)",
+        why: "no crash: a defect of cellguard's, reported instead of disabling the checks",
+        crashing: "(none: this note never predicts a crash)",
+        running: "(any cell)",
+    }
+    LlmLikelyCrash = "llm-likely-crash", Warning, "LLM" {
+        catches: "a crash an LLM predicts on an explicit check (not a rule: no certainty)",
+        why: "the LLM's reasoning, checked against the kernel's facts",
+        crashing: "(any cell the LLM judges to crash)",
+        running: "(any cell the LLM judges to run)",
+    }
+    DryRunCrash = "dry-run-crash", Error, "Dry run" {
+        catches: "the exception the cell raised when run on an isolated copy of the kernel (docs/dry-run.md), on the line that raised",
+        why: "the cell really raised it: the copy had the same objects as the kernel",
+        crashing: "df['Fare'] after an earlier cell dropped 'Fare' (KeyError, in the copy)",
+        running: "a cell the copy ran to its end within the time budget",
+    }
+}
+
+impl Rule {
+    pub fn from_code(code: &str) -> Option<Rule> {
+        Rule::ALL.iter().copied().find(|r| r.code() == code)
+    }
+}
+
+impl fmt::Display for Rule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.code())
+    }
+}
+
+/// Tests and callers compare codes with the strings users see.
+impl PartialEq<&str> for Rule {
+    fn eq(&self, other: &&str) -> bool {
+        self.code() == *other
+    }
+}
+
+fn severity_word(s: Severity) -> &'static str {
+    match s {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+        Severity::Info => "info",
+    }
+}
+
+/// `cellguard rules CODE`: one rule's documentation.
+pub fn explain(rule: Rule) -> String {
+    let doc = rule.doc();
+    let indent = |s: &str| s.lines().map(|l| format!("    {l}\n")).collect::<String>();
+    format!(
+        "{code} ({severity}, {group})\n\nWhat it catches: {catches}.\nWhy it crashes: {why}.\n\nCrashes:\n{crash}\nRuns:\n{ok}",
+        code = rule.code(),
+        severity = severity_word(rule.default_severity()),
+        group = doc.group,
+        catches = doc.catches,
+        why = doc.why,
+        crash = indent(doc.crashing),
+        ok = indent(doc.running),
+    )
+}
+
+/// `cellguard rules`: one line per rule.
+pub fn listing() -> String {
+    let width = Rule::ALL.iter().map(|r| r.code().len()).max().unwrap_or(0);
+    Rule::ALL
+        .iter()
+        .map(|r| format!("{:width$}  {}\n", r.code(), r.doc().catches))
+        .collect()
+}
+
+/// The README's rule table: one row per rule, grouped by family.
+pub fn markdown_table() -> String {
+    let mut out = String::from("| Code | Family | Catches | Crash |\n|---|---|---|---|\n");
+    for rule in Rule::ALL {
+        let doc = rule.doc();
+        out.push_str(&format!(
+            "| `{}` | {} | {} | {} |\n",
+            rule.code(),
+            doc.group,
+            doc.catches.replace('|', "\\|"),
+            doc.why.replace('|', "\\|"),
+        ));
+    }
+    out
+}
+
+/// The settings schema's `severities` property: one optional entry per code.
+pub fn severities_schema() -> serde_json::Value {
+    let mut properties = serde_json::Map::new();
+    for rule in Rule::ALL {
+        properties.insert(
+            rule.code().to_string(),
+            serde_json::json!({
+                "type": "string",
+                "description": rule.doc().catches,
+                "enum": ["error", "warning", "info", "off"],
+            }),
+        );
+    }
+    serde_json::json!({
+        "type": "object",
+        "title": "Severity per diagnostic code",
+        "description": "Show a diagnostic code (e.g. \"undefined-name\") as error, warning or info, or \"off\" to hide it. The codes are those of `cellguard rules`.",
+        "properties": properties,
+        "additionalProperties": false,
+        "default": {},
+    })
+}
+
+pub const README_BEGIN: &str =
+    "<!-- rules:begin (generated by `cellguard rules --generate` from crate/src/codes.rs) -->";
+pub const README_END: &str = "<!-- rules:end -->";
+pub const README: &str = "README.md";
+pub const SETTINGS_SCHEMA: &str = "labextension/schema/settings.json";
+
+/// The generated files' contents, given the committed ones (paths relative to the repository
+/// root): the README with its table between the markers replaced, the settings schema with its
+/// `severities` property replaced.
+pub fn generated(readme: &str, settings: &str) -> Result<Vec<(&'static str, String)>, String> {
+    let start = readme
+        .find(README_BEGIN)
+        .ok_or_else(|| format!("{README} lacks the marker {README_BEGIN}"))?;
+    let end = readme
+        .find(README_END)
+        .filter(|&e| e > start)
+        .ok_or_else(|| format!("{README} lacks the marker {README_END}"))?;
+    let readme = format!(
+        "{}{README_BEGIN}\n{}{}",
+        &readme[..start],
+        markdown_table(),
+        &readme[end..]
+    );
+    let settings = splice_json_property(settings, "severities", &severities_schema())?;
+    Ok(vec![(README, readme), (SETTINGS_SCHEMA, settings)])
+}
+
+/// Replaces the value of the first property `key` of the JSON text by `value`, pretty-printed at
+/// the property's indentation, leaving every other byte as it was (key order, formatting).
+fn splice_json_property(
+    text: &str,
+    key: &str,
+    value: &serde_json::Value,
+) -> Result<String, String> {
+    let needle = format!("\"{key}\":");
+    let at = text
+        .find(&needle)
+        .ok_or_else(|| format!("no \"{key}\" property"))?;
+    let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    let indent = &text[line_start..at];
+    let value_start = at
+        + needle.len()
+        + text[at + needle.len()..]
+            .find(|c: char| !c.is_whitespace())
+            .ok_or("truncated JSON")?;
+    let value_end = value_start + json_value_len(&text[value_start..])?;
+    let pretty = prettier_json(value, indent.len(), at - line_start + needle.len() + 1);
+    Ok(format!(
+        "{}{pretty}{}",
+        &text[..value_start],
+        &text[value_end..]
+    ))
+}
+
+/// JSON as prettier prints it (the repository's formatter for the schema): objects one entry a
+/// line, arrays on one line when they fit in 80 columns. `indent` is the nesting's indentation,
+/// `column` where the value starts.
+fn prettier_json(value: &serde_json::Value, indent: usize, column: usize) -> String {
+    use serde_json::Value;
+    let inner = " ".repeat(indent + 2);
+    match value {
+        Value::Object(map) if !map.is_empty() => {
+            let entries: Vec<String> = map
+                .iter()
+                .map(|(key, v)| {
+                    let key = format!("{}: ", Value::String(key.clone()));
+                    let printed = prettier_json(v, indent + 2, indent + 2 + key.len());
+                    format!("{inner}{key}{printed}")
+                })
+                .collect();
+            format!("{{\n{}\n{}}}", entries.join(",\n"), " ".repeat(indent))
+        }
+        Value::Array(items) if !items.is_empty() => {
+            let flat = items.iter().all(|v| !v.is_array() && !v.is_object());
+            let one_line = format!(
+                "[{}]",
+                items
+                    .iter()
+                    .map(Value::to_string)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            );
+            // The comma after it counts.
+            if flat && column + one_line.len() < 80 {
+                return one_line;
+            }
+            let lines: Vec<String> = items
+                .iter()
+                .map(|v| format!("{inner}{}", prettier_json(v, indent + 2, indent + 2)))
+                .collect();
+            format!("[\n{}\n{}]", lines.join(",\n"), " ".repeat(indent))
+        }
+        other => other.to_string(),
+    }
+}
+
+/// The length in bytes of the JSON object or array at the start of `text`.
+fn json_value_len(text: &str) -> Result<usize, String> {
+    let (mut depth, mut in_string, mut escaped) = (0usize, false, false);
+    for (i, c) in text.char_indices() {
+        if in_string {
+            match c {
+                _ if escaped => escaped = false,
+                '\\' => escaped = true,
+                '"' => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match c {
+            '"' => in_string = true,
+            '{' | '[' => depth += 1,
+            '}' | ']' => {
+                depth = depth.checked_sub(1).ok_or("unbalanced JSON")?;
+                if depth == 0 {
+                    return Ok(i + 1);
+                }
+            }
+            _ => {}
+        }
+    }
+    Err("unbalanced JSON".into())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_are_unique_kebab_case_and_serialize_as_themselves() {
+        let mut seen = std::collections::BTreeSet::new();
+        for rule in Rule::ALL {
+            let code = rule.code();
+            assert!(seen.insert(code), "{code} twice");
+            assert!(code
+                .chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-'));
+            assert_eq!(serde_json::to_value(rule).unwrap(), code);
+            assert_eq!(Rule::from_code(code), Some(*rule));
+        }
+    }
+
+    #[test]
+    fn splicing_keeps_everything_else() {
+        let text = "{\n  \"a\": 1,\n  \"s\": {\n    \"x\": \"}\"\n  },\n  \"b\": [2]\n}\n";
+        let out = splice_json_property(text, "s", &serde_json::json!({"y": 2})).unwrap();
+        assert_eq!(
+            out,
+            "{\n  \"a\": 1,\n  \"s\": {\n    \"y\": 2\n  },\n  \"b\": [2]\n}\n"
+        );
+    }
+}

@@ -1,0 +1,97 @@
+//! Variant tests of the rule families, written from the libraries' documented contracts: each
+//! case of `fixtures/families/*.json` is a crashing cell (the rule fires with its code, range and
+//! message facts) and its no-crash twin (silence). `scripts/verify_family_cases.py` runs every
+//! case under the real libraries to prove that the crash raises and the twin runs.
+
+use cellguard::check::{check_cell, CheckInput};
+use cellguard::diagnostic::Diagnostic;
+use cellguard::diagnostic::Severities;
+use cellguard::summary::SummaryDoc;
+use serde_json::Value;
+
+/// Checks `target` after the cell `history` ran; the kernel also holds the names `setup` binds
+/// (the Python verifier runs it; here only `objects` tells what they hold).
+fn run(history: &str, setup: &str, target: &str, objects: &str) -> Vec<Diagnostic> {
+    let doc: SummaryDoc =
+        serde_json::from_str(&format!(r#"{{"schema": 1, "objects": {{{objects}}}}}"#)).unwrap();
+    let history = vec![history.to_string()];
+    let mut names: Vec<String> = doc.objects.keys().cloned().collect();
+    for cell in history.iter().chain([&setup.to_string()]) {
+        let facts = cellguard::facts::cell_facts(&cellguard::python::parse_cell(cell).body);
+        names.extend(facts.definitions.iter().map(|d| d.name.clone()));
+    }
+    let input = CheckInput {
+        cells: &history,
+        target_source: target,
+        target_index: None,
+        history: &history,
+        kernel_names: Some(&names),
+        summaries: Some(&doc),
+        severities: &Severities::new(),
+    };
+    check_cell(&input).diagnostics
+}
+
+/// Runs every case of one fixture file; returns the failures, one line each.
+fn family(file: &str) {
+    let path = format!(
+        "{}/tests/fixtures/families/{file}",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let cases: Vec<Value> = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    assert!(!cases.is_empty());
+    let mut failures = Vec::new();
+    for case in &cases {
+        let field = |k: &str| case[k].as_str().unwrap_or("");
+        let (name, code, crash) = (field("name"), field("code"), field("crash"));
+        let objects = field("objects");
+        let found = run(field("history"), field("setup"), crash, objects);
+        match found.iter().find(|d| d.code == code) {
+            None => failures.push(format!("{name}: expected {code}, got {found:?}")),
+            Some(d) => {
+                let text = &crash[d.range.start as usize..d.range.end as usize];
+                if let Some(covered) = case["covered"].as_str() {
+                    if text != covered {
+                        failures.push(format!("{name}: range {text:?}, expected {covered:?}"));
+                    }
+                }
+                for fact in case["facts"].as_array().unwrap() {
+                    let fact = fact.as_str().unwrap();
+                    if !d.message.contains(fact) {
+                        failures.push(format!("{name}: message {:?} lacks {fact:?}", d.message));
+                    }
+                }
+            }
+        }
+        let twin = run(field("history"), field("setup"), field("twin"), objects);
+        if !twin.is_empty() {
+            failures.push(format!("{name}: twin not silent: {twin:?}"));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn numpy_axes_indices_and_shapes() {
+    family("numpy.json");
+}
+
+#[test]
+fn pandas_column_keys_of_every_method() {
+    family("pandas.json");
+}
+
+#[test]
+fn sklearn_metrics_pipelines_searches_and_cross_validation() {
+    family("sklearn.json");
+}
+
+#[test]
+fn matplotlib_images_on_every_axes() {
+    family("matplotlib.json");
+}
+
+#[test]
+fn keras_input_ranks_of_every_first_layer() {
+    family("keras.json");
+}
