@@ -137,7 +137,7 @@ class DryRun:
             elif remaining <= 0:
                 killed = {"code": "budget", "budget_ms": round(self.budget_s * 1000)}
             elif _private_bytes(self.pid) > self.memory_bytes:
-                killed = {"code": "memory-cap", "memory_mb": self.memory_bytes >> 20}
+                killed = {"code": "memory_cap", "memory_mb": self.memory_bytes >> 20}
             elif _readable(self.read_fd, min(remaining, MEMORY_POLL_S)):
                 chunk = os.read(self.read_fd, 1 << 16)
                 if not chunk:
@@ -194,14 +194,14 @@ def _parse(data: bytes, status) -> dict:
         try:
             return json.loads(data)
         except ValueError:
-            return {"outcome": "unknown", "reason": {"code": "bad-report"}}
+            return {"outcome": "unknown", "reason": {"code": "bad_report"}}
     if status is not None and os.WIFSIGNALED(status):
         number = os.WTERMSIG(status)
         if number in _SIGNAL_LAYERS:
             return {
                 "outcome": "unknown",
                 "reason": {
-                    "code": "outside-effect",
+                    "code": "outside_effect",
                     "layer": _SIGNAL_LAYERS[number],
                     "effect": "system-call" if number == signal.SIGSYS else "write-file",
                     "line": None,
@@ -209,10 +209,10 @@ def _parse(data: bytes, status) -> dict:
             }
         return {
             "outcome": "unknown",
-            "reason": {"code": "child-died", "signal": signal.Signals(number).name},
+            "reason": {"code": "child_died", "signal": signal.Signals(number).name},
         }
     code = os.WEXITSTATUS(status) if status is not None else None
-    return {"outcome": "unknown", "reason": {"code": "no-report", "exit_code": code}}
+    return {"outcome": "unknown", "reason": {"code": "no_report", "exit_code": code}}
 
 
 class DryRunner:
@@ -230,7 +230,7 @@ class DryRunner:
         memory_bytes = int(request.get("memory_mb") or DEFAULT_MEMORY_MB) << 20
         if not hasattr(os, "fork"):
             respond(
-                {"outcome": "unknown", "reason": {"code": "no-fork", "platform": platform.system()}}
+                {"outcome": "unknown", "reason": {"code": "no_fork", "platform": platform.system()}}
             )
             return
 
@@ -245,7 +245,7 @@ class DryRunner:
             return
         loop = self.agent.main_loop
         if loop is None or loop.is_closed():
-            respond({"outcome": "unknown", "reason": {"code": "not-main-thread"}})
+            respond({"outcome": "unknown", "reason": {"code": "not_main_thread"}})
             return
         loop.call_soon_threadsafe(fork_and_collect)
 
@@ -340,7 +340,7 @@ def _child(ipython, code: str, write_fd: int, memory_bytes: int, forked: float) 
 def _failure(exc: BaseException) -> dict:
     """A failure of the dry run's own machinery (not of the cell)."""
     return {
-        "code": "dry-run-failed",
+        "code": "dry_run_failed",
         "name": type(exc).__name__,
         "message": str(exc)[:MESSAGE_CHARS],
     }
@@ -380,7 +380,7 @@ def _run(ipython, code: str, write_fd: int, forked: float) -> dict:
     """Runs the cell as IPython does (input transformations, magics), silently: no history."""
     transformed = ipython.transform_cell(code)
     if ipython.should_run_async(code, transformed_cell=transformed, preprocessing_exc_tuple=None):
-        return {"outcome": "unknown", "reason": {"code": "async-cell"}}
+        return {"outcome": "unknown", "reason": {"code": "async_cell"}}
     namespace = ipython.user_global_ns  # the cell's top-level frames run with these globals
     sys.addaudithook(_audit_hook(namespace, write_fd))
     started = time.monotonic()
@@ -408,7 +408,7 @@ def _audit_hook(namespace: dict, write_fd: int):
         stopping.append(event)
         target = args[0] if args and isinstance(args[0], (str, bytes, int)) else None
         reason = {
-            "code": "outside-effect",
+            "code": "outside_effect",
             "layer": "audit-hook",
             "event": event,
             "effect": effect,
@@ -460,9 +460,9 @@ def _crash(error: BaseException, namespace: dict) -> dict:
     if isinstance(error, (KeyboardInterrupt, SystemExit)):
         return {"outcome": "unknown", "reason": {"code": "exit", **details}}
     if isinstance(error, MemoryError):  # the cap, not the kernel, may be what ran out
-        return {"outcome": "unknown", "reason": {"code": "memory-cap", **details}}
+        return {"outcome": "unknown", "reason": {"code": "memory_cap", **details}}
     if _caused_by_isolation(error):
-        return {"outcome": "unknown", "reason": {"code": "isolation-suspect", **details}}
+        return {"outcome": "unknown", "reason": {"code": "isolation_suspect", **details}}
     return {"outcome": "crash", "exception": details}
 
 

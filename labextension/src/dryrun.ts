@@ -145,32 +145,32 @@ export function explainReason(reply: IDryRunReply): string {
   switch (reason.code) {
     case 'budget':
       return `Still running after ${reason.budget_ms} ms: stopped, no verdict.`;
-    case 'outside-effect':
+    case 'outside_effect':
       return `Stopped${at}: the cell ${EFFECTS[String(reason.effect)] ?? 'acts outside the kernel'} (${reason.layer}).`;
-    case 'memory-cap':
+    case 'memory_cap':
       return 'The run needed more memory than a dry run may take: no verdict.';
-    case 'isolation-suspect':
+    case 'isolation_suspect':
       return `The cell raised ${reason.name}${at}, which the isolation itself may cause: no verdict.`;
     case 'exit':
       return `The cell raised ${reason.name}${at}.`;
-    case 'async-cell':
+    case 'async_cell':
       return 'Cells with top-level await are not dry-run.';
     case 'gpu':
       return `The kernel uses a GPU (${reason.runtime}): it is not forked.`;
-    case 'no-fork':
+    case 'no_fork':
       return `This kernel cannot fork (${reason.platform}): no dry runs.`;
     case 'busy':
       return 'Another dry run is still running in this kernel.';
     case 'cancelled':
       return 'Cancelled.';
-    case 'child-died':
+    case 'child_died':
       return `The copy of the kernel died (${reason.signal}): no verdict.`;
     default:
       return `No verdict (${reason.code}).`;
   }
 }
 
-/** What each effect code of an `outside-effect` stop means. */
+/** What each effect code of an `outside_effect` stop means. */
 const EFFECTS: Record<string, string> = {
   'write-file': 'writes a file',
   'remove-file': 'removes a file',

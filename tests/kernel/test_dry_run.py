@@ -178,7 +178,7 @@ def test_a_cell_that_mutates_everything_completes_and_the_parent_is_unchanged(dr
     reply = dry.dry_run(code)
     assert reply["outcome"] in ("completed", "unknown"), reply
     if reply["outcome"] == "unknown":  # mm.flush may meet the private copy: never a crash
-        assert reply["reason"]["code"] == "isolation-suspect", reply
+        assert reply["reason"]["code"] == "isolation_suspect", reply
     assert "new_name" not in dry.session.evaluate("list(get_ipython().user_ns)")
 
 
@@ -213,14 +213,14 @@ def test_python_level_effects_stop_the_run_at_their_line(dry, unchanged, code, e
     reply = dry.dry_run(code)
     assert reply["outcome"] == "unknown", reply
     reason = reply["reason"]
-    assert reason["code"] == "outside-effect" and reason["layer"] == "audit-hook", reason
+    assert reason["code"] == "outside_effect" and reason["layer"] == "audit-hook", reason
     assert (reason["effect"], reason["line"]) == (effect, line)
 
 
 def test_pandas_parquet_writer_is_stopped(dry, unchanged):
     pytest.importorskip("pyarrow")
     reply = dry.dry_run("df.to_parquet('out.parquet')")
-    assert reply["outcome"] == "unknown" and reply["reason"]["code"] == "outside-effect"
+    assert reply["outcome"] == "unknown" and reply["reason"]["code"] == "outside_effect"
 
 
 @pytest.mark.parametrize(
@@ -237,7 +237,7 @@ def test_pandas_parquet_writer_is_stopped(dry, unchanged):
 def test_native_effects_are_killed_by_seccomp(dry, unchanged, code):
     reply = dry.dry_run(code)
     assert reply["outcome"] == "unknown"
-    assert reply["reason"] == dict(reply["reason"], code="outside-effect", layer="seccomp"), reply
+    assert reply["reason"] == dict(reply["reason"], code="outside_effect", layer="seccomp"), reply
 
 
 def test_a_file_the_user_opened_earlier_is_never_written(dry, unchanged):
@@ -282,7 +282,7 @@ def test_a_socket_opened_earlier_sends_nothing(dry, listener):
         accepted.setblocking(False)
         reply = dry.dry_run("connection.sendall(b'leak')")
         assert reply["outcome"] == "unknown", reply  # never a crash
-        assert reply["reason"] == dict(reply["reason"], code="outside-effect", layer="seccomp")
+        assert reply["reason"] == dict(reply["reason"], code="outside_effect", layer="seccomp")
         time.sleep(0.2)
         with pytest.raises(BlockingIOError):
             accepted.recv(10)
@@ -319,11 +319,11 @@ def test_the_parent_answers_while_a_long_child_runs_and_cancel_stops_it(dry, unc
 
 def test_the_memory_cap_holds_for_new_and_copied_memory(dry, unchanged):
     reply = dry.dry_run("block = bytearray(2 << 30)", memory_mb=256)
-    assert reply["outcome"] == "unknown" and reply["reason"]["code"] == "memory-cap", reply
+    assert reply["outcome"] == "unknown" and reply["reason"]["code"] == "memory_cap", reply
     dry.session.execute("big = np.ones((300 << 20) // 8)", store_history=False)
     try:
         reply = dry.dry_run("big += 1", memory_mb=100)
-        assert reply["reason"] == {"code": "memory-cap", "memory_mb": 100}, reply
+        assert reply["reason"] == {"code": "memory_cap", "memory_mb": 100}, reply
         assert dry.session.evaluate("float(big.max())") == 1.0
     finally:
         dry.session.execute("del big", store_history=False)
@@ -385,7 +385,7 @@ def test_a_request_served_on_a_subshell_thread_still_forks_on_the_main_thread(dr
         dry.session.execute(
             "_loop, _cellguard.main_loop = _cellguard.main_loop, None", False, False
         )
-        assert on_subshell("1")["reason"] == {"code": "not-main-thread"}
+        assert on_subshell("1")["reason"] == {"code": "not_main_thread"}
     finally:
         dry.session.execute("_cellguard.main_loop = _loop; del _loop", False, False)
         delete = client.session.msg("delete_subshell_request", {"subshell_id": subshell})
