@@ -1341,6 +1341,9 @@ impl<'a> Walker<'a> {
                 let (l, r) = (self.eval(left), self.eval(right));
                 pytypes::binop_value(op, &l, &r).unwrap_or_else(|| shapes::binop_value(op, &l, &r))
             }
+            Expr::Comprehension {
+                elements, range, ..
+            } => pytypes::comprehension_value(self.text(*range), elements.len()),
             _ => Val::Unknown,
         }
     }
@@ -1470,20 +1473,6 @@ impl<'a> Walker<'a> {
         }
         if let Some(v) = pytypes::call_result(self, func, args, keywords) {
             return v;
-        }
-        // `list(df.columns)`, `sorted(cols)`
-        if let (Expr::Name { id, .. }, [arg], true) = (func, args, keywords.is_empty()) {
-            if matches!(id.as_str(), "list" | "sorted") && self.is_builtin(id) {
-                if let Val::Strs { mut items, .. } = self.eval(arg) {
-                    if id == "sorted" {
-                        items.sort();
-                    }
-                    return Val::Strs {
-                        type_name: "list".into(),
-                        items,
-                    };
-                }
-            }
         }
         if let Some(path) = self.lib_path(func) {
             if let Some(est) = sklearn::construct(&path, keywords, range) {

@@ -284,6 +284,22 @@ pub fn call_result(w: &Walker, func: &Expr, args: &[Expr], keywords: &[Keyword])
                     iterated_len(&w.eval(x)).map_or_else(|| Val::Typed("int".into()), Val::Int),
                 ),
                 ("input", [] | [_]) if keywords.is_empty() => typed("str"),
+                // `list(df.columns)`, `sorted(cols)`: the strings, in order.
+                ("list" | "sorted", [x]) if keywords.is_empty() => match w.eval(x) {
+                    Val::Strs { mut items, .. } => {
+                        if id == "sorted" {
+                            items.sort();
+                        }
+                        Some(Val::Strs {
+                            type_name: "list".into(),
+                            items,
+                        })
+                    }
+                    _ => typed("list"),
+                },
+                // The constructors give their exact type, whatever they are given (or raise).
+                ("list" | "sorted", _) => typed("list"),
+                ("tuple" | "dict" | "set", _) => typed(id),
                 // Conversions of builtin values give exactly that type (a user's class may
                 // return a subclass from `__str__` or `__int__`).
                 ("str", [x]) if known(x).is_some() => typed("str"),
@@ -298,8 +314,24 @@ pub fn call_result(w: &Walker, func: &Expr, args: &[Expr], keywords: &[Keyword])
                 _ => None,
             }
         }
-        _ => None,
+        _ => match w.lib_path(func).as_deref() {
+            // Both shuffle in place and return None.
+            Some("random.shuffle" | "numpy.random.shuffle") => Some(Val::None),
+            _ => None,
+        },
     }
+}
+
+/// The value of a comprehension, from its source text: `[...]` builds a list, `{x: y ...}` a
+/// dict, `{x ...}` a set (a generator expression is left unknown).
+pub fn comprehension_value(text: &str, elements: usize) -> Val {
+    let type_name = match (text.as_bytes().first(), elements) {
+        (Some(b'['), 1) => "list",
+        (Some(b'{'), 1) => "set",
+        (Some(b'{'), 2) => "dict",
+        _ => return Val::Unknown,
+    };
+    Val::Typed(type_name.into())
 }
 
 /// What method `attr` of an already evaluated `receiver` returns, when that is certain: `None`
