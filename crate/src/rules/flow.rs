@@ -1127,7 +1127,7 @@ impl<'a> Walker<'a> {
     }
 
     /// Is the iterable certainly non-empty?
-    fn non_empty(&self, iter: &Expr) -> bool {
+    pub fn non_empty(&self, iter: &Expr) -> bool {
         // A DataLoader, maybe wrapped (`tqdm(loader)`).
         if let Val::Loader { non_empty, .. } = self.eval(iter) {
             return non_empty;

@@ -605,6 +605,7 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
             // The first iterable is evaluated and iterated when the comprehension is built.
             if let Some(g) = generators.first() {
                 not_iterable(w, &g.iter, "iterated", out);
+                unpack_items(w, &g.target, &g.iter, out);
             }
         }
         _ => {}
@@ -701,7 +702,10 @@ fn unary_error(op: &str, t: Builtin) -> Option<String> {
 /// The rules on a statement before it runs: what it iterates or unpacks.
 pub fn check_stmt(w: &Walker, stmt: &Stmt, out: &mut Vec<Diagnostic>) {
     match stmt {
-        Stmt::For { iter, .. } => not_iterable(w, iter, "looped over", out),
+        Stmt::For { iter, target, .. } => {
+            not_iterable(w, iter, "looped over", out);
+            unpack_items(w, target, iter, out);
+        }
         Stmt::Assign {
             targets,
             op,
@@ -759,9 +763,27 @@ fn unpack(w: &Walker, target: &Target, value: &Expr, out: &mut Vec<Diagnostic>) 
     let Some(n) = iterated_len(&val) else {
         return;
     };
+    if let Some(message) = count_error(elts, n) {
+        let what = match t {
+            Builtin::Str => format!("a string of length {n}"),
+            _ => format!("{} of length {n}", t.described()),
+        };
+        out.push(Diagnostic::error(
+            Rule::UnpackCount,
+            format!(
+                "{} is {what}: ValueError: {message}",
+                w.shown(value, "the value")
+            ),
+            *range,
+        ));
+    }
+}
+
+/// Why unpacking `n` values into the targets `elts` raises ValueError; None when they fit.
+fn count_error(elts: &[Target], n: i64) -> Option<String> {
     let starred = elts.iter().any(|e| matches!(e, Target::Starred { .. }));
     let wanted = elts.len() as i64 - i64::from(starred);
-    let message = if starred {
+    if starred {
         (n < wanted)
             .then(|| format!("not enough values to unpack (expected at least {wanted}, got {n})"))
     } else if n > wanted {
@@ -772,17 +794,110 @@ fn unpack(w: &Walker, target: &Target, value: &Expr, out: &mut Vec<Diagnostic>) 
         ))
     } else {
         None
-    };
-    if let Some(message) = message {
-        let what = match t {
-            Builtin::Str => format!("a string of length {n}"),
-            _ => format!("{} of length {n}", t.described()),
+    }
+}
+
+/// The first item iterating `iter` gives, when the iteration certainly gives one: what it is
+/// (for messages), and its value or its length.
+enum FirstItem {
+    Value(Val),
+    Len(i64, &'static str),
+}
+
+fn first_item(w: &Walker, iter: &Expr) -> Option<FirstItem> {
+    if let Expr::Call {
+        func,
+        args,
+        keywords,
+        ..
+    } = iter
+    {
+        if !keywords.is_empty() || args.iter().any(|a| matches!(a, Expr::Starred { .. })) {
+            return None;
+        }
+        return match &**func {
+            Expr::Name { id, .. } if builtin_name(w, id) => match (id.as_str(), args.as_slice()) {
+                ("enumerate", [x] | [x, _]) if w.non_empty(x) => {
+                    Some(FirstItem::Len(2, "an (index, item) pair"))
+                }
+                ("zip", [_, ..]) if args.iter().all(|a| w.non_empty(a)) => Some(FirstItem::Len(
+                    args.len() as i64,
+                    "a tuple with one item of each iterable zipped",
+                )),
+                _ => None,
+            },
+            Expr::Attribute { value, attr, .. } if attr == "items" && args.is_empty() => {
+                let d = w.eval(value);
+                (builtin_of(&d) == Some(Builtin::Dict) && d.sized().is_some_and(|(_, n)| n > 0))
+                    .then_some(FirstItem::Len(2, "a (key, value) pair"))
+            }
+            _ => None,
         };
+    }
+    match w.eval(iter) {
+        Val::Items { type_name, items } if Builtin::of_name(&type_name).is_some() => {
+            items.into_iter().next().map(FirstItem::Value)
+        }
+        Val::Strs { type_name, items } if Builtin::of_name(&type_name).is_some() => items
+            .into_iter()
+            .next()
+            .map(|s| FirstItem::Value(Val::Str(s))),
+        // Iterating a dict gives its keys.
+        Val::Dict { keys, .. } => keys
+            .into_iter()
+            .next()
+            .map(|k| FirstItem::Value(Val::Str(k))),
+        _ => None,
+    }
+}
+
+/// `for a, b in iterable` (and comprehensions): the first item is unpacked into the targets.
+fn unpack_items(w: &Walker, target: &Target, iter: &Expr, out: &mut Vec<Diagnostic>) {
+    let Target::Unpack { elts, range } = target else {
+        return;
+    };
+    let Some(first) = first_item(w, iter) else {
+        return;
+    };
+    let (n, what) = match first {
+        FirstItem::Len(n, what) => (n, what.to_string()),
+        FirstItem::Value(v) => {
+            let Some(t) = builtin_of(&v) else {
+                return;
+            };
+            if matches!(t, Builtin::None | Builtin::Int | Builtin::Float) {
+                out.push(Diagnostic::error(
+                    Rule::NotIterable,
+                    format!(
+                        "the first item of {} is {}: TypeError: cannot unpack non-iterable {} object",
+                        w.shown(iter, "the iterable"),
+                        t.described(),
+                        t.name()
+                    ),
+                    *range,
+                ));
+                return;
+            }
+            let Some(n) = iterated_len(&v) else {
+                return;
+            };
+            let what = match (&v, builtin_of(&w.eval(iter))) {
+                (Val::Str(s), Some(Builtin::Dict)) => format!(
+                    "the key {} (iterating a dict gives its keys; use .items() for pairs)",
+                    py_repr(s)
+                ),
+                (Val::Str(s), _) => format!("the string {}", py_repr(s)),
+                _ => format!("{} of length {n}", t.described()),
+            };
+            (n, what)
+        }
+    };
+    if let Some(message) = count_error(elts, n) {
         out.push(Diagnostic::error(
             Rule::UnpackCount,
             format!(
-                "{} is {what}: ValueError: {message}",
-                w.shown(value, "the value")
+                "the first item of {} is {what}: ValueError: {message}",
+                w.shown(iter, "the iterable")
             ),
             *range,
         ));
