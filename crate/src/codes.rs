@@ -144,14 +144,14 @@ rules! {
         running: "names = np.array(['a', 'b'])\nnames[np.array([0, 1])]",
     }
     OperandType = "operand-type", Error, "Python values" {
-        catches: "operators on builtin values of types they do not combine (`\"n = \" + 3`, `[1] + (2,)`, `None + 1`)",
-        why: "the operator has no implementation for the two types: TypeError: unsupported operand type(s) / can only concatenate",
+        catches: "operators, augmented assignments, ordering comparisons and unary operators on builtin values of types they do not combine (`\"n = \" + 3`, `[1] + (2,)`, `None + 1`, `\"3\" < 2`, `-\"5\"`)",
+        why: "the operator has no implementation for the types: TypeError: unsupported operand type(s) / can only concatenate / not supported between instances / bad operand type for unary",
         crashing: "n = 3\nprint(\"n = \" + n)",
         running: "n = 3\nprint(\"n = \" + str(n))",
     }
     BuiltinArgument = "builtin-argument", Error, "Python values" {
-        catches: "builtins given a value of a type (or a text) they reject: `len(5)`, `len(None)`, `int([1])`, `int('abc')`",
-        why: "the builtin cannot handle that value: TypeError (or ValueError for text that is not a number)",
+        catches: "builtins, and methods of str/list/tuple/dict/set values, given a value of a type (or a text, or a number of arguments) they reject: `len(5)`, `int('abc')`, `sum(['a'])`, `', '.join([1, 2])`, `max([])`, `line.split(1)`, `rows.append(1, 2)`",
+        why: "the builtin or method cannot handle that value: TypeError (or ValueError for text that is not a number, or nothing to choose from)",
         crashing: "count = 5\nlen(count)",
         running: "count = [5]\nlen(count)",
     }

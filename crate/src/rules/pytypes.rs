@@ -529,16 +529,18 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                 ));
                 return;
             }
-            let Expr::Name { id, .. } = &**func else {
-                return;
-            };
             if !keywords.is_empty() || args.iter().any(|a| matches!(a, Expr::Starred { .. })) {
                 return;
             }
-            if !builtin_name(w, id) {
-                return;
+            match &**func {
+                Expr::Name { id, .. } if builtin_name(w, id) => {
+                    builtin_call(w, id, args, *range, out)
+                }
+                Expr::Attribute { value, attr, .. } => {
+                    method_call(w, value, attr, args, *range, out)
+                }
+                _ => {}
             }
-            builtin_call(w, id, args, *range, out);
         }
         Expr::Subscript { value, range, .. } => {
             let base = w.eval(value);
@@ -1033,7 +1035,252 @@ fn builtin_call(
         )
         | ("zip" | "map" | "filter", [_, arg]) => not_iterable(w, arg, "iterated", out),
         ("max" | "min" | "any" | "all", [arg]) => not_iterable(w, arg, "iterated", out),
+        ("round", [arg, ..]) if args.len() <= 2 => {
+            if let Some(t) = arg_type(arg).filter(|t| !t.number()) {
+                push(
+                    out,
+                    Rule::BuiltinArgument,
+                    format!(
+                        "{} is {}: TypeError: type {} doesn't define __round__ method",
+                        w.shown(arg, "the argument"),
+                        t.described(),
+                        t.name()
+                    ),
+                );
+            }
+        }
         _ => {}
+    }
+    if let [arg] = args {
+        if matches!(name, "sum" | "sorted" | "max" | "min") {
+            if let Some(message) = items_error(name, &w.eval(arg)) {
+                push(
+                    out,
+                    Rule::BuiltinArgument,
+                    format!("{} {message}", w.shown(arg, "the argument")),
+                );
+            }
+        }
+    }
+}
+
+/// Why `sum`, `sorted`, `max` or `min` of the known items `v` raises: `sum` adds the first item
+/// to 0; sorting, and the maximum and minimum, compare items of different types (each item meets
+/// at least one of another type when they hold both numbers and texts, or any None beside
+/// another item); `max` and `min` of nothing have no answer.
+fn items_error(name: &str, v: &Val) -> Option<String> {
+    let types: Vec<Builtin> = match v {
+        Val::Items { type_name, items } if Builtin::of_name(type_name).is_some() => {
+            items.iter().map(builtin_of).collect::<Option<_>>()?
+        }
+        Val::Strs { type_name, items } if Builtin::of_name(type_name).is_some() => {
+            vec![Builtin::Str; items.len()]
+        }
+        _ => return None,
+    };
+    if name == "sum" {
+        let first = *types.first()?;
+        let why = operand_error("+", Builtin::Int, first)?;
+        let hint = if first == Builtin::Str {
+            "; to join texts use ''.join(...)"
+        } else {
+            ""
+        };
+        return Some(format!(
+            "starts with {}: sum adds it to 0{hint}: TypeError: {why}",
+            first.described()
+        ));
+    }
+    if types.is_empty() && name != "sorted" {
+        return Some(format!(
+            "is empty: ValueError: {name}() arg is an empty sequence"
+        ));
+    }
+    let numbers = types.iter().any(|t| t.number());
+    let texts = types.contains(&Builtin::Str);
+    let nones = types.contains(&Builtin::None);
+    let orderable = |t: &Builtin| t.number() || matches!(t, Builtin::Str | Builtin::None);
+    if !types.iter().all(orderable) || types.len() < 2 {
+        return None;
+    }
+    let mixed = match (numbers, texts, nones) {
+        (true, true, _) => "numbers and texts",
+        (_, _, true) => "None beside other items",
+        _ => return None,
+    };
+    Some(format!(
+        "holds {mixed}, which {name}() must compare: TypeError: '<' not supported between them"
+    ))
+}
+
+/// What a positional argument of a method of a builtin type must be.
+#[derive(Clone, Copy)]
+enum Param {
+    Any,
+    Str,
+    StrOrNone,
+    StrOrTuple,
+    Int,
+    IntOrNone,
+}
+
+impl Param {
+    /// Why a value of type `t` is rejected, in Python's words; None when it may be accepted.
+    fn rejects(self, t: Builtin) -> Option<String> {
+        let accepted = match self {
+            Param::Any => true,
+            Param::Str => t == Builtin::Str,
+            Param::StrOrNone => matches!(t, Builtin::Str | Builtin::None),
+            Param::StrOrTuple => matches!(t, Builtin::Str | Builtin::Tuple),
+            Param::Int => t == Builtin::Int,
+            Param::IntOrNone => matches!(t, Builtin::Int | Builtin::None),
+        };
+        if accepted {
+            return None;
+        }
+        Some(match self {
+            Param::Str => format!("must be str, not {}", t.name()),
+            Param::StrOrNone => format!("must be str or None, not {}", t.name()),
+            Param::StrOrTuple => format!("must be str or a tuple of str, not {}", t.name()),
+            _ => format!("'{}' object cannot be interpreted as an integer", t.name()),
+        })
+    }
+}
+
+/// The positional parameters of a method of a builtin type (`required` of them required), for
+/// the methods that take no keywords or whose keywords are left alone here (the documentation of
+/// the built-in types; the same from Python 3.8 to 3.14). Methods that take any number of
+/// arguments (`str.format`, `set.union`) are not listed.
+fn method_params(t: Builtin, method: &str) -> Option<(usize, &'static [Param])> {
+    use Param::*;
+    const NONE: &[Param] = &[];
+    let table: (usize, &'static [Param]) = match (t, method) {
+        (Builtin::List, "append" | "remove" | "count" | "extend") => (1, &[Any]),
+        (Builtin::List, "insert") => (2, &[Int, Any]),
+        (Builtin::List | Builtin::Tuple, "index") => (1, &[Any, Int, Int]),
+        (Builtin::List, "pop") => (0, &[Int]),
+        (Builtin::List, "clear" | "copy" | "reverse" | "sort") => (0, NONE),
+        (Builtin::Tuple, "count") => (1, &[Any]),
+        (Builtin::Dict, "get" | "pop" | "setdefault") => (1, &[Any, Any]),
+        (Builtin::Dict, "keys" | "values" | "items" | "popitem" | "clear" | "copy") => (0, NONE),
+        (Builtin::Set, "add" | "remove" | "discard" | "issubset" | "issuperset" | "isdisjoint") => {
+            (1, &[Any])
+        }
+        (Builtin::Set, "pop" | "clear" | "copy") => (0, NONE),
+        (
+            Builtin::Str,
+            "lower" | "upper" | "title" | "capitalize" | "casefold" | "swapcase" | "isdigit"
+            | "isalpha" | "isalnum" | "isspace" | "islower" | "isupper" | "istitle" | "isnumeric"
+            | "isdecimal" | "isidentifier" | "isprintable" | "isascii",
+        ) => (0, NONE),
+        (Builtin::Str, "strip" | "lstrip" | "rstrip") => (0, &[StrOrNone]),
+        (Builtin::Str, "split" | "rsplit") => (0, &[StrOrNone, Int]),
+        (Builtin::Str, "join") => (1, &[Any]),
+        (Builtin::Str, "replace") => (2, &[Str, Str, Int]),
+        (Builtin::Str, "startswith" | "endswith") => (1, &[StrOrTuple, IntOrNone, IntOrNone]),
+        (Builtin::Str, "find" | "rfind" | "index" | "rindex" | "count") => {
+            (1, &[Str, IntOrNone, IntOrNone])
+        }
+        (Builtin::Str, "center" | "ljust" | "rjust") => (1, &[Int, Str]),
+        (Builtin::Str, "zfill") => (1, &[Int]),
+        (Builtin::Str, "partition" | "rpartition" | "removeprefix" | "removesuffix") => (1, &[Str]),
+        _ => return None,
+    };
+    Some(table)
+}
+
+/// Calls of a method of a known builtin value with a number or a type of positional arguments
+/// it rejects, and `sep.join(items)` of items that are not all strings.
+fn method_call(
+    w: &Walker,
+    receiver: &Expr,
+    method: &str,
+    args: &[Expr],
+    range: TextRange,
+    out: &mut Vec<Diagnostic>,
+) {
+    let Some(t) = builtin_of(&w.eval(receiver)) else {
+        return;
+    };
+    let Some((required, params)) = method_params(t, method) else {
+        return;
+    };
+    let callee = format!("{}.{method}()", t.name());
+    let shown = w.shown(receiver, "the value");
+    let push = |out: &mut Vec<Diagnostic>, message: String| {
+        out.push(Diagnostic::error(
+            Rule::BuiltinArgument,
+            format!("{shown} is {}: {message}: TypeError", t.described()),
+            range,
+        ));
+    };
+    if args.len() < required || args.len() > params.len() {
+        let takes = match (required, params.len()) {
+            (0, 0) => "no arguments".to_string(),
+            (1, 1) => "exactly one argument".to_string(),
+            (r, n) if r == n => format!("exactly {n} arguments"),
+            (r, n) if r + 1 == n => format!("{r} or {n} arguments"),
+            (r, n) => format!("from {r} to {n} arguments"),
+        };
+        push(
+            out,
+            format!("{callee} takes {takes} ({} given)", args.len()),
+        );
+        return;
+    }
+    for (i, (arg, param)) in args.iter().zip(params).enumerate() {
+        if let Some(why) = builtin_of(&w.eval(arg)).and_then(|a| param.rejects(a)) {
+            push(
+                out,
+                format!(
+                    "{callee} argument {} ({}): {why}",
+                    i + 1,
+                    w.shown(arg, "the argument")
+                ),
+            );
+            return;
+        }
+    }
+    if (t, method) == (Builtin::Str, "join") {
+        join_items(w, &args[0], range, out);
+    }
+}
+
+/// `sep.join(items)`: every item must be a str. The first item not known to be one decides.
+fn join_items(w: &Walker, items: &Expr, range: TextRange, out: &mut Vec<Diagnostic>) {
+    let values = match w.eval(items) {
+        Val::Items { type_name, items } if Builtin::of_name(&type_name).is_some() => items,
+        _ => return,
+    };
+    let Some((i, t)) = values
+        .iter()
+        .map(builtin_of)
+        .enumerate()
+        .find(|(_, t)| *t != Some(Builtin::Str))
+    else {
+        return;
+    };
+    if let Some(t) = t {
+        out.push(
+            Diagnostic::error(
+                Rule::BuiltinArgument,
+                format!(
+                    "join takes strings, and item {i} of {} is {}: TypeError: sequence item {i}: expected str instance, {} found",
+                    w.shown(items, "the items"),
+                    t.described(),
+                    t.name()
+                ),
+                range,
+            )
+            .with_fix(Fix {
+                message: "Convert the items to text with map(str, ...)".into(),
+                edits: vec![Edit {
+                    range: items.range(),
+                    content: format!("map(str, {})", w.text(items.range())),
+                }],
+                run_cells: vec![],
+            }),
+        );
     }
 }
 
