@@ -137,6 +137,12 @@ rules! {
         crashing: "point = (1, 2)\npoint[2]",
         running: "point = (1, 2)\npoint[1]",
     }
+    MissingKey = "missing-key", Error, "Python values" {
+        catches: "literal keys a dict built from a literal in the cell lacks (and no code adds)",
+        why: "reading a key a dict lacks raises: KeyError",
+        crashing: "sizes = {\"small\": 1, \"large\": 3}\nsizes[\"medium\"]",
+        running: "sizes = {\"small\": 1, \"large\": 3}\nsizes.get(\"medium\", 2)",
+    }
     IndexType = "index-type", Error, "Python values" {
         catches: "a list or tuple indexed by a numpy array",
         why: "only integer scalars index a list: TypeError: only integer scalar arrays can be converted to a scalar index",

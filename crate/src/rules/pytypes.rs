@@ -542,8 +542,31 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                 _ => {}
             }
         }
-        Expr::Subscript { value, range, .. } => {
+        Expr::Subscript {
+            value,
+            index,
+            range,
+        } => {
             let base = w.eval(value);
+            if let (Val::Dict { keys, .. }, Val::Str(key)) = (&base, w.eval(index)) {
+                if !keys.contains(&key) {
+                    let close = super::suggest(&key, keys.iter().map(String::as_str));
+                    let hint = close
+                        .filter(|_| key.chars().count() >= 3)
+                        .map_or_else(String::new, |k| format!("; did you mean {}?", py_repr(k)));
+                    out.push(Diagnostic::error(
+                        Rule::MissingKey,
+                        format!(
+                            "{} has no key {} (its keys: {}){hint}: KeyError",
+                            w.shown(value, "the dict"),
+                            py_repr(&key),
+                            shown_keys(keys)
+                        ),
+                        *range,
+                    ));
+                }
+                return;
+            }
             let view = match &base {
                 Val::Typed(t) => t.as_str(),
                 _ => "",
@@ -1282,6 +1305,15 @@ fn join_items(w: &Walker, items: &Expr, range: TextRange, out: &mut Vec<Diagnost
             }),
         );
     }
+}
+
+/// The first keys of a dict, for messages.
+fn shown_keys(keys: &[String]) -> String {
+    let mut shown: Vec<String> = keys.iter().take(10).map(|k| py_repr(k)).collect();
+    if keys.len() > 10 {
+        shown.push("...".into());
+    }
+    shown.join(", ")
 }
 
 /// Python's repr of a str, as its error messages show it.
