@@ -174,7 +174,7 @@ rules! {
         running: "rows = []\nfor r in rows:\n    print(r)",
     }
     NotSubscriptable = "not-subscriptable", Error, "Python values" {
-        catches: "subscripts of None, a number, a set, or a dict view (`d.keys()[0]`)",
+        catches: "subscripts of None, a number, a set, a dict view (`d.keys()[0]`), or a function (`len[x]`, a `def` of the notebook)",
         why: "the type has no `__getitem__`: TypeError: 'NoneType' object is not subscriptable",
         crashing: "best = None\nbest[0]",
         running: "best = [None]\nbest[0]",

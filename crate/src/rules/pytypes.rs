@@ -567,6 +567,18 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                 }
                 return;
             }
+            if let Expr::Name { id, .. } = &**value {
+                if let Some(kind) = function_kind(w, id) {
+                    out.push(Diagnostic::error(
+                        Rule::NotSubscriptable,
+                        format!(
+                            "{id} is a function, not a container (call it with parentheses): TypeError: '{kind}' object is not subscriptable"
+                        ),
+                        *range,
+                    ));
+                    return;
+                }
+            }
             let view = match &base {
                 Val::Typed(t) => t.as_str(),
                 _ => "",
@@ -602,13 +614,20 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
             if w.speculating() || (attr.starts_with("__") && attr.ends_with("__")) {
                 return;
             }
-            let Some(t) = builtin_of(&w.eval(value)) else {
+            let attr_range = TextRange::new(range.end.saturating_sub(attr.len() as u32), range.end);
+            let receiver = w.eval(value);
+            if let Val::Typed(view) = &receiver {
+                if view.starts_with("dict_") {
+                    dict_view_attribute(w, value, view, attr, attr_range, out);
+                    return;
+                }
+            }
+            let Some(t) = builtin_of(&receiver) else {
                 return;
             };
             if t.attributes().contains(&attr.as_str()) {
                 return;
             }
-            let attr_range = TextRange::new(range.end.saturating_sub(attr.len() as u32), range.end);
             let (hint, fix) = attribute_hint(t, attr, attr_range);
             let mut d = Diagnostic::error(
                 Rule::MissingAttribute,
@@ -722,6 +741,66 @@ fn unary_error(op: &str, t: Builtin) -> Option<String> {
         _ => return None,
     };
     (!defined).then(|| format!("bad operand type for unary {op}: '{}'", t.name()))
+}
+
+/// The builtin functions (not classes: `list[int]` is a type hint) that are certainly not
+/// subscriptable.
+const BUILTIN_FUNCTIONS: &[&str] = &[
+    "abs",
+    "all",
+    "any",
+    "callable",
+    "divmod",
+    "getattr",
+    "hasattr",
+    "id",
+    "input",
+    "isinstance",
+    "len",
+    "max",
+    "min",
+    "next",
+    "open",
+    "print",
+    "round",
+    "sorted",
+    "sum",
+];
+
+/// `'function'` when `name` holds a function of the notebook, `'builtin_function_or_method'`
+/// when it is one of Python's builtin functions.
+fn function_kind(w: &Walker, name: &str) -> Option<&'static str> {
+    if builtin_name(w, name) && BUILTIN_FUNCTIONS.contains(&name) {
+        return Some("builtin_function_or_method");
+    }
+    w.user_function(name).is_some().then_some("function")
+}
+
+/// Attributes of the dict views `d.keys()`, `d.values()`, `d.items()` (no list methods).
+fn dict_view_attribute(
+    w: &Walker,
+    value: &Expr,
+    view: &str,
+    attr: &str,
+    attr_range: TextRange,
+    out: &mut Vec<Diagnostic>,
+) {
+    let attributes: &[&str] = match view {
+        "dict_keys" | "dict_items" => &["isdisjoint", "mapping"],
+        "dict_values" => &["mapping"],
+        _ => return,
+    };
+    if attributes.contains(&attr) {
+        return;
+    }
+    out.push(Diagnostic::error(
+        Rule::MissingAttribute,
+        format!(
+            "'{view}' object has no attribute '{attr}' ({} is a view of the dict, not a list; use list(...) for a list): AttributeError",
+            w.shown(value, "the value")
+        ),
+        attr_range,
+    ));
 }
 
 /// The rules on a statement before it runs: what it iterates or unpacks.
