@@ -1521,17 +1521,6 @@ impl<'a> Walker<'a> {
         if let Some(v) = pytypes::method_result(&receiver, attr, args, keywords) {
             return v;
         }
-        // `"a b c".split()`
-        if let (Some(text), "split", true) = (
-            value.as_str_literal(),
-            attr.as_str(),
-            args.is_empty() && keywords.is_empty(),
-        ) {
-            return Val::Sized {
-                type_name: "list".into(),
-                len: text.split_whitespace().count() as i64,
-            };
-        }
         match receiver {
             Val::Torch(m) if torch_classes::RETURNS_MODULE.contains(&attr.as_str()) => {
                 Val::Torch(m)

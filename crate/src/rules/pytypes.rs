@@ -377,14 +377,64 @@ pub fn method_result(
             "intersection_update",
             "symmetric_difference_update",
         ][..],
-        // `"a b".split()` of a known text: the walker counts the words.
-        Builtin::Str if attr == "split" && args.is_empty() && matches!(receiver, Val::Str(_)) => {
-            return None;
+        Builtin::Str => {
+            if let Val::Str(text) = receiver {
+                if let Some(parts) = split_text(text, attr, args, keywords) {
+                    return Some(Val::Strs {
+                        type_name: "list".into(),
+                        items: parts,
+                    });
+                }
+            }
+            return str_method_result(attr);
         }
-        Builtin::Str => return str_method_result(attr),
         _ => &[][..],
     };
     in_place.contains(&attr).then_some(Val::None)
+}
+
+/// `text.split(...)` / `text.rsplit(...)` of a known text, with literal arguments: the parts, as
+/// Python gives them. Splitting on whitespace only for ASCII texts (Python also splits on a few
+/// control characters that Rust does not count as whitespace).
+fn split_text(text: &str, attr: &str, args: &[Expr], keywords: &[Keyword]) -> Option<Vec<String>> {
+    if !matches!(attr, "split" | "rsplit") || !keywords.is_empty() {
+        return None;
+    }
+    let sep = match args.first() {
+        None
+        | Some(Expr::Literal {
+            value: Literal::None,
+            ..
+        }) => None,
+        Some(e) => Some(e.as_str_literal().filter(|s| !s.is_empty())?),
+    };
+    let max = match args.get(1) {
+        None => None,
+        Some(Expr::Literal {
+            value: Literal::Int(n),
+            ..
+        }) => usize::try_from(*n).ok(),
+        Some(_) => return None,
+    };
+    if args.len() > 2 || (max.is_some() && sep.is_none()) {
+        return None;
+    }
+    let parts: Vec<String> = match (sep, max) {
+        (None, _) if text.is_ascii() && !text.bytes().any(|b| (0x1c..=0x1f).contains(&b)) => {
+            text.split_ascii_whitespace().map(str::to_string).collect()
+        }
+        (None, _) => return None,
+        (Some(sep), None) => text.split(sep).map(str::to_string).collect(),
+        (Some(sep), Some(n)) if attr == "split" => {
+            text.splitn(n + 1, sep).map(str::to_string).collect()
+        }
+        (Some(sep), Some(n)) => {
+            let mut parts: Vec<String> = text.rsplitn(n + 1, sep).map(str::to_string).collect();
+            parts.reverse();
+            parts
+        }
+    };
+    Some(parts)
 }
 
 /// What a method of an exact str returns (an exact str, int or list), when that is certain.
