@@ -144,8 +144,8 @@ rules! {
         running: "sizes = {\"small\": 1, \"large\": 3}\nsizes.get(\"medium\", 2)",
     }
     IndexType = "index-type", Error, "Python values" {
-        catches: "a list or tuple indexed by a numpy array",
-        why: "only integer scalars index a list: TypeError: only integer scalar arrays can be converted to a scalar index",
+        catches: "a list, tuple or str indexed by something other than an integer or a slice (a numpy array, a str, a float, None), a dict keyed by a list, dict or set, and such a key or set item in a literal",
+        why: "sequences take integer indices and dicts hashable keys: TypeError: list indices must be integers or slices / only integer scalar arrays can be converted to a scalar index / unhashable type",
         crashing: "names = ['a', 'b']\nnames[np.array([0, 1])]",
         running: "names = np.array(['a', 'b'])\nnames[np.array([0, 1])]",
     }

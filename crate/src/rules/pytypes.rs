@@ -598,23 +598,48 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
             range,
         } => {
             let base = w.eval(value);
-            if let (Val::Dict { keys, .. }, Val::Str(key)) = (&base, w.eval(index)) {
-                if !keys.contains(&key) {
-                    let close = super::suggest(&key, keys.iter().map(String::as_str));
-                    let hint = close
-                        .filter(|_| key.chars().count() >= 3)
-                        .map_or_else(String::new, |k| format!("; did you mean {}?", py_repr(k)));
+            if let Val::Dict { keys, .. } = &base {
+                // Its keys are all strings: a number is no key of it either.
+                let missing = match w.eval(index) {
+                    Val::Str(key) if !keys.contains(&key) => {
+                        let close = super::suggest(&key, keys.iter().map(String::as_str))
+                            .filter(|_| key.chars().count() >= 3);
+                        let hint = close.map_or_else(String::new, |k| {
+                            format!("; did you mean {}?", py_repr(k))
+                        });
+                        Some((py_repr(&key), hint))
+                    }
+                    Val::Int(i) => Some((i.to_string(), "; its keys are strings".to_string())),
+                    _ => None,
+                };
+                if let Some((key, hint)) = missing {
                     out.push(Diagnostic::error(
                         Rule::MissingKey,
                         format!(
-                            "{} has no key {} (its keys: {}){hint}: KeyError",
+                            "{} has no key {key} (its keys: {}){hint}: KeyError",
                             w.shown(value, "the dict"),
-                            py_repr(&key),
                             shown_keys(keys)
                         ),
                         *range,
                     ));
+                    return;
                 }
+            }
+            if let Some(message) = builtin_of(&base)
+                .zip(builtin_of(&w.eval(index)))
+                .and_then(|(t, i)| index_error(t, i))
+            {
+                out.push(Diagnostic::error(
+                    Rule::IndexType,
+                    format!(
+                        "{} is {} and {} is {}: TypeError: {message}",
+                        w.shown(value, "the value"),
+                        builtin_of(&base).map_or("", Builtin::described),
+                        w.shown(index, "the index"),
+                        builtin_of(&w.eval(index)).map_or("", Builtin::described),
+                    ),
+                    *range,
+                ));
                 return;
             }
             if let Expr::Name { id, .. } = &**value {
@@ -695,6 +720,21 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
             out.push(d);
         }
         Expr::Other { children, range } => other_operator(w, children, *range, out),
+        // `{[1, 2]: "a"}`, `{[1, 2]}`: keys and set items are hashed.
+        Expr::Dict { keys, .. } => {
+            for key in keys.iter().flatten() {
+                unhashable(w, key, out);
+            }
+        }
+        Expr::Seq {
+            kind: crate::ir::SeqKind::Set,
+            elts,
+            ..
+        } => {
+            for e in elts {
+                unhashable(w, e, out);
+            }
+        }
         Expr::Comprehension { generators, .. } => {
             // The first iterable is evaluated and iterated when the comprehension is built.
             if let Some(g) = generators.first() {
@@ -791,6 +831,46 @@ fn unary_error(op: &str, t: Builtin) -> Option<String> {
         _ => return None,
     };
     (!defined).then(|| format!("bad operand type for unary {op}: '{}'", t.name()))
+}
+
+/// Why `container[index]` raises TypeError for the index's type, in Python's words: sequences
+/// take integers (and slices), dicts hashable keys.
+fn index_error(container: Builtin, index: Builtin) -> Option<String> {
+    let unhashable = matches!(index, Builtin::List | Builtin::Dict | Builtin::Set);
+    match container {
+        Builtin::List | Builtin::Tuple if index != Builtin::Int => Some(format!(
+            "{} indices must be integers or slices, not {}",
+            container.name(),
+            index.name()
+        )),
+        Builtin::Str if index != Builtin::Int => Some(format!(
+            "string indices must be integers, not '{}'",
+            index.name()
+        )),
+        Builtin::Dict if unhashable => Some(format!("unhashable type: '{}'", index.name())),
+        _ => None,
+    }
+}
+
+/// A dict key or set item that is a list, dict or set: TypeError, unhashable.
+fn unhashable(w: &Walker, e: &Expr, out: &mut Vec<Diagnostic>) {
+    if let Some(t @ (Builtin::List | Builtin::Dict | Builtin::Set)) = builtin_of(&w.eval(e)) {
+        let hint = if t == Builtin::List {
+            "; use a tuple"
+        } else {
+            ""
+        };
+        out.push(Diagnostic::error(
+            Rule::IndexType,
+            format!(
+                "{} is {}, which cannot be a dict key or set item{hint}: TypeError: unhashable type: '{}'",
+                w.shown(e, "the key"),
+                t.described(),
+                t.name()
+            ),
+            e.range(),
+        ));
+    }
 }
 
 /// The builtin functions (not classes: `list[int]` is a type hint) that are certainly not
