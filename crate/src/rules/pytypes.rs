@@ -1034,7 +1034,7 @@ fn count_error(elts: &[Target], n: i64) -> Option<String> {
 /// The first item iterating `iter` gives, when the iteration certainly gives one: what it is
 /// (for messages), and its value or its length.
 enum FirstItem {
-    Value(Val),
+    Value(Box<Val>),
     Len(i64, &'static str),
 }
 
@@ -1069,18 +1069,19 @@ fn first_item(w: &Walker, iter: &Expr) -> Option<FirstItem> {
         };
     }
     match w.eval(iter) {
-        Val::Items { type_name, items } if Builtin::of_name(&type_name).is_some() => {
-            items.into_iter().next().map(FirstItem::Value)
-        }
+        Val::Items { type_name, items } if Builtin::of_name(&type_name).is_some() => items
+            .into_iter()
+            .next()
+            .map(|v| FirstItem::Value(Box::new(v))),
         Val::Strs { type_name, items } if Builtin::of_name(&type_name).is_some() => items
             .into_iter()
             .next()
-            .map(|s| FirstItem::Value(Val::Str(s))),
+            .map(|s| FirstItem::Value(Box::new(Val::Str(s)))),
         // Iterating a dict gives its keys.
         Val::Dict { keys, .. } => keys
             .into_iter()
             .next()
-            .map(|k| FirstItem::Value(Val::Str(k))),
+            .map(|k| FirstItem::Value(Box::new(Val::Str(k)))),
         _ => None,
     }
 }
@@ -1096,6 +1097,7 @@ fn unpack_items(w: &Walker, target: &Target, iter: &Expr, out: &mut Vec<Diagnost
     let (n, what) = match first {
         FirstItem::Len(n, what) => (n, what.to_string()),
         FirstItem::Value(v) => {
+            let v = *v;
             let Some(t) = builtin_of(&v) else {
                 return;
             };
