@@ -579,7 +579,17 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                 ));
                 return;
             }
-            if !keywords.is_empty() || args.iter().any(|a| matches!(a, Expr::Starred { .. })) {
+            if args.iter().any(|a| matches!(a, Expr::Starred { .. })) {
+                return;
+            }
+            if let Expr::Attribute { value, attr, .. } = &**func {
+                if attr == "format" {
+                    if let Val::Str(text) = w.eval(value) {
+                        format_call(&text, args.len(), keywords, *range, out);
+                    }
+                }
+            }
+            if !keywords.is_empty() {
                 return;
             }
             match &**func {
@@ -1477,6 +1487,110 @@ fn method_call(
     }
     if (t, method) == (Builtin::Str, "join") {
         join_items(w, &args[0], range, out);
+    }
+}
+
+/// A replacement field of a format string: its position (`{}` / `{1}`) or its name (`{name}`).
+enum Field {
+    Auto,
+    Index(usize),
+    Name(String),
+}
+
+/// The replacement fields of a format string, as `str.format` reads them; None when it is not
+/// read here (nested fields in a format spec, an unmatched brace).
+fn format_fields(text: &str) -> Option<Vec<Field>> {
+    let mut fields = Vec::new();
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '{' if chars.peek() == Some(&'{') => {
+                chars.next();
+            }
+            '}' if chars.peek() == Some(&'}') => {
+                chars.next();
+            }
+            '}' => return None,
+            '{' => {
+                let mut inner = String::new();
+                loop {
+                    match chars.next()? {
+                        '}' => break,
+                        '{' => return None,
+                        c => inner.push(c),
+                    }
+                }
+                let name: String = inner
+                    .chars()
+                    .take_while(|c| !matches!(c, '!' | ':' | '.' | '['))
+                    .collect();
+                fields.push(if name.is_empty() {
+                    Field::Auto
+                } else if let Ok(i) = name.parse::<usize>() {
+                    Field::Index(i)
+                } else if name.chars().all(|c| c.is_alphanumeric() || c == '_')
+                    && !name.starts_with(|c: char| c.is_ascii_digit())
+                {
+                    Field::Name(name)
+                } else {
+                    return None;
+                });
+            }
+            _ => {}
+        }
+    }
+    Some(fields)
+}
+
+/// `"...".format(...)` of a known text: each field needs its argument (IndexError for a missing
+/// positional one, KeyError for a missing keyword).
+fn format_call(
+    text: &str,
+    positional: usize,
+    keywords: &[Keyword],
+    range: TextRange,
+    out: &mut Vec<Diagnostic>,
+) {
+    // `**options` may hold any name.
+    if keywords.iter().any(|k| k.name.is_none()) {
+        return;
+    }
+    let Some(fields) = format_fields(text) else {
+        return;
+    };
+    let auto = fields.iter().filter(|f| matches!(f, Field::Auto)).count();
+    let manual = fields.iter().any(|f| matches!(f, Field::Index(_)));
+    let problem = if auto > 0 && manual {
+        // ValueError: cannot switch from automatic field numbering to manual (left alone).
+        None
+    } else if auto > positional {
+        Some(format!(
+            "the text has {auto} {{}} fields but format() is given {positional} positional argument(s): IndexError: Replacement index {positional} out of range for positional args tuple"
+        ))
+    } else if let Some(i) = fields.iter().find_map(|f| match f {
+        Field::Index(i) if *i >= positional => Some(*i),
+        _ => None,
+    }) {
+        Some(format!(
+            "field {{{i}}} needs {} positional argument(s), format() is given {positional}: IndexError: Replacement index {i} out of range for positional args tuple",
+            i + 1
+        ))
+    } else {
+        fields.iter().find_map(|f| match f {
+            Field::Name(n)
+                if !keywords
+                    .iter()
+                    .any(|k| k.name.as_deref() == Some(n.as_str())) =>
+            {
+                Some(format!(
+                    "field {{{n}}} has no keyword argument {n}= in format(): KeyError: '{n}'"
+                ))
+            }
+            _ => None,
+        })
+    };
+    if let Some(message) = problem {
+        out.push(Diagnostic::error(Rule::BuiltinArgument, message, range));
     }
 }
 
