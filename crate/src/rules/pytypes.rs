@@ -1151,6 +1151,19 @@ fn unpack_items(w: &Walker, target: &Target, iter: &Expr, out: &mut Vec<Diagnost
 }
 
 fn not_iterable(w: &Walker, iter: &Expr, how: &str, out: &mut Vec<Diagnostic>) {
+    // `for x in load:`: the function, not what it returns.
+    if let Expr::Name { id, .. } = iter {
+        if let Some(kind) = function_kind(w, id) {
+            out.push(Diagnostic::error(
+                Rule::NotIterable,
+                format!(
+                    "{id} is a function and cannot be {how}; call it: {id}(...): TypeError: '{kind}' object is not iterable"
+                ),
+                iter.range(),
+            ));
+            return;
+        }
+    }
     if let Some(t @ (Builtin::None | Builtin::Int | Builtin::Float)) = builtin_of(&w.eval(iter)) {
         let hint = if t == Builtin::Int {
             "; to count, loop over range(n)"
@@ -1184,7 +1197,21 @@ fn builtin_call(
     };
     match (name, args) {
         ("len", [arg]) => {
-            if let Some(t @ (Builtin::None | Builtin::Int | Builtin::Float)) = arg_type(arg) {
+            let function = match arg {
+                Expr::Name { id, .. } => function_kind(w, id),
+                _ => None,
+            };
+            if let Some(kind) = function {
+                push(
+                    out,
+                    Rule::BuiltinArgument,
+                    format!(
+                        "{} is a function; call it first: TypeError: object of type '{kind}' has no len()",
+                        w.shown(arg, "the argument")
+                    ),
+                );
+            } else if let Some(t @ (Builtin::None | Builtin::Int | Builtin::Float)) = arg_type(arg)
+            {
                 push(
                     out,
                     Rule::BuiltinArgument,
@@ -1366,6 +1393,7 @@ enum Param {
     StrOrTuple,
     Int,
     IntOrNone,
+    Iterable,
 }
 
 impl Param {
@@ -1378,6 +1406,7 @@ impl Param {
             Param::StrOrTuple => matches!(t, Builtin::Str | Builtin::Tuple),
             Param::Int => t == Builtin::Int,
             Param::IntOrNone => matches!(t, Builtin::Int | Builtin::None),
+            Param::Iterable => !matches!(t, Builtin::None | Builtin::Int | Builtin::Float),
         };
         if accepted {
             return None;
@@ -1386,6 +1415,7 @@ impl Param {
             Param::Str => format!("must be str, not {}", t.name()),
             Param::StrOrNone => format!("must be str or None, not {}", t.name()),
             Param::StrOrTuple => format!("must be str or a tuple of str, not {}", t.name()),
+            Param::Iterable => format!("'{}' object is not iterable", t.name()),
             _ => format!("'{}' object cannot be interpreted as an integer", t.name()),
         })
     }
@@ -1399,7 +1429,10 @@ fn method_params(t: Builtin, method: &str) -> Option<(usize, &'static [Param])> 
     use Param::*;
     const NONE: &[Param] = &[];
     let table: (usize, &'static [Param]) = match (t, method) {
-        (Builtin::List, "append" | "remove" | "count" | "extend") => (1, &[Any]),
+        (Builtin::List, "append" | "remove" | "count") => (1, &[Any]),
+        (Builtin::List, "extend") => (1, &[Iterable]),
+        // `set.update` takes any number of iterables.
+        (Builtin::Dict, "update") => (0, &[Iterable]),
         (Builtin::List, "insert") => (2, &[Int, Any]),
         (Builtin::List | Builtin::Tuple, "index") => (1, &[Any, Int, Int]),
         (Builtin::List, "pop") => (0, &[Int]),
