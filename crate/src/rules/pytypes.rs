@@ -1,14 +1,28 @@
 //! Python's own semantics on builtin values the walker knows for certain (from literals, from the
-//! cell's code, or from the kernel's summaries of objects of exactly that builtin type):
+//! cell's code, from the notebook's functions, or from the kernel's summaries of objects of exactly
+//! that builtin type):
 //!
-//! - `operand-type`: binary operators between types that do not combine (`"n = " + 3`,
-//!   `[1] + (2,)`, `None + 1`, `"a" * 2.0`).
-//! - `builtin-argument`: `len`, `int`, `float`, `abs`, `range` given a value they reject.
+//! - `operand-type`: binary operators, augmented assignments, ordering comparisons and unary
+//!   operators between types that do not combine (`"n = " + 3`, `[1] + (2,)`, `None + 1`,
+//!   `"3" < 2`, `-"5"`), as CPython's table says (tests/fixtures/pytypes/operators.txt).
+//! - `builtin-argument`: builtins (`len`, `int`, `float`, `abs`, `round`, `range`, `sum`,
+//!   `sorted`, `max`, `min`) and methods of str/list/tuple/dict/set values (counts and types of
+//!   their positional arguments, `sep.join` of non-strings, `str.format` without the arguments its
+//!   fields need) given what they reject.
 //! - `not-callable`: calling None, a number, a string or a container.
-//! - `not-iterable`: loops, comprehensions, unpacking and iterating builtins over None or a number.
-//! - `not-subscriptable`: subscripts of None, a number or a set.
-//! - `unpack-count`: unpacking a value of known length into another number of targets.
-//! - `missing-attribute`: attributes the builtin types lack (`[].shape`, `"s".append`).
+//! - `not-iterable`: loops, comprehensions, unpacking and iterating builtins over None, a number
+//!   or a function.
+//! - `not-subscriptable`: subscripts of None, a number, a set, a dict view or a function.
+//! - `index-type`: sequences indexed by non-integers, dicts keyed by unhashable values.
+//! - `missing-key`: literal keys a dict literal of the cell lacks.
+//! - `unpack-count`: unpacking a value of known length into another number of targets, and the
+//!   first item of a loop (`enumerate`, `zip`, `dict.items()`, a dict's keys, known lists).
+//! - `missing-attribute`: attributes the builtin types (and dict views) lack (`[].shape`,
+//!   `"s".append`, `d.keys().append`).
+//!
+//! What Python's semantics say calls return is here too: None from in-place methods, from
+//! `print`, `random.shuffle` and functions that end without `return`; the exact builtin type of
+//! `list(...)`, `sorted(...)`, comprehensions, str methods; the parts of a known text split.
 //!
 //! A value is one of these types only when that is certain: `Unknown` is silence, and so are
 //! subclasses (the kernel's summaries name them by their own class).
