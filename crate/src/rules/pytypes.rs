@@ -571,6 +571,15 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                     out.push(d);
                 }
             }
+            if let (true, Val::Str(text)) = (*op == "%", &l) {
+                if let Some(message) = percent_format_error(text, &r) {
+                    out.push(Diagnostic::error(
+                        Rule::OperandType,
+                        format!("{message}: TypeError"),
+                        *range,
+                    ));
+                }
+            }
         }
         Expr::Call {
             func,
@@ -1535,6 +1544,65 @@ fn method_call(
     if (t, method) == (Builtin::Str, "join") {
         join_items(w, &args[0], range, out);
     }
+}
+
+/// Why `text % values` raises TypeError, for a known format text and known values: the number
+/// of `%` conversions and of values differ, or a number conversion gets no number. None when it
+/// is not read here (`%(name)s` mappings, `*` widths, a dict or unknown values).
+fn percent_format_error(text: &str, values: &Val) -> Option<String> {
+    let mut conversions = Vec::new();
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        if c != '%' {
+            continue;
+        }
+        let conversion = chars
+            .by_ref()
+            .find(|c| !matches!(c, '-' | '+' | ' ' | '#' | '.' | '0'..='9' | 'h' | 'l' | 'L'))?;
+        match conversion {
+            '%' => {}
+            'd' | 'i' | 'u' | 'e' | 'E' | 'f' | 'F' | 'g' | 'G' | 'o' | 'x' | 'X' | 's' | 'r'
+            | 'a' | 'c' => conversions.push(conversion),
+            _ => return None,
+        }
+    }
+    let types: Vec<Option<Builtin>> = match values {
+        Val::Items { type_name, items } if type_name == "tuple" => {
+            items.iter().map(builtin_of).collect()
+        }
+        Val::Strs { type_name, items } if type_name == "tuple" => {
+            vec![Some(Builtin::Str); items.len()]
+        }
+        // A dict is a mapping for `%(name)s`; a tuple of unknown items is unknown.
+        v => match builtin_of(v)? {
+            Builtin::Dict | Builtin::Tuple => return None,
+            t => vec![Some(t)],
+        },
+    };
+    if conversions.len() > types.len() {
+        return Some("not enough arguments for format string".into());
+    }
+    if conversions.len() < types.len() {
+        return Some("not all arguments converted during string formatting".into());
+    }
+    conversions.iter().zip(&types).find_map(|(c, t)| {
+        let t = (*t)?;
+        let number = matches!(c, 'd' | 'i' | 'u' | 'e' | 'E' | 'f' | 'F' | 'g' | 'G');
+        let integer = matches!(c, 'o' | 'x' | 'X');
+        if (number && !t.number()) || (integer && t != Builtin::Int) {
+            Some(match c {
+                'e' | 'E' | 'f' | 'F' | 'g' | 'G' => {
+                    format!("must be real number, not {}", t.name())
+                }
+                'd' | 'i' | 'u' => {
+                    format!("%{c} format: a real number is required, not {}", t.name())
+                }
+                _ => format!("%{c} format: an integer is required, not {}", t.name()),
+            })
+        } else {
+            None
+        }
+    })
 }
 
 /// A replacement field of a format string: its position (`{}` / `{1}`) or its name (`{name}`).
