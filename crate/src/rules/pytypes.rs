@@ -793,9 +793,10 @@ fn other_operator(w: &Walker, children: &[Expr], range: TextRange, out: &mut Vec
     };
     match children {
         [operand]
-            if w.text(TextRange::new(operand.range().end, range.end))
-                .trim()
-                .is_empty() =>
+            if matches!(head, "-" | "+" | "~")
+                && w.text(TextRange::new(operand.range().end, range.end))
+                    .trim()
+                    .is_empty() =>
         {
             let Some(t) = builtin_of(&w.eval(operand)) else {
                 return;
@@ -815,6 +816,9 @@ fn other_operator(w: &Walker, children: &[Expr], range: TextRange, out: &mut Vec
             let op = w
                 .text(TextRange::new(left.range().end, right.range().start))
                 .trim();
+            if !matches!(op, "<" | "<=" | ">" | ">=") {
+                return;
+            }
             let (Some(a), Some(b)) = (builtin_of(&w.eval(left)), builtin_of(&w.eval(right))) else {
                 return;
             };
