@@ -137,21 +137,27 @@ rules! {
         crashing: "point = (1, 2)\npoint[2]",
         running: "point = (1, 2)\npoint[1]",
     }
+    MissingKey = "missing-key", Error, "Python values" {
+        catches: "literal keys a dict built from a literal in the cell lacks (and no code adds)",
+        why: "reading a key a dict lacks raises: KeyError",
+        crashing: "sizes = {\"small\": 1, \"large\": 3}\nsizes[\"medium\"]",
+        running: "sizes = {\"small\": 1, \"large\": 3}\nsizes.get(\"medium\", 2)",
+    }
     IndexType = "index-type", Error, "Python values" {
-        catches: "a list or tuple indexed by a numpy array",
-        why: "only integer scalars index a list: TypeError: only integer scalar arrays can be converted to a scalar index",
+        catches: "a list, tuple or str indexed by something other than an integer or a slice (a numpy array, a str, a float, None), a dict keyed by a list, dict or set, and such a key or set item in a literal",
+        why: "sequences take integer indices and dicts hashable keys: TypeError: list indices must be integers or slices / only integer scalar arrays can be converted to a scalar index / unhashable type",
         crashing: "names = ['a', 'b']\nnames[np.array([0, 1])]",
         running: "names = np.array(['a', 'b'])\nnames[np.array([0, 1])]",
     }
     OperandType = "operand-type", Error, "Python values" {
-        catches: "operators on builtin values of types they do not combine (`\"n = \" + 3`, `[1] + (2,)`, `None + 1`)",
-        why: "the operator has no implementation for the two types: TypeError: unsupported operand type(s) / can only concatenate",
+        catches: "operators, augmented assignments, ordering comparisons and unary operators on builtin values of types they do not combine (`\"n = \" + 3`, `[1] + (2,)`, `None + 1`, `\"3\" < 2`, `-\"5\"`)",
+        why: "the operator has no implementation for the types: TypeError: unsupported operand type(s) / can only concatenate / not supported between instances / bad operand type for unary",
         crashing: "n = 3\nprint(\"n = \" + n)",
         running: "n = 3\nprint(\"n = \" + str(n))",
     }
     BuiltinArgument = "builtin-argument", Error, "Python values" {
-        catches: "builtins given a value of a type (or a text) they reject: `len(5)`, `len(None)`, `int([1])`, `int('abc')`",
-        why: "the builtin cannot handle that value: TypeError (or ValueError for text that is not a number)",
+        catches: "builtins, and methods of str/list/tuple/dict/set values, given a value of a type (or a text, or a number of arguments) they reject: `len(5)`, `int('abc')`, `sum(['a'])`, `', '.join([1, 2])`, `max([])`, `line.split(1)`, `rows.append(1, 2)`",
+        why: "the builtin or method cannot handle that value: TypeError (or ValueError for text that is not a number, or nothing to choose from)",
         crashing: "count = 5\nlen(count)",
         running: "count = [5]\nlen(count)",
     }
@@ -168,7 +174,7 @@ rules! {
         running: "rows = []\nfor r in rows:\n    print(r)",
     }
     NotSubscriptable = "not-subscriptable", Error, "Python values" {
-        catches: "subscripts of None, a number, a set, or a dict view (`d.keys()[0]`)",
+        catches: "subscripts of None, a number, a set, a dict view (`d.keys()[0]`), or a function (`len[x]`, a `def` of the notebook)",
         why: "the type has no `__getitem__`: TypeError: 'NoneType' object is not subscriptable",
         crashing: "best = None\nbest[0]",
         running: "best = [None]\nbest[0]",

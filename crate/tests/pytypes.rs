@@ -151,3 +151,5 @@ fixture!(unpack_count, "unpack-count");
 fixture!(missing_attribute, "missing-attribute");
 fixture!(index_out_of_range, "index-out-of-range");
 fixture!(bad_arguments, "bad-arguments");
+fixture!(missing_key, "missing-key");
+fixture!(index_type, "index-type");

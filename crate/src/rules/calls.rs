@@ -298,7 +298,13 @@ impl<'a> Walker<'a> {
                     let Stmt::Other { exprs, .. } = s else {
                         return None;
                     };
-                    let value = exprs.first()?;
+                    // `return` alone gives None.
+                    let Some(value) = exprs.first() else {
+                        return Some(Returned {
+                            value: Val::None,
+                            parts: None,
+                        });
+                    };
                     let parts = match value {
                         Expr::Seq {
                             kind: SeqKind::Tuple,
@@ -319,7 +325,11 @@ impl<'a> Walker<'a> {
                 _ => {}
             }
         }
-        None
+        // Past its last statement a function returns None.
+        Some(Returned {
+            value: Val::None,
+            parts: None,
+        })
     }
 
     /// Reports the first name a statement of the function certainly reads that neither the

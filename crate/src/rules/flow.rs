@@ -1141,7 +1141,7 @@ impl<'a> Walker<'a> {
     }
 
     /// Is the iterable certainly non-empty?
-    fn non_empty(&self, iter: &Expr) -> bool {
+    pub fn non_empty(&self, iter: &Expr) -> bool {
         // A DataLoader, maybe wrapped (`tqdm(loader)`).
         if let Val::Loader { non_empty, .. } = self.eval(iter) {
             return non_empty;
@@ -1355,6 +1355,9 @@ impl<'a> Walker<'a> {
                 let (l, r) = (self.eval(left), self.eval(right));
                 pytypes::binop_value(op, &l, &r).unwrap_or_else(|| shapes::binop_value(op, &l, &r))
             }
+            Expr::Comprehension {
+                elements, range, ..
+            } => pytypes::comprehension_value(self.text(*range), elements.len()),
             _ => Val::Unknown,
         }
     }
@@ -1485,20 +1488,6 @@ impl<'a> Walker<'a> {
         if let Some(v) = pytypes::call_result(self, func, args, keywords) {
             return v;
         }
-        // `list(df.columns)`, `sorted(cols)`
-        if let (Expr::Name { id, .. }, [arg], true) = (func, args, keywords.is_empty()) {
-            if matches!(id.as_str(), "list" | "sorted") && self.is_builtin(id) {
-                if let Val::Strs { mut items, .. } = self.eval(arg) {
-                    if id == "sorted" {
-                        items.sort();
-                    }
-                    return Val::Strs {
-                        type_name: "list".into(),
-                        items,
-                    };
-                }
-            }
-        }
         if let Some(path) = self.lib_path(func) {
             if let Some(est) = sklearn::construct(&path, keywords, range) {
                 return Val::Estimator(est);
@@ -1545,17 +1534,6 @@ impl<'a> Walker<'a> {
         }
         if let Some(v) = pytypes::method_result(&receiver, attr, args, keywords) {
             return v;
-        }
-        // `"a b c".split()`
-        if let (Some(text), "split", true) = (
-            value.as_str_literal(),
-            attr.as_str(),
-            args.is_empty() && keywords.is_empty(),
-        ) {
-            return Val::Sized {
-                type_name: "list".into(),
-                len: text.split_whitespace().count() as i64,
-            };
         }
         match receiver {
             Val::Torch(m) if torch_classes::RETURNS_MODULE.contains(&attr.as_str()) => {
