@@ -937,6 +937,7 @@ impl<'a> Walker<'a> {
     fn check_stmt_values(&mut self, stmt: &Stmt) {
         let mut found = Vec::new();
         pytypes::check_stmt(self, stmt, &mut found);
+        shapes::check_stmt(self, stmt, &mut found);
         self.out.extend(found);
     }
 
@@ -1373,6 +1374,14 @@ impl<'a> Walker<'a> {
                 items: items.clone(),
             },
             (Val::Estimator(e), _) => sklearn::attribute_value(e, attr),
+            (Val::Array(a), "shape") if a.lib == ArrayLib::Numpy => Val::Items {
+                type_name: "tuple".into(),
+                items: a.shape.iter().map(|&d| Val::Int(d)).collect(),
+            },
+            (Val::Array(a), "ndim") if a.lib == ArrayLib::Numpy => Val::Int(a.shape.len() as i64),
+            (Val::Array(a), "size") if a.lib == ArrayLib::Numpy => {
+                Val::Int(a.shape.iter().product())
+            }
             (Val::Array(a), "T") => Val::Array(ArrayVal {
                 shape: a.shape.iter().rev().copied().collect(),
                 origin: None,

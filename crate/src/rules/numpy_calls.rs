@@ -101,6 +101,112 @@ const AXES: &[AxisUse] = &[
     axis_use("squeeze", 1, Some(0), Effect::Squeeze),
 ];
 
+/// numpy's ufuncs of one array that give an array of its shape (numpy's "Available ufuncs"
+/// list, and `np.round`/`np.around`, which are no ufuncs but keep the shape).
+const UNARY_UFUNCS: &[&str] = &[
+    "negative",
+    "positive",
+    "absolute",
+    "abs",
+    "fabs",
+    "rint",
+    "sign",
+    "exp",
+    "exp2",
+    "log",
+    "log2",
+    "log10",
+    "expm1",
+    "log1p",
+    "sqrt",
+    "square",
+    "cbrt",
+    "reciprocal",
+    "sin",
+    "cos",
+    "tan",
+    "arcsin",
+    "arccos",
+    "arctan",
+    "sinh",
+    "cosh",
+    "tanh",
+    "arcsinh",
+    "arccosh",
+    "arctanh",
+    "deg2rad",
+    "rad2deg",
+    "degrees",
+    "radians",
+    "floor",
+    "ceil",
+    "trunc",
+    "isnan",
+    "isinf",
+    "isfinite",
+    "signbit",
+    "logical_not",
+    "invert",
+    "round",
+    "around",
+];
+
+/// numpy's ufuncs of two operands, which broadcast them against each other.
+pub(super) const BINARY_UFUNCS: &[&str] = &[
+    "add",
+    "subtract",
+    "multiply",
+    "divide",
+    "true_divide",
+    "floor_divide",
+    "power",
+    "float_power",
+    "mod",
+    "remainder",
+    "fmod",
+    "maximum",
+    "minimum",
+    "fmax",
+    "fmin",
+    "hypot",
+    "arctan2",
+    "logaddexp",
+    "logaddexp2",
+    "copysign",
+    "greater",
+    "greater_equal",
+    "less",
+    "less_equal",
+    "equal",
+    "not_equal",
+    "logical_and",
+    "logical_or",
+    "logical_xor",
+    "bitwise_and",
+    "bitwise_or",
+    "bitwise_xor",
+    "left_shift",
+    "right_shift",
+];
+
+/// The operands of `np.add(a, b)` and the other binary ufuncs, as numpy arrays (a number is
+/// one of shape `()`), when both are known.
+pub(super) fn ufunc_operands(
+    w: &Walker,
+    name: &str,
+    args: &[Expr],
+    keywords: &[Keyword],
+) -> Option<(ArrayVal, ArrayVal)> {
+    if !BINARY_UFUNCS.contains(&name) || args.len() != 2 || !keywords.is_empty() {
+        return None;
+    }
+    let operand = |e: &Expr| match number_of(w, e) {
+        Some(_) => as_val_array(numpy_array(ArrayLib::Numpy, vec![], None)),
+        None => as_array(w, e),
+    };
+    Some((operand(&args[0])?, operand(&args[1])?))
+}
+
 fn numpy_array(lib: ArrayLib, shape: Vec<i64>, dtype: Option<&str>) -> Val {
     Val::Array(ArrayVal {
         lib,
@@ -156,7 +262,7 @@ fn literal_shape(v: &Val) -> Option<(Vec<i64>, bool)> {
 }
 
 /// A numpy array `e` holds or `np.asarray(e)` would make of it (nested lists of numbers).
-fn as_array(w: &Walker, e: &Expr) -> Option<ArrayVal> {
+pub(super) fn as_array(w: &Walker, e: &Expr) -> Option<ArrayVal> {
     match w.eval(e) {
         Val::Array(a) if a.lib == ArrayLib::Numpy => Some(a),
         v @ Val::Items { .. } => {
@@ -284,6 +390,45 @@ pub fn call_result(w: &Walker, path: &str, args: &[Expr], keywords: &[Keyword]) 
             Some(numpy_array(np, vec![a.shape.iter().product()], None))
         }
         "concatenate" | "vstack" | "hstack" | "stack" => joined(w, name, args, keywords),
+        "dot" | "matmul" if args.len() == 2 && keywords.is_empty() => {
+            let (a, b) = (as_array(w, &args[0])?, as_array(w, &args[1])?);
+            let shape = super::shapes::matmul_shape(&a.shape, &b.shape)?;
+            (!shape.is_empty()).then(|| numpy_array(np, shape, None))
+        }
+        _ if UNARY_UFUNCS.contains(&name) && args.len() == 1 && keywords.is_empty() => {
+            Some(numpy_array(np, as_array(w, &args[0])?.shape, None))
+        }
+        // `np.clip(a, 0, 1)`: bounds that are numbers or None keep the shape.
+        "clip" if args.len() == 3 && keywords.is_empty() => {
+            let bound = |e: &Expr| number_of(w, e).is_some() || matches!(w.eval(e), Val::None);
+            (bound(&args[1]) && bound(&args[2]))
+                .then(|| as_array(w, &args[0]))
+                .flatten()
+                .map(|a| numpy_array(np, a.shape, None))
+        }
+        _ if BINARY_UFUNCS.contains(&name) => {
+            let (a, b) = ufunc_operands(w, name, args, keywords)?;
+            let shape = super::shapes::broadcast(&a.shape, &b.shape)?;
+            (!shape.is_empty()).then(|| numpy_array(np, shape, None))
+        }
+        "split" if args.len() == 2 && only(&["axis"]) => {
+            let a = as_array(w, &args[0])?;
+            let parts = int_of(w, &args[1]).filter(|n| *n > 0)?;
+            let axis = match kw(keywords, "axis") {
+                Some(e) => normalize(int_of(w, e)?, a.shape.len() as i64)?,
+                None => 0,
+            };
+            let size = *a.shape.get(axis)?;
+            if size % parts != 0 {
+                return None;
+            }
+            let mut shape = a.shape.clone();
+            shape[axis] = size / parts;
+            Some(Val::Items {
+                type_name: "list".into(),
+                items: vec![numpy_array(np, shape, a.dtype.as_deref()); parts as usize],
+            })
+        }
         _ => {
             let rule = AXES.iter().find(|r| r.name == name)?;
             let a = as_array(w, args.first()?)?;
@@ -467,6 +612,10 @@ pub fn method_result(w: &Walker, a: &ArrayVal, attr: &str, args: &[Expr], kws: &
                 _ => Val::Unknown,
             }
         }
+        "dot" if args.len() == 1 && kws.is_empty() => as_array(w, &args[0])
+            .and_then(|b| super::shapes::matmul_shape(&a.shape, &b.shape))
+            .filter(|shape| !shape.is_empty())
+            .map_or(Val::Unknown, |shape| numpy_array(a.lib, shape, None)),
         "transpose" if kws.is_empty() => {
             let axes = match args {
                 [] => None,
@@ -496,16 +645,86 @@ pub fn method_result(w: &Walker, a: &ArrayVal, attr: &str, args: &[Expr], kws: &
     }
 }
 
+/// `np.add(a, b)` and the other binary ufuncs of operands that do not broadcast: ValueError.
+fn ufunc_problem(
+    w: &Walker,
+    name: &str,
+    args: &[Expr],
+    keywords: &[Keyword],
+    range: TextRange,
+) -> Option<Diagnostic> {
+    let (a, b) = ufunc_operands(w, name, args, keywords)?;
+    if super::shapes::broadcast(&a.shape, &b.shape).is_some() {
+        return None;
+    }
+    Some(Diagnostic::error(
+        Rule::ShapeBroadcast,
+        format!(
+            "{} has shape {} and {} has shape {}: operands could not be broadcast together in np.{name}: ValueError",
+            w.shown(&args[0], "an operand"),
+            fmt_shape(&a.shape),
+            w.shown(&args[1], "an operand"),
+            fmt_shape(&b.shape),
+        ),
+        range,
+    ))
+}
+
+/// `np.split(a, n)` of an axis whose size `n` does not divide: ValueError.
+fn split_problem(
+    w: &Walker,
+    name: &str,
+    args: &[Expr],
+    keywords: &[Keyword],
+) -> Option<Diagnostic> {
+    if name != "split"
+        || args.len() != 2
+        || keywords.iter().any(|k| k.name.as_deref() != Some("axis"))
+    {
+        return None;
+    }
+    let a = as_array(w, &args[0])?;
+    let parts = int_of(w, &args[1]).filter(|n| *n > 0)?;
+    let axis = match kw(keywords, "axis") {
+        Some(e) => int_of(w, e)?,
+        None => 0,
+    };
+    let size = a.shape[normalize(axis, a.shape.len() as i64)?];
+    (size % parts != 0).then(|| {
+        Diagnostic::error(
+            Rule::ShapeReshape,
+            format!(
+                "{} has shape {}: axis {axis} of size {size} does not split into {parts} equal parts (np.array_split allows unequal ones): ValueError: array split does not result in an equal division",
+                w.shown(&args[0], "the array"),
+                fmt_shape(&a.shape)
+            ),
+            args[1].range(),
+        )
+    })
+}
+
 pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
     match expr {
         Expr::Call {
             func,
             args,
             keywords,
-            ..
+            range,
         } => {
             if unpacks(args, keywords) {
                 return;
+            }
+            if let Some(name) = w
+                .lib_path(func)
+                .as_deref()
+                .and_then(|p| p.strip_prefix("numpy."))
+            {
+                if let Some(d) = ufunc_problem(w, name, args, keywords, *range)
+                    .or_else(|| split_problem(w, name, args, keywords))
+                {
+                    out.push(d);
+                    return;
+                }
             }
             let (rule, array_expr, axis) = if let Some(path) = w.lib_path(func) {
                 let Some(rule) = path

@@ -86,7 +86,33 @@ pub fn binop_value(op: &str, l: &Val, r: &Val) -> Val {
                 ..a.clone()
             })
         }
+        (Val::Array(a), Val::Array(b)) if a.lib == b.lib && op == "@" => {
+            match matmul_shape(&a.shape, &b.shape) {
+                Some(shape) if !shape.is_empty() => Val::Array(ArrayVal {
+                    lib: a.lib,
+                    shape,
+                    dtype: None,
+                    has_nan: None,
+                    csv_object_column: None,
+                    origin: None,
+                    non_integer: None,
+                }),
+                _ => Val::Unknown,
+            }
+        }
         _ => Val::Unknown,
+    }
+}
+
+/// The shape of the matrix product of 1-D and 2-D operands (`()` for two vectors), when the
+/// inner dimensions agree; numpy's `dot`, `matmul` and `@` agree there.
+pub(super) fn matmul_shape(a: &[i64], b: &[i64]) -> Option<Vec<i64>> {
+    match (a, b) {
+        ([k1], [k2]) if k1 == k2 => Some(vec![]),
+        ([k1], [k2, m]) if k1 == k2 => Some(vec![*m]),
+        ([n, k1], [k2]) if k1 == k2 => Some(vec![*n]),
+        ([n, k1], [k2, m]) if k1 == k2 => Some(vec![*n, *m]),
+        _ => None,
     }
 }
 
@@ -97,7 +123,17 @@ pub(super) fn int_tuple(w: &Walker, e: &Expr) -> Option<Vec<i64>> {
             elts,
             ..
         } => elts.iter().map(|x| int_of(w, x)).collect(),
-        _ => int_of(w, e).map(|i| vec![i]),
+        // `a.shape`, or a name holding a tuple of ints.
+        _ => match w.eval(e) {
+            Val::Items { type_name, items } if type_name == "tuple" => items
+                .iter()
+                .map(|v| match v {
+                    Val::Int(i) => Some(*i),
+                    _ => None,
+                })
+                .collect(),
+            _ => int_of(w, e).map(|i| vec![i]),
+        },
     }
 }
 
@@ -112,7 +148,11 @@ pub(super) fn int_of(w: &Walker, e: &Expr) -> Option<i64> {
             let t = w.text(e.range()).trim().to_string();
             t.parse::<i64>().ok()
         }
-        Expr::Name { .. } => match w.eval(e) {
+        // A name, or what the walker computes (`a.ndim`, `a.shape[0]`, `n + 1`).
+        Expr::Name { .. }
+        | Expr::Attribute { .. }
+        | Expr::Subscript { .. }
+        | Expr::BinOp { .. } => match w.eval(e) {
             Val::Int(i) => Some(i),
             _ => None,
         },
@@ -254,7 +294,7 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                 }
                 Some(
                     p @ ("numpy.array" | "numpy.asarray" | "numpy.stack" | "numpy.vstack"
-                    | "numpy.column_stack"),
+                    | "numpy.hstack" | "numpy.column_stack"),
                 ) => stacked(w, p, func, args, keywords, *range, out),
                 Some("numpy.reshape") if args.len() == 2 => {
                     if let (Val::Array(a), Some(to)) = (w.eval(&args[0]), int_tuple(w, &args[1])) {
@@ -265,6 +305,17 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                 }
                 _ => {
                     if let Expr::Attribute { value, attr, .. } = &**func {
+                        if let ("dot", [other], true) =
+                            (attr.as_str(), &args[..], keywords.is_empty())
+                        {
+                            let (l, r) = (w.eval(value), w.eval(other));
+                            if let Some((a, b)) = arrays(&l, &r) {
+                                if a.lib == ArrayLib::Numpy {
+                                    matmul(w, value, other, a, b, *range, out);
+                                }
+                            }
+                            return;
+                        }
                         if attr == "imshow" && is_axes(&w.eval(value)) {
                             if let Some(d) = args.first().and_then(|x| image_problem(w, x)) {
                                 out.push(d);
@@ -294,6 +345,43 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
         }
         _ => {}
     }
+}
+
+/// `a += b` and the other augmented assignments of a numpy array write the result into `a`:
+/// `b` must broadcast to `a`'s shape (numpy: "non-broadcastable output operand"): ValueError.
+pub fn check_stmt(w: &Walker, stmt: &crate::ir::Stmt, out: &mut Vec<Diagnostic>) {
+    let crate::ir::Stmt::Assign {
+        targets,
+        op: crate::ir::AssignOp::Augmented(op),
+        value: Some(value),
+        range,
+    } = stmt
+    else {
+        return;
+    };
+    let [crate::ir::Target::Name { id, .. }] = targets.as_slice() else {
+        return;
+    };
+    let (Val::Array(a), Val::Array(b)) = (w.get(id), w.eval(value)) else {
+        return;
+    };
+    let op = op.trim_end_matches('=');
+    if a.lib != ArrayLib::Numpy || b.lib != ArrayLib::Numpy || !ELEMENTWISE.contains(&op) {
+        return;
+    }
+    if broadcast(&a.shape, &b.shape).as_deref() == Some(&a.shape[..]) {
+        return;
+    }
+    out.push(Diagnostic::error(
+        Rule::ShapeBroadcast,
+        format!(
+            "{id} has shape {} and {} has shape {}: '{op}=' writes the result into {id}, so the right side must broadcast to {id}'s shape: ValueError",
+            fmt_shape(&a.shape),
+            w.shown(value, "the right side"),
+            fmt_shape(&b.shape),
+        ),
+        *range,
+    ));
 }
 
 /// The qualified class of matplotlib's Axes.
@@ -474,6 +562,8 @@ fn stacked(
     let need = match path {
         "numpy.vstack" => "arrays whose rows have one length (a 1-D array is one row)",
         "numpy.column_stack" => "arrays with one number of rows (a 1-D array is one column)",
+        "numpy.hstack" if first.shape.len() == 1 => "1-D arrays (the first one is)",
+        "numpy.hstack" => "arrays of one number of dimensions and of rows",
         _ => "arrays of one shape",
     };
     let error = if building {
@@ -513,6 +603,10 @@ fn lined_up(path: &str, a: &[i64], b: &[i64]) -> bool {
     match path {
         "numpy.vstack" => joins(&rows(a), &rows(b), 0),
         "numpy.column_stack" => joins(&columns(a), &columns(b), 1),
+        "numpy.hstack" if a.is_empty() || b.is_empty() => true,
+        // Joins along the columns, or along the only axis of 1-D arrays.
+        "numpy.hstack" if a.len() == 1 => joins(a, b, 0),
+        "numpy.hstack" => joins(a, b, 1),
         _ => a == b,
     }
 }
@@ -584,8 +678,10 @@ fn matmul(
     } else {
         b.shape[b.shape.len() - 2]
     };
-    // np.dot and @ agree on the contracted dimensions for 1-D and 2-D operands.
-    if a.shape.len() <= 2 && b.shape.len() <= 2 && k1 != k2 {
+    // numpy's dot, matmul and @ contract the last axis of the first operand with the
+    // second-to-last of the second (its only one when 1-D) whatever their dimensions; torch's
+    // operators are followed for 1-D and 2-D operands only.
+    if (a.lib == ArrayLib::Numpy || (a.shape.len() <= 2 && b.shape.len() <= 2)) && k1 != k2 {
         out.push(Diagnostic::error(
             Rule::ShapeMatmul,
             format!(
