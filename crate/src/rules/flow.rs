@@ -17,7 +17,7 @@ use crate::ir::{Expr, Keyword, Literal, SeqKind, Stmt, Target, TextRange};
 use super::calls::Callee;
 use super::value::{from_summary, ArrayLib, ArrayVal, Estimator, Frame, SeriesVal, Val};
 use super::{
-    api, columns, join, keras, numpy_calls, pytypes, shapes, sklearn, targets, torch,
+    api, columns, frames, join, keras, numpy_calls, pytypes, shapes, sklearn, targets, torch,
     torch_classes, torch_layers, values, RuleContext,
 };
 
@@ -916,6 +916,24 @@ impl<'a> Walker<'a> {
                         }
                     }
                 }
+                // `df.columns = ['a', 'b']` names the columns anew (of the same number).
+                if let (Expr::Attribute { value, attr, .. }, Val::Strs { items, .. }) = (expr, &val)
+                {
+                    if let (Expr::Name { id, .. }, "columns") = (&**value, attr.as_str()) {
+                        if let Val::Frame(f) = self.get(id) {
+                            if f.n_columns() == Some(items.len() as i64) {
+                                self.forget_after_frame_change();
+                                let renamed = Frame {
+                                    columns: Some(items.clone()),
+                                    column_info: Default::default(),
+                                    ..f
+                                };
+                                self.env.insert(id.clone(), Val::Frame(renamed));
+                                return;
+                            }
+                        }
+                    }
+                }
                 if let Some(base) = base_name(expr) {
                     if matches!(
                         self.get(base),
@@ -1051,6 +1069,7 @@ impl<'a> Walker<'a> {
         targets::check(self, expr, &mut found);
         shapes::check(self, expr, &mut found);
         numpy_calls::check(self, expr, &mut found);
+        frames::check(self, expr, &mut found);
         values::check(self, expr, &mut found);
         api::check(self, expr, &mut found);
         pytypes::check(self, expr, &mut found);
@@ -1685,11 +1704,12 @@ impl<'a> Walker<'a> {
                                 "pop" | "insert" | "update" | "eval" | "__setitem__"
                             );
                             if inplace {
-                                let after = if attr == "drop" {
-                                    columns::frame_method_result(self, &f, "drop", args, keywords)
-                                } else {
-                                    Val::Unknown
-                                };
+                                let after =
+                                    if matches!(attr.as_str(), "drop" | "rename" | "set_index") {
+                                        columns::frame_method_result(self, &f, attr, args, keywords)
+                                    } else {
+                                        Val::Unknown
+                                    };
                                 // Another name may hold the same frame (`d = df`).
                                 self.forget_after_frame_change();
                                 self.env.insert(id.clone(), after);

@@ -1,0 +1,210 @@
+//! pandas contracts on positions and dtypes of frames and Series whose facts are known (built in
+//! the cell from literals, or summarised by the kernel).
+//!
+//! - `index-out-of-range`: `df.iloc[i]`, `df.iloc[i, j]`, `df.iloc[:, j]`, `df.iloc[[i, k]]`,
+//!   `df.iat[i, j]`, `s.iloc[i]` with an integer position past the known number of rows or
+//!   columns: IndexError (slices never raise).
+//! - `missing-attribute`: the `.str` accessor of a Series of numbers or booleans, and the `.dt`
+//!   and `.cat` accessors of a Series of numbers, booleans or strings: AttributeError ("Can only
+//!   use .str accessor with string values").
+
+use crate::codes::Rule;
+use crate::diagnostic::Diagnostic;
+use crate::ir::{Expr, Keyword, SeqKind};
+
+use super::flow::Walker;
+use super::shapes::int_of;
+use super::value::{SeriesVal, Val};
+
+/// The dtype of the values of a frame's column built from a list of literals: `int64`,
+/// `float64`, or `str` (pandas 3; `object` before it, which the accessors treat alike).
+pub fn literal_dtype(v: &Val) -> Option<&'static str> {
+    match v {
+        Val::Strs { type_name, .. } if type_name == "list" => Some("str"),
+        Val::Items { type_name, items } if type_name == "list" && !items.is_empty() => {
+            if items.iter().all(|i| matches!(i, Val::Int(_))) {
+                Some("int64")
+            } else if items
+                .iter()
+                .all(|i| matches!(i, Val::Int(_) | Val::Float(_)))
+            {
+                Some("float64")
+            } else {
+                None
+            }
+        }
+        _ => None,
+    }
+}
+
+/// The number of rows a list of literals gives a column.
+pub fn literal_len(v: &Val) -> Option<i64> {
+    match v {
+        Val::Strs { type_name, items } if type_name == "list" => Some(items.len() as i64),
+        Val::Items { type_name, items } if type_name == "list" => Some(items.len() as i64),
+        _ => None,
+    }
+}
+
+/// `pd.Series([...])` of a list of literals: its length.
+pub fn new_series(w: &Walker, args: &[Expr], keywords: &[Keyword]) -> Option<Val> {
+    if args.len() != 1 || keywords.iter().any(|k| k.name.as_deref() != Some("name")) {
+        return None;
+    }
+    Some(Val::Series(SeriesVal {
+        len: Some(literal_len(&w.eval(&args[0]))?),
+        ..SeriesVal::default()
+    }))
+}
+
+/// The dtype of the Series `e` holds, when certain: a column of a frame whose column dtypes are
+/// known (`df['a']`, `df.a`), or a Series the kernel summarised that the cell has not rebound.
+fn series_dtype(w: &Walker, e: &Expr) -> Option<String> {
+    let column_of = |frame: &Expr, col: &str| match w.eval(frame) {
+        Val::Frame(f) if f.has(col) == Some(true) && f.plain => {
+            f.column_info.get(col)?.dtype.clone()
+        }
+        _ => None,
+    };
+    match e {
+        Expr::Subscript { value, index, .. } => match w.eval(index) {
+            Val::Str(col) => column_of(value, &col),
+            _ => None,
+        },
+        Expr::Attribute { value, attr, .. } if !super::columns::is_frame_attribute(attr) => {
+            column_of(value, attr)
+        }
+        // `pd.Series([1, 2])`
+        Expr::Call {
+            func,
+            args,
+            keywords,
+            ..
+        } if w.lib_path(func).as_deref() == Some("pandas.Series")
+            && args.len() == 1
+            && keywords.is_empty() =>
+        {
+            literal_dtype(&w.eval(&args[0])).map(str::to_string)
+        }
+        Expr::Name { id, .. } if !w.bound_here.contains(id) => {
+            if !matches!(w.get(id), Val::Series(_)) {
+                return None;
+            }
+            let obj = w.ctx.summaries?.objects.get(id)?;
+            let type_name = super::value::normalize_type(&obj.type_name);
+            (obj.kind == "series" && obj.error.is_none() && type_name.ends_with(".Series"))
+                .then(|| obj.str_fact(crate::summary::Category::R, "dtype"))??
+                .to_string()
+                .into()
+        }
+        _ => None,
+    }
+}
+
+/// Is `dtype` one of numbers or booleans (numpy's, and pandas' nullable ones)?
+fn numeric(dtype: &str) -> bool {
+    let d = dtype.to_ascii_lowercase();
+    ["int", "uint", "float", "bool", "complex"]
+        .iter()
+        .any(|p| d.starts_with(p))
+}
+
+/// The accessors that need a dtype the Series lacks, and what they need.
+fn accessor_problem(attr: &str, dtype: &str) -> Option<&'static str> {
+    let strings = matches!(dtype, "str" | "string");
+    match attr {
+        "str" if numeric(dtype) => Some("string values"),
+        "dt" if numeric(dtype) || strings => Some("datetimelike values"),
+        "cat" if numeric(dtype) || strings => Some("a 'category' dtype"),
+        _ => None,
+    }
+}
+
+pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
+    match expr {
+        Expr::Attribute { value, attr, range } => {
+            let Some(dtype) = series_dtype(w, value) else {
+                return;
+            };
+            if let Some(need) = accessor_problem(attr, &dtype) {
+                out.push(Diagnostic::error(
+                    Rule::MissingAttribute,
+                    format!(
+                        "{} holds {dtype} values: AttributeError: Can only use .{attr} accessor with {need}{}",
+                        w.shown(value, "the Series"),
+                        if attr == "dt" && !numeric(&dtype) {
+                            "; convert it first with pd.to_datetime"
+                        } else {
+                            ""
+                        }
+                    ),
+                    *range,
+                ));
+            }
+        }
+        Expr::Subscript { value, index, .. } => {
+            let Expr::Attribute {
+                value: obj, attr, ..
+            } = &**value
+            else {
+                return;
+            };
+            if !matches!(attr.as_str(), "iloc" | "iat") {
+                return;
+            }
+            let (rows, columns) = match w.eval(obj) {
+                Val::Frame(f) if f.plain => (f.n_rows, f.n_columns()),
+                Val::Series(s) => (s.len, None),
+                _ => return,
+            };
+            let parts: Vec<&Expr> = match &**index {
+                Expr::Seq {
+                    kind: SeqKind::Tuple,
+                    elts,
+                    ..
+                } => elts.iter().collect(),
+                one => vec![one],
+            };
+            let series = columns.is_none() && matches!(w.eval(obj), Val::Series(_));
+            if parts.len() > if series { 1 } else { 2 } {
+                return;
+            }
+            for (axis, (part, size)) in parts.iter().zip([rows, columns]).enumerate() {
+                let Some(size) = size else { continue };
+                let Some(bad) = out_of_bounds(w, part, size) else {
+                    continue;
+                };
+                let what = if axis == 0 { "row" } else { "column" };
+                out.push(Diagnostic::error(
+                    Rule::IndexOutOfRange,
+                    format!(
+                        "position {bad} is out of bounds: {} has {size} {what}{}: IndexError: {}",
+                        w.shown(obj, "the frame"),
+                        if size == 1 { "" } else { "s" },
+                        match (attr.as_str(), part) {
+                            ("iat", _) => "index out of bounds",
+                            (_, Expr::Seq { .. }) => "positional indexers are out-of-bounds",
+                            _ => "single positional indexer is out-of-bounds",
+                        }
+                    ),
+                    part.range(),
+                ));
+                return;
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The first integer position of `e` (an int, or a list of ints) outside `[-size, size)`.
+fn out_of_bounds(w: &Walker, e: &Expr, size: i64) -> Option<i64> {
+    let positions: Vec<i64> = match e {
+        Expr::Seq {
+            kind: SeqKind::List,
+            elts,
+            ..
+        } => elts.iter().map(|x| int_of(w, x)).collect::<Option<_>>()?,
+        _ => vec![int_of(w, e)?],
+    };
+    positions.into_iter().find(|&i| i >= size || i < -size)
+}
