@@ -7,6 +7,8 @@
 //! - `missing-attribute`: the `.str` accessor of a Series of numbers or booleans, and the `.dt`
 //!   and `.cat` accessors of a Series of numbers, booleans or strings: AttributeError ("Can only
 //!   use .str accessor with string values").
+//! - `operand-type`: arithmetic (`+ - / // **`) of a Series of strings with numbers, or of a
+//!   Series of numbers with strings: TypeError.
 
 use crate::codes::Rule;
 use crate::diagnostic::Diagnostic;
@@ -120,8 +122,87 @@ fn accessor_problem(attr: &str, dtype: &str) -> Option<&'static str> {
     }
 }
 
+/// What an operand of arithmetic is, when certain: a non-empty Series of text or of numbers,
+/// or a Python number or string.
+#[derive(Clone, Copy, PartialEq)]
+enum Operand {
+    TextSeries,
+    NumberSeries,
+    Text,
+    Number,
+}
+
+fn operand(w: &Walker, e: &Expr) -> Option<Operand> {
+    match w.eval(e) {
+        Val::Int(_) | Val::Float(_) => return Some(Operand::Number),
+        Val::Str(_) => return Some(Operand::Text),
+        Val::Series(s) if s.len.is_some_and(|n| n > 0) => {}
+        _ => return None,
+    }
+    let dtype = series_dtype(w, e)?;
+    let d = dtype.to_ascii_lowercase();
+    if matches!(d.as_str(), "str" | "string") {
+        Some(Operand::TextSeries)
+    } else if ["int", "uint", "float"].iter().any(|p| d.starts_with(p)) {
+        Some(Operand::NumberSeries)
+    } else {
+        None
+    }
+}
+
+/// `s + 1` of a Series of text, `s - 'a'` of a Series of numbers, and the other arithmetic that
+/// mixes text and numbers (`*` aside, which repeats text): TypeError.
+fn arithmetic_problem(w: &Walker, op: &str, left: &Expr, right: &Expr) -> Option<String> {
+    if !matches!(op, "+" | "-" | "/" | "//" | "**") {
+        return None;
+    }
+    let (l, r) = (operand(w, left)?, operand(w, right)?);
+    let text = |o| matches!(o, Operand::Text | Operand::TextSeries);
+    let series = |o| matches!(o, Operand::TextSeries | Operand::NumberSeries);
+    if !(series(l) || series(r)) || text(l) == text(r) {
+        return None;
+    }
+    // Two Series align on their index first (rows of one missing from the other become NaN):
+    // columns of one frame only.
+    if series(l) && series(r) {
+        let frame_of = |e: &Expr| match e {
+            Expr::Subscript { value, .. } | Expr::Attribute { value, .. } => {
+                Some(w.text(value.range()))
+            }
+            _ => None,
+        };
+        if frame_of(left).is_none() || frame_of(left) != frame_of(right) {
+            return None;
+        }
+    }
+    let described = |e: &Expr, o| {
+        let what = match o {
+            Operand::TextSeries => "a Series of strings",
+            Operand::NumberSeries => "a Series of numbers",
+            Operand::Text => "a string",
+            Operand::Number => "a number",
+        };
+        format!("{} is {what}", w.shown(e, "an operand"))
+    };
+    Some(format!(
+        "{} and {}: '{op}' does not combine strings and numbers; convert one side first (astype, pd.to_numeric): TypeError",
+        described(left, l),
+        described(right, r)
+    ))
+}
+
 pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
     match expr {
+        Expr::BinOp {
+            op,
+            left,
+            right,
+            range,
+        } => {
+            if let Some(message) = arithmetic_problem(w, op, left, right) {
+                out.push(Diagnostic::error(Rule::OperandType, message, *range));
+            }
+        }
         Expr::Attribute { value, attr, range } => {
             let Some(dtype) = series_dtype(w, value) else {
                 return;
