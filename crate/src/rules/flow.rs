@@ -1431,37 +1431,36 @@ impl<'a> Walker<'a> {
         obj.value.get("unique")?.as_i64()
     }
 
+    /// `left OP right` with one comparison operator (`a < b`, not `a < b < c`): its operands and
+    /// operator.
+    pub fn comparison<'e>(&self, e: &'e Expr) -> Option<(&'e Expr, &'static str, &'e Expr)> {
+        let Expr::Other { children, range } = e else {
+            return None;
+        };
+        let [left, right] = children.as_slice() else {
+            return None;
+        };
+        // The text around and between the operands is one comparison operator.
+        let head = self.text(TextRange::new(range.start, left.range().start));
+        let tail = self.text(TextRange::new(right.range().end.min(range.end), range.end));
+        if !head.trim().is_empty() || !tail.trim().is_empty() {
+            return None;
+        }
+        let op = self.text(TextRange::new(left.range().end, right.range().start));
+        let op = ["==", "!=", "<", ">", "<=", ">="]
+            .into_iter()
+            .find(|o| *o == op.trim())?;
+        Some((left, op, right))
+    }
+
     /// Is `e` certainly a boolean mask over rows: `a & b`, `a | b`, a comparison of a Series, or a
     /// Series method that gives one (`s.isin(...)`, `s.notna()`)?
     pub fn is_row_mask(&self, e: &Expr) -> bool {
         match e {
             Expr::BinOp { op: "&" | "|", .. } => true,
-            Expr::Other { children, range } if !children.is_empty() => {
-                if !matches!(self.eval(&children[0]), Val::Series(_)) {
-                    return false;
-                }
-                // The text between the operands is one comparison operator.
-                let mut pos = children[0].range().end;
-                let mut ops = Vec::new();
-                for c in &children[1..] {
-                    ops.push(
-                        self.text(TextRange::new(pos, c.range().start))
-                            .trim()
-                            .to_string(),
-                    );
-                    pos = c.range().end;
-                }
-                let tail = self
-                    .text(TextRange::new(pos.min(range.end), range.end))
-                    .trim();
-                let head = self
-                    .text(TextRange::new(range.start, children[0].range().start))
-                    .trim();
-                head.is_empty()
-                    && tail.is_empty()
-                    && ops.len() == 1
-                    && matches!(ops[0].as_str(), "==" | "!=" | "<" | ">" | "<=" | ">=")
-            }
+            Expr::Other { .. } => self
+                .comparison(e)
+                .is_some_and(|(left, _, _)| matches!(self.eval(left), Val::Series(_))),
             Expr::Call { func, .. } => match &**func {
                 Expr::Attribute { value, attr, .. } => {
                     matches!(

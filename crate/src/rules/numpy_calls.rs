@@ -5,8 +5,13 @@
 //!   (`[-ndim - 1, ndim]` where an axis is inserted) for the functions and methods of `AXES`:
 //!   numpy raises `AxisError` (an IndexError and a ValueError); and an integer index past the size
 //!   of its axis, or more indices than dimensions, in `a[i, j]`: IndexError.
-//! - `shape-reshape`: `np.squeeze(a, axis=k)` / `a.squeeze(k)` of an axis whose size is not 1:
-//!   ValueError.
+//! - `shape-reshape`: `np.squeeze(a, axis=k)` / `a.squeeze(k)` of an axis whose size is not 1,
+//!   and `np.split(a, n)` of an axis whose size `n` does not divide: ValueError.
+//! - `shape-broadcast`: `np.add(a, b)` and the other binary ufuncs of operands that do not
+//!   broadcast: ValueError.
+//!
+//! Shapes flow through the constructors, the shape functions, the ufuncs (one operand: the same
+//! shape; two: the broadcast one), `np.dot`/`np.matmul`/`a.dot`, and `np.split`.
 
 use crate::codes::Rule;
 use crate::diagnostic::Diagnostic;

@@ -1,10 +1,11 @@
 //! Shape rules on arrays and tensors of known shape.
 //!
-//! - `shape-broadcast`: elementwise arithmetic on shapes that do not broadcast.
-//! - `shape-matmul`: `a @ b`, `np.dot`, `np.matmul` with inner dimensions that differ.
+//! - `shape-broadcast`: elementwise arithmetic on shapes that do not broadcast, and `a += b`
+//!   where `b` does not broadcast to `a`'s shape.
+//! - `shape-matmul`: `a @ b`, `np.dot`, `np.matmul`, `a.dot(b)` with inner dimensions that differ.
 //! - `shape-concatenate`: `np.concatenate` of arrays whose other dimensions differ.
 //! - `shape-stack`: `np.array`/`np.asarray`/`np.stack` of arrays of different shapes, and
-//!   `np.vstack`/`np.column_stack` of arrays whose rows (columns) do not line up.
+//!   `np.vstack`/`np.hstack`/`np.column_stack` of arrays whose rows (columns) do not line up.
 //! - `shape-reshape`: `reshape` to a shape with another number of elements.
 //! - `shape-image`: `plt.imshow`, or `imshow` of an Axes (`plt.subplots`, `plt.subplot`, an element
 //!   of an array of Axes, a summarised Axes), of an array that is not (M, N), (M, N, 3) or (M, N, 4).
@@ -193,6 +194,28 @@ fn arrays<'v>(l: &'v Val, r: &'v Val) -> Option<(&'v ArrayVal, &'v ArrayVal)> {
 
 pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
     match expr {
+        // Ordering comparisons broadcast like arithmetic (`==` and `!=` of arrays that do not
+        // broadcast gave False before numpy 1.25, with a warning).
+        Expr::Other { range, .. } => {
+            let Some((left, op @ ("<" | ">" | "<=" | ">="), right)) = w.comparison(expr) else {
+                return;
+            };
+            let (l, r) = (w.eval(left), w.eval(right));
+            let Some((a, b)) = arrays(&l, &r) else { return };
+            if a.lib == ArrayLib::Numpy && broadcast(&a.shape, &b.shape).is_none() {
+                out.push(Diagnostic::error(
+                    Rule::ShapeBroadcast,
+                    format!(
+                        "{} has shape {} and {} has shape {}: they cannot be broadcast together for '{op}': ValueError",
+                        w.shown(left, "an operand"),
+                        fmt_shape(&a.shape),
+                        w.shown(right, "an operand"),
+                        fmt_shape(&b.shape),
+                    ),
+                    *range,
+                ));
+            }
+        }
         Expr::BinOp {
             op,
             left,
