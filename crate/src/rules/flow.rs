@@ -956,6 +956,7 @@ impl<'a> Walker<'a> {
         let mut found = Vec::new();
         pytypes::check_stmt(self, stmt, &mut found);
         shapes::check_stmt(self, stmt, &mut found);
+        frames::check_stmt(self, stmt, &mut found);
         self.out.extend(found);
     }
 

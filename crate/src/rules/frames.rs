@@ -7,6 +7,10 @@
 //! - `missing-attribute`: the `.str` accessor of a Series of numbers or booleans, and the `.dt`
 //!   and `.cat` accessors of a Series of numbers, booleans or strings: AttributeError ("Can only
 //!   use .str accessor with string values").
+//! - `frame-length`: `df['c'] = [...]` (a list, tuple or array) of another length than the known
+//!   number of rows, `df.columns = [...]` of another length than the number of columns,
+//!   `pd.DataFrame(array, columns=[...])` naming another number of columns than the array has,
+//!   `pd.DataFrame({...})` of lists of different lengths: ValueError.
 //! - `operand-type`: arithmetic (`+ - / // **`) of a Series of strings with numbers, or of a
 //!   Series of numbers with strings: TypeError.
 
@@ -191,8 +195,148 @@ fn arithmetic_problem(w: &Walker, op: &str, left: &Expr, right: &Expr) -> Option
     ))
 }
 
+/// The number of values of a list, tuple or 1-D numpy array (not a Series, which aligns on
+/// its index).
+fn values_len(v: &Val) -> Option<i64> {
+    match v {
+        Val::Array(a) if a.lib == super::value::ArrayLib::Numpy && a.shape.len() == 1 => {
+            Some(a.shape[0])
+        }
+        Val::Strs { type_name, .. }
+        | Val::Items { type_name, .. }
+        | Val::Sized { type_name, .. }
+            if matches!(type_name.as_str(), "list" | "tuple") =>
+        {
+            v.sized().map(|(_, n)| n)
+        }
+        _ => None,
+    }
+}
+
+/// `df['c'] = values` and `df.columns = names` of another length than the frame's rows or
+/// columns.
+pub fn check_stmt(w: &Walker, stmt: &crate::ir::Stmt, out: &mut Vec<Diagnostic>) {
+    let crate::ir::Stmt::Assign {
+        targets,
+        op: crate::ir::AssignOp::Plain,
+        value: Some(value),
+        ..
+    } = stmt
+    else {
+        return;
+    };
+    let [crate::ir::Target::Store { expr, .. }] = targets.as_slice() else {
+        return;
+    };
+    let Some(n) = values_len(&w.eval(value)) else {
+        return;
+    };
+    let (frame, expected, what) = match expr {
+        Expr::Subscript {
+            value: frame,
+            index,
+            ..
+        } if index.as_str_literal().is_some() => {
+            match w.eval(frame) {
+                // An empty frame takes its index from the first column assigned.
+                Val::Frame(f) if f.plain && f.n_rows.is_some_and(|r| r > 0) => {
+                    (frame, f.n_rows, "rows")
+                }
+                _ => return,
+            }
+        }
+        Expr::Attribute {
+            value: frame, attr, ..
+        } if attr == "columns" => match w.eval(frame) {
+            Val::Frame(f) if f.plain => (frame, f.n_columns(), "columns"),
+            _ => return,
+        },
+        _ => return,
+    };
+    let Some(expected) = expected.filter(|&e| e != n) else {
+        return;
+    };
+    out.push(Diagnostic::error(
+        Rule::FrameLength,
+        format!(
+            "{} has {expected} {what}, but {} holds {n} value{}: ValueError: {}",
+            w.shown(frame, "the frame"),
+            w.shown(value, "the right side"),
+            if n == 1 { "" } else { "s" },
+            if what == "rows" {
+                format!("Length of values ({n}) does not match length of index ({expected})")
+            } else {
+                format!("Length mismatch: Expected axis has {expected} elements, new values have {n} elements")
+            }
+        ),
+        value.range(),
+    ));
+}
+
+/// `pd.DataFrame(array, columns=[...])` naming another number of columns than a 2-D array has,
+/// and `pd.DataFrame({...})` of lists of different lengths.
+fn constructor_problem(
+    w: &Walker,
+    func: &Expr,
+    args: &[Expr],
+    keywords: &[Keyword],
+) -> Option<String> {
+    if w.lib_path(func)? != "pandas.DataFrame"
+        || args.len() > 1
+        || super::flow::unpacks(args, keywords)
+    {
+        return None;
+    }
+    let data = keywords
+        .iter()
+        .find(|k| k.name.as_deref() == Some("data"))
+        .map(|k| &k.value)
+        .or(args.first())?;
+    let columns = keywords
+        .iter()
+        .find(|k| k.name.as_deref() == Some("columns"));
+    match (w.eval(data), columns) {
+        (Val::Array(a), Some(columns))
+            if a.lib == super::value::ArrayLib::Numpy && a.shape.len() == 2 =>
+        {
+            let named = values_len(&w.eval(&columns.value))?;
+            (named != a.shape[1]).then(|| {
+                format!(
+                    "{} has shape {} but columns= names {named}: ValueError: Shape of passed values is ({}, {}), indices imply ({}, {named})",
+                    w.shown(data, "the array"),
+                    super::shapes::fmt_shape(&a.shape),
+                    a.shape[0],
+                    a.shape[1],
+                    a.shape[0],
+                )
+            })
+        }
+        (Val::Dict { keys, values }, None)
+            if keywords.iter().all(|k| k.name.as_deref() == Some("dtype")) =>
+        {
+            let lens: Vec<i64> = values.iter().map(literal_len).collect::<Option<_>>()?;
+            let at = lens.iter().position(|&l| l != lens[0])?;
+            Some(format!(
+                "column '{}' has {} values and column '{}' {}: ValueError: All arrays must be of the same length",
+                keys[0], lens[0], keys[at], lens[at]
+            ))
+        }
+        _ => None,
+    }
+}
+
 pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
     match expr {
+        Expr::Call {
+            func,
+            args,
+            keywords,
+            range,
+        } => {
+            if let Some(message) = constructor_problem(w, func, args, keywords) {
+                out.push(Diagnostic::error(Rule::FrameLength, message, *range));
+            }
+        }
         Expr::BinOp {
             op,
             left,
