@@ -11,6 +11,8 @@
 //!   number of rows, `df.columns = [...]` of another length than the number of columns,
 //!   `pd.DataFrame(array, columns=[...])` naming another number of columns than the array has,
 //!   `pd.DataFrame({...})` of lists of different lengths: ValueError.
+//! - `bad-arguments`: `pd.concat(a, b)` of frames not in a list, `pd.concat([a, 1])` of a number
+//!   or string element (None is left out): TypeError.
 //! - `operand-type`: arithmetic (`+ - / // **`) of a Series of strings with numbers, or of a
 //!   Series of numbers with strings: TypeError.
 
@@ -273,6 +275,42 @@ pub fn check_stmt(w: &Walker, stmt: &crate::ir::Stmt, out: &mut Vec<Diagnostic>)
     ));
 }
 
+/// `pd.concat(a, b)` (frames not in a list) and `pd.concat([a, 1])` (an element that is not
+/// a pandas object): TypeError.
+fn concat_problem(w: &Walker, func: &Expr, args: &[Expr]) -> Option<String> {
+    if w.lib_path(func)? != "pandas.concat" {
+        return None;
+    }
+    let first = args.first()?;
+    let pandas = |v: &Val| matches!(v, Val::Frame(f) if f.plain) || matches!(v, Val::Series(_));
+    if pandas(&w.eval(first)) {
+        return Some(format!(
+            "pd.concat takes a list of pandas objects, but {} is passed alone{}: TypeError",
+            w.shown(first, "the first argument"),
+            if args.len() > 1 {
+                " (the others are not positional parameters); write pd.concat([a, b])"
+            } else {
+                ""
+            }
+        ));
+    }
+    let Expr::Seq {
+        kind: SeqKind::List | SeqKind::Tuple,
+        elts,
+        ..
+    } = first
+    else {
+        return None;
+    };
+    let bad = elts
+        .iter()
+        .find(|e| matches!(w.eval(e), Val::Int(_) | Val::Float(_) | Val::Str(_)))?;
+    Some(format!(
+        "pd.concat joins Series and DataFrames only, but {} is not one: TypeError: cannot concatenate object of that type",
+        w.shown(bad, "an element")
+    ))
+}
+
 /// `pd.DataFrame(array, columns=[...])` naming another number of columns than a 2-D array has,
 /// and `pd.DataFrame({...})` of lists of different lengths.
 fn constructor_problem(
@@ -335,6 +373,9 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
         } => {
             if let Some(message) = constructor_problem(w, func, args, keywords) {
                 out.push(Diagnostic::error(Rule::FrameLength, message, *range));
+            }
+            if let Some(message) = concat_problem(w, func, args) {
+                out.push(Diagnostic::error(Rule::BadArguments, message, *range));
             }
         }
         Expr::BinOp {

@@ -365,9 +365,10 @@ pub fn call_result(w: &Walker, path: &str, args: &[Expr], keywords: &[Keyword]) 
         | "random.uniform"
         | "random.normal"
         | "random.randint" => {
+            // `size` follows the two parameters of the distribution (`randint(low, high, size)`).
             let size = match name {
                 "random.random" | "random.random_sample" if args.len() == 1 => &args[0],
-                _ => kw(keywords, "size")?,
+                _ => args.get(2).or_else(|| kw(keywords, "size"))?,
             };
             let shape = int_tuple(w, size).filter(|s| s.iter().all(|&d| d >= 0))?;
             Some(numpy_array(np, shape, None))
