@@ -1,7 +1,8 @@
 //! Shape rules on arrays and tensors of known shape.
 //!
-//! - `shape-broadcast`: elementwise arithmetic on shapes that do not broadcast, and `a += b`
-//!   where `b` does not broadcast to `a`'s shape.
+//! - `shape-broadcast`: elementwise arithmetic on shapes that do not broadcast, `a += b` where
+//!   `b` does not broadcast to `a`'s shape, and `a[i] = b` where `b` does not broadcast to the
+//!   shape `a[i]` selects.
 //! - `shape-matmul`: `a @ b`, `np.dot`, `np.matmul`, `a.dot(b)` with inner dimensions that differ.
 //! - `shape-concatenate`: `np.concatenate` of arrays whose other dimensions differ.
 //! - `shape-stack`: `np.array`/`np.asarray`/`np.stack` of arrays of different shapes, and
@@ -375,12 +376,24 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
 pub fn check_stmt(w: &Walker, stmt: &crate::ir::Stmt, out: &mut Vec<Diagnostic>) {
     let crate::ir::Stmt::Assign {
         targets,
-        op: crate::ir::AssignOp::Augmented(op),
+        op,
         value: Some(value),
         range,
     } = stmt
     else {
         return;
+    };
+    let op = match op {
+        crate::ir::AssignOp::Augmented(op) => *op,
+        crate::ir::AssignOp::Plain => {
+            if let [crate::ir::Target::Store { expr, .. }] = targets.as_slice() {
+                if let Some(d) = setitem_problem(w, expr, value) {
+                    out.push(d);
+                }
+            }
+            return;
+        }
+        crate::ir::AssignOp::Annotated => return,
     };
     let [crate::ir::Target::Name { id, .. }] = targets.as_slice() else {
         return;
@@ -405,6 +418,91 @@ pub fn check_stmt(w: &Walker, stmt: &crate::ir::Stmt, out: &mut Vec<Diagnostic>)
         ),
         *range,
     ));
+}
+
+/// The shape `a[index]` selects, for integers (in range) and whole slices `:` only.
+fn indexed_shape(w: &Walker, shape: &[i64], index: &Expr) -> Option<Vec<i64>> {
+    let parts: Vec<&Expr> = match index {
+        Expr::Seq {
+            kind: SeqKind::Tuple,
+            elts,
+            ..
+        } => elts.iter().collect(),
+        one => vec![one],
+    };
+    if parts.len() > shape.len() {
+        return None;
+    }
+    let mut out = Vec::new();
+    for (part, &size) in parts.iter().zip(shape) {
+        match part {
+            Expr::Slice {
+                lower: None,
+                upper: None,
+                step: None,
+                ..
+            } => out.push(size),
+            _ => {
+                let i = int_of(w, part)?;
+                if i >= size || i < -size {
+                    return None;
+                }
+            }
+        }
+    }
+    out.extend_from_slice(&shape[parts.len()..]);
+    Some(out)
+}
+
+/// `a[i] = b`, `a[:, j] = b`: numpy broadcasts `b` to the shape selected (leading axes of size
+/// one aside); when it cannot: ValueError: could not broadcast input array.
+fn setitem_problem(w: &Walker, target: &Expr, value: &Expr) -> Option<Diagnostic> {
+    let Expr::Subscript {
+        value: array,
+        index,
+        ..
+    } = target
+    else {
+        return None;
+    };
+    let (Val::Array(a), Val::Array(b)) = (w.eval(array), w.eval(value)) else {
+        return None;
+    };
+    if a.lib != ArrayLib::Numpy || b.lib != ArrayLib::Numpy {
+        return None;
+    }
+    let into = indexed_shape(w, &a.shape, index)?;
+    let lead = b.shape.iter().take_while(|&&d| d == 1).count();
+    let from = &b.shape[lead.min(b.shape.len().saturating_sub(into.len()))..];
+    if broadcast(&into, from).as_deref() == Some(&into[..]) {
+        return None;
+    }
+    let error = if into.is_empty() {
+        "setting an array element with a sequence".to_string()
+    } else {
+        format!(
+            "could not broadcast input array from shape {} into shape {}",
+            fmt_shape(&b.shape),
+            fmt_shape(&into)
+        )
+    };
+    Some(Diagnostic::error(
+        Rule::ShapeBroadcast,
+        format!(
+            "{} has shape {}, so {} selects {}, but {} has shape {}: ValueError: {error}",
+            w.shown(array, "the array"),
+            fmt_shape(&a.shape),
+            w.shown(target, "the target"),
+            if into.is_empty() {
+                "one element".to_string()
+            } else {
+                format!("shape {}", fmt_shape(&into))
+            },
+            w.shown(value, "the value"),
+            fmt_shape(&b.shape),
+        ),
+        value.range(),
+    ))
 }
 
 /// The qualified class of matplotlib's Axes.
