@@ -212,7 +212,8 @@ pub(super) fn ufunc_operands(
     Some((operand(&args[0])?, operand(&args[1])?))
 }
 
-fn numpy_array(lib: ArrayLib, shape: Vec<i64>, dtype: Option<&str>) -> Val {
+/// An array of `lib` of that shape (and dtype), of which nothing else is known.
+pub(super) fn numpy_array(lib: ArrayLib, shape: Vec<i64>, dtype: Option<&str>) -> Val {
     Val::Array(ArrayVal {
         lib,
         shape,
@@ -660,20 +661,13 @@ fn ufunc_problem(
     range: TextRange,
 ) -> Option<Diagnostic> {
     let (a, b) = ufunc_operands(w, name, args, keywords)?;
-    if super::shapes::broadcast(&a.shape, &b.shape).is_some() {
-        return None;
-    }
-    Some(Diagnostic::error(
-        Rule::ShapeBroadcast,
-        format!(
-            "{} has shape {} and {} has shape {}: operands could not be broadcast together in np.{name}: ValueError",
-            w.shown(&args[0], "an operand"),
-            fmt_shape(&a.shape),
-            w.shown(&args[1], "an operand"),
-            fmt_shape(&b.shape),
-        ),
+    super::shapes::not_broadcast(
+        w,
+        (&args[0], &a),
+        (&args[1], &b),
+        &format!("np.{name}"),
         range,
-    ))
+    )
 }
 
 /// `np.split(a, n)` of an axis whose size `n` does not divide: ValueError.

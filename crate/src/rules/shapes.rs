@@ -63,47 +63,23 @@ const ELEMENTWISE: [&str; 7] = ["+", "-", "*", "/", "//", "%", "**"];
 
 pub fn binop_value(op: &str, l: &Val, r: &Val) -> Val {
     let scalar = |v: &Val| matches!(v, Val::Int(_) | Val::Float(_));
-    match (l, r) {
+    let shape = match (l, r) {
         (Val::Array(a), Val::Array(b)) if a.lib == b.lib && ELEMENTWISE.contains(&op) => {
-            match broadcast(&a.shape, &b.shape) {
-                Some(shape) => Val::Array(ArrayVal {
-                    lib: a.lib,
-                    shape,
-                    dtype: None,
-                    has_nan: None,
-                    csv_object_column: None,
-                    origin: None,
-                    non_integer: None,
-                }),
-                None => Val::Unknown,
-            }
+            broadcast(&a.shape, &b.shape).map(|s| (a.lib, s))
         }
         (Val::Array(a), s) | (s, Val::Array(a)) if scalar(s) && ELEMENTWISE.contains(&op) => {
-            Val::Array(ArrayVal {
-                dtype: None,
-                has_nan: None,
-                csv_object_column: None,
-                origin: None,
-                non_integer: None,
-                ..a.clone()
-            })
+            Some((a.lib, a.shape.clone()))
         }
         (Val::Array(a), Val::Array(b)) if a.lib == b.lib && op == "@" => {
-            match matmul_shape(&a.shape, &b.shape) {
-                Some(shape) if !shape.is_empty() => Val::Array(ArrayVal {
-                    lib: a.lib,
-                    shape,
-                    dtype: None,
-                    has_nan: None,
-                    csv_object_column: None,
-                    origin: None,
-                    non_integer: None,
-                }),
-                _ => Val::Unknown,
-            }
+            matmul_shape(&a.shape, &b.shape)
+                .filter(|s| !s.is_empty())
+                .map(|s| (a.lib, s))
         }
-        _ => Val::Unknown,
-    }
+        _ => None,
+    };
+    shape.map_or(Val::Unknown, |(lib, shape)| {
+        super::numpy_calls::numpy_array(lib, shape, None)
+    })
 }
 
 /// The shape of the matrix product of 1-D and 2-D operands (`()` for two vectors), when the
@@ -193,6 +169,30 @@ fn arrays<'v>(l: &'v Val, r: &'v Val) -> Option<(&'v ArrayVal, &'v ArrayVal)> {
     }
 }
 
+/// `shape-broadcast` when the operands of `operation` (`'+'`, `np.add`) do not broadcast.
+pub(super) fn not_broadcast(
+    w: &Walker,
+    (left, a): (&Expr, &ArrayVal),
+    (right, b): (&Expr, &ArrayVal),
+    operation: &str,
+    range: crate::ir::TextRange,
+) -> Option<Diagnostic> {
+    broadcast(&a.shape, &b.shape).is_none().then(|| {
+        Diagnostic::error(
+            Rule::ShapeBroadcast,
+            format!(
+                "{} has shape {} and {} has shape {}: they cannot be broadcast together for {operation}: {}",
+                w.shown(left, "an operand"),
+                fmt_shape(&a.shape),
+                w.shown(right, "an operand"),
+                fmt_shape(&b.shape),
+                if a.lib == ArrayLib::Torch { "RuntimeError" } else { "ValueError" }
+            ),
+            range,
+        )
+    })
+}
+
 pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
     match expr {
         // Ordering comparisons broadcast like arithmetic (`==` and `!=` of arrays that do not
@@ -203,16 +203,12 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
             };
             let (l, r) = (w.eval(left), w.eval(right));
             let Some((a, b)) = arrays(&l, &r) else { return };
-            if a.lib == ArrayLib::Numpy && broadcast(&a.shape, &b.shape).is_none() {
-                out.push(Diagnostic::error(
-                    Rule::ShapeBroadcast,
-                    format!(
-                        "{} has shape {} and {} has shape {}: they cannot be broadcast together for '{op}': ValueError",
-                        w.shown(left, "an operand"),
-                        fmt_shape(&a.shape),
-                        w.shown(right, "an operand"),
-                        fmt_shape(&b.shape),
-                    ),
+            if a.lib == ArrayLib::Numpy {
+                out.extend(not_broadcast(
+                    w,
+                    (left, a),
+                    (right, b),
+                    &format!("'{op}'"),
                     *range,
                 ));
             }
@@ -225,17 +221,12 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
         } => {
             let (l, r) = (w.eval(left), w.eval(right));
             let Some((a, b)) = arrays(&l, &r) else { return };
-            if ELEMENTWISE.contains(op) && broadcast(&a.shape, &b.shape).is_none() {
-                out.push(Diagnostic::error(
-                    Rule::ShapeBroadcast,
-                    format!(
-                        "{} has shape {} and {} has shape {}: they cannot be broadcast together for '{op}': {}",
-                        w.shown(left, "an operand"),
-                        fmt_shape(&a.shape),
-                        w.shown(right, "an operand"),
-                        fmt_shape(&b.shape),
-                        if a.lib == super::value::ArrayLib::Torch { "RuntimeError" } else { "ValueError" }
-                    ),
+            if ELEMENTWISE.contains(op) {
+                out.extend(not_broadcast(
+                    w,
+                    (left, a),
+                    (right, b),
+                    &format!("'{op}'"),
                     *range,
                 ));
             }
