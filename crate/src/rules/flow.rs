@@ -1382,6 +1382,10 @@ impl<'a> Walker<'a> {
                 }),
                 _ => Val::Unknown,
             },
+            (Val::Series(s), "values") => match s.len {
+                Some(n) => numpy_calls::numpy_array(ArrayLib::Numpy, vec![n], None),
+                None => Val::Unknown,
+            },
             (Val::Frame(f), "columns") => match &f.columns {
                 Some(cols) => Val::Strs {
                     type_name: "Index".into(),
@@ -1579,6 +1583,12 @@ impl<'a> Walker<'a> {
                 type_name: "list".into(),
                 items,
             },
+            // `df.to_numpy()`, `s.to_numpy()`: the array `.values` gives.
+            Val::Frame(_) | Val::Series(_)
+                if attr == "to_numpy" && args.is_empty() && keywords.is_empty() =>
+            {
+                self.attribute_value(&receiver, "values")
+            }
             Val::Frame(f) => columns::frame_method_result(self, &f, attr, args, keywords),
             // One group's rows: what the values of the whole frame showed may lie in others.
             Val::GroupBy(f) if attr == "get_group" => Val::Frame(rows_of(&f)),
