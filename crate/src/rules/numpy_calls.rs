@@ -9,6 +9,8 @@
 //!   and `np.split(a, n)` of an axis whose size `n` does not divide: ValueError.
 //! - `shape-broadcast`: `np.add(a, b)` and the other binary ufuncs of operands that do not
 //!   broadcast: ValueError.
+//! - `bad-arguments`: a size or shape written as a float (`np.zeros(n / 2)`,
+//!   `a.reshape(n / 2, 2)`, `np.linspace(0, 1, 5.0)`): TypeError.
 //!
 //! Shapes flow through the constructors, the shape functions, the ufuncs (one operand: the same
 //! shape; two: the broadcast one), `np.dot`/`np.matmul`/`a.dot`, and `np.split`.
@@ -670,6 +672,73 @@ fn ufunc_problem(
     )
 }
 
+/// A size written as a float (`3.0`, `n / 2`): the element of a shape tuple that is one, or the
+/// size itself.
+fn float_size<'e>(w: &Walker, e: &'e Expr) -> Option<&'e Expr> {
+    let is_float = |x: &Expr| match w.eval(x) {
+        Val::Float(_) => true,
+        Val::Typed(t) => t == "float",
+        _ => false,
+    };
+    match e {
+        Expr::Seq {
+            kind: SeqKind::Tuple | SeqKind::List,
+            elts,
+            ..
+        } => elts.iter().find(|x| is_float(x)),
+        _ => is_float(e).then_some(e),
+    }
+}
+
+/// The sizes of numpy's constructors and shape functions must be integers: `np.zeros(n / 2)`,
+/// `np.random.rand(2.0)`, `np.linspace(0, 1, 5.0)`, `a.reshape(n / 2, 2)`: TypeError.
+fn float_size_problem(
+    w: &Walker,
+    func: &Expr,
+    args: &[Expr],
+    keywords: &[Keyword],
+) -> Option<Diagnostic> {
+    let path = w.lib_path(func);
+    let sizes: Vec<&Expr> = match path.as_deref().and_then(|p| p.strip_prefix("numpy.")) {
+        Some("zeros" | "ones" | "empty" | "full") => args
+            .first()
+            .or_else(|| kw(keywords, "shape"))
+            .into_iter()
+            .collect(),
+        Some("random.rand" | "random.randn") => args.iter().collect(),
+        Some("eye" | "identity") => args.first().into_iter().collect(),
+        Some("linspace") => args
+            .get(2)
+            .or_else(|| kw(keywords, "num"))
+            .into_iter()
+            .collect(),
+        Some("reshape") => args.get(1).into_iter().collect(),
+        Some("random.randint" | "random.normal" | "random.uniform") => args
+            .get(2)
+            .or_else(|| kw(keywords, "size"))
+            .into_iter()
+            .collect(),
+        Some(_) => return None,
+        None if path.is_some() => return None,
+        None => match func {
+            Expr::Attribute { value, attr, .. } if attr == "reshape" => match w.eval(value) {
+                Val::Array(a) if a.lib == ArrayLib::Numpy => args.iter().collect(),
+                _ => return None,
+            },
+            _ => return None,
+        },
+    };
+    let bad = sizes.into_iter().find_map(|e| float_size(w, e))?;
+    Some(Diagnostic::error(
+        Rule::BadArguments,
+        format!(
+            "{} is a float, but numpy takes sizes and shapes of integers (use int(...) or //): TypeError: 'float' object cannot be interpreted as an integer",
+            w.shown(bad, "a size")
+        ),
+        bad.range(),
+    ))
+}
+
 /// `np.split(a, n)` of an axis whose size `n` does not divide: ValueError.
 fn split_problem(
     w: &Walker,
@@ -712,6 +781,10 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
             range,
         } => {
             if unpacks(args, keywords) {
+                return;
+            }
+            if let Some(d) = float_size_problem(w, func, args, keywords) {
+                out.push(d);
                 return;
             }
             if let Some(name) = w
