@@ -119,6 +119,12 @@ rules! {
         crashing: "a.join(b)  # both have 'id'",
         running: "a.join(b, rsuffix='_b')",
     }
+    FrameLength = "frame-length", Error, "pandas" {
+        catches: "values of another length than a frame's rows or columns: `df['c'] = [...]`, `df.columns = [...]`, `pd.DataFrame(array, columns=...)`, dict columns of different lengths",
+        why: "pandas needs one value per row (per column): ValueError: Length of values does not match length of index / Length mismatch / All arrays must be of the same length",
+        crashing: "df = pd.DataFrame({'a': [1, 2]})\ndf['b'] = [1, 2, 3]",
+        running: "df = pd.DataFrame({'a': [1, 2]})\ndf['b'] = [1, 2]",
+    }
     ValueConversion = "value-conversion", Error, "pandas" {
         catches: "`astype(int)` / `to_numeric` of values that do not parse, or NaN cast to int",
         why: "a string that is not a number cannot be converted: ValueError",

@@ -539,19 +539,101 @@ fn is_extension_attribute(attr: &str) -> bool {
 /// columns are the dict's keys, or the `columns` given (which select from a dict, or name the rows'
 /// fields).
 pub fn new_frame(w: &Walker, path: &str, args: &[Expr], keywords: &[Keyword]) -> Option<Val> {
+    match path {
+        "pandas.Series" => return super::frames::new_series(w, args, keywords),
+        "pandas.concat" => return concatenated(w, args, keywords),
+        _ => {}
+    }
     if path != "pandas.DataFrame" || args.len() > 1 || unpacks(args, keywords) {
         return None;
     }
+    let data = w.eval(kw(keywords, "data").or(args.first())?);
     let columns = match kw(keywords, "columns") {
         Some(columns) => match w.eval(columns) {
             Val::Strs { items, .. } => items,
             _ => return None,
         },
-        None => match w.eval(kw(keywords, "data").or(args.first())?) {
-            Val::Dict { keys, .. } => keys,
+        None => match &data {
+            Val::Dict { keys, .. } => keys.clone(),
             _ => return None,
         },
     };
+    let mut frame = Frame {
+        width: Some(columns.len() as i64),
+        columns: Some(columns),
+        plain: true,
+        ..Frame::default()
+    };
+    // `{'a': [1, 2], 'b': ['x', 'y']}`: lists of one length give the rows and their dtypes.
+    if let (Val::Dict { keys, values }, None, None) =
+        (&data, kw(keywords, "columns"), kw(keywords, "index"))
+    {
+        let lens: Option<Vec<i64>> = values.iter().map(super::frames::literal_len).collect();
+        if let Some(&n) = lens.as_ref().and_then(|l| l.first()) {
+            if lens.iter().flatten().all(|&l| l == n) {
+                frame.n_rows = Some(n);
+                if kw(keywords, "dtype").is_none() {
+                    for (col, v) in keys.iter().zip(values) {
+                        frame.column_info.entry(col.clone()).or_default().dtype =
+                            super::frames::literal_dtype(v).map(str::to_string);
+                    }
+                }
+            }
+        }
+    }
+    Some(Val::Frame(frame))
+}
+
+/// `pd.concat([a, b])` of frames of known columns: rows stacked, the union of the columns
+/// (`join='inner'`: those all share); `axis=1`: the columns side by side.
+fn concatenated(w: &Walker, args: &[Expr], keywords: &[Keyword]) -> Option<Val> {
+    if args.len() != 1
+        || keywords.iter().any(|k| {
+            !matches!(
+                k.name.as_deref(),
+                Some("axis" | "join" | "ignore_index" | "sort")
+            )
+        })
+    {
+        return None;
+    }
+    let Expr::Seq {
+        kind: SeqKind::List | SeqKind::Tuple,
+        elts,
+        ..
+    } = &args[0]
+    else {
+        return None;
+    };
+    let frames: Vec<Frame> = elts
+        .iter()
+        .map(|e| match w.eval(e) {
+            Val::Frame(f) if f.plain && f.columns.is_some() => Some(f),
+            _ => None,
+        })
+        .collect::<Option<_>>()?;
+    let side_by_side = match axis_is_columns(kw(keywords, "axis"))? {
+        true if kw(keywords, "ignore_index").is_some() => return None,
+        columns => columns,
+    };
+    let inner = match kw(keywords, "join") {
+        None => false,
+        Some(j) => match j.as_str_literal()? {
+            "inner" => true,
+            "outer" => false,
+            _ => return None,
+        },
+    };
+    let lists: Vec<&Vec<String>> = frames.iter().filter_map(|f| f.columns.as_ref()).collect();
+    let mut columns: Vec<String> = Vec::new();
+    for list in &lists {
+        for c in *list {
+            let shared = lists.iter().all(|l| l.contains(c));
+            if (side_by_side || !columns.contains(c)) && (!inner || side_by_side || shared) {
+                columns.push(c.clone());
+            }
+        }
+    }
     Some(Val::Frame(Frame {
         width: Some(columns.len() as i64),
         columns: Some(columns),
@@ -639,7 +721,31 @@ pub fn frame_method_result(
             }
             Val::Frame(out)
         }
-        _ if inplace => Val::Unknown,
+        _ if inplace && !matches!(method, "rename" | "set_index") => Val::Unknown,
+        // The keys become the index (`drop=True`, the default, removes them from the columns).
+        "set_index" if kw(keywords, "drop").is_none() && args.len() <= 1 => {
+            let Some(keys) = kw(keywords, "keys")
+                .or(args.first())
+                .and_then(|k| keys(w, k))
+            else {
+                return Val::Unknown;
+            };
+            let Some(cols) = &f.columns else {
+                return Val::Unknown;
+            };
+            if keys.iter().any(|k| !cols.contains(&k.name)) {
+                return Val::Unknown;
+            }
+            let keep: Vec<String> = cols
+                .iter()
+                .filter(|c| !keys.iter().any(|k| k.name == **c))
+                .cloned()
+                .collect();
+            Val::Frame(Frame {
+                index_class: None,
+                ..f.select(&keep)
+            })
+        }
         "head" | "tail" | "sample" | "drop_duplicates" | "nlargest" | "nsmallest" | "query" => {
             same(false, true, false)
         }

@@ -17,7 +17,7 @@ use crate::ir::{Expr, Keyword, Literal, SeqKind, Stmt, Target, TextRange};
 use super::calls::Callee;
 use super::value::{from_summary, ArrayLib, ArrayVal, Estimator, Frame, SeriesVal, Val};
 use super::{
-    api, columns, join, keras, numpy_calls, pytypes, shapes, sklearn, targets, torch,
+    api, columns, frames, join, keras, numpy_calls, pytypes, shapes, sklearn, targets, torch,
     torch_classes, torch_layers, values, RuleContext,
 };
 
@@ -918,6 +918,24 @@ impl<'a> Walker<'a> {
                         }
                     }
                 }
+                // `df.columns = ['a', 'b']` names the columns anew (of the same number).
+                if let (Expr::Attribute { value, attr, .. }, Val::Strs { items, .. }) = (expr, &val)
+                {
+                    if let (Expr::Name { id, .. }, "columns") = (&**value, attr.as_str()) {
+                        if let Val::Frame(f) = self.get(id) {
+                            if f.n_columns() == Some(items.len() as i64) {
+                                self.forget_after_frame_change();
+                                let renamed = Frame {
+                                    columns: Some(items.clone()),
+                                    column_info: Default::default(),
+                                    ..f
+                                };
+                                self.env.insert(id.clone(), Val::Frame(renamed));
+                                return;
+                            }
+                        }
+                    }
+                }
                 if let Some(base) = base_name(expr) {
                     if matches!(
                         self.get(base),
@@ -939,6 +957,8 @@ impl<'a> Walker<'a> {
     fn check_stmt_values(&mut self, stmt: &Stmt) {
         let mut found = Vec::new();
         pytypes::check_stmt(self, stmt, &mut found);
+        shapes::check_stmt(self, stmt, &mut found);
+        frames::check_stmt(self, stmt, &mut found);
         self.out.extend(found);
     }
 
@@ -1052,6 +1072,7 @@ impl<'a> Walker<'a> {
         targets::check(self, expr, &mut found);
         shapes::check(self, expr, &mut found);
         numpy_calls::check(self, expr, &mut found);
+        frames::check(self, expr, &mut found);
         values::check(self, expr, &mut found);
         api::check(self, expr, &mut found);
         pytypes::check(self, expr, &mut found);
@@ -1378,6 +1399,10 @@ impl<'a> Walker<'a> {
                 }),
                 _ => Val::Unknown,
             },
+            (Val::Series(s), "values") => match s.len {
+                Some(n) => numpy_calls::numpy_array(ArrayLib::Numpy, vec![n], None),
+                None => Val::Unknown,
+            },
             (Val::Frame(f), "columns") => match &f.columns {
                 Some(cols) => Val::Strs {
                     type_name: "Index".into(),
@@ -1390,6 +1415,14 @@ impl<'a> Walker<'a> {
                 items: items.clone(),
             },
             (Val::Estimator(e), _) => sklearn::attribute_value(e, attr),
+            (Val::Array(a), "shape") if a.lib == ArrayLib::Numpy => Val::Items {
+                type_name: "tuple".into(),
+                items: a.shape.iter().map(|&d| Val::Int(d)).collect(),
+            },
+            (Val::Array(a), "ndim") if a.lib == ArrayLib::Numpy => Val::Int(a.shape.len() as i64),
+            (Val::Array(a), "size") if a.lib == ArrayLib::Numpy => {
+                Val::Int(a.shape.iter().product())
+            }
             (Val::Array(a), "T") => Val::Array(ArrayVal {
                 shape: a.shape.iter().rev().copied().collect(),
                 origin: None,
@@ -1420,37 +1453,36 @@ impl<'a> Walker<'a> {
         obj.value.get("unique")?.as_i64()
     }
 
+    /// `left OP right` with one comparison operator (`a < b`, not `a < b < c`): its operands and
+    /// operator.
+    pub fn comparison<'e>(&self, e: &'e Expr) -> Option<(&'e Expr, &'static str, &'e Expr)> {
+        let Expr::Other { children, range } = e else {
+            return None;
+        };
+        let [left, right] = children.as_slice() else {
+            return None;
+        };
+        // The text around and between the operands is one comparison operator.
+        let head = self.text(TextRange::new(range.start, left.range().start));
+        let tail = self.text(TextRange::new(right.range().end.min(range.end), range.end));
+        if !head.trim().is_empty() || !tail.trim().is_empty() {
+            return None;
+        }
+        let op = self.text(TextRange::new(left.range().end, right.range().start));
+        let op = ["==", "!=", "<", ">", "<=", ">="]
+            .into_iter()
+            .find(|o| *o == op.trim())?;
+        Some((left, op, right))
+    }
+
     /// Is `e` certainly a boolean mask over rows: `a & b`, `a | b`, a comparison of a Series, or a
     /// Series method that gives one (`s.isin(...)`, `s.notna()`)?
     pub fn is_row_mask(&self, e: &Expr) -> bool {
         match e {
             Expr::BinOp { op: "&" | "|", .. } => true,
-            Expr::Other { children, range } if !children.is_empty() => {
-                if !matches!(self.eval(&children[0]), Val::Series(_)) {
-                    return false;
-                }
-                // The text between the operands is one comparison operator.
-                let mut pos = children[0].range().end;
-                let mut ops = Vec::new();
-                for c in &children[1..] {
-                    ops.push(
-                        self.text(TextRange::new(pos, c.range().start))
-                            .trim()
-                            .to_string(),
-                    );
-                    pos = c.range().end;
-                }
-                let tail = self
-                    .text(TextRange::new(pos.min(range.end), range.end))
-                    .trim();
-                let head = self
-                    .text(TextRange::new(range.start, children[0].range().start))
-                    .trim();
-                head.is_empty()
-                    && tail.is_empty()
-                    && ops.len() == 1
-                    && matches!(ops[0].as_str(), "==" | "!=" | "<" | ">" | "<=" | ">=")
-            }
+            Expr::Other { .. } => self
+                .comparison(e)
+                .is_some_and(|(left, _, _)| matches!(self.eval(left), Val::Series(_))),
             Expr::Call { func, .. } => match &**func {
                 Expr::Attribute { value, attr, .. } => {
                     matches!(
@@ -1543,6 +1575,12 @@ impl<'a> Walker<'a> {
                 type_name: "list".into(),
                 items,
             },
+            // `df.to_numpy()`, `s.to_numpy()`: the array `.values` gives.
+            Val::Frame(_) | Val::Series(_)
+                if attr == "to_numpy" && args.is_empty() && keywords.is_empty() =>
+            {
+                self.attribute_value(&receiver, "values")
+            }
             Val::Frame(f) => columns::frame_method_result(self, &f, attr, args, keywords),
             // One group's rows: what the values of the whole frame showed may lie in others.
             Val::GroupBy(f) if attr == "get_group" => Val::Frame(rows_of(&f)),
@@ -1668,11 +1706,12 @@ impl<'a> Walker<'a> {
                                 "pop" | "insert" | "update" | "eval" | "__setitem__"
                             );
                             if inplace {
-                                let after = if attr == "drop" {
-                                    columns::frame_method_result(self, &f, "drop", args, keywords)
-                                } else {
-                                    Val::Unknown
-                                };
+                                let after =
+                                    if matches!(attr.as_str(), "drop" | "rename" | "set_index") {
+                                        columns::frame_method_result(self, &f, attr, args, keywords)
+                                    } else {
+                                        Val::Unknown
+                                    };
                                 // Another name may hold the same frame (`d = df`).
                                 self.forget_after_frame_change();
                                 self.env.insert(id.clone(), after);

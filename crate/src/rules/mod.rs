@@ -9,6 +9,7 @@ pub mod api;
 pub mod calls;
 pub mod columns;
 pub mod flow;
+pub mod frames;
 pub mod history;
 pub mod join;
 pub mod keras;

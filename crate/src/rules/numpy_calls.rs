@@ -5,8 +5,15 @@
 //!   (`[-ndim - 1, ndim]` where an axis is inserted) for the functions and methods of `AXES`:
 //!   numpy raises `AxisError` (an IndexError and a ValueError); and an integer index past the size
 //!   of its axis, or more indices than dimensions, in `a[i, j]`: IndexError.
-//! - `shape-reshape`: `np.squeeze(a, axis=k)` / `a.squeeze(k)` of an axis whose size is not 1:
-//!   ValueError.
+//! - `shape-reshape`: `np.squeeze(a, axis=k)` / `a.squeeze(k)` of an axis whose size is not 1,
+//!   and `np.split(a, n)` of an axis whose size `n` does not divide: ValueError.
+//! - `shape-broadcast`: `np.add(a, b)` and the other binary ufuncs of operands that do not
+//!   broadcast: ValueError.
+//! - `bad-arguments`: a size or shape written as a float (`np.zeros(n / 2)`,
+//!   `a.reshape(n / 2, 2)`, `np.linspace(0, 1, 5.0)`): TypeError.
+//!
+//! Shapes flow through the constructors, the shape functions, the ufuncs (one operand: the same
+//! shape; two: the broadcast one), `np.dot`/`np.matmul`/`a.dot`, and `np.split`.
 
 use crate::codes::Rule;
 use crate::diagnostic::Diagnostic;
@@ -86,7 +93,13 @@ const AXES: &[AxisUse] = &[
     axis_use("nanmedian", 1, None, Effect::Reduce),
     axis_use("nanargmax", 1, None, Effect::Reduce),
     axis_use("nanargmin", 1, None, Effect::Reduce),
+    axis_use("nanprod", 1, None, Effect::Reduce),
+    axis_use("linalg.norm", 2, None, Effect::Reduce),
     axis_use("cumsum", 1, Some(0), Effect::Same),
+    axis_use("nancumsum", 1, None, Effect::Same),
+    axis_use("nancumprod", 1, None, Effect::Same),
+    axis_use("partition", 2, None, Effect::Same),
+    axis_use("argpartition", 2, Some(1), Effect::Same),
     axis_use("cumprod", 1, Some(0), Effect::Same),
     axis_use("sort", 1, Some(0), Effect::Same),
     axis_use("argsort", 1, Some(0), Effect::Same),
@@ -94,6 +107,8 @@ const AXES: &[AxisUse] = &[
     axis_use("roll", 2, None, Effect::Same),
     axis_use("percentile", 2, None, Effect::Other),
     axis_use("quantile", 2, None, Effect::Other),
+    axis_use("nanpercentile", 2, None, Effect::Other),
+    axis_use("nanquantile", 2, None, Effect::Other),
     axis_use("diff", 2, None, Effect::Other),
     axis_use("repeat", 2, Some(1), Effect::Other),
     axis_use("take", 2, Some(1), Effect::Other),
@@ -102,7 +117,114 @@ const AXES: &[AxisUse] = &[
     axis_use("squeeze", 1, Some(0), Effect::Squeeze),
 ];
 
-fn numpy_array(lib: ArrayLib, shape: Vec<i64>, dtype: Option<&str>) -> Val {
+/// numpy's ufuncs of one array that give an array of its shape (numpy's "Available ufuncs"
+/// list, and `np.round`/`np.around`, which are no ufuncs but keep the shape).
+const UNARY_UFUNCS: &[&str] = &[
+    "negative",
+    "positive",
+    "absolute",
+    "abs",
+    "fabs",
+    "rint",
+    "sign",
+    "exp",
+    "exp2",
+    "log",
+    "log2",
+    "log10",
+    "expm1",
+    "log1p",
+    "sqrt",
+    "square",
+    "cbrt",
+    "reciprocal",
+    "sin",
+    "cos",
+    "tan",
+    "arcsin",
+    "arccos",
+    "arctan",
+    "sinh",
+    "cosh",
+    "tanh",
+    "arcsinh",
+    "arccosh",
+    "arctanh",
+    "deg2rad",
+    "rad2deg",
+    "degrees",
+    "radians",
+    "floor",
+    "ceil",
+    "trunc",
+    "isnan",
+    "isinf",
+    "isfinite",
+    "signbit",
+    "logical_not",
+    "invert",
+    "round",
+    "around",
+];
+
+/// numpy's ufuncs of two operands, which broadcast them against each other.
+pub(super) const BINARY_UFUNCS: &[&str] = &[
+    "add",
+    "subtract",
+    "multiply",
+    "divide",
+    "true_divide",
+    "floor_divide",
+    "power",
+    "float_power",
+    "mod",
+    "remainder",
+    "fmod",
+    "maximum",
+    "minimum",
+    "fmax",
+    "fmin",
+    "hypot",
+    "arctan2",
+    "logaddexp",
+    "logaddexp2",
+    "copysign",
+    "greater",
+    "greater_equal",
+    "less",
+    "less_equal",
+    "equal",
+    "not_equal",
+    "logical_and",
+    "logical_or",
+    "logical_xor",
+    "bitwise_and",
+    "bitwise_or",
+    "bitwise_xor",
+    "left_shift",
+    "right_shift",
+];
+
+/// The operands of `np.add(a, b)` and the other binary ufuncs, as numpy arrays (a number is
+/// one of shape `()`), when both are known.
+pub(super) fn ufunc_operands(
+    w: &Walker,
+    name: &str,
+    args: &[Expr],
+    keywords: &[Keyword],
+) -> Option<(ArrayVal, ArrayVal)> {
+    if !BINARY_UFUNCS.contains(&name) || args.len() != 2 || !keywords.is_empty() {
+        return None;
+    }
+    let operand = |e: &Expr| match number_of(w, e) {
+        Some(_) => as_val_array(numpy_array(ArrayLib::Numpy, vec![], None)),
+        None => as_array(w, e),
+    };
+    Some((operand(&args[0])?, operand(&args[1])?))
+}
+
+/// An array of `lib` of that shape (and dtype), of which nothing else is known.
+pub(super) fn numpy_array(lib: ArrayLib, shape: Vec<i64>, dtype: Option<&str>) -> Val {
     Val::Array(ArrayVal {
         lib,
         shape,
@@ -157,7 +279,7 @@ fn literal_shape(v: &Val) -> Option<(Vec<i64>, bool)> {
 }
 
 /// A numpy array `e` holds or `np.asarray(e)` would make of it (nested lists of numbers).
-fn as_array(w: &Walker, e: &Expr) -> Option<ArrayVal> {
+pub(super) fn as_array(w: &Walker, e: &Expr) -> Option<ArrayVal> {
     match w.eval(e) {
         Val::Array(a) if a.lib == ArrayLib::Numpy => Some(a),
         v @ Val::Items { .. } => {
@@ -255,9 +377,10 @@ pub fn call_result(w: &Walker, path: &str, args: &[Expr], keywords: &[Keyword]) 
         | "random.uniform"
         | "random.normal"
         | "random.randint" => {
+            // `size` follows the two parameters of the distribution (`randint(low, high, size)`).
             let size = match name {
                 "random.random" | "random.random_sample" if args.len() == 1 => &args[0],
-                _ => kw(keywords, "size")?,
+                _ => args.get(2).or_else(|| kw(keywords, "size"))?,
             };
             let shape = int_tuple(w, size).filter(|s| s.iter().all(|&d| d >= 0))?;
             Some(numpy_array(np, shape, None))
@@ -285,6 +408,45 @@ pub fn call_result(w: &Walker, path: &str, args: &[Expr], keywords: &[Keyword]) 
             Some(numpy_array(np, vec![a.shape.iter().product()], None))
         }
         "concatenate" | "vstack" | "hstack" | "stack" => joined(w, name, args, keywords),
+        "dot" | "matmul" if args.len() == 2 && keywords.is_empty() => {
+            let (a, b) = (as_array(w, &args[0])?, as_array(w, &args[1])?);
+            let shape = super::shapes::matmul_shape(&a.shape, &b.shape)?;
+            (!shape.is_empty()).then(|| numpy_array(np, shape, None))
+        }
+        _ if UNARY_UFUNCS.contains(&name) && args.len() == 1 && keywords.is_empty() => {
+            Some(numpy_array(np, as_array(w, &args[0])?.shape, None))
+        }
+        // `np.clip(a, 0, 1)`: bounds that are numbers or None keep the shape.
+        "clip" if args.len() == 3 && keywords.is_empty() => {
+            let bound = |e: &Expr| number_of(w, e).is_some() || matches!(w.eval(e), Val::None);
+            (bound(&args[1]) && bound(&args[2]))
+                .then(|| as_array(w, &args[0]))
+                .flatten()
+                .map(|a| numpy_array(np, a.shape, None))
+        }
+        _ if BINARY_UFUNCS.contains(&name) => {
+            let (a, b) = ufunc_operands(w, name, args, keywords)?;
+            let shape = super::shapes::broadcast(&a.shape, &b.shape)?;
+            (!shape.is_empty()).then(|| numpy_array(np, shape, None))
+        }
+        "split" if args.len() == 2 && only(&["axis"]) => {
+            let a = as_array(w, &args[0])?;
+            let parts = int_of(w, &args[1]).filter(|n| *n > 0)?;
+            let axis = match kw(keywords, "axis") {
+                Some(e) => normalize(int_of(w, e)?, a.shape.len() as i64)?,
+                None => 0,
+            };
+            let size = *a.shape.get(axis)?;
+            if size % parts != 0 {
+                return None;
+            }
+            let mut shape = a.shape.clone();
+            shape[axis] = size / parts;
+            Some(Val::Items {
+                type_name: "list".into(),
+                items: vec![numpy_array(np, shape, a.dtype.as_deref()); parts as usize],
+            })
+        }
         _ => {
             let rule = AXES.iter().find(|r| r.name == name)?;
             let a = as_array(w, args.first()?)?;
@@ -468,6 +630,10 @@ pub fn method_result(w: &Walker, a: &ArrayVal, attr: &str, args: &[Expr], kws: &
                 _ => Val::Unknown,
             }
         }
+        "dot" if args.len() == 1 && kws.is_empty() => as_array(w, &args[0])
+            .and_then(|b| super::shapes::matmul_shape(&a.shape, &b.shape))
+            .filter(|shape| !shape.is_empty())
+            .map_or(Val::Unknown, |shape| numpy_array(a.lib, shape, None)),
         "transpose" if kws.is_empty() => {
             let axes = match args {
                 [] => None,
@@ -497,16 +663,150 @@ pub fn method_result(w: &Walker, a: &ArrayVal, attr: &str, args: &[Expr], kws: &
     }
 }
 
+/// `np.add(a, b)` and the other binary ufuncs of operands that do not broadcast: ValueError.
+fn ufunc_problem(
+    w: &Walker,
+    name: &str,
+    args: &[Expr],
+    keywords: &[Keyword],
+    range: TextRange,
+) -> Option<Diagnostic> {
+    let (a, b) = ufunc_operands(w, name, args, keywords)?;
+    super::shapes::not_broadcast(
+        w,
+        (&args[0], &a),
+        (&args[1], &b),
+        &format!("np.{name}"),
+        range,
+    )
+}
+
+/// A size written as a float (`3.0`, `n / 2`): the element of a shape tuple that is one, or the
+/// size itself.
+fn float_size<'e>(w: &Walker, e: &'e Expr) -> Option<&'e Expr> {
+    let is_float = |x: &Expr| match w.eval(x) {
+        Val::Float(_) => true,
+        Val::Typed(t) => t == "float",
+        _ => false,
+    };
+    match e {
+        Expr::Seq {
+            kind: SeqKind::Tuple | SeqKind::List,
+            elts,
+            ..
+        } => elts.iter().find(|x| is_float(x)),
+        _ => is_float(e).then_some(e),
+    }
+}
+
+/// The sizes of numpy's constructors and shape functions must be integers: `np.zeros(n / 2)`,
+/// `np.random.rand(2.0)`, `np.linspace(0, 1, 5.0)`, `a.reshape(n / 2, 2)`: TypeError.
+fn float_size_problem(
+    w: &Walker,
+    func: &Expr,
+    args: &[Expr],
+    keywords: &[Keyword],
+) -> Option<Diagnostic> {
+    let path = w.lib_path(func);
+    let sizes: Vec<&Expr> = match path.as_deref().and_then(|p| p.strip_prefix("numpy.")) {
+        Some("zeros" | "ones" | "empty" | "full") => args
+            .first()
+            .or_else(|| kw(keywords, "shape"))
+            .into_iter()
+            .collect(),
+        Some("random.rand" | "random.randn") => args.iter().collect(),
+        Some("eye" | "identity") => args.first().into_iter().collect(),
+        Some("linspace") => args
+            .get(2)
+            .or_else(|| kw(keywords, "num"))
+            .into_iter()
+            .collect(),
+        Some("reshape") => args.get(1).into_iter().collect(),
+        Some("random.randint" | "random.normal" | "random.uniform") => args
+            .get(2)
+            .or_else(|| kw(keywords, "size"))
+            .into_iter()
+            .collect(),
+        Some(_) => return None,
+        None if path.is_some() => return None,
+        None => match func {
+            Expr::Attribute { value, attr, .. } if attr == "reshape" => match w.eval(value) {
+                Val::Array(a) if a.lib == ArrayLib::Numpy => args.iter().collect(),
+                _ => return None,
+            },
+            _ => return None,
+        },
+    };
+    let bad = sizes.into_iter().find_map(|e| float_size(w, e))?;
+    Some(Diagnostic::error(
+        Rule::BadArguments,
+        format!(
+            "{} is a float, but numpy takes sizes and shapes of integers (use int(...) or //): TypeError: 'float' object cannot be interpreted as an integer",
+            w.shown(bad, "a size")
+        ),
+        bad.range(),
+    ))
+}
+
+/// `np.split(a, n)` of an axis whose size `n` does not divide: ValueError.
+fn split_problem(
+    w: &Walker,
+    name: &str,
+    args: &[Expr],
+    keywords: &[Keyword],
+) -> Option<Diagnostic> {
+    if name != "split"
+        || args.len() != 2
+        || keywords.iter().any(|k| k.name.as_deref() != Some("axis"))
+    {
+        return None;
+    }
+    let a = as_array(w, &args[0])?;
+    let parts = int_of(w, &args[1]).filter(|n| *n > 0)?;
+    let axis = match kw(keywords, "axis") {
+        Some(e) => int_of(w, e)?,
+        None => 0,
+    };
+    let size = a.shape[normalize(axis, a.shape.len() as i64)?];
+    (size % parts != 0).then(|| {
+        Diagnostic::error(
+            Rule::ShapeReshape,
+            format!(
+                "{} has shape {}: axis {axis} of size {size} does not split into {parts} equal parts (np.array_split allows unequal ones): ValueError: array split does not result in an equal division",
+                w.shown(&args[0], "the array"),
+                tuple_text(&a.shape)
+            ),
+            args[1].range(),
+        )
+    })
+}
+
 pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
     match expr {
         Expr::Call {
             func,
             args,
             keywords,
-            ..
+            range,
         } => {
             if unpacks(args, keywords) {
                 return;
+            }
+            if let Some(d) = float_size_problem(w, func, args, keywords) {
+                out.push(d);
+                return;
+            }
+            if let Some(name) = w
+                .lib_path(func)
+                .as_deref()
+                .and_then(|p| p.strip_prefix("numpy."))
+            {
+                if let Some(d) = ufunc_problem(w, name, args, keywords, *range)
+                    .or_else(|| split_problem(w, name, args, keywords))
+                {
+                    out.push(d);
+                    return;
+                }
             }
             let (rule, array_expr, axis) = if let Some(path) = w.lib_path(func) {
                 let Some(rule) = path

@@ -1,10 +1,12 @@
 //! Shape rules on arrays and tensors of known shape.
 //!
-//! - `shape-broadcast`: elementwise arithmetic on shapes that do not broadcast.
-//! - `shape-matmul`: `a @ b`, `np.dot`, `np.matmul` with inner dimensions that differ.
+//! - `shape-broadcast`: elementwise arithmetic on shapes that do not broadcast, `a += b` where
+//!   `b` does not broadcast to `a`'s shape, and `a[i] = b` where `b` does not broadcast to the
+//!   shape `a[i]` selects.
+//! - `shape-matmul`: `a @ b`, `np.dot`, `np.matmul`, `a.dot(b)` with inner dimensions that differ.
 //! - `shape-concatenate`: `np.concatenate` of arrays whose other dimensions differ.
 //! - `shape-stack`: `np.array`/`np.asarray`/`np.stack` of arrays of different shapes, and
-//!   `np.vstack`/`np.column_stack` of arrays whose rows (columns) do not line up.
+//!   `np.vstack`/`np.hstack`/`np.column_stack` of arrays whose rows (columns) do not line up.
 //! - `shape-reshape`: `reshape` to a shape with another number of elements.
 //! - `shape-image`: `plt.imshow`, or `imshow` of an Axes (`plt.subplots`, `plt.subplot`, an element
 //!   of an array of Axes, a summarised Axes), of an array that is not (M, N), (M, N, 3) or (M, N, 4).
@@ -48,32 +50,34 @@ const ELEMENTWISE: [&str; 7] = ["+", "-", "*", "/", "//", "%", "**"];
 
 pub fn binop_value(op: &str, l: &Val, r: &Val) -> Val {
     let scalar = |v: &Val| matches!(v, Val::Int(_) | Val::Float(_));
-    match (l, r) {
+    let shape = match (l, r) {
         (Val::Array(a), Val::Array(b)) if a.lib == b.lib && ELEMENTWISE.contains(&op) => {
-            match broadcast(&a.shape, &b.shape) {
-                Some(shape) => Val::Array(ArrayVal {
-                    lib: a.lib,
-                    shape,
-                    dtype: None,
-                    has_nan: None,
-                    csv_object_column: None,
-                    origin: None,
-                    non_integer: None,
-                }),
-                None => Val::Unknown,
-            }
+            broadcast(&a.shape, &b.shape).map(|s| (a.lib, s))
         }
         (Val::Array(a), s) | (s, Val::Array(a)) if scalar(s) && ELEMENTWISE.contains(&op) => {
-            Val::Array(ArrayVal {
-                dtype: None,
-                has_nan: None,
-                csv_object_column: None,
-                origin: None,
-                non_integer: None,
-                ..a.clone()
-            })
+            Some((a.lib, a.shape.clone()))
         }
-        _ => Val::Unknown,
+        (Val::Array(a), Val::Array(b)) if a.lib == b.lib && op == "@" => {
+            matmul_shape(&a.shape, &b.shape)
+                .filter(|s| !s.is_empty())
+                .map(|s| (a.lib, s))
+        }
+        _ => None,
+    };
+    shape.map_or(Val::Unknown, |(lib, shape)| {
+        super::numpy_calls::numpy_array(lib, shape, None)
+    })
+}
+
+/// The shape of the matrix product of 1-D and 2-D operands (`()` for two vectors), when the
+/// inner dimensions agree; numpy's `dot`, `matmul` and `@` agree there.
+pub(super) fn matmul_shape(a: &[i64], b: &[i64]) -> Option<Vec<i64>> {
+    match (a, b) {
+        ([k1], [k2]) if k1 == k2 => Some(vec![]),
+        ([k1], [k2, m]) if k1 == k2 => Some(vec![*m]),
+        ([n, k1], [k2]) if k1 == k2 => Some(vec![*n]),
+        ([n, k1], [k2, m]) if k1 == k2 => Some(vec![*n, *m]),
+        _ => None,
     }
 }
 
@@ -84,7 +88,17 @@ pub(super) fn int_tuple(w: &Walker, e: &Expr) -> Option<Vec<i64>> {
             elts,
             ..
         } => elts.iter().map(|x| int_of(w, x)).collect(),
-        _ => int_of(w, e).map(|i| vec![i]),
+        // `a.shape`, or a name holding a tuple of ints.
+        _ => match w.eval(e) {
+            Val::Items { type_name, items } if type_name == "tuple" => items
+                .iter()
+                .map(|v| match v {
+                    Val::Int(i) => Some(*i),
+                    _ => None,
+                })
+                .collect(),
+            _ => int_of(w, e).map(|i| vec![i]),
+        },
     }
 }
 
@@ -99,7 +113,11 @@ pub(super) fn int_of(w: &Walker, e: &Expr) -> Option<i64> {
             let t = w.text(e.range()).trim().to_string();
             t.parse::<i64>().ok()
         }
-        Expr::Name { .. } => match w.eval(e) {
+        // A name, or what the walker computes (`a.ndim`, `a.shape[0]`, `n + 1`).
+        Expr::Name { .. }
+        | Expr::Attribute { .. }
+        | Expr::Subscript { .. }
+        | Expr::BinOp { .. } => match w.eval(e) {
             Val::Int(i) => Some(i),
             _ => None,
         },
@@ -138,8 +156,50 @@ fn arrays<'v>(l: &'v Val, r: &'v Val) -> Option<(&'v ArrayVal, &'v ArrayVal)> {
     }
 }
 
+/// `shape-broadcast` when the operands of `operation` (`'+'`, `np.add`) do not broadcast.
+pub(super) fn not_broadcast(
+    w: &Walker,
+    (left, a): (&Expr, &ArrayVal),
+    (right, b): (&Expr, &ArrayVal),
+    operation: &str,
+    range: crate::ir::TextRange,
+) -> Option<Diagnostic> {
+    broadcast(&a.shape, &b.shape).is_none().then(|| {
+        Diagnostic::error(
+            Rule::ShapeBroadcast,
+            format!(
+                "{} has shape {} and {} has shape {}: they cannot be broadcast together for {operation}: {}",
+                w.shown(left, "an operand"),
+                tuple_text(&a.shape),
+                w.shown(right, "an operand"),
+                tuple_text(&b.shape),
+                if a.lib == ArrayLib::Torch { "RuntimeError" } else { "ValueError" }
+            ),
+            range,
+        )
+    })
+}
+
 pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
     match expr {
+        // Ordering comparisons broadcast like arithmetic (`==` and `!=` of arrays that do not
+        // broadcast gave False before numpy 1.25, with a warning).
+        Expr::Other { range, .. } => {
+            let Some((left, op @ ("<" | ">" | "<=" | ">="), right)) = w.comparison(expr) else {
+                return;
+            };
+            let (l, r) = (w.eval(left), w.eval(right));
+            let Some((a, b)) = arrays(&l, &r) else { return };
+            if a.lib == ArrayLib::Numpy {
+                out.extend(not_broadcast(
+                    w,
+                    (left, a),
+                    (right, b),
+                    &format!("'{op}'"),
+                    *range,
+                ));
+            }
+        }
         Expr::BinOp {
             op,
             left,
@@ -148,17 +208,12 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
         } => {
             let (l, r) = (w.eval(left), w.eval(right));
             let Some((a, b)) = arrays(&l, &r) else { return };
-            if ELEMENTWISE.contains(op) && broadcast(&a.shape, &b.shape).is_none() {
-                out.push(Diagnostic::error(
-                    Rule::ShapeBroadcast,
-                    format!(
-                        "{} has shape {} and {} has shape {}: they cannot be broadcast together for '{op}': {}",
-                        w.shown(left, "an operand"),
-                        tuple_text(&a.shape),
-                        w.shown(right, "an operand"),
-                        tuple_text(&b.shape),
-                        if a.lib == super::value::ArrayLib::Torch { "RuntimeError" } else { "ValueError" }
-                    ),
+            if ELEMENTWISE.contains(op) {
+                out.extend(not_broadcast(
+                    w,
+                    (left, a),
+                    (right, b),
+                    &format!("'{op}'"),
                     *range,
                 ));
             }
@@ -241,7 +296,7 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                 }
                 Some(
                     p @ ("numpy.array" | "numpy.asarray" | "numpy.stack" | "numpy.vstack"
-                    | "numpy.column_stack"),
+                    | "numpy.hstack" | "numpy.column_stack"),
                 ) => stacked(w, p, func, args, keywords, *range, out),
                 Some("numpy.reshape") if args.len() == 2 => {
                     if let (Val::Array(a), Some(to)) = (w.eval(&args[0]), int_tuple(w, &args[1])) {
@@ -252,6 +307,17 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                 }
                 _ => {
                     if let Expr::Attribute { value, attr, .. } = &**func {
+                        if let ("dot", [other], true) =
+                            (attr.as_str(), &args[..], keywords.is_empty())
+                        {
+                            let (l, r) = (w.eval(value), w.eval(other));
+                            if let Some((a, b)) = arrays(&l, &r) {
+                                if a.lib == ArrayLib::Numpy {
+                                    matmul(w, value, other, a, b, *range, out);
+                                }
+                            }
+                            return;
+                        }
                         if attr == "imshow" && is_axes(&w.eval(value)) {
                             if let Some(d) = args.first().and_then(|x| image_problem(w, x)) {
                                 out.push(d);
@@ -281,6 +347,140 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
         }
         _ => {}
     }
+}
+
+/// `a += b` and the other augmented assignments of a numpy array write the result into `a`:
+/// `b` must broadcast to `a`'s shape (numpy: "non-broadcastable output operand"): ValueError.
+pub fn check_stmt(w: &Walker, stmt: &crate::ir::Stmt, out: &mut Vec<Diagnostic>) {
+    let crate::ir::Stmt::Assign {
+        targets,
+        op,
+        value: Some(value),
+        range,
+    } = stmt
+    else {
+        return;
+    };
+    let op = match op {
+        crate::ir::AssignOp::Augmented(op) => *op,
+        crate::ir::AssignOp::Plain => {
+            if let [crate::ir::Target::Store { expr, .. }] = targets.as_slice() {
+                if let Some(d) = setitem_problem(w, expr, value) {
+                    out.push(d);
+                }
+            }
+            return;
+        }
+        crate::ir::AssignOp::Annotated => return,
+    };
+    let [crate::ir::Target::Name { id, .. }] = targets.as_slice() else {
+        return;
+    };
+    let (Val::Array(a), Val::Array(b)) = (w.get(id), w.eval(value)) else {
+        return;
+    };
+    let op = op.trim_end_matches('=');
+    if a.lib != ArrayLib::Numpy || b.lib != ArrayLib::Numpy || !ELEMENTWISE.contains(&op) {
+        return;
+    }
+    if broadcast(&a.shape, &b.shape).as_deref() == Some(&a.shape[..]) {
+        return;
+    }
+    out.push(Diagnostic::error(
+        Rule::ShapeBroadcast,
+        format!(
+            "{id} has shape {} and {} has shape {}: '{op}=' writes the result into {id}, so the right side must broadcast to {id}'s shape: ValueError",
+            tuple_text(&a.shape),
+            w.shown(value, "the right side"),
+            tuple_text(&b.shape),
+        ),
+        *range,
+    ));
+}
+
+/// The shape `a[index]` selects, for integers (in range) and whole slices `:` only.
+fn indexed_shape(w: &Walker, shape: &[i64], index: &Expr) -> Option<Vec<i64>> {
+    let parts: Vec<&Expr> = match index {
+        Expr::Seq {
+            kind: SeqKind::Tuple,
+            elts,
+            ..
+        } => elts.iter().collect(),
+        one => vec![one],
+    };
+    if parts.len() > shape.len() {
+        return None;
+    }
+    let mut out = Vec::new();
+    for (part, &size) in parts.iter().zip(shape) {
+        match part {
+            Expr::Slice {
+                lower: None,
+                upper: None,
+                step: None,
+                ..
+            } => out.push(size),
+            _ => {
+                let i = int_of(w, part)?;
+                if i >= size || i < -size {
+                    return None;
+                }
+            }
+        }
+    }
+    out.extend_from_slice(&shape[parts.len()..]);
+    Some(out)
+}
+
+/// `a[i] = b`, `a[:, j] = b`: numpy broadcasts `b` to the shape selected (leading axes of size
+/// one aside); when it cannot: ValueError: could not broadcast input array.
+fn setitem_problem(w: &Walker, target: &Expr, value: &Expr) -> Option<Diagnostic> {
+    let Expr::Subscript {
+        value: array,
+        index,
+        ..
+    } = target
+    else {
+        return None;
+    };
+    let (Val::Array(a), Val::Array(b)) = (w.eval(array), w.eval(value)) else {
+        return None;
+    };
+    if a.lib != ArrayLib::Numpy || b.lib != ArrayLib::Numpy {
+        return None;
+    }
+    let into = indexed_shape(w, &a.shape, index)?;
+    let lead = b.shape.iter().take_while(|&&d| d == 1).count();
+    let from = &b.shape[lead.min(b.shape.len().saturating_sub(into.len()))..];
+    if broadcast(&into, from).as_deref() == Some(&into[..]) {
+        return None;
+    }
+    let error = if into.is_empty() {
+        "setting an array element with a sequence".to_string()
+    } else {
+        format!(
+            "could not broadcast input array from shape {} into shape {}",
+            tuple_text(&b.shape),
+            tuple_text(&into)
+        )
+    };
+    Some(Diagnostic::error(
+        Rule::ShapeBroadcast,
+        format!(
+            "{} has shape {}, so {} selects {}, but {} has shape {}: ValueError: {error}",
+            w.shown(array, "the array"),
+            tuple_text(&a.shape),
+            w.shown(target, "the target"),
+            if into.is_empty() {
+                "one element".to_string()
+            } else {
+                format!("shape {}", tuple_text(&into))
+            },
+            w.shown(value, "the value"),
+            tuple_text(&b.shape),
+        ),
+        value.range(),
+    ))
 }
 
 /// The qualified class of matplotlib's Axes.
@@ -459,6 +659,8 @@ fn stacked(
     let need = match path {
         "numpy.vstack" => "arrays whose rows have one length (a 1-D array is one row)",
         "numpy.column_stack" => "arrays with one number of rows (a 1-D array is one column)",
+        "numpy.hstack" if first.shape.len() == 1 => "1-D arrays (the first one is)",
+        "numpy.hstack" => "arrays of one number of dimensions and of rows",
         _ => "arrays of one shape",
     };
     let error = if building {
@@ -498,6 +700,10 @@ fn lined_up(path: &str, a: &[i64], b: &[i64]) -> bool {
     match path {
         "numpy.vstack" => joins(&rows(a), &rows(b), 0),
         "numpy.column_stack" => joins(&columns(a), &columns(b), 1),
+        "numpy.hstack" if a.is_empty() || b.is_empty() => true,
+        // Joins along the columns, or along the only axis of 1-D arrays.
+        "numpy.hstack" if a.len() == 1 => joins(a, b, 0),
+        "numpy.hstack" => joins(a, b, 1),
         _ => a == b,
     }
 }
@@ -569,8 +775,10 @@ fn matmul(
     } else {
         b.shape[b.shape.len() - 2]
     };
-    // np.dot and @ agree on the contracted dimensions for 1-D and 2-D operands.
-    if a.shape.len() <= 2 && b.shape.len() <= 2 && k1 != k2 {
+    // numpy's dot, matmul and @ contract the last axis of the first operand with the
+    // second-to-last of the second (its only one when 1-D) whatever their dimensions; torch's
+    // operators are followed for 1-D and 2-D operands only.
+    if (a.lib == ArrayLib::Numpy || (a.shape.len() <= 2 && b.shape.len() <= 2)) && k1 != k2 {
         out.push(Diagnostic::error(
             Rule::ShapeMatmul,
             format!(

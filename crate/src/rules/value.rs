@@ -111,6 +111,8 @@ pub struct Column {
     pub has_nan: Option<bool>,
     /// A value the column certainly holds that is not an integer (`non_integer`).
     pub non_integer: Option<f64>,
+    /// The column's dtype (`int64`, `object`, ...), when known.
+    pub dtype: Option<String>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -382,8 +384,16 @@ pub fn from_summary(name: &str, obj: &ObjectSummary) -> Val {
                             str_examples: str_examples(v),
                             has_nan,
                             non_integer: non_integer(v, obj.dtype_of_column(col)),
+                            dtype: None,
                         },
                     );
+                }
+            }
+            if let Some(dtypes) = obj.representation.get("dtypes").and_then(Value::as_object) {
+                for (col, dtype) in dtypes {
+                    if let Some(dtype) = dtype.as_str() {
+                        column_info.entry(col.clone()).or_default().dtype = Some(dtype.to_string());
+                    }
                 }
             }
             Val::Frame(Frame {

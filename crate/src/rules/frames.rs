@@ -1,0 +1,477 @@
+//! pandas contracts on positions and dtypes of frames and Series whose facts are known (built in
+//! the cell from literals, or summarised by the kernel).
+//!
+//! - `index-out-of-range`: `df.iloc[i]`, `df.iloc[i, j]`, `df.iloc[:, j]`, `df.iloc[[i, k]]`,
+//!   `df.iat[i, j]`, `s.iloc[i]` with an integer position past the known number of rows or
+//!   columns: IndexError (slices never raise).
+//! - `missing-attribute`: the `.str` accessor of a Series of numbers or booleans, and the `.dt`
+//!   and `.cat` accessors of a Series of numbers, booleans or strings: AttributeError ("Can only
+//!   use .str accessor with string values").
+//! - `frame-length`: `df['c'] = [...]` (a list, tuple or array) of another length than the known
+//!   number of rows, `df.columns = [...]` of another length than the number of columns,
+//!   `pd.DataFrame(array, columns=[...])` naming another number of columns than the array has,
+//!   `pd.DataFrame({...})` of lists of different lengths: ValueError.
+//! - `bad-arguments`: `pd.concat(a, b)` of frames not in a list, `pd.concat([a, 1])` of a number
+//!   or string element (None is left out): TypeError.
+//! - `operand-type`: arithmetic (`+ - / // **`) of a Series of strings with numbers, or of a
+//!   Series of numbers with strings: TypeError.
+
+use crate::codes::Rule;
+use crate::diagnostic::Diagnostic;
+use crate::ir::{Expr, Keyword, SeqKind};
+
+use super::flow::Walker;
+use super::shapes::int_of;
+use super::value::{SeriesVal, Val};
+use crate::summary::tuple_text;
+
+/// The dtype of the values of a frame's column built from a list of literals: `int64`,
+/// `float64`, or `str` (pandas 3; `object` before it, which the accessors treat alike).
+pub fn literal_dtype(v: &Val) -> Option<&'static str> {
+    match v {
+        Val::Strs { type_name, .. } if type_name == "list" => Some("str"),
+        Val::Items { type_name, items } if type_name == "list" && !items.is_empty() => {
+            if items.iter().all(|i| matches!(i, Val::Int(_))) {
+                Some("int64")
+            } else if items
+                .iter()
+                .all(|i| matches!(i, Val::Int(_) | Val::Float(_)))
+            {
+                Some("float64")
+            } else {
+                None
+            }
+        }
+        _ => None,
+    }
+}
+
+/// The number of rows a list of literals gives a column.
+pub fn literal_len(v: &Val) -> Option<i64> {
+    match v {
+        Val::Strs { type_name, items } if type_name == "list" => Some(items.len() as i64),
+        Val::Items { type_name, items } if type_name == "list" => Some(items.len() as i64),
+        _ => None,
+    }
+}
+
+/// `pd.Series([...])` of a list of literals: its length.
+pub fn new_series(w: &Walker, args: &[Expr], keywords: &[Keyword]) -> Option<Val> {
+    if args.len() != 1 || keywords.iter().any(|k| k.name.as_deref() != Some("name")) {
+        return None;
+    }
+    Some(Val::Series(SeriesVal {
+        len: Some(literal_len(&w.eval(&args[0]))?),
+        ..SeriesVal::default()
+    }))
+}
+
+/// The dtype of the Series `e` holds, when certain: a column of a frame whose column dtypes are
+/// known (`df['a']`, `df.a`), or a Series the kernel summarised that the cell has not rebound.
+fn series_dtype(w: &Walker, e: &Expr) -> Option<String> {
+    let column_of = |frame: &Expr, col: &str| match w.eval(frame) {
+        Val::Frame(f) if f.has(col) == Some(true) && f.plain => {
+            f.column_info.get(col)?.dtype.clone()
+        }
+        _ => None,
+    };
+    match e {
+        Expr::Subscript { value, index, .. } => match w.eval(index) {
+            Val::Str(col) => column_of(value, &col),
+            _ => None,
+        },
+        Expr::Attribute { value, attr, .. } if !super::columns::is_frame_attribute(attr) => {
+            column_of(value, attr)
+        }
+        // `pd.Series([1, 2])`
+        Expr::Call {
+            func,
+            args,
+            keywords,
+            ..
+        } if w.lib_path(func).as_deref() == Some("pandas.Series")
+            && args.len() == 1
+            && keywords.is_empty() =>
+        {
+            literal_dtype(&w.eval(&args[0])).map(str::to_string)
+        }
+        Expr::Name { id, .. } if !w.bound_here.contains(id) => {
+            if !matches!(w.get(id), Val::Series(_)) {
+                return None;
+            }
+            let obj = w.ctx.summaries?.objects.get(id)?;
+            let type_name = super::value::normalize_type(&obj.type_name);
+            (obj.kind == "series" && obj.error.is_none() && type_name.ends_with(".Series"))
+                .then(|| obj.str_fact(crate::summary::Category::R, "dtype"))??
+                .to_string()
+                .into()
+        }
+        _ => None,
+    }
+}
+
+/// Is `dtype` one of numbers or booleans (numpy's, and pandas' nullable ones)?
+fn numeric(dtype: &str) -> bool {
+    let d = dtype.to_ascii_lowercase();
+    ["int", "uint", "float", "bool", "complex"]
+        .iter()
+        .any(|p| d.starts_with(p))
+}
+
+/// The accessors that need a dtype the Series lacks, and what they need.
+fn accessor_problem(attr: &str, dtype: &str) -> Option<&'static str> {
+    let strings = matches!(dtype, "str" | "string");
+    match attr {
+        "str" if numeric(dtype) => Some("string values"),
+        "dt" if numeric(dtype) || strings => Some("datetimelike values"),
+        "cat" if numeric(dtype) || strings => Some("a 'category' dtype"),
+        _ => None,
+    }
+}
+
+/// What an operand of arithmetic is, when certain: a non-empty Series of text or of numbers,
+/// or a Python number or string.
+#[derive(Clone, Copy, PartialEq)]
+enum Operand {
+    TextSeries,
+    NumberSeries,
+    Text,
+    Number,
+}
+
+fn operand(w: &Walker, e: &Expr) -> Option<Operand> {
+    match w.eval(e) {
+        Val::Int(_) | Val::Float(_) => return Some(Operand::Number),
+        Val::Str(_) => return Some(Operand::Text),
+        Val::Series(s) if s.len.is_some_and(|n| n > 0) => {}
+        _ => return None,
+    }
+    let dtype = series_dtype(w, e)?;
+    let d = dtype.to_ascii_lowercase();
+    if matches!(d.as_str(), "str" | "string") {
+        Some(Operand::TextSeries)
+    } else if ["int", "uint", "float"].iter().any(|p| d.starts_with(p)) {
+        Some(Operand::NumberSeries)
+    } else {
+        None
+    }
+}
+
+/// `s + 1` of a Series of text, `s - 'a'` of a Series of numbers, and the other arithmetic that
+/// mixes text and numbers (`*` aside, which repeats text): TypeError.
+fn arithmetic_problem(w: &Walker, op: &str, left: &Expr, right: &Expr) -> Option<String> {
+    if !matches!(op, "+" | "-" | "/" | "//" | "**") {
+        return None;
+    }
+    let (l, r) = (operand(w, left)?, operand(w, right)?);
+    let text = |o| matches!(o, Operand::Text | Operand::TextSeries);
+    let series = |o| matches!(o, Operand::TextSeries | Operand::NumberSeries);
+    if !(series(l) || series(r)) || text(l) == text(r) {
+        return None;
+    }
+    // Two Series align on their index first (rows of one missing from the other become NaN):
+    // columns of one frame only.
+    if series(l) && series(r) {
+        let frame_of = |e: &Expr| match e {
+            Expr::Subscript { value, .. } | Expr::Attribute { value, .. } => {
+                Some(w.text(value.range()))
+            }
+            _ => None,
+        };
+        if frame_of(left).is_none() || frame_of(left) != frame_of(right) {
+            return None;
+        }
+    }
+    let described = |e: &Expr, o| {
+        let what = match o {
+            Operand::TextSeries => "a Series of strings",
+            Operand::NumberSeries => "a Series of numbers",
+            Operand::Text => "a string",
+            Operand::Number => "a number",
+        };
+        format!("{} is {what}", w.shown(e, "an operand"))
+    };
+    Some(format!(
+        "{} and {}: '{op}' does not combine strings and numbers; convert one side first (astype, pd.to_numeric): TypeError",
+        described(left, l),
+        described(right, r)
+    ))
+}
+
+/// The number of values of a list, tuple or 1-D numpy array (not a Series, which aligns on
+/// its index).
+fn values_len(v: &Val) -> Option<i64> {
+    match v {
+        Val::Array(a) if a.lib == super::value::ArrayLib::Numpy && a.shape.len() == 1 => {
+            Some(a.shape[0])
+        }
+        Val::Strs { type_name, .. }
+        | Val::Items { type_name, .. }
+        | Val::Sized { type_name, .. }
+            if matches!(type_name.as_str(), "list" | "tuple") =>
+        {
+            v.sized().map(|(_, n)| n)
+        }
+        _ => None,
+    }
+}
+
+/// `df['c'] = values` and `df.columns = names` of another length than the frame's rows or
+/// columns.
+pub fn check_stmt(w: &Walker, stmt: &crate::ir::Stmt, out: &mut Vec<Diagnostic>) {
+    let crate::ir::Stmt::Assign {
+        targets,
+        op: crate::ir::AssignOp::Plain,
+        value: Some(value),
+        ..
+    } = stmt
+    else {
+        return;
+    };
+    let [crate::ir::Target::Store { expr, .. }] = targets.as_slice() else {
+        return;
+    };
+    let Some(n) = values_len(&w.eval(value)) else {
+        return;
+    };
+    let (frame, expected, what) = match expr {
+        Expr::Subscript {
+            value: frame,
+            index,
+            ..
+        } if index.as_str_literal().is_some() => {
+            match w.eval(frame) {
+                // An empty frame takes its index from the first column assigned.
+                Val::Frame(f) if f.plain && f.n_rows.is_some_and(|r| r > 0) => {
+                    (frame, f.n_rows, "rows")
+                }
+                _ => return,
+            }
+        }
+        Expr::Attribute {
+            value: frame, attr, ..
+        } if attr == "columns" => match w.eval(frame) {
+            Val::Frame(f) if f.plain => (frame, f.n_columns(), "columns"),
+            _ => return,
+        },
+        _ => return,
+    };
+    let Some(expected) = expected.filter(|&e| e != n) else {
+        return;
+    };
+    out.push(Diagnostic::error(
+        Rule::FrameLength,
+        format!(
+            "{} has {expected} {what}, but {} holds {n} value{}: ValueError: {}",
+            w.shown(frame, "the frame"),
+            w.shown(value, "the right side"),
+            if n == 1 { "" } else { "s" },
+            if what == "rows" {
+                format!("Length of values ({n}) does not match length of index ({expected})")
+            } else {
+                format!("Length mismatch: Expected axis has {expected} elements, new values have {n} elements")
+            }
+        ),
+        value.range(),
+    ));
+}
+
+/// `pd.concat(a, b)` (frames not in a list) and `pd.concat([a, 1])` (an element that is not
+/// a pandas object): TypeError.
+fn concat_problem(w: &Walker, func: &Expr, args: &[Expr]) -> Option<String> {
+    if w.lib_path(func)? != "pandas.concat" {
+        return None;
+    }
+    let first = args.first()?;
+    let pandas = |v: &Val| matches!(v, Val::Frame(f) if f.plain) || matches!(v, Val::Series(_));
+    if pandas(&w.eval(first)) {
+        return Some(format!(
+            "pd.concat takes a list of pandas objects, but {} is passed alone{}: TypeError",
+            w.shown(first, "the first argument"),
+            if args.len() > 1 {
+                " (the others are not positional parameters); write pd.concat([a, b])"
+            } else {
+                ""
+            }
+        ));
+    }
+    let Expr::Seq {
+        kind: SeqKind::List | SeqKind::Tuple,
+        elts,
+        ..
+    } = first
+    else {
+        return None;
+    };
+    let bad = elts
+        .iter()
+        .find(|e| matches!(w.eval(e), Val::Int(_) | Val::Float(_) | Val::Str(_)))?;
+    Some(format!(
+        "pd.concat joins Series and DataFrames only, but {} is not one: TypeError: cannot concatenate object of that type",
+        w.shown(bad, "an element")
+    ))
+}
+
+/// `pd.DataFrame(array, columns=[...])` naming another number of columns than a 2-D array has,
+/// and `pd.DataFrame({...})` of lists of different lengths.
+fn constructor_problem(
+    w: &Walker,
+    func: &Expr,
+    args: &[Expr],
+    keywords: &[Keyword],
+) -> Option<String> {
+    if w.lib_path(func)? != "pandas.DataFrame"
+        || args.len() > 1
+        || super::flow::unpacks(args, keywords)
+    {
+        return None;
+    }
+    let data = keywords
+        .iter()
+        .find(|k| k.name.as_deref() == Some("data"))
+        .map(|k| &k.value)
+        .or(args.first())?;
+    let columns = keywords
+        .iter()
+        .find(|k| k.name.as_deref() == Some("columns"));
+    match (w.eval(data), columns) {
+        (Val::Array(a), Some(columns))
+            if a.lib == super::value::ArrayLib::Numpy && a.shape.len() == 2 =>
+        {
+            let named = values_len(&w.eval(&columns.value))?;
+            (named != a.shape[1]).then(|| {
+                format!(
+                    "{} has shape {} but columns= names {named}: ValueError: Shape of passed values is ({}, {}), indices imply ({}, {named})",
+                    w.shown(data, "the array"),
+                    tuple_text(&a.shape),
+                    a.shape[0],
+                    a.shape[1],
+                    a.shape[0],
+                )
+            })
+        }
+        (Val::Dict { keys, values }, None)
+            if keywords.iter().all(|k| k.name.as_deref() == Some("dtype")) =>
+        {
+            let lens: Vec<i64> = values.iter().map(literal_len).collect::<Option<_>>()?;
+            let at = lens.iter().position(|&l| l != lens[0])?;
+            Some(format!(
+                "column '{}' has {} values and column '{}' {}: ValueError: All arrays must be of the same length",
+                keys[0], lens[0], keys[at], lens[at]
+            ))
+        }
+        _ => None,
+    }
+}
+
+pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
+    match expr {
+        Expr::Call {
+            func,
+            args,
+            keywords,
+            range,
+        } => {
+            if let Some(message) = constructor_problem(w, func, args, keywords) {
+                out.push(Diagnostic::error(Rule::FrameLength, message, *range));
+            }
+            if let Some(message) = concat_problem(w, func, args) {
+                out.push(Diagnostic::error(Rule::BadArguments, message, *range));
+            }
+        }
+        Expr::BinOp {
+            op,
+            left,
+            right,
+            range,
+        } => {
+            if let Some(message) = arithmetic_problem(w, op, left, right) {
+                out.push(Diagnostic::error(Rule::OperandType, message, *range));
+            }
+        }
+        Expr::Attribute { value, attr, range } => {
+            let Some(dtype) = series_dtype(w, value) else {
+                return;
+            };
+            if let Some(need) = accessor_problem(attr, &dtype) {
+                out.push(Diagnostic::error(
+                    Rule::MissingAttribute,
+                    format!(
+                        "{} holds {dtype} values: AttributeError: Can only use .{attr} accessor with {need}{}",
+                        w.shown(value, "the Series"),
+                        if attr == "dt" && !numeric(&dtype) {
+                            "; convert it first with pd.to_datetime"
+                        } else {
+                            ""
+                        }
+                    ),
+                    *range,
+                ));
+            }
+        }
+        Expr::Subscript { value, index, .. } => {
+            let Expr::Attribute {
+                value: obj, attr, ..
+            } = &**value
+            else {
+                return;
+            };
+            if !matches!(attr.as_str(), "iloc" | "iat") {
+                return;
+            }
+            let (rows, columns) = match w.eval(obj) {
+                Val::Frame(f) if f.plain => (f.n_rows, f.n_columns()),
+                Val::Series(s) => (s.len, None),
+                _ => return,
+            };
+            let parts: Vec<&Expr> = match &**index {
+                Expr::Seq {
+                    kind: SeqKind::Tuple,
+                    elts,
+                    ..
+                } => elts.iter().collect(),
+                one => vec![one],
+            };
+            let series = columns.is_none() && matches!(w.eval(obj), Val::Series(_));
+            if parts.len() > if series { 1 } else { 2 } {
+                return;
+            }
+            for (axis, (part, size)) in parts.iter().zip([rows, columns]).enumerate() {
+                let Some(size) = size else { continue };
+                let Some(bad) = out_of_bounds(w, part, size) else {
+                    continue;
+                };
+                let what = if axis == 0 { "row" } else { "column" };
+                out.push(Diagnostic::error(
+                    Rule::IndexOutOfRange,
+                    format!(
+                        "position {bad} is out of bounds: {} has {size} {what}{}: IndexError: {}",
+                        w.shown(obj, "the frame"),
+                        if size == 1 { "" } else { "s" },
+                        match (attr.as_str(), part) {
+                            ("iat", _) => "index out of bounds",
+                            (_, Expr::Seq { .. }) => "positional indexers are out-of-bounds",
+                            _ => "single positional indexer is out-of-bounds",
+                        }
+                    ),
+                    part.range(),
+                ));
+                return;
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The first integer position of `e` (an int, or a list of ints) outside `[-size, size)`.
+fn out_of_bounds(w: &Walker, e: &Expr, size: i64) -> Option<i64> {
+    let positions: Vec<i64> = match e {
+        Expr::Seq {
+            kind: SeqKind::List,
+            elts,
+            ..
+        } => elts.iter().map(|x| int_of(w, x)).collect::<Option<_>>()?,
+        _ => vec![int_of(w, e)?],
+    };
+    positions.into_iter().find(|&i| i >= size || i < -size)
+}
