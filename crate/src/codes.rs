@@ -305,6 +305,12 @@ rules! {
         crashing: "keras.utils.plot_model(torch_net)",
         running: "keras.utils.plot_model(keras_model)",
     }
+    KerasNotCompiled = "keras-not-compiled", Error, "Keras" {
+        catches: "`fit` / `evaluate` / `train_on_batch` of a model never compiled",
+        why: "ValueError: You must call `compile()` before using the model (tf.keras 2: RuntimeError)",
+        crashing: "model = Sequential([Input((4,)), Dense(1)])\nmodel.fit(X, y)",
+        running: "model = Sequential([Input((4,)), Dense(1)])\nmodel.compile(loss='mse')\nmodel.fit(X, y)",
+    }
     TorchInputMismatch = "torch-input-mismatch", Error, "PyTorch" {
         catches: "tensors a module's `Linear` / `ConvNd` layers reject",
         why: "RuntimeError: mat1 and mat2 shapes cannot be multiplied",

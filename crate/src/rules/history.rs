@@ -874,7 +874,9 @@ impl HistoryState {
                 // Evaluated before the name is bound: `x = Dense(4)(x)` reads the old `x`.
                 let built = match binding {
                     Binding::Int(i) => Some(Built::Int(*i)),
-                    Binding::Call(call) => keras_build::eval_global(call, self),
+                    // (Code that raised bound nothing.)
+                    Binding::Call(call) => keras_build::eval_global(call, self)
+                        .filter(|b| !matches!(b, Built::Invalid(_))),
                     _ => None,
                 };
                 match built {

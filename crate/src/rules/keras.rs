@@ -30,7 +30,8 @@ use crate::ir::{Expr, Keyword, Stmt};
 use crate::summary::{Category, ObjectSummary};
 
 use super::flow::{unpacks, Walker};
-use super::keras_build::{self, keras_api, Built, BuiltModel, Dims, ModelEffect};
+use super::history::{cell_rule_facts, HistoryState};
+use super::keras_build::{self, dims_text, keras_api, Built, BuiltModel, Dims, ModelEffect};
 use super::value::Val;
 
 /// What the targets look like.
@@ -99,13 +100,36 @@ fn summarized(model: &ObjectSummary) -> bool {
     })
 }
 
-/// A Keras model the cell calls, as it was before the cell ran.
+/// A Keras model the cell calls, as it was before the cell ran (or, built in the cell, before
+/// the statement that calls it).
 struct Model<'a> {
     name: String,
     /// Its kernel summary, when the kernel described it (not only named its class).
     summary: Option<&'a ObjectSummary>,
-    /// What the executed cells' code built, when the kernel's summary does not describe it.
-    built: Option<&'a BuiltModel>,
+    /// What the code built, when the kernel's summary does not describe it.
+    built: Option<std::borrow::Cow<'a, BuiltModel>>,
+}
+
+/// What the history and the target cell's top-level statements before the one holding `e`
+/// tell, when `e` is part of a plain statement of the cell's top level (no loop, branch or
+/// function between: those statements ran, in order, just before).
+fn state_before(w: &Walker, e: &Expr) -> Option<HistoryState> {
+    if !w.calls.is_empty() || w.rebound_all {
+        return None;
+    }
+    let range = e.range();
+    let at = w.ctx.body.iter().position(|s| {
+        let r = s.range();
+        r.start <= range.start && range.end <= r.end
+    })?;
+    if !matches!(w.ctx.body[at], Stmt::Assign { .. } | Stmt::Expr { .. }) {
+        return None;
+    }
+    let before = &w.ctx.body[..at];
+    let mut state = w.ctx.history.clone();
+    let facts = crate::facts::cell_facts(before);
+    state.run(&cell_rule_facts(before, w.ctx.source, &facts));
+    Some(state)
 }
 
 /// The model `e` names, unless the cell may have rebound or changed it before: described by its
@@ -131,14 +155,24 @@ fn model<'a>(w: &'a Walker, e: &Expr) -> Option<Model<'a>> {
             Built::Model(b) if obj.type_name.rsplit('.').next() == Some(b.class) => Some(Model {
                 name,
                 summary: None,
-                built: Some(b),
+                built: Some(std::borrow::Cow::Borrowed(b)),
+            }),
+            _ => None,
+        };
+    }
+    if w.bound_here.contains(id) {
+        // Built by the cell's own statements before this one.
+        return match state_before(w, e)?.global(id)? {
+            Built::Model(b) => Some(Model {
+                name,
+                summary: None,
+                built: Some(std::borrow::Cow::Owned(b.clone())),
             }),
             _ => None,
         };
     }
     let summarized_elsewhere = w.ctx.summaries.is_some_and(|d| d.objects.contains_key(id));
     if summarized_elsewhere
-        || w.bound_here.contains(id)
         || w.rebound_all
         || w.ctx.kernel_names.is_some_and(|names| !names.contains(id))
         || touched_in_cell(w, w.ctx.body, id)
@@ -149,7 +183,7 @@ fn model<'a>(w: &'a Walker, e: &Expr) -> Option<Model<'a>> {
         Built::Model(b) => Some(Model {
             name,
             summary: None,
-            built: Some(b),
+            built: Some(std::borrow::Cow::Borrowed(b)),
         }),
         _ => None,
     }
@@ -175,14 +209,23 @@ fn changed_in_cell(w: &Walker, name: &str) -> bool {
                 && p.path[0] == name
                 && !matches!(
                     p.path[1].as_str(),
-                    "fit" | "fit_generator" | "summary" | "evaluate" | "predict"
+                    "fit"
+                        | "fit_generator"
+                        | "summary"
+                        | "evaluate"
+                        | "evaluate_generator"
+                        | "predict"
+                        | "predict_generator"
+                        | "train_on_batch"
+                        | "test_on_batch"
+                        | "predict_on_batch"
                 )
         })
     })
 }
 
 /// The number of units of a model's single output (`[None, U]`) and its loss.
-fn output_and_loss<'a>(m: &Model<'a>) -> (Option<i64>, Option<&'a str>) {
+fn output_and_loss(m: &Model) -> (Option<i64>, Option<String>) {
     if let Some(model) = m.summary {
         let units = match model
             .structural
@@ -195,16 +238,16 @@ fn output_and_loss<'a>(m: &Model<'a>) -> (Option<i64>, Option<&'a str>) {
             },
             None => None,
         };
-        return (units, model.str_fact(Category::R, "loss"));
+        return (units, model.str_fact(Category::R, "loss").map(str::to_string));
     }
-    let Some(built) = m.built else {
+    let Some(built) = &m.built else {
         return (None, None);
     };
     let units = match built.output.as_deref() {
         Some([None, Some(u)]) => Some(*u),
         _ => None,
     };
-    (units, built.loss.as_deref())
+    (units, built.loss.clone())
 }
 
 fn keyword<'e>(keywords: &'e [Keyword], name: &str) -> Option<&'e Expr> {
@@ -260,12 +303,106 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
     target_mismatch(w, expr, out);
     input_mismatch(w, expr, out);
     foreign_model(w, expr, out);
+    not_compiled(w, expr, out);
+    build_rank(w, expr, out);
+}
+
+/// `fit` / `evaluate` / `train_on_batch` of a model never compiled: Keras raises before it
+/// looks at the data (Keras 3: ValueError "You must call `compile()` before using the model";
+/// tf.keras 2: RuntimeError). `predict` needs no compile.
+fn not_compiled(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
+    let Expr::Call { func, range, .. } = expr else {
+        return;
+    };
+    let Expr::Attribute { value, attr, .. } = &**func else {
+        return;
+    };
+    if !matches!(
+        attr.as_str(),
+        "fit"
+            | "fit_generator"
+            | "evaluate"
+            | "evaluate_generator"
+            | "train_on_batch"
+            | "test_on_batch"
+    ) {
+        return;
+    }
+    let Some(m) = model(w, value) else {
+        return;
+    };
+    let compiled = match (m.summary, &m.built) {
+        (Some(obj), _) => obj
+            .facts(Category::V)
+            .get("compiled")
+            .and_then(Value::as_bool),
+        (None, Some(built)) => Some(built.compiled),
+        _ => None,
+    };
+    if compiled == Some(false) {
+        out.push(Diagnostic::error(
+            Rule::KerasNotCompiled,
+            format!(
+                "{} was never compiled: `{attr}` needs a loss and an optimizer; call `{}.compile(optimizer=..., loss=...)` first: ValueError (You must call `compile()` before using the model; RuntimeError in tf.keras 2)",
+                m.name, m.name
+            ),
+            *range,
+        ));
+    }
+}
+
+/// A statement of the cell's top level that builds a Keras model or calls a layer on a
+/// tensor: Keras builds each layer on its input as it goes and raises when a layer's
+/// `input_spec` rejects the rank (`Sequential([Input((10,)), LSTM(8)])`, `LSTM(8)(Dense(4)(x))`,
+/// `model.add(Conv2D(...))` after a `Flatten`).
+fn build_rank(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
+    let Expr::Call { func, args, .. } = expr else {
+        return;
+    };
+    let whole = w.ctx.body.iter().any(|s| match s {
+        Stmt::Assign {
+            value: Some(v),
+            op: crate::ir::AssignOp::Plain,
+            ..
+        }
+        | Stmt::Expr { value: v, .. } => v.range() == expr.range(),
+        _ => false,
+    });
+    if !whole {
+        return;
+    }
+    let Some(state) = state_before(w, expr) else {
+        return;
+    };
+    let why = match (&**func, args.as_slice()) {
+        // `model.add(layer)` on a model the code built.
+        (Expr::Attribute { value, attr, .. }, [_]) if attr == "add" => {
+            let Expr::Name { id, .. } = &**value else {
+                return;
+            };
+            let Some(Built::Model(m)) = state.global(id) else {
+                return;
+            };
+            keras_build::added_layer_problem(m, expr, &state)
+        }
+        _ => match keras_build::eval_global(expr, &state) {
+            Some(Built::Invalid(why)) => Some(why),
+            _ => None,
+        },
+    };
+    if let Some(why) = why {
+        out.push(Diagnostic::error(
+            Rule::KerasInputMismatch,
+            format!("{why}: ValueError (the input is incompatible with the layer)"),
+            expr.range(),
+        ));
+    }
 }
 
 /// The inputs a model checks the shapes of when called, in order, with their names when known.
 fn checked_inputs(m: &Model) -> Option<Vec<(Option<String>, Dims)>> {
     let Some(model) = m.summary else {
-        let inputs = m.built?.inputs.as_ref()?;
+        let inputs = m.built.as_ref()?.inputs.as_ref()?;
         return Some(
             inputs
                 .iter()
@@ -290,7 +427,7 @@ fn checked_inputs(m: &Model) -> Option<Vec<(Option<String>, Dims)>> {
 /// A Sequential model's first layer, when of `keras_build::RANKED`, and its input shape.
 fn first_layer(m: &Model) -> Option<(&'static str, Dims)> {
     let Some(model) = m.summary else {
-        return m.built?.first_layer.clone();
+        return m.built.as_ref()?.first_layer.clone();
     };
     if model.type_name.rsplit('.').next()? != "Sequential" {
         return None;
@@ -359,17 +496,6 @@ fn misfit(input: &[Option<i64>], data: &[Option<i64>]) -> Option<usize> {
     (1..input.len()).find(|&i| matches!((input[i], data[i]), (Some(a), Some(b)) if a != b))
 }
 
-/// `(None, 50)`.
-fn shape_text(dims: &[Option<i64>]) -> String {
-    let parts: Vec<String> = dims
-        .iter()
-        .map(|d| d.map_or("None".to_string(), |d| d.to_string()))
-        .collect();
-    match parts.as_slice() {
-        [one] => format!("({one},)"),
-        _ => format!("({})", parts.join(", ")),
-    }
-}
 
 /// The shapes of the data given to a model.
 enum Data {
@@ -432,8 +558,8 @@ fn input_mismatch(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                 Rule::KerasInputMismatch,
                 format!(
                     "{name}'s first layer {class} takes inputs of shape {}, but {shown} has shape {}: {problem}: ValueError (the input is incompatible with the layer)",
-                    shape_text(&input),
-                    shape_text(&data)
+                    dims_text(&input),
+                    dims_text(&data)
                 ),
                 *range,
             ));
@@ -447,8 +573,8 @@ fn input_mismatch(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
         ([(_, input)], Data::One(data)) => misfit(input, &data).map(|axis| {
             format!(
                 "{name} takes inputs of shape {}, but {shown} has shape {}: axis {axis} is {}, not {}",
-                shape_text(input),
-                shape_text(&data),
+                dims_text(input),
+                dims_text(&data),
                 data[axis].unwrap_or_default(),
                 input[axis].unwrap_or_default()
             )
@@ -467,8 +593,8 @@ fn input_mismatch(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                     misfit(input, data)?;
                     Some(format!(
                         "{name}'s input {i} ('{n}') takes shape {}, but {shown}['{n}'] has shape {}",
-                        shape_text(input),
-                        shape_text(data)
+                        dims_text(input),
+                        dims_text(data)
                     ))
                 })
             })
@@ -549,6 +675,7 @@ fn target_mismatch(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
     let (Some(units), Some(loss_name)) = output_and_loss(&m) else {
         return;
     };
+    let loss_name = loss_name.as_str();
     let Some(loss) = loss_kind(loss_name) else {
         return;
     };

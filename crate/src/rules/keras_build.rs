@@ -29,6 +29,8 @@ pub enum Built {
     /// A layer not yet called on a tensor.
     Layer(Layer),
     Model(BuiltModel),
+    /// Code that raises when it runs: a layer given a tensor of a rank it rejects (why).
+    Invalid(String),
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -60,8 +62,25 @@ pub enum Layer {
     Same,
     /// `Input(shape)` or `InputLayer(shape)` at the start of a `Sequential` list.
     Input(Dims),
-    /// A layer of `RANKED` (convolutions, recurrent layers): its output shape is not followed.
-    Ranked(&'static str),
+    /// A layer of `RANKED` (convolutions, pooling, recurrent layers) and the shape it gives.
+    Ranked(&'static str, RankedOutput),
+    /// `Embedding(input_dim, output_dim)`: one axis more, of `output_dim`.
+    Embedding(Option<i64>),
+    /// `Reshape(target_shape)`: the batch axis, then the target shape.
+    Reshape(Dims),
+}
+
+/// What a layer of `RANKED` gives a tensor of a rank it takes.
+#[derive(Clone, Debug, PartialEq)]
+pub enum RankedOutput {
+    /// Convolutions and pooling: the same rank, sizes not followed.
+    SameRank,
+    /// A recurrent layer: its last output `(batch, units)`.
+    Last(Option<i64>),
+    /// A recurrent layer with `return_sequences=True`: `(batch, steps, units)`.
+    Sequences(Option<i64>),
+    /// Not followed (`return_state=True` gives a list).
+    Unknown,
 }
 
 /// Keras layers and the rank of the inputs they take (their `input_spec`: `ndim` exactly for
@@ -80,7 +99,31 @@ pub const RANKED: &[(&str, usize, bool)] = &[
     ("LSTM", 3, true),
     ("GRU", 3, true),
     ("SimpleRNN", 3, true),
+    ("MaxPooling1D", 3, true),
+    ("MaxPooling2D", 4, true),
+    ("MaxPooling3D", 5, true),
+    ("AveragePooling1D", 3, true),
+    ("AveragePooling2D", 4, true),
+    ("AveragePooling3D", 5, true),
+    ("MaxPool1D", 3, true),
+    ("MaxPool2D", 4, true),
+    ("MaxPool3D", 5, true),
+    ("AvgPool1D", 3, true),
+    ("AvgPool2D", 4, true),
+    ("AvgPool3D", 5, true),
 ];
+
+/// Why a layer of class `class` rejects a tensor of `rank` axes (batch included), per `RANKED`.
+fn rank_rejected(class: &str, rank: usize) -> Option<String> {
+    let (_, wanted, exact) = RANKED.iter().find(|(c, _, _)| *c == class)?;
+    let rejected = if *exact { rank != *wanted } else { rank < *wanted };
+    rejected.then(|| {
+        format!(
+            "{class} takes {}{wanted}-D inputs (the batch axis included), not {rank}-D",
+            if *exact { "" } else { "at least " }
+        )
+    })
+}
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct BuiltModel {
@@ -96,6 +139,8 @@ pub struct BuiltModel {
     pub first_layer: Option<(&'static str, Dims)>,
     /// The loss it was compiled with: `None` when unknown or not compiled.
     pub loss: Option<String>,
+    /// `compile` ran on it.
+    pub compiled: bool,
     stage: Stage,
 }
 
@@ -360,6 +405,27 @@ pub fn apply_method(model: &BuiltModel, call: &Expr, history: &HistoryState) -> 
     .method(model, call)
 }
 
+/// Why `model.add(layer)` raises, when it does: the model has an input shape and the layer
+/// rejects the rank of the model's output.
+pub fn added_layer_problem(model: &BuiltModel, call: &Expr, history: &HistoryState) -> Option<String> {
+    let Expr::Call { args, .. } = call else {
+        return None;
+    };
+    let [layer] = args.as_slice() else {
+        return None;
+    };
+    if model.class != "Sequential" {
+        return None;
+    }
+    Scope {
+        history,
+        locals: None,
+        depth: 0,
+    }
+    .add_layer(&mut model.clone(), layer)
+    .err()
+}
+
 impl Scope<'_> {
     fn lookup(&self, name: &str) -> Option<Built> {
         match &self.locals {
@@ -492,6 +558,7 @@ impl Scope<'_> {
                 "Model" => {
                     let output = match self.eval(arg(1, "outputs")?) {
                         Some(Built::Tensor(t)) => Some(t.dims),
+                        Some(invalid @ Built::Invalid(_)) => return Some(invalid),
                         _ => None,
                     };
                     let tensor = |e: &Expr| match self.eval(e) {
@@ -508,6 +575,7 @@ impl Scope<'_> {
                         output,
                         first_layer: None,
                         loss: None,
+                        compiled: false,
                         stage: Stage::Layers,
                     }))
                 }
@@ -518,13 +586,16 @@ impl Scope<'_> {
                         output: None,
                         first_layer: None,
                         loss: None,
+                        compiled: false,
                         stage: Stage::Empty,
                     };
                     match arg(0, "layers") {
                         None => {}
                         Some(Expr::Seq { elts, .. }) => {
                             for layer in elts {
-                                self.add_layer(&mut model, layer);
+                                if let Err(why) = self.add_layer(&mut model, layer) {
+                                    return Some(Built::Invalid(why));
+                                }
                             }
                         }
                         Some(_) => return None,
@@ -535,6 +606,16 @@ impl Scope<'_> {
                     let units = arg(0, "units").and_then(|u| self.int(u));
                     Some(Built::Layer(Layer::Dense(units)))
                 }
+                "Embedding" => {
+                    let units = arg(1, "output_dim").and_then(|u| self.int(u));
+                    Some(Built::Layer(Layer::Embedding(units)))
+                }
+                "Reshape" => {
+                    let target = self.shape(arg(0, "target_shape")?)?;
+                    Some(Built::Layer(Layer::Reshape(
+                        std::iter::once(None).chain(target).collect(),
+                    )))
+                }
                 c if FLATTENING.contains(&c) => {
                     // `keepdims=True` keeps the pooled axes.
                     keyword(keywords, "keepdims")
@@ -542,19 +623,41 @@ impl Scope<'_> {
                         .then_some(Built::Layer(Layer::Flatten))
                 }
                 c if SHAPE_KEEPING.contains(&c) => Some(Built::Layer(Layer::Same)),
-                c => RANKED
-                    .iter()
-                    .find(|(r, _, _)| *r == c)
-                    .map(|(r, _, _)| Built::Layer(Layer::Ranked(r))),
+                c => {
+                    let (class, _, _) = RANKED.iter().find(|(r, _, _)| *r == c)?;
+                    let output = if !matches!(*class, "LSTM" | "GRU" | "SimpleRNN") {
+                        RankedOutput::SameRank
+                    } else {
+                        let units = arg(0, "units").and_then(|u| self.int(u));
+                        let flag = |name: &str| match keyword(keywords, name) {
+                            None => Some(false),
+                            Some(Expr::Literal {
+                                value: Literal::Bool(b),
+                                ..
+                            }) => Some(*b),
+                            Some(_) => None,
+                        };
+                        match (flag("return_sequences"), flag("return_state")) {
+                            (Some(false), Some(false)) => RankedOutput::Last(units),
+                            (Some(true), Some(false)) => RankedOutput::Sequences(units),
+                            _ => RankedOutput::Unknown,
+                        }
+                    };
+                    Some(Built::Layer(Layer::Ranked(class, output)))
+                }
             };
         }
         // A layer called on a tensor: `Dense(5)(x)`.
         if let Some(Built::Layer(layer)) = self.eval(func) {
             let input = match args.first().and_then(|a| self.eval(a)) {
                 Some(Built::Tensor(t)) => Some(t.dims),
+                Some(invalid @ Built::Invalid(_)) => return Some(invalid),
                 _ => None,
             };
-            return apply(&layer, input).map(|dims| Built::Tensor(Tensor::output(dims)));
+            return match apply(&layer, input) {
+                Ok(dims) => dims.map(|dims| Built::Tensor(Tensor::output(dims))),
+                Err(why) => Some(Built::Invalid(why)),
+            };
         }
         // A function of the notebook that builds and returns a model.
         if let Expr::Name { id, .. } = func {
@@ -567,10 +670,12 @@ impl Scope<'_> {
         None
     }
 
-    /// Adds `layer` to a Sequential model.
-    fn add_layer(&self, model: &mut BuiltModel, layer: &Expr) {
+    /// Adds `layer` to a Sequential model; `Err` when Keras raises as it builds the layer on
+    /// the model's output (the model has an input shape).
+    fn add_layer(&self, model: &mut BuiltModel, layer: &Expr) -> Result<(), String> {
         let stage = std::mem::replace(&mut model.stage, Stage::Layers);
         let l = match (self.eval(layer), stage) {
+            (Some(Built::Invalid(why)), _) => return Err(why),
             // `keras.Input(shape)` or `InputLayer(shape)` first.
             (
                 Some(Built::Tensor(Tensor {
@@ -581,31 +686,35 @@ impl Scope<'_> {
             | (Some(Built::Layer(Layer::Input(dims))), Stage::Empty) => {
                 model.output = Some(dims.clone());
                 model.stage = Stage::Input(dims);
-                return;
+                return Ok(());
             }
             (Some(Built::Layer(l)), Stage::Empty) => {
-                let input = declared_input(layer, self);
-                self.first_layer(model, &l, input);
-                return;
+                let input = declared_input(layer, &l, self);
+                return self.first_layer(model, &l, input);
             }
             (Some(Built::Layer(l)), Stage::Input(dims)) => {
-                self.first_layer(model, &l, Some(dims));
-                return;
+                return self.first_layer(model, &l, Some(dims));
             }
             (Some(Built::Layer(l)), Stage::Layers) => l,
             _ => {
                 model.output = None;
-                return;
+                return Ok(());
             }
         };
-        model.output = apply(&l, model.output.take());
+        model.output = apply(&l, model.output.take())?;
+        Ok(())
     }
 
     /// The first layer of a Sequential model, on inputs of shape `input` when known.
-    fn first_layer(&self, model: &mut BuiltModel, layer: &Layer, input: Option<Dims>) {
+    fn first_layer(
+        &self,
+        model: &mut BuiltModel,
+        layer: &Layer,
+        input: Option<Dims>,
+    ) -> Result<(), String> {
         let class = match layer {
             Layer::Dense(_) => Some("Dense"),
-            Layer::Ranked(class) => Some(*class),
+            Layer::Ranked(class, _) => Some(*class),
             _ => None,
         };
         if let (Some(class), Some(dims)) = (class, &input) {
@@ -618,7 +727,8 @@ impl Scope<'_> {
                 name: None,
             }]);
         }
-        model.output = apply(layer, input);
+        model.output = apply(layer, input)?;
+        Ok(())
     }
 
     /// Follows a call of a function of the notebook whose body is straight-line code ending in
@@ -655,6 +765,9 @@ impl Scope<'_> {
                 } if matches!(targets.as_slice(), [Target::Name { .. }]) => {
                     scope.apply_effects(s);
                     let v = scope.eval(value);
+                    if let Some(invalid @ Built::Invalid(_)) = v {
+                        return Some(invalid);
+                    }
                     if let [Target::Name { id, .. }] = targets.as_slice() {
                         scope.set(id, v);
                     }
@@ -725,13 +838,14 @@ impl Scope<'_> {
         let mut model = model.clone();
         match attr.as_str() {
             "compile" => {
+                model.compiled = true;
                 model.loss = args
                     .get(1)
                     .or_else(|| keyword(keywords, "loss"))
                     .and_then(|l| self.loss(l));
             }
             "add" if model.class == "Sequential" && args.len() == 1 => {
-                self.add_layer(&mut model, &args[0]);
+                self.add_layer(&mut model, &args[0]).ok()?;
             }
             _ => return None,
         }
@@ -753,29 +867,72 @@ impl Scope<'_> {
     }
 }
 
-/// The input shape a first layer declares (`Dense(8, input_shape=(4,))`, `input_dim=4`).
-fn declared_input(layer: &Expr, scope: &Scope) -> Option<Dims> {
+/// The input shape a first layer declares (`Dense(8, input_shape=(4,))`, `input_dim=4`; an
+/// `Embedding`'s `input_dim` is its vocabulary).
+fn declared_input(layer: &Expr, built: &Layer, scope: &Scope) -> Option<Dims> {
     let Expr::Call { keywords, .. } = layer else {
         return None;
     };
     if let Some(shape) = keyword(keywords, "input_shape") {
         return Some(std::iter::once(None).chain(scope.shape(shape)?).collect());
     }
+    if matches!(built, Layer::Embedding(_)) {
+        return None;
+    }
     let dim = scope.int(keyword(keywords, "input_dim")?)?;
     Some(vec![None, Some(dim)])
 }
 
-/// The shape a layer gives a tensor of shape `input` (`None`: unknown).
-fn apply(layer: &Layer, input: Option<Dims>) -> Option<Dims> {
-    match layer {
+/// The shape a layer gives a tensor of shape `input` (`None`: unknown), or why Keras raises as
+/// it builds the layer on it (a rank the layer's `input_spec` rejects).
+fn apply(layer: &Layer, input: Option<Dims>) -> Result<Option<Dims>, String> {
+    let Some(mut dims) = input else {
+        return Ok(match layer {
+            Layer::Flatten => Some(vec![None, None]),
+            Layer::Reshape(target) => Some(target.clone()),
+            _ => None,
+        });
+    };
+    let rank = dims.len();
+    let rejected = |class: &str| match rank_rejected(class, rank) {
+        Some(why) => Err(format!("{why}: it gets shape {}", dims_text(&dims))),
+        None => Ok(()),
+    };
+    Ok(match layer {
         Layer::Dense(units) => {
-            let mut dims = input.filter(|d| d.len() >= 2)?;
-            *dims.last_mut()? = Some((*units)?);
+            rejected("Dense")?;
+            *dims.last_mut().expect("rank 2 or more") = *units;
             Some(dims)
         }
+        Layer::Ranked(class, output) => {
+            rejected(class)?;
+            match output {
+                RankedOutput::SameRank => Some(vec![None; rank]),
+                RankedOutput::Last(units) if rank == 3 => Some(vec![None, *units]),
+                RankedOutput::Sequences(units) if rank == 3 => Some(vec![None, None, *units]),
+                _ => None,
+            }
+        }
+        Layer::Embedding(units) => {
+            dims.push(*units);
+            Some(dims)
+        }
+        Layer::Reshape(target) => Some(target.clone()),
         Layer::Flatten => Some(vec![None, None]),
-        Layer::Same => input,
-        Layer::Input(_) | Layer::Ranked(_) => None,
+        Layer::Same => Some(dims),
+        Layer::Input(_) => None,
+    })
+}
+
+/// `(None, 10)`.
+pub fn dims_text(dims: &[Option<i64>]) -> String {
+    let parts: Vec<String> = dims
+        .iter()
+        .map(|d| d.map_or("None".to_string(), |d| d.to_string()))
+        .collect();
+    match parts.as_slice() {
+        [one] => format!("({one},)"),
+        _ => format!("({})", parts.join(", ")),
     }
 }
 
