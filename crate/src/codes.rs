@@ -329,6 +329,18 @@ rules! {
         crashing: "nn.BCELoss()(torch.rand(4, 1), torch.ones(4))",
         running: "nn.BCELoss()(torch.rand(4), torch.ones(4))",
     }
+    TorchDtypeMismatch = "torch-dtype-mismatch", Error, "PyTorch" {
+        catches: "matrix products (`@`, `torch.matmul`, `mm`, `bmm`, `dot`) of tensors of two dtypes",
+        why: "RuntimeError: expected m1 and m2 to have the same dtype, but got: long int != float",
+        crashing: "torch.tensor([[1, 2]]) @ weights  # weights: torch.float32",
+        running: "torch.tensor([[1.0, 2.0]]) @ weights",
+    }
+    TorchNumpyGrad = "torch-numpy-grad", Error, "PyTorch" {
+        catches: "`.numpy()` of a tensor that requires grad",
+        why: "RuntimeError: Can't call numpy() on Tensor that requires grad",
+        crashing: "torch.zeros(3, requires_grad=True).numpy()",
+        running: "torch.zeros(3, requires_grad=True).detach().numpy()",
+    }
     TooDeep = "too-deep", Info, "Analysis limits" {
         catches: "a statement nested more than 100 levels deep: it is not analysed, and the names it mentions count as unknown (not a crash)",
         why: "no crash: analysing it would overflow the browser's stack",

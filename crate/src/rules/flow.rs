@@ -1055,6 +1055,7 @@ impl<'a> Walker<'a> {
         pytypes::check(self, expr, &mut found);
         keras::check(self, expr, &mut found);
         torch::check(self, expr, &mut found);
+        torch::check_tensor_ops(self, expr, &mut found);
         self.out.extend(found);
         if !self.speculating {
             self.follow_call(expr);

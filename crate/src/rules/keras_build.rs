@@ -611,9 +611,12 @@ impl Scope<'_> {
                     Some(Built::Layer(Layer::Embedding(units)))
                 }
                 "Reshape" => {
+                    // (`-1`: a size Keras infers.)
                     let target = self.shape(arg(0, "target_shape")?)?;
                     Some(Built::Layer(Layer::Reshape(
-                        std::iter::once(None).chain(target).collect(),
+                        std::iter::once(None)
+                            .chain(target.into_iter().map(|d| d.filter(|d| *d > 0)))
+                            .collect(),
                     )))
                 }
                 c if FLATTENING.contains(&c) => {
