@@ -238,7 +238,10 @@ fn output_and_loss(m: &Model) -> (Option<i64>, Option<String>) {
             },
             None => None,
         };
-        return (units, model.str_fact(Category::R, "loss").map(str::to_string));
+        return (
+            units,
+            model.str_fact(Category::R, "loss").map(str::to_string),
+        );
     }
     let Some(built) = &m.built else {
         return (None, None);
@@ -495,7 +498,6 @@ fn misfit(input: &[Option<i64>], data: &[Option<i64>]) -> Option<usize> {
     }
     (1..input.len()).find(|&i| matches!((input[i], data[i]), (Some(a), Some(b)) if a != b))
 }
-
 
 /// The shapes of the data given to a model.
 enum Data {

@@ -116,7 +116,11 @@ pub const RANKED: &[(&str, usize, bool)] = &[
 /// Why a layer of class `class` rejects a tensor of `rank` axes (batch included), per `RANKED`.
 fn rank_rejected(class: &str, rank: usize) -> Option<String> {
     let (_, wanted, exact) = RANKED.iter().find(|(c, _, _)| *c == class)?;
-    let rejected = if *exact { rank != *wanted } else { rank < *wanted };
+    let rejected = if *exact {
+        rank != *wanted
+    } else {
+        rank < *wanted
+    };
     rejected.then(|| {
         format!(
             "{class} takes {}{wanted}-D inputs (the batch axis included), not {rank}-D",
@@ -407,7 +411,11 @@ pub fn apply_method(model: &BuiltModel, call: &Expr, history: &HistoryState) -> 
 
 /// Why `model.add(layer)` raises, when it does: the model has an input shape and the layer
 /// rejects the rank of the model's output.
-pub fn added_layer_problem(model: &BuiltModel, call: &Expr, history: &HistoryState) -> Option<String> {
+pub fn added_layer_problem(
+    model: &BuiltModel,
+    call: &Expr,
+    history: &HistoryState,
+) -> Option<String> {
     let Expr::Call { args, .. } = call else {
         return None;
     };

@@ -747,7 +747,9 @@ pub fn check_tensor_ops(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                     }
                     product_dtypes(w, &format!("torch.{f}"), (l, &a), (r, &b), *range, out);
                 }
-                ("cat" | "concat" | "concatenate" | "stack", [list, rest @ ..]) if rest.len() <= 1 => {
+                ("cat" | "concat" | "concatenate" | "stack", [list, rest @ ..])
+                    if rest.len() <= 1 =>
+                {
                     let dim = match rest.first().or_else(|| keyword(keywords, "dim")) {
                         None => Some(0),
                         Some(e) => int_of(w, e),
@@ -908,19 +910,28 @@ fn joined(
 /// `requires_grad=True` right there.
 fn numpy_of_grad(w: &Walker, value: &Expr, range: crate::ir::TextRange, out: &mut Vec<Diagnostic>) {
     let requires_grad = match value {
-        Expr::Name { id, .. } if !w.bound_here.contains(id) && only_numpy_of(w, id) => w
-            .ctx
-            .summaries
-            .and_then(|d| d.objects.get(id))
-            .filter(|o| o.error.is_none() && o.kind == "tensor" && matches!(w.get(id), Val::Array(_)))
-            .and_then(|o| o.representation.get("requires_grad"))
-            .and_then(Value::as_bool)
-            == Some(true),
+        Expr::Name { id, .. } if !w.bound_here.contains(id) && only_numpy_of(w, id) => {
+            w.ctx
+                .summaries
+                .and_then(|d| d.objects.get(id))
+                .filter(|o| {
+                    o.error.is_none() && o.kind == "tensor" && matches!(w.get(id), Val::Array(_))
+                })
+                .and_then(|o| o.representation.get("requires_grad"))
+                .and_then(Value::as_bool)
+                == Some(true)
+        }
         Expr::Call { func, keywords, .. } => {
             let made = w.lib_path(func).is_some_and(|p| {
                 matches!(
                     p.as_str(),
-                    "torch.randn" | "torch.rand" | "torch.zeros" | "torch.ones" | "torch.tensor" | "torch.empty" | "torch.full"
+                    "torch.randn"
+                        | "torch.rand"
+                        | "torch.zeros"
+                        | "torch.ones"
+                        | "torch.tensor"
+                        | "torch.empty"
+                        | "torch.full"
                 )
             });
             made && keyword(keywords, "requires_grad").is_some_and(|k| {
