@@ -1059,6 +1059,12 @@ impl HistoryState {
                         .retain(|n, b| !(is_model(b) && mentions.contains(n)));
                 }
             }
+            ModelEffect::Fed(name) => {
+                if let Some(Built::Model(m)) = self.keras.get(name) {
+                    let fed = m.fed();
+                    self.keras.insert(name.clone(), Built::Model(fed));
+                }
+            }
             ModelEffect::Method(name, call) => {
                 if let Some(Built::Model(m)) = self.keras.get(name) {
                     match keras_build::apply_method(m, call, self) {

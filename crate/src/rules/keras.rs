@@ -196,6 +196,7 @@ fn touched_in_cell(w: &Walker, stmts: &[Stmt], name: &str) -> bool {
         effects.iter().any(|e| match e {
             ModelEffect::Touched(n) | ModelEffect::Method(n, _) => n == name,
             ModelEffect::Reads(f) => w.function_mentions(f).iter().any(|m| m == name),
+            ModelEffect::Fed(_) => false,
         })
     })
 }
@@ -566,6 +567,29 @@ fn input_mismatch(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                 *range,
             ));
             return;
+        }
+    }
+    // A Sequential model given no input shape is built on the data's (tf.keras 2 first makes
+    // 1-D data a column: not claimed).
+    // (As the statements before this one in the cell left it: none gave it data.)
+    let before = state_before(w, value);
+    let unbuilt = match (&m.built, before.as_ref().and_then(|s| s.global(name))) {
+        (Some(_), Some(Built::Model(b))) => b.unbuilt.as_ref(),
+        _ => None,
+    };
+    if let (Some(layers), Some(Data::One(data))) = (unbuilt, data_shapes(w, x)) {
+        if data.len() >= 2 {
+            if let Some(why) = keras_build::build_on_data(layers, &data) {
+                out.push(Diagnostic::error(
+                    Rule::KerasInputMismatch,
+                    format!(
+                        "{name} has no input shape, so Keras builds its layers on {shown}'s shape {}: {why}: ValueError (the input is incompatible with the layer)",
+                        dims_text(&data)
+                    ),
+                    *range,
+                ));
+                return;
+            }
         }
     }
     let (Some(inputs), Some(data)) = (checked_inputs(&m), data_shapes(w, x)) else {

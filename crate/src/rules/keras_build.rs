@@ -145,7 +145,20 @@ pub struct BuiltModel {
     pub loss: Option<String>,
     /// `compile` ran on it.
     pub compiled: bool,
+    /// A Sequential model given no input shape: its layers (all known), which Keras builds on
+    /// the shape of the first data the model gets.
+    pub unbuilt: Option<Vec<Layer>>,
     stage: Stage,
+}
+
+impl BuiltModel {
+    /// The model after it got data: built, whatever its layers were given.
+    pub fn fed(&self) -> BuiltModel {
+        BuiltModel {
+            unbuilt: None,
+            ..self.clone()
+        }
+    }
 }
 
 /// How far a `Sequential` model is built: what the next layer added will be.
@@ -271,10 +284,26 @@ pub enum ModelEffect {
     /// A name the statement reads: when it holds a function of the notebook, calling it may
     /// change the globals its body mentions.
     Reads(String),
+    /// The model got data (`fit`, `predict`, ...): Keras has built it on the data's shape.
+    Fed(String),
 }
+
+/// Methods of a model that give it data: the first builds a model given no input shape.
+const FEEDS_MODEL: &[&str] = &[
+    "fit",
+    "fit_generator",
+    "evaluate",
+    "evaluate_generator",
+    "predict",
+    "predict_generator",
+    "predict_on_batch",
+    "train_on_batch",
+    "test_on_batch",
+];
 
 pub fn statement_effects(stmt: &Stmt) -> Vec<ModelEffect> {
     let mut touched = BTreeSet::new();
+    let mut fed = BTreeSet::new();
     let mut reads = BTreeSet::new();
     let mut method = None;
     if let Stmt::Expr {
@@ -300,6 +329,8 @@ pub fn statement_effects(stmt: &Stmt) -> Vec<ModelEffect> {
             if let Expr::Attribute { value, attr, .. } = &**func {
                 if !KEEPS_MODEL.contains(&attr.as_str()) {
                     root_names(value, &mut touched);
+                } else if FEEDS_MODEL.contains(&attr.as_str()) {
+                    root_names(value, &mut fed);
                 }
             }
             args.iter().for_each(|a| root_names(a, &mut touched));
@@ -337,6 +368,7 @@ pub fn statement_effects(stmt: &Stmt) -> Vec<ModelEffect> {
     }
     let mut out: Vec<ModelEffect> = reads.into_iter().map(ModelEffect::Reads).collect();
     out.extend(touched.into_iter().map(ModelEffect::Touched));
+    out.extend(fed.into_iter().map(ModelEffect::Fed));
     if let Some((name, call)) = method {
         out.push(ModelEffect::Method(name, call));
     }
@@ -584,6 +616,7 @@ impl Scope<'_> {
                         first_layer: None,
                         loss: None,
                         compiled: false,
+                        unbuilt: None,
                         stage: Stage::Layers,
                     }))
                 }
@@ -595,6 +628,7 @@ impl Scope<'_> {
                         first_layer: None,
                         loss: None,
                         compiled: false,
+                        unbuilt: Some(Vec::new()),
                         stage: Stage::Empty,
                     };
                     match arg(0, "layers") {
@@ -695,19 +729,30 @@ impl Scope<'_> {
                 Stage::Empty,
             )
             | (Some(Built::Layer(Layer::Input(dims))), Stage::Empty) => {
+                model.unbuilt = None;
                 model.output = Some(dims.clone());
                 model.stage = Stage::Input(dims);
                 return Ok(());
             }
             (Some(Built::Layer(l)), Stage::Empty) => {
                 let input = declared_input(layer, &l, self);
+                match (&mut model.unbuilt, &input) {
+                    (Some(layers), None) => layers.push(l.clone()),
+                    _ => model.unbuilt = None,
+                }
                 return self.first_layer(model, &l, input);
             }
             (Some(Built::Layer(l)), Stage::Input(dims)) => {
                 return self.first_layer(model, &l, Some(dims));
             }
-            (Some(Built::Layer(l)), Stage::Layers) => l,
+            (Some(Built::Layer(l)), Stage::Layers) => {
+                if let Some(layers) = &mut model.unbuilt {
+                    layers.push(l.clone());
+                }
+                l
+            }
             _ => {
+                model.unbuilt = None;
                 model.output = None;
                 return Ok(());
             }
@@ -819,7 +864,9 @@ impl Scope<'_> {
     /// What a statement of a function body does to its local models (see `statement_effects`).
     fn apply_effects(&mut self, s: &Stmt) {
         for effect in statement_effects(s) {
-            let (ModelEffect::Touched(n) | ModelEffect::Method(n, _)) = &effect else {
+            let (ModelEffect::Touched(n) | ModelEffect::Method(n, _) | ModelEffect::Fed(n)) =
+                &effect
+            else {
                 continue;
             };
             let Some(Built::Model(m)) = self.lookup(n) else {
@@ -827,6 +874,7 @@ impl Scope<'_> {
             };
             let after = match &effect {
                 ModelEffect::Method(_, call) => self.method(&m, call).map(Built::Model),
+                ModelEffect::Fed(_) => Some(Built::Model(m.fed())),
                 _ => None,
             };
             self.set(n, after);
@@ -892,6 +940,22 @@ fn declared_input(layer: &Expr, built: &Layer, scope: &Scope) -> Option<Dims> {
     }
     let dim = scope.int(keyword(keywords, "input_dim")?)?;
     Some(vec![None, Some(dim)])
+}
+
+/// Why Keras raises as it builds the layers of a model given no input shape on data of shape
+/// `data` (the batch axis first), when it does.
+pub fn build_on_data(layers: &[Layer], data: &[Option<i64>]) -> Option<String> {
+    let mut dims: Dims = std::iter::once(None)
+        .chain(data.iter().skip(1).copied())
+        .collect();
+    for layer in layers {
+        match apply(layer, Some(dims)) {
+            Err(why) => return Some(why),
+            Ok(Some(next)) => dims = next,
+            Ok(None) => return None,
+        }
+    }
+    None
 }
 
 /// The shape a layer gives a tensor of shape `input` (`None`: unknown), or why Keras raises as
