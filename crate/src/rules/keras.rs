@@ -454,9 +454,7 @@ fn rank_misfit(class: &str, input: &[Option<i64>], data: &[Option<i64>]) -> Opti
         return None;
     }
     let (n, r) = (input.len(), data.len());
-    let adjusted = (r + 1 == n && input.last() == Some(&Some(1)))
-        || (r == n + 1 && data.last() == Some(&Some(1)));
-    if adjusted {
+    if rank_adjusted(input, data) {
         return None;
     }
     if r < n || (*exact && r != n) {
@@ -485,6 +483,26 @@ fn json_dims(v: &Value) -> Option<Dims> {
             }
         })
         .collect()
+}
+
+/// A Functional model (which checks the rank of each input when called).
+fn functional(m: &Model) -> bool {
+    match (m.summary, &m.built) {
+        (Some(obj), _) => obj.type_name.rsplit('.').next() == Some("Functional"),
+        (None, Some(b)) => b.class == "Functional",
+        _ => false,
+    }
+}
+
+/// Does Keras add or drop a last axis of size 1 to give `data` the rank of `input`?
+fn rank_adjusted(input: &[Option<i64>], data: &[Option<i64>]) -> bool {
+    let (n, r) = (input.len(), data.len());
+    (r + 1 == n && input.last() == Some(&Some(1))) || (r == n + 1 && data.last() == Some(&Some(1)))
+}
+
+/// Do the ranks of `input` and `data` differ, beyond that adjustment?
+fn rank_differs(input: &[Option<i64>], data: &[Option<i64>]) -> bool {
+    input.len() != data.len() && !rank_adjusted(input, data)
 }
 
 /// The first axis of fixed size where `data` does not fit `input`, when the ranks agree and no
@@ -596,6 +614,15 @@ fn input_mismatch(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
         return;
     };
     let problem = match (inputs.as_slice(), data) {
+        ([(_, input)], Data::One(data)) if functional(&m) && rank_differs(input, &data) => {
+            Some(format!(
+                "{name} takes inputs of shape {}, but {shown} has shape {}: {}-D data for a {}-D input",
+                dims_text(input),
+                dims_text(&data),
+                data.len(),
+                input.len()
+            ))
+        }
         ([(_, input)], Data::One(data)) => misfit(input, &data).map(|axis| {
             format!(
                 "{name} takes inputs of shape {}, but {shown} has shape {}: axis {axis} is {}, not {}",
