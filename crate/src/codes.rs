@@ -330,7 +330,7 @@ rules! {
         running: "nn.BCELoss()(torch.rand(4), torch.ones(4))",
     }
     TorchDtypeMismatch = "torch-dtype-mismatch", Error, "PyTorch" {
-        catches: "matrix products (`@`, `torch.matmul`, `mm`, `bmm`, `dot`) of tensors of two dtypes",
+        catches: "matrix products (`@`, `torch.matmul`, `mm`, `bmm`, `dot`) of tensors of two dtypes, and integer tensors given to `nn.Linear` / convolutions",
         why: "RuntimeError: expected m1 and m2 to have the same dtype, but got: long int != float",
         crashing: "torch.tensor([[1, 2]]) @ weights  # weights: torch.float32",
         running: "torch.tensor([[1.0, 2.0]]) @ weights",

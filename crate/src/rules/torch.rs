@@ -343,7 +343,30 @@ pub fn data_call(w: &Walker, path: &str, args: &[Expr], keywords: &[Keyword]) ->
             if !only(&["dtype", "device", "requires_grad"]) {
                 return None;
             }
+            let typed = keyword(keywords, "dtype").is_some();
             match w.eval(a) {
+                // `torch.tensor(X)` / `from_numpy(X)` of an integer array keep its dtype.
+                Val::Array(arr)
+                    if arr.lib == ArrayLib::Numpy
+                        && !typed
+                        && matches!(
+                            path,
+                            "torch.tensor" | "torch.as_tensor" | "torch.from_numpy"
+                        )
+                        && arr.dtype.as_deref().is_some_and(|d| {
+                            INTEGER_DTYPES.contains(&format!("torch.{d}").as_str())
+                        }) =>
+                {
+                    Some(Val::Array(ArrayVal {
+                        lib: ArrayLib::Torch,
+                        dtype: arr.dtype.as_deref().map(|d| format!("torch.{d}")),
+                        has_nan: None,
+                        csv_object_column: None,
+                        origin: None,
+                        non_integer: None,
+                        ..arr
+                    }))
+                }
                 Val::Array(arr) => Some(Val::Tensor(Shape::of(
                     arr.shape.iter().map(|d| Some(*d)).collect(),
                 ))),
@@ -351,7 +374,6 @@ pub fn data_call(w: &Walker, path: &str, args: &[Expr], keywords: &[Keyword]) ->
                 // dtype, which `torch.set_default_dtype` may change: not kept).
                 v @ Val::Items { .. } if matches!(path, "torch.tensor" | "torch.as_tensor") => {
                     let (shape, int) = literal_shape(&v)?;
-                    let typed = keyword(keywords, "dtype").is_some();
                     Some(Val::Array(ArrayVal {
                         lib: ArrayLib::Torch,
                         shape,
@@ -546,6 +568,26 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                 return;
             }
             let who = w.shown(func, "the module");
+            if let ([x], Some(first)) = (args.as_slice(), weighted_first(&layer)) {
+                if let Val::Array(a) = w.eval(x) {
+                    let integer = a.lib == ArrayLib::Torch
+                        && a.dtype
+                            .as_deref()
+                            .is_some_and(|d| INTEGER_DTYPES.contains(&d));
+                    if integer {
+                        out.push(Diagnostic::error(
+                            Rule::TorchDtypeMismatch,
+                            format!(
+                                "{who} applies an nn.{first} first, whose weights are floating-point, but {} is a {} tensor: RuntimeError (mat1 and mat2 must have the same dtype / Input type and bias type should be the same); convert it with `.float()`",
+                                w.shown(x, "the input"),
+                                a.dtype.as_deref().unwrap_or_default()
+                            ),
+                            *range,
+                        ));
+                        return;
+                    }
+                }
+            }
             let blind: Vec<Option<Shape>> = args.iter().map(|_| None).collect();
             let run = |shapes: &[Option<Shape>]| match (&layer, shapes) {
                 (Layer::Net(class), _) => run_forward(class, shapes, 0).err(),
@@ -682,6 +724,29 @@ pub fn known_array(v: Val) -> Val {
 fn tensor_array(w: &Walker, e: &Expr) -> Option<ArrayVal> {
     match known_array(w.eval(e)) {
         Val::Array(a) if a.lib == ArrayLib::Torch => Some(a),
+        _ => None,
+    }
+}
+
+/// Integer dtypes of tensors: no module's weights can have them (`Module.to` and
+/// `torch.set_default_dtype` take floating-point dtypes only).
+const INTEGER_DTYPES: &[&str] = &[
+    "torch.int64",
+    "torch.int32",
+    "torch.int16",
+    "torch.int8",
+    "torch.uint8",
+    "torch.bool",
+];
+
+/// The layer with weights a module applies first to its input, when it is an `nn.Linear` or a
+/// convolution (of a `Sequential`, its first layer; of a torchvision classifier, its stem).
+fn weighted_first(layer: &Layer) -> Option<String> {
+    match layer {
+        Layer::Linear { .. } => Some("Linear".to_string()),
+        Layer::Conv { n, .. } => Some(format!("Conv{n}d")),
+        Layer::Sequential(layers) => weighted_first(layers.first()?),
+        Layer::Head(first) => weighted_first(first),
         _ => None,
     }
 }
