@@ -439,6 +439,8 @@ pub fn apply_method(model: &BuiltModel, call: &Expr, history: &HistoryState) -> 
         depth: 0,
     }
     .method(model, call)
+    .ok()
+    .flatten()
 }
 
 /// Why `model.add(layer)` raises, when it does: the model has an input shape and the layer
@@ -448,21 +450,12 @@ pub fn added_layer_problem(
     call: &Expr,
     history: &HistoryState,
 ) -> Option<String> {
-    let Expr::Call { args, .. } = call else {
-        return None;
-    };
-    let [layer] = args.as_slice() else {
-        return None;
-    };
-    if model.class != "Sequential" {
-        return None;
-    }
     Scope {
         history,
         locals: None,
         depth: 0,
     }
-    .add_layer(&mut model.clone(), layer)
+    .method(model, call)
     .err()
 }
 
@@ -819,7 +812,7 @@ impl Scope<'_> {
                     value: Some(value),
                     ..
                 } if matches!(targets.as_slice(), [Target::Name { .. }]) => {
-                    scope.apply_effects(s);
+                    scope.apply_effects(s).ok()?;
                     let v = scope.eval(value);
                     if let Some(invalid @ Built::Invalid(_)) = v {
                         return Some(invalid);
@@ -829,12 +822,16 @@ impl Scope<'_> {
                     }
                 }
                 Stmt::Assign { targets, .. } => {
-                    scope.apply_effects(s);
+                    scope.apply_effects(s).ok()?;
                     let mut names = BTreeSet::new();
                     targets.iter().for_each(|t| target_binds(t, &mut names));
                     names.iter().for_each(|n| scope.set(n, None));
                 }
-                Stmt::Expr { .. } => scope.apply_effects(s),
+                Stmt::Expr { .. } => {
+                    if let Err(why) = scope.apply_effects(s) {
+                        return Some(Built::Invalid(why));
+                    }
+                }
                 Stmt::Other { exprs, range } => {
                     let text = f
                         .source
@@ -845,7 +842,7 @@ impl Scope<'_> {
                         Some("return") if i == last => {
                             return scope.eval(exprs.first()?);
                         }
-                        Some("pass" | "assert") => scope.apply_effects(s),
+                        Some("pass" | "assert") => scope.apply_effects(s).ok()?,
                         _ => return None,
                     }
                 }
@@ -861,8 +858,9 @@ impl Scope<'_> {
         }
     }
 
-    /// What a statement of a function body does to its local models (see `statement_effects`).
-    fn apply_effects(&mut self, s: &Stmt) {
+    /// What a statement of a function body does to its local models (see `statement_effects`);
+    /// `Err` when it raises (`model.add(layer)` of a layer that rejects the model's output).
+    fn apply_effects(&mut self, s: &Stmt) -> Result<(), String> {
         for effect in statement_effects(s) {
             let (ModelEffect::Touched(n) | ModelEffect::Method(n, _) | ModelEffect::Fed(n)) =
                 &effect
@@ -873,15 +871,18 @@ impl Scope<'_> {
                 continue;
             };
             let after = match &effect {
-                ModelEffect::Method(_, call) => self.method(&m, call).map(Built::Model),
+                ModelEffect::Method(_, call) => self.method(&m, call)?.map(Built::Model),
                 ModelEffect::Fed(_) => Some(Built::Model(m.fed())),
                 _ => None,
             };
             self.set(n, after);
         }
+        Ok(())
     }
 
-    fn method(&self, model: &BuiltModel, call: &Expr) -> Option<BuiltModel> {
+    /// The model after `model.compile(...)` / `model.add(layer)` (`None`: not known), or why
+    /// the call raises.
+    fn method(&self, model: &BuiltModel, call: &Expr) -> Result<Option<BuiltModel>, String> {
         let Expr::Call {
             func,
             args,
@@ -889,10 +890,10 @@ impl Scope<'_> {
             ..
         } = call
         else {
-            return None;
+            return Ok(None);
         };
         let Expr::Attribute { attr, .. } = &**func else {
-            return None;
+            return Ok(None);
         };
         let mut model = model.clone();
         match attr.as_str() {
@@ -904,11 +905,11 @@ impl Scope<'_> {
                     .and_then(|l| self.loss(l));
             }
             "add" if model.class == "Sequential" && args.len() == 1 => {
-                self.add_layer(&mut model, &args[0]).ok()?;
+                self.add_layer(&mut model, &args[0])?;
             }
-            _ => return None,
+            _ => return Ok(None),
         }
-        Some(model)
+        Ok(Some(model))
     }
 
     /// The loss a `compile(loss=...)` argument names: a string, a loss class or function of
