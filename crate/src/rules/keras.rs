@@ -20,7 +20,8 @@
 //!   `model_to_dot`) given a PyTorch module: Keras 3 first reads `model.built`, which a
 //!   `torch.nn.Module` does not have (AttributeError).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
+use std::rc::Rc;
 
 use serde_json::Value;
 
@@ -113,7 +114,7 @@ struct Model<'a> {
 /// What the history and the target cell's top-level statements before the one holding `e`
 /// tell, when `e` is part of a plain statement of the cell's top level (no loop, branch or
 /// function between: those statements ran, in order, just before).
-fn state_before(w: &Walker, e: &Expr) -> Option<HistoryState> {
+fn state_before(w: &Walker, e: &Expr) -> Option<Rc<HistoryState>> {
     if !w.calls.is_empty() || w.rebound_all {
         return None;
     }
@@ -125,11 +126,58 @@ fn state_before(w: &Walker, e: &Expr) -> Option<HistoryState> {
     if !matches!(w.ctx.body[at], Stmt::Assign { .. } | Stmt::Expr { .. }) {
         return None;
     }
-    let before = &w.ctx.body[..at];
-    let mut state = w.ctx.history.clone();
-    let facts = crate::facts::cell_facts(before);
-    state.run(&cell_rule_facts(before, w.ctx.source, &facts));
+    // From the latest state computed before it (the statements run in order).
+    let (from, mut state) = match w.states_before.borrow().range(..=at).next_back() {
+        Some((&i, _)) if i == at => return w.states_before.borrow().get(&at).cloned(),
+        Some((&i, state)) => (i, HistoryState::clone(state)),
+        None => (0, keras_history(w)),
+    };
+    let between = &w.ctx.body[from..at];
+    let facts = crate::facts::cell_facts(between);
+    state.run(&cell_rule_facts(between, w.ctx.source, &facts));
+    let state = Rc::new(state);
+    w.states_before.borrow_mut().insert(at, Rc::clone(&state));
     Some(state)
+}
+
+/// The part of the history that Keras's code reads in the target cell: the imports, functions
+/// and Keras values of the names the cell mentions, and of the names the notebook's functions
+/// it mentions do (transitively). (A copy of the whole history per statement would cost as much
+/// as the notebook is long.)
+fn keras_history(w: &Walker) -> HistoryState {
+    let history = w.ctx.history;
+    let mut names: BTreeSet<String> = BTreeSet::new();
+    super::history::for_each_expr(w.ctx.body, &mut |e| {
+        if let Expr::Name { id, .. } = e {
+            names.insert(id.clone());
+        }
+    });
+    for (_, mentions) in &w.ctx.cell.function_mentions {
+        names.extend(mentions.iter().cloned());
+    }
+    let mut pending: Vec<String> = names.iter().cloned().collect();
+    while let Some(name) = pending.pop() {
+        for m in history.function_mentions.get(&name).into_iter().flatten() {
+            if names.insert(m.clone()) {
+                pending.push(m.clone());
+            }
+        }
+    }
+    fn pick<V: Clone>(map: &BTreeMap<String, V>, names: &BTreeSet<String>) -> BTreeMap<String, V> {
+        names
+            .iter()
+            .filter_map(|n| Some((n.clone(), map.get(n)?.clone())))
+            .collect()
+    }
+    HistoryState {
+        imports: pick(&history.imports, &names),
+        functions: pick(&history.functions, &names),
+        keras: pick(&history.keras, &names),
+        keras_star: history.keras_star.clone(),
+        global_names: history.global_names.clone(),
+        function_mentions: pick(&history.function_mentions, &names),
+        ..HistoryState::default()
+    }
 }
 
 /// The model `e` names, unless the cell may have rebound or changed it before: described by its
@@ -355,6 +403,32 @@ fn not_compiled(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
     }
 }
 
+/// May `expr` build Keras layers or models: it calls a Keras API, or (Keras imported) adds to
+/// a model or calls a function of the notebook? (Spares the other statements the replay of the
+/// cell's statements before them.)
+fn may_build_keras(w: &Walker, expr: &Expr) -> bool {
+    /// (keras calls, other calls) in `e` and its sub-expressions.
+    fn calls(w: &Walker, e: &Expr, found: &mut (bool, bool)) {
+        if let Expr::Call { func, .. } = e {
+            match w.lib_path(func) {
+                Some(path) if keras_api(&path).is_some() => found.0 = true,
+                _ => found.1 = true,
+            }
+        }
+        e.for_each_child(|c| calls(w, c, found));
+    }
+    let mut found = (false, false);
+    calls(w, expr, &mut found);
+    let (keras_call, other_call) = found;
+    let keras_imported = w.ctx.history.imports.values().any(|v| match v {
+        Val::Lib(p) | Val::Module(Some(p)) => {
+            keras_api(&format!("{p}.")).is_some() || p == "tensorflow"
+        }
+        _ => false,
+    }) || !w.ctx.history.keras_star.is_empty();
+    keras_call || (other_call && keras_imported)
+}
+
 /// A statement of the cell's top level that builds a Keras model or calls a layer on a
 /// tensor: Keras builds each layer on its input as it goes and raises when a layer's
 /// `input_spec` rejects the rank (`Sequential([Input((10,)), LSTM(8)])`, `LSTM(8)(Dense(4)(x))`,
@@ -372,7 +446,7 @@ fn build_rank(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
         | Stmt::Expr { value: v, .. } => v.range() == expr.range(),
         _ => false,
     });
-    if !whole {
+    if !whole || !may_build_keras(w, expr) {
         return;
     }
     let Some(state) = state_before(w, expr) else {
