@@ -256,19 +256,8 @@ fn changed_in_cell(w: &Walker, name: &str) -> bool {
         c.callee.as_ref().is_some_and(|p| {
             p.path.len() == 2
                 && p.path[0] == name
-                && !matches!(
-                    p.path[1].as_str(),
-                    "fit"
-                        | "fit_generator"
-                        | "summary"
-                        | "evaluate"
-                        | "evaluate_generator"
-                        | "predict"
-                        | "predict_generator"
-                        | "train_on_batch"
-                        | "test_on_batch"
-                        | "predict_on_batch"
-                )
+                && p.path[1] != "summary"
+                && !keras_build::FEEDS_MODEL.contains(&p.path[1].as_str())
         })
     })
 }

@@ -202,18 +202,9 @@ const SHAPE_KEEPING: &[&str] = &[
     "ActivityRegularization",
 ];
 
-/// Methods of a model that keep its architecture and its loss.
+/// Methods of a model that keep its architecture and its loss (besides `FEEDS_MODEL`).
 const KEEPS_MODEL: &[&str] = &[
     "summary",
-    "fit",
-    "fit_generator",
-    "evaluate",
-    "evaluate_generator",
-    "predict",
-    "predict_generator",
-    "predict_on_batch",
-    "train_on_batch",
-    "test_on_batch",
     "save",
     "save_weights",
     "load_weights",
@@ -288,8 +279,9 @@ pub enum ModelEffect {
     Fed(String),
 }
 
-/// Methods of a model that give it data: the first builds a model given no input shape.
-const FEEDS_MODEL: &[&str] = &[
+/// Methods of a model that give it data (the first builds a model given no input shape); they
+/// keep its architecture and its loss.
+pub const FEEDS_MODEL: &[&str] = &[
     "fit",
     "fit_generator",
     "evaluate",
@@ -327,10 +319,10 @@ pub fn statement_effects(stmt: &Stmt) -> Vec<ModelEffect> {
         } = e
         {
             if let Expr::Attribute { value, attr, .. } = &**func {
-                if !KEEPS_MODEL.contains(&attr.as_str()) {
-                    root_names(value, &mut touched);
-                } else if FEEDS_MODEL.contains(&attr.as_str()) {
+                if FEEDS_MODEL.contains(&attr.as_str()) {
                     root_names(value, &mut fed);
+                } else if !KEEPS_MODEL.contains(&attr.as_str()) {
+                    root_names(value, &mut touched);
                 }
             }
             args.iter().for_each(|a| root_names(a, &mut touched));
