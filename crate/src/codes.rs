@@ -317,6 +317,12 @@ rules! {
         crashing: "keras.utils.plot_model(torch_net)",
         running: "keras.utils.plot_model(keras_model)",
     }
+    KerasNotCompiled = "keras-not-compiled", Error, "Keras" {
+        catches: "`fit` / `evaluate` / `train_on_batch` of a model never compiled",
+        why: "ValueError: You must call `compile()` before using the model (tf.keras 2: RuntimeError)",
+        crashing: "model = Sequential([Input((4,)), Dense(1)])\nmodel.fit(X, y)",
+        running: "model = Sequential([Input((4,)), Dense(1)])\nmodel.compile(loss='mse')\nmodel.fit(X, y)",
+    }
     TorchInputMismatch = "torch-input-mismatch", Error, "PyTorch" {
         catches: "tensors a module's `Linear` / `ConvNd` layers reject",
         why: "RuntimeError: mat1 and mat2 shapes cannot be multiplied",
@@ -334,6 +340,18 @@ rules! {
         why: "ValueError: Using a target size that is different to the input size",
         crashing: "nn.BCELoss()(torch.rand(4, 1), torch.ones(4))",
         running: "nn.BCELoss()(torch.rand(4), torch.ones(4))",
+    }
+    TorchDtypeMismatch = "torch-dtype-mismatch", Error, "PyTorch" {
+        catches: "matrix products (`@`, `torch.matmul`, `mm`, `bmm`, `dot`) of tensors of two dtypes, and integer tensors given to `nn.Linear` / convolutions",
+        why: "RuntimeError: expected m1 and m2 to have the same dtype, but got: long int != float",
+        crashing: "torch.tensor([[1, 2]]) @ weights  # weights: torch.float32",
+        running: "torch.tensor([[1.0, 2.0]]) @ weights",
+    }
+    TorchNumpyGrad = "torch-numpy-grad", Error, "PyTorch" {
+        catches: "`.numpy()` of a tensor that requires grad",
+        why: "RuntimeError: Can't call numpy() on Tensor that requires grad",
+        crashing: "torch.zeros(3, requires_grad=True).numpy()",
+        running: "torch.zeros(3, requires_grad=True).detach().numpy()",
     }
     TooDeep = "too-deep", Info, "Analysis limits" {
         catches: "a statement nested more than 100 levels deep: it is not analysed, and the names it mentions count as unknown (not a crash)",

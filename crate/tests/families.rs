@@ -95,3 +95,10 @@ fn matplotlib_images_on_every_axes() {
 fn keras_input_ranks_of_every_first_layer() {
     family("keras.json");
 }
+
+/// Not run under the real library by `scripts/verify_family_cases.py` where torch is not
+/// installed; the cases follow torch's documented contracts.
+#[test]
+fn torch_products_joins_modules_and_losses() {
+    family("torch.json");
+}

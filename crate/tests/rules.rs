@@ -1334,7 +1334,7 @@ fn keras_objects(loss: &str, units: i64, class_mode: &str, num_classes: i64) -> 
         "train_images": {{"type": "keras.src.legacy.preprocessing.image.DataFrameIterator", "kind": "keras_iterator",
             "S": {{"samples": 44, "batch_size": 32, "image_shape": [224, 224, 3]}},
             "R": {{"class_mode": "{class_mode}", "color_mode": "rgb"}}, "V": {{"num_classes": {num_classes}}}}},
-        "x_train": {{"type": "numpy.ndarray", "kind": "ndarray", "S": {{"shape": [100, 8]}}}},
+        "x_train": {{"type": "numpy.ndarray", "kind": "ndarray", "S": {{"shape": [100, 224, 224, 3]}}}},
         "y_idx": {{"type": "numpy.ndarray", "kind": "ndarray", "S": {{"shape": [100]}}}},
         "y_hot": {{"type": "numpy.ndarray", "kind": "ndarray", "S": {{"shape": [100, 5]}}}}"#
     )
@@ -1473,7 +1473,16 @@ fn keras_models_built_by_executed_cells() {
         t,
         &objs,
     ));
-    silent(&run(&[KERAS_STAR, &def, built], t, &objs));
+    // Never compiled: no loss to check the targets against; `fit` raises for that instead.
+    let uncompiled = run(&[KERAS_STAR, &def, built], t, &objs);
+    assert!(uncompiled.iter().all(|d| d.code != "keras-target-mismatch"));
+    fires(
+        &uncompiled,
+        t,
+        "keras-not-compiled",
+        "model.fit(train_images, epochs=3)",
+        &["compile"],
+    );
     // The model may have changed since: handed to a function, compiled by one of the notebook's
     // functions, rebound by an unknown call, or the kernel holds a model of another class.
     for later in [

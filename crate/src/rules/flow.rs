@@ -59,6 +59,10 @@ pub struct Walker<'a> {
     /// How many times the loops being walked pass over the statement at hand (the product of
     /// their lengths), bounded by `MAX_PASSES`.
     passes: usize,
+    /// The history as the cell's top-level statements before the one at an index left it, for
+    /// the Keras rules (`keras::state_before`): computed once per statement.
+    pub(super) states_before:
+        std::cell::RefCell<BTreeMap<usize, std::rc::Rc<super::history::HistoryState>>>,
     pub out: Vec<Diagnostic>,
 }
 
@@ -186,6 +190,7 @@ impl<'a> Walker<'a> {
             speculating: false,
             passes: 1,
             pandas_extended: ctx.history.extends_pandas || ctx.cell.extends_pandas,
+            states_before: Default::default(),
             out: Vec::new(),
         }
     }
@@ -1078,6 +1083,7 @@ impl<'a> Walker<'a> {
         pytypes::check(self, expr, &mut found);
         keras::check(self, expr, &mut found);
         torch::check(self, expr, &mut found);
+        torch::check_tensor_ops(self, expr, &mut found);
         self.out.extend(found);
         if !self.speculating {
             self.follow_call(expr);

@@ -874,7 +874,9 @@ impl HistoryState {
                 // Evaluated before the name is bound: `x = Dense(4)(x)` reads the old `x`.
                 let built = match binding {
                     Binding::Int(i) => Some(Built::Int(*i)),
-                    Binding::Call(call) => keras_build::eval_global(call, self),
+                    // (Code that raised bound nothing.)
+                    Binding::Call(call) => keras_build::eval_global(call, self)
+                        .filter(|b| !matches!(b, Built::Invalid(_))),
                     _ => None,
                 };
                 match built {
@@ -1055,6 +1057,12 @@ impl HistoryState {
                 if let Some(mentions) = self.function_mentions.get(name) {
                     self.keras
                         .retain(|n, b| !(is_model(b) && mentions.contains(n)));
+                }
+            }
+            ModelEffect::Fed(name) => {
+                if let Some(Built::Model(m)) = self.keras.get(name) {
+                    let fed = m.fed();
+                    self.keras.insert(name.clone(), Built::Model(fed));
                 }
             }
             ModelEffect::Method(name, call) => {

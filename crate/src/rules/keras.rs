@@ -20,17 +20,19 @@
 //!   `model_to_dot`) given a PyTorch module: Keras 3 first reads `model.built`, which a
 //!   `torch.nn.Module` does not have (AttributeError).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
+use std::rc::Rc;
 
 use serde_json::Value;
 
 use crate::codes::Rule;
 use crate::diagnostic::Diagnostic;
 use crate::ir::{keyword, Expr, Stmt};
-use crate::summary::{tuple_text, Category, ObjectSummary};
+use crate::summary::{Category, ObjectSummary};
 
 use super::flow::{unpacks, Walker};
-use super::keras_build::{self, keras_api, Built, BuiltModel, Dims, ModelEffect};
+use super::history::{cell_rule_facts, HistoryState};
+use super::keras_build::{self, dims_text, keras_api, Built, BuiltModel, Dims, ModelEffect};
 use super::value::Val;
 
 /// What the targets look like.
@@ -99,13 +101,83 @@ fn summarized(model: &ObjectSummary) -> bool {
     })
 }
 
-/// A Keras model the cell calls, as it was before the cell ran.
+/// A Keras model the cell calls, as it was before the cell ran (or, built in the cell, before
+/// the statement that calls it).
 struct Model<'a> {
     name: String,
     /// Its kernel summary, when the kernel described it (not only named its class).
     summary: Option<&'a ObjectSummary>,
-    /// What the executed cells' code built, when the kernel's summary does not describe it.
-    built: Option<&'a BuiltModel>,
+    /// What the code built, when the kernel's summary does not describe it.
+    built: Option<std::borrow::Cow<'a, BuiltModel>>,
+}
+
+/// What the history and the target cell's top-level statements before the one holding `e`
+/// tell, when `e` is part of a plain statement of the cell's top level (no loop, branch or
+/// function between: those statements ran, in order, just before).
+fn state_before(w: &Walker, e: &Expr) -> Option<Rc<HistoryState>> {
+    if !w.calls.is_empty() || w.rebound_all {
+        return None;
+    }
+    let range = e.range();
+    let at = w.ctx.body.iter().position(|s| {
+        let r = s.range();
+        r.start <= range.start && range.end <= r.end
+    })?;
+    if !matches!(w.ctx.body[at], Stmt::Assign { .. } | Stmt::Expr { .. }) {
+        return None;
+    }
+    // From the latest state computed before it (the statements run in order).
+    let (from, mut state) = match w.states_before.borrow().range(..=at).next_back() {
+        Some((&i, _)) if i == at => return w.states_before.borrow().get(&at).cloned(),
+        Some((&i, state)) => (i, HistoryState::clone(state)),
+        None => (0, keras_history(w)),
+    };
+    let between = &w.ctx.body[from..at];
+    let facts = crate::facts::cell_facts(between);
+    state.run(&cell_rule_facts(between, w.ctx.source, &facts));
+    let state = Rc::new(state);
+    w.states_before.borrow_mut().insert(at, Rc::clone(&state));
+    Some(state)
+}
+
+/// The part of the history that Keras's code reads in the target cell: the imports, functions
+/// and Keras values of the names the cell mentions, and of the names the notebook's functions
+/// it mentions do (transitively). (A copy of the whole history per statement would cost as much
+/// as the notebook is long.)
+fn keras_history(w: &Walker) -> HistoryState {
+    let history = w.ctx.history;
+    let mut names: BTreeSet<String> = BTreeSet::new();
+    super::history::for_each_expr(w.ctx.body, &mut |e| {
+        if let Expr::Name { id, .. } = e {
+            names.insert(id.clone());
+        }
+    });
+    for (_, mentions) in &w.ctx.cell.function_mentions {
+        names.extend(mentions.iter().cloned());
+    }
+    let mut pending: Vec<String> = names.iter().cloned().collect();
+    while let Some(name) = pending.pop() {
+        for m in history.function_mentions.get(&name).into_iter().flatten() {
+            if names.insert(m.clone()) {
+                pending.push(m.clone());
+            }
+        }
+    }
+    fn pick<V: Clone>(map: &BTreeMap<String, V>, names: &BTreeSet<String>) -> BTreeMap<String, V> {
+        names
+            .iter()
+            .filter_map(|n| Some((n.clone(), map.get(n)?.clone())))
+            .collect()
+    }
+    HistoryState {
+        imports: pick(&history.imports, &names),
+        functions: pick(&history.functions, &names),
+        keras: pick(&history.keras, &names),
+        keras_star: history.keras_star.clone(),
+        global_names: history.global_names.clone(),
+        function_mentions: pick(&history.function_mentions, &names),
+        ..HistoryState::default()
+    }
 }
 
 /// The model `e` names, unless the cell may have rebound or changed it before: described by its
@@ -131,14 +203,24 @@ fn model<'a>(w: &'a Walker, e: &Expr) -> Option<Model<'a>> {
             Built::Model(b) if obj.type_name.rsplit('.').next() == Some(b.class) => Some(Model {
                 name,
                 summary: None,
-                built: Some(b),
+                built: Some(std::borrow::Cow::Borrowed(b)),
+            }),
+            _ => None,
+        };
+    }
+    if w.bound_here.contains(id) {
+        // Built by the cell's own statements before this one.
+        return match state_before(w, e)?.global(id)? {
+            Built::Model(b) => Some(Model {
+                name,
+                summary: None,
+                built: Some(std::borrow::Cow::Owned(b.clone())),
             }),
             _ => None,
         };
     }
     let summarized_elsewhere = w.ctx.summaries.is_some_and(|d| d.objects.contains_key(id));
     if summarized_elsewhere
-        || w.bound_here.contains(id)
         || w.rebound_all
         || w.ctx.kernel_names.is_some_and(|names| !names.contains(id))
         || touched_in_cell(w, w.ctx.body, id)
@@ -149,7 +231,7 @@ fn model<'a>(w: &'a Walker, e: &Expr) -> Option<Model<'a>> {
         Built::Model(b) => Some(Model {
             name,
             summary: None,
-            built: Some(b),
+            built: Some(std::borrow::Cow::Borrowed(b)),
         }),
         _ => None,
     }
@@ -162,6 +244,7 @@ fn touched_in_cell(w: &Walker, stmts: &[Stmt], name: &str) -> bool {
         effects.iter().any(|e| match e {
             ModelEffect::Touched(n) | ModelEffect::Method(n, _) => n == name,
             ModelEffect::Reads(f) => w.function_mentions(f).iter().any(|m| m == name),
+            ModelEffect::Fed(_) => false,
         })
     })
 }
@@ -173,16 +256,14 @@ fn changed_in_cell(w: &Walker, name: &str) -> bool {
         c.callee.as_ref().is_some_and(|p| {
             p.path.len() == 2
                 && p.path[0] == name
-                && !matches!(
-                    p.path[1].as_str(),
-                    "fit" | "fit_generator" | "summary" | "evaluate" | "predict"
-                )
+                && p.path[1] != "summary"
+                && !keras_build::FEEDS_MODEL.contains(&p.path[1].as_str())
         })
     })
 }
 
 /// The number of units of a model's single output (`[None, U]`) and its loss.
-fn output_and_loss<'a>(m: &Model<'a>) -> (Option<i64>, Option<&'a str>) {
+fn output_and_loss(m: &Model) -> (Option<i64>, Option<String>) {
     if let Some(model) = m.summary {
         let units = match model
             .structural
@@ -195,16 +276,19 @@ fn output_and_loss<'a>(m: &Model<'a>) -> (Option<i64>, Option<&'a str>) {
             },
             None => None,
         };
-        return (units, model.str_fact(Category::R, "loss"));
+        return (
+            units,
+            model.str_fact(Category::R, "loss").map(str::to_string),
+        );
     }
-    let Some(built) = m.built else {
+    let Some(built) = &m.built else {
         return (None, None);
     };
     let units = match built.output.as_deref() {
         Some([None, Some(u)]) => Some(*u),
         _ => None,
     };
-    (units, built.loss.as_deref())
+    (units, built.loss.clone())
 }
 
 /// The targets of `fit(x, y)`: from an image iterator passed as `x`, or from the shape of `y`.
@@ -253,12 +337,132 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
     target_mismatch(w, expr, out);
     input_mismatch(w, expr, out);
     foreign_model(w, expr, out);
+    not_compiled(w, expr, out);
+    build_rank(w, expr, out);
+}
+
+/// `fit` / `evaluate` / `train_on_batch` of a model never compiled: Keras raises before it
+/// looks at the data (Keras 3: ValueError "You must call `compile()` before using the model";
+/// tf.keras 2: RuntimeError). `predict` needs no compile.
+fn not_compiled(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
+    let Expr::Call { func, range, .. } = expr else {
+        return;
+    };
+    let Expr::Attribute { value, attr, .. } = &**func else {
+        return;
+    };
+    if !matches!(
+        attr.as_str(),
+        "fit"
+            | "fit_generator"
+            | "evaluate"
+            | "evaluate_generator"
+            | "train_on_batch"
+            | "test_on_batch"
+    ) {
+        return;
+    }
+    let Some(m) = model(w, value) else {
+        return;
+    };
+    let compiled = match (m.summary, &m.built) {
+        (Some(obj), _) => obj
+            .facts(Category::V)
+            .get("compiled")
+            .and_then(Value::as_bool),
+        (None, Some(built)) => Some(built.compiled),
+        _ => None,
+    };
+    if compiled == Some(false) {
+        out.push(Diagnostic::error(
+            Rule::KerasNotCompiled,
+            format!(
+                "{} was never compiled: `{attr}` needs a loss and an optimizer; call `{}.compile(optimizer=..., loss=...)` first: ValueError (You must call `compile()` before using the model; RuntimeError in tf.keras 2)",
+                m.name, m.name
+            ),
+            *range,
+        ));
+    }
+}
+
+/// May `expr` build Keras layers or models: it calls a Keras API, or (Keras imported) adds to
+/// a model or calls a function of the notebook? (Spares the other statements the replay of the
+/// cell's statements before them.)
+fn may_build_keras(w: &Walker, expr: &Expr) -> bool {
+    /// (keras calls, other calls) in `e` and its sub-expressions.
+    fn calls(w: &Walker, e: &Expr, found: &mut (bool, bool)) {
+        if let Expr::Call { func, .. } = e {
+            match w.lib_path(func) {
+                Some(path) if keras_api(&path).is_some() => found.0 = true,
+                _ => found.1 = true,
+            }
+        }
+        e.for_each_child(|c| calls(w, c, found));
+    }
+    let mut found = (false, false);
+    calls(w, expr, &mut found);
+    let (keras_call, other_call) = found;
+    let keras_imported = w.ctx.history.imports.values().any(|v| match v {
+        Val::Lib(p) | Val::Module(Some(p)) => {
+            keras_api(&format!("{p}.")).is_some() || p == "tensorflow"
+        }
+        _ => false,
+    }) || !w.ctx.history.keras_star.is_empty();
+    keras_call || (other_call && keras_imported)
+}
+
+/// A statement of the cell's top level that builds a Keras model or calls a layer on a
+/// tensor: Keras builds each layer on its input as it goes and raises when a layer's
+/// `input_spec` rejects the rank (`Sequential([Input((10,)), LSTM(8)])`, `LSTM(8)(Dense(4)(x))`,
+/// `model.add(Conv2D(...))` after a `Flatten`).
+fn build_rank(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
+    let Expr::Call { func, args, .. } = expr else {
+        return;
+    };
+    let whole = w.ctx.body.iter().any(|s| match s {
+        Stmt::Assign {
+            value: Some(v),
+            op: crate::ir::AssignOp::Plain,
+            ..
+        }
+        | Stmt::Expr { value: v, .. } => v.range() == expr.range(),
+        _ => false,
+    });
+    if !whole || !may_build_keras(w, expr) {
+        return;
+    }
+    let Some(state) = state_before(w, expr) else {
+        return;
+    };
+    let why = match (&**func, args.as_slice()) {
+        // `model.add(layer)` on a model the code built.
+        (Expr::Attribute { value, attr, .. }, [_]) if attr == "add" => {
+            let Expr::Name { id, .. } = &**value else {
+                return;
+            };
+            let Some(Built::Model(m)) = state.global(id) else {
+                return;
+            };
+            keras_build::added_layer_problem(m, expr, &state)
+        }
+        _ => match keras_build::eval_global(expr, &state) {
+            Some(Built::Invalid(why)) => Some(why),
+            _ => None,
+        },
+    };
+    if let Some(why) = why {
+        out.push(Diagnostic::error(
+            Rule::KerasInputMismatch,
+            format!("{why}: ValueError (the input is incompatible with the layer)"),
+            expr.range(),
+        ));
+    }
 }
 
 /// The inputs a model checks the shapes of when called, in order, with their names when known.
 fn checked_inputs(m: &Model) -> Option<Vec<(Option<String>, Dims)>> {
     let Some(model) = m.summary else {
-        let inputs = m.built?.inputs.as_ref()?;
+        let inputs = m.built.as_ref()?.inputs.as_ref()?;
         return Some(
             inputs
                 .iter()
@@ -283,7 +487,7 @@ fn checked_inputs(m: &Model) -> Option<Vec<(Option<String>, Dims)>> {
 /// A Sequential model's first layer, when of `keras_build::RANKED`, and its input shape.
 fn first_layer(m: &Model) -> Option<(&'static str, Dims)> {
     let Some(model) = m.summary else {
-        return m.built?.first_layer.clone();
+        return m.built.as_ref()?.first_layer.clone();
     };
     if model.type_name.rsplit('.').next()? != "Sequential" {
         return None;
@@ -306,9 +510,7 @@ fn rank_misfit(class: &str, input: &[Option<i64>], data: &[Option<i64>]) -> Opti
         return None;
     }
     let (n, r) = (input.len(), data.len());
-    let adjusted = (r + 1 == n && input.last() == Some(&Some(1)))
-        || (r == n + 1 && data.last() == Some(&Some(1)));
-    if adjusted {
+    if rank_adjusted(input, data) {
         return None;
     }
     if r < n || (*exact && r != n) {
@@ -339,6 +541,26 @@ fn json_dims(v: &Value) -> Option<Dims> {
         .collect()
 }
 
+/// A Functional model (which checks the rank of each input when called).
+fn functional(m: &Model) -> bool {
+    match (m.summary, &m.built) {
+        (Some(obj), _) => obj.type_name.rsplit('.').next() == Some("Functional"),
+        (None, Some(b)) => b.class == "Functional",
+        _ => false,
+    }
+}
+
+/// Does Keras add or drop a last axis of size 1 to give `data` the rank of `input`?
+fn rank_adjusted(input: &[Option<i64>], data: &[Option<i64>]) -> bool {
+    let (n, r) = (input.len(), data.len());
+    (r + 1 == n && input.last() == Some(&Some(1))) || (r == n + 1 && data.last() == Some(&Some(1)))
+}
+
+/// Do the ranks of `input` and `data` differ, beyond that adjustment?
+fn rank_differs(input: &[Option<i64>], data: &[Option<i64>]) -> bool {
+    input.len() != data.len() && !rank_adjusted(input, data)
+}
+
 /// The first axis of fixed size where `data` does not fit `input`, when the ranks agree and no
 /// last axis of size 1 may be squeezed away.
 fn misfit(input: &[Option<i64>], data: &[Option<i64>]) -> Option<usize> {
@@ -350,14 +572,6 @@ fn misfit(input: &[Option<i64>], data: &[Option<i64>]) -> Option<usize> {
         return None;
     }
     (1..input.len()).find(|&i| matches!((input[i], data[i]), (Some(a), Some(b)) if a != b))
-}
-
-/// `(None, 50)`.
-fn shape_text(dims: &[Option<i64>]) -> String {
-    tuple_text(
-        dims.iter()
-            .map(|d| d.map_or("None".to_string(), |d| d.to_string())),
-    )
 }
 
 /// The shapes of the data given to a model.
@@ -421,23 +635,55 @@ fn input_mismatch(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                 Rule::KerasInputMismatch,
                 format!(
                     "{name}'s first layer {class} takes inputs of shape {}, but {shown} has shape {}: {problem}: ValueError (the input is incompatible with the layer)",
-                    shape_text(&input),
-                    shape_text(&data)
+                    dims_text(&input),
+                    dims_text(&data)
                 ),
                 *range,
             ));
             return;
         }
     }
+    // A Sequential model given no input shape is built on the data's (tf.keras 2 first makes
+    // 1-D data a column: not claimed).
+    // (As the statements before this one in the cell left it: none gave it data.)
+    let before = state_before(w, value);
+    let unbuilt = match (&m.built, before.as_ref().and_then(|s| s.global(name))) {
+        (Some(_), Some(Built::Model(b))) => b.unbuilt.as_ref(),
+        _ => None,
+    };
+    if let (Some(layers), Some(Data::One(data))) = (unbuilt, data_shapes(w, x)) {
+        if data.len() >= 2 {
+            if let Some(why) = keras_build::build_on_data(layers, &data) {
+                out.push(Diagnostic::error(
+                    Rule::KerasInputMismatch,
+                    format!(
+                        "{name} has no input shape, so Keras builds its layers on {shown}'s shape {}: {why}: ValueError (the input is incompatible with the layer)",
+                        dims_text(&data)
+                    ),
+                    *range,
+                ));
+                return;
+            }
+        }
+    }
     let (Some(inputs), Some(data)) = (checked_inputs(&m), data_shapes(w, x)) else {
         return;
     };
     let problem = match (inputs.as_slice(), data) {
+        ([(_, input)], Data::One(data)) if functional(&m) && rank_differs(input, &data) => {
+            Some(format!(
+                "{name} takes inputs of shape {}, but {shown} has shape {}: {}-D data for a {}-D input",
+                dims_text(input),
+                dims_text(&data),
+                data.len(),
+                input.len()
+            ))
+        }
         ([(_, input)], Data::One(data)) => misfit(input, &data).map(|axis| {
             format!(
                 "{name} takes inputs of shape {}, but {shown} has shape {}: axis {axis} is {}, not {}",
-                shape_text(input),
-                shape_text(&data),
+                dims_text(input),
+                dims_text(&data),
                 data[axis].unwrap_or_default(),
                 input[axis].unwrap_or_default()
             )
@@ -456,8 +702,8 @@ fn input_mismatch(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                     misfit(input, data)?;
                     Some(format!(
                         "{name}'s input {i} ('{n}') takes shape {}, but {shown}['{n}'] has shape {}",
-                        shape_text(input),
-                        shape_text(data)
+                        dims_text(input),
+                        dims_text(data)
                     ))
                 })
             })
@@ -538,6 +784,7 @@ fn target_mismatch(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
     let (Some(units), Some(loss_name)) = output_and_loss(&m) else {
         return;
     };
+    let loss_name = loss_name.as_str();
     let Some(loss) = loss_kind(loss_name) else {
         return;
     };

@@ -29,6 +29,8 @@ pub enum Built {
     /// A layer not yet called on a tensor.
     Layer(Layer),
     Model(BuiltModel),
+    /// Code that raises when it runs: a layer given a tensor of a rank it rejects (why).
+    Invalid(String),
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -60,8 +62,25 @@ pub enum Layer {
     Same,
     /// `Input(shape)` or `InputLayer(shape)` at the start of a `Sequential` list.
     Input(Dims),
-    /// A layer of `RANKED` (convolutions, recurrent layers): its output shape is not followed.
-    Ranked(&'static str),
+    /// A layer of `RANKED` (convolutions, pooling, recurrent layers) and the shape it gives.
+    Ranked(&'static str, RankedOutput),
+    /// `Embedding(input_dim, output_dim)`: one axis more, of `output_dim`.
+    Embedding(Option<i64>),
+    /// `Reshape(target_shape)`: the batch axis, then the target shape.
+    Reshape(Dims),
+}
+
+/// What a layer of `RANKED` gives a tensor of a rank it takes.
+#[derive(Clone, Debug, PartialEq)]
+pub enum RankedOutput {
+    /// Convolutions and pooling: the same rank, sizes not followed.
+    SameRank,
+    /// A recurrent layer: its last output `(batch, units)`.
+    Last(Option<i64>),
+    /// A recurrent layer with `return_sequences=True`: `(batch, steps, units)`.
+    Sequences(Option<i64>),
+    /// Not followed (`return_state=True` gives a list).
+    Unknown,
 }
 
 /// Keras layers and the rank of the inputs they take (their `input_spec`: `ndim` exactly for
@@ -80,7 +99,35 @@ pub const RANKED: &[(&str, usize, bool)] = &[
     ("LSTM", 3, true),
     ("GRU", 3, true),
     ("SimpleRNN", 3, true),
+    ("MaxPooling1D", 3, true),
+    ("MaxPooling2D", 4, true),
+    ("MaxPooling3D", 5, true),
+    ("AveragePooling1D", 3, true),
+    ("AveragePooling2D", 4, true),
+    ("AveragePooling3D", 5, true),
+    ("MaxPool1D", 3, true),
+    ("MaxPool2D", 4, true),
+    ("MaxPool3D", 5, true),
+    ("AvgPool1D", 3, true),
+    ("AvgPool2D", 4, true),
+    ("AvgPool3D", 5, true),
 ];
+
+/// Why a layer of class `class` rejects a tensor of `rank` axes (batch included), per `RANKED`.
+fn rank_rejected(class: &str, rank: usize) -> Option<String> {
+    let (_, wanted, exact) = RANKED.iter().find(|(c, _, _)| *c == class)?;
+    let rejected = if *exact {
+        rank != *wanted
+    } else {
+        rank < *wanted
+    };
+    rejected.then(|| {
+        format!(
+            "{class} takes {}{wanted}-D inputs (the batch axis included), not {rank}-D",
+            if *exact { "" } else { "at least " }
+        )
+    })
+}
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct BuiltModel {
@@ -96,7 +143,22 @@ pub struct BuiltModel {
     pub first_layer: Option<(&'static str, Dims)>,
     /// The loss it was compiled with: `None` when unknown or not compiled.
     pub loss: Option<String>,
+    /// `compile` ran on it.
+    pub compiled: bool,
+    /// A Sequential model given no input shape: its layers (all known), which Keras builds on
+    /// the shape of the first data the model gets.
+    pub unbuilt: Option<Vec<Layer>>,
     stage: Stage,
+}
+
+impl BuiltModel {
+    /// The model after it got data: built, whatever its layers were given.
+    pub fn fed(&self) -> BuiltModel {
+        BuiltModel {
+            unbuilt: None,
+            ..self.clone()
+        }
+    }
 }
 
 /// How far a `Sequential` model is built: what the next layer added will be.
@@ -140,18 +202,9 @@ const SHAPE_KEEPING: &[&str] = &[
     "ActivityRegularization",
 ];
 
-/// Methods of a model that keep its architecture and its loss.
+/// Methods of a model that keep its architecture and its loss (besides `FEEDS_MODEL`).
 const KEEPS_MODEL: &[&str] = &[
     "summary",
-    "fit",
-    "fit_generator",
-    "evaluate",
-    "evaluate_generator",
-    "predict",
-    "predict_generator",
-    "predict_on_batch",
-    "train_on_batch",
-    "test_on_batch",
     "save",
     "save_weights",
     "load_weights",
@@ -222,10 +275,27 @@ pub enum ModelEffect {
     /// A name the statement reads: when it holds a function of the notebook, calling it may
     /// change the globals its body mentions.
     Reads(String),
+    /// The model got data (`fit`, `predict`, ...): Keras has built it on the data's shape.
+    Fed(String),
 }
+
+/// Methods of a model that give it data (the first builds a model given no input shape); they
+/// keep its architecture and its loss.
+pub const FEEDS_MODEL: &[&str] = &[
+    "fit",
+    "fit_generator",
+    "evaluate",
+    "evaluate_generator",
+    "predict",
+    "predict_generator",
+    "predict_on_batch",
+    "train_on_batch",
+    "test_on_batch",
+];
 
 pub fn statement_effects(stmt: &Stmt) -> Vec<ModelEffect> {
     let mut touched = BTreeSet::new();
+    let mut fed = BTreeSet::new();
     let mut reads = BTreeSet::new();
     let mut method = None;
     if let Stmt::Expr {
@@ -249,7 +319,9 @@ pub fn statement_effects(stmt: &Stmt) -> Vec<ModelEffect> {
         } = e
         {
             if let Expr::Attribute { value, attr, .. } = &**func {
-                if !KEEPS_MODEL.contains(&attr.as_str()) {
+                if FEEDS_MODEL.contains(&attr.as_str()) {
+                    root_names(value, &mut fed);
+                } else if !KEEPS_MODEL.contains(&attr.as_str()) {
                     root_names(value, &mut touched);
                 }
             }
@@ -288,6 +360,7 @@ pub fn statement_effects(stmt: &Stmt) -> Vec<ModelEffect> {
     }
     let mut out: Vec<ModelEffect> = reads.into_iter().map(ModelEffect::Reads).collect();
     out.extend(touched.into_iter().map(ModelEffect::Touched));
+    out.extend(fed.into_iter().map(ModelEffect::Fed));
     if let Some((name, call)) = method {
         out.push(ModelEffect::Method(name, call));
     }
@@ -358,6 +431,24 @@ pub fn apply_method(model: &BuiltModel, call: &Expr, history: &HistoryState) -> 
         depth: 0,
     }
     .method(model, call)
+    .ok()
+    .flatten()
+}
+
+/// Why `model.add(layer)` raises, when it does: the model has an input shape and the layer
+/// rejects the rank of the model's output.
+pub fn added_layer_problem(
+    model: &BuiltModel,
+    call: &Expr,
+    history: &HistoryState,
+) -> Option<String> {
+    Scope {
+        history,
+        locals: None,
+        depth: 0,
+    }
+    .method(model, call)
+    .err()
 }
 
 impl Scope<'_> {
@@ -492,6 +583,7 @@ impl Scope<'_> {
                 "Model" => {
                     let output = match self.eval(arg(1, "outputs")?) {
                         Some(Built::Tensor(t)) => Some(t.dims),
+                        Some(invalid @ Built::Invalid(_)) => return Some(invalid),
                         _ => None,
                     };
                     let tensor = |e: &Expr| match self.eval(e) {
@@ -508,6 +600,8 @@ impl Scope<'_> {
                         output,
                         first_layer: None,
                         loss: None,
+                        compiled: false,
+                        unbuilt: None,
                         stage: Stage::Layers,
                     }))
                 }
@@ -518,13 +612,17 @@ impl Scope<'_> {
                         output: None,
                         first_layer: None,
                         loss: None,
+                        compiled: false,
+                        unbuilt: Some(Vec::new()),
                         stage: Stage::Empty,
                     };
                     match arg(0, "layers") {
                         None => {}
                         Some(Expr::Seq { elts, .. }) => {
                             for layer in elts {
-                                self.add_layer(&mut model, layer);
+                                if let Err(why) = self.add_layer(&mut model, layer) {
+                                    return Some(Built::Invalid(why));
+                                }
                             }
                         }
                         Some(_) => return None,
@@ -535,6 +633,19 @@ impl Scope<'_> {
                     let units = arg(0, "units").and_then(|u| self.int(u));
                     Some(Built::Layer(Layer::Dense(units)))
                 }
+                "Embedding" => {
+                    let units = arg(1, "output_dim").and_then(|u| self.int(u));
+                    Some(Built::Layer(Layer::Embedding(units)))
+                }
+                "Reshape" => {
+                    // (`-1`: a size Keras infers.)
+                    let target = self.shape(arg(0, "target_shape")?)?;
+                    Some(Built::Layer(Layer::Reshape(
+                        std::iter::once(None)
+                            .chain(target.into_iter().map(|d| d.filter(|d| *d > 0)))
+                            .collect(),
+                    )))
+                }
                 c if FLATTENING.contains(&c) => {
                     // `keepdims=True` keeps the pooled axes.
                     keyword(keywords, "keepdims")
@@ -542,19 +653,41 @@ impl Scope<'_> {
                         .then_some(Built::Layer(Layer::Flatten))
                 }
                 c if SHAPE_KEEPING.contains(&c) => Some(Built::Layer(Layer::Same)),
-                c => RANKED
-                    .iter()
-                    .find(|(r, _, _)| *r == c)
-                    .map(|(r, _, _)| Built::Layer(Layer::Ranked(r))),
+                c => {
+                    let (class, _, _) = RANKED.iter().find(|(r, _, _)| *r == c)?;
+                    let output = if !matches!(*class, "LSTM" | "GRU" | "SimpleRNN") {
+                        RankedOutput::SameRank
+                    } else {
+                        let units = arg(0, "units").and_then(|u| self.int(u));
+                        let flag = |name: &str| match keyword(keywords, name) {
+                            None => Some(false),
+                            Some(Expr::Literal {
+                                value: Literal::Bool(b),
+                                ..
+                            }) => Some(*b),
+                            Some(_) => None,
+                        };
+                        match (flag("return_sequences"), flag("return_state")) {
+                            (Some(false), Some(false)) => RankedOutput::Last(units),
+                            (Some(true), Some(false)) => RankedOutput::Sequences(units),
+                            _ => RankedOutput::Unknown,
+                        }
+                    };
+                    Some(Built::Layer(Layer::Ranked(class, output)))
+                }
             };
         }
         // A layer called on a tensor: `Dense(5)(x)`.
         if let Some(Built::Layer(layer)) = self.eval(func) {
             let input = match args.first().and_then(|a| self.eval(a)) {
                 Some(Built::Tensor(t)) => Some(t.dims),
+                Some(invalid @ Built::Invalid(_)) => return Some(invalid),
                 _ => None,
             };
-            return apply(&layer, input).map(|dims| Built::Tensor(Tensor::output(dims)));
+            return match apply(&layer, input) {
+                Ok(dims) => dims.map(|dims| Built::Tensor(Tensor::output(dims))),
+                Err(why) => Some(Built::Invalid(why)),
+            };
         }
         // A function of the notebook that builds and returns a model.
         if let Expr::Name { id, .. } = func {
@@ -567,10 +700,12 @@ impl Scope<'_> {
         None
     }
 
-    /// Adds `layer` to a Sequential model.
-    fn add_layer(&self, model: &mut BuiltModel, layer: &Expr) {
+    /// Adds `layer` to a Sequential model; `Err` when Keras raises as it builds the layer on
+    /// the model's output (the model has an input shape).
+    fn add_layer(&self, model: &mut BuiltModel, layer: &Expr) -> Result<(), String> {
         let stage = std::mem::replace(&mut model.stage, Stage::Layers);
         let l = match (self.eval(layer), stage) {
+            (Some(Built::Invalid(why)), _) => return Err(why),
             // `keras.Input(shape)` or `InputLayer(shape)` first.
             (
                 Some(Built::Tensor(Tensor {
@@ -579,33 +714,48 @@ impl Scope<'_> {
                 Stage::Empty,
             )
             | (Some(Built::Layer(Layer::Input(dims))), Stage::Empty) => {
+                model.unbuilt = None;
                 model.output = Some(dims.clone());
                 model.stage = Stage::Input(dims);
-                return;
+                return Ok(());
             }
             (Some(Built::Layer(l)), Stage::Empty) => {
-                let input = declared_input(layer, self);
-                self.first_layer(model, &l, input);
-                return;
+                let input = declared_input(layer, &l, self);
+                match (&mut model.unbuilt, &input) {
+                    (Some(layers), None) => layers.push(l.clone()),
+                    _ => model.unbuilt = None,
+                }
+                return self.first_layer(model, &l, input);
             }
             (Some(Built::Layer(l)), Stage::Input(dims)) => {
-                self.first_layer(model, &l, Some(dims));
-                return;
+                return self.first_layer(model, &l, Some(dims));
             }
-            (Some(Built::Layer(l)), Stage::Layers) => l,
+            (Some(Built::Layer(l)), Stage::Layers) => {
+                if let Some(layers) = &mut model.unbuilt {
+                    layers.push(l.clone());
+                }
+                l
+            }
             _ => {
+                model.unbuilt = None;
                 model.output = None;
-                return;
+                return Ok(());
             }
         };
-        model.output = apply(&l, model.output.take());
+        model.output = apply(&l, model.output.take())?;
+        Ok(())
     }
 
     /// The first layer of a Sequential model, on inputs of shape `input` when known.
-    fn first_layer(&self, model: &mut BuiltModel, layer: &Layer, input: Option<Dims>) {
+    fn first_layer(
+        &self,
+        model: &mut BuiltModel,
+        layer: &Layer,
+        input: Option<Dims>,
+    ) -> Result<(), String> {
         let class = match layer {
             Layer::Dense(_) => Some("Dense"),
-            Layer::Ranked(class) => Some(*class),
+            Layer::Ranked(class, _) => Some(*class),
             _ => None,
         };
         if let (Some(class), Some(dims)) = (class, &input) {
@@ -618,7 +768,8 @@ impl Scope<'_> {
                 name: None,
             }]);
         }
-        model.output = apply(layer, input);
+        model.output = apply(layer, input)?;
+        Ok(())
     }
 
     /// Follows a call of a function of the notebook whose body is straight-line code ending in
@@ -653,19 +804,26 @@ impl Scope<'_> {
                     value: Some(value),
                     ..
                 } if matches!(targets.as_slice(), [Target::Name { .. }]) => {
-                    scope.apply_effects(s);
+                    scope.apply_effects(s).ok()?;
                     let v = scope.eval(value);
+                    if let Some(invalid @ Built::Invalid(_)) = v {
+                        return Some(invalid);
+                    }
                     if let [Target::Name { id, .. }] = targets.as_slice() {
                         scope.set(id, v);
                     }
                 }
                 Stmt::Assign { targets, .. } => {
-                    scope.apply_effects(s);
+                    scope.apply_effects(s).ok()?;
                     let mut names = BTreeSet::new();
                     targets.iter().for_each(|t| target_binds(t, &mut names));
                     names.iter().for_each(|n| scope.set(n, None));
                 }
-                Stmt::Expr { .. } => scope.apply_effects(s),
+                Stmt::Expr { .. } => {
+                    if let Err(why) = scope.apply_effects(s) {
+                        return Some(Built::Invalid(why));
+                    }
+                }
                 Stmt::Other { exprs, range } => {
                     let text = f
                         .source
@@ -676,7 +834,7 @@ impl Scope<'_> {
                         Some("return") if i == last => {
                             return scope.eval(exprs.first()?);
                         }
-                        Some("pass" | "assert") => scope.apply_effects(s),
+                        Some("pass" | "assert") => scope.apply_effects(s).ok()?,
                         _ => return None,
                     }
                 }
@@ -692,24 +850,31 @@ impl Scope<'_> {
         }
     }
 
-    /// What a statement of a function body does to its local models (see `statement_effects`).
-    fn apply_effects(&mut self, s: &Stmt) {
+    /// What a statement of a function body does to its local models (see `statement_effects`);
+    /// `Err` when it raises (`model.add(layer)` of a layer that rejects the model's output).
+    fn apply_effects(&mut self, s: &Stmt) -> Result<(), String> {
         for effect in statement_effects(s) {
-            let (ModelEffect::Touched(n) | ModelEffect::Method(n, _)) = &effect else {
+            let (ModelEffect::Touched(n) | ModelEffect::Method(n, _) | ModelEffect::Fed(n)) =
+                &effect
+            else {
                 continue;
             };
             let Some(Built::Model(m)) = self.lookup(n) else {
                 continue;
             };
             let after = match &effect {
-                ModelEffect::Method(_, call) => self.method(&m, call).map(Built::Model),
+                ModelEffect::Method(_, call) => self.method(&m, call)?.map(Built::Model),
+                ModelEffect::Fed(_) => Some(Built::Model(m.fed())),
                 _ => None,
             };
             self.set(n, after);
         }
+        Ok(())
     }
 
-    fn method(&self, model: &BuiltModel, call: &Expr) -> Option<BuiltModel> {
+    /// The model after `model.compile(...)` / `model.add(layer)` (`None`: not known), or why
+    /// the call raises.
+    fn method(&self, model: &BuiltModel, call: &Expr) -> Result<Option<BuiltModel>, String> {
         let Expr::Call {
             func,
             args,
@@ -717,25 +882,26 @@ impl Scope<'_> {
             ..
         } = call
         else {
-            return None;
+            return Ok(None);
         };
         let Expr::Attribute { attr, .. } = &**func else {
-            return None;
+            return Ok(None);
         };
         let mut model = model.clone();
         match attr.as_str() {
             "compile" => {
+                model.compiled = true;
                 model.loss = args
                     .get(1)
                     .or_else(|| keyword(keywords, "loss"))
                     .and_then(|l| self.loss(l));
             }
             "add" if model.class == "Sequential" && args.len() == 1 => {
-                self.add_layer(&mut model, &args[0]);
+                self.add_layer(&mut model, &args[0])?;
             }
-            _ => return None,
+            _ => return Ok(None),
         }
-        Some(model)
+        Ok(Some(model))
     }
 
     /// The loss a `compile(loss=...)` argument names: a string, a loss class or function of
@@ -753,30 +919,85 @@ impl Scope<'_> {
     }
 }
 
-/// The input shape a first layer declares (`Dense(8, input_shape=(4,))`, `input_dim=4`).
-fn declared_input(layer: &Expr, scope: &Scope) -> Option<Dims> {
+/// The input shape a first layer declares (`Dense(8, input_shape=(4,))`, `input_dim=4`; an
+/// `Embedding`'s `input_dim` is its vocabulary).
+fn declared_input(layer: &Expr, built: &Layer, scope: &Scope) -> Option<Dims> {
     let Expr::Call { keywords, .. } = layer else {
         return None;
     };
     if let Some(shape) = keyword(keywords, "input_shape") {
         return Some(std::iter::once(None).chain(scope.shape(shape)?).collect());
     }
+    if matches!(built, Layer::Embedding(_)) {
+        return None;
+    }
     let dim = scope.int(keyword(keywords, "input_dim")?)?;
     Some(vec![None, Some(dim)])
 }
 
-/// The shape a layer gives a tensor of shape `input` (`None`: unknown).
-fn apply(layer: &Layer, input: Option<Dims>) -> Option<Dims> {
-    match layer {
+/// Why Keras raises as it builds the layers of a model given no input shape on data of shape
+/// `data` (the batch axis first), when it does.
+pub fn build_on_data(layers: &[Layer], data: &[Option<i64>]) -> Option<String> {
+    let mut dims: Dims = std::iter::once(None)
+        .chain(data.iter().skip(1).copied())
+        .collect();
+    for layer in layers {
+        match apply(layer, Some(dims)) {
+            Err(why) => return Some(why),
+            Ok(Some(next)) => dims = next,
+            Ok(None) => return None,
+        }
+    }
+    None
+}
+
+/// The shape a layer gives a tensor of shape `input` (`None`: unknown), or why Keras raises as
+/// it builds the layer on it (a rank the layer's `input_spec` rejects).
+fn apply(layer: &Layer, input: Option<Dims>) -> Result<Option<Dims>, String> {
+    let Some(mut dims) = input else {
+        return Ok(match layer {
+            Layer::Flatten => Some(vec![None, None]),
+            Layer::Reshape(target) => Some(target.clone()),
+            _ => None,
+        });
+    };
+    let rank = dims.len();
+    let rejected = |class: &str| match rank_rejected(class, rank) {
+        Some(why) => Err(format!("{why}: it gets shape {}", dims_text(&dims))),
+        None => Ok(()),
+    };
+    Ok(match layer {
         Layer::Dense(units) => {
-            let mut dims = input.filter(|d| d.len() >= 2)?;
-            *dims.last_mut()? = Some((*units)?);
+            rejected("Dense")?;
+            *dims.last_mut().expect("rank 2 or more") = *units;
             Some(dims)
         }
+        Layer::Ranked(class, output) => {
+            rejected(class)?;
+            match output {
+                RankedOutput::SameRank => Some(vec![None; rank]),
+                RankedOutput::Last(units) if rank == 3 => Some(vec![None, *units]),
+                RankedOutput::Sequences(units) if rank == 3 => Some(vec![None, None, *units]),
+                _ => None,
+            }
+        }
+        Layer::Embedding(units) => {
+            dims.push(*units);
+            Some(dims)
+        }
+        Layer::Reshape(target) => Some(target.clone()),
         Layer::Flatten => Some(vec![None, None]),
-        Layer::Same => input,
-        Layer::Input(_) | Layer::Ranked(_) => None,
-    }
+        Layer::Same => Some(dims),
+        Layer::Input(_) => None,
+    })
+}
+
+/// `(None, 10)`.
+pub fn dims_text(dims: &[Option<i64>]) -> String {
+    crate::summary::tuple_text(
+        dims.iter()
+            .map(|d| d.map_or("None".to_string(), |d| d.to_string())),
+    )
 }
 
 fn target_binds(t: &Target, out: &mut BTreeSet<String>) {

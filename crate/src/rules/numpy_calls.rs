@@ -259,7 +259,7 @@ fn number_of(w: &Walker, e: &Expr) -> Option<f64> {
 
 /// The shape and dtype of nested lists or tuples of numbers (`[[1, 2], [3, 4]]`), when
 /// rectangular.
-fn literal_shape(v: &Val) -> Option<(Vec<i64>, bool)> {
+pub(super) fn literal_shape(v: &Val) -> Option<(Vec<i64>, bool)> {
     match v {
         Val::Int(_) => Some((vec![], true)),
         Val::Float(_) => Some((vec![], false)),

@@ -206,7 +206,10 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
             right,
             range,
         } => {
-            let (l, r) = (w.eval(left), w.eval(right));
+            let (l, r) = (
+                super::torch::known_array(w.eval(left)),
+                super::torch::known_array(w.eval(right)),
+            );
             let Some((a, b)) = arrays(&l, &r) else { return };
             if ELEMENTWISE.contains(op) {
                 out.extend(not_broadcast(
@@ -325,7 +328,7 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                             return;
                         }
                         if matches!(attr.as_str(), "reshape" | "view") && !args.is_empty() {
-                            if let Val::Array(a) = w.eval(value) {
+                            if let Val::Array(a) = super::torch::known_array(w.eval(value)) {
                                 if attr == "view" && a.lib != super::value::ArrayLib::Torch {
                                     return;
                                 }

@@ -31,12 +31,14 @@ use serde_json::Value;
 use crate::codes::Rule;
 use crate::diagnostic::Diagnostic;
 use crate::ir::{keyword, Expr, Keyword, Literal, SeqKind};
-use crate::summary::{Category, ObjectSummary};
+use crate::summary::{tuple_text, Category, ObjectSummary};
 
 use super::flow::{unpacks, Walker};
+use super::numpy_calls::literal_shape;
+use super::shapes::int_of;
 use super::torch_classes::run_forward;
 use super::torch_layers::{apply, argument, const_int, layer_of, nn_class, Layer, Mismatch, Shape};
-use super::value::{ArrayLib, Val};
+use super::value::{ArrayLib, ArrayVal, Val};
 
 /// A loss module.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -339,10 +341,47 @@ pub fn data_call(w: &Walker, path: &str, args: &[Expr], keywords: &[Keyword]) ->
             if !only(&["dtype", "device", "requires_grad"]) {
                 return None;
             }
+            let typed = keyword(keywords, "dtype").is_some();
             match w.eval(a) {
+                // `torch.tensor(X)` / `from_numpy(X)` of an integer array keep its dtype.
+                Val::Array(arr)
+                    if arr.lib == ArrayLib::Numpy
+                        && !typed
+                        && matches!(
+                            path,
+                            "torch.tensor" | "torch.as_tensor" | "torch.from_numpy"
+                        )
+                        && arr.dtype.as_deref().is_some_and(|d| {
+                            INTEGER_DTYPES.contains(&format!("torch.{d}").as_str())
+                        }) =>
+                {
+                    Some(Val::Array(ArrayVal {
+                        lib: ArrayLib::Torch,
+                        dtype: arr.dtype.as_deref().map(|d| format!("torch.{d}")),
+                        has_nan: None,
+                        csv_object_column: None,
+                        origin: None,
+                        non_integer: None,
+                        ..arr
+                    }))
+                }
                 Val::Array(arr) => Some(Val::Tensor(Shape::of(
                     arr.shape.iter().map(|d| Some(*d)).collect(),
                 ))),
+                // `torch.tensor([[1, 2], [3, 4]])`: integers give int64 (floats the default
+                // dtype, which `torch.set_default_dtype` may change: not kept).
+                v @ Val::Items { .. } if matches!(path, "torch.tensor" | "torch.as_tensor") => {
+                    let (shape, int) = literal_shape(&v)?;
+                    Some(Val::Array(ArrayVal {
+                        lib: ArrayLib::Torch,
+                        shape,
+                        dtype: (int && !typed).then(|| "torch.int64".to_string()),
+                        has_nan: None,
+                        csv_object_column: None,
+                        origin: None,
+                        non_integer: None,
+                    }))
+                }
                 _ => None,
             }
         }
@@ -527,6 +566,26 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                 return;
             }
             let who = w.shown(func, "the module");
+            if let ([x], Some(first)) = (args.as_slice(), weighted_first(&layer)) {
+                if let Val::Array(a) = w.eval(x) {
+                    let integer = a.lib == ArrayLib::Torch
+                        && a.dtype
+                            .as_deref()
+                            .is_some_and(|d| INTEGER_DTYPES.contains(&d));
+                    if integer {
+                        out.push(Diagnostic::error(
+                            Rule::TorchDtypeMismatch,
+                            format!(
+                                "{who} applies an nn.{first} first, whose weights are floating-point, but {} is a {} tensor: RuntimeError (mat1 and mat2 must have the same dtype / Input type and bias type should be the same); convert it with `.float()`",
+                                w.shown(x, "the input"),
+                                a.dtype.as_deref().unwrap_or_default()
+                            ),
+                            *range,
+                        ));
+                        return;
+                    }
+                }
+            }
             let blind: Vec<Option<Shape>> = args.iter().map(|_| None).collect();
             let run = |shapes: &[Option<Shape>]| match (&layer, shapes) {
                 (Layer::Net(class), _) => run_forward(class, shapes, 0).err(),
@@ -638,4 +697,354 @@ fn loss_shape(w: &Walker, loss: Loss, input: &Expr, target: &Expr) -> Option<Str
             ))
         }
     }
+}
+
+/// A tensor whose every dimension is known, as the array of torch the shape rules take (other
+/// values as they are).
+pub fn known_array(v: Val) -> Val {
+    match v {
+        Val::Tensor(Shape {
+            dims: Some(dims), ..
+        }) if dims.iter().all(Option::is_some) => Val::Array(ArrayVal {
+            lib: ArrayLib::Torch,
+            shape: dims.into_iter().flatten().collect(),
+            dtype: None,
+            has_nan: None,
+            csv_object_column: None,
+            origin: None,
+            non_integer: None,
+        }),
+        v => v,
+    }
+}
+
+/// The torch tensor `e` holds, with its shape known in full.
+fn tensor_array(w: &Walker, e: &Expr) -> Option<ArrayVal> {
+    match known_array(w.eval(e)) {
+        Val::Array(a) if a.lib == ArrayLib::Torch => Some(a),
+        _ => None,
+    }
+}
+
+/// Integer dtypes of tensors: no module's weights can have them (`Module.to` and
+/// `torch.set_default_dtype` take floating-point dtypes only).
+const INTEGER_DTYPES: &[&str] = &[
+    "torch.int64",
+    "torch.int32",
+    "torch.int16",
+    "torch.int8",
+    "torch.uint8",
+    "torch.bool",
+];
+
+/// The layer with weights a module applies first to its input, when it is an `nn.Linear` or a
+/// convolution (of a `Sequential`, its first layer; of a torchvision classifier, its stem).
+fn weighted_first(layer: &Layer) -> Option<String> {
+    match layer {
+        Layer::Linear { .. } => Some("Linear".to_string()),
+        Layer::Conv { n, .. } => Some(format!("Conv{n}d")),
+        Layer::Sequential(layers) => weighted_first(layers.first()?),
+        Layer::Head(first) => weighted_first(first),
+        _ => None,
+    }
+}
+
+/// dtypes of tensors as `str(tensor.dtype)` writes them; the products of `matmul` and its
+/// siblings take two tensors of one dtype and promote none.
+const MATMUL_DTYPES: &[&str] = &[
+    "torch.float16",
+    "torch.bfloat16",
+    "torch.float32",
+    "torch.float64",
+    "torch.int8",
+    "torch.int16",
+    "torch.int32",
+    "torch.int64",
+    "torch.uint8",
+];
+
+/// Checks of torch's tensor functions and methods on tensors whose shapes (and dtypes) are
+/// known: products (`@`, `torch.matmul`, `mm`, `bmm`, `dot`) with inner sizes or dtypes that
+/// differ, `torch.cat` / `stack` of tensors that do not join, `.numpy()` of a tensor that
+/// requires grad.
+pub fn check_tensor_ops(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
+    match expr {
+        Expr::BinOp {
+            op,
+            left,
+            right,
+            range,
+        } if *op == "@" => {
+            if let (Some(a), Some(b)) = (tensor_array(w, left), tensor_array(w, right)) {
+                product_dtypes(w, "@", (left, &a), (right, &b), *range, out);
+            }
+        }
+        Expr::Call {
+            func,
+            args,
+            keywords,
+            range,
+        } => {
+            if unpacks(args, keywords) {
+                return;
+            }
+            if let Expr::Attribute { value, attr, .. } = &**func {
+                if attr == "numpy" && args.is_empty() && keywords.is_empty() {
+                    numpy_of_grad(w, value, *range, out);
+                }
+            }
+            let Some(path) = w.lib_path(func) else {
+                return;
+            };
+            let Some(f) = path.strip_prefix("torch.") else {
+                return;
+            };
+            match (f, args.as_slice()) {
+                ("matmul" | "mm" | "bmm" | "dot", [l, r]) if keywords.is_empty() => {
+                    let (Some(a), Some(b)) = (tensor_array(w, l), tensor_array(w, r)) else {
+                        return;
+                    };
+                    if let Some(d) = product_shapes(w, f, (l, &a), (r, &b), *range) {
+                        out.push(d);
+                        return;
+                    }
+                    product_dtypes(w, &format!("torch.{f}"), (l, &a), (r, &b), *range, out);
+                }
+                ("cat" | "concat" | "concatenate" | "stack", [list, rest @ ..])
+                    if rest.len() <= 1 =>
+                {
+                    let dim = match rest.first().or_else(|| keyword(keywords, "dim")) {
+                        None => Some(0),
+                        Some(e) => int_of(w, e),
+                    };
+                    if keywords.iter().any(|k| k.name.as_deref() != Some("dim")) {
+                        return;
+                    }
+                    if let Some(dim) = dim {
+                        joined(w, f, list, dim, *range, out);
+                    }
+                }
+                _ => {}
+            }
+        }
+        _ => {}
+    }
+}
+
+/// `torch.mm` / `bmm` / `dot` of tensors of other ranks or inner sizes (`matmul` of 1-D and
+/// 2-D ones; `@` is the shape rules' `shape-matmul`).
+fn product_shapes(
+    w: &Walker,
+    f: &str,
+    (le, a): (&Expr, &ArrayVal),
+    (re, b): (&Expr, &ArrayVal),
+    range: crate::ir::TextRange,
+) -> Option<Diagnostic> {
+    let (x, y) = (&a.shape, &b.shape);
+    let rank = match f {
+        "mm" => Some(2),
+        "bmm" => Some(3),
+        "dot" => Some(1),
+        _ => None,
+    };
+    let problem = if let Some(r) = rank.filter(|r| x.len() != *r || y.len() != *r) {
+        format!("torch.{f} takes {r}-D tensors")
+    } else {
+        if x.is_empty() || y.is_empty() || (f == "matmul" && (x.len() > 2 || y.len() > 2)) {
+            return None;
+        }
+        let k1 = x[x.len() - 1];
+        let k2 = if y.len() == 1 { y[0] } else { y[y.len() - 2] };
+        if f == "bmm" && x[0] != y[0] {
+            format!("the batch sizes {} and {} differ", x[0], y[0])
+        } else if k1 != k2 {
+            format!("the inner dimensions {k1} and {k2} differ")
+        } else {
+            return None;
+        }
+    };
+    Some(Diagnostic::error(
+        Rule::ShapeMatmul,
+        format!(
+            "torch.{f} of {} with shape {} and {} with shape {}: {problem}: RuntimeError",
+            w.shown(le, "a tensor"),
+            tuple_text(x),
+            w.shown(re, "a tensor"),
+            tuple_text(y)
+        ),
+        range,
+    ))
+}
+
+/// A product of tensors of two known dtypes that differ: torch promotes none for products.
+fn product_dtypes(
+    w: &Walker,
+    what: &str,
+    (le, a): (&Expr, &ArrayVal),
+    (re, b): (&Expr, &ArrayVal),
+    range: crate::ir::TextRange,
+    out: &mut Vec<Diagnostic>,
+) {
+    let (Some(x), Some(y)) = (a.dtype.as_deref(), b.dtype.as_deref()) else {
+        return;
+    };
+    if x == y || !MATMUL_DTYPES.contains(&x) || !MATMUL_DTYPES.contains(&y) {
+        return;
+    }
+    if a.shape.is_empty() || b.shape.is_empty() {
+        return;
+    }
+    out.push(Diagnostic::error(
+        Rule::TorchDtypeMismatch,
+        format!(
+            "{what} of {} ({x}) and {} ({y}): matrix products take tensors of one dtype: RuntimeError (expected both to have the same dtype); convert one, e.g. `.float()`",
+            w.shown(le, "a tensor"),
+            w.shown(re, "a tensor")
+        ),
+        range,
+    ));
+}
+
+/// `torch.cat` / `stack` of a list of tensors of known shapes: `cat` needs one rank and the
+/// same sizes but along `dim` (1-D empty tensors are skipped), `stack` the same shapes.
+fn joined(
+    w: &Walker,
+    f: &str,
+    list: &Expr,
+    dim: i64,
+    range: crate::ir::TextRange,
+    out: &mut Vec<Diagnostic>,
+) {
+    let Expr::Seq {
+        kind: SeqKind::List | SeqKind::Tuple,
+        elts,
+        ..
+    } = list
+    else {
+        return;
+    };
+    let Some(tensors) = elts
+        .iter()
+        .map(|e| Some((w.shown(e, "a tensor"), tensor_array(w, e)?)))
+        .collect::<Option<Vec<_>>>()
+    else {
+        return;
+    };
+    if tensors.len() < 2 || tensors.iter().any(|(_, t)| t.shape.contains(&0)) {
+        return;
+    }
+    let (first_name, first) = (&tensors[0].0, &tensors[0].1.shape);
+    let stack = f == "stack";
+    let rank = first.len() as i64 + i64::from(stack);
+    let axis = if dim < 0 { dim + rank } else { dim };
+    if first.is_empty() || !(0..rank).contains(&axis) {
+        return;
+    }
+    let clash = tensors[1..].iter().find(|(_, t)| {
+        let other = &t.shape;
+        other.len() != first.len()
+            || first
+                .iter()
+                .zip(other)
+                .enumerate()
+                .any(|(i, (x, y))| x != y && (stack || i as i64 != axis))
+    });
+    if let Some((name, t)) = clash {
+        let why = if stack {
+            "torch.stack takes tensors of one shape".to_string()
+        } else if t.shape.len() != first.len() {
+            "torch.cat takes tensors of one number of dimensions".to_string()
+        } else {
+            format!("sizes must match except in dimension {axis}")
+        };
+        out.push(Diagnostic::error(
+            Rule::ShapeConcatenate,
+            format!(
+                "torch.{f} along dim {dim}: {first_name} has shape {} but {name} has shape {}: {why}: RuntimeError",
+                tuple_text(first),
+                tuple_text(&t.shape)
+            ),
+            range,
+        ));
+    }
+}
+
+/// `.numpy()` of a tensor that requires grad: the kernel says so, or the cell made it with
+/// `requires_grad=True` right there.
+fn numpy_of_grad(w: &Walker, value: &Expr, range: crate::ir::TextRange, out: &mut Vec<Diagnostic>) {
+    let requires_grad = match value {
+        Expr::Name { id, .. } if !w.bound_here.contains(id) && only_numpy_of(w, id) => {
+            w.ctx
+                .summaries
+                .and_then(|d| d.objects.get(id))
+                .filter(|o| {
+                    o.error.is_none() && o.kind == "tensor" && matches!(w.get(id), Val::Array(_))
+                })
+                .and_then(|o| o.representation.get("requires_grad"))
+                .and_then(Value::as_bool)
+                == Some(true)
+        }
+        Expr::Call { func, keywords, .. } => {
+            let made = w.lib_path(func).is_some_and(|p| {
+                matches!(
+                    p.as_str(),
+                    "torch.randn"
+                        | "torch.rand"
+                        | "torch.zeros"
+                        | "torch.ones"
+                        | "torch.tensor"
+                        | "torch.empty"
+                        | "torch.full"
+                )
+            });
+            made && keyword(keywords, "requires_grad").is_some_and(|k| {
+                matches!(
+                    k,
+                    Expr::Literal {
+                        value: Literal::Bool(true),
+                        ..
+                    }
+                )
+            })
+        }
+        _ => false,
+    };
+    if requires_grad {
+        out.push(Diagnostic::error(
+            Rule::TorchNumpyGrad,
+            format!(
+                "{} requires grad: `.numpy()` cannot take a tensor autograd tracks: RuntimeError (Can't call numpy() on Tensor that requires grad); use `.detach().numpy()`",
+                w.shown(value, "the tensor")
+            ),
+            range,
+        ));
+    }
+}
+
+/// The cell mentions `name` only as the receiver of `.numpy()`, and no function of the notebook
+/// mentions it: nothing in the cell may have changed whether it requires grad.
+fn only_numpy_of(w: &Walker, name: &str) -> bool {
+    let (mut mentions, mut numpy) = (0, 0);
+    super::history::for_each_expr(w.ctx.body, &mut |e| match e {
+        Expr::Name { id, .. } if id == name => mentions += 1,
+        Expr::Call { func, .. } => {
+            if let Expr::Attribute { value, attr, .. } = &**func {
+                if matches!(&**value, Expr::Name { id, .. } if id == name) && attr == "numpy" {
+                    numpy += 1;
+                }
+            }
+        }
+        _ => {}
+    });
+    let cell = w.ctx.cell;
+    mentions == numpy
+        && !cell.stored_attributes.contains("requires_grad")
+        && !cell.stored_attributes.contains("data")
+        && !cell.function_mentions.iter().any(|(_, m)| m.contains(name))
+        && !w
+            .ctx
+            .history
+            .function_mentions
+            .values()
+            .any(|m| m.contains(name))
 }
