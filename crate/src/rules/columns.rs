@@ -9,12 +9,14 @@
 //! `rename` of absent keys (the default `errors='ignore'`), row labels, integer keys, frames whose
 //! column list was cut or holds tuples, and `by=` names when an index level could carry the name.
 
+use std::collections::BTreeMap;
+
 use crate::codes::Rule;
 use crate::diagnostic::{Diagnostic, Edit, Fix};
 use crate::ir::{Expr, Keyword, Literal, SeqKind, TextRange};
 
 use super::flow::{str_list, unpacks, Walker};
-use super::value::{Frame, Val};
+use super::value::{Column, Frame, Val};
 use super::{list_preview, suggest};
 
 /// A string key with its place in the cell.
@@ -542,7 +544,7 @@ pub fn new_frame(w: &Walker, path: &str, args: &[Expr], keywords: &[Keyword]) ->
             _ => return None,
         },
         None => match w.eval(kw(keywords, "data").or(args.first())?) {
-            Val::Dict { keys, .. } => keys,
+            Val::Dict { keys, values } => return Some(Val::Frame(dict_frame(keys, &values))),
             _ => return None,
         },
     };
@@ -552,6 +554,52 @@ pub fn new_frame(w: &Walker, path: &str, args: &[Expr], keywords: &[Keyword]) ->
         plain: true,
         ..Frame::default()
     }))
+}
+
+/// `pd.DataFrame({'a': [...], ...})`: with lists of strings or numbers written in the cell, the
+/// rows, the strings and the NaN of each column are known too.
+fn dict_frame(keys: Vec<String>, values: &[Val]) -> Frame {
+    let mut column_info = BTreeMap::new();
+    let mut lengths = Vec::new();
+    let mut all_known = true;
+    for (key, value) in keys.iter().zip(values) {
+        let info = match value {
+            Val::Strs { type_name, items } if type_name == "list" => {
+                lengths.push(items.len() as i64);
+                Column {
+                    str_examples: items.clone(),
+                    has_nan: Some(false),
+                    non_integer: None,
+                }
+            }
+            v => match super::numpy_calls::literal_array(v).filter(|a| a.shape.len() == 1) {
+                Some(a) => {
+                    lengths.push(a.shape[0]);
+                    Column {
+                        str_examples: Vec::new(),
+                        has_nan: a.has_nan,
+                        non_integer: a.non_integer,
+                    }
+                }
+                None => {
+                    all_known = false;
+                    continue;
+                }
+            },
+        };
+        column_info.insert(key.clone(), info);
+    }
+    let n_rows = (all_known && !lengths.is_empty() && lengths.iter().all(|n| *n == lengths[0]))
+        .then(|| lengths[0]);
+    Frame {
+        width: Some(keys.len() as i64),
+        has_nan: n_rows.map(|_| column_info.values().any(|c| c.has_nan == Some(true))),
+        n_rows,
+        columns: Some(keys),
+        column_info,
+        plain: true,
+        ..Frame::default()
+    }
 }
 
 /// The frame a pandas method returns, as far as columns go.

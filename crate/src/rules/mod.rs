@@ -17,6 +17,7 @@ pub mod numpy_calls;
 pub mod pytypes;
 pub mod shapes;
 pub mod sklearn;
+mod sklearn_tables;
 pub mod targets;
 pub mod torch;
 pub mod torch_classes;

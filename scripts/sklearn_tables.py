@@ -1,0 +1,89 @@
+"""Prints the scikit-learn tables of crate/src/rules/sklearn_tables.rs, read off the installed
+scikit-learn by running its own estimators and registries (nothing is typed by hand but the
+historical scorer names, which no installed release lists):
+
+    .venv/bin/python scripts/sklearn_tables.py > crate/src/rules/sklearn_tables.rs
+
+- SCORER_NAMES: `sklearn.metrics.get_scorer_names()`, plus names earlier releases accepted.
+- SAMPLE_CHECKED: every classifier and regressor of `all_estimators()` that, built with its
+  default parameters, fits 10 rows of X with 10 targets and raises ValueError when `fit` gets
+  10 rows and 8 targets.
+"""
+
+import warnings
+
+import numpy as np
+import sklearn
+from sklearn.metrics import get_scorer_names
+from sklearn.utils import all_estimators
+
+# Scorer names of releases before the installed one (0.20 to 1.5): a kernel may run them.
+HISTORICAL_SCORERS = [
+    "brier_score_loss",
+    "log_loss",
+    "max_error",
+    "mean_absolute_error",
+    "mean_squared_error",
+    "median_absolute_error",
+    "neg_mean_squared_log_error",
+    "mean_squared_log_error",
+    "neg_brier_score",
+]
+
+
+def sample_checked() -> list[str]:
+    X = np.random.RandomState(0).rand(10, 3)
+    y = np.array([0, 1] * 5)
+    names = []
+    for name, cls in all_estimators(type_filter=["classifier", "regressor"]):
+        try:
+            est = cls()
+        except TypeError:  # needs an estimator or other required arguments
+            continue
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            try:
+                sklearn.clone(est).fit(X, y)
+            except Exception:
+                continue  # the rows-only check proves nothing for it
+            try:
+                est.fit(X, y[:8])
+            except ValueError:
+                names.append(name)
+            except Exception:
+                pass
+    return sorted(set(names))
+
+
+def rust_list(name: str, doc: str, items: list[str]) -> str:
+    body = "".join(f'    "{i}",\n' for i in items)
+    return f"{doc}\npub(super) const {name}: &[&str] = &[\n{body}];\n"
+
+
+def main() -> None:
+    scorers = sorted(set(get_scorer_names()) | set(HISTORICAL_SCORERS))
+    print(
+        f"//! Tables read off scikit-learn {sklearn.__version__} by `scripts/sklearn_tables.py`"
+        " (generated: edit the script, not this file).\n"
+    )
+    print(
+        rust_list(
+            "SCORER_NAMES",
+            "/// The strings `scoring=` accepts: `get_scorer_names()` and names of earlier releases.",
+            scorers,
+        )
+    )
+    print(
+        rust_list(
+            "SAMPLE_CHECKED",
+            "/// Classifiers and regressors whose `fit` (default parameters) raises ValueError when"
+            " X and y\n/// have different numbers of samples (Found input variables with"
+            " inconsistent numbers of samples).",
+            sample_checked(),
+        ),
+        end="",
+    )
+
+
+if __name__ == "__main__":
+    main()
