@@ -16,6 +16,7 @@ use crate::diagnostic::{Diagnostic, Edit, Fix};
 use crate::ir::{Expr, Keyword, Literal, Params, TextRange};
 use crate::summary::{Category, ObjectSummary};
 
+use super::attr_tables::DATETIME_CLASS_ONLY;
 use super::flow::{unpacks, Walker};
 use super::value::Val;
 
@@ -415,6 +416,15 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                         out.push(Diagnostic::error(
                             Rule::MissingAttribute,
                             format!("'{short_type}' object has no attribute '{attr}' ({} is a {short_type}); {hint}: AttributeError", w.shown(value, "the object")),
+                            attr_range,
+                        ));
+                    }
+                }
+                Val::Module(Some(m)) if m == "datetime" => {
+                    if let Some((_, class)) = DATETIME_CLASS_ONLY.iter().find(|(a, _)| a == attr) {
+                        out.push(Diagnostic::error(
+                            Rule::MissingAttribute,
+                            format!("module 'datetime' has no attribute '{attr}': {} is the module, and '{attr}' belongs to its class datetime.{class}; write datetime.{class}.{attr}, or import the class with from datetime import {class}: AttributeError", w.shown(value, "datetime")),
                             attr_range,
                         ));
                     }

@@ -17,7 +17,7 @@ use crate::ir::{Expr, Keyword, Literal, SeqKind, Stmt, Target, TextRange};
 use super::calls::Callee;
 use super::value::{from_summary, ArrayLib, ArrayVal, Estimator, Frame, SeriesVal, Val};
 use super::{
-    api, columns, join, keras, numpy_calls, pytypes, shapes, sklearn, targets, torch,
+    api, columns, join, keras, numpy_calls, plots, pytypes, shapes, sklearn, targets, torch,
     torch_classes, torch_layers, values, RuleContext,
 };
 
@@ -1049,6 +1049,7 @@ impl<'a> Walker<'a> {
         sklearn::check(self, expr, &mut found);
         targets::check(self, expr, &mut found);
         shapes::check(self, expr, &mut found);
+        plots::check(self, expr, &mut found);
         numpy_calls::check(self, expr, &mut found);
         values::check(self, expr, &mut found);
         api::check(self, expr, &mut found);
