@@ -8,12 +8,16 @@ historical scorer names, which no installed release lists):
 - SAMPLE_CHECKED: every classifier and regressor of `all_estimators()` that, built with its
   default parameters, fits 10 rows of X with 10 targets and raises ValueError when `fit` gets
   10 rows and 8 targets.
+- UNFITTED_RAISE: every estimator of `all_estimators()` that builds with its default parameters
+  and whose `predict`, `transform`, `predict_proba` and `decision_function` (those it has) all
+  raise NotFittedError before `fit`.
 """
 
 import warnings
 
 import numpy as np
 import sklearn
+from sklearn.exceptions import NotFittedError
 from sklearn.metrics import get_scorer_names
 from sklearn.utils import all_estimators
 
@@ -55,6 +59,32 @@ def sample_checked() -> list[str]:
     return sorted(set(names))
 
 
+def unfitted_raise() -> list[str]:
+    X = np.random.RandomState(0).rand(6, 3)
+    names = []
+    for name, cls in all_estimators():
+        try:
+            est = cls()
+        except TypeError:
+            continue
+        methods = [
+            m
+            for m in ("predict", "transform", "predict_proba", "decision_function")
+            if hasattr(est, m)
+        ]
+        raised = 0
+        for m in methods:
+            try:
+                getattr(est, m)(X)
+            except NotFittedError:
+                raised += 1
+            except Exception:
+                pass
+        if methods and raised == len(methods):
+            names.append(name)
+    return sorted(names)
+
+
 def rust_list(name: str, doc: str, items: list[str]) -> str:
     body = "".join(f'    "{i}",\n' for i in items)
     return f"{doc}\npub(super) const {name}: &[&str] = &[\n{body}];\n"
@@ -80,6 +110,14 @@ def main() -> None:
             " X and y\n/// have different numbers of samples (Found input variables with"
             " inconsistent numbers of samples).",
             sample_checked(),
+        )
+    )
+    print(
+        rust_list(
+            "UNFITTED_RAISE",
+            "/// Estimators that build with default parameters and whose predict, transform,"
+            " predict_proba\n/// and decision_function all raise NotFittedError before fit.",
+            unfitted_raise(),
         ),
         end="",
     )

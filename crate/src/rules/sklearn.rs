@@ -18,7 +18,7 @@ use crate::diagnostic::Diagnostic;
 use crate::ir::{Expr, Keyword, Literal, TextRange};
 
 use super::flow::{unpacks, Walker};
-use super::sklearn_tables::{SAMPLE_CHECKED, SCORER_NAMES};
+use super::sklearn_tables::{SAMPLE_CHECKED, SCORER_NAMES, UNFITTED_RAISE};
 use super::value::{ArrayLib, ArrayVal, Estimator, Val};
 
 /// Estimators that validate `X` as a 2-D numeric array (no strings, no 1-D input): every
@@ -265,7 +265,10 @@ pub fn construct(path: &str, keywords: &[Keyword], range: TextRange) -> Option<E
         return None;
     }
     let class = path.rsplit('.').next()?;
-    if !NUMERIC_2D.contains(&class) && !KNOWN.contains(&class) {
+    if ![NUMERIC_2D, KNOWN, UNFITTED_RAISE]
+        .iter()
+        .any(|table| table.contains(&class))
+    {
         return None;
     }
     let mut params = BTreeMap::new();
