@@ -499,7 +499,7 @@ fn may_be_group_values(f: &Frame, e: &Expr) -> bool {
 
 /// Can a `by=` name only be a column: no executed cell could have named an index, and the
 /// kernel did not report an index other than a `RangeIndex`?
-fn index_unnamed(w: &Walker, f: &Frame) -> bool {
+pub(super) fn index_unnamed(w: &Walker, f: &Frame) -> bool {
     w.index_unnamed
         && f.index_class
             .as_deref()
@@ -544,7 +544,13 @@ pub fn new_frame(w: &Walker, path: &str, args: &[Expr], keywords: &[Keyword]) ->
             _ => return None,
         },
         None => match w.eval(kw(keywords, "data").or(args.first())?) {
-            Val::Dict { keys, values } => return Some(Val::Frame(dict_frame(keys, &values))),
+            Val::Dict { keys, values } => {
+                let mut frame = dict_frame(keys, &values);
+                if kw(keywords, "index").is_none() {
+                    frame.index_class = Some("RangeIndex".into());
+                }
+                return Some(Val::Frame(frame));
+            }
             _ => return None,
         },
     };

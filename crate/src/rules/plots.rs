@@ -6,6 +6,9 @@
 //! - `missing-attribute`: an Axes method (`plot`, `set_title`, ...) called on the numpy array of
 //!   Axes that `plt.subplots(nrows, ncols)` returns: AttributeError.
 //! - `index-out-of-range`: `axes[i, j]` past the grid `plt.subplots` made: IndexError.
+//! - `missing-column`: `sns.scatterplot(data=df, x='name', ...)` (every seaborn function that
+//!   takes `data` and names its columns) with a name that is not a column of `df`, whose index
+//!   has no name either: ValueError (Could not interpret value), KeyError for the regression plots.
 
 use crate::codes::Rule;
 use crate::diagnostic::Diagnostic;
@@ -177,6 +180,87 @@ fn grid_shape(v: &Val) -> Vec<i64> {
     }
 }
 
+/// seaborn functions that take a frame as `data` (first positional argument since seaborn 0.12)
+/// and look the names given as these parameters up in it.
+const SEABORN_NAMED: &[&str] = &[
+    "relplot",
+    "scatterplot",
+    "lineplot",
+    "displot",
+    "histplot",
+    "kdeplot",
+    "ecdfplot",
+    "rugplot",
+    "catplot",
+    "stripplot",
+    "swarmplot",
+    "boxplot",
+    "violinplot",
+    "boxenplot",
+    "pointplot",
+    "barplot",
+    "countplot",
+    "lmplot",
+    "regplot",
+    "residplot",
+    "jointplot",
+];
+
+const SEABORN_NAME_PARAMS: &[&str] = &[
+    "x", "y", "hue", "size", "style", "units", "weights", "col", "row",
+];
+
+/// `sns.histplot(data=df, x='nmae')`: a name that is neither a column of `df` (whose columns are
+/// all known) nor the name of its index.
+fn seaborn_column(
+    w: &Walker,
+    func: &Expr,
+    args: &[Expr],
+    keywords: &[crate::ir::Keyword],
+) -> Option<Diagnostic> {
+    let path = w.lib_path(func)?;
+    let function = path.strip_prefix("seaborn.")?;
+    if !SEABORN_NAMED.contains(&function) || unpacks(args, keywords) {
+        return None;
+    }
+    let data = super::sklearn::keyword(keywords, "data").or(args.first())?;
+    let Val::Frame(frame) = w.eval(data) else {
+        return None;
+    };
+    let columns = frame.columns.as_ref()?;
+    if !super::columns::index_unnamed(w, &frame) || frame.index_class.is_none() {
+        return None;
+    }
+    keywords.iter().find_map(|k| {
+        let param = k.name.as_deref().filter(|p| SEABORN_NAME_PARAMS.contains(p))?;
+        let name = match w.eval(&k.value) {
+            Val::Str(s) => s,
+            _ => k.value.as_str_literal()?.to_string(),
+        };
+        let name = name.as_str();
+        if columns.iter().any(|c| c == name) {
+            return None;
+        }
+        let error = if matches!(function, "lmplot" | "regplot" | "residplot") {
+            "KeyError".to_string()
+        } else {
+            format!("ValueError: Could not interpret value `{name}` for `{param}`")
+        };
+        let hint = super::suggest(name, columns.iter().map(String::as_str))
+            .map(|c| format!("; did you mean '{c}'?"))
+            .unwrap_or_default();
+        Some(Diagnostic::error(
+            Rule::MissingColumn,
+            format!(
+                "'{name}' is not a column of {} (columns: {}){hint}: seaborn's {function} looks {param}='{name}' up in data and raises {error}",
+                w.shown(data, "data"),
+                super::list_preview(columns, 8)
+            ),
+            k.value.range(),
+        ))
+    })
+}
+
 pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
     match expr {
         Expr::Attribute { value, attr, range } if AXES_ONLY.contains(&attr.as_str()) => {
@@ -209,7 +293,9 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
             keywords,
             ..
         } => {
-            if let Some(d) = lengths_problem(w, func, args, keywords) {
+            if let Some(d) = lengths_problem(w, func, args, keywords)
+                .or_else(|| seaborn_column(w, func, args, keywords))
+            {
                 out.push(d);
             }
         }
