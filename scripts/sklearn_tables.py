@@ -8,6 +8,12 @@ historical scorer names, which no installed release lists):
 - SAMPLE_CHECKED: every classifier and regressor of `all_estimators()` that, built with its
   default parameters, fits 10 rows of X with 10 targets and raises ValueError when `fit` gets
   10 rows and 8 targets.
+- NUMERIC_2D: every estimator of `all_estimators()` that builds with its default parameters,
+  takes no other estimator (`estimator`, `regressor` parameters: what it wraps may take other
+  data), fits 60 rows of 3 random floats, and raises ValueError both on a frame with a text
+  column and on 1-D X; but SimpleImputer, whose strategy='most_frequent' or 'constant' takes
+  text.
+- ACCEPTS_NAN: those of NUMERIC_2D whose `allow_nan` input tag is set.
 - UNFITTED_RAISE: every estimator of `all_estimators()` that builds with its default parameters
   and whose `predict`, `transform`, `predict_proba` and `decision_function` (those it has) all
   raise NotFittedError before `fit`.
@@ -16,10 +22,11 @@ historical scorer names, which no installed release lists):
 import warnings
 
 import numpy as np
+import pandas as pd
 import sklearn
 from sklearn.exceptions import NotFittedError
 from sklearn.metrics import get_scorer_names
-from sklearn.utils import all_estimators
+from sklearn.utils import all_estimators, get_tags
 
 # Scorer names of releases before the installed one (0.20 to 1.5): a kernel may run them.
 HISTORICAL_SCORERS = [
@@ -57,6 +64,40 @@ def sample_checked() -> list[str]:
             except Exception:
                 pass
     return sorted(set(names))
+
+
+def numeric_2d() -> tuple[list[str], list[str]]:
+    rng = np.random.RandomState(0)
+    X = rng.rand(60, 3)
+    y = 1 + np.arange(60) % 3
+    text = pd.DataFrame({"a": X[:, 0], "b": ["x", "y", "zz"] * 20})
+    names, nan_ok = [], []
+    for name, cls in all_estimators():
+        try:
+            est = cls()
+        except TypeError:
+            continue
+        if {"estimator", "regressor"} & set(est.get_params(deep=False)):
+            continue
+        if name == "SimpleImputer":  # strategy='most_frequent' or 'constant' takes text
+            continue
+
+        def raised(data):
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                try:
+                    sklearn.clone(est).fit(data, y)
+                except Exception as e:
+                    return e
+            return None
+
+        if raised(X) is not None:
+            continue
+        if all(isinstance(raised(d), ValueError) for d in (text, X[:, 0])):
+            names.append(name)
+            if get_tags(est).input_tags.allow_nan:
+                nan_ok.append(name)
+    return sorted(names), sorted(nan_ok)
 
 
 def unfitted_raise() -> list[str]:
@@ -110,6 +151,22 @@ def main() -> None:
             " X and y\n/// have different numbers of samples (Found input variables with"
             " inconsistent numbers of samples).",
             sample_checked(),
+        )
+    )
+    numeric, nan_ok = numeric_2d()
+    print(
+        rust_list(
+            "NUMERIC_2D",
+            "/// Estimators that validate X as a 2-D numeric array: ValueError on text and on 1-D"
+            " X.",
+            numeric,
+        )
+    )
+    print(
+        rust_list(
+            "ACCEPTS_NAN",
+            "/// Of NUMERIC_2D, those whose `allow_nan` tag says they take NaN in X.",
+            nan_ok,
         )
     )
     print(

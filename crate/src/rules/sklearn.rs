@@ -9,7 +9,14 @@
 //! - `sklearn-nan-input`: data with NaN into an estimator that rejects NaN (scalers, tree models,
 //!   histogram gradient boosting and imputers accept it and are never flagged).
 //! - `sklearn-empty-input`: zero samples into `fit`/`train_test_split`.
-//! - `sklearn-bad-params`: `LogisticRegression` solver and penalty that do not go together.
+//! - `sklearn-sample-mismatch`: X and y of different lengths into `fit`/`score` of an estimator
+//!   that checks them, or arrays of different lengths into `train_test_split`.
+//! - `sklearn-bad-params`: `LogisticRegression` solver and penalty that do not go together; a
+//!   `scoring` name no scorer has; `test_size`/`train_size` out of range; more k-means clusters
+//!   or PCA components than the data allows; more neighbours than fitted samples.
+//!
+//! The tables of estimators and scorer names are read off scikit-learn by
+//! `scripts/sklearn_tables.py` (`sklearn_tables.rs`).
 
 use std::collections::BTreeMap;
 
@@ -18,164 +25,10 @@ use crate::diagnostic::Diagnostic;
 use crate::ir::{Expr, Keyword, Literal, TextRange};
 
 use super::flow::{unpacks, Walker};
-use super::sklearn_tables::{SAMPLE_CHECKED, SCORER_NAMES, UNFITTED_RAISE};
+use super::sklearn_tables::{
+    ACCEPTS_NAN, NUMERIC_2D, SAMPLE_CHECKED, SCORER_NAMES, UNFITTED_RAISE,
+};
 use super::value::{ArrayLib, ArrayVal, Estimator, Val};
-
-/// Estimators that validate `X` as a 2-D numeric array (no strings, no 1-D input): every
-/// classifier, regressor, transformer and clusterer of scikit-learn 1.9 that fits with its default
-/// parameters and raises ValueError both on a frame with a text column and on 1-D `X`, but the
-/// meta-estimators whose wrapped estimator may take other data (AdaBoost, Bagging, calibration,
-/// RANSAC, TransformedTargetRegressor).
-const NUMERIC_2D: &[&str] = &[
-    "ARDRegression",
-    "AdditiveChi2Sampler",
-    "AffinityPropagation",
-    "AgglomerativeClustering",
-    "BayesianRidge",
-    "BernoulliNB",
-    "BernoulliRBM",
-    "Binarizer",
-    "Birch",
-    "BisectingKMeans",
-    "CategoricalNB",
-    "ComplementNB",
-    "DBSCAN",
-    "DecisionTreeClassifier",
-    "DecisionTreeRegressor",
-    "DictionaryLearning",
-    "ElasticNet",
-    "ElasticNetCV",
-    "ExtraTreeClassifier",
-    "ExtraTreeRegressor",
-    "ExtraTreesClassifier",
-    "ExtraTreesRegressor",
-    "FactorAnalysis",
-    "FastICA",
-    "FeatureAgglomeration",
-    "GammaRegressor",
-    "GaussianNB",
-    "GaussianProcessClassifier",
-    "GaussianProcessRegressor",
-    "GradientBoostingClassifier",
-    "GradientBoostingRegressor",
-    "HDBSCAN",
-    "HistGradientBoostingClassifier",
-    "HistGradientBoostingRegressor",
-    "HuberRegressor",
-    "IncrementalPCA",
-    "Isomap",
-    "KBinsDiscretizer",
-    "KMeans",
-    "KNNImputer",
-    "KNeighborsClassifier",
-    "KNeighborsRegressor",
-    "KNeighborsTransformer",
-    "KernelPCA",
-    "KernelRidge",
-    "Lars",
-    "LarsCV",
-    "Lasso",
-    "LassoCV",
-    "LassoLars",
-    "LassoLarsCV",
-    "LassoLarsIC",
-    "LatentDirichletAllocation",
-    "LinearDiscriminantAnalysis",
-    "LinearRegression",
-    "LinearSVC",
-    "LinearSVR",
-    "LocallyLinearEmbedding",
-    "LogisticRegression",
-    "LogisticRegressionCV",
-    "MLPClassifier",
-    "MLPRegressor",
-    "MaxAbsScaler",
-    "MeanShift",
-    "MinMaxScaler",
-    "MiniBatchDictionaryLearning",
-    "MiniBatchKMeans",
-    "MiniBatchNMF",
-    "MiniBatchSparsePCA",
-    "MultinomialNB",
-    "NMF",
-    "Normalizer",
-    "NuSVC",
-    "NuSVR",
-    "Nystroem",
-    "OPTICS",
-    "OrthogonalMatchingPursuit",
-    "OrthogonalMatchingPursuitCV",
-    "PCA",
-    "PLSRegression",
-    "PassiveAggressiveClassifier",
-    "PassiveAggressiveRegressor",
-    "Perceptron",
-    "PoissonRegressor",
-    "PolynomialCountSketch",
-    "PolynomialFeatures",
-    "PowerTransformer",
-    "QuadraticDiscriminantAnalysis",
-    "QuantileRegressor",
-    "QuantileTransformer",
-    "RBFSampler",
-    "RadiusNeighborsClassifier",
-    "RadiusNeighborsRegressor",
-    "RadiusNeighborsTransformer",
-    "RandomForestClassifier",
-    "RandomForestRegressor",
-    "RandomTreesEmbedding",
-    "Ridge",
-    "RidgeCV",
-    "RidgeClassifier",
-    "RidgeClassifierCV",
-    "RobustScaler",
-    "SGDClassifier",
-    "SGDRegressor",
-    "SVC",
-    "SVR",
-    "SelectFdr",
-    "SelectFpr",
-    "SelectFwe",
-    "SelectKBest",
-    "SelectPercentile",
-    "SkewedChi2Sampler",
-    "SparsePCA",
-    "SpectralClustering",
-    "SplineTransformer",
-    "StandardScaler",
-    "TSNE",
-    "TfidfTransformer",
-    "TheilSenRegressor",
-    "TruncatedSVD",
-    "TweedieRegressor",
-    "VarianceThreshold",
-];
-
-/// Of those, the ones that take NaN in `X` in scikit-learn 1.9 (trees, forests, histogram
-/// boosting, the scalers, imputers, HDBSCAN, VarianceThreshold); the others reject it, as they
-/// did in every earlier release.
-const ACCEPTS_NAN: &[&str] = &[
-    "DecisionTreeClassifier",
-    "DecisionTreeRegressor",
-    "ExtraTreeClassifier",
-    "ExtraTreeRegressor",
-    "ExtraTreesClassifier",
-    "ExtraTreesRegressor",
-    "HDBSCAN",
-    "HistGradientBoostingClassifier",
-    "HistGradientBoostingRegressor",
-    "KNNImputer",
-    "MaxAbsScaler",
-    "MinMaxScaler",
-    "PowerTransformer",
-    "QuantileTransformer",
-    "RandomForestClassifier",
-    "RandomForestRegressor",
-    "RandomTreesEmbedding",
-    "RobustScaler",
-    "StandardScaler",
-    "VarianceThreshold",
-];
 
 /// Estimators whose output has the same shape as their input.
 const SHAPE_PRESERVING: &[&str] = &[
