@@ -6,6 +6,7 @@
 //! - `missing-attribute`: an Axes method (`plot`, `set_title`, ...) called on the numpy array of
 //!   Axes that `plt.subplots(nrows, ncols)` returns: AttributeError.
 //! - `index-out-of-range`: `axes[i, j]` past the grid `plt.subplots` made: IndexError.
+//! - `not-subscriptable`: `ax[0]` of the single Axes `plt.subplots()` returns: TypeError.
 //! - `missing-column`: `sns.scatterplot(data=df, x='name', ...)` (every seaborn function that
 //!   takes `data` and names its columns) with a name that is not a column of `df`, whose index
 //!   has no name either: ValueError (Could not interpret value), KeyError for the regression plots.
@@ -283,7 +284,16 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
             index,
             range,
         } => {
-            if let Some(d) = grid_index(w, value, index, *range) {
+            if is_axes(&w.eval(value)) {
+                out.push(Diagnostic::error(
+                    Rule::NotSubscriptable,
+                    format!(
+                        "{} is a single Axes (plt.subplots() with one row and one column returns the Axes itself, not an array): TypeError: 'Axes' object is not subscriptable; use it directly, or pass squeeze=False",
+                        w.shown(value, "the object")
+                    ),
+                    *range,
+                ));
+            } else if let Some(d) = grid_index(w, value, index, *range) {
                 out.push(d);
             }
         }
