@@ -17,12 +17,8 @@ use crate::ir::{Expr, Literal, TextRange};
 
 use super::attr_tables::AXES_ONLY;
 use super::flow::{unpacks, Walker};
+use super::shapes::is_axes;
 use super::value::{ArrayLib, Val};
-
-/// An Axes, of any projection.
-fn is_axes(v: &Val) -> bool {
-    matches!(v, Val::Typed(t) if t.starts_with("matplotlib.axes."))
-}
 
 /// A numpy array of objects: the array of Axes `plt.subplots` returns, or an object array the
 /// kernel summarised.
@@ -234,10 +230,7 @@ fn seaborn_column(
     }
     keywords.iter().find_map(|k| {
         let param = k.name.as_deref().filter(|p| SEABORN_NAME_PARAMS.contains(p))?;
-        let name = match w.eval(&k.value) {
-            Val::Str(s) => s,
-            _ => k.value.as_str_literal()?.to_string(),
-        };
+        let name = super::sklearn::str_value(w, &k.value)?;
         let name = name.as_str();
         if columns.iter().any(|c| c == name) {
             return None;

@@ -564,11 +564,11 @@ fn inconsistent_samples(w: &Walker, data: &[&Expr], call: &str) -> Option<Diagno
     ))
 }
 
-/// The string `scoring` holds (a literal, or a name bound to one).
-fn scoring_name(w: &Walker, scoring: &Expr) -> Option<String> {
-    match w.eval(scoring) {
+/// The string `e` certainly is: a literal, or a name bound to one.
+pub(super) fn str_value(w: &Walker, e: &Expr) -> Option<String> {
+    match w.eval(e) {
         Val::Str(s) => Some(s),
-        _ => scoring.as_str_literal().map(str::to_string),
+        _ => e.as_str_literal().map(str::to_string),
     }
 }
 
@@ -846,7 +846,7 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
             return;
         }
         if let Some(scoring) = scoring_argument(&path, args, keywords) {
-            if let Some(msg) = scoring_name(w, scoring).and_then(|n| unknown_scoring(&n)) {
+            if let Some(msg) = str_value(w, scoring).and_then(|n| unknown_scoring(&n)) {
                 out.push(Diagnostic::error(
                     Rule::SklearnBadParams,
                     msg,
