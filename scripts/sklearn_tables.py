@@ -82,7 +82,7 @@ def numeric_2d() -> tuple[list[str], list[str]]:
         if name == "SimpleImputer":  # strategy='most_frequent' or 'constant' takes text
             continue
 
-        def raised(data):
+        def raised(data, est=est):
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 try:
