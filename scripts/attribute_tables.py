@@ -9,14 +9,24 @@
 - DATETIME_CLASS_ONLY: public attributes of the classes of the `datetime` module (`datetime`,
   `date`, `time`, `timedelta`) that the module itself lacks, with the class that has them
   (`datetime.now()` after `import datetime`: AttributeError).
+- PYPLOT_ONLY: pyplot's commands (`plt.get_plot_commands()`) that the `matplotlib` package
+  lacks: neither an attribute of it (pyplot imported, which imports most submodules), nor the
+  name of one of its submodules, nor a name it had in earlier releases
+  (`import matplotlib as plt; plt.plot(...)`: AttributeError).
 """
 
 import datetime
+import pkgutil
 import sys
 
 import matplotlib
+import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.axes import Axes
+
+# Names the matplotlib package had in releases 3.0 to 3.8: `get_cmap` (removed in 3.9) and the
+# `tight_layout` submodule (private since 3.6).
+FORMERLY_TOP_LEVEL = {"get_cmap", "tight_layout"}
 
 
 def public(names) -> set[str]:
@@ -48,6 +58,19 @@ def main() -> None:
     print("pub(super) const DATETIME_CLASS_ONLY: &[(&str, &str)] = &[")
     for name, cls in sorted(class_only.items()):
         print(f'    ("{name}", "{cls}"),')
+    print("];\n")
+    submodules = {m.name for m in pkgutil.iter_modules(matplotlib.__path__)}
+    pyplot_only = sorted(
+        name
+        for name in plt.get_plot_commands()
+        if not hasattr(matplotlib, name)
+        and name not in submodules
+        and name not in FORMERLY_TOP_LEVEL
+    )
+    print("/// pyplot's commands that the `matplotlib` package lacks, now and in earlier releases.")
+    print("pub(super) const PYPLOT_ONLY: &[&str] = &[")
+    for name in pyplot_only:
+        print(f'    "{name}",')
     print("];")
 
 

@@ -16,7 +16,7 @@ use crate::diagnostic::{Diagnostic, Edit, Fix};
 use crate::ir::{Expr, Keyword, Literal, Params, TextRange};
 use crate::summary::{Category, ObjectSummary};
 
-use super::attr_tables::DATETIME_CLASS_ONLY;
+use super::attr_tables::{DATETIME_CLASS_ONLY, PYPLOT_ONLY};
 use super::flow::{unpacks, Walker};
 use super::value::Val;
 
@@ -428,6 +428,15 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                             attr_range,
                         ));
                     }
+                }
+                Val::Module(Some(m))
+                    if m == "matplotlib" && PYPLOT_ONLY.contains(&attr.as_str()) =>
+                {
+                    out.push(Diagnostic::error(
+                        Rule::MissingAttribute,
+                        format!("module 'matplotlib' has no attribute '{attr}': {} is the matplotlib package, and {attr} is a function of matplotlib.pyplot; import matplotlib.pyplot as plt and call plt.{attr}: AttributeError", w.shown(value, "matplotlib")),
+                        attr_range,
+                    ));
                 }
                 Val::Module(Some(m)) if m == "matplotlib.pyplot" => {
                     if let Some(hint) = pyplot_missing(attr) {
