@@ -507,8 +507,8 @@ impl<'a> Walker<'a> {
                     self.env.insert(name, val);
                 }
                 if names.iter().any(|a| a.name == "*") {
-                    for (name, val) in self.env.iter_mut() {
-                        if super::history::star_may_rebind(name, val) {
+                    for val in self.env.values_mut() {
+                        if super::history::star_may_rebind(val) {
                             *val = Val::Unknown;
                         }
                     }

@@ -952,7 +952,7 @@ impl HistoryState {
                 Effect::StarImport(module) => {
                     self.torch_classes.clear();
                     self.torch_instances.clear();
-                    self.imports.retain(|name, val| !star_may_rebind(name, val));
+                    self.imports.retain(|_, val| !star_may_rebind(val));
                     self.str_lists.clear();
                     self.series_names.clear();
                     self.drops.clear();
@@ -1077,10 +1077,11 @@ impl HistoryState {
     }
 }
 
-/// A star import may rebind a module name to a function or class of the same name that the
-/// imported module exports (`from tqdm.auto import *` binds `tqdm`).
-pub fn star_may_rebind(name: &str, val: &Val) -> bool {
-    matches!(val, Val::Module(Some(path)) if path.rsplit('.').next() == Some(name))
+/// A star import may rebind a module name: to a function or class of the same name that the
+/// imported module exports (`from tqdm.auto import *` binds `tqdm`), or to a module it imported
+/// under that alias (`from pylab import *` binds `plt` to pyplot and `np` to numpy).
+pub fn star_may_rebind(val: &Val) -> bool {
+    matches!(val, Val::Module(_))
 }
 
 /// The names the bodies of the functions and classes defined in the statements mention, for
