@@ -507,8 +507,9 @@ impl<'a> Walker<'a> {
                     self.env.insert(name, val);
                 }
                 if names.iter().any(|a| a.name == "*") {
-                    for val in self.env.values_mut() {
-                        if super::history::star_may_rebind(val) {
+                    let module = from.as_deref().unwrap_or_default();
+                    for (name, val) in self.env.iter_mut() {
+                        if super::history::star_may_rebind(name, val, module) {
                             *val = Val::Unknown;
                         }
                     }
