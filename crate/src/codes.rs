@@ -233,6 +233,12 @@ rules! {
         crashing: "model.fit(df[df.Age > 200][['Age']], y)  # no rows",
         running: "model.fit(df[['Age']], y)",
     }
+    SklearnSampleMismatch = "sklearn-sample-mismatch", Error, "scikit-learn" {
+        catches: "X and y (or the arrays of `train_test_split`) of different numbers of samples",
+        why: "input validation compares their lengths: ValueError: Found input variables with inconsistent numbers of samples",
+        crashing: "LinearRegression().fit(np.ones((10, 2)), np.ones(8))",
+        running: "LinearRegression().fit(np.ones((10, 2)), np.ones(10))",
+    }
     Sklearn1dInput = "sklearn-1d-input", Error, "scikit-learn" {
         catches: "a 1-D array or Series where an estimator needs a 2-D X",
         why: "input validation refuses 1-D data: ValueError: Expected 2D array, got 1D array instead",
@@ -298,6 +304,12 @@ rules! {
         why: "ValueError: Expected 1D or 2D array",
         crashing: "np.savetxt('a.txt', np.ones((2, 2, 2)))",
         running: "np.savetxt('a.txt', np.ones((2, 4)))",
+    }
+    PlotLengths = "plot-lengths", Error, "matplotlib" {
+        catches: "`plot(x, y)` of sequences of different known lengths",
+        why: "matplotlib pairs x with y point by point: ValueError: x and y must have same first dimension",
+        crashing: "plt.plot([1, 2, 3], [4, 5])",
+        running: "plt.plot([1, 2, 3], [4, 5, 6])",
     }
     KerasInputMismatch = "keras-input-mismatch", Error, "Keras" {
         catches: "data whose shape the model's inputs reject",

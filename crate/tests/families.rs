@@ -87,8 +87,13 @@ fn sklearn_metrics_pipelines_searches_and_cross_validation() {
 }
 
 #[test]
-fn matplotlib_images_on_every_axes() {
+fn matplotlib_images_axes_arrays_and_plot_lengths() {
     family("matplotlib.json");
+}
+
+#[test]
+fn modules_called_and_attributes_they_lack() {
+    family("modules.json");
 }
 
 #[test]

@@ -286,7 +286,7 @@ fn not_fitted() {
     );
     silent(&run(
         &[SK],
-        "m = LogisticRegression()\nm.fit(X_train, [0, 1])\nm.predict(X_ok)",
+        "m = LogisticRegression()\nm.fit(X_train, y_train)\nm.predict(X_ok)",
         XY,
     ));
 }
@@ -337,7 +337,7 @@ fn one_d_and_string_input() {
     );
     silent(&run(
         &[IMPORTS, SK],
-        "rf = RandomForestClassifier()\nrf.fit(df[['Age', 'PassengerId']], [0])",
+        "rf = RandomForestClassifier()\nrf.fit(df[['Age', 'PassengerId']], [0] * 891)",
         TITANIC,
     ));
 }
@@ -475,7 +475,7 @@ fn nan_input_only_for_estimators_that_reject_it() {
     );
     silent(&run(
         &[SK],
-        "s = StandardScaler()\ns.fit(X_nan)\nrf = RandomForestClassifier()\nrf.fit(X_nan, [0])",
+        "s = StandardScaler()\ns.fit(X_nan)\nrf = RandomForestClassifier()\nrf.fit(X_nan, [0] * 20)",
         XY,
     ));
 }
@@ -505,10 +505,10 @@ fn empty_input_and_bad_params() {
     );
     silent(&run(
         &[SK],
-        "m = LogisticRegression(solver='liblinear', penalty='l1')\nm.fit(X_train, [0])",
+        "m = LogisticRegression(solver='liblinear', penalty='l1')\nm.fit(X_train, y_train)",
         XY,
     ));
-    silent(&run(&[SK], "m = LogisticRegression(solver='saga', penalty='elasticnet', l1_ratio=0.5)\nm.fit(X_train, [0])", XY));
+    silent(&run(&[SK], "m = LogisticRegression(solver='saga', penalty='elasticnet', l1_ratio=0.5)\nm.fit(X_train, y_train)", XY));
 }
 
 // ---------- shapes
@@ -1279,7 +1279,7 @@ fn column_selecting_estimators_and_inverse_transform() {
 fn nan_and_strings_some_estimators_take() {
     silent(&run(
         &[SK2],
-        "k = KNeighborsClassifier(metric='nan_euclidean')\nk.fit(X_nan, [0])",
+        "k = KNeighborsClassifier(metric='nan_euclidean')\nk.fit(X_nan, [0] * 20)",
         XY,
     ));
     let t = "k = KNeighborsClassifier()\nk.fit(X_nan, [0])";

@@ -16,6 +16,7 @@ use crate::diagnostic::{Diagnostic, Edit, Fix};
 use crate::ir::{Expr, Keyword, Literal, Params, TextRange};
 use crate::summary::{parameters, Category, ObjectSummary, ParameterKind};
 
+use super::attr_tables::{DATETIME_CLASS_ONLY, PYPLOT_ONLY};
 use super::flow::{unpacks, Walker};
 use super::value::Val;
 
@@ -416,6 +417,24 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                             attr_range,
                         ));
                     }
+                }
+                Val::Module(Some(m)) if m == "datetime" => {
+                    if let Some((_, class)) = DATETIME_CLASS_ONLY.iter().find(|(a, _)| a == attr) {
+                        out.push(Diagnostic::error(
+                            Rule::MissingAttribute,
+                            format!("module 'datetime' has no attribute '{attr}': {} is the module, and '{attr}' belongs to its class datetime.{class}; write datetime.{class}.{attr}, or import the class with from datetime import {class}: AttributeError", w.shown(value, "datetime")),
+                            attr_range,
+                        ));
+                    }
+                }
+                Val::Module(Some(m))
+                    if m == "matplotlib" && PYPLOT_ONLY.contains(&attr.as_str()) =>
+                {
+                    out.push(Diagnostic::error(
+                        Rule::MissingAttribute,
+                        format!("module 'matplotlib' has no attribute '{attr}': {} is the matplotlib package, and {attr} is a function of matplotlib.pyplot; import matplotlib.pyplot as plt and call plt.{attr}: AttributeError", w.shown(value, "matplotlib")),
+                        attr_range,
+                    ));
                 }
                 Val::Module(Some(m)) if m == "matplotlib.pyplot" => {
                     if let Some(hint) = pyplot_missing(attr) {

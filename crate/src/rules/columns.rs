@@ -9,12 +9,14 @@
 //! `rename` of absent keys (the default `errors='ignore'`), row labels, integer keys, frames whose
 //! column list was cut or holds tuples, and `by=` names when an index level could carry the name.
 
+use std::collections::BTreeMap;
+
 use crate::codes::Rule;
 use crate::diagnostic::{Diagnostic, Edit, Fix};
 use crate::ir::{Expr, Keyword, Literal, SeqKind, TextRange};
 
 use super::flow::{str_list, unpacks, Walker};
-use super::value::{Frame, Val};
+use super::value::{Column, Frame, Val};
 use super::{list_preview, suggest};
 
 /// A string key with its place in the cell.
@@ -503,7 +505,7 @@ fn may_be_group_values(f: &Frame, e: &Expr) -> bool {
 
 /// Can a `by=` name only be a column: no executed cell could have named an index, and the
 /// kernel did not report an index other than a `RangeIndex`?
-fn index_unnamed(w: &Walker, f: &Frame) -> bool {
+pub(super) fn index_unnamed(w: &Walker, f: &Frame) -> bool {
     w.index_unnamed
         && f.index_class
             .as_deref()
@@ -554,34 +556,28 @@ pub fn new_frame(w: &Walker, path: &str, args: &[Expr], keywords: &[Keyword]) ->
             _ => return None,
         },
         None => match &data {
-            Val::Dict { keys, .. } => keys.clone(),
-            _ => return None,
-        },
-    };
-    let mut frame = Frame {
-        width: Some(columns.len() as i64),
-        columns: Some(columns),
-        plain: true,
-        ..Frame::default()
-    };
-    // `{'a': [1, 2], 'b': ['x', 'y']}`: lists of one length give the rows and their dtypes.
-    if let (Val::Dict { keys, values }, None, None) =
-        (&data, kw(keywords, "columns"), kw(keywords, "index"))
-    {
-        let lens: Option<Vec<i64>> = values.iter().map(super::frames::literal_len).collect();
-        if let Some(&n) = lens.as_ref().and_then(|l| l.first()) {
-            if lens.iter().flatten().all(|&l| l == n) {
-                frame.n_rows = Some(n);
-                if kw(keywords, "dtype").is_none() {
+            Val::Dict { keys, values } => {
+                let mut frame = dict_frame(keys.clone(), values);
+                if kw(keywords, "index").is_none() {
+                    frame.index_class = Some("RangeIndex".into());
+                }
+                if frame.n_rows.is_some() && kw(keywords, "dtype").is_none() {
                     for (col, v) in keys.iter().zip(values) {
                         frame.column_info.entry(col.clone()).or_default().dtype =
                             super::frames::literal_dtype(v).map(str::to_string);
                     }
                 }
+                return Some(Val::Frame(frame));
             }
-        }
-    }
-    Some(Val::Frame(frame))
+            _ => return None,
+        },
+    };
+    Some(Val::Frame(Frame {
+        width: Some(columns.len() as i64),
+        columns: Some(columns),
+        plain: true,
+        ..Frame::default()
+    }))
 }
 
 /// `pd.concat([a, b])` of frames of known columns: rows stacked, the union of the columns
@@ -640,6 +636,54 @@ fn concatenated(w: &Walker, args: &[Expr], keywords: &[Keyword]) -> Option<Val> 
         plain: true,
         ..Frame::default()
     }))
+}
+
+/// `pd.DataFrame({'a': [...], ...})`: with lists of strings or numbers written in the cell, the
+/// rows, the strings and the NaN of each column are known too.
+fn dict_frame(keys: Vec<String>, values: &[Val]) -> Frame {
+    let mut column_info = BTreeMap::new();
+    let mut lengths = Vec::new();
+    let mut all_known = true;
+    for (key, value) in keys.iter().zip(values) {
+        let info = match value {
+            Val::Strs { type_name, items } if type_name == "list" => {
+                lengths.push(items.len() as i64);
+                Column {
+                    str_examples: items.clone(),
+                    has_nan: Some(false),
+                    non_integer: None,
+                    dtype: None,
+                }
+            }
+            v => match super::numpy_calls::literal_array(v).filter(|a| a.shape.len() == 1) {
+                Some(a) => {
+                    lengths.push(a.shape[0]);
+                    Column {
+                        str_examples: Vec::new(),
+                        has_nan: a.has_nan,
+                        non_integer: a.non_integer,
+                        dtype: None,
+                    }
+                }
+                None => {
+                    all_known = false;
+                    continue;
+                }
+            },
+        };
+        column_info.insert(key.clone(), info);
+    }
+    let n_rows = (all_known && !lengths.is_empty() && lengths.iter().all(|n| *n == lengths[0]))
+        .then(|| lengths[0]);
+    Frame {
+        width: Some(keys.len() as i64),
+        has_nan: n_rows.map(|_| column_info.values().any(|c| c.has_nan == Some(true))),
+        n_rows,
+        columns: Some(keys),
+        column_info,
+        plain: true,
+        ..Frame::default()
+    }
 }
 
 /// The frame a pandas method returns, as far as columns go.

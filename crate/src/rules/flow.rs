@@ -17,8 +17,8 @@ use crate::ir::{Expr, Keyword, Literal, SeqKind, Stmt, Target, TextRange};
 use super::calls::Callee;
 use super::value::{from_summary, ArrayLib, ArrayVal, Estimator, Frame, SeriesVal, Val};
 use super::{
-    api, columns, frames, join, keras, numpy_calls, pytypes, shapes, sklearn, targets, torch,
-    torch_classes, torch_layers, values, RuleContext,
+    api, columns, frames, join, keras, numpy_calls, plots, pytypes, shapes, sklearn, targets,
+    torch, torch_classes, torch_layers, values, RuleContext,
 };
 
 pub struct Walker<'a> {
@@ -514,8 +514,9 @@ impl<'a> Walker<'a> {
                     self.env.insert(name, val);
                 }
                 if names.iter().any(|a| a.name == "*") {
+                    let module = from.as_deref().unwrap_or_default();
                     for (name, val) in self.env.iter_mut() {
-                        if super::history::star_may_rebind(name, val) {
+                        if super::history::star_may_rebind(name, val, module) {
                             *val = Val::Unknown;
                         }
                     }
@@ -1076,6 +1077,7 @@ impl<'a> Walker<'a> {
         sklearn::check(self, expr, &mut found);
         targets::check(self, expr, &mut found);
         shapes::check(self, expr, &mut found);
+        plots::check(self, expr, &mut found);
         numpy_calls::check(self, expr, &mut found);
         frames::check(self, expr, &mut found);
         values::check(self, expr, &mut found);

@@ -954,7 +954,8 @@ impl HistoryState {
                 Effect::StarImport(module) => {
                     self.torch_classes.clear();
                     self.torch_instances.clear();
-                    self.imports.retain(|name, val| !star_may_rebind(name, val));
+                    self.imports
+                        .retain(|name, val| !star_may_rebind(name, val, module));
                     self.str_lists.clear();
                     self.series_names.clear();
                     self.drops.clear();
@@ -1085,10 +1086,18 @@ impl HistoryState {
     }
 }
 
-/// A star import may rebind a module name to a function or class of the same name that the
-/// imported module exports (`from tqdm.auto import *` binds `tqdm`).
-pub fn star_may_rebind(name: &str, val: &Val) -> bool {
-    matches!(val, Val::Module(Some(path)) if path.rsplit('.').next() == Some(name))
+/// A star import of `module` may rebind a module name: to a function or class of the same name
+/// that the module exports (`from tqdm.auto import *` binds `tqdm`), or, unless the module is
+/// one of Keras's (whose exports are known), to a module it imported under that alias
+/// (`from pylab import *` binds `plt` to pyplot).
+pub fn star_may_rebind(name: &str, val: &Val, module: &str) -> bool {
+    match val {
+        Val::Module(Some(path)) => {
+            path.rsplit('.').next() == Some(name) || keras_build::star_exports(module).is_none()
+        }
+        Val::Module(None) => keras_build::star_exports(module).is_none(),
+        _ => false,
+    }
 }
 
 /// The names the bodies of the functions and classes defined in the statements mention, for

@@ -6,6 +6,7 @@
 //! `calls` follows it into the functions of the notebook the cell calls.
 
 pub mod api;
+mod attr_tables;
 pub mod calls;
 pub mod columns;
 pub mod flow;
@@ -15,9 +16,11 @@ pub mod join;
 pub mod keras;
 pub mod keras_build;
 pub mod numpy_calls;
+pub mod plots;
 pub mod pytypes;
 pub mod shapes;
 pub mod sklearn;
+mod sklearn_tables;
 pub mod targets;
 pub mod torch;
 pub mod torch_classes;

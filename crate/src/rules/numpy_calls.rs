@@ -263,6 +263,7 @@ pub(super) fn literal_shape(v: &Val) -> Option<(Vec<i64>, bool)> {
     match v {
         Val::Int(_) => Some((vec![], true)),
         Val::Float(_) => Some((vec![], false)),
+        v if is_nan_constant(v) => Some((vec![], false)),
         Val::Items { items, .. } if !items.is_empty() => {
             let parts: Option<Vec<(Vec<i64>, bool)>> = items.iter().map(literal_shape).collect();
             let parts = parts?;
@@ -282,18 +283,40 @@ pub(super) fn literal_shape(v: &Val) -> Option<(Vec<i64>, bool)> {
 pub(super) fn as_array(w: &Walker, e: &Expr) -> Option<ArrayVal> {
     match w.eval(e) {
         Val::Array(a) if a.lib == ArrayLib::Numpy => Some(a),
-        v @ Val::Items { .. } => {
-            let (shape, int) = literal_shape(&v)?;
-            match numpy_array(
-                ArrayLib::Numpy,
-                shape,
-                Some(if int { "int64" } else { "float64" }),
-            ) {
-                Val::Array(a) => Some(a),
-                _ => None,
-            }
-        }
-        _ => None,
+        v => literal_array(&v),
+    }
+}
+
+/// The array `np.asarray` makes of nested lists of known numbers, with what its values show.
+pub(super) fn literal_array(v: &Val) -> Option<ArrayVal> {
+    let (shape, int) = literal_shape(v)?;
+    let mut numbers = Vec::new();
+    flatten_numbers(v, &mut numbers);
+    Some(ArrayVal {
+        has_nan: Some(numbers.iter().any(|n| n.is_nan())),
+        non_integer: numbers
+            .into_iter()
+            .find(|n| n.is_finite() && n.fract() != 0.0),
+        ..as_val_array(numpy_array(
+            ArrayLib::Numpy,
+            shape,
+            Some(if int { "int64" } else { "float64" }),
+        ))?
+    })
+}
+
+/// `np.nan`, `math.nan`.
+fn is_nan_constant(v: &Val) -> bool {
+    matches!(v, Val::Lib(p) if p == "numpy.nan" || p == "math.nan")
+}
+
+fn flatten_numbers(v: &Val, out: &mut Vec<f64>) {
+    match v {
+        Val::Int(i) => out.push(*i as f64),
+        Val::Float(f) => out.push(*f),
+        v if is_nan_constant(v) => out.push(f64::NAN),
+        Val::Items { items, .. } => items.iter().for_each(|i| flatten_numbers(i, out)),
+        _ => {}
     }
 }
 
@@ -387,8 +410,7 @@ pub fn call_result(w: &Walker, path: &str, args: &[Expr], keywords: &[Keyword]) 
         }
         "array" | "asarray" if args.len() == 1 && only(&[]) => {
             let a = as_array(w, &args[0])?;
-            matches!(w.eval(&args[0]), Val::Items { .. })
-                .then(|| numpy_array(np, a.shape, a.dtype.as_deref()))
+            matches!(w.eval(&args[0]), Val::Items { .. }).then_some(Val::Array(a))
         }
         "transpose" => {
             let a = as_array(w, args.first()?)?;

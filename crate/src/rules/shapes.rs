@@ -490,7 +490,7 @@ fn setitem_problem(w: &Walker, target: &Expr, value: &Expr) -> Option<Diagnostic
 const AXES_CLASS: &str = "matplotlib.axes._axes.Axes";
 
 /// A matplotlib Axes (of any projection: every one takes `imshow`'s images as `Axes` does).
-fn is_axes(v: &Val) -> bool {
+pub(super) fn is_axes(v: &Val) -> bool {
     matches!(v, Val::Typed(t) if t.starts_with("matplotlib.axes."))
 }
 

@@ -9,7 +9,14 @@
 //! - `sklearn-nan-input`: data with NaN into an estimator that rejects NaN (scalers, tree models,
 //!   histogram gradient boosting and imputers accept it and are never flagged).
 //! - `sklearn-empty-input`: zero samples into `fit`/`train_test_split`.
-//! - `sklearn-bad-params`: `LogisticRegression` solver and penalty that do not go together.
+//! - `sklearn-sample-mismatch`: X and y of different lengths into `fit`/`score` of an estimator
+//!   that checks them, or arrays of different lengths into `train_test_split`.
+//! - `sklearn-bad-params`: `LogisticRegression` solver and penalty that do not go together; a
+//!   `scoring` name no scorer has; `test_size`/`train_size` out of range; more k-means clusters
+//!   or PCA components than the data allows; more neighbours than fitted samples.
+//!
+//! The tables of estimators and scorer names are read off scikit-learn by
+//! `scripts/sklearn_tables.py` (`sklearn_tables.rs`).
 
 use std::collections::BTreeMap;
 
@@ -18,163 +25,10 @@ use crate::diagnostic::Diagnostic;
 use crate::ir::{keyword, Expr, Keyword, Literal, TextRange};
 
 use super::flow::{unpacks, Walker};
+use super::sklearn_tables::{
+    ACCEPTS_NAN, NUMERIC_2D, SAMPLE_CHECKED, SCORER_NAMES, UNFITTED_RAISE,
+};
 use super::value::{ArrayLib, ArrayVal, Estimator, Val};
-
-/// Estimators that validate `X` as a 2-D numeric array (no strings, no 1-D input): every
-/// classifier, regressor, transformer and clusterer of scikit-learn 1.9 that fits with its default
-/// parameters and raises ValueError both on a frame with a text column and on 1-D `X`, but the
-/// meta-estimators whose wrapped estimator may take other data (AdaBoost, Bagging, calibration,
-/// RANSAC, TransformedTargetRegressor).
-const NUMERIC_2D: &[&str] = &[
-    "ARDRegression",
-    "AdditiveChi2Sampler",
-    "AffinityPropagation",
-    "AgglomerativeClustering",
-    "BayesianRidge",
-    "BernoulliNB",
-    "BernoulliRBM",
-    "Binarizer",
-    "Birch",
-    "BisectingKMeans",
-    "CategoricalNB",
-    "ComplementNB",
-    "DBSCAN",
-    "DecisionTreeClassifier",
-    "DecisionTreeRegressor",
-    "DictionaryLearning",
-    "ElasticNet",
-    "ElasticNetCV",
-    "ExtraTreeClassifier",
-    "ExtraTreeRegressor",
-    "ExtraTreesClassifier",
-    "ExtraTreesRegressor",
-    "FactorAnalysis",
-    "FastICA",
-    "FeatureAgglomeration",
-    "GammaRegressor",
-    "GaussianNB",
-    "GaussianProcessClassifier",
-    "GaussianProcessRegressor",
-    "GradientBoostingClassifier",
-    "GradientBoostingRegressor",
-    "HDBSCAN",
-    "HistGradientBoostingClassifier",
-    "HistGradientBoostingRegressor",
-    "HuberRegressor",
-    "IncrementalPCA",
-    "Isomap",
-    "KBinsDiscretizer",
-    "KMeans",
-    "KNNImputer",
-    "KNeighborsClassifier",
-    "KNeighborsRegressor",
-    "KNeighborsTransformer",
-    "KernelPCA",
-    "KernelRidge",
-    "Lars",
-    "LarsCV",
-    "Lasso",
-    "LassoCV",
-    "LassoLars",
-    "LassoLarsCV",
-    "LassoLarsIC",
-    "LatentDirichletAllocation",
-    "LinearDiscriminantAnalysis",
-    "LinearRegression",
-    "LinearSVC",
-    "LinearSVR",
-    "LocallyLinearEmbedding",
-    "LogisticRegression",
-    "LogisticRegressionCV",
-    "MLPClassifier",
-    "MLPRegressor",
-    "MaxAbsScaler",
-    "MeanShift",
-    "MinMaxScaler",
-    "MiniBatchDictionaryLearning",
-    "MiniBatchKMeans",
-    "MiniBatchNMF",
-    "MiniBatchSparsePCA",
-    "MultinomialNB",
-    "NMF",
-    "Normalizer",
-    "NuSVC",
-    "NuSVR",
-    "Nystroem",
-    "OPTICS",
-    "OrthogonalMatchingPursuit",
-    "OrthogonalMatchingPursuitCV",
-    "PCA",
-    "PLSRegression",
-    "PassiveAggressiveClassifier",
-    "PassiveAggressiveRegressor",
-    "Perceptron",
-    "PoissonRegressor",
-    "PolynomialCountSketch",
-    "PolynomialFeatures",
-    "PowerTransformer",
-    "QuadraticDiscriminantAnalysis",
-    "QuantileRegressor",
-    "QuantileTransformer",
-    "RBFSampler",
-    "RadiusNeighborsClassifier",
-    "RadiusNeighborsRegressor",
-    "RadiusNeighborsTransformer",
-    "RandomForestClassifier",
-    "RandomForestRegressor",
-    "RandomTreesEmbedding",
-    "Ridge",
-    "RidgeCV",
-    "RidgeClassifier",
-    "RidgeClassifierCV",
-    "RobustScaler",
-    "SGDClassifier",
-    "SGDRegressor",
-    "SVC",
-    "SVR",
-    "SelectFdr",
-    "SelectFpr",
-    "SelectFwe",
-    "SelectKBest",
-    "SelectPercentile",
-    "SkewedChi2Sampler",
-    "SparsePCA",
-    "SpectralClustering",
-    "SplineTransformer",
-    "StandardScaler",
-    "TSNE",
-    "TfidfTransformer",
-    "TheilSenRegressor",
-    "TruncatedSVD",
-    "TweedieRegressor",
-    "VarianceThreshold",
-];
-
-/// Of those, the ones that take NaN in `X` in scikit-learn 1.9 (trees, forests, histogram
-/// boosting, the scalers, imputers, HDBSCAN, VarianceThreshold); the others reject it, as they
-/// did in every earlier release.
-const ACCEPTS_NAN: &[&str] = &[
-    "DecisionTreeClassifier",
-    "DecisionTreeRegressor",
-    "ExtraTreeClassifier",
-    "ExtraTreeRegressor",
-    "ExtraTreesClassifier",
-    "ExtraTreesRegressor",
-    "HDBSCAN",
-    "HistGradientBoostingClassifier",
-    "HistGradientBoostingRegressor",
-    "KNNImputer",
-    "MaxAbsScaler",
-    "MinMaxScaler",
-    "PowerTransformer",
-    "QuantileTransformer",
-    "RandomForestClassifier",
-    "RandomForestRegressor",
-    "RandomTreesEmbedding",
-    "RobustScaler",
-    "StandardScaler",
-    "VarianceThreshold",
-];
 
 /// Estimators whose output has the same shape as their input.
 const SHAPE_PRESERVING: &[&str] = &[
@@ -264,7 +118,10 @@ pub fn construct(path: &str, keywords: &[Keyword], range: TextRange) -> Option<E
         return None;
     }
     let class = path.rsplit('.').next()?;
-    if !NUMERIC_2D.contains(&class) && !KNOWN.contains(&class) {
+    if ![NUMERIC_2D, KNOWN, UNFITTED_RAISE]
+        .iter()
+        .any(|table| table.contains(&class))
+    {
         return None;
     }
     let mut params = BTreeMap::new();
@@ -665,6 +522,190 @@ fn data_shape(v: &Val) -> (Option<i64>, Option<i64>, Option<Vec<String>>) {
     }
 }
 
+/// The number of samples of data passed as `X` or `y`: rows of a frame or numpy array, length of
+/// a Series or of a list or tuple.
+fn n_samples(v: &Val) -> Option<i64> {
+    match v {
+        Val::Array(a) if a.lib != ArrayLib::Numpy => None,
+        Val::Sized { type_name, .. }
+        | Val::Items { type_name, .. }
+        | Val::Strs { type_name, .. }
+            if type_name == "list" || type_name == "tuple" =>
+        {
+            v.sized().map(|(_, n)| n)
+        }
+        _ => data_shape(v).0,
+    }
+}
+
+/// Two of `data` whose known numbers of samples differ, as a diagnostic about the second.
+fn inconsistent_samples(w: &Walker, data: &[&Expr], call: &str) -> Option<Diagnostic> {
+    let known: Vec<(&Expr, i64)> = data
+        .iter()
+        .filter_map(|e| Some((*e, n_samples(&w.eval(e))?)))
+        .collect();
+    let (first, n) = *known.first()?;
+    let (other, m) = *known.iter().find(|(_, m)| *m != n)?;
+    Some(Diagnostic::error(
+        Rule::SklearnSampleMismatch,
+        format!(
+            "{} has {n} samples but {} has {m}: {call} raises ValueError: Found input variables with inconsistent numbers of samples; split or select both the same way",
+            w.shown(first, "the first argument"),
+            w.shown(other, "the other argument"),
+        ),
+        other.range(),
+    ))
+}
+
+/// The string `e` certainly is: a literal, or a name bound to one.
+pub(super) fn str_value(w: &Walker, e: &Expr) -> Option<String> {
+    match w.eval(e) {
+        Val::Str(s) => Some(s),
+        _ => e.as_str_literal().map(str::to_string),
+    }
+}
+
+/// When no scorer has the name `name`: a message with the names that come closest.
+fn unknown_scoring(name: &str) -> Option<String> {
+    if SCORER_NAMES.contains(&name) {
+        return None;
+    }
+    // Abbreviations people write, then names that start alike.
+    let abbreviation = match name.trim_start_matches("neg_") {
+        "mse" => Some("neg_mean_squared_error"),
+        "rmse" => Some("neg_root_mean_squared_error"),
+        "mae" => Some("neg_mean_absolute_error"),
+        "auc" | "roc" => Some("roc_auc"),
+        _ => None,
+    };
+    let stem = name.trim_end_matches("_score").trim_start_matches("neg_");
+    let alike = |s: &&&str| {
+        let s = s.trim_start_matches("neg_");
+        !stem.is_empty() && (s.starts_with(stem) || stem.starts_with(s))
+    };
+    let close: Vec<String> = abbreviation
+        .into_iter()
+        .chain(SCORER_NAMES.iter().filter(alike).copied())
+        .take(4)
+        .map(|s| format!("'{s}'"))
+        .collect();
+    let hint = if close.is_empty() {
+        "sklearn.metrics.get_scorer_names() lists the valid names".to_string()
+    } else {
+        format!("did you mean {}?", close.join(", "))
+    };
+    Some(format!(
+        "scoring='{name}' is not a scorer name of scikit-learn; {hint}: ValueError: '{name}' is not a valid scoring value"
+    ))
+}
+
+/// Functions of `sklearn.model_selection` that look `scoring` up before fitting anything, and
+/// `sklearn.metrics.get_scorer` / `check_scoring`.
+fn scoring_argument<'e>(path: &str, args: &'e [Expr], keywords: &'e [Keyword]) -> Option<&'e Expr> {
+    let function = path.rsplit('.').next()?;
+    if path.starts_with("sklearn.model_selection")
+        && matches!(
+            function,
+            "cross_val_score"
+                | "cross_validate"
+                | "learning_curve"
+                | "validation_curve"
+                | "permutation_test_score"
+        )
+    {
+        return keyword(keywords, "scoring");
+    }
+    if path.starts_with("sklearn.metrics") && function == "get_scorer" {
+        return args.first().or_else(|| keyword(keywords, "scoring"));
+    }
+    if path.starts_with("sklearn.metrics") && function == "check_scoring" {
+        return args.get(1).or_else(|| keyword(keywords, "scoring"));
+    }
+    None
+}
+
+/// `test_size` / `train_size` of `train_test_split` outside what it takes: a float in (0, 1) or
+/// an int from 1 to the number of samples less one.
+fn split_size(keywords: &[Keyword], n: Option<i64>) -> Option<Diagnostic> {
+    for param in ["test_size", "train_size"] {
+        let Some(e @ Expr::Literal { value, .. }) = keyword(keywords, param) else {
+            continue;
+        };
+        let problem = match value {
+            Literal::Float(f) if *f <= 0.0 || *f >= 1.0 => {
+                format!("{param}={f} is a float, a fraction of the samples, and must lie strictly between 0 and 1 (an int counts samples)")
+            }
+            Literal::Int(k) if *k <= 0 => {
+                format!("{param}={k} must be at least 1 (or a fraction between 0 and 1)")
+            }
+            Literal::Int(k) if n.is_some_and(|n| *k >= n) => format!(
+                "{param}={k} counts samples but there are only {}: it must be smaller",
+                n.unwrap_or_default()
+            ),
+            _ => continue,
+        };
+        return Some(Diagnostic::error(
+            Rule::SklearnBadParams,
+            format!("{problem}: train_test_split raises ValueError"),
+            e.range(),
+        ));
+    }
+    None
+}
+
+/// An integer parameter: written in this cell, reported by the kernel, or, for an estimator
+/// built in this cell without it, its default.
+fn int_param(est: &Estimator, name: &str, default: i64) -> Option<i64> {
+    match est.params.get(name) {
+        Some(Literal::Int(i)) => Some(*i),
+        Some(_) => None,
+        None if est.constructed_at.is_some() => Some(default),
+        None => est.kernel_params.get(name)?.parse().ok(),
+    }
+}
+
+/// A size parameter that `fit` on `rows` samples of `cols` features rejects: the clusters of
+/// k-means (8 by default) or the components of a PCA given as an int.
+fn size_problem(est: &Estimator, rows: Option<i64>, cols: Option<i64>) -> Option<String> {
+    let class = est.class.as_str();
+    match class {
+        "KMeans" | "MiniBatchKMeans" | "BisectingKMeans" => {
+            let (k, n) = (int_param(est, "n_clusters", 8)?, rows?);
+            (k > n).then(|| format!("{class} with n_clusters={k} needs at least {k} samples and fit gets {n}; ask for at most {n} clusters: ValueError: n_samples={n} should be >= n_clusters={k}"))
+        }
+        "PCA" => {
+            let Some(Literal::Int(k)) = est.params.get("n_components") else {
+                return None;
+            };
+            let most = rows?.min(cols?);
+            (*k > most).then(|| format!("PCA with n_components={k} but fit gets {} samples of {} features, at most {most} components: ValueError", rows.unwrap_or_default(), cols.unwrap_or_default()))
+        }
+        _ => None,
+    }
+}
+
+/// `predict`, `kneighbors`, ... of a k-neighbors model fitted in this cell on fewer samples than
+/// its `n_neighbors` (5 by default).
+fn too_few_neighbors(est: &Estimator) -> Option<String> {
+    if !matches!(
+        est.class.as_str(),
+        "KNeighborsClassifier" | "KNeighborsRegressor"
+    ) {
+        return None;
+    }
+    let (k, n) = (int_param(est, "n_neighbors", 5)?, est.n_samples?);
+    (k > n).then(|| format!("{} was fitted on {n} samples but looks for n_neighbors={k} of them: ValueError: Expected n_neighbors <= n_samples_fit; pass n_neighbors={n} or less", est.class))
+}
+
+/// The estimator that `est.fit(X, y)` hands `y` with `X`'s rows: `est`, or a pipeline's last
+/// step, when it checks their lengths.
+fn sample_checker(est: &Estimator) -> Option<&Estimator> {
+    if est.class == "Pipeline" && est.constructed_at.is_some() {
+        return sample_checker(est.inner.last()?);
+    }
+    (est.is_sklearn() && SAMPLE_CHECKED.contains(&est.class.as_str())).then_some(est)
+}
+
 /// Tree models whose `feature_importances_` is a fresh float array of shape `(n_features_in_,)`
 /// (a property computed from the fitted trees, whatever the targets).
 const TREE_IMPORTANCES: &[&str] = &[
@@ -708,6 +749,10 @@ pub fn attribute_value(e: &Estimator, attr: &str) -> Val {
 }
 
 pub fn method_result(w: &Walker, e: &Estimator, attr: &str, args: &[Expr]) -> Val {
+    // `fit` returns the estimator itself (`model = LinearRegression().fit(X, y)`).
+    if attr == "fit" && e.is_sklearn() {
+        return after_method(w, e, attr, args);
+    }
     if !matches!(attr, "fit_transform" | "transform")
         || !SHAPE_PRESERVING.contains(&e.class.as_str())
     {
@@ -737,9 +782,10 @@ pub fn after_method(w: &Walker, e: &Estimator, attr: &str, args: &[Expr]) -> Val
             let Some(x) = args.first() else {
                 return Val::Unknown;
             };
-            let (_, cols, names) = data_shape(&w.eval(x));
+            let (rows, cols, names) = data_shape(&w.eval(x));
             Val::Estimator(Estimator {
                 fitted: Some(true),
+                n_samples: rows,
                 n_features: cols,
                 feature_names: names,
                 n_classes: None,
@@ -792,15 +838,37 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
             }
             return;
         }
+        if let Some(scoring) = scoring_argument(&path, args, keywords) {
+            if let Some(msg) = str_value(w, scoring).and_then(|n| unknown_scoring(&n)) {
+                out.push(Diagnostic::error(
+                    Rule::SklearnBadParams,
+                    msg,
+                    scoring.range(),
+                ));
+                return;
+            }
+        }
         if let Some(d) = cross_validation_x(w, &path, args, keywords) {
             out.push(d);
             return;
         }
         if path == "sklearn.model_selection.train_test_split" {
-            for a in args {
-                if let Expr::Starred { .. } = a {
+            if unpacks(args, keywords) {
+                return;
+            }
+            let data: Vec<&Expr> = args.iter().collect();
+            if let Some(d) = inconsistent_samples(w, &data, "train_test_split") {
+                out.push(d);
+                return;
+            }
+            let n = args.iter().find_map(|a| n_samples(&w.eval(a)));
+            if n != Some(0) {
+                if let Some(d) = split_size(keywords, n) {
+                    out.push(d);
                     return;
                 }
+            }
+            for a in args {
                 if let (Some(0), _, _) = data_shape(&w.eval(a)) {
                     out.push(Diagnostic::error(
                         Rule::SklearnEmptyInput,
@@ -859,6 +927,12 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
         ));
         return;
     }
+    if uses_fitted || attr == "kneighbors" {
+        if let Some(msg) = too_few_neighbors(&est).filter(|_| est.is_sklearn()) {
+            out.push(Diagnostic::error(Rule::SklearnBadParams, msg, *range));
+            return;
+        }
+    }
     if (!uses_fitted && !fits) || !est.is_sklearn() {
         return;
     }
@@ -885,6 +959,38 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
             x.range(),
         ));
         return;
+    }
+    if fits {
+        if let Some(msg) = size_problem(&est, rows, cols) {
+            out.push(Diagnostic::error(Rule::SklearnBadParams, msg, *range));
+            return;
+        }
+    }
+    if fits || attr == "score" {
+        let search = matches!(
+            class,
+            "GridSearchCV" | "RandomizedSearchCV" | "HalvingGridSearchCV" | "HalvingRandomSearchCV"
+        );
+        // The search looks its scorer up when `fit` starts; a string parameter is `'name'`.
+        let scoring = est.param("scoring").filter(|_| search && attr == "fit");
+        let scorer = scoring
+            .as_deref()
+            .and_then(|s| s.strip_prefix('\'')?.strip_suffix('\''));
+        if let Some(msg) = scorer
+            .filter(|n| !n.contains('\''))
+            .and_then(unknown_scoring)
+        {
+            out.push(Diagnostic::error(Rule::SklearnBadParams, msg, *range));
+            return;
+        }
+        let y = args.get(1).or_else(|| keyword(keywords, "y"));
+        if let (Some(y), Some(_)) = (y, sample_checker(&est)) {
+            let call = format!("{name}.{attr}()");
+            if let Some(d) = inconsistent_samples(w, &[x, y], &call) {
+                out.push(d);
+                return;
+            }
+        }
     }
     // Pipelines and column transformers select columns by name (extra ones are fine), and
     // `inverse_transform` takes the output's width: only the estimators of the tables validate

@@ -225,6 +225,8 @@ pub struct Estimator {
     /// The name the kernel summarized it under, for messages.
     pub name: Option<String>,
     pub n_features: Option<i64>,
+    /// The number of samples `fit` saw, when this cell fitted it on data of known length.
+    pub n_samples: Option<i64>,
     /// The number of classes a fitted classifier knows (`classes_`), from the kernel.
     pub n_classes: Option<i64>,
     pub feature_names: Option<Vec<String>>,
@@ -473,6 +475,7 @@ pub fn from_summary(name: &str, obj: &ObjectSummary) -> Val {
             fitted: obj.fitted(),
             name: Some(name.to_string()),
             n_features: obj.int_fact(Category::S, "n_features_in"),
+            n_samples: None,
             n_classes: obj.int_fact(Category::S, "n_classes"),
             feature_names: obj
                 .str_list_fact(Category::R, "feature_names_in")

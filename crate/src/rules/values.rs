@@ -161,6 +161,8 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
             let (len, what) = match &base {
                 Val::Sized { .. } | Val::Items { .. } => match base.sized() {
                     Some((t, len)) if t == "list" || t == "tuple" => (len, format!("a {t}")),
+                    // The array of Axes of `plt.subplots`.
+                    Some(("ndarray", len)) => (len, "an array of Axes".to_string()),
                     _ => return,
                 },
                 Val::Strs { type_name, items } => (items.len() as i64, format!("a {type_name}")),

@@ -1,0 +1,184 @@
+"""Prints the scikit-learn tables of crate/src/rules/sklearn_tables.rs, read off the installed
+scikit-learn by running its own estimators and registries (nothing is typed by hand but the
+historical scorer names, which no installed release lists):
+
+    .venv/bin/python scripts/sklearn_tables.py > crate/src/rules/sklearn_tables.rs
+
+- SCORER_NAMES: `sklearn.metrics.get_scorer_names()`, plus names earlier releases accepted.
+- SAMPLE_CHECKED: every classifier and regressor of `all_estimators()` that, built with its
+  default parameters, fits 10 rows of X with 10 targets and raises ValueError when `fit` gets
+  10 rows and 8 targets.
+- NUMERIC_2D: every estimator of `all_estimators()` that builds with its default parameters,
+  takes no other estimator (`estimator`, `regressor` parameters: what it wraps may take other
+  data), fits 60 rows of 3 random floats, and raises ValueError both on a frame with a text
+  column and on 1-D X; but SimpleImputer, whose strategy='most_frequent' or 'constant' takes
+  text.
+- ACCEPTS_NAN: those of NUMERIC_2D whose `allow_nan` input tag is set.
+- UNFITTED_RAISE: every estimator of `all_estimators()` that builds with its default parameters
+  and whose `predict`, `transform`, `predict_proba` and `decision_function` (those it has) all
+  raise NotFittedError before `fit`.
+"""
+
+import warnings
+
+import numpy as np
+import pandas as pd
+import sklearn
+from sklearn.exceptions import NotFittedError
+from sklearn.metrics import get_scorer_names
+from sklearn.utils import all_estimators, get_tags
+
+# Scorer names of releases before the installed one (0.20 to 1.5): a kernel may run them.
+HISTORICAL_SCORERS = [
+    "brier_score_loss",
+    "log_loss",
+    "max_error",
+    "mean_absolute_error",
+    "mean_squared_error",
+    "median_absolute_error",
+    "neg_mean_squared_log_error",
+    "mean_squared_log_error",
+    "neg_brier_score",
+]
+
+
+def sample_checked() -> list[str]:
+    X = np.random.RandomState(0).rand(10, 3)
+    y = np.array([0, 1] * 5)
+    names = []
+    for name, cls in all_estimators(type_filter=["classifier", "regressor"]):
+        try:
+            est = cls()
+        except TypeError:  # needs an estimator or other required arguments
+            continue
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            try:
+                sklearn.clone(est).fit(X, y)
+            except Exception:
+                continue  # the rows-only check proves nothing for it
+            try:
+                est.fit(X, y[:8])
+            except ValueError:
+                names.append(name)
+            except Exception:
+                pass
+    return sorted(set(names))
+
+
+def numeric_2d() -> tuple[list[str], list[str]]:
+    rng = np.random.RandomState(0)
+    X = rng.rand(60, 3)
+    y = 1 + np.arange(60) % 3
+    text = pd.DataFrame({"a": X[:, 0], "b": ["x", "y", "zz"] * 20})
+    names, nan_ok = [], []
+    for name, cls in all_estimators():
+        try:
+            est = cls()
+        except TypeError:
+            continue
+        if {"estimator", "regressor"} & set(est.get_params(deep=False)):
+            continue
+        if name == "SimpleImputer":  # strategy='most_frequent' or 'constant' takes text
+            continue
+
+        def raised(data, est=est):
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                try:
+                    sklearn.clone(est).fit(data, y)
+                except Exception as e:
+                    return e
+            return None
+
+        if raised(X) is not None:
+            continue
+        if all(isinstance(raised(d), ValueError) for d in (text, X[:, 0])):
+            names.append(name)
+            if get_tags(est).input_tags.allow_nan:
+                nan_ok.append(name)
+    return sorted(names), sorted(nan_ok)
+
+
+def unfitted_raise() -> list[str]:
+    X = np.random.RandomState(0).rand(6, 3)
+    names = []
+    for name, cls in all_estimators():
+        try:
+            est = cls()
+        except TypeError:
+            continue
+        methods = [
+            m
+            for m in ("predict", "transform", "predict_proba", "decision_function")
+            if hasattr(est, m)
+        ]
+        raised = 0
+        for m in methods:
+            try:
+                getattr(est, m)(X)
+            except NotFittedError:
+                raised += 1
+            except Exception:
+                pass
+        if methods and raised == len(methods):
+            names.append(name)
+    return sorted(names)
+
+
+def rust_list(name: str, doc: str, items: list[str]) -> str:
+    body = "".join(f'    "{i}",\n' for i in items)
+    return f"{doc}\npub(super) const {name}: &[&str] = &[\n{body}];\n"
+
+
+def main() -> None:
+    scorers = sorted(set(get_scorer_names()) | set(HISTORICAL_SCORERS))
+    print(
+        f"//! Tables read off scikit-learn {sklearn.__version__} by `scripts/sklearn_tables.py`"
+        " (generated: edit the script, not this file).\n"
+    )
+    print(
+        rust_list(
+            "SCORER_NAMES",
+            "/// The strings `scoring=` accepts: `get_scorer_names()` and names of earlier releases.",
+            scorers,
+        )
+    )
+    print(
+        rust_list(
+            "SAMPLE_CHECKED",
+            "/// Classifiers and regressors whose `fit` (default parameters) raises ValueError when"
+            " X and y\n/// have different numbers of samples (Found input variables with"
+            " inconsistent numbers of samples).",
+            sample_checked(),
+        )
+    )
+    numeric, nan_ok = numeric_2d()
+    print(
+        rust_list(
+            "NUMERIC_2D",
+            "/// Estimators that validate X as a 2-D numeric array: ValueError on text and on 1-D"
+            " X.",
+            numeric,
+        )
+    )
+    print(
+        rust_list(
+            "ACCEPTS_NAN",
+            "/// Of NUMERIC_2D, those whose `allow_nan` tag says they take NaN in X.",
+            nan_ok,
+        )
+    )
+    print(
+        rust_list(
+            "UNFITTED_RAISE",
+            "/// Estimators that build with default parameters and whose predict, transform,"
+            " predict_proba\n/// and decision_function all raise NotFittedError before fit.",
+            unfitted_raise(),
+        ),
+        end="",
+    )
+
+
+if __name__ == "__main__":
+    main()
