@@ -157,7 +157,7 @@ fn grid_index(w: &Walker, value: &Expr, index: &Expr, range: TextRange) -> Optio
             format!(
                 "{} is the array of Axes of shape {} that plt.subplots made: IndexError: {problem}",
                 w.shown(value, "the array"),
-                crate::summary::tuple_text(&grid_shape(&w.eval(value)))
+                crate::summary::tuple_text(grid_shape(&w.eval(value)))
             ),
             range,
         ));
