@@ -87,10 +87,10 @@ pub fn run(args: Vec<String>) -> ExitCode {
         ["rules", rest @ ..] => rules(rest),
         ["bench", rest @ ..] => {
             let rest: Vec<String> = rest.iter().map(|s| s.to_string()).collect();
-            if let Some(code) = crate::bench_llm::cli(&rest) {
+            if let Some(code) = crate::bench::llm::cli(&rest) {
                 return ExitCode::from(code as u8);
             }
-            ExitCode::from(crate::junobench::cli(&rest) as u8)
+            ExitCode::from(crate::bench::junobench::cli(&rest) as u8)
         }
         [other, ..] => usage_error(&format!("unknown command `{other}`")),
     }

@@ -16,7 +16,7 @@
 //!
 //! The answer schema adds `line` (1-based line of the crash in the target cell, or null) and
 //! `claims` (the facts a crash rests on, in a closed vocabulary the kernel's facts can check: see
-//! [`crate::verdict::StatedClaim`]) to the paper's `reasoning` and `detection`.
+//! [`crate::llm::verdict::StatedClaim`]) to the paper's `reasoning` and `detection`.
 
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 
@@ -944,7 +944,7 @@ mod tests {
         assert_eq!(variants.len(), examples.len());
         for (example, variant) in examples.iter().zip(variants) {
             let value: Value = serde_json::from_str(example).unwrap();
-            let claims = crate::verdict::read_claims(Some(&value));
+            let claims = crate::llm::verdict::read_claims(Some(&value));
             assert_eq!(claims.len(), 1, "{example}");
             let written = serde_json::to_value(&claims[0]).unwrap();
             assert_eq!(written, value, "{example} reads back unchanged");
