@@ -11,13 +11,13 @@ use serde_json::{Map, Value};
 use wasm_bindgen::prelude::*;
 
 use crate::check::{check_prepared, AnalysedCell, CellCache, CheckInput};
-use crate::llm::claims::{judge_answers as judge, Claim, Evidence, LineSource};
 use crate::diagnostic::{self, Severities, Severity};
 use crate::dryrun::{self, DryRunException};
 use crate::facts::{CellFacts, Origin};
 use crate::ir::TextRange;
-use crate::position::LineIndex;
+use crate::llm::claims::{judge_answers as judge, Claim, Evidence, LineSource};
 use crate::llm::prompt::{self, PromptRequest};
+use crate::position::LineIndex;
 use crate::summary::SummaryDoc;
 
 #[wasm_bindgen(typescript_custom_section)]

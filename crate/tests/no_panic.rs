@@ -8,8 +8,8 @@
 use std::sync::OnceLock;
 
 use cellguard::check::{check_cell, CheckInput};
-use cellguard::llm::claims::{judge_answers, Evidence};
 use cellguard::diagnostic::Severities;
+use cellguard::llm::claims::{judge_answers, Evidence};
 use cellguard::python::parse_cell;
 use cellguard::summary::SummaryDoc;
 use proptest::prelude::*;

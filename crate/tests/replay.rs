@@ -9,8 +9,8 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use cellguard::bench::llm::{read_recorded_answers, replay};
 use cellguard::bench::junobench::{analyze_case, read_cases, Counts};
+use cellguard::bench::llm::{read_recorded_answers, replay};
 use serde_json::Value;
 
 fn junobench_file(name: &str) -> (PathBuf, String) {

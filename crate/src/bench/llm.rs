@@ -16,8 +16,8 @@ use std::process::{Command, Stdio};
 
 use serde_json::{json, Value};
 
-use crate::llm::claims::{judge_answers, Evidence};
 use crate::bench::junobench::{analyze_case, convert_runtime_info, read_cases, Case, Counts};
+use crate::llm::claims::{judge_answers, Evidence};
 use crate::llm::prompt::{build_prompt, Prompt, PromptOptions, PromptRequest};
 
 /// Listing 1 of the paper, the instructions its prompts start with.

@@ -13,10 +13,10 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+use crate::llm::verdict::{majority_vote, StatedClaim, VerdictError, Vote};
 use crate::summary::{
     parameters, shape_text, Category, FailureFields, ObjectSummary, ParameterKind, SummaryDoc,
 };
-use crate::llm::verdict::{majority_vote, StatedClaim, VerdictError, Vote};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
