@@ -13,8 +13,8 @@ use crate::codes::Rule;
 use crate::diagnostic::{Diagnostic, Edit, Fix};
 use crate::ir::{Expr, Keyword, Literal, SeqKind, TextRange};
 
+use super::abstract_value::{Frame, Val};
 use super::flow::{str_list, unpacks, Walker};
-use super::value::{Frame, Val};
 use super::{list_preview, suggest};
 
 /// A string key with its place in the cell.

@@ -29,9 +29,9 @@ use crate::diagnostic::Diagnostic;
 use crate::ir::{keyword, Expr, Stmt};
 use crate::summary::{tuple_text, Category, ObjectSummary};
 
+use super::abstract_value::Val;
 use super::flow::{unpacks, Walker};
 use super::keras_build::{self, keras_api, Built, BuiltModel, Dims, ModelEffect};
-use super::value::Val;
 
 /// What the targets look like.
 #[derive(Clone, Copy, Debug, PartialEq)]

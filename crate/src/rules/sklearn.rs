@@ -17,8 +17,8 @@ use crate::codes::Rule;
 use crate::diagnostic::Diagnostic;
 use crate::ir::{keyword, Expr, Keyword, Literal, TextRange};
 
+use super::abstract_value::{ArrayLib, ArrayVal, Estimator, Val};
 use super::flow::{unpacks, Walker};
-use super::value::{ArrayLib, ArrayVal, Estimator, Val};
 
 /// Estimators that validate `X` as a 2-D numeric array (no strings, no 1-D input): every
 /// classifier, regressor, transformer and clusterer of scikit-learn 1.9 that fits with its default
@@ -602,11 +602,11 @@ pub fn split_result(w: &Walker, value: &Expr, n_targets: usize) -> Option<Vec<Va
     for v in &vals {
         for rows in sizes {
             out.push(match v {
-                Val::Frame(f) => Val::Frame(super::value::Frame {
+                Val::Frame(f) => Val::Frame(super::abstract_value::Frame {
                     n_rows: rows,
                     ..super::flow::rows_of(f)
                 }),
-                Val::Series(s) => Val::Series(super::value::SeriesVal {
+                Val::Series(s) => Val::Series(super::abstract_value::SeriesVal {
                     len: rows,
                     str_examples: Vec::new(),
                     has_nan: if s.has_nan == Some(false) {

@@ -33,10 +33,10 @@ use crate::diagnostic::Diagnostic;
 use crate::ir::{keyword, Expr, Keyword, Literal, SeqKind};
 use crate::summary::{Category, ObjectSummary};
 
+use super::abstract_value::{ArrayLib, Val};
 use super::flow::{unpacks, Walker};
 use super::torch_classes::run_forward;
 use super::torch_layers::{apply, argument, const_int, layer_of, nn_class, Layer, Mismatch, Shape};
-use super::value::{ArrayLib, Val};
 
 /// A loss module.
 #[derive(Clone, Copy, Debug, PartialEq)]
