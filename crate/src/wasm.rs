@@ -540,7 +540,7 @@ pub fn build_prompt(
 ) -> Result<JsValue, JsError> {
     let request: PromptRequest = serde_wasm_bindgen::from_value(request)
         .map_err(|error| JsError::new(&format!("cellguard: bad prompt request: {error}")))?;
-    to_js(&prompt::build_prompt(&request))
+    to_js(&CACHE.with_borrow_mut(|cache| prompt::build_prompt_with(cache, &request)))
 }
 
 /// The first evident outside effect of a cell, or null when it may be dry-run.
