@@ -12,8 +12,9 @@ calls no `__array_finalize__`), so its overrides never run; a user's tensor subc
 import sys
 
 from . import basic
+from .array_kinds import NDARRAY, NUMPY_SCALAR, TF_TENSOR, TORCH_TENSOR, array_kind, plain_array
 from .context import sample_step
-from .introspect import is_subclass, is_trusted_type, library_class, mro_has
+from .introspect import library_class
 from .jsonsafe import short_repr
 
 UNIQUE_SCAN = 100_000  # unique values are counted only on (sampled) data this small
@@ -21,38 +22,7 @@ UNIQUE_LISTED = 20  # and listed when there are at most this many
 
 
 def summarizer_for(obj):
-    cls = type(obj)
-    ndarray, generic = library_class("numpy", "ndarray"), library_class("numpy", "generic")
-    if ndarray is not None and is_subclass(cls, ndarray):
-        return summarize_ndarray
-    if generic is not None and is_subclass(cls, generic):
-        return summarize_numpy_scalar
-    if not is_trusted_type(cls):
-        return None
-    if mro_has(obj, {"Tensor"}, ("torch",)):
-        return summarize_torch_tensor
-    if mro_has(obj, {"Tensor", "Variable"}, ("tensorflow",)):
-        return summarize_tf_tensor
-    return None
-
-
-def shape_of(obj):
-    """The shape of a numpy array or a torch or TensorFlow tensor; None for anything else (and for
-    a TensorFlow tensor of unknown rank)."""
-    summarizer = summarizer_for(obj)
-    if summarizer is summarize_ndarray:
-        return list(plain_array(obj).shape)
-    if summarizer is summarize_torch_tensor:
-        return [int(dim) for dim in obj.shape]
-    if summarizer is summarize_tf_tensor and obj.shape.rank is not None:
-        return obj.shape.as_list()
-    return None
-
-
-def plain_array(array):
-    """The array itself when numpy's own class, else a base-class view of its memory."""
-    ndarray = library_class("numpy", "ndarray")
-    return array if is_trusted_type(type(array)) else ndarray.view(array, ndarray)
+    return _SUMMARIZERS.get(array_kind(obj))
 
 
 def summarize_ndarray(array, ctx) -> dict:
@@ -120,6 +90,14 @@ def summarize_tf_tensor(tensor, ctx) -> dict:
         except Exception as exc:
             facts["V"] = {"values_error": f"{type(exc).__name__}: {exc}"}
     return facts
+
+
+_SUMMARIZERS = {
+    NDARRAY: summarize_ndarray,
+    NUMPY_SCALAR: summarize_numpy_scalar,
+    TORCH_TENSOR: summarize_torch_tensor,
+    TF_TENSOR: summarize_tf_tensor,
+}
 
 
 def array_value_facts(values) -> dict:

@@ -11,6 +11,7 @@ import types
 from itertools import islice
 
 from . import signatures
+from .array_kinds import shape_of
 from .introspect import (
     class_lookup,
     class_module,
@@ -126,11 +127,9 @@ def summarize_container(obj, ctx) -> dict:
             for key in islice(dict.keys(obj), DICT_KEYS)
         ]
         # A dict of arrays or tensors (a model's named inputs): their shapes.
-        from . import arrays  # arrays imports this module
-
         shapes = {}
         for key, value in islice(dict.items(obj), DICT_KEYS):
-            shape = arrays.shape_of(value) if type(key) is str else None
+            shape = shape_of(value) if type(key) is str else None
             if shape is not None:
                 shapes[cut(key, 60)] = shape
         if shapes:

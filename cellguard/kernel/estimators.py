@@ -10,7 +10,7 @@ from the last.
 
 import types
 
-from .arrays import plain_array
+from .array_kinds import plain_array
 from .frames import MAX_COLUMN_NAMES, capped_names, label_texts
 from .introspect import (
     class_dict,

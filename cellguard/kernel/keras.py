@@ -9,7 +9,7 @@ Keras computes by calling into the layers, only for models made of library layer
 import types
 from itertools import islice
 
-from .arrays import shape_of
+from .array_kinds import shape_of
 from .introspect import (
     class_name,
     instance_attr,

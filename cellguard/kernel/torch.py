@@ -14,7 +14,7 @@ import sys
 import types
 from contextlib import contextmanager
 
-from .arrays import shape_of
+from .array_kinds import shape_of
 from .introspect import (
     class_name,
     holds_library_objects_only,

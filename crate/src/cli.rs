@@ -2,37 +2,22 @@
 
 use std::process::ExitCode;
 
+use clap::error::ErrorKind;
+use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 use serde_json::{json, Value};
 
 use std::collections::{BTreeSet, HashSet};
 
+use crate::bench::BenchArgs;
 use crate::check::{check_notebook, check_session, NotebookReport, SessionStep};
 use crate::codes::{self, Rule};
 use crate::diagnostic::{Diagnostic, Severities, Severity};
 use crate::notebook::{CellKind, Notebook};
 use crate::position::LineIndex;
 
-const HELP: &str = "\
-cellguard: predicts whether notebook cells will crash, before they run
-
-USAGE:
-    cellguard check NOTEBOOK.ipynb [--format text|json|sarif] [--execution-order]
-    cellguard rules [CODE | --markdown | --generate [ROOT]]
-
-Checks every code cell as if the code cells before it ran, top to bottom, and nothing else.
-
-OPTIONS:
-    --execution-order   Assume the cells ran in the order of their execution counts ([n], or
-                        the count their outputs carry); cells that never ran come last, in
-                        document order. A cell whose saved output is an error ran only up to
-                        the line that raised. Where the notebook does not show all that ran
-                        (counts missing or repeated, a cell edited since it crashed, a defining
-                        cell with no count), errors that depend on it are warnings (likely).
-    --format FORMAT     text (default), json or sarif (see below).
-    --json              Same as --format json.
-    -h, --help          Print this help.
-    -V, --version       Print the version.
-
+/// What `cellguard --help` and `cellguard check --help` say after the options: positions, the JSON
+/// and SARIF outputs, the exit codes.
+const OUTPUT_HELP: &str = "\
 TEXT OUTPUT:
     cell 4 2:5: undefined-name: `x` is not defined: ...
     cell 4 is the notebook's fourth cell, counted from 1 among all cells (markdown included), as
@@ -56,56 +41,115 @@ SARIF OUTPUT (2.1.0, for code-scanning tools and CI):
     1 among all cells) and region startLine/startColumn/endLine/endColumn are in that cell, as in
     the text output (run.columnKind is utf16CodeUnits); properties.cellIndex is the 0-based index.
 
-RULES:
-    cellguard rules             lists every diagnostic code
-    cellguard rules CODE        prints what CODE catches, why it crashes, and examples
-    cellguard rules --markdown  prints the README's rule table
-    cellguard rules --generate [ROOT]
-                                rewrites the files generated from the registry under the
-                                repository root ROOT (default .): README.md's rule table and
-                                labextension/schema/settings.json's codes
-
 EXIT STATUS:
     0  no crash predicted
     1  a crash is predicted (an error diagnostic)
     2  bad usage or input: unreadable file, invalid JSON, not a notebook
 ";
 
+#[derive(Parser)]
+#[command(
+    name = "cellguard",
+    version,
+    about = "cellguard: predicts whether notebook cells will crash, before they run",
+    after_help = OUTPUT_HELP
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Checks every code cell as if the code cells before it ran, top to bottom, and nothing else.
+    #[command(after_help = OUTPUT_HELP)]
+    Check(CheckArgs),
+    /// Lists every diagnostic code, or explains one.
+    Rules(RulesArgs),
+    /// Scores the rules (or an LLM, with --llm / --replay) on JunoBench cases.
+    Bench(BenchArgs),
+    /// Development tool (benchmarks/syntax_corpus.py): reads each FILE (or each path on stdin) as
+    /// a cell and prints one JSON line per file: the syntax error cellguard reports, or null.
+    #[command(hide = true)]
+    Syntax { paths: Vec<String> },
+}
+
+#[derive(Args)]
+struct CheckArgs {
+    #[arg(value_name = "NOTEBOOK.ipynb")]
+    path: String,
+    /// The output format (see below).
+    #[arg(long, value_enum, value_name = "FORMAT", default_value_t = Format::Text)]
+    format: Format,
+    /// Same as --format json.
+    #[arg(long, conflicts_with = "format")]
+    json: bool,
+    /// Assume the cells ran in the order of their execution counts ([n], or the count their
+    /// outputs carry); cells that never ran come last, in document order. A cell whose saved
+    /// output is an error ran only up to the line that raised. Where the notebook does not show
+    /// all that ran (counts missing or repeated, a cell edited since it crashed, a defining cell
+    /// with no count), errors that depend on it are warnings (likely).
+    #[arg(long, verbatim_doc_comment)]
+    execution_order: bool,
+}
+
+#[derive(Args)]
+#[group(multiple = false)]
+struct RulesArgs {
+    /// Prints what CODE catches, why it crashes, and examples.
+    #[arg(value_name = "CODE")]
+    code: Option<String>,
+    /// Prints the README's rule table.
+    #[arg(long)]
+    markdown: bool,
+    /// Rewrites the files generated from the registry under the repository root ROOT (default
+    /// .): README.md's rule table and labextension/schema/settings.json's codes.
+    #[arg(long, value_name = "ROOT", num_args = 0..=1, default_missing_value = ".")]
+    generate: Option<String>,
+}
+
 pub fn run(args: Vec<String>) -> ExitCode {
-    let args: Vec<&str> = args.iter().map(String::as_str).collect();
-    match args.as_slice() {
-        [] | ["-h" | "--help" | "help", ..] => {
-            print!("{HELP}");
+    let cli = match Cli::try_parse_from(std::iter::once("cellguard".to_owned()).chain(args)) {
+        Ok(cli) => cli,
+        Err(error) => return clap_error(&error),
+    };
+    match cli.command {
+        None => {
+            let _ = Cli::command().print_help();
             ExitCode::SUCCESS
         }
-        ["-V" | "--version", ..] => {
-            println!("cellguard {}", env!("CARGO_PKG_VERSION"));
-            ExitCode::SUCCESS
-        }
-        ["check", rest @ ..] => check(rest),
-        ["syntax", rest @ ..] => syntax(rest),
-        ["rules", rest @ ..] => rules(rest),
-        ["bench", rest @ ..] => {
-            let rest: Vec<String> = rest.iter().map(|s| s.to_string()).collect();
-            if let Some(code) = crate::bench_llm::cli(&rest) {
-                return ExitCode::from(code as u8);
-            }
-            ExitCode::from(crate::junobench::cli(&rest) as u8)
-        }
-        [other, ..] => usage_error(&format!("unknown command `{other}`")),
+        Some(Command::Check(args)) => check(&args),
+        Some(Command::Rules(args)) => rules(&args),
+        Some(Command::Bench(args)) => ExitCode::from(crate::bench::run(&args)),
+        Some(Command::Syntax { paths }) => syntax(&paths),
     }
 }
 
-/// `cellguard syntax [FILE...]`: a development tool (benchmarks/syntax_corpus.py) that reads each
-/// file (or each path on stdin) as a cell and prints one JSON line per file: the syntax error
-/// cellguard reports, or null.
-fn syntax(paths: &[&str]) -> ExitCode {
+/// Help and version go to stdout (exit 0); a usage error is one line on stderr (exit 2).
+fn clap_error(error: &clap::Error) -> ExitCode {
+    match error.kind() {
+        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
+            let _ = error.print();
+            ExitCode::SUCCESS
+        }
+        _ => {
+            // clap's message, without its usage and tip paragraphs, on one line.
+            let rendered = error.render().to_string();
+            let message = rendered.split("\n\n").next().unwrap_or_default();
+            let message = message.strip_prefix("error: ").unwrap_or(message);
+            usage_error(&message.split_whitespace().collect::<Vec<_>>().join(" "))
+        }
+    }
+}
+
+/// `cellguard syntax [FILE...]` (see [`Command::Syntax`]).
+fn syntax(paths: &[String]) -> ExitCode {
     let from_stdin: Vec<String>;
-    let paths: Vec<&str> = if paths.is_empty() {
+    let paths = if paths.is_empty() {
         from_stdin = std::io::stdin().lines().map_while(Result::ok).collect();
-        from_stdin.iter().map(String::as_str).collect()
+        &from_stdin
     } else {
-        paths.to_vec()
+        paths
     };
     for path in paths {
         let report = match std::fs::read(path) {
@@ -131,26 +175,28 @@ fn usage_error(message: &str) -> ExitCode {
     ExitCode::from(2)
 }
 
-#[derive(Clone, Copy, PartialEq)]
+#[derive(Clone, Copy, PartialEq, ValueEnum)]
 enum Format {
     Text,
     Json,
     Sarif,
 }
 
-fn rules(args: &[&str]) -> ExitCode {
-    match args {
-        [] => print!("{}", codes::listing()),
-        ["--markdown"] => print!("{}", codes::markdown_table()),
-        ["--generate"] => return generate("."),
-        ["--generate", root] => return generate(root),
-        [code] if !code.starts_with('-') => match Rule::from_code(code) {
+fn rules(args: &RulesArgs) -> ExitCode {
+    if let Some(root) = &args.generate {
+        return generate(root);
+    }
+    if args.markdown {
+        print!("{}", codes::markdown_table());
+    } else if let Some(code) = &args.code {
+        match Rule::from_code(code) {
             Some(rule) => print!("{}", codes::explain(rule)),
             None => {
                 return usage_error(&format!("no rule `{code}` (`cellguard rules` lists them)"))
             }
-        },
-        _ => return usage_error("`rules` takes a code, --markdown or --generate [ROOT]"),
+        }
+    } else {
+        print!("{}", codes::listing());
     }
     ExitCode::SUCCESS
 }
@@ -181,36 +227,10 @@ fn generate(root: &str) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-fn check(args: &[&str]) -> ExitCode {
-    let mut format = Format::Text;
-    let mut execution_order = false;
-    let mut paths = Vec::new();
-    let mut args = args.iter().copied();
-    while let Some(arg) = args.next() {
-        match arg {
-            "--json" => format = Format::Json,
-            "--format" => {
-                format = match args.next() {
-                    Some("text") => Format::Text,
-                    Some("json") => Format::Json,
-                    Some("sarif") => Format::Sarif,
-                    _ => return usage_error("`--format` takes text, json or sarif"),
-                }
-            }
-            "--execution-order" => execution_order = true,
-            "-h" | "--help" => {
-                print!("{HELP}");
-                return ExitCode::SUCCESS;
-            }
-            flag if flag.starts_with('-') => {
-                return usage_error(&format!("unknown option `{flag}`"))
-            }
-            path => paths.push(path),
-        }
-    }
-    let [path] = paths.as_slice() else {
-        return usage_error("`check` takes one notebook path");
-    };
+fn check(args: &CheckArgs) -> ExitCode {
+    let format = if args.json { Format::Json } else { args.format };
+    let execution_order = args.execution_order;
+    let path = &args.path;
     let notebook = match std::fs::read_to_string(path)
         .map_err(|e| format!("cannot read {path}: {e}"))
         .and_then(|text| Notebook::parse(&text).map_err(|e| format!("{path}: {e}")))

@@ -2,10 +2,9 @@
 //! the cell's code and kernel summaries. Builds natively (CLI) and for WebAssembly (the browser).
 
 #[cfg(not(target_arch = "wasm32"))]
-pub mod bench_llm;
+pub mod bench;
 pub mod builtins;
 pub mod check;
-pub mod claims;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod cli;
 pub mod codes;
@@ -13,15 +12,12 @@ pub mod diagnostic;
 pub mod dryrun;
 pub mod facts;
 pub mod ir;
-#[cfg(not(target_arch = "wasm32"))]
-pub mod junobench;
+pub mod llm;
 pub mod notebook;
 pub mod order;
 pub mod position;
-pub mod prompt;
 pub mod python;
 pub mod rules;
 pub mod summary;
-pub mod verdict;
 #[cfg(target_arch = "wasm32")]
 mod wasm;

@@ -11,13 +11,13 @@ use serde_json::{Map, Value};
 use wasm_bindgen::prelude::*;
 
 use crate::check::{check_prepared, AnalysedCell, CellCache, CheckInput};
-use crate::claims::{judge_answers as judge, Claim, Evidence, LineSource};
 use crate::diagnostic::{self, Severities, Severity};
 use crate::dryrun::{self, DryRunException};
 use crate::facts::{CellFacts, Origin};
 use crate::ir::TextRange;
+use crate::llm::claims::{judge_answers as judge, Claim, Evidence, LineSource};
+use crate::llm::prompt::{self, PromptRequest};
 use crate::position::LineIndex;
-use crate::prompt::{self, PromptRequest};
 use crate::summary::SummaryDoc;
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -540,7 +540,7 @@ pub fn build_prompt(
 ) -> Result<JsValue, JsError> {
     let request: PromptRequest = serde_wasm_bindgen::from_value(request)
         .map_err(|error| JsError::new(&format!("cellguard: bad prompt request: {error}")))?;
-    to_js(&prompt::build_prompt(&request))
+    to_js(&CACHE.with_borrow_mut(|cache| prompt::build_prompt_with(cache, &request)))
 }
 
 /// The first evident outside effect of a cell, or null when it may be dry-run.

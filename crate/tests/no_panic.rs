@@ -8,8 +8,8 @@
 use std::sync::OnceLock;
 
 use cellguard::check::{check_cell, CheckInput};
-use cellguard::claims::{judge_answers, Evidence};
 use cellguard::diagnostic::Severities;
+use cellguard::llm::claims::{judge_answers, Evidence};
 use cellguard::python::parse_cell;
 use cellguard::summary::SummaryDoc;
 use proptest::prelude::*;
@@ -261,7 +261,7 @@ fn judge_everything(answer: &str, target: &str) {
         target: Some(target),
     };
     if let Ok(judgement) = judge_answers(&[answer.to_string(), ANSWER.to_string()], evidence) {
-        if let (Some(line), Some(cellguard::claims::LineSource::Claim)) =
+        if let (Some(line), Some(cellguard::llm::claims::LineSource::Claim)) =
             (judgement.line, judgement.line_source)
         {
             assert!(line as usize >= 1 && line as usize <= target.lines().count());

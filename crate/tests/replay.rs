@@ -9,8 +9,8 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use cellguard::bench_llm::{read_recorded_answers, replay};
-use cellguard::junobench::{analyze_case, read_cases, Counts};
+use cellguard::bench::junobench::{analyze_case, read_cases, Counts};
+use cellguard::bench::llm::{read_recorded_answers, replay};
 use serde_json::Value;
 
 fn junobench_file(name: &str) -> (PathBuf, String) {
@@ -76,7 +76,7 @@ fn recorded_answers_of_the_development_cases() {
     assert_eq!(judged.len(), 6, "3 models x (+RT, -RT): {judged:?}");
     for (model, settings) in &results {
         for r in settings {
-            let vote = |case: &cellguard::junobench::Case| {
+            let vote = |case: &cellguard::bench::junobench::Case| {
                 majority[&(model.clone(), r.setting.clone(), case.instance.clone())]
             };
             let expected_llm = counts(cases.iter().map(|c| (c.crash, vote(c))));

@@ -19,9 +19,9 @@ use crate::diagnostic::Diagnostic;
 use crate::facts::{cell_facts, CellFacts, Origin};
 use crate::ir::{AssignOp, Expr, Params, SeqKind, Stmt, TextRange};
 
+use super::abstract_value::Val;
 use super::flow::{mutated_names, unpacks, Walker};
 use super::history::HistoryState;
-use super::value::Val;
 use super::{api, RuleContext};
 
 /// How many calls deep the walk follows.

@@ -15,8 +15,8 @@ use crate::codes::Rule;
 use crate::diagnostic::{Diagnostic, Edit, Fix};
 use crate::ir::{Expr, Keyword, Literal, SeqKind, TextRange};
 
+use super::abstract_value::{Column, Frame, Val};
 use super::flow::{str_list, unpacks, Walker};
-use super::value::{Column, Frame, Val};
 use super::{list_preview, suggest};
 
 /// A string key with its place in the cell.

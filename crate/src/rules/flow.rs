@@ -14,11 +14,11 @@ use crate::diagnostic::Diagnostic;
 use crate::facts::CellFacts;
 use crate::ir::{Expr, Keyword, Literal, SeqKind, Stmt, Target, TextRange};
 
+use super::abstract_value::{from_summary, ArrayLib, ArrayVal, Estimator, Frame, SeriesVal, Val};
 use super::calls::Callee;
-use super::value::{from_summary, ArrayLib, ArrayVal, Estimator, Frame, SeriesVal, Val};
 use super::{
     api, columns, frames, join, keras, numpy_calls, plots, pytypes, shapes, sklearn, targets,
-    torch, torch_classes, torch_layers, values, RuleContext,
+    torch, torch_classes, torch_layers, value_checks, RuleContext,
 };
 
 pub struct Walker<'a> {
@@ -148,7 +148,7 @@ impl<'a> Walker<'a> {
             let agrees = match summary {
                 Some(obj) => {
                     obj.error.is_none()
-                        && super::value::normalize_type(&obj.type_name)
+                        && super::abstract_value::normalize_type(&obj.type_name)
                             .rsplit('.')
                             .next()
                             == Some(class.name.as_str())
@@ -1080,7 +1080,7 @@ impl<'a> Walker<'a> {
         plots::check(self, expr, &mut found);
         numpy_calls::check(self, expr, &mut found);
         frames::check(self, expr, &mut found);
-        values::check(self, expr, &mut found);
+        value_checks::check(self, expr, &mut found);
         api::check(self, expr, &mut found);
         pytypes::check(self, expr, &mut found);
         keras::check(self, expr, &mut found);

@@ -9,13 +9,13 @@ use std::rc::Rc;
 use crate::facts::CellFacts;
 use crate::ir::{Expr, Params, SeqKind, Stmt, Target, TextRange};
 
+use super::abstract_value::Val;
 use super::calls::{declares_outer_names, function_locals};
 use super::columns::is_frame_attribute;
 use super::flow::{
     bound_names, import_bindings, mentioned_names, mutated_names, str_list, target_names, unpacks,
 };
 use super::keras_build::{self, Built, ModelEffect};
-use super::value::Val;
 
 /// A function defined at the top level of a cell: what following a call into it needs.
 #[derive(Debug)]

@@ -30,10 +30,10 @@ use crate::diagnostic::Diagnostic;
 use crate::ir::{keyword, Expr, Stmt};
 use crate::summary::{Category, ObjectSummary};
 
+use super::abstract_value::Val;
 use super::flow::{unpacks, Walker};
 use super::history::{cell_rule_facts, HistoryState};
 use super::keras_build::{self, dims_text, keras_api, Built, BuiltModel, Dims, ModelEffect};
-use super::value::Val;
 
 /// What the targets look like.
 #[derive(Clone, Copy, Debug, PartialEq)]

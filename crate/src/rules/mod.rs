@@ -2,9 +2,10 @@
 //! summaries. A rule fires only when the crash is certain; whatever is unknown is silence.
 //!
 //! `flow` walks the target cell's statements in execution order, keeping an abstract value per
-//! name (`value::Val`), and hands every expression that will certainly be evaluated to the rules;
+//! name (`abstract_value::Val`), and hands every expression that will certainly be evaluated to the rules;
 //! `calls` follows it into the functions of the notebook the cell calls.
 
+pub mod abstract_value;
 pub mod api;
 mod attr_tables;
 pub mod calls;
@@ -25,8 +26,7 @@ pub mod targets;
 pub mod torch;
 pub mod torch_classes;
 pub mod torch_layers;
-pub mod value;
-pub mod values;
+pub mod value_checks;
 
 use std::collections::BTreeSet;
 

@@ -19,9 +19,9 @@ use crate::codes::Rule;
 use crate::diagnostic::Diagnostic;
 use crate::ir::{Expr, Keyword, Literal, SeqKind, TextRange};
 
+use super::abstract_value::{ArrayLib, ArrayVal, Val};
 use super::flow::{unpacks, Walker};
 use super::shapes::{int_of, int_tuple, reshape};
-use super::value::{ArrayLib, ArrayVal, Val};
 use crate::ir::keyword as kw;
 use crate::summary::tuple_text;
 

@@ -17,8 +17,8 @@ use crate::diagnostic::Diagnostic;
 use crate::ir::{Expr, Keyword, Literal, SeqKind};
 use crate::summary::tuple_text;
 
+use super::abstract_value::{ArrayLib, ArrayVal, Val};
 use super::flow::{unpacks, Walker};
-use super::value::{ArrayLib, ArrayVal, Val};
 
 /// Numpy broadcasting of two shapes; `None` when they do not broadcast.
 pub fn broadcast(a: &[i64], b: &[i64]) -> Option<Vec<i64>> {
@@ -255,7 +255,7 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                     });
                     let Some(x) = x else { return };
                     if let Val::Array(a) = w.eval(x) {
-                        if a.lib == super::value::ArrayLib::Numpy
+                        if a.lib == super::abstract_value::ArrayLib::Numpy
                             && (a.shape.len() > 2 || a.shape.is_empty())
                         {
                             out.push(Diagnostic::error(
@@ -329,7 +329,8 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                         }
                         if matches!(attr.as_str(), "reshape" | "view") && !args.is_empty() {
                             if let Val::Array(a) = super::torch::known_array(w.eval(value)) {
-                                if attr == "view" && a.lib != super::value::ArrayLib::Torch {
+                                if attr == "view" && a.lib != super::abstract_value::ArrayLib::Torch
+                                {
                                     return;
                                 }
                                 let to = if args.len() == 1 {
@@ -750,7 +751,7 @@ fn reshape_diag(
             w.shown(x, "an operand"),
             tuple_text(&a.shape),
             tuple_text(to),
-            if a.lib == super::value::ArrayLib::Torch {
+            if a.lib == super::abstract_value::ArrayLib::Torch {
                 "RuntimeError"
             } else {
                 "ValueError"
@@ -790,7 +791,7 @@ fn matmul(
                 tuple_text(&a.shape),
                 w.shown(re, "an operand"),
                 tuple_text(&b.shape),
-                if a.lib == super::value::ArrayLib::Torch { "RuntimeError" } else { "ValueError" }
+                if a.lib == super::abstract_value::ArrayLib::Torch { "RuntimeError" } else { "ValueError" }
             ),
             range,
         ));

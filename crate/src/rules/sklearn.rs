@@ -24,11 +24,11 @@ use crate::codes::Rule;
 use crate::diagnostic::Diagnostic;
 use crate::ir::{keyword, Expr, Keyword, Literal, TextRange};
 
+use super::abstract_value::{ArrayLib, ArrayVal, Estimator, Val};
 use super::flow::{unpacks, Walker};
 use super::sklearn_tables::{
     ACCEPTS_NAN, NUMERIC_2D, SAMPLE_CHECKED, SCORER_NAMES, UNFITTED_RAISE,
 };
-use super::value::{ArrayLib, ArrayVal, Estimator, Val};
 
 /// Estimators whose output has the same shape as their input.
 const SHAPE_PRESERVING: &[&str] = &[
@@ -459,11 +459,11 @@ pub fn split_result(w: &Walker, value: &Expr, n_targets: usize) -> Option<Vec<Va
     for v in &vals {
         for rows in sizes {
             out.push(match v {
-                Val::Frame(f) => Val::Frame(super::value::Frame {
+                Val::Frame(f) => Val::Frame(super::abstract_value::Frame {
                     n_rows: rows,
                     ..super::flow::rows_of(f)
                 }),
-                Val::Series(s) => Val::Series(super::value::SeriesVal {
+                Val::Series(s) => Val::Series(super::abstract_value::SeriesVal {
                     len: rows,
                     str_examples: Vec::new(),
                     has_nan: if s.has_nan == Some(false) {

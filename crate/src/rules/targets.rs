@@ -10,7 +10,7 @@
 //! metrics take anything.
 //!
 //! The proof is a value the data certainly holds: a bound of its range or one of its unique values
-//! in the kernel summary (`value::non_integer`), followed through the cell while the data is kept
+//! in the kernel summary (`abstract_value::non_integer`), followed through the cell while the data is kept
 //! whole (a column of a frame, a copy); a part of it (`train_test_split`, rows selected) may leave
 //! the value out, and rounding or `astype` changes it, so those are silent. Predictions are no
 //! proof of a non-integer value: a regressor's `predict` or a classifier's probabilities may all
@@ -22,8 +22,8 @@ use crate::codes::Rule;
 use crate::diagnostic::Diagnostic;
 use crate::ir::{keyword, Expr, Keyword};
 
+use super::abstract_value::{ArrayLib, Estimator, Val};
 use super::flow::{unpacks, Walker};
-use super::value::{ArrayLib, Estimator, Val};
 
 /// scikit-learn classifiers whose `fit` rejects continuous targets with ValueError (checked
 /// with scikit-learn 1.9; `DummyClassifier` takes them). The ensembles and multiclass wrappers

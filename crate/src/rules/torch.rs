@@ -33,12 +33,12 @@ use crate::diagnostic::Diagnostic;
 use crate::ir::{keyword, Expr, Keyword, Literal, SeqKind};
 use crate::summary::{tuple_text, Category, ObjectSummary};
 
+use super::abstract_value::{ArrayLib, ArrayVal, Val};
 use super::flow::{unpacks, Walker};
 use super::numpy_calls::literal_shape;
 use super::shapes::int_of;
 use super::torch_classes::run_forward;
 use super::torch_layers::{apply, argument, const_int, layer_of, nn_class, Layer, Mismatch, Shape};
-use super::value::{ArrayLib, ArrayVal, Val};
 
 /// A loss module.
 #[derive(Clone, Copy, Debug, PartialEq)]

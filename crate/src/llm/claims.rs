@@ -13,10 +13,10 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+use crate::llm::verdict::{majority_vote, StatedClaim, VerdictError, Vote};
 use crate::summary::{
     parameters, shape_text, Category, FailureFields, ObjectSummary, ParameterKind, SummaryDoc,
 };
-use crate::verdict::{majority_vote, StatedClaim, VerdictError, Vote};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -618,7 +618,7 @@ mod tests {
     fn outcome_in(claim: &str, target: &str) -> (Outcome, String) {
         let doc = doc();
         let signatures = signatures();
-        let stated = crate::verdict::read_claims(Some(&serde_json::from_str(claim).unwrap()));
+        let stated = crate::llm::verdict::read_claims(Some(&serde_json::from_str(claim).unwrap()));
         assert_eq!(stated.len(), 1, "{claim}");
         let checked = check_claim(
             &stated[0],
@@ -908,7 +908,7 @@ mod tests {
         let target = "import x\nm = df.mean()  # 'Fare'\nv = df[\"Fare\"]\nmodel.coef_\nf(a, inplce=True)\nprint(X)\nundefined_thing + 1";
         let at = |claim: &str| {
             locate(
-                &crate::verdict::read_claims(Some(&serde_json::from_str(claim).unwrap()))[0],
+                &crate::llm::verdict::read_claims(Some(&serde_json::from_str(claim).unwrap()))[0],
                 target,
             )
         };

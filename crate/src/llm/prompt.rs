@@ -16,16 +16,16 @@
 //!
 //! The answer schema adds `line` (1-based line of the crash in the target cell, or null) and
 //! `claims` (the facts a crash rests on, in a closed vocabulary the kernel's facts can check: see
-//! [`crate::verdict::StatedClaim`]) to the paper's `reasoning` and `detection`.
+//! [`crate::llm::verdict::StatedClaim`]) to the paper's `reasoning` and `detection`.
 
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 
-use crate::facts::{cell_facts, CellFacts, DefinitionKind};
+use crate::check::CellCache;
+use crate::facts::{CellFacts, DefinitionKind};
 use crate::ir::Stmt;
-use crate::python::parse_cell;
 use crate::summary::{tuple_text, Category, FailureFields, ObjectSummary, SummaryDoc};
 
 /// Which of the paper's runtime-fact categories go into the prompt.
@@ -239,9 +239,15 @@ pub fn answer_schema() -> Value {
 }
 
 pub fn build_prompt(request: &PromptRequest) -> Prompt {
+    build_prompt_with(&mut CellCache::default(), request)
+}
+
+/// [`build_prompt`], reading the cells through `cache` (the browser's: the cells its checks parsed
+/// are not parsed again).
+pub fn build_prompt_with(cache: &mut CellCache, request: &PromptRequest) -> Prompt {
     let options = &request.options;
-    let target_facts = cell_facts(&parse_cell(&request.target).body);
-    let detail = select_history_detail(&request.history, &target_facts, options.history);
+    let target = cache.analyse(&request.target);
+    let detail = select_history_detail(cache, &request.history, &target.facts, options.history);
     let selected: Vec<usize> = detail.iter().map(|(i, _)| *i).collect();
 
     let mut user = String::new();
@@ -267,7 +273,7 @@ pub fn build_prompt(request: &PromptRequest) -> Prompt {
     if options.runtime {
         user.push_str("\n[Runtime Facts]\n");
         let facts = match &request.summaries {
-            Some(doc) => render_facts(doc, &target_facts, options),
+            Some(doc) => render_facts(doc, &target.facts, options),
             None => String::new(),
         };
         if facts.is_empty() {
@@ -429,7 +435,7 @@ const DISPLAY_METHODS: &[&str] = &[
 /// definitions are dropped. Imports are cells binding names like any other, so a kept cell brings
 /// the imports it uses. Cells that do not parse are kept (we cannot tell what they do).
 pub fn select_history(history: &[String], target: &CellFacts, choice: HistoryChoice) -> Vec<usize> {
-    select_history_detail(history, target, choice)
+    select_history_detail(&mut CellCache::default(), history, target, choice)
         .into_iter()
         .map(|(index, _)| index)
         .collect()
@@ -438,6 +444,7 @@ pub fn select_history(history: &[String], target: &CellFacts, choice: HistoryCho
 /// [`select_history`], with the byte ranges of each kept cell's top-level imports that bind no
 /// needed name (left out of the prompt).
 fn select_history_detail(
+    cache: &mut CellCache,
     history: &[String],
     target: &CellFacts,
     choice: HistoryChoice,
@@ -454,12 +461,12 @@ fn select_history_detail(
     add_reads(&mut needed, target);
     let mut keep = Vec::new();
     for index in (0..history.len()).rev() {
-        let parsed = parse_cell(&history[index]);
+        let cell = cache.analyse(&history[index]);
+        let (parsed, facts) = (&cell.parsed, &cell.facts);
         if parsed.syntax_error.is_some() && parsed.body.is_empty() {
             keep.push((index, Vec::new()));
             continue;
         }
-        let facts = cell_facts(&parsed.body);
         let binds = facts.definitions.iter().any(|d| needed.contains(&d.name));
         let mutates = facts
             .subscripts
@@ -503,7 +510,7 @@ fn select_history_detail(
                 needed.remove(&d.name);
             }
         }
-        add_reads(&mut needed, &facts);
+        add_reads(&mut needed, facts);
     }
     keep.reverse();
     keep
@@ -884,6 +891,8 @@ pub fn render_docs(signatures: &Map<String, Value>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::facts::cell_facts;
+    use crate::python::parse_cell;
 
     fn titanic() -> SummaryDoc {
         serde_json::from_str(
@@ -944,7 +953,7 @@ mod tests {
         assert_eq!(variants.len(), examples.len());
         for (example, variant) in examples.iter().zip(variants) {
             let value: Value = serde_json::from_str(example).unwrap();
-            let claims = crate::verdict::read_claims(Some(&value));
+            let claims = crate::llm::verdict::read_claims(Some(&value));
             assert_eq!(claims.len(), 1, "{example}");
             let written = serde_json::to_value(&claims[0]).unwrap();
             assert_eq!(written, value, "{example} reads back unchanged");

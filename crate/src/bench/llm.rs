@@ -16,9 +16,9 @@ use std::process::{Command, Stdio};
 
 use serde_json::{json, Value};
 
-use crate::claims::{judge_answers, Evidence};
-use crate::junobench::{analyze_case, convert_runtime_info, read_cases, Case, Counts};
-use crate::prompt::{build_prompt, Prompt, PromptOptions, PromptRequest};
+use crate::bench::junobench::{analyze_case, convert_runtime_info, read_cases, Case, Counts};
+use crate::llm::claims::{judge_answers, Evidence};
+use crate::llm::prompt::{build_prompt, Prompt, PromptOptions, PromptRequest};
 
 /// Listing 1 of the paper, the instructions its prompts start with.
 pub const PAPER_INSTRUCTIONS: &str = "You are an automated crash detector for ML notebooks.
@@ -577,67 +577,28 @@ pub fn read_cases_with_raw(text: &str) -> Result<Vec<(Case, String)>, String> {
     Ok(cases.into_iter().zip(raws).collect())
 }
 
-/// `cellguard bench CASES.jsonl --llm ...` and `--prompt-sizes`; `None` when the arguments are
-/// for the rules-only bench.
-pub fn cli(args: &[String]) -> Option<i32> {
-    let has = |flag: &str| args.iter().any(|a| a == flag);
-    if !has("--llm") && !has("--replay") && !has("--prompt-sizes") && !has("--show-prompt") {
-        return None;
-    }
-    let mut path = None;
-    let mut base_url = None;
-    let mut replay_path = None;
-    let mut model = None;
-    let mut runs = 5;
-    let mut settings = Vec::new();
-    let mut temperature = None;
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        match a.as_str() {
-            "--llm" => base_url = it.next().cloned(),
-            "--replay" => replay_path = it.next().cloned(),
-            "--model" => model = it.next().cloned(),
-            "--runs" => runs = it.next().and_then(|n| n.parse().ok()).unwrap_or(0),
-            "--setting" => settings.extend(
-                it.next()
-                    .map(|s| s.split(',').map(String::from).collect::<Vec<_>>())
-                    .unwrap_or_default(),
-            ),
-            "--temperature" => temperature = it.next().and_then(|t| t.parse().ok()),
-            "--prompt-sizes" => {}
-            "--show-prompt" => {
-                it.next();
-            }
-            flag if flag.starts_with("--") => {
-                eprintln!("cellguard bench: unknown option `{flag}`");
-                return Some(2);
-            }
-            p => path = Some(p.to_string()),
-        }
-    }
-    let Some(path) = path else {
-        eprintln!("usage: cellguard bench CASES.jsonl --llm BASE_URL --model M [--runs 5] [--setting +RT|-RT|-S|-R|-V|+DOCS]... | --replay ANSWERS.jsonl [--model M] [--setting S] | --prompt-sizes");
-        return Some(2);
-    };
-    let text = match std::fs::read_to_string(&path) {
+/// `cellguard bench CASES.jsonl` with `--llm`, `--replay`, `--prompt-sizes` or `--show-prompt`;
+/// returns the exit code (2 when a file cannot be read or an option is missing).
+pub fn cli(args: &super::BenchArgs) -> u8 {
+    let path = &args.cases;
+    let text = match std::fs::read_to_string(path) {
         Ok(t) => t,
         Err(e) => {
             eprintln!("cannot read {path}: {e}");
-            return Some(2);
+            return 2;
         }
     };
     let cases = match read_cases_with_raw(&text) {
         Ok(c) => c,
         Err(e) => {
             eprintln!("{path}: {e}");
-            return Some(2);
+            return 2;
         }
     };
-    if let Some(i) = args.iter().position(|a| a == "--show-prompt") {
-        let wanted = args.get(i + 1).map(String::as_str).unwrap_or("");
-        let setting = settings.first().map(String::as_str).unwrap_or("+RT");
+    if let Some(wanted) = &args.show_prompt {
+        let setting = args.settings.first().map(String::as_str).unwrap_or("+RT");
         let options = PromptOptions::from_setting(setting).unwrap_or_default();
-        for (case, raw) in cases.iter().filter(|(c, _)| c.instance == wanted) {
+        for (case, raw) in cases.iter().filter(|(c, _)| &c.instance == wanted) {
             let prompt = build_prompt(&case_request(case, options.clone()));
             println!("{}\n\n{}", prompt.system, prompt.user);
             println!(
@@ -647,52 +608,53 @@ pub fn cli(args: &[String]) -> Option<i32> {
                 paper_prompt(case, raw).chars().count()
             );
         }
-        return Some(0);
+        return 0;
     }
-    if has("--prompt-sizes") {
+    if args.prompt_sizes {
         print!(
             "{}",
             size_report(&prompt_sizes(&cases, &PromptOptions::default()))
         );
-        if base_url.is_none() {
-            return Some(0);
+        if args.llm.is_none() {
+            return 0;
         }
     }
-    if let Some(replay_path) = replay_path {
+    if let Some(replay_path) = &args.replay {
         let cases: Vec<Case> = cases.into_iter().map(|(c, _)| c).collect();
-        let recorded = match std::fs::read_to_string(&replay_path)
+        let recorded = match std::fs::read_to_string(replay_path)
             .map_err(|e| format!("cannot read {replay_path}: {e}"))
             .and_then(|t| read_recorded_answers(&t).map_err(|e| format!("{replay_path}: {e}")))
         {
             Ok(r) => r,
             Err(e) => {
                 eprintln!("cellguard bench: {e}");
-                return Some(2);
+                return 2;
             }
         };
         // Only a model named on the command line filters the recorded ones.
-        let models: Vec<String> = model.into_iter().collect();
-        let results = replay(&cases, &recorded, &models, &settings);
+        let models: Vec<String> = args.model.iter().cloned().collect();
+        let results = replay(&cases, &recorded, &models, &args.settings);
         if results.is_empty() {
             eprintln!(
                 "cellguard bench: {replay_path} has no answers of the model and settings asked"
             );
-            return Some(2);
+            return 2;
         }
         print!("{}", replay_report(&cases, &results));
-        return Some(0);
+        return 0;
     }
-    let Some(base_url) = base_url else {
-        return Some(0);
+    let Some(base_url) = args.llm.clone() else {
+        return 0;
     };
-    let Some(model) = model.or_else(|| std::env::var("CELLGUARD_LLM_MODEL").ok()) else {
+    let Some(model) = args
+        .model
+        .clone()
+        .or_else(|| std::env::var("CELLGUARD_LLM_MODEL").ok())
+    else {
         eprintln!("cellguard bench: --llm needs --model (or CELLGUARD_LLM_MODEL)");
-        return Some(2);
+        return 2;
     };
-    if runs == 0 {
-        eprintln!("cellguard bench: --runs takes a positive number");
-        return Some(2);
-    }
+    let mut settings = args.settings.clone();
     if settings.is_empty() {
         settings.push("+RT".into());
     }
@@ -702,18 +664,18 @@ pub fn cli(args: &[String]) -> Option<i32> {
         &LlmBenchOptions {
             base_url,
             model,
-            runs,
+            runs: usize::from(args.runs),
             settings,
-            temperature,
+            temperature: args.temperature,
         },
     ) {
         Ok(report) => {
             print!("{report}");
-            Some(0)
+            0
         }
         Err(e) => {
             eprintln!("cellguard bench: {e}");
-            Some(2)
+            2
         }
     }
 }

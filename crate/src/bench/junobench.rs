@@ -9,7 +9,7 @@ use serde_json::{json, Map, Value};
 
 use crate::check::CellReport;
 use crate::diagnostic::{Severities, Severity};
-use crate::rules::value::normalize_type;
+use crate::rules::abstract_value::normalize_type;
 use crate::summary::{ObjectSummary, SummaryDoc, SCHEMA_VERSION};
 
 #[derive(Clone, Debug, Deserialize)]
@@ -542,23 +542,10 @@ pub fn read_cases(text: &str) -> Result<Vec<Case>, String> {
         .collect()
 }
 
-/// `cellguard bench CASES.jsonl [--json OUT]`; returns the exit code.
-pub fn cli(args: &[String]) -> i32 {
-    let mut path = None;
-    let mut json_out = None;
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        if a == "--json" {
-            json_out = it.next().cloned();
-        } else if path.is_none() {
-            path = Some(a.clone());
-        }
-    }
-    let Some(path) = path else {
-        eprintln!("usage: cellguard bench CASES.jsonl [--json OUT]");
-        return 2;
-    };
-    let text = match std::fs::read_to_string(&path) {
+/// `cellguard bench CASES.jsonl [--json OUT]`: the rules' scores; 2 when a file cannot be read or
+/// written.
+pub fn cli(path: &str, json_out: Option<&str>) -> u8 {
+    let text = match std::fs::read_to_string(path) {
         Ok(t) => t,
         Err(e) => {
             eprintln!("cannot read {path}: {e}");
@@ -576,7 +563,7 @@ pub fn cli(args: &[String]) -> i32 {
     print!("{}", result.report());
     if let Some(out) = json_out {
         let body = serde_json::to_string_pretty(&result.to_json()).unwrap_or_default();
-        if let Err(e) = std::fs::write(&out, body) {
+        if let Err(e) = std::fs::write(out, body) {
             eprintln!("cannot write {out}: {e}");
             return 2;
         }
@@ -650,7 +637,7 @@ mod tests {
 
     #[test]
     fn carries_the_value_ranges_that_prove_non_integer_values() {
-        use crate::rules::value::{from_summary, Val};
+        use crate::rules::abstract_value::{from_summary, Val};
         let info: Value = serde_json::from_str(
             r#"{"y": {"type": "<class 'pandas.core.series.Series'>", "value_info": {"value_range": [0.07, 0.9], "value_type": "continuous"}},
                 "p": {"dtype": "float64", "shape": [68], "type": "numpy.ndarray", "value_range": [0.5, 3.0]},
