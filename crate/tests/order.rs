@@ -128,6 +128,52 @@ fn code_that_binds_names_unseen_makes_names_unknown() {
 }
 
 #[test]
+fn functions_and_library_calls_that_bind_module_names_make_names_unknown() {
+    // A function or class whose body writes module globals binds names wherever it is called
+    // (the standard library's `re._constants`, `turtle`); a call handed the module's name may
+    // bind names in it (`ssl`'s `IntEnum._convert_`).
+    for defines in [
+        "def make(*names):\n    globals().update({n: n for n in names})\nmake('LITERAL')",
+        "def make(name):\n    exec(f'{name} = 1', globals())\nmake('LITERAL')",
+        "class Names:\n    def bind(self):\n        get_ipython().push({'LITERAL': 1})",
+        "bind = lambda: globals().update(LITERAL=1)\nbind()",
+        "class Flags:\n    globals()['LITERAL'] = 1",
+        "import enum\nenum.IntEnum._convert_('Op', __name__, lambda n: n.isupper())",
+        "import sys\nsetattr(sys.modules[__name__], 'LITERAL', 1)",
+    ] {
+        // In a later cell, the history as the extension sees it and as the CLI replays it.
+        let cells = [defines, "print(LITERAL)"];
+        assert_eq!(check(&cells, 1, &[defines], None), [], "after {defines:?}");
+        let notebook = check_notebook(&strings(&cells), &[0, 1], &Severities::new()).cells;
+        assert!(
+            notebook[1].1.is_empty(),
+            "after {defines:?}: {:?}",
+            notebook[1].1
+        );
+        // In the same cell.
+        let same = format!("{defines}\nprint(LITERAL)");
+        assert_eq!(check(&[&same], 0, &[], Some(&[])), [], "{same:?}");
+    }
+    // Crash twins: a function's own namespace, a logger named after the module and builtins
+    // given the module's name bind nothing in it; the name is still undefined.
+    for defines in [
+        "def show(*names):\n    print(locals(), vars())\nshow('LITERAL')",
+        "import logging\nlog = logging.getLogger(__name__)",
+        "print(__name__, len(__name__))",
+        "make = lambda: locals()",
+    ] {
+        let cells = [defines, "print(LITERAL)"];
+        assert_eq!(
+            check(&cells, 1, &[defines], None).len(),
+            1,
+            "after {defines:?}"
+        );
+        let notebook = check_notebook(&strings(&cells), &[0, 1], &Severities::new()).cells;
+        assert_eq!(notebook[1].1.len(), 1, "after {defines:?}");
+    }
+}
+
+#[test]
 fn exec_of_a_literal_binds_what_it_binds_and_eval_only_walrus_targets() {
     for ran in ["exec('w = 1')", "exec('def w(): pass')", "eval('(w := 2)')"] {
         let cells = [ran, "print(w)"];
