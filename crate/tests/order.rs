@@ -174,6 +174,40 @@ fn functions_and_library_calls_that_bind_module_names_make_names_unknown() {
 }
 
 #[test]
+fn attributes_stored_on_main_or_builtins_and_binding_cell_magics_make_names_unknown() {
+    for ran in [
+        "import builtins\nbuiltins.helper = 1",
+        "__builtins__.helper = 1",
+        "import __main__\nsetattr(__main__, 'helper', 1)",
+        "%%capture helper\nprint(1)",
+        "%%sql helper <<\nSELECT 1",
+        "%%bash --out helper\nls",
+    ] {
+        let cells = [ran, "print(helper)"];
+        assert_eq!(check(&cells, 1, &[ran], None), [], "after {ran:?}");
+        let notebook = check_notebook(&strings(&cells), &[0, 1], &Severities::new()).cells;
+        assert!(
+            notebook[1].1.is_empty(),
+            "after {ran:?}: {:?}",
+            notebook[1].1
+        );
+    }
+    // Twins: cell magics that bind nothing leave the namespace known.
+    for ran in [
+        "%%capture\nprint(1)",
+        "%%bash\nls",
+        "%%writefile helper.py\nhelper = 1",
+        "%%time\nx = 1",
+        "%%html\n<b>helper</b>",
+    ] {
+        let cells = [ran, "print(helper)"];
+        assert_eq!(check(&cells, 1, &[ran], None).len(), 1, "after {ran:?}");
+        let notebook = check_notebook(&strings(&cells), &[0, 1], &Severities::new()).cells;
+        assert_eq!(notebook[1].1.len(), 1, "after {ran:?}");
+    }
+}
+
+#[test]
 fn exec_of_a_literal_binds_what_it_binds_and_eval_only_walrus_targets() {
     for ran in ["exec('w = 1')", "exec('def w(): pass')", "eval('(w := 2)')"] {
         let cells = [ran, "print(w)"];

@@ -699,6 +699,48 @@ const HARMLESS_MAGICS: &[&str] = &[
     "set_env",
 ];
 
+/// Cell magics whose body is not Python run in the kernel and that bind no name (unless told to
+/// with `--out`, `--err` or `--proc`).
+const HARMLESS_CELL_MAGICS: &[&str] = &[
+    "bash",
+    "file",
+    "html",
+    "HTML",
+    "javascript",
+    "js",
+    "latex",
+    "markdown",
+    "perl",
+    "pypy",
+    "python",
+    "python2",
+    "python3",
+    "ruby",
+    "script",
+    "sh",
+    "svg",
+    "time",
+    "timeit",
+    "prun",
+    "writefile",
+];
+
+/// Whether a cell magic line (`%%capture out`, without its `%%`) may bind names the analysis
+/// cannot see: `%%capture` its argument, `%%sql`, `%%R -o`, `%%cython` and other magics what
+/// they please.
+pub fn cell_magic_binds_names(line: &str) -> bool {
+    let mut words = line.split_whitespace();
+    let name = words.next().unwrap_or_default();
+    let mut options = words;
+    match name {
+        "capture" => options.any(|word| !word.starts_with('-')),
+        _ if HARMLESS_CELL_MAGICS.contains(&name) => {
+            options.any(|word| matches!(word, "--out" | "--err" | "--proc"))
+        }
+        _ => true,
+    }
+}
+
 /// Whether the line magic `name` (`run`, `store`, ...) may bind names the analysis cannot see.
 pub fn magic_rebinds_anything(name: &str) -> bool {
     !HARMLESS_MAGICS.contains(&name)
@@ -736,7 +778,7 @@ fn rebinds(stmt: &Stmt, source: &str, literal_code_seen: bool) -> bool {
     }
     let mut found = false;
     for_each_expr_in_scopes(std::slice::from_ref(stmt), true, &mut |e, module_scope| {
-        if is_sys_modules(e) {
+        if is_sys_modules(e) || is_namespace_module(e) {
             found = true;
             return;
         }
@@ -780,6 +822,13 @@ fn rebinds(stmt: &Stmt, source: &str, literal_code_seen: bool) -> bool {
 fn is_sys_modules(e: &Expr) -> bool {
     matches!(e, Expr::Attribute { value, attr, .. }
         if attr == "modules" && matches!(&**value, Expr::Name { id, .. } if id == "sys"))
+}
+
+/// `__main__` (in IPython, the module whose namespace is the notebook's), `builtins` or
+/// `__builtins__` (where a name the notebook does not bind is looked up): an attribute stored
+/// on one is a name the notebook can read.
+fn is_namespace_module(e: &Expr) -> bool {
+    matches!(e, Expr::Name { id, .. } if matches!(id.as_str(), "__main__" | "builtins" | "__builtins__"))
 }
 
 /// A call given the module's own name, `f(__name__)`: the callee may find the module in
