@@ -140,6 +140,7 @@ fn functions_and_library_calls_that_bind_module_names_make_names_unknown() {
         "class Flags:\n    globals()['LITERAL'] = 1",
         "import enum\nenum.IntEnum._convert_('Op', __name__, lambda n: n.isupper())",
         "import sys\nsetattr(sys.modules[__name__], 'LITERAL', 1)",
+        "import enum\n@enum.global_enum\nclass Flag(enum.IntFlag):\n    LITERAL = 1",
     ] {
         // In a later cell, the history as the extension sees it and as the CLI replays it.
         let cells = [defines, "print(LITERAL)"];
@@ -161,6 +162,7 @@ fn functions_and_library_calls_that_bind_module_names_make_names_unknown() {
         "import logging\nlog = logging.getLogger(__name__)",
         "print(__name__, len(__name__))",
         "make = lambda: locals()",
+        "import enum\nclass Flag(enum.IntFlag):\n    LITERAL = 1",
     ] {
         let cells = [defines, "print(LITERAL)"];
         assert_eq!(

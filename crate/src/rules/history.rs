@@ -748,7 +748,8 @@ pub fn magic_rebinds_anything(name: &str) -> bool {
 
 /// Does the statement rebind names in ways the rules cannot follow: a line magic such as
 /// `%run` or `%store -r`, or a call of `exec`, `eval` of code with `:=`, `globals()`, `locals()`,
-/// `vars()`, `get_ipython()`, or a call handed the module itself (`sys.modules`, `__name__`)?
+/// `vars()`, `get_ipython()`, a call handed the module itself (`sys.modules`, `__name__`), a
+/// use of `__main__`, `builtins` or `__builtins__`, or `enum.global_enum`?
 /// Function, class and lambda bodies count: a call of a function that writes to `globals()`
 /// binds names wherever the call is, so its definition is where what is bound stops being
 /// known. `source` is the text the statement's ranges index.
@@ -778,7 +779,7 @@ fn rebinds(stmt: &Stmt, source: &str, literal_code_seen: bool) -> bool {
     }
     let mut found = false;
     for_each_expr_in_scopes(std::slice::from_ref(stmt), true, &mut |e, module_scope| {
-        if is_sys_modules(e) || is_namespace_module(e) {
+        if is_sys_modules(e) || is_namespace_module(e) || is_global_enum(e) {
             found = true;
             return;
         }
@@ -829,6 +830,15 @@ fn is_sys_modules(e: &Expr) -> bool {
 /// on one is a name the notebook can read.
 fn is_namespace_module(e: &Expr) -> bool {
     matches!(e, Expr::Name { id, .. } if matches!(id.as_str(), "__main__" | "builtins" | "__builtins__"))
+}
+
+/// `enum.global_enum`: the decorated enum's members become names of its module.
+fn is_global_enum(e: &Expr) -> bool {
+    match e {
+        Expr::Name { id, .. } => id == "global_enum",
+        Expr::Attribute { attr, .. } => attr == "global_enum",
+        _ => false,
+    }
 }
 
 /// A call given the module's own name, `f(__name__)`: the callee may find the module in
