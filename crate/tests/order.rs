@@ -127,6 +127,14 @@ fn code_that_binds_names_unseen_makes_names_unknown() {
     }
 }
 
+/// The diagnostics on `read` after `ran` ran: with the history as the extension sees it, and as
+/// the CLI replays the notebook.
+fn diagnostics_after(ran: &str, read: &str) -> (usize, usize) {
+    let cells = [ran, read];
+    let replayed = check_notebook(&strings(&cells), &[0, 1], &Severities::new()).cells;
+    (check(&cells, 1, &[ran], None).len(), replayed[1].1.len())
+}
+
 #[test]
 fn functions_and_library_calls_that_bind_module_names_make_names_unknown() {
     // A function or class whose body writes module globals binds names wherever it is called
@@ -142,14 +150,10 @@ fn functions_and_library_calls_that_bind_module_names_make_names_unknown() {
         "import sys\nsetattr(sys.modules[__name__], 'LITERAL', 1)",
         "import enum\n@enum.global_enum\nclass Flag(enum.IntFlag):\n    LITERAL = 1",
     ] {
-        // In a later cell, the history as the extension sees it and as the CLI replays it.
-        let cells = [defines, "print(LITERAL)"];
-        assert_eq!(check(&cells, 1, &[defines], None), [], "after {defines:?}");
-        let notebook = check_notebook(&strings(&cells), &[0, 1], &Severities::new()).cells;
-        assert!(
-            notebook[1].1.is_empty(),
-            "after {defines:?}: {:?}",
-            notebook[1].1
+        assert_eq!(
+            diagnostics_after(defines, "print(LITERAL)"),
+            (0, 0),
+            "{defines:?}"
         );
         // In the same cell.
         let same = format!("{defines}\nprint(LITERAL)");
@@ -164,14 +168,11 @@ fn functions_and_library_calls_that_bind_module_names_make_names_unknown() {
         "make = lambda: locals()",
         "import enum\nclass Flag(enum.IntFlag):\n    LITERAL = 1",
     ] {
-        let cells = [defines, "print(LITERAL)"];
         assert_eq!(
-            check(&cells, 1, &[defines], None).len(),
-            1,
-            "after {defines:?}"
+            diagnostics_after(defines, "print(LITERAL)"),
+            (1, 1),
+            "{defines:?}"
         );
-        let notebook = check_notebook(&strings(&cells), &[0, 1], &Severities::new()).cells;
-        assert_eq!(notebook[1].1.len(), 1, "after {defines:?}");
     }
 }
 
@@ -185,14 +186,7 @@ fn attributes_stored_on_main_or_builtins_and_binding_cell_magics_make_names_unkn
         "%%sql helper <<\nSELECT 1",
         "%%bash --out helper\nls",
     ] {
-        let cells = [ran, "print(helper)"];
-        assert_eq!(check(&cells, 1, &[ran], None), [], "after {ran:?}");
-        let notebook = check_notebook(&strings(&cells), &[0, 1], &Severities::new()).cells;
-        assert!(
-            notebook[1].1.is_empty(),
-            "after {ran:?}: {:?}",
-            notebook[1].1
-        );
+        assert_eq!(diagnostics_after(ran, "print(helper)"), (0, 0), "{ran:?}");
     }
     // Twins: cell magics that bind nothing leave the namespace known.
     for ran in [
@@ -202,10 +196,7 @@ fn attributes_stored_on_main_or_builtins_and_binding_cell_magics_make_names_unkn
         "%%time\nx = 1",
         "%%html\n<b>helper</b>",
     ] {
-        let cells = [ran, "print(helper)"];
-        assert_eq!(check(&cells, 1, &[ran], None).len(), 1, "after {ran:?}");
-        let notebook = check_notebook(&strings(&cells), &[0, 1], &Severities::new()).cells;
-        assert_eq!(notebook[1].1.len(), 1, "after {ran:?}");
+        assert_eq!(diagnostics_after(ran, "print(helper)"), (1, 1), "{ran:?}");
     }
 }
 
