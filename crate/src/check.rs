@@ -84,11 +84,21 @@ impl AnalysedCell {
     pub fn rule_facts(&self) -> &CellRuleFacts {
         self.rule_facts.get_or_init(|| {
             let mut facts = cell_rule_facts(&self.parsed.body, &self.source, &self.facts);
-            if let Some(magic) = &self.parsed.runs_line_magic {
-                if crate::rules::history::magic_rebinds_anything(magic) {
-                    facts.bindings.push(crate::rules::history::Effect::Reset);
-                    facts.binds_unseen_names = true;
-                }
+            let line_magic = self
+                .parsed
+                .runs_line_magic
+                .as_deref()
+                .is_some_and(crate::rules::history::magic_rebinds_anything);
+            // A cell magic is the cell's first non-blank line.
+            let cell_magic = self
+                .source
+                .lines()
+                .find(|line| !line.trim().is_empty())
+                .and_then(|line| line.trim_start().strip_prefix("%%"))
+                .is_some_and(crate::rules::history::cell_magic_binds_names);
+            if line_magic || cell_magic {
+                facts.bindings.push(crate::rules::history::Effect::Reset);
+                facts.binds_unseen_names = true;
             }
             facts
         })

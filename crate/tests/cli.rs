@@ -328,3 +328,21 @@ fn missing_counts_or_an_edited_cell_make_errors_likely() {
         [(1, "warning".to_owned(), "undefined-name".to_owned())]
     );
 }
+
+#[test]
+fn a_saved_cell_whose_function_writes_globals_may_define_what_it_reads() {
+    // As the standard library's `re._constants` does: names bound by a call of the cell's own
+    // function, read below it; the cell ran fine.
+    let source = "def make(*names):\n    globals().update({n: n for n in names})\n\
+                  make('AT_END')\nTABLE = {AT_END: 1}";
+    assert_eq!(
+        session("writes-globals.ipynb", json!([code(source, Some(1))])),
+        []
+    );
+    // Twin: a function that only reads its own namespace binds nothing.
+    let source = "def make(*names):\n    return locals()\nmake('AT_END')\nTABLE = {AT_END: 1}";
+    assert_eq!(
+        session("reads-locals.ipynb", json!([code(source, Some(1))])),
+        [(0, "error".to_owned(), "undefined-name".to_owned())]
+    );
+}

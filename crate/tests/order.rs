@@ -127,6 +127,79 @@ fn code_that_binds_names_unseen_makes_names_unknown() {
     }
 }
 
+/// The diagnostics on `read` after `ran` ran: with the history as the extension sees it, and as
+/// the CLI replays the notebook.
+fn diagnostics_after(ran: &str, read: &str) -> (usize, usize) {
+    let cells = [ran, read];
+    let replayed = check_notebook(&strings(&cells), &[0, 1], &Severities::new()).cells;
+    (check(&cells, 1, &[ran], None).len(), replayed[1].1.len())
+}
+
+#[test]
+fn functions_and_library_calls_that_bind_module_names_make_names_unknown() {
+    // A function or class whose body writes module globals binds names wherever it is called
+    // (the standard library's `re._constants`, `turtle`); a call handed the module's name may
+    // bind names in it (`ssl`'s `IntEnum._convert_`).
+    for defines in [
+        "def make(*names):\n    globals().update({n: n for n in names})\nmake('LITERAL')",
+        "def make(name):\n    exec(f'{name} = 1', globals())\nmake('LITERAL')",
+        "class Names:\n    def bind(self):\n        get_ipython().push({'LITERAL': 1})",
+        "bind = lambda: globals().update(LITERAL=1)\nbind()",
+        "class Flags:\n    globals()['LITERAL'] = 1",
+        "import enum\nenum.IntEnum._convert_('Op', __name__, lambda n: n.isupper())",
+        "import sys\nsetattr(sys.modules[__name__], 'LITERAL', 1)",
+        "import enum\n@enum.global_enum\nclass Flag(enum.IntFlag):\n    LITERAL = 1",
+    ] {
+        assert_eq!(
+            diagnostics_after(defines, "print(LITERAL)"),
+            (0, 0),
+            "{defines:?}"
+        );
+        // In the same cell.
+        let same = format!("{defines}\nprint(LITERAL)");
+        assert_eq!(check(&[&same], 0, &[], Some(&[])), [], "{same:?}");
+    }
+    // Crash twins: a function's own namespace, a logger named after the module and builtins
+    // given the module's name bind nothing in it; the name is still undefined.
+    for defines in [
+        "def show(*names):\n    print(locals(), vars())\nshow('LITERAL')",
+        "import logging\nlog = logging.getLogger(__name__)",
+        "print(__name__, len(__name__))",
+        "make = lambda: locals()",
+        "import enum\nclass Flag(enum.IntFlag):\n    LITERAL = 1",
+    ] {
+        assert_eq!(
+            diagnostics_after(defines, "print(LITERAL)"),
+            (1, 1),
+            "{defines:?}"
+        );
+    }
+}
+
+#[test]
+fn attributes_stored_on_main_or_builtins_and_binding_cell_magics_make_names_unknown() {
+    for ran in [
+        "import builtins\nbuiltins.helper = 1",
+        "__builtins__.helper = 1",
+        "import __main__\nsetattr(__main__, 'helper', 1)",
+        "%%capture helper\nprint(1)",
+        "%%sql helper <<\nSELECT 1",
+        "%%bash --out helper\nls",
+    ] {
+        assert_eq!(diagnostics_after(ran, "print(helper)"), (0, 0), "{ran:?}");
+    }
+    // Twins: cell magics that bind nothing leave the namespace known.
+    for ran in [
+        "%%capture\nprint(1)",
+        "%%bash\nls",
+        "%%writefile helper.py\nhelper = 1",
+        "%%time\nx = 1",
+        "%%html\n<b>helper</b>",
+    ] {
+        assert_eq!(diagnostics_after(ran, "print(helper)"), (1, 1), "{ran:?}");
+    }
+}
+
 #[test]
 fn exec_of_a_literal_binds_what_it_binds_and_eval_only_walrus_targets() {
     for ran in ["exec('w = 1')", "exec('def w(): pass')", "eval('(w := 2)')"] {

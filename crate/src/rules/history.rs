@@ -6,6 +6,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
 
+use crate::builtins::is_always_defined;
 use crate::facts::CellFacts;
 use crate::ir::{Expr, Params, SeqKind, Stmt, Target, TextRange};
 
@@ -698,6 +699,48 @@ const HARMLESS_MAGICS: &[&str] = &[
     "set_env",
 ];
 
+/// Cell magics whose body is not Python run in the kernel and that bind no name (unless told to
+/// with `--out`, `--err` or `--proc`).
+const HARMLESS_CELL_MAGICS: &[&str] = &[
+    "bash",
+    "file",
+    "html",
+    "HTML",
+    "javascript",
+    "js",
+    "latex",
+    "markdown",
+    "perl",
+    "pypy",
+    "python",
+    "python2",
+    "python3",
+    "ruby",
+    "script",
+    "sh",
+    "svg",
+    "time",
+    "timeit",
+    "prun",
+    "writefile",
+];
+
+/// Whether a cell magic line (`%%capture out`, without its `%%`) may bind names the analysis
+/// cannot see: `%%capture` its argument, `%%sql`, `%%R -o`, `%%cython` and other magics what
+/// they please.
+pub fn cell_magic_binds_names(line: &str) -> bool {
+    let mut words = line.split_whitespace();
+    let name = words.next().unwrap_or_default();
+    let mut options = words;
+    match name {
+        "capture" => options.any(|word| !word.starts_with('-')),
+        _ if HARMLESS_CELL_MAGICS.contains(&name) => {
+            options.any(|word| matches!(word, "--out" | "--err" | "--proc"))
+        }
+        _ => true,
+    }
+}
+
 /// Whether the line magic `name` (`run`, `store`, ...) may bind names the analysis cannot see.
 pub fn magic_rebinds_anything(name: &str) -> bool {
     !HARMLESS_MAGICS.contains(&name)
@@ -705,8 +748,11 @@ pub fn magic_rebinds_anything(name: &str) -> bool {
 
 /// Does the statement rebind names in ways the rules cannot follow: a line magic such as
 /// `%run` or `%store -r`, or a call of `exec`, `eval` of code with `:=`, `globals()`, `locals()`,
-/// `vars()`, `get_ipython()` (outside function bodies)? `source` is the text the statement's
-/// ranges index.
+/// `vars()`, `get_ipython()`, a call handed the module itself (`sys.modules`, `__name__`), a
+/// use of `__main__`, `builtins` or `__builtins__`, or `enum.global_enum`?
+/// Function, class and lambda bodies count: a call of a function that writes to `globals()`
+/// binds names wherever the call is, so its definition is where what is bound stops being
+/// known. `source` is the text the statement's ranges index.
 pub fn rebinds_anything(stmt: &Stmt, source: &str) -> bool {
     rebinds(stmt, source, false)
 }
@@ -732,7 +778,11 @@ fn rebinds(stmt: &Stmt, source: &str, literal_code_seen: bool) -> bool {
         }
     }
     let mut found = false;
-    for_each_expr(std::slice::from_ref(stmt), &mut |e| {
+    for_each_expr_in_scopes(std::slice::from_ref(stmt), true, &mut |e, module_scope| {
+        if is_sys_modules(e) || is_namespace_module(e) || is_global_enum(e) {
+            found = true;
+            return;
+        }
         let Expr::Call {
             func,
             args,
@@ -742,6 +792,7 @@ fn rebinds(stmt: &Stmt, source: &str, literal_code_seen: bool) -> bool {
         else {
             return;
         };
+        found |= hands_over_module_name(func, args, keywords);
         let Expr::Name { id, .. } = &**func else {
             return;
         };
@@ -752,14 +803,82 @@ fn rebinds(stmt: &Stmt, source: &str, literal_code_seen: bool) -> bool {
                 .flatten()
         };
         found |= match id.as_str() {
-            // Typed input (`eval(input())`) binds nothing: only a literal's `:=` targets.
-            "eval" => !literal_code_seen && literal().is_some_and(|d| !d.is_empty()),
-            "exec" => !literal_code_seen || literal().is_none(),
-            "globals" | "locals" | "vars" | "get_ipython" => true,
+            // Typed input (`eval(input())`) binds nothing: only a literal's `:=` targets, and
+            // those only at the top level.
+            "eval" => {
+                module_scope && !literal_code_seen && literal().is_some_and(|d| !d.is_empty())
+            }
+            // In a function `exec` may still run `global` statements or be handed `globals()`.
+            "exec" => !module_scope || !literal_code_seen || literal().is_none(),
+            "globals" | "get_ipython" => true,
+            // Elsewhere these are a function's or a class's own namespace.
+            "locals" | "vars" => module_scope,
             _ => false,
         };
     });
     found
+}
+
+/// `sys.modules`: the module objects, the notebook's own (`__main__`) among them.
+fn is_sys_modules(e: &Expr) -> bool {
+    matches!(e, Expr::Attribute { value, attr, .. }
+        if attr == "modules" && matches!(&**value, Expr::Name { id, .. } if id == "sys"))
+}
+
+/// `__main__` (in IPython, the module whose namespace is the notebook's), `builtins` or
+/// `__builtins__` (where a name the notebook does not bind is looked up): an attribute stored
+/// on one is a name the notebook can read.
+fn is_namespace_module(e: &Expr) -> bool {
+    matches!(e, Expr::Name { id, .. } if matches!(id.as_str(), "__main__" | "builtins" | "__builtins__"))
+}
+
+/// `enum.global_enum`: the decorated enum's members become names of its module.
+fn is_global_enum(e: &Expr) -> bool {
+    match e {
+        Expr::Name { id, .. } => id == "global_enum",
+        Expr::Attribute { attr, .. } => attr == "global_enum",
+        _ => false,
+    }
+}
+
+/// A call given the module's own name, `f(__name__)`: the callee may find the module in
+/// `sys.modules` and bind names in it (`IntEnum._convert_('Mode', __name__, ...)`). Builtins
+/// but `__import__` cannot, nor can `getLogger`, which only names a logger after it.
+fn hands_over_module_name(func: &Expr, args: &[Expr], keywords: &[crate::ir::Keyword]) -> bool {
+    let is_module_name = |e: &Expr| matches!(e, Expr::Name { id, .. } if id == "__name__");
+    if !args
+        .iter()
+        .chain(keywords.iter().map(|k| &k.value))
+        .any(is_module_name)
+    {
+        return false;
+    }
+    match func {
+        Expr::Name { id, .. } => id == "__import__" || !is_always_defined(id),
+        Expr::Attribute { attr, .. } => attr != "getLogger",
+        _ => true,
+    }
+}
+
+/// `for_each_expr`, with function, class and lambda bodies too: `f` gets each expression and
+/// whether it runs in the module's scope (not in a function's, a lambda's or a class's).
+fn for_each_expr_in_scopes<'a>(
+    stmts: &'a [Stmt],
+    module_scope: bool,
+    f: &mut impl FnMut(&'a Expr, bool),
+) {
+    fn expr<'a>(e: &'a Expr, module_scope: bool, f: &mut impl FnMut(&'a Expr, bool)) {
+        f(e, module_scope);
+        let inner = module_scope && !matches!(e, Expr::Lambda { .. });
+        e.for_each_child(|c| expr(c, inner, f));
+    }
+    for s in stmts {
+        s.for_each_expr(&mut |e| expr(e, module_scope, f));
+        s.for_each_block(|b| for_each_expr_in_scopes(b, module_scope, f));
+        if let Stmt::FunctionDef { body, .. } | Stmt::ClassDef { body, .. } = s {
+            for_each_expr_in_scopes(body, false, f);
+        }
+    }
 }
 
 /// The history combined: what the rules know before the target cell runs.
