@@ -115,7 +115,7 @@ struct Model<'a> {
 /// tell, when `e` is part of a plain statement of the cell's top level (no loop, branch or
 /// function between: those statements ran, in order, just before).
 fn state_before(w: &Walker, e: &Expr) -> Option<Rc<HistoryState>> {
-    if !w.calls.is_empty() || w.rebound_all {
+    if !w.calls.is_empty() || w.rebound_all || !keras_in_reach(w) {
         return None;
     }
     let range = e.range();
@@ -138,6 +138,26 @@ fn state_before(w: &Walker, e: &Expr) -> Option<Rc<HistoryState>> {
     let state = Rc::new(state);
     w.states_before.borrow_mut().insert(at, Rc::clone(&state));
     Some(state)
+}
+
+/// Could the cell build a Keras model: Keras or TensorFlow imported by a cell that ran, Keras
+/// values known, or the cell naming them. Replaying the cell's statements costs time in
+/// proportion to the cell; a notebook without Keras need not pay it.
+fn keras_in_reach(w: &Walker) -> bool {
+    let keras_path = |p: &str| {
+        ["keras", "tensorflow", "tf_keras"]
+            .iter()
+            .any(|lib| p == *lib || p.starts_with(&format!("{lib}.")))
+    };
+    let history = w.ctx.history;
+    !history.keras_star.is_empty()
+        || !history.keras.is_empty()
+        || history.imports.values().any(|v| match v {
+            Val::Module(Some(p)) | Val::Lib(p) => keras_path(p),
+            _ => false,
+        })
+        || w.ctx.source.contains("keras")
+        || w.ctx.source.contains("tensorflow")
 }
 
 /// The part of the history that Keras's code reads in the target cell: the imports, functions
