@@ -3,33 +3,15 @@
 //! message facts) and its no-crash twin (silence). `scripts/verify_family_cases.py` runs every
 //! case under the real libraries to prove that the crash raises and the twin runs.
 
-use cellguard::check::{check_cell, CheckInput};
 use cellguard::diagnostic::Diagnostic;
-use cellguard::diagnostic::Severities;
-use cellguard::summary::SummaryDoc;
 use serde_json::Value;
+
+mod support;
 
 /// Checks `target` after the cell `history` ran; the kernel also holds the names `setup` binds
 /// (the Python verifier runs it; here only `objects` tells what they hold).
 fn run(history: &str, setup: &str, target: &str, objects: &str) -> Vec<Diagnostic> {
-    let doc: SummaryDoc =
-        serde_json::from_str(&format!(r#"{{"schema": 1, "objects": {{{objects}}}}}"#)).unwrap();
-    let history = vec![history.to_string()];
-    let mut names: Vec<String> = doc.objects.keys().cloned().collect();
-    for cell in history.iter().chain([&setup.to_string()]) {
-        let facts = cellguard::facts::cell_facts(&cellguard::python::parse_cell(cell).body);
-        names.extend(facts.definitions.iter().map(|d| d.name.clone()));
-    }
-    let input = CheckInput {
-        cells: &history,
-        target_source: target,
-        target_index: None,
-        history: &history,
-        kernel_names: Some(&names),
-        summaries: Some(&doc),
-        severities: &Severities::new(),
-    };
-    check_cell(&input).diagnostics
+    support::check_after(&[history.to_string()], &[setup], target, objects)
 }
 
 /// Runs every case of one fixture file; returns the failures, one line each.

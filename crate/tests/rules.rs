@@ -5,6 +5,8 @@ use cellguard::check::{check_cell, CheckInput};
 use cellguard::diagnostic::{Diagnostic, Severities, Severity};
 use cellguard::summary::SummaryDoc;
 
+mod support;
+
 const TITANIC: &str = r#""df": {"type": "pandas.core.frame.DataFrame", "kind": "dataframe",
     "S": {"shape": [891, 4]},
     "R": {"columns": ["PassengerId", "Survived", "Age", "Sex"], "columns_complete": true},
@@ -12,24 +14,8 @@ const TITANIC: &str = r#""df": {"type": "pandas.core.frame.DataFrame", "kind": "
           "Age": {"kind": "continuous", "has_nan": true}}}}"#;
 
 fn run(history: &[&str], target: &str, objects: &str) -> Vec<Diagnostic> {
-    let doc: SummaryDoc =
-        serde_json::from_str(&format!(r#"{{"schema": 1, "objects": {{{objects}}}}}"#)).unwrap();
     let history: Vec<String> = history.iter().map(|s| s.to_string()).collect();
-    let mut names: Vec<String> = doc.objects.keys().cloned().collect();
-    for cell in &history {
-        let facts = cellguard::facts::cell_facts(&cellguard::python::parse_cell(cell).body);
-        names.extend(facts.definitions.iter().map(|d| d.name.clone()));
-    }
-    let input = CheckInput {
-        cells: &history,
-        target_source: target,
-        target_index: None,
-        history: &history,
-        kernel_names: Some(&names),
-        summaries: Some(&doc),
-        severities: &Severities::new(),
-    };
-    check_cell(&input).diagnostics
+    support::check_after(&history, &[], target, objects)
 }
 
 /// Asserts a diagnostic with `code` whose first occurrence covers `covered` and mentions every fact.

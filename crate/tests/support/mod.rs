@@ -1,0 +1,38 @@
+//! What the rule test files share: a check of one cell after earlier cells ran, with the kernel's
+//! summaries of `objects`.
+
+use cellguard::check::{check_cell, CheckInput};
+use cellguard::diagnostic::{Diagnostic, Severities};
+use cellguard::summary::SummaryDoc;
+
+/// Checks `target` after the cells `history` ran. The kernel holds the names those cells and
+/// `also_run` define (code that ran but is not in the history: a verifier's set-up), and the
+/// summaries `objects` (the inside of a summary document's `objects`).
+pub fn check_after(
+    history: &[String],
+    also_run: &[&str],
+    target: &str,
+    objects: &str,
+) -> Vec<Diagnostic> {
+    let doc: SummaryDoc =
+        serde_json::from_str(&format!(r#"{{"schema": 1, "objects": {{{objects}}}}}"#)).unwrap();
+    let mut names: Vec<String> = doc.objects.keys().cloned().collect();
+    for cell in history
+        .iter()
+        .map(String::as_str)
+        .chain(also_run.iter().copied())
+    {
+        let facts = cellguard::facts::cell_facts(&cellguard::python::parse_cell(cell).body);
+        names.extend(facts.definitions.iter().map(|d| d.name.clone()));
+    }
+    check_cell(&CheckInput {
+        cells: history,
+        target_source: target,
+        target_index: None,
+        history,
+        kernel_names: Some(&names),
+        summaries: Some(&doc),
+        severities: &Severities::new(),
+    })
+    .diagnostics
+}
