@@ -192,6 +192,16 @@ pub enum ArrayLib {
     Torch,
 }
 
+impl ArrayLib {
+    /// What the library raises for operands whose shapes do not fit together.
+    pub fn shape_error(self) -> &'static str {
+        match self {
+            ArrayLib::Numpy => "ValueError",
+            ArrayLib::Torch => "RuntimeError",
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct ArrayVal {
     pub lib: ArrayLib,

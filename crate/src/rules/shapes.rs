@@ -173,7 +173,7 @@ pub(super) fn not_broadcast(
                 tuple_text(&a.shape),
                 w.shown(right, "an operand"),
                 tuple_text(&b.shape),
-                if a.lib == ArrayLib::Torch { "RuntimeError" } else { "ValueError" }
+                a.lib.shape_error()
             ),
             range,
         )
@@ -791,7 +791,7 @@ fn matmul(
                 tuple_text(&a.shape),
                 w.shown(re, "an operand"),
                 tuple_text(&b.shape),
-                if a.lib == super::abstract_value::ArrayLib::Torch { "RuntimeError" } else { "ValueError" }
+                a.lib.shape_error()
             ),
             range,
         ));
