@@ -10,5 +10,11 @@ module.exports = {
   testMatch: '*.bench.ts',
   outputDir: path.join(__dirname, '..', '..', 'test-results', 'bench-ui'),
   reporter: [['list']],
-  timeout: 600000
+  timeout: 600000,
+  use: {
+    ...uiConfig.use,
+    // Trace recording snapshots the page's DOM after every action, on the page's main thread: on
+    // a 300-cell notebook that is a 0.5-1 s task after each typed word, inside every figure.
+    trace: 'off'
+  }
 };

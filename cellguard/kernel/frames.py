@@ -336,7 +336,9 @@ def value_facts(values) -> dict:
             facts["kind"] = "continuous"
         else:
             unique = int(present.nunique())
-            facts.update(kind=_kind_by_cardinality(unique, CATEGORICAL_MAX_UNIQUE), unique=unique)
+            # Categories repeat: four distinct floats in four rows are measurements, not classes.
+            limit = min(CATEGORICAL_MAX_UNIQUE, int(TEXT_UNIQUE_RATIO * len(present)))
+            facts.update(kind=_kind_by_cardinality(unique, limit), unique=unique)
     return facts
 
 

@@ -8,7 +8,11 @@ import {
   IEditorExtensionRegistry
 } from '@jupyterlab/codemirror';
 import { INotebookTracker, NotebookPanel } from '@jupyterlab/notebook';
-import { Diagnostic as CmDiagnostic, linter } from '@codemirror/lint';
+import {
+  Diagnostic as CmDiagnostic,
+  forceLinting,
+  linter
+} from '@codemirror/lint';
 import { Compartment, StateEffect, Text } from '@codemirror/state';
 import { EditorView, ViewPlugin } from '@codemirror/view';
 
@@ -21,6 +25,15 @@ import {
 
 /** Dispatched into an editor to make its linter run again (new kernel facts, settings). */
 const relint = StateEffect.define<null>();
+
+/**
+ * Lints an editor again now: new kernel facts or a held syntax error's time come while the user is
+ * not typing, so the debounce delay (restarted by the relint effect) would only add to the wait.
+ */
+function relintNow(view: EditorView): void {
+  view.dispatch({ effects: relint.of(null) });
+  forceLinting(view);
+}
 
 /** Holds the linter so a new debounce delay can be swapped into open editors. */
 const lintCompartment = new Compartment();
@@ -121,7 +134,7 @@ export const linterPlugin: JupyterFrontEndPlugin<void> = {
       if (wait > 0 && diagnostics.some(d => d.code === 'syntax-error')) {
         heldSyntaxErrors.set(
           view,
-          setTimeout(() => view.dispatch({ effects: relint.of(null) }), wait)
+          setTimeout(() => relintNow(view), wait)
         );
         return diagnostics.filter(d => d.code !== 'syntax-error');
       }
@@ -201,7 +214,7 @@ export const linterPlugin: JupyterFrontEndPlugin<void> = {
           !editedSinceLint.has(view) &&
           shown.get(view) !== keyOf(shownOf(checker.checkCell(panel, model)))
         ) {
-          view.dispatch({ effects: relint.of(null) });
+          relintNow(view);
         }
       }
       if (queue.length > 0) {

@@ -154,7 +154,9 @@ class Llm implements ICellguardLlm {
     };
     await this._serverStatus;
     if (!this._status.configured) {
-      run({ state: 'off' });
+      // The panel's heading says the checks are the rules' only; a note per cell would go stale.
+      this._runs.delete(panel);
+      this._runChanged.emit(panel);
       return [];
     }
     const report = this._core.check(request);

@@ -64,9 +64,6 @@ function renderRun(run: LlmRun): HTMLElement {
   };
   const cell = `Cell ${run.cellNumber}`;
   switch (run.state) {
-    case 'off':
-      line(`${cell}: checked by the rules only.`);
-      break;
     case 'skipped':
       line(
         `${cell}: a rule already proves the crash, so the LLM was not asked.`

@@ -3,6 +3,7 @@ import {
   JupyterFrontEnd,
   JupyterFrontEndPlugin
 } from '@jupyterlab/application';
+import type { ICellModel, ICodeCellModel } from '@jupyterlab/cells';
 import { INotebookTracker, NotebookPanel } from '@jupyterlab/notebook';
 import { Throttler } from '@lumino/polling';
 import { Panel, Widget } from '@lumino/widgets';
@@ -14,11 +15,21 @@ import { ICellguardChecker, ICellguardDryRun, ICellguardLlm } from './tokens';
 
 export const SHOW_PANEL_COMMAND = 'cellguard:show-diagnostics';
 
-const SEVERITY_WORDS = {
-  error: 'Error',
-  warning: 'Warning',
-  info: 'Info'
+/** Severity by a symbol and a word, not by colour alone. */
+const SEVERITY_MARKS = {
+  error: ['✖', 'Error'],
+  warning: ['▲', 'Warning'],
+  info: ['ℹ', 'Info']
 } as const;
+
+/**
+ * A cell as JupyterLab shows it: its execution count, `[ ]` before it ran (positions are not
+ * shown anywhere in the notebook).
+ */
+function cellPrompt(cell: ICellModel): string {
+  const count = (cell as ICodeCellModel).executionCount;
+  return count ? `[${count}]` : '[ ]';
+}
 
 /** The notebook's diagnostics grouped by cell; clicking one puts the cursor on it. */
 class DiagnosticsList extends Widget {
@@ -98,9 +109,11 @@ class DiagnosticsList extends Widget {
       const heading = document.createElement('div');
       heading.className = 'jp-cellguard-cell';
       const firstLine = cell.sharedModel.getSource().split('\n')[0];
-      // Numbered from 1, as the core's messages number cells ("cell 4 defines it").
-      heading.textContent = `${cellIndex + 1}: ${firstLine}`;
-      heading.title = `Cell ${cellIndex + 1}`;
+      heading.textContent = `${cellPrompt(cell)}: ${firstLine}`;
+      heading.title = 'Go to the cell';
+      heading.addEventListener('click', () =>
+        jumpTo(panel, cellIndex, { line: 0, column: 0 })
+      );
       group.appendChild(heading);
       const items = document.createElement('ul');
       for (const diagnostic of diagnostics) {
@@ -108,8 +121,14 @@ class DiagnosticsList extends Widget {
         item.className = `jp-cellguard-item jp-cellguard-${diagnostic.severity}`;
         item.tabIndex = 0;
         item.title = `${diagnostic.code} (${diagnostic.source})`;
-        // The severity in words too, not by colour alone.
-        item.textContent = `${SEVERITY_WORDS[diagnostic.severity]} ${diagnostic.start.line + 1}:${diagnostic.start.column + 1} ${diagnostic.message}`;
+        const [symbol, word] = SEVERITY_MARKS[diagnostic.severity];
+        const mark = document.createElement('span');
+        mark.className = 'jp-cellguard-severity';
+        mark.textContent = `${symbol} ${word}`;
+        item.append(
+          mark,
+          ` line ${diagnostic.start.line + 1}: ${diagnostic.message}`
+        );
         const jump = () => jumpTo(panel, cellIndex, diagnostic.start);
         item.addEventListener('click', jump);
         item.addEventListener('keydown', event => {

@@ -88,6 +88,10 @@ class PromptPreview extends Widget {
     copy.addEventListener('click', () => {
       if (this._text) {
         Clipboard.copyToSystem(this._text);
+        // Copying shows nothing by itself: say it was done, for a moment.
+        copy.textContent = 'Copied ✓';
+        clearTimeout(this._copiedTimer);
+        this._copiedTimer = setTimeout(() => (copy.textContent = 'Copy'), 1500);
       }
     });
     controls.appendChild(copy);
@@ -158,6 +162,7 @@ class PromptPreview extends Widget {
   }
 
   private _categories: Set<Category>;
+  private _copiedTimer: ReturnType<typeof setTimeout> | undefined;
   private _examples: boolean;
   private _text = '';
   private _size = document.createElement('p');

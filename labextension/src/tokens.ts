@@ -268,22 +268,22 @@ export type DistributiveOmit<T, K extends PropertyKey> = T extends unknown
   : never;
 
 /** The last LLM check of a notebook, for the panel. */
-export type LlmRun = { cellId: string; cellNumber: number } & (
-  | { state: 'off' }
+export type LlmRun = { cellId: string; cellNumber: number } &
   /** A rule proves the crash: the LLM was not asked. */
-  | { state: 'skipped'; rule: string }
-  | { state: 'running'; model: string; cancel: () => void }
-  | { state: 'cancelled' }
-  /** `message` for people, `details` as the server said it. */
-  | { state: 'failed'; message: string; details: string[] }
-  /** `located`: the verdict's line is in the cell, so it got a squiggle. */
-  | {
-      state: 'verdict';
-      judgement: Judgement;
-      located: boolean;
-      ruleFired: boolean;
-    }
-);
+  (
+    | { state: 'skipped'; rule: string }
+    | { state: 'running'; model: string; cancel: () => void }
+    | { state: 'cancelled' }
+    /** `message` for people, `details` as the server said it. */
+    | { state: 'failed'; message: string; details: string[] }
+    /** `located`: the verdict's line is in the cell, so it got a squiggle. */
+    | {
+        state: 'verdict';
+        judgement: Judgement;
+        located: boolean;
+        ruleFired: boolean;
+      }
+  );
 
 /** LLM checks of cells: the status, the prompt a check sends, and each notebook's last run. */
 export interface ICellguardLlm {

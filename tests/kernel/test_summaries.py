@@ -52,6 +52,20 @@ def test_dataframe_structure_dtypes_and_values(titanic):
     assert columns["Mixed"]["types"] == ["int", "str"]
 
 
+def test_a_few_distinct_numbers_are_not_categories(embedded_kernel):
+    source = (
+        "import pandas as pd\n"
+        "small = pd.DataFrame({'w': [0.5, 1.25, 2.0, 3.75], 'k': [1, 2, 1, 2]})\n"
+        "grades = pd.DataFrame({'g': [1.0, 2.0, 3.0, 1.0] * 5})"
+    )
+    assert embedded_kernel.execute(source)["status"] == "ok"
+    small = embedded_kernel.summarize("small")["objects"]["small"]["V"]["column_values"]
+    assert small["w"]["kind"] == "continuous" and small["w"]["unique"] == 4
+    assert small["k"]["kind"] == "binary"
+    grades = embedded_kernel.summarize("grades")["objects"]["grades"]["V"]["column_values"]
+    assert grades["g"]["kind"] == "categorical" and grades["g"]["unique"] == 3
+
+
 def test_mentioned_columns_come_first_and_detail_is_capped(titanic):
     frame = titanic.summarize("train", max_columns=3, focus_columns=["Fare", "Nope", "Age"])[
         "objects"
