@@ -92,6 +92,7 @@ class KernelLink implements IKernelLink {
     // One object per change: the core keeps what it read from the same arrays and documents.
     this._facts ??= {
       history: this._history,
+      ranFine: this._ranFine,
       unanswered: this._sent.map(cell => cell.source),
       stale: this._stale,
       kernelNames: this._names,
@@ -440,6 +441,9 @@ class KernelLink implements IKernelLink {
           return;
         }
         this._history = history.cells.map(cell => cell.source);
+        this._ranFine = history.cells
+          .filter(cell => cell.success !== false)
+          .map(cell => cell.source);
         this._names = names.names;
         this._summaries = summary;
         // A cell ran: a callable may have been redefined.
@@ -582,6 +586,7 @@ class KernelLink implements IKernelLink {
   private _clearFacts(): void {
     this._epoch++;
     this._history = [];
+    this._ranFine = [];
     this._names = null;
     this._summaries = null;
     this._signatures = {};
@@ -636,6 +641,7 @@ class KernelLink implements IKernelLink {
   private _nextId = 0;
   private _pending = new Map<string, IPending>();
   private _history: string[] = [];
+  private _ranFine: string[] = [];
   private _names: string[] | null = null;
   private _summaries: ISummaryDoc | null = null;
   private _signatures: Signatures = {};

@@ -114,8 +114,9 @@ class Llm implements ICellguardLlm {
       // Signatures arrive later; `factsChanged` lets the caller render again.
       void link.fetch(report.wants, { signatures: true });
     }
+    // The prompt says its history "ran successfully": runs that raised (the cell's own included) stay out.
     return this._buildPrompt(
-      request,
+      { ...request, history: link.facts().ranFine },
       report.wants,
       link.facts().signatures,
       overrides
@@ -198,7 +199,7 @@ class Llm implements ICellguardLlm {
       const facts = link.facts();
       const fresh = {
         ...request,
-        history: facts.history,
+        history: facts.ranFine,
         summaries: facts.summaries
       };
       const prompt = this._buildPrompt(fresh, report.wants, facts.signatures);

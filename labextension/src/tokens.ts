@@ -116,6 +116,11 @@ export interface IKernelFacts {
   /** Sources of the cells the kernel ran, as of its last answer. */
   history: string[];
   /**
+   * The history less the runs that raised (runs from before the agent attached, of unknown
+   * outcome, included): what an LLM prompt may call "ran successfully".
+   */
+  ranFine: string[];
+  /**
    * Sources of the cells sent to run (queued, running or done) since the kernel's last answer, in
    * order: about to define what they define.
    */

@@ -121,6 +121,37 @@ test.describe('cellguard presentation', () => {
     await expect(copy).toHaveText('Copy', { timeout: 5000 });
   });
 
+  test('the prompt preview lists no run that raised among the cells that ran successfully', async ({
+    page
+  }) => {
+    await newNotebook(page, 'crashed-run.ipynb');
+    await page.notebook.setCell(0, 'code', FRAME);
+    await page.notebook.runCell(0);
+    // A crash no rule predicts (so running it is not stopped), with a name to look for.
+    await page.notebook.setCell(
+      1,
+      'code',
+      'import json\nsettings_crashed = json.loads("{")'
+    );
+    await page.notebook.runCell(1);
+    await expect(
+      page.locator('.jp-Notebook .jp-Cell').nth(1).locator('.jp-OutputArea')
+    ).toContainText('JSONDecodeError');
+    await page.notebook.selectCells(1);
+    await page.evaluate(() =>
+      window.jupyterapp.commands.execute('cellguard:preview-llm-prompt')
+    );
+    const preview = page.locator('.jp-cellguard-preview');
+    await expect(preview).toContainText('[Target Cell]');
+    await expect(preview).toContainText('pd.DataFrame');
+    const text = await preview.innerText();
+    const from = text.lastIndexOf('[Executed Cells]');
+    const executed = text.slice(from, text.indexOf('[Target Cell]', from));
+    expect(from).toBeGreaterThan(-1);
+    expect(executed).toContain('pd.DataFrame');
+    expect(executed).not.toContain('settings_crashed');
+  });
+
   test("the panel's icon is not JupyterLab's trust shield", async ({
     page
   }) => {
