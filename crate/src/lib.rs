@@ -18,6 +18,8 @@ pub mod order;
 pub mod position;
 pub mod python;
 pub mod rules;
+pub mod semantics;
 pub mod summary;
+pub mod walker;
 #[cfg(target_arch = "wasm32")]
 mod wasm;

@@ -16,9 +16,9 @@ use crate::diagnostic::{Diagnostic, Edit, Fix};
 use crate::ir::{Expr, Keyword, Literal, Params, TextRange};
 use crate::summary::{parameters, Category, ObjectSummary, ParameterKind};
 
-use super::abstract_value::Val;
-use super::attr_tables::{DATETIME_CLASS_ONLY, PYPLOT_ONLY};
-use super::flow::{unpacks, Walker};
+use crate::semantics::abstract_value::Val;
+use crate::semantics::attr_tables::{DATETIME_CLASS_ONLY, PYPLOT_ONLY};
+use crate::walker::flow::{unpacks, Walker};
 
 struct Sig {
     /// Positional-or-keyword parameter names, in order.

@@ -15,9 +15,9 @@ use crate::codes::Rule;
 use crate::diagnostic::{Diagnostic, Edit, Fix};
 use crate::ir::{Expr, Keyword, Literal, SeqKind, TextRange};
 
-use super::abstract_value::{Column, Frame, Val};
-use super::flow::{str_list, unpacks, Walker};
 use super::{list_preview, suggest};
+use crate::semantics::abstract_value::{Column, Frame, Val};
+use crate::walker::flow::{str_list, unpacks, Walker};
 
 /// A string key with its place in the cell.
 struct Key<'e> {
@@ -505,7 +505,7 @@ fn may_be_group_values(f: &Frame, e: &Expr) -> bool {
 
 /// Can a `by=` name only be a column: no executed cell could have named an index, and the
 /// kernel did not report an index other than a `RangeIndex`?
-pub(super) fn index_unnamed(w: &Walker, f: &Frame) -> bool {
+pub(crate) fn index_unnamed(w: &Walker, f: &Frame) -> bool {
     w.index_unnamed
         && f.index_class
             .as_deref()

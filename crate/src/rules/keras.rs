@@ -30,10 +30,12 @@ use crate::diagnostic::Diagnostic;
 use crate::ir::{keyword, Expr, Stmt};
 use crate::summary::{Category, ObjectSummary};
 
-use super::abstract_value::Val;
-use super::flow::{unpacks, Walker};
-use super::history::{cell_rule_facts, HistoryState};
-use super::keras_build::{self, dims_text, keras_api, Built, BuiltModel, Dims, ModelEffect};
+use crate::semantics::abstract_value::Val;
+use crate::semantics::keras_build::{
+    self, dims_text, keras_api, Built, BuiltModel, Dims, ModelEffect,
+};
+use crate::walker::flow::{unpacks, Walker};
+use crate::walker::history::{cell_rule_facts, HistoryState};
 
 /// What the targets look like.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -167,7 +169,7 @@ fn keras_in_reach(w: &Walker) -> bool {
 fn keras_history(w: &Walker) -> HistoryState {
     let history = w.ctx.history;
     let mut names: BTreeSet<String> = BTreeSet::new();
-    super::history::for_each_expr(w.ctx.body, &mut |e| {
+    crate::walker::history::for_each_expr(w.ctx.body, &mut |e| {
         if let Expr::Name { id, .. } = e {
             names.insert(id.clone());
         }

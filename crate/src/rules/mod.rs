@@ -5,27 +5,18 @@
 //! name (`abstract_value::Val`), and hands every expression that will certainly be evaluated to the rules;
 //! `calls` follows it into the functions of the notebook the cell calls.
 
-pub mod abstract_value;
 pub mod api;
-mod attr_tables;
-pub mod calls;
 pub mod columns;
-pub mod flow;
 pub mod frames;
-pub mod history;
 pub mod join;
 pub mod keras;
-pub mod keras_build;
 pub mod numpy_calls;
 pub mod plots;
 pub mod pytypes;
 pub mod shapes;
 pub mod sklearn;
-mod sklearn_tables;
 pub mod targets;
 pub mod torch;
-pub mod torch_classes;
-pub mod torch_layers;
 pub mod value_checks;
 
 use std::collections::BTreeSet;
@@ -34,7 +25,7 @@ use crate::diagnostic::Diagnostic;
 use crate::facts::CellFacts;
 use crate::ir::Stmt;
 use crate::summary::SummaryDoc;
-use history::{CellRuleFacts, HistoryState};
+use crate::walker::history::{CellRuleFacts, HistoryState};
 
 /// What the rules know about one run of a cell.
 pub struct RuleContext<'a> {
@@ -59,7 +50,7 @@ pub struct RuleContext<'a> {
 
 /// Runs every rule on the target cell; diagnostics come sorted by position.
 pub fn run(ctx: &RuleContext) -> Vec<Diagnostic> {
-    let mut out = flow::Walker::new(ctx).run();
+    let mut out = crate::walker::flow::Walker::new(ctx).run();
     out.sort_by_key(|d| (d.range.start, d.range.end));
     out.dedup_by(|a, b| a.code == b.code && a.range == b.range);
     out

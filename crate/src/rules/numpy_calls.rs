@@ -19,11 +19,11 @@ use crate::codes::Rule;
 use crate::diagnostic::Diagnostic;
 use crate::ir::{Expr, Keyword, Literal, SeqKind, TextRange};
 
-use super::abstract_value::{ArrayLib, ArrayVal, Val};
-use super::flow::{unpacks, Walker};
 use super::shapes::{int_of, int_tuple, reshape};
 use crate::ir::keyword as kw;
+use crate::semantics::abstract_value::{ArrayLib, ArrayVal, Val};
 use crate::summary::tuple_text;
+use crate::walker::flow::{unpacks, Walker};
 
 /// What a function does to the axis it is given.
 #[derive(Clone, Copy, PartialEq)]
@@ -168,7 +168,7 @@ const UNARY_UFUNCS: &[&str] = &[
 ];
 
 /// numpy's ufuncs of two operands, which broadcast them against each other.
-pub(super) const BINARY_UFUNCS: &[&str] = &[
+pub(crate) const BINARY_UFUNCS: &[&str] = &[
     "add",
     "subtract",
     "multiply",
@@ -207,7 +207,7 @@ pub(super) const BINARY_UFUNCS: &[&str] = &[
 
 /// The operands of `np.add(a, b)` and the other binary ufuncs, as numpy arrays (a number is
 /// one of shape `()`), when both are known.
-pub(super) fn ufunc_operands(
+pub(crate) fn ufunc_operands(
     w: &Walker,
     name: &str,
     args: &[Expr],
@@ -224,7 +224,7 @@ pub(super) fn ufunc_operands(
 }
 
 /// An array of `lib` of that shape (and dtype), of which nothing else is known.
-pub(super) fn numpy_array(lib: ArrayLib, shape: Vec<i64>, dtype: Option<&str>) -> Val {
+pub(crate) fn numpy_array(lib: ArrayLib, shape: Vec<i64>, dtype: Option<&str>) -> Val {
     Val::Array(ArrayVal {
         lib,
         shape,
@@ -259,7 +259,7 @@ fn number_of(w: &Walker, e: &Expr) -> Option<f64> {
 
 /// The shape and dtype of nested lists or tuples of numbers (`[[1, 2], [3, 4]]`), when
 /// rectangular.
-pub(super) fn literal_shape(v: &Val) -> Option<(Vec<i64>, bool)> {
+pub(crate) fn literal_shape(v: &Val) -> Option<(Vec<i64>, bool)> {
     match v {
         Val::Int(_) => Some((vec![], true)),
         Val::Float(_) => Some((vec![], false)),
@@ -280,7 +280,7 @@ pub(super) fn literal_shape(v: &Val) -> Option<(Vec<i64>, bool)> {
 }
 
 /// A numpy array `e` holds or `np.asarray(e)` would make of it (nested lists of numbers).
-pub(super) fn as_array(w: &Walker, e: &Expr) -> Option<ArrayVal> {
+pub(crate) fn as_array(w: &Walker, e: &Expr) -> Option<ArrayVal> {
     match w.eval(e) {
         Val::Array(a) if a.lib == ArrayLib::Numpy => Some(a),
         v => literal_array(&v),
@@ -288,7 +288,7 @@ pub(super) fn as_array(w: &Walker, e: &Expr) -> Option<ArrayVal> {
 }
 
 /// The array `np.asarray` makes of nested lists of known numbers, with what its values show.
-pub(super) fn literal_array(v: &Val) -> Option<ArrayVal> {
+pub(crate) fn literal_array(v: &Val) -> Option<ArrayVal> {
     let (shape, int) = literal_shape(v)?;
     let mut numbers = Vec::new();
     flatten_numbers(v, &mut numbers);

@@ -31,8 +31,8 @@ use crate::codes::Rule;
 use crate::diagnostic::{Diagnostic, Edit, Fix};
 use crate::ir::{Expr, Keyword, Literal, Stmt, Target, TextRange};
 
-use super::abstract_value::{not_a_float, not_an_int, Val};
-use super::flow::Walker;
+use crate::semantics::abstract_value::{not_a_float, not_an_int, Val};
+use crate::walker::flow::Walker;
 
 /// The builtin type of a value, when certain.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -17,8 +17,8 @@ use crate::diagnostic::Diagnostic;
 use crate::ir::{Expr, Keyword, Literal, SeqKind};
 use crate::summary::tuple_text;
 
-use super::abstract_value::{ArrayLib, ArrayVal, Val};
-use super::flow::{unpacks, Walker};
+use crate::semantics::abstract_value::{ArrayLib, ArrayVal, Val};
+use crate::walker::flow::{unpacks, Walker};
 
 /// Numpy broadcasting of two shapes; `None` when they do not broadcast.
 pub fn broadcast(a: &[i64], b: &[i64]) -> Option<Vec<i64>> {
@@ -71,7 +71,7 @@ pub fn binop_value(op: &str, l: &Val, r: &Val) -> Val {
 
 /// The shape of the matrix product of 1-D and 2-D operands (`()` for two vectors), when the
 /// inner dimensions agree; numpy's `dot`, `matmul` and `@` agree there.
-pub(super) fn matmul_shape(a: &[i64], b: &[i64]) -> Option<Vec<i64>> {
+pub(crate) fn matmul_shape(a: &[i64], b: &[i64]) -> Option<Vec<i64>> {
     match (a, b) {
         ([k1], [k2]) if k1 == k2 => Some(vec![]),
         ([k1], [k2, m]) if k1 == k2 => Some(vec![*m]),
@@ -81,7 +81,7 @@ pub(super) fn matmul_shape(a: &[i64], b: &[i64]) -> Option<Vec<i64>> {
     }
 }
 
-pub(super) fn int_tuple(w: &Walker, e: &Expr) -> Option<Vec<i64>> {
+pub(crate) fn int_tuple(w: &Walker, e: &Expr) -> Option<Vec<i64>> {
     match e {
         Expr::Seq {
             kind: SeqKind::Tuple | SeqKind::List,
@@ -102,7 +102,7 @@ pub(super) fn int_tuple(w: &Walker, e: &Expr) -> Option<Vec<i64>> {
     }
 }
 
-pub(super) fn int_of(w: &Walker, e: &Expr) -> Option<i64> {
+pub(crate) fn int_of(w: &Walker, e: &Expr) -> Option<i64> {
     match e {
         Expr::Literal {
             value: Literal::Int(i),
@@ -126,7 +126,7 @@ pub(super) fn int_of(w: &Walker, e: &Expr) -> Option<i64> {
 }
 
 /// The result of a reshape, or `Err(())` when the element counts differ.
-pub(super) fn reshape(from: &[i64], to: &[i64]) -> Option<Result<Vec<i64>, ()>> {
+pub(crate) fn reshape(from: &[i64], to: &[i64]) -> Option<Result<Vec<i64>, ()>> {
     let size: i64 = from.iter().product();
     let unknown = to.iter().filter(|&&d| d == -1).count();
     if unknown > 1 || to.iter().any(|&d| d < -1) {
@@ -157,7 +157,7 @@ fn arrays<'v>(l: &'v Val, r: &'v Val) -> Option<(&'v ArrayVal, &'v ArrayVal)> {
 }
 
 /// `shape-broadcast` when the operands of `operation` (`'+'`, `np.add`) do not broadcast.
-pub(super) fn not_broadcast(
+pub(crate) fn not_broadcast(
     w: &Walker,
     (left, a): (&Expr, &ArrayVal),
     (right, b): (&Expr, &ArrayVal),
@@ -255,7 +255,7 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                     });
                     let Some(x) = x else { return };
                     if let Val::Array(a) = w.eval(x) {
-                        if a.lib == super::abstract_value::ArrayLib::Numpy
+                        if a.lib == crate::semantics::abstract_value::ArrayLib::Numpy
                             && (a.shape.len() > 2 || a.shape.is_empty())
                         {
                             out.push(Diagnostic::error(
@@ -329,7 +329,8 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                         }
                         if matches!(attr.as_str(), "reshape" | "view") && !args.is_empty() {
                             if let Val::Array(a) = super::torch::known_array(w.eval(value)) {
-                                if attr == "view" && a.lib != super::abstract_value::ArrayLib::Torch
+                                if attr == "view"
+                                    && a.lib != crate::semantics::abstract_value::ArrayLib::Torch
                                 {
                                     return;
                                 }
@@ -491,7 +492,7 @@ fn setitem_problem(w: &Walker, target: &Expr, value: &Expr) -> Option<Diagnostic
 const AXES_CLASS: &str = "matplotlib.axes._axes.Axes";
 
 /// A matplotlib Axes (of any projection: every one takes `imshow`'s images as `Axes` does).
-pub(super) fn is_axes(v: &Val) -> bool {
+pub(crate) fn is_axes(v: &Val) -> bool {
     matches!(v, Val::Typed(t) if t.starts_with("matplotlib.axes."))
 }
 
@@ -751,7 +752,7 @@ fn reshape_diag(
             w.shown(x, "an operand"),
             tuple_text(&a.shape),
             tuple_text(to),
-            if a.lib == super::abstract_value::ArrayLib::Torch {
+            if a.lib == crate::semantics::abstract_value::ArrayLib::Torch {
                 "RuntimeError"
             } else {
                 "ValueError"

@@ -24,11 +24,11 @@ use crate::codes::Rule;
 use crate::diagnostic::Diagnostic;
 use crate::ir::{keyword, Expr, Keyword, Literal, TextRange};
 
-use super::abstract_value::{ArrayLib, ArrayVal, Estimator, Val};
-use super::flow::{unpacks, Walker};
-use super::sklearn_tables::{
+use crate::semantics::abstract_value::{ArrayLib, ArrayVal, Estimator, Val};
+use crate::semantics::sklearn_tables::{
     ACCEPTS_NAN, NUMERIC_2D, SAMPLE_CHECKED, SCORER_NAMES, UNFITTED_RAISE,
 };
+use crate::walker::flow::{unpacks, Walker};
 
 /// Estimators whose output has the same shape as their input.
 const SHAPE_PRESERVING: &[&str] = &[
@@ -70,7 +70,7 @@ const STATELESS: &[&str] = &[
 
 impl Estimator {
     /// A scikit-learn class (the tables below are about scikit-learn's own validation).
-    pub(super) fn is_sklearn(&self) -> bool {
+    pub(crate) fn is_sklearn(&self) -> bool {
         self.type_path.starts_with("sklearn.")
     }
 
@@ -86,7 +86,7 @@ impl Estimator {
     }
 
     /// A constructor parameter as written in this cell or reported by the kernel (a short repr).
-    pub(super) fn param(&self, name: &str) -> Option<String> {
+    pub(crate) fn param(&self, name: &str) -> Option<String> {
         match self.params.get(name) {
             Some(Literal::Str(s)) => Some(format!("'{s}'")),
             Some(_) => None,
@@ -317,7 +317,7 @@ fn x_problem(w: &Walker, est: &Estimator, x: &Expr, call: &str) -> Option<Diagno
 /// The name of a cross-validation function whose failing fits raise: `cross_val_predict`, and
 /// `cross_val_score` / `cross_validate` with `error_score='raise'` (otherwise a failing fit
 /// scores NaN).
-pub(super) fn raising_cross_validation<'p>(path: &'p str, keywords: &[Keyword]) -> Option<&'p str> {
+pub(crate) fn raising_cross_validation<'p>(path: &'p str, keywords: &[Keyword]) -> Option<&'p str> {
     let function = path
         .strip_prefix("sklearn.model_selection.")?
         .rsplit('.')
@@ -459,11 +459,11 @@ pub fn split_result(w: &Walker, value: &Expr, n_targets: usize) -> Option<Vec<Va
     for v in &vals {
         for rows in sizes {
             out.push(match v {
-                Val::Frame(f) => Val::Frame(super::abstract_value::Frame {
+                Val::Frame(f) => Val::Frame(crate::semantics::abstract_value::Frame {
                     n_rows: rows,
-                    ..super::flow::rows_of(f)
+                    ..crate::walker::flow::rows_of(f)
                 }),
-                Val::Series(s) => Val::Series(super::abstract_value::SeriesVal {
+                Val::Series(s) => Val::Series(crate::semantics::abstract_value::SeriesVal {
                     len: rows,
                     str_examples: Vec::new(),
                     has_nan: if s.has_nan == Some(false) {
@@ -558,7 +558,7 @@ fn inconsistent_samples(w: &Walker, data: &[&Expr], call: &str) -> Option<Diagno
 }
 
 /// The string `e` certainly is: a literal, or a name bound to one.
-pub(super) fn str_value(w: &Walker, e: &Expr) -> Option<String> {
+pub(crate) fn str_value(w: &Walker, e: &Expr) -> Option<String> {
     match w.eval(e) {
         Val::Str(s) => Some(s),
         _ => e.as_str_literal().map(str::to_string),

@@ -22,8 +22,8 @@ use crate::codes::Rule;
 use crate::diagnostic::Diagnostic;
 use crate::ir::{keyword, Expr, Keyword};
 
-use super::abstract_value::{ArrayLib, Estimator, Val};
-use super::flow::{unpacks, Walker};
+use crate::semantics::abstract_value::{ArrayLib, Estimator, Val};
+use crate::walker::flow::{unpacks, Walker};
 
 /// scikit-learn classifiers whose `fit` rejects continuous targets with ValueError (checked
 /// with scikit-learn 1.9; `DummyClassifier` takes them). The ensembles and multiclass wrappers

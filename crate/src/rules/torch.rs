@@ -33,12 +33,14 @@ use crate::diagnostic::Diagnostic;
 use crate::ir::{keyword, Expr, Keyword, Literal, SeqKind};
 use crate::summary::{tuple_text, Category, ObjectSummary};
 
-use super::abstract_value::{ArrayLib, ArrayVal, Val};
-use super::flow::{unpacks, Walker};
 use super::numpy_calls::literal_shape;
 use super::shapes::int_of;
-use super::torch_classes::run_forward;
-use super::torch_layers::{apply, argument, const_int, layer_of, nn_class, Layer, Mismatch, Shape};
+use crate::semantics::abstract_value::{ArrayLib, ArrayVal, Val};
+use crate::semantics::torch_classes::run_forward;
+use crate::semantics::torch_layers::{
+    apply, argument, const_int, layer_of, nn_class, Layer, Mismatch, Shape,
+};
+use crate::walker::flow::{unpacks, Walker};
 
 /// A loss module.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -1025,7 +1027,7 @@ fn numpy_of_grad(w: &Walker, value: &Expr, range: crate::ir::TextRange, out: &mu
 /// mentions it: nothing in the cell may have changed whether it requires grad.
 fn only_numpy_of(w: &Walker, name: &str) -> bool {
     let (mut mentions, mut numpy) = (0, 0);
-    super::history::for_each_expr(w.ctx.body, &mut |e| match e {
+    crate::walker::history::for_each_expr(w.ctx.body, &mut |e| match e {
         Expr::Name { id, .. } if id == name => mentions += 1,
         Expr::Call { func, .. } => {
             if let Expr::Attribute { value, attr, .. } = &**func {

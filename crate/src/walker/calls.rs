@@ -19,10 +19,10 @@ use crate::diagnostic::Diagnostic;
 use crate::facts::{cell_facts, CellFacts, Origin};
 use crate::ir::{AssignOp, Expr, Params, SeqKind, Stmt, TextRange};
 
-use super::abstract_value::Val;
 use super::flow::{mutated_names, unpacks, Walker};
 use super::history::HistoryState;
-use super::{api, RuleContext};
+use crate::rules::{api, RuleContext};
+use crate::semantics::abstract_value::Val;
 
 /// How many calls deep the walk follows.
 pub const MAX_DEPTH: usize = 3;
@@ -153,7 +153,7 @@ pub fn declares_outer_names(body: &[Stmt]) -> bool {
 
 /// The keyword of a `return`, `raise`, `assert`, `pass`, `break` or `continue` statement (which
 /// the IR keeps as `Stmt::Other`).
-pub(super) fn keyword<'s>(stmt: &Stmt, source: &'s str) -> Option<&'s str> {
+pub(crate) fn keyword<'s>(stmt: &Stmt, source: &'s str) -> Option<&'s str> {
     let Stmt::Other { range, .. } = stmt else {
         return None;
     };

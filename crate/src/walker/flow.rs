@@ -14,12 +14,15 @@ use crate::diagnostic::Diagnostic;
 use crate::facts::CellFacts;
 use crate::ir::{Expr, Keyword, Literal, SeqKind, Stmt, Target, TextRange};
 
-use super::abstract_value::{from_summary, ArrayLib, ArrayVal, Estimator, Frame, SeriesVal, Val};
 use super::calls::Callee;
-use super::{
+use crate::rules::{
     api, columns, frames, join, keras, numpy_calls, plots, pytypes, shapes, sklearn, targets,
-    torch, torch_classes, torch_layers, value_checks, RuleContext,
+    torch, value_checks, RuleContext,
 };
+use crate::semantics::abstract_value::{
+    from_summary, ArrayLib, ArrayVal, Estimator, Frame, SeriesVal, Val,
+};
+use crate::semantics::{torch_classes, torch_layers};
 
 pub struct Walker<'a> {
     pub ctx: &'a RuleContext<'a>,
@@ -47,13 +50,13 @@ pub struct Walker<'a> {
     shadowed: Vec<(String, &'a Stmt)>,
     /// The calls being followed into functions of the notebook, outermost first (empty while
     /// the target cell itself is walked).
-    pub(super) calls: Vec<String>,
+    pub(crate) calls: Vec<String>,
     /// The names local to the function walked (empty for the target cell).
-    pub(super) locals: BTreeSet<String>,
+    pub(crate) locals: BTreeSet<String>,
     /// Statements the walks into called functions may still visit, shared by all depths.
-    pub(super) budget: usize,
+    pub(crate) budget: usize,
     /// What the calls followed in the current statement return, by the call's range.
-    pub(super) returns: BTreeMap<TextRange, super::calls::Returned>,
+    pub(crate) returns: BTreeMap<TextRange, super::calls::Returned>,
     /// Inside a loop body that may not run: calls are not followed.
     speculating: bool,
     /// How many times the loops being walked pass over the statement at hand (the product of
@@ -61,7 +64,7 @@ pub struct Walker<'a> {
     passes: usize,
     /// The history as the cell's top-level statements before the one at an index left it, for
     /// the Keras rules (`keras::state_before`): computed once per statement.
-    pub(super) states_before:
+    pub(crate) states_before:
         std::cell::RefCell<BTreeMap<usize, std::rc::Rc<super::history::HistoryState>>>,
     pub out: Vec<Diagnostic>,
 }
@@ -148,7 +151,7 @@ impl<'a> Walker<'a> {
             let agrees = match summary {
                 Some(obj) => {
                     obj.error.is_none()
-                        && super::abstract_value::normalize_type(&obj.type_name)
+                        && crate::semantics::abstract_value::normalize_type(&obj.type_name)
                             .rsplit('.')
                             .next()
                             == Some(class.name.as_str())
@@ -168,7 +171,7 @@ impl<'a> Walker<'a> {
     }
 
     /// A walker of `ctx.body` that knows the values `env` holds and nothing more of the cell.
-    pub(super) fn bare(ctx: &'a RuleContext<'a>, env: BTreeMap<String, Val>) -> Self {
+    pub(crate) fn bare(ctx: &'a RuleContext<'a>, env: BTreeMap<String, Val>) -> Self {
         let csv_views = env
             .values()
             .any(|v| matches!(v, Val::Array(a) if a.csv_object_column.is_some()));
@@ -334,7 +337,7 @@ impl<'a> Walker<'a> {
         }
     }
 
-    pub(super) fn block(&mut self, stmts: &'a [Stmt]) {
+    pub(crate) fn block(&mut self, stmts: &'a [Stmt]) {
         for stmt in stmts {
             self.stmt(stmt);
         }
@@ -383,7 +386,7 @@ impl<'a> Walker<'a> {
         }
     }
 
-    pub(super) fn stmt(&mut self, stmt: &'a Stmt) {
+    pub(crate) fn stmt(&mut self, stmt: &'a Stmt) {
         // Walking a called function: a budget of statements bounds the work.
         if !self.calls.is_empty() {
             if self.budget == 0 {

@@ -10,13 +10,13 @@ use crate::builtins::is_always_defined;
 use crate::facts::CellFacts;
 use crate::ir::{Expr, Params, SeqKind, Stmt, Target, TextRange};
 
-use super::abstract_value::Val;
 use super::calls::{declares_outer_names, function_locals};
-use super::columns::is_frame_attribute;
 use super::flow::{
     bound_names, import_bindings, mentioned_names, mutated_names, str_list, target_names, unpacks,
 };
-use super::keras_build::{self, Built, ModelEffect};
+use crate::rules::columns::is_frame_attribute;
+use crate::semantics::abstract_value::Val;
+use crate::semantics::keras_build::{self, Built, ModelEffect};
 
 /// A function defined at the top level of a cell: what following a call into it needs.
 #[derive(Debug)]
@@ -374,8 +374,8 @@ pub fn cell_rule_facts(body: &[Stmt], source: &str, cell: &CellFacts) -> CellRul
     facts.dropped = scan.dropped;
     facts.extends_pandas = scan.extends_pandas;
     facts.global_names = scan.global_names;
-    super::torch_classes::stored_attributes(body, &mut facts.stored_attributes);
-    facts.rewires_modules = super::torch_classes::rewires_modules(body);
+    crate::semantics::torch_classes::stored_attributes(body, &mut facts.stored_attributes);
+    facts.rewires_modules = crate::semantics::torch_classes::rewires_modules(body);
     // A statement too deep to analyse may do any of these.
     if body.iter().any(|s| matches!(s, Stmt::TooDeep { .. })) {
         facts.names_index = true;
@@ -919,10 +919,10 @@ pub struct HistoryState {
     /// Names some function of the notebook declares `global`: a call may rebind them.
     pub global_names: BTreeSet<String>,
     /// `nn.Module` subclasses defined at the top level, not rebound since.
-    pub torch_classes: BTreeMap<String, Rc<super::torch_classes::UserClass>>,
+    pub torch_classes: BTreeMap<String, Rc<crate::semantics::torch_classes::UserClass>>,
     /// Names bound at the top level to an instance of one of them (`model = Net()`), not rebound
     /// since: the class as it was then.
-    pub torch_instances: BTreeMap<String, Rc<super::torch_classes::UserClass>>,
+    pub torch_instances: BTreeMap<String, Rc<crate::semantics::torch_classes::UserClass>>,
     /// Attribute names an executed cell stored to or deleted (see `CellRuleFacts`).
     pub stored_attributes: BTreeSet<String>,
     /// An executed cell may have rewired modules otherwise.
@@ -1018,7 +1018,7 @@ impl HistoryState {
                             e.dotted_path()?.iter().map(|s| s.to_string()).collect();
                         self.resolve(&path)
                     };
-                    if let Some(class) = super::torch_classes::user_class(
+                    if let Some(class) = crate::semantics::torch_classes::user_class(
                         name,
                         &c.bases,
                         &c.body,
@@ -1138,14 +1138,17 @@ impl HistoryState {
 
     /// The class of the `nn.Module` instance a call gives: `Net(...)`, or `.to(device)` (and the
     /// other methods that return the module) of one.
-    fn torch_instance(&self, call: &Expr) -> Option<Rc<super::torch_classes::UserClass>> {
+    fn torch_instance(
+        &self,
+        call: &Expr,
+    ) -> Option<Rc<crate::semantics::torch_classes::UserClass>> {
         let Expr::Call { func, .. } = call else {
             return None;
         };
         match &**func {
             Expr::Name { id, .. } => self.torch_classes.get(id).cloned(),
             Expr::Attribute { value, attr, .. }
-                if super::torch_classes::RETURNS_MODULE.contains(&attr.as_str()) =>
+                if crate::semantics::torch_classes::RETURNS_MODULE.contains(&attr.as_str()) =>
             {
                 match &**value {
                     Expr::Name { id, .. } => self.torch_instances.get(id).cloned(),

@@ -1,0 +1,9 @@
+//! What the analysed objects are and what library calls do to them: the abstract values, and
+//! tables of library contracts.
+
+pub mod abstract_value;
+pub mod attr_tables;
+pub mod keras_build;
+pub mod sklearn_tables;
+pub mod torch_classes;
+pub mod torch_layers;
