@@ -18,7 +18,7 @@ use crate::summary::{parameters, Category, ObjectSummary, ParameterKind};
 
 use crate::semantics::abstract_value::Val;
 use crate::semantics::attr_tables::{DATETIME_CLASS_ONLY, PYPLOT_ONLY};
-use crate::walker::flow::{unpacks, Walker};
+use crate::walker::state::{unpacks, Walker};
 
 struct Sig {
     /// Positional-or-keyword parameter names, in order.

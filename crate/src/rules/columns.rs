@@ -17,7 +17,7 @@ use crate::ir::{Expr, Keyword, Literal, SeqKind, TextRange};
 
 use super::{list_preview, suggest};
 use crate::semantics::abstract_value::{Column, Frame, Val};
-use crate::walker::flow::{str_list, unpacks, Walker};
+use crate::walker::state::{str_list, unpacks, Walker};
 
 /// A string key with its place in the cell.
 struct Key<'e> {

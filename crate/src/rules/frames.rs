@@ -23,7 +23,7 @@ use crate::ir::{Expr, Keyword, SeqKind};
 use super::shapes::int_of;
 use crate::semantics::abstract_value::{SeriesVal, Val};
 use crate::summary::tuple_text;
-use crate::walker::flow::Walker;
+use crate::walker::state::Walker;
 
 /// The dtype of the values of a frame's column built from a list of literals: `int64`,
 /// `float64`, or `str` (pandas 3; `object` before it, which the accessors treat alike).
@@ -324,7 +324,7 @@ fn constructor_problem(
 ) -> Option<String> {
     if w.lib_path(func)? != "pandas.DataFrame"
         || args.len() > 1
-        || crate::walker::flow::unpacks(args, keywords)
+        || crate::walker::state::unpacks(args, keywords)
     {
         return None;
     }

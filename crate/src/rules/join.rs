@@ -12,7 +12,7 @@ use crate::ir::{Expr, Keyword};
 
 use super::list_preview;
 use crate::semantics::abstract_value::{date_like, parse_float, Frame, Val};
-use crate::walker::flow::{unpacks, Walker};
+use crate::walker::state::{unpacks, Walker};
 
 /// A `join` whose columns are known: the frame's, `other` (the expression) and its columns.
 struct Join<'e> {

@@ -34,8 +34,8 @@ use crate::semantics::abstract_value::Val;
 use crate::semantics::keras_build::{
     self, dims_text, keras_api, Built, BuiltModel, Dims, ModelEffect,
 };
-use crate::walker::flow::{unpacks, Walker};
 use crate::walker::history::{cell_rule_facts, HistoryState};
+use crate::walker::state::{unpacks, Walker};
 
 /// What the targets look like.
 #[derive(Clone, Copy, Debug, PartialEq)]

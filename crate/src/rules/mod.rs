@@ -50,7 +50,7 @@ pub struct RuleContext<'a> {
 
 /// Runs every rule on the target cell; diagnostics come sorted by position.
 pub fn run(ctx: &RuleContext) -> Vec<Diagnostic> {
-    let mut out = crate::walker::flow::Walker::new(ctx).run();
+    let mut out = crate::walker::state::Walker::new(ctx).run();
     out.sort_by_key(|d| (d.range.start, d.range.end));
     out.dedup_by(|a, b| a.code == b.code && a.range == b.range);
     out

@@ -23,7 +23,7 @@ use super::shapes::{int_of, int_tuple, reshape};
 use crate::ir::keyword as kw;
 use crate::semantics::abstract_value::{ArrayLib, ArrayVal, Val};
 use crate::summary::tuple_text;
-use crate::walker::flow::{unpacks, Walker};
+use crate::walker::state::{unpacks, Walker};
 
 /// What a function does to the axis it is given.
 #[derive(Clone, Copy, PartialEq)]

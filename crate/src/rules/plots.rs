@@ -18,7 +18,7 @@ use crate::ir::{Expr, Literal, TextRange};
 use super::shapes::is_axes;
 use crate::semantics::abstract_value::{ArrayLib, Val};
 use crate::semantics::attr_tables::AXES_ONLY;
-use crate::walker::flow::{unpacks, Walker};
+use crate::walker::state::{unpacks, Walker};
 
 /// A numpy array of objects: the array of Axes `plt.subplots` returns, or an object array the
 /// kernel summarised.

@@ -32,7 +32,7 @@ use crate::diagnostic::{Diagnostic, Edit, Fix};
 use crate::ir::{Expr, Keyword, Literal, Stmt, Target, TextRange};
 
 use crate::semantics::abstract_value::{not_a_float, not_an_int, Val};
-use crate::walker::flow::Walker;
+use crate::walker::state::Walker;
 
 /// The builtin type of a value, when certain.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

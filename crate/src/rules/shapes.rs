@@ -18,7 +18,7 @@ use crate::ir::{Expr, Keyword, Literal, SeqKind};
 use crate::summary::tuple_text;
 
 use crate::semantics::abstract_value::{ArrayLib, ArrayVal, Val};
-use crate::walker::flow::{unpacks, Walker};
+use crate::walker::state::{unpacks, Walker};
 
 /// Numpy broadcasting of two shapes; `None` when they do not broadcast.
 pub fn broadcast(a: &[i64], b: &[i64]) -> Option<Vec<i64>> {

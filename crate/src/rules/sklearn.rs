@@ -28,7 +28,7 @@ use crate::semantics::abstract_value::{ArrayLib, ArrayVal, Estimator, Val};
 use crate::semantics::sklearn_tables::{
     ACCEPTS_NAN, NUMERIC_2D, SAMPLE_CHECKED, SCORER_NAMES, UNFITTED_RAISE,
 };
-use crate::walker::flow::{unpacks, Walker};
+use crate::walker::state::{unpacks, Walker};
 
 /// Estimators whose output has the same shape as their input.
 const SHAPE_PRESERVING: &[&str] = &[
@@ -461,7 +461,7 @@ pub fn split_result(w: &Walker, value: &Expr, n_targets: usize) -> Option<Vec<Va
             out.push(match v {
                 Val::Frame(f) => Val::Frame(crate::semantics::abstract_value::Frame {
                     n_rows: rows,
-                    ..crate::walker::flow::rows_of(f)
+                    ..crate::walker::state::rows_of(f)
                 }),
                 Val::Series(s) => Val::Series(crate::semantics::abstract_value::SeriesVal {
                     len: rows,

@@ -23,7 +23,7 @@ use crate::diagnostic::Diagnostic;
 use crate::ir::{keyword, Expr, Keyword};
 
 use crate::semantics::abstract_value::{ArrayLib, Estimator, Val};
-use crate::walker::flow::{unpacks, Walker};
+use crate::walker::state::{unpacks, Walker};
 
 /// scikit-learn classifiers whose `fit` rejects continuous targets with ValueError (checked
 /// with scikit-learn 1.9; `DummyClassifier` takes them). The ensembles and multiclass wrappers

@@ -40,7 +40,7 @@ use crate::semantics::torch_classes::run_forward;
 use crate::semantics::torch_layers::{
     apply, argument, const_int, layer_of, nn_class, Layer, Mismatch, Shape,
 };
-use crate::walker::flow::{unpacks, Walker};
+use crate::walker::state::{unpacks, Walker};
 
 /// A loss module.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -13,7 +13,7 @@ use crate::diagnostic::Diagnostic;
 use crate::ir::{Expr, Literal};
 
 use crate::semantics::abstract_value::{not_a_float, not_an_int, Val};
-use crate::walker::flow::Walker;
+use crate::walker::state::Walker;
 
 #[derive(Clone, Copy, PartialEq)]
 enum Target {
@@ -194,7 +194,7 @@ fn histogram_nan(
     range: crate::ir::TextRange,
     out: &mut Vec<Diagnostic>,
 ) {
-    if crate::walker::flow::unpacks(args, keywords) || args.len() > 2 {
+    if crate::walker::state::unpacks(args, keywords) || args.len() > 2 {
         return;
     }
     let kw = |name: &str| keywords.iter().find(|k| k.name.as_deref() == Some(name));

@@ -13,8 +13,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use crate::ir::{keyword, Expr, Keyword, Literal, Stmt, Target};
 
 use super::abstract_value::Val;
-use crate::walker::flow::root_names;
 use crate::walker::history::{for_each_expr, HistoryState, UserFunction};
+use crate::walker::state::root_names;
 
 /// A shape, the batch axis first; `None` for an axis of unknown or variable size.
 pub type Dims = Vec<Option<i64>>;

@@ -11,7 +11,7 @@ use crate::ir::{AssignOp, Expr, Params, Stmt, Target};
 use super::torch_layers::{
     apply, const_int, flatten, layer_of, nn_class, tensor_method, Layer, Mismatch, Shape,
 };
-use crate::walker::flow::unpacks;
+use crate::walker::state::unpacks;
 
 /// A `nn.Module` subclass the notebook defines.
 #[derive(Debug, PartialEq)]
@@ -529,7 +529,7 @@ pub fn module_changed(stmts: &[Stmt], name: &str) -> bool {
     let mut aliased = BTreeSet::new();
     crate::walker::history::aliased_names(stmts, &mut aliased);
     let mut stored = BTreeSet::new();
-    crate::walker::flow::mutated_names(stmts, &mut stored);
+    crate::walker::state::mutated_names(stmts, &mut stored);
     if aliased.contains(name) || !stored.contains(name) {
         return aliased.contains(name);
     }
@@ -552,10 +552,10 @@ pub fn module_changed(stmts: &[Stmt], name: &str) -> bool {
         }
         let mut passed = BTreeSet::new();
         args.iter()
-            .for_each(|a| crate::walker::flow::root_names(a, &mut passed));
+            .for_each(|a| crate::walker::state::root_names(a, &mut passed));
         keywords
             .iter()
-            .for_each(|k| crate::walker::flow::root_names(&k.value, &mut passed));
+            .for_each(|k| crate::walker::state::root_names(&k.value, &mut passed));
         changed |= passed.contains(name);
     });
     let mut targets = BTreeSet::new();
@@ -568,7 +568,7 @@ pub fn module_changed(stmts: &[Stmt], name: &str) -> bool {
 fn stored_targets(stmts: &[Stmt], out: &mut BTreeSet<String>) {
     fn target(t: &Target, out: &mut BTreeSet<String>) {
         match t {
-            Target::Store { expr, .. } => crate::walker::flow::root_names(expr, out),
+            Target::Store { expr, .. } => crate::walker::state::root_names(expr, out),
             Target::Unpack { elts, .. } => elts.iter().for_each(|t| target(t, out)),
             Target::Starred { target: t, .. } => target(t, out),
             Target::Name { .. } => {}

@@ -19,8 +19,8 @@ use crate::diagnostic::Diagnostic;
 use crate::facts::{cell_facts, CellFacts, Origin};
 use crate::ir::{AssignOp, Expr, Params, SeqKind, Stmt, TextRange};
 
-use super::flow::{mutated_names, unpacks, Walker};
 use super::history::HistoryState;
+use super::state::{mutated_names, unpacks, Walker};
 use crate::rules::{api, RuleContext};
 use crate::semantics::abstract_value::Val;
 

@@ -11,7 +11,7 @@ use crate::facts::CellFacts;
 use crate::ir::{Expr, Params, SeqKind, Stmt, Target, TextRange};
 
 use super::calls::{declares_outer_names, function_locals};
-use super::flow::{
+use super::state::{
     bound_names, import_bindings, mentioned_names, mutated_names, str_list, target_names, unpacks,
 };
 use crate::rules::columns::is_frame_attribute;

@@ -2,5 +2,10 @@
 //! own functions and what the cells that ran did.
 
 pub mod calls;
-pub mod flow;
+mod dispatch;
+mod expressions;
 pub mod history;
+pub mod state;
+mod statements;
+
+pub use state::Walker;
