@@ -12,6 +12,7 @@ pub mod diagnostic;
 pub mod dryrun;
 pub mod facts;
 pub mod ir;
+pub mod ir_scan;
 pub mod llm;
 pub mod notebook;
 pub mod order;

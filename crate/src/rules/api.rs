@@ -16,9 +16,10 @@ use crate::diagnostic::{Diagnostic, Edit, Fix};
 use crate::ir::{Expr, Keyword, Literal, Params, TextRange};
 use crate::summary::{parameters, Category, ObjectSummary, ParameterKind};
 
+use crate::ir_scan::unpacks;
 use crate::semantics::abstract_value::Val;
 use crate::semantics::attr_tables::{DATETIME_CLASS_ONLY, PYPLOT_ONLY};
-use crate::walker::state::{unpacks, Walker};
+use crate::walker::state::Walker;
 
 struct Sig {
     /// Positional-or-keyword parameter names, in order.

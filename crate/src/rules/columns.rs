@@ -16,8 +16,9 @@ use crate::diagnostic::{Diagnostic, Edit, Fix};
 use crate::ir::{Expr, Keyword, Literal, SeqKind, TextRange};
 
 use super::{list_preview, suggest};
+use crate::ir_scan::{str_list, unpacks};
 use crate::semantics::abstract_value::{Column, Frame, Val};
-use crate::walker::state::{str_list, unpacks, Walker};
+use crate::walker::state::Walker;
 
 /// A string key with its place in the cell.
 struct Key<'e> {

@@ -324,7 +324,7 @@ fn constructor_problem(
 ) -> Option<String> {
     if w.lib_path(func)? != "pandas.DataFrame"
         || args.len() > 1
-        || crate::walker::state::unpacks(args, keywords)
+        || crate::ir_scan::unpacks(args, keywords)
     {
         return None;
     }

@@ -11,8 +11,9 @@ use crate::diagnostic::Diagnostic;
 use crate::ir::{Expr, Keyword};
 
 use super::list_preview;
+use crate::ir_scan::unpacks;
 use crate::semantics::abstract_value::{date_like, parse_float, Frame, Val};
-use crate::walker::state::{unpacks, Walker};
+use crate::walker::state::Walker;
 
 /// A `join` whose columns are known: the frame's, `other` (the expression) and its columns.
 struct Join<'e> {

@@ -21,9 +21,10 @@ use crate::ir::{Expr, Keyword, Literal, SeqKind, TextRange};
 
 use super::shapes::{int_of, int_tuple, reshape};
 use crate::ir::keyword as kw;
+use crate::ir_scan::unpacks;
 use crate::semantics::abstract_value::{ArrayLib, ArrayVal, Val};
 use crate::summary::tuple_text;
-use crate::walker::state::{unpacks, Walker};
+use crate::walker::state::Walker;
 
 /// What a function does to the axis it is given.
 #[derive(Clone, Copy, PartialEq)]

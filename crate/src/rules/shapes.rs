@@ -17,8 +17,9 @@ use crate::diagnostic::Diagnostic;
 use crate::ir::{Expr, Keyword, Literal, SeqKind};
 use crate::summary::tuple_text;
 
+use crate::ir_scan::unpacks;
 use crate::semantics::abstract_value::{ArrayLib, ArrayVal, Val};
-use crate::walker::state::{unpacks, Walker};
+use crate::walker::state::Walker;
 
 /// Numpy broadcasting of two shapes; `None` when they do not broadcast.
 pub fn broadcast(a: &[i64], b: &[i64]) -> Option<Vec<i64>> {

@@ -24,11 +24,12 @@ use crate::codes::Rule;
 use crate::diagnostic::Diagnostic;
 use crate::ir::{keyword, Expr, Keyword, Literal, TextRange};
 
+use crate::ir_scan::unpacks;
 use crate::semantics::abstract_value::{ArrayLib, ArrayVal, Estimator, Val};
 use crate::semantics::sklearn_tables::{
     ACCEPTS_NAN, NUMERIC_2D, SAMPLE_CHECKED, SCORER_NAMES, UNFITTED_RAISE,
 };
-use crate::walker::state::{unpacks, Walker};
+use crate::walker::state::Walker;
 
 /// Estimators whose output has the same shape as their input.
 const SHAPE_PRESERVING: &[&str] = &[

@@ -22,8 +22,9 @@ use crate::codes::Rule;
 use crate::diagnostic::Diagnostic;
 use crate::ir::{keyword, Expr, Keyword};
 
+use crate::ir_scan::unpacks;
 use crate::semantics::abstract_value::{ArrayLib, Estimator, Val};
-use crate::walker::state::{unpacks, Walker};
+use crate::walker::state::Walker;
 
 /// scikit-learn classifiers whose `fit` rejects continuous targets with ValueError (checked
 /// with scikit-learn 1.9; `DummyClassifier` takes them). The ensembles and multiclass wrappers

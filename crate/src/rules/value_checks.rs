@@ -194,7 +194,7 @@ fn histogram_nan(
     range: crate::ir::TextRange,
     out: &mut Vec<Diagnostic>,
 ) {
-    if crate::walker::state::unpacks(args, keywords) || args.len() > 2 {
+    if crate::ir_scan::unpacks(args, keywords) || args.len() > 2 {
         return;
     }
     let kw = |name: &str| keywords.iter().find(|k| k.name.as_deref() == Some(name));

@@ -7,3 +7,4 @@ pub mod keras_build;
 pub mod sklearn_tables;
 pub mod torch_classes;
 pub mod torch_layers;
+pub mod torch_objects;

@@ -9,7 +9,7 @@ use crate::ir::{keyword, Expr, Keyword, Literal, SeqKind};
 use crate::summary::shape_text;
 
 use super::torch_classes::{run_forward, UserClass};
-use crate::walker::state::unpacks;
+use crate::ir_scan::unpacks;
 
 /// What is known of a tensor's shape: its dimensions when the rank is known (`None` for one of
 /// unknown size), else maybe the size of its last dimension.

@@ -18,9 +18,11 @@ use crate::codes::Rule;
 use crate::diagnostic::Diagnostic;
 use crate::facts::{cell_facts, CellFacts, Origin};
 use crate::ir::{AssignOp, Expr, Params, SeqKind, Stmt, TextRange};
+use crate::ir_scan::stmt_keyword;
 
 use super::history::HistoryState;
-use super::state::{mutated_names, unpacks, Walker};
+use super::state::Walker;
+use crate::ir_scan::{mutated_names, unpacks};
 use crate::rules::{api, RuleContext};
 use crate::semantics::abstract_value::Val;
 
@@ -151,21 +153,13 @@ pub fn declares_outer_names(body: &[Stmt]) -> bool {
     })
 }
 
-/// The keyword of a `return`, `raise`, `assert`, `pass`, `break` or `continue` statement (which
-/// the IR keeps as `Stmt::Other`).
-pub(crate) fn keyword<'s>(stmt: &Stmt, source: &'s str) -> Option<&'s str> {
-    let Stmt::Other { range, .. } = stmt else {
-        return None;
-    };
-    let text = source.get(range.start as usize..range.end as usize)?;
-    text.split(|c: char| !c.is_alphanumeric() && c != '_')
-        .next()
-}
-
 /// May the statement leave the function (a `return`, `raise` or `assert` in it, outside nested
 /// functions)?
 fn may_leave(stmt: &Stmt, source: &str) -> bool {
-    if matches!(keyword(stmt, source), Some("return" | "raise" | "assert")) {
+    if matches!(
+        stmt_keyword(stmt, source),
+        Some("return" | "raise" | "assert")
+    ) {
         return true;
     }
     let mut found = false;
@@ -293,7 +287,7 @@ impl<'a> Walker<'a> {
             if self.budget == 0 {
                 return None;
             }
-            match keyword(s, self.ctx.source) {
+            match stmt_keyword(s, self.ctx.source) {
                 Some("return") => {
                     let Stmt::Other { exprs, .. } = s else {
                         return None;
@@ -346,7 +340,7 @@ impl<'a> Walker<'a> {
                 value: Some(value),
                 ..
             } => value,
-            Stmt::Other { exprs, .. } if keyword(stmt, self.ctx.source) == Some("return") => {
+            Stmt::Other { exprs, .. } if stmt_keyword(stmt, self.ctx.source) == Some("return") => {
                 match exprs.first() {
                     Some(value) => value,
                     None => return false,

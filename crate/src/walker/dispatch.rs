@@ -13,7 +13,8 @@ use crate::rules::{
 };
 use crate::semantics::abstract_value::{from_summary, Val};
 
-use super::state::{target_names, Walker};
+use super::state::Walker;
+use crate::ir_scan::target_names;
 
 impl<'a> Walker<'a> {
     /// Runs the rules on what a statement iterates or unpacks, its expressions evaluated.

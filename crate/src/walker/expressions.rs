@@ -10,9 +10,9 @@ use crate::semantics::abstract_value::{ArrayLib, ArrayVal, Frame, SeriesVal, Val
 use crate::semantics::{torch_classes, torch_layers};
 
 use super::state::{
-    base_name, collect_calls, has_inplace, is_pure_lib, nan_through, position, root_names, rows_of,
-    str_list, Walker, PURE_BUILTINS,
+    has_inplace, is_pure_lib, nan_through, position, rows_of, Walker, PURE_BUILTINS,
 };
+use crate::ir_scan::{base_name, collect_calls, root_names, str_list};
 
 impl<'a> Walker<'a> {
     /// Is the iterable certainly non-empty?
@@ -458,7 +458,7 @@ impl<'a> Walker<'a> {
                     Val::Int(i) => Some(i),
                     _ => torch_layers::const_int(e, self.ctx.source, &|_| None),
                 };
-                let s = torch::shape_of(&Val::Array(a.clone()));
+                let s = crate::semantics::torch_objects::shape_of(&Val::Array(a.clone()));
                 match torch_layers::tensor_method(s.as_ref(), value, attr, args, keywords, &int) {
                     Some(s) => Val::Tensor(s),
                     None => numpy_calls::method_result(self, &a, attr, args, keywords),

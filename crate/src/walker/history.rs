@@ -9,14 +9,14 @@ use std::rc::Rc;
 use crate::builtins::is_always_defined;
 use crate::facts::CellFacts;
 use crate::ir::{Expr, Params, SeqKind, Stmt, Target, TextRange};
+use crate::ir_scan::aliased_names;
 
 use super::calls::{declares_outer_names, function_locals};
-use super::state::{
-    bound_names, import_bindings, mentioned_names, mutated_names, str_list, target_names, unpacks,
-};
+use super::state::{bound_names, import_bindings};
+use crate::ir_scan::{mentioned_names, mutated_names, str_list, target_names, unpacks};
 use crate::rules::columns::is_frame_attribute;
 use crate::semantics::abstract_value::Val;
-use crate::semantics::keras_build::{self, Built, ModelEffect};
+use crate::semantics::keras_build::{self, Built, FunctionCode, KerasGlobals, ModelEffect};
 
 /// A function defined at the top level of a cell: what following a call into it needs.
 #[derive(Debug)]
@@ -619,33 +619,6 @@ fn suppresses_errors(items: &[(Expr, Option<Target>)]) -> bool {
     })
 }
 
-/// Names the statements bind to another name (`d = df`, `a, b = df, x`): changes through the
-/// other name change their object too.
-pub fn aliased_names(stmts: &[Stmt], out: &mut BTreeSet<String>) {
-    fn value(e: &Expr, out: &mut BTreeSet<String>) {
-        match e {
-            Expr::Name { id, .. } => {
-                out.insert(id.clone());
-            }
-            Expr::Seq { elts, .. } => elts.iter().for_each(|e| value(e, out)),
-            _ => {}
-        }
-    }
-    for s in stmts {
-        if let Stmt::Assign { value: Some(v), .. } = s {
-            value(v, out);
-        }
-        for_each_expr(std::slice::from_ref(s), &mut |e| {
-            if let Expr::Walrus { value: v, .. } = e {
-                value(v, out);
-            }
-        });
-        if !matches!(s, Stmt::FunctionDef { .. } | Stmt::ClassDef { .. }) {
-            s.for_each_block(|b| aliased_names(b, out));
-        }
-    }
-}
-
 /// Line magics that cannot rebind names of the namespace.
 const HARMLESS_MAGICS: &[&str] = &[
     "matplotlib",
@@ -931,6 +904,29 @@ pub struct HistoryState {
     pub bound_globals: BTreeSet<String>,
     /// An executed cell ran a star import or `exec`: any name may be bound.
     pub binds_unknown_names: bool,
+}
+
+impl KerasGlobals for HistoryState {
+    fn built(&self, name: &str) -> Option<&Built> {
+        self.global(name)
+    }
+
+    fn star_api(&self, name: &str) -> Option<&str> {
+        self.keras_star.get(name).map(String::as_str)
+    }
+
+    fn import(&self, name: &str) -> Option<&Val> {
+        self.imports.get(name)
+    }
+
+    fn function(&self, name: &str) -> Option<FunctionCode<'_>> {
+        let f = self.functions.get(name)?;
+        Some(FunctionCode {
+            params: &f.params.names,
+            body: &f.body,
+            source: &f.source,
+        })
+    }
 }
 
 impl Default for HistoryState {
@@ -1386,21 +1382,6 @@ impl Scan {
             _ => {}
         }
         e.for_each_child(|c| self.expr(c));
-    }
-}
-
-/// Calls `f` on every expression the statements evaluate when they run, sub-expressions
-/// included; function and class bodies and lambda bodies are left out.
-pub fn for_each_expr<'a>(stmts: &'a [Stmt], f: &mut impl FnMut(&'a Expr)) {
-    fn expr<'a>(e: &'a Expr, f: &mut impl FnMut(&'a Expr)) {
-        f(e);
-        if !matches!(e, Expr::Lambda { .. }) {
-            e.for_each_child(|c| expr(c, f));
-        }
-    }
-    for s in stmts {
-        s.for_each_expr(&mut |e| expr(e, f));
-        s.for_each_block(|b| for_each_expr(b, f));
     }
 }
 

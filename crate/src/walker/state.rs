@@ -11,7 +11,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use crate::diagnostic::Diagnostic;
 use crate::facts::CellFacts;
-use crate::ir::{Expr, Keyword, Literal, SeqKind, Stmt, Target, TextRange};
+use crate::ir::{Expr, Keyword, Literal, Stmt, TextRange};
 
 use super::calls::Callee;
 use crate::rules::RuleContext;
@@ -334,12 +334,6 @@ impl<'a> Walker<'a> {
     }
 }
 
-/// Does a call unpack arguments (`*args`, `**kwargs`): then which parameter gets what is unknown.
-pub fn unpacks(args: &[Expr], keywords: &[Keyword]) -> bool {
-    keywords.iter().any(|k| k.name.is_none())
-        || args.iter().any(|a| matches!(a, Expr::Starred { .. }))
-}
-
 /// An `inplace=` keyword that is not literally `False`.
 pub(super) fn has_inplace(keywords: &[Keyword]) -> bool {
     keywords.iter().any(|k| {
@@ -481,137 +475,6 @@ pub(super) fn only_column_changed(before: &Frame, after: &Frame, items: &[String
         .all(|k| before.column_info.get(k) == after.column_info.get(k) || *k == items[0])
 }
 
-/// `['a', 'b']` (a list of string literals).
-pub fn str_list(e: &Expr) -> Option<Vec<String>> {
-    match e {
-        Expr::Seq {
-            kind: SeqKind::List,
-            elts,
-            ..
-        } => elts
-            .iter()
-            .map(|e| e.as_str_literal().map(str::to_string))
-            .collect(),
-        _ => None,
-    }
-}
-
-pub(super) fn base_name(e: &Expr) -> Option<&str> {
-    match e {
-        Expr::Name { id, .. } => Some(id),
-        Expr::Attribute { value, .. } | Expr::Subscript { value, .. } => base_name(value),
-        Expr::Call { func, .. } => base_name(func),
-        _ => None,
-    }
-}
-
-/// Names whose objects an argument hands over (`f(df)`, `f(df.values)`, `f([a, b])`; not
-/// `f(X.shape[1])`, a number).
-pub fn root_names(e: &Expr, out: &mut BTreeSet<String>) {
-    match e {
-        Expr::Name { id, .. } => {
-            out.insert(id.clone());
-        }
-        Expr::Attribute { attr, .. } if matches!(attr.as_str(), "shape" | "ndim") => {}
-        Expr::Attribute { value, .. }
-        | Expr::Subscript { value, .. }
-        | Expr::Starred { value, .. } => root_names(value, out),
-        Expr::Seq { elts, .. } => elts.iter().for_each(|e| root_names(e, out)),
-        Expr::Dict { values, .. } => values.iter().for_each(|e| root_names(e, out)),
-        _ => {}
-    }
-}
-
-pub(super) fn collect_calls<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
-    match e {
-        Expr::Call {
-            func,
-            args,
-            keywords,
-            ..
-        } => {
-            collect_calls(func, out);
-            args.iter().for_each(|a| collect_calls(a, out));
-            keywords.iter().for_each(|k| collect_calls(&k.value, out));
-            out.push(e);
-        }
-        Expr::Lambda { .. } => {}
-        _ => e.for_each_child(|c| collect_calls(c, out)),
-    }
-}
-
-pub fn target_names(t: &Target, out: &mut BTreeSet<String>, with_stores: bool) {
-    match t {
-        Target::Name { id, .. } => {
-            out.insert(id.clone());
-        }
-        Target::Unpack { elts, .. } => elts.iter().for_each(|e| target_names(e, out, with_stores)),
-        Target::Starred { target, .. } => target_names(target, out, with_stores),
-        Target::Store { expr, .. } => {
-            if with_stores {
-                if let Some(b) = base_name(expr) {
-                    out.insert(b.to_string());
-                }
-            }
-        }
-    }
-}
-
-/// Every name a block mentions (read, written or mutated), function bodies included: after a block
-/// we cannot follow, all of them are unknown.
-pub fn mentioned_names(stmts: &[Stmt], out: &mut BTreeSet<String>) {
-    for s in stmts {
-        s.for_each_name(&mut |name| {
-            out.insert(name.to_owned());
-        });
-    }
-}
-
-/// Names whose objects a block may change without rebinding them: assignment to an item or
-/// attribute, method calls on them, and objects passed to calls (function bodies excluded).
-pub fn mutated_names(stmts: &[Stmt], out: &mut BTreeSet<String>) {
-    pub(super) fn expr(e: &Expr, out: &mut BTreeSet<String>) {
-        if let Expr::Call {
-            func,
-            args,
-            keywords,
-            ..
-        } = e
-        {
-            if let Expr::Attribute { value, .. } = &**func {
-                root_names(value, out);
-            }
-            args.iter().for_each(|a| root_names(a, out));
-            keywords.iter().for_each(|k| root_names(&k.value, out));
-        }
-        if let Expr::Lambda { .. } = e {
-            return;
-        }
-        e.for_each_child(|c| expr(c, out));
-    }
-    for s in stmts {
-        match s {
-            Stmt::Assign { targets, .. } | Stmt::Delete { targets, .. } => {
-                targets.iter().for_each(|t| target_names(t, out, true))
-            }
-            Stmt::For { target, .. } => target_names(target, out, true),
-            Stmt::With { items, .. } => {
-                for t in items.iter().filter_map(|(_, t)| t.as_ref()) {
-                    target_names(t, out, true);
-                }
-            }
-            Stmt::Global { names, .. } | Stmt::TooDeep { names, .. } => {
-                out.extend(names.iter().cloned())
-            }
-            // Their bodies run later; decorators and defaults do not mutate.
-            Stmt::FunctionDef { .. } | Stmt::ClassDef { .. } => continue,
-            _ => {}
-        }
-        s.for_each_expr(&mut |e| expr(e, out));
-        s.for_each_block(|b| mutated_names(b, out));
-    }
-}
-
 /// The names `facts` (of the cell whose statements these are) records as bound by the
 /// statements: assignments, imports, definitions, loop and `with` targets, walruses, handlers,
 /// match captures, and names a function of theirs declares `global` and binds.
@@ -619,16 +482,6 @@ pub fn bound_names(stmts: &[Stmt], facts: &CellFacts, out: &mut BTreeSet<String>
     for s in stmts {
         out.extend(facts.bound_within(s.range()).map(str::to_owned));
     }
-}
-
-/// Does the statement contain `break`, `continue`, `return`, `raise`, `pass` or the like (which the
-/// IR keeps as `Stmt::Other`), outside nested functions?
-pub(super) fn contains_jump(stmts: &[Stmt]) -> bool {
-    stmts.iter().any(|s| {
-        let mut jump = matches!(s, Stmt::Other { .. });
-        s.for_each_block(|b| jump |= contains_jump(b));
-        jump
-    })
 }
 
 /// The names an import binds and what they hold.

@@ -11,10 +11,8 @@ use crate::rules::{shapes, sklearn, torch};
 use crate::semantics::abstract_value::{Frame, Val};
 use crate::semantics::torch_classes;
 
-use super::state::{
-    base_name, bound_names, contains_jump, import_bindings, mentioned_names, mutated_names,
-    only_column_changed, target_names, Walker, MAX_PASSES,
-};
+use super::state::{bound_names, import_bindings, only_column_changed, Walker, MAX_PASSES};
+use crate::ir_scan::{base_name, contains_jump, mentioned_names, mutated_names, target_names};
 
 impl<'a> Walker<'a> {
     pub(crate) fn block(&mut self, stmts: &'a [Stmt]) {
@@ -126,7 +124,7 @@ impl<'a> Walker<'a> {
         let mut changed = BTreeSet::new();
         bound_names(one, self.ctx.facts, &mut changed);
         mutated_names(one, &mut changed);
-        super::history::aliased_names(one, &mut changed);
+        crate::ir_scan::aliased_names(one, &mut changed);
         let mut called = BTreeSet::new();
         // A definition calls nothing (its decorators aside, which are not followed).
         if !matches!(stmt, Stmt::FunctionDef { decorators, .. } if decorators.is_empty()) {
