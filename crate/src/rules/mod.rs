@@ -7,6 +7,7 @@
 
 pub mod api;
 pub mod columns;
+pub mod dropped_again;
 pub mod frames;
 pub mod join;
 pub mod keras;
@@ -19,41 +20,50 @@ pub mod targets;
 pub mod torch;
 pub mod value_checks;
 
-use std::collections::BTreeSet;
-
 use crate::diagnostic::Diagnostic;
-use crate::facts::CellFacts;
-use crate::ir::Stmt;
-use crate::summary::SummaryDoc;
-use crate::walker::history::{CellRuleFacts, HistoryState};
-
-/// What the rules know about one run of a cell.
-pub struct RuleContext<'a> {
-    /// The target cell's source, as the user wrote it (ranges index into it).
-    pub source: &'a str,
-    /// The target cell's statements.
-    pub body: &'a [Stmt],
-    /// What the target cell binds and reads (`facts::cell_facts` of `body`).
-    pub facts: &'a CellFacts,
-    /// Kernel summaries of the names the cell uses (state before the cell runs).
-    pub summaries: Option<&'a SummaryDoc>,
-    /// Names defined in the kernel before the cell runs, when known.
-    pub kernel_names: Option<&'a BTreeSet<String>>,
-    /// What the cells that ran before tell the rules, combined.
-    pub history: &'a HistoryState,
-    /// What the target cell's own code tells them (`history::cell_rule_facts` of `body`); the
-    /// walk into a called function keeps its caller's.
-    pub cell: &'a CellRuleFacts,
-    /// The target's source ran already: what it did is in the kernel's state (and `history`).
-    pub ran: bool,
-}
+use crate::ir::{Expr, Stmt};
+pub use crate::walker::RuleContext;
+use crate::walker::{Checks, Walker};
 
 /// Runs every rule on the target cell; diagnostics come sorted by position.
 pub fn run(ctx: &RuleContext) -> Vec<Diagnostic> {
-    let mut out = crate::walker::state::Walker::new(ctx).run();
+    let mut out = Walker::new(ctx, &AllRules).run();
     out.sort_by_key(|d| (d.range.start, d.range.end));
     out.dedup_by(|a, b| a.code == b.code && a.range == b.range);
     out
+}
+
+/// Every rule unit, in the order the walker's reports reach them.
+struct AllRules;
+
+impl Checks for AllRules {
+    fn statement(&self, w: &Walker, stmt: &Stmt, out: &mut Vec<Diagnostic>) {
+        pytypes::check_stmt(w, stmt, out);
+        shapes::check_stmt(w, stmt, out);
+        frames::check_stmt(w, stmt, out);
+    }
+
+    fn expression(&self, w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
+        dropped_again::check(w, expr, out);
+        columns::check(w, expr, out);
+        join::check(w, expr, out);
+        sklearn::check(w, expr, out);
+        targets::check(w, expr, out);
+        shapes::check(w, expr, out);
+        plots::check(w, expr, out);
+        numpy_calls::check(w, expr, out);
+        frames::check(w, expr, out);
+        value_checks::check(w, expr, out);
+        api::check(w, expr, out);
+        pytypes::check(w, expr, out);
+        keras::check(w, expr, out);
+        torch::check(w, expr, out);
+        torch::check_tensor_ops(w, expr, out);
+    }
+
+    fn comprehension(&self, w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
+        pytypes::check(w, expr, out);
+    }
 }
 
 /// Similarity from 0 to 1: twice the longest common subsequence over both lengths (as difflib's

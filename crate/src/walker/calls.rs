@@ -22,8 +22,9 @@ use crate::ir_scan::stmt_keyword;
 
 use super::history::HistoryState;
 use super::state::Walker;
+use super::RuleContext;
 use crate::ir_scan::{mutated_names, unpacks};
-use crate::rules::{api, RuleContext};
+use crate::rules::api;
 use crate::semantics::abstract_value::Val;
 
 /// How many calls deep the walk follows.
@@ -240,7 +241,7 @@ impl<'a> Walker<'a> {
         };
         let mut calls = self.calls.clone();
         calls.push(id.clone());
-        let mut inner = Walker::bare(&ctx, env);
+        let mut inner = Walker::bare(&ctx, env, self.checks);
         inner.bound_here = bound_here;
         inner.rebound_all = self.rebound_all;
         inner.defined_here = self

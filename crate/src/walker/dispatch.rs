@@ -3,15 +3,9 @@
 
 use std::collections::BTreeSet;
 
-use crate::codes::Rule;
-use crate::diagnostic::Diagnostic;
 use crate::ir::{Expr, Stmt, TextRange};
 
-use crate::rules::{
-    api, columns, frames, join, keras, numpy_calls, plots, pytypes, shapes, sklearn, targets,
-    torch, value_checks,
-};
-use crate::semantics::abstract_value::{from_summary, Val};
+use crate::semantics::abstract_value::Val;
 
 use super::state::Walker;
 use crate::ir_scan::target_names;
@@ -20,9 +14,7 @@ impl<'a> Walker<'a> {
     /// Runs the rules on what a statement iterates or unpacks, its expressions evaluated.
     pub(super) fn check_stmt_values(&mut self, stmt: &Stmt) {
         let mut found = Vec::new();
-        pytypes::check_stmt(self, stmt, &mut found);
-        shapes::check_stmt(self, stmt, &mut found);
-        frames::check_stmt(self, stmt, &mut found);
+        self.checks.statement(self, stmt, &mut found);
         self.out.extend(found);
     }
 
@@ -77,7 +69,7 @@ impl<'a> Walker<'a> {
                     }
                 }
                 let mut found = Vec::new();
-                pytypes::check(self, expr, &mut found);
+                self.checks.comprehension(self, expr, &mut found);
                 self.out.extend(found);
                 return;
             }
@@ -129,82 +121,10 @@ impl<'a> Walker<'a> {
             Expr::Name { .. } | Expr::Literal { .. } => {}
         }
         let mut found = Vec::new();
-        self.dropped_again(expr, &mut found);
-        columns::check(self, expr, &mut found);
-        join::check(self, expr, &mut found);
-        sklearn::check(self, expr, &mut found);
-        targets::check(self, expr, &mut found);
-        shapes::check(self, expr, &mut found);
-        plots::check(self, expr, &mut found);
-        numpy_calls::check(self, expr, &mut found);
-        frames::check(self, expr, &mut found);
-        value_checks::check(self, expr, &mut found);
-        api::check(self, expr, &mut found);
-        pytypes::check(self, expr, &mut found);
-        keras::check(self, expr, &mut found);
-        torch::check(self, expr, &mut found);
-        torch::check_tensor_ops(self, expr, &mut found);
+        self.checks.expression(self, expr, &mut found);
         self.out.extend(found);
         if !self.speculating {
             self.follow_call(expr);
-        }
-    }
-
-    /// `df.drop([10472], inplace=True)` ran already (an earlier cell, or this cell run again):
-    /// the label is gone, and dropping it again raises KeyError.
-    pub(super) fn dropped_again(&self, expr: &Expr, out: &mut Vec<Diagnostic>) {
-        let Some((name, spec)) = super::history::drop_spec(expr) else {
-            return;
-        };
-        let Some(before) = self.drops.get(name) else {
-            return;
-        };
-        // The object the kernel summarized (a drop since would have forgotten it otherwise).
-        let summarized = self
-            .ctx
-            .summaries
-            .and_then(|d| d.objects.get(name))
-            .map(|o| from_summary(name, o));
-        let frame = match summarized {
-            Some(Val::Frame(f)) => Some(f),
-            Some(Val::Series(_)) => None,
-            _ => return,
-        };
-        let gone = spec.labels.iter().find(|l| {
-            // The kernel still lists the column: something gave it back.
-            let listed = spec.columns
-                && before.iter().any(|b| !b.in_target)
-                && frame.as_ref().is_some_and(|f| {
-                    f.columns
-                        .as_ref()
-                        .is_none_or(|cols| cols.iter().any(|c| format!("'{c}'") == **l || c == *l))
-                });
-            !listed
-                && before
-                    .iter()
-                    .any(|b| b.columns == spec.columns && b.labels.contains(l))
-        });
-        if let Some(label) = gone {
-            let axis = if spec.columns { "columns" } else { "index" };
-            // Not "an earlier drop" when the drop that ran is this cell's own.
-            let own = self.ctx.ran
-                && self
-                    .ctx
-                    .cell
-                    .dropped
-                    .contains(label.trim_matches(['\'', '"']));
-            let which = if own {
-                "this cell dropped it when it ran"
-            } else {
-                "an earlier drop ran"
-            };
-            out.push(Diagnostic::error(
-                Rule::DroppedAgain,
-                format!(
-                    "{label} was already dropped from {name}'s {axis} in place ({which}), so dropping it again raises KeyError: not found in axis; re-create {name} first or pass errors='ignore'"
-                ),
-                expr.range(),
-            ));
         }
     }
 

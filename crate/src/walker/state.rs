@@ -14,13 +14,15 @@ use crate::facts::CellFacts;
 use crate::ir::{Expr, Keyword, Literal, Stmt, TextRange};
 
 use super::calls::Callee;
-use crate::rules::RuleContext;
+use super::{Checks, RuleContext};
 use crate::semantics::abstract_value::{
     from_summary, ArrayLib, ArrayVal, Estimator, Frame, SeriesVal, Val,
 };
 use crate::semantics::{torch_classes, torch_layers};
 
 pub struct Walker<'a> {
+    /// The rules the walker reports to.
+    pub(super) checks: &'a dyn Checks,
     pub ctx: &'a RuleContext<'a>,
     pub env: BTreeMap<String, Val>,
     /// Names the cell itself bound so far (they shadow kernel names and builtins).
@@ -66,7 +68,7 @@ pub struct Walker<'a> {
 }
 
 impl<'a> Walker<'a> {
-    pub fn new(ctx: &'a RuleContext<'a>) -> Self {
+    pub fn new(ctx: &'a RuleContext<'a>, checks: &'a dyn Checks) -> Self {
         // A call of a function of the notebook may have changed what a name it mentions holds.
         let mentioned = |name: &str| {
             ctx.history
@@ -139,7 +141,7 @@ impl<'a> Walker<'a> {
                 env.insert(name.clone(), val);
             }
         }
-        let mut walker = Walker::bare(ctx, env);
+        let mut walker = Walker::bare(ctx, env, checks);
         // Instances of the notebook's `nn.Module` classes an executed cell built, when the kernel
         // agrees (or says nothing of the name).
         for (name, class) in &ctx.history.torch_instances {
@@ -167,11 +169,16 @@ impl<'a> Walker<'a> {
     }
 
     /// A walker of `ctx.body` that knows the values `env` holds and nothing more of the cell.
-    pub(crate) fn bare(ctx: &'a RuleContext<'a>, env: BTreeMap<String, Val>) -> Self {
+    pub(crate) fn bare(
+        ctx: &'a RuleContext<'a>,
+        env: BTreeMap<String, Val>,
+        checks: &'a dyn Checks,
+    ) -> Self {
         let csv_views = env
             .values()
             .any(|v| matches!(v, Val::Array(a) if a.csv_object_column.is_some()));
         Walker {
+            checks,
             ctx,
             drops: BTreeMap::new(),
             csv_views,
