@@ -9,6 +9,7 @@ pub mod check;
 pub mod cli;
 pub mod codes;
 pub mod diagnostic;
+pub mod did_you_mean;
 pub mod dryrun;
 pub mod facts;
 pub mod ir;

@@ -80,7 +80,9 @@ fn series_dtype(w: &Walker, e: &Expr) -> Option<String> {
             Val::Str(col) => column_of(value, &col),
             _ => None,
         },
-        Expr::Attribute { value, attr, .. } if !super::columns::is_frame_attribute(attr) => {
+        Expr::Attribute { value, attr, .. }
+            if !crate::semantics::pandas::is_frame_attribute(attr) =>
+        {
             column_of(value, attr)
         }
         // `pd.Series([1, 2])`

@@ -18,17 +18,15 @@
 //! The tables of estimators and scorer names are read off scikit-learn by
 //! `scripts/sklearn_tables.py` (`sklearn_tables.rs`).
 
-use std::collections::BTreeMap;
+use crate::semantics::sklearn::{KNOWN, STATELESS};
 
 use crate::codes::Rule;
 use crate::diagnostic::Diagnostic;
-use crate::ir::{keyword, Expr, Keyword, Literal, TextRange};
+use crate::ir::{keyword, Expr, Keyword, Literal};
 
 use crate::ir_scan::unpacks;
 use crate::semantics::abstract_value::{ArrayLib, ArrayVal, Estimator, Val};
-use crate::semantics::sklearn_tables::{
-    ACCEPTS_NAN, NUMERIC_2D, SAMPLE_CHECKED, SCORER_NAMES, UNFITTED_RAISE,
-};
+use crate::semantics::sklearn_tables::{ACCEPTS_NAN, NUMERIC_2D, SAMPLE_CHECKED, SCORER_NAMES};
 use crate::walker::state::Walker;
 
 /// Estimators whose output has the same shape as their input.
@@ -40,33 +38,6 @@ const SHAPE_PRESERVING: &[&str] = &[
     "PowerTransformer",
     "QuantileTransformer",
     "Normalizer",
-];
-
-/// Known estimators and transformers (constructing one gives an unfitted estimator).
-const KNOWN: &[&str] = &[
-    "OneHotEncoder",
-    "OrdinalEncoder",
-    "LabelEncoder",
-    "SimpleImputer",
-    "CountVectorizer",
-    "TfidfVectorizer",
-    "IsolationForest",
-    "AdaBoostClassifier",
-    "AdaBoostRegressor",
-    "NearestNeighbors",
-];
-
-/// Stateless transformers: `transform` works without `fit` (the kernel may still report them
-/// unfitted).
-const STATELESS: &[&str] = &[
-    "AdditiveChi2Sampler",
-    "GaussianProcessRegressor",
-    "Normalizer",
-    "Binarizer",
-    "FunctionTransformer",
-    "HashingVectorizer",
-    "FeatureHasher",
-    "PatchExtractor",
 ];
 
 impl Estimator {
@@ -112,40 +83,6 @@ impl Estimator {
         }
         true
     }
-}
-
-pub fn construct(path: &str, keywords: &[Keyword], range: TextRange) -> Option<Estimator> {
-    if !path.starts_with("sklearn.") {
-        return None;
-    }
-    let class = path.rsplit('.').next()?;
-    if ![NUMERIC_2D, KNOWN, UNFITTED_RAISE]
-        .iter()
-        .any(|table| table.contains(&class))
-    {
-        return None;
-    }
-    let mut params = BTreeMap::new();
-    for k in keywords {
-        let name = k.name.as_ref()?;
-        if let Expr::Literal { value, .. } = &k.value {
-            params.insert(name.clone(), value.clone());
-        } else {
-            params.insert(name.clone(), Literal::Ellipsis);
-        }
-    }
-    Some(Estimator {
-        class: class.to_string(),
-        type_path: path.to_string(),
-        fitted: if STATELESS.contains(&class) {
-            None
-        } else {
-            Some(false)
-        },
-        params,
-        constructed_at: Some(range),
-        ..Default::default()
-    })
 }
 
 /// Scalers that keep NaN in what they give the next step of a pipeline.
@@ -705,48 +642,6 @@ fn sample_checker(est: &Estimator) -> Option<&Estimator> {
         return sample_checker(est.inner.last()?);
     }
     (est.is_sklearn() && SAMPLE_CHECKED.contains(&est.class.as_str())).then_some(est)
-}
-
-/// Tree models whose `feature_importances_` is a fresh float array of shape `(n_features_in_,)`
-/// (a property computed from the fitted trees, whatever the targets).
-const TREE_IMPORTANCES: &[&str] = &[
-    "DecisionTreeClassifier",
-    "DecisionTreeRegressor",
-    "ExtraTreeClassifier",
-    "ExtraTreeRegressor",
-    "RandomForestClassifier",
-    "RandomForestRegressor",
-    "ExtraTreesClassifier",
-    "ExtraTreesRegressor",
-    "GradientBoostingClassifier",
-    "GradientBoostingRegressor",
-];
-
-/// The value of a fitted attribute whose shape the number of features fixes. `coef_` is not
-/// followed: its shape also depends on the targets (one row per class or output, or none).
-pub fn attribute_value(e: &Estimator, attr: &str) -> Val {
-    match (attr, e.fitted, e.n_features) {
-        ("feature_importances_", Some(true), Some(n))
-            if e.is_sklearn() && TREE_IMPORTANCES.contains(&e.class.as_str()) =>
-        {
-            let of = match &e.name {
-                Some(name) => name.clone(),
-                None => format!("a {}", e.class),
-            };
-            Val::Array(ArrayVal {
-                lib: ArrayLib::Numpy,
-                shape: vec![n],
-                dtype: Some("float64".into()),
-                has_nan: None,
-                csv_object_column: None,
-                origin: Some(format!(
-                    "the feature_importances_ of {of} (fitted on {n} features)"
-                )),
-                non_integer: None,
-            })
-        }
-        _ => Val::Unknown,
-    }
 }
 
 pub fn method_result(w: &Walker, e: &Estimator, attr: &str, args: &[Expr]) -> Val {

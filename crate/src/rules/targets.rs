@@ -213,7 +213,7 @@ fn non_integer(w: &Walker, e: &Expr) -> Option<(f64, bool)> {
         }
         // A list of numbers written in the cell (`[0.5, 1.0]`), one label each.
         v @ Val::Items { .. } => {
-            let a = super::numpy_calls::literal_array(&v).filter(|a| a.shape.len() == 1)?;
+            let a = crate::semantics::numpy::literal_array(&v).filter(|a| a.shape.len() == 1)?;
             a.non_integer.map(|v| (v, a.has_nan != Some(false)))
         }
         _ => None,

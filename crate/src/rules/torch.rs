@@ -33,10 +33,10 @@ use crate::diagnostic::Diagnostic;
 use crate::ir::{keyword, Expr, Keyword, Literal, SeqKind};
 use crate::summary::tuple_text;
 
-use super::numpy_calls::literal_shape;
 use super::shapes::int_of;
 use crate::ir_scan::unpacks;
 use crate::semantics::abstract_value::{ArrayLib, ArrayVal, Val};
+use crate::semantics::numpy::literal_shape;
 use crate::semantics::torch_classes::run_forward;
 use crate::semantics::torch_layers::{
     apply, argument, const_int, layer_of, nn_class, Layer, Mismatch, Shape,

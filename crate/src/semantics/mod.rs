@@ -4,6 +4,12 @@
 pub mod abstract_value;
 pub mod attr_tables;
 pub mod keras_build;
+pub mod matplotlib;
+pub mod numpy;
+pub mod pandas;
+pub mod python;
+pub mod shapes;
+pub mod sklearn;
 pub mod sklearn_tables;
 pub mod torch_classes;
 pub mod torch_layers;

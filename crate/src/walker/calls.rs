@@ -24,7 +24,6 @@ use super::history::HistoryState;
 use super::state::Walker;
 use super::RuleContext;
 use crate::ir_scan::{mutated_names, unpacks};
-use crate::rules::api;
 use crate::semantics::abstract_value::Val;
 
 /// How many calls deep the walk follows.
@@ -193,7 +192,8 @@ impl<'a> Walker<'a> {
             return;
         };
         if unpacks(args, keywords)
-            || api::user_call_problem(id, callee.params, args, keywords).is_some()
+            || crate::semantics::python::user_call_problem(id, callee.params, args, keywords)
+                .is_some()
             || !callee.runs_when_called()
         {
             return;

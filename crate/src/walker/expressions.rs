@@ -5,7 +5,7 @@ use std::collections::BTreeSet;
 
 use crate::ir::{Expr, Keyword, Literal, SeqKind, TextRange};
 
-use crate::rules::{columns, numpy_calls, pytypes, shapes, sklearn, torch};
+use crate::rules::{columns, numpy_calls, pytypes, sklearn, torch};
 use crate::semantics::abstract_value::{ArrayLib, ArrayVal, Frame, SeriesVal, Val};
 use crate::semantics::{torch_classes, torch_layers};
 
@@ -228,11 +228,12 @@ impl<'a> Walker<'a> {
                 op, left, right, ..
             } => {
                 let (l, r) = (self.eval(left), self.eval(right));
-                pytypes::binop_value(op, &l, &r).unwrap_or_else(|| shapes::binop_value(op, &l, &r))
+                crate::semantics::python::binop_value(op, &l, &r)
+                    .unwrap_or_else(|| crate::semantics::shapes::binop_value(op, &l, &r))
             }
             Expr::Comprehension {
                 elements, range, ..
-            } => pytypes::comprehension_value(self.text(*range), elements.len()),
+            } => crate::semantics::python::comprehension_value(self.text(*range), elements.len()),
             _ => Val::Unknown,
         }
     }
@@ -254,7 +255,7 @@ impl<'a> Walker<'a> {
                 _ => Val::Unknown,
             },
             (Val::Series(s), "values") => match s.len {
-                Some(n) => numpy_calls::numpy_array(ArrayLib::Numpy, vec![n], None),
+                Some(n) => crate::semantics::numpy::numpy_array(ArrayLib::Numpy, vec![n], None),
                 None => Val::Unknown,
             },
             (Val::Frame(f), "columns") => match &f.columns {
@@ -268,7 +269,7 @@ impl<'a> Walker<'a> {
                 type_name: "ndarray".into(),
                 items: items.clone(),
             },
-            (Val::Estimator(e), _) => sklearn::attribute_value(e, attr),
+            (Val::Estimator(e), _) => crate::semantics::sklearn::attribute_value(e, attr),
             (Val::Array(a), "shape") if a.lib == ArrayLib::Numpy => Val::Items {
                 type_name: "tuple".into(),
                 items: a.shape.iter().map(|&d| Val::Int(d)).collect(),
@@ -283,7 +284,9 @@ impl<'a> Walker<'a> {
                 ..a.clone()
             }),
             (Val::Frame(f), col) => match f.has(col) {
-                Some(true) if !columns::is_frame_attribute(col) => self.series_of(f, col),
+                Some(true) if !crate::semantics::pandas::is_frame_attribute(col) => {
+                    self.series_of(f, col)
+                }
                 _ => Val::Unknown,
             },
             _ => Val::Unknown,
@@ -381,14 +384,14 @@ impl<'a> Walker<'a> {
             return v;
         }
         if let Some(path) = self.lib_path(func) {
-            if let Some(est) = sklearn::construct(&path, keywords, range) {
+            if let Some(est) = crate::semantics::sklearn::construct(&path, keywords, range) {
                 return Val::Estimator(est);
             }
             if let Some(v) = sklearn::lib_call_result(self, &path, args, keywords) {
                 return v;
             }
             if let Some(v) = numpy_calls::call_result(self, &path, args, keywords)
-                .or_else(|| shapes::pyplot_result(&path, keywords))
+                .or_else(|| crate::semantics::matplotlib::pyplot_result(&path, keywords))
             {
                 return v;
             }
@@ -424,7 +427,7 @@ impl<'a> Walker<'a> {
         if let Val::Torch(module) = self.attribute_value(&receiver, attr) {
             return torch::call_result(self, &module, args, keywords);
         }
-        if let Some(v) = pytypes::method_result(&receiver, attr, args, keywords) {
+        if let Some(v) = crate::semantics::python::method_result(&receiver, attr, args, keywords) {
             return v;
         }
         match receiver {

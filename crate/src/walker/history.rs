@@ -14,9 +14,9 @@ use crate::ir_scan::aliased_names;
 use super::calls::{declares_outer_names, function_locals};
 use super::state::{bound_names, import_bindings};
 use crate::ir_scan::{mentioned_names, mutated_names, str_list, target_names, unpacks};
-use crate::rules::columns::is_frame_attribute;
 use crate::semantics::abstract_value::Val;
 use crate::semantics::keras_build::{self, Built, FunctionCode, KerasGlobals, ModelEffect};
+use crate::semantics::pandas::is_frame_attribute;
 
 /// A function defined at the top level of a cell: what following a call into it needs.
 #[derive(Debug)]
