@@ -1,5 +1,7 @@
 //! pandas's contracts the walker and the rules share: the attributes every DataFrame has.
 
+use super::abstract_value::Frame;
+
 /// Public attributes and methods of `pandas.DataFrame` (pandas 1.x and 2.x together): `df.x` with one
 /// of these names is not a column access.
 pub fn is_frame_attribute(name: &str) -> bool {
@@ -268,3 +270,18 @@ pub const PANDAS_INPLACE: &[&str] = &[
     "sort_values",
     "where",
 ];
+
+/// Some rows of a frame: the same columns; what the values of the whole frame showed (example
+/// strings, NaN) may lie in the rows left out.
+pub fn rows_of(f: &Frame) -> Frame {
+    Frame {
+        n_rows: None,
+        column_info: Default::default(),
+        has_nan: if f.has_nan == Some(false) {
+            Some(false)
+        } else {
+            None
+        },
+        ..f.clone()
+    }
+}

@@ -5,13 +5,12 @@ use std::collections::BTreeSet;
 
 use crate::ir::{Expr, Keyword, Literal, SeqKind, TextRange};
 
-use crate::rules::{columns, numpy_calls, pytypes, sklearn, torch};
+use crate::rules::{columns, numpy_calls, pytypes};
 use crate::semantics::abstract_value::{ArrayLib, ArrayVal, Frame, SeriesVal, Val};
+use crate::semantics::pandas::rows_of;
 use crate::semantics::{torch_classes, torch_layers};
 
-use super::state::{
-    has_inplace, is_pure_lib, nan_through, position, rows_of, Walker, PURE_BUILTINS,
-};
+use super::state::{has_inplace, is_pure_lib, nan_through, position, Walker, PURE_BUILTINS};
 use crate::ir_scan::{base_name, collect_calls, root_names, str_list};
 
 impl<'a> Walker<'a> {
@@ -387,7 +386,8 @@ impl<'a> Walker<'a> {
             if let Some(est) = crate::semantics::sklearn::construct(&path, keywords, range) {
                 return Val::Estimator(est);
             }
-            if let Some(v) = sklearn::lib_call_result(self, &path, args, keywords) {
+            if let Some(v) = crate::semantics::sklearn::lib_call_result(self, &path, args, keywords)
+            {
                 return v;
             }
             if let Some(v) = numpy_calls::call_result(self, &path, args, keywords)
@@ -398,9 +398,11 @@ impl<'a> Walker<'a> {
             if let Some(v) = columns::new_frame(self, &path, args, keywords) {
                 return v;
             }
-            if let Some(v) = torch::construct(self, &path, args, keywords)
-                .or_else(|| torch::new_tensor(self, &path, args, keywords))
-                .or_else(|| torch::data_call(self, &path, args, keywords))
+            if let Some(v) = crate::semantics::torch_objects::construct(self, &path, args, keywords)
+                .or_else(|| {
+                    crate::semantics::torch_objects::new_tensor(self, &path, args, keywords)
+                })
+                .or_else(|| crate::semantics::torch_objects::data_call(self, &path, args, keywords))
             {
                 return v;
             }
@@ -412,20 +414,20 @@ impl<'a> Walker<'a> {
         if let Some(class) = self.torch_class(func) {
             return Val::Torch(torch_layers::Layer::Net(class));
         }
-        if let Some(batch) = torch::next_batch(self, func, args) {
+        if let Some(batch) = crate::semantics::torch_objects::next_batch(self, func, args) {
             return batch;
         }
         // The receiver of a method call is evaluated once: evaluating it again for the method
         // would double the work at each call of a chain (`df.dropna().dropna()...`).
         let Expr::Attribute { value, attr, .. } = func else {
             if let Val::Torch(module) = self.eval(func) {
-                return torch::call_result(self, &module, args, keywords);
+                return crate::semantics::torch_objects::call_result(self, &module, args, keywords);
             }
             return Val::Unknown;
         };
         let receiver = self.eval(value);
         if let Val::Torch(module) = self.attribute_value(&receiver, attr) {
-            return torch::call_result(self, &module, args, keywords);
+            return crate::semantics::torch_objects::call_result(self, &module, args, keywords);
         }
         if let Some(v) = crate::semantics::python::method_result(&receiver, attr, args, keywords) {
             return v;
@@ -447,7 +449,7 @@ impl<'a> Walker<'a> {
             Val::Frame(f) => columns::frame_method_result(self, &f, attr, args, keywords),
             // One group's rows: what the values of the whole frame showed may lie in others.
             Val::GroupBy(f) if attr == "get_group" => Val::Frame(rows_of(&f)),
-            Val::Estimator(e) => sklearn::method_result(self, &e, attr, args),
+            Val::Estimator(e) => crate::semantics::sklearn::method_result(self, &e, attr, args),
             Val::Tensor(s) => {
                 let int = |e: &Expr| match self.eval(e) {
                     Val::Int(i) => Some(i),
@@ -584,7 +586,8 @@ impl<'a> Walker<'a> {
                         }
                         Val::Estimator(e) => {
                             pure = true;
-                            let after = sklearn::after_method(self, &e, attr, args);
+                            let after =
+                                crate::semantics::sklearn::after_method(self, &e, attr, args);
                             let before = Val::Estimator(e);
                             if after != before {
                                 self.forget_object(&before, false);

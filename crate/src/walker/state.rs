@@ -18,6 +18,7 @@ use super::{Checks, RuleContext};
 use crate::semantics::abstract_value::{
     from_summary, ArrayLib, ArrayVal, Estimator, Frame, SeriesVal, Val,
 };
+use crate::semantics::eval::Eval;
 use crate::semantics::{torch_classes, torch_layers};
 
 pub struct Walker<'a> {
@@ -405,21 +406,6 @@ pub(super) fn is_pure_lib(path: &str) -> bool {
         || path.starts_with("tqdm.")
 }
 
-/// Some rows of a frame: the same columns; what the values of the whole frame showed (example
-/// strings, NaN) may lie in the rows left out.
-pub fn rows_of(f: &Frame) -> Frame {
-    Frame {
-        n_rows: None,
-        column_info: Default::default(),
-        has_nan: if f.has_nan == Some(false) {
-            Some(false)
-        } else {
-            None
-        },
-        ..f.clone()
-    }
-}
-
 /// Forgets the elements of a container (and of the containers in it) that `gone` picks.
 /// Frames, Series, arrays and groupbys: any of them may be a view of another's data.
 pub(super) fn is_data(v: &Val) -> bool {
@@ -695,5 +681,35 @@ pub(super) fn slice_of(s: &str, index: &Expr) -> Option<String> {
             Some(chars[lo..hi].iter().collect())
         }
         _ => None,
+    }
+}
+
+impl Eval for Walker<'_> {
+    fn eval(&self, e: &Expr) -> Val {
+        Walker::eval(self, e)
+    }
+
+    fn lib_path(&self, func: &Expr) -> Option<String> {
+        Walker::lib_path(self, func)
+    }
+
+    fn is_builtin(&self, name: &str) -> bool {
+        Walker::is_builtin(self, name)
+    }
+
+    fn get(&self, name: &str) -> Val {
+        Walker::get(self, name)
+    }
+
+    fn attribute_rewired(&self, attr: &str) -> bool {
+        Walker::attribute_rewired(self, attr)
+    }
+
+    fn distinct_values(&self, e: &Expr) -> Option<i64> {
+        Walker::distinct_values(self, e)
+    }
+
+    fn source(&self) -> &str {
+        self.ctx.source
     }
 }

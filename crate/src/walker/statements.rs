@@ -7,7 +7,7 @@ use crate::codes::Rule;
 use crate::diagnostic::Diagnostic;
 use crate::ir::{Expr, Stmt, Target};
 
-use crate::rules::{shapes, sklearn, torch};
+use crate::rules::shapes;
 use crate::semantics::abstract_value::{Frame, Val};
 use crate::semantics::torch_classes;
 
@@ -170,7 +170,7 @@ impl<'a> Walker<'a> {
                 };
                 let parts = match (targets.as_slice(), op) {
                     ([Target::Unpack { elts, .. }], crate::ir::AssignOp::Plain) => {
-                        sklearn::split_result(self, value, elts.len())
+                        crate::semantics::sklearn::split_result(self, value, elts.len())
                             .or_else(|| shapes::subplots_parts(self, value, elts.len()))
                             .or_else(|| self.returned_parts(value, elts.len()))
                     }
@@ -253,7 +253,7 @@ impl<'a> Walker<'a> {
                     let mut first = self
                         .loop_elements(iter)
                         .and_then(|e| e.into_iter().next())
-                        .or_else(|| torch::first_batch(self, iter))
+                        .or_else(|| crate::semantics::torch_objects::first_batch(self, iter))
                         .unwrap_or(Val::Unknown);
                     if let Expr::Call { func, args, .. } = iter {
                         if matches!(&**func, Expr::Name { id, .. } if id == "range" && self.is_builtin(id))
