@@ -93,12 +93,12 @@ test.describe('cellguard presentation', () => {
       .boundingBox())!;
     expect(box.width).toBeLessThan(editor.width * 0.75);
     const message = tooltip.locator('.cm-diagnosticText').first();
-    const lineHeight = await message.evaluate(node =>
-      parseFloat(getComputedStyle(node).lineHeight)
+    const fontSize = await message.evaluate(node =>
+      parseFloat(getComputedStyle(node).fontSize)
     );
-    // More than one line: the message wraps instead of running across the code.
+    // Two lines or more: the message wraps instead of running across the code.
     expect((await message.boundingBox())!.height).toBeGreaterThan(
-      lineHeight * 1.5
+      fontSize * 2
     );
   });
 
