@@ -97,9 +97,7 @@ test.describe('cellguard presentation', () => {
       parseFloat(getComputedStyle(node).fontSize)
     );
     // Two lines or more: the message wraps instead of running across the code.
-    expect((await message.boundingBox())!.height).toBeGreaterThan(
-      fontSize * 2
-    );
+    expect((await message.boundingBox())!.height).toBeGreaterThan(fontSize * 2);
   });
 
   test('Copy in the prompt preview says it copied', async ({ page }) => {
