@@ -19,6 +19,9 @@ import {
   ISourceResult
 } from './tokens';
 
+/** The dry run's id among the checker's extra sources. */
+export const DRY_RUN_SOURCE = 'dry-run';
+
 const NOTHING: ISourceResult = { diagnostics: [], conclusive: false };
 
 /**
@@ -42,9 +45,18 @@ class DryRunner implements ICellguardDryRun {
     return this._runs.get(panel) ?? null;
   }
 
+  triedAlready(panel: NotebookPanel, cell: ICellModel): boolean {
+    const tried = this._tried.get(panel);
+    return (
+      tried?.codeVersion === this._kernels.linkFor(panel).codeVersion &&
+      tried.keys.has(triedKey(cell, cell.sharedModel.getSource()))
+    );
+  }
+
   async check(
     request: CheckRequest,
-    panel: NotebookPanel
+    panel: NotebookPanel,
+    signal?: AbortSignal
   ): Promise<ISourceResult> {
     const index = request.target_index ?? -1;
     const cell = panel.content.model?.cells.get(index);
@@ -60,55 +72,79 @@ class DryRunner implements ICellguardDryRun {
       ?.diagnostics.find(d => d.severity === 'error');
     if (rule) {
       this._show(panel, cell, { state: 'skipped', rule: rule.message });
+      this._recordTried(
+        panel,
+        cell,
+        cell.sharedModel.getSource(),
+        this._kernels.linkFor(panel).codeVersion
+      );
       return NOTHING;
     }
-    const outcome = await this.run(panel, cell);
+    const outcome = await this.run(panel, cell, signal);
     return {
       diagnostics: outcome.crash ? [outcome.crash] : [],
       conclusive: outcome.conclusive
     };
   }
 
-  async run(panel: NotebookPanel, cell: ICellModel): Promise<IDryRunOutcome> {
+  async run(
+    panel: NotebookPanel,
+    cell: ICellModel,
+    signal?: AbortSignal
+  ): Promise<IDryRunOutcome> {
+    const inconclusive = { crash: null, conclusive: false };
+    if (signal?.aborted) {
+      return inconclusive;
+    }
     const source = cell.sharedModel.getSource();
+    const link = this._kernels.linkFor(panel);
+    const codeVersion = link.codeVersion;
     const show = (state: DistributiveOmit<DryRun, 'cellId' | 'cellNumber'>) =>
       this._show(panel, cell, state);
-    const inconclusive = { crash: null, conclusive: false };
+    // The last state of a run: this text counts as tried in this kernel state, unless cancelled.
+    const finish = (
+      state: DistributiveOmit<DryRun, 'cellId' | 'cellNumber'>
+    ) => {
+      show(state);
+      if (state.state !== 'done' || state.reply.reason?.code !== 'cancelled') {
+        this._recordTried(panel, cell, source, codeVersion);
+      }
+    };
     const decline = this._core.declineDryRun(source);
     if (decline === undefined) {
-      show({
+      finish({
         state: 'unavailable',
         message: 'The analysis core is not loaded.'
       });
       return inconclusive;
     }
     if (decline) {
-      show({ state: 'declined', decline });
+      finish({ state: 'declined', decline });
       return inconclusive;
     }
     this._cancel.get(panel)?.();
     const controller = new AbortController();
     const cancel = () => controller.abort();
+    signal?.addEventListener('abort', cancel, { once: true });
     this._cancel.set(panel, cancel);
     show({ state: 'running', cancel });
     let reply: IDryRunReply;
     try {
-      reply = await this._kernels
-        .linkFor(panel)
-        .dryRun(
-          source,
-          this._settings.current.dryRunBudgetMs,
-          controller.signal
-        );
+      reply = await link.dryRun(
+        source,
+        this._settings.current.dryRunBudgetMs,
+        controller.signal
+      );
     } catch (error) {
-      show({ state: 'unavailable', message: String(error) });
+      finish({ state: 'unavailable', message: String(error) });
       return inconclusive;
     } finally {
+      signal?.removeEventListener('abort', cancel);
       if (this._cancel.get(panel) === cancel) {
         this._cancel.delete(panel);
       }
     }
-    show({ state: 'done', reply });
+    finish({ state: 'done', reply });
     if (reply.outcome === 'crash' && reply.exception) {
       const { name, message, line } = reply.exception;
       const crash = this._core.dryRunCrash({
@@ -133,9 +169,36 @@ class DryRunner implements ICellguardDryRun {
     this._runChanged.emit(panel);
   }
 
+  /** Only texts tried against the kernel's current `codeVersion` are kept. */
+  private _recordTried(
+    panel: NotebookPanel,
+    cell: ICellModel,
+    source: string,
+    codeVersion: number
+  ): void {
+    if (codeVersion !== this._kernels.linkFor(panel).codeVersion) {
+      return;
+    }
+    let tried = this._tried.get(panel);
+    if (tried?.codeVersion !== codeVersion) {
+      tried = { codeVersion, keys: new Set() };
+      this._tried.set(panel, tried);
+    }
+    tried.keys.add(triedKey(cell, source));
+  }
+
   private _runs = new WeakMap<NotebookPanel, DryRun>();
+  /** Per notebook: the cell texts tried against the kernel as it was at `codeVersion`. */
+  private _tried = new WeakMap<
+    NotebookPanel,
+    { codeVersion: number; keys: Set<string> }
+  >();
   private _cancel = new WeakMap<NotebookPanel, () => void>();
   private _runChanged = new Signal<ICellguardDryRun, NotebookPanel>(this);
+}
+
+function triedKey(cell: ICellModel, source: string): string {
+  return `${cell.id}\n${source}`;
 }
 
 /** Words for a reason code of an inconclusive dry run (docs/summary-schema.md). */
@@ -218,9 +281,9 @@ export const dryRunPlugin: JupyterFrontEndPlugin<ICellguardDryRun> = {
   ): ICellguardDryRun => {
     const runner = new DryRunner(core, kernels, settings);
     checker.addSource({
-      id: 'dry-run',
+      id: DRY_RUN_SOURCE,
       order: 0,
-      check: (request, panel) => runner.check(request, panel)
+      check: (request, panel, signal) => runner.check(request, panel, signal)
     });
     return runner;
   }

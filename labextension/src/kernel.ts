@@ -72,6 +72,14 @@ class KernelLink implements IKernelLink {
     return this._executionsChanged;
   }
 
+  get codeVersion(): number {
+    return this._codeVersion;
+  }
+
+  get runStarted(): ISignal<IKernelLink, void> {
+    return this._runStarted;
+  }
+
   get state(): LinkState {
     return this._state;
   }
@@ -335,6 +343,7 @@ class KernelLink implements IKernelLink {
     if (msg.header.msg_type === 'execute_input') {
       this._markStale();
       this._epoch++;
+      this._startRun();
     }
   }
 
@@ -363,6 +372,7 @@ class KernelLink implements IKernelLink {
       this._running.add(msg.header.msg_id);
       this._markStale();
       this._executionsChanged.emit();
+      this._startRun();
     } else if (
       direction === 'recv' &&
       msg.header.msg_type === 'execute_reply'
@@ -384,6 +394,12 @@ class KernelLink implements IKernelLink {
         this._refreshWhenQuiet();
       }
     }
+  }
+
+  /** A cell was sent to run, or started (from any client): the kernel's objects may change. */
+  private _startRun(): void {
+    this._codeVersion++;
+    this._runStarted.emit();
   }
 
   private _markStale(): void {
@@ -581,6 +597,8 @@ class KernelLink implements IKernelLink {
 
   private _clearFacts(): void {
     this._epoch++;
+    // A new kernel, or a restart: other objects, or none.
+    this._codeVersion++;
     this._history = [];
     this._names = null;
     this._summaries = null;
@@ -614,6 +632,8 @@ class KernelLink implements IKernelLink {
   private _stateChanged = new Signal<IKernelLink, LinkState>(this);
   private _factsChanged = new Signal<IKernelLink, void>(this);
   private _executionsChanged = new Signal<IKernelLink, void>(this);
+  private _runStarted = new Signal<IKernelLink, void>(this);
+  private _codeVersion = 0;
   private _isDisposed = false;
   private _comm: Kernel.IComm | null = null;
   private _linkKey: string | null = null;
