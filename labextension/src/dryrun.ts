@@ -122,27 +122,50 @@ class DryRunner implements ICellguardDryRun {
       finish({ state: 'declined', decline });
       return inconclusive;
     }
-    this._cancel.get(panel)?.();
+    // The kernel runs one dry run at a time (another is answered `busy`): the run this one
+    // replaces is cancelled, and this one is sent once that one has ended. A replaced run shows
+    // nothing more.
+    const previous = this._active.get(panel);
+    previous?.cancel();
     const controller = new AbortController();
     const cancel = () => controller.abort();
     signal?.addEventListener('abort', cancel, { once: true });
-    this._cancel.set(panel, cancel);
+    const replied = (previous?.ended ?? Promise.resolve()).then(() =>
+      controller.signal.aborted
+        ? null
+        : link.dryRun(
+            source,
+            this._settings.current.dryRunBudgetMs,
+            controller.signal
+          )
+    );
+    const active = {
+      cancel,
+      ended: replied.then(
+        () => undefined,
+        () => undefined
+      )
+    };
+    this._active.set(panel, active);
+    const replaced = () => this._active.get(panel) !== active;
     show({ state: 'running', cancel });
-    let reply: IDryRunReply;
+    let reply: IDryRunReply | null;
     try {
-      reply = await link.dryRun(
-        source,
-        this._settings.current.dryRunBudgetMs,
-        controller.signal
-      );
+      reply = await replied;
     } catch (error) {
-      finish({ state: 'unavailable', message: String(error) });
+      if (!replaced()) {
+        finish({ state: 'unavailable', message: String(error) });
+      }
       return inconclusive;
     } finally {
       signal?.removeEventListener('abort', cancel);
-      if (this._cancel.get(panel) === cancel) {
-        this._cancel.delete(panel);
-      }
+    }
+    if (replaced()) {
+      return inconclusive;
+    }
+    if (reply === null) {
+      show({ state: 'unavailable', message: 'cancelled before it started.' });
+      return inconclusive;
     }
     finish({ state: 'done', reply });
     if (reply.outcome === 'crash' && reply.exception) {
@@ -193,7 +216,11 @@ class DryRunner implements ICellguardDryRun {
     NotebookPanel,
     { codeVersion: number; keys: Set<string> }
   >();
-  private _cancel = new WeakMap<NotebookPanel, () => void>();
+  /** Per notebook: the latest dry run sent or waiting to be sent, and when it ends. */
+  private _active = new WeakMap<
+    NotebookPanel,
+    { cancel: () => void; ended: Promise<void> }
+  >();
   private _runChanged = new Signal<ICellguardDryRun, NotebookPanel>(this);
 }
 

@@ -5,34 +5,49 @@ import {
   test
 } from '@jupyterlab/galata';
 
-import { cell, newNotebook } from './helpers';
+import { cell, hoverTooltip, newNotebook } from './helpers';
 
 const DELAY_MS = 1500;
+// Notebook names never contain "idle": Galata waits for a run to end by finding "Idle" in the
+// status bar, where the notebook's name shows too.
 
 const FRAME = "import pandas as pd\ndf = pd.DataFrame({'Age': [22, 38]})";
 // Computed keys, so no rule can know them: only running the cell shows whether it crashes.
 const CRASHING = "key = ''.join(['Fa', 're'])\nfare = df[key]";
 const FINE = "key = ''.join(['Ag', 'e'])\nage = df[key]";
 
+const SLOW = 'import time\ntime.sleep(2.5)';
+
+/** A filter on the `cellguard` comm's requests: their type, and the code or run they are about. */
+interface IRequestFilter {
+  type: string;
+  code?: string;
+  run?: string;
+}
+
 /**
- * Counts the requests of a type (for `code` only, given one) the page sends on the `cellguard`
- * comm from now on, read off the kernel websocket's frames: the comm data is JSON in every wire
- * protocol.
+ * Lists the requests the page sends on the `cellguard` comm from now on, as the kernel
+ * websocket's frames (the comm data is JSON in every wire protocol).
  */
 function commRequests(
   page: IJupyterLabPageFixture
-): (type: string, code?: string) => number {
+): (filter: IRequestFilter) => string[] {
   const sent: string[] = [];
   page.on('websocket', socket =>
     socket.on('framesent', frame => sent.push(String(frame.payload)))
   );
-  return (type, code) =>
+  return ({ type, code, run }) =>
     sent.filter(
       text =>
         text.includes(`"type":"${type}"`) &&
-        (code === undefined || text.includes(`"code":${JSON.stringify(code)}`))
-    ).length;
+        (code === undefined ||
+          text.includes(`"code":${JSON.stringify(code)}`)) &&
+        (run === undefined || text.includes(`"run":${JSON.stringify(run)}`))
+    );
 }
+
+/** The id of a request, as the front end numbered it. */
+const requestId = (frame: string) => /"id":"([^"]+)"/.exec(frame)?.[1];
 
 /** Runs the frame-building cell, then types `source` into the next cell as a user would. */
 async function typeAfterFrame(
@@ -71,7 +86,7 @@ test.describe('cellguard dry run when idle', () => {
     page
   }) => {
     const requests = commRequests(page);
-    await newNotebook(page, 'dry-run-idle.ipynb');
+    await newNotebook(page, 'pause-crash.ipynb');
     await showPanel(page);
     await typeAfterFrame(page, CRASHING);
 
@@ -90,19 +105,15 @@ test.describe('cellguard dry run when idle', () => {
     await expect(dryRunView(page)).toContainText(
       /Isolation: audit hook, inherited files closed/
     );
-    const tooltip = page.locator('.cm-tooltip-lint');
-    await expect(async () => {
-      await page.mouse.move(0, 0);
-      await squiggle.first().hover();
-      await expect(tooltip).toContainText(
-        "Running this cell on a copy of the kernel raised KeyError: 'Fare' at line 2 (your kernel was not changed)",
-        { timeout: 1000 }
-      );
-    }).toPass();
+    await hoverTooltip(
+      page,
+      squiggle.first(),
+      "Running this cell on a copy of the kernel raised KeyError: 'Fare' at line 2 (your kernel was not changed)"
+    );
 
     // The same text in the same kernel state is not run again, however long the cell rests.
     await page.waitForTimeout(2 * DELAY_MS + 1000);
-    expect(requests('dry_run', CRASHING)).toBe(1);
+    expect(requests({ type: 'dry_run', code: CRASHING })).toHaveLength(1);
 
     // A stale result goes with the text it was about.
     await cell(page, 1).locator('.cm-content').click();
@@ -115,7 +126,7 @@ test.describe('cellguard dry run when idle', () => {
     page
   }) => {
     const requests = commRequests(page);
-    await newNotebook(page, 'dry-run-idle-fine.ipynb');
+    await newNotebook(page, 'pause-fine.ipynb');
     await showPanel(page);
     await typeAfterFrame(page, FINE);
 
@@ -124,38 +135,71 @@ test.describe('cellguard dry run when idle', () => {
       { timeout: 30000 }
     );
     await expect(dryRunView(page)).toContainText(/Isolation: audit hook/);
-    expect(requests('dry_run', FINE)).toBe(1);
+    expect(requests({ type: 'dry_run', code: FINE })).toHaveLength(1);
     await expect(cell(page, 1).locator('.cm-lintRange-error')).toHaveCount(0);
   });
 
-  test('an edit cancels the idle dry run in flight', async ({ page }) => {
-    const requests = commRequests(page);
-    await newNotebook(page, 'dry-run-idle-cancel.ipynb');
-    await showPanel(page);
-    await typeAfterFrame(page, 'import time\ntime.sleep(2.5)');
-    await expect(dryRunView(page)).toContainText(
-      'Cell 2: running on a copy of the kernel',
-      { timeout: 30000 }
-    );
-    expect(requests('dry_run_cancel')).toBe(0);
-    await page.keyboard.type('  # edited');
-    await expect.poll(() => requests('dry_run_cancel')).toBe(1);
-  });
+  const cancellers: {
+    what: string;
+    notebook: string;
+    act: (page: IJupyterLabPageFixture) => Promise<unknown>;
+  }[] = [
+    {
+      what: 'an edit',
+      notebook: 'pause-edit.ipynb',
+      act: page => page.keyboard.type('  # edited')
+    },
+    {
+      what: 'a cell starting to run',
+      notebook: 'pause-run.ipynb',
+      act: page => page.notebook.runCell(0)
+    }
+  ];
+  for (const { what, notebook, act } of cancellers) {
+    test(`${what} cancels the idle dry run in flight`, async ({ page }) => {
+      const requests = commRequests(page);
+      await newNotebook(page, notebook);
+      await showPanel(page);
+      await typeAfterFrame(page, SLOW);
+      await expect(dryRunView(page)).toContainText(
+        'Cell 2: running on a copy of the kernel',
+        { timeout: 30000 }
+      );
+      const sent = requests({ type: 'dry_run', code: SLOW });
+      expect(sent).toHaveLength(1);
+      const run = requestId(sent[0]);
+      expect(run).toBeDefined();
+      expect(requests({ type: 'dry_run_cancel', run })).toHaveLength(0);
+      await act(page);
+      await expect
+        .poll(() => requests({ type: 'dry_run_cancel', run }).length)
+        .toBe(1);
+    });
+  }
 
-  test('a cell starting to run cancels the idle dry run in flight', async ({
+  test('the check button during an idle run replaces it, and the kernel is not found busy', async ({
     page
   }) => {
     const requests = commRequests(page);
-    await newNotebook(page, 'dry-run-idle-busy.ipynb');
+    await newNotebook(page, 'pause-check.ipynb');
     await showPanel(page);
-    await typeAfterFrame(page, 'import time\ntime.sleep(2.5)');
+    await typeAfterFrame(page, SLOW);
     await expect(dryRunView(page)).toContainText(
       'Cell 2: running on a copy of the kernel',
       { timeout: 30000 }
     );
-    expect(requests('dry_run_cancel')).toBe(0);
-    await page.notebook.runCell(0);
-    await expect.poll(() => requests('dry_run_cancel')).toBe(1);
+    const run = requestId(requests({ type: 'dry_run', code: SLOW })[0]);
+    await page
+      .locator(
+        '.jp-NotebookPanel-toolbar [data-command="cellguard:check-active-cell"]'
+      )
+      .click();
+    await expect(dryRunView(page)).toContainText(
+      /Cell 2: ran to its end in \d+ ms on a copy of the kernel: no crash\./,
+      { timeout: 30000 }
+    );
+    expect(requests({ type: 'dry_run_cancel', run })).toHaveLength(1);
+    expect(requests({ type: 'dry_run', code: SLOW })).toHaveLength(2);
   });
 });
 
@@ -164,15 +208,17 @@ test.describe('cellguard dry run when idle, off (the default)', () => {
     page
   }) => {
     const requests = commRequests(page);
-    await newNotebook(page, 'dry-run-idle-off.ipynb');
+    await newNotebook(page, 'pause-off.ipynb');
     await showPanel(page);
     await typeAfterFrame(page, CRASHING);
 
     // The checks ran on the typed cell: they asked the kernel about `df`.
-    await expect.poll(() => requests('summarize')).toBeGreaterThan(0);
+    await expect
+      .poll(() => requests({ type: 'summarize' }).length)
+      .toBeGreaterThan(0);
     // Long past the delay (and the 3 s budget of a run that would have started then).
     await page.waitForTimeout(DELAY_MS + 4000);
-    expect(requests('dry_run')).toBe(0);
+    expect(requests({ type: 'dry_run' })).toHaveLength(0);
     await expect(dryRunView(page)).not.toContainText('Cell 2');
     await expect(cell(page, 1).locator('.cm-lintRange-error')).toHaveCount(0);
 
@@ -186,6 +232,6 @@ test.describe('cellguard dry run when idle, off (the default)', () => {
       "Cell 2: raised KeyError: 'Fare' at line 2",
       { timeout: 30000 }
     );
-    expect(requests('dry_run')).toBe(1);
+    expect(requests({ type: 'dry_run', code: CRASHING })).toHaveLength(1);
   });
 });
