@@ -142,7 +142,9 @@ class IdleDryRun {
       link.facts().stale ||
       panel.sessionContext.session?.kernel?.status !== 'idle' ||
       this._dryRun.lastRun(panel)?.state === 'running' ||
-      this._dryRun.triedAlready(panel, cell)
+      this._dryRun.triedAlready(panel, cell) ||
+      // Cancelled with the panel's button: not again until the text or the kernel changes.
+      this._attempt === attemptKey(panel, cell, link)
     ) {
       return;
     }
@@ -154,6 +156,7 @@ class IdleDryRun {
     cell: ICellModel,
     link: IKernelLink
   ): Promise<void> {
+    this._attempt = attemptKey(panel, cell, link);
     const controller = new AbortController();
     const cancel = () => controller.abort();
     // The kernel turning busy with a cell changes what the copy would hold.
@@ -179,6 +182,22 @@ class IdleDryRun {
   private _lastEdit = 0;
   private _timer: ReturnType<typeof setTimeout> | null = null;
   private _inFlight: AbortController | null = null;
+  /** What the last idle run was for (`attemptKey`). */
+  private _attempt = '';
+}
+
+/** A cell's text in a kernel state, in a notebook. */
+function attemptKey(
+  panel: NotebookPanel,
+  cell: ICellModel,
+  link: IKernelLink
+): string {
+  return JSON.stringify([
+    panel.id,
+    cell.id,
+    link.codeVersion,
+    cell.sharedModel.getSource()
+  ]);
 }
 
 export const idleDryRunPlugin: JupyterFrontEndPlugin<void> = {

@@ -177,6 +177,28 @@ test.describe('cellguard dry run when idle', () => {
     });
   }
 
+  test('a run cancelled with the panel button is not started again for the same text', async ({
+    page
+  }) => {
+    const requests = commRequests(page);
+    await newNotebook(page, 'pause-cancelled.ipynb');
+    await showPanel(page);
+    await typeAfterFrame(page, SLOW);
+    const view = dryRunView(page);
+    await expect(view).toContainText(
+      'Cell 2: running on a copy of the kernel',
+      { timeout: 30000 }
+    );
+    const run = requestId(requests({ type: 'dry_run', code: SLOW })[0]);
+    await view.getByRole('button', { name: 'Cancel' }).click();
+    await expect(view).toContainText('Cell 2: Cancelled.');
+    expect(requests({ type: 'dry_run_cancel', run })).toHaveLength(1);
+    // Long past the delay: the cancelled text is not sent again.
+    await page.waitForTimeout(DELAY_MS + 2000);
+    await expect(view).toContainText('Cell 2: Cancelled.');
+    expect(requests({ type: 'dry_run', code: SLOW })).toHaveLength(1);
+  });
+
   test('the check button during an idle run replaces it, and the kernel is not found busy', async ({
     page
   }) => {
