@@ -20,8 +20,8 @@ use crate::codes::Rule;
 use crate::diagnostic::Diagnostic;
 use crate::ir::{Expr, Keyword, SeqKind};
 
-use super::shapes::int_of;
 use crate::semantics::abstract_value::{SeriesVal, Val};
+use crate::semantics::eval::int_of;
 use crate::summary::tuple_text;
 use crate::walker::state::Walker;
 

@@ -20,10 +20,10 @@ use crate::diagnostic::Diagnostic;
 use crate::ir::{Expr, Keyword, Literal, SeqKind, TextRange};
 use crate::semantics::numpy::{as_val_array, literal_array, numpy_array};
 
-use super::shapes::{int_of, int_tuple};
 use crate::ir::keyword as kw;
 use crate::ir_scan::unpacks;
 use crate::semantics::abstract_value::{ArrayLib, ArrayVal, Val};
+use crate::semantics::eval::{int_of, int_tuple};
 use crate::semantics::shapes::reshape;
 use crate::summary::tuple_text;
 use crate::walker::state::Walker;

@@ -34,9 +34,9 @@ use crate::diagnostic::Diagnostic;
 use crate::ir::{keyword, Expr, Literal, SeqKind};
 use crate::summary::tuple_text;
 
-use super::shapes::int_of;
 use crate::ir_scan::unpacks;
 use crate::semantics::abstract_value::{ArrayLib, ArrayVal, Val};
+use crate::semantics::eval::int_of;
 use crate::semantics::torch_classes::run_forward;
 use crate::semantics::torch_layers::{apply, argument, Layer, Mismatch, Shape};
 use crate::semantics::torch_objects::{shape_of, Loss};

@@ -5,7 +5,7 @@ use std::collections::BTreeSet;
 
 use crate::ir::{Expr, Keyword, Literal, SeqKind, TextRange};
 
-use crate::rules::{columns, numpy_calls, pytypes};
+use crate::rules::{columns, numpy_calls};
 use crate::semantics::abstract_value::{ArrayLib, ArrayVal, Frame, SeriesVal, Val};
 use crate::semantics::pandas::rows_of;
 use crate::semantics::{torch_classes, torch_layers};
@@ -379,7 +379,7 @@ impl<'a> Walker<'a> {
         if let Some(r) = self.returns.get(&range) {
             return r.value.clone();
         }
-        if let Some(v) = pytypes::call_result(self, func, args, keywords) {
+        if let Some(v) = crate::semantics::python::call_result(self, func, args, keywords) {
             return v;
         }
         if let Some(path) = self.lib_path(func) {

@@ -315,6 +315,19 @@ impl<'a> Walker<'a> {
             || cell.stored_attributes.contains(attr)
     }
 
+    /// Is `name` certainly Python's builtin of that name here: bound by no cell, no star import or
+    /// `exec` anywhere that may have bound it?
+    pub fn certainly_builtin(&self, name: &str) -> bool {
+        let history = self.ctx.history;
+        self.is_builtin(name)
+            && !self.rebound_all
+            && !self.ctx.facts.star_import
+            && !history.binds_unknown_names
+            && !history.bound_globals.contains(name)
+            && !history.global_names.contains(name)
+            && !self.ctx.cell.global_names.contains(name)
+    }
+
     /// Is `name` a Python builtin here (not bound by the cell or the kernel)?
     pub fn is_builtin(&self, name: &str) -> bool {
         !self.bound_here.contains(name)
@@ -707,6 +720,10 @@ impl Eval for Walker<'_> {
 
     fn distinct_values(&self, e: &Expr) -> Option<i64> {
         Walker::distinct_values(self, e)
+    }
+
+    fn certainly_builtin(&self, name: &str) -> bool {
+        Walker::certainly_builtin(self, name)
     }
 
     fn source(&self) -> &str {
