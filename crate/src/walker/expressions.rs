@@ -5,7 +5,7 @@ use std::collections::BTreeSet;
 
 use crate::ir::{Expr, Keyword, Literal, SeqKind, TextRange};
 
-use crate::rules::{columns, numpy_calls};
+use crate::rules::columns;
 use crate::semantics::abstract_value::{ArrayLib, ArrayVal, Frame, SeriesVal, Val};
 use crate::semantics::pandas::rows_of;
 use crate::semantics::{torch_classes, torch_layers};
@@ -390,7 +390,7 @@ impl<'a> Walker<'a> {
             {
                 return v;
             }
-            if let Some(v) = numpy_calls::call_result(self, &path, args, keywords)
+            if let Some(v) = crate::semantics::numpy::call_result(self, &path, args, keywords)
                 .or_else(|| crate::semantics::matplotlib::pyplot_result(&path, keywords))
             {
                 return v;
@@ -466,10 +466,10 @@ impl<'a> Walker<'a> {
                 let s = crate::semantics::torch_objects::shape_of(&Val::Array(a.clone()));
                 match torch_layers::tensor_method(s.as_ref(), value, attr, args, keywords, &int) {
                     Some(s) => Val::Tensor(s),
-                    None => numpy_calls::method_result(self, &a, attr, args, keywords),
+                    None => crate::semantics::numpy::method_result(self, &a, attr, args, keywords),
                 }
             }
-            Val::Array(a) => numpy_calls::method_result(self, &a, attr, args, keywords),
+            Val::Array(a) => crate::semantics::numpy::method_result(self, &a, attr, args, keywords),
             // `s.apply(str)`, `s.map(lambda x: str(x).split('-')[0])`: the NaN rows become a
             // known string ('nan'); nothing is known of the other rows.
             Val::Series(s)
