@@ -5,7 +5,6 @@ use std::collections::BTreeSet;
 
 use crate::ir::{Expr, Keyword, Literal, SeqKind, TextRange};
 
-use crate::rules::columns;
 use crate::semantics::abstract_value::{ArrayLib, ArrayVal, Frame, SeriesVal, Val};
 use crate::semantics::pandas::rows_of;
 use crate::semantics::{torch_classes, torch_layers};
@@ -395,7 +394,7 @@ impl<'a> Walker<'a> {
             {
                 return v;
             }
-            if let Some(v) = columns::new_frame(self, &path, args, keywords) {
+            if let Some(v) = crate::semantics::pandas::new_frame(self, &path, args, keywords) {
                 return v;
             }
             if let Some(v) = crate::semantics::torch_objects::construct(self, &path, args, keywords)
@@ -446,7 +445,9 @@ impl<'a> Walker<'a> {
             {
                 self.attribute_value(&receiver, "values")
             }
-            Val::Frame(f) => columns::frame_method_result(self, &f, attr, args, keywords),
+            Val::Frame(f) => {
+                crate::semantics::pandas::frame_method_result(self, &f, attr, args, keywords)
+            }
             // One group's rows: what the values of the whole frame showed may lie in others.
             Val::GroupBy(f) if attr == "get_group" => Val::Frame(rows_of(&f)),
             Val::Estimator(e) => crate::semantics::sklearn::method_result(self, &e, attr, args),
@@ -573,7 +574,9 @@ impl<'a> Walker<'a> {
                             if inplace {
                                 let after =
                                     if matches!(attr.as_str(), "drop" | "rename" | "set_index") {
-                                        columns::frame_method_result(self, &f, attr, args, keywords)
+                                        crate::semantics::pandas::frame_method_result(
+                                            self, &f, attr, args, keywords,
+                                        )
                                     } else {
                                         Val::Unknown
                                     };
