@@ -40,7 +40,7 @@ pub struct Walker<'a> {
     pub rebound_all: bool,
     /// Labels executed cells (or this one) dropped in place from the object a name holds, the
     /// name not rebound or possibly changed since (`history::HistoryState::drops`).
-    pub drops: BTreeMap<String, Vec<super::history::DropSpec>>,
+    pub drops: BTreeMap<String, Vec<crate::semantics::pandas::DropSpec>>,
     /// Some value is a column's values that may be a view of its frame (`csv_object_column`):
     /// only the kernel's summaries make them, so a walker without them at the start never has
     /// any, and skips looking for them after each statement.

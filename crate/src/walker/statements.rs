@@ -98,7 +98,7 @@ impl<'a> Walker<'a> {
             }
         }
         if let Stmt::Expr { value, .. } = stmt {
-            if let Some((name, mut spec)) = super::history::drop_spec(value) {
+            if let Some((name, mut spec)) = crate::semantics::pandas::drop_spec(value) {
                 if spec.inplace {
                     spec.in_target = true;
                     self.drops.entry(name.to_string()).or_default().push(spec);
