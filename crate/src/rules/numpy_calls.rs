@@ -1,5 +1,5 @@
-//! numpy's contracts as data: the shapes its constructors and shape functions give, and the
-//! `axis` its functions and ndarray methods accept (numpy 1.x and 2.x alike).
+//! Rules on numpy calls, over the contracts in `semantics::numpy` (the shapes its constructors
+//! and shape functions give, the `axis` its functions and ndarray methods accept).
 //!
 //! - `index-out-of-range`: an `axis` outside `[-ndim, ndim)` of an array of known shape
 //!   (`[-ndim - 1, ndim]` where an axis is inserted) for the functions and methods of `AXES`:
@@ -12,8 +12,9 @@
 //! - `bad-arguments`: a size or shape written as a float (`np.zeros(n / 2)`,
 //!   `a.reshape(n / 2, 2)`, `np.linspace(0, 1, 5.0)`): TypeError.
 //!
-//! Shapes flow through the constructors, the shape functions, the ufuncs (one operand: the same
-//! shape; two: the broadcast one), `np.dot`/`np.matmul`/`a.dot`, and `np.split`.
+//! Shapes flow (in `semantics::numpy`) through the constructors, the shape functions, the ufuncs
+//! (one operand: the same shape; two: the broadcast one), `np.dot`/`np.matmul`/`a.dot`, and
+//! `np.split`.
 
 use crate::codes::Rule;
 use crate::diagnostic::Diagnostic;

@@ -20,9 +20,10 @@
 //! - `missing-attribute`: attributes the builtin types (and dict views) lack (`[].shape`,
 //!   `"s".append`, `d.keys().append`).
 //!
-//! What Python's semantics say calls return is here too: None from in-place methods, from
-//! `print`, `random.shuffle` and functions that end without `return`; the exact builtin type of
-//! `list(...)`, `sorted(...)`, comprehensions, str methods; the parts of a known text split.
+//! What Python's semantics say calls return is in `semantics::python`: None from in-place
+//! methods, from `print`, `random.shuffle` and functions that end without `return`; the exact
+//! builtin type of `list(...)`, `sorted(...)`, comprehensions, str methods; the parts of a known
+//! text split.
 //!
 //! A value is one of these types only when that is certain: `Unknown` is silence, and so are
 //! subclasses (the kernel's summaries name them by their own class).

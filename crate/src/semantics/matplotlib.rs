@@ -1,4 +1,4 @@
-//! matplotlib's values: what pyplot's figure and Axes builders return.
+//! matplotlib's values: what pyplot's figure and Axes builders return (`plt.subplots` parts).
 
 use crate::ir::{Expr, Keyword};
 use crate::ir_scan::unpacks;

@@ -1,4 +1,6 @@
-//! numpy's values: arrays of known shape and dtype, from literals and constructors.
+//! numpy's contracts as data: arrays of known shape and dtype from literals, the shapes its
+//! constructors, shape functions, ufuncs and ndarray methods give, and the `axis` its functions
+//! and methods accept (numpy 1.x and 2.x alike).
 
 use crate::ir::keyword as kw;
 use crate::ir::{Expr, Keyword, Literal, SeqKind, TextRange};

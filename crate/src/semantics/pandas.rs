@@ -1,4 +1,6 @@
-//! pandas's contracts the walker and the rules share: the attributes every DataFrame has.
+//! pandas's contracts: the attributes every DataFrame has, what its constructors, frame methods
+//! and joins return, and the calls the history recognises (in-place drops, `read_csv`, extensions
+//! of pandas).
 
 use std::collections::BTreeMap;
 

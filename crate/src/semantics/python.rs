@@ -1,5 +1,6 @@
-//! Python's own semantics on known values: operators, comprehensions, methods of the builtin
-//! types, and how a call binds its arguments to a function's parameters.
+//! Python's own semantics on known values: the builtin types and their attributes, operators,
+//! comprehensions, what builtins and methods of the builtin types return, and how a call binds
+//! its arguments to a function's parameters.
 
 use crate::did_you_mean::suggest;
 use crate::ir::{Expr, Keyword, Literal, Params};

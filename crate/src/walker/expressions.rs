@@ -9,8 +9,9 @@ use crate::semantics::abstract_value::{ArrayLib, ArrayVal, Frame, SeriesVal, Val
 use crate::semantics::pandas::rows_of;
 use crate::semantics::{torch_classes, torch_layers};
 
-use super::state::{has_inplace, is_pure_lib, nan_through, position, Walker, PURE_BUILTINS};
+use super::state::{has_inplace, nan_through, position, Walker};
 use crate::ir_scan::{base_name, collect_calls, root_names, str_list};
+use crate::semantics::mutation::{is_pure_lib, PURE_BUILTINS};
 
 impl<'a> Walker<'a> {
     /// Is the iterable certainly non-empty?

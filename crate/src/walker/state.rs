@@ -372,53 +372,6 @@ pub(super) fn has_inplace(keywords: &[Keyword]) -> bool {
 /// The most passes over a statement the walker follows in nested loops it unrolls.
 pub(super) const MAX_PASSES: usize = 64;
 
-pub(super) const PURE_BUILTINS: [&str; 24] = [
-    "print",
-    "len",
-    "display",
-    "type",
-    "isinstance",
-    "str",
-    "repr",
-    "int",
-    "float",
-    "list",
-    "tuple",
-    "sorted",
-    "sum",
-    "min",
-    "max",
-    "range",
-    "enumerate",
-    "zip",
-    "round",
-    "abs",
-    "set",
-    "dict",
-    "bool",
-    "id",
-];
-
-pub(super) fn is_pure_lib(path: &str) -> bool {
-    let mutating_numpy = [
-        "numpy.random.shuffle",
-        "numpy.copyto",
-        "numpy.put",
-        "numpy.place",
-        "numpy.fill_diagonal",
-        "numpy.putmask",
-    ];
-    (path.starts_with("numpy.") && !mutating_numpy.contains(&path))
-        || path.starts_with("matplotlib.")
-        || path.starts_with("seaborn.")
-        || path.starts_with("pandas.")
-        || path.starts_with("sklearn.metrics.")
-        || path == "sklearn.model_selection.train_test_split"
-        || path.starts_with("scipy.stats.")
-        // Progress bars iterate what they wrap (`tqdm.pandas()` is seen by `extends_pandas`).
-        || path.starts_with("tqdm.")
-}
-
 /// Forgets the elements of a container (and of the containers in it) that `gone` picks.
 /// Frames, Series, arrays and groupbys: any of them may be a view of another's data.
 pub(super) fn is_data(v: &Val) -> bool {
