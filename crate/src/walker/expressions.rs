@@ -9,9 +9,12 @@ use crate::semantics::abstract_value::{ArrayLib, ArrayVal, Frame, SeriesVal, Val
 use crate::semantics::pandas::rows_of;
 use crate::semantics::{torch_classes, torch_layers};
 
-use super::state::{has_inplace, nan_through, position, Walker};
+use super::state::{nan_through, position, Walker};
 use crate::ir_scan::{base_name, collect_calls, root_names, str_list};
-use crate::semantics::mutation::{is_pure_lib, PURE_BUILTINS};
+use crate::semantics::mutation::{
+    has_inplace, is_pure_lib, keeps_arguments, CONTAINER_READERS, DATA_MUTATORS, FRAME_MUTATORS,
+    INPLACE_FOLLOWED, PURE_BUILTINS,
+};
 
 impl<'a> Walker<'a> {
     /// Is the iterable certainly non-empty?
@@ -558,33 +561,18 @@ impl<'a> Walker<'a> {
                     match self.get(id) {
                         Val::Frame(f) => {
                             pure = true;
-                            let inplace = keywords.iter().any(|k| {
-                                k.name.as_deref() == Some("inplace")
-                                    && !matches!(
-                                        k.value,
-                                        Expr::Literal {
-                                            value: Literal::Bool(false),
-                                            ..
-                                        }
+                            if has_inplace(keywords) {
+                                let after = if INPLACE_FOLLOWED.contains(&attr.as_str()) {
+                                    crate::semantics::pandas::frame_method_result(
+                                        self, &f, attr, args, keywords,
                                     )
-                            });
-                            let mutating = matches!(
-                                attr.as_str(),
-                                "pop" | "insert" | "update" | "eval" | "__setitem__"
-                            );
-                            if inplace {
-                                let after =
-                                    if matches!(attr.as_str(), "drop" | "rename" | "set_index") {
-                                        crate::semantics::pandas::frame_method_result(
-                                            self, &f, attr, args, keywords,
-                                        )
-                                    } else {
-                                        Val::Unknown
-                                    };
+                                } else {
+                                    Val::Unknown
+                                };
                                 // Another name may hold the same frame (`d = df`).
                                 self.forget_after_frame_change();
                                 self.env.insert(id.clone(), after);
-                            } else if mutating {
+                            } else if FRAME_MUTATORS.contains(&attr.as_str()) {
                                 self.forget_after_frame_change();
                             }
                         }
@@ -607,31 +595,17 @@ impl<'a> Walker<'a> {
                             pure = true;
                             // `t.unsqueeze_(0)`: torch's in-place methods end with `_`.
                             let inplace = has_inplace(keywords) || attr.ends_with('_');
-                            if inplace
-                                || matches!(
-                                    attr.as_str(),
-                                    "resize"
-                                        | "sort"
-                                        | "fill"
-                                        | "put"
-                                        | "itemset"
-                                        | "setflags"
-                                        | "update"
-                                )
-                            {
+                            if inplace || DATA_MUTATORS.contains(&attr.as_str()) {
                                 // A Series or array may be a view of a frame or another array.
                                 self.forget_data();
                             }
                         }
-                        // scikit-learn objects do not change what their methods are given.
-                        Val::Typed(t) if t.starts_with("sklearn.") => pure = true,
+                        Val::Typed(t) if keeps_arguments(&t) => pure = true,
                         old @ (Val::Items { .. } | Val::Dict { .. }) => {
                             // List and dict methods may change the container, never its elements
                             // nor their arguments (`stmt_effects` follows a plain `lst.append(x)`).
                             pure = true;
-                            let reads =
-                                ["keys", "values", "items", "get", "copy", "index", "count"];
-                            if !reads.contains(&attr.as_str()) {
+                            if !CONTAINER_READERS.contains(&attr.as_str()) {
                                 self.forget_object(&old, false);
                             }
                         }

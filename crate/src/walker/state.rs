@@ -11,7 +11,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use crate::diagnostic::Diagnostic;
 use crate::facts::CellFacts;
-use crate::ir::{Expr, Keyword, Literal, Stmt, TextRange};
+use crate::ir::{Expr, Literal, Stmt, TextRange};
 
 use super::calls::Callee;
 use super::{Checks, RuleContext};
@@ -353,20 +353,6 @@ impl<'a> Walker<'a> {
             _ => None,
         }
     }
-}
-
-/// An `inplace=` keyword that is not literally `False`.
-pub(super) fn has_inplace(keywords: &[Keyword]) -> bool {
-    keywords.iter().any(|k| {
-        k.name.as_deref() == Some("inplace")
-            && !matches!(
-                k.value,
-                Expr::Literal {
-                    value: Literal::Bool(false),
-                    ..
-                }
-            )
-    })
 }
 
 /// The most passes over a statement the walker follows in nested loops it unrolls.
