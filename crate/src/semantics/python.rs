@@ -552,44 +552,6 @@ impl Builtin {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn integer_arithmetic_rounds_like_python() {
-        let int = |v: Option<Val>| match v {
-            Some(Val::Int(i)) => i,
-            other => panic!("{other:?}"),
-        };
-        // python3 -c "print(7 // -2, -7 // 2, 7 % -2, -7 % 2, 6 // 3, -6 % 3)"
-        let cases = [
-            (7, -2, "//", -4),
-            (-7, 2, "//", -4),
-            (7, -2, "%", -1),
-            (-7, 2, "%", 1),
-            (6, 3, "//", 2),
-            (-6, 3, "%", 0),
-        ];
-        for (a, b, op, want) in cases {
-            assert_eq!(
-                int(binop_value(op, &Val::Int(a), &Val::Int(b))),
-                want,
-                "{a} {op} {b}"
-            );
-        }
-        assert_eq!(binop_value("//", &Val::Int(1), &Val::Int(0)), None);
-        assert_eq!(
-            binop_value("/", &Val::Int(7), &Val::Int(2)),
-            Some(Val::Float(3.5))
-        );
-        assert_eq!(
-            binop_value("*", &Val::Str("ab".into()), &Val::Int(2)),
-            Some(Val::Str("abab".into()))
-        );
-    }
-}
-
 /// What a call returns when Python's semantics say it is None: `print(...)`, the in-place methods
 /// of a known list, dict or set, and pandas methods given `inplace=True`.
 pub fn call_result(w: &dyn Eval, func: &Expr, args: &[Expr], keywords: &[Keyword]) -> Option<Val> {
@@ -650,5 +612,43 @@ pub fn iterated_len(v: &Val) -> Option<i64> {
             builtin_of(v)?;
             v.sized().map(|(_, n)| n)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn integer_arithmetic_rounds_like_python() {
+        let int = |v: Option<Val>| match v {
+            Some(Val::Int(i)) => i,
+            other => panic!("{other:?}"),
+        };
+        // python3 -c "print(7 // -2, -7 // 2, 7 % -2, -7 % 2, 6 // 3, -6 % 3)"
+        let cases = [
+            (7, -2, "//", -4),
+            (-7, 2, "//", -4),
+            (7, -2, "%", -1),
+            (-7, 2, "%", 1),
+            (6, 3, "//", 2),
+            (-6, 3, "%", 0),
+        ];
+        for (a, b, op, want) in cases {
+            assert_eq!(
+                int(binop_value(op, &Val::Int(a), &Val::Int(b))),
+                want,
+                "{a} {op} {b}"
+            );
+        }
+        assert_eq!(binop_value("//", &Val::Int(1), &Val::Int(0)), None);
+        assert_eq!(
+            binop_value("/", &Val::Int(7), &Val::Int(2)),
+            Some(Val::Float(3.5))
+        );
+        assert_eq!(
+            binop_value("*", &Val::Str("ab".into()), &Val::Int(2)),
+            Some(Val::Str("abab".into()))
+        );
     }
 }
