@@ -1,6 +1,6 @@
-"""Prints crate/src/rules/attr_tables.rs, read off the installed matplotlib, numpy and Python:
+"""Prints crate/src/semantics/attr_tables.rs, read off the installed matplotlib, numpy and Python:
 
-    python scripts/attribute_tables.py > crate/src/rules/attr_tables.rs
+    python scripts/attribute_tables.py > crate/src/semantics/attr_tables.rs
 
 (run with a Python where matplotlib is installed; the project's .venv has none).
 
@@ -47,7 +47,7 @@ def main() -> None:
         " script, not this file).\n"
     )
     print("/// Public attributes of a matplotlib `Axes` that a numpy array lacks.")
-    print("pub(super) const AXES_ONLY: &[&str] = &[")
+    print("pub(crate) const AXES_ONLY: &[&str] = &[")
     for name in axes_only:
         print(f'    "{name}",')
     print("];\n")
@@ -55,7 +55,7 @@ def main() -> None:
         "/// Public attributes of the `datetime` module's classes that the module lacks, and the"
         " class\n/// that has each."
     )
-    print("pub(super) const DATETIME_CLASS_ONLY: &[(&str, &str)] = &[")
+    print("pub(crate) const DATETIME_CLASS_ONLY: &[(&str, &str)] = &[")
     for name, cls in sorted(class_only.items()):
         print(f'    ("{name}", "{cls}"),')
     print("];\n")
@@ -68,7 +68,7 @@ def main() -> None:
         and name not in FORMERLY_TOP_LEVEL
     )
     print("/// pyplot's commands that the `matplotlib` package lacks, now and in earlier releases.")
-    print("pub(super) const PYPLOT_ONLY: &[&str] = &[")
+    print("pub(crate) const PYPLOT_ONLY: &[&str] = &[")
     for name in pyplot_only:
         print(f'    "{name}",')
     print("];")

@@ -1,8 +1,8 @@
-"""Prints the scikit-learn tables of crate/src/rules/sklearn_tables.rs, read off the installed
+"""Prints the scikit-learn tables of crate/src/semantics/sklearn_tables.rs, read off the installed
 scikit-learn by running its own estimators and registries (nothing is typed by hand but the
 historical scorer names, which no installed release lists):
 
-    .venv/bin/python scripts/sklearn_tables.py > crate/src/rules/sklearn_tables.rs
+    .venv/bin/python scripts/sklearn_tables.py > crate/src/semantics/sklearn_tables.rs
 
 - SCORER_NAMES: `sklearn.metrics.get_scorer_names()`, plus names earlier releases accepted.
 - SAMPLE_CHECKED: every classifier and regressor of `all_estimators()` that, built with its
@@ -128,7 +128,7 @@ def unfitted_raise() -> list[str]:
 
 def rust_list(name: str, doc: str, items: list[str]) -> str:
     body = "".join(f'    "{i}",\n' for i in items)
-    return f"{doc}\npub(super) const {name}: &[&str] = &[\n{body}];\n"
+    return f"{doc}\npub(crate) const {name}: &[&str] = &[\n{body}];\n"
 
 
 def main() -> None:

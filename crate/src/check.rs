@@ -17,8 +17,8 @@ use crate::facts::{cell_facts, CellFacts};
 use crate::ir::{Stmt, TextRange};
 use crate::order::{undefined_names, Namespace, NotebookCell};
 use crate::python::{parse_cell, ParsedCell, MAX_DEPTH};
-use crate::rules::history::{cell_rule_facts, CellRuleFacts, HistoryState};
 use crate::summary::SummaryDoc;
+use crate::walker::history::{cell_rule_facts, CellRuleFacts, HistoryState};
 
 pub struct CheckInput<'a> {
     /// The notebook's cells by index (non-code cells may be given as empty strings): indices in
@@ -88,16 +88,16 @@ impl AnalysedCell {
                 .parsed
                 .runs_line_magic
                 .as_deref()
-                .is_some_and(crate::rules::history::magic_rebinds_anything);
+                .is_some_and(crate::walker::history::magic_rebinds_anything);
             // A cell magic is the cell's first non-blank line.
             let cell_magic = self
                 .source
                 .lines()
                 .find(|line| !line.trim().is_empty())
                 .and_then(|line| line.trim_start().strip_prefix("%%"))
-                .is_some_and(crate::rules::history::cell_magic_binds_names);
+                .is_some_and(crate::walker::history::cell_magic_binds_names);
             if line_magic || cell_magic {
-                facts.bindings.push(crate::rules::history::Effect::Reset);
+                facts.bindings.push(crate::walker::history::Effect::Reset);
                 facts.binds_unseen_names = true;
             }
             facts
@@ -312,7 +312,7 @@ pub fn check_prepared(
         crash_predicted: crash_predicted(diagnostics.iter().map(|d| d.severity)),
         diagnostics,
         facts: target.facts.clone(),
-        callee_globals: crate::rules::calls::callee_globals(&target.facts, &view.rules),
+        callee_globals: crate::walker::calls::callee_globals(&target.facts, &view.rules),
     }
 }
 

@@ -9,7 +9,7 @@ use serde_json::{json, Map, Value};
 
 use crate::check::CellReport;
 use crate::diagnostic::{Severities, Severity};
-use crate::rules::abstract_value::normalize_type;
+use crate::semantics::abstract_value::normalize_type;
 use crate::summary::{ObjectSummary, SummaryDoc, SCHEMA_VERSION};
 
 #[derive(Clone, Debug, Deserialize)]
@@ -637,7 +637,7 @@ mod tests {
 
     #[test]
     fn carries_the_value_ranges_that_prove_non_integer_values() {
-        use crate::rules::abstract_value::{from_summary, Val};
+        use crate::semantics::abstract_value::{from_summary, Val};
         let info: Value = serde_json::from_str(
             r#"{"y": {"type": "<class 'pandas.core.series.Series'>", "value_info": {"value_range": [0.07, 0.9], "value_type": "continuous"}},
                 "p": {"dtype": "float64", "shape": [68], "type": "numpy.ndarray", "value_range": [0.5, 3.0]},

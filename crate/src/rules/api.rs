@@ -9,16 +9,18 @@
 //!   signature the kernel reads off the live callable, the notebook's own `def`, or a table of
 //!   library functions whose signatures are keyword-only in current releases.
 
+use crate::semantics::python::user_call_problem;
 use serde_json::Value;
 
 use crate::codes::Rule;
 use crate::diagnostic::{Diagnostic, Edit, Fix};
-use crate::ir::{Expr, Keyword, Literal, Params, TextRange};
+use crate::ir::{Expr, Literal, Params, TextRange};
 use crate::summary::{parameters, Category, ObjectSummary, ParameterKind};
 
-use super::abstract_value::Val;
-use super::attr_tables::{DATETIME_CLASS_ONLY, PYPLOT_ONLY};
-use super::flow::{unpacks, Walker};
+use crate::ir_scan::unpacks;
+use crate::semantics::abstract_value::Val;
+use crate::semantics::attr_tables::{DATETIME_CLASS_ONLY, PYPLOT_ONLY};
+use crate::walker::state::Walker;
 
 struct Sig {
     /// Positional-or-keyword parameter names, in order.
@@ -198,78 +200,6 @@ fn root_name(e: &Expr) -> Option<(&str, TextRange)> {
         Expr::Attribute { value, .. } => root_name(value),
         _ => None,
     }
-}
-
-/// Does a call of a function defined by a plain `def` fit its parameters? The message when not.
-pub fn user_call_problem(
-    name: &str,
-    p: &Params,
-    args: &[Expr],
-    keywords: &[Keyword],
-) -> Option<String> {
-    let n = args.len();
-    if n > p.positional && !p.vararg {
-        return Some(format!(
-            "{name}() takes {} positional argument{} but {n} were given",
-            p.positional,
-            if p.positional == 1 { "" } else { "s" }
-        ));
-    }
-    let kw_start = p.positional + usize::from(p.vararg);
-    let kw_only = p
-        .names
-        .get(kw_start..kw_start + p.keyword_only_required.len())
-        .unwrap_or(&[]);
-    let given: Vec<&str> = keywords.iter().filter_map(|k| k.name.as_deref()).collect();
-    for k in &given {
-        match p.names[..p.positional].iter().position(|x| x == k) {
-            Some(i) if i < p.posonly => {
-                if !p.kwarg {
-                    return Some(format!(
-                        "{name}() got a positional-only argument '{k}' passed as keyword"
-                    ));
-                }
-            }
-            Some(i) if i < n => {
-                return Some(format!("{name}() got multiple values for argument '{k}'"))
-            }
-            Some(_) => {}
-            None if kw_only.iter().any(|x| x == k) || p.kwarg => {}
-            None => {
-                let keywords = p.names[p.posonly..p.positional].iter().chain(kw_only);
-                let hint = super::suggest(k, keywords.map(String::as_str))
-                    .map(|s| format!(" (did you mean '{s}'?)"))
-                    .unwrap_or_default();
-                return Some(format!(
-                    "{name}() got an unexpected keyword argument '{k}'{hint}"
-                ));
-            }
-        }
-    }
-    let required = p.positional - p.positional_defaults.min(p.positional);
-    let missing: Vec<&String> = p.names[..required]
-        .iter()
-        .enumerate()
-        .filter(|(i, x)| *i >= n && !given.contains(&x.as_str()))
-        .map(|(_, x)| x)
-        .chain(
-            kw_only
-                .iter()
-                .zip(&p.keyword_only_required)
-                .filter(|(x, req)| **req && !given.contains(&x.as_str()))
-                .map(|(x, _)| x),
-        )
-        .collect();
-    if missing.is_empty() {
-        return None;
-    }
-    let shown: Vec<String> = missing.iter().map(|m| format!("'{m}'")).collect();
-    Some(format!(
-        "{name}() is missing {} required argument{}: {}",
-        missing.len(),
-        if missing.len() == 1 { "" } else { "s" },
-        shown.join(", ")
-    ))
 }
 
 /// Methods of Keras 3 models whose keyword parameters are fixed (no `**kwargs`).

@@ -20,10 +20,10 @@ use crate::codes::Rule;
 use crate::diagnostic::Diagnostic;
 use crate::ir::{Expr, Keyword, SeqKind};
 
-use super::abstract_value::{SeriesVal, Val};
-use super::flow::Walker;
 use super::shapes::int_of;
+use crate::semantics::abstract_value::{SeriesVal, Val};
 use crate::summary::tuple_text;
+use crate::walker::state::Walker;
 
 /// The dtype of the values of a frame's column built from a list of literals: `int64`,
 /// `float64`, or `str` (pandas 3; `object` before it, which the accessors treat alike).
@@ -80,7 +80,9 @@ fn series_dtype(w: &Walker, e: &Expr) -> Option<String> {
             Val::Str(col) => column_of(value, &col),
             _ => None,
         },
-        Expr::Attribute { value, attr, .. } if !super::columns::is_frame_attribute(attr) => {
+        Expr::Attribute { value, attr, .. }
+            if !crate::semantics::pandas::is_frame_attribute(attr) =>
+        {
             column_of(value, attr)
         }
         // `pd.Series([1, 2])`
@@ -100,7 +102,7 @@ fn series_dtype(w: &Walker, e: &Expr) -> Option<String> {
                 return None;
             }
             let obj = w.ctx.summaries?.objects.get(id)?;
-            let type_name = super::abstract_value::normalize_type(&obj.type_name);
+            let type_name = crate::semantics::abstract_value::normalize_type(&obj.type_name);
             (obj.kind == "series" && obj.error.is_none() && type_name.ends_with(".Series"))
                 .then(|| obj.str_fact(crate::summary::Category::R, "dtype"))??
                 .to_string()
@@ -202,7 +204,9 @@ fn arithmetic_problem(w: &Walker, op: &str, left: &Expr, right: &Expr) -> Option
 /// its index).
 fn values_len(v: &Val) -> Option<i64> {
     match v {
-        Val::Array(a) if a.lib == super::abstract_value::ArrayLib::Numpy && a.shape.len() == 1 => {
+        Val::Array(a)
+            if a.lib == crate::semantics::abstract_value::ArrayLib::Numpy && a.shape.len() == 1 =>
+        {
             Some(a.shape[0])
         }
         Val::Strs { type_name, .. }
@@ -322,7 +326,7 @@ fn constructor_problem(
 ) -> Option<String> {
     if w.lib_path(func)? != "pandas.DataFrame"
         || args.len() > 1
-        || super::flow::unpacks(args, keywords)
+        || crate::ir_scan::unpacks(args, keywords)
     {
         return None;
     }
@@ -336,7 +340,7 @@ fn constructor_problem(
         .find(|k| k.name.as_deref() == Some("columns"));
     match (w.eval(data), columns) {
         (Val::Array(a), Some(columns))
-            if a.lib == super::abstract_value::ArrayLib::Numpy && a.shape.len() == 2 =>
+            if a.lib == crate::semantics::abstract_value::ArrayLib::Numpy && a.shape.len() == 2 =>
         {
             let named = values_len(&w.eval(&columns.value))?;
             (named != a.shape[1]).then(|| {

@@ -10,9 +10,10 @@ use crate::codes::Rule;
 use crate::diagnostic::Diagnostic;
 use crate::ir::{Expr, Keyword};
 
-use super::abstract_value::{date_like, parse_float, Frame, Val};
-use super::flow::{unpacks, Walker};
 use super::list_preview;
+use crate::ir_scan::unpacks;
+use crate::semantics::abstract_value::{date_like, parse_float, Frame, Val};
+use crate::walker::state::Walker;
 
 /// A `join` whose columns are known: the frame's, `other` (the expression) and its columns.
 struct Join<'e> {

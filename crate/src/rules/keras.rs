@@ -30,10 +30,13 @@ use crate::diagnostic::Diagnostic;
 use crate::ir::{keyword, Expr, Stmt};
 use crate::summary::{Category, ObjectSummary};
 
-use super::abstract_value::Val;
-use super::flow::{unpacks, Walker};
-use super::history::{cell_rule_facts, HistoryState};
-use super::keras_build::{self, dims_text, keras_api, Built, BuiltModel, Dims, ModelEffect};
+use crate::ir_scan::unpacks;
+use crate::semantics::abstract_value::Val;
+use crate::semantics::keras_build::{
+    self, dims_text, keras_api, Built, BuiltModel, Dims, ModelEffect,
+};
+use crate::walker::history::{cell_rule_facts, HistoryState};
+use crate::walker::state::Walker;
 
 /// What the targets look like.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -167,7 +170,7 @@ fn keras_in_reach(w: &Walker) -> bool {
 fn keras_history(w: &Walker) -> HistoryState {
     let history = w.ctx.history;
     let mut names: BTreeSet<String> = BTreeSet::new();
-    super::history::for_each_expr(w.ctx.body, &mut |e| {
+    crate::ir_scan::for_each_expr(w.ctx.body, &mut |e| {
         if let Expr::Name { id, .. } = e {
             names.insert(id.clone());
         }
@@ -463,9 +466,9 @@ fn build_rank(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
             let Some(Built::Model(m)) = state.global(id) else {
                 return;
             };
-            keras_build::added_layer_problem(m, expr, &state)
+            keras_build::added_layer_problem(m, expr, &*state)
         }
-        _ => match keras_build::eval_global(expr, &state) {
+        _ => match keras_build::eval_global(expr, &*state) {
             Some(Built::Invalid(why)) => Some(why),
             _ => None,
         },

@@ -18,12 +18,15 @@
 use crate::codes::Rule;
 use crate::diagnostic::Diagnostic;
 use crate::ir::{Expr, Keyword, Literal, SeqKind, TextRange};
+use crate::semantics::numpy::{as_val_array, literal_array, numpy_array};
 
-use super::abstract_value::{ArrayLib, ArrayVal, Val};
-use super::flow::{unpacks, Walker};
-use super::shapes::{int_of, int_tuple, reshape};
+use super::shapes::{int_of, int_tuple};
 use crate::ir::keyword as kw;
+use crate::ir_scan::unpacks;
+use crate::semantics::abstract_value::{ArrayLib, ArrayVal, Val};
+use crate::semantics::shapes::reshape;
 use crate::summary::tuple_text;
+use crate::walker::state::Walker;
 
 /// What a function does to the axis it is given.
 #[derive(Clone, Copy, PartialEq)]
@@ -168,7 +171,7 @@ const UNARY_UFUNCS: &[&str] = &[
 ];
 
 /// numpy's ufuncs of two operands, which broadcast them against each other.
-pub(super) const BINARY_UFUNCS: &[&str] = &[
+pub(crate) const BINARY_UFUNCS: &[&str] = &[
     "add",
     "subtract",
     "multiply",
@@ -207,7 +210,7 @@ pub(super) const BINARY_UFUNCS: &[&str] = &[
 
 /// The operands of `np.add(a, b)` and the other binary ufuncs, as numpy arrays (a number is
 /// one of shape `()`), when both are known.
-pub(super) fn ufunc_operands(
+pub(crate) fn ufunc_operands(
     w: &Walker,
     name: &str,
     args: &[Expr],
@@ -221,19 +224,6 @@ pub(super) fn ufunc_operands(
         None => as_array(w, e),
     };
     Some((operand(&args[0])?, operand(&args[1])?))
-}
-
-/// An array of `lib` of that shape (and dtype), of which nothing else is known.
-pub(super) fn numpy_array(lib: ArrayLib, shape: Vec<i64>, dtype: Option<&str>) -> Val {
-    Val::Array(ArrayVal {
-        lib,
-        shape,
-        dtype: dtype.map(str::to_string),
-        has_nan: None,
-        csv_object_column: None,
-        origin: None,
-        non_integer: None,
-    })
 }
 
 /// A number written in the cell or held by a name (`3`, `-0.5`, `n`).
@@ -257,66 +247,11 @@ fn number_of(w: &Walker, e: &Expr) -> Option<f64> {
     }
 }
 
-/// The shape and dtype of nested lists or tuples of numbers (`[[1, 2], [3, 4]]`), when
-/// rectangular.
-pub(super) fn literal_shape(v: &Val) -> Option<(Vec<i64>, bool)> {
-    match v {
-        Val::Int(_) => Some((vec![], true)),
-        Val::Float(_) => Some((vec![], false)),
-        v if is_nan_constant(v) => Some((vec![], false)),
-        Val::Items { items, .. } if !items.is_empty() => {
-            let parts: Option<Vec<(Vec<i64>, bool)>> = items.iter().map(literal_shape).collect();
-            let parts = parts?;
-            let first = parts[0].0.clone();
-            if parts.iter().any(|(s, _)| *s != first) {
-                return None;
-            }
-            let mut shape = vec![items.len() as i64];
-            shape.extend(first);
-            Some((shape, parts.iter().all(|(_, int)| *int)))
-        }
-        _ => None,
-    }
-}
-
 /// A numpy array `e` holds or `np.asarray(e)` would make of it (nested lists of numbers).
-pub(super) fn as_array(w: &Walker, e: &Expr) -> Option<ArrayVal> {
+pub(crate) fn as_array(w: &Walker, e: &Expr) -> Option<ArrayVal> {
     match w.eval(e) {
         Val::Array(a) if a.lib == ArrayLib::Numpy => Some(a),
         v => literal_array(&v),
-    }
-}
-
-/// The array `np.asarray` makes of nested lists of known numbers, with what its values show.
-pub(super) fn literal_array(v: &Val) -> Option<ArrayVal> {
-    let (shape, int) = literal_shape(v)?;
-    let mut numbers = Vec::new();
-    flatten_numbers(v, &mut numbers);
-    Some(ArrayVal {
-        has_nan: Some(numbers.iter().any(|n| n.is_nan())),
-        non_integer: numbers
-            .into_iter()
-            .find(|n| n.is_finite() && n.fract() != 0.0),
-        ..as_val_array(numpy_array(
-            ArrayLib::Numpy,
-            shape,
-            Some(if int { "int64" } else { "float64" }),
-        ))?
-    })
-}
-
-/// `np.nan`, `math.nan`.
-fn is_nan_constant(v: &Val) -> bool {
-    matches!(v, Val::Lib(p) if p == "numpy.nan" || p == "math.nan")
-}
-
-fn flatten_numbers(v: &Val, out: &mut Vec<f64>) {
-    match v {
-        Val::Int(i) => out.push(*i as f64),
-        Val::Float(f) => out.push(*f),
-        v if is_nan_constant(v) => out.push(f64::NAN),
-        Val::Items { items, .. } => items.iter().for_each(|i| flatten_numbers(i, out)),
-        _ => {}
     }
 }
 
@@ -432,7 +367,7 @@ pub fn call_result(w: &Walker, path: &str, args: &[Expr], keywords: &[Keyword]) 
         "concatenate" | "vstack" | "hstack" | "stack" => joined(w, name, args, keywords),
         "dot" | "matmul" if args.len() == 2 && keywords.is_empty() => {
             let (a, b) = (as_array(w, &args[0])?, as_array(w, &args[1])?);
-            let shape = super::shapes::matmul_shape(&a.shape, &b.shape)?;
+            let shape = crate::semantics::shapes::matmul_shape(&a.shape, &b.shape)?;
             (!shape.is_empty()).then(|| numpy_array(np, shape, None))
         }
         _ if UNARY_UFUNCS.contains(&name) && args.len() == 1 && keywords.is_empty() => {
@@ -448,7 +383,7 @@ pub fn call_result(w: &Walker, path: &str, args: &[Expr], keywords: &[Keyword]) 
         }
         _ if BINARY_UFUNCS.contains(&name) => {
             let (a, b) = ufunc_operands(w, name, args, keywords)?;
-            let shape = super::shapes::broadcast(&a.shape, &b.shape)?;
+            let shape = crate::semantics::shapes::broadcast(&a.shape, &b.shape)?;
             (!shape.is_empty()).then(|| numpy_array(np, shape, None))
         }
         "split" if args.len() == 2 && only(&["axis"]) => {
@@ -475,13 +410,6 @@ pub fn call_result(w: &Walker, path: &str, args: &[Expr], keywords: &[Keyword]) 
             let axis = args.get(rule.function_at).or_else(|| kw(keywords, "axis"));
             axis_result(w, rule, &a, axis, keywords)
         }
-    }
-}
-
-fn as_val_array(v: Val) -> Option<ArrayVal> {
-    match v {
-        Val::Array(a) => Some(a),
-        _ => None,
     }
 }
 
@@ -653,7 +581,7 @@ pub fn method_result(w: &Walker, a: &ArrayVal, attr: &str, args: &[Expr], kws: &
             }
         }
         "dot" if args.len() == 1 && kws.is_empty() => as_array(w, &args[0])
-            .and_then(|b| super::shapes::matmul_shape(&a.shape, &b.shape))
+            .and_then(|b| crate::semantics::shapes::matmul_shape(&a.shape, &b.shape))
             .filter(|shape| !shape.is_empty())
             .map_or(Val::Unknown, |shape| numpy_array(a.lib, shape, None)),
         "transpose" if kws.is_empty() => {

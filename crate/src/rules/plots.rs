@@ -15,10 +15,11 @@ use crate::codes::Rule;
 use crate::diagnostic::Diagnostic;
 use crate::ir::{Expr, Literal, TextRange};
 
-use super::abstract_value::{ArrayLib, Val};
-use super::attr_tables::AXES_ONLY;
-use super::flow::{unpacks, Walker};
-use super::shapes::is_axes;
+use crate::ir_scan::unpacks;
+use crate::semantics::abstract_value::{ArrayLib, Val};
+use crate::semantics::attr_tables::AXES_ONLY;
+use crate::semantics::matplotlib::is_axes;
+use crate::walker::state::Walker;
 
 /// A numpy array of objects: the array of Axes `plt.subplots` returns, or an object array the
 /// kernel summarised.

@@ -15,73 +15,16 @@
 use crate::codes::Rule;
 use crate::diagnostic::Diagnostic;
 use crate::ir::{Expr, Keyword, Literal, SeqKind};
+use crate::semantics::matplotlib::{is_axes, AXES_CLASS};
+use crate::semantics::shapes::ELEMENTWISE;
+use crate::semantics::shapes::{broadcast, reshape};
 use crate::summary::tuple_text;
 
-use super::abstract_value::{ArrayLib, ArrayVal, Val};
-use super::flow::{unpacks, Walker};
+use crate::ir_scan::unpacks;
+use crate::semantics::abstract_value::{ArrayLib, ArrayVal, Val};
+use crate::walker::state::Walker;
 
-/// Numpy broadcasting of two shapes; `None` when they do not broadcast.
-pub fn broadcast(a: &[i64], b: &[i64]) -> Option<Vec<i64>> {
-    let n = a.len().max(b.len());
-    let mut out = vec![0; n];
-    for i in 0..n {
-        let x = if i < n - a.len() {
-            1
-        } else {
-            a[i - (n - a.len())]
-        };
-        let y = if i < n - b.len() {
-            1
-        } else {
-            b[i - (n - b.len())]
-        };
-        out[i] = if x == y || y == 1 {
-            x
-        } else if x == 1 {
-            y
-        } else {
-            return None;
-        };
-    }
-    Some(out)
-}
-
-const ELEMENTWISE: [&str; 7] = ["+", "-", "*", "/", "//", "%", "**"];
-
-pub fn binop_value(op: &str, l: &Val, r: &Val) -> Val {
-    let scalar = |v: &Val| matches!(v, Val::Int(_) | Val::Float(_));
-    let shape = match (l, r) {
-        (Val::Array(a), Val::Array(b)) if a.lib == b.lib && ELEMENTWISE.contains(&op) => {
-            broadcast(&a.shape, &b.shape).map(|s| (a.lib, s))
-        }
-        (Val::Array(a), s) | (s, Val::Array(a)) if scalar(s) && ELEMENTWISE.contains(&op) => {
-            Some((a.lib, a.shape.clone()))
-        }
-        (Val::Array(a), Val::Array(b)) if a.lib == b.lib && op == "@" => {
-            matmul_shape(&a.shape, &b.shape)
-                .filter(|s| !s.is_empty())
-                .map(|s| (a.lib, s))
-        }
-        _ => None,
-    };
-    shape.map_or(Val::Unknown, |(lib, shape)| {
-        super::numpy_calls::numpy_array(lib, shape, None)
-    })
-}
-
-/// The shape of the matrix product of 1-D and 2-D operands (`()` for two vectors), when the
-/// inner dimensions agree; numpy's `dot`, `matmul` and `@` agree there.
-pub(super) fn matmul_shape(a: &[i64], b: &[i64]) -> Option<Vec<i64>> {
-    match (a, b) {
-        ([k1], [k2]) if k1 == k2 => Some(vec![]),
-        ([k1], [k2, m]) if k1 == k2 => Some(vec![*m]),
-        ([n, k1], [k2]) if k1 == k2 => Some(vec![*n]),
-        ([n, k1], [k2, m]) if k1 == k2 => Some(vec![*n, *m]),
-        _ => None,
-    }
-}
-
-pub(super) fn int_tuple(w: &Walker, e: &Expr) -> Option<Vec<i64>> {
+pub(crate) fn int_tuple(w: &Walker, e: &Expr) -> Option<Vec<i64>> {
     match e {
         Expr::Seq {
             kind: SeqKind::Tuple | SeqKind::List,
@@ -102,7 +45,7 @@ pub(super) fn int_tuple(w: &Walker, e: &Expr) -> Option<Vec<i64>> {
     }
 }
 
-pub(super) fn int_of(w: &Walker, e: &Expr) -> Option<i64> {
+pub(crate) fn int_of(w: &Walker, e: &Expr) -> Option<i64> {
     match e {
         Expr::Literal {
             value: Literal::Int(i),
@@ -125,30 +68,6 @@ pub(super) fn int_of(w: &Walker, e: &Expr) -> Option<i64> {
     }
 }
 
-/// The result of a reshape, or `Err(())` when the element counts differ.
-pub(super) fn reshape(from: &[i64], to: &[i64]) -> Option<Result<Vec<i64>, ()>> {
-    let size: i64 = from.iter().product();
-    let unknown = to.iter().filter(|&&d| d == -1).count();
-    if unknown > 1 || to.iter().any(|&d| d < -1) {
-        return None;
-    }
-    let known: i64 = to.iter().filter(|&&d| d != -1).product();
-    if unknown == 0 {
-        return Some(if known == size {
-            Ok(to.to_vec())
-        } else {
-            Err(())
-        });
-    }
-    if known == 0 || size % known != 0 {
-        return Some(Err(()));
-    }
-    Some(Ok(to
-        .iter()
-        .map(|&d| if d == -1 { size / known } else { d })
-        .collect()))
-}
-
 fn arrays<'v>(l: &'v Val, r: &'v Val) -> Option<(&'v ArrayVal, &'v ArrayVal)> {
     match (l, r) {
         (Val::Array(a), Val::Array(b)) if a.lib == b.lib => Some((a, b)),
@@ -157,7 +76,7 @@ fn arrays<'v>(l: &'v Val, r: &'v Val) -> Option<(&'v ArrayVal, &'v ArrayVal)> {
 }
 
 /// `shape-broadcast` when the operands of `operation` (`'+'`, `np.add`) do not broadcast.
-pub(super) fn not_broadcast(
+pub(crate) fn not_broadcast(
     w: &Walker,
     (left, a): (&Expr, &ArrayVal),
     (right, b): (&Expr, &ArrayVal),
@@ -255,7 +174,7 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                     });
                     let Some(x) = x else { return };
                     if let Val::Array(a) = w.eval(x) {
-                        if a.lib == super::abstract_value::ArrayLib::Numpy
+                        if a.lib == crate::semantics::abstract_value::ArrayLib::Numpy
                             && (a.shape.len() > 2 || a.shape.is_empty())
                         {
                             out.push(Diagnostic::error(
@@ -329,7 +248,8 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                         }
                         if matches!(attr.as_str(), "reshape" | "view") && !args.is_empty() {
                             if let Val::Array(a) = super::torch::known_array(w.eval(value)) {
-                                if attr == "view" && a.lib != super::abstract_value::ArrayLib::Torch
+                                if attr == "view"
+                                    && a.lib != crate::semantics::abstract_value::ArrayLib::Torch
                                 {
                                     return;
                                 }
@@ -485,23 +405,6 @@ fn setitem_problem(w: &Walker, target: &Expr, value: &Expr) -> Option<Diagnostic
         ),
         value.range(),
     ))
-}
-
-/// The qualified class of matplotlib's Axes.
-const AXES_CLASS: &str = "matplotlib.axes._axes.Axes";
-
-/// A matplotlib Axes (of any projection: every one takes `imshow`'s images as `Axes` does).
-pub(super) fn is_axes(v: &Val) -> bool {
-    matches!(v, Val::Typed(t) if t.starts_with("matplotlib.axes."))
-}
-
-/// `plt.subplot(...)`, `plt.axes()`: an Axes (without a projection, which may be a toolkit's).
-pub fn pyplot_result(path: &str, keywords: &[Keyword]) -> Option<Val> {
-    let plain = !keywords
-        .iter()
-        .any(|k| matches!(k.name.as_deref(), None | Some("projection" | "polar")));
-    (matches!(path, "matplotlib.pyplot.subplot" | "matplotlib.pyplot.axes") && plain)
-        .then(|| Val::Typed(AXES_CLASS.into()))
 }
 
 /// `fig, ax = plt.subplots(nrows, ncols)`: the figure, and an Axes, or (squeezed) a 1-D or 2-D
@@ -751,7 +654,7 @@ fn reshape_diag(
             w.shown(x, "an operand"),
             tuple_text(&a.shape),
             tuple_text(to),
-            if a.lib == super::abstract_value::ArrayLib::Torch {
+            if a.lib == crate::semantics::abstract_value::ArrayLib::Torch {
                 "RuntimeError"
             } else {
                 "ValueError"
@@ -795,20 +698,5 @@ fn matmul(
             ),
             range,
         ));
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn broadcasting_follows_numpy() {
-        assert_eq!(broadcast(&[68], &[272]), None);
-        assert_eq!(broadcast(&[68, 1], &[272]), Some(vec![68, 272]));
-        assert_eq!(broadcast(&[3, 1, 5], &[4, 5]), Some(vec![3, 4, 5]));
-        assert_eq!(reshape(&[2, 6], &[3, -1]), Some(Ok(vec![3, 4])));
-        assert_eq!(reshape(&[2, 6], &[5, -1]), Some(Err(())));
-        assert_eq!(reshape(&[2, 6], &[12]), Some(Ok(vec![12])));
     }
 }

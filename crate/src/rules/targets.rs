@@ -22,8 +22,9 @@ use crate::codes::Rule;
 use crate::diagnostic::Diagnostic;
 use crate::ir::{keyword, Expr, Keyword};
 
-use super::abstract_value::{ArrayLib, Estimator, Val};
-use super::flow::{unpacks, Walker};
+use crate::ir_scan::unpacks;
+use crate::semantics::abstract_value::{ArrayLib, Estimator, Val};
+use crate::walker::state::Walker;
 
 /// scikit-learn classifiers whose `fit` rejects continuous targets with ValueError (checked
 /// with scikit-learn 1.9; `DummyClassifier` takes them). The ensembles and multiclass wrappers
@@ -212,7 +213,7 @@ fn non_integer(w: &Walker, e: &Expr) -> Option<(f64, bool)> {
         }
         // A list of numbers written in the cell (`[0.5, 1.0]`), one label each.
         v @ Val::Items { .. } => {
-            let a = super::numpy_calls::literal_array(&v).filter(|a| a.shape.len() == 1)?;
+            let a = crate::semantics::numpy::literal_array(&v).filter(|a| a.shape.len() == 1)?;
             a.non_integer.map(|v| (v, a.has_nan != Some(false)))
         }
         _ => None,

@@ -12,8 +12,8 @@ use crate::codes::Rule;
 use crate::diagnostic::Diagnostic;
 use crate::ir::{Expr, Literal};
 
-use super::abstract_value::{not_a_float, not_an_int, Val};
-use super::flow::Walker;
+use crate::semantics::abstract_value::{not_a_float, not_an_int, Val};
+use crate::walker::state::Walker;
 
 #[derive(Clone, Copy, PartialEq)]
 enum Target {
@@ -76,7 +76,7 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                                     "{} holds strings such as '{bad}' that do not convert to {}: ValueError",
                                     w.shown(value, "the column"),
                                     match t {
-                                        Target::Int if super::abstract_value::parse_float(bad).is_some_and(|f| !f.is_nan()) => "int (a float string needs astype(float) first)",
+                                        Target::Int if crate::semantics::abstract_value::parse_float(bad).is_some_and(|f| !f.is_nan()) => "int (a float string needs astype(float) first)",
                                         Target::Int => "int",
                                         Target::Float => "float",
                                     }
@@ -129,7 +129,7 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
             let base = w.eval(value);
             if let (Some((type_name, _)), Val::Array(a)) = (base.sized(), w.eval(index)) {
                 if (type_name == "list" || type_name == "tuple")
-                    && a.lib == super::abstract_value::ArrayLib::Numpy
+                    && a.lib == crate::semantics::abstract_value::ArrayLib::Numpy
                     && !a.shape.is_empty()
                 {
                     out.push(Diagnostic::error(
@@ -194,7 +194,7 @@ fn histogram_nan(
     range: crate::ir::TextRange,
     out: &mut Vec<Diagnostic>,
 ) {
-    if super::flow::unpacks(args, keywords) || args.len() > 2 {
+    if crate::ir_scan::unpacks(args, keywords) || args.len() > 2 {
         return;
     }
     let kw = |name: &str| keywords.iter().find(|k| k.name.as_deref() == Some(name));

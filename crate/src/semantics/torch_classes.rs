@@ -8,10 +8,10 @@ use std::rc::Rc;
 
 use crate::ir::{AssignOp, Expr, Params, Stmt, Target};
 
-use super::flow::unpacks;
 use super::torch_layers::{
     apply, const_int, flatten, layer_of, nn_class, tensor_method, Layer, Mismatch, Shape,
 };
+use crate::ir_scan::unpacks;
 
 /// A `nn.Module` subclass the notebook defines.
 #[derive(Debug, PartialEq)]
@@ -154,7 +154,7 @@ impl Forward<'_> {
                     }
                 }
                 Stmt::Other { exprs, .. }
-                    if super::calls::keyword(s, &self.class.source) == Some("return") =>
+                    if crate::ir_scan::stmt_keyword(s, &self.class.source) == Some("return") =>
                 {
                     return match exprs.as_slice() {
                         [e] => self.eval(e),
@@ -448,7 +448,7 @@ fn stores_in(stmts: &[Stmt], skip: Option<&str>, out: &mut BTreeSet<String>) {
     }
     // `self.head.append(layer)`: a container of layers changed (in `__init__` too, where the
     // layers it assigned are then not known).
-    super::history::for_each_expr(stmts, &mut |e| {
+    crate::ir_scan::for_each_expr(stmts, &mut |e| {
         if let Expr::Call { func, .. } = e {
             if let Expr::Attribute { value, attr, .. } = &**func {
                 if CHANGES_CONTAINER.contains(&attr.as_str()) {
@@ -527,15 +527,15 @@ const READS_LAYERS: &[&str] = &[
 /// layers replaced through attributes are seen by `stored_attributes` anywhere.)
 pub fn module_changed(stmts: &[Stmt], name: &str) -> bool {
     let mut aliased = BTreeSet::new();
-    super::history::aliased_names(stmts, &mut aliased);
+    crate::ir_scan::aliased_names(stmts, &mut aliased);
     let mut stored = BTreeSet::new();
-    super::flow::mutated_names(stmts, &mut stored);
+    crate::ir_scan::mutated_names(stmts, &mut stored);
     if aliased.contains(name) || !stored.contains(name) {
         return aliased.contains(name);
     }
     // `mutated_names` counts every method called on it: look closer.
     let mut changed = false;
-    super::history::for_each_expr(stmts, &mut |e| {
+    crate::ir_scan::for_each_expr(stmts, &mut |e| {
         let Expr::Call {
             func,
             args,
@@ -552,10 +552,10 @@ pub fn module_changed(stmts: &[Stmt], name: &str) -> bool {
         }
         let mut passed = BTreeSet::new();
         args.iter()
-            .for_each(|a| super::flow::root_names(a, &mut passed));
+            .for_each(|a| crate::ir_scan::root_names(a, &mut passed));
         keywords
             .iter()
-            .for_each(|k| super::flow::root_names(&k.value, &mut passed));
+            .for_each(|k| crate::ir_scan::root_names(&k.value, &mut passed));
         changed |= passed.contains(name);
     });
     let mut targets = BTreeSet::new();
@@ -568,7 +568,7 @@ pub fn module_changed(stmts: &[Stmt], name: &str) -> bool {
 fn stored_targets(stmts: &[Stmt], out: &mut BTreeSet<String>) {
     fn target(t: &Target, out: &mut BTreeSet<String>) {
         match t {
-            Target::Store { expr, .. } => super::flow::root_names(expr, out),
+            Target::Store { expr, .. } => crate::ir_scan::root_names(expr, out),
             Target::Unpack { elts, .. } => elts.iter().for_each(|t| target(t, out)),
             Target::Starred { target: t, .. } => target(t, out),
             Target::Name { .. } => {}
@@ -595,7 +595,7 @@ fn stored_targets(stmts: &[Stmt], out: &mut BTreeSet<String>) {
 /// `register_module`, forward hooks, `__dict__`?
 pub fn rewires_modules(stmts: &[Stmt]) -> bool {
     let mut found = false;
-    super::history::for_each_expr(stmts, &mut |e| {
+    crate::ir_scan::for_each_expr(stmts, &mut |e| {
         let name = match e {
             Expr::Name { id, .. } => id.as_str(),
             Expr::Attribute { attr, .. } => attr.as_str(),

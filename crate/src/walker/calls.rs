@@ -18,11 +18,13 @@ use crate::codes::Rule;
 use crate::diagnostic::Diagnostic;
 use crate::facts::{cell_facts, CellFacts, Origin};
 use crate::ir::{AssignOp, Expr, Params, SeqKind, Stmt, TextRange};
+use crate::ir_scan::stmt_keyword;
 
-use super::abstract_value::Val;
-use super::flow::{mutated_names, unpacks, Walker};
 use super::history::HistoryState;
-use super::{api, RuleContext};
+use super::state::Walker;
+use super::RuleContext;
+use crate::ir_scan::{mutated_names, unpacks};
+use crate::semantics::abstract_value::Val;
 
 /// How many calls deep the walk follows.
 pub const MAX_DEPTH: usize = 3;
@@ -151,21 +153,13 @@ pub fn declares_outer_names(body: &[Stmt]) -> bool {
     })
 }
 
-/// The keyword of a `return`, `raise`, `assert`, `pass`, `break` or `continue` statement (which
-/// the IR keeps as `Stmt::Other`).
-pub(super) fn keyword<'s>(stmt: &Stmt, source: &'s str) -> Option<&'s str> {
-    let Stmt::Other { range, .. } = stmt else {
-        return None;
-    };
-    let text = source.get(range.start as usize..range.end as usize)?;
-    text.split(|c: char| !c.is_alphanumeric() && c != '_')
-        .next()
-}
-
 /// May the statement leave the function (a `return`, `raise` or `assert` in it, outside nested
 /// functions)?
 fn may_leave(stmt: &Stmt, source: &str) -> bool {
-    if matches!(keyword(stmt, source), Some("return" | "raise" | "assert")) {
+    if matches!(
+        stmt_keyword(stmt, source),
+        Some("return" | "raise" | "assert")
+    ) {
         return true;
     }
     let mut found = false;
@@ -198,7 +192,8 @@ impl<'a> Walker<'a> {
             return;
         };
         if unpacks(args, keywords)
-            || api::user_call_problem(id, callee.params, args, keywords).is_some()
+            || crate::semantics::python::user_call_problem(id, callee.params, args, keywords)
+                .is_some()
             || !callee.runs_when_called()
         {
             return;
@@ -246,7 +241,7 @@ impl<'a> Walker<'a> {
         };
         let mut calls = self.calls.clone();
         calls.push(id.clone());
-        let mut inner = Walker::bare(&ctx, env);
+        let mut inner = Walker::bare(&ctx, env, self.checks);
         inner.bound_here = bound_here;
         inner.rebound_all = self.rebound_all;
         inner.defined_here = self
@@ -293,7 +288,7 @@ impl<'a> Walker<'a> {
             if self.budget == 0 {
                 return None;
             }
-            match keyword(s, self.ctx.source) {
+            match stmt_keyword(s, self.ctx.source) {
                 Some("return") => {
                     let Stmt::Other { exprs, .. } = s else {
                         return None;
@@ -346,7 +341,7 @@ impl<'a> Walker<'a> {
                 value: Some(value),
                 ..
             } => value,
-            Stmt::Other { exprs, .. } if keyword(stmt, self.ctx.source) == Some("return") => {
+            Stmt::Other { exprs, .. } if stmt_keyword(stmt, self.ctx.source) == Some("return") => {
                 match exprs.first() {
                     Some(value) => value,
                     None => return false,

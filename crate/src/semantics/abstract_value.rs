@@ -67,7 +67,7 @@ pub enum Val {
     /// A torch module whose effect on shapes is known.
     Torch(super::torch_layers::Layer),
     /// A torch loss module.
-    Loss(super::torch::Loss),
+    Loss(super::torch_objects::Loss),
     /// A `TensorDataset`: the shapes of one sample's tensors, and its length.
     Dataset {
         sample: Vec<super::torch_layers::Shape>,
@@ -364,7 +364,7 @@ pub fn from_summary(name: &str, obj: &ObjectSummary) -> Val {
         return Val::Unknown;
     }
     let type_name = normalize_type(&obj.type_name).to_string();
-    if let Some(v) = super::torch::from_summary(obj, &type_name) {
+    if let Some(v) = super::torch_objects::from_summary(obj, &type_name) {
         return v;
     }
     match obj.kind.as_str() {

@@ -2,7 +2,7 @@
 //! `scripts/attribute_tables.py` (generated: edit the script, not this file).
 
 /// Public attributes of a matplotlib `Axes` that a numpy array lacks.
-pub(super) const AXES_ONLY: &[&str] = &[
+pub(crate) const AXES_ONLY: &[&str] = &[
     "ArtistList",
     "acorr",
     "add_artist",
@@ -304,7 +304,7 @@ pub(super) const AXES_ONLY: &[&str] = &[
 
 /// Public attributes of the `datetime` module's classes that the module lacks, and the class
 /// that has each.
-pub(super) const DATETIME_CLASS_ONLY: &[(&str, &str)] = &[
+pub(crate) const DATETIME_CLASS_ONLY: &[(&str, &str)] = &[
     ("astimezone", "datetime"),
     ("combine", "datetime"),
     ("ctime", "datetime"),
@@ -349,7 +349,7 @@ pub(super) const DATETIME_CLASS_ONLY: &[(&str, &str)] = &[
 ];
 
 /// pyplot's commands that the `matplotlib` package lacks, now and in earlier releases.
-pub(super) const PYPLOT_ONLY: &[&str] = &[
+pub(crate) const PYPLOT_ONLY: &[&str] = &[
     "acorr",
     "angle_spectrum",
     "annotate",

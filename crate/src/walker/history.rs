@@ -9,14 +9,14 @@ use std::rc::Rc;
 use crate::builtins::is_always_defined;
 use crate::facts::CellFacts;
 use crate::ir::{Expr, Params, SeqKind, Stmt, Target, TextRange};
+use crate::ir_scan::aliased_names;
 
-use super::abstract_value::Val;
 use super::calls::{declares_outer_names, function_locals};
-use super::columns::is_frame_attribute;
-use super::flow::{
-    bound_names, import_bindings, mentioned_names, mutated_names, str_list, target_names, unpacks,
-};
-use super::keras_build::{self, Built, ModelEffect};
+use super::state::{bound_names, import_bindings};
+use crate::ir_scan::{mentioned_names, mutated_names, str_list, target_names, unpacks};
+use crate::semantics::abstract_value::Val;
+use crate::semantics::keras_build::{self, Built, FunctionCode, KerasGlobals, ModelEffect};
+use crate::semantics::pandas::is_frame_attribute;
 
 /// A function defined at the top level of a cell: what following a call into it needs.
 #[derive(Debug)]
@@ -374,8 +374,8 @@ pub fn cell_rule_facts(body: &[Stmt], source: &str, cell: &CellFacts) -> CellRul
     facts.dropped = scan.dropped;
     facts.extends_pandas = scan.extends_pandas;
     facts.global_names = scan.global_names;
-    super::torch_classes::stored_attributes(body, &mut facts.stored_attributes);
-    facts.rewires_modules = super::torch_classes::rewires_modules(body);
+    crate::semantics::torch_classes::stored_attributes(body, &mut facts.stored_attributes);
+    facts.rewires_modules = crate::semantics::torch_classes::rewires_modules(body);
     // A statement too deep to analyse may do any of these.
     if body.iter().any(|s| matches!(s, Stmt::TooDeep { .. })) {
         facts.names_index = true;
@@ -617,33 +617,6 @@ fn suppresses_errors(items: &[(Expr, Option<Target>)]) -> bool {
             .and_then(|p| p.last().copied())
             .is_none_or(|last| matches!(last, "suppress" | "raises" | "ignore_errors"))
     })
-}
-
-/// Names the statements bind to another name (`d = df`, `a, b = df, x`): changes through the
-/// other name change their object too.
-pub fn aliased_names(stmts: &[Stmt], out: &mut BTreeSet<String>) {
-    fn value(e: &Expr, out: &mut BTreeSet<String>) {
-        match e {
-            Expr::Name { id, .. } => {
-                out.insert(id.clone());
-            }
-            Expr::Seq { elts, .. } => elts.iter().for_each(|e| value(e, out)),
-            _ => {}
-        }
-    }
-    for s in stmts {
-        if let Stmt::Assign { value: Some(v), .. } = s {
-            value(v, out);
-        }
-        for_each_expr(std::slice::from_ref(s), &mut |e| {
-            if let Expr::Walrus { value: v, .. } = e {
-                value(v, out);
-            }
-        });
-        if !matches!(s, Stmt::FunctionDef { .. } | Stmt::ClassDef { .. }) {
-            s.for_each_block(|b| aliased_names(b, out));
-        }
-    }
 }
 
 /// Line magics that cannot rebind names of the namespace.
@@ -919,10 +892,10 @@ pub struct HistoryState {
     /// Names some function of the notebook declares `global`: a call may rebind them.
     pub global_names: BTreeSet<String>,
     /// `nn.Module` subclasses defined at the top level, not rebound since.
-    pub torch_classes: BTreeMap<String, Rc<super::torch_classes::UserClass>>,
+    pub torch_classes: BTreeMap<String, Rc<crate::semantics::torch_classes::UserClass>>,
     /// Names bound at the top level to an instance of one of them (`model = Net()`), not rebound
     /// since: the class as it was then.
-    pub torch_instances: BTreeMap<String, Rc<super::torch_classes::UserClass>>,
+    pub torch_instances: BTreeMap<String, Rc<crate::semantics::torch_classes::UserClass>>,
     /// Attribute names an executed cell stored to or deleted (see `CellRuleFacts`).
     pub stored_attributes: BTreeSet<String>,
     /// An executed cell may have rewired modules otherwise.
@@ -931,6 +904,29 @@ pub struct HistoryState {
     pub bound_globals: BTreeSet<String>,
     /// An executed cell ran a star import or `exec`: any name may be bound.
     pub binds_unknown_names: bool,
+}
+
+impl KerasGlobals for HistoryState {
+    fn built(&self, name: &str) -> Option<&Built> {
+        self.global(name)
+    }
+
+    fn star_api(&self, name: &str) -> Option<&str> {
+        self.keras_star.get(name).map(String::as_str)
+    }
+
+    fn import(&self, name: &str) -> Option<&Val> {
+        self.imports.get(name)
+    }
+
+    fn function(&self, name: &str) -> Option<FunctionCode<'_>> {
+        let f = self.functions.get(name)?;
+        Some(FunctionCode {
+            params: &f.params.names,
+            body: &f.body,
+            source: &f.source,
+        })
+    }
 }
 
 impl Default for HistoryState {
@@ -1018,7 +1014,7 @@ impl HistoryState {
                             e.dotted_path()?.iter().map(|s| s.to_string()).collect();
                         self.resolve(&path)
                     };
-                    if let Some(class) = super::torch_classes::user_class(
+                    if let Some(class) = crate::semantics::torch_classes::user_class(
                         name,
                         &c.bases,
                         &c.body,
@@ -1138,14 +1134,17 @@ impl HistoryState {
 
     /// The class of the `nn.Module` instance a call gives: `Net(...)`, or `.to(device)` (and the
     /// other methods that return the module) of one.
-    fn torch_instance(&self, call: &Expr) -> Option<Rc<super::torch_classes::UserClass>> {
+    fn torch_instance(
+        &self,
+        call: &Expr,
+    ) -> Option<Rc<crate::semantics::torch_classes::UserClass>> {
         let Expr::Call { func, .. } = call else {
             return None;
         };
         match &**func {
             Expr::Name { id, .. } => self.torch_classes.get(id).cloned(),
             Expr::Attribute { value, attr, .. }
-                if super::torch_classes::RETURNS_MODULE.contains(&attr.as_str()) =>
+                if crate::semantics::torch_classes::RETURNS_MODULE.contains(&attr.as_str()) =>
             {
                 match &**value {
                     Expr::Name { id, .. } => self.torch_instances.get(id).cloned(),
@@ -1383,21 +1382,6 @@ impl Scan {
             _ => {}
         }
         e.for_each_child(|c| self.expr(c));
-    }
-}
-
-/// Calls `f` on every expression the statements evaluate when they run, sub-expressions
-/// included; function and class bodies and lambda bodies are left out.
-pub fn for_each_expr<'a>(stmts: &'a [Stmt], f: &mut impl FnMut(&'a Expr)) {
-    fn expr<'a>(e: &'a Expr, f: &mut impl FnMut(&'a Expr)) {
-        f(e);
-        if !matches!(e, Expr::Lambda { .. }) {
-            e.for_each_child(|c| expr(c, f));
-        }
-    }
-    for s in stmts {
-        s.for_each_expr(&mut |e| expr(e, f));
-        s.for_each_block(|b| for_each_expr(b, f));
     }
 }
 

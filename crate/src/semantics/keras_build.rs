@@ -13,8 +13,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use crate::ir::{keyword, Expr, Keyword, Literal, Stmt, Target};
 
 use super::abstract_value::Val;
-use super::flow::root_names;
-use super::history::{for_each_expr, HistoryState, UserFunction};
+use crate::ir_scan::for_each_expr;
+use crate::ir_scan::root_names;
 
 /// A shape, the batch axis first; `None` for an axis of unknown or variable size.
 pub type Dims = Vec<Option<i64>>;
@@ -403,9 +403,29 @@ fn names_read(e: &Expr, out: &mut BTreeSet<String>) {
     e.for_each_child(|c| names_read(c, out));
 }
 
+/// What the cells that ran tell the builder about global names (the walker's history answers).
+pub trait KerasGlobals {
+    /// What a global name certainly holds, as far as Keras models go.
+    fn built(&self, name: &str) -> Option<&Built>;
+    /// The Keras API path a star import bound the name to (`layers.Dense`).
+    fn star_api(&self, name: &str) -> Option<&str>;
+    /// What an imported name holds.
+    fn import(&self, name: &str) -> Option<&Val>;
+    /// A function the notebook defined by a plain `def`.
+    fn function(&self, name: &str) -> Option<FunctionCode<'_>>;
+}
+
+/// A function of the notebook as the builder follows it.
+pub struct FunctionCode<'f> {
+    pub params: &'f [String],
+    pub body: &'f [Stmt],
+    /// The source of the cell that defines it (the body's ranges index into it).
+    pub source: &'f str,
+}
+
 /// Where names are looked up while following the code: a function's locals hide the globals.
 struct Scope<'h> {
-    history: &'h HistoryState,
+    history: &'h dyn KerasGlobals,
     /// A function's local names and what is known of them (`None`: nothing).
     locals: Option<BTreeMap<String, Option<Built>>>,
     /// Calls of the notebook's functions followed so far (functions that call others).
@@ -413,7 +433,7 @@ struct Scope<'h> {
 }
 
 /// What `expr`, evaluated at the top level after the history so far, tells.
-pub fn eval_global(expr: &Expr, history: &HistoryState) -> Option<Built> {
+pub fn eval_global(expr: &Expr, history: &dyn KerasGlobals) -> Option<Built> {
     Scope {
         history,
         locals: None,
@@ -424,7 +444,11 @@ pub fn eval_global(expr: &Expr, history: &HistoryState) -> Option<Built> {
 
 /// `model.compile(...)`, `model.add(layer)`, `model.pop()` at the top level: the model after it,
 /// `None` when it is no longer known.
-pub fn apply_method(model: &BuiltModel, call: &Expr, history: &HistoryState) -> Option<BuiltModel> {
+pub fn apply_method(
+    model: &BuiltModel,
+    call: &Expr,
+    history: &dyn KerasGlobals,
+) -> Option<BuiltModel> {
     Scope {
         history,
         locals: None,
@@ -440,7 +464,7 @@ pub fn apply_method(model: &BuiltModel, call: &Expr, history: &HistoryState) -> 
 pub fn added_layer_problem(
     model: &BuiltModel,
     call: &Expr,
-    history: &HistoryState,
+    history: &dyn KerasGlobals,
 ) -> Option<String> {
     Scope {
         history,
@@ -456,11 +480,11 @@ impl Scope<'_> {
         match &self.locals {
             Some(locals) if locals.contains_key(name) => locals.get(name).cloned().flatten(),
             // A global model read inside a function may be changed through the local name.
-            Some(_) => match self.history.global(name)? {
+            Some(_) => match self.history.built(name)? {
                 Built::Model(_) => None,
                 b => Some(b.clone()),
             },
-            None => self.history.global(name).cloned(),
+            None => self.history.built(name).cloned(),
         }
     }
 
@@ -477,11 +501,11 @@ impl Scope<'_> {
             return None;
         }
         if path.len() == 1 {
-            if let Some(api) = self.history.keras_star.get(root) {
-                return Some(api.clone());
+            if let Some(api) = self.history.star_api(root) {
+                return Some(api.to_string());
             }
         }
-        let base = match self.history.imports.get(root)? {
+        let base = match self.history.import(root)? {
             Val::Lib(p) | Val::Module(Some(p)) => p.clone(),
             _ => return None,
         };
@@ -694,8 +718,7 @@ impl Scope<'_> {
             if self.is_local(id) || self.depth >= 3 {
                 return None;
             }
-            let f = self.history.functions.get(id)?;
-            return self.follow(f);
+            return self.follow(self.history.function(id)?);
         }
         None
     }
@@ -774,11 +797,11 @@ impl Scope<'_> {
 
     /// Follows a call of a function of the notebook whose body is straight-line code ending in
     /// `return <value>`. Parameters are unknown.
-    fn follow(&self, f: &UserFunction) -> Option<Built> {
+    fn follow(&self, f: FunctionCode) -> Option<Built> {
         let mut locals: BTreeMap<String, Option<Built>> =
-            f.params.names.iter().map(|n| (n.clone(), None)).collect();
+            f.params.iter().map(|n| (n.clone(), None)).collect();
         let mut bound = BTreeSet::new();
-        for s in &f.body {
+        for s in f.body {
             match s {
                 Stmt::Assign { targets, .. } => {
                     for t in targets {

@@ -8,8 +8,8 @@ use std::rc::Rc;
 use crate::ir::{keyword, Expr, Keyword, Literal, SeqKind};
 use crate::summary::shape_text;
 
-use super::flow::unpacks;
 use super::torch_classes::{run_forward, UserClass};
+use crate::ir_scan::unpacks;
 
 /// What is known of a tensor's shape: its dimensions when the rank is known (`None` for one of
 /// unknown size), else maybe the size of its last dimension.

@@ -1,7 +1,7 @@
 //! Tables read off scikit-learn 1.9.1 by `scripts/sklearn_tables.py` (generated: edit the script, not this file).
 
 /// The strings `scoring=` accepts: `get_scorer_names()` and names of earlier releases.
-pub(super) const SCORER_NAMES: &[&str] = &[
+pub(crate) const SCORER_NAMES: &[&str] = &[
     "accuracy",
     "adjusted_mutual_info_score",
     "adjusted_rand_score",
@@ -71,7 +71,7 @@ pub(super) const SCORER_NAMES: &[&str] = &[
 
 /// Classifiers and regressors whose `fit` (default parameters) raises ValueError when X and y
 /// have different numbers of samples (Found input variables with inconsistent numbers of samples).
-pub(super) const SAMPLE_CHECKED: &[&str] = &[
+pub(crate) const SAMPLE_CHECKED: &[&str] = &[
     "ARDRegression",
     "AdaBoostClassifier",
     "AdaBoostRegressor",
@@ -152,7 +152,7 @@ pub(super) const SAMPLE_CHECKED: &[&str] = &[
 ];
 
 /// Estimators that validate X as a 2-D numeric array: ValueError on text and on 1-D X.
-pub(super) const NUMERIC_2D: &[&str] = &[
+pub(crate) const NUMERIC_2D: &[&str] = &[
     "ARDRegression",
     "AdditiveChi2Sampler",
     "AffinityPropagation",
@@ -304,7 +304,7 @@ pub(super) const NUMERIC_2D: &[&str] = &[
 ];
 
 /// Of NUMERIC_2D, those whose `allow_nan` tag says they take NaN in X.
-pub(super) const ACCEPTS_NAN: &[&str] = &[
+pub(crate) const ACCEPTS_NAN: &[&str] = &[
     "DecisionTreeClassifier",
     "DecisionTreeRegressor",
     "ExtraTreeClassifier",
@@ -330,7 +330,7 @@ pub(super) const ACCEPTS_NAN: &[&str] = &[
 
 /// Estimators that build with default parameters and whose predict, transform, predict_proba
 /// and decision_function all raise NotFittedError before fit.
-pub(super) const UNFITTED_RAISE: &[&str] = &[
+pub(crate) const UNFITTED_RAISE: &[&str] = &[
     "ARDRegression",
     "AdaBoostClassifier",
     "AdaBoostRegressor",

@@ -1,0 +1,17 @@
+//! What the analysed objects are and what library calls do to them: the abstract values, and
+//! tables of library contracts.
+
+pub mod abstract_value;
+pub mod attr_tables;
+pub mod eval;
+pub mod keras_build;
+pub mod matplotlib;
+pub mod numpy;
+pub mod pandas;
+pub mod python;
+pub mod shapes;
+pub mod sklearn;
+pub mod sklearn_tables;
+pub mod torch_classes;
+pub mod torch_layers;
+pub mod torch_objects;

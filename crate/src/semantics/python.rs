@@ -1,0 +1,589 @@
+//! Python's own semantics on known values: operators, comprehensions, methods of the builtin
+//! types, and how a call binds its arguments to a function's parameters.
+
+use crate::did_you_mean::suggest;
+use crate::ir::{Expr, Keyword, Literal, Params};
+
+use super::abstract_value::Val;
+use super::pandas::PANDAS_INPLACE;
+
+/// The value of `l op r` on builtin values, as Python computes it, when the walker can: numbers
+/// (an int result only when it fits), texts joined or repeated (up to 10,000 characters), lists
+/// and tuples joined. A division by zero, or a type error, is no value.
+pub fn binop_value(op: &str, l: &Val, r: &Val) -> Option<Val> {
+    let number = |v: &Val| match v {
+        Val::Int(i) => Some(*i as f64),
+        Val::Float(f) => Some(*f),
+        _ => None,
+    };
+    match (l, r) {
+        (Val::Int(a), Val::Int(b)) => match op {
+            "+" => a.checked_add(*b).map(Val::Int),
+            "-" => a.checked_sub(*b).map(Val::Int),
+            "*" => a.checked_mul(*b).map(Val::Int),
+            // Python rounds the quotient down, and the remainder takes the divisor's sign.
+            "//" => {
+                let (q, r) = (a.checked_div(*b)?, a.checked_rem(*b)?);
+                Some(Val::Int(if r != 0 && (r < 0) != (*b < 0) {
+                    q - 1
+                } else {
+                    q
+                }))
+            }
+            "%" => {
+                let r = a.checked_rem(*b)?;
+                Some(Val::Int(if r != 0 && (r < 0) != (*b < 0) {
+                    r + b
+                } else {
+                    r
+                }))
+            }
+            "/" if *b != 0 => Some(Val::Float(*a as f64 / *b as f64)),
+            _ => None,
+        },
+        (Val::Int(_) | Val::Float(_), Val::Int(_) | Val::Float(_)) => {
+            let (a, b) = (number(l)?, number(r)?);
+            match op {
+                "+" => Some(Val::Float(a + b)),
+                "-" => Some(Val::Float(a - b)),
+                "*" => Some(Val::Float(a * b)),
+                "/" if b != 0.0 => Some(Val::Float(a / b)),
+                _ => None,
+            }
+        }
+        (Val::Str(a), Val::Str(b)) if op == "+" && a.len() + b.len() <= 10_000 => {
+            Some(Val::Str(format!("{a}{b}")))
+        }
+        (Val::Str(s), Val::Int(n)) | (Val::Int(n), Val::Str(s)) if op == "*" => {
+            let n = usize::try_from(*n).unwrap_or(0);
+            (s.len().saturating_mul(n) <= 10_000).then(|| Val::Str(s.repeat(n)))
+        }
+        (
+            Val::Items {
+                type_name: a,
+                items: x,
+            },
+            Val::Items {
+                type_name: b,
+                items: y,
+            },
+        ) if op == "+" && a == b && matches!(a.as_str(), "list" | "tuple") => Some(Val::Items {
+            type_name: a.clone(),
+            items: x.iter().chain(y).cloned().collect(),
+        }),
+        _ => {
+            // Only the types are known: Python's result type.
+            let (a, b) = (builtin_of(l)?, builtin_of(r)?);
+            // `%` may format a str, `**` may give a float or a complex.
+            if operand_error(op, a, b).is_some() || matches!(op, "%" | "**") {
+                return None;
+            }
+            let name = match (a, b) {
+                (Builtin::Int, Builtin::Int) if op == "/" => "float",
+                (Builtin::Int, Builtin::Int) => "int",
+                (Builtin::Float, _) | (_, Builtin::Float) if a.number() && b.number() => "float",
+                (Builtin::Str, _) | (_, Builtin::Str) => "str",
+                _ => return None,
+            };
+            Some(Val::Typed(name.into()))
+        }
+    }
+}
+
+/// The value of a comprehension, from its source text: `[...]` builds a list, `{x: y ...}` a
+/// dict, `{x ...}` a set (a generator expression is left unknown).
+pub fn comprehension_value(text: &str, elements: usize) -> Val {
+    let type_name = match (text.as_bytes().first(), elements) {
+        (Some(b'['), 1) => "list",
+        (Some(b'{'), 1) => "set",
+        (Some(b'{'), 2) => "dict",
+        _ => return Val::Unknown,
+    };
+    Val::Typed(type_name.into())
+}
+
+/// What method `attr` of an already evaluated `receiver` returns, when that is certain: `None`
+/// from the in-place methods of exact builtin containers (and of a plain DataFrame with
+/// `inplace=True`), the types of str methods, dict views. The walker evaluates the receiver once
+/// (a chain of calls stays linear).
+pub fn method_result(
+    receiver: &Val,
+    attr: &str,
+    args: &[Expr],
+    keywords: &[Keyword],
+) -> Option<Val> {
+    // A pandas.DataFrame itself (a subclass may override the method).
+    if matches!(&receiver, Val::Frame(f) if f.plain) {
+        let inplace = keywords.iter().any(|k| {
+            k.name.as_deref() == Some("inplace")
+                && matches!(
+                    k.value,
+                    Expr::Literal {
+                        value: Literal::Bool(true),
+                        ..
+                    }
+                )
+        });
+        return (inplace && PANDAS_INPLACE.contains(&attr)).then_some(Val::None);
+    }
+    let in_place = match builtin_of(receiver)? {
+        Builtin::List => &[
+            "append", "extend", "insert", "remove", "sort", "reverse", "clear",
+        ][..],
+        // Views, not lists (Python 2 gave lists).
+        Builtin::Dict if args.is_empty() && matches!(attr, "keys" | "values" | "items") => {
+            return Some(Val::Typed(format!("dict_{attr}")));
+        }
+        Builtin::Dict => &["update", "clear"][..],
+        Builtin::Set => &[
+            "add",
+            "discard",
+            "remove",
+            "clear",
+            "update",
+            "difference_update",
+            "intersection_update",
+            "symmetric_difference_update",
+        ][..],
+        Builtin::Str => {
+            if let Val::Str(text) = receiver {
+                if let Some(parts) = split_text(text, attr, args, keywords) {
+                    return Some(Val::Strs {
+                        type_name: "list".into(),
+                        items: parts,
+                    });
+                }
+            }
+            return str_method_result(attr);
+        }
+        _ => &[][..],
+    };
+    in_place.contains(&attr).then_some(Val::None)
+}
+
+/// Does a call of a function defined by a plain `def` fit its parameters? The message when not.
+pub fn user_call_problem(
+    name: &str,
+    p: &Params,
+    args: &[Expr],
+    keywords: &[Keyword],
+) -> Option<String> {
+    let n = args.len();
+    if n > p.positional && !p.vararg {
+        return Some(format!(
+            "{name}() takes {} positional argument{} but {n} were given",
+            p.positional,
+            if p.positional == 1 { "" } else { "s" }
+        ));
+    }
+    let kw_start = p.positional + usize::from(p.vararg);
+    let kw_only = p
+        .names
+        .get(kw_start..kw_start + p.keyword_only_required.len())
+        .unwrap_or(&[]);
+    let given: Vec<&str> = keywords.iter().filter_map(|k| k.name.as_deref()).collect();
+    for k in &given {
+        match p.names[..p.positional].iter().position(|x| x == k) {
+            Some(i) if i < p.posonly => {
+                if !p.kwarg {
+                    return Some(format!(
+                        "{name}() got a positional-only argument '{k}' passed as keyword"
+                    ));
+                }
+            }
+            Some(i) if i < n => {
+                return Some(format!("{name}() got multiple values for argument '{k}'"))
+            }
+            Some(_) => {}
+            None if kw_only.iter().any(|x| x == k) || p.kwarg => {}
+            None => {
+                let keywords = p.names[p.posonly..p.positional].iter().chain(kw_only);
+                let hint = suggest(k, keywords.map(String::as_str))
+                    .map(|s| format!(" (did you mean '{s}'?)"))
+                    .unwrap_or_default();
+                return Some(format!(
+                    "{name}() got an unexpected keyword argument '{k}'{hint}"
+                ));
+            }
+        }
+    }
+    let required = p.positional - p.positional_defaults.min(p.positional);
+    let missing: Vec<&String> = p.names[..required]
+        .iter()
+        .enumerate()
+        .filter(|(i, x)| *i >= n && !given.contains(&x.as_str()))
+        .map(|(_, x)| x)
+        .chain(
+            kw_only
+                .iter()
+                .zip(&p.keyword_only_required)
+                .filter(|(x, req)| **req && !given.contains(&x.as_str()))
+                .map(|(x, _)| x),
+        )
+        .collect();
+    if missing.is_empty() {
+        return None;
+    }
+    let shown: Vec<String> = missing.iter().map(|m| format!("'{m}'")).collect();
+    Some(format!(
+        "{name}() is missing {} required argument{}: {}",
+        missing.len(),
+        if missing.len() == 1 { "" } else { "s" },
+        shown.join(", ")
+    ))
+}
+
+/// The builtin type of an abstract value, when certain.
+pub fn builtin_of(v: &Val) -> Option<Builtin> {
+    match v {
+        Val::None => Some(Builtin::None),
+        Val::Int(_) => Some(Builtin::Int),
+        Val::Float(_) => Some(Builtin::Float),
+        Val::Str(_) => Some(Builtin::Str),
+        Val::Dict { .. } => Some(Builtin::Dict),
+        // Only the type is known: a builtin's result, or a kernel value it did not send whole
+        // (the kernel names builtin types by their bare name, any other class by its module).
+        Val::Typed(t) => match t.as_str() {
+            "NoneType" => Some(Builtin::None),
+            "int" => Some(Builtin::Int),
+            "float" => Some(Builtin::Float),
+            "str" => Some(Builtin::Str),
+            other => Builtin::of_name(other),
+        },
+        // A DataLoader's batch is followed as a list of tensors, whatever its `collate_fn` makes.
+        Val::Items { items, .. } if items.iter().any(|v| matches!(v, Val::Tensor(_))) => None,
+        Val::Items { type_name, .. }
+        | Val::Sized { type_name, .. }
+        | Val::Strs { type_name, .. } => Builtin::of_name(type_name),
+        _ => None,
+    }
+}
+
+/// Why `a op b` raises TypeError, in Python's words; None when the operation is defined (or may
+/// be: `%` formatting of a str).
+pub fn operand_error(op: &str, a: Builtin, b: Builtin) -> Option<String> {
+    binary_error(op, if op == "**" { "** or pow()" } else { op }, a, b)
+}
+
+/// `text.split(...)` / `text.rsplit(...)` of a known text, with literal arguments: the parts, as
+/// Python gives them. Splitting on whitespace only for ASCII texts (Python also splits on a few
+/// control characters that Rust does not count as whitespace).
+pub fn split_text(
+    text: &str,
+    attr: &str,
+    args: &[Expr],
+    keywords: &[Keyword],
+) -> Option<Vec<String>> {
+    if !matches!(attr, "split" | "rsplit") || !keywords.is_empty() {
+        return None;
+    }
+    let sep = match args.first() {
+        None
+        | Some(Expr::Literal {
+            value: Literal::None,
+            ..
+        }) => None,
+        Some(e) => Some(e.as_str_literal().filter(|s| !s.is_empty())?),
+    };
+    let max = match args.get(1) {
+        None => None,
+        Some(Expr::Literal {
+            value: Literal::Int(n),
+            ..
+        }) => usize::try_from(*n).ok(),
+        Some(_) => return None,
+    };
+    if args.len() > 2 || (max.is_some() && sep.is_none()) {
+        return None;
+    }
+    let parts: Vec<String> = match (sep, max) {
+        (None, _) if text.is_ascii() && !text.bytes().any(|b| (0x1c..=0x1f).contains(&b)) => {
+            text.split_ascii_whitespace().map(str::to_string).collect()
+        }
+        (None, _) => return None,
+        (Some(sep), None) => text.split(sep).map(str::to_string).collect(),
+        (Some(sep), Some(n)) if attr == "split" => {
+            text.splitn(n + 1, sep).map(str::to_string).collect()
+        }
+        (Some(sep), Some(n)) => {
+            let mut parts: Vec<String> = text.rsplitn(n + 1, sep).map(str::to_string).collect();
+            parts.reverse();
+            parts
+        }
+    };
+    Some(parts)
+}
+
+/// What a method of an exact str returns (an exact str, int or list), when that is certain.
+pub fn str_method_result(attr: &str) -> Option<Val> {
+    let type_name = match attr {
+        "capitalize" | "casefold" | "center" | "expandtabs" | "format" | "format_map" | "join"
+        | "ljust" | "lower" | "lstrip" | "removeprefix" | "removesuffix" | "replace" | "rjust"
+        | "rstrip" | "strip" | "swapcase" | "title" | "translate" | "upper" | "zfill" => "str",
+        "count" | "find" | "index" | "rfind" | "rindex" => "int",
+        "split" | "rsplit" | "splitlines" => "list",
+        _ => return None,
+    };
+    Some(Val::Typed(type_name.into()))
+}
+
+/// `operand_error`, with `shown` the operator as the message names it.
+pub fn binary_error(op: &str, shown: &str, a: Builtin, b: Builtin) -> Option<String> {
+    let defined = match op {
+        "+" => (a.number() && b.number()) || (a.sequence() && a == b),
+        "*" => {
+            (a.number() && b.number())
+                || (a.sequence() && b == Builtin::Int)
+                || (a == Builtin::Int && b.sequence())
+        }
+        "-" => (a.number() && b.number()) || (a == Builtin::Set && b == Builtin::Set),
+        "/" | "//" | "**" => a.number() && b.number(),
+        "%" => (a.number() && b.number()) || a == Builtin::Str,
+        "@" => false,
+        "&" | "|" | "^" => {
+            (a == Builtin::Int && b == Builtin::Int)
+                || (a == Builtin::Set && b == Builtin::Set)
+                || (op == "|" && a == Builtin::Dict && b == Builtin::Dict)
+        }
+        "<<" | ">>" => a == Builtin::Int && b == Builtin::Int,
+        _ => return None,
+    };
+    if defined {
+        return None;
+    }
+    Some(match (op, a, b) {
+        ("+", Builtin::Str | Builtin::List | Builtin::Tuple, _) => format!(
+            "can only concatenate {} (not \"{}\") to {}",
+            a.name(),
+            b.name(),
+            a.name()
+        ),
+        ("*", _, _) if a.sequence() || b.sequence() => {
+            let other = if a.sequence() { b } else { a };
+            format!(
+                "can't multiply sequence by non-int of type '{}'",
+                other.name()
+            )
+        }
+        _ => format!(
+            "unsupported operand type(s) for {shown}: '{}' and '{}'",
+            a.name(),
+            b.name()
+        ),
+    })
+}
+
+/// The builtin type of a value, when certain.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Builtin {
+    None,
+    Int,
+    Float,
+    Str,
+    List,
+    Tuple,
+    Dict,
+    Set,
+}
+
+impl Builtin {
+    /// The type's name as Python's messages write it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Builtin::None => "NoneType",
+            Builtin::Int => "int",
+            Builtin::Float => "float",
+            Builtin::Str => "str",
+            Builtin::List => "list",
+            Builtin::Tuple => "tuple",
+            Builtin::Dict => "dict",
+            Builtin::Set => "set",
+        }
+    }
+
+    /// "None", "an int", "a str", ... for messages.
+    pub fn described(self) -> &'static str {
+        match self {
+            Builtin::None => "None",
+            Builtin::Int => "an int",
+            Builtin::Float => "a float",
+            Builtin::Str => "a str",
+            Builtin::List => "a list",
+            Builtin::Tuple => "a tuple",
+            Builtin::Dict => "a dict",
+            Builtin::Set => "a set",
+        }
+    }
+
+    pub fn of_name(type_name: &str) -> Option<Builtin> {
+        match type_name {
+            "list" => Some(Builtin::List),
+            "tuple" => Some(Builtin::Tuple),
+            "dict" => Some(Builtin::Dict),
+            "set" => Some(Builtin::Set),
+            _ => None,
+        }
+    }
+
+    pub fn number(self) -> bool {
+        matches!(self, Builtin::Int | Builtin::Float)
+    }
+
+    pub fn sequence(self) -> bool {
+        matches!(self, Builtin::Str | Builtin::List | Builtin::Tuple)
+    }
+
+    /// The attributes of the type that are not dunders, in every Python from 3.8 to 3.14.
+    pub fn attributes(self) -> &'static [&'static str] {
+        match self {
+            Builtin::None => &[],
+            Builtin::Int => &[
+                "as_integer_ratio",
+                "bit_count",
+                "bit_length",
+                "conjugate",
+                "denominator",
+                "from_bytes",
+                "imag",
+                "is_integer",
+                "numerator",
+                "real",
+                "to_bytes",
+            ],
+            Builtin::Float => &[
+                "as_integer_ratio",
+                "conjugate",
+                "from_number",
+                "fromhex",
+                "hex",
+                "imag",
+                "is_integer",
+                "real",
+            ],
+            Builtin::Str => &[
+                "capitalize",
+                "casefold",
+                "center",
+                "count",
+                "encode",
+                "endswith",
+                "expandtabs",
+                "find",
+                "format",
+                "format_map",
+                "index",
+                "isalnum",
+                "isalpha",
+                "isascii",
+                "isdecimal",
+                "isdigit",
+                "isidentifier",
+                "islower",
+                "isnumeric",
+                "isprintable",
+                "isspace",
+                "istitle",
+                "isupper",
+                "join",
+                "ljust",
+                "lower",
+                "lstrip",
+                "maketrans",
+                "partition",
+                "removeprefix",
+                "removesuffix",
+                "replace",
+                "rfind",
+                "rindex",
+                "rjust",
+                "rpartition",
+                "rsplit",
+                "rstrip",
+                "split",
+                "splitlines",
+                "startswith",
+                "strip",
+                "swapcase",
+                "title",
+                "translate",
+                "upper",
+                "zfill",
+            ],
+            Builtin::List => &[
+                "append", "clear", "copy", "count", "extend", "index", "insert", "pop", "remove",
+                "reverse", "sort",
+            ],
+            Builtin::Tuple => &["count", "index"],
+            Builtin::Dict => &[
+                "clear",
+                "copy",
+                "fromkeys",
+                "get",
+                "items",
+                "keys",
+                "pop",
+                "popitem",
+                "setdefault",
+                "update",
+                "values",
+            ],
+            Builtin::Set => &[
+                "add",
+                "clear",
+                "copy",
+                "difference",
+                "difference_update",
+                "discard",
+                "intersection",
+                "intersection_update",
+                "isdisjoint",
+                "issubset",
+                "issuperset",
+                "pop",
+                "remove",
+                "symmetric_difference",
+                "symmetric_difference_update",
+                "union",
+                "update",
+            ],
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn integer_arithmetic_rounds_like_python() {
+        let int = |v: Option<Val>| match v {
+            Some(Val::Int(i)) => i,
+            other => panic!("{other:?}"),
+        };
+        // python3 -c "print(7 // -2, -7 // 2, 7 % -2, -7 % 2, 6 // 3, -6 % 3)"
+        let cases = [
+            (7, -2, "//", -4),
+            (-7, 2, "//", -4),
+            (7, -2, "%", -1),
+            (-7, 2, "%", 1),
+            (6, 3, "//", 2),
+            (-6, 3, "%", 0),
+        ];
+        for (a, b, op, want) in cases {
+            assert_eq!(
+                int(binop_value(op, &Val::Int(a), &Val::Int(b))),
+                want,
+                "{a} {op} {b}"
+            );
+        }
+        assert_eq!(binop_value("//", &Val::Int(1), &Val::Int(0)), None);
+        assert_eq!(
+            binop_value("/", &Val::Int(7), &Val::Int(2)),
+            Some(Val::Float(3.5))
+        );
+        assert_eq!(
+            binop_value("*", &Val::Str("ab".into()), &Val::Int(2)),
+            Some(Val::Str("abab".into()))
+        );
+    }
+}

@@ -1,0 +1,428 @@
+//! scikit-learn's values: estimators as their constructors make them, and their fitted attributes.
+
+use std::collections::BTreeMap;
+
+use crate::ir::{keyword, Expr, Keyword, Literal, TextRange};
+
+use crate::ir_scan::unpacks;
+
+use super::abstract_value::{ArrayLib, ArrayVal, Estimator, Val};
+use super::eval::Eval;
+use super::sklearn_tables::{NUMERIC_2D, UNFITTED_RAISE};
+
+pub fn construct(path: &str, keywords: &[Keyword], range: TextRange) -> Option<Estimator> {
+    if !path.starts_with("sklearn.") {
+        return None;
+    }
+    let class = path.rsplit('.').next()?;
+    if ![NUMERIC_2D, KNOWN, UNFITTED_RAISE]
+        .iter()
+        .any(|table| table.contains(&class))
+    {
+        return None;
+    }
+    let mut params = BTreeMap::new();
+    for k in keywords {
+        let name = k.name.as_ref()?;
+        if let Expr::Literal { value, .. } = &k.value {
+            params.insert(name.clone(), value.clone());
+        } else {
+            params.insert(name.clone(), Literal::Ellipsis);
+        }
+    }
+    Some(Estimator {
+        class: class.to_string(),
+        type_path: path.to_string(),
+        fitted: if STATELESS.contains(&class) {
+            None
+        } else {
+            Some(false)
+        },
+        params,
+        constructed_at: Some(range),
+        ..Default::default()
+    })
+}
+
+/// The value of a fitted attribute whose shape the number of features fixes. `coef_` is not
+/// followed: its shape also depends on the targets (one row per class or output, or none).
+pub fn attribute_value(e: &Estimator, attr: &str) -> Val {
+    match (attr, e.fitted, e.n_features) {
+        ("feature_importances_", Some(true), Some(n))
+            if e.is_sklearn() && TREE_IMPORTANCES.contains(&e.class.as_str()) =>
+        {
+            let of = match &e.name {
+                Some(name) => name.clone(),
+                None => format!("a {}", e.class),
+            };
+            Val::Array(ArrayVal {
+                lib: ArrayLib::Numpy,
+                shape: vec![n],
+                dtype: Some("float64".into()),
+                has_nan: None,
+                csv_object_column: None,
+                origin: Some(format!(
+                    "the feature_importances_ of {of} (fitted on {n} features)"
+                )),
+                non_integer: None,
+            })
+        }
+        _ => Val::Unknown,
+    }
+}
+
+/// Known estimators and transformers (constructing one gives an unfitted estimator).
+pub const KNOWN: &[&str] = &[
+    "OneHotEncoder",
+    "OrdinalEncoder",
+    "LabelEncoder",
+    "SimpleImputer",
+    "CountVectorizer",
+    "TfidfVectorizer",
+    "IsolationForest",
+    "AdaBoostClassifier",
+    "AdaBoostRegressor",
+    "NearestNeighbors",
+];
+
+/// Stateless transformers: `transform` works without `fit` (the kernel may still report them
+/// unfitted).
+pub const STATELESS: &[&str] = &[
+    "AdditiveChi2Sampler",
+    "GaussianProcessRegressor",
+    "Normalizer",
+    "Binarizer",
+    "FunctionTransformer",
+    "HashingVectorizer",
+    "FeatureHasher",
+    "PatchExtractor",
+];
+
+/// Tree models whose `feature_importances_` is a fresh float array of shape `(n_features_in_,)`
+/// (a property computed from the fitted trees, whatever the targets).
+pub const TREE_IMPORTANCES: &[&str] = &[
+    "DecisionTreeClassifier",
+    "DecisionTreeRegressor",
+    "ExtraTreeClassifier",
+    "ExtraTreeRegressor",
+    "RandomForestClassifier",
+    "RandomForestRegressor",
+    "ExtraTreesClassifier",
+    "ExtraTreesRegressor",
+    "GradientBoostingClassifier",
+    "GradientBoostingRegressor",
+];
+
+/// `a_train, a_test, b_train, b_test = train_test_split(a, b, test_size=...)`: the parts of each
+/// array, with their numbers of rows when `test_size` (or the default 0.25) fixes them.
+pub fn split_result(w: &dyn Eval, value: &Expr, n_targets: usize) -> Option<Vec<Val>> {
+    let Expr::Call {
+        func,
+        args,
+        keywords,
+        ..
+    } = value
+    else {
+        return None;
+    };
+    if w.lib_path(func)?.rsplit('.').next() != Some("train_test_split")
+        || !w.lib_path(func)?.starts_with("sklearn.")
+        || args.is_empty()
+        || n_targets != 2 * args.len()
+        || unpacks(args, keywords)
+    {
+        return None;
+    }
+    let vals: Vec<Val> = args.iter().map(|a| w.eval(a)).collect();
+    let n = vals.iter().find_map(|v| data_shape(v).0);
+    let test = match (
+        keyword(keywords, "test_size"),
+        keyword(keywords, "train_size"),
+        n,
+    ) {
+        (None, None, Some(n)) => Some((n as f64 * 0.25).ceil() as i64),
+        (
+            Some(Expr::Literal {
+                value: Literal::Float(f),
+                ..
+            }),
+            None,
+            Some(n),
+        ) if *f > 0.0 && *f < 1.0 => Some((n as f64 * f).ceil() as i64),
+        (
+            Some(Expr::Literal {
+                value: Literal::Int(k),
+                ..
+            }),
+            None,
+            Some(n),
+        ) if *k > 0 && *k < n => Some(*k),
+        _ => None,
+    };
+    let sizes = match (n, test) {
+        (Some(n), Some(t)) if t < n => [Some(n - t), Some(t)],
+        _ => [None, None],
+    };
+    let mut out = Vec::new();
+    for v in &vals {
+        for rows in sizes {
+            out.push(match v {
+                Val::Frame(f) => Val::Frame(super::abstract_value::Frame {
+                    n_rows: rows,
+                    ..super::pandas::rows_of(f)
+                }),
+                Val::Series(s) => Val::Series(super::abstract_value::SeriesVal {
+                    len: rows,
+                    str_examples: Vec::new(),
+                    has_nan: if s.has_nan == Some(false) {
+                        Some(false)
+                    } else {
+                        None
+                    },
+                    non_integer: None,
+                    ..s.clone()
+                }),
+                Val::Array(a) if !a.shape.is_empty() => match rows {
+                    Some(r) => {
+                        let mut shape = a.shape.clone();
+                        shape[0] = r;
+                        Val::Array(ArrayVal {
+                            shape,
+                            has_nan: if a.has_nan == Some(false) {
+                                Some(false)
+                            } else {
+                                None
+                            },
+                            origin: None,
+                            non_integer: None,
+                            ..a.clone()
+                        })
+                    }
+                    None => Val::Unknown,
+                },
+                _ => Val::Unknown,
+            });
+        }
+    }
+    Some(out)
+}
+
+/// Values of sklearn calls the rules follow.
+pub fn lib_call_result(
+    w: &dyn Eval,
+    path: &str,
+    args: &[Expr],
+    keywords: &[Keyword],
+) -> Option<Val> {
+    if unpacks(args, keywords) {
+        return None;
+    }
+    if path.starts_with("sklearn.metrics") && path.ends_with(".confusion_matrix") {
+        let y_true = args.first().or_else(|| keyword(keywords, "y_true"))?;
+        let y_pred = args.get(1).or_else(|| keyword(keywords, "y_pred"))?;
+        let labels = args.get(2).or_else(|| keyword(keywords, "labels"));
+        let (classes, exact) = matrix_classes(w, y_true, y_pred, labels)?;
+        return Some(Val::ConfusionMatrix { classes, exact });
+    }
+    if let Some(composite) = composite(w, path, args, keywords) {
+        return Some(Val::Estimator(composite));
+    }
+    if is_confusion_display(path) {
+        let cm = args
+            .first()
+            .or_else(|| keyword(keywords, "confusion_matrix"))?;
+        let Val::ConfusionMatrix { classes, exact } = w.eval(cm) else {
+            return Some(Val::Unknown);
+        };
+        let labels = match keyword(keywords, "display_labels") {
+            None => None,
+            Some(e) => Some(w.eval(e).sized()?.1),
+        };
+        return Some(Val::ConfusionDisplay {
+            classes,
+            exact,
+            labels,
+        });
+    }
+    None
+}
+
+pub fn method_result(w: &dyn Eval, e: &Estimator, attr: &str, args: &[Expr]) -> Val {
+    // `fit` returns the estimator itself (`model = LinearRegression().fit(X, y)`).
+    if attr == "fit" && e.is_sklearn() {
+        return after_method(w, e, attr, args);
+    }
+    if !matches!(attr, "fit_transform" | "transform")
+        || !SHAPE_PRESERVING.contains(&e.class.as_str())
+    {
+        return Val::Unknown;
+    }
+    let Some(x) = args.first() else {
+        return Val::Unknown;
+    };
+    match data_shape(&w.eval(x)) {
+        (Some(r), Some(c), _) => Val::Array(ArrayVal {
+            lib: ArrayLib::Numpy,
+            shape: vec![r, c],
+            dtype: Some("float64".into()),
+            has_nan: None,
+            csv_object_column: None,
+            origin: None,
+            non_integer: None,
+        }),
+        _ => Val::Unknown,
+    }
+}
+
+/// The estimator after a method call on it.
+pub fn after_method(w: &dyn Eval, e: &Estimator, attr: &str, args: &[Expr]) -> Val {
+    match attr {
+        "fit" | "fit_transform" | "fit_predict" | "partial_fit" => {
+            let Some(x) = args.first() else {
+                return Val::Unknown;
+            };
+            let (rows, cols, names) = data_shape(&w.eval(x));
+            Val::Estimator(Estimator {
+                fitted: Some(true),
+                n_samples: rows,
+                n_features: cols,
+                feature_names: names,
+                n_classes: None,
+                ..e.clone()
+            })
+        }
+        "set_params" => Val::Unknown,
+        _ => Val::Estimator(e.clone()),
+    }
+}
+
+/// Number of samples, number of features, and feature names of data passed as `X`.
+pub fn data_shape(v: &Val) -> (Option<i64>, Option<i64>, Option<Vec<String>>) {
+    match v {
+        Val::Frame(f) => (f.n_rows, f.n_columns(), f.columns.clone()),
+        Val::Array(a) if a.shape.len() == 2 => (Some(a.shape[0]), Some(a.shape[1]), None),
+        Val::Array(a) if !a.shape.is_empty() => (Some(a.shape[0]), None, None),
+        Val::Series(s) => (s.len, None, None),
+        _ => (None, None, None),
+    }
+}
+
+/// `Pipeline([(name, est), ...])`, `make_pipeline(est, ...)`, and `GridSearchCV(est, grid)` /
+/// `RandomizedSearchCV(est, distributions)` whose grid changes only parameters (lists of
+/// literals, no step replaced, no `metric`): an unfitted estimator whose `inner` estimators
+/// validate `X` in order. Every part must be a scikit-learn estimator built in this cell.
+pub fn composite(
+    w: &dyn Eval,
+    path: &str,
+    args: &[Expr],
+    keywords: &[Keyword],
+) -> Option<Estimator> {
+    let rest = path.strip_prefix("sklearn.")?;
+    let class = rest.rsplit('.').next()?;
+    let inner = match class {
+        "Pipeline" => {
+            let steps = args.first().or_else(|| keyword(keywords, "steps"))?;
+            let Expr::Seq { elts, .. } = steps else {
+                return None;
+            };
+            elts.iter()
+                .map(|step| match step {
+                    Expr::Seq { elts, .. } if elts.len() == 2 => built_estimator(w, &elts[1]),
+                    _ => None,
+                })
+                .collect::<Option<Vec<_>>>()?
+        }
+        "make_pipeline" => args
+            .iter()
+            .map(|a| built_estimator(w, a))
+            .collect::<Option<Vec<_>>>()?,
+        "GridSearchCV" | "RandomizedSearchCV" => {
+            let est = built_estimator(w, args.first().or_else(|| keyword(keywords, "estimator"))?)?;
+            let grid = args
+                .get(1)
+                .or_else(|| keyword(keywords, "param_grid"))
+                .or_else(|| keyword(keywords, "param_distributions"))?;
+            let Expr::Dict { keys, values, .. } = grid else {
+                return None;
+            };
+            let pipeline = est.class == "Pipeline";
+            for (k, v) in keys.iter().zip(values) {
+                let k = k.as_ref()?.as_str_literal()?;
+                let literals = matches!(v, Expr::Seq { elts, .. }
+                    if elts.iter().all(|e| matches!(e, Expr::Literal { value, .. } if *value != Literal::Str("passthrough".into()))));
+                if k.contains("metric") || (pipeline && !k.contains("__")) || !literals {
+                    return None;
+                }
+            }
+            vec![est]
+        }
+        _ => return None,
+    };
+    if inner.is_empty() {
+        return None;
+    }
+    let class = if class == "make_pipeline" {
+        "Pipeline"
+    } else {
+        class
+    };
+    let params = keywords
+        .iter()
+        .filter_map(|k| {
+            let value = match &k.value {
+                Expr::Literal { value, .. } => value.clone(),
+                _ => Literal::Ellipsis,
+            };
+            Some((k.name.clone()?, value))
+        })
+        .collect();
+    Some(Estimator {
+        class: class.to_string(),
+        type_path: path.to_string(),
+        steps: inner.iter().map(|e| e.class.clone()).collect(),
+        fitted: Some(false),
+        params,
+        constructed_at: args.first().map(Expr::range),
+        inner,
+        ..Default::default()
+    })
+}
+
+pub fn is_confusion_display(path: &str) -> bool {
+    path.starts_with("sklearn.metrics") && path.ends_with(".ConfusionMatrixDisplay")
+}
+
+/// The classes a confusion matrix of `y_true` and `y_pred` has: `labels` when given, else at
+/// least as many as either holds distinct values.
+pub fn matrix_classes(
+    w: &dyn Eval,
+    y_true: &Expr,
+    y_pred: &Expr,
+    labels: Option<&Expr>,
+) -> Option<(i64, bool)> {
+    if let Some(labels) = labels {
+        return w.eval(labels).sized().map(|(_, n)| (n, true));
+    }
+    let a = w.distinct_values(y_true);
+    let b = w.distinct_values(y_pred);
+    a.max(b).map(|n| (n, false))
+}
+
+/// Estimators whose output has the same shape as their input.
+pub const SHAPE_PRESERVING: &[&str] = &[
+    "StandardScaler",
+    "MinMaxScaler",
+    "MaxAbsScaler",
+    "RobustScaler",
+    "PowerTransformer",
+    "QuantileTransformer",
+    "Normalizer",
+];
+
+/// A scikit-learn estimator built in this cell (`e` evaluates to it).
+pub fn built_estimator(w: &dyn Eval, e: &Expr) -> Option<Estimator> {
+    match w.eval(e) {
+        Val::Estimator(est) if est.is_sklearn() && est.constructed_at.is_some() => Some(est),
+        _ => None,
+    }
+}

@@ -1,0 +1,149 @@
+//! Handing what is evaluated to the rules: each statement's iterated or unpacked values, and
+//! every expression that will certainly be evaluated.
+
+use std::collections::BTreeSet;
+
+use crate::ir::{Expr, Stmt, TextRange};
+
+use crate::semantics::abstract_value::Val;
+
+use super::state::Walker;
+use crate::ir_scan::target_names;
+
+impl<'a> Walker<'a> {
+    /// Runs the rules on what a statement iterates or unpacks, its expressions evaluated.
+    pub(super) fn check_stmt_values(&mut self, stmt: &Stmt) {
+        let mut found = Vec::new();
+        self.checks.statement(self, stmt, &mut found);
+        self.out.extend(found);
+    }
+
+    /// Runs the rules on `expr` and on the sub-expressions that will certainly be evaluated.
+    pub fn check(&mut self, expr: &Expr) {
+        match expr {
+            Expr::Lambda { .. } => return,
+            Expr::Comprehension {
+                elements,
+                generators,
+                ..
+            } => {
+                if let Some(g) = generators.first() {
+                    self.check(&g.iter);
+                }
+                // One generator over a non-empty iterable, no condition: the elements are
+                // evaluated at least once, with the target names unknown.
+                if let [g] = generators.as_slice() {
+                    if g.ifs.is_empty() && self.non_empty(&g.iter) {
+                        let mut names = BTreeSet::new();
+                        target_names(&g.target, &mut names, false);
+                        let mark = self.shadowed.len();
+                        let saved: Vec<(String, Option<Val>, bool)> = names
+                            .into_iter()
+                            .map(|n| {
+                                let before = self.env.insert(n.clone(), Val::Unknown);
+                                let fresh = self.bound_here.insert(n.clone());
+                                let defined = self.defined_here.remove(&n);
+                                if let Some(p) = defined {
+                                    // Restored below; the element sees the loop variable.
+                                    self.shadowed.push((n.clone(), p));
+                                }
+                                (n, before, fresh)
+                            })
+                            .collect();
+                        for e in elements {
+                            self.check(e);
+                        }
+                        for (n, before, fresh) in saved {
+                            match before {
+                                Some(v) => self.env.insert(n.clone(), v),
+                                None => self.env.remove(&n),
+                            };
+                            if fresh {
+                                self.bound_here.remove(&n);
+                            }
+                        }
+                        let hidden: Vec<_> = self.shadowed.drain(mark..).collect();
+                        for (n, p) in hidden {
+                            self.defined_here.insert(n, p);
+                        }
+                    }
+                }
+                let mut found = Vec::new();
+                self.checks.comprehension(self, expr, &mut found);
+                self.out.extend(found);
+                return;
+            }
+            Expr::Other { children, range } => {
+                if self.short_circuits(*range, children) {
+                    return;
+                }
+                for c in children {
+                    self.check(c);
+                }
+            }
+            Expr::Attribute { value, .. } => self.check(value),
+            Expr::Subscript { value, index, .. } => {
+                self.check(value);
+                self.check(index);
+            }
+            Expr::Call {
+                func,
+                args,
+                keywords,
+                ..
+            } => {
+                self.check(func);
+                for a in args {
+                    self.check(a);
+                }
+                for k in keywords {
+                    self.check(&k.value);
+                }
+            }
+            Expr::Seq { elts, .. } => elts.iter().for_each(|e| self.check(e)),
+            Expr::Dict { keys, values, .. } => {
+                keys.iter().flatten().for_each(|e| self.check(e));
+                values.iter().for_each(|e| self.check(e));
+            }
+            Expr::Slice {
+                lower, upper, step, ..
+            } => {
+                for e in [lower, upper, step].into_iter().flatten() {
+                    self.check(e);
+                }
+            }
+            Expr::Starred { value, .. } => self.check(value),
+            Expr::BinOp { left, right, .. } => {
+                self.check(left);
+                self.check(right);
+            }
+            Expr::Walrus { value, .. } => self.check(value),
+            Expr::Name { .. } | Expr::Literal { .. } => {}
+        }
+        let mut found = Vec::new();
+        self.checks.expression(self, expr, &mut found);
+        self.out.extend(found);
+        if !self.speculating {
+            self.follow_call(expr);
+        }
+    }
+
+    /// `a and b`, `a or b`, `x if c else y`: some children may never be evaluated. The IR folds
+    /// these into `Other`, so look at the source between the children.
+    pub(super) fn short_circuits(&self, range: TextRange, children: &[Expr]) -> bool {
+        let mut gaps = String::new();
+        let mut pos = range.start;
+        for c in children {
+            let r = c.range();
+            if r.start >= pos {
+                gaps.push_str(self.text(TextRange::new(pos, r.start)));
+                gaps.push(' ');
+                pos = r.end;
+            }
+        }
+        gaps.push_str(self.text(TextRange::new(pos.min(range.end), range.end)));
+        // Inside string literals (f-strings) these words are harmless but we stay conservative.
+        gaps.split(|c: char| !c.is_alphanumeric() && c != '_')
+            .any(|w| matches!(w, "and" | "or" | "if" | "else"))
+    }
+}

@@ -1,0 +1,678 @@
+//! The evaluator: the abstract value of an expression, and what evaluating it does to the
+//! objects it touches.
+
+use std::collections::BTreeSet;
+
+use crate::ir::{Expr, Keyword, Literal, SeqKind, TextRange};
+
+use crate::rules::{columns, numpy_calls, pytypes};
+use crate::semantics::abstract_value::{ArrayLib, ArrayVal, Frame, SeriesVal, Val};
+use crate::semantics::pandas::rows_of;
+use crate::semantics::{torch_classes, torch_layers};
+
+use super::state::{has_inplace, is_pure_lib, nan_through, position, Walker, PURE_BUILTINS};
+use crate::ir_scan::{base_name, collect_calls, root_names, str_list};
+
+impl<'a> Walker<'a> {
+    /// Is the iterable certainly non-empty?
+    pub fn non_empty(&self, iter: &Expr) -> bool {
+        // A DataLoader, maybe wrapped (`tqdm(loader)`).
+        if let Val::Loader { non_empty, .. } = self.eval(iter) {
+            return non_empty;
+        }
+        match iter {
+            Expr::Seq { elts, .. } => {
+                !elts.is_empty() && !elts.iter().any(|e| matches!(e, Expr::Starred { .. }))
+            }
+            Expr::Call {
+                func,
+                args,
+                keywords,
+                ..
+            } if keywords.is_empty() => {
+                let Expr::Name { id, .. } = &**func else {
+                    return false;
+                };
+                if !self.is_builtin(id) {
+                    return false;
+                }
+                let int = |e: &Expr| match self.eval(e) {
+                    Val::Int(i) => Some(i),
+                    _ => None,
+                };
+                match (id.as_str(), args.as_slice()) {
+                    ("range", [n]) => matches!(int(n), Some(n) if n > 0),
+                    ("range", [a, b]) => matches!((int(a), int(b)), (Some(a), Some(b)) if a < b),
+                    ("enumerate", [x] | [x, _]) => self.non_empty(x),
+                    _ => false,
+                }
+            }
+            Expr::Name { .. } | Expr::Attribute { .. } => match self.eval(iter) {
+                v @ (Val::Sized { .. }
+                | Val::Strs { .. }
+                | Val::Items { .. }
+                | Val::Dict { .. }) => v.sized().is_some_and(|(_, n)| n > 0),
+                Val::Array(a) => a.shape.first().is_some_and(|&n| n > 0),
+                Val::Frame(f) => f.columns.is_some_and(|c| !c.is_empty()),
+                _ => false,
+            },
+            _ => false,
+        }
+    }
+
+    /// The abstract value of an expression (no diagnostics).
+    pub fn eval(&self, expr: &Expr) -> Val {
+        match expr {
+            Expr::Name { id, .. } => self.get(id),
+            Expr::Literal { value, .. } => match value {
+                Literal::Int(i) => Val::Int(*i),
+                Literal::Float(f) => Val::Float(*f),
+                Literal::Str(s) => Val::Str(s.clone()),
+                Literal::None => Val::None,
+                _ => Val::Unknown,
+            },
+            Expr::Seq { kind, elts, .. }
+                if !elts.is_empty()
+                    && matches!(kind, SeqKind::List | SeqKind::Tuple)
+                    && elts.iter().all(|e| e.as_str_literal().is_some()) =>
+            {
+                Val::Strs {
+                    type_name: if *kind == SeqKind::List {
+                        "list"
+                    } else {
+                        "tuple"
+                    }
+                    .into(),
+                    items: elts
+                        .iter()
+                        .filter_map(|e| e.as_str_literal().map(str::to_string))
+                        .collect(),
+                }
+            }
+            Expr::Seq { kind, elts, .. }
+                if !elts.iter().any(|e| matches!(e, Expr::Starred { .. })) =>
+            {
+                match kind {
+                    SeqKind::List | SeqKind::Tuple => Val::Items {
+                        type_name: if *kind == SeqKind::List {
+                            "list"
+                        } else {
+                            "tuple"
+                        }
+                        .into(),
+                        items: elts.iter().map(|e| self.eval(e)).collect(),
+                    },
+                    SeqKind::Set => Val::Sized {
+                        type_name: "set".into(),
+                        len: elts.len() as i64,
+                    },
+                }
+            }
+            Expr::Dict { keys, values, .. } => {
+                let keys: Option<Vec<String>> = keys
+                    .iter()
+                    .map(|k| k.as_ref()?.as_str_literal().map(str::to_string))
+                    .collect();
+                match keys {
+                    // A repeated key keeps its first place and its last value: not followed.
+                    Some(keys) if keys.iter().collect::<BTreeSet<_>>().len() == keys.len() => {
+                        Val::Dict {
+                            keys,
+                            values: values.iter().map(|v| self.eval(v)).collect(),
+                        }
+                    }
+                    _ => Val::Unknown,
+                }
+            }
+            Expr::Attribute { value, attr, .. } => self.attribute_value(&self.eval(value), attr),
+            Expr::Subscript { value, index, .. } => {
+                // `df.loc[mask]`: the rows where the mask holds.
+                if let Expr::Attribute {
+                    value: frame, attr, ..
+                } = &**value
+                {
+                    if attr == "loc" {
+                        if let Val::Frame(f) = self.eval(frame) {
+                            if self.is_row_mask(index) {
+                                return Val::Frame(rows_of(&f));
+                            }
+                        }
+                        return Val::Unknown;
+                    }
+                    // `X.shape[1]`
+                    if attr == "shape" {
+                        let dims = match self.eval(frame) {
+                            Val::Array(a) => a.shape.iter().map(|&d| Some(d)).collect(),
+                            Val::Frame(f) => vec![f.n_rows, f.n_columns()],
+                            Val::Series(s) => vec![s.len],
+                            _ => return Val::Unknown,
+                        };
+                        let Val::Int(i) = self.eval(index) else {
+                            return Val::Unknown;
+                        };
+                        let at = if i < 0 { i + dims.len() as i64 } else { i };
+                        return match usize::try_from(at).ok().and_then(|at| dims.get(at)) {
+                            Some(Some(d)) => Val::Int(*d),
+                            _ => Val::Unknown,
+                        };
+                    }
+                }
+                let base = self.eval(value);
+                match base {
+                    Val::Strs { items, .. } => match position(items.len(), &self.eval(index)) {
+                        Some(at) => Val::Str(items[at].clone()),
+                        None => Val::Unknown,
+                    },
+                    Val::Items { items, .. } => match position(items.len(), &self.eval(index)) {
+                        Some(at) => items[at].clone(),
+                        None => Val::Unknown,
+                    },
+                    Val::Dict { keys, values } => match self.eval(index) {
+                        Val::Str(key) => keys
+                            .iter()
+                            .position(|k| *k == key)
+                            .map(|i| values[i].clone())
+                            .unwrap_or(Val::Unknown),
+                        _ => Val::Unknown,
+                    },
+                    Val::Array(a) if !a.shape.is_empty() => match self.eval(index) {
+                        // One integer index drops the first dimension.
+                        Val::Int(i) if i >= -a.shape[0] && i < a.shape[0] => Val::Array(ArrayVal {
+                            shape: a.shape[1..].to_vec(),
+                            origin: None,
+                            non_integer: None,
+                            ..a
+                        }),
+                        _ => Val::Unknown,
+                    },
+                    Val::Frame(f) => {
+                        let label = match (index.as_str_literal(), &**index) {
+                            (Some(col), _) => Some(col.to_string()),
+                            (None, Expr::Name { .. }) => match self.eval(index) {
+                                Val::Str(col) => Some(col),
+                                _ => None,
+                            },
+                            _ => None,
+                        };
+                        if let Some(col) = label.as_deref() {
+                            return if f.has(col) == Some(true) {
+                                self.series_of(&f, col)
+                            } else {
+                                Val::Unknown
+                            };
+                        }
+                        if let Some(cols) = str_list(index) {
+                            return if cols.iter().all(|c| f.has(c) == Some(true)) {
+                                Val::Frame(f.select(&cols))
+                            } else {
+                                Val::Unknown
+                            };
+                        }
+                        if matches!(&**index, Expr::Slice { .. }) || self.is_row_mask(index) {
+                            Val::Frame(rows_of(&f))
+                        } else {
+                            Val::Unknown
+                        }
+                    }
+                    _ => Val::Unknown,
+                }
+            }
+            Expr::Call {
+                func,
+                args,
+                keywords,
+                range,
+            } => self.eval_call(func, args, keywords, *range),
+            Expr::BinOp {
+                op, left, right, ..
+            } => {
+                let (l, r) = (self.eval(left), self.eval(right));
+                crate::semantics::python::binop_value(op, &l, &r)
+                    .unwrap_or_else(|| crate::semantics::shapes::binop_value(op, &l, &r))
+            }
+            Expr::Comprehension {
+                elements, range, ..
+            } => crate::semantics::python::comprehension_value(self.text(*range), elements.len()),
+            _ => Val::Unknown,
+        }
+    }
+
+    /// The value of attribute `attr` of an object of value `base`.
+    pub(super) fn attribute_value(&self, base: &Val, attr: &str) -> Val {
+        match (base, attr) {
+            (Val::Module(Some(p)), _) | (Val::Lib(p), _) => Val::Lib(format!("{p}.{attr}")),
+            (Val::Frame(f), "values") => match (f.n_rows, f.n_columns()) {
+                (Some(r), Some(c)) => Val::Array(ArrayVal {
+                    lib: ArrayLib::Numpy,
+                    shape: vec![r, c],
+                    dtype: None,
+                    has_nan: f.has_nan,
+                    csv_object_column: None,
+                    origin: None,
+                    non_integer: None,
+                }),
+                _ => Val::Unknown,
+            },
+            (Val::Series(s), "values") => match s.len {
+                Some(n) => crate::semantics::numpy::numpy_array(ArrayLib::Numpy, vec![n], None),
+                None => Val::Unknown,
+            },
+            (Val::Frame(f), "columns") => match &f.columns {
+                Some(cols) => Val::Strs {
+                    type_name: "Index".into(),
+                    items: cols.clone(),
+                },
+                None => Val::Unknown,
+            },
+            (Val::Strs { type_name, items }, "values") if type_name == "Index" => Val::Strs {
+                type_name: "ndarray".into(),
+                items: items.clone(),
+            },
+            (Val::Estimator(e), _) => crate::semantics::sklearn::attribute_value(e, attr),
+            (Val::Array(a), "shape") if a.lib == ArrayLib::Numpy => Val::Items {
+                type_name: "tuple".into(),
+                items: a.shape.iter().map(|&d| Val::Int(d)).collect(),
+            },
+            (Val::Array(a), "ndim") if a.lib == ArrayLib::Numpy => Val::Int(a.shape.len() as i64),
+            (Val::Array(a), "size") if a.lib == ArrayLib::Numpy => {
+                Val::Int(a.shape.iter().product())
+            }
+            (Val::Array(a), "T") => Val::Array(ArrayVal {
+                shape: a.shape.iter().rev().copied().collect(),
+                origin: None,
+                ..a.clone()
+            }),
+            (Val::Frame(f), col) => match f.has(col) {
+                Some(true) if !crate::semantics::pandas::is_frame_attribute(col) => {
+                    self.series_of(f, col)
+                }
+                _ => Val::Unknown,
+            },
+            _ => Val::Unknown,
+        }
+    }
+
+    /// The number of distinct values of a kernel object the cell has not rebound (a lower bound
+    /// when the summary was computed on a sample).
+    pub fn distinct_values(&self, e: &Expr) -> Option<i64> {
+        let Expr::Name { id, .. } = e else {
+            return None;
+        };
+        // Rebound or changed in the cell: the summary no longer describes it.
+        if self.bound_here.contains(id) || !matches!(self.get(id), Val::Series(_) | Val::Array(_)) {
+            return None;
+        }
+        let obj = self.ctx.summaries?.objects.get(id)?;
+        if obj.error.is_some() || !matches!(obj.kind.as_str(), "series" | "ndarray" | "tensor") {
+            return None;
+        }
+        obj.value.get("unique")?.as_i64()
+    }
+
+    /// `left OP right` with one comparison operator (`a < b`, not `a < b < c`): its operands and
+    /// operator.
+    pub fn comparison<'e>(&self, e: &'e Expr) -> Option<(&'e Expr, &'static str, &'e Expr)> {
+        let Expr::Other { children, range } = e else {
+            return None;
+        };
+        let [left, right] = children.as_slice() else {
+            return None;
+        };
+        // The text around and between the operands is one comparison operator.
+        let head = self.text(TextRange::new(range.start, left.range().start));
+        let tail = self.text(TextRange::new(right.range().end.min(range.end), range.end));
+        if !head.trim().is_empty() || !tail.trim().is_empty() {
+            return None;
+        }
+        let op = self.text(TextRange::new(left.range().end, right.range().start));
+        let op = ["==", "!=", "<", ">", "<=", ">="]
+            .into_iter()
+            .find(|o| *o == op.trim())?;
+        Some((left, op, right))
+    }
+
+    /// Is `e` certainly a boolean mask over rows: `a & b`, `a | b`, a comparison of a Series, or a
+    /// Series method that gives one (`s.isin(...)`, `s.notna()`)?
+    pub fn is_row_mask(&self, e: &Expr) -> bool {
+        match e {
+            Expr::BinOp { op: "&" | "|", .. } => true,
+            Expr::Other { .. } => self
+                .comparison(e)
+                .is_some_and(|(left, _, _)| matches!(self.eval(left), Val::Series(_))),
+            Expr::Call { func, .. } => match &**func {
+                Expr::Attribute { value, attr, .. } => {
+                    matches!(
+                        attr.as_str(),
+                        "isin" | "notna" | "notnull" | "isna" | "isnull" | "between" | "duplicated"
+                    ) && matches!(self.eval(value), Val::Series(_))
+                }
+                _ => false,
+            },
+            _ => false,
+        }
+    }
+
+    pub(super) fn series_of(&self, f: &Frame, col: &str) -> Val {
+        let info = f.column_info.get(col);
+        Val::Series(SeriesVal {
+            len: f.n_rows,
+            str_examples: info.map(|i| i.str_examples.clone()).unwrap_or_default(),
+            has_nan: info
+                .and_then(|i| i.has_nan)
+                .or(if f.has_nan == Some(false) {
+                    Some(false)
+                } else {
+                    None
+                }),
+            name: Some(col.to_string()),
+            non_integer: info.and_then(|i| i.non_integer),
+        })
+    }
+
+    pub(super) fn eval_call(
+        &self,
+        func: &Expr,
+        args: &[Expr],
+        keywords: &[Keyword],
+        range: TextRange,
+    ) -> Val {
+        if let Some(r) = self.returns.get(&range) {
+            return r.value.clone();
+        }
+        if let Some(v) = pytypes::call_result(self, func, args, keywords) {
+            return v;
+        }
+        if let Some(path) = self.lib_path(func) {
+            if let Some(est) = crate::semantics::sklearn::construct(&path, keywords, range) {
+                return Val::Estimator(est);
+            }
+            if let Some(v) = crate::semantics::sklearn::lib_call_result(self, &path, args, keywords)
+            {
+                return v;
+            }
+            if let Some(v) = numpy_calls::call_result(self, &path, args, keywords)
+                .or_else(|| crate::semantics::matplotlib::pyplot_result(&path, keywords))
+            {
+                return v;
+            }
+            if let Some(v) = columns::new_frame(self, &path, args, keywords) {
+                return v;
+            }
+            if let Some(v) = crate::semantics::torch_objects::construct(self, &path, args, keywords)
+                .or_else(|| {
+                    crate::semantics::torch_objects::new_tensor(self, &path, args, keywords)
+                })
+                .or_else(|| crate::semantics::torch_objects::data_call(self, &path, args, keywords))
+            {
+                return v;
+            }
+            if path == "pandas.Categorical" {
+                return Val::Typed("pandas.core.arrays.categorical.Categorical".into());
+            }
+            return Val::Unknown;
+        }
+        if let Some(class) = self.torch_class(func) {
+            return Val::Torch(torch_layers::Layer::Net(class));
+        }
+        if let Some(batch) = crate::semantics::torch_objects::next_batch(self, func, args) {
+            return batch;
+        }
+        // The receiver of a method call is evaluated once: evaluating it again for the method
+        // would double the work at each call of a chain (`df.dropna().dropna()...`).
+        let Expr::Attribute { value, attr, .. } = func else {
+            if let Val::Torch(module) = self.eval(func) {
+                return crate::semantics::torch_objects::call_result(self, &module, args, keywords);
+            }
+            return Val::Unknown;
+        };
+        let receiver = self.eval(value);
+        if let Val::Torch(module) = self.attribute_value(&receiver, attr) {
+            return crate::semantics::torch_objects::call_result(self, &module, args, keywords);
+        }
+        if let Some(v) = crate::semantics::python::method_result(&receiver, attr, args, keywords) {
+            return v;
+        }
+        match receiver {
+            Val::Torch(m) if torch_classes::RETURNS_MODULE.contains(&attr.as_str()) => {
+                Val::Torch(m)
+            }
+            Val::Strs { items, .. } if attr == "tolist" && args.is_empty() => Val::Strs {
+                type_name: "list".into(),
+                items,
+            },
+            // `df.to_numpy()`, `s.to_numpy()`: the array `.values` gives.
+            Val::Frame(_) | Val::Series(_)
+                if attr == "to_numpy" && args.is_empty() && keywords.is_empty() =>
+            {
+                self.attribute_value(&receiver, "values")
+            }
+            Val::Frame(f) => columns::frame_method_result(self, &f, attr, args, keywords),
+            // One group's rows: what the values of the whole frame showed may lie in others.
+            Val::GroupBy(f) if attr == "get_group" => Val::Frame(rows_of(&f)),
+            Val::Estimator(e) => crate::semantics::sklearn::method_result(self, &e, attr, args),
+            Val::Tensor(s) => {
+                let int = |e: &Expr| match self.eval(e) {
+                    Val::Int(i) => Some(i),
+                    _ => torch_layers::const_int(e, self.ctx.source, &|_| None),
+                };
+                torch_layers::tensor_method(Some(&s), value, attr, args, keywords, &int)
+                    .map_or(Val::Unknown, Val::Tensor)
+            }
+            Val::Array(a) if a.lib == ArrayLib::Torch => {
+                let int = |e: &Expr| match self.eval(e) {
+                    Val::Int(i) => Some(i),
+                    _ => torch_layers::const_int(e, self.ctx.source, &|_| None),
+                };
+                let s = crate::semantics::torch_objects::shape_of(&Val::Array(a.clone()));
+                match torch_layers::tensor_method(s.as_ref(), value, attr, args, keywords, &int) {
+                    Some(s) => Val::Tensor(s),
+                    None => numpy_calls::method_result(self, &a, attr, args, keywords),
+                }
+            }
+            Val::Array(a) => numpy_calls::method_result(self, &a, attr, args, keywords),
+            // `s.apply(str)`, `s.map(lambda x: str(x).split('-')[0])`: the NaN rows become a
+            // known string ('nan'); nothing is known of the other rows.
+            Val::Series(s)
+                if matches!(attr.as_str(), "apply" | "map")
+                    && s.has_nan == Some(true)
+                    && keywords.is_empty() =>
+            {
+                match args {
+                    [f] => match self.nan_as_string(f) {
+                        Some(text) => Val::Series(SeriesVal {
+                            len: s.len,
+                            str_examples: vec![text],
+                            has_nan: Some(false),
+                            name: s.name,
+                            non_integer: None,
+                        }),
+                        None => Val::Unknown,
+                    },
+                    _ => Val::Unknown,
+                }
+            }
+            _ => Val::Unknown,
+        }
+    }
+
+    /// What the function `f` (`str`, or a lambda of `str(x)` and string methods) returns for a
+    /// float NaN, when certain.
+    pub(super) fn nan_as_string(&self, f: &Expr) -> Option<String> {
+        match f {
+            Expr::Name { id, .. } if id == "str" && self.is_builtin(id) => Some("nan".into()),
+            Expr::Lambda { params, body, .. }
+                if params.names.len() == 1
+                    && params.positional == 1
+                    && params.defaults.is_empty()
+                    && self.is_builtin("str") =>
+            {
+                nan_through(body, &params.names[0])
+            }
+            _ => None,
+        }
+    }
+
+    /// Side effects of evaluating `expr` on the names it mentions.
+    pub(super) fn effects(&mut self, expr: &Expr) {
+        let mut calls = Vec::new();
+        collect_calls(expr, &mut calls);
+        for call in calls {
+            let Expr::Call {
+                func,
+                args,
+                keywords,
+                ..
+            } = call
+            else {
+                continue;
+            };
+            let mut pure = false;
+            if let Expr::Attribute { value, attr, .. } = &**func {
+                // `df['a'].fillna(0, inplace=True)` changes df (pandas 2 without copy-on-write).
+                if !matches!(&**value, Expr::Name { .. }) && has_inplace(keywords) {
+                    let root = base_name(value).map(|r| self.get(r));
+                    if matches!(
+                        root,
+                        Some(
+                            Val::Frame(_)
+                                | Val::Series(_)
+                                | Val::Array(_)
+                                | Val::GroupBy(_)
+                                | Val::Tensor(_)
+                        )
+                    ) {
+                        self.forget_data();
+                    }
+                }
+                // `models[0].fit(X)`, `d['k'].append(x)`: an element of a container may change.
+                if !matches!(&**value, Expr::Name { .. }) {
+                    if let Some(root) = base_name(value) {
+                        if matches!(self.get(root), Val::Items { .. } | Val::Dict { .. }) {
+                            self.forget_name(root);
+                        }
+                    }
+                }
+                if let Expr::Name { id, .. } = &**value {
+                    match self.get(id) {
+                        Val::Frame(f) => {
+                            pure = true;
+                            let inplace = keywords.iter().any(|k| {
+                                k.name.as_deref() == Some("inplace")
+                                    && !matches!(
+                                        k.value,
+                                        Expr::Literal {
+                                            value: Literal::Bool(false),
+                                            ..
+                                        }
+                                    )
+                            });
+                            let mutating = matches!(
+                                attr.as_str(),
+                                "pop" | "insert" | "update" | "eval" | "__setitem__"
+                            );
+                            if inplace {
+                                let after =
+                                    if matches!(attr.as_str(), "drop" | "rename" | "set_index") {
+                                        columns::frame_method_result(self, &f, attr, args, keywords)
+                                    } else {
+                                        Val::Unknown
+                                    };
+                                // Another name may hold the same frame (`d = df`).
+                                self.forget_after_frame_change();
+                                self.env.insert(id.clone(), after);
+                            } else if mutating {
+                                self.forget_after_frame_change();
+                            }
+                        }
+                        Val::Estimator(e) => {
+                            pure = true;
+                            let after =
+                                crate::semantics::sklearn::after_method(self, &e, attr, args);
+                            let before = Val::Estimator(e);
+                            if after != before {
+                                self.forget_object(&before, false);
+                            }
+                            self.env.insert(id.clone(), after);
+                        }
+                        Val::Tensor(_) if attr.ends_with('_') => self.forget_data(),
+                        old @ Val::Torch(_) if !torch_classes::keeps_layers(attr) => {
+                            self.forget_object(&old, false);
+                            self.env.insert(id.clone(), Val::Unknown);
+                        }
+                        Val::Array(_) | Val::Series(_) | Val::GroupBy(_) => {
+                            pure = true;
+                            // `t.unsqueeze_(0)`: torch's in-place methods end with `_`.
+                            let inplace = has_inplace(keywords) || attr.ends_with('_');
+                            if inplace
+                                || matches!(
+                                    attr.as_str(),
+                                    "resize"
+                                        | "sort"
+                                        | "fill"
+                                        | "put"
+                                        | "itemset"
+                                        | "setflags"
+                                        | "update"
+                                )
+                            {
+                                // A Series or array may be a view of a frame or another array.
+                                self.forget_data();
+                            }
+                        }
+                        // scikit-learn objects do not change what their methods are given.
+                        Val::Typed(t) if t.starts_with("sklearn.") => pure = true,
+                        old @ (Val::Items { .. } | Val::Dict { .. }) => {
+                            // List and dict methods may change the container, never its elements
+                            // nor their arguments (`stmt_effects` follows a plain `lst.append(x)`).
+                            pure = true;
+                            let reads =
+                                ["keys", "values", "items", "get", "copy", "index", "count"];
+                            if !reads.contains(&attr.as_str()) {
+                                self.forget_object(&old, false);
+                            }
+                        }
+                        old @ (Val::Sized { .. } | Val::Strs { .. }) => {
+                            // `lst.append(x)` and friends: the length changes.
+                            self.forget_object(&old, false);
+                            self.env.insert(id.clone(), Val::Unknown);
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            if let Some(path) = self.lib_path(func) {
+                pure = pure || is_pure_lib(&path);
+            }
+            if let Expr::Name { id, .. } = &**func {
+                if self.is_builtin(id) && PURE_BUILTINS.contains(&id.as_str()) {
+                    pure = true;
+                }
+            }
+            // `np.round(p, out=p)`, `a.clip(0, 1, out=a)`: numpy writes into the `out` array.
+            if keywords.iter().any(|k| k.name.as_deref() == Some("out")) {
+                pure = false;
+            }
+            if let Some(root) = base_name(func) {
+                for n in self.function_mentions(root) {
+                    if !matches!(self.env.get(&n), Some(Val::Module(_) | Val::Lib(_))) {
+                        self.forget_name(&n);
+                    }
+                }
+            }
+            if !pure {
+                let mut names = BTreeSet::new();
+                for a in args {
+                    root_names(a, &mut names);
+                }
+                for k in keywords {
+                    root_names(&k.value, &mut names);
+                }
+                for n in names {
+                    if !matches!(self.get(&n), Val::Module(_) | Val::Lib(_)) {
+                        self.forget_name(&n);
+                    }
+                }
+            }
+        }
+    }
+}

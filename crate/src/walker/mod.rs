@@ -1,0 +1,50 @@
+//! The interpreter over cellguard's IR: follows values through the target cell, the notebook's
+//! own functions and what the cells that ran did. It knows no rule: it reports what it evaluates
+//! through `Checks`, which the rules implement.
+
+pub mod calls;
+mod dispatch;
+mod expressions;
+pub mod history;
+pub mod state;
+mod statements;
+
+use std::collections::BTreeSet;
+
+use crate::diagnostic::Diagnostic;
+use crate::facts::CellFacts;
+use crate::ir::{Expr, Stmt};
+use crate::summary::SummaryDoc;
+use history::{CellRuleFacts, HistoryState};
+pub use state::Walker;
+
+/// What the rules know about one run of a cell.
+pub struct RuleContext<'a> {
+    /// The target cell's source, as the user wrote it (ranges index into it).
+    pub source: &'a str,
+    /// The target cell's statements.
+    pub body: &'a [Stmt],
+    /// What the target cell binds and reads (`facts::cell_facts` of `body`).
+    pub facts: &'a CellFacts,
+    /// Kernel summaries of the names the cell uses (state before the cell runs).
+    pub summaries: Option<&'a SummaryDoc>,
+    /// Names defined in the kernel before the cell runs, when known.
+    pub kernel_names: Option<&'a BTreeSet<String>>,
+    /// What the cells that ran before tell the rules, combined.
+    pub history: &'a HistoryState,
+    /// What the target cell's own code tells them (`history::cell_rule_facts` of `body`); the
+    /// walk into a called function keeps its caller's.
+    pub cell: &'a CellRuleFacts,
+    /// The target's source ran already: what it did is in the kernel's state (and `history`).
+    pub ran: bool,
+}
+
+/// What the walker reports, as ruff's Checker calls its rules: the rules answer with diagnostics.
+pub trait Checks {
+    /// A statement whose iterated or unpacked values are about to be evaluated.
+    fn statement(&self, w: &Walker, stmt: &Stmt, out: &mut Vec<Diagnostic>);
+    /// An expression that will certainly be evaluated, its sub-expressions reported before it.
+    fn expression(&self, w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>);
+    /// A comprehension, its iterable and (when they certainly run) its elements reported before it.
+    fn comprehension(&self, w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>);
+}

@@ -1,0 +1,715 @@
+//! Values flowing through the target cell. The walker visits the statements that will certainly run
+//! (top-level straight-line code, `with` bodies, the first pass of a loop over a non-empty
+//! iterable, every pass of a loop over elements it knows), keeps an abstract value per name, and
+//! asks the rules about every expression those statements evaluate. Whatever it cannot follow
+//! becomes `Unknown`: names assigned in branches, loops, `try` blocks; objects passed to
+//! functions that may mutate them; in-place methods it does not model. Names and container
+//! elements with equal values may hold one object: a change of it forgets them all. Calls of
+//! the notebook's own functions are followed into their bodies (`calls`).
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use crate::diagnostic::Diagnostic;
+use crate::facts::CellFacts;
+use crate::ir::{Expr, Keyword, Literal, Stmt, TextRange};
+
+use super::calls::Callee;
+use super::{Checks, RuleContext};
+use crate::semantics::abstract_value::{
+    from_summary, ArrayLib, ArrayVal, Estimator, Frame, SeriesVal, Val,
+};
+use crate::semantics::eval::Eval;
+use crate::semantics::{torch_classes, torch_layers};
+
+pub struct Walker<'a> {
+    /// The rules the walker reports to.
+    pub(super) checks: &'a dyn Checks,
+    pub ctx: &'a RuleContext<'a>,
+    pub env: BTreeMap<String, Val>,
+    /// Names the cell itself bound so far (they shadow kernel names and builtins).
+    pub bound_here: BTreeSet<String>,
+    /// No executed cell could have given a frame a named index (so `by=` names only columns).
+    pub index_unnamed: bool,
+    /// An executed cell or the target may add attributes to every DataFrame.
+    pub pandas_extended: bool,
+    /// Functions the target (or the function walked) defined so far by a plain `def`: the `def`.
+    pub defined_here: BTreeMap<String, &'a Stmt>,
+    /// `nn.Module` classes the target cell defined so far at its top level, not rebound since.
+    pub(super) torch_classes_here: BTreeMap<String, std::rc::Rc<torch_classes::UserClass>>,
+    /// A statement ran that may have rebound any name (`%run`, `exec`).
+    pub rebound_all: bool,
+    /// Labels executed cells (or this one) dropped in place from the object a name holds, the
+    /// name not rebound or possibly changed since (`history::HistoryState::drops`).
+    pub drops: BTreeMap<String, Vec<super::history::DropSpec>>,
+    /// Some value is a column's values that may be a view of its frame (`csv_object_column`):
+    /// only the kernel's summaries make them, so a walker without them at the start never has
+    /// any, and skips looking for them after each statement.
+    pub(super) csv_views: bool,
+    /// Functions of the cell a comprehension's variable hides while its elements are checked.
+    pub(super) shadowed: Vec<(String, &'a Stmt)>,
+    /// The calls being followed into functions of the notebook, outermost first (empty while
+    /// the target cell itself is walked).
+    pub(crate) calls: Vec<String>,
+    /// The names local to the function walked (empty for the target cell).
+    pub(crate) locals: BTreeSet<String>,
+    /// Statements the walks into called functions may still visit, shared by all depths.
+    pub(crate) budget: usize,
+    /// What the calls followed in the current statement return, by the call's range.
+    pub(crate) returns: BTreeMap<TextRange, super::calls::Returned>,
+    /// Inside a loop body that may not run: calls are not followed.
+    pub(super) speculating: bool,
+    /// How many times the loops being walked pass over the statement at hand (the product of
+    /// their lengths), bounded by `MAX_PASSES`.
+    pub(super) passes: usize,
+    /// The history as the cell's top-level statements before the one at an index left it, for
+    /// the Keras rules (`keras::state_before`): computed once per statement.
+    pub(crate) states_before:
+        std::cell::RefCell<BTreeMap<usize, std::rc::Rc<super::history::HistoryState>>>,
+    pub out: Vec<Diagnostic>,
+}
+
+impl<'a> Walker<'a> {
+    pub fn new(ctx: &'a RuleContext<'a>, checks: &'a dyn Checks) -> Self {
+        // A call of a function of the notebook may have changed what a name it mentions holds.
+        let mentioned = |name: &str| {
+            ctx.history
+                .function_mentions
+                .values()
+                .any(|m| m.contains(name))
+        };
+        // Imports in executed cells; a later rebinding of the name forgets them.
+        let mut env = ctx.history.imports.clone();
+        if let Some(doc) = ctx.summaries {
+            for (name, obj) in &doc.objects {
+                // The kernel looked the name up and found nothing: binding it would hide a
+                // certain NameError.
+                if name.contains('.') || obj.error.as_deref() == Some("undefined") {
+                    continue;
+                }
+                let val = from_summary(name, obj);
+                let val = match (val, env.get(name)) {
+                    // The summary says "a module"; the import says which.
+                    (Val::Module(None), Some(Val::Module(Some(p)))) => Val::Module(Some(p.clone())),
+                    (Val::Module(None), Some(Val::Lib(p))) => Val::Module(Some(p.clone())),
+                    // A class or function the executed cells imported: the import path says more.
+                    (Val::Typed(_) | Val::Unknown, Some(Val::Lib(p)))
+                        if matches!(obj.kind.as_str(), "class" | "callable") =>
+                    {
+                        Val::Lib(p.clone())
+                    }
+                    (v, _) => v,
+                };
+                // A list of strings an executed cell bound, if the kernel agrees on its length
+                // and no function of the notebook mentions it.
+                let val = match (val, ctx.history.str_lists.get(name)) {
+                    (Val::Sized { type_name, len }, Some(items))
+                        if type_name == "list" && len == items.len() as i64 && !mentioned(name) =>
+                    {
+                        Val::Strs {
+                            type_name,
+                            items: items.clone(),
+                        }
+                    }
+                    (v, _) => v,
+                };
+                // The values of a column of a frame read by read_csv, if the kernel reports an
+                // object array and no function of the notebook mentions either name.
+                let val = match (val, ctx.history.csv_columns.get(name)) {
+                    (Val::Array(a), Some((frame, column)))
+                        if a.lib == ArrayLib::Numpy
+                            && a.dtype.as_deref() == Some("object")
+                            && !ctx
+                                .history
+                                .function_mentions
+                                .values()
+                                .any(|m| m.contains(name) || m.contains(frame)) =>
+                    {
+                        Val::Array(ArrayVal {
+                            csv_object_column: Some((frame.clone(), column.clone())),
+                            ..a
+                        })
+                    }
+                    (v, _) => v,
+                };
+                // The name an executed cell gave a Series (`s = ....rename('label')`).
+                let val = match (val, ctx.history.series_names.get(name)) {
+                    (Val::Series(mut s), Some(label)) if s.name.is_none() && !mentioned(name) => {
+                        s.name = Some(label.clone());
+                        Val::Series(s)
+                    }
+                    (v, _) => v,
+                };
+                env.insert(name.clone(), val);
+            }
+        }
+        let mut walker = Walker::bare(ctx, env, checks);
+        // Instances of the notebook's `nn.Module` classes an executed cell built, when the kernel
+        // agrees (or says nothing of the name).
+        for (name, class) in &ctx.history.torch_instances {
+            let summary = ctx.summaries.and_then(|d| d.objects.get(name));
+            let agrees = match summary {
+                Some(obj) => {
+                    obj.error.is_none()
+                        && crate::semantics::abstract_value::normalize_type(&obj.type_name)
+                            .rsplit('.')
+                            .next()
+                            == Some(class.name.as_str())
+                }
+                None => ctx.kernel_names.is_none_or(|names| names.contains(name)),
+            };
+            if agrees && !ctx.history.global_names.contains(name) && !walker.torch_rewired(class) {
+                walker.env.insert(
+                    name.clone(),
+                    Val::Torch(torch_layers::Layer::Net(std::rc::Rc::clone(class))),
+                );
+            }
+        }
+        walker.drops = ctx.history.drops.clone();
+        walker.drops.retain(|name, _| !mentioned(name));
+        walker
+    }
+
+    /// A walker of `ctx.body` that knows the values `env` holds and nothing more of the cell.
+    pub(crate) fn bare(
+        ctx: &'a RuleContext<'a>,
+        env: BTreeMap<String, Val>,
+        checks: &'a dyn Checks,
+    ) -> Self {
+        let csv_views = env
+            .values()
+            .any(|v| matches!(v, Val::Array(a) if a.csv_object_column.is_some()));
+        Walker {
+            checks,
+            ctx,
+            drops: BTreeMap::new(),
+            csv_views,
+            env,
+            bound_here: BTreeSet::new(),
+            index_unnamed: ctx.history.index_unnamed,
+            defined_here: BTreeMap::new(),
+            torch_classes_here: BTreeMap::new(),
+            rebound_all: false,
+            shadowed: Vec::new(),
+            calls: Vec::new(),
+            locals: BTreeSet::new(),
+            budget: super::calls::BUDGET,
+            returns: BTreeMap::new(),
+            speculating: false,
+            passes: 1,
+            pandas_extended: ctx.history.extends_pandas || ctx.cell.extends_pandas,
+            states_before: Default::default(),
+            out: Vec::new(),
+        }
+    }
+
+    /// The names the bodies of the notebook's functions (or classes) called `name` mention.
+    pub fn function_mentions(&self, name: &str) -> Vec<String> {
+        let here = self
+            .ctx
+            .cell
+            .function_mentions
+            .iter()
+            .filter(|(n, _)| n == name);
+        let history = self.ctx.history.function_mentions.get(name);
+        here.map(|(_, names)| names)
+            .chain(history)
+            .flatten()
+            .cloned()
+            .collect()
+    }
+
+    pub fn run(mut self) -> Vec<Diagnostic> {
+        let body = self.ctx.body;
+        self.block(body);
+        self.out
+    }
+
+    /// Walking a loop body that may not run.
+    pub fn speculating(&self) -> bool {
+        self.speculating
+    }
+
+    pub fn get(&self, name: &str) -> Val {
+        self.env.get(name).cloned().unwrap_or(Val::Unknown)
+    }
+
+    pub fn text(&self, range: TextRange) -> &str {
+        self.ctx
+            .source
+            .get(range.start as usize..range.end as usize)
+            .unwrap_or("")
+    }
+
+    /// The source text of `e` for messages, or `or` when it is empty, long or spans lines.
+    pub fn shown<'s>(&'s self, e: &Expr, or: &'s str) -> &'s str {
+        let t = self.text(e.range());
+        if t.is_empty() || t.len() > 40 || t.contains('\n') {
+            or
+        } else {
+            t
+        }
+    }
+
+    /// The function `name` holds, when it is one defined by a plain `def` in this cell (before
+    /// this point; in the function walked, or at the top level) or at the top level of an executed
+    /// cell, and not rebound since (the kernel, when it summarized the name, saw a function).
+    pub fn user_function(&self, name: &str) -> Option<Callee<'a>> {
+        if let Some(def) = self.defined_here.get(name) {
+            return Callee::of_def(def, self.ctx.source);
+        }
+        if self.bound_here.contains(name) || self.rebound_all {
+            return None;
+        }
+        if let Some(obj) = self.ctx.summaries.and_then(|d| d.objects.get(name)) {
+            let kind = obj.str_fact(crate::summary::Category::R, "callable_kind");
+            if obj.error.is_some()
+                || obj.kind != "callable"
+                || kind.is_some_and(|k| k != "function")
+            {
+                return None;
+            }
+        }
+        let f = self.ctx.history.functions.get(name)?;
+        Some(Callee {
+            params: &f.params,
+            body: &f.body,
+            source: &f.source,
+            range: f.range,
+        })
+    }
+
+    /// The notebook's `nn.Module` class `func` names, when an executed cell defined it, the name is
+    /// not rebound since, and nothing may rewire its instances.
+    pub(super) fn torch_class(&self, func: &Expr) -> Option<std::rc::Rc<torch_classes::UserClass>> {
+        let Expr::Name { id, .. } = func else {
+            return None;
+        };
+        if let Some(class) = self.torch_classes_here.get(id) {
+            return (!self.torch_rewired(class)).then(|| std::rc::Rc::clone(class));
+        }
+        if self.bound_here.contains(id) || self.rebound_all {
+            return None;
+        }
+        let class = self.ctx.history.torch_classes.get(id)?;
+        if let Some(obj) = self.ctx.summaries.and_then(|d| d.objects.get(id)) {
+            if obj.error.is_some() || obj.kind != "class" {
+                return None;
+            }
+        }
+        (!self.torch_rewired(class)).then(|| std::rc::Rc::clone(class))
+    }
+
+    /// May the notebook (the executed cells or this one) have replaced a layer or a method of
+    /// instances of `class`?
+    pub(super) fn torch_rewired(&self, class: &torch_classes::UserClass) -> bool {
+        class.watched().any(|a| self.attribute_rewired(a))
+    }
+
+    /// May the notebook (the executed cells or this one) have stored to or deleted an attribute
+    /// of that name of some object, or rewired modules otherwise?
+    pub fn attribute_rewired(&self, attr: &str) -> bool {
+        let (history, cell) = (self.ctx.history, self.ctx.cell);
+        history.rewires_modules
+            || cell.rewires_modules
+            || history.stored_attributes.contains(attr)
+            || cell.stored_attributes.contains(attr)
+    }
+
+    /// Is `name` a Python builtin here (not bound by the cell or the kernel)?
+    pub fn is_builtin(&self, name: &str) -> bool {
+        !self.bound_here.contains(name)
+            && !self.env.contains_key(name)
+            && self
+                .ctx
+                .kernel_names
+                .is_none_or(|names| !names.contains(name))
+    }
+
+    /// The qualified library path of a callee (`sns.barplot` -> `seaborn.barplot`).
+    pub fn lib_path(&self, func: &Expr) -> Option<String> {
+        match func {
+            Expr::Name { id, .. } => match self.env.get(id)? {
+                Val::Lib(p) => Some(p.clone()),
+                Val::Module(Some(p)) => Some(p.clone()),
+                _ => None,
+            },
+            Expr::Attribute { value, attr, .. } => {
+                let base = self.lib_path(value)?;
+                Some(format!("{base}.{attr}"))
+            }
+            _ => None,
+        }
+    }
+}
+
+/// An `inplace=` keyword that is not literally `False`.
+pub(super) fn has_inplace(keywords: &[Keyword]) -> bool {
+    keywords.iter().any(|k| {
+        k.name.as_deref() == Some("inplace")
+            && !matches!(
+                k.value,
+                Expr::Literal {
+                    value: Literal::Bool(false),
+                    ..
+                }
+            )
+    })
+}
+
+/// The most passes over a statement the walker follows in nested loops it unrolls.
+pub(super) const MAX_PASSES: usize = 64;
+
+pub(super) const PURE_BUILTINS: [&str; 24] = [
+    "print",
+    "len",
+    "display",
+    "type",
+    "isinstance",
+    "str",
+    "repr",
+    "int",
+    "float",
+    "list",
+    "tuple",
+    "sorted",
+    "sum",
+    "min",
+    "max",
+    "range",
+    "enumerate",
+    "zip",
+    "round",
+    "abs",
+    "set",
+    "dict",
+    "bool",
+    "id",
+];
+
+pub(super) fn is_pure_lib(path: &str) -> bool {
+    let mutating_numpy = [
+        "numpy.random.shuffle",
+        "numpy.copyto",
+        "numpy.put",
+        "numpy.place",
+        "numpy.fill_diagonal",
+        "numpy.putmask",
+    ];
+    (path.starts_with("numpy.") && !mutating_numpy.contains(&path))
+        || path.starts_with("matplotlib.")
+        || path.starts_with("seaborn.")
+        || path.starts_with("pandas.")
+        || path.starts_with("sklearn.metrics.")
+        || path == "sklearn.model_selection.train_test_split"
+        || path.starts_with("scipy.stats.")
+        // Progress bars iterate what they wrap (`tqdm.pandas()` is seen by `extends_pandas`).
+        || path.starts_with("tqdm.")
+}
+
+/// Forgets the elements of a container (and of the containers in it) that `gone` picks.
+/// Frames, Series, arrays and groupbys: any of them may be a view of another's data.
+pub(super) fn is_data(v: &Val) -> bool {
+    matches!(
+        v,
+        Val::Frame(_) | Val::Series(_) | Val::Array(_) | Val::GroupBy(_) | Val::Tensor(_)
+    )
+}
+
+pub(super) fn forget_elements(val: &mut Val, gone: &dyn Fn(&Val) -> bool) {
+    for e in val.elements_mut() {
+        if gone(e) {
+            *e = Val::Unknown;
+        } else {
+            forget_elements(e, gone);
+        }
+    }
+}
+
+/// The position an integer index (negative from the end) picks in a sequence of `n` items.
+pub(super) fn position(n: usize, index: &Val) -> Option<usize> {
+    let Val::Int(i) = *index else { return None };
+    let n = n as i64;
+    let at = if i < 0 { i + n } else { i };
+    (0..n).contains(&at).then_some(at as usize)
+}
+
+pub(super) fn int_literal(e: &Expr) -> Option<i64> {
+    match e {
+        Expr::Literal {
+            value: Literal::Int(i),
+            ..
+        } => Some(*i),
+        _ => None,
+    }
+}
+
+/// Did a loop's first pass over the column names `items` change the frame `before` into
+/// `after` only by replacing the first item's column (`df[col] = ...`)? Every item must be an
+/// existing column, so that later passes replace columns too.
+pub(super) fn only_column_changed(before: &Frame, after: &Frame, items: &[String]) -> bool {
+    let Some(cols) = before.columns.as_ref() else {
+        return false;
+    };
+    if after.columns.as_ref() != Some(cols)
+        || before.n_rows != after.n_rows
+        || before.width != after.width
+        || before.plain != after.plain
+        || before.index_class != after.index_class
+        || !items.iter().all(|i| cols.contains(i))
+    {
+        return false;
+    }
+    let keys: BTreeSet<&String> = before
+        .column_info
+        .keys()
+        .chain(after.column_info.keys())
+        .collect();
+    keys.into_iter()
+        .all(|k| before.column_info.get(k) == after.column_info.get(k) || *k == items[0])
+}
+
+/// The names `facts` (of the cell whose statements these are) records as bound by the
+/// statements: assignments, imports, definitions, loop and `with` targets, walruses, handlers,
+/// match captures, and names a function of theirs declares `global` and binds.
+pub fn bound_names(stmts: &[Stmt], facts: &CellFacts, out: &mut BTreeSet<String>) {
+    for s in stmts {
+        out.extend(facts.bound_within(s.range()).map(str::to_owned));
+    }
+}
+
+/// The names an import binds and what they hold.
+pub fn import_bindings(from: Option<&str>, names: &[crate::ir::Alias]) -> Vec<(String, Val)> {
+    let mut out = Vec::new();
+    for a in names {
+        if a.name == "*" {
+            continue;
+        }
+        match from {
+            None => match &a.asname {
+                Some(alias) => out.push((alias.clone(), Val::Module(Some(a.name.clone())))),
+                None => {
+                    let root = a.name.split('.').next().unwrap_or("").to_string();
+                    out.push((root.clone(), Val::Module(Some(root))));
+                }
+            },
+            Some(module) if !module.starts_with('.') => {
+                let name = a.asname.clone().unwrap_or_else(|| a.name.clone());
+                // `from a import b`: b may be a submodule or a function; `Lib` covers both for paths.
+                out.push((name, Val::Lib(format!("{module}.{}", a.name))));
+            }
+            Some(_) => {
+                let name = a.asname.clone().unwrap_or_else(|| a.name.clone());
+                out.push((name, Val::Unknown));
+            }
+        }
+    }
+    out
+}
+
+impl Walker<'_> {
+    /// Forgets every frame, series and array: one of them changed in place, and the others may
+    /// be views of it.
+    pub(super) fn forget_data(&mut self) {
+        for val in self.env.values_mut() {
+            if is_data(val) {
+                *val = Val::Unknown;
+            } else {
+                forget_elements(val, &is_data);
+            }
+        }
+    }
+
+    /// A frame changed in place: every frame, series and array may be a view of it and is
+    /// forgotten, but Series keep their names (a change to a frame renames none); the kernel's
+    /// summaries of them no longer hold.
+    pub(super) fn forget_after_frame_change(&mut self) {
+        for (name, val) in self.env.iter_mut() {
+            *val = match std::mem::replace(val, Val::Unknown) {
+                Val::Series(SeriesVal {
+                    name: Some(label), ..
+                }) => {
+                    self.bound_here.insert(name.clone());
+                    Val::Series(SeriesVal {
+                        name: Some(label),
+                        ..Default::default()
+                    })
+                }
+                v if is_data(&v) => Val::Unknown,
+                mut other => {
+                    forget_elements(&mut other, &is_data);
+                    other
+                }
+            };
+        }
+    }
+
+    /// The object a value describes may have changed in place (and with `deep`, the objects it
+    /// holds). Names and container elements holding an equal value may hold the same object
+    /// (`m = gbr`, `[gbr, rfr]`, a loop's variable): they are forgotten too.
+    pub(super) fn forget_object(&mut self, old: &Val, deep: bool) {
+        fn objects(v: &Val, deep: bool, out: &mut Vec<Val>) {
+            if !matches!(
+                v,
+                Val::Unknown
+                    | Val::Module(_)
+                    | Val::Lib(_)
+                    | Val::Int(_)
+                    | Val::Float(_)
+                    | Val::Str(_)
+            ) {
+                out.push(v.clone());
+            }
+            if deep {
+                if let Val::Items { items: inner, .. } | Val::Dict { values: inner, .. } = v {
+                    inner.iter().for_each(|e| objects(e, deep, out));
+                }
+            }
+        }
+        let mut gone = Vec::new();
+        objects(old, deep, &mut gone);
+        if gone.is_empty() {
+            return;
+        }
+        let same = |v: &Val| gone.contains(v);
+        for val in self.env.values_mut() {
+            if same(val) {
+                *val = Val::Unknown;
+            } else {
+                forget_elements(val, &same);
+            }
+        }
+    }
+
+    /// `name` may now hold another object, or its object (or what it holds) may have changed.
+    pub(super) fn forget_name(&mut self, name: &str) {
+        let old = self.get(name);
+        self.forget_object(&old, true);
+        self.env.insert(name.to_string(), Val::Unknown);
+    }
+
+    /// A helper for rules: an estimator value if `e` evaluates to one.
+    pub fn estimator(&self, e: &Expr) -> Option<Estimator> {
+        match self.eval(e) {
+            Val::Estimator(est) => Some(est),
+            _ => None,
+        }
+    }
+}
+
+/// The string `body` computes from `str(param)` when the parameter is a float NaN: `str(x)`,
+/// then `.strip()`, `.lower()`, `.upper()`, `.split(sep)[i]` and slices with literal bounds.
+pub(super) fn nan_through(body: &Expr, param: &str) -> Option<String> {
+    match body {
+        Expr::Call {
+            func,
+            args,
+            keywords,
+            ..
+        } if keywords.is_empty() => match (&**func, args.as_slice()) {
+            (Expr::Name { id, .. }, [Expr::Name { id: arg, .. }])
+                if id == "str" && arg == param =>
+            {
+                Some("nan".into())
+            }
+            (Expr::Attribute { value, attr, .. }, []) => {
+                let s = nan_through(value, param)?;
+                match attr.as_str() {
+                    "strip" | "lstrip" | "rstrip" => Some(s.trim().to_string()),
+                    "lower" => Some(s.to_lowercase()),
+                    "upper" => Some(s.to_uppercase()),
+                    _ => None,
+                }
+            }
+            _ => None,
+        },
+        Expr::Subscript { value, index, .. } => {
+            // `str(x).split('-')[0]`
+            if let Expr::Call {
+                func,
+                args,
+                keywords,
+                ..
+            } = &**value
+            {
+                if let Expr::Attribute {
+                    value: inner, attr, ..
+                } = &**func
+                {
+                    if attr != "split" {
+                        return slice_of(&nan_through(value, param)?, index);
+                    }
+                    if !keywords.is_empty() {
+                        return None;
+                    }
+                    let s = nan_through(inner, param)?;
+                    let parts: Vec<&str> = match args.as_slice() {
+                        [] => s.split_whitespace().collect(),
+                        [sep] => {
+                            let sep = sep.as_str_literal().filter(|p| !p.is_empty())?;
+                            s.split(sep).collect()
+                        }
+                        _ => return None,
+                    };
+                    let i = usize::try_from(int_literal(index)?).ok()?;
+                    return parts.get(i).map(|p| p.to_string());
+                }
+            }
+            slice_of(&nan_through(value, param)?, index)
+        }
+        _ => None,
+    }
+}
+
+/// `s[lo:hi]` with literal non-negative bounds.
+pub(super) fn slice_of(s: &str, index: &Expr) -> Option<String> {
+    let uint = |e: &Option<Box<Expr>>| -> Option<Option<usize>> {
+        match e.as_deref() {
+            None => Some(None),
+            Some(e) => int_literal(e)
+                .and_then(|i| usize::try_from(i).ok())
+                .map(Some),
+        }
+    };
+    match index {
+        Expr::Slice {
+            lower, upper, step, ..
+        } if step.is_none() => {
+            let (lo, hi) = (uint(lower)?, uint(upper)?);
+            let chars: Vec<char> = s.chars().collect();
+            let hi = hi.unwrap_or(chars.len()).min(chars.len());
+            let lo = lo.unwrap_or(0).min(hi);
+            Some(chars[lo..hi].iter().collect())
+        }
+        _ => None,
+    }
+}
+
+impl Eval for Walker<'_> {
+    fn eval(&self, e: &Expr) -> Val {
+        Walker::eval(self, e)
+    }
+
+    fn lib_path(&self, func: &Expr) -> Option<String> {
+        Walker::lib_path(self, func)
+    }
+
+    fn is_builtin(&self, name: &str) -> bool {
+        Walker::is_builtin(self, name)
+    }
+
+    fn get(&self, name: &str) -> Val {
+        Walker::get(self, name)
+    }
+
+    fn attribute_rewired(&self, attr: &str) -> bool {
+        Walker::attribute_rewired(self, attr)
+    }
+
+    fn distinct_values(&self, e: &Expr) -> Option<i64> {
+        Walker::distinct_values(self, e)
+    }
+
+    fn source(&self) -> &str {
+        self.ctx.source
+    }
+}

@@ -1,0 +1,648 @@
+//! The statement interpreter: what each statement the walker follows does to the names
+//! (assignments, imports, loops it unrolls or speculates over, `with`, deletions).
+
+use std::collections::BTreeSet;
+
+use crate::codes::Rule;
+use crate::diagnostic::Diagnostic;
+use crate::ir::{Expr, Stmt, Target};
+
+use crate::rules::shapes;
+use crate::semantics::abstract_value::{Frame, Val};
+use crate::semantics::torch_classes;
+
+use super::state::{bound_names, import_bindings, only_column_changed, Walker, MAX_PASSES};
+use crate::ir_scan::{base_name, contains_jump, mentioned_names, mutated_names, target_names};
+
+impl<'a> Walker<'a> {
+    pub(crate) fn block(&mut self, stmts: &'a [Stmt]) {
+        for stmt in stmts {
+            self.stmt(stmt);
+        }
+    }
+
+    /// After a block that may or may not run (or run many times): forget what it may bind or
+    /// mutate. Modules and library functions it only uses stay known.
+    pub(super) fn forget_all_in(&mut self, stmts: &[Stmt]) {
+        let mut bound = BTreeSet::new();
+        bound_names(stmts, self.ctx.facts, &mut bound);
+        let mut all = BTreeSet::new();
+        mutated_names(stmts, &mut all);
+        all.extend(bound.iter().cloned());
+        self.torch_classes_here
+            .retain(|name, _| !bound.contains(name));
+        for n in all {
+            // A torch module the block only trains or evaluates keeps its layers.
+            let keep = !bound.contains(&n)
+                && match self.env.get(&n) {
+                    Some(Val::Module(_) | Val::Lib(_)) => true,
+                    Some(Val::Torch(_)) => !torch_classes::module_changed(stmts, &n),
+                    _ => false,
+                };
+            if !keep {
+                self.forget_name(&n);
+            }
+            if bound.contains(&n) {
+                self.bound_here.insert(n);
+            }
+        }
+        self.forget_called_functions(stmts);
+    }
+
+    /// Calls of functions defined in the notebook may mutate any global they mention.
+    pub(super) fn forget_called_functions(&mut self, stmts: &[Stmt]) {
+        let mut called = BTreeSet::new();
+        mentioned_names(stmts, &mut called);
+        let mut forget = BTreeSet::new();
+        for name in called {
+            forget.extend(self.function_mentions(&name));
+        }
+        for n in forget {
+            if !matches!(self.env.get(&n), Some(Val::Module(_) | Val::Lib(_))) {
+                self.forget_name(&n);
+            }
+        }
+    }
+
+    pub(crate) fn stmt(&mut self, stmt: &'a Stmt) {
+        // Walking a called function: a budget of statements bounds the work.
+        if !self.calls.is_empty() {
+            if self.budget == 0 {
+                return;
+            }
+            self.budget -= 1;
+        }
+        self.returns.clear();
+        // A function defined in this cell stays known until the name is bound again.
+        if !self.defined_here.is_empty() || !self.torch_classes_here.is_empty() {
+            let mut bound = BTreeSet::new();
+            bound_names(std::slice::from_ref(stmt), self.ctx.facts, &mut bound);
+            self.defined_here.retain(|name, _| !bound.contains(name));
+            self.torch_classes_here
+                .retain(|name, _| !bound.contains(name));
+        }
+        self.stmt_effects(stmt);
+        if !self.drops.is_empty() || self.csv_views {
+            let changed = self.changed_by(stmt);
+            self.drops.retain(|name, _| !changed.contains(name));
+            // The values of a column may be a view of the frame's data (pandas without
+            // copy-on-write): a change of the frame may change them.
+            for val in self.env.values_mut() {
+                if let Val::Array(a) = val {
+                    if a.csv_object_column
+                        .as_ref()
+                        .is_some_and(|(frame, _)| changed.contains(frame))
+                    {
+                        a.csv_object_column = None;
+                    }
+                }
+            }
+        }
+        if let Stmt::Expr { value, .. } = stmt {
+            if let Some((name, mut spec)) = super::history::drop_spec(value) {
+                if spec.inplace {
+                    spec.in_target = true;
+                    self.drops.entry(name.to_string()).or_default().push(spec);
+                }
+            }
+        }
+        // `%run`, `exec(...)`, `globals()[...] = ...`: any name may hold anything now.
+        if super::history::rebinds_anything(stmt, self.ctx.source) {
+            for val in self.env.values_mut() {
+                *val = Val::Unknown;
+            }
+            self.defined_here.clear();
+            self.torch_classes_here.clear();
+            self.rebound_all = true;
+        }
+    }
+
+    /// The names a statement may rebind or change in place (through the notebook's functions
+    /// it calls too).
+    pub(super) fn changed_by(&self, stmt: &Stmt) -> BTreeSet<String> {
+        let one = std::slice::from_ref(stmt);
+        let mut changed = BTreeSet::new();
+        bound_names(one, self.ctx.facts, &mut changed);
+        mutated_names(one, &mut changed);
+        crate::ir_scan::aliased_names(one, &mut changed);
+        let mut called = BTreeSet::new();
+        // A definition calls nothing (its decorators aside, which are not followed).
+        if !matches!(stmt, Stmt::FunctionDef { decorators, .. } if decorators.is_empty()) {
+            mentioned_names(one, &mut called);
+        }
+        for name in called {
+            changed.extend(self.function_mentions(&name));
+        }
+        changed
+    }
+
+    pub(super) fn stmt_effects(&mut self, stmt: &'a Stmt) {
+        match stmt {
+            Stmt::Expr { value, .. } => {
+                self.check(value);
+                let grown = self.appended(value);
+                self.effects(value);
+                if let Some((name, list)) = grown {
+                    self.env.insert(name, list);
+                }
+            }
+            Stmt::Assign {
+                targets, op, value, ..
+            } => {
+                for t in targets {
+                    self.check_target(t);
+                }
+                let Some(value) = value else { return };
+                self.check(value);
+                self.check_stmt_values(stmt);
+                // `files = !ls` and `x = %sx ...` are masked to a placeholder value.
+                let magic = self.text(value.range()).starts_with(['!', '%']);
+                let val = match op {
+                    crate::ir::AssignOp::Augmented(_) => {
+                        // `lst += [x]`, `arr += 1` change the object in place.
+                        if let [Target::Name { id, .. }] = targets.as_slice() {
+                            self.forget_name(id);
+                        }
+                        Val::Unknown
+                    }
+                    _ if magic => Val::Unknown,
+                    _ => self.eval(value),
+                };
+                let parts = match (targets.as_slice(), op) {
+                    ([Target::Unpack { elts, .. }], crate::ir::AssignOp::Plain) => {
+                        crate::semantics::sklearn::split_result(self, value, elts.len())
+                            .or_else(|| shapes::subplots_parts(self, value, elts.len()))
+                            .or_else(|| self.returned_parts(value, elts.len()))
+                    }
+                    _ => None,
+                };
+                self.effects(value);
+                if let (Some(parts), [Target::Unpack { elts, .. }]) = (parts, targets.as_slice()) {
+                    for (t, v) in elts.iter().zip(parts) {
+                        self.bind(t, v, value);
+                    }
+                    return;
+                }
+                let single = targets.len() == 1;
+                for t in targets {
+                    let v = if single { val.clone() } else { Val::Unknown };
+                    self.bind(t, v, value);
+                }
+            }
+            Stmt::Import { from, names, .. } => {
+                for (name, val) in import_bindings(from.as_deref(), names) {
+                    self.bound_here.insert(name.clone());
+                    self.env.insert(name, val);
+                }
+                if names.iter().any(|a| a.name == "*") {
+                    let module = from.as_deref().unwrap_or_default();
+                    for (name, val) in self.env.iter_mut() {
+                        if super::history::star_may_rebind(name, val, module) {
+                            *val = Val::Unknown;
+                        }
+                    }
+                }
+            }
+            Stmt::FunctionDef { name, .. } | Stmt::ClassDef { name, .. } => {
+                self.bound_here.insert(name.clone());
+                self.env.insert(name.clone(), Val::Unknown);
+                self.defined_here.remove(name);
+                if let Stmt::FunctionDef { decorators, .. } = stmt {
+                    if decorators.is_empty() {
+                        self.defined_here.insert(name.clone(), stmt);
+                    }
+                }
+                // A module class of the target cell itself (not of a function walked).
+                if let Stmt::ClassDef {
+                    decorators,
+                    bases,
+                    body,
+                    ..
+                } = stmt
+                {
+                    if decorators.is_empty() && self.calls.is_empty() {
+                        let resolve = |e: &Expr| self.lib_path(e);
+                        if let Some(class) = torch_classes::user_class(
+                            name,
+                            bases,
+                            body,
+                            std::rc::Rc::from(self.ctx.source),
+                            &resolve,
+                        ) {
+                            self.torch_classes_here
+                                .insert(name.clone(), std::rc::Rc::new(class));
+                        }
+                    }
+                }
+            }
+            Stmt::For {
+                target, iter, body, ..
+            } => {
+                self.check(iter);
+                self.check_stmt_values(stmt);
+                self.effects(iter);
+                if self.unrolled(stmt, target, iter, body) {
+                    return;
+                }
+                let items = match self.eval(iter) {
+                    Val::Strs { items, .. } => items,
+                    _ => Vec::new(),
+                };
+                if self.non_empty(iter) {
+                    let before = (self.env.clone(), self.bound_here.clone());
+                    let mut first = self
+                        .loop_elements(iter)
+                        .and_then(|e| e.into_iter().next())
+                        .or_else(|| crate::semantics::torch_objects::first_batch(self, iter))
+                        .unwrap_or(Val::Unknown);
+                    if let Expr::Call { func, args, .. } = iter {
+                        if matches!(&**func, Expr::Name { id, .. } if id == "range" && self.is_builtin(id))
+                        {
+                            first = match args.as_slice() {
+                                [_] => Val::Int(0),
+                                [a, _] => match self.eval(a) {
+                                    Val::Int(i) => Val::Int(i),
+                                    _ => Val::Unknown,
+                                },
+                                _ => Val::Unknown,
+                            };
+                        }
+                    }
+                    self.bind(target, first, iter);
+                    for s in body {
+                        if contains_jump(std::slice::from_ref(s)) {
+                            break;
+                        }
+                        self.stmt(s);
+                    }
+                    // Known strings (column names): a body without jumps runs for every one of
+                    // them. At later iterations what the body binds or mutates is unknown.
+                    if items.len() > 1 && items.len() <= 64 && !contains_jump(body) {
+                        let after_first = (self.env.clone(), self.bound_here.clone());
+                        // What the first pass changed, and what the body binds, is unknown.
+                        let mut later = before;
+                        let mut bound = BTreeSet::new();
+                        bound_names(body, self.ctx.facts, &mut bound);
+                        // Frames whose first pass only replaced the loop's own column keep
+                        // what is known of the other columns (the columns of earlier
+                        // iterations are forgotten below).
+                        let mut per_column = BTreeSet::new();
+                        for (name, val) in &mut later.0 {
+                            if bound.contains(name) || after_first.0.get(name) == Some(val) {
+                                if bound.contains(name) {
+                                    *val = Val::Unknown;
+                                }
+                                continue;
+                            }
+                            match (&mut *val, after_first.0.get(name)) {
+                                (Val::Frame(f), Some(Val::Frame(g)))
+                                    if only_column_changed(f, g, &items) =>
+                                {
+                                    if f.has_nan != g.has_nan {
+                                        f.has_nan = None;
+                                    }
+                                    per_column.insert(name.clone());
+                                }
+                                _ => *val = Val::Unknown,
+                            }
+                        }
+                        for name in after_first.0.keys() {
+                            later.0.entry(name.clone()).or_insert(Val::Unknown);
+                        }
+                        later.1.extend(after_first.1.iter().cloned());
+                        let outer = self.passes;
+                        self.passes = outer.saturating_mul(items.len());
+                        for (k, item) in items.iter().enumerate().skip(1) {
+                            (self.env, self.bound_here) = later.clone();
+                            for name in &per_column {
+                                if let Some(Val::Frame(f)) = self.env.get_mut(name) {
+                                    for done in &items[..k] {
+                                        f.column_info.remove(done);
+                                    }
+                                }
+                            }
+                            self.bind(target, Val::Str(item.clone()), iter);
+                            self.block(body);
+                        }
+                        self.passes = outer;
+                        (self.env, self.bound_here) = after_first;
+                    }
+                } else {
+                    self.speculate(target, iter, body);
+                }
+                self.forget_all_in(std::slice::from_ref(stmt));
+            }
+            Stmt::While { test, .. } => {
+                self.check(test);
+                self.forget_all_in(std::slice::from_ref(stmt));
+            }
+            Stmt::If { test, .. } => {
+                self.check(test);
+                self.effects(test);
+                self.forget_all_in(std::slice::from_ref(stmt));
+            }
+            Stmt::With { items, body, .. } => {
+                let mut suppresses = false;
+                for (e, t) in items {
+                    self.check(e);
+                    if let Expr::Call { func, .. } = e {
+                        let last = func
+                            .dotted_path()
+                            .and_then(|p| p.last().map(|s| s.to_string()));
+                        if matches!(
+                            last.as_deref(),
+                            Some("suppress" | "raises" | "assertRaises")
+                        ) {
+                            suppresses = true;
+                        }
+                    }
+                    if let Some(t) = t {
+                        self.bind(t, Val::Unknown, e);
+                    }
+                }
+                if suppresses {
+                    self.forget_all_in(body);
+                } else {
+                    self.block(body);
+                }
+            }
+            Stmt::Try { .. } | Stmt::Match { .. } => {
+                if let Stmt::Match { subject, .. } = stmt {
+                    self.check(subject);
+                }
+                self.forget_all_in(std::slice::from_ref(stmt));
+            }
+            Stmt::Delete { targets, .. } => {
+                for t in targets {
+                    let mut names = BTreeSet::new();
+                    target_names(t, &mut names, true);
+                    for n in names {
+                        self.forget_name(&n);
+                        self.bound_here.insert(n);
+                    }
+                }
+            }
+            Stmt::Global { .. } | Stmt::Nonlocal { .. } => {}
+            // Not analysed: whatever it mentions may hold anything now.
+            Stmt::TooDeep { .. } => self.forget_all_in(std::slice::from_ref(stmt)),
+            Stmt::Other { exprs, .. } => {
+                for e in exprs {
+                    self.check(e);
+                    self.effects(e);
+                }
+            }
+        }
+    }
+
+    /// A loop over elements the walker knows (a list or tuple it follows, a dict's keys or
+    /// values, known strings) whose body cannot leave early: the body runs once per element, in
+    /// order, and is walked so, each pass seeing what the earlier ones did. If the iterable
+    /// may have changed (the body changes a name it is read from, or an object in it), the loop
+    /// is not followed, or no further than the passes already certain.
+    pub(super) fn unrolled(
+        &mut self,
+        stmt: &Stmt,
+        target: &Target,
+        iter: &Expr,
+        body: &'a [Stmt],
+    ) -> bool {
+        let Some(elements) = self.loop_elements(iter) else {
+            return false;
+        };
+        let passes = self.passes.saturating_mul(elements.len());
+        if elements.is_empty() || passes > MAX_PASSES || contains_jump(body) {
+            return false;
+        }
+        let mut read = BTreeSet::new();
+        iter.for_each_name(&mut |name| {
+            read.insert(name.to_owned());
+        });
+        if body
+            .iter()
+            .any(|s| self.changed_by(s).iter().any(|n| read.contains(n)))
+        {
+            return false;
+        }
+        let (outer, mark) = (self.passes, self.out.len());
+        self.passes = passes;
+        for element in &elements {
+            self.bind(target, element.clone(), iter);
+            self.block(body);
+            if self.loop_elements(iter).as_ref() != Some(&elements) {
+                self.forget_all_in(std::slice::from_ref(stmt));
+                break;
+            }
+        }
+        self.passes = outer;
+        // A finding of every pass is reported once.
+        let mut seen = BTreeSet::new();
+        let found = self.out.split_off(mark);
+        self.out.extend(
+            found
+                .into_iter()
+                .filter(|d| seen.insert((d.code, d.range.start, d.range.end))),
+        );
+        true
+    }
+
+    /// The elements a loop over `iter` visits, when the walker knows them all.
+    pub(super) fn loop_elements(&self, iter: &Expr) -> Option<Vec<Val>> {
+        // `d.keys()`, `d.values()`
+        if let Expr::Call {
+            func,
+            args,
+            keywords,
+            ..
+        } = iter
+        {
+            if let (Expr::Attribute { value, attr, .. }, true) =
+                (&**func, args.is_empty() && keywords.is_empty())
+            {
+                if let Val::Dict { keys, values } = self.eval(value) {
+                    return match attr.as_str() {
+                        "keys" => Some(keys.into_iter().map(Val::Str).collect()),
+                        "values" => Some(values),
+                        _ => None,
+                    };
+                }
+            }
+        }
+        match self.eval(iter) {
+            Val::Items { items, .. } => Some(items),
+            Val::Dict { keys, .. } => Some(keys.into_iter().map(Val::Str).collect()),
+            Val::Strs { items, .. } => Some(items.into_iter().map(Val::Str).collect()),
+            _ => None,
+        }
+    }
+
+    /// `lst.append(x)` as a statement on a list the walker follows: the list with `x` added.
+    pub(super) fn appended(&self, value: &Expr) -> Option<(String, Val)> {
+        let Expr::Call {
+            func,
+            args,
+            keywords,
+            ..
+        } = value
+        else {
+            return None;
+        };
+        let (
+            Expr::Attribute {
+                value: list, attr, ..
+            },
+            [x],
+            [],
+        ) = (&**func, args.as_slice(), keywords.as_slice())
+        else {
+            return None;
+        };
+        let Expr::Name { id, .. } = &**list else {
+            return None;
+        };
+        match self.get(id) {
+            Val::Items {
+                type_name,
+                mut items,
+            } if attr == "append" && type_name == "list" => {
+                items.push(self.eval(x));
+                Some((id.clone(), Val::Items { type_name, items }))
+            }
+            _ => None,
+        }
+    }
+
+    /// A loop over an iterable that may be empty: its body may not run, so only findings about
+    /// the code itself (an attribute the object's type lacks, a module called) are kept, those
+    /// that hold whatever the data. Calls are not followed there, and functions it defines are
+    /// forgotten after.
+    pub(super) fn speculate(&mut self, target: &Target, iter: &Expr, body: &'a [Stmt]) {
+        let saved = (
+            self.env.clone(),
+            self.bound_here.clone(),
+            self.defined_here.clone(),
+            self.out.len(),
+        );
+        let speculating = std::mem::replace(&mut self.speculating, true);
+        self.bind(target, Val::Unknown, iter);
+        for s in body {
+            if contains_jump(std::slice::from_ref(s)) {
+                break;
+            }
+            self.stmt(s);
+        }
+        self.speculating = speculating;
+        let (env, bound_here, defined_here, n) = saved;
+        self.defined_here = defined_here;
+        let found: Vec<Diagnostic> = self.out.drain(n..).collect();
+        self.out.extend(found.into_iter().filter(|d| {
+            matches!(
+                d.code,
+                Rule::MissingAttribute | Rule::ModuleCalled | Rule::TorchLayerMismatch
+            )
+        }));
+        self.env = env;
+        self.bound_here = bound_here;
+    }
+
+    /// Checks the parts of an assignment target that are read (`df[...]` in `df[...] = v` is not).
+    pub(super) fn check_target(&mut self, t: &Target) {
+        match t {
+            Target::Store { expr, .. } => match expr {
+                Expr::Subscript { value, index, .. } => {
+                    self.check(value);
+                    self.check(index);
+                }
+                Expr::Attribute { value, .. } => self.check(value),
+                _ => {}
+            },
+            Target::Unpack { elts, .. } => elts.iter().for_each(|e| self.check_target(e)),
+            Target::Starred { target, .. } => self.check_target(target),
+            Target::Name { .. } => {}
+        }
+    }
+
+    pub(super) fn bind(&mut self, t: &Target, val: Val, _value: &Expr) {
+        match t {
+            Target::Name { id, .. } => {
+                self.bound_here.insert(id.clone());
+                self.env.insert(id.clone(), val);
+            }
+            Target::Unpack { elts, .. } => {
+                // `a, b = x, y`, a loop over pairs: the values the walker follows, in order.
+                let parts = match val {
+                    Val::Items { items, .. }
+                        if items.len() == elts.len()
+                            && !elts.iter().any(|e| matches!(e, Target::Starred { .. })) =>
+                    {
+                        items
+                    }
+                    _ => vec![Val::Unknown; elts.len()],
+                };
+                for (e, v) in elts.iter().zip(parts) {
+                    self.bind(e, v, _value);
+                }
+            }
+            Target::Starred { target, .. } => self.bind(target, Val::Unknown, _value),
+            Target::Store { expr, .. } => {
+                // `df['new'] = ...` adds (or replaces) a column; anything else: forget the object.
+                if let Expr::Subscript { value, index, .. } = expr {
+                    // A literal label, or a name holding a known string (a loop's column).
+                    let label = match index.as_str_literal() {
+                        Some(col) => Some(col.to_string()),
+                        None => match (&**index, self.eval(index)) {
+                            (Expr::Name { .. }, Val::Str(col)) => Some(col),
+                            _ => None,
+                        },
+                    };
+                    if let (Expr::Name { id, .. }, Some(col)) = (&**value, label.as_deref()) {
+                        if let Some(Val::Frame(mut f)) = self.env.get(id).cloned() {
+                            if let Some(cols) = f.columns.as_mut() {
+                                if !cols.iter().any(|c| c == col) {
+                                    cols.push(col.to_string());
+                                }
+                            }
+                            f.width = f.columns.as_ref().map(|c| c.len() as i64);
+                            f.column_info.remove(col);
+                            f.has_nan = None;
+                            // Another name may hold the same frame (`d = df`).
+                            self.forget_after_frame_change();
+                            self.env.insert(id.clone(), Val::Frame(f));
+                            return;
+                        }
+                    }
+                }
+                // `df.columns = ['a', 'b']` names the columns anew (of the same number).
+                if let (Expr::Attribute { value, attr, .. }, Val::Strs { items, .. }) = (expr, &val)
+                {
+                    if let (Expr::Name { id, .. }, "columns") = (&**value, attr.as_str()) {
+                        if let Val::Frame(f) = self.get(id) {
+                            if f.n_columns() == Some(items.len() as i64) {
+                                self.forget_after_frame_change();
+                                let renamed = Frame {
+                                    columns: Some(items.clone()),
+                                    column_info: Default::default(),
+                                    ..f
+                                };
+                                self.env.insert(id.clone(), Val::Frame(renamed));
+                                return;
+                            }
+                        }
+                    }
+                }
+                if let Some(base) = base_name(expr) {
+                    if matches!(
+                        self.get(base),
+                        Val::Frame(_)
+                            | Val::Series(_)
+                            | Val::Array(_)
+                            | Val::GroupBy(_)
+                            | Val::Tensor(_)
+                    ) {
+                        self.forget_data();
+                    }
+                    self.forget_name(base);
+                }
+            }
+        }
+    }
+}
