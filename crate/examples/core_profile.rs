@@ -25,9 +25,13 @@ fn median_ms(runs: usize, mut body: impl FnMut(usize)) -> f64 {
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let path = args.first().expect("usage: core_profile CELLS.json [PHASE] [RUNS]");
+    let path = args
+        .first()
+        .expect("usage: core_profile CELLS.json [PHASE] [RUNS]");
     let phase = args.get(1).map_or("all", String::as_str);
-    let runs: usize = args.get(2).map_or(21, |n| n.parse().expect("RUNS is a number"));
+    let runs: usize = args
+        .get(2)
+        .map_or(21, |n| n.parse().expect("RUNS is a number"));
     let text = std::fs::read_to_string(path).expect("readable cells file");
     let cells: Vec<String> = serde_json::from_str(&text).expect("a JSON array of strings");
     let severities = Severities::new();
@@ -60,7 +64,9 @@ fn main() {
             std::hint::black_box(report);
         };
         check(&cells[target]);
-        let ms = median_ms(runs * 10, |i| check(&format!("{}\nx_{i} = {i}", cells[target])));
+        let ms = median_ms(runs * 10, |i| {
+            check(&format!("{}\nx_{i} = {i}", cells[target]))
+        });
         println!("one cell edited:          median {ms:.3} ms");
     }
     if matches!(phase, "all" | "alone") {
