@@ -89,3 +89,8 @@ fn keras_input_ranks_of_every_first_layer() {
 fn torch_products_joins_modules_and_losses() {
     family("torch.json");
 }
+
+#[test]
+fn numpy_stacks_text_files_and_histograms() {
+    family("numpy_stacks_files_histograms.json");
+}
