@@ -94,3 +94,8 @@ fn torch_products_joins_modules_and_losses() {
 fn numpy_stacks_text_files_and_histograms() {
     family("numpy_stacks_files_histograms.json");
 }
+
+#[test]
+fn pandas_joins_drops_and_conversions() {
+    family("pandas_joins_drops_conversions.json");
+}

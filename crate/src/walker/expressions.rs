@@ -470,6 +470,25 @@ impl<'a> Walker<'a> {
                 }
             }
             Val::Array(a) => numpy_calls::method_result(self, &a, attr, args, keywords),
+            // `s.rename('n')`: the same values, named 'n' (a scalar names the Series; a mapping
+            // or a function would relabel its index instead).
+            Val::Series(s) if attr == "rename" && keywords.is_empty() => {
+                match args.first().and_then(Expr::as_str_literal) {
+                    Some(name) if args.len() == 1 => Val::Series(SeriesVal {
+                        name: Some(name.to_string()),
+                        ..s
+                    }),
+                    _ => Val::Unknown,
+                }
+            }
+            // `s.value_counts()` is a Series of counts; its name depends on the pandas version.
+            Val::Series(_) if attr == "value_counts" => Val::Series(SeriesVal {
+                len: None,
+                str_examples: Vec::new(),
+                has_nan: None,
+                name: None,
+                non_integer: None,
+            }),
             // `s.apply(str)`, `s.map(lambda x: str(x).split('-')[0])`: the NaN rows become a
             // known string ('nan'); nothing is known of the other rows.
             Val::Series(s)
@@ -668,7 +687,9 @@ impl<'a> Walker<'a> {
                     root_names(&k.value, &mut names);
                 }
                 for n in names {
-                    if !matches!(self.get(&n), Val::Module(_) | Val::Lib(_)) {
+                    // A builtin (`astype(float)`) is a function or type no call changes; forgetting
+                    // it would also shadow it for the rest of the cell.
+                    if !self.is_builtin(&n) && !matches!(self.get(&n), Val::Module(_) | Val::Lib(_)) {
                         self.forget_name(&n);
                     }
                 }
