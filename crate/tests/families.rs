@@ -111,3 +111,8 @@ fn numpy_stacks_text_files_and_histograms() {
 fn pandas_joins_drops_and_conversions() {
     family("pandas_joins_drops_conversions.json");
 }
+
+#[test]
+fn sklearn_feature_counts_and_empty_inputs() {
+    family("sklearn_features_and_empty_inputs.json");
+}

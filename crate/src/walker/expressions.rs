@@ -571,6 +571,13 @@ impl<'a> Walker<'a> {
                         }
                     }
                 }
+                // `LinearRegression().fit(X, y)`: a scikit-learn estimator keeps its input as it
+                // is, unless told to work in place (`copy=False`).
+                if !matches!(&**value, Expr::Name { .. })
+                    && matches!(self.eval(value), Val::Estimator(e) if e.is_sklearn() && !e.params.contains_key("copy"))
+                {
+                    pure = true;
+                }
                 if let Expr::Name { id, .. } = &**value {
                     match self.get(id) {
                         Val::Frame(f) => {
