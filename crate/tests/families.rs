@@ -116,3 +116,8 @@ fn pandas_joins_drops_and_conversions() {
 fn sklearn_feature_counts_and_empty_inputs() {
     family("sklearn_features_and_empty_inputs.json");
 }
+
+#[test]
+fn keras_targets_against_outputs_and_losses() {
+    family("keras_targets.json");
+}
