@@ -121,3 +121,8 @@ fn sklearn_feature_counts_and_empty_inputs() {
 fn keras_targets_against_outputs_and_losses() {
     family("keras_targets.json");
 }
+
+#[test]
+fn names_undefined_and_modules_called() {
+    family("names.json");
+}
