@@ -696,7 +696,8 @@ impl<'a> Walker<'a> {
                 for n in names {
                     // A builtin (`astype(float)`) is a function or type no call changes; forgetting
                     // it would also shadow it for the rest of the cell.
-                    if !self.is_builtin(&n) && !matches!(self.get(&n), Val::Module(_) | Val::Lib(_)) {
+                    if !self.is_builtin(&n) && !matches!(self.get(&n), Val::Module(_) | Val::Lib(_))
+                    {
                         self.forget_name(&n);
                     }
                 }
