@@ -640,6 +640,34 @@ fn concatenated(w: &Walker, args: &[Expr], keywords: &[Keyword]) -> Option<Val> 
     }))
 }
 
+/// The length and the facts of a column (or Series) given as values written in the cell: a list
+/// of strings, or numbers (with NaN) numpy reads as a 1-D array.
+pub(super) fn literal_column(value: &Val) -> Option<(i64, Column)> {
+    match value {
+        Val::Strs { type_name, items } if type_name == "list" => Some((
+            items.len() as i64,
+            Column {
+                str_examples: items.clone(),
+                has_nan: Some(false),
+                non_integer: None,
+                dtype: None,
+            },
+        )),
+        v => {
+            let a = crate::semantics::numpy::literal_array(v).filter(|a| a.shape.len() == 1)?;
+            Some((
+                a.shape[0],
+                Column {
+                    str_examples: Vec::new(),
+                    has_nan: a.has_nan,
+                    non_integer: a.non_integer,
+                    dtype: None,
+                },
+            ))
+        }
+    }
+}
+
 /// `pd.DataFrame({'a': [...], ...})`: with lists of strings or numbers written in the cell, the
 /// rows, the strings and the NaN of each column are known too.
 fn dict_frame(keys: Vec<String>, values: &[Val]) -> Frame {
@@ -647,32 +675,11 @@ fn dict_frame(keys: Vec<String>, values: &[Val]) -> Frame {
     let mut lengths = Vec::new();
     let mut all_known = true;
     for (key, value) in keys.iter().zip(values) {
-        let info = match value {
-            Val::Strs { type_name, items } if type_name == "list" => {
-                lengths.push(items.len() as i64);
-                Column {
-                    str_examples: items.clone(),
-                    has_nan: Some(false),
-                    non_integer: None,
-                    dtype: None,
-                }
-            }
-            v => match crate::semantics::numpy::literal_array(v).filter(|a| a.shape.len() == 1) {
-                Some(a) => {
-                    lengths.push(a.shape[0]);
-                    Column {
-                        str_examples: Vec::new(),
-                        has_nan: a.has_nan,
-                        non_integer: a.non_integer,
-                        dtype: None,
-                    }
-                }
-                None => {
-                    all_known = false;
-                    continue;
-                }
-            },
+        let Some((len, info)) = literal_column(value) else {
+            all_known = false;
+            continue;
         };
+        lengths.push(len);
         column_info.insert(key.clone(), info);
     }
     let n_rows = (all_known && !lengths.is_empty() && lengths.iter().all(|n| *n == lengths[0]))

@@ -60,9 +60,19 @@ pub fn new_series(w: &Walker, args: &[Expr], keywords: &[Keyword]) -> Option<Val
     if args.len() != 1 || keywords.iter().any(|k| k.name.as_deref() != Some("name")) {
         return None;
     }
+    let data = w.eval(&args[0]);
+    let len = literal_len(&data)?;
+    // Values written in the cell: their strings and NaN are known too.
+    let facts = super::columns::literal_column(&data).map(|(_, c)| c);
     Some(Val::Series(SeriesVal {
-        len: Some(literal_len(&w.eval(&args[0]))?),
-        ..SeriesVal::default()
+        len: Some(len),
+        str_examples: facts.as_ref().map(|c| c.str_examples.clone()).unwrap_or_default(),
+        has_nan: facts.as_ref().and_then(|c| c.has_nan),
+        non_integer: facts.and_then(|c| c.non_integer),
+        name: keywords
+            .first()
+            .and_then(|k| k.value.as_str_literal())
+            .map(str::to_string),
     }))
 }
 
