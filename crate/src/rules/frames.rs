@@ -66,7 +66,10 @@ pub fn new_series(w: &Walker, args: &[Expr], keywords: &[Keyword]) -> Option<Val
     let facts = super::columns::literal_column(&data).map(|(_, c)| c);
     Some(Val::Series(SeriesVal {
         len: Some(len),
-        str_examples: facts.as_ref().map(|c| c.str_examples.clone()).unwrap_or_default(),
+        str_examples: facts
+            .as_ref()
+            .map(|c| c.str_examples.clone())
+            .unwrap_or_default(),
         has_nan: facts.as_ref().and_then(|c| c.has_nan),
         non_integer: facts.and_then(|c| c.non_integer),
         name: keywords
