@@ -1,7 +1,8 @@
 //! Variant tests of the rule families, written from the libraries' documented contracts: each
 //! case of `fixtures/families/*.json` is a crashing cell (the rule fires with its code, range and
 //! message facts) and its no-crash twin (silence). `scripts/verify_family_cases.py` runs every
-//! case under the real libraries to prove that the crash raises and the twin runs.
+//! case under the real libraries to prove that the crash raises and the twin runs. One snapshot
+//! per file keeps every case's code, range, message and fix.
 
 use cellguard::diagnostic::Diagnostic;
 use serde_json::Value;
@@ -14,7 +15,8 @@ fn run(history: &str, setup: &str, target: &str, objects: &str) -> Vec<Diagnosti
     support::check_after(&[history.to_string()], &[setup], target, objects)
 }
 
-/// Runs every case of one fixture file; returns the failures, one line each.
+/// Runs every case of one fixture file: fails with one line per case that misses its code, range
+/// or facts, or whose twin is not silent; then compares the file's snapshot.
 fn family(file: &str) {
     let path = format!(
         "{}/tests/fixtures/families/{file}",
@@ -23,11 +25,16 @@ fn family(file: &str) {
     let cases: Vec<Value> = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
     assert!(!cases.is_empty());
     let mut failures = Vec::new();
+    let mut report = String::new();
     for case in &cases {
         let field = |k: &str| case[k].as_str().unwrap_or("");
         let (name, code, crash) = (field("name"), field("code"), field("crash"));
         let objects = field("objects");
         let found = run(field("history"), field("setup"), crash, objects);
+        report.push_str(&format!(
+            "{name} (crash)\n{}",
+            support::describe(crash, &found)
+        ));
         match found.iter().find(|d| d.code == code) {
             None => failures.push(format!("{name}: expected {code}, got {found:?}")),
             Some(d) => {
@@ -46,11 +53,16 @@ fn family(file: &str) {
             }
         }
         let twin = run(field("history"), field("setup"), field("twin"), objects);
+        report.push_str(&format!(
+            "{name} (twin)\n{}",
+            support::describe(field("twin"), &twin)
+        ));
         if !twin.is_empty() {
             failures.push(format!("{name}: twin not silent: {twin:?}"));
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+    insta::assert_snapshot!(file.trim_end_matches(".json"), report);
 }
 
 #[test]
@@ -88,4 +100,29 @@ fn keras_input_ranks_of_every_first_layer() {
 #[test]
 fn torch_products_joins_modules_and_losses() {
     family("torch.json");
+}
+
+#[test]
+fn numpy_stacks_text_files_and_histograms() {
+    family("numpy_stacks_files_histograms.json");
+}
+
+#[test]
+fn pandas_joins_drops_and_conversions() {
+    family("pandas_joins_drops_conversions.json");
+}
+
+#[test]
+fn sklearn_feature_counts_and_empty_inputs() {
+    family("sklearn_features_and_empty_inputs.json");
+}
+
+#[test]
+fn keras_targets_against_outputs_and_losses() {
+    family("keras_targets.json");
+}
+
+#[test]
+fn names_undefined_and_modules_called() {
+    family("names.json");
 }

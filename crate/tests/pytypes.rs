@@ -9,8 +9,9 @@ use std::path::Path;
 
 use cellguard::check::{check_cell, CheckInput};
 use cellguard::diagnostic::Severities;
-use cellguard::position::LineIndex;
 use cellguard::summary::SummaryDoc;
+
+mod support;
 
 struct Case {
     name: String,
@@ -95,40 +96,9 @@ fn check_fixture(code: &str) -> String {
                 case.name
             );
         }
-        let lines = LineIndex::new(&case.cell);
-        let at = |offset: u32| {
-            let p = lines.position(offset);
-            format!("{}:{}", p.line + 1, p.column + 1)
-        };
         let label = if case.crashes { "crash" } else { "runs" };
         writeln!(report, "{} ({label})", case.name).unwrap();
-        for d in &diagnostics {
-            let covered = &case.cell[d.range.start as usize..d.range.end as usize];
-            writeln!(
-                report,
-                "  {} {}-{} `{covered}`: {}",
-                d.code,
-                at(d.range.start),
-                at(d.range.end),
-                d.message
-            )
-            .unwrap();
-            if let Some(fix) = &d.fix {
-                let edits: Vec<String> = fix
-                    .edits
-                    .iter()
-                    .map(|e| {
-                        format!(
-                            "{}-{} -> `{}`",
-                            at(e.range.start),
-                            at(e.range.end),
-                            e.content
-                        )
-                    })
-                    .collect();
-                writeln!(report, "    fix: {} [{}]", fix.message, edits.join(", ")).unwrap();
-            }
-        }
+        report.push_str(&support::describe(&case.cell, &diagnostics));
     }
     report
 }
@@ -153,3 +123,4 @@ fixture!(index_out_of_range, "index-out-of-range");
 fixture!(bad_arguments, "bad-arguments");
 fixture!(missing_key, "missing-key");
 fixture!(index_type, "index-type");
+fixture!(undefined_name, "undefined-name");

@@ -1,8 +1,14 @@
 //! What the rule test files share: a check of one cell after earlier cells ran, with the kernel's
-//! summaries of `objects`.
+//! summaries of `objects`, and the snapshot text of its diagnostics.
+
+// Each test binary compiles this module and uses a part of it.
+#![allow(dead_code)]
+
+use std::fmt::Write;
 
 use cellguard::check::{check_cell, CheckInput};
 use cellguard::diagnostic::{Diagnostic, Severities};
+use cellguard::position::LineIndex;
 use cellguard::summary::SummaryDoc;
 
 /// Checks `target` after the cells `history` ran. The kernel holds the names those cells and
@@ -35,4 +41,43 @@ pub fn check_after(
         severities: &Severities::new(),
     })
     .diagnostics
+}
+
+/// The diagnostics of `source` as snapshot lines: code, line:column range, the text it covers,
+/// message, and the fix with its edits.
+pub fn describe(source: &str, diagnostics: &[Diagnostic]) -> String {
+    let lines = LineIndex::new(source);
+    let at = |offset: u32| {
+        let p = lines.position(offset);
+        format!("{}:{}", p.line + 1, p.column + 1)
+    };
+    let mut report = String::new();
+    for d in diagnostics {
+        let covered = &source[d.range.start as usize..d.range.end as usize];
+        writeln!(
+            report,
+            "  {} {}-{} `{covered}`: {}",
+            d.code,
+            at(d.range.start),
+            at(d.range.end),
+            d.message
+        )
+        .unwrap();
+        if let Some(fix) = &d.fix {
+            let edits: Vec<String> = fix
+                .edits
+                .iter()
+                .map(|e| {
+                    format!(
+                        "{}-{} -> `{}`",
+                        at(e.range.start),
+                        at(e.range.end),
+                        e.content
+                    )
+                })
+                .collect();
+            writeln!(report, "    fix: {} [{}]", fix.message, edits.join(", ")).unwrap();
+        }
+    }
+    report
 }
