@@ -315,15 +315,44 @@ pub fn literal_dtype(v: &Val) -> Option<&'static str> {
     }
 }
 
-/// `pd.Series([...])` of a list of literals: its length.
+/// `pd.Series([...], name='n')` of a list of literals: its length, name, and (values written in
+/// the cell) their strings and NaN.
 pub fn new_series(w: &dyn Eval, args: &[Expr], keywords: &[Keyword]) -> Option<Val> {
     if args.len() != 1 || keywords.iter().any(|k| k.name.as_deref() != Some("name")) {
         return None;
     }
+    let data = w.eval(&args[0]);
+    let len = literal_len(&data)?;
+    let facts = literal_column(&data).map(|(_, c)| c).unwrap_or_default();
     Some(Val::Series(SeriesVal {
-        len: Some(literal_len(&w.eval(&args[0]))?),
-        ..SeriesVal::default()
+        len: Some(len),
+        str_examples: facts.str_examples,
+        has_nan: facts.has_nan,
+        non_integer: facts.non_integer,
+        name: keywords
+            .first()
+            .and_then(|k| k.value.as_str_literal())
+            .map(str::to_string),
     }))
+}
+
+/// What a Series method gives, where certain: `s.rename('n')` holds the same values, named 'n'
+/// (a scalar names the Series; a mapping or a function would relabel its index instead);
+/// `s.value_counts()` is a Series of counts, whose name depends on the pandas version.
+pub fn series_method_result(s: SeriesVal, attr: &str, args: &[Expr], keywords: &[Keyword]) -> Val {
+    match attr {
+        "rename" if keywords.is_empty() => match args {
+            [label] => label.as_str_literal().map_or(Val::Unknown, |name| {
+                Val::Series(SeriesVal {
+                    name: Some(name.to_string()),
+                    ..s
+                })
+            }),
+            _ => Val::Unknown,
+        },
+        "value_counts" => Val::Series(SeriesVal::default()),
+        _ => Val::Unknown,
+    }
 }
 
 /// The number of rows a list of literals gives a column.
@@ -448,6 +477,34 @@ pub fn new_frame(w: &dyn Eval, path: &str, args: &[Expr], keywords: &[Keyword]) 
     }))
 }
 
+/// The length and the facts of a column (or Series) given as values written in the cell: a list
+/// of strings, or numbers (with NaN) numpy reads as a 1-D array.
+fn literal_column(value: &Val) -> Option<(i64, Column)> {
+    match value {
+        Val::Strs { type_name, items } if type_name == "list" => Some((
+            items.len() as i64,
+            Column {
+                str_examples: items.clone(),
+                has_nan: Some(false),
+                non_integer: None,
+                dtype: None,
+            },
+        )),
+        v => {
+            let a = super::numpy::literal_array(v).filter(|a| a.shape.len() == 1)?;
+            Some((
+                a.shape[0],
+                Column {
+                    str_examples: Vec::new(),
+                    has_nan: a.has_nan,
+                    non_integer: a.non_integer,
+                    dtype: None,
+                },
+            ))
+        }
+    }
+}
+
 /// `pd.DataFrame({'a': [...], ...})`: with lists of strings or numbers written in the cell, the
 /// rows, the strings and the NaN of each column are known too.
 pub fn dict_frame(keys: Vec<String>, values: &[Val]) -> Frame {
@@ -455,32 +512,11 @@ pub fn dict_frame(keys: Vec<String>, values: &[Val]) -> Frame {
     let mut lengths = Vec::new();
     let mut all_known = true;
     for (key, value) in keys.iter().zip(values) {
-        let info = match value {
-            Val::Strs { type_name, items } if type_name == "list" => {
-                lengths.push(items.len() as i64);
-                Column {
-                    str_examples: items.clone(),
-                    has_nan: Some(false),
-                    non_integer: None,
-                    dtype: None,
-                }
-            }
-            v => match super::numpy::literal_array(v).filter(|a| a.shape.len() == 1) {
-                Some(a) => {
-                    lengths.push(a.shape[0]);
-                    Column {
-                        str_examples: Vec::new(),
-                        has_nan: a.has_nan,
-                        non_integer: a.non_integer,
-                        dtype: None,
-                    }
-                }
-                None => {
-                    all_known = false;
-                    continue;
-                }
-            },
+        let Some((len, info)) = literal_column(value) else {
+            all_known = false;
+            continue;
         };
+        lengths.push(len);
         column_info.insert(key.clone(), info);
     }
     let n_rows = (all_known && !lengths.is_empty() && lengths.iter().all(|n| *n == lengths[0]))

@@ -475,6 +475,9 @@ impl<'a> Walker<'a> {
                 }
             }
             Val::Array(a) => crate::semantics::numpy::method_result(self, &a, attr, args, keywords),
+            Val::Series(s) if matches!(attr.as_str(), "rename" | "value_counts") => {
+                crate::semantics::pandas::series_method_result(s, attr, args, keywords)
+            }
             // `s.apply(str)`, `s.map(lambda x: str(x).split('-')[0])`: the NaN rows become a
             // known string ('nan'); nothing is known of the other rows.
             Val::Series(s)
@@ -556,6 +559,13 @@ impl<'a> Walker<'a> {
                             self.forget_name(root);
                         }
                     }
+                }
+                // `LinearRegression().fit(X, y)`: a scikit-learn estimator keeps its input as it
+                // is, unless told to work in place (`copy=False`).
+                if !matches!(&**value, Expr::Name { .. })
+                    && matches!(self.eval(value), Val::Estimator(e) if e.is_sklearn() && !e.params.contains_key("copy"))
+                {
+                    pure = true;
                 }
                 if let Expr::Name { id, .. } = &**value {
                     match self.get(id) {
@@ -646,7 +656,10 @@ impl<'a> Walker<'a> {
                     root_names(&k.value, &mut names);
                 }
                 for n in names {
-                    if !matches!(self.get(&n), Val::Module(_) | Val::Lib(_)) {
+                    // A builtin (`astype(float)`) is a function or type no call changes; forgetting
+                    // it would also shadow it for the rest of the cell.
+                    if !self.is_builtin(&n) && !matches!(self.get(&n), Val::Module(_) | Val::Lib(_))
+                    {
                         self.forget_name(&n);
                     }
                 }

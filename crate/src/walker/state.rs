@@ -65,6 +65,9 @@ pub struct Walker<'a> {
     /// the Keras rules (`keras::state_before`): computed once per statement.
     pub(crate) states_before:
         std::cell::RefCell<BTreeMap<usize, std::rc::Rc<super::history::HistoryState>>>,
+    /// Whether the Keras rules may have anything to replay (`keras::keras_in_reach`): it
+    /// depends on the history and the cell's source only, so it is asked once per walker.
+    pub(crate) keras_in_reach: std::cell::OnceCell<bool>,
     pub out: Vec<Diagnostic>,
 }
 
@@ -198,6 +201,7 @@ impl<'a> Walker<'a> {
             passes: 1,
             pandas_extended: ctx.history.extends_pandas || ctx.cell.extends_pandas,
             states_before: Default::default(),
+            keras_in_reach: Default::default(),
             out: Vec::new(),
         }
     }
@@ -340,18 +344,27 @@ impl<'a> Walker<'a> {
 
     /// The qualified library path of a callee (`sns.barplot` -> `seaborn.barplot`).
     pub fn lib_path(&self, func: &Expr) -> Option<String> {
-        match func {
-            Expr::Name { id, .. } => match self.env.get(id)? {
-                Val::Lib(p) => Some(p.clone()),
-                Val::Module(Some(p)) => Some(p.clone()),
-                _ => None,
-            },
-            Expr::Attribute { value, attr, .. } => {
-                let base = self.lib_path(value)?;
-                Some(format!("{base}.{attr}"))
-            }
-            _ => None,
+        let mut root = func;
+        while let Expr::Attribute { value, .. } = root {
+            root = value;
         }
+        let Expr::Name { id, .. } = root else {
+            return None;
+        };
+        let (Val::Lib(module) | Val::Module(Some(module))) = self.env.get(id)? else {
+            return None;
+        };
+        // Built in one string, from the root out.
+        fn push_attributes(e: &Expr, path: &mut String) {
+            if let Expr::Attribute { value, attr, .. } = e {
+                push_attributes(value, path);
+                path.push('.');
+                path.push_str(attr);
+            }
+        }
+        let mut path = module.clone();
+        push_attributes(func, &mut path);
+        Some(path)
     }
 }
 
