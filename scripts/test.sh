@@ -37,15 +37,25 @@ jlpm lint:check
 step "rust: unit, snapshot, rule, CLI, JunoBench and property tests (native)"
 cargo test --locked -p cellguard
 
-step "python: kernel side against a real ipykernel"
-.venv/bin/python -m pytest -q -p no:cacheprovider tests/kernel
-
-step "python: LLM client, worker and server extension against a local replaying endpoint"
-.venv/bin/python -m pytest -q -p no:cacheprovider tests/llm
-
-step "webassembly: the core's API under node"
+# The release build of the WebAssembly core ends in a long link-time optimization on one core:
+# the Python suites run beside it on the other, their output printed when both are done.
+step "webassembly: the core's API under node; beside it, python: the kernel side against a real ipykernel, the LLM client, worker and server extension against a local replaying endpoint"
+python_log=$(mktemp)
+(
+  .venv/bin/python -m pytest -q -p no:cacheprovider tests/kernel &&
+    .venv/bin/python -m pytest -q -p no:cacheprovider tests/llm
+) >"$python_log" 2>&1 &
+python_tests=$!
 bash scripts/build-wasm.sh
 node --test tests/wasm/
+python_status=0
+wait "$python_tests" || python_status=$?
+cat "$python_log"
+rm -f "$python_log"
+if [ "$python_status" != 0 ]; then
+  echo "test: the Python suites failed (output above)" >&2
+  exit "$python_status"
+fi
 
 step "ui: Galata in headless chromium against a real JupyterLab and ipykernel"
 bash scripts/test-ui.sh

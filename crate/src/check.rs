@@ -46,7 +46,7 @@ pub struct CellReport {
     /// An error among `diagnostics` (`diagnostic::crash_predicted`): what every consumer reads.
     pub crash_predicted: bool,
     pub facts: CellFacts,
-    /// Globals the notebook's functions the cell calls read (`rules::calls::callee_globals`):
+    /// Globals the notebook's functions the cell calls read (`walker::calls::callee_globals`):
     /// kernel summaries of them let the rules follow those calls.
     pub callee_globals: Vec<String>,
 }

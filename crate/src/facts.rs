@@ -544,10 +544,22 @@ impl Walker {
                         if let Some(kind) = &handler.kind {
                             walker.expr(kind);
                         }
+                        let was_bound = handler
+                            .name
+                            .as_ref()
+                            .is_some_and(|name| walker.bound_so_far.contains(name));
                         if let Some(name) = &handler.name {
                             walker.bind(name, DefinitionKind::ExceptHandler, handler.range);
                         }
                         walker.body(&handler.body);
+                        // Python deletes `except E as name` at the end of the clause: a name the
+                        // cell had not bound before is unbound after it, whichever path ran. (A
+                        // name it had may survive: the clause may not have run.)
+                        if let Some(name) = &handler.name {
+                            if !was_bound && walker.scopes.is_empty() && !walker.deferred() {
+                                walker.bound_so_far.remove(name);
+                            }
+                        }
                     });
                 }
                 self.conditionally(|walker| walker.body(orelse));

@@ -101,3 +101,28 @@ fn keras_input_ranks_of_every_first_layer() {
 fn torch_products_joins_modules_and_losses() {
     family("torch.json");
 }
+
+#[test]
+fn numpy_stacks_text_files_and_histograms() {
+    family("numpy_stacks_files_histograms.json");
+}
+
+#[test]
+fn pandas_joins_drops_and_conversions() {
+    family("pandas_joins_drops_conversions.json");
+}
+
+#[test]
+fn sklearn_feature_counts_and_empty_inputs() {
+    family("sklearn_features_and_empty_inputs.json");
+}
+
+#[test]
+fn keras_targets_against_outputs_and_losses() {
+    family("keras_targets.json");
+}
+
+#[test]
+fn names_undefined_and_modules_called() {
+    family("names.json");
+}

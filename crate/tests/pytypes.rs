@@ -123,3 +123,4 @@ fixture!(index_out_of_range, "index-out-of-range");
 fixture!(bad_arguments, "bad-arguments");
 fixture!(missing_key, "missing-key");
 fixture!(index_type, "index-type");
+fixture!(undefined_name, "undefined-name");

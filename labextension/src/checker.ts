@@ -17,7 +17,8 @@ import {
   ICellguardKernels,
   ICellguardSettings,
   ICheckSource,
-  IKernelFacts
+  IKernelFacts,
+  IThoroughOptions
 } from './tokens';
 
 /** Pause after an edit before the notebook's other cells are checked again. */
@@ -205,7 +206,8 @@ class Checker implements ICellguardChecker {
 
   async checkThoroughly(
     panel: NotebookPanel,
-    cell: ICellModel
+    cell: ICellModel,
+    options: IThoroughOptions = {}
   ): Promise<ICellDiagnostic[]> {
     const state = this._state(panel);
     state.extras.delete(cell.id);
@@ -213,10 +215,15 @@ class Checker implements ICellguardChecker {
       const source = cell.sharedModel.getSource();
       const request = this.requestFor(panel, cell);
       const found: ICellDiagnostic[] = [];
-      const sources = [...this._sources].sort((a, b) => a.order - b.order);
+      const sources = [...this._sources]
+        .filter(extra => options.sources?.includes(extra.id) ?? true)
+        .sort((a, b) => a.order - b.order);
       for (const extra of sources) {
+        if (options.signal?.aborted) {
+          break;
+        }
         const result = await extra
-          .check(request, panel)
+          .check(request, panel, options.signal)
           .catch((reason: unknown) => {
             console.warn(`cellguard: check source ${extra.id} failed`, reason);
             return { diagnostics: [], conclusive: false };

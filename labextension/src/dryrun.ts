@@ -19,6 +19,9 @@ import {
   ISourceResult
 } from './tokens';
 
+/** The dry run's id among the checker's extra sources. */
+export const DRY_RUN_SOURCE = 'dry-run';
+
 const NOTHING: ISourceResult = { diagnostics: [], conclusive: false };
 
 /**
@@ -42,9 +45,18 @@ class DryRunner implements ICellguardDryRun {
     return this._runs.get(panel) ?? null;
   }
 
+  triedAlready(panel: NotebookPanel, cell: ICellModel): boolean {
+    const tried = this._tried.get(panel);
+    return (
+      tried?.codeVersion === this._kernels.linkFor(panel).codeVersion &&
+      tried.keys.has(triedKey(cell, cell.sharedModel.getSource()))
+    );
+  }
+
   async check(
     request: CheckRequest,
-    panel: NotebookPanel
+    panel: NotebookPanel,
+    signal?: AbortSignal
   ): Promise<ISourceResult> {
     const index = request.target_index ?? -1;
     const cell = panel.content.model?.cells.get(index);
@@ -60,55 +72,102 @@ class DryRunner implements ICellguardDryRun {
       ?.diagnostics.find(d => d.severity === 'error');
     if (rule) {
       this._show(panel, cell, { state: 'skipped', rule: rule.message });
+      this._recordTried(
+        panel,
+        cell,
+        cell.sharedModel.getSource(),
+        this._kernels.linkFor(panel).codeVersion
+      );
       return NOTHING;
     }
-    const outcome = await this.run(panel, cell);
+    const outcome = await this.run(panel, cell, signal);
     return {
       diagnostics: outcome.crash ? [outcome.crash] : [],
       conclusive: outcome.conclusive
     };
   }
 
-  async run(panel: NotebookPanel, cell: ICellModel): Promise<IDryRunOutcome> {
+  async run(
+    panel: NotebookPanel,
+    cell: ICellModel,
+    signal?: AbortSignal
+  ): Promise<IDryRunOutcome> {
+    const inconclusive = { crash: null, conclusive: false };
+    if (signal?.aborted) {
+      return inconclusive;
+    }
     const source = cell.sharedModel.getSource();
+    const link = this._kernels.linkFor(panel);
+    const codeVersion = link.codeVersion;
     const show = (state: DistributiveOmit<DryRun, 'cellId' | 'cellNumber'>) =>
       this._show(panel, cell, state);
-    const inconclusive = { crash: null, conclusive: false };
+    // The last state of a run: this text counts as tried in this kernel state, unless cancelled.
+    const finish = (
+      state: DistributiveOmit<DryRun, 'cellId' | 'cellNumber'>
+    ) => {
+      show(state);
+      if (state.state !== 'done' || state.reply.reason?.code !== 'cancelled') {
+        this._recordTried(panel, cell, source, codeVersion);
+      }
+    };
     const decline = this._core.declineDryRun(source);
     if (decline === undefined) {
-      show({
+      finish({
         state: 'unavailable',
         message: 'The analysis core is not loaded.'
       });
       return inconclusive;
     }
     if (decline) {
-      show({ state: 'declined', decline });
+      finish({ state: 'declined', decline });
       return inconclusive;
     }
-    this._cancel.get(panel)?.();
+    // The kernel runs one dry run at a time (another is answered `busy`): the run this one
+    // replaces is cancelled, and this one is sent once that one has ended. A replaced run shows
+    // nothing more.
+    const previous = this._active.get(panel);
+    previous?.cancel();
     const controller = new AbortController();
     const cancel = () => controller.abort();
-    this._cancel.set(panel, cancel);
+    signal?.addEventListener('abort', cancel, { once: true });
+    const replied = (previous?.ended ?? Promise.resolve()).then(() =>
+      controller.signal.aborted
+        ? null
+        : link.dryRun(
+            source,
+            this._settings.current.dryRunBudgetMs,
+            controller.signal
+          )
+    );
+    const active = {
+      cancel,
+      ended: replied.then(
+        () => undefined,
+        () => undefined
+      )
+    };
+    this._active.set(panel, active);
+    const replaced = () => this._active.get(panel) !== active;
     show({ state: 'running', cancel });
-    let reply: IDryRunReply;
+    let reply: IDryRunReply | null;
     try {
-      reply = await this._kernels
-        .linkFor(panel)
-        .dryRun(
-          source,
-          this._settings.current.dryRunBudgetMs,
-          controller.signal
-        );
+      reply = await replied;
     } catch (error) {
-      show({ state: 'unavailable', message: String(error) });
+      if (!replaced()) {
+        finish({ state: 'unavailable', message: String(error) });
+      }
       return inconclusive;
     } finally {
-      if (this._cancel.get(panel) === cancel) {
-        this._cancel.delete(panel);
-      }
+      signal?.removeEventListener('abort', cancel);
     }
-    show({ state: 'done', reply });
+    if (replaced()) {
+      return inconclusive;
+    }
+    if (reply === null) {
+      show({ state: 'unavailable', message: 'cancelled before it started.' });
+      return inconclusive;
+    }
+    finish({ state: 'done', reply });
     if (reply.outcome === 'crash' && reply.exception) {
       const { name, message, line } = reply.exception;
       const crash = this._core.dryRunCrash({
@@ -133,9 +192,40 @@ class DryRunner implements ICellguardDryRun {
     this._runChanged.emit(panel);
   }
 
+  /** Only texts tried against the kernel's current `codeVersion` are kept. */
+  private _recordTried(
+    panel: NotebookPanel,
+    cell: ICellModel,
+    source: string,
+    codeVersion: number
+  ): void {
+    if (codeVersion !== this._kernels.linkFor(panel).codeVersion) {
+      return;
+    }
+    let tried = this._tried.get(panel);
+    if (tried?.codeVersion !== codeVersion) {
+      tried = { codeVersion, keys: new Set() };
+      this._tried.set(panel, tried);
+    }
+    tried.keys.add(triedKey(cell, source));
+  }
+
   private _runs = new WeakMap<NotebookPanel, DryRun>();
-  private _cancel = new WeakMap<NotebookPanel, () => void>();
+  /** Per notebook: the cell texts tried against the kernel as it was at `codeVersion`. */
+  private _tried = new WeakMap<
+    NotebookPanel,
+    { codeVersion: number; keys: Set<string> }
+  >();
+  /** Per notebook: the latest dry run sent or waiting to be sent, and when it ends. */
+  private _active = new WeakMap<
+    NotebookPanel,
+    { cancel: () => void; ended: Promise<void> }
+  >();
   private _runChanged = new Signal<ICellguardDryRun, NotebookPanel>(this);
+}
+
+function triedKey(cell: ICellModel, source: string): string {
+  return `${cell.id}\n${source}`;
 }
 
 /** Words for a reason code of an inconclusive dry run (docs/summary-schema.md). */
@@ -218,9 +308,9 @@ export const dryRunPlugin: JupyterFrontEndPlugin<ICellguardDryRun> = {
   ): ICellguardDryRun => {
     const runner = new DryRunner(core, kernels, settings);
     checker.addSource({
-      id: 'dry-run',
+      id: DRY_RUN_SOURCE,
       order: 0,
-      check: (request, panel) => runner.check(request, panel)
+      check: (request, panel, signal) => runner.check(request, panel, signal)
     });
     return runner;
   }

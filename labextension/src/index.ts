@@ -4,6 +4,7 @@ import { checkerPlugin } from './checker';
 import { commandsPlugin } from './commands';
 import { corePlugin } from './core';
 import { dryRunPlugin } from './dryrun';
+import { idleDryRunPlugin } from './idledryrun';
 import { kernelPlugin } from './kernel';
 import { linterPlugin } from './linter';
 import { llmPlugin } from './llm';
@@ -21,6 +22,7 @@ const plugins: JupyterFrontEndPlugin<unknown>[] = [
   kernelPlugin,
   checkerPlugin,
   dryRunPlugin,
+  idleDryRunPlugin,
   llmPlugin,
   linterPlugin,
   panelPlugin,

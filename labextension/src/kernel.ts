@@ -72,6 +72,14 @@ class KernelLink implements IKernelLink {
     return this._executionsChanged;
   }
 
+  get codeVersion(): number {
+    return this._codeVersion;
+  }
+
+  get runStarted(): ISignal<IKernelLink, void> {
+    return this._runStarted;
+  }
+
   get state(): LinkState {
     return this._state;
   }
@@ -336,6 +344,7 @@ class KernelLink implements IKernelLink {
     if (msg.header.msg_type === 'execute_input') {
       this._markStale();
       this._epoch++;
+      this._startRun();
     }
   }
 
@@ -364,6 +373,7 @@ class KernelLink implements IKernelLink {
       this._running.add(msg.header.msg_id);
       this._markStale();
       this._executionsChanged.emit();
+      this._startRun();
     } else if (
       direction === 'recv' &&
       msg.header.msg_type === 'execute_reply'
@@ -385,6 +395,12 @@ class KernelLink implements IKernelLink {
         this._refreshWhenQuiet();
       }
     }
+  }
+
+  /** A cell was sent to run, or started (from any client): the kernel's objects may change. */
+  private _startRun(): void {
+    this._codeVersion++;
+    this._runStarted.emit();
   }
 
   private _markStale(): void {
@@ -585,6 +601,8 @@ class KernelLink implements IKernelLink {
 
   private _clearFacts(): void {
     this._epoch++;
+    // A new kernel, or a restart: other objects, or none.
+    this._codeVersion++;
     this._history = [];
     this._ranFine = [];
     this._names = null;
@@ -619,6 +637,8 @@ class KernelLink implements IKernelLink {
   private _stateChanged = new Signal<IKernelLink, LinkState>(this);
   private _factsChanged = new Signal<IKernelLink, void>(this);
   private _executionsChanged = new Signal<IKernelLink, void>(this);
+  private _runStarted = new Signal<IKernelLink, void>(this);
+  private _codeVersion = 0;
   private _isDisposed = false;
   private _comm: Kernel.IComm | null = null;
   private _linkKey: string | null = null;

@@ -21,6 +21,8 @@ const DEFAULTS: ICellguardValues = {
   dryRun: true,
   dryRunBeforeRun: false,
   dryRunBudgetMs: 3000,
+  dryRunWhenIdle: false,
+  dryRunIdleDelayMs: 1500,
   llm: {
     endpoint: '',
     model: '',

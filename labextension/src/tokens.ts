@@ -54,6 +54,10 @@ export interface ICellguardValues {
   dryRunBeforeRun: boolean;
   /** Time budget of one dry run. */
   dryRunBudgetMs: number;
+  /** Dry-run the active cell once typing has paused and the kernel is idle (docs/dry-run.md). */
+  dryRunWhenIdle: boolean;
+  /** How long the active cell must go unedited before it is dry-run when idle. */
+  dryRunIdleDelayMs: number;
   llm: ILlmSettings;
 }
 
@@ -145,6 +149,13 @@ export interface IKernelLink extends IDisposable {
   readonly factsChanged: ISignal<IKernelLink, void>;
   /** Emitted when `facts().unanswered` changed (a cell was sent to run, or aborted). */
   readonly executionsChanged: ISignal<IKernelLink, void>;
+  /**
+   * Changes whenever the kernel's objects may have changed: a cell was sent to run from this page
+   * or started running from any client, or the kernel was replaced or restarted.
+   */
+  readonly codeVersion: number;
+  /** Emitted when `codeVersion` changes because a cell is about to run (the kernel turns busy). */
+  readonly runStarted: ISignal<IKernelLink, void>;
   /** The cached facts; never waits for the kernel. */
   facts(): IKernelFacts;
   /**
@@ -206,7 +217,19 @@ export interface ICellResult {
 export interface ICheckSource {
   readonly id: string;
   readonly order: number;
-  check(request: CheckRequest, panel: NotebookPanel): Promise<ISourceResult>;
+  /** Aborting `signal` asks the source to stop early (its result then says nothing). */
+  check(
+    request: CheckRequest,
+    panel: NotebookPanel,
+    signal?: AbortSignal
+  ): Promise<ISourceResult>;
+}
+
+/** Which extra sources an explicit check asks (all by default), and a signal that cancels it. */
+export interface IThoroughOptions {
+  /** Ids of the sources to ask; the others are not asked. */
+  sources?: string[];
+  signal?: AbortSignal;
 }
 
 export interface ISourceResult {
@@ -231,7 +254,8 @@ export interface ICellguardChecker {
   /** `checkCell` plus the extra sources; the result is kept until the cell changes. */
   checkThoroughly(
     panel: NotebookPanel,
-    cell: ICellModel
+    cell: ICellModel,
+    options?: IThoroughOptions
   ): Promise<ICellDiagnostic[]>;
   /** Emitted when results of a notebook may have changed (kernel facts, explicit checks, settings). */
   readonly changed: ISignal<ICellguardChecker, NotebookPanel>;
@@ -333,10 +357,21 @@ export interface IDryRunOutcome {
 export interface ICellguardDryRun {
   /**
    * Declines or runs the cell as it is now in the panel's kernel; progress and result show as the
-   * notebook's last run. One dry run per notebook at a time: a new one cancels the running one.
+   * notebook's last run. One dry run per notebook at a time: a new one cancels the running one, as
+   * does aborting `signal`.
    */
-  run(panel: NotebookPanel, cell: ICellModel): Promise<IDryRunOutcome>;
+  run(
+    panel: NotebookPanel,
+    cell: ICellModel,
+    signal?: AbortSignal
+  ): Promise<IDryRunOutcome>;
   lastRun(panel: NotebookPanel): DryRun | null;
+  /**
+   * Whether the cell's current text was already dry-run (or declined, or skipped for a rule's
+   * crash) against the kernel as it is now (`IKernelLink.codeVersion`); a cancelled run does not
+   * count.
+   */
+  triedAlready(panel: NotebookPanel, cell: ICellModel): boolean;
   readonly runChanged: ISignal<ICellguardDryRun, NotebookPanel>;
 }
 

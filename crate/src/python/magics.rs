@@ -162,6 +162,15 @@ impl IPythonCommand {
 }
 
 pub fn mask(source: &str) -> Masked {
+    // Every form masked here has a `%` or a `!` (a magic, a shell escape), or a `?` (help): a
+    // cell with none of them is plain Python, and most cells are.
+    if !source.contains(['%', '!', '?']) {
+        return Masked {
+            text: source.to_owned(),
+            skipped_cell_magic: None,
+            commands: Vec::new(),
+        };
+    }
     let mut bytes = source.as_bytes().to_vec();
     let mut lines = lines_with_offsets(source).peekable();
     let mut commands = Vec::new();

@@ -398,11 +398,15 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
             if let Expr::Name { id, .. } = &**func {
                 if let Val::Module(m) = w.get(id) {
                     let what = m
+                        .as_ref()
                         .map(|m| format!("the module '{m}'"))
                         .unwrap_or_else(|| "a module".into());
+                    // The example names the module itself, not an alias of it (`import tqdm as t`).
+                    let module = m.as_deref().unwrap_or(id.as_str());
+                    let last = module.rsplit('.').next().unwrap_or(module);
                     out.push(Diagnostic::error(
                         Rule::ModuleCalled,
-                        format!("'{id}' is {what}, not a function or class; call something inside it (e.g. from {0} import {0}): TypeError: 'module' object is not callable", id),
+                        format!("'{id}' is {what}, not a function or class; call something inside it (e.g. from {module} import {last}): TypeError: 'module' object is not callable"),
                         func.range(),
                     ));
                     return;

@@ -4,7 +4,7 @@ use crate::codes::Rule;
 use crate::diagnostic::Diagnostic;
 use crate::ir::Expr;
 use crate::semantics::abstract_value::{from_summary, Val};
-use crate::walker::history::drop_spec;
+use crate::semantics::pandas::drop_spec;
 use crate::walker::Walker;
 
 /// `df.drop([10472], inplace=True)` ran already (an earlier cell, or this cell run again):

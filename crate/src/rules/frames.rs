@@ -19,52 +19,12 @@
 use crate::codes::Rule;
 use crate::diagnostic::Diagnostic;
 use crate::ir::{Expr, Keyword, SeqKind};
+use crate::semantics::pandas::{literal_dtype, literal_len};
 
-use super::shapes::int_of;
-use crate::semantics::abstract_value::{SeriesVal, Val};
+use crate::semantics::abstract_value::Val;
+use crate::semantics::eval::int_of;
 use crate::summary::tuple_text;
 use crate::walker::state::Walker;
-
-/// The dtype of the values of a frame's column built from a list of literals: `int64`,
-/// `float64`, or `str` (pandas 3; `object` before it, which the accessors treat alike).
-pub fn literal_dtype(v: &Val) -> Option<&'static str> {
-    match v {
-        Val::Strs { type_name, .. } if type_name == "list" => Some("str"),
-        Val::Items { type_name, items } if type_name == "list" && !items.is_empty() => {
-            if items.iter().all(|i| matches!(i, Val::Int(_))) {
-                Some("int64")
-            } else if items
-                .iter()
-                .all(|i| matches!(i, Val::Int(_) | Val::Float(_)))
-            {
-                Some("float64")
-            } else {
-                None
-            }
-        }
-        _ => None,
-    }
-}
-
-/// The number of rows a list of literals gives a column.
-pub fn literal_len(v: &Val) -> Option<i64> {
-    match v {
-        Val::Strs { type_name, items } if type_name == "list" => Some(items.len() as i64),
-        Val::Items { type_name, items } if type_name == "list" => Some(items.len() as i64),
-        _ => None,
-    }
-}
-
-/// `pd.Series([...])` of a list of literals: its length.
-pub fn new_series(w: &Walker, args: &[Expr], keywords: &[Keyword]) -> Option<Val> {
-    if args.len() != 1 || keywords.iter().any(|k| k.name.as_deref() != Some("name")) {
-        return None;
-    }
-    Some(Val::Series(SeriesVal {
-        len: Some(literal_len(&w.eval(&args[0]))?),
-        ..SeriesVal::default()
-    }))
-}
 
 /// The dtype of the Series `e` holds, when certain: a column of a frame whose column dtypes are
 /// known (`df['a']`, `df.a`), or a Series the kernel summarised that the cell has not rebound.

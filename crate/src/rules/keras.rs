@@ -147,20 +147,22 @@ fn state_before(w: &Walker, e: &Expr) -> Option<Rc<HistoryState>> {
 /// values known, or the cell naming them. Replaying the cell's statements costs time in
 /// proportion to the cell; a notebook without Keras need not pay it.
 fn keras_in_reach(w: &Walker) -> bool {
-    let keras_path = |p: &str| {
-        ["keras", "tensorflow", "tf_keras"]
-            .iter()
-            .any(|lib| p == *lib || p.starts_with(&format!("{lib}.")))
-    };
-    let history = w.ctx.history;
-    !history.keras_star.is_empty()
-        || !history.keras.is_empty()
-        || history.imports.values().any(|v| match v {
-            Val::Module(Some(p)) | Val::Lib(p) => keras_path(p),
-            _ => false,
-        })
-        || w.ctx.source.contains("keras")
-        || w.ctx.source.contains("tensorflow")
+    *w.keras_in_reach.get_or_init(|| {
+        let keras_path = |p: &str| {
+            ["keras", "tensorflow", "tf_keras"]
+                .iter()
+                .any(|lib| keras_build::within_module(p, lib))
+        };
+        let history = w.ctx.history;
+        !history.keras_star.is_empty()
+            || !history.keras.is_empty()
+            || history.imports.values().any(|v| match v {
+                Val::Module(Some(p)) | Val::Lib(p) => keras_path(p),
+                _ => false,
+            })
+            || w.ctx.source.contains("keras")
+            || w.ctx.source.contains("tensorflow")
+    })
 }
 
 /// The part of the history that Keras's code reads in the target cell: the imports, functions
@@ -426,9 +428,7 @@ fn may_build_keras(w: &Walker, expr: &Expr) -> bool {
     calls(w, expr, &mut found);
     let (keras_call, other_call) = found;
     let keras_imported = w.ctx.history.imports.values().any(|v| match v {
-        Val::Lib(p) | Val::Module(Some(p)) => {
-            keras_api(&format!("{p}.")).is_some() || p == "tensorflow"
-        }
+        Val::Lib(p) | Val::Module(Some(p)) => keras_build::in_keras_package(p) || p == "tensorflow",
         _ => false,
     }) || !w.ctx.history.keras_star.is_empty();
     keras_call || (other_call && keras_imported)

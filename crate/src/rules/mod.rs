@@ -1,9 +1,10 @@
 //! The deterministic rule engine: predicts crashes from the target cell's code and the kernel
 //! summaries. A rule fires only when the crash is certain; whatever is unknown is silence.
 //!
-//! `flow` walks the target cell's statements in execution order, keeping an abstract value per
-//! name (`abstract_value::Val`), and hands every expression that will certainly be evaluated to the rules;
-//! `calls` follows it into the functions of the notebook the cell calls.
+//! Checks only: one unit per code or family, registered in `AllRules`. The walker
+//! (`crate::walker`) follows the cell's statements in execution order with an abstract value per
+//! name (`crate::semantics::abstract_value::Val`) and reports every statement and expression that
+//! will certainly be evaluated through `walker::Checks`; `AllRules` hands each report to the units.
 
 pub mod api;
 pub mod columns;

@@ -20,9 +20,10 @@
 //! - `missing-attribute`: attributes the builtin types (and dict views) lack (`[].shape`,
 //!   `"s".append`, `d.keys().append`).
 //!
-//! What Python's semantics say calls return is here too: None from in-place methods, from
-//! `print`, `random.shuffle` and functions that end without `return`; the exact builtin type of
-//! `list(...)`, `sorted(...)`, comprehensions, str methods; the parts of a known text split.
+//! What Python's semantics say calls return is in `semantics::python`: None from in-place
+//! methods, from `print`, `random.shuffle` and functions that end without `return`; the exact
+//! builtin type of `list(...)`, `sorted(...)`, comprehensions, str methods; the parts of a known
+//! text split.
 //!
 //! A value is one of these types only when that is certain: `Unknown` is silence, and so are
 //! subclasses (the kernel's summaries name them by their own class).
@@ -30,86 +31,11 @@
 use crate::codes::Rule;
 use crate::diagnostic::{Diagnostic, Edit, Fix};
 use crate::ir::{Expr, Keyword, Stmt, Target, TextRange};
+use crate::semantics::python::iterated_len;
 use crate::semantics::python::{binary_error, builtin_of, operand_error, Builtin};
 
 use crate::semantics::abstract_value::{not_a_float, not_an_int, Val};
 use crate::walker::state::Walker;
-
-/// The number of elements iterating the value gives, when certain.
-fn iterated_len(v: &Val) -> Option<i64> {
-    match v {
-        Val::Str(s) => Some(s.chars().count() as i64),
-        _ => {
-            builtin_of(v)?;
-            v.sized().map(|(_, n)| n)
-        }
-    }
-}
-
-/// Is `name` certainly Python's builtin of that name here: bound by no cell, no star import or
-/// `exec` anywhere that may have bound it?
-fn builtin_name(w: &Walker, name: &str) -> bool {
-    let history = w.ctx.history;
-    w.is_builtin(name)
-        && !w.rebound_all
-        && !w.ctx.facts.star_import
-        && !history.binds_unknown_names
-        && !history.bound_globals.contains(name)
-        && !history.global_names.contains(name)
-        && !w.ctx.cell.global_names.contains(name)
-}
-
-/// What a call returns when Python's semantics say it is None: `print(...)`, the in-place methods
-/// of a known list, dict or set, and pandas methods given `inplace=True`.
-pub fn call_result(w: &Walker, func: &Expr, args: &[Expr], keywords: &[Keyword]) -> Option<Val> {
-    let typed = |name: &str| Some(Val::Typed(name.to_string()));
-    match func {
-        Expr::Name { id, .. } if builtin_name(w, id) => {
-            let known = |e: &Expr| builtin_of(&w.eval(e));
-            match (id.as_str(), args) {
-                ("print", _) => Some(Val::None),
-                // `len` returns an int or raises, `input` the line typed.
-                ("len", [x]) => Some(
-                    iterated_len(&w.eval(x)).map_or_else(|| Val::Typed("int".into()), Val::Int),
-                ),
-                ("input", [] | [_]) if keywords.is_empty() => typed("str"),
-                // `list(df.columns)`, `sorted(cols)`: the strings, in order.
-                ("list" | "sorted", [x]) if keywords.is_empty() => match w.eval(x) {
-                    Val::Strs { mut items, .. } => {
-                        if id == "sorted" {
-                            items.sort();
-                        }
-                        Some(Val::Strs {
-                            type_name: "list".into(),
-                            items,
-                        })
-                    }
-                    _ => typed("list"),
-                },
-                // The constructors give their exact type, whatever they are given (or raise).
-                ("list" | "sorted", _) => typed("list"),
-                ("tuple" | "dict" | "set", _) => typed(id),
-                // Conversions of builtin values give exactly that type (a user's class may
-                // return a subclass from `__str__` or `__int__`).
-                ("str", [x]) if known(x).is_some() => typed("str"),
-                ("int" | "round", [x])
-                    if known(x).is_some_and(|t| t.number() || t == Builtin::Str) =>
-                {
-                    typed("int")
-                }
-                ("float", [x]) if known(x).is_some_and(|t| t.number() || t == Builtin::Str) => {
-                    typed("float")
-                }
-                _ => None,
-            }
-        }
-        _ => match w.lib_path(func).as_deref() {
-            // Both shuffle in place and return None.
-            Some("random.shuffle" | "numpy.random.shuffle") => Some(Val::None),
-            _ => None,
-        },
-    }
-}
 
 /// The rules on one expression the walker will certainly evaluate.
 pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
@@ -180,7 +106,7 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                 return;
             }
             match &**func {
-                Expr::Name { id, .. } if builtin_name(w, id) => {
+                Expr::Name { id, .. } if w.certainly_builtin(id) => {
                     builtin_call(w, id, args, *range, out)
                 }
                 Expr::Attribute { value, attr, .. } => {
@@ -501,7 +427,7 @@ const BUILTIN_FUNCTIONS: &[&str] = &[
 /// `'function'` when `name` holds a function of the notebook, `'builtin_function_or_method'`
 /// when it is one of Python's builtin functions.
 fn function_kind(w: &Walker, name: &str) -> Option<&'static str> {
-    if builtin_name(w, name) && BUILTIN_FUNCTIONS.contains(&name) {
+    if w.certainly_builtin(name) && BUILTIN_FUNCTIONS.contains(&name) {
         return Some("builtin_function_or_method");
     }
     w.user_function(name).is_some().then_some("function")
@@ -651,16 +577,20 @@ fn first_item(w: &Walker, iter: &Expr) -> Option<FirstItem> {
             return None;
         }
         return match &**func {
-            Expr::Name { id, .. } if builtin_name(w, id) => match (id.as_str(), args.as_slice()) {
-                ("enumerate", [x] | [x, _]) if w.non_empty(x) => {
-                    Some(FirstItem::Len(2, "an (index, item) pair"))
+            Expr::Name { id, .. } if w.certainly_builtin(id) => {
+                match (id.as_str(), args.as_slice()) {
+                    ("enumerate", [x] | [x, _]) if w.non_empty(x) => {
+                        Some(FirstItem::Len(2, "an (index, item) pair"))
+                    }
+                    ("zip", [_, ..]) if args.iter().all(|a| w.non_empty(a)) => {
+                        Some(FirstItem::Len(
+                            args.len() as i64,
+                            "a tuple with one item of each iterable zipped",
+                        ))
+                    }
+                    _ => None,
                 }
-                ("zip", [_, ..]) if args.iter().all(|a| w.non_empty(a)) => Some(FirstItem::Len(
-                    args.len() as i64,
-                    "a tuple with one item of each iterable zipped",
-                )),
-                _ => None,
-            },
+            }
             Expr::Attribute { value, attr, .. } if attr == "items" && args.is_empty() => {
                 let d = w.eval(value);
                 (builtin_of(&d) == Some(Builtin::Dict) && d.sized().is_some_and(|(_, n)| n > 0))

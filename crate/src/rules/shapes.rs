@@ -14,8 +14,9 @@
 
 use crate::codes::Rule;
 use crate::diagnostic::Diagnostic;
-use crate::ir::{Expr, Keyword, Literal, SeqKind};
-use crate::semantics::matplotlib::{is_axes, AXES_CLASS};
+use crate::ir::{Expr, Keyword, SeqKind};
+use crate::semantics::eval::{int_of, int_tuple};
+use crate::semantics::matplotlib::is_axes;
 use crate::semantics::shapes::ELEMENTWISE;
 use crate::semantics::shapes::{broadcast, reshape};
 use crate::summary::tuple_text;
@@ -23,50 +24,6 @@ use crate::summary::tuple_text;
 use crate::ir_scan::unpacks;
 use crate::semantics::abstract_value::{ArrayLib, ArrayVal, Val};
 use crate::walker::state::Walker;
-
-pub(crate) fn int_tuple(w: &Walker, e: &Expr) -> Option<Vec<i64>> {
-    match e {
-        Expr::Seq {
-            kind: SeqKind::Tuple | SeqKind::List,
-            elts,
-            ..
-        } => elts.iter().map(|x| int_of(w, x)).collect(),
-        // `a.shape`, or a name holding a tuple of ints.
-        _ => match w.eval(e) {
-            Val::Items { type_name, items } if type_name == "tuple" => items
-                .iter()
-                .map(|v| match v {
-                    Val::Int(i) => Some(*i),
-                    _ => None,
-                })
-                .collect(),
-            _ => int_of(w, e).map(|i| vec![i]),
-        },
-    }
-}
-
-pub(crate) fn int_of(w: &Walker, e: &Expr) -> Option<i64> {
-    match e {
-        Expr::Literal {
-            value: Literal::Int(i),
-            ..
-        } => Some(*i),
-        Expr::Other { children, .. } if children.len() == 1 => {
-            // `-1`
-            let t = w.text(e.range()).trim().to_string();
-            t.parse::<i64>().ok()
-        }
-        // A name, or what the walker computes (`a.ndim`, `a.shape[0]`, `n + 1`).
-        Expr::Name { .. }
-        | Expr::Attribute { .. }
-        | Expr::Subscript { .. }
-        | Expr::BinOp { .. } => match w.eval(e) {
-            Val::Int(i) => Some(i),
-            _ => None,
-        },
-        _ => None,
-    }
-}
 
 fn arrays<'v>(l: &'v Val, r: &'v Val) -> Option<(&'v ArrayVal, &'v ArrayVal)> {
     match (l, r) {
@@ -405,51 +362,6 @@ fn setitem_problem(w: &Walker, target: &Expr, value: &Expr) -> Option<Diagnostic
         ),
         value.range(),
     ))
-}
-
-/// `fig, ax = plt.subplots(nrows, ncols)`: the figure, and an Axes, or (squeezed) a 1-D or 2-D
-/// array of them, here a sequence of Axes one may index.
-pub fn subplots_parts(w: &Walker, value: &Expr, n_targets: usize) -> Option<Vec<Val>> {
-    let Expr::Call {
-        func,
-        args,
-        keywords,
-        ..
-    } = value
-    else {
-        return None;
-    };
-    if w.lib_path(func)? != "matplotlib.pyplot.subplots"
-        || n_targets != 2
-        || unpacks(args, keywords)
-    {
-        return None;
-    }
-    if keywords
-        .iter()
-        .any(|k| matches!(k.name.as_deref(), Some("squeeze" | "subplot_kw")))
-    {
-        return None;
-    }
-    let count =
-        |at: usize, name: &str| match args.get(at).or_else(|| crate::ir::keyword(keywords, name)) {
-            None => Some(1),
-            Some(e) => int_of(w, e).filter(|n| *n >= 1),
-        };
-    let (rows, cols) = (count(0, "nrows")?, count(1, "ncols")?);
-    let axes = |n: i64| Val::Items {
-        type_name: "ndarray".into(),
-        items: vec![Val::Typed(AXES_CLASS.into()); n as usize],
-    };
-    let ax = match (rows, cols) {
-        (1, 1) => Val::Typed(AXES_CLASS.into()),
-        (1, n) | (n, 1) => axes(n),
-        (r, c) => Val::Items {
-            type_name: "ndarray".into(),
-            items: vec![axes(c); r as usize],
-        },
-    };
-    Some(vec![Val::Typed("matplotlib.figure.Figure".into()), ax])
 }
 
 /// `imshow` takes images of shape (M, N), (M, N, 3) or (M, N, 4) (and (M, N, 1) is squeezed).

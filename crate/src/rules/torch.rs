@@ -23,8 +23,9 @@
 //! shape methods on known tensors (`view`, `reshape`, `flatten`, `unsqueeze`, ...), layers whose
 //! output shape is fixed (convolutions and pooling by their kernel, stride, padding and
 //! dilation), and the batches of a DataLoader (the batch axis unknown: the last batch may be
-//! smaller). What layers do to shapes is in `torch_layers`, the notebook's classes in
-//! `torch_classes`; this module gives the values of PyTorch objects and checks the calls.
+//! smaller). What layers do to shapes is in `semantics::torch_layers`, the notebook's
+//! classes in `semantics::torch_classes`, the values of PyTorch objects in
+//! `semantics::torch_objects`; this module checks the calls.
 
 use crate::semantics::torch_objects::INTEGER_DTYPES;
 use serde_json::Value;
@@ -34,9 +35,9 @@ use crate::diagnostic::Diagnostic;
 use crate::ir::{keyword, Expr, Literal, SeqKind};
 use crate::summary::tuple_text;
 
-use super::shapes::int_of;
 use crate::ir_scan::unpacks;
 use crate::semantics::abstract_value::{ArrayLib, ArrayVal, Val};
+use crate::semantics::eval::int_of;
 use crate::semantics::torch_classes::run_forward;
 use crate::semantics::torch_layers::{apply, argument, Layer, Mismatch, Shape};
 use crate::semantics::torch_objects::{shape_of, Loss};

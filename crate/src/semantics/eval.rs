@@ -1,7 +1,7 @@
 //! What library semantics may ask the interpreter about the code where a call runs (the walker
 //! answers): semantics needs the values of a call's arguments, not how they are followed.
 
-use crate::ir::Expr;
+use crate::ir::{Expr, Literal, SeqKind, TextRange};
 
 use super::abstract_value::Val;
 
@@ -19,6 +19,60 @@ pub trait Eval {
     /// How many distinct values the kernel counted in the series or array a name holds, while
     /// the name still holds what the kernel summarised.
     fn distinct_values(&self, e: &Expr) -> Option<i64>;
+    /// Is `name` certainly Python's builtin of that name here: bound by no cell, no star import
+    /// or `exec` anywhere that may have bound it?
+    fn certainly_builtin(&self, name: &str) -> bool;
     /// The source of the code being walked (ranges index into it).
     fn source(&self) -> &str;
+
+    /// The source text of a range of it.
+    fn text(&self, range: TextRange) -> &str {
+        self.source()
+            .get(range.start as usize..range.end as usize)
+            .unwrap_or("")
+    }
+}
+
+pub fn int_tuple(w: &dyn Eval, e: &Expr) -> Option<Vec<i64>> {
+    match e {
+        Expr::Seq {
+            kind: SeqKind::Tuple | SeqKind::List,
+            elts,
+            ..
+        } => elts.iter().map(|x| int_of(w, x)).collect(),
+        // `a.shape`, or a name holding a tuple of ints.
+        _ => match w.eval(e) {
+            Val::Items { type_name, items } if type_name == "tuple" => items
+                .iter()
+                .map(|v| match v {
+                    Val::Int(i) => Some(*i),
+                    _ => None,
+                })
+                .collect(),
+            _ => int_of(w, e).map(|i| vec![i]),
+        },
+    }
+}
+
+pub fn int_of(w: &dyn Eval, e: &Expr) -> Option<i64> {
+    match e {
+        Expr::Literal {
+            value: Literal::Int(i),
+            ..
+        } => Some(*i),
+        Expr::Other { children, .. } if children.len() == 1 => {
+            // `-1`
+            let t = w.text(e.range()).trim().to_string();
+            t.parse::<i64>().ok()
+        }
+        // A name, or what the walker computes (`a.ndim`, `a.shape[0]`, `n + 1`).
+        Expr::Name { .. }
+        | Expr::Attribute { .. }
+        | Expr::Subscript { .. }
+        | Expr::BinOp { .. } => match w.eval(e) {
+            Val::Int(i) => Some(i),
+            _ => None,
+        },
+        _ => None,
+    }
 }

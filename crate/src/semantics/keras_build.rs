@@ -218,14 +218,28 @@ const KEEPS_MODEL: &[&str] = &[
 /// The path of a Keras API inside its package (`layers.Dense` for
 /// `tensorflow.keras.layers.Dense`).
 pub fn keras_api(path: &str) -> Option<&str> {
-    [
-        "tensorflow.keras.",
-        "tensorflow.python.keras.",
-        "tf_keras.",
-        "keras.",
-    ]
-    .iter()
-    .find_map(|p| path.strip_prefix(p))
+    KERAS_PACKAGES
+        .iter()
+        .find_map(|p| path.strip_prefix(p)?.strip_prefix('.'))
+}
+
+/// Where Keras's API lives.
+const KERAS_PACKAGES: [&str; 4] = [
+    "tensorflow.keras",
+    "tensorflow.python.keras",
+    "tf_keras",
+    "keras",
+];
+
+/// `path` is a Keras package, or a module or an API inside one.
+pub fn in_keras_package(path: &str) -> bool {
+    KERAS_PACKAGES.iter().any(|p| within_module(path, p))
+}
+
+/// `path` is `module` or a path inside it (`pandas.io` is within `pandas`, `pandas_ta` is not).
+pub fn within_module(path: &str, module: &str) -> bool {
+    path.strip_prefix(module)
+        .is_some_and(|rest| rest.is_empty() || rest.starts_with('.'))
 }
 
 /// The names a star import of `module` binds to the Keras classes followed here, each with its

@@ -1,8 +1,10 @@
-//! matplotlib's values: what pyplot's figure and Axes builders return.
+//! matplotlib's values: what pyplot's figure and Axes builders return (`plt.subplots` parts).
 
-use crate::ir::Keyword;
+use crate::ir::{Expr, Keyword};
+use crate::ir_scan::unpacks;
 
 use super::abstract_value::Val;
+use super::eval::{int_of, Eval};
 
 /// `plt.subplot(...)`, `plt.axes()`: an Axes (without a projection, which may be a toolkit's).
 pub fn pyplot_result(path: &str, keywords: &[Keyword]) -> Option<Val> {
@@ -20,3 +22,48 @@ pub fn is_axes(v: &Val) -> bool {
 
 /// The qualified class of matplotlib's Axes.
 pub const AXES_CLASS: &str = "matplotlib.axes._axes.Axes";
+
+/// `fig, ax = plt.subplots(nrows, ncols)`: the figure, and an Axes, or (squeezed) a 1-D or 2-D
+/// array of them, here a sequence of Axes one may index.
+pub fn subplots_parts(w: &dyn Eval, value: &Expr, n_targets: usize) -> Option<Vec<Val>> {
+    let Expr::Call {
+        func,
+        args,
+        keywords,
+        ..
+    } = value
+    else {
+        return None;
+    };
+    if w.lib_path(func)? != "matplotlib.pyplot.subplots"
+        || n_targets != 2
+        || unpacks(args, keywords)
+    {
+        return None;
+    }
+    if keywords
+        .iter()
+        .any(|k| matches!(k.name.as_deref(), Some("squeeze" | "subplot_kw")))
+    {
+        return None;
+    }
+    let count =
+        |at: usize, name: &str| match args.get(at).or_else(|| crate::ir::keyword(keywords, name)) {
+            None => Some(1),
+            Some(e) => int_of(w, e).filter(|n| *n >= 1),
+        };
+    let (rows, cols) = (count(0, "nrows")?, count(1, "ncols")?);
+    let axes = |n: i64| Val::Items {
+        type_name: "ndarray".into(),
+        items: vec![Val::Typed(AXES_CLASS.into()); n as usize],
+    };
+    let ax = match (rows, cols) {
+        (1, 1) => Val::Typed(AXES_CLASS.into()),
+        (1, n) | (n, 1) => axes(n),
+        (r, c) => Val::Items {
+            type_name: "ndarray".into(),
+            items: vec![axes(c); r as usize],
+        },
+    };
+    Some(vec![Val::Typed("matplotlib.figure.Figure".into()), ax])
+}

@@ -6,6 +6,7 @@ pub mod attr_tables;
 pub mod eval;
 pub mod keras_build;
 pub mod matplotlib;
+pub mod mutation;
 pub mod numpy;
 pub mod pandas;
 pub mod python;

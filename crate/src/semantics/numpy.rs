@@ -1,6 +1,14 @@
-//! numpy's values: arrays of known shape and dtype, from literals and constructors.
+//! numpy's contracts as data: arrays of known shape and dtype from literals, the shapes its
+//! constructors, shape functions, ufuncs and ndarray methods give, and the `axis` its functions
+//! and methods accept (numpy 1.x and 2.x alike).
+
+use crate::ir::keyword as kw;
+use crate::ir::{Expr, Keyword, Literal, SeqKind, TextRange};
+use crate::ir_scan::unpacks;
 
 use super::abstract_value::{ArrayLib, ArrayVal, Val};
+use super::eval::{int_of, int_tuple, Eval};
+use super::shapes::reshape;
 
 /// An array of `lib` of that shape (and dtype), of which nothing else is known.
 pub fn numpy_array(lib: ArrayLib, shape: Vec<i64>, dtype: Option<&str>) -> Val {
@@ -75,4 +83,595 @@ pub fn flatten_numbers(v: &Val, out: &mut Vec<f64>) {
 /// `np.nan`, `math.nan`.
 pub fn is_nan_constant(v: &Val) -> bool {
     matches!(v, Val::Lib(p) if p == "numpy.nan" || p == "math.nan")
+}
+
+/// What a function does to the axis it is given.
+#[derive(Clone, Copy, PartialEq)]
+pub enum Effect {
+    /// Removes it (`keepdims=True` keeps it with size 1).
+    Reduce,
+    /// Keeps the shape.
+    Same,
+    /// Inserts a new axis of size 1 there (`axis` may be `ndim`).
+    Insert,
+    /// Removes it, which must have size 1.
+    Squeeze,
+    /// Some other shape.
+    Other,
+}
+
+/// One numpy function or ndarray method that takes `axis`: its name, the position of `axis`
+/// among the positional arguments of the function form (`np.sum(a, axis)`) and of the method
+/// form (`a.sum(axis)`, `None` where ndarray has no such method), and its effect on the shape.
+pub struct AxisUse {
+    pub name: &'static str,
+    pub function_at: usize,
+    pub method_at: Option<usize>,
+    pub effect: Effect,
+}
+
+pub const fn axis_use(
+    name: &'static str,
+    function_at: usize,
+    method_at: Option<usize>,
+    effect: Effect,
+) -> AxisUse {
+    AxisUse {
+        name,
+        function_at,
+        method_at,
+        effect,
+    }
+}
+
+/// numpy's functions and ndarray methods that validate `axis` against the array's dimensions
+/// (from the signatures of numpy's reference documentation).
+pub const AXES: &[AxisUse] = &[
+    axis_use("sum", 1, Some(0), Effect::Reduce),
+    axis_use("mean", 1, Some(0), Effect::Reduce),
+    axis_use("std", 1, Some(0), Effect::Reduce),
+    axis_use("var", 1, Some(0), Effect::Reduce),
+    axis_use("prod", 1, Some(0), Effect::Reduce),
+    axis_use("max", 1, Some(0), Effect::Reduce),
+    axis_use("min", 1, Some(0), Effect::Reduce),
+    axis_use("amax", 1, None, Effect::Reduce),
+    axis_use("amin", 1, None, Effect::Reduce),
+    axis_use("any", 1, Some(0), Effect::Reduce),
+    axis_use("all", 1, Some(0), Effect::Reduce),
+    axis_use("argmax", 1, Some(0), Effect::Reduce),
+    axis_use("argmin", 1, Some(0), Effect::Reduce),
+    axis_use("median", 1, None, Effect::Reduce),
+    axis_use("average", 1, None, Effect::Reduce),
+    axis_use("ptp", 1, None, Effect::Reduce),
+    axis_use("count_nonzero", 1, None, Effect::Reduce),
+    axis_use("nansum", 1, None, Effect::Reduce),
+    axis_use("nanmean", 1, None, Effect::Reduce),
+    axis_use("nanstd", 1, None, Effect::Reduce),
+    axis_use("nanvar", 1, None, Effect::Reduce),
+    axis_use("nanmax", 1, None, Effect::Reduce),
+    axis_use("nanmin", 1, None, Effect::Reduce),
+    axis_use("nanmedian", 1, None, Effect::Reduce),
+    axis_use("nanargmax", 1, None, Effect::Reduce),
+    axis_use("nanargmin", 1, None, Effect::Reduce),
+    axis_use("nanprod", 1, None, Effect::Reduce),
+    axis_use("linalg.norm", 2, None, Effect::Reduce),
+    axis_use("cumsum", 1, Some(0), Effect::Same),
+    axis_use("nancumsum", 1, None, Effect::Same),
+    axis_use("nancumprod", 1, None, Effect::Same),
+    axis_use("partition", 2, None, Effect::Same),
+    axis_use("argpartition", 2, Some(1), Effect::Same),
+    axis_use("cumprod", 1, Some(0), Effect::Same),
+    axis_use("sort", 1, Some(0), Effect::Same),
+    axis_use("argsort", 1, Some(0), Effect::Same),
+    axis_use("flip", 1, None, Effect::Same),
+    axis_use("roll", 2, None, Effect::Same),
+    axis_use("percentile", 2, None, Effect::Other),
+    axis_use("quantile", 2, None, Effect::Other),
+    axis_use("nanpercentile", 2, None, Effect::Other),
+    axis_use("nanquantile", 2, None, Effect::Other),
+    axis_use("diff", 2, None, Effect::Other),
+    axis_use("repeat", 2, Some(1), Effect::Other),
+    axis_use("take", 2, Some(1), Effect::Other),
+    axis_use("delete", 2, None, Effect::Other),
+    axis_use("expand_dims", 1, None, Effect::Insert),
+    axis_use("squeeze", 1, Some(0), Effect::Squeeze),
+];
+
+/// numpy's ufuncs of two operands, which broadcast them against each other.
+pub const BINARY_UFUNCS: &[&str] = &[
+    "add",
+    "subtract",
+    "multiply",
+    "divide",
+    "true_divide",
+    "floor_divide",
+    "power",
+    "float_power",
+    "mod",
+    "remainder",
+    "fmod",
+    "maximum",
+    "minimum",
+    "fmax",
+    "fmin",
+    "hypot",
+    "arctan2",
+    "logaddexp",
+    "logaddexp2",
+    "copysign",
+    "greater",
+    "greater_equal",
+    "less",
+    "less_equal",
+    "equal",
+    "not_equal",
+    "logical_and",
+    "logical_or",
+    "logical_xor",
+    "bitwise_and",
+    "bitwise_or",
+    "bitwise_xor",
+    "left_shift",
+    "right_shift",
+];
+
+/// numpy's ufuncs of one array that give an array of its shape (numpy's "Available ufuncs"
+/// list, and `np.round`/`np.around`, which are no ufuncs but keep the shape).
+pub const UNARY_UFUNCS: &[&str] = &[
+    "negative",
+    "positive",
+    "absolute",
+    "abs",
+    "fabs",
+    "rint",
+    "sign",
+    "exp",
+    "exp2",
+    "log",
+    "log2",
+    "log10",
+    "expm1",
+    "log1p",
+    "sqrt",
+    "square",
+    "cbrt",
+    "reciprocal",
+    "sin",
+    "cos",
+    "tan",
+    "arcsin",
+    "arccos",
+    "arctan",
+    "sinh",
+    "cosh",
+    "tanh",
+    "arcsinh",
+    "arccosh",
+    "arctanh",
+    "deg2rad",
+    "rad2deg",
+    "degrees",
+    "radians",
+    "floor",
+    "ceil",
+    "trunc",
+    "isnan",
+    "isinf",
+    "isfinite",
+    "signbit",
+    "logical_not",
+    "invert",
+    "round",
+    "around",
+];
+
+/// The result of numpy functions that build arrays or change their shape, when certain.
+pub fn call_result(w: &dyn Eval, path: &str, args: &[Expr], keywords: &[Keyword]) -> Option<Val> {
+    if unpacks(args, keywords) {
+        return None;
+    }
+    let name = path.strip_prefix("numpy.")?;
+    let only = |allowed: &[&str]| {
+        keywords
+            .iter()
+            .all(|k| k.name.as_deref().is_some_and(|n| allowed.contains(&n)))
+    };
+    let np = ArrayLib::Numpy;
+    match name {
+        "zeros" | "ones" | "empty" | "full" => {
+            let n_args = if name == "full" { 2 } else { 1 };
+            if args.len() > n_args {
+                return None;
+            }
+            let shape = int_tuple(w, args.first().or_else(|| kw(keywords, "shape"))?)
+                .filter(|s| s.iter().all(|&d| d >= 0))?;
+            let typed = kw(keywords, "dtype").is_some() || name == "full";
+            Some(Val::Array(ArrayVal {
+                has_nan: matches!(name, "zeros" | "ones").then_some(false),
+                ..as_val_array(numpy_array(np, shape, (!typed).then_some("float64")))?
+            }))
+        }
+        "zeros_like" | "ones_like" | "empty_like" | "full_like" => {
+            let a = as_array(w, args.first()?)?;
+            if kw(keywords, "shape").is_some() {
+                return None;
+            }
+            Some(numpy_array(np, a.shape, None))
+        }
+        "arange" if only(&["dtype"]) => {
+            let n: Vec<f64> = args
+                .iter()
+                .map(|a| number_of(w, a))
+                .collect::<Option<_>>()?;
+            let (start, stop, step) = match n[..] {
+                [stop] => (0.0, stop, 1.0),
+                [start, stop] => (start, stop, 1.0),
+                [start, stop, step] if step != 0.0 => (start, stop, step),
+                _ => return None,
+            };
+            let len = ((stop - start) / step).ceil().max(0.0) as i64;
+            let ints = args.iter().all(|a| int_of(w, a).is_some());
+            let dtype = (kw(keywords, "dtype").is_none() && ints).then_some("int64");
+            Some(numpy_array(np, vec![len], dtype))
+        }
+        "linspace" if only(&["num", "endpoint", "dtype"]) && args.len() <= 3 => {
+            // Array-like bounds add their own axes: numbers only.
+            number_of(w, args.first()?)?;
+            number_of(w, args.get(1)?)?;
+            let num = match args.get(2).or_else(|| kw(keywords, "num")) {
+                Some(e) => int_of(w, e).filter(|n| *n >= 0)?,
+                None => 50,
+            };
+            Some(numpy_array(np, vec![num], None))
+        }
+        "eye" | "identity" if only(&["M", "k", "dtype"]) => {
+            let n = int_of(w, args.first()?).filter(|n| *n >= 0)?;
+            let m = match args.get(1).or_else(|| kw(keywords, "M")) {
+                Some(e) if name == "eye" => int_of(w, e).filter(|m| *m >= 0)?,
+                Some(_) => return None,
+                None => n,
+            };
+            Some(numpy_array(np, vec![n, m], None))
+        }
+        "random.rand" | "random.randn" if keywords.is_empty() => {
+            let dims: Vec<i64> = args
+                .iter()
+                .map(|a| int_of(w, a).filter(|d| *d >= 0))
+                .collect::<Option<_>>()?;
+            Some(numpy_array(np, dims, Some("float64")))
+        }
+        "random.random"
+        | "random.random_sample"
+        | "random.uniform"
+        | "random.normal"
+        | "random.randint" => {
+            // `size` follows the two parameters of the distribution (`randint(low, high, size)`).
+            let size = match name {
+                "random.random" | "random.random_sample" if args.len() == 1 => &args[0],
+                _ => args.get(2).or_else(|| kw(keywords, "size"))?,
+            };
+            let shape = int_tuple(w, size).filter(|s| s.iter().all(|&d| d >= 0))?;
+            Some(numpy_array(np, shape, None))
+        }
+        "array" | "asarray" if args.len() == 1 && only(&[]) => {
+            let a = as_array(w, &args[0])?;
+            matches!(w.eval(&args[0]), Val::Items { .. }).then_some(Val::Array(a))
+        }
+        "transpose" => {
+            let a = as_array(w, args.first()?)?;
+            Some(transposed(
+                w,
+                &a,
+                args.get(1).or_else(|| kw(keywords, "axes")),
+            )?)
+        }
+        "reshape" if args.len() == 2 && only(&[]) => {
+            let a = as_array(w, &args[0])?;
+            let to = int_tuple(w, &args[1])?;
+            Some(numpy_array(np, reshape(&a.shape, &to)?.ok()?, None))
+        }
+        "ravel" if args.len() == 1 && only(&[]) => {
+            let a = as_array(w, &args[0])?;
+            Some(numpy_array(np, vec![a.shape.iter().product()], None))
+        }
+        "concatenate" | "vstack" | "hstack" | "stack" => joined(w, name, args, keywords),
+        "dot" | "matmul" if args.len() == 2 && keywords.is_empty() => {
+            let (a, b) = (as_array(w, &args[0])?, as_array(w, &args[1])?);
+            let shape = super::shapes::matmul_shape(&a.shape, &b.shape)?;
+            (!shape.is_empty()).then(|| numpy_array(np, shape, None))
+        }
+        _ if UNARY_UFUNCS.contains(&name) && args.len() == 1 && keywords.is_empty() => {
+            Some(numpy_array(np, as_array(w, &args[0])?.shape, None))
+        }
+        // `np.clip(a, 0, 1)`: bounds that are numbers or None keep the shape.
+        "clip" if args.len() == 3 && keywords.is_empty() => {
+            let bound = |e: &Expr| number_of(w, e).is_some() || matches!(w.eval(e), Val::None);
+            (bound(&args[1]) && bound(&args[2]))
+                .then(|| as_array(w, &args[0]))
+                .flatten()
+                .map(|a| numpy_array(np, a.shape, None))
+        }
+        _ if BINARY_UFUNCS.contains(&name) => {
+            let (a, b) = ufunc_operands(w, name, args, keywords)?;
+            let shape = super::shapes::broadcast(&a.shape, &b.shape)?;
+            (!shape.is_empty()).then(|| numpy_array(np, shape, None))
+        }
+        "split" if args.len() == 2 && only(&["axis"]) => {
+            let a = as_array(w, &args[0])?;
+            let parts = int_of(w, &args[1]).filter(|n| *n > 0)?;
+            let axis = match kw(keywords, "axis") {
+                Some(e) => normalize(int_of(w, e)?, a.shape.len() as i64)?,
+                None => 0,
+            };
+            let size = *a.shape.get(axis)?;
+            if size % parts != 0 {
+                return None;
+            }
+            let mut shape = a.shape.clone();
+            shape[axis] = size / parts;
+            Some(Val::Items {
+                type_name: "list".into(),
+                items: vec![numpy_array(np, shape, a.dtype.as_deref()); parts as usize],
+            })
+        }
+        _ => {
+            let rule = AXES.iter().find(|r| r.name == name)?;
+            let a = as_array(w, args.first()?)?;
+            let axis = args.get(rule.function_at).or_else(|| kw(keywords, "axis"));
+            axis_result(w, rule, &a, axis, keywords)
+        }
+    }
+}
+
+/// The result of an ndarray method, when certain.
+pub fn method_result(
+    w: &dyn Eval,
+    a: &ArrayVal,
+    attr: &str,
+    args: &[Expr],
+    kws: &[Keyword],
+) -> Val {
+    match attr {
+        "copy" | "astype" => Val::Array(ArrayVal {
+            dtype: None,
+            csv_object_column: None,
+            origin: None,
+            non_integer: a.non_integer.filter(|_| attr == "copy"),
+            ..a.clone()
+        }),
+        "flatten" | "ravel" if args.is_empty() => Val::Array(ArrayVal {
+            shape: vec![a.shape.iter().product()],
+            origin: None,
+            ..a.clone()
+        }),
+        _ if a.lib != ArrayLib::Numpy || unpacks(args, kws) => Val::Unknown,
+        "reshape" if !args.is_empty() && kws.is_empty() => {
+            let to = if args.len() == 1 {
+                int_tuple(w, &args[0])
+            } else {
+                args.iter().map(|x| int_of(w, x)).collect()
+            };
+            match to.and_then(|to| reshape(&a.shape, &to)) {
+                Some(Ok(shape)) => numpy_array(a.lib, shape, a.dtype.as_deref()),
+                _ => Val::Unknown,
+            }
+        }
+        "dot" if args.len() == 1 && kws.is_empty() => as_array(w, &args[0])
+            .and_then(|b| super::shapes::matmul_shape(&a.shape, &b.shape))
+            .filter(|shape| !shape.is_empty())
+            .map_or(Val::Unknown, |shape| numpy_array(a.lib, shape, None)),
+        "transpose" if kws.is_empty() => {
+            let axes = match args {
+                [] => None,
+                [one] => Some(one.clone()),
+                _ => Some(Expr::Seq {
+                    kind: SeqKind::Tuple,
+                    elts: args.to_vec(),
+                    range: TextRange::default(),
+                }),
+            };
+            transposed(w, a, axes.as_ref()).unwrap_or(Val::Unknown)
+        }
+        "squeeze" if args.is_empty() && kws.is_empty() => {
+            let shape: Vec<i64> = a.shape.iter().copied().filter(|&d| d != 1).collect();
+            numpy_array(a.lib, shape, a.dtype.as_deref())
+        }
+        _ => {
+            let Some(rule) = AXES.iter().find(|r| r.name == attr) else {
+                return Val::Unknown;
+            };
+            let Some(at) = rule.method_at else {
+                return Val::Unknown;
+            };
+            axis_result(w, rule, a, args.get(at).or_else(|| kw(kws, "axis")), kws)
+                .unwrap_or(Val::Unknown)
+        }
+    }
+}
+
+/// `a.transpose()`, `np.transpose(a, axes)`: the axes reversed, or permuted as `axes` says.
+pub fn transposed(w: &dyn Eval, a: &ArrayVal, axes: Option<&Expr>) -> Option<Val> {
+    let shape = match axes {
+        None => a.shape.iter().rev().copied().collect(),
+        Some(axes) => {
+            let perm = int_tuple(w, axes)?;
+            let n = a.shape.len() as i64;
+            let mut seen = vec![false; a.shape.len()];
+            let mut shape = Vec::new();
+            for p in perm {
+                let at = normalize(p, n)?;
+                if std::mem::replace(&mut seen[at], true) {
+                    return None;
+                }
+                shape.push(a.shape[at]);
+            }
+            if shape.len() != a.shape.len() {
+                return None;
+            }
+            shape
+        }
+    };
+    Some(numpy_array(a.lib, shape, a.dtype.as_deref()))
+}
+
+/// The position `axis` names among `n` axes, when in range.
+pub fn normalize(axis: i64, n: i64) -> Option<usize> {
+    let at = if axis < 0 { axis + n } else { axis };
+    (0..n).contains(&at).then_some(at as usize)
+}
+
+/// The shape after `rule` along `axis` (an int or a tuple of ints), when it is in range.
+pub fn axis_result(
+    w: &dyn Eval,
+    rule: &AxisUse,
+    a: &ArrayVal,
+    axis: Option<&Expr>,
+    keywords: &[Keyword],
+) -> Option<Val> {
+    let axes = int_tuple(w, axis?)?;
+    let keepdims = match kw(keywords, "keepdims") {
+        None => false,
+        Some(Expr::Literal {
+            value: Literal::Bool(b),
+            ..
+        }) => *b,
+        Some(_) => return None,
+    };
+    let n = a.shape.len() as i64;
+    let mut shape = a.shape.clone();
+    match rule.effect {
+        Effect::Same => {
+            axes.iter().try_for_each(|&x| normalize(x, n).map(|_| ()))?;
+        }
+        Effect::Reduce | Effect::Squeeze => {
+            let mut at: Vec<usize> = axes
+                .iter()
+                .map(|&x| normalize(x, n))
+                .collect::<Option<_>>()?;
+            at.sort_unstable();
+            at.dedup();
+            if rule.effect == Effect::Squeeze && at.iter().any(|&i| shape[i] != 1) {
+                return None;
+            }
+            for i in at.into_iter().rev() {
+                if keepdims {
+                    shape[i] = 1;
+                } else {
+                    shape.remove(i);
+                }
+            }
+            if shape.is_empty() {
+                return None;
+            }
+        }
+        Effect::Insert => {
+            let [x] = axes[..] else { return None };
+            let at = normalize(x, n + 1)?;
+            shape.insert(at, 1);
+        }
+        Effect::Other => return None,
+    }
+    let dtype = match rule.effect {
+        Effect::Same | Effect::Insert | Effect::Squeeze => a.dtype.as_deref(),
+        _ => None,
+    };
+    Some(numpy_array(a.lib, shape, dtype))
+}
+
+/// A numpy array `e` holds or `np.asarray(e)` would make of it (nested lists of numbers).
+pub fn as_array(w: &dyn Eval, e: &Expr) -> Option<ArrayVal> {
+    match w.eval(e) {
+        Val::Array(a) if a.lib == ArrayLib::Numpy => Some(a),
+        v => literal_array(&v),
+    }
+}
+
+/// The operands of `np.add(a, b)` and the other binary ufuncs, as numpy arrays (a number is
+/// one of shape `()`), when both are known.
+pub fn ufunc_operands(
+    w: &dyn Eval,
+    name: &str,
+    args: &[Expr],
+    keywords: &[Keyword],
+) -> Option<(ArrayVal, ArrayVal)> {
+    if !BINARY_UFUNCS.contains(&name) || args.len() != 2 || !keywords.is_empty() {
+        return None;
+    }
+    let operand = |e: &Expr| match number_of(w, e) {
+        Some(_) => as_val_array(numpy_array(ArrayLib::Numpy, vec![], None)),
+        None => as_array(w, e),
+    };
+    Some((operand(&args[0])?, operand(&args[1])?))
+}
+
+/// A number written in the cell or held by a name (`3`, `-0.5`, `n`).
+pub fn number_of(w: &dyn Eval, e: &Expr) -> Option<f64> {
+    if let Some(i) = int_of(w, e) {
+        return Some(i as f64);
+    }
+    match e {
+        Expr::Literal {
+            value: Literal::Float(f),
+            ..
+        } => Some(*f),
+        Expr::Other { children, .. } if children.len() == 1 => {
+            w.text(e.range()).trim().parse::<f64>().ok()
+        }
+        Expr::Name { .. } => match w.eval(e) {
+            Val::Float(f) => Some(f),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// `np.concatenate`, `np.vstack`, `np.hstack`, `np.stack` of arrays of known shapes that join.
+pub fn joined(w: &dyn Eval, name: &str, args: &[Expr], keywords: &[Keyword]) -> Option<Val> {
+    let Expr::Seq {
+        kind: SeqKind::List | SeqKind::Tuple,
+        elts,
+        ..
+    } = args.first()?
+    else {
+        return None;
+    };
+    let shapes: Vec<Vec<i64>> = elts
+        .iter()
+        .map(|e| as_array(w, e).map(|a| a.shape))
+        .collect::<Option<_>>()?;
+    let first = shapes.first()?.clone();
+    let axis = match args.get(1).or_else(|| kw(keywords, "axis")) {
+        Some(e) => int_of(w, e)?,
+        None => 0,
+    };
+    let at_least_2d = |s: &Vec<i64>| match s.len() {
+        0 => vec![1, 1],
+        1 => vec![1, s[0]],
+        _ => s.clone(),
+    };
+    let (shapes, axis) = match name {
+        "vstack" => (shapes.iter().map(at_least_2d).collect(), 0),
+        "hstack" if first.len() == 1 => (shapes, 0),
+        "hstack" => (shapes, 1),
+        _ => (shapes, axis),
+    };
+    let n = shapes[0].len() as i64;
+    if name == "stack" {
+        let at = normalize(axis, n + 1)?;
+        if shapes.iter().any(|s| *s != shapes[0]) {
+            return None;
+        }
+        let mut shape = shapes[0].clone();
+        shape.insert(at, shapes.len() as i64);
+        return Some(numpy_array(ArrayLib::Numpy, shape, None));
+    }
+    let at = normalize(axis, n)?;
+    let mut shape = shapes[0].clone();
+    for s in &shapes[1..] {
+        if s.len() != shape.len() || (0..s.len()).any(|i| i != at && s[i] != shape[i]) {
+            return None;
+        }
+        shape[at] += s[at];
+    }
+    Some(numpy_array(ArrayLib::Numpy, shape, None))
 }

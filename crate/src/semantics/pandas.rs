@@ -1,6 +1,14 @@
-//! pandas's contracts the walker and the rules share: the attributes every DataFrame has.
+//! pandas's contracts: the attributes every DataFrame has, what its constructors, frame methods
+//! and joins return, and the calls the history recognises (in-place drops, `read_csv`, extensions
+//! of pandas).
 
-use super::abstract_value::Frame;
+use std::collections::BTreeMap;
+
+use crate::ir::{Expr, Keyword, Literal, SeqKind, TextRange};
+use crate::ir_scan::{str_list, unpacks};
+
+use super::abstract_value::{Column, Frame, SeriesVal, Val};
+use super::eval::Eval;
 
 /// Public attributes and methods of `pandas.DataFrame` (pandas 1.x and 2.x together): `df.x` with one
 /// of these names is not a column access.
@@ -284,4 +292,851 @@ pub fn rows_of(f: &Frame) -> Frame {
         },
         ..f.clone()
     }
+}
+
+/// The dtype of the values of a frame's column built from a list of literals: `int64`,
+/// `float64`, or `str` (pandas 3; `object` before it, which the accessors treat alike).
+pub fn literal_dtype(v: &Val) -> Option<&'static str> {
+    match v {
+        Val::Strs { type_name, .. } if type_name == "list" => Some("str"),
+        Val::Items { type_name, items } if type_name == "list" && !items.is_empty() => {
+            if items.iter().all(|i| matches!(i, Val::Int(_))) {
+                Some("int64")
+            } else if items
+                .iter()
+                .all(|i| matches!(i, Val::Int(_) | Val::Float(_)))
+            {
+                Some("float64")
+            } else {
+                None
+            }
+        }
+        _ => None,
+    }
+}
+
+/// `pd.Series([...], name='n')` of a list of literals: its length, name, and (values written in
+/// the cell) their strings and NaN.
+pub fn new_series(w: &dyn Eval, args: &[Expr], keywords: &[Keyword]) -> Option<Val> {
+    if args.len() != 1 || keywords.iter().any(|k| k.name.as_deref() != Some("name")) {
+        return None;
+    }
+    let data = w.eval(&args[0]);
+    let len = literal_len(&data)?;
+    let facts = literal_column(&data).map(|(_, c)| c).unwrap_or_default();
+    Some(Val::Series(SeriesVal {
+        len: Some(len),
+        str_examples: facts.str_examples,
+        has_nan: facts.has_nan,
+        non_integer: facts.non_integer,
+        name: keywords
+            .first()
+            .and_then(|k| k.value.as_str_literal())
+            .map(str::to_string),
+    }))
+}
+
+/// What a Series method gives, where certain: `s.rename('n')` holds the same values, named 'n'
+/// (a scalar names the Series; a mapping or a function would relabel its index instead);
+/// `s.value_counts()` is a Series of counts, whose name depends on the pandas version.
+pub fn series_method_result(s: SeriesVal, attr: &str, args: &[Expr], keywords: &[Keyword]) -> Val {
+    match attr {
+        "rename" if keywords.is_empty() => match args {
+            [label] => label.as_str_literal().map_or(Val::Unknown, |name| {
+                Val::Series(SeriesVal {
+                    name: Some(name.to_string()),
+                    ..s
+                })
+            }),
+            _ => Val::Unknown,
+        },
+        "value_counts" => Val::Series(SeriesVal::default()),
+        _ => Val::Unknown,
+    }
+}
+
+/// The number of rows a list of literals gives a column.
+pub fn literal_len(v: &Val) -> Option<i64> {
+    match v {
+        Val::Strs { type_name, items } if type_name == "list" => Some(items.len() as i64),
+        Val::Items { type_name, items } if type_name == "list" => Some(items.len() as i64),
+        _ => None,
+    }
+}
+
+/// A `join` whose columns are known: the frame's, `other` (the expression) and its columns.
+pub struct Join<'e> {
+    pub columns: Vec<String>,
+    pub other: &'e Expr,
+    pub other_columns: Vec<String>,
+}
+
+/// `f.join(other, ...)` with only the keywords that leave the columns as they are (`on`, `sort`,
+/// `how` other than 'cross'): no suffix, no `**kwargs`.
+pub fn known_join<'e>(
+    w: &dyn Eval,
+    f: &Frame,
+    args: &'e [Expr],
+    keywords: &'e [Keyword],
+) -> Option<Join<'e>> {
+    if unpacks(args, keywords) || args.len() > 1 {
+        return None;
+    }
+    let mut other = args.first();
+    for k in keywords {
+        match k.name.as_deref() {
+            Some("other") if other.is_none() => other = Some(&k.value),
+            Some("on" | "sort") => {}
+            Some("how") => {
+                if !matches!(
+                    k.value.as_str_literal(),
+                    Some("left" | "right" | "inner" | "outer")
+                ) {
+                    return None;
+                }
+            }
+            _ => return None,
+        }
+    }
+    let other = other?;
+    let other_columns = match w.eval(other) {
+        Val::Series(s) => vec![s.name?],
+        Val::Frame(g) => g.columns?,
+        _ => return None,
+    };
+    Some(Join {
+        columns: f.columns.clone()?,
+        other,
+        other_columns,
+    })
+}
+
+/// What `f.join(other)` gives when it succeeds: the frame's columns, then those `other` brings.
+/// Rows may repeat or go missing, so what was known of them is not kept.
+pub fn joined(w: &dyn Eval, f: &Frame, args: &[Expr], keywords: &[Keyword]) -> Val {
+    let Some(join) = known_join(w, f, args, keywords) else {
+        return Val::Unknown;
+    };
+    if join.other_columns.iter().any(|c| join.columns.contains(c)) {
+        return Val::Unknown;
+    }
+    let mut columns = join.columns;
+    columns.extend(join.other_columns);
+    Val::Frame(Frame {
+        width: Some(columns.len() as i64),
+        columns: Some(columns),
+        column_info: Default::default(),
+        n_rows: None,
+        has_nan: None,
+        origin: f.origin.clone(),
+        plain: f.plain,
+        index_class: None,
+    })
+}
+
+/// `pd.DataFrame({'a': ..., 'b': ...})` or `pd.DataFrame(rows, columns=['a', 'b'])`: a frame whose
+/// columns are the dict's keys, or the `columns` given (which select from a dict, or name the rows'
+/// fields).
+pub fn new_frame(w: &dyn Eval, path: &str, args: &[Expr], keywords: &[Keyword]) -> Option<Val> {
+    match path {
+        "pandas.Series" => return new_series(w, args, keywords),
+        "pandas.concat" => return concatenated(w, args, keywords),
+        _ => {}
+    }
+    if path != "pandas.DataFrame" || args.len() > 1 || unpacks(args, keywords) {
+        return None;
+    }
+    let data = w.eval(kw(keywords, "data").or(args.first())?);
+    let columns = match kw(keywords, "columns") {
+        Some(columns) => match w.eval(columns) {
+            Val::Strs { items, .. } => items,
+            _ => return None,
+        },
+        None => match &data {
+            Val::Dict { keys, values } => {
+                let mut frame = dict_frame(keys.clone(), values);
+                if kw(keywords, "index").is_none() {
+                    frame.index_class = Some("RangeIndex".into());
+                }
+                if frame.n_rows.is_some() && kw(keywords, "dtype").is_none() {
+                    for (col, v) in keys.iter().zip(values) {
+                        frame.column_info.entry(col.clone()).or_default().dtype =
+                            literal_dtype(v).map(str::to_string);
+                    }
+                }
+                return Some(Val::Frame(frame));
+            }
+            _ => return None,
+        },
+    };
+    Some(Val::Frame(Frame {
+        width: Some(columns.len() as i64),
+        columns: Some(columns),
+        plain: true,
+        ..Frame::default()
+    }))
+}
+
+/// The length and the facts of a column (or Series) given as values written in the cell: a list
+/// of strings, or numbers (with NaN) numpy reads as a 1-D array.
+fn literal_column(value: &Val) -> Option<(i64, Column)> {
+    match value {
+        Val::Strs { type_name, items } if type_name == "list" => Some((
+            items.len() as i64,
+            Column {
+                str_examples: items.clone(),
+                has_nan: Some(false),
+                non_integer: None,
+                dtype: None,
+            },
+        )),
+        v => {
+            let a = super::numpy::literal_array(v).filter(|a| a.shape.len() == 1)?;
+            Some((
+                a.shape[0],
+                Column {
+                    str_examples: Vec::new(),
+                    has_nan: a.has_nan,
+                    non_integer: a.non_integer,
+                    dtype: None,
+                },
+            ))
+        }
+    }
+}
+
+/// `pd.DataFrame({'a': [...], ...})`: with lists of strings or numbers written in the cell, the
+/// rows, the strings and the NaN of each column are known too.
+pub fn dict_frame(keys: Vec<String>, values: &[Val]) -> Frame {
+    let mut column_info = BTreeMap::new();
+    let mut lengths = Vec::new();
+    let mut all_known = true;
+    for (key, value) in keys.iter().zip(values) {
+        let Some((len, info)) = literal_column(value) else {
+            all_known = false;
+            continue;
+        };
+        lengths.push(len);
+        column_info.insert(key.clone(), info);
+    }
+    let n_rows = (all_known && !lengths.is_empty() && lengths.iter().all(|n| *n == lengths[0]))
+        .then(|| lengths[0]);
+    Frame {
+        width: Some(keys.len() as i64),
+        has_nan: n_rows.map(|_| column_info.values().any(|c| c.has_nan == Some(true))),
+        n_rows,
+        columns: Some(keys),
+        column_info,
+        plain: true,
+        ..Frame::default()
+    }
+}
+
+/// `pd.concat([a, b])` of frames of known columns: rows stacked, the union of the columns
+/// (`join='inner'`: those all share); `axis=1`: the columns side by side.
+pub fn concatenated(w: &dyn Eval, args: &[Expr], keywords: &[Keyword]) -> Option<Val> {
+    if args.len() != 1
+        || keywords.iter().any(|k| {
+            !matches!(
+                k.name.as_deref(),
+                Some("axis" | "join" | "ignore_index" | "sort")
+            )
+        })
+    {
+        return None;
+    }
+    let Expr::Seq {
+        kind: SeqKind::List | SeqKind::Tuple,
+        elts,
+        ..
+    } = &args[0]
+    else {
+        return None;
+    };
+    let frames: Vec<Frame> = elts
+        .iter()
+        .map(|e| match w.eval(e) {
+            Val::Frame(f) if f.plain && f.columns.is_some() => Some(f),
+            _ => None,
+        })
+        .collect::<Option<_>>()?;
+    let side_by_side = match axis_is_columns(kw(keywords, "axis"))? {
+        true if kw(keywords, "ignore_index").is_some() => return None,
+        columns => columns,
+    };
+    let inner = match kw(keywords, "join") {
+        None => false,
+        Some(j) => match j.as_str_literal()? {
+            "inner" => true,
+            "outer" => false,
+            _ => return None,
+        },
+    };
+    let lists: Vec<&Vec<String>> = frames.iter().filter_map(|f| f.columns.as_ref()).collect();
+    let mut columns: Vec<String> = Vec::new();
+    for list in &lists {
+        for c in *list {
+            let shared = lists.iter().all(|l| l.contains(c));
+            if (side_by_side || !columns.contains(c)) && (!inner || side_by_side || shared) {
+                columns.push(c.clone());
+            }
+        }
+    }
+    Some(Val::Frame(Frame {
+        width: Some(columns.len() as i64),
+        columns: Some(columns),
+        plain: true,
+        ..Frame::default()
+    }))
+}
+
+/// The frame a pandas method returns, as far as columns go.
+pub fn frame_method_result(
+    w: &dyn Eval,
+    f: &Frame,
+    method: &str,
+    args: &[Expr],
+    keywords: &[Keyword],
+) -> Val {
+    if unpacks(args, keywords) {
+        return Val::Unknown;
+    }
+    let inplace = kw(keywords, "inplace").is_some();
+    // The same columns. Rows left out may hold the strings and NaN the frame's values showed,
+    // and a method that changes values may remove them: what is known of each column stays only
+    // when every row and value is kept.
+    let same = |rows_kept: bool, values_kept: bool, nan_kept: bool| {
+        Val::Frame(Frame {
+            n_rows: if rows_kept { f.n_rows } else { None },
+            column_info: if rows_kept && values_kept {
+                f.column_info.clone()
+            } else {
+                Default::default()
+            },
+            has_nan: if f.has_nan == Some(false) || (nan_kept && rows_kept) {
+                f.has_nan
+            } else {
+                None
+            },
+            ..f.clone()
+        })
+    };
+    match method {
+        "drop" => {
+            let ignore = is_str(kw(keywords, "errors"), "ignore");
+            let mut removed: Vec<String> = Vec::new();
+            let cols_kw = kw(keywords, "columns");
+            let labels = kw(keywords, "labels").or(args.first());
+            let axis = kw(keywords, "axis").or(args.get(1));
+            let target = if cols_kw.is_some() {
+                cols_kw
+            } else {
+                match axis_is_columns(axis) {
+                    Some(true) => labels,
+                    Some(false) => {
+                        // Rows: columns unchanged (but the call may fail on unknown labels).
+                        return same(false, true, false);
+                    }
+                    None => return Val::Unknown,
+                }
+            };
+            let Some(target) = target else {
+                return Val::Unknown;
+            };
+            if let Some(s) = target.as_str_literal() {
+                removed.push(s.to_string());
+            } else if let Some(list) = str_list(target) {
+                removed = list;
+            } else if let Val::Str(s) = w.eval(target) {
+                removed.push(s);
+            } else {
+                return Val::Unknown;
+            }
+            let Some(cols) = &f.columns else {
+                return Val::Unknown;
+            };
+            if !ignore && removed.iter().any(|r| !cols.contains(r)) {
+                return Val::Unknown;
+            }
+            let keep: Vec<String> = cols
+                .iter()
+                .filter(|c| !removed.contains(c))
+                .cloned()
+                .collect();
+            let mut out = f.select(&keep);
+            if f.has_nan == Some(false) {
+                out.has_nan = Some(false);
+            }
+            Val::Frame(out)
+        }
+        _ if inplace && !matches!(method, "rename" | "set_index") => Val::Unknown,
+        // The keys become the index (`drop=True`, the default, removes them from the columns).
+        "set_index" if kw(keywords, "drop").is_none() && args.len() <= 1 => {
+            let Some(keys) = kw(keywords, "keys")
+                .or(args.first())
+                .and_then(|k| keys(w, k))
+            else {
+                return Val::Unknown;
+            };
+            let Some(cols) = &f.columns else {
+                return Val::Unknown;
+            };
+            if keys.iter().any(|k| !cols.contains(&k.name)) {
+                return Val::Unknown;
+            }
+            let keep: Vec<String> = cols
+                .iter()
+                .filter(|c| !keys.iter().any(|k| k.name == **c))
+                .cloned()
+                .collect();
+            Val::Frame(Frame {
+                index_class: None,
+                ..f.select(&keep)
+            })
+        }
+        "head" | "tail" | "sample" | "drop_duplicates" | "nlargest" | "nsmallest" | "query" => {
+            same(false, true, false)
+        }
+        "sort_values" | "sort_index" | "copy" => same(true, true, true),
+        "round" | "abs" | "clip" | "infer_objects" | "convert_dtypes" => same(true, false, true),
+        "replace" | "fillna" | "ffill" | "bfill" | "interpolate" => same(true, false, false),
+        "dropna" => {
+            if axis_is_columns(kw(keywords, "axis")) == Some(false) {
+                same(false, true, false)
+            } else {
+                Val::Unknown
+            }
+        }
+        "reset_index" => {
+            let drop = matches!(
+                kw(keywords, "drop").or(args.get(1)),
+                Some(Expr::Literal {
+                    value: Literal::Bool(true),
+                    ..
+                })
+            );
+            if drop && args.is_empty() {
+                same(true, true, true)
+            } else {
+                Val::Unknown
+            }
+        }
+        "rename" => {
+            if !args.is_empty() || kw(keywords, "mapper").is_some() {
+                return Val::Unknown;
+            }
+            let Some(cols_expr) = kw(keywords, "columns") else {
+                return if kw(keywords, "index").is_some() {
+                    same(true, true, true)
+                } else {
+                    Val::Unknown
+                };
+            };
+            let Expr::Dict { keys, values, .. } = cols_expr else {
+                return Val::Unknown;
+            };
+            let Some(cols) = &f.columns else {
+                return Val::Unknown;
+            };
+            let mut map = Vec::new();
+            for (k, v) in keys.iter().zip(values) {
+                let (Some(k), Some(v)) = (
+                    k.as_ref().and_then(|k| k.as_str_literal()),
+                    v.as_str_literal(),
+                ) else {
+                    return Val::Unknown;
+                };
+                map.push((k.to_string(), v.to_string()));
+            }
+            let renamed: Vec<String> = cols
+                .iter()
+                .map(|c| {
+                    map.iter()
+                        .find(|(k, _)| k == c)
+                        .map(|(_, v)| v.clone())
+                        .unwrap_or_else(|| c.clone())
+                })
+                .collect();
+            let mut seen = std::collections::BTreeSet::new();
+            if !renamed.iter().all(|c| seen.insert(c.clone())) {
+                return Val::Unknown;
+            }
+            Val::Frame(Frame {
+                columns: Some(renamed),
+                column_info: Default::default(),
+                ..f.clone()
+            })
+        }
+        "assign" => {
+            if !args.is_empty() {
+                return Val::Unknown;
+            }
+            let Some(cols) = &f.columns else {
+                return Val::Unknown;
+            };
+            let mut cols = cols.clone();
+            let mut column_info = f.column_info.clone();
+            for k in keywords {
+                let name = k.name.clone().unwrap_or_default();
+                column_info.remove(&name);
+                if !cols.contains(&name) {
+                    cols.push(name);
+                }
+            }
+            Val::Frame(Frame {
+                width: Some(cols.len() as i64),
+                columns: Some(cols),
+                column_info,
+                has_nan: None,
+                ..f.clone()
+            })
+        }
+        "join" => joined(w, f, args, keywords),
+        "groupby" => {
+            let by = kw(keywords, "by").or(args.first());
+            let ok = by
+                .and_then(|b| keys(w, b))
+                .is_some_and(|k| k.iter().all(|k| f.has(&k.name) == Some(true)));
+            if ok
+                && args.len() <= 1
+                && kw(keywords, "level").is_none()
+                && kw(keywords, "axis").is_none()
+            {
+                Val::GroupBy(f.clone())
+            } else {
+                Val::Unknown
+            }
+        }
+        _ => Val::Unknown,
+    }
+}
+
+/// String keys of a literal or of a name holding a known string (a loop over literals).
+pub fn keys<'e>(w: &dyn Eval, e: &'e Expr) -> Option<Vec<Key<'e>>> {
+    if let Some(s) = e.as_str_literal() {
+        return Some(vec![Key {
+            name: s.to_string(),
+            range: e.range(),
+            literal: Some(e),
+        }]);
+    }
+    if let Expr::Seq {
+        kind: SeqKind::List | SeqKind::Tuple,
+        elts,
+        ..
+    } = e
+    {
+        let mut out = Vec::new();
+        for x in elts {
+            out.push(Key {
+                name: x.as_str_literal()?.to_string(),
+                range: x.range(),
+                literal: Some(x),
+            });
+        }
+        return Some(out);
+    }
+    if let Expr::Name { range, .. } = e {
+        if let Val::Str(s) = w.eval(e) {
+            return Some(vec![Key {
+                name: s,
+                range: *range,
+                literal: None,
+            }]);
+        }
+    }
+    None
+}
+
+pub fn kw<'e>(keywords: &'e [Keyword], name: &str) -> Option<&'e Expr> {
+    keywords
+        .iter()
+        .find(|k| k.name.as_deref() == Some(name))
+        .map(|k| &k.value)
+}
+
+pub fn is_str(e: Option<&Expr>, value: &str) -> bool {
+    e.and_then(Expr::as_str_literal) == Some(value)
+}
+
+pub fn axis_is_columns(e: Option<&Expr>) -> Option<bool> {
+    match e {
+        None => Some(false),
+        Some(Expr::Literal {
+            value: Literal::Int(i),
+            ..
+        }) => Some(*i == 1),
+        Some(x) => match x.as_str_literal() {
+            Some("columns") => Some(true),
+            Some("index" | "rows") => Some(false),
+            _ => None,
+        },
+    }
+}
+
+/// A string key with its place in the cell.
+pub struct Key<'e> {
+    pub name: String,
+    pub range: TextRange,
+    pub literal: Option<&'e Expr>,
+}
+
+/// A `drop` call with literal labels: `X.drop([10472])`, `X.drop(columns=['a'])`,
+/// `X.drop('a', axis=1, inplace=True)`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DropSpec {
+    /// Column labels (`axis=1`, `columns=`) rather than row labels.
+    pub columns: bool,
+    /// The labels, as Python reprs (`10472`, `'Age'`).
+    pub labels: Vec<String>,
+    pub inplace: bool,
+    /// Dropped by the target cell itself (the kernel's summary still shows the labels).
+    pub in_target: bool,
+}
+
+pub fn label_repr(e: &Expr) -> Option<String> {
+    match e {
+        Expr::Literal {
+            value: crate::ir::Literal::Int(i),
+            ..
+        } => Some(i.to_string()),
+        Expr::Literal {
+            value: crate::ir::Literal::Str(s),
+            ..
+        } => Some(format!("'{s}'")),
+        _ => None,
+    }
+}
+
+pub fn labels_of(e: &Expr) -> Option<Vec<String>> {
+    match e {
+        Expr::Seq { elts, .. } if !elts.is_empty() => elts.iter().map(label_repr).collect(),
+        _ => label_repr(e).map(|l| vec![l]),
+    }
+}
+
+/// The frame name and what `call` drops, when it is `name.drop(...)` with literal labels and
+/// none of `level=`, `errors=` or `**kwargs`.
+pub fn drop_spec(call: &Expr) -> Option<(&str, DropSpec)> {
+    let Expr::Call {
+        func,
+        args,
+        keywords,
+        ..
+    } = call
+    else {
+        return None;
+    };
+    let Expr::Attribute { value, attr, .. } = &**func else {
+        return None;
+    };
+    let Expr::Name { id, .. } = &**value else {
+        return None;
+    };
+    if attr != "drop" || args.len() > 1 || args.iter().any(|a| matches!(a, Expr::Starred { .. })) {
+        return None;
+    }
+    let mut labels = args.first().map(labels_of);
+    let mut columns = false;
+    let mut inplace = false;
+    let mut axis_given = false;
+    for k in keywords {
+        match k.name.as_deref() {
+            Some("labels") if labels.is_none() => labels = Some(labels_of(&k.value)),
+            Some("index") if labels.is_none() => labels = Some(labels_of(&k.value)),
+            Some("columns") if labels.is_none() => {
+                labels = Some(labels_of(&k.value));
+                columns = true;
+            }
+            Some("axis") => {
+                axis_given = true;
+                match &k.value {
+                    Expr::Literal {
+                        value: crate::ir::Literal::Int(1),
+                        ..
+                    } => columns = true,
+                    Expr::Literal {
+                        value: crate::ir::Literal::Int(0),
+                        ..
+                    } => {}
+                    e => match e.as_str_literal() {
+                        Some("columns") => columns = true,
+                        Some("index" | "rows") => {}
+                        _ => return None,
+                    },
+                }
+            }
+            Some("inplace") => match &k.value {
+                Expr::Literal {
+                    value: crate::ir::Literal::Bool(b),
+                    ..
+                } => inplace = *b,
+                _ => return None,
+            },
+            _ => return None,
+        }
+    }
+    // `axis=` with `index=`/`columns=` is an error of its own; leave it to pandas.
+    let by_keyword = keywords
+        .iter()
+        .any(|k| matches!(k.name.as_deref(), Some("index" | "columns")));
+    if axis_given && by_keyword {
+        return None;
+    }
+    Some((
+        id,
+        DropSpec {
+            columns,
+            labels: labels??,
+            inplace,
+            in_target: false,
+        },
+    ))
+}
+
+/// `read_csv` keywords that leave its type inference alone, so that a column it returns as
+/// object holds text (or booleans with missing values): `dtype=`, `converters=`, `parse_dates=`,
+/// `na_filter=`, `engine=` and the others may leave numbers or other objects in one.
+pub const PLAIN_READ_KEYWORDS: &[&str] = &[
+    "filepath_or_buffer",
+    "sep",
+    "delimiter",
+    "header",
+    "names",
+    "index_col",
+    "usecols",
+    "nrows",
+    "skiprows",
+    "encoding",
+    "encoding_errors",
+    "low_memory",
+    "na_values",
+    "on_bad_lines",
+    "quotechar",
+    "comment",
+    "skipinitialspace",
+    "skip_blank_lines",
+    "compression",
+];
+
+/// The readers `Binding::Reader` stands for, once resolved.
+pub const CSV_READERS: &[&str] = &["pandas.read_csv", "pandas.read_table"];
+
+/// `reader(path, <plain keywords>)` where the callee is a name path ending in `read_csv` or
+/// `read_table`: that path.
+pub fn reader_call(value: &Expr) -> Option<Vec<String>> {
+    let Expr::Call {
+        func,
+        args,
+        keywords,
+        ..
+    } = value
+    else {
+        return None;
+    };
+    let path = func.dotted_path()?;
+    let plain = args.len() <= 1
+        && !unpacks(args, keywords)
+        && keywords.iter().all(|k| {
+            k.name
+                .as_deref()
+                .is_some_and(|n| PLAIN_READ_KEYWORDS.contains(&n))
+        });
+    (plain && matches!(path.last(), Some(&("read_csv" | "read_table"))))
+        .then(|| path.iter().map(|p| p.to_string()).collect())
+}
+
+/// Does evaluating `e` call nothing (so it changes nothing)?
+pub fn calls_nothing(e: &Expr) -> bool {
+    let mut none = !matches!(e, Expr::Call { .. } | Expr::Walrus { .. });
+    e.for_each_child(|c| none &= calls_nothing(c));
+    none
+}
+
+/// `frame.col.values`, `frame['col'].values`, `frame[['col']].values` or `.to_numpy()` of them,
+/// maybe reshaped (`.reshape(-1, 1)`): the frame's name and the column. Evaluating it changes
+/// nothing.
+pub fn column_values(value: &Expr) -> Option<(String, String)> {
+    let mut e = value;
+    if let Expr::Call {
+        func,
+        args,
+        keywords,
+        ..
+    } = e
+    {
+        if let Expr::Attribute { value, attr, .. } = &**func {
+            if attr == "reshape" && keywords.is_empty() && args.iter().all(calls_nothing) {
+                e = value;
+            }
+        }
+    }
+    let series = match e {
+        Expr::Attribute { value, attr, .. } if attr == "values" => value,
+        Expr::Call {
+            func,
+            args,
+            keywords,
+            ..
+        } if args.is_empty() && keywords.is_empty() => match &**func {
+            Expr::Attribute { value, attr, .. } if attr == "to_numpy" => value,
+            _ => return None,
+        },
+        _ => return None,
+    };
+    let (frame, column) = match &**series {
+        Expr::Attribute { value, attr, .. } if !is_frame_attribute(attr) => (value, attr.as_str()),
+        Expr::Subscript { value, index, .. } => {
+            let label = match &**index {
+                Expr::Seq {
+                    kind: SeqKind::List,
+                    elts,
+                    ..
+                } if elts.len() == 1 => elts[0].as_str_literal(),
+                other => other.as_str_literal(),
+            };
+            (value, label?)
+        }
+        _ => return None,
+    };
+    match &**frame {
+        Expr::Name { id, .. } => Some((id.clone(), column.to_string())),
+        _ => None,
+    }
+}
+
+/// Modules whose import adds methods or accessors to every DataFrame.
+pub const EXTENDS_PANDAS: &[&str] = &[
+    "janitor",
+    "pyjanitor",
+    "pandas_flavor",
+    "hvplot",
+    "pandas_ta",
+    "swifter",
+    "cufflinks",
+    "pandarallel",
+    "pandas_profiling",
+    "ydata_profiling",
+    "dtale",
+    "sidetable",
+    "pandas_bokeh",
+    "woodwork",
+    "pandera",
+    "mitosheet",
+    "pandasgui",
+    "pyspark",
+    "modin",
+    "vectorbt",
+    "plydata",
+    "dfply",
+    "siuba",
+    "datatable",
+    "polars",
+];
+
+/// `pd.DataFrame`, `pandas.Series`, `DataFrame`.
+pub fn is_frame_class(e: &Expr) -> bool {
+    e.dotted_path()
+        .and_then(|p| p.last().copied())
+        .is_some_and(|last| matches!(last, "DataFrame" | "Series"))
 }

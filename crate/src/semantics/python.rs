@@ -1,10 +1,12 @@
-//! Python's own semantics on known values: operators, comprehensions, methods of the builtin
-//! types, and how a call binds its arguments to a function's parameters.
+//! Python's own semantics on known values: the builtin types and their attributes, operators,
+//! comprehensions, what builtins and methods of the builtin types return, and how a call binds
+//! its arguments to a function's parameters.
 
 use crate::did_you_mean::suggest;
 use crate::ir::{Expr, Keyword, Literal, Params};
 
 use super::abstract_value::Val;
+use super::eval::Eval;
 use super::pandas::PANDAS_INPLACE;
 
 /// The value of `l op r` on builtin values, as Python computes it, when the walker can: numbers
@@ -546,6 +548,69 @@ impl Builtin {
                 "union",
                 "update",
             ],
+        }
+    }
+}
+
+/// What a call returns when Python's semantics say it is None: `print(...)`, the in-place methods
+/// of a known list, dict or set, and pandas methods given `inplace=True`.
+pub fn call_result(w: &dyn Eval, func: &Expr, args: &[Expr], keywords: &[Keyword]) -> Option<Val> {
+    let typed = |name: &str| Some(Val::Typed(name.to_string()));
+    match func {
+        Expr::Name { id, .. } if w.certainly_builtin(id) => {
+            let known = |e: &Expr| builtin_of(&w.eval(e));
+            match (id.as_str(), args) {
+                ("print", _) => Some(Val::None),
+                // `len` returns an int or raises, `input` the line typed.
+                ("len", [x]) => Some(
+                    iterated_len(&w.eval(x)).map_or_else(|| Val::Typed("int".into()), Val::Int),
+                ),
+                ("input", [] | [_]) if keywords.is_empty() => typed("str"),
+                // `list(df.columns)`, `sorted(cols)`: the strings, in order.
+                ("list" | "sorted", [x]) if keywords.is_empty() => match w.eval(x) {
+                    Val::Strs { mut items, .. } => {
+                        if id == "sorted" {
+                            items.sort();
+                        }
+                        Some(Val::Strs {
+                            type_name: "list".into(),
+                            items,
+                        })
+                    }
+                    _ => typed("list"),
+                },
+                // The constructors give their exact type, whatever they are given (or raise).
+                ("list" | "sorted", _) => typed("list"),
+                ("tuple" | "dict" | "set", _) => typed(id),
+                // Conversions of builtin values give exactly that type (a user's class may
+                // return a subclass from `__str__` or `__int__`).
+                ("str", [x]) if known(x).is_some() => typed("str"),
+                ("int" | "round", [x])
+                    if known(x).is_some_and(|t| t.number() || t == Builtin::Str) =>
+                {
+                    typed("int")
+                }
+                ("float", [x]) if known(x).is_some_and(|t| t.number() || t == Builtin::Str) => {
+                    typed("float")
+                }
+                _ => None,
+            }
+        }
+        _ => match w.lib_path(func).as_deref() {
+            // Both shuffle in place and return None.
+            Some("random.shuffle" | "numpy.random.shuffle") => Some(Val::None),
+            _ => None,
+        },
+    }
+}
+
+/// The number of elements iterating the value gives, when certain.
+pub fn iterated_len(v: &Val) -> Option<i64> {
+    match v {
+        Val::Str(s) => Some(s.chars().count() as i64),
+        _ => {
+            builtin_of(v)?;
+            v.sized().map(|(_, n)| n)
         }
     }
 }

@@ -1,4 +1,5 @@
-//! scikit-learn's values: estimators as their constructors make them, and their fitted attributes.
+//! scikit-learn's values: estimators as their constructors make them, what fitting and their
+//! methods return, their fitted attributes, and the parts `train_test_split` returns.
 
 use std::collections::BTreeMap;
 

@@ -5,13 +5,16 @@ use std::collections::BTreeSet;
 
 use crate::ir::{Expr, Keyword, Literal, SeqKind, TextRange};
 
-use crate::rules::{columns, numpy_calls, pytypes};
 use crate::semantics::abstract_value::{ArrayLib, ArrayVal, Frame, SeriesVal, Val};
 use crate::semantics::pandas::rows_of;
 use crate::semantics::{torch_classes, torch_layers};
 
-use super::state::{has_inplace, is_pure_lib, nan_through, position, Walker, PURE_BUILTINS};
+use super::state::{nan_through, position, Walker};
 use crate::ir_scan::{base_name, collect_calls, root_names, str_list};
+use crate::semantics::mutation::{
+    has_inplace, is_pure_lib, keeps_arguments, CONTAINER_READERS, DATA_MUTATORS, FRAME_MUTATORS,
+    INPLACE_FOLLOWED, PURE_BUILTINS,
+};
 
 impl<'a> Walker<'a> {
     /// Is the iterable certainly non-empty?
@@ -379,7 +382,7 @@ impl<'a> Walker<'a> {
         if let Some(r) = self.returns.get(&range) {
             return r.value.clone();
         }
-        if let Some(v) = pytypes::call_result(self, func, args, keywords) {
+        if let Some(v) = crate::semantics::python::call_result(self, func, args, keywords) {
             return v;
         }
         if let Some(path) = self.lib_path(func) {
@@ -390,12 +393,12 @@ impl<'a> Walker<'a> {
             {
                 return v;
             }
-            if let Some(v) = numpy_calls::call_result(self, &path, args, keywords)
+            if let Some(v) = crate::semantics::numpy::call_result(self, &path, args, keywords)
                 .or_else(|| crate::semantics::matplotlib::pyplot_result(&path, keywords))
             {
                 return v;
             }
-            if let Some(v) = columns::new_frame(self, &path, args, keywords) {
+            if let Some(v) = crate::semantics::pandas::new_frame(self, &path, args, keywords) {
                 return v;
             }
             if let Some(v) = crate::semantics::torch_objects::construct(self, &path, args, keywords)
@@ -446,7 +449,9 @@ impl<'a> Walker<'a> {
             {
                 self.attribute_value(&receiver, "values")
             }
-            Val::Frame(f) => columns::frame_method_result(self, &f, attr, args, keywords),
+            Val::Frame(f) => {
+                crate::semantics::pandas::frame_method_result(self, &f, attr, args, keywords)
+            }
             // One group's rows: what the values of the whole frame showed may lie in others.
             Val::GroupBy(f) if attr == "get_group" => Val::Frame(rows_of(&f)),
             Val::Estimator(e) => crate::semantics::sklearn::method_result(self, &e, attr, args),
@@ -466,10 +471,13 @@ impl<'a> Walker<'a> {
                 let s = crate::semantics::torch_objects::shape_of(&Val::Array(a.clone()));
                 match torch_layers::tensor_method(s.as_ref(), value, attr, args, keywords, &int) {
                     Some(s) => Val::Tensor(s),
-                    None => numpy_calls::method_result(self, &a, attr, args, keywords),
+                    None => crate::semantics::numpy::method_result(self, &a, attr, args, keywords),
                 }
             }
-            Val::Array(a) => numpy_calls::method_result(self, &a, attr, args, keywords),
+            Val::Array(a) => crate::semantics::numpy::method_result(self, &a, attr, args, keywords),
+            Val::Series(s) if matches!(attr.as_str(), "rename" | "value_counts") => {
+                crate::semantics::pandas::series_method_result(s, attr, args, keywords)
+            }
             // `s.apply(str)`, `s.map(lambda x: str(x).split('-')[0])`: the NaN rows become a
             // known string ('nan'); nothing is known of the other rows.
             Val::Series(s)
@@ -552,35 +560,29 @@ impl<'a> Walker<'a> {
                         }
                     }
                 }
+                // `LinearRegression().fit(X, y)`: a scikit-learn estimator keeps its input as it
+                // is, unless told to work in place (`copy=False`).
+                if !matches!(&**value, Expr::Name { .. })
+                    && matches!(self.eval(value), Val::Estimator(e) if e.is_sklearn() && !e.params.contains_key("copy"))
+                {
+                    pure = true;
+                }
                 if let Expr::Name { id, .. } = &**value {
                     match self.get(id) {
                         Val::Frame(f) => {
                             pure = true;
-                            let inplace = keywords.iter().any(|k| {
-                                k.name.as_deref() == Some("inplace")
-                                    && !matches!(
-                                        k.value,
-                                        Expr::Literal {
-                                            value: Literal::Bool(false),
-                                            ..
-                                        }
+                            if has_inplace(keywords) {
+                                let after = if INPLACE_FOLLOWED.contains(&attr.as_str()) {
+                                    crate::semantics::pandas::frame_method_result(
+                                        self, &f, attr, args, keywords,
                                     )
-                            });
-                            let mutating = matches!(
-                                attr.as_str(),
-                                "pop" | "insert" | "update" | "eval" | "__setitem__"
-                            );
-                            if inplace {
-                                let after =
-                                    if matches!(attr.as_str(), "drop" | "rename" | "set_index") {
-                                        columns::frame_method_result(self, &f, attr, args, keywords)
-                                    } else {
-                                        Val::Unknown
-                                    };
+                                } else {
+                                    Val::Unknown
+                                };
                                 // Another name may hold the same frame (`d = df`).
                                 self.forget_after_frame_change();
                                 self.env.insert(id.clone(), after);
-                            } else if mutating {
+                            } else if FRAME_MUTATORS.contains(&attr.as_str()) {
                                 self.forget_after_frame_change();
                             }
                         }
@@ -603,31 +605,17 @@ impl<'a> Walker<'a> {
                             pure = true;
                             // `t.unsqueeze_(0)`: torch's in-place methods end with `_`.
                             let inplace = has_inplace(keywords) || attr.ends_with('_');
-                            if inplace
-                                || matches!(
-                                    attr.as_str(),
-                                    "resize"
-                                        | "sort"
-                                        | "fill"
-                                        | "put"
-                                        | "itemset"
-                                        | "setflags"
-                                        | "update"
-                                )
-                            {
+                            if inplace || DATA_MUTATORS.contains(&attr.as_str()) {
                                 // A Series or array may be a view of a frame or another array.
                                 self.forget_data();
                             }
                         }
-                        // scikit-learn objects do not change what their methods are given.
-                        Val::Typed(t) if t.starts_with("sklearn.") => pure = true,
+                        Val::Typed(t) if keeps_arguments(&t) => pure = true,
                         old @ (Val::Items { .. } | Val::Dict { .. }) => {
                             // List and dict methods may change the container, never its elements
                             // nor their arguments (`stmt_effects` follows a plain `lst.append(x)`).
                             pure = true;
-                            let reads =
-                                ["keys", "values", "items", "get", "copy", "index", "count"];
-                            if !reads.contains(&attr.as_str()) {
+                            if !CONTAINER_READERS.contains(&attr.as_str()) {
                                 self.forget_object(&old, false);
                             }
                         }
@@ -668,7 +656,10 @@ impl<'a> Walker<'a> {
                     root_names(&k.value, &mut names);
                 }
                 for n in names {
-                    if !matches!(self.get(&n), Val::Module(_) | Val::Lib(_)) {
+                    // A builtin (`astype(float)`) is a function or type no call changes; forgetting
+                    // it would also shadow it for the rest of the cell.
+                    if !self.is_builtin(&n) && !matches!(self.get(&n), Val::Module(_) | Val::Lib(_))
+                    {
                         self.forget_name(&n);
                     }
                 }

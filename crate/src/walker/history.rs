@@ -3,20 +3,22 @@
 //! combined over the history (`HistoryState`, kept while the history is unchanged or only grows),
 //! so that a keystroke in the target cell does no work proportional to the history.
 
+use crate::semantics::pandas::{
+    column_values, drop_spec, is_frame_class, reader_call, DropSpec, CSV_READERS, EXTENDS_PANDAS,
+};
 use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
 
 use crate::builtins::is_always_defined;
 use crate::facts::CellFacts;
-use crate::ir::{Expr, Params, SeqKind, Stmt, Target, TextRange};
+use crate::ir::{Expr, Params, Stmt, Target, TextRange};
 use crate::ir_scan::aliased_names;
 
 use super::calls::{declares_outer_names, function_locals};
 use super::state::{bound_names, import_bindings};
-use crate::ir_scan::{mentioned_names, mutated_names, str_list, target_names, unpacks};
+use crate::ir_scan::{mentioned_names, mutated_names, str_list, target_names};
 use crate::semantics::abstract_value::Val;
 use crate::semantics::keras_build::{self, Built, FunctionCode, KerasGlobals, ModelEffect};
-use crate::semantics::pandas::is_frame_attribute;
 
 /// A function defined at the top level of a cell: what following a call into it needs.
 #[derive(Debug)]
@@ -88,230 +90,6 @@ pub enum Effect {
     Mutate(String),
     /// `name.drop(labels, inplace=True)` ran as a statement: the labels are gone from that axis.
     Dropped(String, DropSpec),
-}
-
-/// A `drop` call with literal labels: `X.drop([10472])`, `X.drop(columns=['a'])`,
-/// `X.drop('a', axis=1, inplace=True)`.
-#[derive(Clone, Debug, PartialEq)]
-pub struct DropSpec {
-    /// Column labels (`axis=1`, `columns=`) rather than row labels.
-    pub columns: bool,
-    /// The labels, as Python reprs (`10472`, `'Age'`).
-    pub labels: Vec<String>,
-    pub inplace: bool,
-    /// Dropped by the target cell itself (the kernel's summary still shows the labels).
-    pub in_target: bool,
-}
-
-fn label_repr(e: &Expr) -> Option<String> {
-    match e {
-        Expr::Literal {
-            value: crate::ir::Literal::Int(i),
-            ..
-        } => Some(i.to_string()),
-        Expr::Literal {
-            value: crate::ir::Literal::Str(s),
-            ..
-        } => Some(format!("'{s}'")),
-        _ => None,
-    }
-}
-
-fn labels_of(e: &Expr) -> Option<Vec<String>> {
-    match e {
-        Expr::Seq { elts, .. } if !elts.is_empty() => elts.iter().map(label_repr).collect(),
-        _ => label_repr(e).map(|l| vec![l]),
-    }
-}
-
-/// The frame name and what `call` drops, when it is `name.drop(...)` with literal labels and
-/// none of `level=`, `errors=` or `**kwargs`.
-pub fn drop_spec(call: &Expr) -> Option<(&str, DropSpec)> {
-    let Expr::Call {
-        func,
-        args,
-        keywords,
-        ..
-    } = call
-    else {
-        return None;
-    };
-    let Expr::Attribute { value, attr, .. } = &**func else {
-        return None;
-    };
-    let Expr::Name { id, .. } = &**value else {
-        return None;
-    };
-    if attr != "drop" || args.len() > 1 || args.iter().any(|a| matches!(a, Expr::Starred { .. })) {
-        return None;
-    }
-    let mut labels = args.first().map(labels_of);
-    let mut columns = false;
-    let mut inplace = false;
-    let mut axis_given = false;
-    for k in keywords {
-        match k.name.as_deref() {
-            Some("labels") if labels.is_none() => labels = Some(labels_of(&k.value)),
-            Some("index") if labels.is_none() => labels = Some(labels_of(&k.value)),
-            Some("columns") if labels.is_none() => {
-                labels = Some(labels_of(&k.value));
-                columns = true;
-            }
-            Some("axis") => {
-                axis_given = true;
-                match &k.value {
-                    Expr::Literal {
-                        value: crate::ir::Literal::Int(1),
-                        ..
-                    } => columns = true,
-                    Expr::Literal {
-                        value: crate::ir::Literal::Int(0),
-                        ..
-                    } => {}
-                    e => match e.as_str_literal() {
-                        Some("columns") => columns = true,
-                        Some("index" | "rows") => {}
-                        _ => return None,
-                    },
-                }
-            }
-            Some("inplace") => match &k.value {
-                Expr::Literal {
-                    value: crate::ir::Literal::Bool(b),
-                    ..
-                } => inplace = *b,
-                _ => return None,
-            },
-            _ => return None,
-        }
-    }
-    // `axis=` with `index=`/`columns=` is an error of its own; leave it to pandas.
-    let by_keyword = keywords
-        .iter()
-        .any(|k| matches!(k.name.as_deref(), Some("index" | "columns")));
-    if axis_given && by_keyword {
-        return None;
-    }
-    Some((
-        id,
-        DropSpec {
-            columns,
-            labels: labels??,
-            inplace,
-            in_target: false,
-        },
-    ))
-}
-
-/// `read_csv` keywords that leave its type inference alone, so that a column it returns as
-/// object holds text (or booleans with missing values): `dtype=`, `converters=`, `parse_dates=`,
-/// `na_filter=`, `engine=` and the others may leave numbers or other objects in one.
-const PLAIN_READ_KEYWORDS: &[&str] = &[
-    "filepath_or_buffer",
-    "sep",
-    "delimiter",
-    "header",
-    "names",
-    "index_col",
-    "usecols",
-    "nrows",
-    "skiprows",
-    "encoding",
-    "encoding_errors",
-    "low_memory",
-    "na_values",
-    "on_bad_lines",
-    "quotechar",
-    "comment",
-    "skipinitialspace",
-    "skip_blank_lines",
-    "compression",
-];
-
-/// The readers `Binding::Reader` stands for, once resolved.
-const CSV_READERS: &[&str] = &["pandas.read_csv", "pandas.read_table"];
-
-/// `reader(path, <plain keywords>)` where the callee is a name path ending in `read_csv` or
-/// `read_table`: that path.
-fn reader_call(value: &Expr) -> Option<Vec<String>> {
-    let Expr::Call {
-        func,
-        args,
-        keywords,
-        ..
-    } = value
-    else {
-        return None;
-    };
-    let path = func.dotted_path()?;
-    let plain = args.len() <= 1
-        && !unpacks(args, keywords)
-        && keywords.iter().all(|k| {
-            k.name
-                .as_deref()
-                .is_some_and(|n| PLAIN_READ_KEYWORDS.contains(&n))
-        });
-    (plain && matches!(path.last(), Some(&("read_csv" | "read_table"))))
-        .then(|| path.iter().map(|p| p.to_string()).collect())
-}
-
-/// Does evaluating `e` call nothing (so it changes nothing)?
-fn calls_nothing(e: &Expr) -> bool {
-    let mut none = !matches!(e, Expr::Call { .. } | Expr::Walrus { .. });
-    e.for_each_child(|c| none &= calls_nothing(c));
-    none
-}
-
-/// `frame.col.values`, `frame['col'].values`, `frame[['col']].values` or `.to_numpy()` of them,
-/// maybe reshaped (`.reshape(-1, 1)`): the frame's name and the column. Evaluating it changes
-/// nothing.
-fn column_values(value: &Expr) -> Option<(String, String)> {
-    let mut e = value;
-    if let Expr::Call {
-        func,
-        args,
-        keywords,
-        ..
-    } = e
-    {
-        if let Expr::Attribute { value, attr, .. } = &**func {
-            if attr == "reshape" && keywords.is_empty() && args.iter().all(calls_nothing) {
-                e = value;
-            }
-        }
-    }
-    let series = match e {
-        Expr::Attribute { value, attr, .. } if attr == "values" => value,
-        Expr::Call {
-            func,
-            args,
-            keywords,
-            ..
-        } if args.is_empty() && keywords.is_empty() => match &**func {
-            Expr::Attribute { value, attr, .. } if attr == "to_numpy" => value,
-            _ => return None,
-        },
-        _ => return None,
-    };
-    let (frame, column) = match &**series {
-        Expr::Attribute { value, attr, .. } if !is_frame_attribute(attr) => (value, attr.as_str()),
-        Expr::Subscript { value, index, .. } => {
-            let label = match &**index {
-                Expr::Seq {
-                    kind: SeqKind::List,
-                    elts,
-                    ..
-                } if elts.len() == 1 => elts[0].as_str_literal(),
-                other => other.as_str_literal(),
-            };
-            (value, label?)
-        }
-        _ => return None,
-    };
-    match &**frame {
-        Expr::Name { id, .. } => Some((id.clone(), column.to_string())),
-        _ => None,
-    }
 }
 
 /// What `name = value` binds that the history follows beyond `Other`.
@@ -1263,35 +1041,6 @@ fn may_name_index(ident: &str) -> bool {
     WORDS.iter().any(|w| ident.contains(w))
 }
 
-/// Modules whose import adds methods or accessors to every DataFrame.
-const EXTENDS_PANDAS: &[&str] = &[
-    "janitor",
-    "pyjanitor",
-    "pandas_flavor",
-    "hvplot",
-    "pandas_ta",
-    "swifter",
-    "cufflinks",
-    "pandarallel",
-    "pandas_profiling",
-    "ydata_profiling",
-    "dtale",
-    "sidetable",
-    "pandas_bokeh",
-    "woodwork",
-    "pandera",
-    "mitosheet",
-    "pandasgui",
-    "pyspark",
-    "modin",
-    "vectorbt",
-    "plydata",
-    "dfply",
-    "siuba",
-    "datatable",
-    "polars",
-];
-
 #[derive(Default)]
 struct Scan {
     names_index: bool,
@@ -1383,13 +1132,6 @@ impl Scan {
         }
         e.for_each_child(|c| self.expr(c));
     }
-}
-
-/// `pd.DataFrame`, `pandas.Series`, `DataFrame`.
-fn is_frame_class(e: &Expr) -> bool {
-    e.dotted_path()
-        .and_then(|p| p.last().copied())
-        .is_some_and(|last| matches!(last, "DataFrame" | "Series"))
 }
 
 fn string_literals(e: &Expr, out: &mut BTreeSet<String>) {

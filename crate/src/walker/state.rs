@@ -11,7 +11,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use crate::diagnostic::Diagnostic;
 use crate::facts::CellFacts;
-use crate::ir::{Expr, Keyword, Literal, Stmt, TextRange};
+use crate::ir::{Expr, Literal, Stmt, TextRange};
 
 use super::calls::Callee;
 use super::{Checks, RuleContext};
@@ -40,7 +40,7 @@ pub struct Walker<'a> {
     pub rebound_all: bool,
     /// Labels executed cells (or this one) dropped in place from the object a name holds, the
     /// name not rebound or possibly changed since (`history::HistoryState::drops`).
-    pub drops: BTreeMap<String, Vec<super::history::DropSpec>>,
+    pub drops: BTreeMap<String, Vec<crate::semantics::pandas::DropSpec>>,
     /// Some value is a column's values that may be a view of its frame (`csv_object_column`):
     /// only the kernel's summaries make them, so a walker without them at the start never has
     /// any, and skips looking for them after each statement.
@@ -65,6 +65,9 @@ pub struct Walker<'a> {
     /// the Keras rules (`keras::state_before`): computed once per statement.
     pub(crate) states_before:
         std::cell::RefCell<BTreeMap<usize, std::rc::Rc<super::history::HistoryState>>>,
+    /// Whether the Keras rules may have anything to replay (`keras::keras_in_reach`): it
+    /// depends on the history and the cell's source only, so it is asked once per walker.
+    pub(crate) keras_in_reach: std::cell::OnceCell<bool>,
     pub out: Vec<Diagnostic>,
 }
 
@@ -198,6 +201,7 @@ impl<'a> Walker<'a> {
             passes: 1,
             pandas_extended: ctx.history.extends_pandas || ctx.cell.extends_pandas,
             states_before: Default::default(),
+            keras_in_reach: Default::default(),
             out: Vec::new(),
         }
     }
@@ -315,6 +319,19 @@ impl<'a> Walker<'a> {
             || cell.stored_attributes.contains(attr)
     }
 
+    /// Is `name` certainly Python's builtin of that name here: bound by no cell, no star import or
+    /// `exec` anywhere that may have bound it?
+    pub fn certainly_builtin(&self, name: &str) -> bool {
+        let history = self.ctx.history;
+        self.is_builtin(name)
+            && !self.rebound_all
+            && !self.ctx.facts.star_import
+            && !history.binds_unknown_names
+            && !history.bound_globals.contains(name)
+            && !history.global_names.contains(name)
+            && !self.ctx.cell.global_names.contains(name)
+    }
+
     /// Is `name` a Python builtin here (not bound by the cell or the kernel)?
     pub fn is_builtin(&self, name: &str) -> bool {
         !self.bound_here.contains(name)
@@ -327,84 +344,32 @@ impl<'a> Walker<'a> {
 
     /// The qualified library path of a callee (`sns.barplot` -> `seaborn.barplot`).
     pub fn lib_path(&self, func: &Expr) -> Option<String> {
-        match func {
-            Expr::Name { id, .. } => match self.env.get(id)? {
-                Val::Lib(p) => Some(p.clone()),
-                Val::Module(Some(p)) => Some(p.clone()),
-                _ => None,
-            },
-            Expr::Attribute { value, attr, .. } => {
-                let base = self.lib_path(value)?;
-                Some(format!("{base}.{attr}"))
-            }
-            _ => None,
+        let mut root = func;
+        while let Expr::Attribute { value, .. } = root {
+            root = value;
         }
+        let Expr::Name { id, .. } = root else {
+            return None;
+        };
+        let (Val::Lib(module) | Val::Module(Some(module))) = self.env.get(id)? else {
+            return None;
+        };
+        // Built in one string, from the root out.
+        fn push_attributes(e: &Expr, path: &mut String) {
+            if let Expr::Attribute { value, attr, .. } = e {
+                push_attributes(value, path);
+                path.push('.');
+                path.push_str(attr);
+            }
+        }
+        let mut path = module.clone();
+        push_attributes(func, &mut path);
+        Some(path)
     }
-}
-
-/// An `inplace=` keyword that is not literally `False`.
-pub(super) fn has_inplace(keywords: &[Keyword]) -> bool {
-    keywords.iter().any(|k| {
-        k.name.as_deref() == Some("inplace")
-            && !matches!(
-                k.value,
-                Expr::Literal {
-                    value: Literal::Bool(false),
-                    ..
-                }
-            )
-    })
 }
 
 /// The most passes over a statement the walker follows in nested loops it unrolls.
 pub(super) const MAX_PASSES: usize = 64;
-
-pub(super) const PURE_BUILTINS: [&str; 24] = [
-    "print",
-    "len",
-    "display",
-    "type",
-    "isinstance",
-    "str",
-    "repr",
-    "int",
-    "float",
-    "list",
-    "tuple",
-    "sorted",
-    "sum",
-    "min",
-    "max",
-    "range",
-    "enumerate",
-    "zip",
-    "round",
-    "abs",
-    "set",
-    "dict",
-    "bool",
-    "id",
-];
-
-pub(super) fn is_pure_lib(path: &str) -> bool {
-    let mutating_numpy = [
-        "numpy.random.shuffle",
-        "numpy.copyto",
-        "numpy.put",
-        "numpy.place",
-        "numpy.fill_diagonal",
-        "numpy.putmask",
-    ];
-    (path.starts_with("numpy.") && !mutating_numpy.contains(&path))
-        || path.starts_with("matplotlib.")
-        || path.starts_with("seaborn.")
-        || path.starts_with("pandas.")
-        || path.starts_with("sklearn.metrics.")
-        || path == "sklearn.model_selection.train_test_split"
-        || path.starts_with("scipy.stats.")
-        // Progress bars iterate what they wrap (`tqdm.pandas()` is seen by `extends_pandas`).
-        || path.starts_with("tqdm.")
-}
 
 /// Forgets the elements of a container (and of the containers in it) that `gone` picks.
 /// Frames, Series, arrays and groupbys: any of them may be a view of another's data.
@@ -707,6 +672,10 @@ impl Eval for Walker<'_> {
 
     fn distinct_values(&self, e: &Expr) -> Option<i64> {
         Walker::distinct_values(self, e)
+    }
+
+    fn certainly_builtin(&self, name: &str) -> bool {
+        Walker::certainly_builtin(self, name)
     }
 
     fn source(&self) -> &str {

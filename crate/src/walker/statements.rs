@@ -7,7 +7,6 @@ use crate::codes::Rule;
 use crate::diagnostic::Diagnostic;
 use crate::ir::{Expr, Stmt, Target};
 
-use crate::rules::shapes;
 use crate::semantics::abstract_value::{Frame, Val};
 use crate::semantics::torch_classes;
 
@@ -99,7 +98,7 @@ impl<'a> Walker<'a> {
             }
         }
         if let Stmt::Expr { value, .. } = stmt {
-            if let Some((name, mut spec)) = super::history::drop_spec(value) {
+            if let Some((name, mut spec)) = crate::semantics::pandas::drop_spec(value) {
                 if spec.inplace {
                     spec.in_target = true;
                     self.drops.entry(name.to_string()).or_default().push(spec);
@@ -171,7 +170,13 @@ impl<'a> Walker<'a> {
                 let parts = match (targets.as_slice(), op) {
                     ([Target::Unpack { elts, .. }], crate::ir::AssignOp::Plain) => {
                         crate::semantics::sklearn::split_result(self, value, elts.len())
-                            .or_else(|| shapes::subplots_parts(self, value, elts.len()))
+                            .or_else(|| {
+                                crate::semantics::matplotlib::subplots_parts(
+                                    self,
+                                    value,
+                                    elts.len(),
+                                )
+                            })
                             .or_else(|| self.returned_parts(value, elts.len()))
                     }
                     _ => None,
