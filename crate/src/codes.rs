@@ -90,7 +90,7 @@ rules! {
         running: "if x > 1:\n    print(x)",
     }
     UndefinedName = "undefined-name", Error, "Names and syntax" {
-        catches: "names no cell that ran defines (\"run cell 4 first\"), also inside the notebook's functions a cell calls",
+        catches: "names no cell that ran defines (\"run the cell above first\"), also inside the notebook's functions a cell calls",
         why: "reading a name nothing bound: NameError",
         crashing: "print(total)",
         running: "total = 3\nprint(total)",

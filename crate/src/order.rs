@@ -1,5 +1,5 @@
 //! Execution order: which names a cell reads will be undefined when it runs, given what ran
-//! before it, and which notebook cells would define them ("run cell 3 first").
+//! before it, and which notebook cells would define them ("run the cell above first").
 
 use std::collections::HashSet;
 
@@ -92,34 +92,34 @@ pub fn undefined_names(
                 Rule::UndefinedName,
                 format!(
                     "`{name}` is not defined: no cell that ran defines it; {} but {} not run",
-                    define_it(&not_run),
+                    define_it(&not_run, target_index),
                     if not_run.len() == 1 { "has" } else { "have" }
                 ),
                 free.range,
             )
-            .with_fix(run_first(cell.index))
+            .with_fix(run_first(cell.index, target_index))
         } else if let Some(cell) = closest(&ran, target_index).filter(|cell| cell.crashed) {
             Diagnostic::error(
                 Rule::UndefinedName,
                 format!(
-                    "`{name}` is not defined: cell {} defines it, but crashed before binding it \
+                    "`{name}` is not defined: {} defines it, but crashed before binding it \
                      when it ran (its saved output is an error)",
-                    cell.index + 1
+                    cell_label(cell.index, target_index)
                 ),
                 free.range,
             )
-            .with_fix(run_first(cell.index))
+            .with_fix(run_first(cell.index, target_index))
         } else if let Some(cell) = closest(&ran, target_index) {
             Diagnostic::error(
                 Rule::UndefinedName,
                 format!(
                     "`{name}` is not defined in the kernel, although {} and ran: it was deleted, \
                      not bound on the path taken, or the kernel restarted",
-                    define_it(&ran)
+                    define_it(&ran, target_index)
                 ),
                 free.range,
             )
-            .with_fix(run_first(cell.index))
+            .with_fix(run_first(cell.index, target_index))
         } else {
             Diagnostic::error(
                 Rule::UndefinedName,
@@ -130,8 +130,8 @@ pub fn undefined_names(
         let mut diagnostic = diagnostic;
         if let Some(cell) = not_run.iter().find(|cell| cell.may_have_run) {
             diagnostic.make_likely(&format!(
-                "cell {} defines it and has no execution count: it may have run",
-                cell.index + 1
+                "{} defines it and has no execution count: it may have run",
+                cell_label(cell.index, target_index)
             ));
         }
         diagnostics.push(if target.deferred_reads.contains(name) {
@@ -164,24 +164,59 @@ fn closest<'c>(
         .or_else(|| cells.first().copied())
 }
 
-/// "cell 7 defines it", "cells 2, 7 define it": numbered from 1 in the notebook, as people count
-/// (`[n]` would read as an execution count).
-fn define_it(cells: &[&NotebookCell]) -> String {
-    let list = cells
-        .iter()
-        .map(|cell| (cell.index + 1).to_string())
-        .collect::<Vec<_>>()
-        .join(", ");
-    if cells.len() == 1 {
-        format!("cell {list} defines it")
+/// How a message names another cell: by its place relative to the target ("the cell above", "the
+/// 3rd cell below"), as the user sees the notebook. JupyterLab shows no cell numbers, and a cell
+/// that has not run has no execution count. A target outside the notebook: "cell 4", from 1.
+pub fn cell_label(index: usize, target_index: Option<usize>) -> String {
+    let Some(target) = target_index else {
+        return format!("cell {}", index + 1);
+    };
+    let (distance, side) = if index < target {
+        (target - index, "above")
     } else {
-        format!("cells {list} define it")
+        (index - target, "below")
+    };
+    match distance {
+        0 => "this cell".to_string(),
+        1 => format!("the cell {side}"),
+        n => format!("the {} cell {side}", ordinal(n)),
     }
 }
 
-fn run_first(index: usize) -> Fix {
+fn ordinal(n: usize) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (_, 11..=13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
+}
+
+/// "the cell above defines it", "the 3rd cell above and the cell below define it"; past three
+/// cells, how many and the nearest.
+fn define_it(cells: &[&NotebookCell], target_index: Option<usize>) -> String {
+    let labels: Vec<String> = cells
+        .iter()
+        .map(|cell| cell_label(cell.index, target_index))
+        .collect();
+    match labels.as_slice() {
+        [one] => format!("{one} defines it"),
+        [first, second] => format!("{first} and {second} define it"),
+        [first, second, third] => format!("{first}, {second} and {third} define it"),
+        _ => {
+            let nearest = closest(cells, target_index)
+                .map(|cell| format!(" ({} is the nearest)", cell_label(cell.index, target_index)))
+                .unwrap_or_default();
+            format!("{} cells define it{nearest}", labels.len())
+        }
+    }
+}
+
+fn run_first(index: usize, target_index: Option<usize>) -> Fix {
     Fix {
-        message: format!("Run cell {} first", index + 1),
+        message: format!("Run {} first", cell_label(index, target_index)),
         edits: Vec::new(),
         run_cells: vec![index],
     }

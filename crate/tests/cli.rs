@@ -57,7 +57,7 @@ fn a_predicted_crash_exits_1_with_compiler_like_lines() {
     assert_eq!(
         stdout(&output),
         "cell 2 2:15: undefined-name: `scores` is not defined: no cell that ran defines it; \
-         cell 3 defines it but has not run\n    fix: Run cell 3 first\n\
+         the cell below defines it but has not run\n    fix: Run the cell below first\n\
          1 problem in 1 of 2 code cells: a crash is predicted\n"
     );
     // Its execution counts give the same order.

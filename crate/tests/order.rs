@@ -56,7 +56,7 @@ fn a_name_defined_by_a_cell_that_has_not_run_suggests_running_it() {
         [(
             "undefined-name".to_owned(),
             vec![1],
-            "tf_idf: `tf_idf` is not defined: no cell that ran defines it; cell 2 defines it but has not run".to_owned()
+            "tf_idf: `tf_idf` is not defined: no cell that ran defines it; the cell above defines it but has not run".to_owned()
         )]
     );
 }
@@ -77,7 +77,9 @@ fn kernel_names_replace_the_history() {
     let found = check(&cells, 1, &["x = 1"], Some(&[]));
     assert_eq!(found.len(), 1);
     assert!(
-        found[0].2.contains("although cell 1 defines it and ran"),
+        found[0]
+            .2
+            .contains("although the cell above defines it and ran"),
         "{found:?}"
     );
     assert_eq!(found[0].1, [0]);
@@ -351,4 +353,39 @@ fn a_name_read_only_in_a_function_body_is_a_warning_until_the_function_runs() {
     let text = &target[found[0].range.start as usize..found[0].range.end as usize];
     assert_eq!(text, "Block");
     assert!(found[0].range.start as usize > cells[0].len());
+}
+
+#[test]
+fn cells_are_named_by_their_place_relative_to_the_target() {
+    use cellguard::order::cell_label;
+    assert_eq!(cell_label(4, Some(5)), "the cell above");
+    assert_eq!(cell_label(6, Some(5)), "the cell below");
+    assert_eq!(cell_label(2, Some(5)), "the 3rd cell above");
+    assert_eq!(cell_label(7, Some(5)), "the 2nd cell below");
+    assert_eq!(cell_label(0, Some(21)), "the 21st cell above");
+    assert_eq!(cell_label(0, Some(12)), "the 12th cell above");
+    assert_eq!(cell_label(0, Some(111)), "the 111th cell above");
+    // A target outside the notebook: its place from 1.
+    assert_eq!(cell_label(3, None), "cell 4");
+}
+
+#[test]
+fn several_defining_cells_are_listed_and_the_fix_runs_the_nearest_above() {
+    let cells = ["x = 1", "print(x)", "x = 2", "x = 3", "x = 4", "x = 5"];
+    let found = check(&cells[..3], 1, &[], None);
+    assert_eq!(found.len(), 1);
+    assert!(
+        found[0]
+            .2
+            .contains("the cell above and the cell below define it but have not run"),
+        "{found:?}"
+    );
+    assert_eq!(found[0].1, [0]);
+    let found = check(&cells, 1, &[], None);
+    assert!(
+        found[0]
+            .2
+            .contains("5 cells define it (the cell above is the nearest)"),
+        "{found:?}"
+    );
 }

@@ -128,6 +128,8 @@ export const commandsPlugin: JupyterFrontEndPlugin<void> = {
 
 /** Crashes listed in the dialog; a Run All of a broken notebook could list hundreds. */
 const MAX_LISTED = 8;
+/** How much of a cell's first line names a cell that has not run. */
+const EXCERPT_LENGTH = 40;
 
 /**
  * True to run: no cell about to run has a certain crash predicted (nor fails only because it ran
@@ -140,9 +142,6 @@ async function confirmRun(
   checker: ICellguardChecker,
   dryRun: ICellguardDryRun | null
 ): Promise<boolean> {
-  const models = panel.content.model
-    ? Array.from(panel.content.model.cells)
-    : [];
   const certain: { cell: string; diagnostic: Diagnostic }[] = [];
   for (const { cell, diagnostics } of checker.checkRun(
     panel,
@@ -151,7 +150,7 @@ async function confirmRun(
     for (const diagnostic of diagnostics) {
       if (diagnostic.severity === 'error' || diagnostic.quiet) {
         certain.push({
-          cell: cellName(cell, models.indexOf(cell)),
+          cell: cellName(cell),
           diagnostic
         });
       }
@@ -162,7 +161,7 @@ async function confirmRun(
     const { crash } = await dryRun.run(panel, first);
     if (crash) {
       certain.push({
-        cell: cellName(first, models.indexOf(first)),
+        cell: cellName(first),
         diagnostic: crash
       });
     }
@@ -192,8 +191,19 @@ async function confirmRun(
   return result.button.accept;
 }
 
-/** As JupyterLab shows a cell: its execution count, else its place in the notebook. */
-function cellName(cell: ICellModel, index: number): string {
+/**
+ * As JupyterLab shows a cell: its execution count, else (a cell that has not run shows `[ ]`, and
+ * no cell shows its place in the notebook) `[ ]` and the start of its first line.
+ */
+function cellName(cell: ICellModel): string {
   const count = (cell as Partial<ICodeCellModel>).executionCount;
-  return count ? `Cell [${count}]` : `Cell ${index + 1} (not run)`;
+  if (count) {
+    return `Cell [${count}]`;
+  }
+  const firstLine = cell.sharedModel.getSource().trimStart().split('\n')[0];
+  const excerpt =
+    firstLine.length > EXCERPT_LENGTH
+      ? `${firstLine.slice(0, EXCERPT_LENGTH)}…`
+      : firstLine;
+  return `Cell [ ] "${excerpt}"`;
 }

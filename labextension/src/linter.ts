@@ -268,7 +268,7 @@ function toCodeMirror(
       : [];
   const name =
     fix && chain.length > fix.run_cells.length
-      ? `Run cells ${chain.map(index => index + 1).join(', ')} first`
+      ? `Run the ${chain.length} cells it needs first, in order`
       : fix?.message;
   return {
     from,

@@ -35,7 +35,7 @@ test.describe('cellguard squiggles', () => {
     const tooltip = await hoverTooltip(
       page,
       squiggle,
-      /helper.*cell 2 defines it but has not run.*Run cell 2 first/
+      /helper.*the cell below defines it but has not run.*Run the cell below first/
     );
     const fix = tooltip.locator('.cm-diagnosticAction');
     await expect(fix).toHaveCount(1);

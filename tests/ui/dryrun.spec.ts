@@ -111,7 +111,7 @@ test.describe('cellguard dry run before run', () => {
       timeout: 30000
     });
     await expect(dialog).toContainText(
-      "Cell 2 (not run), line 2: Running this cell on a copy of the kernel raised KeyError: 'Fare' at line 2"
+      `Cell [ ] "key = ''.join(['Fa', 're'])", line 2: Running this cell on a copy of the kernel raised KeyError: 'Fare' at line 2`
     );
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await expect(prompt).toHaveText('[ ]:');

@@ -204,7 +204,7 @@ test.describe('cellguard fixes and running cells', () => {
     await expect(squiggles(page, 3), logs.join('\n')).toHaveText(['scaled']);
     const tooltip = await hoverTooltip(page, squiggles(page, 3), 'scaled');
     const fix = tooltip.locator('.cm-diagnosticAction');
-    await expect(fix).toHaveText('Run cells 1, 2, 3 first');
+    await expect(fix).toHaveText('Run the 3 cells it needs first, in order');
     await fix.click();
     // Cell 1 first (numpy), then 2, then 3; the target stays as it is.
     await expect(cell(page, 2).locator('.jp-InputPrompt')).toHaveText('[3]:');
