@@ -114,7 +114,7 @@ test.describe('cellguard check command', () => {
       .click();
     const panel = page.locator('.jp-cellguard-panel');
     await expect(panel).toBeVisible();
-    await expect(panel).toContainText('1: total = subtotal + 1');
+    await expect(panel).toContainText('[ ]: total = subtotal + 1');
     await expect(panel).toContainText('`subtotal` is not defined');
   });
 });
