@@ -6,7 +6,6 @@
 
 use std::cell::{Cell, OnceCell};
 use std::collections::{BTreeSet, HashMap, HashSet};
-use std::hash::{BuildHasherDefault, Hasher};
 use std::rc::Rc;
 
 use serde::Serialize;
@@ -18,6 +17,7 @@ use crate::ir::{Stmt, TextRange};
 use crate::order::{undefined_names, Namespace, NotebookCell};
 use crate::python::{parse_cell, ParsedCell, MAX_DEPTH};
 use crate::summary::SummaryDoc;
+use crate::text_hash::TextHashBuilder;
 use crate::walker::history::{cell_rule_facts, CellRuleFacts, HistoryState};
 
 pub struct CheckInput<'a> {
@@ -135,37 +135,6 @@ impl AnalysedCell {
     }
 }
 
-/// Hashes a cell source by its length and its first and last bytes only: equal sources hash
-/// alike, equality still compares every byte, and a lookup costs a comparison instead of a hash of
-/// the whole text (a notebook's history is looked up on every keystroke).
-#[derive(Default)]
-struct SourceHasher(u64);
-
-impl Hasher for SourceHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        const SAMPLE: usize = 96;
-        let mut mix = |chunk: &[u8]| {
-            for word in chunk.chunks(8) {
-                let mut w = [0u8; 8];
-                w[..word.len()].copy_from_slice(word);
-                self.0 = (self.0.rotate_left(5) ^ u64::from_le_bytes(w))
-                    .wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-            }
-        };
-        mix(&(bytes.len() as u64).to_le_bytes());
-        if bytes.len() <= 2 * SAMPLE {
-            mix(bytes);
-        } else {
-            mix(&bytes[..SAMPLE]);
-            mix(&bytes[bytes.len() - SAMPLE..]);
-        }
-    }
-
-    fn finish(&self) -> u64 {
-        self.0
-    }
-}
-
 /// The history combined, kept while the history stays the same or only grows.
 #[derive(Clone, Debug, Default)]
 struct HistoryView {
@@ -183,7 +152,7 @@ struct KernelView {
 /// Analysed cells by source, and what was combined from them for the last call.
 #[derive(Default)]
 pub struct CellCache {
-    cells: HashMap<Rc<str>, Rc<AnalysedCell>, BuildHasherDefault<SourceHasher>>,
+    cells: HashMap<Rc<str>, Rc<AnalysedCell>, TextHashBuilder>,
     /// Counts the calls of `check_cell_with`.
     epoch: u64,
     history: Option<(Vec<Rc<AnalysedCell>>, Rc<HistoryView>)>,

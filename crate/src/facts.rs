@@ -6,12 +6,16 @@
 //! false NameError), and a name read inside a function or lambda is free only when nothing in the
 //! cell binds it at the top level, since the function may be called after those bindings.
 
-use std::collections::{BTreeSet, HashSet};
+use std::collections::BTreeSet;
 
 use serde::Serialize;
 
 use crate::builtins::is_always_defined;
 use crate::ir::{AssignOp, Expr, Handler, Literal, Params, SeqKind, Stmt, Target, TextRange};
+use crate::text_hash::TextHashBuilder;
+
+/// The sets of names the walk keeps: short strings, hashed cheaply.
+type HashSet<T> = std::collections::HashSet<T, TextHashBuilder>;
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct CellFacts {
@@ -866,7 +870,7 @@ impl Walker {
                 let mut names = ScopeNames::default();
                 names.expr(body);
                 let locals = params.names.iter().cloned().chain(names.bound).collect();
-                self.in_scope(ScopeKind::Function, locals, HashSet::new(), |walker| {
+                self.in_scope(ScopeKind::Function, locals, HashSet::default(), |walker| {
                     walker.expr(body)
                 });
             }
@@ -884,7 +888,7 @@ impl Walker {
                 self.in_scope(
                     ScopeKind::Comprehension,
                     targets.bound,
-                    HashSet::new(),
+                    HashSet::default(),
                     |walker| {
                         for (i, generator) in generators.iter().enumerate() {
                             if i > 0 {

@@ -22,6 +22,7 @@ pub mod python;
 pub mod rules;
 pub mod semantics;
 pub mod summary;
+pub mod text_hash;
 pub mod walker;
 #[cfg(target_arch = "wasm32")]
 mod wasm;
