@@ -330,7 +330,7 @@ fn read_statement(
             let mut bound = BTreeSet::new();
             bound_names(std::slice::from_ref(other), cell, &mut bound);
             // `name = 50`, `name = f(...)`: what the history may follow.
-            let single = match other {
+            let mut single = match other {
                 Stmt::Assign {
                     targets,
                     op: crate::ir::AssignOp::Plain,
@@ -352,9 +352,10 @@ fn read_statement(
                 _ => None,
             };
             for n in bound {
-                let binding = match &single {
-                    Some((id, b)) if **id == n => b.clone(),
-                    _ => Binding::Other,
+                // Moved, not cloned: the names in `bound` are distinct.
+                let binding = match single.take_if(|(id, _)| **id == n) {
+                    Some((_, b)) => b,
+                    None => Binding::Other,
                 };
                 bindings.push(Effect::Bind(n, binding));
             }
