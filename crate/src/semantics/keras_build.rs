@@ -285,7 +285,7 @@ pub enum ModelEffect {
     /// method called that may change it, another name bound to it.
     Touched(String),
     /// `name.compile(...)`, `name.add(layer)`, `name.pop()` as a statement of its own.
-    Method(String, Expr),
+    Method(String, Box<Expr>),
     /// A name the statement reads: when it holds a function of the notebook, calling it may
     /// change the globals its body mentions.
     Reads(String),
@@ -376,7 +376,7 @@ pub fn statement_effects(stmt: &Stmt) -> Vec<ModelEffect> {
     out.extend(touched.into_iter().map(ModelEffect::Touched));
     out.extend(fed.into_iter().map(ModelEffect::Fed));
     if let Some((name, call)) = method {
-        out.push(ModelEffect::Method(name, call));
+        out.push(ModelEffect::Method(name, Box::new(call)));
     }
     out
 }

@@ -45,7 +45,7 @@ pub struct ClassSource {
 #[derive(Clone, Debug)]
 pub enum Binding {
     /// An import binds the name to a module or library object.
-    Import(Val),
+    Import(Box<Val>),
     /// A plain `def` at the top level.
     Function(Rc<UserFunction>),
     /// `name = ['a', 'b']`: a list of string literals (trusted only while the kernel's summary
@@ -66,7 +66,7 @@ pub enum Binding {
     /// `name = f(...)`: a call, which may build a Keras tensor, layer or model
     /// (`keras_build::eval_global`, against the names as they are when it runs), or an instance
     /// of a notebook class.
-    Call(Expr),
+    Call(Box<Expr>),
     /// `class name(bases): body` without decorators at the top level (the class is read against
     /// the imports as they are when it runs: `torch_classes::user_class`).
     Class(Rc<ClassSource>),
@@ -74,7 +74,8 @@ pub enum Binding {
     Other,
 }
 
-/// What a top-level statement does to the global names, in execution order.
+/// What a top-level statement does to the global names, in execution order. Kept small (the
+/// large payloads boxed): a cell holds one per name its statements read or change.
 #[derive(Clone, Debug)]
 pub enum Effect {
     Bind(String, Binding),
@@ -259,7 +260,7 @@ fn read_statement(
     match stmt {
         Stmt::Import { from, names, .. } => {
             for (name, val) in import_bindings(from.as_deref(), names) {
-                bindings.push(Effect::Bind(name, Binding::Import(val)));
+                bindings.push(Effect::Bind(name, Binding::Import(Box::new(val))));
             }
             if names.iter().any(|a| a.name == "*") {
                 let module = from.clone().unwrap_or_default();
@@ -345,7 +346,7 @@ fn read_statement(
                         },
                     ) => Some((id, Binding::Int(*i))),
                     ([Target::Name { id, .. }], Expr::Call { .. }) => {
-                        Some((id, Binding::Call(value.clone())))
+                        Some((id, Binding::Call(Box::new(value.clone()))))
                     }
                     _ => None,
                 },
@@ -806,7 +807,7 @@ impl HistoryState {
             }
             match effect {
                 Effect::Bind(name, Binding::Import(val)) => {
-                    self.imports.insert(name.clone(), val.clone());
+                    self.imports.insert(name.clone(), Val::clone(val));
                 }
                 Effect::Bind(name, Binding::Function(f)) => {
                     self.functions.insert(name.clone(), Rc::clone(f));
