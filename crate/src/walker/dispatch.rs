@@ -121,7 +121,11 @@ impl<'a> Walker<'a> {
             Expr::Name { .. } | Expr::Literal { .. } => {}
         }
         let mut found = Vec::new();
+        if let Expr::Call { func, .. } = expr {
+            self.callee_path = Some((&**func, self.lib_path(func)));
+        }
         self.checks.expression(self, expr, &mut found);
+        self.callee_path = None;
         self.out.extend(found);
         if !self.speculating {
             self.follow_call(expr);

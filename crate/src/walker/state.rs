@@ -68,6 +68,10 @@ pub struct Walker<'a> {
     /// Whether the Keras rules may have anything to replay (`keras::keras_in_reach`): it
     /// depends on the history and the cell's source only, so it is asked once per walker.
     pub(crate) keras_in_reach: std::cell::OnceCell<bool>,
+    /// While the rules look at a call (`dispatch`): its callee and the callee's `lib_path`, which
+    /// the rules ask for many times. The names cannot change while the rules look (they borrow
+    /// the walker), and the callee stays alive at its address, so the address identifies it.
+    pub(super) callee_path: Option<(*const Expr, Option<String>)>,
     pub out: Vec<Diagnostic>,
 }
 
@@ -202,6 +206,7 @@ impl<'a> Walker<'a> {
             pandas_extended: ctx.history.extends_pandas || ctx.cell.extends_pandas,
             states_before: Default::default(),
             keras_in_reach: Default::default(),
+            callee_path: None,
             out: Vec::new(),
         }
     }
@@ -344,6 +349,11 @@ impl<'a> Walker<'a> {
 
     /// The qualified library path of a callee (`sns.barplot` -> `seaborn.barplot`).
     pub fn lib_path(&self, func: &Expr) -> Option<String> {
+        if let Some((callee, path)) = &self.callee_path {
+            if std::ptr::eq(*callee, func) {
+                return path.clone();
+            }
+        }
         let mut root = func;
         while let Expr::Attribute { value, .. } = root {
             root = value;
