@@ -118,7 +118,7 @@ impl Lowering {
             ast::Stmt::ClassDef(c) => {
                 self.discard_type_params(c.type_params);
                 Stmt::ClassDef {
-                    name: c.name.to_string(),
+                    name: String::from(c.name),
                     decorators: self.exprs(c.decorator_list),
                     bases: c
                         .bases
@@ -221,7 +221,7 @@ impl Lowering {
             },
             ast::Stmt::ImportFrom(i) => {
                 let dots = ".".repeat(i.level.map_or(0, |level| level.to_usize()));
-                let module = i.module.map_or_else(String::new, |m| m.to_string());
+                let module = i.module.map_or_else(String::new, String::from);
                 Stmt::Import {
                     from: Some(dots + &module),
                     names: aliases(i.names),
@@ -229,11 +229,11 @@ impl Lowering {
                 }
             }
             ast::Stmt::Global(g) => Stmt::Global {
-                names: g.names.into_iter().map(|n| n.to_string()).collect(),
+                names: g.names.into_iter().map(String::from).collect(),
                 range,
             },
             ast::Stmt::Nonlocal(n) => Stmt::Nonlocal {
-                names: n.names.into_iter().map(|n| n.to_string()).collect(),
+                names: n.names.into_iter().map(String::from).collect(),
                 range,
             },
             ast::Stmt::Expr(e) => Stmt::Expr {
@@ -274,7 +274,7 @@ impl Lowering {
             None => {}
         }
         Stmt::FunctionDef {
-            name: name.to_string(),
+            name: String::from(name),
             decorators: self.exprs(decorators),
             params,
             body: self.suite(body),
@@ -290,7 +290,7 @@ impl Lowering {
                    arg: ast::Arg,
                    default: Option<Box<ast::Expr>>,
                    params: &mut Params| {
-            params.names.push(arg.arg.to_string());
+            params.names.push(String::from(arg.arg));
             params.defaults.extend(default.map(|d| lowering.expr(*d)));
             match arg.annotation {
                 Some(a) if with_annotations => params.defaults.push(lowering.expr(*a)),
@@ -379,7 +379,7 @@ impl Lowering {
                 .map(|ast::ExceptHandler::ExceptHandler(handler)| Handler {
                     range: range_of(&handler),
                     kind: handler.type_.map(|t| self.expr(*t)),
-                    name: handler.name.map(|n| n.to_string()),
+                    name: handler.name.map(String::from),
                     body: self.suite(handler.body),
                 })
                 .collect(),
@@ -407,7 +407,7 @@ impl Lowering {
             Node::Expr,
             |lowering, expr| match expr {
                 ast::Expr::Name(n) => Target::Name {
-                    id: n.id.to_string(),
+                    id: String::from(n.id),
                     range,
                 },
                 ast::Expr::Tuple(ast::ExprTuple { elts, .. })
@@ -452,12 +452,12 @@ impl Lowering {
     fn expr_inner(&mut self, expr: ast::Expr, range: TextRange) -> Expr {
         match expr {
             ast::Expr::Name(n) => Expr::Name {
-                id: n.id.to_string(),
+                id: String::from(n.id),
                 range,
             },
             ast::Expr::Attribute(a) => Expr::Attribute {
                 value: self.boxed(*a.value),
-                attr: a.attr.to_string(),
+                attr: String::from(a.attr),
                 range,
             },
             ast::Expr::Subscript(s) => Expr::Subscript {
@@ -473,7 +473,7 @@ impl Lowering {
                     .into_iter()
                     .map(|k| Keyword {
                         range: range_of(&k),
-                        name: k.arg.map(|a| a.to_string()),
+                        name: k.arg.map(String::from),
                         value: self.expr(k.value),
                     })
                     .collect(),
@@ -529,7 +529,7 @@ impl Lowering {
             },
             ast::Expr::NamedExpr(n) => match *n.target {
                 ast::Expr::Name(name) => Expr::Walrus {
-                    target: name.id.to_string(),
+                    target: String::from(name.id),
                     value: self.boxed(*n.value),
                     range,
                 },
@@ -645,7 +645,7 @@ impl Lowering {
         };
         match stmt {
             ast::Stmt::FunctionDef(f) => {
-                self.names.push(f.name.to_string());
+                self.names.push(String::from(f.name));
                 exprs.extend(f.decorator_list);
                 arguments(*f.args, &mut exprs);
                 exprs.extend(f.returns.map(|r| *r));
@@ -653,7 +653,7 @@ impl Lowering {
                 stmts.extend(f.body);
             }
             ast::Stmt::AsyncFunctionDef(f) => {
-                self.names.push(f.name.to_string());
+                self.names.push(String::from(f.name));
                 exprs.extend(f.decorator_list);
                 arguments(*f.args, &mut exprs);
                 exprs.extend(f.returns.map(|r| *r));
@@ -661,7 +661,7 @@ impl Lowering {
                 stmts.extend(f.body);
             }
             ast::Stmt::ClassDef(c) => {
-                self.names.push(c.name.to_string());
+                self.names.push(String::from(c.name));
                 exprs.extend(c.decorator_list);
                 exprs.extend(c.bases);
                 exprs.extend(c.keywords.into_iter().map(|k| k.value));
@@ -737,8 +737,12 @@ impl Lowering {
             }
             ast::Stmt::Import(i) => self.import_names(aliases(i.names)),
             ast::Stmt::ImportFrom(i) => self.import_names(aliases(i.names)),
-            ast::Stmt::Global(g) => self.names.extend(g.names.iter().map(|n| n.to_string())),
-            ast::Stmt::Nonlocal(n) => self.names.extend(n.names.iter().map(|n| n.to_string())),
+            ast::Stmt::Global(g) => self
+                .names
+                .extend(g.names.iter().map(|n| n.as_str().to_owned())),
+            ast::Stmt::Nonlocal(n) => self
+                .names
+                .extend(n.names.iter().map(|n| n.as_str().to_owned())),
             ast::Stmt::Expr(e) => exprs.push(*e.value),
             ast::Stmt::Pass(_) | ast::Stmt::Break(_) | ast::Stmt::Continue(_) => {}
         }
@@ -753,7 +757,7 @@ impl Lowering {
         stmts: &mut Vec<ast::Stmt>,
     ) {
         for ast::ExceptHandler::ExceptHandler(handler) in handlers {
-            self.names.extend(handler.name.map(|n| n.to_string()));
+            self.names.extend(handler.name.map(String::from));
             exprs.extend(handler.type_.map(|t| *t));
             stmts.extend(handler.body);
         }
@@ -771,7 +775,7 @@ impl Lowering {
     fn dismantle_expr(&mut self, expr: ast::Expr, stack: &mut Vec<Node>) {
         let mut push = |e: ast::Expr| stack.push(Node::Expr(e));
         match expr {
-            ast::Expr::Name(n) => self.names.push(n.id.to_string()),
+            ast::Expr::Name(n) => self.names.push(String::from(n.id)),
             ast::Expr::BoolOp(b) => b.values.into_iter().for_each(push),
             ast::Expr::NamedExpr(n) => [*n.target, *n.value].into_iter().for_each(push),
             ast::Expr::BinOp(b) => [*b.left, *b.right].into_iter().for_each(push),
@@ -849,7 +853,7 @@ impl Lowering {
             ast::Pattern::MatchSingleton(_) => {}
             ast::Pattern::MatchSequence(p) => p.patterns.into_iter().for_each(push),
             ast::Pattern::MatchMapping(p) => {
-                self.names.extend(p.rest.map(|r| r.to_string()));
+                self.names.extend(p.rest.map(String::from));
                 p.patterns.into_iter().for_each(push);
                 stack.extend(p.keys.into_iter().map(Node::Expr));
             }
@@ -857,9 +861,9 @@ impl Lowering {
                 p.patterns.into_iter().chain(p.kwd_patterns).for_each(push);
                 stack.push(Node::Expr(*p.cls));
             }
-            ast::Pattern::MatchStar(p) => self.names.extend(p.name.map(|n| n.to_string())),
+            ast::Pattern::MatchStar(p) => self.names.extend(p.name.map(String::from)),
             ast::Pattern::MatchAs(p) => {
-                self.names.extend(p.name.map(|n| n.to_string()));
+                self.names.extend(p.name.map(String::from));
                 p.pattern.into_iter().for_each(|p| push(*p));
             }
             ast::Pattern::MatchOr(p) => p.patterns.into_iter().for_each(push),
@@ -880,8 +884,8 @@ fn aliases(names: Vec<ast::Alias>) -> Vec<Alias> {
         .into_iter()
         .map(|alias| Alias {
             range: range_of(&alias),
-            name: alias.name.to_string(),
-            asname: alias.asname.map(|a| a.to_string()),
+            name: String::from(alias.name),
+            asname: alias.asname.map(String::from),
         })
         .collect()
 }
@@ -901,7 +905,7 @@ fn pattern_names(pattern: &ast::Pattern) -> Vec<String> {
     while let Some(item) = stack.pop() {
         let pattern = match item {
             Item::Name(name) => {
-                names.push(name.to_string());
+                names.push(name.as_str().to_owned());
                 continue;
             }
             Item::Pattern(pattern) => pattern,
@@ -917,7 +921,9 @@ fn pattern_names(pattern: &ast::Pattern) -> Vec<String> {
                 stack.extend(patterns(&p.kwd_patterns));
                 stack.extend(patterns(&p.patterns));
             }
-            ast::Pattern::MatchStar(p) => names.extend(p.name.as_ref().map(|n| n.to_string())),
+            ast::Pattern::MatchStar(p) => {
+                names.extend(p.name.as_ref().map(|n| n.as_str().to_owned()))
+            }
             ast::Pattern::MatchAs(p) => {
                 stack.extend(p.name.as_ref().map(Item::Name));
                 stack.extend(p.pattern.as_deref().map(Item::Pattern));
