@@ -1059,7 +1059,8 @@ impl Scan {
                 Stmt::Import { from, names, .. } => {
                     for a in names {
                         let bound = a.asname.as_deref().unwrap_or(&a.name);
-                        self.names_index |= may_name_index(&a.name) || may_name_index(bound);
+                        self.names_index =
+                            self.names_index || may_name_index(&a.name) || may_name_index(bound);
                         let module = from.as_deref().unwrap_or(&a.name);
                         let root = module.split('.').next().unwrap_or(module);
                         self.extends_pandas |= EXTENDS_PANDAS.contains(&root);
@@ -1088,8 +1089,9 @@ impl Scan {
 
     fn expr(&mut self, e: &Expr) {
         match e {
+            // Once known, not asked again (every attribute and keyword of the cell is).
             Expr::Attribute { attr, .. } => {
-                self.names_index |= may_name_index(attr);
+                self.names_index = self.names_index || may_name_index(attr);
             }
             Expr::Name { id, .. } => {
                 // A function imported by name (`from pandas import crosstab`).
@@ -1111,7 +1113,7 @@ impl Scan {
             } => {
                 for k in keywords {
                     if let Some(name) = &k.name {
-                        self.names_index |= may_name_index(name);
+                        self.names_index = self.names_index || may_name_index(name);
                     }
                 }
                 let callee = match &**func {
