@@ -5,6 +5,10 @@
 //!   node --input-type=module -e "import {generateCells} from './benchmarks/notebook_gen.mjs';
 //!     console.log(JSON.stringify(generateCells(300, 20)))" > /tmp/cells.json
 //!   cargo run --release --example core_profile -- /tmp/cells.json [whole|keystroke|alone] [RUNS]
+//!
+//! On a shared machine wall times vary by 2x; compare instruction counts instead:
+//!   valgrind --tool=callgrind --callgrind-out-file=/tmp/x.cg \
+//!     target/release/examples/core_profile /tmp/cells.json whole 1
 
 use std::time::Instant;
 
