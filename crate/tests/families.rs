@@ -126,3 +126,8 @@ fn keras_targets_against_outputs_and_losses() {
 fn names_undefined_and_modules_called() {
     family("names.json");
 }
+
+#[test]
+fn pandas_columns_through_operations() {
+    family("pandas_columns_through_operations.json");
+}
