@@ -131,3 +131,8 @@ fn names_undefined_and_modules_called() {
 fn pandas_columns_through_operations() {
     family("pandas_columns_through_operations.json");
 }
+
+#[test]
+fn sklearn_estimators_loops_clones_and_params() {
+    family("sklearn_estimators_loops_clones_and_params.json");
+}

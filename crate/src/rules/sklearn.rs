@@ -19,7 +19,7 @@
 //! `scripts/sklearn_tables.py` (`sklearn_tables.rs`).
 
 use crate::semantics::sklearn::{data_shape, is_confusion_display, matrix_classes};
-use crate::semantics::sklearn::{KNOWN, STATELESS};
+use crate::semantics::sklearn::{KNOWN, PARTIAL_FIT_NEEDS_CLASSES, STATELESS};
 
 use crate::codes::Rule;
 use crate::diagnostic::Diagnostic;
@@ -311,6 +311,23 @@ fn scoring_argument<'e>(path: &str, args: &'e [Expr], keywords: &'e [Keyword]) -
 /// `test_size` / `train_size` of `train_test_split` outside what it takes: a float in (0, 1) or
 /// an int from 1 to the number of samples less one.
 fn split_size(keywords: &[Keyword], n: Option<i64>) -> Option<Diagnostic> {
+    let fraction = |param: &str| match keyword(keywords, param) {
+        Some(Expr::Literal {
+            value: Literal::Float(f),
+            ..
+        }) => Some(*f),
+        _ => None,
+    };
+    if let (Some(test), Some(train)) = (fraction("test_size"), fraction("train_size")) {
+        let sum = test + train;
+        if sum > 1.0 && test < 1.0 && train < 1.0 {
+            return Some(Diagnostic::error(
+                Rule::SklearnBadParams,
+                format!("test_size={test} and train_size={train} add up to {}, more than all the samples: train_test_split raises ValueError; make them sum to 1 or less", (sum * 1000.0).round() / 1000.0),
+                keyword(keywords, "train_size")?.range(),
+            ));
+        }
+    }
     for param in ["test_size", "train_size"] {
         let Some(e @ Expr::Literal { value, .. }) = keyword(keywords, param) else {
             continue;
@@ -366,6 +383,18 @@ fn size_problem(est: &Estimator, rows: Option<i64>, cols: Option<i64>) -> Option
         }
         _ => None,
     }
+}
+
+/// `partial_fit(X, y)` without `classes` on a classifier that was never fitted: its first call
+/// must name every class.
+fn first_partial_fit_without_classes(est: &Estimator) -> Option<String> {
+    let class = est.class.as_str();
+    // An `MLPClassifier` with `solver='lbfgs'` has no `partial_fit` at all.
+    let known = PARTIAL_FIT_NEEDS_CLASSES.contains(&class)
+        && !(class == "MLPClassifier" && est.params.contains_key("solver"));
+    (est.is_sklearn() && known && est.fitted == Some(false)).then(|| {
+        format!("the first partial_fit of {class} must be given every class the data will hold (classes=[...]): ValueError: classes must be passed on the first call to partial_fit")
+    })
 }
 
 /// `predict`, `kneighbors`, ... of a k-neighbors model fitted in this cell on fewer samples than
@@ -519,6 +548,12 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
             *range,
         ));
         return;
+    }
+    if attr == "partial_fit" && args.len() < 3 && keyword(keywords, "classes").is_none() {
+        if let Some(msg) = first_partial_fit_without_classes(&est) {
+            out.push(Diagnostic::error(Rule::SklearnBadParams, msg, *range));
+            return;
+        }
     }
     if uses_fitted || attr == "kneighbors" {
         if let Some(msg) = too_few_neighbors(&est).filter(|_| est.is_sklearn()) {

@@ -225,6 +225,13 @@ pub fn lib_call_result(
         let (classes, exact) = matrix_classes(w, y_true, y_pred, labels)?;
         return Some(Val::ConfusionMatrix { classes, exact });
     }
+    if matches!(path, "sklearn.base.clone" | "sklearn.clone") {
+        if let Val::Estimator(e) = w.eval(args.first().or_else(|| keyword(keywords, "estimator"))?)
+        {
+            return Some(Val::Estimator(unfitted_copy(&e)));
+        }
+        return None;
+    }
     if let Some(composite) = composite(w, path, args, keywords) {
         return Some(Val::Estimator(composite));
     }
@@ -296,6 +303,33 @@ pub fn after_method(w: &dyn Eval, e: &Estimator, attr: &str, args: &[Expr]) -> V
         _ => Val::Estimator(e.clone()),
     }
 }
+
+/// `clone(e)`: the same parameters, and nothing `fit` learnt (also in a pipeline's steps).
+fn unfitted_copy(e: &Estimator) -> Estimator {
+    Estimator {
+        fitted: Some(false),
+        n_samples: None,
+        n_features: None,
+        feature_names: None,
+        n_classes: None,
+        inner: e.inner.iter().map(unfitted_copy).collect(),
+        ..e.clone()
+    }
+}
+
+/// Classifiers whose first `partial_fit` needs `classes=` (all the labels the stream will hold):
+/// without it, ValueError: classes must be passed on the first call to partial_fit.
+pub const PARTIAL_FIT_NEEDS_CLASSES: &[&str] = &[
+    "BernoulliNB",
+    "CategoricalNB",
+    "ComplementNB",
+    "GaussianNB",
+    "MLPClassifier",
+    "MultinomialNB",
+    "PassiveAggressiveClassifier",
+    "Perceptron",
+    "SGDClassifier",
+];
 
 /// Number of samples, number of features, and feature names of data passed as `X`.
 pub fn data_shape(v: &Val) -> (Option<i64>, Option<i64>, Option<Vec<String>>) {

@@ -452,7 +452,7 @@ impl<'a> Walker<'a> {
 
     /// The elements a loop over `iter` visits, when the walker knows them all.
     pub(super) fn loop_elements(&self, iter: &Expr) -> Option<Vec<Val>> {
-        // `d.keys()`, `d.values()`
+        // `d.keys()`, `d.values()`, `d.items()`
         if let Expr::Call {
             func,
             args,
@@ -467,6 +467,15 @@ impl<'a> Walker<'a> {
                     return match attr.as_str() {
                         "keys" => Some(keys.into_iter().map(Val::Str).collect()),
                         "values" => Some(values),
+                        "items" => Some(
+                            keys.into_iter()
+                                .zip(values)
+                                .map(|(k, v)| Val::Items {
+                                    type_name: "tuple".into(),
+                                    items: vec![Val::Str(k), v],
+                                })
+                                .collect(),
+                        ),
                         _ => None,
                     };
                 }
