@@ -126,8 +126,8 @@ rules! {
         running: "df = pd.DataFrame({'a': [1, 2]})\ndf['b'] = [1, 2]",
     }
     ValueConversion = "value-conversion", Error, "pandas" {
-        catches: "`astype(int)` / `to_numeric` of values that do not parse, or NaN cast to int",
-        why: "a string that is not a number cannot be converted: ValueError",
+        catches: "`astype(int)` / `to_numeric` of values that do not parse, NaN cast to int, and numeric reductions (`mean`, `std`, `quantile`, `diff`, `corr`, ...) of text columns",
+        why: "a string that is not a number cannot be converted or computed with: ValueError / TypeError (Cannot perform reduction 'mean' with string dtype)",
         crashing: "df['Age'].astype(int)  # holds 'unknown'",
         running: "pd.to_numeric(df['Age'], errors='coerce')",
     }

@@ -136,3 +136,8 @@ fn pandas_columns_through_operations() {
 fn sklearn_estimators_loops_clones_and_params() {
     family("sklearn_estimators_loops_clones_and_params.json");
 }
+
+#[test]
+fn pandas_numeric_reductions_of_text() {
+    family("pandas_text_reductions.json");
+}

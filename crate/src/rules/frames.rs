@@ -15,13 +15,17 @@
 //!   or string element (None is left out): TypeError.
 //! - `operand-type`: arithmetic (`+ - / // **`) of a Series of strings with numbers, or of a
 //!   Series of numbers with strings: TypeError.
+//! - `value-conversion`: numeric reductions (`mean`, `std`, `quantile`, `diff`, ...) of a Series
+//!   of strings, and of a kernel frame or its groups holding a `str` column, and `corr`/`cov` of
+//!   such a frame, without `numeric_only=True`: TypeError / ValueError. Frame-wide ones only for
+//!   the `str` dtype the kernel reports (pandas 3): pandas 1 left text columns out silently.
 
 use crate::codes::Rule;
 use crate::diagnostic::Diagnostic;
 use crate::ir::{Expr, Keyword, SeqKind};
-use crate::semantics::pandas::{literal_dtype, literal_len};
+use crate::semantics::pandas::{keys, literal_dtype, literal_len};
 
-use crate::semantics::abstract_value::Val;
+use crate::semantics::abstract_value::{Frame, Val};
 use crate::semantics::eval::int_of;
 use crate::summary::tuple_text;
 use crate::walker::state::Walker;
@@ -240,6 +244,120 @@ pub fn check_stmt(w: &Walker, stmt: &crate::ir::Stmt, out: &mut Vec<Diagnostic>)
     ));
 }
 
+/// Reductions and transforms that compute with numbers: pandas raises TypeError on text
+/// ("Cannot perform reduction 'mean' with string dtype"). `sum`, `min`, `max` and `cumsum` work
+/// on text (they concatenate or compare) and are not here.
+const NUMERIC_REDUCTIONS: &[&str] = &[
+    "mean",
+    "median",
+    "std",
+    "var",
+    "sem",
+    "skew",
+    "kurt",
+    "kurtosis",
+    "prod",
+    "product",
+    "quantile",
+    "cumprod",
+    "diff",
+    "pct_change",
+];
+
+/// The first column of `f` (a plain frame the kernel summarised) whose dtype is pandas 3's
+/// `str`, among those `keep` accepts.
+fn text_column(f: &Frame, keep: impl Fn(&str) -> bool) -> Option<&str> {
+    if !f.plain || f.origin.is_none() {
+        return None;
+    }
+    f.columns
+        .as_ref()?
+        .iter()
+        .map(String::as_str)
+        .find(|c| keep(c) && f.column_info.get(*c).and_then(|i| i.dtype.as_deref()) == Some("str"))
+}
+
+/// `s.mean()` of a Series of strings; `df.mean()`, `df.corr()` or `df.groupby(key).mean()` of a
+/// kernel frame with a `str` column outside the keys, with no `numeric_only=True`.
+fn text_reduction(w: &Walker, func: &Expr, args: &[Expr], keywords: &[Keyword]) -> Option<String> {
+    let Expr::Attribute { value, attr, .. } = func else {
+        return None;
+    };
+    let method = attr.as_str();
+    let frame_wide = matches!(method, "corr" | "cov");
+    if !(NUMERIC_REDUCTIONS.contains(&method) || frame_wide)
+        || keywords
+            .iter()
+            .any(|k| !matches!(k.name.as_deref(), Some("axis" | "skipna")))
+        || args.len() > usize::from(matches!(method, "quantile"))
+    {
+        return None;
+    }
+    let fix =
+        "pass numeric_only=True, or select the numeric columns first (select_dtypes('number'))";
+    match w.eval(value) {
+        Val::Series(s) if !frame_wide && s.len != Some(0) => {
+            let dtype = series_dtype(w, value)?;
+            matches!(dtype.as_str(), "str" | "string").then(|| {
+                format!(
+                    "{} holds {dtype} values: .{method}() computes with numbers and raises TypeError: Cannot perform reduction '{method}' with string dtype; convert it first (pd.to_numeric) or pick a numeric column",
+                    w.shown(value, "the Series")
+                )
+            })
+        }
+        Val::Frame(f) => {
+            let column = text_column(&f, |_| true)?;
+            let error: &str = if frame_wide {
+                "ValueError: could not convert string to float"
+            } else {
+                &format!("TypeError: Cannot perform reduction '{method}' with string dtype")
+            };
+            Some(format!(
+                "column '{column}' of {} holds text (str): {}.{method}() raises {error}; {fix}",
+                w.shown(value, "the frame"),
+                w.shown(value, "the frame"),
+            ))
+        }
+        Val::GroupBy(_) if !frame_wide => {
+            // `df.groupby(keys).mean()`: the key columns are left out of what is averaged.
+            let Expr::Call {
+                func: by_func,
+                args: by_args,
+                keywords: by_keywords,
+                ..
+            } = &**value
+            else {
+                return None;
+            };
+            let Expr::Attribute {
+                value: frame,
+                attr: by,
+                ..
+            } = &**by_func
+            else {
+                return None;
+            };
+            let plain_keywords = by_keywords
+                .iter()
+                .all(|k| matches!(k.name.as_deref(), Some("as_index" | "sort" | "dropna")));
+            if by != "groupby" || by_args.len() != 1 || !plain_keywords {
+                return None;
+            }
+            let Val::Frame(f) = w.eval(frame) else {
+                return None;
+            };
+            let group_keys: Vec<String> =
+                keys(w, &by_args[0])?.into_iter().map(|k| k.name).collect();
+            let column = text_column(&f, |c| !group_keys.iter().any(|k| k == c))?;
+            Some(format!(
+                "column '{column}' of {} holds text (str) and is not a group key: .{method}() of the groups raises TypeError: dtype 'str' does not support operation '{method}'; pass numeric_only=True, or select the numeric columns after groupby (groupby(...)[['a', 'b']])",
+                w.shown(frame, "the frame"),
+            ))
+        }
+        _ => None,
+    }
+}
+
 /// `pd.concat(a, b)` (frames not in a list) and `pd.concat([a, 1])` (an element that is not
 /// a pandas object): TypeError.
 fn concat_problem(w: &Walker, func: &Expr, args: &[Expr]) -> Option<String> {
@@ -341,6 +459,9 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
             }
             if let Some(message) = concat_problem(w, func, args) {
                 out.push(Diagnostic::error(Rule::BadArguments, message, *range));
+            }
+            if let Some(message) = text_reduction(w, func, args, keywords) {
+                out.push(Diagnostic::error(Rule::ValueConversion, message, *range));
             }
         }
         Expr::BinOp {
