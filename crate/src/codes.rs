@@ -204,8 +204,8 @@ rules! {
         running: "def area(w, h):\n    return w * h\narea(2, 3)",
     }
     SklearnNotFitted = "sklearn-not-fitted", Error, "scikit-learn" {
-        catches: "predicting or transforming with an estimator that was never fitted",
-        why: "scikit-learn checks fitted state first: NotFittedError",
+        catches: "predicting or transforming with an estimator that was never fitted (also a `clone`), or reading what `fit` learns (`coef_`, `best_params_`)",
+        why: "scikit-learn checks fitted state first: NotFittedError; learnt attributes do not exist before fit: AttributeError",
         crashing: "model = LogisticRegression()\nmodel.predict(X)",
         running: "model = LogisticRegression().fit(X, y)\nmodel.predict(X)",
     }

@@ -1,6 +1,8 @@
 //! scikit-learn rules.
 //!
-//! - `sklearn-not-fitted`: `predict`/`transform`/`score`/... on an estimator that is not fitted.
+//! - `sklearn-not-fitted`: `predict`/`transform`/`score`/... on an estimator that is not fitted,
+//!   and the attributes `fit` learns (`coef_`, `best_params_`: a trailing underscore, by
+//!   scikit-learn's convention, which no unfitted estimator of its own has).
 //! - `sklearn-feature-mismatch`: data whose column count or names differ from what the estimator
 //!   was fitted on (`n_features_in_`, `feature_names_in_`).
 //! - `sklearn-1d-input`: a Series or 1-D array as `X` of an estimator that needs 2-D data.
@@ -23,7 +25,7 @@ use crate::semantics::sklearn::{KNOWN, PARTIAL_FIT_NEEDS_CLASSES, STATELESS};
 
 use crate::codes::Rule;
 use crate::diagnostic::Diagnostic;
-use crate::ir::{keyword, Expr, Keyword, Literal};
+use crate::ir::{keyword, Expr, Keyword, Literal, TextRange};
 
 use crate::ir_scan::unpacks;
 use crate::semantics::abstract_value::{ArrayLib, Estimator, Val};
@@ -428,7 +430,36 @@ fn x_arg<'e>(args: &'e [Expr], keywords: &'e [Keyword]) -> Option<&'e Expr> {
     })
 }
 
+/// `model.coef_` of a scikit-learn estimator that is not fitted: AttributeError (NotFittedError,
+/// an AttributeError, from the properties).
+fn learnt_attribute(w: &Walker, value: &Expr, attr: &str, range: TextRange) -> Option<Diagnostic> {
+    if !attr.ends_with('_') || attr.starts_with('_') {
+        return None;
+    }
+    let Val::Estimator(est) = w.eval(value) else {
+        return None;
+    };
+    if est.fitted != Some(false) || !est.is_sklearn() || !est.unfitted_raises() {
+        return None;
+    }
+    let name = w.shown(value, "the estimator");
+    Some(Diagnostic::error(
+        Rule::SklearnNotFitted,
+        format!(
+            "{name}.{attr} is learnt by fit, and this {} is not fitted yet; call {name}.fit(...) first: AttributeError",
+            est.class
+        ),
+        range,
+    ))
+}
+
 pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
+    if let Expr::Attribute { value, attr, range } = expr {
+        if let Some(d) = learnt_attribute(w, value, attr, *range) {
+            out.push(d);
+        }
+        return;
+    }
     let Expr::Call {
         func,
         args,
