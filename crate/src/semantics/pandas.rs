@@ -922,7 +922,37 @@ pub fn frame_method_result(
             same(false, true, false)
         }
         "sort_values" | "sort_index" | "copy" => same(true, true, true),
-        "round" | "abs" | "clip" | "infer_objects" | "convert_dtypes" => same(true, false, true),
+        "round" | "abs" | "clip" | "infer_objects" | "convert_dtypes" | "astype" => {
+            same(true, false, true)
+        }
+        // `add_prefix('x_')`: every column renamed (`axis=` could pick the index instead).
+        "add_prefix" | "add_suffix" if keywords.is_empty() => {
+            let (
+                Some(cols),
+                [Expr::Literal {
+                    value: Literal::Str(part),
+                    ..
+                }],
+            ) = (&f.columns, args)
+            else {
+                return Val::Unknown;
+            };
+            let renamed = cols
+                .iter()
+                .map(|c| {
+                    if method == "add_prefix" {
+                        format!("{part}{c}")
+                    } else {
+                        format!("{c}{part}")
+                    }
+                })
+                .collect();
+            Val::Frame(Frame {
+                columns: Some(renamed),
+                column_info: Default::default(),
+                ..f.clone()
+            })
+        }
         "replace" | "fillna" | "ffill" | "bfill" | "interpolate" => same(true, false, false),
         "dropna" => {
             if axis_is_columns(kw(keywords, "axis")) == Some(false) {
@@ -941,6 +971,19 @@ pub fn frame_method_result(
             );
             if drop && args.is_empty() {
                 same(true, true, true)
+            } else if args.is_empty()
+                && keywords.iter().all(|k| {
+                    k.name.as_deref() == Some("drop")
+                        && matches!(
+                            k.value,
+                            Expr::Literal {
+                                value: Literal::Bool(false),
+                                ..
+                            }
+                        )
+                })
+            {
+                index_as_column(f)
             } else {
                 Val::Unknown
             }
@@ -1118,6 +1161,33 @@ fn melted(w: &dyn Eval, f: &Frame, args: &[Expr], keywords: &[Keyword]) -> Val {
         columns: Some(columns),
         plain: true,
         ..Frame::default()
+    })
+}
+
+/// `reset_index()` of a frame built in the cell, whose index is the unnamed one pandas gave it:
+/// the index becomes the first column, named `index` (`level_0` when `index` is taken).
+fn index_as_column(f: &Frame) -> Val {
+    let Some(cols) = &f.columns else {
+        return Val::Unknown;
+    };
+    if f.origin.is_some() || f.index_class.as_deref() != Some("RangeIndex") {
+        return Val::Unknown;
+    }
+    let Some(name) = ["index", "level_0"]
+        .into_iter()
+        .find(|n| !cols.iter().any(|c| c == n))
+    else {
+        return Val::Unknown;
+    };
+    let mut columns = vec![name.to_string()];
+    columns.extend(cols.iter().cloned());
+    Val::Frame(Frame {
+        width: Some(columns.len() as i64),
+        columns: Some(columns),
+        column_info: f.column_info.clone(),
+        n_rows: f.n_rows,
+        index_class: Some("RangeIndex".into()),
+        ..f.clone()
     })
 }
 

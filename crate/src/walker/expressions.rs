@@ -142,6 +142,22 @@ impl<'a> Walker<'a> {
                         }
                         return Val::Unknown;
                     }
+                    // `df.iloc[:5]`, `df.iloc[[0, 2]]`: rows by position, every column.
+                    if attr == "iloc" {
+                        let rows = match &**index {
+                            Expr::Slice { .. } => true,
+                            Expr::Seq {
+                                kind: SeqKind::List,
+                                elts,
+                                ..
+                            } => elts.iter().all(|e| matches!(self.eval(e), Val::Int(_))),
+                            _ => false,
+                        };
+                        return match self.eval(frame) {
+                            Val::Frame(f) if rows => Val::Frame(rows_of(&f)),
+                            _ => Val::Unknown,
+                        };
+                    }
                     // `X.shape[1]`
                     if attr == "shape" {
                         let dims = match self.eval(frame) {
