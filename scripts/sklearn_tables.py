@@ -14,6 +14,12 @@ historical scorer names, which no installed release lists):
   column and on 1-D X; but SimpleImputer, whose strategy='most_frequent' or 'constant' takes
   text.
 - ACCEPTS_NAN: those of NUMERIC_2D whose `allow_nan` input tag is set.
+- REJECTS_1D: every estimator of `all_estimators()` that builds with its default parameters,
+  takes no other estimator, fits 60 rows of 3 random floats, and raises ValueError on 1-D X
+  (NUMERIC_2D and the encoders, which take text but in 2-D).
+- REQUIRES_Y: every classifier and regressor of `all_estimators()` that, built with its default
+  parameters, fits 60 rows with targets and raises TypeError or ValueError when `fit` gets X
+  alone.
 - UNFITTED_RAISE: every estimator of `all_estimators()` that builds with its default parameters
   and whose `predict`, `transform`, `predict_proba` and `decision_function` (those it has) all
   raise NotFittedError before `fit`.
@@ -63,6 +69,53 @@ def sample_checked() -> list[str]:
                 names.append(name)
             except Exception:
                 pass
+    return sorted(set(names))
+
+
+def wrap_nothing():
+    """Every estimator that builds with its default parameters and wraps no other estimator."""
+    for name, cls in all_estimators():
+        try:
+            est = cls()
+        except TypeError:
+            continue
+        if {"estimator", "regressor"} & set(est.get_params(deep=False)):
+            continue
+        yield name, est
+
+
+def fit_error(est, *data):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            sklearn.clone(est).fit(*data)
+        except Exception as e:
+            return e
+    return None
+
+
+def rejects_1d() -> list[str]:
+    rng = np.random.RandomState(0)
+    X = rng.rand(60, 3)
+    y = 1 + np.arange(60) % 3
+    return sorted(
+        name
+        for name, est in wrap_nothing()
+        if fit_error(est, X, y) is None and isinstance(fit_error(est, X[:, 0], y), ValueError)
+    )
+
+
+def requires_y() -> list[str]:
+    X = np.random.RandomState(0).rand(60, 3)
+    y = 1 + np.arange(60) % 3
+    names = []
+    for name, cls in all_estimators(type_filter=["classifier", "regressor"]):
+        try:
+            est = cls()
+        except TypeError:
+            continue
+        if fit_error(est, X, y) is None and isinstance(fit_error(est, X), (TypeError, ValueError)):
+            names.append(name)
     return sorted(set(names))
 
 
@@ -167,6 +220,20 @@ def main() -> None:
             "ACCEPTS_NAN",
             "/// Of NUMERIC_2D, those whose `allow_nan` tag says they take NaN in X.",
             nan_ok,
+        )
+    )
+    print(
+        rust_list(
+            "REJECTS_1D",
+            "/// Estimators whose `fit` raises ValueError on 1-D X (NUMERIC_2D and the encoders).",
+            rejects_1d(),
+        )
+    )
+    print(
+        rust_list(
+            "REQUIRES_Y",
+            "/// Classifiers and regressors whose `fit` raises when given X without y.",
+            requires_y(),
         )
     )
     print(

@@ -198,7 +198,7 @@ rules! {
         running: "values = [1, 2]\nlen(values)",
     }
     BadArguments = "bad-arguments", Error, "Signatures and attributes" {
-        catches: "arguments that do not fit the signature the kernel reads off the live callable, a `def` of the notebook, or a known library function",
+        catches: "arguments that do not fit the signature the kernel reads off the live callable, a `def` of the notebook, or a known library function (a scikit-learn classifier or regressor fitted without `y`)",
         why: "a call with too many, missing or unexpected arguments: TypeError",
         crashing: "def area(w, h):\n    return w * h\narea(2)",
         running: "def area(w, h):\n    return w * h\narea(2, 3)",
@@ -240,7 +240,7 @@ rules! {
         running: "LinearRegression().fit(np.ones((10, 2)), np.ones(10))",
     }
     Sklearn1dInput = "sklearn-1d-input", Error, "scikit-learn" {
-        catches: "a 1-D array or Series where an estimator needs a 2-D X",
+        catches: "a 1-D array, list or Series where an estimator (the encoders too) needs a 2-D X",
         why: "input validation refuses 1-D data: ValueError: Expected 2D array, got 1D array instead",
         crashing: "model.fit(df['Age'], y)",
         running: "model.fit(df[['Age']], y)",

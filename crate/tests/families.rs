@@ -141,3 +141,8 @@ fn sklearn_estimators_loops_clones_and_params() {
 fn pandas_numeric_reductions_of_text() {
     family("pandas_text_reductions.json");
 }
+
+#[test]
+fn sklearn_inputs_of_fitted_models() {
+    family("sklearn_inputs_of_fitted_models.json");
+}

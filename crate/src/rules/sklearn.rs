@@ -5,7 +5,9 @@
 //!   scikit-learn's convention, which no unfitted estimator of its own has).
 //! - `sklearn-feature-mismatch`: data whose column count or names differ from what the estimator
 //!   was fitted on (`n_features_in_`, `feature_names_in_`).
-//! - `sklearn-1d-input`: a Series or 1-D array as `X` of an estimator that needs 2-D data.
+//! - `sklearn-1d-input`: a Series, 1-D array or flat list as `X` of an estimator that needs 2-D
+//!   data (`REJECTS_1D`: the numeric estimators and the encoders).
+//! - `bad-arguments`: `fit(X)` without `y` of a classifier or regressor (`REQUIRES_Y`).
 //! - `sklearn-string-input`: a frame with a column of non-numeric strings into an estimator that
 //!   only takes numbers (encoders and vectorizers are not in the table).
 //! - `sklearn-nan-input`: data with NaN into an estimator that rejects NaN (scalers, tree models,
@@ -29,7 +31,9 @@ use crate::ir::{keyword, Expr, Keyword, Literal, TextRange};
 
 use crate::ir_scan::unpacks;
 use crate::semantics::abstract_value::{ArrayLib, Estimator, Val};
-use crate::semantics::sklearn_tables::{ACCEPTS_NAN, NUMERIC_2D, SAMPLE_CHECKED, SCORER_NAMES};
+use crate::semantics::sklearn_tables::{
+    ACCEPTS_NAN, NUMERIC_2D, REJECTS_1D, REQUIRES_Y, SAMPLE_CHECKED, SCORER_NAMES,
+};
 use crate::walker::state::Walker;
 
 impl Estimator {
@@ -123,20 +127,34 @@ fn x_problem(w: &Walker, est: &Estimator, x: &Expr, call: &str) -> Option<Diagno
     } else {
         format!("{} (the first step of {})", first.class, est.class)
     };
-    if first.is_sklearn() && NUMERIC_2D.contains(&first.class.as_str()) {
+    if first.is_sklearn() && REJECTS_1D.contains(&first.class.as_str()) {
         let one_d = match &xv {
-            Val::Series(_) => true,
-            Val::Array(a) => a.shape.len() == 1,
-            _ => false,
+            Val::Series(_) => Some("Series"),
+            Val::Array(a) if a.shape.len() == 1 => Some("1-D array"),
+            Val::Strs { type_name, .. } if type_name == "list" => Some("list"),
+            v @ Val::Items { type_name, .. } if type_name == "list" => {
+                crate::semantics::numpy::literal_array(v)
+                    .filter(|a| a.shape.len() == 1)
+                    .map(|_| "list")
+            }
+            _ => None,
         };
-        if one_d {
+        if let Some(kind) = one_d {
             return Some(Diagnostic::error(
                 Rule::Sklearn1dInput,
-                format!("{call} needs 2-D X but {xname} is 1-D (a {}); reshape it with .reshape(-1, 1) or pass a DataFrame: ValueError",
-                    if matches!(xv, Val::Series(_)) { "Series" } else { "1-D array" }),
+                format!(
+                    "{call} needs 2-D X but {xname} is 1-D (a {kind}); {}: ValueError",
+                    if kind == "list" {
+                        "write one list per sample, such as [[3.0]] or [[x] for x in values]"
+                    } else {
+                        "reshape it with .reshape(-1, 1) or pass a DataFrame"
+                    }
+                ),
                 x.range(),
             ));
         }
+    }
+    if first.is_sklearn() && NUMERIC_2D.contains(&first.class.as_str()) {
         if let Some(what) = non_numeric(first, &xv, xname) {
             return Some(Diagnostic::error(
                 Rule::SklearnStringInput,
@@ -387,6 +405,17 @@ fn size_problem(est: &Estimator, rows: Option<i64>, cols: Option<i64>) -> Option
     }
 }
 
+/// The classifier or regressor that `est.fit(X)` fits on no targets: `est`, or the last step of
+/// a pipeline, built in this cell (the kernel's objects are checked against the signature it
+/// reads off them, `rules::api`).
+fn fitted_on_targets(est: &Estimator) -> Option<&Estimator> {
+    est.constructed_at?;
+    if est.class == "Pipeline" {
+        return fitted_on_targets(est.inner.last()?);
+    }
+    (est.is_sklearn() && REQUIRES_Y.contains(&est.class.as_str())).then_some(est)
+}
+
 /// `partial_fit(X, y)` without `classes` on a classifier that was never fitted: its first call
 /// must name every class.
 fn first_partial_fit_without_classes(est: &Estimator) -> Option<String> {
@@ -579,6 +608,16 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
             *range,
         ));
         return;
+    }
+    if attr == "fit" && args.len() == 1 && keywords.is_empty() {
+        if let Some(learner) = fitted_on_targets(&est) {
+            out.push(Diagnostic::error(
+                Rule::BadArguments,
+                format!("{} learns from targets, and {name}.fit() is given X alone; pass y as well ({name}.fit(X, y)): TypeError: missing argument 'y' (ValueError: requires y, where y defaults to None)", learner.class),
+                *range,
+            ));
+            return;
+        }
     }
     if attr == "partial_fit" && args.len() < 3 && keyword(keywords, "classes").is_none() {
         if let Some(msg) = first_partial_fit_without_classes(&est) {
