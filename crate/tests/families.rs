@@ -138,8 +138,8 @@ fn sklearn_estimators_loops_clones_and_params() {
 }
 
 #[test]
-fn pandas_numeric_reductions_of_text() {
-    family("pandas_text_reductions.json");
+fn pandas_reductions_of_text_and_methods_pandas_2_removed() {
+    family("pandas_text_and_removed_methods.json");
 }
 
 #[test]

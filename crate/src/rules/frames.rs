@@ -6,7 +6,8 @@
 //!   columns: IndexError (slices never raise).
 //! - `missing-attribute`: the `.str` accessor of a Series of numbers or booleans, and the `.dt`
 //!   and `.cat` accessors of a Series of numbers, booleans or strings: AttributeError ("Can only
-//!   use .str accessor with string values").
+//!   use .str accessor with string values"); `df.append`, `iteritems` and the other methods
+//!   pandas 2 removed, when the kernel's `str` dtype shows it runs pandas 2 or later.
 //! - `frame-length`: `df['c'] = [...]` (a list, tuple or array) of another length than the known
 //!   number of rows, `df.columns = [...]` of another length than the number of columns,
 //!   `pd.DataFrame(array, columns=[...])` naming another number of columns than the array has,
@@ -23,7 +24,8 @@
 use crate::codes::Rule;
 use crate::diagnostic::Diagnostic;
 use crate::ir::{Expr, Keyword, SeqKind};
-use crate::semantics::pandas::{keys, literal_dtype, literal_len};
+use crate::semantics::pandas::{keys, literal_dtype, literal_len, REMOVED_BY_PANDAS_2};
+use crate::summary::Category;
 
 use crate::semantics::abstract_value::{Frame, Val};
 use crate::semantics::eval::int_of;
@@ -358,6 +360,40 @@ fn text_reduction(w: &Walker, func: &Expr, args: &[Expr], keywords: &[Keyword]) 
     }
 }
 
+/// Does the kernel run pandas 2 or later? It does when it reports a column or Series of the `str`
+/// dtype, which pandas 1 never had (its text is `object`, its `StringDtype` prints `string`).
+fn kernel_pandas_2(w: &Walker) -> bool {
+    let Some(summaries) = w.ctx.summaries else {
+        return false;
+    };
+    summaries.objects.values().any(|o| {
+        o.str_fact(Category::R, "dtype") == Some("str")
+            || o.representation
+                .get("dtypes")
+                .and_then(|d| d.as_object())
+                .is_some_and(|d| d.values().any(|t| t.as_str() == Some("str")))
+    })
+}
+
+/// `df.append(...)`, `s.iteritems()`, ... of a frame or Series when the kernel runs pandas 2 or
+/// later, which removed them: AttributeError.
+fn removed_attribute(w: &Walker, value: &Expr, attr: &str) -> Option<String> {
+    let (_, frame_had, series_had, instead) = REMOVED_BY_PANDAS_2
+        .iter()
+        .find(|(name, ..)| *name == attr)?;
+    let (class, had) = match w.eval(value) {
+        Val::Frame(f) if f.plain => ("DataFrame", *frame_had),
+        Val::Series(_) => ("Series", *series_had),
+        _ => return None,
+    };
+    if !had || w.pandas_extended || !kernel_pandas_2(w) {
+        return None;
+    }
+    Some(format!(
+        "{class}.{attr} was removed by pandas 2.0, and the kernel runs pandas 2 or later (it holds columns of the str dtype): AttributeError: '{class}' object has no attribute '{attr}'; use {instead}",
+    ))
+}
+
 /// `pd.concat(a, b)` (frames not in a list) and `pd.concat([a, 1])` (an element that is not
 /// a pandas object): TypeError.
 fn concat_problem(w: &Walker, func: &Expr, args: &[Expr]) -> Option<String> {
@@ -475,6 +511,10 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
             }
         }
         Expr::Attribute { value, attr, range } => {
+            if let Some(message) = removed_attribute(w, value, attr) {
+                out.push(Diagnostic::error(Rule::MissingAttribute, message, *range));
+                return;
+            }
             let Some(dtype) = series_dtype(w, value) else {
                 return;
             };

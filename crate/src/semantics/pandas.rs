@@ -256,6 +256,27 @@ pub fn is_frame_attribute(name: &str) -> bool {
     ATTRS.contains(&name)
 }
 
+/// Methods and attributes pandas removed by 2.0 (from its release notes: 1.0 and 2.0 removed
+/// what earlier releases had deprecated): for each, whether a DataFrame had it, whether a Series
+/// had it, and what replaces it. `is_frame_attribute` keeps them, as pandas 1 has them.
+pub const REMOVED_BY_PANDAS_2: &[(&str, bool, bool, &str)] = &[
+    ("append", true, true, "pd.concat([this, other])"),
+    ("iteritems", true, true, ".items()"),
+    ("mad", true, true, "(x - x.mean()).abs().mean()"),
+    ("tshift", true, true, ".shift(freq=...)"),
+    ("slice_shift", true, true, ".shift()"),
+    ("lookup", true, false, ".loc with .melt() or numpy indexing"),
+    ("ix", true, false, ".loc (labels) or .iloc (positions)"),
+    ("as_matrix", true, false, ".to_numpy()"),
+    ("get_values", true, true, ".to_numpy()"),
+    ("get_value", true, true, ".at[row, col]"),
+    ("set_value", true, true, ".at[row, col] = value"),
+    ("get_dtype_counts", true, false, ".dtypes.value_counts()"),
+    ("ftypes", true, false, ".dtypes"),
+    ("is_monotonic", false, true, ".is_monotonic_increasing"),
+    ("valid", false, true, ".dropna()"),
+];
+
 /// pandas methods that return None when given `inplace=True` (their docs: "DataFrame or None").
 pub const PANDAS_INPLACE: &[&str] = &[
     "bfill",
