@@ -16,14 +16,18 @@
 //! - `sklearn-sample-mismatch`: X and y of different lengths into `fit`/`score` of an estimator
 //!   that checks them, or arrays of different lengths into `train_test_split`.
 //! - `sklearn-bad-params`: `LogisticRegression` solver and penalty that do not go together; a
-//!   `scoring` name no scorer has; `test_size`/`train_size` out of range; more k-means clusters
-//!   or PCA components than the data allows; more neighbours than fitted samples.
+//!   `scoring` name no scorer has; `test_size`/`train_size` out of range (or summing past 1);
+//!   more k-means clusters or PCA components than the data allows; more neighbours than fitted
+//!   samples; a first `partial_fit` without `classes`; a search grid or `set_params` naming a
+//!   step its pipeline lacks.
 //!
 //! The tables of estimators and scorer names are read off scikit-learn by
 //! `scripts/sklearn_tables.py` (`sklearn_tables.rs`).
 
 use crate::semantics::sklearn::{data_shape, is_confusion_display, matrix_classes};
-use crate::semantics::sklearn::{KNOWN, PARTIAL_FIT_NEEDS_CLASSES, STATELESS};
+use crate::semantics::sklearn::{
+    pipeline_has_parameter, KNOWN, PARTIAL_FIT_NEEDS_CLASSES, STATELESS,
+};
 
 use crate::codes::Rule;
 use crate::diagnostic::Diagnostic;
@@ -405,6 +409,35 @@ fn size_problem(est: &Estimator, rows: Option<i64>, cols: Option<i64>) -> Option
     }
 }
 
+/// `search.fit(...)` of a search whose grid names a parameter its pipeline lacks, and
+/// `pipe.set_params(step__param=...)` naming a step the pipeline lacks: ValueError.
+fn invalid_parameter(
+    est: &Estimator,
+    attr: &str,
+    keywords: &[Keyword],
+    name: &str,
+) -> Option<String> {
+    let key = match attr {
+        "fit" => est.invalid_grid_key.clone()?,
+        "set_params" => keywords
+            .iter()
+            .filter_map(|k| k.name.as_deref())
+            .find(|k| !pipeline_has_parameter(est, k))?
+            .to_string(),
+        _ => return None,
+    };
+    let steps = &est.step_names;
+    let prefix = key.split_once("__").map_or(key.as_str(), |(step, _)| step);
+    let known = if steps.is_empty() {
+        String::new()
+    } else {
+        format!(" (its steps: {})", super::list_preview(steps, 8))
+    };
+    Some(format!(
+        "'{key}' names no parameter of the pipeline{known}: a pipeline's parameters are 'step__param' with the name of one of its steps; {name}.{attr}() raises ValueError: Invalid parameter '{prefix}' for estimator Pipeline"
+    ))
+}
+
 /// The classifier or regressor that `est.fit(X)` fits on no targets: `est`, or the last step of
 /// a pipeline, built in this cell (the kernel's objects are checked against the signature it
 /// reads off them, `rules::api`).
@@ -607,6 +640,10 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
             format!("{name}.{attr}() on an unfitted {class}: {where_}; call {name}.fit(...) first: NotFittedError"),
             *range,
         ));
+        return;
+    }
+    if let Some(msg) = invalid_parameter(&est, attr, keywords, name) {
+        out.push(Diagnostic::error(Rule::SklearnBadParams, msg, *range));
         return;
     }
     if attr == "fit" && args.len() == 1 && keywords.is_empty() {
