@@ -6,8 +6,8 @@
 //! - `sklearn-feature-mismatch`: data whose column count or names differ from what the estimator
 //!   was fitted on (`n_features_in_`, `feature_names_in_`).
 //! - `sklearn-1d-input`: a Series, 1-D array or flat list as `X` of an estimator that needs 2-D
-//!   data (`REJECTS_1D`: the numeric estimators and the encoders).
-//! - `bad-arguments`: `fit(X)` without `y` of a classifier or regressor (`REQUIRES_Y`).
+//!   data (`NUMERIC_2D`, and the encoders of `TEXT_2D`).
+//! - `bad-arguments`: `fit(X)` without `y` of a classifier or regressor (`SAMPLE_CHECKED`).
 //! - `sklearn-string-input`: a frame with a column of non-numeric strings into an estimator that
 //!   only takes numbers (encoders and vectorizers are not in the table).
 //! - `sklearn-nan-input`: data with NaN into an estimator that rejects NaN (scalers, tree models,
@@ -36,7 +36,7 @@ use crate::ir::{keyword, Expr, Keyword, Literal, TextRange};
 use crate::ir_scan::unpacks;
 use crate::semantics::abstract_value::{ArrayLib, Estimator, Val};
 use crate::semantics::sklearn_tables::{
-    ACCEPTS_NAN, NUMERIC_2D, REJECTS_1D, REQUIRES_Y, SAMPLE_CHECKED, SCORER_NAMES,
+    ACCEPTS_NAN, NUMERIC_2D, SAMPLE_CHECKED, SCORER_NAMES, TEXT_2D,
 };
 use crate::walker::state::Walker;
 
@@ -131,7 +131,10 @@ fn x_problem(w: &Walker, est: &Estimator, x: &Expr, call: &str) -> Option<Diagno
     } else {
         format!("{} (the first step of {})", first.class, est.class)
     };
-    if first.is_sklearn() && REJECTS_1D.contains(&first.class.as_str()) {
+    let class_of_first = first.class.as_str();
+    if first.is_sklearn()
+        && (NUMERIC_2D.contains(&class_of_first) || TEXT_2D.contains(&class_of_first))
+    {
         let one_d = match &xv {
             Val::Series(_) => Some("Series"),
             Val::Array(a) if a.shape.len() == 1 => Some("1-D array"),
@@ -446,7 +449,7 @@ fn fitted_on_targets(est: &Estimator) -> Option<&Estimator> {
     if est.class == "Pipeline" {
         return fitted_on_targets(est.inner.last()?);
     }
-    (est.is_sklearn() && REQUIRES_Y.contains(&est.class.as_str())).then_some(est)
+    (est.is_sklearn() && SAMPLE_CHECKED.contains(&est.class.as_str())).then_some(est)
 }
 
 /// `partial_fit(X, y)` without `classes` on a classifier that was never fitted: its first call
