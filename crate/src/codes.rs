@@ -107,6 +107,12 @@ rules! {
         crashing: "df = pd.DataFrame({'Age': [1]})\ndf['age']",
         running: "df = pd.DataFrame({'Age': [1]})\ndf['Age']",
     }
+    AmbiguousTruth = "ambiguous-truth", Error, "pandas" {
+        catches: "a Series or DataFrame (`df['a'] > 1`) as the test of `if`/`while`, an operand of `and`/`or`, under `not`, or in a chained comparison",
+        why: "pandas will not choose between any() and all(): ValueError: The truth value of a Series is ambiguous",
+        crashing: "df = pd.DataFrame({'a': [1, 2]})\ndf[(df['a'] > 0) and (df['a'] < 2)]",
+        running: "df = pd.DataFrame({'a': [1, 2]})\ndf[(df['a'] > 0) & (df['a'] < 2)]",
+    }
     DroppedAgain = "dropped-again", Error, "pandas" {
         catches: "labels dropped in place by an earlier cell (or a re-run of this one) dropped again",
         why: "drop raises for labels not found: KeyError",

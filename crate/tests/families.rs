@@ -146,3 +146,8 @@ fn pandas_reductions_of_text_and_methods_pandas_2_removed() {
 fn sklearn_inputs_of_fitted_models() {
     family("sklearn_inputs_of_fitted_models.json");
 }
+
+#[test]
+fn pandas_truth_values_of_series_and_frames() {
+    family("pandas_truth_values.json");
+}

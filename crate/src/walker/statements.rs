@@ -339,10 +339,12 @@ impl<'a> Walker<'a> {
             }
             Stmt::While { test, .. } => {
                 self.check(test);
+                self.check_stmt_values(stmt);
                 self.forget_all_in(std::slice::from_ref(stmt));
             }
             Stmt::If { test, .. } => {
                 self.check(test);
+                self.check_stmt_values(stmt);
                 self.effects(test);
                 self.forget_all_in(std::slice::from_ref(stmt));
             }
