@@ -198,13 +198,13 @@ rules! {
         running: "a, b, c = (1, 2, 3)",
     }
     MissingAttribute = "missing-attribute", Error, "Signatures and attributes" {
-        catches: "attributes the kernel could not find on the live object, or its type certainly lacks (`[].shape`, `'s'.append`, methods Keras removed, `df.append` and the others pandas 2 removed)",
+        catches: "attributes the kernel could not find on the live object, or its type certainly lacks (`[].shape`, `'s'.append`, methods Keras removed, `df.append` and the others pandas 2 removed, DataFrame methods on a Series)",
         why: "reading an attribute the object lacks: AttributeError",
         crashing: "values = [1, 2]\nvalues.shape",
         running: "values = [1, 2]\nlen(values)",
     }
     BadArguments = "bad-arguments", Error, "Signatures and attributes" {
-        catches: "arguments that do not fit the signature the kernel reads off the live callable, a `def` of the notebook, or a known library function (a scikit-learn classifier or regressor fitted without `y`)",
+        catches: "arguments that do not fit the signature the kernel reads off the live callable, a `def` of the notebook, or a known library function (a scikit-learn classifier or regressor fitted without `y`, a DataFrame keyword such as `by=` given to a Series method)",
         why: "a call with too many, missing or unexpected arguments: TypeError",
         crashing: "def area(w, h):\n    return w * h\narea(2)",
         running: "def area(w, h):\n    return w * h\narea(2, 3)",

@@ -138,8 +138,8 @@ fn sklearn_estimators_loops_clones_and_params() {
 }
 
 #[test]
-fn pandas_reductions_of_text_and_methods_pandas_2_removed() {
-    family("pandas_text_and_removed_methods.json");
+fn pandas_text_reductions_series_methods_and_pandas_2_removals() {
+    family("pandas_series_frames_and_versions.json");
 }
 
 #[test]

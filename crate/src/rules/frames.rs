@@ -7,7 +7,10 @@
 //! - `missing-attribute`: the `.str` accessor of a Series of numbers or booleans, and the `.dt`
 //!   and `.cat` accessors of a Series of numbers, booleans or strings: AttributeError ("Can only
 //!   use .str accessor with string values"); `df.append`, `iteritems` and the other methods
-//!   pandas 2 removed, when the kernel's `str` dtype shows it runs pandas 2 or later.
+//!   pandas 2 removed, when the kernel's `str` dtype shows it runs pandas 2 or later; the
+//!   methods only DataFrames have (`set_index`, `merge`, `iterrows`, ...) on a Series.
+//! - `bad-arguments`: the keywords only DataFrame methods take (`sort_values(by=)`,
+//!   `dropna(subset=)`, `rename(columns=)`, ...) given to a Series: TypeError.
 //! - `frame-length`: `df['c'] = [...]` (a list, tuple or array) of another length than the known
 //!   number of rows, `df.columns = [...]` of another length than the number of columns,
 //!   `pd.DataFrame(array, columns=[...])` naming another number of columns than the array has,
@@ -24,7 +27,10 @@
 use crate::codes::Rule;
 use crate::diagnostic::Diagnostic;
 use crate::ir::{Expr, Keyword, SeqKind};
-use crate::semantics::pandas::{keys, literal_dtype, literal_len, REMOVED_BY_PANDAS_2};
+use crate::semantics::pandas::{
+    keys, literal_dtype, literal_len, FRAME_ONLY_ATTRIBUTES, FRAME_ONLY_KEYWORDS,
+    REMOVED_BY_PANDAS_2,
+};
 use crate::summary::Category;
 
 use crate::semantics::abstract_value::{Frame, Val};
@@ -360,6 +366,56 @@ fn text_reduction(w: &Walker, func: &Expr, args: &[Expr], keywords: &[Keyword]) 
     }
 }
 
+/// `df['a'].set_index(...)`: a method only DataFrames have, on a Series.
+fn frame_only_attribute(w: &Walker, value: &Expr, attr: &str) -> Option<String> {
+    if !FRAME_ONLY_ATTRIBUTES.contains(&attr) || w.pandas_extended {
+        return None;
+    }
+    let Val::Series(_) = w.eval(value) else {
+        return None;
+    };
+    let shown = w.shown(value, "the Series");
+    Some(format!(
+        "{shown} is a Series, and .{attr} belongs to DataFrames: AttributeError: 'Series' object has no attribute '{attr}'{}",
+        column_selection_hint(w, value)
+    ))
+}
+
+/// `df['a'].sort_values(by='a')`: a keyword of the DataFrame method, given to the Series one.
+fn frame_only_keyword(w: &Walker, func: &Expr, keywords: &[Keyword]) -> Option<String> {
+    let Expr::Attribute { value, attr, .. } = func else {
+        return None;
+    };
+    let keyword = keywords
+        .iter()
+        .filter_map(|k| k.name.as_deref())
+        .find(|k| FRAME_ONLY_KEYWORDS.contains(&(attr.as_str(), *k)))?;
+    let Val::Series(_) = w.eval(value) else {
+        return None;
+    };
+    Some(format!(
+        "{} is a Series, whose .{attr}() has no {keyword}= (that is the DataFrame method's): TypeError: Series.{attr}() got an unexpected keyword argument '{keyword}'{}",
+        w.shown(value, "the Series"),
+        column_selection_hint(w, value)
+    ))
+}
+
+/// `; select a DataFrame with df[['a']]` for a column picked with `df['a']`.
+fn column_selection_hint(w: &Walker, value: &Expr) -> String {
+    match value {
+        Expr::Subscript {
+            value: frame,
+            index,
+            ..
+        } if index.as_str_literal().is_some() => format!(
+            "; select a DataFrame with {}[[{}]]",
+            w.text(frame.range()),
+            w.text(index.range())
+        ),
+        _ => String::new(),
+    }
+}
+
 /// Does the kernel run pandas 2 or later? It does when it reports a column or Series of the `str`
 /// dtype, which pandas 1 never had (its text is `object`, its `StringDtype` prints `string`).
 fn kernel_pandas_2(w: &Walker) -> bool {
@@ -496,6 +552,9 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
             if let Some(message) = concat_problem(w, func, args) {
                 out.push(Diagnostic::error(Rule::BadArguments, message, *range));
             }
+            if let Some(message) = frame_only_keyword(w, func, keywords) {
+                out.push(Diagnostic::error(Rule::BadArguments, message, *range));
+            }
             if let Some(message) = text_reduction(w, func, args, keywords) {
                 out.push(Diagnostic::error(Rule::ValueConversion, message, *range));
             }
@@ -511,6 +570,10 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
             }
         }
         Expr::Attribute { value, attr, range } => {
+            if let Some(message) = frame_only_attribute(w, value, attr) {
+                out.push(Diagnostic::error(Rule::MissingAttribute, message, *range));
+                return;
+            }
             if let Some(message) = removed_attribute(w, value, attr) {
                 out.push(Diagnostic::error(Rule::MissingAttribute, message, *range));
                 return;

@@ -277,6 +277,42 @@ pub const REMOVED_BY_PANDAS_2: &[(&str, bool, bool, &str)] = &[
     ("valid", false, true, ".dropna()"),
 ];
 
+/// DataFrame methods and attributes a Series has never had (pandas 0.x to 3.x): on a column
+/// selected with `df['a']`, AttributeError.
+pub const FRAME_ONLY_ATTRIBUTES: &[&str] = &[
+    "assign",
+    "boxplot",
+    "columns",
+    "corrwith",
+    "insert",
+    "iterrows",
+    "itertuples",
+    "join",
+    "melt",
+    "merge",
+    "pivot",
+    "pivot_table",
+    "query",
+    "select_dtypes",
+    "set_index",
+    "stack",
+    "style",
+    "to_records",
+];
+
+/// Keywords that only the DataFrame version of a method takes (they name columns): the
+/// Series version raises TypeError: got an unexpected keyword argument.
+pub const FRAME_ONLY_KEYWORDS: &[(&str, &str)] = &[
+    ("sort_values", "by"),
+    ("dropna", "subset"),
+    ("drop_duplicates", "subset"),
+    ("duplicated", "subset"),
+    ("rename", "columns"),
+    ("nlargest", "columns"),
+    ("nsmallest", "columns"),
+    ("value_counts", "subset"),
+];
+
 /// pandas methods that return None when given `inplace=True` (their docs: "DataFrame or None").
 pub const PANDAS_INPLACE: &[&str] = &[
     "bfill",

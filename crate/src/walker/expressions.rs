@@ -372,6 +372,13 @@ impl<'a> Walker<'a> {
     }
 
     pub(super) fn series_of(&self, f: &Frame, col: &str) -> Val {
+        // A label two columns share selects both: a DataFrame.
+        if f.columns
+            .as_ref()
+            .is_some_and(|cols| cols.iter().filter(|c| *c == col).count() > 1)
+        {
+            return Val::Unknown;
+        }
         let info = f.column_info.get(col);
         Val::Series(SeriesVal {
             len: f.n_rows,
