@@ -531,7 +531,7 @@ pub fn new_frame(w: &dyn Eval, path: &str, args: &[Expr], keywords: &[Keyword]) 
         return None;
     }
     let data = w.eval(kw(keywords, "data").or(args.first())?);
-    if kw(keywords, "columns").is_none() {
+    if keywords.is_empty() {
         if let Some(frame) = records_frame(&data) {
             return Some(Val::Frame(frame));
         }
