@@ -102,7 +102,7 @@ rules! {
         running: "from tqdm import tqdm\nfor i in tqdm(range(3)):\n    pass",
     }
     MissingColumn = "missing-column", Error, "pandas" {
-        catches: "columns absent from a known column list, with \"did you mean\"",
+        catches: "columns absent from a known column list, with \"did you mean\"; a column name dropped without `axis=1` (drop looks among the rows)",
         why: "selecting a label a frame lacks: KeyError",
         crashing: "df = pd.DataFrame({'Age': [1]})\ndf['age']",
         running: "df = pd.DataFrame({'Age': [1]})\ndf['Age']",
