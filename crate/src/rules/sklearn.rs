@@ -8,6 +8,7 @@
 //! - `sklearn-1d-input`: a Series, 1-D array or flat list as `X` of an estimator that needs 2-D
 //!   data (`NUMERIC_2D`, and the encoders of `TEXT_2D`).
 //! - `bad-arguments`: `fit(X)` without `y` of a classifier or regressor (`SAMPLE_CHECKED`).
+//! - `missing-key`: `pipe['clf']`, `pipe.named_steps['clf']` naming no step of the pipeline.
 //! - `sklearn-string-input`: a frame with a column of non-numeric strings into an estimator that
 //!   only takes numbers (encoders and vectorizers are not in the table).
 //! - `sklearn-nan-input`: data with NaN into an estimator that rejects NaN (scalers, tree models,
@@ -518,7 +519,41 @@ fn learnt_attribute(w: &Walker, value: &Expr, attr: &str, range: TextRange) -> O
     ))
 }
 
+/// `pipe['clf']` and `pipe.named_steps['clf']` of a pipeline with no step of that name.
+fn missing_step(w: &Walker, value: &Expr, index: &Expr) -> Option<Diagnostic> {
+    let step = index.as_str_literal()?;
+    let pipe = match value {
+        Expr::Attribute { value, attr, .. } if attr == "named_steps" => value,
+        _ => value,
+    };
+    let Val::Estimator(est) = w.eval(pipe) else {
+        return None;
+    };
+    if est.class != "Pipeline" || !est.is_sklearn() || est.step_names.is_empty() {
+        return None;
+    }
+    if est.step_names.iter().any(|s| s == step) {
+        return None;
+    }
+    let mut message = format!(
+        "{} has no step '{step}' (its steps: {})",
+        w.shown(pipe, "the pipeline"),
+        super::list_preview(&est.step_names, 8)
+    );
+    if let Some(s) = super::suggest(step, est.step_names.iter().map(String::as_str)) {
+        message.push_str(&format!("; did you mean '{s}'?"));
+    }
+    message.push_str(": KeyError");
+    Some(Diagnostic::error(Rule::MissingKey, message, index.range()))
+}
+
 pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
+    if let Expr::Subscript { value, index, .. } = expr {
+        if let Some(d) = missing_step(w, value, index) {
+            out.push(d);
+        }
+        return;
+    }
     if let Expr::Attribute { value, attr, range } = expr {
         if let Some(d) = learnt_attribute(w, value, attr, *range) {
             out.push(d);
