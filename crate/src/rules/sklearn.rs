@@ -670,8 +670,10 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
     if uses_fitted && est.fitted == Some(false) && est.unfitted_raises() {
         let where_ = if est.constructed_at.is_some() {
             "it was created in this cell and not fitted before"
-        } else {
+        } else if est.name.is_some() {
             "the kernel reports it unfitted"
+        } else {
+            "it is a clone, which keeps the parameters but nothing fit learnt"
         };
         out.push(Diagnostic::error(
             Rule::SklearnNotFitted,

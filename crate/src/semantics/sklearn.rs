@@ -304,10 +304,12 @@ pub fn after_method(w: &dyn Eval, e: &Estimator, attr: &str, args: &[Expr]) -> V
     }
 }
 
-/// `clone(e)`: the same parameters, and nothing `fit` learnt (also in a pipeline's steps).
+/// `clone(e)`: the same parameters, and nothing `fit` learnt (also in a pipeline's steps); the
+/// kernel's name is the original's, not the copy's.
 fn unfitted_copy(e: &Estimator) -> Estimator {
     Estimator {
         fitted: Some(false),
+        name: None,
         n_samples: None,
         n_features: None,
         feature_names: None,
