@@ -1,7 +1,8 @@
 //! `missing-column`: a column key that is not in a frame whose complete column list is known;
 //! and a text label dropped without `axis=1` from a frame whose index holds numbers.
 //! `df['c']`, `df[['a', 'c']]`, `df.c`, `df.loc[:, 'c']`, `drop(columns=...)`, `sort_values(by=...)`,
-//! `groupby(...)`, `set_index`, `dropna(subset=...)`, `astype({...})`, `agg({...})`,
+//! `groupby(...)`, `set_index`, `dropna(subset=...)`, `astype({...})`, `agg({...})`, named
+//! aggregations (`agg(total=('c', 'sum'))`, `pd.NamedAgg`),
 //! `rename(columns=..., errors='raise')`, and a grouped frame's `gb['c']`; `df.at[row, 'c']`, and
 //! the column parameters of the methods and functions of `KEY_PARAMETERS` (`pivot_table`, `melt`,
 //! `merge`, `drop_duplicates`, `value_counts`, `nlargest`, ...).
@@ -278,12 +279,44 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                             }
                         }
                     }
+                    if matches!(attr.as_str(), "agg" | "aggregate") {
+                        let named: Vec<Key> = keywords
+                            .iter()
+                            .filter_map(|k| named_aggregation_column(w, &k.value))
+                            .collect();
+                        missing(w, value, f, named, "aggregated column ", out);
+                    }
                 }
                 _ => {}
             }
         }
         _ => {}
     }
+}
+
+/// The column of a named aggregation, `total=('b', 'sum')` or `pd.NamedAgg(column='b', ...)`.
+fn named_aggregation_column<'e>(w: &Walker, e: &'e Expr) -> Option<Key<'e>> {
+    let column = match e {
+        Expr::Seq {
+            kind: SeqKind::Tuple,
+            elts,
+            ..
+        } if elts.len() == 2 => &elts[0],
+        Expr::Call {
+            func,
+            args,
+            keywords,
+            ..
+        } if w.lib_path(func).as_deref() == Some("pandas.NamedAgg") => {
+            kw(keywords, "column").or(args.first())?
+        }
+        _ => return None,
+    };
+    Some(Key {
+        name: column.as_str_literal()?.to_string(),
+        range: column.range(),
+        literal: Some(column),
+    })
 }
 
 /// `df.drop('Survived')`: without `axis=1` drop looks for the label among the rows, and an index
