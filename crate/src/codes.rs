@@ -252,7 +252,7 @@ rules! {
         running: "model.fit(df[['Age']], y)",
     }
     SklearnBadParams = "sklearn-bad-params", Error, "scikit-learn" {
-        catches: "invalid parameters of an estimator or split: solver and penalty that do not go together, unknown scorers, split sizes, more clusters/components/neighbours than samples, a first `partial_fit` without `classes`, grid keys naming no step of the pipeline",
+        catches: "invalid parameters of an estimator or split: solver and penalty that do not go together, unknown scorers, split sizes, more clusters/components/neighbours than samples, a first `partial_fit` without `classes`, grid keys naming no step of the pipeline, more `cv` folds than samples",
         why: "fit validates its parameters: ValueError",
         crashing: "LogisticRegression(solver='lbfgs', penalty='l1').fit(X, y)",
         running: "LogisticRegression(solver='liblinear', penalty='l1').fit(X, y)",

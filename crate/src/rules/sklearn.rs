@@ -20,7 +20,7 @@
 //!   `scoring` name no scorer has; `test_size`/`train_size` out of range (or summing past 1);
 //!   more k-means clusters or PCA components than the data allows; more neighbours than fitted
 //!   samples; a first `partial_fit` without `classes`; a search grid or `set_params` naming a
-//!   step its pipeline lacks.
+//!   step its pipeline lacks; more `cv` folds than samples in cross-validation or a search.
 //!
 //! The tables of estimators and scorer names are read off scikit-learn by
 //! `scripts/sklearn_tables.py` (`sklearn_tables.rs`).
@@ -453,6 +453,32 @@ fn fitted_on_targets(est: &Estimator) -> Option<&Estimator> {
     (est.is_sklearn() && SAMPLE_CHECKED.contains(&est.class.as_str())).then_some(est)
 }
 
+fn is_search(class: &str) -> bool {
+    matches!(
+        class,
+        "GridSearchCV" | "RandomizedSearchCV" | "HalvingGridSearchCV" | "HalvingRandomSearchCV"
+    )
+}
+
+/// The functions of `sklearn.model_selection` that split X into `cv` folds (keyword-only).
+const CROSS_VALIDATING: &[&str] = &[
+    "cross_val_score",
+    "cross_validate",
+    "cross_val_predict",
+    "learning_curve",
+    "validation_curve",
+];
+
+/// `cv` left out: 5 folds since scikit-learn 0.22 (3 before): only fewer than 3 samples are
+/// certainly too few whatever the release.
+const DEFAULT_FOLDS: i64 = 3;
+
+/// `cv=k` folds of `rows` samples: KFold (and StratifiedKFold) cannot make more folds than samples.
+fn too_many_folds(folds: Option<i64>, rows: Option<i64>, call: &str) -> Option<String> {
+    let (k, n) = (folds?, rows?);
+    (k > n).then(|| format!("{call} splits X into {k} folds but it has {n} samples: ValueError: Cannot have number of splits n_splits={k} greater than the number of samples: n_samples={n}; pass cv={n} or fewer"))
+}
+
 /// `partial_fit(X, y)` without `classes` on a classifier that was never fitted: its first call
 /// must name every class.
 fn first_partial_fit_without_classes(est: &Estimator) -> Option<String> {
@@ -605,6 +631,28 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
             out.push(d);
             return;
         }
+        if let Some(function) = path
+            .strip_prefix("sklearn.model_selection.")
+            .and_then(|p| p.rsplit('.').next())
+            .filter(|f| CROSS_VALIDATING.contains(f))
+        {
+            let folds = match keyword(keywords, "cv") {
+                Some(Expr::Literal {
+                    value: Literal::Int(k),
+                    ..
+                }) => Some(*k),
+                Some(_) => None,
+                None => Some(DEFAULT_FOLDS),
+            };
+            let rows = args
+                .get(1)
+                .or_else(|| keyword(keywords, "X"))
+                .and_then(|x| n_samples(&w.eval(x)));
+            if let Some(msg) = too_many_folds(folds, rows, function) {
+                out.push(Diagnostic::error(Rule::SklearnBadParams, msg, *range));
+                return;
+            }
+        }
         if path == "sklearn.model_selection.train_test_split" {
             if unpacks(args, keywords) {
                 return;
@@ -682,6 +730,18 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
         ));
         return;
     }
+    if attr == "fit" && is_search(class) && est.constructed_at.is_some() {
+        let folds = match est.params.get("cv") {
+            Some(Literal::Int(k)) => Some(*k),
+            Some(_) => None,
+            None => Some(DEFAULT_FOLDS),
+        };
+        let rows = x_arg(args, keywords).and_then(|x| n_samples(&w.eval(x)));
+        if let Some(msg) = too_many_folds(folds, rows, &format!("{name}.fit()")) {
+            out.push(Diagnostic::error(Rule::SklearnBadParams, msg, *range));
+            return;
+        }
+    }
     if let Some(msg) = invalid_parameter(&est, attr, keywords, name) {
         out.push(Diagnostic::error(Rule::SklearnBadParams, msg, *range));
         return;
@@ -742,10 +802,7 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
         }
     }
     if fits || attr == "score" {
-        let search = matches!(
-            class,
-            "GridSearchCV" | "RandomizedSearchCV" | "HalvingGridSearchCV" | "HalvingRandomSearchCV"
-        );
+        let search = is_search(class);
         // The search looks its scorer up when `fit` starts; a string parameter is `'name'`.
         let scoring = est.param("scoring").filter(|_| search && attr == "fit");
         let scorer = scoring
