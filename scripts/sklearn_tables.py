@@ -6,14 +6,16 @@ historical scorer names, which no installed release lists):
 
 - SCORER_NAMES: `sklearn.metrics.get_scorer_names()`, plus names earlier releases accepted.
 - SAMPLE_CHECKED: every classifier and regressor of `all_estimators()` that, built with its
-  default parameters, fits 10 rows of X with 10 targets and raises ValueError when `fit` gets
-  10 rows and 8 targets.
+  default parameters, fits 10 rows of X with 10 targets, raises ValueError when `fit` gets
+  10 rows and 8 targets, and raises TypeError or ValueError when `fit` gets X alone.
 - NUMERIC_2D: every estimator of `all_estimators()` that builds with its default parameters,
   takes no other estimator (`estimator`, `regressor` parameters: what it wraps may take other
   data), fits 60 rows of 3 random floats, and raises ValueError both on a frame with a text
   column and on 1-D X; but SimpleImputer, whose strategy='most_frequent' or 'constant' takes
   text.
 - ACCEPTS_NAN: those of NUMERIC_2D whose `allow_nan` input tag is set.
+- TEXT_2D: the estimators that pass NUMERIC_2D's fit of floats and refuse 1-D X, but take
+  text (the encoders, and SimpleImputer).
 - UNFITTED_RAISE: every estimator of `all_estimators()` that builds with its default parameters
   and whose `predict`, `transform`, `predict_proba` and `decision_function` (those it has) all
   raise NotFittedError before `fit`.
@@ -42,72 +44,68 @@ HISTORICAL_SCORERS = [
 ]
 
 
+def fit_error(est, *data):
+    """What `fit` of a fresh copy of `est` on `data` raises, or None."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            sklearn.clone(est).fit(*data)
+        except Exception as e:
+            return e
+    return None
+
+
+def built(type_filter=None):
+    """Every estimator of `all_estimators()` that builds with its default parameters."""
+    for name, cls in all_estimators(type_filter=type_filter):
+        try:
+            yield name, cls()
+        except TypeError:  # needs an estimator or other required arguments
+            continue
+
+
 def sample_checked() -> list[str]:
     X = np.random.RandomState(0).rand(10, 3)
     y = np.array([0, 1] * 5)
-    names = []
-    for name, cls in all_estimators(type_filter=["classifier", "regressor"]):
-        try:
-            est = cls()
-        except TypeError:  # needs an estimator or other required arguments
-            continue
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            try:
-                sklearn.clone(est).fit(X, y)
-            except Exception:
-                continue  # the rows-only check proves nothing for it
-            try:
-                est.fit(X, y[:8])
-            except ValueError:
-                names.append(name)
-            except Exception:
-                pass
-    return sorted(set(names))
+    return sorted(
+        {
+            name
+            for name, est in built(["classifier", "regressor"])
+            # the rows-only check proves nothing for one that cannot fit these data
+            if fit_error(est, X, y) is None
+            and isinstance(fit_error(est, X, y[:8]), ValueError)
+            and isinstance(fit_error(est, X), (TypeError, ValueError))
+        }
+    )
 
 
-def numeric_2d() -> tuple[list[str], list[str]]:
+def numeric_and_text_2d() -> tuple[list[str], list[str], list[str]]:
     rng = np.random.RandomState(0)
     X = rng.rand(60, 3)
     y = 1 + np.arange(60) % 3
     text = pd.DataFrame({"a": X[:, 0], "b": ["x", "y", "zz"] * 20})
-    names, nan_ok = [], []
-    for name, cls in all_estimators():
-        try:
-            est = cls()
-        except TypeError:
-            continue
+    numeric, nan_ok, text_2d = [], [], []
+    for name, est in built():
         if {"estimator", "regressor"} & set(est.get_params(deep=False)):
+            continue  # what it wraps may take other data
+        if fit_error(est, X, y) is not None or not isinstance(
+            fit_error(est, X[:, 0], y), ValueError
+        ):
             continue
-        if name == "SimpleImputer":  # strategy='most_frequent' or 'constant' takes text
-            continue
-
-        def raised(data, est=est):
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                try:
-                    sklearn.clone(est).fit(data, y)
-                except Exception as e:
-                    return e
-            return None
-
-        if raised(X) is not None:
-            continue
-        if all(isinstance(raised(d), ValueError) for d in (text, X[:, 0])):
-            names.append(name)
+        # SimpleImputer's strategy='most_frequent' or 'constant' takes text.
+        if name != "SimpleImputer" and isinstance(fit_error(est, text, y), ValueError):
+            numeric.append(name)
             if get_tags(est).input_tags.allow_nan:
                 nan_ok.append(name)
-    return sorted(names), sorted(nan_ok)
+        else:
+            text_2d.append(name)
+    return sorted(numeric), sorted(nan_ok), sorted(text_2d)
 
 
 def unfitted_raise() -> list[str]:
     X = np.random.RandomState(0).rand(6, 3)
     names = []
-    for name, cls in all_estimators():
-        try:
-            est = cls()
-        except TypeError:
-            continue
+    for name, est in built():
         methods = [
             m
             for m in ("predict", "transform", "predict_proba", "decision_function")
@@ -149,11 +147,11 @@ def main() -> None:
             "SAMPLE_CHECKED",
             "/// Classifiers and regressors whose `fit` (default parameters) raises ValueError when"
             " X and y\n/// have different numbers of samples (Found input variables with"
-            " inconsistent numbers of samples).",
+            " inconsistent numbers of samples),\n/// and raises when given X without y.",
             sample_checked(),
         )
     )
-    numeric, nan_ok = numeric_2d()
+    numeric, nan_ok, text_2d = numeric_and_text_2d()
     print(
         rust_list(
             "NUMERIC_2D",
@@ -167,6 +165,14 @@ def main() -> None:
             "ACCEPTS_NAN",
             "/// Of NUMERIC_2D, those whose `allow_nan` tag says they take NaN in X.",
             nan_ok,
+        )
+    )
+    print(
+        rust_list(
+            "TEXT_2D",
+            "/// Estimators that take text but validate X as 2-D: ValueError on 1-D X (the"
+            " encoders).",
+            text_2d,
         )
     )
     print(

@@ -102,10 +102,16 @@ rules! {
         running: "from tqdm import tqdm\nfor i in tqdm(range(3)):\n    pass",
     }
     MissingColumn = "missing-column", Error, "pandas" {
-        catches: "columns absent from a known column list, with \"did you mean\"",
+        catches: "columns absent from a known column list, with \"did you mean\"; a column name dropped without `axis=1` (drop looks among the rows)",
         why: "selecting a label a frame lacks: KeyError",
         crashing: "df = pd.DataFrame({'Age': [1]})\ndf['age']",
         running: "df = pd.DataFrame({'Age': [1]})\ndf['Age']",
+    }
+    AmbiguousTruth = "ambiguous-truth", Error, "pandas" {
+        catches: "a Series or DataFrame (`df['a'] > 1`) as the test of `if`/`while`, an operand of `and`/`or`, under `not`, or in a chained comparison",
+        why: "pandas will not choose between any() and all(): ValueError: The truth value of a Series is ambiguous",
+        crashing: "df = pd.DataFrame({'a': [1, 2]})\ndf[(df['a'] > 0) and (df['a'] < 2)]",
+        running: "df = pd.DataFrame({'a': [1, 2]})\ndf[(df['a'] > 0) & (df['a'] < 2)]",
     }
     DroppedAgain = "dropped-again", Error, "pandas" {
         catches: "labels dropped in place by an earlier cell (or a re-run of this one) dropped again",
@@ -126,8 +132,8 @@ rules! {
         running: "df = pd.DataFrame({'a': [1, 2]})\ndf['b'] = [1, 2]",
     }
     ValueConversion = "value-conversion", Error, "pandas" {
-        catches: "`astype(int)` / `to_numeric` of values that do not parse, or NaN cast to int",
-        why: "a string that is not a number cannot be converted: ValueError",
+        catches: "`astype(int)` / `to_numeric` of values that do not parse, NaN cast to int, and numeric reductions (`mean`, `std`, `quantile`, `diff`, `corr`, ...) of text columns",
+        why: "a string that is not a number cannot be converted or computed with: ValueError / TypeError (Cannot perform reduction 'mean' with string dtype)",
         crashing: "df['Age'].astype(int)  # holds 'unknown'",
         running: "pd.to_numeric(df['Age'], errors='coerce')",
     }
@@ -144,7 +150,7 @@ rules! {
         running: "point = (1, 2)\npoint[1]",
     }
     MissingKey = "missing-key", Error, "Python values" {
-        catches: "literal keys a dict built from a literal in the cell lacks (and no code adds)",
+        catches: "literal keys a dict built from a literal in the cell lacks (and no code adds); step names a scikit-learn pipeline lacks (`pipe['clf']`, `pipe.named_steps['clf']`)",
         why: "reading a key a dict lacks raises: KeyError",
         crashing: "sizes = {\"small\": 1, \"large\": 3}\nsizes[\"medium\"]",
         running: "sizes = {\"small\": 1, \"large\": 3}\nsizes.get(\"medium\", 2)",
@@ -192,20 +198,20 @@ rules! {
         running: "a, b, c = (1, 2, 3)",
     }
     MissingAttribute = "missing-attribute", Error, "Signatures and attributes" {
-        catches: "attributes the kernel could not find on the live object, or its type certainly lacks (`[].shape`, `'s'.append`, methods Keras removed)",
+        catches: "attributes the kernel could not find on the live object, or its type certainly lacks (`[].shape`, `'s'.append`, methods Keras removed, `df.append` and the others pandas 2 removed, DataFrame methods on a Series)",
         why: "reading an attribute the object lacks: AttributeError",
         crashing: "values = [1, 2]\nvalues.shape",
         running: "values = [1, 2]\nlen(values)",
     }
     BadArguments = "bad-arguments", Error, "Signatures and attributes" {
-        catches: "arguments that do not fit the signature the kernel reads off the live callable, a `def` of the notebook, or a known library function",
+        catches: "arguments that do not fit the signature the kernel reads off the live callable, a `def` of the notebook, or a known library function (a scikit-learn classifier or regressor fitted without `y`, a DataFrame keyword such as `by=` given to a Series method)",
         why: "a call with too many, missing or unexpected arguments: TypeError",
         crashing: "def area(w, h):\n    return w * h\narea(2)",
         running: "def area(w, h):\n    return w * h\narea(2, 3)",
     }
     SklearnNotFitted = "sklearn-not-fitted", Error, "scikit-learn" {
-        catches: "predicting or transforming with an estimator that was never fitted",
-        why: "scikit-learn checks fitted state first: NotFittedError",
+        catches: "predicting or transforming with an estimator that was never fitted (also a `clone`), or reading what `fit` learns (`coef_`, `best_params_`)",
+        why: "scikit-learn checks fitted state first: NotFittedError; learnt attributes do not exist before fit: AttributeError",
         crashing: "model = LogisticRegression()\nmodel.predict(X)",
         running: "model = LogisticRegression().fit(X, y)\nmodel.predict(X)",
     }
@@ -240,13 +246,13 @@ rules! {
         running: "LinearRegression().fit(np.ones((10, 2)), np.ones(10))",
     }
     Sklearn1dInput = "sklearn-1d-input", Error, "scikit-learn" {
-        catches: "a 1-D array or Series where an estimator needs a 2-D X",
+        catches: "a 1-D array, list or Series where an estimator (the encoders too) needs a 2-D X",
         why: "input validation refuses 1-D data: ValueError: Expected 2D array, got 1D array instead",
         crashing: "model.fit(df['Age'], y)",
         running: "model.fit(df[['Age']], y)",
     }
     SklearnBadParams = "sklearn-bad-params", Error, "scikit-learn" {
-        catches: "invalid parameter combinations of an estimator",
+        catches: "invalid parameters of an estimator or split: solver and penalty that do not go together, unknown scorers, split sizes, more clusters/components/neighbours than samples, a first `partial_fit` without `classes`, grid keys naming no step of the pipeline, more `cv` folds than samples",
         why: "fit validates its parameters: ValueError",
         crashing: "LogisticRegression(solver='lbfgs', penalty='l1').fit(X, y)",
         running: "LogisticRegression(solver='liblinear', penalty='l1').fit(X, y)",

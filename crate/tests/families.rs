@@ -126,3 +126,28 @@ fn keras_targets_against_outputs_and_losses() {
 fn names_undefined_and_modules_called() {
     family("names.json");
 }
+
+#[test]
+fn pandas_columns_through_operations() {
+    family("pandas_columns_through_operations.json");
+}
+
+#[test]
+fn sklearn_estimators_loops_clones_and_params() {
+    family("sklearn_estimators_loops_clones_and_params.json");
+}
+
+#[test]
+fn pandas_text_reductions_series_methods_and_pandas_2_removals() {
+    family("pandas_series_frames_and_versions.json");
+}
+
+#[test]
+fn sklearn_inputs_of_fitted_models() {
+    family("sklearn_inputs_of_fitted_models.json");
+}
+
+#[test]
+fn pandas_truth_values_of_series_and_frames() {
+    family("pandas_truth_values.json");
+}

@@ -3550,3 +3550,32 @@ fn a_column_known_to_be_dropped_gets_no_did_you_mean() {
     let d = run(&[IMPORTS], "df['Name']", frame);
     assert!(!d[0].message.contains("did you mean"), "{}", d[0].message);
 }
+
+// ---------- missing-attribute: what pandas 2 removed
+
+/// TITANIC without dtypes: nothing says which pandas the kernel runs, and pandas 1 has `append`.
+#[test]
+fn removed_pandas_methods_only_when_the_kernel_shows_pandas_2() {
+    silent(&run(
+        &[IMPORTS],
+        "df = df.append(df)\nfor k, v in df.iteritems():\n    print(k)",
+        TITANIC,
+    ));
+    let pandas_1_text = TITANIC.replace(
+        r#""columns_complete": true}"#,
+        r#""columns_complete": true, "dtypes": {"Sex": "object"}}"#,
+    );
+    silent(&run(&[IMPORTS], "df = df.append(df)", &pandas_1_text));
+    let pandas_3_text = TITANIC.replace(
+        r#""columns_complete": true}"#,
+        r#""columns_complete": true, "dtypes": {"Sex": "str"}}"#,
+    );
+    let t = "df = df.append(df)";
+    fires(
+        &run(&[IMPORTS], t, &pandas_3_text),
+        t,
+        "missing-attribute",
+        "df.append",
+        &["removed by pandas 2.0", "pd.concat"],
+    );
+}

@@ -1,6 +1,8 @@
-//! `missing-column`: a column key that is not in a frame whose complete column list is known.
+//! `missing-column`: a column key that is not in a frame whose complete column list is known;
+//! and a text label dropped without `axis=1` from a frame whose index holds numbers.
 //! `df['c']`, `df[['a', 'c']]`, `df.c`, `df.loc[:, 'c']`, `drop(columns=...)`, `sort_values(by=...)`,
-//! `groupby(...)`, `set_index`, `dropna(subset=...)`, `astype({...})`, `agg({...})`,
+//! `groupby(...)`, `set_index`, `dropna(subset=...)`, `astype({...})`, `agg({...})`, named
+//! aggregations (`agg(total=('c', 'sum'))`, `pd.NamedAgg`),
 //! `rename(columns=..., errors='raise')`, and a grouped frame's `gb['c']`; `df.at[row, 'c']`, and
 //! the column parameters of the methods and functions of `KEY_PARAMETERS` (`pivot_table`, `melt`,
 //! `merge`, `drop_duplicates`, `value_counts`, `nlargest`, ...).
@@ -207,6 +209,16 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                     let axis = kw(keywords, "axis").or(args.get(1));
                     if axis_is_columns(axis) == Some(true) {
                         check_keys(labels, "dropped column ");
+                    } else if axis_is_columns(axis) == Some(false)
+                        && kw(keywords, "index").is_none()
+                        && kw(keywords, "columns").is_none()
+                    {
+                        let positional = axis.is_none() && kw(keywords, "labels").is_none();
+                        if let Some(d) =
+                            labels.and_then(|l| text_row_label(w, value, f, l, positional))
+                        {
+                            out.push(d);
+                        }
                     }
                 }
                 "sort_values" => {
@@ -267,12 +279,83 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                             }
                         }
                     }
+                    if matches!(attr.as_str(), "agg" | "aggregate") {
+                        let named: Vec<Key> = keywords
+                            .iter()
+                            .filter_map(|k| named_aggregation_column(w, &k.value))
+                            .collect();
+                        missing(w, value, f, named, "aggregated column ", out);
+                    }
                 }
                 _ => {}
             }
         }
         _ => {}
     }
+}
+
+/// The column of a named aggregation, `total=('b', 'sum')` or `pd.NamedAgg(column='b', ...)`.
+fn named_aggregation_column<'e>(w: &Walker, e: &'e Expr) -> Option<Key<'e>> {
+    let column = match e {
+        Expr::Seq {
+            kind: SeqKind::Tuple,
+            elts,
+            ..
+        } if elts.len() == 2 => &elts[0],
+        Expr::Call {
+            func,
+            args,
+            keywords,
+            ..
+        } if w.lib_path(func).as_deref() == Some("pandas.NamedAgg") => {
+            kw(keywords, "column").or(args.first())?
+        }
+        _ => return None,
+    };
+    Some(Key {
+        name: column.as_str_literal()?.to_string(),
+        range: column.range(),
+        literal: Some(column),
+    })
+}
+
+/// `df.drop('Survived')`: without `axis=1` drop looks for the label among the rows, and an index
+/// of numbers (a `RangeIndex`, or rows selected from one) has no text label: KeyError.
+/// `positional`: the label is the first argument and no axis is given, so `columns=` fixes it.
+fn text_row_label(
+    w: &Walker,
+    frame_expr: &Expr,
+    f: &Frame,
+    labels: &Expr,
+    positional: bool,
+) -> Option<Diagnostic> {
+    if !f.plain || f.index_class.as_deref() != Some("RangeIndex") {
+        return None;
+    }
+    let key = keys(w, labels)?.into_iter().next()?;
+    let name = frame_name(w, frame_expr, f);
+    let is_column = f.has(&key.name) == Some(true);
+    let mut d = Diagnostic::error(
+        Rule::MissingColumn,
+        format!(
+            "'{}' is {}, but drop() without axis=1 looks for it among the rows of {name}, whose index holds numbers: KeyError: \"['{}'] not found in axis\"; drop columns with columns=[...] or axis=1",
+            key.name,
+            if is_column { format!("a column of {name}") } else { "no row label".to_string() },
+            key.name,
+        ),
+        labels.range(),
+    );
+    if positional && is_column {
+        d = d.with_fix(Fix {
+            message: "Drop it as a column (columns=)".into(),
+            edits: vec![Edit {
+                range: TextRange::new(labels.range().start, labels.range().start),
+                content: "columns=".into(),
+            }],
+            run_cells: vec![],
+        });
+    }
+    Some(d)
 }
 
 /// The parameters of a DataFrame method that name columns, and their positions (after `self`).

@@ -6,7 +6,11 @@
 //!   columns: IndexError (slices never raise).
 //! - `missing-attribute`: the `.str` accessor of a Series of numbers or booleans, and the `.dt`
 //!   and `.cat` accessors of a Series of numbers, booleans or strings: AttributeError ("Can only
-//!   use .str accessor with string values").
+//!   use .str accessor with string values"); `df.append`, `iteritems` and the other methods
+//!   pandas 2 removed, when the kernel's `str` dtype shows it runs pandas 2 or later; the
+//!   methods only DataFrames have (`set_index`, `merge`, `iterrows`, ...) on a Series.
+//! - `bad-arguments`: the keywords only DataFrame methods take (`sort_values(by=)`,
+//!   `dropna(subset=)`, `rename(columns=)`, ...) given to a Series: TypeError.
 //! - `frame-length`: `df['c'] = [...]` (a list, tuple or array) of another length than the known
 //!   number of rows, `df.columns = [...]` of another length than the number of columns,
 //!   `pd.DataFrame(array, columns=[...])` naming another number of columns than the array has,
@@ -15,13 +19,21 @@
 //!   or string element (None is left out): TypeError.
 //! - `operand-type`: arithmetic (`+ - / // **`) of a Series of strings with numbers, or of a
 //!   Series of numbers with strings: TypeError.
+//! - `value-conversion`: numeric reductions (`mean`, `std`, `quantile`, `diff`, ...) of a Series
+//!   of strings, and of a kernel frame or its groups holding a `str` column, and `corr`/`cov` of
+//!   such a frame, without `numeric_only=True`: TypeError / ValueError. Frame-wide ones only for
+//!   the `str` dtype the kernel reports (pandas 3): pandas 1 left text columns out silently.
 
 use crate::codes::Rule;
 use crate::diagnostic::Diagnostic;
 use crate::ir::{Expr, Keyword, SeqKind};
-use crate::semantics::pandas::{literal_dtype, literal_len};
+use crate::semantics::pandas::{
+    keys, literal_dtype, literal_len, FRAME_ONLY_ATTRIBUTES, FRAME_ONLY_KEYWORDS,
+    REMOVED_BY_PANDAS_2,
+};
+use crate::summary::Category;
 
-use crate::semantics::abstract_value::Val;
+use crate::semantics::abstract_value::{Frame, Val};
 use crate::semantics::eval::int_of;
 use crate::summary::tuple_text;
 use crate::walker::state::Walker;
@@ -240,6 +252,204 @@ pub fn check_stmt(w: &Walker, stmt: &crate::ir::Stmt, out: &mut Vec<Diagnostic>)
     ));
 }
 
+/// Reductions and transforms that compute with numbers: pandas raises TypeError on text
+/// ("Cannot perform reduction 'mean' with string dtype"). `sum`, `min`, `max` and `cumsum` work
+/// on text (they concatenate or compare) and are not here.
+const NUMERIC_REDUCTIONS: &[&str] = &[
+    "mean",
+    "median",
+    "std",
+    "var",
+    "sem",
+    "skew",
+    "kurt",
+    "kurtosis",
+    "prod",
+    "product",
+    "quantile",
+    "cumprod",
+    "diff",
+    "pct_change",
+];
+
+/// The first column of `f` (a plain frame the kernel summarised) whose dtype is pandas 3's
+/// `str`, among those `keep` accepts.
+fn text_column(f: &Frame, keep: impl Fn(&str) -> bool) -> Option<&str> {
+    if !f.plain || f.origin.is_none() {
+        return None;
+    }
+    f.columns
+        .as_ref()?
+        .iter()
+        .map(String::as_str)
+        .find(|c| keep(c) && f.column_info.get(*c).and_then(|i| i.dtype.as_deref()) == Some("str"))
+}
+
+/// `s.mean()` of a Series of strings; `df.mean()`, `df.corr()` or `df.groupby(key).mean()` of a
+/// kernel frame with a `str` column outside the keys, with no `numeric_only=True`.
+fn text_reduction(w: &Walker, func: &Expr, args: &[Expr], keywords: &[Keyword]) -> Option<String> {
+    let Expr::Attribute { value, attr, .. } = func else {
+        return None;
+    };
+    let method = attr.as_str();
+    let frame_wide = matches!(method, "corr" | "cov");
+    if !(NUMERIC_REDUCTIONS.contains(&method) || frame_wide)
+        || keywords
+            .iter()
+            .any(|k| !matches!(k.name.as_deref(), Some("axis" | "skipna")))
+        || args.len() > usize::from(matches!(method, "quantile"))
+    {
+        return None;
+    }
+    let fix =
+        "pass numeric_only=True, or select the numeric columns first (select_dtypes('number'))";
+    match w.eval(value) {
+        Val::Series(s) if !frame_wide && s.len != Some(0) => {
+            let dtype = series_dtype(w, value)?;
+            matches!(dtype.as_str(), "str" | "string").then(|| {
+                format!(
+                    "{} holds {dtype} values: .{method}() computes with numbers and raises TypeError: Cannot perform reduction '{method}' with string dtype; convert it first (pd.to_numeric) or pick a numeric column",
+                    w.shown(value, "the Series")
+                )
+            })
+        }
+        Val::Frame(f) => {
+            let column = text_column(&f, |_| true)?;
+            let error: &str = if frame_wide {
+                "ValueError: could not convert string to float"
+            } else {
+                &format!("TypeError: Cannot perform reduction '{method}' with string dtype")
+            };
+            Some(format!(
+                "column '{column}' of {} holds text (str): {}.{method}() raises {error}; {fix}",
+                w.shown(value, "the frame"),
+                w.shown(value, "the frame"),
+            ))
+        }
+        Val::GroupBy(_) if !frame_wide => {
+            // `df.groupby(keys).mean()`: the key columns are left out of what is averaged.
+            let Expr::Call {
+                func: by_func,
+                args: by_args,
+                keywords: by_keywords,
+                ..
+            } = &**value
+            else {
+                return None;
+            };
+            let Expr::Attribute {
+                value: frame,
+                attr: by,
+                ..
+            } = &**by_func
+            else {
+                return None;
+            };
+            let plain_keywords = by_keywords
+                .iter()
+                .all(|k| matches!(k.name.as_deref(), Some("as_index" | "sort" | "dropna")));
+            if by != "groupby" || by_args.len() != 1 || !plain_keywords {
+                return None;
+            }
+            let Val::Frame(f) = w.eval(frame) else {
+                return None;
+            };
+            let group_keys: Vec<String> =
+                keys(w, &by_args[0])?.into_iter().map(|k| k.name).collect();
+            let column = text_column(&f, |c| !group_keys.iter().any(|k| k == c))?;
+            Some(format!(
+                "column '{column}' of {} holds text (str) and is not a group key: .{method}() of the groups raises TypeError: dtype 'str' does not support operation '{method}'; pass numeric_only=True, or select the numeric columns after groupby (groupby(...)[['a', 'b']])",
+                w.shown(frame, "the frame"),
+            ))
+        }
+        _ => None,
+    }
+}
+
+/// `df['a'].set_index(...)`: a method only DataFrames have, on a Series.
+fn frame_only_attribute(w: &Walker, value: &Expr, attr: &str) -> Option<String> {
+    if !FRAME_ONLY_ATTRIBUTES.contains(&attr) || w.pandas_extended {
+        return None;
+    }
+    let Val::Series(_) = w.eval(value) else {
+        return None;
+    };
+    let shown = w.shown(value, "the Series");
+    Some(format!(
+        "{shown} is a Series, and .{attr} belongs to DataFrames: AttributeError: 'Series' object has no attribute '{attr}'{}",
+        column_selection_hint(w, value)
+    ))
+}
+
+/// `df['a'].sort_values(by='a')`: a keyword of the DataFrame method, given to the Series one.
+fn frame_only_keyword(w: &Walker, func: &Expr, keywords: &[Keyword]) -> Option<String> {
+    let Expr::Attribute { value, attr, .. } = func else {
+        return None;
+    };
+    let keyword = keywords
+        .iter()
+        .filter_map(|k| k.name.as_deref())
+        .find(|k| FRAME_ONLY_KEYWORDS.contains(&(attr.as_str(), *k)))?;
+    let Val::Series(_) = w.eval(value) else {
+        return None;
+    };
+    Some(format!(
+        "{} is a Series, whose .{attr}() has no {keyword}= (that is the DataFrame method's): TypeError: Series.{attr}() got an unexpected keyword argument '{keyword}'{}",
+        w.shown(value, "the Series"),
+        column_selection_hint(w, value)
+    ))
+}
+
+/// `; select a DataFrame with df[['a']]` for a column picked with `df['a']`.
+fn column_selection_hint(w: &Walker, value: &Expr) -> String {
+    match value {
+        Expr::Subscript {
+            value: frame,
+            index,
+            ..
+        } if index.as_str_literal().is_some() => format!(
+            "; select a DataFrame with {}[[{}]]",
+            w.text(frame.range()),
+            w.text(index.range())
+        ),
+        _ => String::new(),
+    }
+}
+
+/// Does the kernel run pandas 2 or later? It does when it reports a column or Series of the `str`
+/// dtype, which pandas 1 never had (its text is `object`, its `StringDtype` prints `string`).
+fn kernel_pandas_2(w: &Walker) -> bool {
+    let Some(summaries) = w.ctx.summaries else {
+        return false;
+    };
+    summaries.objects.values().any(|o| {
+        o.str_fact(Category::R, "dtype") == Some("str")
+            || o.representation
+                .get("dtypes")
+                .and_then(|d| d.as_object())
+                .is_some_and(|d| d.values().any(|t| t.as_str() == Some("str")))
+    })
+}
+
+/// `df.append(...)`, `s.iteritems()`, ... of a frame or Series when the kernel runs pandas 2 or
+/// later, which removed them: AttributeError.
+fn removed_attribute(w: &Walker, value: &Expr, attr: &str) -> Option<String> {
+    let (_, frame_had, series_had, instead) = REMOVED_BY_PANDAS_2
+        .iter()
+        .find(|(name, ..)| *name == attr)?;
+    let (class, had) = match w.eval(value) {
+        Val::Frame(f) if f.plain => ("DataFrame", *frame_had),
+        Val::Series(_) => ("Series", *series_had),
+        _ => return None,
+    };
+    if !had || w.pandas_extended || !kernel_pandas_2(w) {
+        return None;
+    }
+    Some(format!(
+        "{class}.{attr} was removed by pandas 2.0, and the kernel runs pandas 2 or later (it holds columns of the str dtype): AttributeError: '{class}' object has no attribute '{attr}'; use {instead}",
+    ))
+}
+
 /// `pd.concat(a, b)` (frames not in a list) and `pd.concat([a, 1])` (an element that is not
 /// a pandas object): TypeError.
 fn concat_problem(w: &Walker, func: &Expr, args: &[Expr]) -> Option<String> {
@@ -342,6 +552,12 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
             if let Some(message) = concat_problem(w, func, args) {
                 out.push(Diagnostic::error(Rule::BadArguments, message, *range));
             }
+            if let Some(message) = frame_only_keyword(w, func, keywords) {
+                out.push(Diagnostic::error(Rule::BadArguments, message, *range));
+            }
+            if let Some(message) = text_reduction(w, func, args, keywords) {
+                out.push(Diagnostic::error(Rule::ValueConversion, message, *range));
+            }
         }
         Expr::BinOp {
             op,
@@ -354,6 +570,14 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
             }
         }
         Expr::Attribute { value, attr, range } => {
+            if let Some(message) = frame_only_attribute(w, value, attr) {
+                out.push(Diagnostic::error(Rule::MissingAttribute, message, *range));
+                return;
+            }
+            if let Some(message) = removed_attribute(w, value, attr) {
+                out.push(Diagnostic::error(Rule::MissingAttribute, message, *range));
+                return;
+            }
             let Some(dtype) = series_dtype(w, value) else {
                 return;
             };

@@ -19,6 +19,7 @@ pub mod shapes;
 pub mod sklearn;
 pub mod targets;
 pub mod torch;
+pub mod truth;
 pub mod value_checks;
 
 use crate::diagnostic::Diagnostic;
@@ -43,6 +44,7 @@ impl Checks for AllRules {
         pytypes::check_stmt(w, stmt, out);
         shapes::check_stmt(w, stmt, out);
         frames::check_stmt(w, stmt, out);
+        truth::check_stmt(w, stmt, out);
     }
 
     fn expression(&self, w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
@@ -55,6 +57,7 @@ impl Checks for AllRules {
         plots::check(w, expr, out);
         numpy_calls::check(w, expr, out);
         frames::check(w, expr, out);
+        truth::check(w, expr, out);
         value_checks::check(w, expr, out);
         api::check(w, expr, out);
         pytypes::check(w, expr, out);

@@ -1,9 +1,14 @@
 //! scikit-learn rules.
 //!
-//! - `sklearn-not-fitted`: `predict`/`transform`/`score`/... on an estimator that is not fitted.
+//! - `sklearn-not-fitted`: `predict`/`transform`/`score`/... on an estimator that is not fitted,
+//!   and the attributes `fit` learns (`coef_`, `best_params_`: a trailing underscore, by
+//!   scikit-learn's convention, which no unfitted estimator of its own has).
 //! - `sklearn-feature-mismatch`: data whose column count or names differ from what the estimator
 //!   was fitted on (`n_features_in_`, `feature_names_in_`).
-//! - `sklearn-1d-input`: a Series or 1-D array as `X` of an estimator that needs 2-D data.
+//! - `sklearn-1d-input`: a Series, 1-D array or flat list as `X` of an estimator that needs 2-D
+//!   data (`NUMERIC_2D`, and the encoders of `TEXT_2D`).
+//! - `bad-arguments`: `fit(X)` without `y` of a classifier or regressor (`SAMPLE_CHECKED`).
+//! - `missing-key`: `pipe['clf']`, `pipe.named_steps['clf']` naming no step of the pipeline.
 //! - `sklearn-string-input`: a frame with a column of non-numeric strings into an estimator that
 //!   only takes numbers (encoders and vectorizers are not in the table).
 //! - `sklearn-nan-input`: data with NaN into an estimator that rejects NaN (scalers, tree models,
@@ -12,22 +17,28 @@
 //! - `sklearn-sample-mismatch`: X and y of different lengths into `fit`/`score` of an estimator
 //!   that checks them, or arrays of different lengths into `train_test_split`.
 //! - `sklearn-bad-params`: `LogisticRegression` solver and penalty that do not go together; a
-//!   `scoring` name no scorer has; `test_size`/`train_size` out of range; more k-means clusters
-//!   or PCA components than the data allows; more neighbours than fitted samples.
+//!   `scoring` name no scorer has; `test_size`/`train_size` out of range (or summing past 1);
+//!   more k-means clusters or PCA components than the data allows; more neighbours than fitted
+//!   samples; a first `partial_fit` without `classes`; a search grid or `set_params` naming a
+//!   step its pipeline lacks; more `cv` folds than samples in cross-validation or a search.
 //!
 //! The tables of estimators and scorer names are read off scikit-learn by
 //! `scripts/sklearn_tables.py` (`sklearn_tables.rs`).
 
 use crate::semantics::sklearn::{data_shape, is_confusion_display, matrix_classes};
-use crate::semantics::sklearn::{KNOWN, STATELESS};
+use crate::semantics::sklearn::{
+    pipeline_has_parameter, KNOWN, PARTIAL_FIT_NEEDS_CLASSES, STATELESS,
+};
 
 use crate::codes::Rule;
 use crate::diagnostic::Diagnostic;
-use crate::ir::{keyword, Expr, Keyword, Literal};
+use crate::ir::{keyword, Expr, Keyword, Literal, TextRange};
 
 use crate::ir_scan::unpacks;
 use crate::semantics::abstract_value::{ArrayLib, Estimator, Val};
-use crate::semantics::sklearn_tables::{ACCEPTS_NAN, NUMERIC_2D, SAMPLE_CHECKED, SCORER_NAMES};
+use crate::semantics::sklearn_tables::{
+    ACCEPTS_NAN, NUMERIC_2D, SAMPLE_CHECKED, SCORER_NAMES, TEXT_2D,
+};
 use crate::walker::state::Walker;
 
 impl Estimator {
@@ -121,20 +132,37 @@ fn x_problem(w: &Walker, est: &Estimator, x: &Expr, call: &str) -> Option<Diagno
     } else {
         format!("{} (the first step of {})", first.class, est.class)
     };
-    if first.is_sklearn() && NUMERIC_2D.contains(&first.class.as_str()) {
+    let class_of_first = first.class.as_str();
+    if first.is_sklearn()
+        && (NUMERIC_2D.contains(&class_of_first) || TEXT_2D.contains(&class_of_first))
+    {
         let one_d = match &xv {
-            Val::Series(_) => true,
-            Val::Array(a) => a.shape.len() == 1,
-            _ => false,
+            Val::Series(_) => Some("Series"),
+            Val::Array(a) if a.shape.len() == 1 => Some("1-D array"),
+            Val::Strs { type_name, .. } if type_name == "list" => Some("list"),
+            v @ Val::Items { type_name, .. } if type_name == "list" => {
+                crate::semantics::numpy::literal_array(v)
+                    .filter(|a| a.shape.len() == 1)
+                    .map(|_| "list")
+            }
+            _ => None,
         };
-        if one_d {
+        if let Some(kind) = one_d {
             return Some(Diagnostic::error(
                 Rule::Sklearn1dInput,
-                format!("{call} needs 2-D X but {xname} is 1-D (a {}); reshape it with .reshape(-1, 1) or pass a DataFrame: ValueError",
-                    if matches!(xv, Val::Series(_)) { "Series" } else { "1-D array" }),
+                format!(
+                    "{call} needs 2-D X but {xname} is 1-D (a {kind}); {}: ValueError",
+                    if kind == "list" {
+                        "write one list per sample, such as [[3.0]] or [[x] for x in values]"
+                    } else {
+                        "reshape it with .reshape(-1, 1) or pass a DataFrame"
+                    }
+                ),
                 x.range(),
             ));
         }
+    }
+    if first.is_sklearn() && NUMERIC_2D.contains(&first.class.as_str()) {
         if let Some(what) = non_numeric(first, &xv, xname) {
             return Some(Diagnostic::error(
                 Rule::SklearnStringInput,
@@ -311,6 +339,23 @@ fn scoring_argument<'e>(path: &str, args: &'e [Expr], keywords: &'e [Keyword]) -
 /// `test_size` / `train_size` of `train_test_split` outside what it takes: a float in (0, 1) or
 /// an int from 1 to the number of samples less one.
 fn split_size(keywords: &[Keyword], n: Option<i64>) -> Option<Diagnostic> {
+    let fraction = |param: &str| match keyword(keywords, param) {
+        Some(Expr::Literal {
+            value: Literal::Float(f),
+            ..
+        }) => Some(*f),
+        _ => None,
+    };
+    if let (Some(test), Some(train)) = (fraction("test_size"), fraction("train_size")) {
+        let sum = test + train;
+        if sum > 1.0 && test < 1.0 && train < 1.0 {
+            return Some(Diagnostic::error(
+                Rule::SklearnBadParams,
+                format!("test_size={test} and train_size={train} add up to {}, more than all the samples: train_test_split raises ValueError; make them sum to 1 or less", (sum * 1000.0).round() / 1000.0),
+                keyword(keywords, "train_size")?.range(),
+            ));
+        }
+    }
     for param in ["test_size", "train_size"] {
         let Some(e @ Expr::Literal { value, .. }) = keyword(keywords, param) else {
             continue;
@@ -368,6 +413,84 @@ fn size_problem(est: &Estimator, rows: Option<i64>, cols: Option<i64>) -> Option
     }
 }
 
+/// `search.fit(...)` of a search whose grid names a parameter its pipeline lacks, and
+/// `pipe.set_params(step__param=...)` naming a step the pipeline lacks: ValueError.
+fn invalid_parameter(
+    est: &Estimator,
+    attr: &str,
+    keywords: &[Keyword],
+    name: &str,
+) -> Option<String> {
+    let key = match attr {
+        "fit" => est.invalid_grid_key.clone()?,
+        "set_params" => keywords
+            .iter()
+            .filter_map(|k| k.name.as_deref())
+            .find(|k| !pipeline_has_parameter(est, k))?
+            .to_string(),
+        _ => return None,
+    };
+    let steps = &est.step_names;
+    let prefix = key.split_once("__").map_or(key.as_str(), |(step, _)| step);
+    let known = if steps.is_empty() {
+        String::new()
+    } else {
+        format!(" (its steps: {})", super::list_preview(steps, 8))
+    };
+    Some(format!(
+        "'{key}' names no parameter of the pipeline{known}: a pipeline's parameters are 'step__param' with the name of one of its steps; {name}.{attr}() raises ValueError: Invalid parameter '{prefix}' for estimator Pipeline"
+    ))
+}
+
+/// The classifier or regressor that `est.fit(X)` fits on no targets: `est`, or the last step of
+/// a pipeline, built in this cell (the kernel's objects are checked against the signature it
+/// reads off them, `rules::api`).
+fn fitted_on_targets(est: &Estimator) -> Option<&Estimator> {
+    est.constructed_at?;
+    if est.class == "Pipeline" {
+        return fitted_on_targets(est.inner.last()?);
+    }
+    (est.is_sklearn() && SAMPLE_CHECKED.contains(&est.class.as_str())).then_some(est)
+}
+
+fn is_search(class: &str) -> bool {
+    matches!(
+        class,
+        "GridSearchCV" | "RandomizedSearchCV" | "HalvingGridSearchCV" | "HalvingRandomSearchCV"
+    )
+}
+
+/// The functions of `sklearn.model_selection` that split X into `cv` folds (keyword-only).
+const CROSS_VALIDATING: &[&str] = &[
+    "cross_val_score",
+    "cross_validate",
+    "cross_val_predict",
+    "learning_curve",
+    "validation_curve",
+];
+
+/// `cv` left out: 5 folds since scikit-learn 0.22 (3 before): only fewer than 3 samples are
+/// certainly too few whatever the release.
+const DEFAULT_FOLDS: i64 = 3;
+
+/// `cv=k` folds of `rows` samples: KFold (and StratifiedKFold) cannot make more folds than samples.
+fn too_many_folds(folds: Option<i64>, rows: Option<i64>, call: &str) -> Option<String> {
+    let (k, n) = (folds?, rows?);
+    (k > n).then(|| format!("{call} splits X into {k} folds but it has {n} samples: ValueError: Cannot have number of splits n_splits={k} greater than the number of samples: n_samples={n}; pass cv={n} or fewer"))
+}
+
+/// `partial_fit(X, y)` without `classes` on a classifier that was never fitted: its first call
+/// must name every class.
+fn first_partial_fit_without_classes(est: &Estimator) -> Option<String> {
+    let class = est.class.as_str();
+    // An `MLPClassifier` with `solver='lbfgs'` has no `partial_fit` at all.
+    let known = PARTIAL_FIT_NEEDS_CLASSES.contains(&class)
+        && !(class == "MLPClassifier" && est.params.contains_key("solver"));
+    (est.is_sklearn() && known && est.fitted == Some(false)).then(|| {
+        format!("the first partial_fit of {class} must be given every class the data will hold (classes=[...]): ValueError: classes must be passed on the first call to partial_fit")
+    })
+}
+
 /// `predict`, `kneighbors`, ... of a k-neighbors model fitted in this cell on fewer samples than
 /// its `n_neighbors` (5 by default).
 fn too_few_neighbors(est: &Estimator) -> Option<String> {
@@ -399,7 +522,70 @@ fn x_arg<'e>(args: &'e [Expr], keywords: &'e [Keyword]) -> Option<&'e Expr> {
     })
 }
 
+/// `model.coef_` of a scikit-learn estimator that is not fitted: AttributeError (NotFittedError,
+/// an AttributeError, from the properties).
+fn learnt_attribute(w: &Walker, value: &Expr, attr: &str, range: TextRange) -> Option<Diagnostic> {
+    if !attr.ends_with('_') || attr.starts_with('_') {
+        return None;
+    }
+    let Val::Estimator(est) = w.eval(value) else {
+        return None;
+    };
+    if est.fitted != Some(false) || !est.is_sklearn() || !est.unfitted_raises() {
+        return None;
+    }
+    let name = w.shown(value, "the estimator");
+    Some(Diagnostic::error(
+        Rule::SklearnNotFitted,
+        format!(
+            "{name}.{attr} is learnt by fit, and this {} is not fitted yet; call {name}.fit(...) first: AttributeError",
+            est.class
+        ),
+        range,
+    ))
+}
+
+/// `pipe['clf']` and `pipe.named_steps['clf']` of a pipeline with no step of that name.
+fn missing_step(w: &Walker, value: &Expr, index: &Expr) -> Option<Diagnostic> {
+    let step = index.as_str_literal()?;
+    let pipe = match value {
+        Expr::Attribute { value, attr, .. } if attr == "named_steps" => value,
+        _ => value,
+    };
+    let Val::Estimator(est) = w.eval(pipe) else {
+        return None;
+    };
+    if est.class != "Pipeline" || !est.is_sklearn() || est.step_names.is_empty() {
+        return None;
+    }
+    if est.step_names.iter().any(|s| s == step) {
+        return None;
+    }
+    let mut message = format!(
+        "{} has no step '{step}' (its steps: {})",
+        w.shown(pipe, "the pipeline"),
+        super::list_preview(&est.step_names, 8)
+    );
+    if let Some(s) = super::suggest(step, est.step_names.iter().map(String::as_str)) {
+        message.push_str(&format!("; did you mean '{s}'?"));
+    }
+    message.push_str(": KeyError");
+    Some(Diagnostic::error(Rule::MissingKey, message, index.range()))
+}
+
 pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
+    if let Expr::Subscript { value, index, .. } = expr {
+        if let Some(d) = missing_step(w, value, index) {
+            out.push(d);
+        }
+        return;
+    }
+    if let Expr::Attribute { value, attr, range } = expr {
+        if let Some(d) = learnt_attribute(w, value, attr, *range) {
+            out.push(d);
+        }
+        return;
+    }
     let Expr::Call {
         func,
         args,
@@ -444,6 +630,28 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
         if let Some(d) = cross_validation_x(w, &path, args, keywords) {
             out.push(d);
             return;
+        }
+        if let Some(function) = path
+            .strip_prefix("sklearn.model_selection.")
+            .and_then(|p| p.rsplit('.').next())
+            .filter(|f| CROSS_VALIDATING.contains(f))
+        {
+            let folds = match keyword(keywords, "cv") {
+                Some(Expr::Literal {
+                    value: Literal::Int(k),
+                    ..
+                }) => Some(*k),
+                Some(_) => None,
+                None => Some(DEFAULT_FOLDS),
+            };
+            let rows = args
+                .get(1)
+                .or_else(|| keyword(keywords, "X"))
+                .and_then(|x| n_samples(&w.eval(x)));
+            if let Some(msg) = too_many_folds(folds, rows, function) {
+                out.push(Diagnostic::error(Rule::SklearnBadParams, msg, *range));
+                return;
+            }
         }
         if path == "sklearn.model_selection.train_test_split" {
             if unpacks(args, keywords) {
@@ -510,8 +718,10 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
     if uses_fitted && est.fitted == Some(false) && est.unfitted_raises() {
         let where_ = if est.constructed_at.is_some() {
             "it was created in this cell and not fitted before"
-        } else {
+        } else if est.name.is_some() {
             "the kernel reports it unfitted"
+        } else {
+            "it is a clone, which keeps the parameters but nothing fit learnt"
         };
         out.push(Diagnostic::error(
             Rule::SklearnNotFitted,
@@ -519,6 +729,38 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
             *range,
         ));
         return;
+    }
+    if attr == "fit" && is_search(class) && est.constructed_at.is_some() {
+        let folds = match est.params.get("cv") {
+            Some(Literal::Int(k)) => Some(*k),
+            Some(_) => None,
+            None => Some(DEFAULT_FOLDS),
+        };
+        let rows = x_arg(args, keywords).and_then(|x| n_samples(&w.eval(x)));
+        if let Some(msg) = too_many_folds(folds, rows, &format!("{name}.fit()")) {
+            out.push(Diagnostic::error(Rule::SklearnBadParams, msg, *range));
+            return;
+        }
+    }
+    if let Some(msg) = invalid_parameter(&est, attr, keywords, name) {
+        out.push(Diagnostic::error(Rule::SklearnBadParams, msg, *range));
+        return;
+    }
+    if attr == "fit" && args.len() == 1 && keywords.is_empty() {
+        if let Some(learner) = fitted_on_targets(&est) {
+            out.push(Diagnostic::error(
+                Rule::BadArguments,
+                format!("{} learns from targets, and {name}.fit() is given X alone; pass y as well ({name}.fit(X, y)): TypeError: missing argument 'y' (ValueError: requires y, where y defaults to None)", learner.class),
+                *range,
+            ));
+            return;
+        }
+    }
+    if attr == "partial_fit" && args.len() < 3 && keyword(keywords, "classes").is_none() {
+        if let Some(msg) = first_partial_fit_without_classes(&est) {
+            out.push(Diagnostic::error(Rule::SklearnBadParams, msg, *range));
+            return;
+        }
     }
     if uses_fitted || attr == "kneighbors" {
         if let Some(msg) = too_few_neighbors(&est).filter(|_| est.is_sklearn()) {
@@ -560,10 +802,7 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
         }
     }
     if fits || attr == "score" {
-        let search = matches!(
-            class,
-            "GridSearchCV" | "RandomizedSearchCV" | "HalvingGridSearchCV" | "HalvingRandomSearchCV"
-        );
+        let search = is_search(class);
         // The search looks its scorer up when `fit` starts; a string parameter is `'name'`.
         let scoring = est.param("scoring").filter(|_| search && attr == "fit");
         let scorer = scoring

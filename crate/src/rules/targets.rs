@@ -95,6 +95,8 @@ const METRICS: &[(&str, [&str; 2])] = &[
 /// supported", "Unknown label type").
 const LABELS_AND_SCORES: &[&str] = &[
     "average_precision_score",
+    "brier_score_loss",
+    "d2_log_loss_score",
     "det_curve",
     "log_loss",
     "precision_recall_curve",
@@ -134,8 +136,10 @@ fn classifier_fitted_by<'e>(est: &'e Estimator, attr: &str) -> Option<&'e Estima
     }
     match est.class.as_str() {
         "Pipeline" => classifier_fitted_by(est.inner.last()?, attr),
+        // `score` of a search without `scoring` is the refitted estimator's own score.
         "GridSearchCV" | "RandomizedSearchCV"
-            if attr == "fit" && !est.params.contains_key("refit") =>
+            if !est.params.contains_key("refit")
+                && (attr == "fit" || !est.params.contains_key("scoring")) =>
         {
             classifier_fitted_by(est.inner.first()?, attr)
         }
@@ -259,15 +263,13 @@ fn cross_validation(
     };
     let y = args.get(2).or_else(|| keyword(keywords, "y"))?;
     let (v, nan) = non_integer(w, y)?;
-    if !is_classifier(&est) {
-        return None;
-    }
+    let clf = classifier_fitted_by(&est, "fit")?;
     Some(Diagnostic::error(
         Rule::SklearnContinuousTarget,
         format!(
             "{}: {function} fits the classifier {} on folds that hold them, which raises ValueError: Unknown label type; use a regressor for continuous targets, or bin them into classes first",
             holds(w, y, v, nan),
-            est.class
+            clf.class
         ),
         y.range(),
     ))

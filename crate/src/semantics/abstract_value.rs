@@ -246,6 +246,11 @@ pub struct Estimator {
     pub constructed_at: Option<TextRange>,
     /// The estimators of a pipeline's steps, or a search's estimator, when this cell built them.
     pub inner: Vec<Estimator>,
+    /// The names of a pipeline's steps (`R.steps`, or as this cell named them); for a search, those
+    /// of the pipeline it searches.
+    pub step_names: Vec<String>,
+    /// A key of a search's parameter grid that its pipeline has no parameter for: `fit` raises.
+    pub invalid_grid_key: Option<String>,
 }
 
 /// `"<class 'a.B'>"` -> `"a.B"`.
@@ -471,6 +476,20 @@ pub fn from_summary(name: &str, obj: &ObjectSummary) -> Val {
                         .collect()
                 })
                 .unwrap_or_default(),
+            // Named steps of a pipeline only (a ColumnTransformer's entries carry columns).
+            step_names: obj
+                .representation
+                .get("steps")
+                .and_then(Value::as_array)
+                .filter(|_| type_name.ends_with(".Pipeline"))
+                .and_then(|steps| {
+                    steps
+                        .iter()
+                        .map(|s| Some(s.get(0)?.as_str()?.to_string()))
+                        .collect::<Option<Vec<_>>>()
+                })
+                .unwrap_or_default(),
+            invalid_grid_key: None,
             kernel_params: obj
                 .representation
                 .get("params")

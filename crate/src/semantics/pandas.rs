@@ -256,6 +256,63 @@ pub fn is_frame_attribute(name: &str) -> bool {
     ATTRS.contains(&name)
 }
 
+/// Methods and attributes pandas removed by 2.0 (from its release notes: 1.0 and 2.0 removed
+/// what earlier releases had deprecated): for each, whether a DataFrame had it, whether a Series
+/// had it, and what replaces it. `is_frame_attribute` keeps them, as pandas 1 has them.
+pub const REMOVED_BY_PANDAS_2: &[(&str, bool, bool, &str)] = &[
+    ("append", true, true, "pd.concat([this, other])"),
+    ("iteritems", true, true, ".items()"),
+    ("mad", true, true, "(x - x.mean()).abs().mean()"),
+    ("tshift", true, true, ".shift(freq=...)"),
+    ("slice_shift", true, true, ".shift()"),
+    ("lookup", true, false, ".loc with .melt() or numpy indexing"),
+    ("ix", true, false, ".loc (labels) or .iloc (positions)"),
+    ("as_matrix", true, false, ".to_numpy()"),
+    ("get_values", true, true, ".to_numpy()"),
+    ("get_value", true, true, ".at[row, col]"),
+    ("set_value", true, true, ".at[row, col] = value"),
+    ("get_dtype_counts", true, false, ".dtypes.value_counts()"),
+    ("ftypes", true, false, ".dtypes"),
+    ("is_monotonic", false, true, ".is_monotonic_increasing"),
+    ("valid", false, true, ".dropna()"),
+];
+
+/// DataFrame methods and attributes a Series has never had (pandas 0.x to 3.x): on a column
+/// selected with `df['a']`, AttributeError.
+pub const FRAME_ONLY_ATTRIBUTES: &[&str] = &[
+    "assign",
+    "boxplot",
+    "columns",
+    "corrwith",
+    "insert",
+    "iterrows",
+    "itertuples",
+    "join",
+    "melt",
+    "merge",
+    "pivot",
+    "pivot_table",
+    "query",
+    "select_dtypes",
+    "set_index",
+    "stack",
+    "style",
+    "to_records",
+];
+
+/// Keywords that only the DataFrame version of a method takes (they name columns): the
+/// Series version raises TypeError: got an unexpected keyword argument.
+pub const FRAME_ONLY_KEYWORDS: &[(&str, &str)] = &[
+    ("sort_values", "by"),
+    ("dropna", "subset"),
+    ("drop_duplicates", "subset"),
+    ("duplicated", "subset"),
+    ("rename", "columns"),
+    ("nlargest", "columns"),
+    ("nsmallest", "columns"),
+    ("value_counts", "subset"),
+];
+
 /// pandas methods that return None when given `inplace=True` (their docs: "DataFrame or None").
 pub const PANDAS_INPLACE: &[&str] = &[
     "bfill",
@@ -441,12 +498,44 @@ pub fn new_frame(w: &dyn Eval, path: &str, args: &[Expr], keywords: &[Keyword]) 
     match path {
         "pandas.Series" => return new_series(w, args, keywords),
         "pandas.concat" => return concatenated(w, args, keywords),
+        "pandas.read_csv" | "pandas.read_table" => return read_columns(w, args, keywords),
+        "pandas.merge" | "pandas.melt" => {
+            let (data, rest) = match args.split_first() {
+                Some((data, rest)) => (data, rest),
+                None => (
+                    kw(
+                        keywords,
+                        if path == "pandas.merge" {
+                            "left"
+                        } else {
+                            "frame"
+                        },
+                    )?,
+                    args,
+                ),
+            };
+            let Val::Frame(f) = w.eval(data) else {
+                return None;
+            };
+            let keywords: Vec<Keyword> = keywords
+                .iter()
+                .filter(|k| !matches!(k.name.as_deref(), Some("left" | "frame")))
+                .cloned()
+                .collect();
+            let method = path.trim_start_matches("pandas.");
+            return Some(frame_method_result(w, &f, method, rest, &keywords));
+        }
         _ => {}
     }
     if path != "pandas.DataFrame" || args.len() > 1 || unpacks(args, keywords) {
         return None;
     }
     let data = w.eval(kw(keywords, "data").or(args.first())?);
+    if keywords.is_empty() {
+        if let Some(frame) = records_frame(&data) {
+            return Some(Val::Frame(frame));
+        }
+    }
     let columns = match kw(keywords, "columns") {
         Some(columns) => match w.eval(columns) {
             Val::Strs { items, .. } => items,
@@ -475,6 +564,198 @@ pub fn new_frame(w: &dyn Eval, path: &str, args: &[Expr], keywords: &[Keyword]) 
         plain: true,
         ..Frame::default()
     }))
+}
+
+/// `pd.DataFrame([{'a': 1}, {'a': 2, 'b': 3}])`: one row per record, the keys of all records as
+/// columns, in the order they first appear.
+fn records_frame(data: &Val) -> Option<Frame> {
+    let Val::Items { type_name, items } = data else {
+        return None;
+    };
+    if type_name != "list" || items.is_empty() {
+        return None;
+    }
+    let mut columns: Vec<String> = Vec::new();
+    for item in items {
+        let Val::Dict { keys, .. } = item else {
+            return None;
+        };
+        for k in keys {
+            if !columns.contains(k) {
+                columns.push(k.clone());
+            }
+        }
+    }
+    Some(Frame {
+        width: Some(columns.len() as i64),
+        columns: Some(columns),
+        n_rows: Some(items.len() as i64),
+        plain: true,
+        index_class: Some("RangeIndex".into()),
+        ..Frame::default()
+    })
+}
+
+/// `pd.read_csv(path, usecols=[...])` or `names=[...]` written in the cell: the columns are those
+/// (`usecols` raises ValueError on a name the file lacks, so a frame that exists has them all).
+/// Other keywords that could move a column into the index or add one are not followed.
+fn read_columns(w: &dyn Eval, args: &[Expr], keywords: &[Keyword]) -> Option<Val> {
+    let plain = args.len() <= 1
+        && !unpacks(args, keywords)
+        && keywords.iter().all(|k| {
+            k.name
+                .as_deref()
+                .is_some_and(|n| n != "index_col" && PLAIN_READ_KEYWORDS.contains(&n))
+        });
+    if !plain {
+        return None;
+    }
+    let names = |param: &str| match kw(keywords, param).map(|e| w.eval(e)) {
+        Some(Val::Strs { items, .. }) => {
+            let mut seen = std::collections::BTreeSet::new();
+            items.iter().all(|c| seen.insert(c)).then_some(Some(items))
+        }
+        Some(_) => None,
+        None => Some(None),
+    };
+    let columns = names("usecols")?.or(names("names")?)?;
+    Some(Val::Frame(Frame {
+        width: Some(columns.len() as i64),
+        columns: Some(columns),
+        plain: true,
+        ..Frame::default()
+    }))
+}
+
+/// The columns `left.merge(right, ...)` gives: keys joined under one name appear once, other
+/// names both frames hold get the suffixes (`_x`, `_y`), the left frame's columns first.
+/// `None` unless every keyword is one that leaves the columns so and both lists are known.
+fn merged_columns(
+    w: &dyn Eval,
+    left: &[String],
+    args: &[Expr],
+    keywords: &[Keyword],
+) -> Option<Vec<String>> {
+    if args.len() > 1 {
+        return None;
+    }
+    let right = match args.first().or(kw(keywords, "right")).map(|e| w.eval(e)) {
+        Some(Val::Frame(r)) if r.plain => r.columns?,
+        _ => return None,
+    };
+    let mut suffixes = ("_x".to_string(), "_y".to_string());
+    for k in keywords {
+        match k.name.as_deref()? {
+            "right" | "on" | "left_on" | "right_on" | "sort" | "validate" => {}
+            "how" => {
+                if !matches!(
+                    k.value.as_str_literal(),
+                    Some("left" | "right" | "inner" | "outer")
+                ) {
+                    return None;
+                }
+            }
+            "suffixes" => match w.eval(&k.value) {
+                Val::Strs { items, .. } if items.len() == 2 => {
+                    suffixes = (items[0].clone(), items[1].clone());
+                }
+                _ => return None,
+            },
+            _ => return None,
+        }
+    }
+    let names = |param: &str| -> Option<Option<Vec<String>>> {
+        match kw(keywords, param) {
+            None => Some(None),
+            Some(e) => Some(Some(keys(w, e)?.into_iter().map(|k| k.name).collect())),
+        }
+    };
+    let shared: Vec<String> = match (names("on")?, names("left_on")?, names("right_on")?) {
+        (Some(on), None, None) => on,
+        (None, Some(l), Some(r)) if l.len() == r.len() => l
+            .iter()
+            .zip(&r)
+            .filter(|(a, b)| a == b)
+            .map(|(a, _)| a.clone())
+            .collect(),
+        (None, None, None) => left.iter().filter(|c| right.contains(c)).cloned().collect(),
+        _ => return None,
+    };
+    let overlaps = |c: &String| !shared.contains(c) && left.contains(c) && right.contains(c);
+    let mut columns: Vec<String> = left
+        .iter()
+        .map(|c| {
+            if overlaps(c) {
+                format!("{c}{}", suffixes.0)
+            } else {
+                c.clone()
+            }
+        })
+        .collect();
+    for c in right.iter().filter(|c| !shared.contains(c)) {
+        columns.push(if overlaps(c) {
+            format!("{c}{}", suffixes.1)
+        } else {
+            c.clone()
+        });
+    }
+    let mut seen = std::collections::BTreeSet::new();
+    columns.iter().all(|c| seen.insert(c)).then_some(columns)
+}
+
+/// Is the dtype (as pandas names it) one `select_dtypes('number')` picks? `None` when unknown.
+fn is_number_dtype(dtype: &str) -> Option<bool> {
+    let lower = dtype.to_ascii_lowercase();
+    if ["int", "uint", "float", "complex", "timedelta"]
+        .iter()
+        .any(|p| lower.starts_with(p))
+        && !lower.starts_with("interval")
+    {
+        Some(true)
+    } else if matches!(
+        lower.as_str(),
+        "object" | "str" | "string" | "bool" | "boolean" | "category"
+    ) || lower.starts_with("datetime64")
+    {
+        Some(false)
+    } else {
+        None
+    }
+}
+
+/// `select_dtypes(include='number')` or `exclude='number'` (or `np.number`) of a frame whose
+/// every column's dtype is known: the columns kept.
+fn selected_by_dtype(
+    w: &dyn Eval,
+    f: &Frame,
+    args: &[Expr],
+    keywords: &[Keyword],
+) -> Option<Vec<String>> {
+    if !args.is_empty() || keywords.len() != 1 {
+        return None;
+    }
+    let k = &keywords[0];
+    let include = match k.name.as_deref()? {
+        "include" => true,
+        "exclude" => false,
+        _ => return None,
+    };
+    let is_number = match (&k.value, k.value.as_str_literal()) {
+        (_, Some("number")) => true,
+        (e, None) => w.lib_path(e).is_some_and(|p| p == "numpy.number"),
+        _ => false,
+    };
+    if !is_number {
+        return None;
+    }
+    let mut kept = Vec::new();
+    for c in f.columns.as_ref()? {
+        let number = is_number_dtype(f.column_info.get(c)?.dtype.as_deref()?)?;
+        if number == include {
+            kept.push(c.clone());
+        }
+    }
+    Some(kept)
 }
 
 /// The length and the facts of a column (or Series) given as values written in the cell: a list
@@ -698,7 +979,37 @@ pub fn frame_method_result(
             same(false, true, false)
         }
         "sort_values" | "sort_index" | "copy" => same(true, true, true),
-        "round" | "abs" | "clip" | "infer_objects" | "convert_dtypes" => same(true, false, true),
+        "round" | "abs" | "clip" | "infer_objects" | "convert_dtypes" | "astype" => {
+            same(true, false, true)
+        }
+        // `add_prefix('x_')`: every column renamed (`axis=` could pick the index instead).
+        "add_prefix" | "add_suffix" if keywords.is_empty() => {
+            let (
+                Some(cols),
+                [Expr::Literal {
+                    value: Literal::Str(part),
+                    ..
+                }],
+            ) = (&f.columns, args)
+            else {
+                return Val::Unknown;
+            };
+            let renamed = cols
+                .iter()
+                .map(|c| {
+                    if method == "add_prefix" {
+                        format!("{part}{c}")
+                    } else {
+                        format!("{c}{part}")
+                    }
+                })
+                .collect();
+            Val::Frame(Frame {
+                columns: Some(renamed),
+                column_info: Default::default(),
+                ..f.clone()
+            })
+        }
         "replace" | "fillna" | "ffill" | "bfill" | "interpolate" => same(true, false, false),
         "dropna" => {
             if axis_is_columns(kw(keywords, "axis")) == Some(false) {
@@ -717,6 +1028,19 @@ pub fn frame_method_result(
             );
             if drop && args.is_empty() {
                 same(true, true, true)
+            } else if args.is_empty()
+                && keywords.iter().all(|k| {
+                    k.name.as_deref() == Some("drop")
+                        && matches!(
+                            k.value,
+                            Expr::Literal {
+                                value: Literal::Bool(false),
+                                ..
+                            }
+                        )
+                })
+            {
+                index_as_column(f)
             } else {
                 Val::Unknown
             }
@@ -792,6 +1116,43 @@ pub fn frame_method_result(
             })
         }
         "join" => joined(w, f, args, keywords),
+        "merge" => match f
+            .columns
+            .as_ref()
+            .and_then(|c| merged_columns(w, c, args, keywords))
+        {
+            Some(columns) => Val::Frame(Frame {
+                width: Some(columns.len() as i64),
+                columns: Some(columns),
+                plain: true,
+                origin: f.origin.clone(),
+                ..Frame::default()
+            }),
+            None => Val::Unknown,
+        },
+        // `filter(items=[...])` keeps the listed names that are columns, in the list's order;
+        // `filter(like='x')` the columns whose name holds 'x'.
+        "filter" if args.is_empty() && keywords.len() == 1 => {
+            let Some(cols) = &f.columns else {
+                return Val::Unknown;
+            };
+            let kept: Vec<String> = match (keywords[0].name.as_deref(), w.eval(&keywords[0].value))
+            {
+                (Some("items"), Val::Strs { items, .. }) => {
+                    items.into_iter().filter(|c| cols.contains(c)).collect()
+                }
+                (Some("like"), Val::Str(part)) => {
+                    cols.iter().filter(|c| c.contains(&part)).cloned().collect()
+                }
+                _ => return Val::Unknown,
+            };
+            Val::Frame(f.select(&kept))
+        }
+        "select_dtypes" => match selected_by_dtype(w, f, args, keywords) {
+            Some(kept) => Val::Frame(f.select(&kept)),
+            None => Val::Unknown,
+        },
+        "melt" => melted(w, f, args, keywords),
         "groupby" => {
             let by = kw(keywords, "by").or(args.first());
             let ok = by
@@ -809,6 +1170,82 @@ pub fn frame_method_result(
         }
         _ => Val::Unknown,
     }
+}
+
+/// `f.melt(id_vars=[...], ...)`: the id columns, then the variable and value columns. The
+/// variable column takes the name of the frame's column axis when `var_name` is not given, so
+/// without it only frames built in the cell (origin unknown to the kernel, no axis name) count.
+fn melted(w: &dyn Eval, f: &Frame, args: &[Expr], keywords: &[Keyword]) -> Val {
+    let param = |name: &str, at: usize| kw(keywords, name).or(args.get(at));
+    if args.len() > 2
+        || keywords.iter().any(|k| {
+            !matches!(
+                k.name.as_deref(),
+                Some("id_vars" | "value_vars" | "var_name" | "value_name")
+            )
+        })
+    {
+        return Val::Unknown;
+    }
+    let Some(cols) = &f.columns else {
+        return Val::Unknown;
+    };
+    let mut columns: Vec<String> = match param("id_vars", 0) {
+        None => Vec::new(),
+        Some(e) => match keys(w, e) {
+            Some(k) => k.into_iter().map(|k| k.name).collect(),
+            None => return Val::Unknown,
+        },
+    };
+    if columns.iter().any(|c| !cols.contains(c)) {
+        return Val::Unknown;
+    }
+    let name = |param: &str| kw(keywords, param).map(|e| e.as_str_literal().map(str::to_string));
+    let variable = match name("var_name") {
+        Some(Some(v)) => v,
+        None if f.origin.is_none() => "variable".to_string(),
+        _ => return Val::Unknown,
+    };
+    let value = match name("value_name") {
+        Some(Some(v)) => v,
+        None => "value".to_string(),
+        _ => return Val::Unknown,
+    };
+    columns.push(variable);
+    columns.push(value);
+    Val::Frame(Frame {
+        width: Some(columns.len() as i64),
+        columns: Some(columns),
+        plain: true,
+        ..Frame::default()
+    })
+}
+
+/// `reset_index()` of a frame built in the cell, whose index is the unnamed one pandas gave it:
+/// the index becomes the first column, named `index` (`level_0` when `index` is taken).
+fn index_as_column(f: &Frame) -> Val {
+    let Some(cols) = &f.columns else {
+        return Val::Unknown;
+    };
+    if f.origin.is_some() || f.index_class.as_deref() != Some("RangeIndex") {
+        return Val::Unknown;
+    }
+    let Some(name) = ["index", "level_0"]
+        .into_iter()
+        .find(|n| !cols.iter().any(|c| c == n))
+    else {
+        return Val::Unknown;
+    };
+    let mut columns = vec![name.to_string()];
+    columns.extend(cols.iter().cloned());
+    Val::Frame(Frame {
+        width: Some(columns.len() as i64),
+        columns: Some(columns),
+        column_info: f.column_info.clone(),
+        n_rows: f.n_rows,
+        index_class: Some("RangeIndex".into()),
+        ..f.clone()
+    })
 }
 
 /// String keys of a literal or of a name holding a known string (a loop over literals).

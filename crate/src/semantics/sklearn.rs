@@ -225,6 +225,13 @@ pub fn lib_call_result(
         let (classes, exact) = matrix_classes(w, y_true, y_pred, labels)?;
         return Some(Val::ConfusionMatrix { classes, exact });
     }
+    if matches!(path, "sklearn.base.clone" | "sklearn.clone") {
+        if let Val::Estimator(e) = w.eval(args.first().or_else(|| keyword(keywords, "estimator"))?)
+        {
+            return Some(Val::Estimator(unfitted_copy(&e)));
+        }
+        return None;
+    }
     if let Some(composite) = composite(w, path, args, keywords) {
         return Some(Val::Estimator(composite));
     }
@@ -297,6 +304,35 @@ pub fn after_method(w: &dyn Eval, e: &Estimator, attr: &str, args: &[Expr]) -> V
     }
 }
 
+/// `clone(e)`: the same parameters, and nothing `fit` learnt (also in a pipeline's steps); the
+/// kernel's name is the original's, not the copy's.
+fn unfitted_copy(e: &Estimator) -> Estimator {
+    Estimator {
+        fitted: Some(false),
+        name: None,
+        n_samples: None,
+        n_features: None,
+        feature_names: None,
+        n_classes: None,
+        inner: e.inner.iter().map(unfitted_copy).collect(),
+        ..e.clone()
+    }
+}
+
+/// Classifiers whose first `partial_fit` needs `classes=` (all the labels the stream will hold):
+/// without it, ValueError: classes must be passed on the first call to partial_fit.
+pub const PARTIAL_FIT_NEEDS_CLASSES: &[&str] = &[
+    "BernoulliNB",
+    "CategoricalNB",
+    "ComplementNB",
+    "GaussianNB",
+    "MLPClassifier",
+    "MultinomialNB",
+    "PassiveAggressiveClassifier",
+    "Perceptron",
+    "SGDClassifier",
+];
+
 /// Number of samples, number of features, and feature names of data passed as `X`.
 pub fn data_shape(v: &Val) -> (Option<i64>, Option<i64>, Option<Vec<String>>) {
     match v {
@@ -320,12 +356,24 @@ pub fn composite(
 ) -> Option<Estimator> {
     let rest = path.strip_prefix("sklearn.")?;
     let class = rest.rsplit('.').next()?;
+    let mut step_names = Vec::new();
+    let mut invalid_grid_key = None;
     let inner = match class {
         "Pipeline" => {
             let steps = args.first().or_else(|| keyword(keywords, "steps"))?;
             let Expr::Seq { elts, .. } = steps else {
                 return None;
             };
+            step_names = elts
+                .iter()
+                .map(|step| match step {
+                    Expr::Seq { elts, .. } if elts.len() == 2 => {
+                        elts[0].as_str_literal().map(str::to_string)
+                    }
+                    _ => None,
+                })
+                .collect::<Option<Vec<_>>>()
+                .unwrap_or_default();
             elts.iter()
                 .map(|step| match step {
                     Expr::Seq { elts, .. } if elts.len() == 2 => built_estimator(w, &elts[1]),
@@ -333,12 +381,16 @@ pub fn composite(
                 })
                 .collect::<Option<Vec<_>>>()?
         }
-        "make_pipeline" => args
-            .iter()
-            .map(|a| built_estimator(w, a))
-            .collect::<Option<Vec<_>>>()?,
+        "make_pipeline" => {
+            let inner = args
+                .iter()
+                .map(|a| built_estimator(w, a))
+                .collect::<Option<Vec<_>>>()?;
+            step_names = made_step_names(&inner);
+            inner
+        }
         "GridSearchCV" | "RandomizedSearchCV" => {
-            let est = built_estimator(w, args.first().or_else(|| keyword(keywords, "estimator"))?)?;
+            let searched = args.first().or_else(|| keyword(keywords, "estimator"))?;
             let grid = args
                 .get(1)
                 .or_else(|| keyword(keywords, "param_grid"))
@@ -346,20 +398,36 @@ pub fn composite(
             let Expr::Dict { keys, values, .. } = grid else {
                 return None;
             };
-            let pipeline = est.class == "Pipeline";
-            for (k, v) in keys.iter().zip(values) {
-                let k = k.as_ref()?.as_str_literal()?;
-                let literals = matches!(v, Expr::Seq { elts, .. }
-                    if elts.iter().all(|e| matches!(e, Expr::Literal { value, .. } if *value != Literal::Str("passthrough".into()))));
-                if k.contains("metric") || (pipeline && !k.contains("__")) || !literals {
-                    return None;
-                }
+            let grid_keys = keys
+                .iter()
+                .map(|k| k.as_ref()?.as_str_literal())
+                .collect::<Option<Vec<_>>>()?;
+            if let Val::Estimator(pipe) = w.eval(searched) {
+                invalid_grid_key = grid_keys
+                    .iter()
+                    .find(|k| !pipeline_has_parameter(&pipe, k))
+                    .map(|k| k.to_string());
+                step_names = pipe.step_names;
             }
-            vec![est]
+            match built_estimator(w, searched) {
+                Some(est) if invalid_grid_key.is_none() => {
+                    let pipeline = est.class == "Pipeline";
+                    for (k, v) in grid_keys.iter().zip(values) {
+                        let literals = matches!(v, Expr::Seq { elts, .. }
+                            if elts.iter().all(|e| matches!(e, Expr::Literal { value, .. } if *value != Literal::Str("passthrough".into()))));
+                        if k.contains("metric") || (pipeline && !k.contains("__")) || !literals {
+                            return None;
+                        }
+                    }
+                    vec![est]
+                }
+                _ if invalid_grid_key.is_some() => Vec::new(),
+                _ => return None,
+            }
         }
         _ => return None,
     };
-    if inner.is_empty() {
+    if inner.is_empty() && invalid_grid_key.is_none() {
         return None;
     }
     let class = if class == "make_pipeline" {
@@ -385,8 +453,47 @@ pub fn composite(
         params,
         constructed_at: args.first().map(Expr::range),
         inner,
+        step_names,
+        invalid_grid_key,
         ..Default::default()
     })
+}
+
+/// The step names `make_pipeline` gives: each class in lower case, numbered (`-1`, `-2`) where
+/// classes repeat.
+fn made_step_names(steps: &[Estimator]) -> Vec<String> {
+    let lower: Vec<String> = steps.iter().map(|e| e.class.to_lowercase()).collect();
+    let mut seen: BTreeMap<&str, usize> = BTreeMap::new();
+    lower
+        .iter()
+        .map(|name| {
+            if lower.iter().filter(|n| *n == name).count() == 1 {
+                return name.clone();
+            }
+            let n = seen.entry(name).or_default();
+            *n += 1;
+            format!("{name}-{n}")
+        })
+        .collect()
+}
+
+/// Can `set_params` set `key` on `pipe`? Unknown (true) unless `pipe` is a pipeline whose step
+/// names are known: `step__param` needs a step of that name, a plain name one of the
+/// pipeline's own parameters.
+pub fn pipeline_has_parameter(pipe: &Estimator, key: &str) -> bool {
+    if pipe.class != "Pipeline"
+        || !pipe.type_path.starts_with("sklearn.")
+        || pipe.step_names.is_empty()
+    {
+        return true;
+    }
+    match key.split_once("__") {
+        Some((step, _)) => pipe.step_names.iter().any(|s| s == step),
+        None => {
+            matches!(key, "steps" | "memory" | "verbose" | "transform_input")
+                || pipe.step_names.iter().any(|s| s == key)
+        }
+    }
 }
 
 pub fn is_confusion_display(path: &str) -> bool {

@@ -70,7 +70,8 @@ pub(crate) const SCORER_NAMES: &[&str] = &[
 ];
 
 /// Classifiers and regressors whose `fit` (default parameters) raises ValueError when X and y
-/// have different numbers of samples (Found input variables with inconsistent numbers of samples).
+/// have different numbers of samples (Found input variables with inconsistent numbers of samples),
+/// and raises when given X without y.
 pub(crate) const SAMPLE_CHECKED: &[&str] = &[
     "ARDRegression",
     "AdaBoostClassifier",
@@ -326,6 +327,15 @@ pub(crate) const ACCEPTS_NAN: &[&str] = &[
     "RobustScaler",
     "StandardScaler",
     "VarianceThreshold",
+];
+
+/// Estimators that take text but validate X as 2-D: ValueError on 1-D X (the encoders).
+pub(crate) const TEXT_2D: &[&str] = &[
+    "MissingIndicator",
+    "OneHotEncoder",
+    "OrdinalEncoder",
+    "SimpleImputer",
+    "TargetEncoder",
 ];
 
 /// Estimators that build with default parameters and whose predict, transform, predict_proba

@@ -75,6 +75,20 @@ impl<'a> Walker<'a> {
             }
             Expr::Other { children, range } => {
                 if self.short_circuits(*range, children) {
+                    // `a and b`, `a or b`: the first operand always runs, and the rules see
+                    // the operator ask for its truth.
+                    if let [first, second, ..] = children.as_slice() {
+                        let op = self.text(TextRange::new(first.range().end, second.range().start));
+                        if matches!(
+                            op.trim_matches(|c: char| c == '(' || c == ')' || c.is_whitespace()),
+                            "and" | "or"
+                        ) {
+                            self.check(first);
+                            let mut found = Vec::new();
+                            self.checks.expression(self, expr, &mut found);
+                            self.out.extend(found);
+                        }
+                    }
                     return;
                 }
                 for c in children {

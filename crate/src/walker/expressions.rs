@@ -142,6 +142,22 @@ impl<'a> Walker<'a> {
                         }
                         return Val::Unknown;
                     }
+                    // `df.iloc[:5]`, `df.iloc[[0, 2]]`: rows by position, every column.
+                    if attr == "iloc" {
+                        let rows = match &**index {
+                            Expr::Slice { .. } => true,
+                            Expr::Seq {
+                                kind: SeqKind::List,
+                                elts,
+                                ..
+                            } => elts.iter().all(|e| matches!(self.eval(e), Val::Int(_))),
+                            _ => false,
+                        };
+                        return match self.eval(frame) {
+                            Val::Frame(f) if rows => Val::Frame(rows_of(&f)),
+                            _ => Val::Unknown,
+                        };
+                    }
                     // `X.shape[1]`
                     if attr == "shape" {
                         let dims = match self.eval(frame) {
@@ -356,6 +372,13 @@ impl<'a> Walker<'a> {
     }
 
     pub(super) fn series_of(&self, f: &Frame, col: &str) -> Val {
+        // A label two columns share selects both: a DataFrame.
+        if f.columns
+            .as_ref()
+            .is_some_and(|cols| cols.iter().filter(|c| *c == col).count() > 1)
+        {
+            return Val::Unknown;
+        }
         let info = f.column_info.get(col);
         Val::Series(SeriesVal {
             len: f.n_rows,

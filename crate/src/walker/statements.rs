@@ -339,10 +339,12 @@ impl<'a> Walker<'a> {
             }
             Stmt::While { test, .. } => {
                 self.check(test);
+                self.check_stmt_values(stmt);
                 self.forget_all_in(std::slice::from_ref(stmt));
             }
             Stmt::If { test, .. } => {
                 self.check(test);
+                self.check_stmt_values(stmt);
                 self.effects(test);
                 self.forget_all_in(std::slice::from_ref(stmt));
             }
@@ -452,7 +454,7 @@ impl<'a> Walker<'a> {
 
     /// The elements a loop over `iter` visits, when the walker knows them all.
     pub(super) fn loop_elements(&self, iter: &Expr) -> Option<Vec<Val>> {
-        // `d.keys()`, `d.values()`
+        // `d.keys()`, `d.values()`, `d.items()`
         if let Expr::Call {
             func,
             args,
@@ -467,6 +469,15 @@ impl<'a> Walker<'a> {
                     return match attr.as_str() {
                         "keys" => Some(keys.into_iter().map(Val::Str).collect()),
                         "values" => Some(values),
+                        "items" => Some(
+                            keys.into_iter()
+                                .zip(values)
+                                .map(|(k, v)| Val::Items {
+                                    type_name: "tuple".into(),
+                                    items: vec![Val::Str(k), v],
+                                })
+                                .collect(),
+                        ),
                         _ => None,
                     };
                 }
