@@ -19,7 +19,7 @@
 use crate::codes::Rule;
 use crate::diagnostic::Diagnostic;
 use crate::ir::{Expr, Keyword, SeqKind, TextRange};
-use crate::semantics::numpy::{as_array, normalize, ufunc_operands, Effect, AXES};
+use crate::semantics::numpy::{as_array, axis_params, normalize, ufunc_operands, AxisUse, Effect};
 
 use crate::ir::keyword as kw;
 use crate::ir_scan::unpacks;
@@ -146,6 +146,111 @@ fn split_problem(
     })
 }
 
+/// An axis of `rule` outside the dimensions of the array `array_expr` holds (AxisError), or a
+/// squeezed axis whose size is not one (ValueError).
+fn axis_problem(w: &Walker, rule: &AxisUse, array_expr: &Expr, axis: &Expr) -> Option<Diagnostic> {
+    let a = as_array(w, array_expr)?;
+    let axes = int_tuple(w, axis)?;
+    let n = a.shape.len() as i64;
+    let bound = if rule.effect == Effect::Insert {
+        n + 1
+    } else {
+        n
+    };
+    let shown = w.shown(array_expr, "the array");
+    if let Some(bad) = axes.iter().find(|&&x| normalize(x, bound).is_none()) {
+        // `np.split` reads the axis's size from the shape tuple first.
+        let error = if matches!(rule.name, "split" | "array_split") {
+            "IndexError"
+        } else {
+            "AxisError"
+        };
+        let param = if rule.keyword == "axis" {
+            String::new()
+        } else {
+            format!(" ({})", rule.keyword)
+        };
+        return Some(Diagnostic::error(
+            Rule::IndexOutOfRange,
+            format!(
+                "{} has shape {} ({n} dimension{}): axis {bad}{param} is out of bounds for {}: {error}",
+                shown,
+                tuple_text(&a.shape),
+                if n == 1 { "" } else { "s" },
+                rule.name
+            ),
+            axis.range(),
+        ));
+    }
+    if rule.effect != Effect::Squeeze {
+        return None;
+    }
+    let &bad = axes
+        .iter()
+        .find(|&&x| normalize(x, n).is_some_and(|i| a.shape[i] != 1))?;
+    Some(Diagnostic::error(
+        Rule::ShapeReshape,
+        format!(
+            "{shown} has shape {}: axis {bad} has size {}, and squeeze removes only axes of size one: ValueError",
+            tuple_text(&a.shape),
+            a.shape[normalize(bad, n).unwrap_or(0)]
+        ),
+        axis.range(),
+    ))
+}
+
+/// `np.concatenate(arrays, axis)` checks the axis against the first array's dimensions;
+/// `np.stack(arrays, axis)` against one more, once the arrays have one shape: AxisError.
+fn joined_axis_problem(
+    w: &Walker,
+    name: &str,
+    args: &[Expr],
+    keywords: &[Keyword],
+) -> Option<Diagnostic> {
+    if !matches!(name, "concatenate" | "stack") {
+        return None;
+    }
+    let axis = args.get(1).or_else(|| kw(keywords, "axis"))?;
+    let Expr::Seq {
+        kind: SeqKind::List | SeqKind::Tuple,
+        elts,
+        ..
+    } = args.first()?
+    else {
+        return None;
+    };
+    let first = elts.first()?;
+    let a = as_array(w, first)?;
+    if name == "stack"
+        && !elts[1..]
+            .iter()
+            .all(|e| as_array(w, e).is_some_and(|b| b.shape == a.shape))
+    {
+        return None;
+    }
+    let n = a.shape.len() as i64;
+    let bound = if name == "stack" { n + 1 } else { n };
+    let at = int_of(w, axis)?;
+    if normalize(at, bound).is_some() {
+        return None;
+    }
+    let result = if name == "stack" {
+        format!(", and stack makes {bound}")
+    } else {
+        String::new()
+    };
+    Some(Diagnostic::error(
+        Rule::IndexOutOfRange,
+        format!(
+            "{} has shape {} ({n} dimension{}{result}): axis {at} is out of bounds for {name}: AxisError",
+            w.shown(first, "the first array"),
+            tuple_text(&a.shape),
+            if n == 1 { "" } else { "s" },
+        ),
+        axis.range(),
+    ))
+}
+
 pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
     match expr {
         Expr::Call {
@@ -173,79 +278,41 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                     return;
                 }
             }
-            let (rule, array_expr, axis) = if let Some(path) = w.lib_path(func) {
-                let Some(rule) = path
-                    .strip_prefix("numpy.")
-                    .and_then(|n| AXES.iter().find(|r| r.name == n))
-                else {
+            // (the parameter, the array, the axis given) for every axis parameter of the call.
+            let uses: Vec<(&AxisUse, &Expr, &Expr)> = if let Some(path) = w.lib_path(func) {
+                let Some(name) = path.strip_prefix("numpy.") else {
                     return;
                 };
-                let Some(a) = args.first() else { return };
-                (
-                    rule,
-                    a,
-                    args.get(rule.function_at).or_else(|| kw(keywords, "axis")),
-                )
+                if let Some(d) = joined_axis_problem(w, name, args, keywords) {
+                    out.push(d);
+                    return;
+                }
+                axis_params(name)
+                    .filter_map(|rule| {
+                        let axis = args
+                            .get(rule.function_at)
+                            .or_else(|| kw(keywords, rule.keyword))?;
+                        Some((rule, args.get(rule.array_at)?, axis))
+                    })
+                    .collect()
             } else {
                 let Expr::Attribute { value, attr, .. } = &**func else {
                     return;
                 };
-                let Some((rule, at)) = AXES
-                    .iter()
-                    .find(|r| r.name == attr)
-                    .and_then(|r| Some((r, r.method_at?)))
-                else {
-                    return;
-                };
-                (
-                    rule,
-                    &**value,
-                    args.get(at).or_else(|| kw(keywords, "axis")),
-                )
+                axis_params(attr)
+                    .filter_map(|rule| {
+                        let axis = args
+                            .get(rule.method_at?)
+                            .or_else(|| kw(keywords, rule.keyword))?;
+                        Some((rule, &**value, axis))
+                    })
+                    .collect()
             };
-            let Some(axis) = axis else { return };
-            let Some(a) = as_array(w, array_expr) else {
-                return;
-            };
-            let Some(axes) = int_tuple(w, axis) else {
-                return;
-            };
-            let n = a.shape.len() as i64;
-            let bound = if rule.effect == Effect::Insert {
-                n + 1
-            } else {
-                n
-            };
-            let shown = w.shown(array_expr, "the array");
-            if let Some(bad) = axes.iter().find(|&&x| normalize(x, bound).is_none()) {
-                out.push(Diagnostic::error(
-                    Rule::IndexOutOfRange,
-                    format!(
-                        "{} has shape {} ({n} dimension{}): axis {bad} is out of bounds for {}: AxisError",
-                        shown,
-                        tuple_text(&a.shape),
-                        if n == 1 { "" } else { "s" },
-                        rule.name
-                    ),
-                    axis.range(),
-                ));
-                return;
-            }
-            if rule.effect == Effect::Squeeze {
-                if let Some(&bad) = axes
-                    .iter()
-                    .find(|&&x| normalize(x, n).is_some_and(|i| a.shape[i] != 1))
-                {
-                    out.push(Diagnostic::error(
-                        Rule::ShapeReshape,
-                        format!(
-                            "{shown} has shape {}: axis {bad} has size {}, and squeeze removes only axes of size one: ValueError",
-                            tuple_text(&a.shape),
-                            a.shape[normalize(bad, n).unwrap_or(0)]
-                        ),
-                        axis.range(),
-                    ));
-                }
+            if let Some(d) = uses
+                .into_iter()
+                .find_map(|(rule, array, axis)| axis_problem(w, rule, array, axis))
+            {
+                out.push(d);
             }
         }
         Expr::Subscript {

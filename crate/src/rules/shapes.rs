@@ -161,6 +161,10 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                     let Some((first_name, first)) = arrays.first() else {
                         return;
                     };
+                    // An axis past the first array's dimensions is index-out-of-range's.
+                    if axis >= first.shape.len() {
+                        return;
+                    }
                     if let Some((name, a)) = arrays[1..]
                         .iter()
                         .find(|(_, a)| !joins(&first.shape, &a.shape, axis))
@@ -279,40 +283,6 @@ pub fn check_stmt(w: &Walker, stmt: &crate::ir::Stmt, out: &mut Vec<Diagnostic>)
     ));
 }
 
-/// The shape `a[index]` selects, for integers (in range) and whole slices `:` only.
-fn indexed_shape(w: &Walker, shape: &[i64], index: &Expr) -> Option<Vec<i64>> {
-    let parts: Vec<&Expr> = match index {
-        Expr::Seq {
-            kind: SeqKind::Tuple,
-            elts,
-            ..
-        } => elts.iter().collect(),
-        one => vec![one],
-    };
-    if parts.len() > shape.len() {
-        return None;
-    }
-    let mut out = Vec::new();
-    for (part, &size) in parts.iter().zip(shape) {
-        match part {
-            Expr::Slice {
-                lower: None,
-                upper: None,
-                step: None,
-                ..
-            } => out.push(size),
-            _ => {
-                let i = int_of(w, part)?;
-                if i >= size || i < -size {
-                    return None;
-                }
-            }
-        }
-    }
-    out.extend_from_slice(&shape[parts.len()..]);
-    Some(out)
-}
-
 /// `a[i] = b`, `a[:, j] = b`: numpy broadcasts `b` to the shape selected (leading axes of size
 /// one aside); when it cannot: ValueError: could not broadcast input array.
 fn setitem_problem(w: &Walker, target: &Expr, value: &Expr) -> Option<Diagnostic> {
@@ -330,7 +300,7 @@ fn setitem_problem(w: &Walker, target: &Expr, value: &Expr) -> Option<Diagnostic
     if a.lib != ArrayLib::Numpy || b.lib != ArrayLib::Numpy {
         return None;
     }
-    let into = indexed_shape(w, &a.shape, index)?;
+    let into = crate::semantics::numpy::indexed_shape(w, &a.shape, index)?;
     let lead = b.shape.iter().take_while(|&&d| d == 1).count();
     let from = &b.shape[lead.min(b.shape.len().saturating_sub(into.len()))..];
     if broadcast(&into, from).as_deref() == Some(&into[..]) {
