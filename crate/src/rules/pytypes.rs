@@ -31,8 +31,8 @@
 use crate::codes::Rule;
 use crate::diagnostic::{Diagnostic, Edit, Fix};
 use crate::ir::{Expr, Keyword, Stmt, Target, TextRange};
-use crate::semantics::python::iterated_len;
 use crate::semantics::python::{binary_error, builtin_of, operand_error, Builtin};
+use crate::semantics::python::{iterated_len, lazy_iterator};
 
 use crate::semantics::abstract_value::{not_a_float, not_an_int, Val};
 use crate::walker::state::Walker;
@@ -181,6 +181,19 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                 Val::Typed(t) => t.as_str(),
                 _ => "",
             };
+            if lazy_iterator(&base).is_some() {
+                out.push(Diagnostic::error(
+                    Rule::NotSubscriptable,
+                    format!(
+                        "{} is {} {view} object, an iterator (Python 3 no longer gives a list); use list({})[...]: TypeError: '{view}' object is not subscriptable",
+                        w.shown(value, "the value"),
+                        article(view),
+                        w.shown(value, "...")
+                    ),
+                    *range,
+                ));
+                return;
+            }
             if let Some(method) = view.strip_prefix("dict_") {
                 out.push(Diagnostic::error(
                     Rule::NotSubscriptable,
@@ -704,6 +717,15 @@ fn not_iterable(w: &Walker, iter: &Expr, how: &str, out: &mut Vec<Diagnostic>) {
     }
 }
 
+/// "a" or "an" before a type's name.
+fn article(name: &str) -> &'static str {
+    if name.starts_with(['a', 'e', 'i', 'o', 'u']) {
+        "an"
+    } else {
+        "a"
+    }
+}
+
 /// Calls of builtins with one argument they certainly reject.
 fn builtin_call(
     w: &Walker,
@@ -729,6 +751,16 @@ fn builtin_call(
                     format!(
                         "{} is a function; call it first: TypeError: object of type '{kind}' has no len()",
                         w.shown(arg, "the argument")
+                    ),
+                );
+            } else if let Some(lazy) = lazy_iterator(&w.eval(arg)) {
+                push(
+                    out,
+                    Rule::BuiltinArgument,
+                    format!(
+                        "{} is {} {lazy} object, an iterator (Python 3 no longer gives a list); use len(list(...)): TypeError: object of type '{lazy}' has no len()",
+                        w.shown(arg, "the argument"),
+                        article(lazy)
                     ),
                 );
             } else if let Some(t @ (Builtin::None | Builtin::Int | Builtin::Float)) = arg_type(arg)

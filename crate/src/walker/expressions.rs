@@ -237,13 +237,14 @@ impl<'a> Walker<'a> {
             Expr::Comprehension {
                 elements, range, ..
             } => crate::semantics::python::comprehension_value(self.text(*range), elements.len()),
-            Expr::Other { .. } => match self.comparison(expr) {
+            Expr::Other { range, .. } => match self.comparison(expr) {
                 Some((left, op, right)) => crate::semantics::shapes::comparison_value(
                     op,
                     &self.eval(left),
                     &self.eval(right),
                 ),
-                None => Val::Unknown,
+                None => crate::semantics::python::fstring_value(self.text(*range))
+                    .unwrap_or(Val::Unknown),
             },
             _ => Val::Unknown,
         }
