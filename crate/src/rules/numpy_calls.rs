@@ -211,21 +211,9 @@ fn joined_axis_problem(
         return None;
     }
     let axis = args.get(1).or_else(|| kw(keywords, "axis"))?;
-    let Expr::Seq {
-        kind: SeqKind::List | SeqKind::Tuple,
-        elts,
-        ..
-    } = args.first()?
-    else {
-        return None;
-    };
-    let first = elts.first()?;
-    let a = as_array(w, first)?;
-    if name == "stack"
-        && !elts[1..]
-            .iter()
-            .all(|e| as_array(w, e).is_some_and(|b| b.shape == a.shape))
-    {
+    let arrays = super::shapes::listed_arrays(w, args.first()?)?;
+    let (first, a) = arrays.first()?;
+    if name == "stack" && arrays.iter().any(|(_, b)| b.shape != a.shape) {
         return None;
     }
     let n = a.shape.len() as i64;
@@ -243,7 +231,7 @@ fn joined_axis_problem(
         Rule::IndexOutOfRange,
         format!(
             "{} has shape {} ({n} dimension{}{result}): axis {at} is out of bounds for {name}: AxisError",
-            w.shown(first, "the first array"),
+            first,
             tuple_text(&a.shape),
             if n == 1 { "" } else { "s" },
         ),

@@ -45,6 +45,22 @@ pub fn literal_shape(v: &Val) -> Option<(Vec<i64>, bool)> {
     }
 }
 
+/// Nested lists of known numbers whose elements have different shapes (`[[1, 2], [3]]`), which
+/// numpy (since 1.24) refuses to make an array of: the first element's shape, and the first
+/// element of another shape with its position and shape.
+pub fn ragged_rows(v: &Val) -> Option<(Vec<i64>, usize, Vec<i64>)> {
+    let Val::Items { items, .. } = v else {
+        return None;
+    };
+    let shapes: Vec<Vec<i64>> = items
+        .iter()
+        .map(|item| literal_shape(item).map(|(shape, _)| shape))
+        .collect::<Option<_>>()?;
+    let first = shapes.first()?;
+    let (at, other) = shapes.iter().enumerate().find(|(_, s)| *s != first)?;
+    Some((first.clone(), at, other.clone()))
+}
+
 /// The array `np.asarray` makes of nested lists of known numbers, with what its values show.
 pub fn literal_array(v: &Val) -> Option<ArrayVal> {
     let (shape, int) = literal_shape(v)?;
@@ -452,6 +468,11 @@ pub fn call_result(w: &dyn Eval, path: &str, args: &[Expr], keywords: &[Keyword]
             Some(numpy_array(np, vec![a.shape.iter().product()], None))
         }
         "concatenate" | "vstack" | "hstack" | "stack" => joined(w, name, args, keywords),
+        "outer" if args.len() == 2 && keywords.is_empty() => {
+            let (a, b) = (as_array(w, &args[0])?, as_array(w, &args[1])?);
+            let size = |s: &[i64]| s.iter().product::<i64>();
+            Some(numpy_array(np, vec![size(&a.shape), size(&b.shape)], None))
+        }
         "dot" | "matmul" if args.len() == 2 && keywords.is_empty() => {
             let (a, b) = (as_array(w, &args[0])?, as_array(w, &args[1])?);
             let shape = super::shapes::matmul_shape(&a.shape, &b.shape)?;
