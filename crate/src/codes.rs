@@ -138,8 +138,8 @@ rules! {
         running: "np.histogram(np.array([1.0, np.nan]), range=(0, 2))",
     }
     IndexOutOfRange = "index-out-of-range", Error, "Python values" {
-        catches: "literal indices past the known length of a list, tuple, string or array",
-        why: "sequences raise for an index past their end: IndexError",
+        catches: "literal indices past the known length of a list, tuple, string or array; numpy axes past an array's dimensions; boolean masks of another shape than the array's",
+        why: "sequences raise for an index past their end: IndexError (numpy: AxisError for an axis, IndexError for a mask)",
         crashing: "point = (1, 2)\npoint[2]",
         running: "point = (1, 2)\npoint[1]",
     }
@@ -150,8 +150,8 @@ rules! {
         running: "sizes = {\"small\": 1, \"large\": 3}\nsizes.get(\"medium\", 2)",
     }
     IndexType = "index-type", Error, "Python values" {
-        catches: "a list, tuple or str indexed by something other than an integer or a slice (a numpy array, a str, a float, None), a dict keyed by a list, dict or set, and such a key or set item in a literal",
-        why: "sequences take integer indices and dicts hashable keys: TypeError: list indices must be integers or slices / only integer scalar arrays can be converted to a scalar index / unhashable type",
+        catches: "a list, tuple or str indexed by something other than an integer or a slice (a numpy array, a str, a float, None), a numpy array indexed by a float, a dict keyed by a list, dict or set, and such a key or set item in a literal",
+        why: "sequences take integer indices and dicts hashable keys: TypeError: list indices must be integers or slices / only integer scalar arrays can be converted to a scalar index / unhashable type; numpy: IndexError: only integers, slices ... are valid indices",
         crashing: "names = ['a', 'b']\nnames[np.array([0, 1])]",
         running: "names = np.array(['a', 'b'])\nnames[np.array([0, 1])]",
     }

@@ -23,8 +23,9 @@ use crate::semantics::numpy::{as_array, axis_params, normalize, ufunc_operands, 
 
 use crate::ir::keyword as kw;
 use crate::ir_scan::unpacks;
-use crate::semantics::abstract_value::{ArrayLib, Val};
+use crate::semantics::abstract_value::{ArrayLib, ArrayVal, Val};
 use crate::semantics::eval::{int_of, int_tuple};
+use crate::semantics::python::{builtin_of, Builtin};
 use crate::summary::tuple_text;
 use crate::walker::state::Walker;
 
@@ -239,6 +240,64 @@ fn joined_axis_problem(
     ))
 }
 
+/// `a[i]` with a float among the indices (numpy takes integers, slices, `...`, `None` and
+/// integer or boolean arrays only): IndexError; `a[mask]` with a boolean array whose shape is
+/// not that of `a`'s leading axes: IndexError.
+fn index_kind_problem(w: &Walker, value: &Expr, a: &ArrayVal, index: &Expr) -> Option<Diagnostic> {
+    let parts: Vec<&Expr> = match index {
+        Expr::Seq {
+            kind: SeqKind::Tuple,
+            elts,
+            ..
+        } => elts.iter().collect(),
+        one => vec![one],
+    };
+    let shown = w.shown(value, "the array");
+    if let Some(float) = parts
+        .iter()
+        .find(|p| builtin_of(&w.eval(p)) == Some(Builtin::Float))
+    {
+        return Some(Diagnostic::error(
+            Rule::IndexType,
+            format!(
+                "{shown} is a numpy array and {} is a float; use int(...) or //: IndexError: only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and integer or boolean arrays are valid indices",
+                w.shown(float, "the index")
+            ),
+            float.range(),
+        ));
+    }
+    let [one] = parts[..] else { return None };
+    let Val::Array(mask) = w.eval(one) else {
+        return None;
+    };
+    if mask.lib != ArrayLib::Numpy || mask.dtype.as_deref() != Some("bool") || mask.shape.is_empty()
+    {
+        return None;
+    }
+    let problem = if mask.shape.len() > a.shape.len() {
+        format!(
+            "too many indices for array: {shown} has {} dimension(s)",
+            a.shape.len()
+        )
+    } else {
+        let axis = (0..mask.shape.len()).find(|&i| mask.shape[i] != a.shape[i])?;
+        format!(
+            "boolean index did not match indexed array along axis {axis}; size of axis is {} but size of corresponding boolean axis is {}",
+            a.shape[axis], mask.shape[axis]
+        )
+    };
+    Some(Diagnostic::error(
+        Rule::IndexOutOfRange,
+        format!(
+            "{shown} has shape {} and the mask {} has shape {}: IndexError: {problem}",
+            tuple_text(&a.shape),
+            w.shown(one, "the mask"),
+            tuple_text(&mask.shape)
+        ),
+        one.range(),
+    ))
+}
+
 pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
     match expr {
         Expr::Call {
@@ -308,6 +367,16 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
             index,
             range,
         } => {
+            let Val::Array(a) = w.eval(value) else {
+                return;
+            };
+            if a.lib != ArrayLib::Numpy {
+                return;
+            }
+            if let Some(d) = index_kind_problem(w, value, &a, index) {
+                out.push(d);
+                return;
+            }
             let Expr::Seq {
                 kind: SeqKind::Tuple,
                 elts,
@@ -316,12 +385,6 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
             else {
                 return;
             };
-            let Val::Array(a) = w.eval(value) else {
-                return;
-            };
-            if a.lib != ArrayLib::Numpy {
-                return;
-            }
             // Integers and plain slices only: `None`, `...`, arrays and masks change the count.
             let mut ints = Vec::new();
             for e in elts {

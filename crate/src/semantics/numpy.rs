@@ -626,7 +626,13 @@ pub fn axis_result(
     axis: Option<&Expr>,
     keywords: &[Keyword],
 ) -> Option<Val> {
-    let axes = int_tuple(w, axis?)?;
+    // Without `axis`, these work along the last axis (sort, argsort) or all of them, keeping
+    // the shape; the others reduce or flatten everything.
+    let Some(axis) = axis else {
+        return matches!(rule.name, "sort" | "argsort" | "flip" | "roll")
+            .then(|| numpy_array(a.lib, a.shape.clone(), a.dtype.as_deref()));
+    };
+    let axes = int_tuple(w, axis)?;
     let keepdims = match kw(keywords, "keepdims") {
         None => false,
         Some(Expr::Literal {
