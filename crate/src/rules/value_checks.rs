@@ -68,8 +68,16 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                     let Some(t) = dtype_target(w, &args[0]) else {
                         return;
                     };
-                    if let Val::Series(s) = w.eval(value) {
-                        if let Some(bad) = bad_example(&s.str_examples, t) {
+                    // A column's recorded strings, or a numpy array of known strings.
+                    let (examples, has_nan) = match w.eval(value) {
+                        Val::Series(s) => (s.str_examples, s.has_nan),
+                        Val::Strs { type_name, items } if type_name == "ndarray" => {
+                            (items, Some(false))
+                        }
+                        _ => return,
+                    };
+                    {
+                        if let Some(bad) = bad_example(&examples, t) {
                             out.push(Diagnostic::error(
                                 Rule::ValueConversion,
                                 format!(
@@ -83,7 +91,7 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                                 ),
                                 *range,
                             ));
-                        } else if t == Target::Int && s.has_nan == Some(true) {
+                        } else if t == Target::Int && has_nan == Some(true) {
                             out.push(Diagnostic::error(
                                 Rule::ValueConversion,
                                 format!("{} contains NaN, which cannot be converted to int; fill or drop it first, or use the 'Int64' dtype: IntCastingNaNError", w.shown(value, "the column")),

@@ -447,6 +447,13 @@ pub fn call_result(w: &dyn Eval, path: &str, args: &[Expr], keywords: &[Keyword]
         "random.default_rng" => Some(Val::Typed(GENERATOR.into())),
         _ if name.starts_with("random.") => sampled(w, &name["random.".len()..], args, keywords),
         "array" | "asarray" if args.len() == 1 && only(&[]) => {
+            // An array of known strings (dtype `<U`).
+            if let Val::Strs { items, .. } = w.eval(&args[0]) {
+                return Some(Val::Strs {
+                    type_name: "ndarray".into(),
+                    items,
+                });
+            }
             let a = as_array(w, &args[0])?;
             matches!(w.eval(&args[0]), Val::Items { .. }).then_some(Val::Array(a))
         }
