@@ -19,7 +19,9 @@
 use crate::codes::Rule;
 use crate::diagnostic::Diagnostic;
 use crate::ir::{Expr, Keyword, SeqKind, TextRange};
-use crate::semantics::numpy::{as_array, axis_params, normalize, ufunc_operands, AxisUse, Effect};
+use crate::semantics::numpy::{
+    as_array, axis_params, index_parts, normalize, ufunc_operands, AxisUse, Effect,
+};
 
 use crate::ir::keyword as kw;
 use crate::ir_scan::unpacks;
@@ -244,14 +246,7 @@ fn joined_axis_problem(
 /// integer or boolean arrays only): IndexError; `a[mask]` with a boolean array whose shape is
 /// not that of `a`'s leading axes: IndexError.
 fn index_kind_problem(w: &Walker, value: &Expr, a: &ArrayVal, index: &Expr) -> Option<Diagnostic> {
-    let parts: Vec<&Expr> = match index {
-        Expr::Seq {
-            kind: SeqKind::Tuple,
-            elts,
-            ..
-        } => elts.iter().collect(),
-        one => vec![one],
-    };
+    let parts = index_parts(index);
     let shown = w.shown(value, "the array");
     if let Some(float) = parts
         .iter()

@@ -787,18 +787,23 @@ pub fn joined(w: &dyn Eval, name: &str, args: &[Expr], keywords: &[Keyword]) -> 
     Some(numpy_array(ArrayLib::Numpy, shape, None))
 }
 
-/// The shape `a[index]` selects from an array of `shape` with basic indexing: integers in range
-/// (each drops its axis), slices of known bounds, `None`/`np.newaxis` (a new axis of size one)
-/// and one `...`; `None` for anything else (arrays, masks, an index out of range).
-pub fn indexed_shape(w: &dyn Eval, shape: &[i64], index: &Expr) -> Option<Vec<i64>> {
-    let parts: Vec<&Expr> = match index {
+/// The indices of `a[index]`: the elements of a written tuple (`a[i, j]`), or the one index.
+pub fn index_parts(index: &Expr) -> Vec<&Expr> {
+    match index {
         Expr::Seq {
             kind: SeqKind::Tuple,
             elts,
             ..
         } => elts.iter().collect(),
         one => vec![one],
-    };
+    }
+}
+
+/// The shape `a[index]` selects from an array of `shape` with basic indexing: integers in range
+/// (each drops its axis), slices of known bounds, `None`/`np.newaxis` (a new axis of size one)
+/// and one `...`; `None` for anything else (arrays, masks, an index out of range).
+pub fn indexed_shape(w: &dyn Eval, shape: &[i64], index: &Expr) -> Option<Vec<i64>> {
+    let parts = index_parts(index);
     let is_new_axis = |e: &Expr| match w.eval(e) {
         Val::None => true,
         Val::Lib(p) => p == "numpy.newaxis",
