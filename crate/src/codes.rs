@@ -162,7 +162,7 @@ rules! {
         running: "n = 3\nprint(\"n = \" + str(n))",
     }
     BuiltinArgument = "builtin-argument", Error, "Python values" {
-        catches: "builtins, and methods of str/list/tuple/dict/set values, given a value of a type (or a text, or a number of arguments) they reject: `len(5)`, `int('abc')`, `sum(['a'])`, `', '.join([1, 2])`, `max([])`, `line.split(1)`, `rows.append(1, 2)`",
+        catches: "builtins, and methods of str/list/tuple/dict/set values, given a value of a type (or a text, or a number of arguments) they reject: `len(5)`, `int('abc')`, `sum(['a'])`, `', '.join([1, 2])`, `max([])`, `line.split(1)`, `rows.append(1, 2)`; `float()`, `int()` and `math` functions given a numpy array of several elements",
         why: "the builtin or method cannot handle that value: TypeError (or ValueError for text that is not a number, or nothing to choose from)",
         crashing: "count = 5\nlen(count)",
         running: "count = [5]\nlen(count)",

@@ -32,9 +32,10 @@ use crate::codes::Rule;
 use crate::diagnostic::{Diagnostic, Edit, Fix};
 use crate::ir::{Expr, Keyword, Stmt, Target, TextRange};
 use crate::semantics::python::{binary_error, builtin_of, operand_error, Builtin};
-use crate::semantics::python::{iterated_len, lazy_iterator};
+use crate::semantics::python::{iterated_len, lazy_iterator, MATH_OF_FLOATS};
+use crate::summary::tuple_text;
 
-use crate::semantics::abstract_value::{not_a_float, not_an_int, Val};
+use crate::semantics::abstract_value::{not_a_float, not_an_int, ArrayLib, Val};
 use crate::walker::state::Walker;
 
 /// The rules on one expression the walker will certainly evaluate.
@@ -103,6 +104,10 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                 }
             }
             if !keywords.is_empty() {
+                return;
+            }
+            if let Some(d) = array_as_number(w, func, args, *range) {
+                out.push(d);
                 return;
             }
             match &**func {
@@ -715,6 +720,45 @@ fn not_iterable(w: &Walker, iter: &Expr, how: &str, out: &mut Vec<Diagnostic>) {
             iter.range(),
         ));
     }
+}
+
+/// `float(a)`, `int(a)`, `math.exp(a)` and the other functions that convert their argument to
+/// one number, given a numpy array of more than one element: TypeError.
+fn array_as_number(w: &Walker, func: &Expr, args: &[Expr], range: TextRange) -> Option<Diagnostic> {
+    let (name, hint) = match func {
+        Expr::Name { id, .. }
+            if matches!(id.as_str(), "int" | "float" | "complex") && w.certainly_builtin(id) =>
+        {
+            (
+                id.clone(),
+                "take one element (a[0], a.item()) or convert the whole array with a.astype(...)"
+                    .to_string(),
+            )
+        }
+        _ => {
+            let path = w.lib_path(func)?;
+            let f = path.strip_prefix("math.")?;
+            if !MATH_OF_FLOATS.contains(&f) {
+                return None;
+            }
+            (path.clone(), format!("np.{f} works elementwise"))
+        }
+    };
+    let (arg, a) = args.iter().find_map(|e| match w.eval(e) {
+        Val::Array(a) if a.lib == ArrayLib::Numpy && a.shape.iter().product::<i64>() > 1 => {
+            Some((e, a))
+        }
+        _ => None,
+    })?;
+    Some(Diagnostic::error(
+        Rule::BuiltinArgument,
+        format!(
+            "{} is a numpy array of shape {}, but {name}() takes one number; {hint}: TypeError: only length-1 arrays (numpy 2: 0-dimensional arrays) can be converted to Python scalars",
+            w.shown(arg, "the argument"),
+            tuple_text(&a.shape)
+        ),
+        range,
+    ))
 }
 
 /// "a" or "an" before a type's name.

@@ -787,6 +787,19 @@ pub fn joined(w: &dyn Eval, name: &str, args: &[Expr], keywords: &[Keyword]) -> 
     Some(numpy_array(ArrayLib::Numpy, shape, None))
 }
 
+/// Each element a loop over a numpy array of two or more dimensions visits: an array of the
+/// remaining axes.
+pub fn row_of(v: &Val) -> Option<Val> {
+    match v {
+        Val::Array(a) if a.lib == ArrayLib::Numpy && a.shape.len() >= 2 => Some(numpy_array(
+            a.lib,
+            a.shape[1..].to_vec(),
+            a.dtype.as_deref(),
+        )),
+        _ => None,
+    }
+}
+
 /// The indices of `a[index]`: the elements of a written tuple (`a[i, j]`), or the one index.
 pub fn index_parts(index: &Expr) -> Vec<&Expr> {
     match index {

@@ -554,6 +554,15 @@ impl Builtin {
 
 /// What a call returns when Python's semantics say it is None: `print(...)`, the in-place methods
 /// of a known list, dict or set, and pandas methods given `inplace=True`.
+/// The functions of `math` that convert each argument to a float (the math module's reference):
+/// a numpy array of more than one element cannot be (TypeError).
+pub const MATH_OF_FLOATS: &[&str] = &[
+    "exp", "expm1", "log", "log2", "log10", "log1p", "sqrt", "pow", "sin", "cos", "tan", "asin",
+    "acos", "atan", "atan2", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "degrees",
+    "radians", "fabs", "floor", "ceil", "trunc", "isnan", "isinf", "isfinite", "erf", "erfc",
+    "gamma", "lgamma", "hypot", "copysign", "fmod",
+];
+
 /// The builtins that return a lazy iterator of their own type in Python 3 (Python 2 gave
 /// lists): neither subscriptable nor sized.
 pub const LAZY_ITERATORS: &[&str] = &["map", "zip", "filter", "enumerate"];

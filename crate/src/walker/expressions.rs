@@ -237,14 +237,26 @@ impl<'a> Walker<'a> {
             Expr::Comprehension {
                 elements, range, ..
             } => crate::semantics::python::comprehension_value(self.text(*range), elements.len()),
-            Expr::Other { range, .. } => match self.comparison(expr) {
+            Expr::Other { range, children } => match self.comparison(expr) {
                 Some((left, op, right)) => crate::semantics::shapes::comparison_value(
                     op,
                     &self.eval(left),
                     &self.eval(right),
                 ),
-                None => crate::semantics::python::fstring_value(self.text(*range))
-                    .unwrap_or(Val::Unknown),
+                None => match &children[..] {
+                    // `-a`, `+a`: an array of the same shape.
+                    [operand]
+                        if matches!(
+                            self.text(TextRange::new(range.start, operand.range().start))
+                                .trim(),
+                            "-" | "+"
+                        ) && operand.range().end == range.end =>
+                    {
+                        crate::semantics::shapes::negated(self.eval(operand))
+                    }
+                    _ => crate::semantics::python::fstring_value(self.text(*range))
+                        .unwrap_or(Val::Unknown),
+                },
             },
             _ => Val::Unknown,
         }
