@@ -231,8 +231,8 @@ pub const AXES: &[AxisUse] = &[
     axis_use("squeeze", 1, Some(0), Effect::Squeeze),
 ];
 
-/// The class of `np.random.default_rng()`.
-pub const GENERATOR: &str = "numpy.random.Generator";
+/// The class of `np.random.default_rng()`, as the kernel names it.
+pub const GENERATOR: &str = "numpy.random._generator.Generator";
 
 /// The samplers of `np.random` and of a `Generator` with the position of their `size`
 /// parameter, which is the shape of the sample (numpy's "Random sampling" reference).
