@@ -1,10 +1,13 @@
 //! Rules on numpy calls, over the contracts in `semantics::numpy` (the shapes its constructors
 //! and shape functions give, the `axis` its functions and ndarray methods accept).
 //!
-//! - `index-out-of-range`: an `axis` outside `[-ndim, ndim)` of an array of known shape
-//!   (`[-ndim - 1, ndim]` where an axis is inserted) for the functions and methods of `AXES`:
-//!   numpy raises `AxisError` (an IndexError and a ValueError); and an integer index past the size
-//!   of its axis, or more indices than dimensions, in `a[i, j]`: IndexError.
+//! - `index-out-of-range`: an axis outside `[-ndim, ndim)` of an array of known shape
+//!   (`[-ndim - 1, ndim]` where an axis is inserted) for every axis parameter of the functions and
+//!   methods of `AXES` (`axis`, `axis1`/`axis2`, `source`/`destination`), and for
+//!   `np.concatenate`/`np.stack` of arrays of known shapes: numpy raises `AxisError` (an
+//!   IndexError and a ValueError); an integer index past the size of its axis, or more indices
+//!   than dimensions, in `a[i, j]`, and a boolean mask of another shape: IndexError.
+//! - `index-type`: a float among the indices of a numpy array: IndexError.
 //! - `shape-reshape`: `np.squeeze(a, axis=k)` / `a.squeeze(k)` of an axis whose size is not 1,
 //!   and `np.split(a, n)` of an axis whose size `n` does not divide: ValueError.
 //! - `shape-broadcast`: `np.add(a, b)` and the other binary ufuncs of operands that do not
