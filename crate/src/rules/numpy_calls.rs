@@ -13,7 +13,9 @@
 //! - `shape-broadcast`: `np.add(a, b)` and the other binary ufuncs of operands that do not
 //!   broadcast: ValueError.
 //! - `bad-arguments`: a size or shape written as a float (`np.zeros(n / 2)`,
-//!   `a.reshape(n / 2, 2)`, `np.linspace(0, 1, 5.0)`): TypeError.
+//!   `a.reshape(n / 2, 2)`, `np.linspace(0, 1, 5.0)`), a shape given as separate integers where
+//!   numpy takes a tuple (`np.zeros(3, 4)`) or as a tuple where it takes separate integers
+//!   (`np.random.rand((3, 4))`, `np.eye((3, 3))`): TypeError.
 //!
 //! Shapes flow (in `semantics::numpy`) through the constructors, the shape functions, the ufuncs
 //! (one operand: the same shape; two: the broadcast one), `np.dot`/`np.matmul`/`a.dot`, and
@@ -33,6 +35,70 @@ use crate::semantics::eval::{int_of, int_tuple};
 use crate::semantics::python::{builtin_of, Builtin};
 use crate::summary::tuple_text;
 use crate::walker::state::Walker;
+
+/// The shape given as separate integers where numpy takes one tuple (`np.zeros(3, 4)`: the 4
+/// is read as the dtype), or as a tuple where it takes separate integers
+/// (`np.random.rand((3, 4))`, `np.eye((3, 3))`): TypeError.
+fn shape_form_problem(w: &Walker, func: &Expr, args: &[Expr]) -> Option<Diagnostic> {
+    let path = w.lib_path(func)?;
+    let name = path.strip_prefix("numpy.")?;
+    // "tuple" or "list" for a sequence given as one argument.
+    let sequence = |e: &Expr| match e {
+        Expr::Seq {
+            kind: SeqKind::Tuple,
+            ..
+        } => Some("tuple".to_string()),
+        Expr::Seq {
+            kind: SeqKind::List,
+            ..
+        } => Some("list".to_string()),
+        _ => match w.eval(e) {
+            Val::Items { type_name, .. } if type_name == "tuple" || type_name == "list" => {
+                Some(type_name)
+            }
+            _ => None,
+        },
+    };
+    match name {
+        "zeros" | "ones" | "empty" | "full" => {
+            let dtype = args.get(if name == "full" { 2 } else { 1 })?;
+            let value = int_of(w, dtype)?;
+            let fix = match args {
+                [a, b] => format!(
+                    "pass the shape as one tuple: np.{name}(({}, {}))",
+                    w.text(a.range()),
+                    w.text(b.range())
+                ),
+                _ => "pass the shape as one tuple".to_string(),
+            };
+            Some(Diagnostic::error(
+                Rule::BadArguments,
+                format!(
+                    "np.{name} reads {} as the dtype; {fix}: TypeError: Cannot interpret '{value}' as a data type",
+                    w.shown(dtype, "the argument"),
+                ),
+                dtype.range(),
+            ))
+        }
+        "random.rand" | "random.randn" | "eye" | "identity" => {
+            let (tuple, kind) = args.iter().find_map(|e| Some((e, sequence(e)?)))?;
+            let hint = match name {
+                "random.rand" => " (np.random.random takes a tuple)",
+                "random.randn" => " (np.random.standard_normal takes a tuple)",
+                _ => "",
+            };
+            Some(Diagnostic::error(
+                Rule::BadArguments,
+                format!(
+                    "np.{name} takes its dimensions as separate integers{hint}, but {} is a {kind}: TypeError: '{kind}' object cannot be interpreted as an integer",
+                    w.shown(tuple, "the argument")
+                ),
+                tuple.range(),
+            ))
+        }
+        _ => None,
+    }
+}
 
 /// `np.add(a, b)` and the other binary ufuncs of operands that do not broadcast: ValueError.
 fn ufunc_problem(
@@ -307,7 +373,9 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
             if unpacks(args, keywords) {
                 return;
             }
-            if let Some(d) = float_size_problem(w, func, args, keywords) {
+            if let Some(d) = float_size_problem(w, func, args, keywords)
+                .or_else(|| shape_form_problem(w, func, args))
+            {
                 out.push(d);
                 return;
             }
