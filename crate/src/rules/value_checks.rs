@@ -13,6 +13,7 @@ use crate::diagnostic::Diagnostic;
 use crate::ir::{Expr, Literal};
 
 use crate::semantics::abstract_value::{not_a_float, not_an_int, Val};
+use crate::semantics::eval::int_of;
 use crate::walker::state::Walker;
 
 #[derive(Clone, Copy, PartialEq)]
@@ -153,18 +154,13 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                     return;
                 }
             }
-            let i = match &**index {
-                Expr::Literal {
-                    value: Literal::Int(i),
-                    ..
-                } => *i,
-                Expr::Other { children, .. } if children.len() == 1 => {
-                    match w.text(index.range()).trim().parse::<i64>() {
-                        Ok(i) => i,
-                        Err(_) => return,
-                    }
-                }
-                _ => return,
+            // A literal, or an int the walker knows (`k`, `len(xs)`, `n - 1`).
+            let i = match int_of(w, index) {
+                Some(i) => i,
+                None => match w.eval(index) {
+                    Val::Int(i) => i,
+                    _ => return,
+                },
             };
             let (len, what) = match &base {
                 Val::Sized { .. } | Val::Items { .. } => match base.sized() {
@@ -182,7 +178,12 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                 out.push(Diagnostic::error(
                     Rule::IndexOutOfRange,
                     format!(
-                        "index {i} is out of range: {} is {what} of length {len}: IndexError",
+                        "index {} is out of range: {} is {what} of length {len}: IndexError",
+                        match &**index {
+                            Expr::Literal { .. } => i.to_string(),
+                            e if w.text(e.range()).trim().parse::<i64>().is_ok() => i.to_string(),
+                            e => format!("{} = {i}", w.text(e.range())),
+                        },
                         w.shown(value, "the column")
                     ),
                     *range,

@@ -5,7 +5,7 @@
 use crate::did_you_mean::suggest;
 use crate::ir::{Expr, Keyword, Literal, Params};
 
-use super::abstract_value::Val;
+use super::abstract_value::{ArrayLib, Val};
 use super::eval::Eval;
 use super::pandas::PANDAS_INPLACE;
 
@@ -640,6 +640,8 @@ pub fn call_result(w: &dyn Eval, func: &Expr, args: &[Expr], keywords: &[Keyword
 pub fn iterated_len(v: &Val) -> Option<i64> {
     match v {
         Val::Str(s) => Some(s.chars().count() as i64),
+        // A numpy array iterates over its first axis.
+        Val::Array(a) if a.lib == ArrayLib::Numpy => a.shape.first().copied(),
         _ => {
             builtin_of(v)?;
             v.sized().map(|(_, n)| n)
