@@ -288,7 +288,7 @@ rules! {
         running: "np.stack([np.ones(3), np.ones(3)])",
     }
     ShapeReshape = "shape-reshape", Error, "numpy" {
-        catches: "reshapes to a size other than the array's",
+        catches: "reshapes to a size other than the array's; squeezes of an axis longer than one, splits into unequal parts, transposes by something other than a permutation of the axes",
         why: "ValueError: cannot reshape array of size 6 into shape (4,)",
         crashing: "np.arange(6).reshape(4)",
         running: "np.arange(6).reshape(2, 3)",

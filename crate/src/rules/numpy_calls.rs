@@ -9,7 +9,8 @@
 //!   than dimensions, in `a[i, j]`, and a boolean mask of another shape: IndexError.
 //! - `index-type`: a float among the indices of a numpy array: IndexError.
 //! - `shape-reshape`: `np.squeeze(a, axis=k)` / `a.squeeze(k)` of an axis whose size is not 1,
-//!   and `np.split(a, n)` of an axis whose size `n` does not divide: ValueError.
+//!   `np.split(a, n)` of an axis whose size `n` does not divide, and a transpose whose axes are
+//!   not a permutation of the array's (another count, one named twice): ValueError.
 //! - `shape-broadcast`: `np.add(a, b)` and the other binary ufuncs of operands that do not
 //!   broadcast: ValueError.
 //! - `bad-arguments`: a size or shape written as a float (`np.zeros(n / 2)`,
@@ -98,6 +99,73 @@ fn shape_form_problem(w: &Walker, func: &Expr, args: &[Expr]) -> Option<Diagnost
         }
         _ => None,
     }
+}
+
+/// `np.transpose(a, axes)`, `a.transpose(*axes)`: the permutation must name each axis of `a`
+/// once: ValueError for another count or a repeated axis, AxisError for an axis past the last.
+fn transpose_problem(
+    w: &Walker,
+    func: &Expr,
+    args: &[Expr],
+    keywords: &[Keyword],
+) -> Option<Diagnostic> {
+    let (array, axes): (&Expr, Vec<&Expr>) = match w.lib_path(func).as_deref() {
+        Some("numpy.transpose") => (
+            args.first()?,
+            vec![args.get(1).or_else(|| kw(keywords, "axes"))?],
+        ),
+        Some(_) => return None,
+        None => match func {
+            Expr::Attribute { value, attr, .. }
+                if attr == "transpose" && !args.is_empty() && keywords.is_empty() =>
+            {
+                (&**value, args.iter().collect())
+            }
+            _ => return None,
+        },
+    };
+    let a = as_array(w, array)?;
+    let perm: Vec<i64> = match axes[..] {
+        [one] => int_tuple(w, one)?,
+        _ => axes.iter().map(|e| int_of(w, e)).collect::<Option<_>>()?,
+    };
+    let n = a.shape.len() as i64;
+    let range = TextRange::new(axes[0].range().start, axes[axes.len() - 1].range().end);
+    let shown = w.shown(array, "the array");
+    let (rule, problem) = if perm.len() as i64 != n {
+        (
+            Rule::ShapeReshape,
+            format!(
+                "{} axes are given for its {n}: ValueError: axes don't match array",
+                perm.len()
+            ),
+        )
+    } else if let Some(bad) = perm.iter().find(|&&x| normalize(x, n).is_none()) {
+        (
+            Rule::IndexOutOfRange,
+            format!("axis {bad} is out of bounds: AxisError"),
+        )
+    } else {
+        let mut seen: Vec<usize> = perm.iter().filter_map(|&x| normalize(x, n)).collect();
+        seen.sort_unstable();
+        seen.dedup();
+        if seen.len() == perm.len() {
+            return None;
+        }
+        (
+            Rule::ShapeReshape,
+            "an axis is named twice: ValueError: repeated axis in transpose".to_string(),
+        )
+    };
+    Some(Diagnostic::error(
+        rule,
+        format!(
+            "{shown} has shape {} ({n} dimension{}): transpose needs a permutation of its axes, but {problem}",
+            tuple_text(&a.shape),
+            if n == 1 { "" } else { "s" }
+        ),
+        range,
+    ))
 }
 
 /// `np.add(a, b)` and the other binary ufuncs of operands that do not broadcast: ValueError.
@@ -375,6 +443,7 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
             }
             if let Some(d) = float_size_problem(w, func, args, keywords)
                 .or_else(|| shape_form_problem(w, func, args))
+                .or_else(|| transpose_problem(w, func, args, keywords))
             {
                 out.push(d);
                 return;
