@@ -101,6 +101,11 @@ fn shape_form_problem(w: &Walker, func: &Expr, args: &[Expr]) -> Option<Diagnost
     }
 }
 
+/// "1 dimension", "3 dimensions".
+fn dimensions(n: usize) -> String {
+    format!("{n} dimension{}", if n == 1 { "" } else { "s" })
+}
+
 /// `np.transpose(a, axes)`, `a.transpose(*axes)`: the permutation must name each axis of `a`
 /// once: ValueError for another count or a repeated axis, AxisError for an axis past the last.
 fn transpose_problem(
@@ -160,9 +165,9 @@ fn transpose_problem(
     Some(Diagnostic::error(
         rule,
         format!(
-            "{shown} has shape {} ({n} dimension{}): transpose needs a permutation of its axes, but {problem}",
+            "{shown} has shape {} ({}): transpose needs a permutation of its axes, but {problem}",
             tuple_text(&a.shape),
-            if n == 1 { "" } else { "s" }
+            dimensions(n as usize)
         ),
         range,
     ))
@@ -313,10 +318,10 @@ fn axis_problem(w: &Walker, rule: &AxisUse, array_expr: &Expr, axis: &Expr) -> O
         return Some(Diagnostic::error(
             Rule::IndexOutOfRange,
             format!(
-                "{} has shape {} ({n} dimension{}): axis {bad}{param} is out of bounds for {}: {error}",
+                "{} has shape {} ({}): axis {bad}{param} is out of bounds for {}: {error}",
                 shown,
                 tuple_text(&a.shape),
-                if n == 1 { "" } else { "s" },
+                dimensions(n as usize),
                 rule.name
             ),
             axis.range(),
@@ -370,10 +375,10 @@ fn joined_axis_problem(
     Some(Diagnostic::error(
         Rule::IndexOutOfRange,
         format!(
-            "{} has shape {} ({n} dimension{}{result}): axis {at} is out of bounds for {name}: AxisError",
+            "{} has shape {} ({}{result}): axis {at} is out of bounds for {name}: AxisError",
             first,
             tuple_text(&a.shape),
-            if n == 1 { "" } else { "s" },
+            dimensions(n as usize),
         ),
         axis.range(),
     ))
@@ -537,9 +542,9 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                 out.push(Diagnostic::error(
                     Rule::IndexOutOfRange,
                     format!(
-                        "too many indices for array: {shown} has shape {} ({n} dimension{}), but {} were indexed: IndexError",
+                        "too many indices for array: {shown} has shape {} ({}), but {} were indexed: IndexError",
                         tuple_text(&a.shape),
-                        if n == 1 { "" } else { "s" },
+                        dimensions(n),
                         ints.len()
                     ),
                     *range,
