@@ -144,8 +144,8 @@ rules! {
         running: "np.histogram(np.array([1.0, np.nan]), range=(0, 2))",
     }
     IndexOutOfRange = "index-out-of-range", Error, "Python values" {
-        catches: "literal indices past the known length of a list, tuple, string or array",
-        why: "sequences raise for an index past their end: IndexError",
+        catches: "literal indices past the known length of a list, tuple, string or array; numpy axes past an array's dimensions; boolean masks of another shape than the array's",
+        why: "sequences raise for an index past their end: IndexError (numpy: AxisError for an axis, IndexError for a mask)",
         crashing: "point = (1, 2)\npoint[2]",
         running: "point = (1, 2)\npoint[1]",
     }
@@ -156,8 +156,8 @@ rules! {
         running: "sizes = {\"small\": 1, \"large\": 3}\nsizes.get(\"medium\", 2)",
     }
     IndexType = "index-type", Error, "Python values" {
-        catches: "a list, tuple or str indexed by something other than an integer or a slice (a numpy array, a str, a float, None), a dict keyed by a list, dict or set, and such a key or set item in a literal",
-        why: "sequences take integer indices and dicts hashable keys: TypeError: list indices must be integers or slices / only integer scalar arrays can be converted to a scalar index / unhashable type",
+        catches: "a list, tuple or str indexed by something other than an integer or a slice (a numpy array, a str, a float, None), a numpy array indexed by a float, a dict keyed by a list, dict or set, and such a key or set item in a literal",
+        why: "sequences take integer indices and dicts hashable keys: TypeError: list indices must be integers or slices / only integer scalar arrays can be converted to a scalar index / unhashable type; numpy: IndexError: only integers, slices ... are valid indices",
         crashing: "names = ['a', 'b']\nnames[np.array([0, 1])]",
         running: "names = np.array(['a', 'b'])\nnames[np.array([0, 1])]",
     }
@@ -168,7 +168,7 @@ rules! {
         running: "n = 3\nprint(\"n = \" + str(n))",
     }
     BuiltinArgument = "builtin-argument", Error, "Python values" {
-        catches: "builtins, and methods of str/list/tuple/dict/set values, given a value of a type (or a text, or a number of arguments) they reject: `len(5)`, `int('abc')`, `sum(['a'])`, `', '.join([1, 2])`, `max([])`, `line.split(1)`, `rows.append(1, 2)`",
+        catches: "builtins, and methods of str/list/tuple/dict/set values, given a value of a type (or a text, or a number of arguments) they reject: `len(5)`, `int('abc')`, `sum(['a'])`, `', '.join([1, 2])`, `max([])`, `line.split(1)`, `rows.append(1, 2)`; `float()`, `int()` and `math` functions given a numpy array of several elements",
         why: "the builtin or method cannot handle that value: TypeError (or ValueError for text that is not a number, or nothing to choose from)",
         crashing: "count = 5\nlen(count)",
         running: "count = [5]\nlen(count)",
@@ -294,7 +294,7 @@ rules! {
         running: "np.stack([np.ones(3), np.ones(3)])",
     }
     ShapeReshape = "shape-reshape", Error, "numpy" {
-        catches: "reshapes to a size other than the array's",
+        catches: "reshapes to a size other than the array's; squeezes of an axis longer than one, splits into unequal parts, transposes by something other than a permutation of the axes",
         why: "ValueError: cannot reshape array of size 6 into shape (4,)",
         crashing: "np.arange(6).reshape(4)",
         running: "np.arange(6).reshape(2, 3)",

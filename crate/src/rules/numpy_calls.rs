@@ -1,16 +1,22 @@
 //! Rules on numpy calls, over the contracts in `semantics::numpy` (the shapes its constructors
 //! and shape functions give, the `axis` its functions and ndarray methods accept).
 //!
-//! - `index-out-of-range`: an `axis` outside `[-ndim, ndim)` of an array of known shape
-//!   (`[-ndim - 1, ndim]` where an axis is inserted) for the functions and methods of `AXES`:
-//!   numpy raises `AxisError` (an IndexError and a ValueError); and an integer index past the size
-//!   of its axis, or more indices than dimensions, in `a[i, j]`: IndexError.
+//! - `index-out-of-range`: an axis outside `[-ndim, ndim)` of an array of known shape
+//!   (`[-ndim - 1, ndim]` where an axis is inserted) for every axis parameter of the functions and
+//!   methods of `AXES` (`axis`, `axis1`/`axis2`, `source`/`destination`), and for
+//!   `np.concatenate`/`np.stack` of arrays of known shapes: numpy raises `AxisError` (an
+//!   IndexError and a ValueError); an integer index past the size of its axis, or more indices
+//!   than dimensions, in `a[i, j]`, and a boolean mask of another shape: IndexError.
+//! - `index-type`: a float among the indices of a numpy array: IndexError.
 //! - `shape-reshape`: `np.squeeze(a, axis=k)` / `a.squeeze(k)` of an axis whose size is not 1,
-//!   and `np.split(a, n)` of an axis whose size `n` does not divide: ValueError.
+//!   `np.split(a, n)` of an axis whose size `n` does not divide, and a transpose whose axes are
+//!   not a permutation of the array's (another count, one named twice): ValueError.
 //! - `shape-broadcast`: `np.add(a, b)` and the other binary ufuncs of operands that do not
 //!   broadcast: ValueError.
 //! - `bad-arguments`: a size or shape written as a float (`np.zeros(n / 2)`,
-//!   `a.reshape(n / 2, 2)`, `np.linspace(0, 1, 5.0)`): TypeError.
+//!   `a.reshape(n / 2, 2)`, `np.linspace(0, 1, 5.0)`), a shape given as separate integers where
+//!   numpy takes a tuple (`np.zeros(3, 4)`) or as a tuple where it takes separate integers
+//!   (`np.random.rand((3, 4))`, `np.eye((3, 3))`): TypeError.
 //!
 //! Shapes flow (in `semantics::numpy`) through the constructors, the shape functions, the ufuncs
 //! (one operand: the same shape; two: the broadcast one), `np.dot`/`np.matmul`/`a.dot`, and
@@ -19,14 +25,153 @@
 use crate::codes::Rule;
 use crate::diagnostic::Diagnostic;
 use crate::ir::{Expr, Keyword, SeqKind, TextRange};
-use crate::semantics::numpy::{as_array, normalize, ufunc_operands, Effect, AXES};
+use crate::semantics::numpy::{
+    as_array, axis_params, index_parts, normalize, ufunc_operands, AxisUse, Effect,
+};
 
 use crate::ir::keyword as kw;
 use crate::ir_scan::unpacks;
-use crate::semantics::abstract_value::{ArrayLib, Val};
+use crate::semantics::abstract_value::{ArrayLib, ArrayVal, Val};
 use crate::semantics::eval::{int_of, int_tuple};
+use crate::semantics::python::{builtin_of, Builtin};
 use crate::summary::tuple_text;
 use crate::walker::state::Walker;
+
+/// The shape given as separate integers where numpy takes one tuple (`np.zeros(3, 4)`: the 4
+/// is read as the dtype), or as a tuple where it takes separate integers
+/// (`np.random.rand((3, 4))`, `np.eye((3, 3))`): TypeError.
+fn shape_form_problem(w: &Walker, func: &Expr, args: &[Expr]) -> Option<Diagnostic> {
+    let path = w.lib_path(func)?;
+    let name = path.strip_prefix("numpy.")?;
+    // "tuple" or "list" for a sequence given as one argument.
+    let sequence = |e: &Expr| match e {
+        Expr::Seq {
+            kind: SeqKind::Tuple,
+            ..
+        } => Some("tuple".to_string()),
+        Expr::Seq {
+            kind: SeqKind::List,
+            ..
+        } => Some("list".to_string()),
+        _ => match w.eval(e) {
+            Val::Items { type_name, .. } if type_name == "tuple" || type_name == "list" => {
+                Some(type_name)
+            }
+            _ => None,
+        },
+    };
+    match name {
+        "zeros" | "ones" | "empty" | "full" => {
+            let dtype = args.get(if name == "full" { 2 } else { 1 })?;
+            let value = int_of(w, dtype)?;
+            let fix = match args {
+                [a, b] => format!(
+                    "pass the shape as one tuple: np.{name}(({}, {}))",
+                    w.text(a.range()),
+                    w.text(b.range())
+                ),
+                _ => "pass the shape as one tuple".to_string(),
+            };
+            Some(Diagnostic::error(
+                Rule::BadArguments,
+                format!(
+                    "np.{name} reads {} as the dtype; {fix}: TypeError: Cannot interpret '{value}' as a data type",
+                    w.shown(dtype, "the argument"),
+                ),
+                dtype.range(),
+            ))
+        }
+        "random.rand" | "random.randn" | "eye" | "identity" => {
+            let (tuple, kind) = args.iter().find_map(|e| Some((e, sequence(e)?)))?;
+            let hint = match name {
+                "random.rand" => " (np.random.random takes a tuple)",
+                "random.randn" => " (np.random.standard_normal takes a tuple)",
+                _ => "",
+            };
+            Some(Diagnostic::error(
+                Rule::BadArguments,
+                format!(
+                    "np.{name} takes its dimensions as separate integers{hint}, but {} is a {kind}: TypeError: '{kind}' object cannot be interpreted as an integer",
+                    w.shown(tuple, "the argument")
+                ),
+                tuple.range(),
+            ))
+        }
+        _ => None,
+    }
+}
+
+/// "1 dimension", "3 dimensions".
+fn dimensions(n: usize) -> String {
+    format!("{n} dimension{}", if n == 1 { "" } else { "s" })
+}
+
+/// `np.transpose(a, axes)`, `a.transpose(*axes)`: the permutation must name each axis of `a`
+/// once: ValueError for another count or a repeated axis, AxisError for an axis past the last.
+fn transpose_problem(
+    w: &Walker,
+    func: &Expr,
+    args: &[Expr],
+    keywords: &[Keyword],
+) -> Option<Diagnostic> {
+    let (array, axes): (&Expr, Vec<&Expr>) = match w.lib_path(func).as_deref() {
+        Some("numpy.transpose") => (
+            args.first()?,
+            vec![args.get(1).or_else(|| kw(keywords, "axes"))?],
+        ),
+        Some(_) => return None,
+        None => match func {
+            Expr::Attribute { value, attr, .. }
+                if attr == "transpose" && !args.is_empty() && keywords.is_empty() =>
+            {
+                (&**value, args.iter().collect())
+            }
+            _ => return None,
+        },
+    };
+    let a = as_array(w, array)?;
+    let perm: Vec<i64> = match axes[..] {
+        [one] => int_tuple(w, one)?,
+        _ => axes.iter().map(|e| int_of(w, e)).collect::<Option<_>>()?,
+    };
+    let n = a.shape.len() as i64;
+    let range = TextRange::new(axes[0].range().start, axes[axes.len() - 1].range().end);
+    let shown = w.shown(array, "the array");
+    let (rule, problem) = if perm.len() as i64 != n {
+        (
+            Rule::ShapeReshape,
+            format!(
+                "{} axes are given for its {n}: ValueError: axes don't match array",
+                perm.len()
+            ),
+        )
+    } else if let Some(bad) = perm.iter().find(|&&x| normalize(x, n).is_none()) {
+        (
+            Rule::IndexOutOfRange,
+            format!("axis {bad} is out of bounds: AxisError"),
+        )
+    } else {
+        let mut seen: Vec<usize> = perm.iter().filter_map(|&x| normalize(x, n)).collect();
+        seen.sort_unstable();
+        seen.dedup();
+        if seen.len() == perm.len() {
+            return None;
+        }
+        (
+            Rule::ShapeReshape,
+            "an axis is named twice: ValueError: repeated axis in transpose".to_string(),
+        )
+    };
+    Some(Diagnostic::error(
+        rule,
+        format!(
+            "{shown} has shape {} ({}): transpose needs a permutation of its axes, but {problem}",
+            tuple_text(&a.shape),
+            dimensions(n as usize)
+        ),
+        range,
+    ))
+}
 
 /// `np.add(a, b)` and the other binary ufuncs of operands that do not broadcast: ValueError.
 fn ufunc_problem(
@@ -146,6 +291,150 @@ fn split_problem(
     })
 }
 
+/// An axis of `rule` outside the dimensions of the array `array_expr` holds (AxisError), or a
+/// squeezed axis whose size is not one (ValueError).
+fn axis_problem(w: &Walker, rule: &AxisUse, array_expr: &Expr, axis: &Expr) -> Option<Diagnostic> {
+    let a = as_array(w, array_expr)?;
+    let axes = int_tuple(w, axis)?;
+    let n = a.shape.len() as i64;
+    let bound = if rule.effect == Effect::Insert {
+        n + 1
+    } else {
+        n
+    };
+    let shown = w.shown(array_expr, "the array");
+    if let Some(bad) = axes.iter().find(|&&x| normalize(x, bound).is_none()) {
+        // `np.split` reads the axis's size from the shape tuple first.
+        let error = if matches!(rule.name, "split" | "array_split") {
+            "IndexError"
+        } else {
+            "AxisError"
+        };
+        let param = if rule.keyword == "axis" {
+            String::new()
+        } else {
+            format!(" ({})", rule.keyword)
+        };
+        return Some(Diagnostic::error(
+            Rule::IndexOutOfRange,
+            format!(
+                "{} has shape {} ({}): axis {bad}{param} is out of bounds for {}: {error}",
+                shown,
+                tuple_text(&a.shape),
+                dimensions(n as usize),
+                rule.name
+            ),
+            axis.range(),
+        ));
+    }
+    if rule.effect != Effect::Squeeze {
+        return None;
+    }
+    let &bad = axes
+        .iter()
+        .find(|&&x| normalize(x, n).is_some_and(|i| a.shape[i] != 1))?;
+    Some(Diagnostic::error(
+        Rule::ShapeReshape,
+        format!(
+            "{shown} has shape {}: axis {bad} has size {}, and squeeze removes only axes of size one: ValueError",
+            tuple_text(&a.shape),
+            a.shape[normalize(bad, n).unwrap_or(0)]
+        ),
+        axis.range(),
+    ))
+}
+
+/// `np.concatenate(arrays, axis)` checks the axis against the first array's dimensions;
+/// `np.stack(arrays, axis)` against one more, once the arrays have one shape: AxisError.
+fn joined_axis_problem(
+    w: &Walker,
+    name: &str,
+    args: &[Expr],
+    keywords: &[Keyword],
+) -> Option<Diagnostic> {
+    if !matches!(name, "concatenate" | "stack") {
+        return None;
+    }
+    let axis = args.get(1).or_else(|| kw(keywords, "axis"))?;
+    let arrays = super::shapes::listed_arrays(w, args.first()?)?;
+    let (first, a) = arrays.first()?;
+    if name == "stack" && arrays.iter().any(|(_, b)| b.shape != a.shape) {
+        return None;
+    }
+    let n = a.shape.len() as i64;
+    let bound = if name == "stack" { n + 1 } else { n };
+    let at = int_of(w, axis)?;
+    if normalize(at, bound).is_some() {
+        return None;
+    }
+    let result = if name == "stack" {
+        format!(", and stack makes {bound}")
+    } else {
+        String::new()
+    };
+    Some(Diagnostic::error(
+        Rule::IndexOutOfRange,
+        format!(
+            "{} has shape {} ({}{result}): axis {at} is out of bounds for {name}: AxisError",
+            first,
+            tuple_text(&a.shape),
+            dimensions(n as usize),
+        ),
+        axis.range(),
+    ))
+}
+
+/// `a[i]` with a float among the indices (numpy takes integers, slices, `...`, `None` and
+/// integer or boolean arrays only): IndexError; `a[mask]` with a boolean array whose shape is
+/// not that of `a`'s leading axes: IndexError.
+fn index_kind_problem(w: &Walker, value: &Expr, a: &ArrayVal, index: &Expr) -> Option<Diagnostic> {
+    let parts = index_parts(index);
+    let shown = w.shown(value, "the array");
+    if let Some(float) = parts
+        .iter()
+        .find(|p| builtin_of(&w.eval(p)) == Some(Builtin::Float))
+    {
+        return Some(Diagnostic::error(
+            Rule::IndexType,
+            format!(
+                "{shown} is a numpy array and {} is a float; use int(...) or //: IndexError: only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and integer or boolean arrays are valid indices",
+                w.shown(float, "the index")
+            ),
+            float.range(),
+        ));
+    }
+    let [one] = parts[..] else { return None };
+    let Val::Array(mask) = w.eval(one) else {
+        return None;
+    };
+    if mask.lib != ArrayLib::Numpy || mask.dtype.as_deref() != Some("bool") || mask.shape.is_empty()
+    {
+        return None;
+    }
+    let problem = if mask.shape.len() > a.shape.len() {
+        format!(
+            "too many indices for array: {shown} has {} dimension(s)",
+            a.shape.len()
+        )
+    } else {
+        let axis = (0..mask.shape.len()).find(|&i| mask.shape[i] != a.shape[i])?;
+        format!(
+            "boolean index did not match indexed array along axis {axis}; size of axis is {} but size of corresponding boolean axis is {}",
+            a.shape[axis], mask.shape[axis]
+        )
+    };
+    Some(Diagnostic::error(
+        Rule::IndexOutOfRange,
+        format!(
+            "{shown} has shape {} and the mask {} has shape {}: IndexError: {problem}",
+            tuple_text(&a.shape),
+            w.shown(one, "the mask"),
+            tuple_text(&mask.shape)
+        ),
+        one.range(),
+    ))
+}
+
 pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
     match expr {
         Expr::Call {
@@ -157,7 +446,10 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
             if unpacks(args, keywords) {
                 return;
             }
-            if let Some(d) = float_size_problem(w, func, args, keywords) {
+            if let Some(d) = float_size_problem(w, func, args, keywords)
+                .or_else(|| shape_form_problem(w, func, args))
+                .or_else(|| transpose_problem(w, func, args, keywords))
+            {
                 out.push(d);
                 return;
             }
@@ -173,79 +465,41 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                     return;
                 }
             }
-            let (rule, array_expr, axis) = if let Some(path) = w.lib_path(func) {
-                let Some(rule) = path
-                    .strip_prefix("numpy.")
-                    .and_then(|n| AXES.iter().find(|r| r.name == n))
-                else {
+            // (the parameter, the array, the axis given) for every axis parameter of the call.
+            let uses: Vec<(&AxisUse, &Expr, &Expr)> = if let Some(path) = w.lib_path(func) {
+                let Some(name) = path.strip_prefix("numpy.") else {
                     return;
                 };
-                let Some(a) = args.first() else { return };
-                (
-                    rule,
-                    a,
-                    args.get(rule.function_at).or_else(|| kw(keywords, "axis")),
-                )
+                if let Some(d) = joined_axis_problem(w, name, args, keywords) {
+                    out.push(d);
+                    return;
+                }
+                axis_params(name)
+                    .filter_map(|rule| {
+                        let axis = args
+                            .get(rule.function_at)
+                            .or_else(|| kw(keywords, rule.keyword))?;
+                        Some((rule, args.get(rule.array_at)?, axis))
+                    })
+                    .collect()
             } else {
                 let Expr::Attribute { value, attr, .. } = &**func else {
                     return;
                 };
-                let Some((rule, at)) = AXES
-                    .iter()
-                    .find(|r| r.name == attr)
-                    .and_then(|r| Some((r, r.method_at?)))
-                else {
-                    return;
-                };
-                (
-                    rule,
-                    &**value,
-                    args.get(at).or_else(|| kw(keywords, "axis")),
-                )
+                axis_params(attr)
+                    .filter_map(|rule| {
+                        let axis = args
+                            .get(rule.method_at?)
+                            .or_else(|| kw(keywords, rule.keyword))?;
+                        Some((rule, &**value, axis))
+                    })
+                    .collect()
             };
-            let Some(axis) = axis else { return };
-            let Some(a) = as_array(w, array_expr) else {
-                return;
-            };
-            let Some(axes) = int_tuple(w, axis) else {
-                return;
-            };
-            let n = a.shape.len() as i64;
-            let bound = if rule.effect == Effect::Insert {
-                n + 1
-            } else {
-                n
-            };
-            let shown = w.shown(array_expr, "the array");
-            if let Some(bad) = axes.iter().find(|&&x| normalize(x, bound).is_none()) {
-                out.push(Diagnostic::error(
-                    Rule::IndexOutOfRange,
-                    format!(
-                        "{} has shape {} ({n} dimension{}): axis {bad} is out of bounds for {}: AxisError",
-                        shown,
-                        tuple_text(&a.shape),
-                        if n == 1 { "" } else { "s" },
-                        rule.name
-                    ),
-                    axis.range(),
-                ));
-                return;
-            }
-            if rule.effect == Effect::Squeeze {
-                if let Some(&bad) = axes
-                    .iter()
-                    .find(|&&x| normalize(x, n).is_some_and(|i| a.shape[i] != 1))
-                {
-                    out.push(Diagnostic::error(
-                        Rule::ShapeReshape,
-                        format!(
-                            "{shown} has shape {}: axis {bad} has size {}, and squeeze removes only axes of size one: ValueError",
-                            tuple_text(&a.shape),
-                            a.shape[normalize(bad, n).unwrap_or(0)]
-                        ),
-                        axis.range(),
-                    ));
-                }
+            if let Some(d) = uses
+                .into_iter()
+                .find_map(|(rule, array, axis)| axis_problem(w, rule, array, axis))
+            {
+                out.push(d);
             }
         }
         Expr::Subscript {
@@ -253,6 +507,16 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
             index,
             range,
         } => {
+            let Val::Array(a) = w.eval(value) else {
+                return;
+            };
+            if a.lib != ArrayLib::Numpy {
+                return;
+            }
+            if let Some(d) = index_kind_problem(w, value, &a, index) {
+                out.push(d);
+                return;
+            }
             let Expr::Seq {
                 kind: SeqKind::Tuple,
                 elts,
@@ -261,12 +525,6 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
             else {
                 return;
             };
-            let Val::Array(a) = w.eval(value) else {
-                return;
-            };
-            if a.lib != ArrayLib::Numpy {
-                return;
-            }
             // Integers and plain slices only: `None`, `...`, arrays and masks change the count.
             let mut ints = Vec::new();
             for e in elts {
@@ -284,9 +542,9 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                 out.push(Diagnostic::error(
                     Rule::IndexOutOfRange,
                     format!(
-                        "too many indices for array: {shown} has shape {} ({n} dimension{}), but {} were indexed: IndexError",
+                        "too many indices for array: {shown} has shape {} ({}), but {} were indexed: IndexError",
                         tuple_text(&a.shape),
-                        if n == 1 { "" } else { "s" },
+                        dimensions(n),
                         ints.len()
                     ),
                     *range,

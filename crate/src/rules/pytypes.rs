@@ -31,10 +31,11 @@
 use crate::codes::Rule;
 use crate::diagnostic::{Diagnostic, Edit, Fix};
 use crate::ir::{Expr, Keyword, Stmt, Target, TextRange};
-use crate::semantics::python::iterated_len;
 use crate::semantics::python::{binary_error, builtin_of, operand_error, Builtin};
+use crate::semantics::python::{iterated_len, lazy_iterator, MATH_OF_FLOATS};
+use crate::summary::tuple_text;
 
-use crate::semantics::abstract_value::{not_a_float, not_an_int, Val};
+use crate::semantics::abstract_value::{not_a_float, not_an_int, ArrayLib, Val};
 use crate::walker::state::Walker;
 
 /// The rules on one expression the walker will certainly evaluate.
@@ -103,6 +104,10 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                 }
             }
             if !keywords.is_empty() {
+                return;
+            }
+            if let Some(d) = array_as_number(w, func, args, *range) {
+                out.push(d);
                 return;
             }
             match &**func {
@@ -181,6 +186,19 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                 Val::Typed(t) => t.as_str(),
                 _ => "",
             };
+            if lazy_iterator(&base).is_some() {
+                out.push(Diagnostic::error(
+                    Rule::NotSubscriptable,
+                    format!(
+                        "{} is {} {view} object, an iterator (Python 3 no longer gives a list); use list({})[...]: TypeError: '{view}' object is not subscriptable",
+                        w.shown(value, "the value"),
+                        article(view),
+                        w.shown(value, "...")
+                    ),
+                    *range,
+                ));
+                return;
+            }
             if let Some(method) = view.strip_prefix("dict_") {
                 out.push(Diagnostic::error(
                     Rule::NotSubscriptable,
@@ -704,6 +722,54 @@ fn not_iterable(w: &Walker, iter: &Expr, how: &str, out: &mut Vec<Diagnostic>) {
     }
 }
 
+/// `float(a)`, `int(a)`, `math.exp(a)` and the other functions that convert their argument to
+/// one number, given a numpy array of more than one element: TypeError.
+fn array_as_number(w: &Walker, func: &Expr, args: &[Expr], range: TextRange) -> Option<Diagnostic> {
+    let (name, hint) = match func {
+        Expr::Name { id, .. }
+            if matches!(id.as_str(), "int" | "float" | "complex") && w.certainly_builtin(id) =>
+        {
+            (
+                id.clone(),
+                "take one element (a[0], a.item()) or convert the whole array with a.astype(...)"
+                    .to_string(),
+            )
+        }
+        _ => {
+            let path = w.lib_path(func)?;
+            let f = path.strip_prefix("math.")?;
+            if !MATH_OF_FLOATS.contains(&f) {
+                return None;
+            }
+            (path.clone(), format!("np.{f} works elementwise"))
+        }
+    };
+    let (arg, a) = args.iter().find_map(|e| match w.eval(e) {
+        Val::Array(a) if a.lib == ArrayLib::Numpy && a.shape.iter().product::<i64>() > 1 => {
+            Some((e, a))
+        }
+        _ => None,
+    })?;
+    Some(Diagnostic::error(
+        Rule::BuiltinArgument,
+        format!(
+            "{} is a numpy array of shape {}, but {name}() takes one number; {hint}: TypeError: only length-1 arrays (numpy 2: 0-dimensional arrays) can be converted to Python scalars",
+            w.shown(arg, "the argument"),
+            tuple_text(&a.shape)
+        ),
+        range,
+    ))
+}
+
+/// "a" or "an" before a type's name.
+fn article(name: &str) -> &'static str {
+    if name.starts_with(['a', 'e', 'i', 'o', 'u']) {
+        "an"
+    } else {
+        "a"
+    }
+}
+
 /// Calls of builtins with one argument they certainly reject.
 fn builtin_call(
     w: &Walker,
@@ -729,6 +795,16 @@ fn builtin_call(
                     format!(
                         "{} is a function; call it first: TypeError: object of type '{kind}' has no len()",
                         w.shown(arg, "the argument")
+                    ),
+                );
+            } else if let Some(lazy) = lazy_iterator(&w.eval(arg)) {
+                push(
+                    out,
+                    Rule::BuiltinArgument,
+                    format!(
+                        "{} is {} {lazy} object, an iterator (Python 3 no longer gives a list); use len(list(...)): TypeError: object of type '{lazy}' has no len()",
+                        w.shown(arg, "the argument"),
+                        article(lazy)
                     ),
                 );
             } else if let Some(t @ (Builtin::None | Builtin::Int | Builtin::Float)) = arg_type(arg)

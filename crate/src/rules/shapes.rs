@@ -17,6 +17,7 @@ use crate::diagnostic::Diagnostic;
 use crate::ir::{Expr, Keyword, SeqKind};
 use crate::semantics::eval::{int_of, int_tuple};
 use crate::semantics::matplotlib::is_axes;
+use crate::semantics::numpy::ragged_rows;
 use crate::semantics::shapes::ELEMENTWISE;
 use crate::semantics::shapes::{broadcast, reshape};
 use crate::summary::tuple_text;
@@ -117,6 +118,12 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                         matmul(w, &args[0], &args[1], a, b, *range, out);
                     }
                 }
+                Some(p @ ("numpy.inner" | "numpy.linalg.solve")) if args.len() == 2 => {
+                    let (l, r) = (w.eval(&args[0]), w.eval(&args[1]));
+                    if let Some((a, b)) = arrays(&l, &r) {
+                        out.extend(contraction_problem(w, p, &args[0], &args[1], a, b, *range));
+                    }
+                }
                 Some("matplotlib.pyplot.imshow") => {
                     if let Some(d) = args.first().and_then(|x| image_problem(w, x)) {
                         out.push(d);
@@ -161,6 +168,10 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                     let Some((first_name, first)) = arrays.first() else {
                         return;
                     };
+                    // An axis past the first array's dimensions is index-out-of-range's.
+                    if axis >= first.shape.len() {
+                        return;
+                    }
                     if let Some((name, a)) = arrays[1..]
                         .iter()
                         .find(|(_, a)| !joins(&first.shape, &a.shape, axis))
@@ -279,40 +290,6 @@ pub fn check_stmt(w: &Walker, stmt: &crate::ir::Stmt, out: &mut Vec<Diagnostic>)
     ));
 }
 
-/// The shape `a[index]` selects, for integers (in range) and whole slices `:` only.
-fn indexed_shape(w: &Walker, shape: &[i64], index: &Expr) -> Option<Vec<i64>> {
-    let parts: Vec<&Expr> = match index {
-        Expr::Seq {
-            kind: SeqKind::Tuple,
-            elts,
-            ..
-        } => elts.iter().collect(),
-        one => vec![one],
-    };
-    if parts.len() > shape.len() {
-        return None;
-    }
-    let mut out = Vec::new();
-    for (part, &size) in parts.iter().zip(shape) {
-        match part {
-            Expr::Slice {
-                lower: None,
-                upper: None,
-                step: None,
-                ..
-            } => out.push(size),
-            _ => {
-                let i = int_of(w, part)?;
-                if i >= size || i < -size {
-                    return None;
-                }
-            }
-        }
-    }
-    out.extend_from_slice(&shape[parts.len()..]);
-    Some(out)
-}
-
 /// `a[i] = b`, `a[:, j] = b`: numpy broadcasts `b` to the shape selected (leading axes of size
 /// one aside); when it cannot: ValueError: could not broadcast input array.
 fn setitem_problem(w: &Walker, target: &Expr, value: &Expr) -> Option<Diagnostic> {
@@ -330,7 +307,7 @@ fn setitem_problem(w: &Walker, target: &Expr, value: &Expr) -> Option<Diagnostic
     if a.lib != ArrayLib::Numpy || b.lib != ArrayLib::Numpy {
         return None;
     }
-    let into = indexed_shape(w, &a.shape, index)?;
+    let into = crate::semantics::numpy::indexed_shape(w, &a.shape, index)?;
     let lead = b.shape.iter().take_while(|&&d| d == 1).count();
     let from = &b.shape[lead.min(b.shape.len().saturating_sub(into.len()))..];
     if broadcast(&into, from).as_deref() == Some(&into[..]) {
@@ -403,7 +380,7 @@ fn joins(a: &[i64], b: &[i64], axis: usize) -> bool {
 
 /// The numpy arrays a list argument holds (`[a, b]`, or a list the walker followed), with what
 /// to call each in messages; `None` unless every element is a numpy array of known shape.
-fn listed_arrays(w: &Walker, list: &Expr) -> Option<Vec<(String, ArrayVal)>> {
+pub(crate) fn listed_arrays(w: &Walker, list: &Expr) -> Option<Vec<(String, ArrayVal)>> {
     let numpy = |v: Val| match v {
         Val::Array(a) if a.lib == ArrayLib::Numpy => Some(a),
         _ => None,
@@ -457,6 +434,22 @@ fn stacked(
         return;
     }
     let Some(arrays) = args.first().and_then(|e| listed_arrays(w, e)) else {
+        if let Some((first, at, other)) = args
+            .first()
+            .filter(|_| building)
+            .and_then(|e| ragged_rows(&w.eval(e)))
+        {
+            out.push(Diagnostic::error(
+                Rule::ShapeStack,
+                format!(
+                    "{} needs nested lists of one shape at each level, but element 0 has shape {} and element {at} has shape {} (numpy >= 1.24; dtype=object keeps them as objects): ValueError: setting an array element with a sequence (inhomogeneous shape)",
+                    w.text(func.range()),
+                    tuple_text(&first),
+                    tuple_text(&other)
+                ),
+                range,
+            ));
+        }
         return;
     };
     if building
@@ -574,6 +567,34 @@ fn reshape_diag(
         ),
         range,
     )
+}
+
+/// `np.inner(a, b)` contracts the last axes of both; `np.linalg.solve(a, b)` needs `b`'s
+/// first axis (of a vector or a matrix) as long as the square `a`: ValueError otherwise.
+fn contraction_problem(
+    w: &Walker,
+    path: &str,
+    le: &Expr,
+    re: &Expr,
+    a: &ArrayVal,
+    b: &ArrayVal,
+    range: crate::ir::TextRange,
+) -> Option<Diagnostic> {
+    if a.lib != ArrayLib::Numpy || b.lib != ArrayLib::Numpy {
+        return None;
+    }
+    let (left, right) = (w.shown(le, "an operand"), w.shown(re, "an operand"));
+    let (sa, sb) = (tuple_text(&a.shape), tuple_text(&b.shape));
+    let message = match (path, &a.shape[..], &b.shape[..]) {
+        ("numpy.inner", [.., k1], [.., k2]) if k1 != k2 => format!(
+            "np.inner contracts the last axes: {left} has shape {sa} and {right} has shape {sb}, and {k1} differs from {k2}: ValueError"
+        ),
+        ("numpy.linalg.solve", [m, n], [k] | [k, _]) if m == n && k != m => format!(
+            "np.linalg.solve needs a right side of {m} rows for {left} of shape {sa}, but {right} has shape {sb}: ValueError"
+        ),
+        _ => return None,
+    };
+    Some(Diagnostic::error(Rule::ShapeMatmul, message, range))
 }
 
 fn matmul(

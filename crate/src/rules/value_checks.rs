@@ -13,6 +13,7 @@ use crate::diagnostic::Diagnostic;
 use crate::ir::{Expr, Literal};
 
 use crate::semantics::abstract_value::{not_a_float, not_an_int, Val};
+use crate::semantics::eval::int_of;
 use crate::walker::state::Walker;
 
 #[derive(Clone, Copy, PartialEq)]
@@ -68,8 +69,16 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                     let Some(t) = dtype_target(w, &args[0]) else {
                         return;
                     };
-                    if let Val::Series(s) = w.eval(value) {
-                        if let Some(bad) = bad_example(&s.str_examples, t) {
+                    // A column's recorded strings, or a numpy array of known strings.
+                    let (examples, has_nan) = match w.eval(value) {
+                        Val::Series(s) => (s.str_examples, s.has_nan),
+                        Val::Strs { type_name, items } if type_name == "ndarray" => {
+                            (items, Some(false))
+                        }
+                        _ => return,
+                    };
+                    {
+                        if let Some(bad) = bad_example(&examples, t) {
                             out.push(Diagnostic::error(
                                 Rule::ValueConversion,
                                 format!(
@@ -83,7 +92,7 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                                 ),
                                 *range,
                             ));
-                        } else if t == Target::Int && s.has_nan == Some(true) {
+                        } else if t == Target::Int && has_nan == Some(true) {
                             out.push(Diagnostic::error(
                                 Rule::ValueConversion,
                                 format!("{} contains NaN, which cannot be converted to int; fill or drop it first, or use the 'Int64' dtype: IntCastingNaNError", w.shown(value, "the column")),
@@ -145,18 +154,13 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                     return;
                 }
             }
-            let i = match &**index {
-                Expr::Literal {
-                    value: Literal::Int(i),
-                    ..
-                } => *i,
-                Expr::Other { children, .. } if children.len() == 1 => {
-                    match w.text(index.range()).trim().parse::<i64>() {
-                        Ok(i) => i,
-                        Err(_) => return,
-                    }
-                }
-                _ => return,
+            // A literal, or an int the walker knows (`k`, `len(xs)`, `n - 1`).
+            let i = match int_of(w, index) {
+                Some(i) => i,
+                None => match w.eval(index) {
+                    Val::Int(i) => i,
+                    _ => return,
+                },
             };
             let (len, what) = match &base {
                 Val::Sized { .. } | Val::Items { .. } => match base.sized() {
@@ -174,7 +178,12 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                 out.push(Diagnostic::error(
                     Rule::IndexOutOfRange,
                     format!(
-                        "index {i} is out of range: {} is {what} of length {len}: IndexError",
+                        "index {} is out of range: {} is {what} of length {len}: IndexError",
+                        match &**index {
+                            Expr::Literal { .. } => i.to_string(),
+                            e if w.text(e.range()).trim().parse::<i64>().is_ok() => i.to_string(),
+                            e => format!("{} = {i}", w.text(e.range())),
+                        },
                         w.shown(value, "the column")
                     ),
                     *range,

@@ -45,6 +45,22 @@ pub fn literal_shape(v: &Val) -> Option<(Vec<i64>, bool)> {
     }
 }
 
+/// Nested lists of known numbers whose elements have different shapes (`[[1, 2], [3]]`), which
+/// numpy (since 1.24) refuses to make an array of: the first element's shape, and the first
+/// element of another shape with its position and shape.
+pub fn ragged_rows(v: &Val) -> Option<(Vec<i64>, usize, Vec<i64>)> {
+    let Val::Items { items, .. } = v else {
+        return None;
+    };
+    let shapes: Vec<Vec<i64>> = items
+        .iter()
+        .map(|item| literal_shape(item).map(|(shape, _)| shape))
+        .collect::<Option<_>>()?;
+    let first = shapes.first()?;
+    let (at, other) = shapes.iter().enumerate().find(|(_, s)| *s != first)?;
+    Some((first.clone(), at, other.clone()))
+}
+
 /// The array `np.asarray` makes of nested lists of known numbers, with what its values show.
 pub fn literal_array(v: &Val) -> Option<ArrayVal> {
     let (shape, int) = literal_shape(v)?;
@@ -100,13 +116,17 @@ pub enum Effect {
     Other,
 }
 
-/// One numpy function or ndarray method that takes `axis`: its name, the position of `axis`
-/// among the positional arguments of the function form (`np.sum(a, axis)`) and of the method
-/// form (`a.sum(axis)`, `None` where ndarray has no such method), and its effect on the shape.
+/// One axis parameter of a numpy function or ndarray method: the function's name, the
+/// parameter's keyword (`axis`; `axis1`, `source`, ...), its position among the positional
+/// arguments of the function form (`np.sum(a, axis)`) and of the method form (`a.sum(axis)`,
+/// `None` where ndarray has no such method), the position of the array in the function form,
+/// and the function's effect on the shape.
 pub struct AxisUse {
     pub name: &'static str,
+    pub keyword: &'static str,
     pub function_at: usize,
     pub method_at: Option<usize>,
+    pub array_at: usize,
     pub effect: Effect,
 }
 
@@ -118,10 +138,31 @@ pub const fn axis_use(
 ) -> AxisUse {
     AxisUse {
         name,
+        keyword: "axis",
         function_at,
         method_at,
+        array_at: 0,
         effect,
     }
+}
+
+/// An axis parameter of another name than `axis` (`swapaxes(a, axis1, axis2)`), of a function
+/// whose result shape is not followed.
+const fn named_axis(
+    name: &'static str,
+    keyword: &'static str,
+    function_at: usize,
+    method_at: Option<usize>,
+) -> AxisUse {
+    AxisUse {
+        keyword,
+        ..axis_use(name, function_at, method_at, Effect::Other)
+    }
+}
+
+/// The axis parameters of the function or method `name`.
+pub fn axis_params(name: &str) -> impl Iterator<Item = &'static AxisUse> + '_ {
+    AXES.iter().filter(move |r| r.name == name)
 }
 
 /// numpy's functions and ndarray methods that validate `axis` against the array's dimensions
@@ -173,9 +214,72 @@ pub const AXES: &[AxisUse] = &[
     axis_use("repeat", 2, Some(1), Effect::Other),
     axis_use("take", 2, Some(1), Effect::Other),
     axis_use("delete", 2, None, Effect::Other),
+    axis_use("insert", 3, None, Effect::Other),
+    axis_use("unique", 4, None, Effect::Other),
+    axis_use("split", 2, None, Effect::Other),
+    axis_use("array_split", 2, None, Effect::Other),
+    axis_use("take_along_axis", 2, None, Effect::Other),
+    AxisUse {
+        array_at: 2,
+        ..axis_use("apply_along_axis", 1, None, Effect::Other)
+    },
+    named_axis("swapaxes", "axis1", 1, Some(0)),
+    named_axis("swapaxes", "axis2", 2, Some(1)),
+    named_axis("moveaxis", "source", 1, None),
+    named_axis("moveaxis", "destination", 2, None),
     axis_use("expand_dims", 1, None, Effect::Insert),
     axis_use("squeeze", 1, Some(0), Effect::Squeeze),
 ];
+
+/// The class of `np.random.default_rng()`, as the kernel names it.
+pub const GENERATOR: &str = "numpy.random._generator.Generator";
+
+/// The samplers of `np.random` and of a `Generator` with the position of their `size`
+/// parameter, which is the shape of the sample (numpy's "Random sampling" reference).
+const SAMPLERS: &[(&str, usize)] = &[
+    ("random", 0),
+    ("random_sample", 0),
+    ("standard_normal", 0),
+    ("exponential", 1),
+    ("poisson", 1),
+    ("standard_t", 1),
+    ("chisquare", 1),
+    ("normal", 2),
+    ("uniform", 2),
+    ("randint", 2),
+    ("integers", 2),
+    ("binomial", 2),
+    ("beta", 2),
+    ("gamma", 2),
+    ("lognormal", 2),
+    ("laplace", 2),
+    ("logistic", 2),
+];
+
+/// The sample `np.random.NAME(...)` or `rng.NAME(...)` draws, when its `size` is known.
+fn sampled(w: &dyn Eval, name: &str, args: &[Expr], keywords: &[Keyword]) -> Option<Val> {
+    let &(_, at) = SAMPLERS.iter().find(|(n, _)| *n == name)?;
+    if args.len() > at + 1 {
+        return None;
+    }
+    let size = args.get(at).or_else(|| kw(keywords, "size"))?;
+    let shape = int_tuple(w, size).filter(|s| s.iter().all(|&d| d >= 0))?;
+    Some(numpy_array(ArrayLib::Numpy, shape, None))
+}
+
+/// What a method of the `Generator` `np.random.default_rng()` returns, when certain.
+pub fn generator_method(
+    w: &dyn Eval,
+    class: &str,
+    attr: &str,
+    args: &[Expr],
+    keywords: &[Keyword],
+) -> Val {
+    if class != GENERATOR || unpacks(args, keywords) {
+        return Val::Unknown;
+    }
+    sampled(w, attr, args, keywords).unwrap_or(Val::Unknown)
+}
 
 /// numpy's ufuncs of two operands, which broadcast them against each other.
 pub const BINARY_UFUNCS: &[&str] = &[
@@ -340,20 +444,16 @@ pub fn call_result(w: &dyn Eval, path: &str, args: &[Expr], keywords: &[Keyword]
                 .collect::<Option<_>>()?;
             Some(numpy_array(np, dims, Some("float64")))
         }
-        "random.random"
-        | "random.random_sample"
-        | "random.uniform"
-        | "random.normal"
-        | "random.randint" => {
-            // `size` follows the two parameters of the distribution (`randint(low, high, size)`).
-            let size = match name {
-                "random.random" | "random.random_sample" if args.len() == 1 => &args[0],
-                _ => args.get(2).or_else(|| kw(keywords, "size"))?,
-            };
-            let shape = int_tuple(w, size).filter(|s| s.iter().all(|&d| d >= 0))?;
-            Some(numpy_array(np, shape, None))
-        }
+        "random.default_rng" => Some(Val::Typed(GENERATOR.into())),
+        _ if name.starts_with("random.") => sampled(w, &name["random.".len()..], args, keywords),
         "array" | "asarray" if args.len() == 1 && only(&[]) => {
+            // An array of known strings (dtype `<U`).
+            if let Val::Strs { items, .. } = w.eval(&args[0]) {
+                return Some(Val::Strs {
+                    type_name: "ndarray".into(),
+                    items,
+                });
+            }
             let a = as_array(w, &args[0])?;
             matches!(w.eval(&args[0]), Val::Items { .. }).then_some(Val::Array(a))
         }
@@ -375,6 +475,11 @@ pub fn call_result(w: &dyn Eval, path: &str, args: &[Expr], keywords: &[Keyword]
             Some(numpy_array(np, vec![a.shape.iter().product()], None))
         }
         "concatenate" | "vstack" | "hstack" | "stack" => joined(w, name, args, keywords),
+        "outer" if args.len() == 2 && keywords.is_empty() => {
+            let (a, b) = (as_array(w, &args[0])?, as_array(w, &args[1])?);
+            let size = |s: &[i64]| s.iter().product::<i64>();
+            Some(numpy_array(np, vec![size(&a.shape), size(&b.shape)], None))
+        }
         "dot" | "matmul" if args.len() == 2 && keywords.is_empty() => {
             let (a, b) = (as_array(w, &args[0])?, as_array(w, &args[1])?);
             let shape = super::shapes::matmul_shape(&a.shape, &b.shape)?;
@@ -416,7 +521,7 @@ pub fn call_result(w: &dyn Eval, path: &str, args: &[Expr], keywords: &[Keyword]
         }
         _ => {
             let rule = AXES.iter().find(|r| r.name == name)?;
-            let a = as_array(w, args.first()?)?;
+            let a = as_array(w, args.get(rule.array_at)?)?;
             let axis = args.get(rule.function_at).or_else(|| kw(keywords, "axis"));
             axis_result(w, rule, &a, axis, keywords)
         }
@@ -528,7 +633,13 @@ pub fn axis_result(
     axis: Option<&Expr>,
     keywords: &[Keyword],
 ) -> Option<Val> {
-    let axes = int_tuple(w, axis?)?;
+    // Without `axis`, these work along the last axis (sort, argsort) or all of them, keeping
+    // the shape; the others reduce or flatten everything.
+    let Some(axis) = axis else {
+        return matches!(rule.name, "sort" | "argsort" | "flip" | "roll")
+            .then(|| numpy_array(a.lib, a.shape.clone(), a.dtype.as_deref()));
+    };
+    let axes = int_tuple(w, axis)?;
     let keepdims = match kw(keywords, "keepdims") {
         None => false,
         Some(Expr::Literal {
@@ -674,4 +785,117 @@ pub fn joined(w: &dyn Eval, name: &str, args: &[Expr], keywords: &[Keyword]) -> 
         shape[at] += s[at];
     }
     Some(numpy_array(ArrayLib::Numpy, shape, None))
+}
+
+/// Each element a loop over a numpy array of two or more dimensions visits: an array of the
+/// remaining axes.
+pub fn row_of(v: &Val) -> Option<Val> {
+    match v {
+        Val::Array(a) if a.lib == ArrayLib::Numpy && a.shape.len() >= 2 => Some(numpy_array(
+            a.lib,
+            a.shape[1..].to_vec(),
+            a.dtype.as_deref(),
+        )),
+        _ => None,
+    }
+}
+
+/// The indices of `a[index]`: the elements of a written tuple (`a[i, j]`), or the one index.
+pub fn index_parts(index: &Expr) -> Vec<&Expr> {
+    match index {
+        Expr::Seq {
+            kind: SeqKind::Tuple,
+            elts,
+            ..
+        } => elts.iter().collect(),
+        one => vec![one],
+    }
+}
+
+/// The shape `a[index]` selects from an array of `shape` with basic indexing: integers in range
+/// (each drops its axis), slices of known bounds, `None`/`np.newaxis` (a new axis of size one)
+/// and one `...`; `None` for anything else (arrays, masks, an index out of range).
+pub fn indexed_shape(w: &dyn Eval, shape: &[i64], index: &Expr) -> Option<Vec<i64>> {
+    let parts = index_parts(index);
+    let is_new_axis = |e: &Expr| match w.eval(e) {
+        Val::None => true,
+        Val::Lib(p) => p == "numpy.newaxis",
+        _ => false,
+    };
+    let is_ellipsis = |e: &Expr| {
+        matches!(
+            e,
+            Expr::Literal {
+                value: Literal::Ellipsis,
+                ..
+            }
+        )
+    };
+    let consumed = parts
+        .iter()
+        .filter(|p| !is_new_axis(p) && !is_ellipsis(p))
+        .count();
+    if consumed > shape.len() || parts.iter().filter(|p| is_ellipsis(p)).count() > 1 {
+        return None;
+    }
+    let mut dims = shape.iter().copied();
+    let mut out = Vec::new();
+    for part in parts {
+        if is_new_axis(part) {
+            out.push(1);
+        } else if is_ellipsis(part) {
+            let skipped = shape.len() - consumed;
+            out.extend(dims.by_ref().take(skipped));
+        } else if let Expr::Slice {
+            lower, upper, step, ..
+        } = part
+        {
+            let size = dims.next()?;
+            let bound = |e: &Option<Box<Expr>>| match e {
+                None => Some(None),
+                Some(e) => match w.eval(e) {
+                    Val::None => Some(None),
+                    _ => int_of(w, e).map(Some),
+                },
+            };
+            out.push(slice_len(size, bound(lower)?, bound(upper)?, bound(step)?)?);
+        } else {
+            let size = dims.next()?;
+            let i = int_of(w, part)?;
+            if i >= size || i < -size {
+                return None;
+            }
+        }
+    }
+    out.extend(dims);
+    Some(out)
+}
+
+/// The length of `range(size)[lower:upper:step]`, as Python's `slice.indices` computes it.
+fn slice_len(size: i64, lower: Option<i64>, upper: Option<i64>, step: Option<i64>) -> Option<i64> {
+    let step = step.unwrap_or(1);
+    if step == 0 {
+        return None;
+    }
+    let clamp = |i: i64, low: i64, high: i64| {
+        let i = if i < 0 { i + size } else { i };
+        i.clamp(low, high)
+    };
+    let (start, stop) = if step > 0 {
+        (
+            lower.map_or(0, |i| clamp(i, 0, size)),
+            upper.map_or(size, |i| clamp(i, 0, size)),
+        )
+    } else {
+        (
+            lower.map_or(size - 1, |i| clamp(i, -1, size - 1)),
+            upper.map_or(-1, |i| clamp(i, -1, size - 1)),
+        )
+    };
+    let len = if step > 0 {
+        (stop - start + step - 1) / step
+    } else {
+        (start - stop - step - 1) / -step
+    };
+    Some(len.max(0))
 }

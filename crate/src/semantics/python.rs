@@ -5,7 +5,7 @@
 use crate::did_you_mean::suggest;
 use crate::ir::{Expr, Keyword, Literal, Params};
 
-use super::abstract_value::Val;
+use super::abstract_value::{ArrayLib, Val};
 use super::eval::Eval;
 use super::pandas::PANDAS_INPLACE;
 
@@ -554,6 +554,37 @@ impl Builtin {
 
 /// What a call returns when Python's semantics say it is None: `print(...)`, the in-place methods
 /// of a known list, dict or set, and pandas methods given `inplace=True`.
+/// The functions of `math` that convert each argument to a float (the math module's reference):
+/// a numpy array of more than one element cannot be (TypeError).
+pub const MATH_OF_FLOATS: &[&str] = &[
+    "exp", "expm1", "log", "log2", "log10", "log1p", "sqrt", "pow", "sin", "cos", "tan", "asin",
+    "acos", "atan", "atan2", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "degrees",
+    "radians", "fabs", "floor", "ceil", "trunc", "isnan", "isinf", "isfinite", "erf", "erfc",
+    "gamma", "lgamma", "hypot", "copysign", "fmod",
+];
+
+/// The builtins that return a lazy iterator of their own type in Python 3 (Python 2 gave
+/// lists): neither subscriptable nor sized.
+pub const LAZY_ITERATORS: &[&str] = &["map", "zip", "filter", "enumerate"];
+
+/// The builtin iterator type a value certainly is (`map`, `zip`, ...).
+pub fn lazy_iterator(v: &Val) -> Option<&'static str> {
+    match v {
+        Val::Typed(t) => LAZY_ITERATORS.iter().copied().find(|l| l == t),
+        _ => None,
+    }
+}
+
+/// The value of an f-string (`f"..."`, `rf'...'`) from its source text: a str.
+pub fn fstring_value(text: &str) -> Option<Val> {
+    let prefix = &text[..text.find(['"', '\''])?];
+    (!prefix.is_empty()
+        && prefix.len() <= 2
+        && prefix.chars().any(|c| c == 'f' || c == 'F')
+        && prefix.chars().all(|c| matches!(c, 'f' | 'F' | 'r' | 'R')))
+    .then(|| Val::Typed("str".into()))
+}
+
 pub fn call_result(w: &dyn Eval, func: &Expr, args: &[Expr], keywords: &[Keyword]) -> Option<Val> {
     let typed = |name: &str| Some(Val::Typed(name.to_string()));
     match func {
@@ -581,6 +612,7 @@ pub fn call_result(w: &dyn Eval, func: &Expr, args: &[Expr], keywords: &[Keyword
                 },
                 // The constructors give their exact type, whatever they are given (or raise).
                 ("list" | "sorted", _) => typed("list"),
+                (lazy, _) if LAZY_ITERATORS.contains(&lazy) => typed(lazy),
                 ("tuple" | "dict" | "set", _) => typed(id),
                 // Conversions of builtin values give exactly that type (a user's class may
                 // return a subclass from `__str__` or `__int__`).
@@ -608,6 +640,8 @@ pub fn call_result(w: &dyn Eval, func: &Expr, args: &[Expr], keywords: &[Keyword
 pub fn iterated_len(v: &Val) -> Option<i64> {
     match v {
         Val::Str(s) => Some(s.chars().count() as i64),
+        // A numpy array iterates over its first axis.
+        Val::Array(a) if a.lib == ArrayLib::Numpy => a.shape.first().copied(),
         _ => {
             builtin_of(v)?;
             v.sized().map(|(_, n)| n)

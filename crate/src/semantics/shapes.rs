@@ -85,6 +85,33 @@ pub fn binop_value(op: &str, l: &Val, r: &Val) -> Val {
     shape.map_or(Val::Unknown, |(lib, shape)| numpy_array(lib, shape, None))
 }
 
+/// `-a` or `+a` of an array: an array of its shape (of nothing else, a value not followed).
+pub fn negated(v: Val) -> Val {
+    match v {
+        Val::Array(a) => numpy_array(a.lib, a.shape, a.dtype.as_deref()),
+        _ => Val::Unknown,
+    }
+}
+
+/// `l OP r` for a comparison operator: numpy compares elementwise, giving a boolean array of
+/// the broadcast shape (`==` of shapes that do not broadcast gave `False` before numpy 1.25).
+pub fn comparison_value(op: &str, l: &Val, r: &Val) -> Val {
+    let scalar = |v: &Val| matches!(v, Val::Int(_) | Val::Float(_));
+    let shape = match (l, r) {
+        (Val::Array(a), Val::Array(b)) if a.lib == b.lib => {
+            broadcast(&a.shape, &b.shape).map(|s| (a.lib, s))
+        }
+        (Val::Array(a), s) | (s, Val::Array(a)) if scalar(s) => Some((a.lib, a.shape.clone())),
+        _ => None,
+    };
+    match shape {
+        Some((lib, shape)) if ["<", ">", "<=", ">=", "==", "!="].contains(&op) => {
+            numpy_array(lib, shape, Some("bool"))
+        }
+        _ => Val::Unknown,
+    }
+}
+
 pub const ELEMENTWISE: [&str; 7] = ["+", "-", "*", "/", "//", "%", "**"];
 
 #[cfg(test)]

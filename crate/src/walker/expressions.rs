@@ -194,16 +194,17 @@ impl<'a> Walker<'a> {
                             .unwrap_or(Val::Unknown),
                         _ => Val::Unknown,
                     },
-                    Val::Array(a) if !a.shape.is_empty() => match self.eval(index) {
-                        // One integer index drops the first dimension.
-                        Val::Int(i) if i >= -a.shape[0] && i < a.shape[0] => Val::Array(ArrayVal {
-                            shape: a.shape[1..].to_vec(),
-                            origin: None,
-                            non_integer: None,
-                            ..a
-                        }),
-                        _ => Val::Unknown,
-                    },
+                    Val::Array(a) if !a.shape.is_empty() => {
+                        match crate::semantics::numpy::indexed_shape(self, &a.shape, index) {
+                            Some(shape) => Val::Array(ArrayVal {
+                                shape,
+                                origin: None,
+                                non_integer: None,
+                                ..a
+                            }),
+                            None => Val::Unknown,
+                        }
+                    }
                     Val::Frame(f) => {
                         let label = match (index.as_str_literal(), &**index) {
                             (Some(col), _) => Some(col.to_string()),
@@ -252,6 +253,27 @@ impl<'a> Walker<'a> {
             Expr::Comprehension {
                 elements, range, ..
             } => crate::semantics::python::comprehension_value(self.text(*range), elements.len()),
+            Expr::Other { range, children } => match self.comparison(expr) {
+                Some((left, op, right)) => crate::semantics::shapes::comparison_value(
+                    op,
+                    &self.eval(left),
+                    &self.eval(right),
+                ),
+                None => match &children[..] {
+                    // `-a`, `+a`: an array of the same shape.
+                    [operand]
+                        if matches!(
+                            self.text(TextRange::new(range.start, operand.range().start))
+                                .trim(),
+                            "-" | "+"
+                        ) && operand.range().end == range.end =>
+                    {
+                        crate::semantics::shapes::negated(self.eval(operand))
+                    }
+                    _ => crate::semantics::python::fstring_value(self.text(*range))
+                        .unwrap_or(Val::Unknown),
+                },
+            },
             _ => Val::Unknown,
         }
     }
@@ -498,6 +520,9 @@ impl<'a> Walker<'a> {
                 }
             }
             Val::Array(a) => crate::semantics::numpy::method_result(self, &a, attr, args, keywords),
+            Val::Typed(class) => {
+                crate::semantics::numpy::generator_method(self, &class, attr, args, keywords)
+            }
             Val::Series(s) if matches!(attr.as_str(), "rename" | "value_counts") => {
                 crate::semantics::pandas::series_method_result(s, attr, args, keywords)
             }

@@ -259,6 +259,7 @@ impl<'a> Walker<'a> {
                         .loop_elements(iter)
                         .and_then(|e| e.into_iter().next())
                         .or_else(|| crate::semantics::torch_objects::first_batch(self, iter))
+                        .or_else(|| crate::semantics::numpy::row_of(&self.eval(iter)))
                         .unwrap_or(Val::Unknown);
                     if let Expr::Call { func, args, .. } = iter {
                         if matches!(&**func, Expr::Name { id, .. } if id == "range" && self.is_builtin(id))
