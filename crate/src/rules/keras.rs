@@ -9,7 +9,7 @@
 //!   targets from a Keras image iterator's summary (`R.class_mode`, `V.num_classes`) or from the
 //!   shape of `y`. Silent for models with several outputs, custom losses, an output of one unit
 //!   (mean squared error broadcasts it), and models compiled or changed in the cell.
-//! - `keras-input-mismatch`: `model.fit` / `evaluate` / `predict` with data whose shape the
+//! - `keras-input-mismatch`: `model.fit` / `evaluate` / `predict` (and their `*_on_batch`) with data whose shape the
 //!   model's inputs reject: an axis of fixed size that differs (`expected shape=(None, 50), found
 //!   shape=(None, 172)`). The inputs come from the kernel summary (`S.input_shape`) or the code
 //!   that built the model (`keras_build`: `keras.Input`s, with their names for a dict of data); the
@@ -641,7 +641,11 @@ fn input_mismatch(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
     let Expr::Attribute { value, attr, .. } = &**func else {
         return;
     };
-    if !matches!(attr.as_str(), "fit" | "evaluate" | "predict") || unpacks(args, keywords) {
+    let feeds = matches!(
+        attr.as_str(),
+        "fit" | "evaluate" | "predict" | "train_on_batch" | "test_on_batch" | "predict_on_batch"
+    );
+    if !feeds || unpacks(args, keywords) {
         return;
     }
     let Some(m) = model(w, value) else {
