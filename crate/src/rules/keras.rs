@@ -338,10 +338,18 @@ fn targets(w: &Walker, x: &Expr, y: Option<&Expr>) -> Option<(Targets, String)> 
         };
     }
     let y = y?;
-    let Val::Array(a) = w.eval(y) else {
-        return None;
-    };
     let shown = w.shown(y, "y");
+    let a = match w.eval(y) {
+        Val::Array(a) => a,
+        // A pandas Series: one value per row.
+        Val::Series(_) => {
+            return Some((
+                Targets::Indices,
+                format!("{shown} is a Series: one label per sample"),
+            ))
+        }
+        _ => return None,
+    };
     match a.shape.as_slice() {
         [_] | [_, 1] => Some((
             Targets::Indices,

@@ -17,7 +17,7 @@ use super::eval::{int_of, Eval};
 use super::numpy::{as_array, numpy_array};
 use crate::ir_scan::for_each_expr;
 use crate::ir_scan::root_names;
-use crate::ir_scan::unpacks;
+use crate::ir_scan::{unpacks, unrolled_loop};
 
 /// A shape, the batch axis first; `None` for an axis of unknown or variable size.
 pub type Dims = Vec<Option<i64>>;
@@ -923,6 +923,10 @@ impl Scope<'_> {
                     }
                 }
                 Stmt::Expr { .. } | Stmt::Other { .. } => {}
+                Stmt::For { .. } => {
+                    let (var, _, _) = unrolled_loop(s)?;
+                    bound.insert(var.to_string());
+                }
                 _ => return None,
             }
         }
@@ -959,6 +963,17 @@ impl Scope<'_> {
                 Stmt::Expr { .. } => {
                     if let Err(why) = scope.apply_effects(s) {
                         return Some(Built::Invalid(why));
+                    }
+                }
+                Stmt::For { .. } => {
+                    let (var, values, body) = unrolled_loop(s)?;
+                    for value in values {
+                        scope.set(var, Some(Built::Int(value)));
+                        for s in body {
+                            if let Err(why) = scope.apply_effects(s) {
+                                return Some(Built::Invalid(why));
+                            }
+                        }
                     }
                 }
                 Stmt::Other { exprs, range } => {

@@ -11,12 +11,12 @@ use std::rc::Rc;
 
 use crate::builtins::is_always_defined;
 use crate::facts::CellFacts;
-use crate::ir::{Expr, Literal, Params, Stmt, Target, TextRange};
+use crate::ir::{Expr, Params, Stmt, Target, TextRange};
 use crate::ir_scan::aliased_names;
 
 use super::calls::{declares_outer_names, function_locals};
 use super::state::{bound_names, import_bindings};
-use crate::ir_scan::{mentioned_names, mutated_names, str_list, target_names};
+use crate::ir_scan::{mentioned_names, mutated_names, str_list, target_names, unrolled_loop};
 use crate::semantics::abstract_value::Val;
 use crate::semantics::keras_build::{self, Built, FunctionCode, KerasGlobals, ModelEffect};
 
@@ -206,6 +206,13 @@ fn read_statements(
             bindings.push(Effect::Reset);
             continue;
         }
+        if let Some((var, values, body)) = unrolled_loop(stmt) {
+            for value in values {
+                bindings.push(Effect::Bind(var.to_string(), Binding::Int(value)));
+                read_statements(body, source, shared_source, cell, bindings);
+            }
+            continue;
+        }
         match stmt {
             // A `with` body runs once, as top-level code (unless the context swallows errors):
             // its statements are read one by one, after the context expressions.
@@ -231,59 +238,12 @@ fn read_statements(
                 bindings.extend(mutated.into_iter().map(Effect::Mutate));
                 read_statements(body, source, shared_source, cell, bindings);
             }
-            Stmt::For { .. } if unrolled_loop(stmt).is_some() => {
-                let (var, values, body) = unrolled_loop(stmt).expect("checked");
-                for value in values {
-                    bindings.push(Effect::Bind(var.to_string(), Binding::Int(value)));
-                    read_statements(body, source, shared_source, cell, bindings);
-                }
-            }
             _ => {
                 keras_effects(stmt, bindings);
                 read_statement(stmt, shared_source, cell, bindings);
             }
         }
     }
-}
-
-/// A `for` loop over a literal list or tuple of ints whose body only calls methods of names
-/// (`for units in [64, 32]: model.add(Dense(units))`): it runs once per value, in order, and is
-/// read as that many copies of its body. The loop variable, each value, and the body.
-fn unrolled_loop(stmt: &Stmt) -> Option<(&str, Vec<i64>, &[Stmt])> {
-    const MAX_ROUNDS: usize = 16;
-    let Stmt::For {
-        target: Target::Name { id, .. },
-        iter: Expr::Seq { elts, .. },
-        body,
-        orelse,
-        ..
-    } = stmt
-    else {
-        return None;
-    };
-    let method_call = |s: &Stmt| match s {
-        Stmt::Expr {
-            value: Expr::Call { func, .. },
-            ..
-        } => {
-            matches!(&**func, Expr::Attribute { value, .. } if matches!(&**value, Expr::Name { .. }))
-        }
-        _ => false,
-    };
-    if !orelse.is_empty() || elts.len() > MAX_ROUNDS || !body.iter().all(method_call) {
-        return None;
-    }
-    let values = elts
-        .iter()
-        .map(|e| match e {
-            Expr::Literal {
-                value: Literal::Int(i),
-                ..
-            } => Some(*i),
-            _ => None,
-        })
-        .collect::<Option<Vec<i64>>>()?;
-    Some((id, values, body))
 }
 
 fn keras_effects(stmt: &Stmt, bindings: &mut Vec<Effect>) {
