@@ -75,10 +75,24 @@ pub fn undefined_names(
     cells: &[NotebookCell],
     has_run: impl Fn(&str) -> bool,
 ) -> Vec<Diagnostic> {
-    let mut diagnostics = Vec::new();
+    let mut diagnostics: Vec<Diagnostic> = target
+        .reads_after_deletion
+        .iter()
+        .map(|read| {
+            Diagnostic::error(
+                Rule::UndefinedName,
+                format!(
+                    "`{}` is not defined: `del {}` earlier in this cell deleted it, and nothing bound it again",
+                    read.name, read.name
+                ),
+                read.range,
+            )
+        })
+        .collect();
     for free in &target.free_names {
         let name = free.name.as_str();
-        if namespace.defines(name) {
+        let after_deletion = target.reads_after_deletion.contains(free);
+        if namespace.defines(name) || after_deletion {
             continue;
         }
         let (ran, not_run): (Vec<&NotebookCell>, Vec<&NotebookCell>) = cells
