@@ -27,7 +27,7 @@ use serde_json::Value;
 
 use crate::codes::Rule;
 use crate::diagnostic::Diagnostic;
-use crate::ir::{keyword, Expr, Stmt};
+use crate::ir::{keyword, Expr, Stmt, TextRange};
 use crate::summary::{Category, ObjectSummary};
 
 use crate::ir_scan::unpacks;
@@ -659,23 +659,48 @@ fn input_mismatch(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
     let Some(m) = model(w, value) else {
         return;
     };
-    let name = &m.name;
     let Some(x) = args.first().or_else(|| keyword(keywords, "x")) else {
         return;
     };
+    if let Some(d) = data_mismatch(w, &m, value, x, false, *range) {
+        out.push(d);
+        return;
+    }
+    // `fit(..., validation_data=(x_val, y_val))`: Keras runs the model on it after the first
+    // epoch.
+    if attr == "fit" {
+        if let Some(Expr::Seq { elts, .. }) = keyword(keywords, "validation_data") {
+            let validation = elts.first();
+            if let Some(d) = validation.and_then(|x| data_mismatch(w, &m, value, x, true, *range)) {
+                out.push(d);
+            }
+        }
+    }
+}
+
+/// Why the model `m` (named by `value`) rejects the data `x`, when certain; `fed` when the
+/// call gave it other data first (which built it, if it had no input shape).
+fn data_mismatch(
+    w: &Walker,
+    m: &Model,
+    value: &Expr,
+    x: &Expr,
+    fed: bool,
+    range: TextRange,
+) -> Option<Diagnostic> {
+    let name = &m.name;
     let shown = w.shown(x, "the data");
-    if let (Some((class, input)), Some(Data::One(data))) = (first_layer(&m), data_shapes(w, x)) {
+    if let (Some((class, input)), Some(Data::One(data))) = (first_layer(m), data_shapes(w, x)) {
         if let Some(problem) = rank_misfit(class, &input, &data) {
-            out.push(Diagnostic::error(
+            return Some(Diagnostic::error(
                 Rule::KerasInputMismatch,
                 format!(
                     "{name}'s first layer {class} takes inputs of shape {}, but {shown} has shape {}: {problem}: ValueError (the input is incompatible with the layer)",
                     dims_text(&input),
                     dims_text(&data)
                 ),
-                *range,
+                range,
             ));
-            return;
         }
     }
     // A Sequential model given no input shape is built on the data's (tf.keras 2 first makes
@@ -683,29 +708,28 @@ fn input_mismatch(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
     // (As the statements before this one in the cell left it: none gave it data.)
     let before = state_before(w, value);
     let unbuilt = match (&m.built, before.as_ref().and_then(|s| s.global(name))) {
-        (Some(_), Some(Built::Model(b))) => b.unbuilt.as_ref(),
+        (Some(_), Some(Built::Model(b))) if !fed => b.unbuilt.as_ref(),
         _ => None,
     };
     if let (Some(layers), Some(Data::One(data))) = (unbuilt, data_shapes(w, x)) {
         if data.len() >= 2 {
             if let Some(why) = keras_build::build_on_data(layers, &data) {
-                out.push(Diagnostic::error(
+                return Some(Diagnostic::error(
                     Rule::KerasInputMismatch,
                     format!(
                         "{name} has no input shape, so Keras builds its layers on {shown}'s shape {}: {why}: ValueError (the input is incompatible with the layer)",
                         dims_text(&data)
                     ),
-                    *range,
+                    range,
                 ));
-                return;
             }
         }
     }
-    let (Some(inputs), Some(data)) = (checked_inputs(&m), data_shapes(w, x)) else {
-        return;
+    let (Some(inputs), Some(data)) = (checked_inputs(m), data_shapes(w, x)) else {
+        return None;
     };
     let problem = match (inputs.as_slice(), data) {
-        ([(_, input)], Data::One(data)) if functional(&m) && rank_differs(input, &data) => {
+        ([(_, input)], Data::One(data)) if functional(m) && rank_differs(input, &data) => {
             Some(format!(
                 "{name} takes inputs of shape {}, but {shown} has shape {}: {}-D data for a {}-D input",
                 dims_text(input),
@@ -745,13 +769,13 @@ fn input_mismatch(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
         }
         _ => None,
     };
-    if let Some(problem) = problem {
-        out.push(Diagnostic::error(
+    problem.map(|problem| {
+        Diagnostic::error(
             Rule::KerasInputMismatch,
             format!("{problem}: ValueError (the input is incompatible with the model)"),
-            *range,
-        ));
-    }
+            range,
+        )
+    })
 }
 
 fn foreign_model(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
