@@ -114,24 +114,55 @@ struct Model<'a> {
     built: Option<std::borrow::Cow<'a, BuiltModel>>,
 }
 
-/// What the history and the target cell's top-level statements before the one holding `e`
-/// tell, when `e` is part of a plain statement of the cell's top level (no loop, branch or
-/// function between: those statements ran, in order, just before).
+/// What the history and the target cell's statements before the one holding `e` tell, when
+/// `e` is part of a plain statement of the cell's top level, or of the body of a top-level `for`
+/// loop with no jump before it (its first pass: the loop's iterable, then the body's statements
+/// before, ran once, in order, just before; no branch or function between).
 fn state_before(w: &Walker, e: &Expr) -> Option<Rc<HistoryState>> {
     if !w.calls.is_empty() || w.rebound_all || !keras_in_reach(w) {
         return None;
     }
     let range = e.range();
-    let at = w.ctx.body.iter().position(|s| {
+    let holds = |s: &Stmt| {
         let r = s.range();
         r.start <= range.start && range.end <= r.end
-    })?;
-    if !matches!(w.ctx.body[at], Stmt::Assign { .. } | Stmt::Expr { .. }) {
+    };
+    let plain = |s: &Stmt| matches!(s, Stmt::Assign { .. } | Stmt::Expr { .. });
+    let at = w.ctx.body.iter().position(holds)?;
+    let (target, iter, body) = match &w.ctx.body[at] {
+        s if plain(s) => return Some(top_state_before(w, at)),
+        Stmt::For {
+            target, iter, body, ..
+        } => (target, iter, body),
+        _ => return None,
+    };
+    let k = body.iter().position(holds)?;
+    if !plain(&body[k]) || crate::ir_scan::contains_jump(&body[..k]) {
         return None;
     }
-    // From the latest state computed before it (the statements run in order).
+    let mut state = HistoryState::clone(&top_state_before(w, at));
+    let mut loop_names = BTreeSet::new();
+    crate::ir_scan::target_names(target, &mut loop_names, false);
+    for name in &loop_names {
+        state.keras.remove(name);
+    }
+    let header = Stmt::Expr {
+        value: iter.clone(),
+        range: iter.range(),
+    };
+    let before: Vec<Stmt> = std::iter::once(header)
+        .chain(body[..k].iter().cloned())
+        .collect();
+    let facts = crate::facts::cell_facts(&before);
+    state.run(&cell_rule_facts(&before, w.ctx.source, &facts));
+    Some(Rc::new(state))
+}
+
+/// The state before the top-level statement `at` of the cell, from the latest one computed
+/// before it (the statements run in order).
+fn top_state_before(w: &Walker, at: usize) -> Rc<HistoryState> {
     let (from, mut state) = match w.states_before.borrow().range(..=at).next_back() {
-        Some((&i, _)) if i == at => return w.states_before.borrow().get(&at).cloned(),
+        Some((&i, state)) if i == at => return Rc::clone(state),
         Some((&i, state)) => (i, HistoryState::clone(state)),
         None => (0, keras_history(w)),
     };
@@ -140,7 +171,7 @@ fn state_before(w: &Walker, e: &Expr) -> Option<Rc<HistoryState>> {
     state.run(&cell_rule_facts(between, w.ctx.source, &facts));
     let state = Rc::new(state);
     w.states_before.borrow_mut().insert(at, Rc::clone(&state));
-    Some(state)
+    state
 }
 
 /// Could the cell build a Keras model: Keras or TensorFlow imported by a cell that ran, Keras
