@@ -310,9 +310,9 @@ pub fn star_exports(module: &str) -> Option<Vec<(String, String)>> {
     let names: Vec<&str> = match api {
         "" => vec!["Input", "Model", "Sequential"],
         "models" => vec!["Model", "Sequential"],
-        "layers" => ["Input", "InputLayer", "Dense", "Flatten"]
+        "layers" => ["Input", "InputLayer", "Flatten", "Embedding", "Reshape"]
             .iter()
-            .chain(GLOBAL_POOLING)
+            .chain(RANKED.iter().map(|(class, _, _)| class))
             .chain(SHAPE_KEEPING)
             .copied()
             .collect(),
