@@ -56,13 +56,17 @@ enum Loss {
     Elementwise,
 }
 
-fn loss_kind(name: &str) -> Option<Loss> {
-    let n: String = name
-        .chars()
+/// A loss's name as Keras matches it: `CategoricalCrossentropy` and `categorical_crossentropy`
+/// are one loss.
+fn loss_kind_name(name: &str) -> String {
+    name.chars()
         .filter(|c| *c != '_')
         .collect::<String>()
-        .to_ascii_lowercase();
-    match n.as_str() {
+        .to_ascii_lowercase()
+}
+
+fn loss_kind(name: &str) -> Option<Loss> {
+    match loss_kind_name(name).as_str() {
         "categoricalcrossentropy" | "categoricalfocalcrossentropy" => Some(Loss::Categorical),
         "sparsecategoricalcrossentropy" => Some(Loss::SparseCategorical),
         "binarycrossentropy"
@@ -888,6 +892,17 @@ fn target_mismatch(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
     let problem = match (t, loss) {
         (Targets::OneHot(k), Loss::Categorical | Loss::Elementwise) if units >= 2 && k != units => {
             format!("{why}, but {name} outputs {units} units: the shapes ({k} vs {units}) do not match for loss '{loss_name}'")
+        }
+        // (The focal variant broadcasts one unit over the classes.)
+        (Targets::OneHot(k), Loss::Categorical)
+            if units == 1 && k >= 2 && loss_kind_name(loss_name) == "categoricalcrossentropy" =>
+        {
+            let binary = if k == 2 {
+                ", or give one 0/1 label per sample to the single unit with 'binary_crossentropy'"
+            } else {
+                ""
+            };
+            format!("{why}, but {name} outputs 1 unit: loss '{loss_name}' needs targets of the output's shape ({k} vs 1); end with Dense({k}, activation='softmax'){binary}")
         }
         (Targets::OneHot(k), Loss::SparseCategorical) if k >= 2 => {
             format!("{why}, but loss '{loss_name}' takes class indices; use 'categorical_crossentropy' or class_mode='sparse'")
