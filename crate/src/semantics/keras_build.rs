@@ -69,8 +69,7 @@ pub enum Layer {
     Ranked(&'static str, RankedOutput),
     /// `Embedding(input_dim, output_dim)`: one axis more, of `output_dim`.
     Embedding(Option<i64>),
-    /// `Reshape(target_shape)`: the target shape without the batch axis, `-1` for the one size
-    /// Keras infers.
+    /// `Reshape(target_shape)` of known sizes: the target shape without the batch axis.
     Reshape(Vec<i64>),
 }
 
@@ -601,18 +600,16 @@ impl Scope<'_> {
         }
     }
 
-    /// `(224, 224, 3)`, `[max_len]`, `(None, 8)`: a shape without its batch axis.
+    /// `(224, 224, 3)`, `[max_len]`, `(None, 8)`, `(rows, cols, 1)`: a shape without its batch
+    /// axis; the rank is the tuple's length even where a size is not known (`None`).
     fn shape(&self, e: &Expr) -> Option<Dims> {
         let Expr::Seq { elts, .. } = e else {
             return None;
         };
         elts.iter()
             .map(|d| match d {
-                Expr::Literal {
-                    value: Literal::None,
-                    ..
-                } => Some(None),
-                _ => self.int(d).map(Some),
+                Expr::Starred { .. } => None,
+                _ => Some(self.int(d)),
             })
             .collect()
     }
@@ -743,10 +740,9 @@ impl Scope<'_> {
                 }
                 "Reshape" => {
                     let target = self.shape(arg(0, "target_shape")?)?;
-                    let target: Option<Vec<i64>> = target
-                        .into_iter()
-                        .map(|d| d.filter(|d| *d > 0 || *d == -1))
-                        .collect();
+                    // (A `-1`, the size Keras infers, is not followed.)
+                    let target: Option<Vec<i64>> =
+                        target.into_iter().map(|d| d.filter(|d| *d > 0)).collect();
                     Some(Built::Layer(Layer::Reshape(target?)))
                 }
                 "Flatten" => Some(Built::Layer(Layer::Flatten)),
@@ -1153,34 +1149,23 @@ fn apply(layer: &Layer, input: Option<Dims>) -> Result<Option<Dims>, String> {
     })
 }
 
-/// The shape `Reshape(target)` gives: the batch axis, then the target (`None` for `-1`).
+/// The shape `Reshape(target)` gives: the batch axis, then the target.
 fn reshaped(target: &[i64]) -> Dims {
     std::iter::once(None)
-        .chain(target.iter().map(|&d| (d > 0).then_some(d)))
+        .chain(target.iter().map(|&d| Some(d)))
         .collect()
 }
 
 /// Why `Reshape(target)` raises on a tensor of shape `input`, when its sizes are all known: the
 /// number of values per sample differs (Keras: "The total size of the tensor must be
-/// unchanged"), or with one `-1` is no multiple of the sizes given.
+/// unchanged").
 fn reshape_problem(input: &[Option<i64>], target: &[i64]) -> Option<String> {
     let values: i64 = input[1..].iter().copied().product::<Option<i64>>()?;
-    let inferred = target.iter().filter(|&&d| d == -1).count();
-    let given: i64 = target.iter().filter(|&&d| d > 0).product();
-    let fits = match inferred {
-        0 => values == given,
-        1 => given > 0 && values % given == 0,
-        _ => return None,
-    };
+    let given: i64 = target.iter().product();
     let shown = crate::summary::tuple_text(target.iter().map(i64::to_string));
-    (!fits).then(|| {
+    (values != given).then(|| {
         format!(
-            "Reshape({shown}) needs {} values per sample, but it gets shape {}: {values} values",
-            if inferred == 0 {
-                given.to_string()
-            } else {
-                format!("a multiple of {given}")
-            },
+            "Reshape({shown}) needs {given} values per sample, but it gets shape {}: {values} values",
             dims_text(input)
         )
     })
