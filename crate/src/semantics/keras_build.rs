@@ -69,7 +69,8 @@ pub enum Layer {
     Ranked(&'static str, RankedOutput),
     /// `Embedding(input_dim, output_dim)`: one axis more, of `output_dim`.
     Embedding(Option<i64>),
-    /// `Reshape(target_shape)` of known sizes: the target shape without the batch axis.
+    /// `Reshape(target_shape)` of known sizes: the target shape without the batch axis, `-1`
+    /// for the one size Keras infers.
     Reshape(Vec<i64>),
 }
 
@@ -740,9 +741,10 @@ impl Scope<'_> {
                 }
                 "Reshape" => {
                     let target = self.shape(arg(0, "target_shape")?)?;
-                    // (A `-1`, the size Keras infers, is not followed.)
-                    let target: Option<Vec<i64>> =
-                        target.into_iter().map(|d| d.filter(|d| *d > 0)).collect();
+                    let target: Option<Vec<i64>> = target
+                        .into_iter()
+                        .map(|d| d.filter(|d| *d > 0 || *d == -1))
+                        .collect();
                     Some(Built::Layer(Layer::Reshape(target?)))
                 }
                 "Flatten" => Some(Built::Layer(Layer::Flatten)),
@@ -1149,23 +1151,33 @@ fn apply(layer: &Layer, input: Option<Dims>) -> Result<Option<Dims>, String> {
     })
 }
 
-/// The shape `Reshape(target)` gives: the batch axis, then the target.
+/// The shape `Reshape(target)` gives: the batch axis, then the target (`None` for `-1`).
 fn reshaped(target: &[i64]) -> Dims {
     std::iter::once(None)
-        .chain(target.iter().map(|&d| Some(d)))
+        .chain(target.iter().map(|&d| (d > 0).then_some(d)))
         .collect()
 }
 
 /// Why `Reshape(target)` raises on a tensor of shape `input`, when its sizes are all known: the
 /// number of values per sample differs (Keras: "The total size of the tensor must be
-/// unchanged").
+/// unchanged"), or with one `-1` is no multiple of the sizes given.
 fn reshape_problem(input: &[Option<i64>], target: &[i64]) -> Option<String> {
     let values: i64 = input[1..].iter().copied().product::<Option<i64>>()?;
-    let given: i64 = target.iter().product();
+    let inferred = target.iter().filter(|&&d| d == -1).count();
+    let given: i64 = target.iter().filter(|&&d| d > 0).product();
+    let fits = match inferred {
+        0 => values == given,
+        1 => given > 0 && values % given == 0,
+        _ => return None,
+    };
     let shown = crate::summary::tuple_text(target.iter().map(i64::to_string));
-    (values != given).then(|| {
+    (!fits).then(|| {
+        let needs = match inferred {
+            0 => given.to_string(),
+            _ => format!("a multiple of {given}"),
+        };
         format!(
-            "Reshape({shown}) needs {given} values per sample, but it gets shape {}: {values} values",
+            "Reshape({shown}) needs {needs} values per sample, but it gets shape {}: {values} values",
             dims_text(input)
         )
     })
