@@ -27,7 +27,7 @@ use serde_json::Value;
 
 use crate::codes::Rule;
 use crate::diagnostic::Diagnostic;
-use crate::ir::{keyword, Expr, Stmt, TextRange};
+use crate::ir::{keyword, Expr, Stmt, Target, TextRange};
 use crate::summary::{Category, ObjectSummary};
 
 use crate::ir_scan::unpacks;
@@ -120,8 +120,10 @@ struct Model<'a> {
 
 /// What the history and the target cell's statements before the one holding `e` tell, when
 /// `e` is part of a plain statement of the cell's top level, or of the body of a top-level `for`
-/// loop with no jump before it (its first pass: the loop's iterable, then the body's statements
-/// before, ran once, in order, just before; no branch or function between).
+/// loop or `with` block with no jump before it (the loop's first pass: its iterable, or the
+/// block's context expressions, then the body's statements before, ran once, in order, just
+/// before; no branch or function between). The walker walks no `with` body that swallows
+/// errors.
 fn state_before(w: &Walker, e: &Expr) -> Option<Rc<HistoryState>> {
     if !w.calls.is_empty() || w.rebound_all || !keras_in_reach(w) {
         return None;
@@ -133,11 +135,16 @@ fn state_before(w: &Walker, e: &Expr) -> Option<Rc<HistoryState>> {
     };
     let plain = |s: &Stmt| matches!(s, Stmt::Assign { .. } | Stmt::Expr { .. });
     let at = w.ctx.body.iter().position(holds)?;
-    let (target, iter, body) = match &w.ctx.body[at] {
+    let (targets, header, body): (Vec<&Target>, Vec<&Expr>, _) = match &w.ctx.body[at] {
         s if plain(s) => return Some(top_state_before(w, at)),
         Stmt::For {
             target, iter, body, ..
-        } => (target, iter, body),
+        } => (vec![target], vec![iter], body),
+        Stmt::With { items, body, .. } => (
+            items.iter().filter_map(|(_, t)| t.as_ref()).collect(),
+            items.iter().map(|(e, _)| e).collect(),
+            body,
+        ),
         _ => return None,
     };
     let k = body.iter().position(holds)?;
@@ -145,16 +152,19 @@ fn state_before(w: &Walker, e: &Expr) -> Option<Rc<HistoryState>> {
         return None;
     }
     let mut state = HistoryState::clone(&top_state_before(w, at));
-    let mut loop_names = BTreeSet::new();
-    crate::ir_scan::target_names(target, &mut loop_names, false);
-    for name in &loop_names {
+    let mut bound = BTreeSet::new();
+    for target in targets {
+        crate::ir_scan::target_names(target, &mut bound, false);
+    }
+    for name in &bound {
         state.keras.remove(name);
     }
-    let header = Stmt::Expr {
-        value: iter.clone(),
-        range: iter.range(),
-    };
-    let before: Vec<Stmt> = std::iter::once(header)
+    let before: Vec<Stmt> = header
+        .into_iter()
+        .map(|e| Stmt::Expr {
+            value: e.clone(),
+            range: e.range(),
+        })
         .chain(body[..k].iter().cloned())
         .collect();
     let facts = crate::facts::cell_facts(&before);
