@@ -495,7 +495,9 @@ fn build_rank(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
     let Expr::Call { func, args, .. } = expr else {
         return;
     };
-    let whole = w.ctx.body.iter().any(|s| match s {
+    // The whole value of a statement of the top level, or of a top-level loop or `with` body
+    // (`state_before` follows those).
+    let is_whole = |s: &Stmt| match s {
         Stmt::Assign {
             value: Some(v),
             op: crate::ir::AssignOp::Plain,
@@ -503,6 +505,10 @@ fn build_rank(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
         }
         | Stmt::Expr { value: v, .. } => v.range() == expr.range(),
         _ => false,
+    };
+    let whole = w.ctx.body.iter().any(|s| match s {
+        Stmt::For { body, .. } | Stmt::With { body, .. } => body.iter().any(is_whole),
+        s => is_whole(s),
     });
     if !whole || !may_build_keras(w, expr) {
         return;
