@@ -191,6 +191,11 @@ pub fn is_always_defined(name: &str) -> bool {
         || is_history_name(name)
 }
 
+/// Python's builtins, as candidates for a "did you mean".
+pub fn python_builtins() -> impl Iterator<Item = &'static str> {
+    PYTHON_BUILTINS.iter().copied()
+}
+
 /// `_5` (output 5), `_i5` (input 5).
 fn is_history_name(name: &str) -> bool {
     let digits = name

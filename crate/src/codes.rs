@@ -90,13 +90,13 @@ rules! {
         running: "if x > 1:\n    print(x)",
     }
     UndefinedName = "undefined-name", Error, "Names and syntax" {
-        catches: "names no cell that ran defines (\"run the cell above first\"), also inside the notebook's functions a cell calls",
+        catches: "names no cell that ran defines (\"run the cell above first\", or a close name: \"did you mean\"), or that the cell deleted, also inside the notebook's functions a cell calls",
         why: "reading a name nothing bound: NameError",
         crashing: "print(total)",
         running: "total = 3\nprint(total)",
     }
     ModuleCalled = "module-called", Error, "Names and syntax" {
-        catches: "a module called like a function",
+        catches: "a module called like a function (`import datetime`, `from PIL import Image`)",
         why: "modules are not callable: TypeError: 'module' object is not callable",
         crashing: "import tqdm\nfor i in tqdm(range(3)):\n    pass",
         running: "from tqdm import tqdm\nfor i in tqdm(range(3)):\n    pass",
@@ -318,7 +318,7 @@ rules! {
         running: "plt.plot([1, 2, 3], [4, 5, 6])",
     }
     KerasInputMismatch = "keras-input-mismatch", Error, "Keras" {
-        catches: "data whose shape the model's inputs reject",
+        catches: "data whose shape the model's inputs reject; layers built on a tensor of a rank they reject, or reshaped to another size",
         why: "ValueError: Input 0 of layer ... is incompatible with the layer",
         crashing: "model = Sequential([Input((4,)), Dense(1)])\nmodel.predict(np.ones((2, 5)))",
         running: "model = Sequential([Input((4,)), Dense(1)])\nmodel.predict(np.ones((2, 4)))",

@@ -29,6 +29,10 @@ pub struct CellFacts {
     pub deferred_reads: BTreeSet<String>,
     /// Names deleted by a top-level `del` and not bound again afterwards.
     pub deletions: Vec<NameUse>,
+    /// Reads at the top level, on the cell's straight path, of a name a `del` before them
+    /// deleted and nothing bound again: NameError whatever the namespace held. First of each.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub reads_after_deletion: Vec<NameUse>,
     /// A `from m import *` ran: after it, names the cell does not bind are of unknown origin.
     pub star_import: bool,
     pub imports: Vec<Import>,
@@ -658,6 +662,21 @@ impl Walker {
     fn read(&mut self, name: &str, range: TextRange) {
         if self.origin(name) != Origin::Kernel || self.name_error_guarded_depth > 0 {
             return;
+        }
+        let straight = self.scopes.is_empty() && self.conditional_depth == 0;
+        if straight
+            && !self.star_imported_so_far
+            && self.facts.deletions.iter().any(|d| d.name == name)
+            && !self
+                .facts
+                .reads_after_deletion
+                .iter()
+                .any(|u| u.name == name)
+        {
+            self.facts.reads_after_deletion.push(NameUse {
+                name: name.to_owned(),
+                range,
+            });
         }
         let deferred = self.deferred();
         if self.seen_free.insert(name.to_owned()) {

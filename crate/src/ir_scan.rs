@@ -4,7 +4,47 @@
 
 use std::collections::BTreeSet;
 
-use crate::ir::{Expr, Keyword, SeqKind, Stmt, Target};
+use crate::ir::{Expr, Keyword, Literal, SeqKind, Stmt, Target};
+
+/// A `for` loop over a literal list or tuple of ints whose body only calls methods of names
+/// (`for units in [64, 32]: model.add(Dense(units))`): it runs once per value, in order, and is
+/// read as that many copies of its body. The loop variable, each value, and the body.
+pub fn unrolled_loop(stmt: &Stmt) -> Option<(&str, Vec<i64>, &[Stmt])> {
+    const MAX_ROUNDS: usize = 16;
+    let Stmt::For {
+        target: Target::Name { id, .. },
+        iter: Expr::Seq { elts, .. },
+        body,
+        orelse,
+        ..
+    } = stmt
+    else {
+        return None;
+    };
+    let method_call = |s: &Stmt| match s {
+        Stmt::Expr {
+            value: Expr::Call { func, .. },
+            ..
+        } => {
+            matches!(&**func, Expr::Attribute { value, .. } if matches!(&**value, Expr::Name { .. }))
+        }
+        _ => false,
+    };
+    if !orelse.is_empty() || elts.len() > MAX_ROUNDS || !body.iter().all(method_call) {
+        return None;
+    }
+    let values = elts
+        .iter()
+        .map(|e| match e {
+            Expr::Literal {
+                value: Literal::Int(i),
+                ..
+            } => Some(*i),
+            _ => None,
+        })
+        .collect::<Option<Vec<i64>>>()?;
+    Some((id, values, body))
+}
 
 /// Does a call unpack arguments (`*args`, `**kwargs`): then which parameter gets what is unknown.
 pub fn unpacks(args: &[Expr], keywords: &[Keyword]) -> bool {

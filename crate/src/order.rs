@@ -5,7 +5,7 @@ use std::collections::HashSet;
 
 use crate::builtins::is_always_defined;
 use crate::codes::Rule;
-use crate::diagnostic::{Diagnostic, Fix, Severity};
+use crate::diagnostic::{Diagnostic, Edit, Fix, Severity};
 use crate::facts::CellFacts;
 
 /// The names defined in the kernel when the target cell runs.
@@ -75,10 +75,24 @@ pub fn undefined_names(
     cells: &[NotebookCell],
     has_run: impl Fn(&str) -> bool,
 ) -> Vec<Diagnostic> {
-    let mut diagnostics = Vec::new();
+    let mut diagnostics: Vec<Diagnostic> = target
+        .reads_after_deletion
+        .iter()
+        .map(|read| {
+            Diagnostic::error(
+                Rule::UndefinedName,
+                format!(
+                    "`{}` is not defined: `del {}` earlier in this cell deleted it, and nothing bound it again",
+                    read.name, read.name
+                ),
+                read.range,
+            )
+        })
+        .collect();
     for free in &target.free_names {
         let name = free.name.as_str();
-        if namespace.defines(name) {
+        let after_deletion = target.reads_after_deletion.contains(free);
+        if namespace.defines(name) || after_deletion {
             continue;
         }
         let (ran, not_run): (Vec<&NotebookCell>, Vec<&NotebookCell>) = cells
@@ -121,11 +135,26 @@ pub fn undefined_names(
             )
             .with_fix(run_first(cell.index, target_index))
         } else {
-            Diagnostic::error(
-                Rule::UndefinedName,
-                format!("`{name}` is not defined: no cell that ran defines it, nor any cell of the notebook"),
-                free.range,
-            )
+            let message = format!(
+                "`{name}` is not defined: no cell that ran defines it, nor any cell of the notebook"
+            );
+            match did_you_mean(name, target, namespace) {
+                // As Python's own NameError suggests a close name of the namespace or builtins.
+                Some(close) => Diagnostic::error(
+                    Rule::UndefinedName,
+                    format!("{message}; did you mean `{close}`?"),
+                    free.range,
+                )
+                .with_fix(Fix {
+                    message: format!("Use `{close}`"),
+                    edits: vec![Edit {
+                        range: free.range,
+                        content: close.clone(),
+                    }],
+                    run_cells: vec![],
+                }),
+                None => Diagnostic::error(Rule::UndefinedName, message, free.range),
+            }
         };
         let mut diagnostic = diagnostic;
         if let Some(cell) = not_run.iter().find(|cell| cell.may_have_run) {
@@ -149,6 +178,16 @@ pub fn undefined_names(
         });
     }
     diagnostics
+}
+
+/// A defined name that resembles the undefined `name`: one of the namespace, of the target
+/// cell's own definitions, or a builtin.
+fn did_you_mean(name: &str, target: &CellFacts, namespace: &Namespace) -> Option<String> {
+    let defined = namespace.names.iter().map(String::as_str);
+    let own = target.definitions.iter().map(|d| d.name.as_str());
+    let builtins = crate::builtins::python_builtins().map(|b| -> &str { b });
+    let others = defined.chain(own).chain(builtins).filter(|c| *c != name);
+    crate::did_you_mean::suggest(name, others).map(str::to_string)
 }
 
 /// The defining cell to run: the last one above the target, else the first one below it.

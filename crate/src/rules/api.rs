@@ -20,6 +20,7 @@ use crate::summary::{parameters, Category, ObjectSummary, ParameterKind};
 use crate::ir_scan::unpacks;
 use crate::semantics::abstract_value::Val;
 use crate::semantics::attr_tables::{DATETIME_CLASS_ONLY, PYPLOT_ONLY};
+use crate::semantics::python::MODULE_MAIN_MEMBER;
 use crate::walker::state::Walker;
 
 struct Sig {
@@ -401,12 +402,22 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                         .as_ref()
                         .map(|m| format!("the module '{m}'"))
                         .unwrap_or_else(|| "a module".into());
+                    let member = m.as_deref().and_then(|m| {
+                        MODULE_MAIN_MEMBER
+                            .iter()
+                            .find(|(module, _)| *module == m)
+                            .map(|(_, member)| *member)
+                    });
                     // The example names the module itself, not an alias of it (`import tqdm as t`).
-                    let module = m.as_deref().unwrap_or(id.as_str());
-                    let last = module.rsplit('.').next().unwrap_or(module);
+                    let instead = match (member, m.as_deref()) {
+                        (Some(member), Some(module)) => {
+                            format!("call {id}.{member}(...), or import it with from {module} import {member}")
+                        }
+                        _ => format!("call a function or class inside it ({id}.name(...))"),
+                    };
                     out.push(Diagnostic::error(
                         Rule::ModuleCalled,
-                        format!("'{id}' is {what}, not a function or class; call something inside it (e.g. from {module} import {last}): TypeError: 'module' object is not callable"),
+                        format!("'{id}' is {what}, not a function or class; {instead}: TypeError: 'module' object is not callable"),
                         func.range(),
                     ));
                     return;

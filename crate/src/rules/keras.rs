@@ -9,7 +9,7 @@
 //!   targets from a Keras image iterator's summary (`R.class_mode`, `V.num_classes`) or from the
 //!   shape of `y`. Silent for models with several outputs, custom losses, an output of one unit
 //!   (mean squared error broadcasts it), and models compiled or changed in the cell.
-//! - `keras-input-mismatch`: `model.fit` / `evaluate` / `predict` with data whose shape the
+//! - `keras-input-mismatch`: `model.fit` / `evaluate` / `predict` (and their `*_on_batch`) with data whose shape the
 //!   model's inputs reject: an axis of fixed size that differs (`expected shape=(None, 50), found
 //!   shape=(None, 172)`). The inputs come from the kernel summary (`S.input_shape`) or the code
 //!   that built the model (`keras_build`: `keras.Input`s, with their names for a dict of data); the
@@ -27,7 +27,7 @@ use serde_json::Value;
 
 use crate::codes::Rule;
 use crate::diagnostic::Diagnostic;
-use crate::ir::{keyword, Expr, Stmt};
+use crate::ir::{keyword, Expr, Stmt, Target, TextRange};
 use crate::summary::{Category, ObjectSummary};
 
 use crate::ir_scan::unpacks;
@@ -56,13 +56,17 @@ enum Loss {
     Elementwise,
 }
 
-fn loss_kind(name: &str) -> Option<Loss> {
-    let n: String = name
-        .chars()
+/// A loss's name as Keras matches it: `CategoricalCrossentropy` and `categorical_crossentropy`
+/// are one loss.
+fn loss_kind_name(name: &str) -> String {
+    name.chars()
         .filter(|c| *c != '_')
         .collect::<String>()
-        .to_ascii_lowercase();
-    match n.as_str() {
+        .to_ascii_lowercase()
+}
+
+fn loss_kind(name: &str) -> Option<Loss> {
+    match loss_kind_name(name).as_str() {
         "categoricalcrossentropy" | "categoricalfocalcrossentropy" => Some(Loss::Categorical),
         "sparsecategoricalcrossentropy" => Some(Loss::SparseCategorical),
         "binarycrossentropy"
@@ -114,24 +118,65 @@ struct Model<'a> {
     built: Option<std::borrow::Cow<'a, BuiltModel>>,
 }
 
-/// What the history and the target cell's top-level statements before the one holding `e`
-/// tell, when `e` is part of a plain statement of the cell's top level (no loop, branch or
-/// function between: those statements ran, in order, just before).
+/// What the history and the target cell's statements before the one holding `e` tell, when
+/// `e` is part of a plain statement of the cell's top level, or of the body of a top-level `for`
+/// loop or `with` block with no jump before it (the loop's first pass: its iterable, or the
+/// block's context expressions, then the body's statements before, ran once, in order, just
+/// before; no branch or function between). The walker walks no `with` body that swallows
+/// errors.
 fn state_before(w: &Walker, e: &Expr) -> Option<Rc<HistoryState>> {
     if !w.calls.is_empty() || w.rebound_all || !keras_in_reach(w) {
         return None;
     }
     let range = e.range();
-    let at = w.ctx.body.iter().position(|s| {
+    let holds = |s: &Stmt| {
         let r = s.range();
         r.start <= range.start && range.end <= r.end
-    })?;
-    if !matches!(w.ctx.body[at], Stmt::Assign { .. } | Stmt::Expr { .. }) {
+    };
+    let plain = |s: &Stmt| matches!(s, Stmt::Assign { .. } | Stmt::Expr { .. });
+    let at = w.ctx.body.iter().position(holds)?;
+    let (targets, header, body): (Vec<&Target>, Vec<&Expr>, _) = match &w.ctx.body[at] {
+        s if plain(s) => return Some(top_state_before(w, at)),
+        Stmt::For {
+            target, iter, body, ..
+        } => (vec![target], vec![iter], body),
+        Stmt::With { items, body, .. } => (
+            items.iter().filter_map(|(_, t)| t.as_ref()).collect(),
+            items.iter().map(|(e, _)| e).collect(),
+            body,
+        ),
+        _ => return None,
+    };
+    let k = body.iter().position(holds)?;
+    if !plain(&body[k]) || crate::ir_scan::contains_jump(&body[..k]) {
         return None;
     }
-    // From the latest state computed before it (the statements run in order).
+    let mut state = HistoryState::clone(&top_state_before(w, at));
+    let mut bound = BTreeSet::new();
+    for target in targets {
+        crate::ir_scan::target_names(target, &mut bound, false);
+    }
+    for name in &bound {
+        state.keras.remove(name);
+    }
+    let before: Vec<Stmt> = header
+        .into_iter()
+        .map(|e| Stmt::Expr {
+            value: e.clone(),
+            range: e.range(),
+        })
+        .chain(body[..k].iter().cloned())
+        .collect();
+    let facts = crate::facts::cell_facts(&before);
+    state.run(&cell_rule_facts(&before, w.ctx.source, &facts));
+    Some(Rc::new(state))
+}
+
+/// The state before the top-level statement `at` of the cell, from the latest one computed
+/// before it (the statements run in order).
+fn top_state_before(w: &Walker, at: usize) -> Rc<HistoryState> {
     let (from, mut state) = match w.states_before.borrow().range(..=at).next_back() {
-        Some((&i, _)) if i == at => return w.states_before.borrow().get(&at).cloned(),
+        Some((&i, state)) if i == at => return Rc::clone(state),
         Some((&i, state)) => (i, HistoryState::clone(state)),
         None => (0, keras_history(w)),
     };
@@ -140,7 +185,7 @@ fn state_before(w: &Walker, e: &Expr) -> Option<Rc<HistoryState>> {
     state.run(&cell_rule_facts(between, w.ctx.source, &facts));
     let state = Rc::new(state);
     w.states_before.borrow_mut().insert(at, Rc::clone(&state));
-    Some(state)
+    state
 }
 
 /// Could the cell build a Keras model: Keras or TensorFlow imported by a cell that ran, Keras
@@ -338,10 +383,18 @@ fn targets(w: &Walker, x: &Expr, y: Option<&Expr>) -> Option<(Targets, String)> 
         };
     }
     let y = y?;
-    let Val::Array(a) = w.eval(y) else {
-        return None;
-    };
     let shown = w.shown(y, "y");
+    let a = match w.eval(y) {
+        Val::Array(a) => a,
+        // A pandas Series: one value per row.
+        Val::Series(_) => {
+            return Some((
+                Targets::Indices,
+                format!("{shown} is a Series: one label per sample"),
+            ))
+        }
+        _ => return None,
+    };
     match a.shape.as_slice() {
         [_] | [_, 1] => Some((
             Targets::Indices,
@@ -442,7 +495,9 @@ fn build_rank(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
     let Expr::Call { func, args, .. } = expr else {
         return;
     };
-    let whole = w.ctx.body.iter().any(|s| match s {
+    // The whole value of a statement of the top level, or of a top-level loop or `with` body
+    // (`state_before` follows those).
+    let is_whole = |s: &Stmt| match s {
         Stmt::Assign {
             value: Some(v),
             op: crate::ir::AssignOp::Plain,
@@ -450,6 +505,10 @@ fn build_rank(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
         }
         | Stmt::Expr { value: v, .. } => v.range() == expr.range(),
         _ => false,
+    };
+    let whole = w.ctx.body.iter().any(|s| match s {
+        Stmt::For { body, .. } | Stmt::With { body, .. } => body.iter().any(is_whole),
+        s => is_whole(s),
     });
     if !whole || !may_build_keras(w, expr) {
         return;
@@ -641,29 +700,58 @@ fn input_mismatch(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
     let Expr::Attribute { value, attr, .. } = &**func else {
         return;
     };
-    if !matches!(attr.as_str(), "fit" | "evaluate" | "predict") || unpacks(args, keywords) {
+    let feeds = matches!(
+        attr.as_str(),
+        "fit" | "evaluate" | "predict" | "train_on_batch" | "test_on_batch" | "predict_on_batch"
+    );
+    if !feeds || unpacks(args, keywords) {
         return;
     }
     let Some(m) = model(w, value) else {
         return;
     };
-    let name = &m.name;
     let Some(x) = args.first().or_else(|| keyword(keywords, "x")) else {
         return;
     };
+    if let Some(d) = data_mismatch(w, &m, value, x, false, *range) {
+        out.push(d);
+        return;
+    }
+    // `fit(..., validation_data=(x_val, y_val))`: Keras runs the model on it after the first
+    // epoch.
+    if attr == "fit" {
+        if let Some(Expr::Seq { elts, .. }) = keyword(keywords, "validation_data") {
+            let validation = elts.first();
+            if let Some(d) = validation.and_then(|x| data_mismatch(w, &m, value, x, true, *range)) {
+                out.push(d);
+            }
+        }
+    }
+}
+
+/// Why the model `m` (named by `value`) rejects the data `x`, when certain; `fed` when the
+/// call gave it other data first (which built it, if it had no input shape).
+fn data_mismatch(
+    w: &Walker,
+    m: &Model,
+    value: &Expr,
+    x: &Expr,
+    fed: bool,
+    range: TextRange,
+) -> Option<Diagnostic> {
+    let name = &m.name;
     let shown = w.shown(x, "the data");
-    if let (Some((class, input)), Some(Data::One(data))) = (first_layer(&m), data_shapes(w, x)) {
+    if let (Some((class, input)), Some(Data::One(data))) = (first_layer(m), data_shapes(w, x)) {
         if let Some(problem) = rank_misfit(class, &input, &data) {
-            out.push(Diagnostic::error(
+            return Some(Diagnostic::error(
                 Rule::KerasInputMismatch,
                 format!(
                     "{name}'s first layer {class} takes inputs of shape {}, but {shown} has shape {}: {problem}: ValueError (the input is incompatible with the layer)",
                     dims_text(&input),
                     dims_text(&data)
                 ),
-                *range,
+                range,
             ));
-            return;
         }
     }
     // A Sequential model given no input shape is built on the data's (tf.keras 2 first makes
@@ -671,29 +759,28 @@ fn input_mismatch(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
     // (As the statements before this one in the cell left it: none gave it data.)
     let before = state_before(w, value);
     let unbuilt = match (&m.built, before.as_ref().and_then(|s| s.global(name))) {
-        (Some(_), Some(Built::Model(b))) => b.unbuilt.as_ref(),
+        (Some(_), Some(Built::Model(b))) if !fed => b.unbuilt.as_ref(),
         _ => None,
     };
     if let (Some(layers), Some(Data::One(data))) = (unbuilt, data_shapes(w, x)) {
         if data.len() >= 2 {
             if let Some(why) = keras_build::build_on_data(layers, &data) {
-                out.push(Diagnostic::error(
+                return Some(Diagnostic::error(
                     Rule::KerasInputMismatch,
                     format!(
                         "{name} has no input shape, so Keras builds its layers on {shown}'s shape {}: {why}: ValueError (the input is incompatible with the layer)",
                         dims_text(&data)
                     ),
-                    *range,
+                    range,
                 ));
-                return;
             }
         }
     }
-    let (Some(inputs), Some(data)) = (checked_inputs(&m), data_shapes(w, x)) else {
-        return;
+    let (Some(inputs), Some(data)) = (checked_inputs(m), data_shapes(w, x)) else {
+        return None;
     };
     let problem = match (inputs.as_slice(), data) {
-        ([(_, input)], Data::One(data)) if functional(&m) && rank_differs(input, &data) => {
+        ([(_, input)], Data::One(data)) if functional(m) && rank_differs(input, &data) => {
             Some(format!(
                 "{name} takes inputs of shape {}, but {shown} has shape {}: {}-D data for a {}-D input",
                 dims_text(input),
@@ -733,13 +820,13 @@ fn input_mismatch(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
         }
         _ => None,
     };
-    if let Some(problem) = problem {
-        out.push(Diagnostic::error(
+    problem.map(|problem| {
+        Diagnostic::error(
             Rule::KerasInputMismatch,
             format!("{problem}: ValueError (the input is incompatible with the model)"),
-            *range,
-        ));
-    }
+            range,
+        )
+    })
 }
 
 fn foreign_model(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
@@ -821,6 +908,17 @@ fn target_mismatch(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
     let problem = match (t, loss) {
         (Targets::OneHot(k), Loss::Categorical | Loss::Elementwise) if units >= 2 && k != units => {
             format!("{why}, but {name} outputs {units} units: the shapes ({k} vs {units}) do not match for loss '{loss_name}'")
+        }
+        // (The focal variant broadcasts one unit over the classes.)
+        (Targets::OneHot(k), Loss::Categorical)
+            if units == 1 && k >= 2 && loss_kind_name(loss_name) == "categoricalcrossentropy" =>
+        {
+            let binary = if k == 2 {
+                ", or give one 0/1 label per sample to the single unit with 'binary_crossentropy'"
+            } else {
+                ""
+            };
+            format!("{why}, but {name} outputs 1 unit: loss '{loss_name}' needs targets of the output's shape ({k} vs 1); end with Dense({k}, activation='softmax'){binary}")
         }
         (Targets::OneHot(k), Loss::SparseCategorical) if k >= 2 => {
             format!("{why}, but loss '{loss_name}' takes class indices; use 'categorical_crossentropy' or class_mode='sparse'")

@@ -12,9 +12,12 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use crate::ir::{keyword, Expr, Keyword, Literal, Stmt, Target};
 
-use super::abstract_value::Val;
+use super::abstract_value::{ArrayLib, Val};
+use super::eval::{int_of, Eval};
+use super::numpy::{as_array, numpy_array};
 use crate::ir_scan::for_each_expr;
 use crate::ir_scan::root_names;
+use crate::ir_scan::{unpacks, unrolled_loop};
 
 /// A shape, the batch axis first; `None` for an axis of unknown or variable size.
 pub type Dims = Vec<Option<i64>>;
@@ -56,7 +59,7 @@ impl Tensor {
 pub enum Layer {
     /// `Dense(units)`: the last axis becomes `units` (`None` when not known).
     Dense(Option<i64>),
-    /// `Flatten()`, global pooling: one feature axis after the batch axis.
+    /// `Flatten()`: one feature axis after the batch axis.
     Flatten,
     /// Dropout, activations, normalization: the shape is kept.
     Same,
@@ -66,8 +69,9 @@ pub enum Layer {
     Ranked(&'static str, RankedOutput),
     /// `Embedding(input_dim, output_dim)`: one axis more, of `output_dim`.
     Embedding(Option<i64>),
-    /// `Reshape(target_shape)`: the batch axis, then the target shape.
-    Reshape(Dims),
+    /// `Reshape(target_shape)` of known sizes: the target shape without the batch axis, `-1`
+    /// for the one size Keras infers.
+    Reshape(Vec<i64>),
 }
 
 /// What a layer of `RANKED` gives a tensor of a rank it takes.
@@ -79,7 +83,11 @@ pub enum RankedOutput {
     Last(Option<i64>),
     /// A recurrent layer with `return_sequences=True`: `(batch, steps, units)`.
     Sequences(Option<i64>),
-    /// Not followed (`return_state=True` gives a list).
+    /// Global pooling: one feature axis after the batch axis.
+    Pooled,
+    /// `RepeatVector(n)`: `(batch, n, features)`.
+    Repeated(Option<i64>),
+    /// Not followed (`return_state=True` gives a list, a wrapped layer's shape).
     Unknown,
 }
 
@@ -111,7 +119,38 @@ pub const RANKED: &[(&str, usize, bool)] = &[
     ("AvgPool1D", 3, true),
     ("AvgPool2D", 4, true),
     ("AvgPool3D", 5, true),
+    ("GlobalAveragePooling1D", 3, true),
+    ("GlobalAveragePooling2D", 4, true),
+    ("GlobalAveragePooling3D", 5, true),
+    ("GlobalMaxPooling1D", 3, true),
+    ("GlobalMaxPooling2D", 4, true),
+    ("GlobalMaxPooling3D", 5, true),
+    ("GlobalAvgPool1D", 3, true),
+    ("GlobalAvgPool2D", 4, true),
+    ("GlobalAvgPool3D", 5, true),
+    ("GlobalMaxPool1D", 3, true),
+    ("GlobalMaxPool2D", 4, true),
+    ("GlobalMaxPool3D", 5, true),
+    ("UpSampling1D", 3, true),
+    ("UpSampling2D", 4, true),
+    ("UpSampling3D", 5, true),
+    ("ZeroPadding1D", 3, true),
+    ("ZeroPadding2D", 4, true),
+    ("ZeroPadding3D", 5, true),
+    ("Cropping1D", 3, true),
+    ("Cropping2D", 4, true),
+    ("Cropping3D", 5, true),
+    ("ConvLSTM1D", 4, true),
+    ("ConvLSTM2D", 5, true),
+    ("ConvLSTM3D", 6, true),
+    ("RepeatVector", 2, true),
+    ("Bidirectional", 3, true),
+    ("TimeDistributed", 3, false),
 ];
+
+/// The recurrent layers of `RANKED`: `(batch, units)`, or `(batch, steps, units)` with
+/// `return_sequences=True`.
+const RECURRENT: &[&str] = &["LSTM", "GRU", "SimpleRNN"];
 
 /// Why a layer of class `class` rejects a tensor of `rank` axes (batch included), per `RANKED`.
 fn rank_rejected(class: &str, rank: usize) -> Option<String> {
@@ -171,8 +210,7 @@ enum Stage {
 }
 
 /// Keras layer classes whose effect on a shape is fixed.
-const FLATTENING: &[&str] = &[
-    "Flatten",
+const GLOBAL_POOLING: &[&str] = &[
     "GlobalAveragePooling1D",
     "GlobalAveragePooling2D",
     "GlobalAveragePooling3D",
@@ -223,6 +261,25 @@ pub fn keras_api(path: &str) -> Option<&str> {
         .find_map(|p| path.strip_prefix(p)?.strip_prefix('.'))
 }
 
+/// What a Keras utility that makes arrays returns: `utils.to_categorical(y, num_classes)` gives
+/// one-hot rows of `num_classes` for class indices of shape `(n,)` or `(n, 1)`.
+pub fn array_result(w: &dyn Eval, path: &str, args: &[Expr], keywords: &[Keyword]) -> Option<Val> {
+    let api = keras_api(path)?;
+    if !matches!(
+        api,
+        "utils.to_categorical" | "utils.np_utils.to_categorical"
+    ) || unpacks(args, keywords)
+    {
+        return None;
+    }
+    let labels = as_array(w, args.first().or_else(|| keyword(keywords, "y"))?)?;
+    let classes = int_of(w, args.get(1).or_else(|| keyword(keywords, "num_classes"))?)?;
+    match labels.shape.as_slice() {
+        [n] | [n, 1] if classes > 0 => Some(numpy_array(ArrayLib::Numpy, vec![*n, classes], None)),
+        _ => None,
+    }
+}
+
 /// Where Keras's API lives.
 const KERAS_PACKAGES: [&str; 4] = [
     "tensorflow.keras",
@@ -253,9 +310,9 @@ pub fn star_exports(module: &str) -> Option<Vec<(String, String)>> {
     let names: Vec<&str> = match api {
         "" => vec!["Input", "Model", "Sequential"],
         "models" => vec!["Model", "Sequential"],
-        "layers" => ["Input", "InputLayer", "Dense"]
+        "layers" => ["Input", "InputLayer", "Flatten", "Embedding", "Reshape"]
             .iter()
-            .chain(FLATTENING)
+            .chain(RANKED.iter().map(|(class, _, _)| class))
             .chain(SHAPE_KEEPING)
             .copied()
             .collect(),
@@ -544,18 +601,16 @@ impl Scope<'_> {
         }
     }
 
-    /// `(224, 224, 3)`, `[max_len]`, `(None, 8)`: a shape without its batch axis.
+    /// `(224, 224, 3)`, `[max_len]`, `(None, 8)`, `(rows, cols, 1)`: a shape without its batch
+    /// axis; the rank is the tuple's length even where a size is not known (`None`).
     fn shape(&self, e: &Expr) -> Option<Dims> {
         let Expr::Seq { elts, .. } = e else {
             return None;
         };
         elts.iter()
             .map(|d| match d {
-                Expr::Literal {
-                    value: Literal::None,
-                    ..
-                } => Some(None),
-                _ => self.int(d).map(Some),
+                Expr::Starred { .. } => None,
+                _ => Some(self.int(d)),
             })
             .collect()
     }
@@ -596,16 +651,25 @@ impl Scope<'_> {
                     } else {
                         keyword(keywords, "shape").or_else(|| keyword(keywords, "input_shape"))
                     };
-                    let fixed = [
-                        "batch_shape",
-                        "batch_input_shape",
-                        "tensor",
-                        "sparse",
-                        "ragged",
-                    ]
-                    .iter()
-                    .all(|k| keyword(keywords, k).is_none());
-                    let dims: Dims = std::iter::once(None).chain(self.shape(shape?)?).collect();
+                    let fixed = ["tensor", "sparse", "ragged"]
+                        .iter()
+                        .all(|k| keyword(keywords, k).is_none());
+                    let batch_shape = ["batch_shape", "batch_input_shape"]
+                        .iter()
+                        .find_map(|k| keyword(keywords, k));
+                    let dims: Dims = match (shape, batch_shape) {
+                        (Some(shape), None) => {
+                            std::iter::once(None).chain(self.shape(shape)?).collect()
+                        }
+                        // (The batch size is not checked here.)
+                        (None, Some(batch_shape)) => {
+                            let dims = self.shape(batch_shape)?;
+                            std::iter::once(None)
+                                .chain(dims.into_iter().skip(1))
+                                .collect()
+                        }
+                        _ => return None,
+                    };
                     match (fixed, class) {
                         (false, _) => None,
                         (_, "Input") => Some(Built::Tensor(Tensor {
@@ -676,40 +740,48 @@ impl Scope<'_> {
                     Some(Built::Layer(Layer::Embedding(units)))
                 }
                 "Reshape" => {
-                    // (`-1`: a size Keras infers.)
                     let target = self.shape(arg(0, "target_shape")?)?;
-                    Some(Built::Layer(Layer::Reshape(
-                        std::iter::once(None)
-                            .chain(target.into_iter().map(|d| d.filter(|d| *d > 0)))
-                            .collect(),
-                    )))
+                    let target: Option<Vec<i64>> = target
+                        .into_iter()
+                        .map(|d| d.filter(|d| *d > 0 || *d == -1))
+                        .collect();
+                    Some(Built::Layer(Layer::Reshape(target?)))
                 }
-                c if FLATTENING.contains(&c) => {
-                    // `keepdims=True` keeps the pooled axes.
-                    keyword(keywords, "keepdims")
-                        .is_none()
-                        .then_some(Built::Layer(Layer::Flatten))
-                }
+                "Flatten" => Some(Built::Layer(Layer::Flatten)),
                 c if SHAPE_KEEPING.contains(&c) => Some(Built::Layer(Layer::Same)),
                 c => {
                     let (class, _, _) = RANKED.iter().find(|(r, _, _)| *r == c)?;
-                    let output = if !matches!(*class, "LSTM" | "GRU" | "SimpleRNN") {
-                        RankedOutput::SameRank
-                    } else {
-                        let units = arg(0, "units").and_then(|u| self.int(u));
-                        let flag = |name: &str| match keyword(keywords, name) {
-                            None => Some(false),
-                            Some(Expr::Literal {
-                                value: Literal::Bool(b),
-                                ..
-                            }) => Some(*b),
-                            Some(_) => None,
-                        };
-                        match (flag("return_sequences"), flag("return_state")) {
-                            (Some(false), Some(false)) => RankedOutput::Last(units),
-                            (Some(true), Some(false)) => RankedOutput::Sequences(units),
-                            _ => RankedOutput::Unknown,
+                    let flag = |name: &str| match keyword(keywords, name) {
+                        None => Some(false),
+                        Some(Expr::Literal {
+                            value: Literal::Bool(b),
+                            ..
+                        }) => Some(*b),
+                        Some(_) => None,
+                    };
+                    let output = match *class {
+                        c if RECURRENT.contains(&c) => {
+                            let units = arg(0, "units").and_then(|u| self.int(u));
+                            match (flag("return_sequences"), flag("return_state")) {
+                                (Some(false), Some(false)) => RankedOutput::Last(units),
+                                (Some(true), Some(false)) => RankedOutput::Sequences(units),
+                                _ => RankedOutput::Unknown,
+                            }
                         }
+                        "Bidirectional" => self.bidirectional(arg(0, "layer")?, keywords),
+                        "RepeatVector" => {
+                            RankedOutput::Repeated(arg(0, "n").and_then(|n| self.int(n)))
+                        }
+                        // `keepdims=True` keeps the pooled axes.
+                        c if GLOBAL_POOLING.contains(&c) => match flag("keepdims") {
+                            Some(false) => RankedOutput::Pooled,
+                            Some(true) => RankedOutput::SameRank,
+                            None => RankedOutput::Unknown,
+                        },
+                        "ConvLSTM1D" | "ConvLSTM2D" | "ConvLSTM3D" | "TimeDistributed" => {
+                            RankedOutput::Unknown
+                        }
+                        _ => RankedOutput::SameRank,
                     };
                     Some(Built::Layer(Layer::Ranked(class, output)))
                 }
@@ -735,6 +807,32 @@ impl Scope<'_> {
             return self.follow(self.history.function(id)?);
         }
         None
+    }
+
+    /// What `Bidirectional(layer, merge_mode=...)` gives: the recurrent layer's output, its
+    /// units doubled by the default `merge_mode='concat'`.
+    fn bidirectional(&self, layer: &Expr, keywords: &[Keyword]) -> RankedOutput {
+        let Some(Built::Layer(Layer::Ranked(class, inner))) = self.eval(layer) else {
+            return RankedOutput::Unknown;
+        };
+        let merge = match keyword(keywords, "merge_mode") {
+            None => Some("concat"),
+            Some(mode) => mode.as_str_literal(),
+        };
+        let factor = match merge {
+            Some("concat") => 2,
+            Some("sum" | "mul" | "ave") => 1,
+            _ => return RankedOutput::Unknown,
+        };
+        if keyword(keywords, "backward_layer").is_some() || !RECURRENT.contains(&class) {
+            return RankedOutput::Unknown;
+        }
+        let merged = |units: Option<i64>| units.map(|u| u * factor);
+        match inner {
+            RankedOutput::Last(units) => RankedOutput::Last(merged(units)),
+            RankedOutput::Sequences(units) => RankedOutput::Sequences(merged(units)),
+            _ => RankedOutput::Unknown,
+        }
     }
 
     /// Adds `layer` to a Sequential model; `Err` when Keras raises as it builds the layer on
@@ -823,6 +921,10 @@ impl Scope<'_> {
                     }
                 }
                 Stmt::Expr { .. } | Stmt::Other { .. } => {}
+                Stmt::For { .. } => {
+                    let (var, _, _) = unrolled_loop(s)?;
+                    bound.insert(var.to_string());
+                }
                 _ => return None,
             }
         }
@@ -859,6 +961,17 @@ impl Scope<'_> {
                 Stmt::Expr { .. } => {
                     if let Err(why) = scope.apply_effects(s) {
                         return Some(Built::Invalid(why));
+                    }
+                }
+                Stmt::For { .. } => {
+                    let (var, values, body) = unrolled_loop(s)?;
+                    for value in values {
+                        scope.set(var, Some(Built::Int(value)));
+                        for s in body {
+                            if let Err(why) = scope.apply_effects(s) {
+                                return Some(Built::Invalid(why));
+                            }
+                        }
                     }
                 }
                 Stmt::Other { exprs, range } => {
@@ -992,9 +1105,11 @@ pub fn build_on_data(layers: &[Layer], data: &[Option<i64>]) -> Option<String> {
 /// it builds the layer on it (a rank the layer's `input_spec` rejects).
 fn apply(layer: &Layer, input: Option<Dims>) -> Result<Option<Dims>, String> {
     let Some(mut dims) = input else {
+        // (What these give has one rank whatever they get, or they raise.)
         return Ok(match layer {
-            Layer::Flatten => Some(vec![None, None]),
-            Layer::Reshape(target) => Some(target.clone()),
+            Layer::Flatten | Layer::Ranked(_, RankedOutput::Pooled) => Some(vec![None, None]),
+            Layer::Ranked(_, RankedOutput::Repeated(n)) => Some(vec![None, *n, None]),
+            Layer::Reshape(target) => Some(reshaped(target)),
             _ => None,
         });
     };
@@ -1015,6 +1130,8 @@ fn apply(layer: &Layer, input: Option<Dims>) -> Result<Option<Dims>, String> {
                 RankedOutput::SameRank => Some(vec![None; rank]),
                 RankedOutput::Last(units) if rank == 3 => Some(vec![None, *units]),
                 RankedOutput::Sequences(units) if rank == 3 => Some(vec![None, None, *units]),
+                RankedOutput::Pooled => Some(vec![None, None]),
+                RankedOutput::Repeated(n) => Some(vec![None, *n, dims[1]]),
                 _ => None,
             }
         }
@@ -1022,10 +1139,47 @@ fn apply(layer: &Layer, input: Option<Dims>) -> Result<Option<Dims>, String> {
             dims.push(*units);
             Some(dims)
         }
-        Layer::Reshape(target) => Some(target.clone()),
+        Layer::Reshape(target) => {
+            if let Some(why) = reshape_problem(&dims, target) {
+                return Err(why);
+            }
+            Some(reshaped(target))
+        }
         Layer::Flatten => Some(vec![None, None]),
         Layer::Same => Some(dims),
         Layer::Input(_) => None,
+    })
+}
+
+/// The shape `Reshape(target)` gives: the batch axis, then the target (`None` for `-1`).
+fn reshaped(target: &[i64]) -> Dims {
+    std::iter::once(None)
+        .chain(target.iter().map(|&d| (d > 0).then_some(d)))
+        .collect()
+}
+
+/// Why `Reshape(target)` raises on a tensor of shape `input`, when its sizes are all known: the
+/// number of values per sample differs (Keras: "The total size of the tensor must be
+/// unchanged"), or with one `-1` is no multiple of the sizes given.
+fn reshape_problem(input: &[Option<i64>], target: &[i64]) -> Option<String> {
+    let values: i64 = input[1..].iter().copied().product::<Option<i64>>()?;
+    let inferred = target.iter().filter(|&&d| d == -1).count();
+    let given: i64 = target.iter().filter(|&&d| d > 0).product();
+    let fits = match inferred {
+        0 => values == given,
+        1 => given > 0 && values % given == 0,
+        _ => return None,
+    };
+    let shown = crate::summary::tuple_text(target.iter().map(i64::to_string));
+    (!fits).then(|| {
+        let needs = match inferred {
+            0 => given.to_string(),
+            _ => format!("a multiple of {given}"),
+        };
+        format!(
+            "Reshape({shown}) needs {needs} values per sample, but it gets shape {}: {values} values",
+            dims_text(input)
+        )
     })
 }
 

@@ -649,6 +649,50 @@ pub fn iterated_len(v: &Val) -> Option<i64> {
     }
 }
 
+/// Submodules that `from package import name` binds (the package's `__init__` defines no other
+/// object of that name), so calling the name calls a module (`from PIL import Image;
+/// Image(...)`, `from IPython import display; display(df)`): TypeError.
+pub const IMPORTED_SUBMODULES: &[(&str, &str)] = &[
+    ("IPython", "display"),
+    ("PIL", "Image"),
+    ("PIL", "ImageDraw"),
+    ("PIL", "ImageEnhance"),
+    ("PIL", "ImageFilter"),
+    ("PIL", "ImageFont"),
+    ("PIL", "ImageOps"),
+    ("concurrent", "futures"),
+    ("matplotlib", "pyplot"),
+    ("os", "path"),
+    ("tqdm", "auto"),
+    ("tqdm", "notebook"),
+    ("urllib", "parse"),
+    ("urllib", "request"),
+    ("xml.etree", "ElementTree"),
+];
+
+/// Modules often called by mistake for the function or class they are used for (most share its
+/// name): what to call instead.
+pub const MODULE_MAIN_MEMBER: &[(&str, &str)] = &[
+    ("IPython.display", "display"),
+    ("PIL.Image", "open"),
+    ("array", "array"),
+    ("copy", "copy"),
+    ("datetime", "datetime"),
+    ("decimal", "Decimal"),
+    ("fractions", "Fraction"),
+    ("glob", "glob"),
+    ("os.path", "join"),
+    ("pprint", "pprint"),
+    ("random", "random"),
+    ("socket", "socket"),
+    ("time", "time"),
+    ("timeit", "timeit"),
+    ("tqdm", "tqdm"),
+    ("tqdm.auto", "tqdm"),
+    ("tqdm.notebook", "tqdm"),
+    ("xml.etree.ElementTree", "ElementTree"),
+];
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -440,6 +440,9 @@ impl<'a> Walker<'a> {
             }
             if let Some(v) = crate::semantics::numpy::call_result(self, &path, args, keywords)
                 .or_else(|| crate::semantics::matplotlib::pyplot_result(&path, keywords))
+                .or_else(|| {
+                    crate::semantics::keras_build::array_result(self, &path, args, keywords)
+                })
             {
                 return v;
             }

@@ -16,7 +16,7 @@ use crate::ir_scan::aliased_names;
 
 use super::calls::{declares_outer_names, function_locals};
 use super::state::{bound_names, import_bindings};
-use crate::ir_scan::{mentioned_names, mutated_names, str_list, target_names};
+use crate::ir_scan::{mentioned_names, mutated_names, str_list, target_names, unrolled_loop};
 use crate::semantics::abstract_value::Val;
 use crate::semantics::keras_build::{self, Built, FunctionCode, KerasGlobals, ModelEffect};
 
@@ -205,6 +205,13 @@ fn read_statements(
     for stmt in body {
         if rebinds_anything(stmt, source) {
             bindings.push(Effect::Reset);
+            continue;
+        }
+        if let Some((var, values, body)) = unrolled_loop(stmt) {
+            for value in values {
+                bindings.push(Effect::Bind(var.to_string(), Binding::Int(value)));
+                read_statements(body, source, shared_source, cell, bindings);
+            }
             continue;
         }
         match stmt {

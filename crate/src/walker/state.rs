@@ -469,8 +469,19 @@ pub fn import_bindings(from: Option<&str>, names: &[crate::ir::Alias]) -> Vec<(S
             },
             Some(module) if !module.starts_with('.') => {
                 let name = a.asname.clone().unwrap_or_else(|| a.name.clone());
-                // `from a import b`: b may be a submodule or a function; `Lib` covers both for paths.
-                out.push((name, Val::Lib(format!("{module}.{}", a.name))));
+                let path = format!("{module}.{}", a.name);
+                // `from a import b`: b may be a submodule or a function; `Lib` covers both for
+                // paths, unless b is known to be a submodule.
+                let submodule = crate::semantics::python::IMPORTED_SUBMODULES
+                    .contains(&(module, a.name.as_str()));
+                out.push((
+                    name,
+                    if submodule {
+                        Val::Module(Some(path))
+                    } else {
+                        Val::Lib(path)
+                    },
+                ));
             }
             Some(_) => {
                 let name = a.asname.clone().unwrap_or_else(|| a.name.clone());

@@ -23,6 +23,8 @@ pub fn check_after(
     let doc: SummaryDoc =
         serde_json::from_str(&format!(r#"{{"schema": 1, "objects": {{{objects}}}}}"#)).unwrap();
     let mut names: Vec<String> = doc.objects.keys().cloned().collect();
+    // A star import binds names the facts do not list: the kernel's list is not known here.
+    let mut star_import = false;
     for cell in history
         .iter()
         .map(String::as_str)
@@ -30,13 +32,14 @@ pub fn check_after(
     {
         let facts = cellguard::facts::cell_facts(&cellguard::python::parse_cell(cell).body);
         names.extend(facts.definitions.iter().map(|d| d.name.clone()));
+        star_import |= facts.star_import;
     }
     check_cell(&CheckInput {
         cells: history,
         target_source: target,
         target_index: None,
         history,
-        kernel_names: Some(&names),
+        kernel_names: (!star_import).then_some(&names),
         summaries: Some(&doc),
         severities: &Severities::new(),
     })
