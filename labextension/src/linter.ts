@@ -20,6 +20,7 @@ import type { Position } from './protocol';
 import {
   ICellDiagnostic,
   ICellguardChecker,
+  ICellguardKernels,
   ICellguardSettings
 } from './tokens';
 
@@ -68,6 +69,14 @@ const heldSyntaxErrors = new WeakMap<
 /** The longest a slice of a notebook's re-lint may hold the main thread. */
 const RELINT_SLICE_MS = 8;
 
+/**
+ * While cells run (the kernel's facts are stale), every cell sent or finished changes the facts: the
+ * notebook is re-linted at most this often then. A re-lint pass per change slowed a Run All of 300
+ * cells by a tenth (each re-lint makes CodeMirror measure the editor, forcing a layout of a notebook
+ * whose outputs keep changing).
+ */
+const RUNNING_RELINT_MS = 1000;
+
 /** What the linter shows: not what only a second run of an unchanged cell would fail on. */
 const shownOf = (diagnostics: ICellDiagnostic[]) =>
   diagnostics.filter(d => !d.quiet);
@@ -84,6 +93,7 @@ export const linterPlugin: JupyterFrontEndPlugin<void> = {
   autoStart: true,
   requires: [
     ICellguardChecker,
+    ICellguardKernels,
     ICellguardSettings,
     IEditorExtensionRegistry,
     INotebookTracker
@@ -91,6 +101,7 @@ export const linterPlugin: JupyterFrontEndPlugin<void> = {
   activate: (
     _app: JupyterFrontEnd,
     checker: ICellguardChecker,
+    kernels: ICellguardKernels,
     settings: ICellguardSettings,
     registry: IEditorExtensionRegistry,
     tracker: INotebookTracker
@@ -223,7 +234,8 @@ export const linterPlugin: JupyterFrontEndPlugin<void> = {
         passes.delete(panel);
       }
     };
-    const relintNotebook = (panel: NotebookPanel) => {
+    const startPass = (panel: NotebookPanel) => {
+      lastPass.set(panel, performance.now());
       const running = passes.has(panel);
       passes.set(
         panel,
@@ -232,6 +244,32 @@ export const linterPlugin: JupyterFrontEndPlugin<void> = {
       if (!running) {
         setTimeout(() => step(panel), 0);
       }
+    };
+    /** When each notebook's last pass started, and the pass due, if one waits. */
+    const lastPass = new WeakMap<NotebookPanel, number>();
+    const due = new WeakMap<NotebookPanel, ReturnType<typeof setTimeout>>();
+    const relintNotebook = (panel: NotebookPanel) => {
+      const wait = kernels.linkFor(panel).facts().stale
+        ? (lastPass.get(panel) ?? -Infinity) +
+          RUNNING_RELINT_MS -
+          performance.now()
+        : 0;
+      if (wait > 0 && due.has(panel)) {
+        return; // the pass due sees this change too
+      }
+      clearTimeout(due.get(panel));
+      due.set(
+        panel,
+        setTimeout(
+          () => {
+            due.delete(panel);
+            if (!panel.isDisposed) {
+              startPass(panel);
+            }
+          },
+          Math.max(0, wait)
+        )
+      );
     };
     checker.changed.connect((_, panel) => relintNotebook(panel));
     settings.changed.connect(() => {
