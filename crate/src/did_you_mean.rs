@@ -1,49 +1,66 @@
 //! "Did you mean": the known name closest to a mistyped one, when it really resembles it.
 
-/// Similarity from 0 to 1: twice the longest common subsequence over both lengths (as difflib's
-/// `ratio` for names without repeated blocks).
-fn similarity(a: &str, b: &str) -> f64 {
-    let a: Vec<char> = a.chars().collect();
-    let b: Vec<char> = b.chars().collect();
-    if a.is_empty() && b.is_empty() {
-        return 1.0;
-    }
-    let mut prev = vec![0usize; b.len() + 1];
-    for ca in &a {
-        let mut cur = vec![0usize; b.len() + 1];
+/// The length of the longest common subsequence of `a` and `b`, in one row of the table (`row` is
+/// reused across candidates: a "did you mean" compares a name with thousands of others).
+fn common_subsequence(a: &[char], b: &[char], row: &mut Vec<usize>) -> usize {
+    row.clear();
+    row.resize(b.len() + 1, 0);
+    for ca in a {
+        let mut diagonal = 0;
         for (j, cb) in b.iter().enumerate() {
-            cur[j + 1] = if ca == cb {
-                prev[j] + 1
+            let above = row[j + 1];
+            row[j + 1] = if ca == cb {
+                diagonal + 1
             } else {
-                prev[j + 1].max(cur[j])
+                above.max(row[j])
             };
+            diagonal = above;
         }
-        prev = cur;
     }
-    2.0 * prev[b.len()] as f64 / (a.len() + b.len()) as f64
+    row[b.len()]
 }
 
 /// Case, `_`, `-` and spaces aside: `Fare_Log`, `fare log` and `farelog` are one name.
-fn loose(name: &str) -> String {
+fn loose(name: &str) -> impl Iterator<Item = char> + '_ {
     name.chars()
         .filter(|c| !matches!(c, '_' | '-' | ' '))
         .flat_map(char::to_lowercase)
-        .collect()
 }
 
 /// A "did you mean" needs a real resemblance: the same name but for case and separators, or a
-/// similarity of at least `SIMILAR` (`Agee`/`Age`, not `Name`/`Fare`).
+/// similarity (twice the longest common subsequence over both lengths, as difflib's `ratio` for
+/// names without repeated blocks) of at least `SIMILAR` (`Agee`/`Age`, not `Name`/`Fare`).
 const SIMILAR: f64 = 0.8;
 
 /// The closest candidate that resembles `name`, if any.
 pub fn suggest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
-    let wanted = loose(name);
+    let wanted: Vec<char> = loose(name).collect();
+    let chars: Vec<char> = name.chars().collect();
+    let mut other: Vec<char> = Vec::new();
+    let mut row = Vec::new();
     let mut best: Option<(f64, &str)> = None;
     for c in candidates {
-        let score = if loose(c) == wanted {
+        let loosely_same = if c.is_ascii() {
+            // Most names are ASCII: no Unicode case tables.
+            let bytes = c.bytes().filter(|b| !matches!(b, b'_' | b'-' | b' '));
+            bytes
+                .map(|b| char::from(b.to_ascii_lowercase()))
+                .eq(wanted.iter().copied())
+        } else {
+            loose(c).eq(wanted.iter().copied())
+        };
+        let score = if loosely_same {
             2.0
         } else {
-            similarity(name, c)
+            other.clear();
+            other.extend(c.chars());
+            let total = (chars.len() + other.len()) as f64;
+            // The common subsequence is at most the shorter name: lengths too far apart never
+            // reach SIMILAR, and need no table.
+            if (chars.len().min(other.len()) as f64) < SIMILAR / 2.0 * total {
+                continue;
+            }
+            2.0 * common_subsequence(&chars, &other, &mut row) as f64 / total
         };
         if score >= SIMILAR && best.is_none_or(|(b, _)| score > b) {
             best = Some((score, c));
