@@ -8,13 +8,14 @@ import {
   Notification,
   showDialog
 } from '@jupyterlab/apputils';
-import type { Cell, ICellModel, ICodeCellModel } from '@jupyterlab/cells';
+import type { Cell } from '@jupyterlab/cells';
 import {
   INotebookTracker,
   Notebook,
   NotebookPanel
 } from '@jupyterlab/notebook';
 
+import { cellName } from './cellname';
 import { cellguardIcon } from './icon';
 import { SHOW_PANEL_COMMAND } from './panel';
 import type { Diagnostic } from './protocol';
@@ -128,8 +129,6 @@ export const commandsPlugin: JupyterFrontEndPlugin<void> = {
 
 /** Crashes listed in the dialog; a Run All of a broken notebook could list hundreds. */
 const MAX_LISTED = 8;
-/** How much of a cell's first line names a cell that has not run. */
-const EXCERPT_LENGTH = 40;
 
 /**
  * True to run: no cell about to run has a certain crash predicted (nor fails only because it ran
@@ -189,21 +188,4 @@ async function confirmRun(
     defaultButton: 0
   });
   return result.button.accept;
-}
-
-/**
- * As JupyterLab shows a cell: its execution count, else (a cell that has not run shows `[ ]`, and
- * no cell shows its place in the notebook) `[ ]` and the start of its first line.
- */
-function cellName(cell: ICellModel): string {
-  const count = (cell as Partial<ICodeCellModel>).executionCount;
-  if (count) {
-    return `Cell [${count}]`;
-  }
-  const firstLine = cell.sharedModel.getSource().trimStart().split('\n')[0];
-  const excerpt =
-    firstLine.length > EXCERPT_LENGTH
-      ? `${firstLine.slice(0, EXCERPT_LENGTH)}…`
-      : firstLine;
-  return `Cell [ ] "${excerpt}"`;
 }

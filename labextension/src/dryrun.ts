@@ -99,12 +99,10 @@ class DryRunner implements ICellguardDryRun {
     const source = cell.sharedModel.getSource();
     const link = this._kernels.linkFor(panel);
     const codeVersion = link.codeVersion;
-    const show = (state: DistributiveOmit<DryRun, 'cellId' | 'cellNumber'>) =>
+    const show = (state: DistributiveOmit<DryRun, 'cellId'>) =>
       this._show(panel, cell, state);
     // The last state of a run: this text counts as tried in this kernel state, unless cancelled.
-    const finish = (
-      state: DistributiveOmit<DryRun, 'cellId' | 'cellNumber'>
-    ) => {
+    const finish = (state: DistributiveOmit<DryRun, 'cellId'>) => {
       show(state);
       if (state.state !== 'done' || state.reply.reason?.code !== 'cancelled') {
         this._recordTried(panel, cell, source, codeVersion);
@@ -182,13 +180,9 @@ class DryRunner implements ICellguardDryRun {
   private _show(
     panel: NotebookPanel,
     cell: ICellModel,
-    state: DistributiveOmit<DryRun, 'cellId' | 'cellNumber'>
+    state: DistributiveOmit<DryRun, 'cellId'>
   ): void {
-    const cells = panel.content.model
-      ? Array.from(panel.content.model.cells)
-      : [];
-    const cellNumber = cells.indexOf(cell) + 1;
-    this._runs.set(panel, { cellId: cell.id, cellNumber, ...state } as DryRun);
+    this._runs.set(panel, { cellId: cell.id, ...state } as DryRun);
     this._runChanged.emit(panel);
   }
 

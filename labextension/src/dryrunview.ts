@@ -1,6 +1,7 @@
 import type { INotebookTracker } from '@jupyterlab/notebook';
 import { Widget } from '@lumino/widgets';
 
+import { cellName } from './cellname';
 import { element, progressWithCancel } from './dom';
 import { DECLINED, explainReason } from './dryrun';
 import type { IDryRunIsolation, IDryRunReply } from './protocol';
@@ -35,7 +36,9 @@ export class DryRunView extends Widget {
     const cells = panel?.content.model
       ? Array.from(panel.content.model.cells)
       : [];
-    if (!run || !cells.some(cell => cell.id === run.cellId)) {
+    // A run of a deleted cell is not shown.
+    const cell = run && cells.find(model => model.id === run.cellId);
+    if (!run || !cell) {
       return;
     }
     const heading = element('h3', 'jp-cellguard-dryrun-heading');
@@ -43,11 +46,11 @@ export class DryRunView extends Widget {
     heading.title =
       'The cell run on an isolated copy of the kernel (docs/dry-run.md)';
     node.appendChild(heading);
-    node.appendChild(renderRun(run));
+    node.appendChild(renderRun(run, cellName(cell)));
   }
 }
 
-function renderRun(run: DryRun): HTMLElement {
+function renderRun(run: DryRun, cell: string): HTMLElement {
   const box = element(
     'div',
     `jp-cellguard-dryrun-run jp-cellguard-dryrun-${run.state}`
@@ -57,7 +60,6 @@ function renderRun(run: DryRun): HTMLElement {
     p.textContent = text;
     box.appendChild(p);
   };
-  const cell = `Cell ${run.cellNumber}`;
   switch (run.state) {
     case 'off':
       line(`${cell}: dry runs are off (Settings → cellguard).`);

@@ -145,12 +145,8 @@ class Llm implements ICellguardLlm {
     }
     // One LLM check per notebook at a time: a new one replaces the running one.
     this._cancel.get(panel)?.();
-    const run = (state: DistributiveOmit<LlmRun, 'cellId' | 'cellNumber'>) => {
-      this._runs.set(panel, {
-        cellId: cell.id,
-        cellNumber: index + 1,
-        ...state
-      } as LlmRun);
+    const run = (state: DistributiveOmit<LlmRun, 'cellId'>) => {
+      this._runs.set(panel, { cellId: cell.id, ...state } as LlmRun);
       this._runChanged.emit(panel);
     };
     await this._serverStatus;

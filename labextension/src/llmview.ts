@@ -1,6 +1,7 @@
-import type { INotebookTracker, NotebookPanel } from '@jupyterlab/notebook';
+import type { INotebookTracker } from '@jupyterlab/notebook';
 import { Widget } from '@lumino/widgets';
 
+import { cellName } from './cellname';
 import { element, progressWithCancel } from './dom';
 import type { Claim, Judgement } from './protocol';
 import type { ICellguardLlm, LlmRun } from './tokens';
@@ -39,19 +40,18 @@ export class LlmVerdictView extends Widget {
     node.appendChild(heading);
     const panel = this._tracker.currentWidget;
     const run = panel ? this._llm.lastRun(panel) : null;
-    if (panel && run && this._cellExists(panel, run)) {
-      node.appendChild(renderRun(run));
+    // A run of a deleted cell is not shown.
+    const cells = panel?.content.model
+      ? Array.from(panel.content.model.cells)
+      : [];
+    const cell = run && cells.find(model => model.id === run.cellId);
+    if (run && cell) {
+      node.appendChild(renderRun(run, cellName(cell)));
     }
-  }
-
-  /** A run of a deleted cell is not shown. */
-  private _cellExists(panel: NotebookPanel, run: LlmRun): boolean {
-    const cells = panel.content.model?.cells;
-    return !!cells && Array.from(cells).some(cell => cell.id === run.cellId);
   }
 }
 
-function renderRun(run: LlmRun): HTMLElement {
+function renderRun(run: LlmRun, cell: string): HTMLElement {
   const box = element(
     'div',
     `jp-cellguard-llm-run jp-cellguard-llm-${run.state}`
@@ -62,7 +62,6 @@ function renderRun(run: LlmRun): HTMLElement {
     box.appendChild(p);
     return p;
   };
-  const cell = `Cell ${run.cellNumber}`;
   switch (run.state) {
     case 'skipped':
       line(

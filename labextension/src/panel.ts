@@ -3,11 +3,11 @@ import {
   JupyterFrontEnd,
   JupyterFrontEndPlugin
 } from '@jupyterlab/application';
-import type { ICellModel, ICodeCellModel } from '@jupyterlab/cells';
 import { INotebookTracker, NotebookPanel } from '@jupyterlab/notebook';
 import { Throttler } from '@lumino/polling';
 import { Panel, Widget } from '@lumino/widgets';
 
+import { cellPrompt } from './cellname';
 import { DryRunView } from './dryrunview';
 import { cellguardIcon } from './icon';
 import { LlmVerdictView } from './llmview';
@@ -21,15 +21,6 @@ const SEVERITY_MARKS = {
   warning: ['▲', 'Warning'],
   info: ['ℹ', 'Info']
 } as const;
-
-/**
- * A cell as JupyterLab shows it: its execution count, `[ ]` before it ran (positions are not
- * shown anywhere in the notebook).
- */
-function cellPrompt(cell: ICellModel): string {
-  const count = (cell as ICodeCellModel).executionCount;
-  return count ? `[${count}]` : '[ ]';
-}
 
 /** The notebook's diagnostics grouped by cell; clicking one puts the cursor on it. */
 class DiagnosticsList extends Widget {

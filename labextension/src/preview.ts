@@ -11,6 +11,7 @@ import { INotebookTracker } from '@jupyterlab/notebook';
 import { Debouncer } from '@lumino/polling';
 import { Widget } from '@lumino/widgets';
 
+import { cellName } from './cellname';
 import { cellguardIcon } from './icon';
 import {
   Category,
@@ -152,9 +153,8 @@ class PromptPreview extends Widget {
       this._size.textContent = 'The analysis core is not loaded yet.';
       return;
     }
-    const index = panel.content.widgets.indexOf(cell);
     this._size.textContent =
-      `Cell ${index + 1} of ${panel.title.label}: ${prompt.chars.toLocaleString()} characters, ` +
+      `${cellName(cell.model)} of ${panel.title.label}: ${prompt.chars.toLocaleString()} characters, ` +
       `~${prompt.tokens_estimate.toLocaleString()} tokens (estimated)`;
     this._text = `${prompt.system}\n\n${prompt.user}`;
     this._body.appendChild(section('System', prompt.system));

@@ -297,7 +297,7 @@ export type DistributiveOmit<T, K extends PropertyKey> = T extends unknown
   : never;
 
 /** The last LLM check of a notebook, for the panel. */
-export type LlmRun = { cellId: string; cellNumber: number } &
+export type LlmRun = { cellId: string } &
   /** A rule proves the crash: the LLM was not asked. */
   (
     | { state: 'skipped'; rule: string }
@@ -334,7 +334,7 @@ export const ICellguardLlm = new Token<ICellguardLlm>(
 );
 
 /** The last dry run of a notebook, for the panel. */
-export type DryRun = { cellId: string; cellNumber: number } & (
+export type DryRun = { cellId: string } & (
   | { state: 'off' }
   /** A rule proves the crash: no dry run needed. */
   | { state: 'skipped'; rule: string }

@@ -59,6 +59,14 @@ export async function hoverTooltip(
 }
 
 /** An nbformat 4 notebook of code cells that have not run, as JSON text to upload. */
+/** How the panel's views name a cell that has not run: `Cell [ ] "its first line"`. */
+export const notRun = (source: string): string =>
+  `Cell [ ] "${source.trimStart().split('\n')[0]}"`;
+
+/** `text` matched literally inside a regular expression. */
+export const literally = (text: string): string =>
+  text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
 export function notebookJson(sources: string[]): string {
   return JSON.stringify({
     cells: sources.map(source => ({

@@ -12,7 +12,9 @@ import * as path from 'path';
 import {
   cell,
   collectConsole,
+  literally,
   newNotebook,
+  notRun,
   SCREENSHOTS,
   squiggles,
   status
@@ -118,7 +120,7 @@ test.describe('cellguard LLM check', () => {
 
       const view = llmView(page);
       await expect(view, logs.join('\n')).toContainText(
-        'Cell 2: likely crash at line 2'
+        `${notRun(TARGET)}: likely crash at line 2`
       );
       await expect(view).toContainText(
         "df has no column 'Fare', so row['Fare'] raises a KeyError."
@@ -187,7 +189,7 @@ test.describe('cellguard LLM claim refuted', () => {
     await checkActiveCell(page, 1);
     const view = llmView(page);
     await expect(view).toContainText(
-      'Cell 2: the LLM predicted a crash at line 2, downgraded by claim checking'
+      'Cell [ ] "row = df.sample(1).squeeze()": the LLM predicted a crash at line 2, downgraded by claim checking'
     );
     await expect(view).toContainText('✗ refuted');
     await expect(view).toContainText('Age');
@@ -314,7 +316,7 @@ for (const failure of [
       await checkActiveCell(page, 0);
       const view = llmView(page);
       await expect(view.locator('.jp-cellguard-llm-error')).toContainText(
-        `Cell 1: ${failure.message}`
+        `Cell [ ] "x = 1": ${failure.message}`
       );
       await expect(view).toContainText(failure.detail);
       await expect(page.locator('.jp-Dialog')).toHaveCount(0);
@@ -332,10 +334,10 @@ test.describe('cellguard LLM cancel', () => {
     await page.notebook.setCell(0, 'code', 'x = 1');
     await checkActiveCell(page, 0);
     const view = llmView(page);
-    await expect(view).toContainText('Cell 1: asking slow…');
+    await expect(view).toContainText('Cell [ ] "x = 1": asking slow…');
     await expect(view.locator('progress')).toBeVisible();
     await view.getByRole('button', { name: 'Cancel' }).click();
-    await expect(view).toContainText('Cell 1: LLM check cancelled.');
+    await expect(view).toContainText('Cell [ ] "x = 1": LLM check cancelled.');
   });
 });
 
@@ -371,7 +373,9 @@ test.describe('cellguard prompt preview', () => {
       await expect(preview).toContainText('columns: Age:float64');
       await expect(preview).toContainText(' 2| fare = row["Fare"]');
       await expect(preview.locator('.jp-cellguard-preview-size')).toContainText(
-        /Cell 2 of .*: [\d,]+ characters, ~[\d,]+ tokens/
+        new RegExp(
+          `${literally(notRun(TARGET))} of .*: [\\d,]+ characters, ~[\\d,]+ tokens`
+        )
       );
       await expect(preview.getByRole('button', { name: 'Copy' })).toBeVisible();
       await page.screenshot({

@@ -19,11 +19,11 @@ import {
 } from './helpers';
 
 /** Cells of the Run All notebook: enough that the kernel is busy for longer than a request waits. */
-const RUN_ALL_CELLS = Number(process.env.CELLGUARD_RUN_ALL_CELLS ?? 150);
+const RUN_ALL_CELLS = Number(process.env.CELLGUARD_RUN_ALL_CELLS ?? 300);
 
 /**
  * A notebook of `n` code cells, each reading what the cell before it defined and sleeping a little
- * (the kernel stays busy for ~n * 60 ms, longer than the 5 s request timeout).
+ * (the kernel stays busy for ~n * 30 ms, longer than the 5 s request timeout).
  */
 function chainNotebook(n: number): string {
   const sources = [
@@ -31,7 +31,7 @@ function chainNotebook(n: number): string {
   ];
   for (let i = 1; i < n; i++) {
     sources.push(
-      `time.sleep(0.06)\nframe_${i} = pd.DataFrame({"v": value_${i - 1} + ${i}})\nvalue_${i} = frame_${i}["v"].to_numpy()`
+      `time.sleep(0.03)\nframe_${i} = pd.DataFrame({"v": value_${i - 1} + ${i}})\nvalue_${i} = frame_${i}["v"].to_numpy()`
     );
   }
   return notebookJson(sources);
