@@ -151,3 +151,8 @@ fn sklearn_inputs_of_fitted_models() {
 fn pandas_truth_values_of_series_and_frames() {
     family("pandas_truth_values.json");
 }
+
+#[test]
+fn numpy_rows_of_loops_enumerate_and_comprehensions() {
+    family("numpy_loops.json");
+}

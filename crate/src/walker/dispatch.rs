@@ -3,7 +3,7 @@
 
 use std::collections::BTreeSet;
 
-use crate::ir::{Expr, Stmt, TextRange};
+use crate::ir::{Expr, Stmt, Target, TextRange};
 
 use crate::semantics::abstract_value::Val;
 
@@ -31,16 +31,23 @@ impl<'a> Walker<'a> {
                     self.check(&g.iter);
                 }
                 // One generator over a non-empty iterable, no condition: the elements are
-                // evaluated at least once, with the target names unknown.
+                // evaluated at least once, the target names holding the first element where
+                // that is known (what every element shares, as a row's shape).
                 if let [g] = generators.as_slice() {
                     if g.ifs.is_empty() && self.non_empty(&g.iter) {
                         let mut names = BTreeSet::new();
                         target_names(&g.target, &mut names, false);
+                        let mut first = Vec::new();
+                        element_bindings(&g.target, self.first_element(&g.iter), &mut first);
                         let mark = self.shadowed.len();
                         let saved: Vec<(String, Option<Val>, bool)> = names
                             .into_iter()
                             .map(|n| {
-                                let before = self.env.insert(n.clone(), Val::Unknown);
+                                let val = first
+                                    .iter()
+                                    .find(|(name, _)| *name == n)
+                                    .map_or(Val::Unknown, |(_, v)| v.clone());
+                                let before = self.env.insert(n.clone(), val);
                                 let fresh = self.bound_here.insert(n.clone());
                                 let defined = self.defined_here.remove(&n);
                                 if let Some(p) = defined {
@@ -163,5 +170,22 @@ impl<'a> Walker<'a> {
         // Inside string literals (f-strings) these words are harmless but we stay conservative.
         gaps.split(|c: char| !c.is_alphanumeric() && c != '_')
             .any(|w| matches!(w, "and" | "or" | "if" | "else"))
+    }
+}
+
+/// The names a target binds to parts of `val`, as assignment unpacks them (`i, row` of a pair);
+/// parts not known one by one are unknown.
+fn element_bindings(t: &Target, val: Val, out: &mut Vec<(String, Val)>) {
+    match t {
+        Target::Name { id, .. } => out.push((id.clone(), val)),
+        Target::Unpack { elts, .. } => {
+            for (e, v) in elts
+                .iter()
+                .zip(super::statements::unpacked_parts(val, elts))
+            {
+                element_bindings(e, v, out);
+            }
+        }
+        Target::Starred { .. } | Target::Store { .. } => {}
     }
 }

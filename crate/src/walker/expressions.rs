@@ -27,6 +27,10 @@ impl<'a> Walker<'a> {
             Expr::Seq { elts, .. } => {
                 !elts.is_empty() && !elts.iter().any(|e| matches!(e, Expr::Starred { .. }))
             }
+            // `enumerate(x)`, `enumerate(x, 1)`, `enumerate(x, start=1)`
+            Expr::Call { func, args, .. } if matches!(&**func, Expr::Name { id, .. } if id == "enumerate" && self.is_builtin(id)) => {
+                args.first().is_some_and(|x| self.non_empty(x))
+            }
             Expr::Call {
                 func,
                 args,
@@ -34,10 +38,10 @@ impl<'a> Walker<'a> {
                 ..
             } if keywords.is_empty() => {
                 let Expr::Name { id, .. } = &**func else {
-                    return false;
+                    return self.holds_elements(iter);
                 };
                 if !self.is_builtin(id) {
-                    return false;
+                    return self.holds_elements(iter);
                 }
                 let int = |e: &Expr| match self.eval(e) {
                     Val::Int(i) => Some(i),
@@ -46,19 +50,26 @@ impl<'a> Walker<'a> {
                 match (id.as_str(), args.as_slice()) {
                     ("range", [n]) => matches!(int(n), Some(n) if n > 0),
                     ("range", [a, b]) => matches!((int(a), int(b)), (Some(a), Some(b)) if a < b),
-                    ("enumerate", [x] | [x, _]) => self.non_empty(x),
-                    _ => false,
+                    _ => self.holds_elements(iter),
                 }
             }
-            Expr::Name { .. } | Expr::Attribute { .. } => match self.eval(iter) {
-                v @ (Val::Sized { .. }
-                | Val::Strs { .. }
-                | Val::Items { .. }
-                | Val::Dict { .. }) => v.sized().is_some_and(|(_, n)| n > 0),
-                Val::Array(a) => a.shape.first().is_some_and(|&n| n > 0),
-                Val::Frame(f) => f.columns.is_some_and(|c| !c.is_empty()),
-                _ => false,
-            },
+            Expr::Name { .. }
+            | Expr::Attribute { .. }
+            | Expr::Call { .. }
+            | Expr::Subscript { .. } => self.holds_elements(iter),
+            _ => false,
+        }
+    }
+
+    /// Does `iter` evaluate to a value of elements known to be there (a list, str or dict of
+    /// known length, an array whose first axis is not empty, a frame with columns)?
+    fn holds_elements(&self, iter: &Expr) -> bool {
+        match self.eval(iter) {
+            v @ (Val::Sized { .. } | Val::Strs { .. } | Val::Items { .. } | Val::Dict { .. }) => {
+                v.sized().is_some_and(|(_, n)| n > 0)
+            }
+            Val::Array(a) => a.shape.first().is_some_and(|&n| n > 0),
+            Val::Frame(f) => f.columns.is_some_and(|c| !c.is_empty()),
             _ => false,
         }
     }

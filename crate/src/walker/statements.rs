@@ -255,25 +255,7 @@ impl<'a> Walker<'a> {
                 };
                 if self.non_empty(iter) {
                     let before = (self.env.clone(), self.bound_here.clone());
-                    let mut first = self
-                        .loop_elements(iter)
-                        .and_then(|e| e.into_iter().next())
-                        .or_else(|| crate::semantics::torch_objects::first_batch(self, iter))
-                        .or_else(|| crate::semantics::numpy::row_of(&self.eval(iter)))
-                        .unwrap_or(Val::Unknown);
-                    if let Expr::Call { func, args, .. } = iter {
-                        if matches!(&**func, Expr::Name { id, .. } if id == "range" && self.is_builtin(id))
-                        {
-                            first = match args.as_slice() {
-                                [_] => Val::Int(0),
-                                [a, _] => match self.eval(a) {
-                                    Val::Int(i) => Val::Int(i),
-                                    _ => Val::Unknown,
-                                },
-                                _ => Val::Unknown,
-                            };
-                        }
-                    }
+                    let first = self.first_element(iter);
                     self.bind(target, first, iter);
                     for s in body {
                         if contains_jump(std::slice::from_ref(s)) {
@@ -492,6 +474,50 @@ impl<'a> Walker<'a> {
         }
     }
 
+    /// The first element a loop over `iter` (known non-empty) visits, as far as known: the
+    /// first of the elements the walker follows, a loader's first batch, `range`'s start,
+    /// `enumerate`'s `(start, first element)`, a row of an array of two or more dimensions.
+    pub(super) fn first_element(&self, iter: &Expr) -> Val {
+        if let Some(first) = self.loop_elements(iter).and_then(|e| e.into_iter().next()) {
+            return first;
+        }
+        if let Some(batch) = crate::semantics::torch_objects::first_batch(self, iter) {
+            return batch;
+        }
+        if let Expr::Call {
+            func,
+            args,
+            keywords,
+            ..
+        } = iter
+        {
+            if let Expr::Name { id, .. } = &**func {
+                if self.is_builtin(id) {
+                    let int = |e: &Expr| match self.eval(e) {
+                        Val::Int(i) => Val::Int(i),
+                        _ => Val::Unknown,
+                    };
+                    let pair = |start: Val, x: &Expr| Val::Items {
+                        type_name: "tuple".into(),
+                        items: vec![start, self.first_element(x)],
+                    };
+                    match (id.as_str(), args.as_slice(), keywords.as_slice()) {
+                        ("range", [_], []) => return Val::Int(0),
+                        ("range", [a, _], []) => return int(a),
+                        ("range", ..) => return Val::Unknown,
+                        ("enumerate", [x], []) => return pair(Val::Int(0), x),
+                        ("enumerate", [x, start], []) => return pair(int(start), x),
+                        ("enumerate", [x], [k]) if k.name.as_deref() == Some("start") => {
+                            return pair(int(&k.value), x)
+                        }
+                        _ => {}
+                    }
+                }
+            }
+        }
+        crate::semantics::numpy::row_of(&self.eval(iter)).unwrap_or(Val::Unknown)
+    }
+
     /// `lst.append(x)` as a statement on a list the walker follows: the list with `x` added.
     pub(super) fn appended(&self, value: &Expr) -> Option<(String, Val)> {
         let Expr::Call {
@@ -585,17 +611,7 @@ impl<'a> Walker<'a> {
                 self.env.insert(id.clone(), val);
             }
             Target::Unpack { elts, .. } => {
-                // `a, b = x, y`, a loop over pairs: the values the walker follows, in order.
-                let parts = match val {
-                    Val::Items { items, .. }
-                        if items.len() == elts.len()
-                            && !elts.iter().any(|e| matches!(e, Target::Starred { .. })) =>
-                    {
-                        items
-                    }
-                    _ => vec![Val::Unknown; elts.len()],
-                };
-                for (e, v) in elts.iter().zip(parts) {
+                for (e, v) in elts.iter().zip(unpacked_parts(val, elts)) {
                     self.bind(e, v, _value);
                 }
             }
@@ -661,5 +677,19 @@ impl<'a> Walker<'a> {
                 }
             }
         }
+    }
+}
+
+/// What each of `elts` gets when `val` is unpacked into them (`a, b = x, y`, a loop over
+/// pairs): the values the walker follows, in order; unknown where not known one by one.
+pub(super) fn unpacked_parts(val: Val, elts: &[Target]) -> Vec<Val> {
+    match val {
+        Val::Items { items, .. }
+            if items.len() == elts.len()
+                && !elts.iter().any(|e| matches!(e, Target::Starred { .. })) =>
+        {
+            items
+        }
+        _ => vec![Val::Unknown; elts.len()],
     }
 }
