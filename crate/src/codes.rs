@@ -144,8 +144,8 @@ rules! {
         running: "np.histogram(np.array([1.0, np.nan]), range=(0, 2))",
     }
     IndexOutOfRange = "index-out-of-range", Error, "Python values" {
-        catches: "literal indices past the known length of a list, tuple, string or array; numpy axes past an array's dimensions; boolean masks of another shape than the array's",
-        why: "sequences raise for an index past their end: IndexError (numpy: AxisError for an axis, IndexError for a mask)",
+        catches: "literal indices past the known length of a list, tuple, string, array or TensorFlow tensor; numpy axes past an array's dimensions, TensorFlow axes (`tf.reduce_*`, `tf.argmax`, `tf.expand_dims`, ...) past a tensor's rank; boolean masks of another shape than the array's",
+        why: "sequences raise for an index past their end: IndexError (numpy: AxisError for an axis, IndexError for a mask; TensorFlow: InvalidArgumentError)",
         crashing: "point = (1, 2)\npoint[2]",
         running: "point = (1, 2)\npoint[1]",
     }
@@ -270,31 +270,31 @@ rules! {
         running: "LinearRegression().fit(X, df['price'])",
     }
     ShapeMatmul = "shape-matmul", Error, "numpy" {
-        catches: "matrix products of arrays whose inner dimensions differ",
-        why: "ValueError: matmul: Input operand 1 has a mismatch in its core dimension",
+        catches: "matrix products of arrays whose inner dimensions differ (numpy, PyTorch, TensorFlow's `tf.matmul` and `@`)",
+        why: "ValueError: matmul: Input operand 1 has a mismatch in its core dimension (TensorFlow: InvalidArgumentError: Matrix size-incompatible)",
         crashing: "np.ones((3, 2)) @ np.ones((3, 2))",
         running: "np.ones((3, 2)) @ np.ones((2, 3))",
     }
     ShapeBroadcast = "shape-broadcast", Error, "numpy" {
-        catches: "elementwise operations on arrays whose shapes do not broadcast",
-        why: "ValueError: operands could not be broadcast together",
+        catches: "elementwise operations on arrays or tensors whose shapes do not broadcast (operators, numpy ufuncs, TensorFlow's `tf.add`, `tf.multiply`, ...)",
+        why: "ValueError: operands could not be broadcast together (TensorFlow: InvalidArgumentError: Incompatible shapes)",
         crashing: "np.ones((3, 2)) + np.arange(3)",
         running: "np.ones((3, 2)) + np.arange(2)",
     }
     ShapeConcatenate = "shape-concatenate", Error, "numpy" {
-        catches: "arrays joined along an axis whose other dimensions differ",
-        why: "ValueError: all the input array dimensions except for the concatenation axis must match exactly",
+        catches: "arrays joined along an axis whose other dimensions differ (`np.concatenate`, `tf.concat`)",
+        why: "ValueError: all the input array dimensions except for the concatenation axis must match exactly (TensorFlow: InvalidArgumentError)",
         crashing: "np.concatenate([np.ones((2, 3)), np.ones((2, 4))])",
         running: "np.concatenate([np.ones((2, 3)), np.ones((5, 3))])",
     }
     ShapeStack = "shape-stack", Error, "numpy" {
-        catches: "arrays of different shapes stacked",
-        why: "ValueError: all input arrays must have the same shape",
+        catches: "arrays of different shapes stacked (numpy, `tf.stack`)",
+        why: "ValueError: all input arrays must have the same shape (TensorFlow: InvalidArgumentError)",
         crashing: "np.stack([np.ones(3), np.ones(4)])",
         running: "np.stack([np.ones(3), np.ones(3)])",
     }
     ShapeReshape = "shape-reshape", Error, "numpy" {
-        catches: "reshapes to a size other than the array's; squeezes of an axis longer than one, splits into unequal parts, transposes by something other than a permutation of the axes",
+        catches: "reshapes to a size other than the array's (`reshape`, `view`, `tf.reshape`); squeezes of an axis longer than one, splits into unequal parts, transposes by something other than a permutation of the axes",
         why: "ValueError: cannot reshape array of size 6 into shape (4,)",
         crashing: "np.arange(6).reshape(4)",
         running: "np.arange(6).reshape(2, 3)",

@@ -156,3 +156,8 @@ fn pandas_truth_values_of_series_and_frames() {
 fn numpy_rows_of_loops_enumerate_and_comprehensions() {
     family("numpy_loops.json");
 }
+
+#[test]
+fn tensorflow_tensor_shapes_axes_and_joins() {
+    family("tensorflow.json");
+}

@@ -40,6 +40,8 @@ fn kind_of(type_name: &str, obj: &Map<String, Value>) -> &'static str {
         "ndarray"
     } else if t == "torch.Tensor" {
         "tensor"
+    } else if t == "tensorflow.python.framework.ops.EagerTensor" {
+        "tf_tensor"
     } else if t == "sklearn.preprocessing._label.LabelEncoder" {
         "label_encoder"
     } else if t.starts_with("sklearn.") && obj.contains_key("is_fitted") {
@@ -219,7 +221,7 @@ pub fn convert_object(paper: &Map<String, Value>) -> ObjectSummary {
                 o.value.insert("has_nan".into(), h);
             }
         }
-        "ndarray" | "tensor" => {
+        "ndarray" | "tensor" | "tf_tensor" => {
             if let Some(s) = get("shape") {
                 o.structural.insert("shape".into(), s);
             }

@@ -293,8 +293,16 @@ fn split_problem(
 
 /// An axis of `rule` outside the dimensions of the array `array_expr` holds (AxisError), or a
 /// squeezed axis whose size is not one (ValueError).
-fn axis_problem(w: &Walker, rule: &AxisUse, array_expr: &Expr, axis: &Expr) -> Option<Diagnostic> {
-    let a = as_array(w, array_expr)?;
+/// `out_of_bounds` is the error of an axis past the dimensions: numpy's AxisError, or
+/// TensorFlow's InvalidArgumentError (its kernels check the axes).
+fn axis_problem(
+    w: &Walker,
+    rule: &AxisUse,
+    (array_expr, a): (&Expr, ArrayVal),
+    axis: &Expr,
+    out_of_bounds: &str,
+) -> Option<Diagnostic> {
+    let squeeze_error = a.lib.shape_error();
     let axes = int_tuple(w, axis)?;
     let n = a.shape.len() as i64;
     let bound = if rule.effect == Effect::Insert {
@@ -308,7 +316,7 @@ fn axis_problem(w: &Walker, rule: &AxisUse, array_expr: &Expr, axis: &Expr) -> O
         let error = if matches!(rule.name, "split" | "array_split") {
             "IndexError"
         } else {
-            "AxisError"
+            out_of_bounds
         };
         let param = if rule.keyword == "axis" {
             String::new()
@@ -336,7 +344,7 @@ fn axis_problem(w: &Walker, rule: &AxisUse, array_expr: &Expr, axis: &Expr) -> O
     Some(Diagnostic::error(
         Rule::ShapeReshape,
         format!(
-            "{shown} has shape {}: axis {bad} has size {}, and squeeze removes only axes of size one: ValueError",
+            "{shown} has shape {}: axis {bad} has size {}, and squeeze removes only axes of size one: {squeeze_error}",
             tuple_text(&a.shape),
             a.shape[normalize(bad, n).unwrap_or(0)]
         ),
@@ -467,6 +475,18 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
             }
             // (the parameter, the array, the axis given) for every axis parameter of the call.
             let uses: Vec<(&AxisUse, &Expr, &Expr)> = if let Some(path) = w.lib_path(func) {
+                if let Some(name) = crate::semantics::tensorflow::tf_name(&path) {
+                    let found = crate::semantics::tensorflow::axis_params(name).find_map(|rule| {
+                        let axis = args
+                            .get(rule.function_at)
+                            .or_else(|| kw(keywords, rule.keyword))?;
+                        let t = args.first()?;
+                        let a = crate::semantics::tensorflow::as_tensor(w, t)?;
+                        axis_problem(w, rule, (t, a), axis, "InvalidArgumentError")
+                    });
+                    out.extend(found);
+                    return;
+                }
                 let Some(name) = path.strip_prefix("numpy.") else {
                     return;
                 };
@@ -495,10 +515,10 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                     })
                     .collect()
             };
-            if let Some(d) = uses
-                .into_iter()
-                .find_map(|(rule, array, axis)| axis_problem(w, rule, array, axis))
-            {
+            if let Some(d) = uses.into_iter().find_map(|(rule, array, axis)| {
+                let a = as_array(w, array)?;
+                axis_problem(w, rule, (array, a), axis, "AxisError")
+            }) {
                 out.push(d);
             }
         }

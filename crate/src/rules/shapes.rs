@@ -19,7 +19,8 @@ use crate::semantics::eval::{int_of, int_tuple};
 use crate::semantics::matplotlib::is_axes;
 use crate::semantics::numpy::ragged_rows;
 use crate::semantics::shapes::ELEMENTWISE;
-use crate::semantics::shapes::{broadcast, reshape};
+use crate::semantics::shapes::{broadcast, joins, reshape};
+use crate::semantics::tensorflow::{self, as_tensor};
 use crate::summary::tuple_text;
 
 use crate::ir_scan::unpacks;
@@ -67,7 +68,7 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
             };
             let (l, r) = (w.eval(left), w.eval(right));
             let Some((a, b)) = arrays(&l, &r) else { return };
-            if a.lib == ArrayLib::Numpy {
+            if matches!(a.lib, ArrayLib::Numpy | ArrayLib::Tensorflow) {
                 out.extend(not_broadcast(
                     w,
                     (left, a),
@@ -111,6 +112,10 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                 return;
             }
             let path = w.lib_path(func);
+            if let Some(name) = path.as_deref().and_then(tensorflow::tf_name) {
+                out.extend(tensorflow_problem(w, name, args, keywords, *range));
+                return;
+            }
             match path.as_deref() {
                 Some("numpy.dot" | "numpy.matmul") if args.len() == 2 => {
                     let (l, r) = (w.eval(&args[0]), w.eval(&args[1]));
@@ -367,17 +372,6 @@ fn image_problem(w: &Walker, x: &Expr) -> Option<Diagnostic> {
     ))
 }
 
-/// Can arrays of shapes `a` and `b` be concatenated along `axis` (same number of dimensions, the
-/// same sizes but along `axis`)?
-fn joins(a: &[i64], b: &[i64], axis: usize) -> bool {
-    a.len() == b.len()
-        && axis < a.len()
-        && a.iter()
-            .zip(b)
-            .enumerate()
-            .all(|(i, (x, y))| i == axis || x == y)
-}
-
 /// The numpy arrays a list argument holds (`[a, b]`, or a list the walker followed), with what
 /// to call each in messages; `None` unless every element is a numpy array of known shape.
 pub(crate) fn listed_arrays(w: &Walker, list: &Expr) -> Option<Vec<(String, ArrayVal)>> {
@@ -559,11 +553,7 @@ fn reshape_diag(
             w.shown(x, "an operand"),
             tuple_text(&a.shape),
             tuple_text(to),
-            if a.lib == crate::semantics::abstract_value::ArrayLib::Torch {
-                "RuntimeError"
-            } else {
-                "ValueError"
-            }
+            a.lib.shape_error()
         ),
         range,
     )
@@ -631,5 +621,88 @@ fn matmul(
             ),
             range,
         ));
+    }
+}
+
+/// TensorFlow's ops on tensors of known shapes; eager TensorFlow raises InvalidArgumentError:
+/// `tf.matmul` of matrices whose inner dimensions differ (shape-matmul), elementwise functions
+/// of shapes that do not broadcast (shape-broadcast), `tf.reshape` to another number of
+/// elements (shape-reshape), `tf.concat` of tensors whose other axes differ
+/// (shape-concatenate), `tf.stack` of tensors of different shapes (shape-stack).
+fn tensorflow_problem(
+    w: &Walker,
+    name: &str,
+    args: &[Expr],
+    keywords: &[Keyword],
+    range: crate::ir::TextRange,
+) -> Option<Diagnostic> {
+    match name {
+        "matmul" if args.len() == 2 => {
+            let (a, b) = (as_tensor(w, &args[0])?, as_tensor(w, &args[1])?);
+            let mut found = Vec::new();
+            if a.shape.len() == 2 && b.shape.len() == 2 {
+                matmul(w, &args[0], &args[1], &a, &b, range, &mut found);
+            }
+            found.pop()
+        }
+        "reshape" if args.len() == 2 => {
+            let (a, to) = (as_tensor(w, &args[0])?, int_tuple(w, &args[1])?);
+            matches!(reshape(&a.shape, &to), Some(Err(())))
+                .then(|| reshape_diag(w, &args[0], &a, &to, range))
+        }
+        "concat" | "stack" => {
+            let Expr::Seq { elts, .. } = args.first()? else {
+                return None;
+            };
+            let tensors = tensorflow::listed_tensors(w, args.first()?)?;
+            let first = tensors.first()?;
+            let at = |k: usize| w.shown(&elts[k], "a tensor");
+            if name == "stack" {
+                let k = tensors.iter().position(|t| t.shape != first.shape)?;
+                return Some(Diagnostic::error(
+                    Rule::ShapeStack,
+                    format!(
+                        "tf.stack needs tensors of one shape, but {} has shape {} and {} has shape {}: InvalidArgumentError",
+                        at(0),
+                        tuple_text(&first.shape),
+                        at(k),
+                        tuple_text(&tensors[k].shape)
+                    ),
+                    range,
+                ));
+            }
+            let axis = int_of(w, tensorflow::join_axis(name, args, keywords)?)?;
+            let axis = crate::semantics::numpy::normalize(axis, first.shape.len() as i64)?;
+            let k = tensors
+                .iter()
+                .position(|t| !joins(&first.shape, &t.shape, axis))?;
+            Some(Diagnostic::error(
+                Rule::ShapeConcatenate,
+                format!(
+                    "tf.concat along axis {axis}: {} has shape {} but {} has shape {}: InvalidArgumentError",
+                    at(0),
+                    tuple_text(&first.shape),
+                    at(k),
+                    tuple_text(&tensors[k].shape)
+                ),
+                range,
+            ))
+        }
+        _ => {
+            if !tensorflow::broadcasts_elementwise(name)
+                || args.len() != 2
+                || !keywords.iter().all(|k| k.name.as_deref() == Some("name"))
+            {
+                return None;
+            }
+            let (a, b) = tensorflow::operands(w, &args[0], &args[1])?;
+            not_broadcast(
+                w,
+                (&args[0], &a),
+                (&args[1], &b),
+                &format!("tf.{name}"),
+                range,
+            )
+        }
     }
 }

@@ -12,7 +12,7 @@ use crate::codes::Rule;
 use crate::diagnostic::Diagnostic;
 use crate::ir::{Expr, Literal};
 
-use crate::semantics::abstract_value::{not_a_float, not_an_int, Val};
+use crate::semantics::abstract_value::{not_a_float, not_an_int, ArrayLib, Val};
 use crate::semantics::eval::int_of;
 use crate::walker::state::Walker;
 
@@ -171,14 +171,22 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                 },
                 Val::Strs { type_name, items } => (items.len() as i64, format!("a {type_name}")),
                 Val::Str(s) => (s.chars().count() as i64, "a string".to_string()),
+                Val::Array(a) if a.lib == ArrayLib::Tensorflow && !a.shape.is_empty() => {
+                    (a.shape[0], "a tensor".to_string())
+                }
                 Val::Array(a) if !a.shape.is_empty() => (a.shape[0], "an array".to_string()),
                 _ => return,
+            };
+            // A tensor's strided slice raises TensorFlow's own error.
+            let error = match &base {
+                Val::Array(a) if a.lib == ArrayLib::Tensorflow => "InvalidArgumentError",
+                _ => "IndexError",
             };
             if i >= len || i < -len {
                 out.push(Diagnostic::error(
                     Rule::IndexOutOfRange,
                     format!(
-                        "index {} is out of range: {} is {what} of length {len}: IndexError",
+                        "index {} is out of range: {} is {what} of length {len}: {error}",
                         match &**index {
                             Expr::Literal { .. } => i.to_string(),
                             e if w.text(e.range()).trim().parse::<i64>().is_ok() => i.to_string(),

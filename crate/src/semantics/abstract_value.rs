@@ -190,6 +190,7 @@ pub struct SeriesVal {
 pub enum ArrayLib {
     Numpy,
     Torch,
+    Tensorflow,
 }
 
 impl ArrayLib {
@@ -198,6 +199,7 @@ impl ArrayLib {
         match self {
             ArrayLib::Numpy => "ValueError",
             ArrayLib::Torch => "RuntimeError",
+            ArrayLib::Tensorflow => "InvalidArgumentError",
         }
     }
 }
@@ -438,16 +440,16 @@ pub fn from_summary(name: &str, obj: &ObjectSummary) -> Val {
             })
         }
         // Subclasses such as `numpy.matrix` (where `*` is a matrix product) are not followed.
-        "ndarray" | "tensor"
-            if obj.kind == "tensor"
+        "ndarray" | "tensor" | "tf_tensor"
+            if obj.kind != "ndarray"
                 || matches!(type_name.as_str(), "numpy.ndarray" | "ndarray") =>
         {
             match obj.shape() {
                 Some(shape) => Val::Array(ArrayVal {
-                    lib: if obj.kind == "tensor" {
-                        ArrayLib::Torch
-                    } else {
-                        ArrayLib::Numpy
+                    lib: match obj.kind.as_str() {
+                        "tensor" => ArrayLib::Torch,
+                        "tf_tensor" => ArrayLib::Tensorflow,
+                        _ => ArrayLib::Numpy,
                     },
                     shape,
                     dtype: obj.str_fact(Category::R, "dtype").map(str::to_string),

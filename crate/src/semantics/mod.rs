@@ -13,6 +13,7 @@ pub mod python;
 pub mod shapes;
 pub mod sklearn;
 pub mod sklearn_tables;
+pub mod tensorflow;
 pub mod torch_classes;
 pub mod torch_layers;
 pub mod torch_objects;

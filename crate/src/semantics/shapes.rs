@@ -66,6 +66,17 @@ pub fn reshape(from: &[i64], to: &[i64]) -> Option<Result<Vec<i64>, ()>> {
         .collect()))
 }
 
+/// Can arrays of shapes `a` and `b` be concatenated along `axis` (same number of dimensions, the
+/// same sizes but along `axis`)?
+pub fn joins(a: &[i64], b: &[i64], axis: usize) -> bool {
+    a.len() == b.len()
+        && axis < a.len()
+        && a.iter()
+            .zip(b)
+            .enumerate()
+            .all(|(i, (x, y))| i == axis || x == y)
+}
+
 pub fn binop_value(op: &str, l: &Val, r: &Val) -> Val {
     let scalar = |v: &Val| matches!(v, Val::Int(_) | Val::Float(_));
     let shape = match (l, r) {

@@ -450,6 +450,7 @@ impl<'a> Walker<'a> {
                 return v;
             }
             if let Some(v) = crate::semantics::numpy::call_result(self, &path, args, keywords)
+                .or_else(|| crate::semantics::tensorflow::call_result(self, &path, args, keywords))
                 .or_else(|| crate::semantics::matplotlib::pyplot_result(&path, keywords))
                 .or_else(|| {
                     crate::semantics::keras_build::array_result(self, &path, args, keywords)
@@ -532,6 +533,9 @@ impl<'a> Walker<'a> {
                     Some(s) => Val::Tensor(s),
                     None => crate::semantics::numpy::method_result(self, &a, attr, args, keywords),
                 }
+            }
+            Val::Array(a) if a.lib == ArrayLib::Tensorflow => {
+                crate::semantics::tensorflow::method_result(&a, attr, args, keywords)
             }
             Val::Array(a) => crate::semantics::numpy::method_result(self, &a, attr, args, keywords),
             Val::Typed(class) => {
