@@ -299,6 +299,12 @@ rules! {
         crashing: "np.arange(6).reshape(4)",
         running: "np.arange(6).reshape(2, 3)",
     }
+    ShapeLinalg = "shape-linalg", Error, "numpy" {
+        catches: "`numpy.linalg` functions given what is not a (stack of) square matrices (`inv`, `det`, `slogdet`, `eig`, `eigvals`, `eigh`, `cholesky`, `matrix_power`, `solve`), or a 1-D array where matrices are needed (`pinv`, `svd`, `qr`)",
+        why: "LinAlgError (a ValueError): Last 2 dimensions of the array must be square / 1-dimensional array given",
+        crashing: "np.linalg.inv(np.ones((2, 3)))",
+        running: "np.linalg.pinv(np.ones((2, 3)))",
+    }
     ShapeImage = "shape-image", Error, "numpy" {
         catches: "arrays `imshow` cannot show",
         why: "TypeError: Invalid shape for image data",

@@ -161,3 +161,8 @@ fn numpy_rows_of_loops_enumerate_and_comprehensions() {
 fn tensorflow_tensor_shapes_axes_and_joins() {
     family("tensorflow.json");
 }
+
+#[test]
+fn numpy_linalg_square_matrices_and_shape_functions() {
+    family("numpy_linalg_shape_functions.json");
+}

@@ -1,6 +1,8 @@
 //! Shape rules on arrays and tensors of known shape.
 //!
-//! - `shape-broadcast`: elementwise arithmetic on shapes that do not broadcast, `a += b` where
+//! - `shape-broadcast`: elementwise arithmetic on shapes that do not broadcast (numpy, torch and
+//!   TensorFlow tensors, `tf.add` and the other elementwise functions), `np.broadcast_to` of a
+//!   shape that does not broadcast to the target, `a += b` where
 //!   `b` does not broadcast to `a`'s shape, and `a[i] = b` where `b` does not broadcast to the
 //!   shape `a[i]` selects.
 //! - `shape-matmul`: `a @ b`, `np.dot`, `np.matmul`, `a.dot(b)` with inner dimensions that differ.
@@ -11,13 +13,17 @@
 //! - `shape-image`: `plt.imshow`, or `imshow` of an Axes (`plt.subplots`, `plt.subplot`, an element
 //!   of an array of Axes, a summarised Axes), of an array that is not (M, N), (M, N, 3) or (M, N, 4).
 //! - `shape-savetxt`: `np.savetxt` of an array with more than 2 dimensions.
+//! - `shape-linalg`: `numpy.linalg` functions of an array that is not a stack of square matrices
+//!   (`inv`, `det`, `eig`, `cholesky`, `matrix_power`, `solve`, ...) or is 1-D: LinAlgError.
+//! - TensorFlow (`tf.matmul`, `tf.reshape`, `tf.concat`, `tf.stack`, elementwise functions):
+//!   the codes above, with eager TensorFlow's InvalidArgumentError.
 
 use crate::codes::Rule;
 use crate::diagnostic::Diagnostic;
 use crate::ir::{Expr, Keyword, SeqKind};
 use crate::semantics::eval::{int_of, int_tuple};
 use crate::semantics::matplotlib::is_axes;
-use crate::semantics::numpy::ragged_rows;
+use crate::semantics::numpy::{linalg_need, ragged_rows, MatrixNeed};
 use crate::semantics::shapes::ELEMENTWISE;
 use crate::semantics::shapes::{broadcast, joins, reshape};
 use crate::semantics::tensorflow::{self, as_tensor};
@@ -116,6 +122,10 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                 out.extend(tensorflow_problem(w, name, args, keywords, *range));
                 return;
             }
+            if let Some(d) = path.as_deref().and_then(|p| linalg_problem(w, p, args)) {
+                out.push(d);
+                return;
+            }
             match path.as_deref() {
                 Some("numpy.dot" | "numpy.matmul") if args.len() == 2 => {
                     let (l, r) = (w.eval(&args[0]), w.eval(&args[1]));
@@ -127,6 +137,27 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                     let (l, r) = (w.eval(&args[0]), w.eval(&args[1]));
                     if let Some((a, b)) = arrays(&l, &r) {
                         out.extend(contraction_problem(w, p, &args[0], &args[1], a, b, *range));
+                    }
+                }
+                Some("numpy.broadcast_to") if args.len() == 2 => {
+                    let (Val::Array(a), Some(to)) = (w.eval(&args[0]), int_tuple(w, &args[1]))
+                    else {
+                        return;
+                    };
+                    if a.lib == ArrayLib::Numpy
+                        && to.iter().all(|&d| d >= 0)
+                        && broadcast(&a.shape, &to).as_ref() != Some(&to)
+                    {
+                        out.push(Diagnostic::error(
+                            Rule::ShapeBroadcast,
+                            format!(
+                                "{} has shape {} and cannot be broadcast to {}: each axis must match or be 1, counted from the last: ValueError",
+                                w.shown(&args[0], "the array"),
+                                tuple_text(&a.shape),
+                                tuple_text(&to)
+                            ),
+                            *range,
+                        ));
                     }
                 }
                 Some("matplotlib.pyplot.imshow") => {
@@ -705,4 +736,26 @@ fn tensorflow_problem(
             )
         }
     }
+}
+
+/// `numpy.linalg` functions of an array that is not a stack of square matrices (`inv`, `det`,
+/// `eig`, ...) or not even of matrices (1-D, for `pinv`, `svd`, `qr`): LinAlgError.
+fn linalg_problem(w: &Walker, path: &str, args: &[Expr]) -> Option<Diagnostic> {
+    let need = linalg_need(path)?;
+    let x = args.first()?;
+    let a = crate::semantics::numpy::as_array(w, x)?;
+    let name = path.trim_start_matches("numpy.");
+    let shown = w.shown(x, "the array");
+    let shape = tuple_text(&a.shape);
+    let message = match a.shape[..] {
+        [] | [_] => format!(
+            "np.{name} needs matrices, but {shown} has shape {shape}: LinAlgError: {}-dimensional array given. Array must be at least two-dimensional",
+            a.shape.len()
+        ),
+        [.., m, n] if need == MatrixNeed::Square && m != n => format!(
+            "np.{name} needs square matrices, but {shown} has shape {shape} ({m} rows, {n} columns): LinAlgError: Last 2 dimensions of the array must be square"
+        ),
+        _ => return None,
+    };
+    Some(Diagnostic::error(Rule::ShapeLinalg, message, x.range()))
 }

@@ -1,6 +1,8 @@
 //! numpy's contracts as data: arrays of known shape and dtype from literals, the shapes its
-//! constructors, shape functions, ufuncs and ndarray methods give, and the `axis` its functions
-//! and methods accept (numpy 1.x and 2.x alike).
+//! constructors, shape functions (reshape, transpose, tile, repeat, pad, diag, triu, kron, where,
+//! broadcast_to, resize, append, the stacks, `linalg.inv`/`det`/`pinv`), ufuncs and ndarray
+//! methods give, the `axis` its functions and methods accept, and the matrices `numpy.linalg`
+//! needs (numpy 1.x and 2.x alike).
 
 use crate::ir::keyword as kw;
 use crate::ir::{Expr, Keyword, Literal, SeqKind, TextRange};
@@ -231,7 +233,43 @@ pub const AXES: &[AxisUse] = &[
     axis_use("squeeze", 1, Some(0), Effect::Squeeze),
 ];
 
-/// The class of `np.random.default_rng()`, as the kernel names it.
+/// What a `numpy.linalg` function needs of the array it factors or inverts (numpy's linear
+/// algebra reference: "a : (..., M, M) array" or "(..., M, N)").
+#[derive(Clone, Copy, PartialEq)]
+pub enum MatrixNeed {
+    /// A stack of square matrices.
+    Square,
+    /// A stack of matrices, of any shape.
+    Matrix,
+}
+
+/// The `numpy.linalg` functions and what their first argument must be; LinAlgError otherwise.
+pub const LINALG: &[(&str, MatrixNeed)] = &[
+    ("inv", MatrixNeed::Square),
+    ("det", MatrixNeed::Square),
+    ("slogdet", MatrixNeed::Square),
+    ("eig", MatrixNeed::Square),
+    ("eigvals", MatrixNeed::Square),
+    ("eigh", MatrixNeed::Square),
+    ("eigvalsh", MatrixNeed::Square),
+    ("cholesky", MatrixNeed::Square),
+    ("matrix_power", MatrixNeed::Square),
+    ("solve", MatrixNeed::Square),
+    ("pinv", MatrixNeed::Matrix),
+    ("svd", MatrixNeed::Matrix),
+    ("qr", MatrixNeed::Matrix),
+];
+
+/// What `numpy.linalg.NAME` needs of its first argument.
+pub fn linalg_need(path: &str) -> Option<MatrixNeed> {
+    let name = path.strip_prefix("numpy.linalg.")?;
+    LINALG
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|&(_, need)| need)
+}
+
+/// The class of `np.random.default_rng()`, as the kernel names it./// The class of `np.random.default_rng()`, as the kernel names it.
 pub const GENERATOR: &str = "numpy.random._generator.Generator";
 
 /// The samplers of `np.random` and of a `Generator` with the position of their `size`
@@ -474,7 +512,117 @@ pub fn call_result(w: &dyn Eval, path: &str, args: &[Expr], keywords: &[Keyword]
             let a = as_array(w, &args[0])?;
             Some(numpy_array(np, vec![a.shape.iter().product()], None))
         }
-        "concatenate" | "vstack" | "hstack" | "stack" => joined(w, name, args, keywords),
+        "concatenate" | "vstack" | "hstack" | "dstack" | "stack" => joined(w, name, args, keywords),
+        "tile" if args.len() == 2 && only(&[]) => {
+            let a = as_array(w, &args[0])?;
+            let reps = int_tuple(w, &args[1]).filter(|r| r.iter().all(|&d| d >= 0))?;
+            let shape = axes_times(&a.shape, &reps);
+            Some(numpy_array(np, shape, a.dtype.as_deref()))
+        }
+        // Without an axis, `repeat` flattens.
+        "repeat" if args.len() == 2 && only(&[]) => {
+            let a = as_array(w, &args[0])?;
+            let times = int_of(w, &args[1]).filter(|n| *n >= 0)?;
+            let size: i64 = a.shape.iter().product();
+            Some(numpy_array(np, vec![size * times], a.dtype.as_deref()))
+        }
+        // A vector makes a square matrix of it; a matrix gives its main diagonal.
+        "diag" if args.len() == 1 && only(&[]) => {
+            let a = as_array(w, &args[0])?;
+            let shape = match a.shape[..] {
+                [n] => vec![n, n],
+                [n, m] => vec![n.min(m)],
+                _ => return None,
+            };
+            Some(numpy_array(np, shape, a.dtype.as_deref()))
+        }
+        // A 1-D array is taken as one row repeated: an (N, N) matrix.
+        "triu" | "tril" if args.len() == 1 && only(&["k"]) => {
+            let a = as_array(w, &args[0])?;
+            let shape = match a.shape[..] {
+                [] => return None,
+                [n] => vec![n, n],
+                _ => a.shape.clone(),
+            };
+            Some(numpy_array(np, shape, a.dtype.as_deref()))
+        }
+        "kron" if args.len() == 2 && only(&[]) => {
+            let (a, b) = (as_array(w, &args[0])?, as_array(w, &args[1])?);
+            let shape = axes_times(&a.shape, &b.shape);
+            (!shape.is_empty()).then(|| numpy_array(np, shape, None))
+        }
+        // `np.where(cond, x, y)` broadcasts the three (numbers are of shape `()`).
+        "where" if args.len() == 3 && only(&[]) => {
+            let shape_of = |e: &Expr| match number_of(w, e) {
+                Some(_) => Some(vec![]),
+                None => as_array(w, e).map(|a| a.shape),
+            };
+            let (c, x, y) = (
+                shape_of(&args[0])?,
+                shape_of(&args[1])?,
+                shape_of(&args[2])?,
+            );
+            let shape = super::shapes::broadcast(&super::shapes::broadcast(&c, &x)?, &y)?;
+            (!shape.is_empty()).then(|| numpy_array(np, shape, None))
+        }
+        "broadcast_to" if args.len() == 2 && only(&[]) => {
+            let a = as_array(w, &args[0])?;
+            let to = int_tuple(w, &args[1]).filter(|s| s.iter().all(|&d| d >= 0))?;
+            (super::shapes::broadcast(&a.shape, &to)? == to)
+                .then(|| numpy_array(np, to, a.dtype.as_deref()))
+        }
+        // `pad_width` as one int or one `(before, after)` pair for every axis.
+        "pad" if args.len() == 2 && only(&["mode", "constant_values"]) => {
+            let a = as_array(w, &args[0])?;
+            let added = match int_tuple(w, &args[1])?[..] {
+                [p] if p >= 0 => 2 * p,
+                [before, after] if before >= 0 && after >= 0 => before + after,
+                _ => return None,
+            };
+            let shape = a.shape.iter().map(|d| d + added).collect();
+            Some(numpy_array(np, shape, a.dtype.as_deref()))
+        }
+        "resize" if args.len() == 2 && only(&[]) => {
+            as_array(w, &args[0])?;
+            let to = int_tuple(w, &args[1]).filter(|s| s.iter().all(|&d| d >= 0))?;
+            Some(numpy_array(np, to, None))
+        }
+        // Without an axis, `append` flattens both.
+        "append" if args.len() == 2 && only(&[]) => {
+            let size = |e: &Expr| match number_of(w, e) {
+                Some(_) => Some(1),
+                None => as_array(w, e).map(|a| a.shape.iter().product::<i64>()),
+            };
+            Some(numpy_array(
+                np,
+                vec![size(&args[0])? + size(&args[1])?],
+                None,
+            ))
+        }
+        "atleast_2d" if args.len() == 1 && only(&[]) => {
+            let a = as_array(w, &args[0])?;
+            let shape = match a.shape[..] {
+                [] => vec![1, 1],
+                [n] => vec![1, n],
+                _ => a.shape.clone(),
+            };
+            Some(numpy_array(np, shape, a.dtype.as_deref()))
+        }
+        // Square stacks keep their shape through `inv` and `matrix_power`;        // Square stacks keep their shape through `inv` and `matrix_power`; `det` drops the
+        // matrix axes; `pinv` swaps them.
+        "linalg.inv" | "linalg.matrix_power" | "linalg.det" | "linalg.pinv" => {
+            let a = as_array(w, args.first()?)?;
+            let n = a.shape.len();
+            let (m, k) = (*a.shape.get(n.checked_sub(2)?)?, a.shape[n - 1]);
+            let mut shape = a.shape.clone();
+            match name {
+                "linalg.pinv" => shape.swap(n - 2, n - 1),
+                _ if m != k => return None,
+                "linalg.det" => shape.truncate(n - 2),
+                _ => {}
+            }
+            (!shape.is_empty()).then(|| numpy_array(np, shape, None))
+        }
         "outer" if args.len() == 2 && keywords.is_empty() => {
             let (a, b) = (as_array(w, &args[0])?, as_array(w, &args[1])?);
             let size = |s: &[i64]| s.iter().product::<i64>();
@@ -526,6 +674,22 @@ pub fn call_result(w: &dyn Eval, path: &str, args: &[Expr], keywords: &[Keyword]
             axis_result(w, rule, &a, axis, keywords)
         }
     }
+}
+
+/// The sizes of `a` and `b` multiplied axis by axis, the shorter one padded with leading ones
+/// (`np.tile`'s repetitions, `np.kron`'s blocks).
+fn axes_times(a: &[i64], b: &[i64]) -> Vec<i64> {
+    let n = a.len().max(b.len());
+    let padded = |s: &[i64]| {
+        let mut out = vec![1; n - s.len()];
+        out.extend_from_slice(s);
+        out
+    };
+    padded(a)
+        .iter()
+        .zip(padded(b))
+        .map(|(x, y)| x * y)
+        .collect()
 }
 
 /// The result of an ndarray method, when certain.
@@ -760,8 +924,15 @@ pub fn joined(w: &dyn Eval, name: &str, args: &[Expr], keywords: &[Keyword]) -> 
         1 => vec![1, s[0]],
         _ => s.clone(),
     };
+    let at_least_3d = |s: &Vec<i64>| match s[..] {
+        [] => vec![1, 1, 1],
+        [n] => vec![1, n, 1],
+        [m, n] => vec![m, n, 1],
+        _ => s.clone(),
+    };
     let (shapes, axis) = match name {
         "vstack" => (shapes.iter().map(at_least_2d).collect(), 0),
+        "dstack" => (shapes.iter().map(at_least_3d).collect(), 2),
         "hstack" if first.len() == 1 => (shapes, 0),
         "hstack" => (shapes, 1),
         _ => (shapes, axis),
