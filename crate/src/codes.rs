@@ -168,7 +168,7 @@ rules! {
         running: "n = 3\nprint(\"n = \" + str(n))",
     }
     BuiltinArgument = "builtin-argument", Error, "Python values" {
-        catches: "builtins, and methods of str/list/tuple/dict/set values, given a value of a type (or a text, or a number of arguments) they reject: `len(5)`, `int('abc')`, `sum(['a'])`, `', '.join([1, 2])`, `max([])`, `line.split(1)`, `rows.append(1, 2)`; `float()`, `int()` and `math` functions given a numpy array of several elements",
+        catches: "builtins, and methods of str/list/tuple/dict/set values, given a value of a type (or a text, or a number of arguments) they reject: `len(5)`, `int('abc')`, `sum(['a'])`, `', '.join([1, 2])`, `max([])`, `line.split(1)`, `rows.append(1, 2)`, `sizes.index(25)` of a value a known list, tuple or text lacks; `float()`, `int()` and `math` functions given a numpy array of several elements",
         why: "the builtin or method cannot handle that value: TypeError (or ValueError for text that is not a number, or nothing to choose from)",
         crashing: "count = 5\nlen(count)",
         running: "count = [5]\nlen(count)",
@@ -190,6 +190,12 @@ rules! {
         why: "the type has no `__getitem__`: TypeError: 'NoneType' object is not subscriptable",
         crashing: "best = None\nbest[0]",
         running: "best = [None]\nbest[0]",
+    }
+    ItemAssignment = "item-assignment", Error, "Python values" {
+        catches: "item assignment (`t[0] = x`, `s[i] += c`) to a tuple, a str, None, a number or a set",
+        why: "the type has no `__setitem__`: TypeError: 'tuple' object does not support item assignment",
+        crashing: "point = (1, 2)\npoint[0] = 5",
+        running: "point = [1, 2]\npoint[0] = 5",
     }
     UnpackCount = "unpack-count", Error, "Python values" {
         catches: "unpacking a value of known length into another number of names",

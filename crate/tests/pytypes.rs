@@ -124,3 +124,4 @@ fixture!(bad_arguments, "bad-arguments");
 fixture!(missing_key, "missing-key");
 fixture!(index_type, "index-type");
 fixture!(undefined_name, "undefined-name");
+fixture!(item_assignment, "item-assignment");

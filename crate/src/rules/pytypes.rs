@@ -8,7 +8,9 @@
 //! - `builtin-argument`: builtins (`len`, `int`, `float`, `abs`, `round`, `range`, `sum`,
 //!   `sorted`, `max`, `min`) and methods of str/list/tuple/dict/set values (counts and types of
 //!   their positional arguments, `sep.join` of non-strings, `str.format` without the arguments its
-//!   fields need) given what they reject.
+//!   fields need) given what they reject; `xs.index(v)`, `xs.remove(v)`, `text.index(sub)` of a
+//!   value a known list, tuple or text does not hold (ValueError).
+//! - `item-assignment`: `x[i] = v` where `x` is a tuple, a str, None, a number or a set.
 //! - `not-callable`: calling None, a number, a string or a container.
 //! - `not-iterable`: loops, comprehensions, unpacking and iterating builtins over None, a number
 //!   or a function.
@@ -115,7 +117,8 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                     builtin_call(w, id, args, *range, out)
                 }
                 Expr::Attribute { value, attr, .. } => {
-                    method_call(w, value, attr, args, *range, out)
+                    method_call(w, value, attr, args, *range, out);
+                    out.extend(value_not_found(w, value, attr, args, *range));
                 }
                 _ => {}
             }
@@ -480,6 +483,16 @@ fn dict_view_attribute(
 
 /// The rules on a statement before it runs: what it iterates or unpacks.
 pub fn check_stmt(w: &Walker, stmt: &Stmt, out: &mut Vec<Diagnostic>) {
+    if let Stmt::Assign {
+        targets,
+        value: Some(_),
+        ..
+    } = stmt
+    {
+        for target in targets {
+            item_assignment(w, target, out);
+        }
+    }
     match stmt {
         Stmt::For { iter, target, .. } => {
             not_iterable(w, iter, "looped over", out);
@@ -515,6 +528,41 @@ pub fn check_stmt(w: &Walker, stmt: &Stmt, out: &mut Vec<Diagnostic>) {
         },
         _ => {}
     }
+}
+
+/// `x[i] = v` (or `x[i] += v`) where `x` is of a builtin type without item assignment.
+fn item_assignment(w: &Walker, target: &Target, out: &mut Vec<Diagnostic>) {
+    let Target::Store {
+        expr: Expr::Subscript { value, range, .. },
+        ..
+    } = target
+    else {
+        if let Target::Unpack { elts, .. } = target {
+            elts.iter().for_each(|t| item_assignment(w, t, out));
+        }
+        return;
+    };
+    let Some(t) = builtin_of(&w.eval(value)) else {
+        return;
+    };
+    let hint = match t {
+        Builtin::List | Builtin::Dict => return,
+        Builtin::Tuple => "; tuples cannot change: build a list (list(...)) or a new tuple",
+        Builtin::Str => {
+            "; strings cannot change: build a new one (s[:i] + c + s[i + 1:], or replace)"
+        }
+        _ => "",
+    };
+    out.push(Diagnostic::error(
+        Rule::ItemAssignment,
+        format!(
+            "{} is {}{hint}: TypeError: '{}' object does not support item assignment",
+            w.shown(value, "the value"),
+            t.described(),
+            t.name()
+        ),
+        *range,
+    ));
 }
 
 /// `a, b = value`: the value's length must be the number of targets.
@@ -1118,6 +1166,73 @@ fn method_call(
     if (t, method) == (Builtin::Str, "join") {
         join_items(w, &args[0], range, out);
     }
+}
+
+/// A known value looked up in a list or tuple whose elements are all known numbers and texts,
+/// or a known text looked up in a known text, where it is not: `xs.index(v)`, `xs.remove(v)`,
+/// `text.index(sub)`: ValueError. Numbers are compared as numbers (`1 == 1.0`).
+fn value_not_found(
+    w: &Walker,
+    receiver: &Expr,
+    method: &str,
+    args: &[Expr],
+    range: TextRange,
+) -> Option<Diagnostic> {
+    let [x] = args else { return None };
+    let (container, wanted) = (w.eval(receiver), w.eval(x));
+    let shown = w.shown(receiver, "the value");
+    let message = match (&container, &wanted, method) {
+        (Val::Str(text), Val::Str(sub), "index" | "rindex") => (!text.contains(sub.as_str()))
+            .then(|| {
+                format!(
+                    "{shown} does not contain {}: ValueError: substring not found",
+                    py_repr(sub)
+                )
+            })?,
+        (Val::Items { type_name, items }, _, "index" | "remove")
+            if type_name == "list" || (type_name == "tuple" && method == "index") =>
+        {
+            let key = |v: &Val| match v {
+                Val::Int(i) => Some(Ok(*i as f64)),
+                Val::Float(f) => Some(Ok(*f)),
+                Val::Str(s) => Some(Err(s.clone())),
+                _ => None,
+            };
+            let wanted_key = key(&wanted)?;
+            let keys: Vec<_> = items.iter().map(key).collect::<Option<_>>()?;
+            if keys.contains(&wanted_key) {
+                return None;
+            }
+            let shown_x = w.text(x.range());
+            let python = match (method, type_name.as_str()) {
+                ("remove", _) => "list.remove(x): x not in list".to_string(),
+                (_, "tuple") => "tuple.index(x): x not in tuple".to_string(),
+                _ => format!("{shown_x} is not in list"),
+            };
+            format!(
+                "{shown} ({} elements) does not hold {shown_x}: ValueError: {python}",
+                items.len()
+            )
+        }
+        (Val::Strs { type_name, items }, Val::Str(sub), "index" | "remove")
+            if type_name == "list" =>
+        {
+            if items.contains(sub) {
+                return None;
+            }
+            let python = match method {
+                "remove" => "list.remove(x): x not in list".to_string(),
+                _ => format!("{} is not in list", py_repr(sub)),
+            };
+            format!(
+                "{shown} holds {} but not {}: ValueError: {python}",
+                shown_keys(items),
+                py_repr(sub)
+            )
+        }
+        _ => return None,
+    };
+    Some(Diagnostic::error(Rule::BuiltinArgument, message, range))
 }
 
 /// Why `text % values` raises TypeError, for a known format text and known values: the number
