@@ -13,6 +13,9 @@
   lacks: neither an attribute of it (pyplot imported, which imports most submodules), nor the
   name of one of its submodules, nor a name it had in earlier releases
   (`import matplotlib as plt; plt.plot(...)`: AttributeError).
+- NDARRAY_ATTRIBUTES: the public attributes of `numpy.ndarray`, with those numpy 2.0 removed
+  (`itemset`, `newbyteorder`, `ptp`): any other attribute of a plain ndarray raises
+  AttributeError under numpy 1.x and 2.x alike (`arr.append(x)`, `arr.head()`).
 """
 
 import datetime
@@ -27,6 +30,9 @@ from matplotlib.axes import Axes
 # Names the matplotlib package had in releases 3.0 to 3.8: `get_cmap` (removed in 3.9) and the
 # `tight_layout` submodule (private since 3.6).
 FORMERLY_TOP_LEVEL = {"get_cmap", "tight_layout"}
+
+# Methods of ndarray that numpy 2.0 removed (its release notes).
+FORMER_NDARRAY_METHODS = {"itemset", "newbyteorder", "ptp"}
 
 
 def public(names) -> set[str]:
@@ -70,6 +76,14 @@ def main() -> None:
     print("/// pyplot's commands that the `matplotlib` package lacks, now and in earlier releases.")
     print("pub(crate) const PYPLOT_ONLY: &[&str] = &[")
     for name in pyplot_only:
+        print(f'    "{name}",')
+    print("];\n")
+    print(
+        "/// Public attributes of `numpy.ndarray`, with the methods numpy 2.0 removed: a plain array"
+        "\n/// has no other."
+    )
+    print("pub(crate) const NDARRAY_ATTRIBUTES: &[&str] = &[")
+    for name in sorted(public(dir(np.ndarray)) | FORMER_NDARRAY_METHODS):
         print(f'    "{name}",')
     print("];")
 

@@ -166,3 +166,8 @@ fn tensorflow_tensor_shapes_axes_and_joins() {
 fn numpy_linalg_square_matrices_and_shape_functions() {
     family("numpy_linalg_shape_functions.json");
 }
+
+#[test]
+fn numpy_attributes_an_array_lacks() {
+    family("numpy_array_attributes.json");
+}

@@ -3,7 +3,8 @@
 //! - `module-called`: calling a module (`import tqdm; tqdm(x)`): TypeError.
 //! - `missing-attribute`: an attribute the live object lacks (the kernel looked it up), or one its
 //!   type does not have (methods removed from Keras models, accessors a pandas `Categorical`
-//!   lacks, pyplot functions that are Axes methods).
+//!   lacks, pyplot functions that are Axes methods, what a plain numpy array lacks:
+//!   `arr.append(x)`, `arr.head()`).
 //! - `bad-arguments`: a call whose arguments do not fit the function's signature (too many
 //!   positional arguments, a parameter given twice, an unknown keyword, a missing one): the
 //!   signature the kernel reads off the live callable, the notebook's own `def`, or a table of
@@ -15,11 +16,11 @@ use serde_json::Value;
 use crate::codes::Rule;
 use crate::diagnostic::{Diagnostic, Edit, Fix};
 use crate::ir::{Expr, Literal, Params, TextRange};
-use crate::summary::{parameters, Category, ObjectSummary, ParameterKind};
+use crate::summary::{parameters, tuple_text, Category, ObjectSummary, ParameterKind};
 
 use crate::ir_scan::unpacks;
-use crate::semantics::abstract_value::Val;
-use crate::semantics::attr_tables::{DATETIME_CLASS_ONLY, PYPLOT_ONLY};
+use crate::semantics::abstract_value::{ArrayLib, Val};
+use crate::semantics::attr_tables::{DATETIME_CLASS_ONLY, NDARRAY_ATTRIBUTES, PYPLOT_ONLY};
 use crate::semantics::python::MODULE_MAIN_MEMBER;
 use crate::walker::state::Walker;
 
@@ -387,6 +388,24 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                         out.push(d);
                     }
                 }
+                Val::Array(a)
+                    if a.lib == ArrayLib::Numpy
+                        && !a.shape.is_empty()
+                        && !a.maybe_not_ndarray
+                        && !NDARRAY_ATTRIBUTES.contains(&attr.as_str())
+                        && !is_dunder(attr) =>
+                {
+                    out.push(Diagnostic::error(
+                        Rule::MissingAttribute,
+                        format!(
+                            "'numpy.ndarray' object has no attribute '{attr}' ({} is a numpy array of shape {}){}: AttributeError",
+                            w.shown(value, "the array"),
+                            tuple_text(&a.shape),
+                            ndarray_hint(attr)
+                        ),
+                        attr_range,
+                    ));
+                }
                 _ => {}
             }
         }
@@ -533,4 +552,27 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
         }
         _ => {}
     }
+}
+
+/// What to use instead of an attribute a numpy array lacks, for the names written expecting a
+/// list, a DataFrame or a tensor.
+fn ndarray_hint(attr: &str) -> &'static str {
+    match attr {
+        "append" | "extend" | "insert" | "remove" | "pop" => {
+            "; arrays have a fixed size: np.append(arr, x) returns a new array, or collect a list and convert it once"
+        }
+        "head" | "tail" | "columns" | "iloc" | "loc" | "values" | "isnull" | "isna" | "fillna"
+        | "dropna" | "value_counts" | "unique" | "groupby" | "apply" | "describe" | "info" => {
+            "; it is not a pandas DataFrame or Series: wrap it with pd.DataFrame(...) or use numpy's functions"
+        }
+        "numpy" => "; it already is a numpy array",
+        "detach" | "cpu" | "cuda" => "; it is a numpy array, not a torch tensor",
+        "length" | "len" | "count" => "; use len(arr) or arr.size",
+        _ => "",
+    }
+}
+
+/// `__name__`: special attributes, which an object may define beyond its type's table.
+fn is_dunder(attr: &str) -> bool {
+    attr.starts_with("__") && attr.ends_with("__")
 }

@@ -228,6 +228,7 @@ pub fn known_array(v: Val) -> Val {
             csv_object_column: None,
             origin: None,
             non_integer: None,
+            maybe_not_ndarray: false,
         }),
         v => v,
     }

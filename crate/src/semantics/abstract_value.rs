@@ -220,6 +220,26 @@ pub struct ArrayVal {
     /// A value a float array certainly holds that is not an integer (`non_integer`). Forgotten
     /// by anything that may leave it out or change it (a part of the array, arithmetic, astype).
     pub non_integer: Option<f64>,
+    /// Followed as an ndarray for its shape, but maybe of another type: `Series.values` (a pandas
+    /// array for extension dtypes: categories, nullable integers, pandas 3's strings), a
+    /// transformer's output (a DataFrame under `set_output(transform="pandas")`). What an
+    /// ndarray lacks, it may have.
+    pub maybe_not_ndarray: bool,
+}
+
+impl ArrayVal {
+    /// The array `v` (derived from this one by arithmetic, a ufunc or a method), which may not
+    /// be an ndarray where this one may not: pandas arrays and frames keep their type through
+    /// these.
+    pub fn passes_type_on(&self, v: Val) -> Val {
+        match v {
+            Val::Array(mut out) if self.maybe_not_ndarray => {
+                out.maybe_not_ndarray = true;
+                Val::Array(out)
+            }
+            v => v,
+        }
+    }
 }
 
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -460,6 +480,7 @@ pub fn from_summary(name: &str, obj: &ObjectSummary) -> Val {
                     non_integer: obj
                         .str_fact(Category::R, "dtype")
                         .and_then(|d| non_integer(&Value::Object(obj.value.clone()), Some(d))),
+                    maybe_not_ndarray: false,
                 }),
                 None => Val::Typed(type_name),
             }

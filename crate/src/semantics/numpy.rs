@@ -22,6 +22,7 @@ pub fn numpy_array(lib: ArrayLib, shape: Vec<i64>, dtype: Option<&str>) -> Val {
         csv_object_column: None,
         origin: None,
         non_integer: None,
+        maybe_not_ndarray: false,
     })
 }
 
@@ -634,7 +635,8 @@ pub fn call_result(w: &dyn Eval, path: &str, args: &[Expr], keywords: &[Keyword]
             (!shape.is_empty()).then(|| numpy_array(np, shape, None))
         }
         _ if UNARY_UFUNCS.contains(&name) && args.len() == 1 && keywords.is_empty() => {
-            Some(numpy_array(np, as_array(w, &args[0])?.shape, None))
+            let a = as_array(w, &args[0])?;
+            Some(a.passes_type_on(numpy_array(np, a.shape.clone(), None)))
         }
         // `np.clip(a, 0, 1)`: bounds that are numbers or None keep the shape.
         "clip" if args.len() == 3 && keywords.is_empty() => {
@@ -642,12 +644,13 @@ pub fn call_result(w: &dyn Eval, path: &str, args: &[Expr], keywords: &[Keyword]
             (bound(&args[1]) && bound(&args[2]))
                 .then(|| as_array(w, &args[0]))
                 .flatten()
-                .map(|a| numpy_array(np, a.shape, None))
+                .map(|a| a.passes_type_on(numpy_array(np, a.shape.clone(), None)))
         }
         _ if BINARY_UFUNCS.contains(&name) => {
             let (a, b) = ufunc_operands(w, name, args, keywords)?;
             let shape = super::shapes::broadcast(&a.shape, &b.shape)?;
-            (!shape.is_empty()).then(|| numpy_array(np, shape, None))
+            (!shape.is_empty())
+                .then(|| a.passes_type_on(b.passes_type_on(numpy_array(np, shape, None))))
         }
         "split" if args.len() == 2 && only(&["axis"]) => {
             let a = as_array(w, &args[0])?;

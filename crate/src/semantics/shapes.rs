@@ -93,13 +93,23 @@ pub fn binop_value(op: &str, l: &Val, r: &Val) -> Val {
         }
         _ => None,
     };
-    shape.map_or(Val::Unknown, |(lib, shape)| numpy_array(lib, shape, None))
+    let result = shape.map_or(Val::Unknown, |(lib, shape)| numpy_array(lib, shape, None));
+    passes_type_on(l, r, result)
+}
+
+/// The result of an operation on `l` and `r`, which may not be an ndarray where one of them may
+/// not.
+fn passes_type_on(l: &Val, r: &Val, result: Val) -> Val {
+    [l, r].into_iter().fold(result, |v, operand| match operand {
+        Val::Array(a) => a.passes_type_on(v),
+        _ => v,
+    })
 }
 
 /// `-a` or `+a` of an array: an array of its shape (of nothing else, a value not followed).
 pub fn negated(v: Val) -> Val {
     match v {
-        Val::Array(a) => numpy_array(a.lib, a.shape, a.dtype.as_deref()),
+        Val::Array(a) => a.passes_type_on(numpy_array(a.lib, a.shape.clone(), a.dtype.as_deref())),
         _ => Val::Unknown,
     }
 }
@@ -117,7 +127,7 @@ pub fn comparison_value(op: &str, l: &Val, r: &Val) -> Val {
     };
     match shape {
         Some((lib, shape)) if ["<", ">", "<=", ">=", "==", "!="].contains(&op) => {
-            numpy_array(lib, shape, Some("bool"))
+            passes_type_on(l, r, numpy_array(lib, shape, Some("bool")))
         }
         _ => Val::Unknown,
     }

@@ -66,6 +66,7 @@ pub fn attribute_value(e: &Estimator, attr: &str) -> Val {
                     "the feature_importances_ of {of} (fitted on {n} features)"
                 )),
                 non_integer: None,
+                maybe_not_ndarray: false,
             })
         }
         _ => Val::Unknown,
@@ -277,6 +278,7 @@ pub fn method_result(w: &dyn Eval, e: &Estimator, attr: &str, args: &[Expr]) -> 
             csv_object_column: None,
             origin: None,
             non_integer: None,
+            maybe_not_ndarray: true,
         }),
         _ => Val::Unknown,
     }

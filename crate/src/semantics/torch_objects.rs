@@ -354,6 +354,7 @@ pub fn data_call(w: &dyn Eval, path: &str, args: &[Expr], keywords: &[Keyword]) 
                         csv_object_column: None,
                         origin: None,
                         non_integer: None,
+                        maybe_not_ndarray: false,
                     }))
                 }
                 _ => None,

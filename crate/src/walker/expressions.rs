@@ -302,11 +302,21 @@ impl<'a> Walker<'a> {
                     csv_object_column: None,
                     origin: None,
                     non_integer: None,
+                    maybe_not_ndarray: false,
                 }),
                 _ => Val::Unknown,
             },
             (Val::Series(s), "values") => match s.len {
-                Some(n) => crate::semantics::numpy::numpy_array(ArrayLib::Numpy, vec![n], None),
+                Some(n) => Val::Array(ArrayVal {
+                    lib: ArrayLib::Numpy,
+                    shape: vec![n],
+                    dtype: None,
+                    has_nan: None,
+                    csv_object_column: None,
+                    origin: None,
+                    non_integer: None,
+                    maybe_not_ndarray: true,
+                }),
                 None => Val::Unknown,
             },
             (Val::Frame(f), "columns") => match &f.columns {
@@ -507,7 +517,14 @@ impl<'a> Walker<'a> {
             Val::Frame(_) | Val::Series(_)
                 if attr == "to_numpy" && args.is_empty() && keywords.is_empty() =>
             {
-                self.attribute_value(&receiver, "values")
+                match self.attribute_value(&receiver, "values") {
+                    // `to_numpy` gives an ndarray whatever the dtype.
+                    Val::Array(a) => Val::Array(ArrayVal {
+                        maybe_not_ndarray: false,
+                        ..a
+                    }),
+                    v => v,
+                }
             }
             Val::Frame(f) => {
                 crate::semantics::pandas::frame_method_result(self, &f, attr, args, keywords)
@@ -537,7 +554,9 @@ impl<'a> Walker<'a> {
             Val::Array(a) if a.lib == ArrayLib::Tensorflow => {
                 crate::semantics::tensorflow::method_result(&a, attr, args, keywords)
             }
-            Val::Array(a) => crate::semantics::numpy::method_result(self, &a, attr, args, keywords),
+            Val::Array(a) => a.passes_type_on(crate::semantics::numpy::method_result(
+                self, &a, attr, args, keywords,
+            )),
             Val::Typed(class) => {
                 crate::semantics::numpy::generator_method(self, &class, attr, args, keywords)
             }
