@@ -45,6 +45,7 @@ impl Checks for AllRules {
         shapes::check_stmt(w, stmt, out);
         frames::check_stmt(w, stmt, out);
         truth::check_stmt(w, stmt, out);
+        value_checks::check_stmt(w, stmt, out);
     }
 
     fn expression(&self, w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {

@@ -202,6 +202,33 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
     }
 }
 
+/// `xs[i] = v` (or `xs[i] += v`) of a list or an array: its index is checked as a read's is
+/// (list assignment index out of range: IndexError). Tuples and strings are item-assignment's.
+pub fn check_stmt(w: &Walker, stmt: &crate::ir::Stmt, out: &mut Vec<Diagnostic>) {
+    let crate::ir::Stmt::Assign {
+        targets,
+        value: Some(_),
+        ..
+    } = stmt
+    else {
+        return;
+    };
+    for target in targets {
+        if let crate::ir::Target::Store {
+            expr: subscript @ Expr::Subscript { value, .. },
+            ..
+        } = target
+        {
+            let base = w.eval(value);
+            let list_or_array =
+                matches!(base, Val::Array(_)) || base.sized().is_some_and(|(t, _)| t == "list");
+            if list_or_array {
+                check(w, subscript, out);
+            }
+        }
+    }
+}
+
 /// `np.histogram(a, bins=10)` finds its range from `a.min()` and `a.max()` unless `range=` is
 /// given or `bins` are the edges themselves: with a NaN in `a` the range is `[nan, nan]`.
 fn histogram_nan(

@@ -73,6 +73,17 @@ pub fn binop_value(op: &str, l: &Val, r: &Val) -> Option<Val> {
             type_name: a.clone(),
             items: x.iter().chain(y).cloned().collect(),
         }),
+        // `[0] * n`: the elements repeated (a negative count gives an empty sequence).
+        (Val::Items { type_name, items }, Val::Int(n))
+        | (Val::Int(n), Val::Items { type_name, items })
+            if op == "*" && matches!(type_name.as_str(), "list" | "tuple") =>
+        {
+            let n = usize::try_from(*n).unwrap_or(0);
+            (items.len().saturating_mul(n) <= 10_000).then(|| Val::Items {
+                type_name: type_name.clone(),
+                items: (0..n).flat_map(|_| items.iter().cloned()).collect(),
+            })
+        }
         _ => {
             // Only the types are known: Python's result type.
             let (a, b) = (builtin_of(l)?, builtin_of(r)?);

@@ -264,8 +264,15 @@ impl<'a> Walker<'a> {
                         self.stmt(s);
                     }
                     // Known strings (column names): a body without jumps runs for every one of
-                    // them. At later iterations what the body binds or mutates is unknown.
-                    if items.len() > 1 && items.len() <= 64 && !contains_jump(body) {
+                    // them; `range` with known bounds: it runs for the last number too (walked
+                    // once more with it, for indices past a length). At later iterations what
+                    // the body binds or mutates is unknown.
+                    let later_values: Vec<Val> = if items.len() > 1 && items.len() <= 64 {
+                        items[1..].iter().cloned().map(Val::Str).collect()
+                    } else {
+                        self.last_of_range(iter).into_iter().collect()
+                    };
+                    if !later_values.is_empty() && !contains_jump(body) {
                         let after_first = (self.env.clone(), self.bound_here.clone());
                         // What the first pass changed, and what the body binds, is unknown.
                         let mut later = before;
@@ -284,12 +291,17 @@ impl<'a> Walker<'a> {
                             }
                             match (&mut *val, after_first.0.get(name)) {
                                 (Val::Frame(f), Some(Val::Frame(g)))
-                                    if only_column_changed(f, g, &items) =>
+                                    if !items.is_empty() && only_column_changed(f, g, &items) =>
                                 {
                                     if f.has_nan != g.has_nan {
                                         f.has_nan = None;
                                     }
                                     per_column.insert(name.clone());
+                                }
+                                // Changed in place without a change of size (`xs[i] = v`): each
+                                // pass does the same, so the size holds at every pass.
+                                (before, Some(after)) => {
+                                    *val = same_size_after(before, after).unwrap_or(Val::Unknown)
                                 }
                                 _ => *val = Val::Unknown,
                             }
@@ -299,17 +311,17 @@ impl<'a> Walker<'a> {
                         }
                         later.1.extend(after_first.1.iter().cloned());
                         let outer = self.passes;
-                        self.passes = outer.saturating_mul(items.len());
-                        for (k, item) in items.iter().enumerate().skip(1) {
+                        self.passes = outer.saturating_mul(later_values.len() + 1);
+                        for (k, value) in later_values.into_iter().enumerate() {
                             (self.env, self.bound_here) = later.clone();
                             for name in &per_column {
                                 if let Some(Val::Frame(f)) = self.env.get_mut(name) {
-                                    for done in &items[..k] {
+                                    for done in &items[..=k] {
                                         f.column_info.remove(done);
                                     }
                                 }
                             }
-                            self.bind(target, Val::Str(item.clone()), iter);
+                            self.bind(target, value, iter);
                             self.block(body);
                         }
                         self.passes = outer;
@@ -518,6 +530,65 @@ impl<'a> Walker<'a> {
         crate::semantics::numpy::row_of(&self.eval(iter)).unwrap_or(Val::Unknown)
     }
 
+    /// What a name holds after `name[index] = v`, as far as it is known without the value: a
+    /// numpy array keeps its shape and dtype (whatever the index: else the assignment raises),
+    /// a list its length when the index is an int; their values are unknown.
+    fn after_item_assignment(&self, target: &Expr) -> Option<(String, Val)> {
+        let Expr::Subscript { value, index, .. } = target else {
+            return None;
+        };
+        let Expr::Name { id, .. } = &**value else {
+            return None;
+        };
+        let kept = match self.get(id) {
+            Val::Array(a) if a.lib == crate::semantics::abstract_value::ArrayLib::Numpy => {
+                Val::Array(crate::semantics::abstract_value::ArrayVal {
+                    has_nan: None,
+                    csv_object_column: None,
+                    origin: None,
+                    non_integer: None,
+                    ..a
+                })
+            }
+            v @ (Val::Items { .. } | Val::Sized { .. })
+                if matches!(self.eval(index), Val::Int(_)) =>
+            {
+                same_size_after(&v, &v)?
+            }
+            _ => return None,
+        };
+        Some((id.clone(), kept))
+    }
+
+    /// The last number of `range(stop)` / `range(start, stop)` with known bounds and more than
+    /// one number.
+    fn last_of_range(&self, iter: &Expr) -> Option<Val> {
+        let Expr::Call {
+            func,
+            args,
+            keywords,
+            ..
+        } = iter
+        else {
+            return None;
+        };
+        if !keywords.is_empty()
+            || !matches!(&**func, Expr::Name { id, .. } if id == "range" && self.is_builtin(id))
+        {
+            return None;
+        }
+        let int = |e: &Expr| match self.eval(e) {
+            Val::Int(i) => Some(i),
+            _ => None,
+        };
+        let (start, stop) = match args.as_slice() {
+            [stop] => (0, int(stop)?),
+            [start, stop] => (int(start)?, int(stop)?),
+            _ => return None,
+        };
+        (stop - start > 1).then_some(Val::Int(stop - 1))
+    }
+
     /// `lst.append(x)` as a statement on a list the walker follows: the list with `x` added.
     pub(super) fn appended(&self, value: &Expr) -> Option<(String, Val)> {
         let Expr::Call {
@@ -662,6 +733,16 @@ impl<'a> Walker<'a> {
                         }
                     }
                 }
+                // `a[...] = v` keeps a numpy array's shape and dtype; `xs[i] = v` a list's length.
+                if let Some((name, kept)) = self.after_item_assignment(expr) {
+                    if matches!(kept, Val::Array(_)) {
+                        self.forget_data();
+                    }
+                    // The kernel's summary of its values no longer holds.
+                    self.bound_here.insert(name.clone());
+                    self.env.insert(name, kept);
+                    return;
+                }
                 if let Some(base) = base_name(expr) {
                     if matches!(
                         self.get(base),
@@ -691,5 +772,34 @@ pub(super) fn unpacked_parts(val: Val, elts: &[Target]) -> Vec<Val> {
             items
         }
         _ => vec![Val::Unknown; elts.len()],
+    }
+}
+
+/// A list of one length, or an array of one shape and dtype, before and after a change in place
+/// (a loop's pass, an item assignment): that length or shape, its values unknown.
+fn same_size_after(before: &Val, after: &Val) -> Option<Val> {
+    match (before, after) {
+        (Val::Items { .. } | Val::Sized { .. }, Val::Items { .. } | Val::Sized { .. }) => {
+            let (Some(("list", n)), Some(("list", m))) = (before.sized(), after.sized()) else {
+                return None;
+            };
+            (n == m).then(|| Val::Sized {
+                type_name: "list".into(),
+                len: n,
+            })
+        }
+        (Val::Array(a), Val::Array(b))
+            if a.lib == b.lib && a.shape == b.shape && a.dtype == b.dtype =>
+        {
+            Some(Val::Array(crate::semantics::abstract_value::ArrayVal {
+                has_nan: None,
+                csv_object_column: None,
+                origin: None,
+                non_integer: None,
+                maybe_not_ndarray: a.maybe_not_ndarray || b.maybe_not_ndarray,
+                ..a.clone()
+            }))
+        }
+        _ => None,
     }
 }
