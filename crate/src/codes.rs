@@ -329,6 +329,12 @@ rules! {
         crashing: "plt.plot([1, 2, 3], [4, 5])",
         running: "plt.plot([1, 2, 3], [4, 5, 6])",
     }
+    TfDtypeMismatch = "tf-dtype-mismatch", Error, "Keras" {
+        catches: "TensorFlow arithmetic, comparisons, `@` and elementwise functions (`tf.add`, `tf.multiply`, `tf.matmul`, ...) of tensors of two dtypes (`tf.constant([1, 2])` is int32, `tf.ones` float32), or of an integer tensor and a float",
+        why: "TensorFlow does not promote dtypes: InvalidArgumentError: cannot compute AddV2 as input #1 was expected to be a int32 tensor but is a float tensor (TypeError for `/` and for a Python float)",
+        crashing: "tf.constant([1, 2]) + tf.ones(2)",
+        running: "tf.cast(tf.constant([1, 2]), tf.float32) + tf.ones(2)",
+    }
     KerasInputMismatch = "keras-input-mismatch", Error, "Keras" {
         catches: "data whose shape the model's inputs reject; layers built on a tensor of a rank they reject, or reshaped to another size",
         why: "ValueError: Input 0 of layer ... is incompatible with the layer",

@@ -18,6 +18,7 @@ pub mod pytypes;
 pub mod shapes;
 pub mod sklearn;
 pub mod targets;
+pub mod tf_dtypes;
 pub mod torch;
 pub mod truth;
 pub mod value_checks;
@@ -65,6 +66,7 @@ impl Checks for AllRules {
         keras::check(w, expr, out);
         torch::check(w, expr, out);
         torch::check_tensor_ops(w, expr, out);
+        tf_dtypes::check(w, expr, out);
     }
 
     fn comprehension(&self, w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {

@@ -138,15 +138,28 @@ pub fn call_result(w: &dyn Eval, path: &str, args: &[Expr], keywords: &[Keyword]
             .all(|k| k.name.as_deref().is_some_and(|n| allowed.contains(&n)))
     };
     let shape_arg = |e: &Expr| int_tuple(w, e).filter(|s| s.iter().all(|&d| d >= 0));
-    // A `dtype=` other than the default: the dtype is not followed.
-    let dtype = |default: &'static str| kw(keywords, "dtype").is_none().then_some(default);
+    // The default dtype, or the one `dtype=` names (`tf.int32`, 'int32'); unknown otherwise.
+    let given = kw(keywords, "dtype").map(|e| dtype_named(w, e));
+    let dtype = |default: &'static str| match &given {
+        None => Some(default.to_string()),
+        Some(named) => named.clone(),
+    };
     match name {
-        "constant" | "convert_to_tensor" | "Variable" if args.len() == 1 && only(&["name"]) => {
-            converted(w, &args[0])
+        "constant" | "convert_to_tensor" | "Variable"
+            if args.len() == 1 && only(&["name", "dtype"]) =>
+        {
+            let Val::Array(t) = converted(w, &args[0])? else {
+                return None;
+            };
+            let dtype = match given {
+                None => t.dtype.clone(),
+                Some(named) => named,
+            };
+            Some(tensor(t.shape, dtype.as_deref()))
         }
         "zeros" | "ones" if args.len() <= 1 && only(&["shape", "dtype", "name"]) => {
             let shape = shape_arg(args.first().or_else(|| kw(keywords, "shape"))?)?;
-            Some(tensor(shape, dtype("float32")))
+            Some(tensor(shape, dtype("float32").as_deref()))
         }
         "fill" if args.len() == 2 && only(&["name"]) => {
             let shape = shape_arg(&args[0])?;
@@ -154,7 +167,7 @@ pub fn call_result(w: &dyn Eval, path: &str, args: &[Expr], keywords: &[Keyword]
         }
         _ if SAMPLERS.contains(&name) => {
             let shape = shape_arg(args.first().or_else(|| kw(keywords, "shape"))?)?;
-            Some(tensor(shape, dtype("float32")))
+            Some(tensor(shape, dtype("float32").as_deref()))
         }
         "zeros_like" | "ones_like" | "identity" | "stop_gradient" if args.len() == 1 => {
             let t = as_tensor(w, &args[0])?;
@@ -166,7 +179,7 @@ pub fn call_result(w: &dyn Eval, path: &str, args: &[Expr], keywords: &[Keyword]
                 Some(e) => int_of(w, e).filter(|m| *m >= 0)?,
                 None => n,
             };
-            Some(tensor(vec![n, m], dtype("float32")))
+            Some(tensor(vec![n, m], dtype("float32").as_deref()))
         }
         "range" if only(&[]) && !args.is_empty() && args.len() <= 3 => {
             let n: Vec<i64> = args.iter().map(|a| int_of(w, a)).collect::<Option<_>>()?;
@@ -190,7 +203,7 @@ pub fn call_result(w: &dyn Eval, path: &str, args: &[Expr], keywords: &[Keyword]
         }
         "cast" if args.len() == 2 && only(&[]) => {
             let t = as_tensor(w, &args[0])?;
-            Some(tensor(t.shape, None))
+            Some(tensor(t.shape, dtype_named(w, &args[1]).as_deref()))
         }
         "matmul" if args.len() == 2 && only(&[]) => {
             let (a, b) = (as_tensor(w, &args[0])?, as_tensor(w, &args[1])?);
@@ -199,7 +212,7 @@ pub fn call_result(w: &dyn Eval, path: &str, args: &[Expr], keywords: &[Keyword]
         "concat" | "stack" => joined(w, name, args, keywords),
         _ if broadcasts_elementwise(name) && args.len() == 2 && only(&["name"]) => {
             let (a, b) = operands(w, &args[0], &args[1])?;
-            Some(tensor(broadcast(&a.shape, &b.shape)?, None))
+            Some(tensor(broadcast(&a.shape, &b.shape)?, same_dtype(&a, &b)))
         }
         _ if (UNARY_UFUNCS.contains(&name) || UNARY.contains(&name)) && args.len() == 1 => {
             let t = as_tensor(w, &args[0])?;
@@ -227,6 +240,50 @@ pub fn call_result(w: &dyn Eval, path: &str, args: &[Expr], keywords: &[Keyword]
             }
         }
     }
+}
+
+/// The dtype `e` names: `tf.float32`, `tf.dtypes.int32`, or a string such as `'int32'`.
+pub fn dtype_named(w: &dyn Eval, e: &Expr) -> Option<String> {
+    let name = match e.as_str_literal() {
+        Some(text) => text.to_string(),
+        None => {
+            let path = w.lib_path(e)?;
+            let name = path.strip_prefix("tensorflow.")?;
+            name.strip_prefix("dtypes.").unwrap_or(name).to_string()
+        }
+    };
+    DTYPES.contains(&name.as_str()).then_some(name)
+}
+
+/// TensorFlow's numeric and boolean dtypes.
+const DTYPES: &[&str] = &[
+    "float16",
+    "bfloat16",
+    "float32",
+    "float64",
+    "int8",
+    "int16",
+    "int32",
+    "int64",
+    "uint8",
+    "uint16",
+    "uint32",
+    "uint64",
+    "bool",
+    "complex64",
+    "complex128",
+];
+
+/// The dtype of both operands, when they share it (a number operand has none).
+fn same_dtype<'a>(a: &'a ArrayVal, b: &ArrayVal) -> Option<&'a str> {
+    a.dtype
+        .as_deref()
+        .filter(|d| b.dtype.as_deref() == Some(*d))
+}
+
+/// Is `dtype` one of TensorFlow's integer dtypes?
+pub fn is_integer_dtype(dtype: &str) -> bool {
+    dtype.starts_with("int") || dtype.starts_with("uint")
 }
 
 /// The operands of an elementwise TensorFlow function: tensors, or numbers (shape `()`).
