@@ -151,3 +151,8 @@ fn sklearn_inputs_of_fitted_models() {
 fn pandas_truth_values_of_series_and_frames() {
     family("pandas_truth_values.json");
 }
+
+#[test]
+fn keras_layer_lists_in_names_loops_and_functions() {
+    family("keras_layer_lists.json");
+}
