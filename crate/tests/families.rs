@@ -156,3 +156,8 @@ fn pandas_truth_values_of_series_and_frames() {
 fn keras_layer_lists_in_names_loops_and_functions() {
     family("keras_layer_lists.json");
 }
+
+#[test]
+fn sklearn_methods_estimators_lack() {
+    family("sklearn_methods_estimators_lack.json");
+}

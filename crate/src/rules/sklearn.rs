@@ -37,7 +37,7 @@ use crate::ir::{keyword, Expr, Keyword, Literal, TextRange};
 use crate::ir_scan::unpacks;
 use crate::semantics::abstract_value::{ArrayLib, Estimator, Val};
 use crate::semantics::sklearn_tables::{
-    ACCEPTS_NAN, NUMERIC_2D, SAMPLE_CHECKED, SCORER_NAMES, TEXT_2D,
+    ACCEPTS_NAN, METHOD_FLAGS, NUMERIC_2D, OUTPUT_METHODS, SAMPLE_CHECKED, SCORER_NAMES, TEXT_2D,
 };
 use crate::walker::state::Walker;
 
@@ -65,6 +65,50 @@ impl Estimator {
             Some(_) => None,
             None => self.kernel_params.get(name).cloned(),
         }
+    }
+
+    /// Is the boolean parameter `flag` certainly false: left at its default by the constructor
+    /// this cell ran, or reported false by the kernel (`'deprecated'`: the default of
+    /// `SVC(probability=...)` since scikit-learn 1.8)?
+    fn flag_off(&self, flag: &str) -> bool {
+        match self.params.get(flag) {
+            Some(Literal::Bool(false) | Literal::None | Literal::Int(0)) => true,
+            Some(_) => false,
+            None if self.constructed_at.is_some() => true,
+            None => matches!(
+                self.kernel_params.get(flag).map(String::as_str),
+                Some("False" | "None" | "0" | "'deprecated'")
+            ),
+        }
+    }
+
+    /// Why `self.<method>` raises AttributeError, for one of the methods `OUTPUT_METHODS`
+    /// lists: the class defines no such method, or defines it only for a flag left off.
+    fn lacked_method(&self, method: &str) -> Option<String> {
+        let (_, defined) = OUTPUT_METHODS.iter().find(|(c, _)| *c == self.class)?;
+        if !self.is_sklearn() || !OUTPUT_METHODS.iter().any(|(_, ms)| ms.contains(&method)) {
+            return None;
+        }
+        if !defined.contains(&method) {
+            return Some(format!(
+                "{} has no method {method} (of the prediction methods it has {})",
+                self.class,
+                if defined.is_empty() {
+                    "none".to_string()
+                } else {
+                    defined.join(", ")
+                }
+            ));
+        }
+        let (_, _, flag) = METHOD_FLAGS
+            .iter()
+            .find(|(c, m, _)| *c == self.class && *m == method)?;
+        self.flag_off(flag).then(|| {
+            format!(
+                "{} has {method} only when built with {flag}=True, and this one has {flag} off",
+                self.class
+            )
+        })
     }
 
     /// Does `fit`/`predict` certainly reject NaN in `X`?
@@ -545,6 +589,22 @@ fn learnt_attribute(w: &Walker, value: &Expr, attr: &str, range: TextRange) -> O
     ))
 }
 
+/// `model.predict_proba` (and the other methods of `OUTPUT_METHODS`) of an estimator that lacks
+/// the method.
+fn lacked_method(w: &Walker, value: &Expr, attr: &str, range: TextRange) -> Option<Diagnostic> {
+    let Val::Estimator(est) = w.eval(value) else {
+        return None;
+    };
+    let why = est.lacked_method(attr)?;
+    let name = w.shown(value, "the estimator");
+    let attr_range = TextRange::new(range.end.saturating_sub(attr.len() as u32), range.end);
+    Some(Diagnostic::error(
+        Rule::MissingAttribute,
+        format!("{name}.{attr}: {why}: AttributeError"),
+        attr_range,
+    ))
+}
+
 /// `pipe['clf']` and `pipe.named_steps['clf']` of a pipeline with no step of that name.
 fn missing_step(w: &Walker, value: &Expr, index: &Expr) -> Option<Diagnostic> {
     let step = index.as_str_literal()?;
@@ -581,7 +641,9 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
         return;
     }
     if let Expr::Attribute { value, attr, range } = expr {
-        if let Some(d) = learnt_attribute(w, value, attr, *range) {
+        if let Some(d) = learnt_attribute(w, value, attr, *range)
+            .or_else(|| lacked_method(w, value, attr, *range))
+        {
             out.push(d);
         }
         return;
@@ -715,6 +777,10 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
             | "inverse_transform"
     );
     let fits = matches!(attr.as_str(), "fit" | "fit_transform" | "fit_predict");
+    // (Reading a method the estimator lacks raises first: `lacked_method`.)
+    if uses_fitted && est.lacked_method(attr).is_some() {
+        return;
+    }
     if uses_fitted && est.fitted == Some(false) && est.unfitted_raises() {
         let where_ = if est.constructed_at.is_some() {
             "it was created in this cell and not fitted before"
