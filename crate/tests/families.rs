@@ -161,3 +161,8 @@ fn keras_layer_lists_in_names_loops_and_functions() {
 fn sklearn_methods_estimators_lack() {
     family("sklearn_methods_estimators_lack.json");
 }
+
+#[test]
+fn pandas_groupby_result_columns() {
+    family("pandas_groupby_results.json");
+}

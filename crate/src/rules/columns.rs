@@ -95,9 +95,9 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                         missing(w, value, &f, k, "", out);
                     }
                 }
-                Val::GroupBy(f) => {
+                Val::GroupBy(g) => {
                     if let Some(k) = keys(w, index) {
-                        missing(w, value, &f, k, "", out);
+                        missing(w, value, &g.frame, k, "", out);
                     }
                 }
                 _ => {}
@@ -189,7 +189,7 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
             }
             let f = match &base {
                 Val::Frame(f) => f,
-                Val::GroupBy(f) if matches!(attr.as_str(), "agg" | "aggregate") => f,
+                Val::GroupBy(g) if matches!(attr.as_str(), "agg" | "aggregate") => &g.frame,
                 _ => return,
             };
             let mut check_keys = |e: Option<&Expr>, what: &str| {

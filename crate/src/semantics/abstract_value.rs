@@ -20,7 +20,7 @@ pub enum Val {
     Lib(String),
     Frame(Frame),
     /// The result of `frame.groupby(...)`: selecting columns from it needs them in the frame.
-    GroupBy(Frame),
+    GroupBy(Grouped),
     Series(SeriesVal),
     Array(ArrayVal),
     Estimator(Estimator),
@@ -130,6 +130,26 @@ pub struct Frame {
     pub plain: bool,
     /// The index class the kernel reported (`RangeIndex`, ...), when known.
     pub index_class: Option<String>,
+    /// The columns a groupby made the index (its keys), which `reset_index()` moves back in
+    /// front of the columns.
+    pub index_keys: Option<Vec<String>>,
+}
+
+/// `frame.groupby(keys)` with keys that are columns of the frame.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Grouped {
+    pub frame: Frame,
+    pub keys: Vec<String>,
+    /// `as_index=` (`None`: not a literal).
+    pub as_index: Option<bool>,
+    /// The columns selected from it: `g[['a', 'b']]`, or `g['a']` (a SeriesGroupBy).
+    pub selection: Option<GroupSelection>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum GroupSelection {
+    Columns(Vec<String>),
+    Column(String),
 }
 
 impl Frame {
@@ -161,6 +181,7 @@ impl Frame {
             origin: self.origin.clone(),
             plain: self.plain,
             index_class: self.index_class.clone(),
+            index_keys: self.index_keys.clone(),
         }
     }
 
@@ -184,6 +205,8 @@ pub struct SeriesVal {
     pub name: Option<String>,
     /// A value the Series certainly holds that is not an integer (`non_integer`).
     pub non_integer: Option<f64>,
+    /// The columns a groupby made its index (`Frame::index_keys`).
+    pub index_keys: Option<Vec<String>>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -425,6 +448,7 @@ pub fn from_summary(name: &str, obj: &ObjectSummary) -> Val {
                     "pandas.core.frame.DataFrame" | "pandas.DataFrame"
                 ),
                 index_class: obj.str_fact(Category::R, "index").map(str::to_string),
+                index_keys: None,
             })
         }
         "series" => {
@@ -435,6 +459,7 @@ pub fn from_summary(name: &str, obj: &ObjectSummary) -> Val {
                 has_nan: obj.has_nan(),
                 name: obj.str_fact(Category::R, "name").map(str::to_string),
                 non_integer: non_integer(&values, obj.str_fact(Category::R, "dtype")),
+                index_keys: None,
             })
         }
         // Subclasses such as `numpy.matrix` (where `*` is a matrix product) are not followed.

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use crate::ir::{Expr, Keyword, Literal, SeqKind, TextRange};
 use crate::ir_scan::{str_list, unpacks};
 
-use super::abstract_value::{Column, Frame, SeriesVal, Val};
+use super::abstract_value::{Column, Frame, GroupSelection, Grouped, SeriesVal, Val};
 use super::eval::Eval;
 
 /// Public attributes and methods of `pandas.DataFrame` (pandas 1.x and 2.x together): `df.x` with one
@@ -390,6 +390,7 @@ pub fn new_series(w: &dyn Eval, args: &[Expr], keywords: &[Keyword]) -> Option<V
             .first()
             .and_then(|k| k.value.as_str_literal())
             .map(str::to_string),
+        index_keys: None,
     }))
 }
 
@@ -408,6 +409,21 @@ pub fn series_method_result(s: SeriesVal, attr: &str, args: &[Expr], keywords: &
             _ => Val::Unknown,
         },
         "value_counts" => Val::Series(SeriesVal::default()),
+        // A groupby's Series: its keys, then its values under its name.
+        "reset_index" if args.is_empty() && keywords.is_empty() => match (&s.index_keys, &s.name) {
+            (Some(keys), Some(name)) => match keys_in_front(keys, std::slice::from_ref(name)) {
+                Some(columns) => Val::Frame(Frame {
+                    width: Some(columns.len() as i64),
+                    columns: Some(columns),
+                    n_rows: s.len,
+                    plain: true,
+                    index_class: Some("RangeIndex".into()),
+                    ..Frame::default()
+                }),
+                None => Val::Unknown,
+            },
+            _ => Val::Unknown,
+        },
         _ => Val::Unknown,
     }
 }
@@ -488,6 +504,7 @@ pub fn joined(w: &dyn Eval, f: &Frame, args: &[Expr], keywords: &[Keyword]) -> V
         origin: f.origin.clone(),
         plain: f.plain,
         index_class: None,
+        index_keys: None,
     })
 }
 
@@ -972,6 +989,7 @@ pub fn frame_method_result(
                 .collect();
             Val::Frame(Frame {
                 index_class: None,
+                index_keys: None,
                 ..f.select(&keep)
             })
         }
@@ -1027,7 +1045,13 @@ pub fn frame_method_result(
                 })
             );
             if drop && args.is_empty() {
-                same(true, true, true)
+                match same(true, true, true) {
+                    Val::Frame(f) => Val::Frame(Frame {
+                        index_keys: None,
+                        ..f
+                    }),
+                    other => other,
+                }
             } else if args.is_empty()
                 && keywords.iter().all(|k| {
                     k.name.as_deref() == Some("drop")
@@ -1155,18 +1179,30 @@ pub fn frame_method_result(
         "melt" => melted(w, f, args, keywords),
         "groupby" => {
             let by = kw(keywords, "by").or(args.first());
-            let ok = by
-                .and_then(|b| keys(w, b))
-                .is_some_and(|k| k.iter().all(|k| f.has(&k.name) == Some(true)));
-            if ok
-                && args.len() <= 1
-                && kw(keywords, "level").is_none()
-                && kw(keywords, "axis").is_none()
+            let Some(keys) = by.and_then(|b| keys(w, b)) else {
+                return Val::Unknown;
+            };
+            if keys.iter().any(|k| f.has(&k.name) != Some(true))
+                || args.len() > 1
+                || kw(keywords, "level").is_some()
+                || kw(keywords, "axis").is_some()
             {
-                Val::GroupBy(f.clone())
-            } else {
-                Val::Unknown
+                return Val::Unknown;
             }
+            let as_index = match kw(keywords, "as_index") {
+                None => Some(true),
+                Some(Expr::Literal {
+                    value: Literal::Bool(b),
+                    ..
+                }) => Some(*b),
+                Some(_) => None,
+            };
+            Val::GroupBy(Grouped {
+                frame: f.clone(),
+                keys: keys.into_iter().map(|k| k.name).collect(),
+                as_index,
+                selection: None,
+            })
         }
         _ => Val::Unknown,
     }
@@ -1227,6 +1263,18 @@ fn index_as_column(f: &Frame) -> Val {
     let Some(cols) = &f.columns else {
         return Val::Unknown;
     };
+    if let Some(keys) = &f.index_keys {
+        return match keys_in_front(keys, cols) {
+            Some(columns) => Val::Frame(Frame {
+                width: Some(columns.len() as i64),
+                columns: Some(columns),
+                index_class: Some("RangeIndex".into()),
+                index_keys: None,
+                ..f.clone()
+            }),
+            None => Val::Unknown,
+        };
+    }
     if f.origin.is_some() || f.index_class.as_deref() != Some("RangeIndex") {
         return Val::Unknown;
     }
@@ -1246,6 +1294,110 @@ fn index_as_column(f: &Frame) -> Val {
         index_class: Some("RangeIndex".into()),
         ..f.clone()
     })
+}
+
+/// The groupby keys in front of `columns`, as `reset_index()` and `as_index=False` put them;
+/// `None` when a key is also a column (`reset_index` raises ValueError: already exists).
+fn keys_in_front(keys: &[String], columns: &[String]) -> Option<Vec<String>> {
+    if keys.iter().any(|k| columns.contains(k)) {
+        return None;
+    }
+    Some(keys.iter().chain(columns).cloned().collect())
+}
+
+/// Reductions of a groupby that give one value per group and column (or of the selected
+/// column), called without arguments: `mean`, `sum`, `count`, ...
+const GROUP_REDUCTIONS: &[&str] = &[
+    "sum", "mean", "median", "min", "max", "count", "first", "last", "std", "var", "sem", "prod",
+    "any", "all",
+];
+
+/// What a method of `df.groupby(keys)` gives, as far as columns go: reductions keep the value
+/// columns (those not keys, or those selected); `agg` with a dict of single functions the dict's
+/// keys, with named aggregations their names; the keys are the index (`reset_index()` brings
+/// them back), or columns in front with `as_index=False`. A list of functions (columns of two
+/// levels), arguments or anything else: unknown.
+pub fn grouped_result(g: &Grouped, method: &str, args: &[Expr], keywords: &[Keyword]) -> Val {
+    let Some(columns) = &g.frame.columns else {
+        return Val::Unknown;
+    };
+    let (values, series) = match &g.selection {
+        None => (
+            columns
+                .iter()
+                .filter(|c| !g.keys.contains(c))
+                .cloned()
+                .collect(),
+            None,
+        ),
+        Some(GroupSelection::Columns(cols)) => (cols.clone(), None),
+        Some(GroupSelection::Column(col)) => (vec![col.clone()], Some(col.clone())),
+    };
+    // (A key selected as well may stay among the columns.)
+    if values.iter().any(|c| g.keys.contains(c)) {
+        return Val::Unknown;
+    }
+    let single_function = |e: &Expr| e.as_str_literal().is_some();
+    let out: Vec<String> = match (method, args, keywords) {
+        (m, [], []) if GROUP_REDUCTIONS.contains(&m) => values,
+        ("agg" | "aggregate", [f], []) if single_function(f) => values,
+        ("agg" | "aggregate", [Expr::Dict { keys, values, .. }], []) if series.is_none() => {
+            if !values.iter().all(single_function) {
+                return Val::Unknown;
+            }
+            let Some(names) = keys
+                .iter()
+                .map(|k| k.as_ref()?.as_str_literal().map(str::to_string))
+                .collect::<Option<Vec<String>>>()
+            else {
+                return Val::Unknown;
+            };
+            names
+        }
+        // Named aggregation: `agg(total=('amount', 'sum'))`, one column per keyword.
+        ("agg" | "aggregate", [], kws) if series.is_none() && !kws.is_empty() => {
+            let named = kws.iter().all(|k| {
+                matches!(&k.value, Expr::Seq { kind: SeqKind::Tuple, elts, .. }
+                    if elts.len() == 2 && elts.iter().all(single_function))
+            });
+            if !named {
+                return Val::Unknown;
+            }
+            kws.iter().filter_map(|k| k.name.clone()).collect()
+        }
+        _ => return Val::Unknown,
+    };
+    // A reduction of one selected column is a Series named after it (with `as_index=False`, a
+    // frame of the keys and the column).
+    if let (Some(name), Some(true)) = (series, g.as_index) {
+        return Val::Series(SeriesVal {
+            name: Some(name),
+            index_keys: Some(g.keys.clone()),
+            ..SeriesVal::default()
+        });
+    }
+    let mut seen = std::collections::BTreeSet::new();
+    if !out.iter().all(|c| seen.insert(c.clone())) {
+        return Val::Unknown;
+    }
+    let frame = |columns: Vec<String>, index_keys: Option<Vec<String>>| {
+        Val::Frame(Frame {
+            width: Some(columns.len() as i64),
+            columns: Some(columns),
+            plain: true,
+            index_class: index_keys.is_none().then(|| "RangeIndex".to_string()),
+            index_keys,
+            ..Frame::default()
+        })
+    };
+    match g.as_index {
+        Some(true) => frame(out, Some(g.keys.clone())),
+        Some(false) => match keys_in_front(&g.keys, &out) {
+            Some(columns) => frame(columns, None),
+            None => Val::Unknown,
+        },
+        None => Val::Unknown,
+    }
 }
 
 /// String keys of a literal or of a name holding a known string (a loop over literals).
