@@ -334,29 +334,13 @@ fn text_reduction(w: &Walker, func: &Expr, args: &[Expr], keywords: &[Keyword]) 
                 Some(GroupSelection::Column(col)) => col == c,
             };
             let column = text_column(&g.frame, averaged)?;
-            let frame = grouped_frame(value);
+            // (`text_column` looks at kernel frames only, which carry their name.)
+            let frame = g.frame.origin.as_deref().unwrap_or("the frame");
             Some(format!(
-                "column '{column}' of {} holds text (str) and is not a group key: .{method}() of the groups raises TypeError: dtype 'str' does not support operation '{method}'; pass numeric_only=True, or select the numeric columns after groupby (groupby(...)[['a', 'b']])",
-                w.shown(frame, "the frame"),
+                "column '{column}' of {frame} holds text (str) and is not a group key: .{method}() of the groups raises TypeError: dtype 'str' does not support operation '{method}'; pass numeric_only=True, or select the numeric columns after groupby (groupby(...)[['a', 'b']])",
             ))
         }
         _ => None,
-    }
-}
-
-/// The frame of `frame.groupby(...)` or `frame.groupby(...)[cols]`, for messages (else the
-/// grouped value itself).
-fn grouped_frame(value: &Expr) -> &Expr {
-    let call = match value {
-        Expr::Subscript { value, .. } => value,
-        v => v,
-    };
-    match call {
-        Expr::Call { func, .. } => match &**func {
-            Expr::Attribute { value, attr, .. } if attr == "groupby" => value,
-            _ => call,
-        },
-        _ => call,
     }
 }
 
