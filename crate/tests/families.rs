@@ -166,3 +166,8 @@ fn sklearn_methods_estimators_lack() {
 fn pandas_groupby_result_columns() {
     family("pandas_groupby_results.json");
 }
+
+#[test]
+fn sklearn_text_through_splits_drops_and_feature_lists() {
+    family("sklearn_text_through_splits.json");
+}

@@ -113,6 +113,26 @@ pub struct Column {
     pub non_integer: Option<f64>,
     /// The column's dtype (`int64`, `object`, ...), when known.
     pub dtype: Option<String>,
+    /// `str_examples` holds every value (a list of strings written in the cell).
+    pub all_values: bool,
+}
+
+impl Column {
+    /// What is still known of the column in some (at least one) of its rows: when every value
+    /// is text that is no number, so is every value of the rows taken (those strings among
+    /// them).
+    pub fn in_some_rows(&self) -> Option<Column> {
+        let text_only = self.all_values
+            && !self.str_examples.is_empty()
+            && self.str_examples.iter().all(|s| not_a_float(s));
+        text_only.then(|| Column {
+            str_examples: self.str_examples.clone(),
+            has_nan: Some(false),
+            non_integer: None,
+            dtype: self.dtype.clone(),
+            all_values: false,
+        })
+    }
 }
 
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -425,6 +445,7 @@ pub fn from_summary(name: &str, obj: &ObjectSummary) -> Val {
                             has_nan,
                             non_integer: non_integer(v, obj.dtype_of_column(col)),
                             dtype: None,
+                            all_values: false,
                         },
                     );
                 }

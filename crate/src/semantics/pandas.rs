@@ -786,6 +786,7 @@ fn literal_column(value: &Val) -> Option<(i64, Column)> {
                 has_nan: Some(false),
                 non_integer: None,
                 dtype: None,
+                all_values: true,
             },
         )),
         v => {
@@ -797,6 +798,7 @@ fn literal_column(value: &Val) -> Option<(i64, Column)> {
                     has_nan: a.has_nan,
                     non_integer: a.non_integer,
                     dtype: None,
+                    all_values: false,
                 },
             ))
         }

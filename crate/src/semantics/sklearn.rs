@@ -168,8 +168,14 @@ pub fn split_result(w: &dyn Eval, value: &Expr, n_targets: usize) -> Option<Vec<
     for v in &vals {
         for rows in sizes {
             out.push(match v {
+                // Each part has one row at least (or the split raises).
                 Val::Frame(f) => Val::Frame(super::abstract_value::Frame {
                     n_rows: rows,
+                    column_info: f
+                        .column_info
+                        .iter()
+                        .filter_map(|(name, c)| Some((name.clone(), c.in_some_rows()?)))
+                        .collect(),
                     ..super::pandas::rows_of(f)
                 }),
                 Val::Series(s) => Val::Series(super::abstract_value::SeriesVal {

@@ -243,7 +243,12 @@ impl<'a> Walker<'a> {
                                 Val::Unknown
                             };
                         }
-                        if let Some(cols) = str_list(index) {
+                        // `df[['a', 'b']]`, or `df[features]` of a list of known strings.
+                        let listed = str_list(index).or_else(|| match self.eval(index) {
+                            Val::Strs { type_name, items } if type_name == "list" => Some(items),
+                            _ => None,
+                        });
+                        if let Some(cols) = listed {
                             return if cols.iter().all(|c| f.has(c) == Some(true)) {
                                 Val::Frame(f.select(&cols))
                             } else {
