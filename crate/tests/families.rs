@@ -171,3 +171,8 @@ fn pandas_groupby_result_columns() {
 fn sklearn_text_through_splits_drops_and_feature_lists() {
     family("sklearn_text_through_splits.json");
 }
+
+#[test]
+fn sklearn_column_transformer_selections() {
+    family("sklearn_column_transformers.json");
+}

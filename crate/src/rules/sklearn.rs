@@ -9,6 +9,10 @@
 //!   data (`NUMERIC_2D`, and the encoders of `TEXT_2D`).
 //! - `bad-arguments`: `fit(X)` without `y` of a classifier or regressor (`SAMPLE_CHECKED`).
 //! - `missing-key`: `pipe['clf']`, `pipe.named_steps['clf']` naming no step of the pipeline.
+//! - `missing-attribute`: a prediction method the estimator's class lacks (`OUTPUT_METHODS`), or
+//!   has only with a flag left off (`METHOD_FLAGS`: `SVC(probability=True)`).
+//! - `missing-column`: `fit` of a ColumnTransformer built in this cell (or a pipeline starting with
+//!   one) on a frame that lacks a column it selects by name.
 //! - `sklearn-string-input`: a frame with a column of non-numeric strings into an estimator that
 //!   only takes numbers (encoders and vectorizers are not in the table).
 //! - `sklearn-nan-input`: data with NaN into an estimator that rejects NaN (scalers, tree models,
@@ -837,6 +841,12 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
     if (!uses_fitted && !fits) || !est.is_sklearn() {
         return;
     }
+    if fits {
+        if let Some(d) = unselectable_columns(w, &est, args, keywords) {
+            out.push(d);
+            return;
+        }
+    }
     if fits && class.starts_with("LogisticRegression") {
         if let Some(msg) = logistic_params(&est) {
             out.push(Diagnostic::error(Rule::SklearnBadParams, msg, *range));
@@ -924,6 +934,44 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
             }
         }
     }
+}
+
+/// `fit(X)` of a ColumnTransformer built in this cell (or of a pipeline that starts with one)
+/// that selects by name a column the frame `X` lacks: ValueError.
+fn unselectable_columns(
+    w: &Walker,
+    est: &Estimator,
+    args: &[Expr],
+    keywords: &[Keyword],
+) -> Option<Diagnostic> {
+    let ct = first_validator(est);
+    if ct.class != "ColumnTransformer" || ct.constructed_at.is_none() {
+        return None;
+    }
+    let x = x_arg(args, keywords)?;
+    let Val::Frame(f) = w.eval(x) else {
+        return None;
+    };
+    let columns = f.columns.as_ref()?;
+    let missing: Vec<String> = ct
+        .selected_columns
+        .iter()
+        .filter(|c| !columns.contains(c))
+        .cloned()
+        .collect();
+    let first = missing.first()?;
+    let mut message = format!(
+        "the ColumnTransformer selects {} that {} lacks ({} columns: {})",
+        super::list_preview(&missing, 3),
+        w.shown(x, "X"),
+        columns.len(),
+        super::list_preview(columns, 6)
+    );
+    if let Some(s) = super::suggest(first, columns.iter().map(String::as_str)) {
+        message.push_str(&format!("; did you mean '{s}'?"));
+    }
+    message.push_str(": ValueError (a selected column is not a column of the dataframe)");
+    Some(Diagnostic::error(Rule::MissingColumn, message, x.range()))
 }
 
 /// What certainly makes `X` (shown as `xname`) unfit for an estimator that takes numbers only,

@@ -294,6 +294,9 @@ pub struct Estimator {
     pub step_names: Vec<String>,
     /// A key of a search's parameter grid that its pipeline has no parameter for: `fit` raises.
     pub invalid_grid_key: Option<String>,
+    /// Column names a ColumnTransformer built in this cell selects (the selections written as
+    /// strings or lists of strings; `make_column_selector` and positions are left out).
+    pub selected_columns: Vec<String>,
 }
 
 /// `"<class 'a.B'>"` -> `"a.B"`.
@@ -536,6 +539,7 @@ pub fn from_summary(name: &str, obj: &ObjectSummary) -> Val {
                 })
                 .unwrap_or_default(),
             invalid_grid_key: None,
+            selected_columns: Vec::new(),
             kernel_params: obj
                 .representation
                 .get("params")
