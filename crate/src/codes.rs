@@ -246,7 +246,7 @@ rules! {
         running: "LinearRegression().fit(np.ones((10, 2)), np.ones(10))",
     }
     Sklearn1dInput = "sklearn-1d-input", Error, "scikit-learn" {
-        catches: "a 1-D array, list or Series where an estimator (the encoders too) needs a 2-D X",
+        catches: "a 1-D array, list or Series where an estimator (the encoders too) needs a 2-D X; a frame or array of several columns into `LabelEncoder`, which encodes one",
         why: "input validation refuses 1-D data: ValueError: Expected 2D array, got 1D array instead",
         crashing: "model.fit(df['Age'], y)",
         running: "model.fit(df[['Age']], y)",

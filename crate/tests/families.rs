@@ -168,7 +168,7 @@ fn pandas_groupby_result_columns() {
 }
 
 #[test]
-fn sklearn_text_through_splits_drops_and_feature_lists() {
+fn sklearn_text_through_splits_feature_lists_and_label_encoders() {
     family("sklearn_text_through_splits.json");
 }
 

@@ -6,7 +6,8 @@
 //! - `sklearn-feature-mismatch`: data whose column count or names differ from what the estimator
 //!   was fitted on (`n_features_in_`, `feature_names_in_`).
 //! - `sklearn-1d-input`: a Series, 1-D array or flat list as `X` of an estimator that needs 2-D
-//!   data (`NUMERIC_2D`, and the encoders of `TEXT_2D`).
+//!   data (`NUMERIC_2D`, and the encoders of `TEXT_2D`); several columns into `LabelEncoder`,
+//!   which takes one.
 //! - `bad-arguments`: `fit(X)` without `y` of a classifier or regressor (`SAMPLE_CHECKED`).
 //! - `missing-key`: `pipe['clf']`, `pipe.named_steps['clf']` naming no step of the pipeline.
 //! - `missing-attribute`: a prediction method the estimator's class lacks (`OUTPUT_METHODS`), or
@@ -181,6 +182,24 @@ fn x_problem(w: &Walker, est: &Estimator, x: &Expr, call: &str) -> Option<Diagno
         format!("{} (the first step of {})", first.class, est.class)
     };
     let class_of_first = first.class.as_str();
+    // LabelEncoder encodes one target column (`column_or_1d`): a single column is flattened,
+    // several raise.
+    if est.is_sklearn() && est.class == "LabelEncoder" {
+        let width = match &xv {
+            Val::Frame(f) => f.n_columns(),
+            Val::Array(a) if a.shape.len() == 2 => Some(a.shape[1]),
+            _ => None,
+        };
+        if let Some(width) = width.filter(|w| *w >= 2) {
+            return Some(Diagnostic::error(
+                Rule::Sklearn1dInput,
+                format!(
+                    "{call} encodes one column of labels, but {xname} has {width} columns: ValueError: y should be a 1d array; encode each column on its own (df[col]), or use OrdinalEncoder for several"
+                ),
+                x.range(),
+            ));
+        }
+    }
     if first.is_sklearn()
         && (NUMERIC_2D.contains(&class_of_first) || TEXT_2D.contains(&class_of_first))
     {
