@@ -176,3 +176,8 @@ fn sklearn_text_through_splits_feature_lists_and_label_encoders() {
 fn sklearn_column_transformer_selections() {
     family("sklearn_column_transformers.json");
 }
+
+#[test]
+fn pandas_text_row_labels_of_range_indexes() {
+    family("pandas_row_labels.json");
+}

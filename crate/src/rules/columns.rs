@@ -108,6 +108,10 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
             } = &**value
             {
                 if attr == "loc" || attr == "at" {
+                    if let Some(d) = text_label_of_range_index(w, base, index) {
+                        out.push(d);
+                        return;
+                    }
                     if let (
                         Val::Frame(f),
                         Expr::Seq {
@@ -317,6 +321,47 @@ fn named_aggregation_column<'e>(w: &Walker, e: &'e Expr) -> Option<Key<'e>> {
         range: column.range(),
         literal: Some(column),
     })
+}
+
+/// `df.loc['Alice']`, `df.loc['Alice', 'age']`, `df.at['Alice', 'age']` read from a frame whose
+/// index is a RangeIndex (or rows of one): it holds numbers only, so a text label is no row:
+/// KeyError.
+fn text_label_of_range_index(w: &Walker, frame_expr: &Expr, index: &Expr) -> Option<Diagnostic> {
+    let Val::Frame(f) = w.eval(frame_expr) else {
+        return None;
+    };
+    if !f.plain || f.index_class.as_deref() != Some("RangeIndex") {
+        return None;
+    }
+    let rows = match index {
+        Expr::Seq {
+            kind: SeqKind::Tuple,
+            elts,
+            ..
+        } if elts.len() == 2 => &elts[0],
+        Expr::Seq {
+            kind: SeqKind::Tuple,
+            ..
+        } => return None,
+        rows => rows,
+    };
+    let label = match w.eval(rows) {
+        Val::Str(s) => s,
+        _ => return None,
+    };
+    let name = frame_name(w, frame_expr, &f);
+    let hint = if f.has(&label) == Some(true) {
+        format!("'{label}' is a column: select it with {name}['{label}']")
+    } else {
+        format!("set a text index first ({name}.set_index(...)), or select rows with a mask")
+    };
+    Some(Diagnostic::error(
+        Rule::MissingColumn,
+        format!(
+            "'{label}' is no row label of {name}, whose row labels are numbers only (a RangeIndex): KeyError: '{label}'; {hint}"
+        ),
+        rows.range(),
+    ))
 }
 
 /// `df.drop('Survived')`: without `axis=1` drop looks for the label among the rows, and an index

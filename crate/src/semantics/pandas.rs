@@ -1075,9 +1075,17 @@ pub fn frame_method_result(
             if !args.is_empty() || kw(keywords, "mapper").is_some() {
                 return Val::Unknown;
             }
+            // `index=` renames row labels: the index is no longer a RangeIndex.
+            let relabelled = |v: Val| match v {
+                Val::Frame(f) if kw(keywords, "index").is_some() => Val::Frame(Frame {
+                    index_class: None,
+                    ..f
+                }),
+                v => v,
+            };
             let Some(cols_expr) = kw(keywords, "columns") else {
                 return if kw(keywords, "index").is_some() {
-                    same(true, true, true)
+                    relabelled(same(true, true, true))
                 } else {
                     Val::Unknown
                 };
@@ -1111,11 +1119,11 @@ pub fn frame_method_result(
             if !renamed.iter().all(|c| seen.insert(c.clone())) {
                 return Val::Unknown;
             }
-            Val::Frame(Frame {
+            relabelled(Val::Frame(Frame {
                 columns: Some(renamed),
                 column_info: Default::default(),
                 ..f.clone()
-            })
+            }))
         }
         "assign" => {
             if !args.is_empty() {
