@@ -163,7 +163,7 @@ fn sklearn_methods_estimators_lack() {
 }
 
 #[test]
-fn pandas_groupby_result_columns() {
+fn pandas_groupby_and_pivot_table_result_columns() {
     family("pandas_groupby_results.json");
 }
 

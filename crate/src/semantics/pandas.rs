@@ -516,27 +516,22 @@ pub fn new_frame(w: &dyn Eval, path: &str, args: &[Expr], keywords: &[Keyword]) 
         "pandas.Series" => return new_series(w, args, keywords),
         "pandas.concat" => return concatenated(w, args, keywords),
         "pandas.read_csv" | "pandas.read_table" => return read_columns(w, args, keywords),
-        "pandas.merge" | "pandas.melt" => {
+        "pandas.merge" | "pandas.melt" | "pandas.pivot_table" => {
+            let data_keyword = match path {
+                "pandas.merge" => "left",
+                "pandas.melt" => "frame",
+                _ => "data",
+            };
             let (data, rest) = match args.split_first() {
                 Some((data, rest)) => (data, rest),
-                None => (
-                    kw(
-                        keywords,
-                        if path == "pandas.merge" {
-                            "left"
-                        } else {
-                            "frame"
-                        },
-                    )?,
-                    args,
-                ),
+                None => (kw(keywords, data_keyword)?, args),
             };
             let Val::Frame(f) = w.eval(data) else {
                 return None;
             };
             let keywords: Vec<Keyword> = keywords
                 .iter()
-                .filter(|k| !matches!(k.name.as_deref(), Some("left" | "frame")))
+                .filter(|k| k.name.as_deref() != Some(data_keyword))
                 .cloned()
                 .collect();
             let method = path.trim_start_matches("pandas.");
@@ -1187,6 +1182,7 @@ pub fn frame_method_result(
             None => Val::Unknown,
         },
         "melt" => melted(w, f, args, keywords),
+        "pivot_table" => pivot_table(w, f, args, keywords),
         "groupby" => {
             let by = kw(keywords, "by").or(args.first());
             let Some(keys) = by.and_then(|b| keys(w, b)) else {
@@ -1216,6 +1212,49 @@ pub fn frame_method_result(
         }
         _ => Val::Unknown,
     }
+}
+
+/// `f.pivot_table(values=[...], index=[...])` without `columns=`: one column per value column
+/// (aggregated by one function), the index keys in the index (`reset_index()` brings them back).
+/// With `columns=` the column labels come from the data: unknown.
+fn pivot_table(w: &dyn Eval, f: &Frame, args: &[Expr], keywords: &[Keyword]) -> Val {
+    const PLAIN: &[&str] = &[
+        "values",
+        "index",
+        "aggfunc",
+        "fill_value",
+        "dropna",
+        "sort",
+        "observed",
+    ];
+    let param = |name: &str, at: usize| kw(keywords, name).or(args.get(at));
+    if args.len() > 2
+        || keywords
+            .iter()
+            .any(|k| !k.name.as_deref().is_some_and(|n| PLAIN.contains(&n)))
+        || param("aggfunc", 3).is_some_and(|a| a.as_str_literal().is_none())
+    {
+        return Val::Unknown;
+    }
+    let (Some(values), Some(index)) = (param("values", 0), param("index", 1)) else {
+        return Val::Unknown;
+    };
+    let (Some(values), Some(index)) = (keys(w, values), keys(w, index)) else {
+        return Val::Unknown;
+    };
+    let values: Vec<String> = values.into_iter().map(|k| k.name).collect();
+    let index: Vec<String> = index.into_iter().map(|k| k.name).collect();
+    let known = |c: &String| f.has(c) == Some(true);
+    if !values.iter().all(known) || !index.iter().all(known) {
+        return Val::Unknown;
+    }
+    Val::Frame(Frame {
+        width: Some(values.len() as i64),
+        columns: Some(values),
+        plain: true,
+        index_keys: Some(index),
+        ..Frame::default()
+    })
 }
 
 /// `f.melt(id_vars=[...], ...)`: the id columns, then the variable and value columns. The
