@@ -11,7 +11,8 @@
 //! - `bad-arguments`: `fit(X)` without `y` of a classifier or regressor (`SAMPLE_CHECKED`).
 //! - `missing-key`: `pipe['clf']`, `pipe.named_steps['clf']` naming no step of the pipeline.
 //! - `missing-attribute`: a prediction method the estimator's class lacks (`OUTPUT_METHODS`), or
-//!   has only with a flag left off (`METHOD_FLAGS`: `SVC(probability=True)`).
+//!   has only with a flag left off (`METHOD_FLAGS`: `SVC(probability=True)`); of a pipeline
+//!   built in the cell, its last step's (every step's for `inverse_transform`).
 //! - `missing-column`: `fit` of a ColumnTransformer built in this cell (or a pipeline starting with
 //!   one) on a frame that lacks a column it selects by name.
 //! - `sklearn-string-input`: a frame with a column of non-numeric strings into an estimator that
@@ -90,6 +91,21 @@ impl Estimator {
     /// Why `self.<method>` raises AttributeError, for one of the methods `OUTPUT_METHODS`
     /// lists: the class defines no such method, or defines it only for a flag left off.
     fn lacked_method(&self, method: &str) -> Option<String> {
+        // A pipeline has a method when its last step has it; `inverse_transform` when every
+        // step has it.
+        if self.class == "Pipeline" && self.is_sklearn() {
+            let steps: &[Estimator] = match method {
+                "inverse_transform" => &self.inner,
+                _ => self.inner.last().map(std::slice::from_ref)?,
+            };
+            let (step, why) = steps
+                .iter()
+                .find_map(|s| Some((s, s.lacked_method(method)?)))?;
+            return Some(format!(
+                "its step {} lacks it, so the pipeline does too: {why}",
+                step.class
+            ));
+        }
         let (_, defined) = OUTPUT_METHODS.iter().find(|(c, _)| *c == self.class)?;
         if !self.is_sklearn() || !OUTPUT_METHODS.iter().any(|(_, ms)| ms.contains(&method)) {
             return None;
