@@ -181,3 +181,8 @@ fn sklearn_column_transformer_selections() {
 fn pandas_text_row_labels_of_range_indexes() {
     family("pandas_row_labels.json");
 }
+
+#[test]
+fn pandas_get_dummies_result_columns() {
+    family("pandas_get_dummies.json");
+}

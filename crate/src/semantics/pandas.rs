@@ -515,6 +515,7 @@ pub fn new_frame(w: &dyn Eval, path: &str, args: &[Expr], keywords: &[Keyword]) 
     match path {
         "pandas.Series" => return new_series(w, args, keywords),
         "pandas.concat" => return concatenated(w, args, keywords),
+        "pandas.get_dummies" => return dummies(w, args, keywords),
         "pandas.read_csv" | "pandas.read_table" => return read_columns(w, args, keywords),
         "pandas.merge" | "pandas.melt" | "pandas.pivot_table" => {
             let data_keyword = match path {
@@ -574,6 +575,100 @@ pub fn new_frame(w: &dyn Eval, path: &str, args: &[Expr], keywords: &[Keyword]) 
         width: Some(columns.len() as i64),
         columns: Some(columns),
         plain: true,
+        ..Frame::default()
+    }))
+}
+
+/// `pd.get_dummies(frame, ...)` of a frame whose text columns were written in the cell (every
+/// value known): the other columns, then `{prefix}{prefix_sep}{value}` for each value of each
+/// encoded column, sorted (the first left out with `drop_first=True`; `_nan` added with
+/// `dummy_na=True`). Encoded are the `columns=` given, or every text column; a column whose
+/// values or dtype are not known makes the result unknown.
+fn dummies(w: &dyn Eval, args: &[Expr], keywords: &[Keyword]) -> Option<Val> {
+    const KNOWN: &[&str] = &[
+        "data",
+        "columns",
+        "prefix",
+        "prefix_sep",
+        "drop_first",
+        "dummy_na",
+        "dtype",
+        "sparse",
+    ];
+    if args.len() > 1
+        || keywords
+            .iter()
+            .any(|k| !k.name.as_deref().is_some_and(|n| KNOWN.contains(&n)))
+    {
+        return None;
+    }
+    let Val::Frame(f) = w.eval(args.first().or_else(|| kw(keywords, "data"))?) else {
+        return None;
+    };
+    let columns = f.columns.as_ref()?;
+    let flag = |name: &str| match kw(keywords, name) {
+        None => Some(false),
+        Some(Expr::Literal {
+            value: Literal::Bool(b),
+            ..
+        }) => Some(*b),
+        Some(_) => None,
+    };
+    // A string keyword: `Some(None)` when not given, `None` when not a string literal.
+    let text = |name: &str| match kw(keywords, name) {
+        None => Some(None),
+        Some(e) => e.as_str_literal().map(|s| Some(s.to_string())),
+    };
+    let (drop_first, dummy_na) = (flag("drop_first")?, flag("dummy_na")?);
+    let prefix = text("prefix")?;
+    let sep = text("prefix_sep")?.unwrap_or_else(|| "_".to_string());
+    // Every value of a text column written in the cell, or `None` (not text, or not known).
+    let values_of = |c: &str| {
+        let info = f.column_info.get(c)?;
+        (info.all_values && info.dtype.as_deref() == Some("str")).then_some(&info.str_examples)
+    };
+    let encoded: Vec<String> = match kw(keywords, "columns") {
+        Some(e) => keys(w, e)?.into_iter().map(|k| k.name).collect(),
+        None => {
+            let mut encoded = Vec::new();
+            for c in columns {
+                match f.column_info.get(c).and_then(|i| i.dtype.as_deref()) {
+                    Some("str") => encoded.push(c.clone()),
+                    Some("int64" | "float64") => {}
+                    _ => return None,
+                }
+            }
+            encoded
+        }
+    };
+    let mut out: Vec<String> = columns
+        .iter()
+        .filter(|c| !encoded.contains(c))
+        .cloned()
+        .collect();
+    for c in &encoded {
+        let mut values = values_of(c)?.clone();
+        values.sort();
+        values.dedup();
+        if drop_first && !values.is_empty() {
+            values.remove(0);
+        }
+        if dummy_na {
+            values.push("nan".into());
+        }
+        let prefix = prefix.as_ref().unwrap_or(c);
+        out.extend(values.iter().map(|v| format!("{prefix}{sep}{v}")));
+    }
+    let mut seen = std::collections::BTreeSet::new();
+    if !out.iter().all(|c| seen.insert(c.clone())) {
+        return None;
+    }
+    Some(Val::Frame(Frame {
+        width: Some(out.len() as i64),
+        columns: Some(out),
+        n_rows: f.n_rows,
+        plain: true,
+        index_class: f.index_class.clone(),
         ..Frame::default()
     }))
 }
