@@ -57,6 +57,12 @@ fn missing(
         } else if w.ctx.history.dropped.contains(&key.name) {
             msg.push_str("; an earlier cell dropped it");
             true
+        } else if f.index_keys.as_ref().is_some_and(|k| k.contains(&key.name)) {
+            // A groupby or pivot_table key: another column is no fix.
+            msg.push_str(&format!(
+                "; the grouping made it the index: {name}.reset_index() brings it back as a column"
+            ));
+            true
         } else {
             false
         };
