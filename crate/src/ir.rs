@@ -49,6 +49,13 @@ pub fn keyword<'e>(keywords: &'e [Keyword], name: &str) -> Option<&'e Expr> {
         .map(|k| &k.value)
 }
 
+/// Are all keywords named, and named among `allowed` (no `**kwargs`, no other keyword)?
+pub fn keywords_within(keywords: &[Keyword], allowed: &[&str]) -> bool {
+    keywords
+        .iter()
+        .all(|k| k.name.as_deref().is_some_and(|n| allowed.contains(&n)))
+}
+
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub enum SeqKind {
     List,

@@ -688,29 +688,23 @@ fn tensorflow_problem(
             let tensors = tensorflow::listed_tensors(w, args.first()?)?;
             let first = tensors.first()?;
             let at = |k: usize| w.shown(&elts[k], "a tensor");
-            if name == "stack" {
+            let (rule, k, lead, joiner) = if name == "stack" {
                 let k = tensors.iter().position(|t| t.shape != first.shape)?;
-                return Some(Diagnostic::error(
-                    Rule::ShapeStack,
-                    format!(
-                        "tf.stack needs tensors of one shape, but {} has shape {} and {} has shape {}: InvalidArgumentError",
-                        at(0),
-                        tuple_text(&first.shape),
-                        at(k),
-                        tuple_text(&tensors[k].shape)
-                    ),
-                    range,
-                ));
-            }
-            let axis = int_of(w, tensorflow::join_axis(name, args, keywords)?)?;
-            let axis = crate::semantics::numpy::normalize(axis, first.shape.len() as i64)?;
-            let k = tensors
-                .iter()
-                .position(|t| !joins(&first.shape, &t.shape, axis))?;
+                let lead = "tf.stack needs tensors of one shape, but".to_string();
+                (Rule::ShapeStack, k, lead, "and")
+            } else {
+                let axis = int_of(w, tensorflow::join_axis(name, args, keywords)?)?;
+                let axis = crate::semantics::numpy::normalize(axis, first.shape.len() as i64)?;
+                let k = tensors
+                    .iter()
+                    .position(|t| !joins(&first.shape, &t.shape, axis))?;
+                let lead = format!("tf.concat along axis {axis}:");
+                (Rule::ShapeConcatenate, k, lead, "but")
+            };
             Some(Diagnostic::error(
-                Rule::ShapeConcatenate,
+                rule,
                 format!(
-                    "tf.concat along axis {axis}: {} has shape {} but {} has shape {}: InvalidArgumentError",
+                    "{lead} {} has shape {} {joiner} {} has shape {}: InvalidArgumentError",
                     at(0),
                     tuple_text(&first.shape),
                     at(k),

@@ -414,11 +414,7 @@ pub fn call_result(w: &dyn Eval, path: &str, args: &[Expr], keywords: &[Keyword]
         return None;
     }
     let name = path.strip_prefix("numpy.")?;
-    let only = |allowed: &[&str]| {
-        keywords
-            .iter()
-            .all(|k| k.name.as_deref().is_some_and(|n| allowed.contains(&n)))
-    };
+    let only = |allowed: &[&str]| crate::ir::keywords_within(keywords, allowed);
     let np = ArrayLib::Numpy;
     match name {
         "zeros" | "ones" | "empty" | "full" => {

@@ -132,11 +132,7 @@ pub fn call_result(w: &dyn Eval, path: &str, args: &[Expr], keywords: &[Keyword]
         return None;
     }
     let name = tf_name(path)?;
-    let only = |allowed: &[&str]| {
-        keywords
-            .iter()
-            .all(|k| k.name.as_deref().is_some_and(|n| allowed.contains(&n)))
-    };
+    let only = |allowed: &[&str]| crate::ir::keywords_within(keywords, allowed);
     let shape_arg = |e: &Expr| int_tuple(w, e).filter(|s| s.iter().all(|&d| d >= 0));
     // The default dtype, or the one `dtype=` names (`tf.int32`, 'int32'); unknown otherwise.
     let given = kw(keywords, "dtype").map(|e| dtype_named(w, e));

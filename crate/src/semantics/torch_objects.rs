@@ -303,11 +303,7 @@ pub fn data_call(w: &dyn Eval, path: &str, args: &[Expr], keywords: &[Keyword]) 
     if unpacks(args, keywords) {
         return None;
     }
-    let only = |allowed: &[&str]| {
-        keywords
-            .iter()
-            .all(|k| k.name.as_deref().is_some_and(|n| allowed.contains(&n)))
-    };
+    let only = |allowed: &[&str]| crate::ir::keywords_within(keywords, allowed);
     match path {
         "torch.tensor" | "torch.as_tensor" | "torch.from_numpy" | "torch.Tensor"
         | "torch.FloatTensor" | "torch.LongTensor" | "torch.DoubleTensor" => {
