@@ -16,6 +16,12 @@ historical scorer names, which no installed release lists):
 - ACCEPTS_NAN: those of NUMERIC_2D whose `allow_nan` input tag is set.
 - TEXT_2D: the estimators that pass NUMERIC_2D's fit of floats and refuse 1-D X, but take
   text (the encoders, and SimpleImputer).
+- OUTPUT_METHODS: for every estimator of `all_estimators()` that builds with its default
+  parameters, which of `predict`, `predict_proba`, ... its class defines (`hasattr` of the
+  class: a method that `available_if` guards counts as defined).
+- METHOD_FLAGS: the methods the class defines that an instance with default parameters lacks,
+  and the single boolean parameter, False (or 'deprecated') by default, that set to True makes the instance have
+  them (`SVC.predict_proba` and `probability`). A method no such flag explains is left out.
 - UNFITTED_RAISE: every estimator of `all_estimators()` that builds with its default parameters
   and whose `predict`, `transform`, `predict_proba` and `decision_function` (those it has) all
   raise NotFittedError before `fit`.
@@ -124,6 +130,39 @@ def unfitted_raise() -> list[str]:
     return sorted(names)
 
 
+OUTPUT_METHODS = (
+    "predict",
+    "predict_proba",
+    "predict_log_proba",
+    "decision_function",
+    "transform",
+    "inverse_transform",
+    "score",
+)
+
+
+def output_methods() -> tuple[list[tuple[str, list[str]]], list[tuple[str, str, str]]]:
+    defined, flags = [], []
+    for name, est in built():
+        cls = type(est)
+        methods = [m for m in OUTPUT_METHODS if hasattr(cls, m)]
+        defined.append((name, methods))
+        params = est.get_params(deep=False)
+        for m in methods:
+            if hasattr(est, m):
+                continue
+            enabling = [
+                p
+                for p, v in params.items()
+                # SVC's `probability` defaults to the string 'deprecated' since 1.8.
+                if (v is False or v == "deprecated")
+                and hasattr(sklearn.clone(est).set_params(**{p: True}), m)
+            ]
+            if len(enabling) == 1:
+                flags.append((name, m, enabling[0]))
+    return sorted(defined), sorted(flags)
+
+
 def rust_list(name: str, doc: str, items: list[str]) -> str:
     body = "".join(f'    "{i}",\n' for i in items)
     return f"{doc}\npub(crate) const {name}: &[&str] = &[\n{body}];\n"
@@ -175,6 +214,25 @@ def main() -> None:
             text_2d,
         )
     )
+    defined, flags = output_methods()
+    print(
+        "/// Which of `predict`, `predict_proba`, `predict_log_proba`, `decision_function`,"
+        " `transform`,\n/// `inverse_transform` and `score` each estimator's class defines"
+        " (estimators that build with\n/// default parameters).\n"
+        "pub(crate) const OUTPUT_METHODS: &[(&str, &[&str])] = &["
+    )
+    for name, methods in defined:
+        listed = ", ".join(f'"{m}"' for m in methods)
+        print(f'    ("{name}", &[{listed}]),')
+    print("];\n")
+    print(
+        "/// (class, method, flag): the class defines the method, but an instance has it only"
+        " when the\n/// boolean parameter `flag`, False by default ('deprecated' for SVC's probability since 1.8),\n/// is True.\n"
+        "pub(crate) const METHOD_FLAGS: &[(&str, &str, &str)] = &["
+    )
+    for name, method, flag in flags:
+        print(f'    ("{name}", "{method}", "{flag}"),')
+    print("];\n")
     print(
         rust_list(
             "UNFITTED_RAISE",

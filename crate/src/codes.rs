@@ -102,7 +102,7 @@ rules! {
         running: "from tqdm import tqdm\nfor i in tqdm(range(3)):\n    pass",
     }
     MissingColumn = "missing-column", Error, "pandas" {
-        catches: "columns absent from a known column list, with \"did you mean\"; a column name dropped without `axis=1` (drop looks among the rows)",
+        catches: "columns absent from a known column list (also of what a groupby, its aggregations, `pivot_table`, `get_dummies` and `reset_index()` give), with \"did you mean\"; a column name dropped without `axis=1` (drop looks among the rows); names a ColumnTransformer selects that the frame it is fitted on lacks (ValueError); text row labels read with `.loc`/`.at` from a frame whose index is a RangeIndex",
         why: "selecting a label a frame lacks: KeyError",
         crashing: "df = pd.DataFrame({'Age': [1]})\ndf['age']",
         running: "df = pd.DataFrame({'Age': [1]})\ndf['Age']",
@@ -198,7 +198,7 @@ rules! {
         running: "a, b, c = (1, 2, 3)",
     }
     MissingAttribute = "missing-attribute", Error, "Signatures and attributes" {
-        catches: "attributes the kernel could not find on the live object, or its type certainly lacks (`[].shape`, `'s'.append`, methods Keras removed, `df.append` and the others pandas 2 removed, DataFrame methods on a Series)",
+        catches: "attributes the kernel could not find on the live object, or its type certainly lacks (`[].shape`, `'s'.append`, methods Keras removed, `df.append` and the others pandas 2 removed, DataFrame methods on a Series, prediction methods a scikit-learn estimator lacks: `predict_proba` of `LinearSVC` or `Ridge`, or of `SVC` without `probability=True`)",
         why: "reading an attribute the object lacks: AttributeError",
         crashing: "values = [1, 2]\nvalues.shape",
         running: "values = [1, 2]\nlen(values)",
@@ -246,7 +246,7 @@ rules! {
         running: "LinearRegression().fit(np.ones((10, 2)), np.ones(10))",
     }
     Sklearn1dInput = "sklearn-1d-input", Error, "scikit-learn" {
-        catches: "a 1-D array, list or Series where an estimator (the encoders too) needs a 2-D X",
+        catches: "a 1-D array, list or Series where an estimator (the encoders too) needs a 2-D X; a frame or array of several columns into `LabelEncoder`, which encodes one",
         why: "input validation refuses 1-D data: ValueError: Expected 2D array, got 1D array instead",
         crashing: "model.fit(df['Age'], y)",
         running: "model.fit(df[['Age']], y)",

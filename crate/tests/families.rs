@@ -151,3 +151,38 @@ fn sklearn_inputs_of_fitted_models() {
 fn pandas_truth_values_of_series_and_frames() {
     family("pandas_truth_values.json");
 }
+
+#[test]
+fn keras_layer_lists_in_names_loops_and_functions() {
+    family("keras_layer_lists.json");
+}
+
+#[test]
+fn sklearn_methods_estimators_lack() {
+    family("sklearn_methods_estimators_lack.json");
+}
+
+#[test]
+fn pandas_groupby_and_pivot_table_result_columns() {
+    family("pandas_groupby_results.json");
+}
+
+#[test]
+fn sklearn_text_through_splits_feature_lists_and_label_encoders() {
+    family("sklearn_text_through_splits.json");
+}
+
+#[test]
+fn sklearn_column_transformer_selections() {
+    family("sklearn_column_transformers.json");
+}
+
+#[test]
+fn pandas_text_row_labels_of_range_indexes() {
+    family("pandas_row_labels.json");
+}
+
+#[test]
+fn pandas_get_dummies_result_columns() {
+    family("pandas_get_dummies.json");
+}

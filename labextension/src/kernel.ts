@@ -114,8 +114,16 @@ class KernelLink implements IKernelLink {
     if (this._state !== 'linked') {
       return;
     }
+    const absent = this._absentFromNamespace();
     for (const name of [...wants.names, ...wants.paths, ...wants.callables]) {
-      if (!this._asked.has(name)) {
+      if (this._asked.has(name)) {
+        continue;
+      }
+      if (absent(name)) {
+        // Nothing to summarise: asking would only change the facts, and so re-check every cell
+        // of the notebook, to say so. Counted as asked, so `fetch` does not wait for it.
+        this._asked.add(name);
+      } else {
         this._queued.add(name);
       }
     }
@@ -313,6 +321,25 @@ class KernelLink implements IKernelLink {
         // Also after a failure: `fetch` waits for the answer either way.
         this._emitFactsChanged();
       });
+  }
+
+  /**
+   * Whether a wanted name or path certainly names nothing in the kernel: its root is missing from
+   * the namespace's public names, and those are fresh. (Private `_names` are not listed.)
+   */
+  private _absentFromNamespace(): (name: string) => boolean {
+    const names = this._stale ? null : this._names;
+    if (names === null) {
+      return () => false;
+    }
+    if (this._namesSet?.list !== names) {
+      this._namesSet = { list: names, set: new Set(names) };
+    }
+    const { set } = this._namesSet;
+    return name => {
+      const root = name.split('.', 1)[0];
+      return !root.startsWith('_') && !set.has(root);
+    };
   }
 
   private _onStatus(_: ISessionContext, status: Kernel.Status): void {
@@ -669,6 +696,7 @@ class KernelLink implements IKernelLink {
   private _summarizing = 0;
   /** Names asked for since the facts were last refreshed: each is asked once. */
   private _asked = new Set<string>();
+  private _namesSet: { list: string[]; set: Set<string> } | null = null;
   /** Names (and the columns their cells mention) waiting for the kernel to be idle. */
   private _queued = new Set<string>();
   private _focusColumns = new Set<string>();

@@ -57,6 +57,17 @@ const keyOf = (diagnostics: ICellDiagnostic[]) => JSON.stringify(diagnostics);
  */
 const editedSinceLint = new WeakSet<EditorView>();
 
+/**
+ * Editors scrolled out of view, and those of them whose re-check waits until they are seen again.
+ * While cells run, every cell finished changes the facts: an editor out of view is re-checked when
+ * it comes into view or when the run ends, not at each change. Each re-check is a core call, and
+ * each re-lint makes CodeMirror measure its editor, forcing a layout of the notebook (in a Run All
+ * of 300 cells: 0.4 s of core calls and 0.6 s of layouts). The panel reads the checker, not the
+ * editors, so it stays exact meanwhile.
+ */
+const outOfView = new WeakSet<EditorView>();
+const relintWhenSeen = new WeakSet<EditorView>();
+
 /** When each editor was last edited, for the syntax error delay. */
 const lastEdit = new WeakMap<EditorView, number>();
 
@@ -175,6 +186,36 @@ export const linterPlugin: JupyterFrontEndPlugin<void> = {
         }
       );
 
+    /** Lints an editor again if what it should show differs from what it shows. */
+    const relintIfChanged = (view: EditorView, model: ICellModel) => {
+      const panel = panelOf(model);
+      if (
+        panel &&
+        !editedSinceLint.has(view) &&
+        shown.get(view) !== keyOf(shownOf(checker.checkCell(panel, model)))
+      ) {
+        relintNow(view);
+      }
+    };
+
+    const visibility = new IntersectionObserver(entries => {
+      for (const { target, isIntersecting } of entries) {
+        const view = EditorView.findFromDOM(target as HTMLElement);
+        const model = view && editors.get(view);
+        if (!view || !model) {
+          continue;
+        }
+        if (!isIntersecting) {
+          outOfView.add(view);
+        } else {
+          outOfView.delete(view);
+          if (relintWhenSeen.delete(view)) {
+            relintIfChanged(view, model);
+          }
+        }
+      }
+    });
+
     registry.addExtension({
       name: 'jupyterlab-cellguard:linter',
       factory: ({ model }) => {
@@ -189,6 +230,7 @@ export const linterPlugin: JupyterFrontEndPlugin<void> = {
           lintCompartment.of(makeLinter(cellModel)),
           ViewPlugin.define(view => {
             editors.set(view, cellModel);
+            visibility.observe(view.dom);
             return {
               update: update => {
                 if (update.docChanged) {
@@ -197,6 +239,7 @@ export const linterPlugin: JupyterFrontEndPlugin<void> = {
                 }
               },
               destroy: () => {
+                visibility.unobserve(view.dom);
                 clearTimeout(heldSyntaxErrors.get(view));
                 editors.delete(view);
               }
@@ -217,15 +260,18 @@ export const linterPlugin: JupyterFrontEndPlugin<void> = {
       if (!queue) {
         return;
       }
+      const running = kernels.linkFor(panel).facts().stale;
       const deadline = performance.now() + RELINT_SLICE_MS;
       while (queue.length > 0 && performance.now() < deadline) {
         const [view, model] = queue.shift()!;
-        if (
-          editors.has(view) &&
-          !editedSinceLint.has(view) &&
-          shown.get(view) !== keyOf(shownOf(checker.checkCell(panel, model)))
-        ) {
-          relintNow(view);
+        if (!editors.has(view)) {
+          continue;
+        }
+        if (running && outOfView.has(view)) {
+          relintWhenSeen.add(view); // not even checked: the facts change again soon
+        } else {
+          relintWhenSeen.delete(view);
+          relintIfChanged(view, model);
         }
       }
       if (queue.length > 0) {

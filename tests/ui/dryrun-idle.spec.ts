@@ -5,7 +5,14 @@ import {
   test
 } from '@jupyterlab/galata';
 
-import { cell, hoverTooltip, literally, newNotebook, notRun } from './helpers';
+import {
+  cell,
+  commRequests,
+  hoverTooltip,
+  literally,
+  newNotebook,
+  notRun
+} from './helpers';
 
 const DELAY_MS = 1500;
 // Notebook names never contain "idle": Galata waits for a run to end by finding "Idle" in the
@@ -17,34 +24,6 @@ const CRASHING = "key = ''.join(['Fa', 're'])\nfare = df[key]";
 const FINE = "key = ''.join(['Ag', 'e'])\nage = df[key]";
 
 const SLOW = 'import time\ntime.sleep(2.5)';
-
-/** A filter on the `cellguard` comm's requests: their type, and the code or run they are about. */
-interface IRequestFilter {
-  type: string;
-  code?: string;
-  run?: string;
-}
-
-/**
- * Lists the requests the page sends on the `cellguard` comm from now on, as the kernel
- * websocket's frames (the comm data is JSON in every wire protocol).
- */
-function commRequests(
-  page: IJupyterLabPageFixture
-): (filter: IRequestFilter) => string[] {
-  const sent: string[] = [];
-  page.on('websocket', socket =>
-    socket.on('framesent', frame => sent.push(String(frame.payload)))
-  );
-  return ({ type, code, run }) =>
-    sent.filter(
-      text =>
-        text.includes(`"type":"${type}"`) &&
-        (code === undefined ||
-          text.includes(`"code":${JSON.stringify(code)}`)) &&
-        (run === undefined || text.includes(`"run":${JSON.stringify(run)}`))
-    );
-}
 
 /** The id of a request, as the front end numbered it. */
 const requestId = (frame: string) => /"id":"([^"]+)"/.exec(frame)?.[1];

@@ -87,3 +87,31 @@ export function notebookJson(sources: string[]): string {
     nbformat_minor: 5
   });
 }
+
+/** A filter on the `cellguard` comm's requests: their type, and the code or run they are about. */
+export interface IRequestFilter {
+  type: string;
+  code?: string;
+  run?: string;
+}
+
+/**
+ * Lists the requests the page sends on the `cellguard` comm from now on, as the kernel
+ * websocket's frames (the comm data is JSON in every wire protocol).
+ */
+export function commRequests(
+  page: IJupyterLabPageFixture
+): (filter: IRequestFilter) => string[] {
+  const sent: string[] = [];
+  page.on('websocket', socket =>
+    socket.on('framesent', frame => sent.push(String(frame.payload)))
+  );
+  return ({ type, code, run }) =>
+    sent.filter(
+      text =>
+        text.includes(`"type":"${type}"`) &&
+        (code === undefined ||
+          text.includes(`"code":${JSON.stringify(code)}`)) &&
+        (run === undefined || text.includes(`"run":${JSON.stringify(run)}`))
+    );
+}

@@ -1,5 +1,6 @@
 // Trustworthy squiggles on real-sized notebooks (issue 19): Run All, Shift+Enter walks, restarts,
-// long cells, cells that ran fine, idioms that are no crash, syntax errors while typing.
+// long cells, cells that ran fine, idioms that are no crash, syntax errors while typing, requests the
+// kernel need not answer.
 import {
   expect,
   galata,
@@ -11,6 +12,7 @@ import type { Locator } from '@playwright/test';
 import {
   cell,
   collectConsole,
+  commRequests,
   hoverTooltip,
   newNotebook,
   notebookJson,
@@ -370,5 +372,39 @@ test.describe('cellguard fixes and running cells', () => {
     await expect(page.locator('.jp-cellguard-panel')).toContainText(
       /SyntaxError: (a line ending with `:` needs an indented block|the cell ends in the middle of a statement)/
     );
+  });
+});
+
+test.describe('cellguard asks the kernel only what it can answer', () => {
+  test('names the kernel lacks are not asked about, until a cell defines them', async ({
+    page
+  }) => {
+    const requests = commRequests(page);
+    const askedAbout = (name: string) =>
+      requests({ type: 'summarize' }).filter(frame =>
+        frame.includes(`"${name}"`)
+      );
+    await newNotebook(page, 'absent-names.ipynb');
+    await page.notebook.setCell(
+      0,
+      'code',
+      'import pandas as pd\nframe = pd.DataFrame({"a": [1, 2]})'
+    );
+    await page.notebook.addCell('code', 'later = frame["a"] * 2');
+    await page.notebook.addCell('code', 'print(frame["a"], later.sum())');
+    // Checked before anything ran: both names are in no namespace, and neither is asked about.
+    await expect(squiggles(page, 2)).toHaveText(['frame', 'later']);
+    expect(askedAbout('frame')).toEqual([]);
+
+    await page.notebook.runCell(0);
+    // Now the last cell's check asks about `frame`; `later`, wanted in the same request, is still
+    // in no namespace: asking would only re-check the notebook to learn so.
+    await expect.poll(() => askedAbout('frame').length).toBeGreaterThan(0);
+    expect(askedAbout('later')).toEqual([]);
+    await expect(squiggles(page, 2)).toHaveText(['later']);
+
+    await page.notebook.runCell(1);
+    await expect.poll(() => askedAbout('later').length).toBeGreaterThan(0);
+    await expect(squiggles(page, 2)).toHaveCount(0);
   });
 });

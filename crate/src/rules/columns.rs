@@ -57,6 +57,12 @@ fn missing(
         } else if w.ctx.history.dropped.contains(&key.name) {
             msg.push_str("; an earlier cell dropped it");
             true
+        } else if f.index_keys.as_ref().is_some_and(|k| k.contains(&key.name)) {
+            // A groupby or pivot_table key: another column is no fix.
+            msg.push_str(&format!(
+                "; the grouping made it the index: {name}.reset_index() brings it back as a column"
+            ));
+            true
         } else {
             false
         };
@@ -95,9 +101,9 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                         missing(w, value, &f, k, "", out);
                     }
                 }
-                Val::GroupBy(f) => {
+                Val::GroupBy(g) => {
                     if let Some(k) = keys(w, index) {
-                        missing(w, value, &f, k, "", out);
+                        missing(w, value, &g.frame, k, "", out);
                     }
                 }
                 _ => {}
@@ -108,6 +114,10 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
             } = &**value
             {
                 if attr == "loc" || attr == "at" {
+                    if let Some(d) = text_label_of_range_index(w, base, index) {
+                        out.push(d);
+                        return;
+                    }
                     if let (
                         Val::Frame(f),
                         Expr::Seq {
@@ -189,7 +199,7 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
             }
             let f = match &base {
                 Val::Frame(f) => f,
-                Val::GroupBy(f) if matches!(attr.as_str(), "agg" | "aggregate") => f,
+                Val::GroupBy(g) if matches!(attr.as_str(), "agg" | "aggregate") => &g.frame,
                 _ => return,
             };
             let mut check_keys = |e: Option<&Expr>, what: &str| {
@@ -317,6 +327,47 @@ fn named_aggregation_column<'e>(w: &Walker, e: &'e Expr) -> Option<Key<'e>> {
         range: column.range(),
         literal: Some(column),
     })
+}
+
+/// `df.loc['Alice']`, `df.loc['Alice', 'age']`, `df.at['Alice', 'age']` read from a frame whose
+/// index is a RangeIndex (or rows of one): it holds numbers only, so a text label is no row:
+/// KeyError.
+fn text_label_of_range_index(w: &Walker, frame_expr: &Expr, index: &Expr) -> Option<Diagnostic> {
+    let Val::Frame(f) = w.eval(frame_expr) else {
+        return None;
+    };
+    if !f.plain || f.index_class.as_deref() != Some("RangeIndex") {
+        return None;
+    }
+    let rows = match index {
+        Expr::Seq {
+            kind: SeqKind::Tuple,
+            elts,
+            ..
+        } if elts.len() == 2 => &elts[0],
+        Expr::Seq {
+            kind: SeqKind::Tuple,
+            ..
+        } => return None,
+        rows => rows,
+    };
+    let label = match w.eval(rows) {
+        Val::Str(s) => s,
+        _ => return None,
+    };
+    let name = frame_name(w, frame_expr, &f);
+    let hint = if f.has(&label) == Some(true) {
+        format!("'{label}' is a column: select it with {name}['{label}']")
+    } else {
+        format!("set a text index first ({name}.set_index(...)), or select rows with a mask")
+    };
+    Some(Diagnostic::error(
+        Rule::MissingColumn,
+        format!(
+            "'{label}' is no row label of {name}, whose row labels are numbers only (a RangeIndex): KeyError: '{label}'; {hint}"
+        ),
+        rows.range(),
+    ))
 }
 
 /// `df.drop('Survived')`: without `axis=1` drop looks for the label among the rows, and an index

@@ -28,12 +28,11 @@ use crate::codes::Rule;
 use crate::diagnostic::Diagnostic;
 use crate::ir::{Expr, Keyword, SeqKind};
 use crate::semantics::pandas::{
-    keys, literal_dtype, literal_len, FRAME_ONLY_ATTRIBUTES, FRAME_ONLY_KEYWORDS,
-    REMOVED_BY_PANDAS_2,
+    literal_dtype, literal_len, FRAME_ONLY_ATTRIBUTES, FRAME_ONLY_KEYWORDS, REMOVED_BY_PANDAS_2,
 };
 use crate::summary::Category;
 
-use crate::semantics::abstract_value::{Frame, Val};
+use crate::semantics::abstract_value::{Frame, GroupSelection, Val};
 use crate::semantics::eval::int_of;
 use crate::summary::tuple_text;
 use crate::walker::state::Walker;
@@ -326,40 +325,19 @@ fn text_reduction(w: &Walker, func: &Expr, args: &[Expr], keywords: &[Keyword]) 
                 w.shown(value, "the frame"),
             ))
         }
-        Val::GroupBy(_) if !frame_wide => {
-            // `df.groupby(keys).mean()`: the key columns are left out of what is averaged.
-            let Expr::Call {
-                func: by_func,
-                args: by_args,
-                keywords: by_keywords,
-                ..
-            } = &**value
-            else {
-                return None;
+        Val::GroupBy(g) if !frame_wide => {
+            // `df.groupby(keys).mean()`: the key columns are left out of what is averaged, and
+            // `groupby(keys)[cols]` averages those columns only.
+            let averaged = |c: &str| match &g.selection {
+                None => !g.keys.iter().any(|k| k == c),
+                Some(GroupSelection::Columns(cols)) => cols.iter().any(|s| s == c),
+                Some(GroupSelection::Column(col)) => col == c,
             };
-            let Expr::Attribute {
-                value: frame,
-                attr: by,
-                ..
-            } = &**by_func
-            else {
-                return None;
-            };
-            let plain_keywords = by_keywords
-                .iter()
-                .all(|k| matches!(k.name.as_deref(), Some("as_index" | "sort" | "dropna")));
-            if by != "groupby" || by_args.len() != 1 || !plain_keywords {
-                return None;
-            }
-            let Val::Frame(f) = w.eval(frame) else {
-                return None;
-            };
-            let group_keys: Vec<String> =
-                keys(w, &by_args[0])?.into_iter().map(|k| k.name).collect();
-            let column = text_column(&f, |c| !group_keys.iter().any(|k| k == c))?;
+            let column = text_column(&g.frame, averaged)?;
+            // (`text_column` looks at kernel frames only, which carry their name.)
+            let frame = g.frame.origin.as_deref().unwrap_or("the frame");
             Some(format!(
-                "column '{column}' of {} holds text (str) and is not a group key: .{method}() of the groups raises TypeError: dtype 'str' does not support operation '{method}'; pass numeric_only=True, or select the numeric columns after groupby (groupby(...)[['a', 'b']])",
-                w.shown(frame, "the frame"),
+                "column '{column}' of {frame} holds text (str) and is not a group key: .{method}() of the groups raises TypeError: dtype 'str' does not support operation '{method}'; pass numeric_only=True, or select the numeric columns after groupby (groupby(...)[['a', 'b']])",
             ))
         }
         _ => None,

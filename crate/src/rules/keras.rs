@@ -314,7 +314,7 @@ fn touched_in_cell(w: &Walker, stmts: &[Stmt], name: &str) -> bool {
         effects.iter().any(|e| match e {
             ModelEffect::Touched(n) | ModelEffect::Method(n, _) => n == name,
             ModelEffect::Reads(f) => w.function_mentions(f).iter().any(|m| m == name),
-            ModelEffect::Fed(_) => false,
+            ModelEffect::Fed(_) | ModelEffect::ListTouched(_) => false,
         })
     })
 }

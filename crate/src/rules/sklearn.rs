@@ -6,9 +6,15 @@
 //! - `sklearn-feature-mismatch`: data whose column count or names differ from what the estimator
 //!   was fitted on (`n_features_in_`, `feature_names_in_`).
 //! - `sklearn-1d-input`: a Series, 1-D array or flat list as `X` of an estimator that needs 2-D
-//!   data (`NUMERIC_2D`, and the encoders of `TEXT_2D`).
+//!   data (`NUMERIC_2D`, and the encoders of `TEXT_2D`); several columns into `LabelEncoder`,
+//!   which takes one.
 //! - `bad-arguments`: `fit(X)` without `y` of a classifier or regressor (`SAMPLE_CHECKED`).
 //! - `missing-key`: `pipe['clf']`, `pipe.named_steps['clf']` naming no step of the pipeline.
+//! - `missing-attribute`: a prediction method the estimator's class lacks (`OUTPUT_METHODS`), or
+//!   has only with a flag left off (`METHOD_FLAGS`: `SVC(probability=True)`); of a pipeline
+//!   built in the cell, its last step's (every step's for `inverse_transform`).
+//! - `missing-column`: `fit` of a ColumnTransformer built in this cell (or a pipeline starting with
+//!   one) on a frame that lacks a column it selects by name.
 //! - `sklearn-string-input`: a frame with a column of non-numeric strings into an estimator that
 //!   only takes numbers (encoders and vectorizers are not in the table).
 //! - `sklearn-nan-input`: data with NaN into an estimator that rejects NaN (scalers, tree models,
@@ -37,7 +43,7 @@ use crate::ir::{keyword, Expr, Keyword, Literal, TextRange};
 use crate::ir_scan::unpacks;
 use crate::semantics::abstract_value::{ArrayLib, Estimator, Val};
 use crate::semantics::sklearn_tables::{
-    ACCEPTS_NAN, NUMERIC_2D, SAMPLE_CHECKED, SCORER_NAMES, TEXT_2D,
+    ACCEPTS_NAN, METHOD_FLAGS, NUMERIC_2D, OUTPUT_METHODS, SAMPLE_CHECKED, SCORER_NAMES, TEXT_2D,
 };
 use crate::walker::state::Walker;
 
@@ -65,6 +71,65 @@ impl Estimator {
             Some(_) => None,
             None => self.kernel_params.get(name).cloned(),
         }
+    }
+
+    /// Is the boolean parameter `flag` certainly false: left at its default by the constructor
+    /// this cell ran, or reported false by the kernel (`'deprecated'`: the default of
+    /// `SVC(probability=...)` since scikit-learn 1.8)?
+    fn flag_off(&self, flag: &str) -> bool {
+        match self.params.get(flag) {
+            Some(Literal::Bool(false) | Literal::None | Literal::Int(0)) => true,
+            Some(_) => false,
+            None if self.constructed_at.is_some() => true,
+            None => matches!(
+                self.kernel_params.get(flag).map(String::as_str),
+                Some("False" | "None" | "0" | "'deprecated'")
+            ),
+        }
+    }
+
+    /// Why `self.<method>` raises AttributeError, for one of the methods `OUTPUT_METHODS`
+    /// lists: the class defines no such method, or defines it only for a flag left off.
+    fn lacked_method(&self, method: &str) -> Option<String> {
+        // A pipeline has a method when its last step has it; `inverse_transform` when every
+        // step has it.
+        if self.class == "Pipeline" && self.is_sklearn() {
+            let steps: &[Estimator] = match method {
+                "inverse_transform" => &self.inner,
+                _ => self.inner.last().map(std::slice::from_ref)?,
+            };
+            let (step, why) = steps
+                .iter()
+                .find_map(|s| Some((s, s.lacked_method(method)?)))?;
+            return Some(format!(
+                "its step {} lacks it, so the pipeline does too: {why}",
+                step.class
+            ));
+        }
+        let (_, defined) = OUTPUT_METHODS.iter().find(|(c, _)| *c == self.class)?;
+        if !self.is_sklearn() || !OUTPUT_METHODS.iter().any(|(_, ms)| ms.contains(&method)) {
+            return None;
+        }
+        if !defined.contains(&method) {
+            return Some(format!(
+                "{} has no method {method} (of the prediction methods it has {})",
+                self.class,
+                if defined.is_empty() {
+                    "none".to_string()
+                } else {
+                    defined.join(", ")
+                }
+            ));
+        }
+        let (_, _, flag) = METHOD_FLAGS
+            .iter()
+            .find(|(c, m, _)| *c == self.class && *m == method)?;
+        self.flag_off(flag).then(|| {
+            format!(
+                "{} has {method} only when built with {flag}=True, and this one has {flag} off",
+                self.class
+            )
+        })
     }
 
     /// Does `fit`/`predict` certainly reject NaN in `X`?
@@ -133,6 +198,24 @@ fn x_problem(w: &Walker, est: &Estimator, x: &Expr, call: &str) -> Option<Diagno
         format!("{} (the first step of {})", first.class, est.class)
     };
     let class_of_first = first.class.as_str();
+    // LabelEncoder encodes one target column (`column_or_1d`): a single column is flattened,
+    // several raise.
+    if est.is_sklearn() && est.class == "LabelEncoder" {
+        let width = match &xv {
+            Val::Frame(f) => f.n_columns(),
+            Val::Array(a) if a.shape.len() == 2 => Some(a.shape[1]),
+            _ => None,
+        };
+        if let Some(width) = width.filter(|w| *w >= 2) {
+            return Some(Diagnostic::error(
+                Rule::Sklearn1dInput,
+                format!(
+                    "{call} encodes one column of labels, but {xname} has {width} columns: ValueError: y should be a 1d array; encode each column on its own (df[col]), or use OrdinalEncoder for several"
+                ),
+                x.range(),
+            ));
+        }
+    }
     if first.is_sklearn()
         && (NUMERIC_2D.contains(&class_of_first) || TEXT_2D.contains(&class_of_first))
     {
@@ -545,6 +628,22 @@ fn learnt_attribute(w: &Walker, value: &Expr, attr: &str, range: TextRange) -> O
     ))
 }
 
+/// `model.predict_proba` (and the other methods of `OUTPUT_METHODS`) of an estimator that lacks
+/// the method.
+fn lacked_method(w: &Walker, value: &Expr, attr: &str, range: TextRange) -> Option<Diagnostic> {
+    let Val::Estimator(est) = w.eval(value) else {
+        return None;
+    };
+    let why = est.lacked_method(attr)?;
+    let name = w.shown(value, "the estimator");
+    let attr_range = TextRange::new(range.end.saturating_sub(attr.len() as u32), range.end);
+    Some(Diagnostic::error(
+        Rule::MissingAttribute,
+        format!("{name}.{attr}: {why}: AttributeError"),
+        attr_range,
+    ))
+}
+
 /// `pipe['clf']` and `pipe.named_steps['clf']` of a pipeline with no step of that name.
 fn missing_step(w: &Walker, value: &Expr, index: &Expr) -> Option<Diagnostic> {
     let step = index.as_str_literal()?;
@@ -581,7 +680,9 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
         return;
     }
     if let Expr::Attribute { value, attr, range } = expr {
-        if let Some(d) = learnt_attribute(w, value, attr, *range) {
+        if let Some(d) = learnt_attribute(w, value, attr, *range)
+            .or_else(|| lacked_method(w, value, attr, *range))
+        {
             out.push(d);
         }
         return;
@@ -715,6 +816,10 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
             | "inverse_transform"
     );
     let fits = matches!(attr.as_str(), "fit" | "fit_transform" | "fit_predict");
+    // (Reading a method the estimator lacks raises first: `lacked_method`.)
+    if uses_fitted && est.lacked_method(attr).is_some() {
+        return;
+    }
     if uses_fitted && est.fitted == Some(false) && est.unfitted_raises() {
         let where_ = if est.constructed_at.is_some() {
             "it was created in this cell and not fitted before"
@@ -770,6 +875,12 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
     }
     if (!uses_fitted && !fits) || !est.is_sklearn() {
         return;
+    }
+    if fits {
+        if let Some(d) = unselectable_columns(w, &est, args, keywords) {
+            out.push(d);
+            return;
+        }
     }
     if fits && class.starts_with("LogisticRegression") {
         if let Some(msg) = logistic_params(&est) {
@@ -858,6 +969,44 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
             }
         }
     }
+}
+
+/// `fit(X)` of a ColumnTransformer built in this cell (or of a pipeline that starts with one)
+/// that selects by name a column the frame `X` lacks: ValueError.
+fn unselectable_columns(
+    w: &Walker,
+    est: &Estimator,
+    args: &[Expr],
+    keywords: &[Keyword],
+) -> Option<Diagnostic> {
+    let ct = first_validator(est);
+    if ct.class != "ColumnTransformer" || ct.constructed_at.is_none() {
+        return None;
+    }
+    let x = x_arg(args, keywords)?;
+    let Val::Frame(f) = w.eval(x) else {
+        return None;
+    };
+    let columns = f.columns.as_ref()?;
+    let missing: Vec<String> = ct
+        .selected_columns
+        .iter()
+        .filter(|c| !columns.contains(c))
+        .cloned()
+        .collect();
+    let first = missing.first()?;
+    let mut message = format!(
+        "the ColumnTransformer selects {} that {} lacks ({} columns: {})",
+        super::list_preview(&missing, 3),
+        w.shown(x, "X"),
+        columns.len(),
+        super::list_preview(columns, 6)
+    );
+    if let Some(s) = super::suggest(first, columns.iter().map(String::as_str)) {
+        message.push_str(&format!("; did you mean '{s}'?"));
+    }
+    message.push_str(": ValueError (a selected column is not a column of the dataframe)");
+    Some(Diagnostic::error(Rule::MissingColumn, message, x.range()))
 }
 
 /// What certainly makes `X` (shown as `xname`) unfit for an estimator that takes numbers only,

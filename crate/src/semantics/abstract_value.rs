@@ -20,7 +20,7 @@ pub enum Val {
     Lib(String),
     Frame(Frame),
     /// The result of `frame.groupby(...)`: selecting columns from it needs them in the frame.
-    GroupBy(Frame),
+    GroupBy(Grouped),
     Series(SeriesVal),
     Array(ArrayVal),
     Estimator(Estimator),
@@ -113,6 +113,26 @@ pub struct Column {
     pub non_integer: Option<f64>,
     /// The column's dtype (`int64`, `object`, ...), when known.
     pub dtype: Option<String>,
+    /// `str_examples` holds every value (a list of strings written in the cell).
+    pub all_values: bool,
+}
+
+impl Column {
+    /// What is still known of the column in some (at least one) of its rows: when every value
+    /// is text that is no number, so is every value of the rows taken (those strings among
+    /// them).
+    pub fn in_some_rows(&self) -> Option<Column> {
+        let text_only = self.all_values
+            && !self.str_examples.is_empty()
+            && self.str_examples.iter().all(|s| not_a_float(s));
+        text_only.then(|| Column {
+            str_examples: self.str_examples.clone(),
+            has_nan: Some(false),
+            non_integer: None,
+            dtype: self.dtype.clone(),
+            all_values: false,
+        })
+    }
 }
 
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -130,6 +150,26 @@ pub struct Frame {
     pub plain: bool,
     /// The index class the kernel reported (`RangeIndex`, ...), when known.
     pub index_class: Option<String>,
+    /// The columns a groupby made the index (its keys), which `reset_index()` moves back in
+    /// front of the columns.
+    pub index_keys: Option<Vec<String>>,
+}
+
+/// `frame.groupby(keys)` with keys that are columns of the frame.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Grouped {
+    pub frame: Frame,
+    pub keys: Vec<String>,
+    /// `as_index=` (`None`: not a literal).
+    pub as_index: Option<bool>,
+    /// The columns selected from it: `g[['a', 'b']]`, or `g['a']` (a SeriesGroupBy).
+    pub selection: Option<GroupSelection>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum GroupSelection {
+    Columns(Vec<String>),
+    Column(String),
 }
 
 impl Frame {
@@ -161,6 +201,7 @@ impl Frame {
             origin: self.origin.clone(),
             plain: self.plain,
             index_class: self.index_class.clone(),
+            index_keys: self.index_keys.clone(),
         }
     }
 
@@ -184,6 +225,8 @@ pub struct SeriesVal {
     pub name: Option<String>,
     /// A value the Series certainly holds that is not an integer (`non_integer`).
     pub non_integer: Option<f64>,
+    /// The columns a groupby made its index (`Frame::index_keys`).
+    pub index_keys: Option<Vec<String>>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -251,6 +294,9 @@ pub struct Estimator {
     pub step_names: Vec<String>,
     /// A key of a search's parameter grid that its pipeline has no parameter for: `fit` raises.
     pub invalid_grid_key: Option<String>,
+    /// Column names a ColumnTransformer built in this cell selects (the selections written as
+    /// strings or lists of strings; `make_column_selector` and positions are left out).
+    pub selected_columns: Vec<String>,
 }
 
 /// `"<class 'a.B'>"` -> `"a.B"`.
@@ -402,6 +448,7 @@ pub fn from_summary(name: &str, obj: &ObjectSummary) -> Val {
                             has_nan,
                             non_integer: non_integer(v, obj.dtype_of_column(col)),
                             dtype: None,
+                            all_values: false,
                         },
                     );
                 }
@@ -425,6 +472,7 @@ pub fn from_summary(name: &str, obj: &ObjectSummary) -> Val {
                     "pandas.core.frame.DataFrame" | "pandas.DataFrame"
                 ),
                 index_class: obj.str_fact(Category::R, "index").map(str::to_string),
+                index_keys: None,
             })
         }
         "series" => {
@@ -435,6 +483,7 @@ pub fn from_summary(name: &str, obj: &ObjectSummary) -> Val {
                 has_nan: obj.has_nan(),
                 name: obj.str_fact(Category::R, "name").map(str::to_string),
                 non_integer: non_integer(&values, obj.str_fact(Category::R, "dtype")),
+                index_keys: None,
             })
         }
         // Subclasses such as `numpy.matrix` (where `*` is a matrix product) are not followed.
@@ -490,6 +539,7 @@ pub fn from_summary(name: &str, obj: &ObjectSummary) -> Val {
                 })
                 .unwrap_or_default(),
             invalid_grid_key: None,
+            selected_columns: Vec::new(),
             kernel_params: obj
                 .representation
                 .get("params")

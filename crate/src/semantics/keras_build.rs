@@ -10,7 +10,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::ir::{keyword, Expr, Keyword, Literal, Stmt, Target};
+use crate::ir::{keyword, Expr, Keyword, Literal, SeqKind, Stmt, Target};
 
 use super::abstract_value::{ArrayLib, Val};
 use super::eval::{int_of, Eval};
@@ -32,8 +32,18 @@ pub enum Built {
     /// A layer not yet called on a tensor.
     Layer(Layer),
     Model(BuiltModel),
+    /// A list or tuple display holding a layer at least (`[Dense(8, input_shape=(4,)), ...]`),
+    /// as `Sequential(layers)` takes it.
+    Layers(Vec<ListedLayer>),
     /// Code that raises when it runs: a layer given a tensor of a rank it rejects (why).
     Invalid(String),
+}
+
+/// An item of a layer list: what it holds, and the input shape it declares when it is a layer.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ListedLayer {
+    built: Option<Built>,
+    declared: Option<Dims>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -348,6 +358,16 @@ pub enum ModelEffect {
     Reads(String),
     /// The model got data (`fit`, `predict`, ...): Keras has built it on the data's shape.
     Fed(String),
+    /// A layer list touched as `Touched` tells, but after the statement binds its names:
+    /// `model = Sequential(layers)` reads the list before the call could change it.
+    ListTouched(String),
+}
+
+impl ModelEffect {
+    /// Applies once the statement has bound its names.
+    pub fn after_binding(&self) -> bool {
+        matches!(self, ModelEffect::ListTouched(_))
+    }
 }
 
 /// Methods of a model that give it data (the first builds a model given no input shape); they
@@ -375,7 +395,9 @@ pub fn statement_effects(stmt: &Stmt) -> Vec<ModelEffect> {
     } = stmt
     {
         if let Expr::Attribute { value, attr, .. } = &**func {
-            if let (Expr::Name { id, .. }, "compile" | "add" | "pop") = (&**value, attr.as_str()) {
+            if let (Expr::Name { id, .. }, "compile" | "add" | "pop" | "append") =
+                (&**value, attr.as_str())
+            {
                 method = Some((id.clone(), call.clone()));
             }
         }
@@ -430,6 +452,7 @@ pub fn statement_effects(stmt: &Stmt) -> Vec<ModelEffect> {
         }
     }
     let mut out: Vec<ModelEffect> = reads.into_iter().map(ModelEffect::Reads).collect();
+    out.extend(touched.iter().cloned().map(ModelEffect::ListTouched));
     out.extend(touched.into_iter().map(ModelEffect::Touched));
     out.extend(fed.into_iter().map(ModelEffect::Fed));
     if let Some((name, call)) = method {
@@ -530,6 +553,20 @@ pub fn apply_method(
     .flatten()
 }
 
+/// `layers.append(layer)` at the top level: the list after it, `None` when no longer known.
+pub fn apply_list_method(
+    layers: &[ListedLayer],
+    call: &Expr,
+    history: &dyn KerasGlobals,
+) -> Option<Vec<ListedLayer>> {
+    Scope {
+        history,
+        locals: None,
+        depth: 0,
+    }
+    .list_method(layers, call)
+}
+
 /// Why `model.add(layer)` raises, when it does: the model has an input shape and the layer
 /// rejects the rank of the model's output.
 pub fn added_layer_problem(
@@ -622,6 +659,7 @@ impl Scope<'_> {
                 ..
             } => Some(Built::Int(*i)),
             Expr::Name { id, .. } => self.lookup(id),
+            Expr::Seq { .. } | Expr::BinOp { .. } => self.layer_list(e).map(Built::Layers),
             Expr::Call {
                 func,
                 args,
@@ -720,14 +758,16 @@ impl Scope<'_> {
                     };
                     match arg(0, "layers") {
                         None => {}
-                        Some(Expr::Seq { elts, .. }) => {
-                            for layer in elts {
-                                if let Err(why) = self.add_layer(&mut model, layer) {
+                        Some(layers) => {
+                            let Some(Built::Layers(layers)) = self.eval(layers) else {
+                                return None;
+                            };
+                            for layer in layers {
+                                if let Err(why) = self.add_built(&mut model, layer) {
                                     return Some(Built::Invalid(why));
                                 }
                             }
                         }
-                        Some(_) => return None,
                     }
                     Some(Built::Model(model))
                 }
@@ -838,8 +878,64 @@ impl Scope<'_> {
     /// Adds `layer` to a Sequential model; `Err` when Keras raises as it builds the layer on
     /// the model's output (the model has an input shape).
     fn add_layer(&self, model: &mut BuiltModel, layer: &Expr) -> Result<(), String> {
+        let listed = self.listed(layer);
+        self.add_built(model, listed)
+    }
+
+    /// A layer as a list holds it: evaluated where the list is built.
+    fn listed(&self, layer: &Expr) -> ListedLayer {
+        let built = self.eval(layer);
+        let declared = match &built {
+            Some(Built::Layer(l)) => declared_input(layer, l, self),
+            _ => None,
+        };
+        ListedLayer { built, declared }
+    }
+
+    /// `layers` (a list or tuple display, or `a + b` of two known layer lists), when it holds
+    /// a layer or a `keras.Input`; `None` when an item is unpacked (`*more`) or raises.
+    fn layer_list(&self, e: &Expr) -> Option<Vec<ListedLayer>> {
+        match e {
+            Expr::Seq {
+                kind: SeqKind::List | SeqKind::Tuple,
+                elts,
+                ..
+            } => {
+                if elts.iter().any(|e| matches!(e, Expr::Starred { .. })) {
+                    return None;
+                }
+                let items: Vec<ListedLayer> = elts.iter().map(|e| self.listed(e)).collect();
+                let layer = |i: &ListedLayer| {
+                    matches!(
+                        i.built,
+                        Some(Built::Layer(_) | Built::Tensor(Tensor { input: true, .. }))
+                    )
+                };
+                let raises = |i: &ListedLayer| matches!(i.built, Some(Built::Invalid(_)));
+                (items.iter().any(layer) && !items.iter().any(raises)).then_some(items)
+            }
+            Expr::BinOp {
+                op: "+",
+                left,
+                right,
+                ..
+            } => {
+                let (Some(Built::Layers(mut a)), Some(Built::Layers(b))) =
+                    (self.eval(left), self.eval(right))
+                else {
+                    return None;
+                };
+                a.extend(b);
+                Some(a)
+            }
+            _ => None,
+        }
+    }
+
+    /// Adds a layer of a list (or one given to `add`) to a Sequential model.
+    fn add_built(&self, model: &mut BuiltModel, layer: ListedLayer) -> Result<(), String> {
         let stage = std::mem::replace(&mut model.stage, Stage::Layers);
-        let l = match (self.eval(layer), stage) {
+        let l = match (layer.built, stage) {
             (Some(Built::Invalid(why)), _) => return Err(why),
             // `keras.Input(shape)` or `InputLayer(shape)` first.
             (
@@ -855,7 +951,7 @@ impl Scope<'_> {
                 return Ok(());
             }
             (Some(Built::Layer(l)), Stage::Empty) => {
-                let input = declared_input(layer, &l, self);
+                let input = layer.declared;
                 match (&mut model.unbuilt, &input) {
                     (Some(layers), None) => layers.push(l.clone()),
                     _ => model.unbuilt = None,
@@ -951,17 +1047,20 @@ impl Scope<'_> {
                     if let [Target::Name { id, .. }] = targets.as_slice() {
                         scope.set(id, v);
                     }
+                    scope.apply_effects_after(s);
                 }
                 Stmt::Assign { targets, .. } => {
                     scope.apply_effects(s).ok()?;
                     let mut names = BTreeSet::new();
                     targets.iter().for_each(|t| target_binds(t, &mut names));
                     names.iter().for_each(|n| scope.set(n, None));
+                    scope.apply_effects_after(s);
                 }
                 Stmt::Expr { .. } => {
                     if let Err(why) = scope.apply_effects(s) {
                         return Some(Built::Invalid(why));
                     }
+                    scope.apply_effects_after(s);
                 }
                 Stmt::For { .. } => {
                     let (var, values, body) = unrolled_loop(s)?;
@@ -971,6 +1070,7 @@ impl Scope<'_> {
                             if let Err(why) = scope.apply_effects(s) {
                                 return Some(Built::Invalid(why));
                             }
+                            scope.apply_effects_after(s);
                         }
                     }
                 }
@@ -984,7 +1084,10 @@ impl Scope<'_> {
                         Some("return") if i == last => {
                             return scope.eval(exprs.first()?);
                         }
-                        Some("pass" | "assert") => scope.apply_effects(s).ok()?,
+                        Some("pass" | "assert") => {
+                            scope.apply_effects(s).ok()?;
+                            scope.apply_effects_after(s);
+                        }
                         _ => return None,
                     }
                 }
@@ -1003,19 +1106,38 @@ impl Scope<'_> {
     /// What a statement of a function body does to its local models (see `statement_effects`);
     /// `Err` when it raises (`model.add(layer)` of a layer that rejects the model's output).
     fn apply_effects(&mut self, s: &Stmt) -> Result<(), String> {
+        self.apply_effects_when(s, false)
+    }
+
+    /// The effects of `s` that apply once it bound its names (`ModelEffect::after_binding`).
+    fn apply_effects_after(&mut self, s: &Stmt) {
+        // (Those effects never raise.)
+        let _ = self.apply_effects_when(s, true);
+    }
+
+    fn apply_effects_when(&mut self, s: &Stmt, after_binding: bool) -> Result<(), String> {
         for effect in statement_effects(s) {
-            let (ModelEffect::Touched(n) | ModelEffect::Method(n, _) | ModelEffect::Fed(n)) =
-                &effect
+            if effect.after_binding() != after_binding {
+                continue;
+            }
+            let (ModelEffect::Touched(n)
+            | ModelEffect::Method(n, _)
+            | ModelEffect::Fed(n)
+            | ModelEffect::ListTouched(n)) = &effect
             else {
                 continue;
             };
-            let Some(Built::Model(m)) = self.lookup(n) else {
-                continue;
-            };
-            let after = match &effect {
-                ModelEffect::Method(_, call) => self.method(&m, call)?.map(Built::Model),
-                ModelEffect::Fed(_) => Some(Built::Model(m.fed())),
-                _ => None,
+            let after = match (self.lookup(n), &effect) {
+                (Some(Built::Model(m)), ModelEffect::Method(_, call)) => {
+                    self.method(&m, call)?.map(Built::Model)
+                }
+                (Some(Built::Model(m)), ModelEffect::Fed(_)) => Some(Built::Model(m.fed())),
+                (Some(Built::Model(_)), ModelEffect::Touched(_)) => None,
+                (Some(Built::Layers(l)), ModelEffect::Method(_, call)) => {
+                    self.list_method(&l, call).map(Built::Layers)
+                }
+                (Some(Built::Layers(_)), ModelEffect::ListTouched(_)) => None,
+                _ => continue,
             };
             self.set(n, after);
         }
@@ -1052,6 +1174,27 @@ impl Scope<'_> {
             _ => return Ok(None),
         }
         Ok(Some(model))
+    }
+
+    /// The list after `layers.append(layer)`; `None` for other methods.
+    fn list_method(&self, layers: &[ListedLayer], call: &Expr) -> Option<Vec<ListedLayer>> {
+        let Expr::Call {
+            func,
+            args,
+            keywords,
+            ..
+        } = call
+        else {
+            return None;
+        };
+        match (&**func, args.as_slice()) {
+            (Expr::Attribute { attr, .. }, [layer]) if attr == "append" && keywords.is_empty() => {
+                let mut after = layers.to_vec();
+                after.push(self.listed(layer));
+                Some(after)
+            }
+            _ => None,
+        }
     }
 
     /// The loss a `compile(loss=...)` argument names: a string, a loss class or function of

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use crate::ir::{Expr, Keyword, Literal, SeqKind, TextRange};
 use crate::ir_scan::{str_list, unpacks};
 
-use super::abstract_value::{Column, Frame, SeriesVal, Val};
+use super::abstract_value::{Column, Frame, GroupSelection, Grouped, SeriesVal, Val};
 use super::eval::Eval;
 
 /// Public attributes and methods of `pandas.DataFrame` (pandas 1.x and 2.x together): `df.x` with one
@@ -390,6 +390,7 @@ pub fn new_series(w: &dyn Eval, args: &[Expr], keywords: &[Keyword]) -> Option<V
             .first()
             .and_then(|k| k.value.as_str_literal())
             .map(str::to_string),
+        index_keys: None,
     }))
 }
 
@@ -408,6 +409,21 @@ pub fn series_method_result(s: SeriesVal, attr: &str, args: &[Expr], keywords: &
             _ => Val::Unknown,
         },
         "value_counts" => Val::Series(SeriesVal::default()),
+        // A groupby's Series: its keys, then its values under its name.
+        "reset_index" if args.is_empty() && keywords.is_empty() => match (&s.index_keys, &s.name) {
+            (Some(keys), Some(name)) => match keys_in_front(keys, std::slice::from_ref(name)) {
+                Some(columns) => Val::Frame(Frame {
+                    width: Some(columns.len() as i64),
+                    columns: Some(columns),
+                    n_rows: s.len,
+                    plain: true,
+                    index_class: Some("RangeIndex".into()),
+                    ..Frame::default()
+                }),
+                None => Val::Unknown,
+            },
+            _ => Val::Unknown,
+        },
         _ => Val::Unknown,
     }
 }
@@ -488,6 +504,7 @@ pub fn joined(w: &dyn Eval, f: &Frame, args: &[Expr], keywords: &[Keyword]) -> V
         origin: f.origin.clone(),
         plain: f.plain,
         index_class: None,
+        index_keys: None,
     })
 }
 
@@ -498,28 +515,24 @@ pub fn new_frame(w: &dyn Eval, path: &str, args: &[Expr], keywords: &[Keyword]) 
     match path {
         "pandas.Series" => return new_series(w, args, keywords),
         "pandas.concat" => return concatenated(w, args, keywords),
+        "pandas.get_dummies" => return dummies(w, args, keywords),
         "pandas.read_csv" | "pandas.read_table" => return read_columns(w, args, keywords),
-        "pandas.merge" | "pandas.melt" => {
+        "pandas.merge" | "pandas.melt" | "pandas.pivot_table" => {
+            let data_keyword = match path {
+                "pandas.merge" => "left",
+                "pandas.melt" => "frame",
+                _ => "data",
+            };
             let (data, rest) = match args.split_first() {
                 Some((data, rest)) => (data, rest),
-                None => (
-                    kw(
-                        keywords,
-                        if path == "pandas.merge" {
-                            "left"
-                        } else {
-                            "frame"
-                        },
-                    )?,
-                    args,
-                ),
+                None => (kw(keywords, data_keyword)?, args),
             };
             let Val::Frame(f) = w.eval(data) else {
                 return None;
             };
             let keywords: Vec<Keyword> = keywords
                 .iter()
-                .filter(|k| !matches!(k.name.as_deref(), Some("left" | "frame")))
+                .filter(|k| k.name.as_deref() != Some(data_keyword))
                 .cloned()
                 .collect();
             let method = path.trim_start_matches("pandas.");
@@ -562,6 +575,100 @@ pub fn new_frame(w: &dyn Eval, path: &str, args: &[Expr], keywords: &[Keyword]) 
         width: Some(columns.len() as i64),
         columns: Some(columns),
         plain: true,
+        ..Frame::default()
+    }))
+}
+
+/// `pd.get_dummies(frame, ...)` of a frame whose text columns were written in the cell (every
+/// value known): the other columns, then `{prefix}{prefix_sep}{value}` for each value of each
+/// encoded column, sorted (the first left out with `drop_first=True`; `_nan` added with
+/// `dummy_na=True`). Encoded are the `columns=` given, or every text column; a column whose
+/// values or dtype are not known makes the result unknown.
+fn dummies(w: &dyn Eval, args: &[Expr], keywords: &[Keyword]) -> Option<Val> {
+    const KNOWN: &[&str] = &[
+        "data",
+        "columns",
+        "prefix",
+        "prefix_sep",
+        "drop_first",
+        "dummy_na",
+        "dtype",
+        "sparse",
+    ];
+    if args.len() > 1
+        || keywords
+            .iter()
+            .any(|k| !k.name.as_deref().is_some_and(|n| KNOWN.contains(&n)))
+    {
+        return None;
+    }
+    let Val::Frame(f) = w.eval(args.first().or_else(|| kw(keywords, "data"))?) else {
+        return None;
+    };
+    let columns = f.columns.as_ref()?;
+    let flag = |name: &str| match kw(keywords, name) {
+        None => Some(false),
+        Some(Expr::Literal {
+            value: Literal::Bool(b),
+            ..
+        }) => Some(*b),
+        Some(_) => None,
+    };
+    // A string keyword: `Some(None)` when not given, `None` when not a string literal.
+    let text = |name: &str| match kw(keywords, name) {
+        None => Some(None),
+        Some(e) => e.as_str_literal().map(|s| Some(s.to_string())),
+    };
+    let (drop_first, dummy_na) = (flag("drop_first")?, flag("dummy_na")?);
+    let prefix = text("prefix")?;
+    let sep = text("prefix_sep")?.unwrap_or_else(|| "_".to_string());
+    // Every value of a text column written in the cell, or `None` (not text, or not known).
+    let values_of = |c: &str| {
+        let info = f.column_info.get(c)?;
+        (info.all_values && info.dtype.as_deref() == Some("str")).then_some(&info.str_examples)
+    };
+    let encoded: Vec<String> = match kw(keywords, "columns") {
+        Some(e) => keys(w, e)?.into_iter().map(|k| k.name).collect(),
+        None => {
+            let mut encoded = Vec::new();
+            for c in columns {
+                match f.column_info.get(c).and_then(|i| i.dtype.as_deref()) {
+                    Some("str") => encoded.push(c.clone()),
+                    Some("int64" | "float64") => {}
+                    _ => return None,
+                }
+            }
+            encoded
+        }
+    };
+    let mut out: Vec<String> = columns
+        .iter()
+        .filter(|c| !encoded.contains(c))
+        .cloned()
+        .collect();
+    for c in &encoded {
+        let mut values = values_of(c)?.clone();
+        values.sort();
+        values.dedup();
+        if drop_first && !values.is_empty() {
+            values.remove(0);
+        }
+        if dummy_na {
+            values.push("nan".into());
+        }
+        let prefix = prefix.as_ref().unwrap_or(c);
+        out.extend(values.iter().map(|v| format!("{prefix}{sep}{v}")));
+    }
+    let mut seen = std::collections::BTreeSet::new();
+    if !out.iter().all(|c| seen.insert(c.clone())) {
+        return None;
+    }
+    Some(Val::Frame(Frame {
+        width: Some(out.len() as i64),
+        columns: Some(out),
+        n_rows: f.n_rows,
+        plain: true,
+        index_class: f.index_class.clone(),
         ..Frame::default()
     }))
 }
@@ -769,6 +876,7 @@ fn literal_column(value: &Val) -> Option<(i64, Column)> {
                 has_nan: Some(false),
                 non_integer: None,
                 dtype: None,
+                all_values: true,
             },
         )),
         v => {
@@ -780,6 +888,7 @@ fn literal_column(value: &Val) -> Option<(i64, Column)> {
                     has_nan: a.has_nan,
                     non_integer: a.non_integer,
                     dtype: None,
+                    all_values: false,
                 },
             ))
         }
@@ -972,6 +1081,7 @@ pub fn frame_method_result(
                 .collect();
             Val::Frame(Frame {
                 index_class: None,
+                index_keys: None,
                 ..f.select(&keep)
             })
         }
@@ -1027,7 +1137,13 @@ pub fn frame_method_result(
                 })
             );
             if drop && args.is_empty() {
-                same(true, true, true)
+                match same(true, true, true) {
+                    Val::Frame(f) => Val::Frame(Frame {
+                        index_keys: None,
+                        ..f
+                    }),
+                    other => other,
+                }
             } else if args.is_empty()
                 && keywords.iter().all(|k| {
                     k.name.as_deref() == Some("drop")
@@ -1049,9 +1165,17 @@ pub fn frame_method_result(
             if !args.is_empty() || kw(keywords, "mapper").is_some() {
                 return Val::Unknown;
             }
+            // `index=` renames row labels: the index is no longer a RangeIndex.
+            let relabelled = |v: Val| match v {
+                Val::Frame(f) if kw(keywords, "index").is_some() => Val::Frame(Frame {
+                    index_class: None,
+                    ..f
+                }),
+                v => v,
+            };
             let Some(cols_expr) = kw(keywords, "columns") else {
                 return if kw(keywords, "index").is_some() {
-                    same(true, true, true)
+                    relabelled(same(true, true, true))
                 } else {
                     Val::Unknown
                 };
@@ -1085,11 +1209,11 @@ pub fn frame_method_result(
             if !renamed.iter().all(|c| seen.insert(c.clone())) {
                 return Val::Unknown;
             }
-            Val::Frame(Frame {
+            relabelled(Val::Frame(Frame {
                 columns: Some(renamed),
                 column_info: Default::default(),
                 ..f.clone()
-            })
+            }))
         }
         "assign" => {
             if !args.is_empty() {
@@ -1153,23 +1277,79 @@ pub fn frame_method_result(
             None => Val::Unknown,
         },
         "melt" => melted(w, f, args, keywords),
+        "pivot_table" => pivot_table(w, f, args, keywords),
         "groupby" => {
             let by = kw(keywords, "by").or(args.first());
-            let ok = by
-                .and_then(|b| keys(w, b))
-                .is_some_and(|k| k.iter().all(|k| f.has(&k.name) == Some(true)));
-            if ok
-                && args.len() <= 1
-                && kw(keywords, "level").is_none()
-                && kw(keywords, "axis").is_none()
+            let Some(keys) = by.and_then(|b| keys(w, b)) else {
+                return Val::Unknown;
+            };
+            if keys.iter().any(|k| f.has(&k.name) != Some(true))
+                || args.len() > 1
+                || kw(keywords, "level").is_some()
+                || kw(keywords, "axis").is_some()
             {
-                Val::GroupBy(f.clone())
-            } else {
-                Val::Unknown
+                return Val::Unknown;
             }
+            let as_index = match kw(keywords, "as_index") {
+                None => Some(true),
+                Some(Expr::Literal {
+                    value: Literal::Bool(b),
+                    ..
+                }) => Some(*b),
+                Some(_) => None,
+            };
+            Val::GroupBy(Grouped {
+                frame: f.clone(),
+                keys: keys.into_iter().map(|k| k.name).collect(),
+                as_index,
+                selection: None,
+            })
         }
         _ => Val::Unknown,
     }
+}
+
+/// `f.pivot_table(values=[...], index=[...])` without `columns=`: one column per value column
+/// (aggregated by one function), the index keys in the index (`reset_index()` brings them back).
+/// With `columns=` the column labels come from the data: unknown.
+fn pivot_table(w: &dyn Eval, f: &Frame, args: &[Expr], keywords: &[Keyword]) -> Val {
+    const PLAIN: &[&str] = &[
+        "values",
+        "index",
+        "aggfunc",
+        "fill_value",
+        "dropna",
+        "sort",
+        "observed",
+    ];
+    let param = |name: &str, at: usize| kw(keywords, name).or(args.get(at));
+    if args.len() > 2
+        || keywords
+            .iter()
+            .any(|k| !k.name.as_deref().is_some_and(|n| PLAIN.contains(&n)))
+        || param("aggfunc", 3).is_some_and(|a| a.as_str_literal().is_none())
+    {
+        return Val::Unknown;
+    }
+    let (Some(values), Some(index)) = (param("values", 0), param("index", 1)) else {
+        return Val::Unknown;
+    };
+    let (Some(values), Some(index)) = (keys(w, values), keys(w, index)) else {
+        return Val::Unknown;
+    };
+    let values: Vec<String> = values.into_iter().map(|k| k.name).collect();
+    let index: Vec<String> = index.into_iter().map(|k| k.name).collect();
+    let known = |c: &String| f.has(c) == Some(true);
+    if !values.iter().all(known) || !index.iter().all(known) {
+        return Val::Unknown;
+    }
+    Val::Frame(Frame {
+        width: Some(values.len() as i64),
+        columns: Some(values),
+        plain: true,
+        index_keys: Some(index),
+        ..Frame::default()
+    })
 }
 
 /// `f.melt(id_vars=[...], ...)`: the id columns, then the variable and value columns. The
@@ -1227,6 +1407,18 @@ fn index_as_column(f: &Frame) -> Val {
     let Some(cols) = &f.columns else {
         return Val::Unknown;
     };
+    if let Some(keys) = &f.index_keys {
+        return match keys_in_front(keys, cols) {
+            Some(columns) => Val::Frame(Frame {
+                width: Some(columns.len() as i64),
+                columns: Some(columns),
+                index_class: Some("RangeIndex".into()),
+                index_keys: None,
+                ..f.clone()
+            }),
+            None => Val::Unknown,
+        };
+    }
     if f.origin.is_some() || f.index_class.as_deref() != Some("RangeIndex") {
         return Val::Unknown;
     }
@@ -1246,6 +1438,110 @@ fn index_as_column(f: &Frame) -> Val {
         index_class: Some("RangeIndex".into()),
         ..f.clone()
     })
+}
+
+/// The groupby keys in front of `columns`, as `reset_index()` and `as_index=False` put them;
+/// `None` when a key is also a column (`reset_index` raises ValueError: already exists).
+fn keys_in_front(keys: &[String], columns: &[String]) -> Option<Vec<String>> {
+    if keys.iter().any(|k| columns.contains(k)) {
+        return None;
+    }
+    Some(keys.iter().chain(columns).cloned().collect())
+}
+
+/// Reductions of a groupby that give one value per group and column (or of the selected
+/// column), called without arguments: `mean`, `sum`, `count`, ...
+const GROUP_REDUCTIONS: &[&str] = &[
+    "sum", "mean", "median", "min", "max", "count", "first", "last", "std", "var", "sem", "prod",
+    "any", "all",
+];
+
+/// What a method of `df.groupby(keys)` gives, as far as columns go: reductions keep the value
+/// columns (those not keys, or those selected); `agg` with a dict of single functions the dict's
+/// keys, with named aggregations their names; the keys are the index (`reset_index()` brings
+/// them back), or columns in front with `as_index=False`. A list of functions (columns of two
+/// levels), arguments or anything else: unknown.
+pub fn grouped_result(g: &Grouped, method: &str, args: &[Expr], keywords: &[Keyword]) -> Val {
+    let Some(columns) = &g.frame.columns else {
+        return Val::Unknown;
+    };
+    let (values, series) = match &g.selection {
+        None => (
+            columns
+                .iter()
+                .filter(|c| !g.keys.contains(c))
+                .cloned()
+                .collect(),
+            None,
+        ),
+        Some(GroupSelection::Columns(cols)) => (cols.clone(), None),
+        Some(GroupSelection::Column(col)) => (vec![col.clone()], Some(col.clone())),
+    };
+    // (A key selected as well may stay among the columns.)
+    if values.iter().any(|c| g.keys.contains(c)) {
+        return Val::Unknown;
+    }
+    let single_function = |e: &Expr| e.as_str_literal().is_some();
+    let out: Vec<String> = match (method, args, keywords) {
+        (m, [], []) if GROUP_REDUCTIONS.contains(&m) => values,
+        ("agg" | "aggregate", [f], []) if single_function(f) => values,
+        ("agg" | "aggregate", [Expr::Dict { keys, values, .. }], []) if series.is_none() => {
+            if !values.iter().all(single_function) {
+                return Val::Unknown;
+            }
+            let Some(names) = keys
+                .iter()
+                .map(|k| k.as_ref()?.as_str_literal().map(str::to_string))
+                .collect::<Option<Vec<String>>>()
+            else {
+                return Val::Unknown;
+            };
+            names
+        }
+        // Named aggregation: `agg(total=('amount', 'sum'))`, one column per keyword.
+        ("agg" | "aggregate", [], kws) if series.is_none() && !kws.is_empty() => {
+            let named = kws.iter().all(|k| {
+                matches!(&k.value, Expr::Seq { kind: SeqKind::Tuple, elts, .. }
+                    if elts.len() == 2 && elts.iter().all(single_function))
+            });
+            if !named {
+                return Val::Unknown;
+            }
+            kws.iter().filter_map(|k| k.name.clone()).collect()
+        }
+        _ => return Val::Unknown,
+    };
+    // A reduction of one selected column is a Series named after it (with `as_index=False`, a
+    // frame of the keys and the column).
+    if let (Some(name), Some(true)) = (series, g.as_index) {
+        return Val::Series(SeriesVal {
+            name: Some(name),
+            index_keys: Some(g.keys.clone()),
+            ..SeriesVal::default()
+        });
+    }
+    let mut seen = std::collections::BTreeSet::new();
+    if !out.iter().all(|c| seen.insert(c.clone())) {
+        return Val::Unknown;
+    }
+    let frame = |columns: Vec<String>, index_keys: Option<Vec<String>>| {
+        Val::Frame(Frame {
+            width: Some(columns.len() as i64),
+            columns: Some(columns),
+            plain: true,
+            index_class: index_keys.is_none().then(|| "RangeIndex".to_string()),
+            index_keys,
+            ..Frame::default()
+        })
+    };
+    match g.as_index {
+        Some(true) => frame(out, Some(g.keys.clone())),
+        Some(false) => match keys_in_front(&g.keys, &out) {
+            Some(columns) => frame(columns, None),
+            None => Val::Unknown,
+        },
+        None => Val::Unknown,
+    }
 }
 
 /// String keys of a literal or of a name holding a known string (a loop over literals).

@@ -168,8 +168,14 @@ pub fn split_result(w: &dyn Eval, value: &Expr, n_targets: usize) -> Option<Vec<
     for v in &vals {
         for rows in sizes {
             out.push(match v {
+                // Each part has one row at least (or the split raises).
                 Val::Frame(f) => Val::Frame(super::abstract_value::Frame {
                     n_rows: rows,
+                    column_info: f
+                        .column_info
+                        .iter()
+                        .filter_map(|(name, c)| Some((name.clone(), c.in_some_rows()?)))
+                        .collect(),
                     ..super::pandas::rows_of(f)
                 }),
                 Val::Series(s) => Val::Series(super::abstract_value::SeriesVal {
@@ -234,6 +240,9 @@ pub fn lib_call_result(
     }
     if let Some(composite) = composite(w, path, args, keywords) {
         return Some(Val::Estimator(composite));
+    }
+    if let Some(ct) = column_transformer(w, path, args, keywords) {
+        return Some(Val::Estimator(ct));
     }
     if is_confusion_display(path) {
         let cm = args
@@ -455,6 +464,56 @@ pub fn composite(
         inner,
         step_names,
         invalid_grid_key,
+        ..Default::default()
+    })
+}
+
+/// `ColumnTransformer([(name, transformer, columns), ...])` or
+/// `make_column_transformer((transformer, columns), ...)`: an unfitted column transformer and the
+/// column names its selections write out.
+fn column_transformer(
+    w: &dyn Eval,
+    path: &str,
+    args: &[Expr],
+    keywords: &[Keyword],
+) -> Option<Estimator> {
+    // The entries, where each holds its columns, and where the transformer is built.
+    let (entries, columns_at, at): (Vec<&Expr>, usize, TextRange) =
+        match path.strip_prefix("sklearn.")? {
+            p if p.ends_with(".ColumnTransformer") => {
+                let list = args.first().or_else(|| keyword(keywords, "transformers"))?;
+                let Expr::Seq { elts, .. } = list else {
+                    return None;
+                };
+                (elts.iter().collect(), 2, list.range())
+            }
+            p if p.ends_with(".make_column_transformer") => {
+                (args.iter().collect(), 1, args.first()?.range())
+            }
+            _ => return None,
+        };
+    if unpacks(args, keywords) {
+        return None;
+    }
+    let mut selected_columns = Vec::new();
+    for entry in entries {
+        let Expr::Seq { elts, .. } = entry else {
+            return None;
+        };
+        match elts.get(columns_at).map(|c| w.eval(c)) {
+            Some(Val::Str(c)) => selected_columns.push(c),
+            Some(Val::Strs { type_name, items }) if type_name == "list" => {
+                selected_columns.extend(items)
+            }
+            _ => {}
+        }
+    }
+    Some(Estimator {
+        class: "ColumnTransformer".into(),
+        type_path: path.to_string(),
+        fitted: Some(false),
+        constructed_at: Some(at),
+        selected_columns,
         ..Default::default()
     })
 }

@@ -5,7 +5,9 @@ use std::collections::BTreeSet;
 
 use crate::ir::{Expr, Keyword, Literal, SeqKind, TextRange};
 
-use crate::semantics::abstract_value::{ArrayLib, ArrayVal, Frame, SeriesVal, Val};
+use crate::semantics::abstract_value::{
+    ArrayLib, ArrayVal, Frame, GroupSelection, Grouped, SeriesVal, Val,
+};
 use crate::semantics::pandas::rows_of;
 use crate::semantics::{torch_classes, torch_layers};
 
@@ -205,6 +207,26 @@ impl<'a> Walker<'a> {
                             None => Val::Unknown,
                         }
                     }
+                    Val::GroupBy(g) if g.selection.is_none() => {
+                        let selection = match (index.as_str_literal(), str_list(index)) {
+                            (Some(col), _) => GroupSelection::Column(col.to_string()),
+                            (None, Some(cols)) => GroupSelection::Columns(cols),
+                            _ => return Val::Unknown,
+                        };
+                        let present = match &selection {
+                            GroupSelection::Column(c) => g.frame.has(c) == Some(true),
+                            GroupSelection::Columns(cols) => {
+                                cols.iter().all(|c| g.frame.has(c) == Some(true))
+                            }
+                        };
+                        if !present {
+                            return Val::Unknown;
+                        }
+                        Val::GroupBy(Grouped {
+                            selection: Some(selection),
+                            ..g
+                        })
+                    }
                     Val::Frame(f) => {
                         let label = match (index.as_str_literal(), &**index) {
                             (Some(col), _) => Some(col.to_string()),
@@ -221,7 +243,12 @@ impl<'a> Walker<'a> {
                                 Val::Unknown
                             };
                         }
-                        if let Some(cols) = str_list(index) {
+                        // `df[['a', 'b']]`, or `df[features]` of a list of known strings.
+                        let listed = str_list(index).or_else(|| match self.eval(index) {
+                            Val::Strs { type_name, items } if type_name == "list" => Some(items),
+                            _ => None,
+                        });
+                        if let Some(cols) = listed {
                             return if cols.iter().all(|c| f.has(c) == Some(true)) {
                                 Val::Frame(f.select(&cols))
                             } else {
@@ -414,6 +441,7 @@ impl<'a> Walker<'a> {
                 }),
             name: Some(col.to_string()),
             non_integer: info.and_then(|i| i.non_integer),
+            index_keys: f.index_keys.clone(),
         })
     }
 
@@ -501,7 +529,8 @@ impl<'a> Walker<'a> {
                 crate::semantics::pandas::frame_method_result(self, &f, attr, args, keywords)
             }
             // One group's rows: what the values of the whole frame showed may lie in others.
-            Val::GroupBy(f) if attr == "get_group" => Val::Frame(rows_of(&f)),
+            Val::GroupBy(g) if attr == "get_group" => Val::Frame(rows_of(&g.frame)),
+            Val::GroupBy(g) => crate::semantics::pandas::grouped_result(&g, attr, args, keywords),
             Val::Estimator(e) => crate::semantics::sklearn::method_result(self, &e, attr, args),
             Val::Tensor(s) => {
                 let int = |e: &Expr| match self.eval(e) {
@@ -526,7 +555,9 @@ impl<'a> Walker<'a> {
             Val::Typed(class) => {
                 crate::semantics::numpy::generator_method(self, &class, attr, args, keywords)
             }
-            Val::Series(s) if matches!(attr.as_str(), "rename" | "value_counts") => {
+            Val::Series(s)
+                if matches!(attr.as_str(), "rename" | "value_counts" | "reset_index") =>
+            {
                 crate::semantics::pandas::series_method_result(s, attr, args, keywords)
             }
             // `s.apply(str)`, `s.map(lambda x: str(x).split('-')[0])`: the NaN rows become a
@@ -544,6 +575,7 @@ impl<'a> Walker<'a> {
                             has_nan: Some(false),
                             name: s.name,
                             non_integer: None,
+                            index_keys: s.index_keys,
                         }),
                         None => Val::Unknown,
                     },

@@ -63,10 +63,10 @@ pub enum Binding {
     SeriesName(String),
     /// `name = 50`.
     Int(i64),
-    /// `name = f(...)`: a call, which may build a Keras tensor, layer or model
-    /// (`keras_build::eval_global`, against the names as they are when it runs), or an instance
-    /// of a notebook class.
-    Call(Box<Expr>),
+    /// `name = f(...)`, `name = [...]`, `name = a + b`: what may build a Keras tensor, layer,
+    /// layer list or model (`keras_build::eval_global`, against the names as they are when it
+    /// runs), or an instance of a notebook class.
+    Followed(Box<Expr>),
     /// `class name(bases): body` without decorators at the top level (the class is read against
     /// the imports as they are when it runs: `torch_classes::user_class`).
     Class(Rc<ClassSource>),
@@ -240,8 +240,12 @@ fn read_statements(
                 read_statements(body, source, shared_source, cell, bindings);
             }
             _ => {
-                keras_effects(stmt, bindings);
+                let (after, before): (Vec<_>, Vec<_>) = keras_build::statement_effects(stmt)
+                    .into_iter()
+                    .partition(ModelEffect::after_binding);
+                bindings.extend(before.into_iter().map(Effect::Keras));
                 read_statement(stmt, shared_source, cell, bindings);
+                bindings.extend(after.into_iter().map(Effect::Keras));
             }
         }
     }
@@ -352,9 +356,10 @@ fn read_statement(
                             ..
                         },
                     ) => Some((id, Binding::Int(*i))),
-                    ([Target::Name { id, .. }], Expr::Call { .. }) => {
-                        Some((id, Binding::Call(Box::new(value.clone()))))
-                    }
+                    (
+                        [Target::Name { id, .. }],
+                        Expr::Call { .. } | Expr::Seq { .. } | Expr::BinOp { .. },
+                    ) => Some((id, Binding::Followed(Box::new(value.clone())))),
                     _ => None,
                 },
                 _ => None,
@@ -777,7 +782,7 @@ impl HistoryState {
                 let built = match binding {
                     Binding::Int(i) => Some(Built::Int(*i)),
                     // (Code that raised bound nothing.)
-                    Binding::Call(call) => keras_build::eval_global(call, self)
+                    Binding::Followed(call) => keras_build::eval_global(call, self)
                         .filter(|b| !matches!(b, Built::Invalid(_))),
                     _ => None,
                 };
@@ -787,7 +792,7 @@ impl HistoryState {
                 };
                 // Also evaluated before the name is bound.
                 let instance = match binding {
-                    Binding::Call(call) => self.torch_instance(call),
+                    Binding::Followed(call) => self.torch_instance(call),
                     _ => None,
                 };
                 self.torch_classes.remove(name);
@@ -972,11 +977,23 @@ impl HistoryState {
                 }
             }
             ModelEffect::Method(name, call) => {
-                if let Some(Built::Model(m)) = self.keras.get(name) {
-                    match keras_build::apply_method(m, call, self) {
-                        Some(after) => self.keras.insert(name.clone(), Built::Model(after)),
-                        None => self.keras.remove(name),
-                    };
+                let after = match self.keras.get(name) {
+                    Some(Built::Model(m)) => {
+                        keras_build::apply_method(m, call, self).map(Built::Model)
+                    }
+                    Some(Built::Layers(l)) => {
+                        keras_build::apply_list_method(l, call, self).map(Built::Layers)
+                    }
+                    _ => return,
+                };
+                match after {
+                    Some(after) => self.keras.insert(name.clone(), after),
+                    None => self.keras.remove(name),
+                };
+            }
+            ModelEffect::ListTouched(name) => {
+                if let Some(Built::Layers(_)) = self.keras.get(name) {
+                    self.keras.remove(name);
                 }
             }
         }
