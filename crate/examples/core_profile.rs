@@ -4,7 +4,10 @@
 //!
 //!   node --input-type=module -e "import {generateCells} from './benchmarks/notebook_gen.mjs';
 //!     console.log(JSON.stringify(generateCells(300, 20)))" > /tmp/cells.json
-//!   cargo run --release --example core_profile -- /tmp/cells.json [whole|keystroke|alone] [RUNS]
+//!   cargo run --release --example core_profile -- /tmp/cells.json [whole|keystroke|alone|parse] [RUNS]
+//!
+//! `parse` times the parse alone, the floor under the whole notebook's figure: rustpython's parser
+//! by itself, and the front end (`python::parse_cell`: IPython syntax masked, parsed, lowered).
 //!
 //! On a shared machine wall times vary by 2x; compare instruction counts instead:
 //!   valgrind --tool=callgrind --callgrind-out-file=/tmp/x.cg \
@@ -14,6 +17,7 @@ use std::time::Instant;
 
 use cellguard::check::{check_cell_with, check_notebook, CellCache, CheckInput};
 use cellguard::diagnostic::Severities;
+use rustpython_parser::{ast, Parse};
 
 fn median_ms(runs: usize, mut body: impl FnMut(usize)) -> f64 {
     let mut samples: Vec<f64> = (0..runs)
@@ -91,5 +95,19 @@ fn main() {
             ));
         });
         println!("one cell alone:           median {ms:.3} ms");
+    }
+    if matches!(phase, "all" | "parse") {
+        let ms = median_ms(runs, |_| {
+            for cell in &cells {
+                std::hint::black_box(ast::Suite::parse(cell, "<cell>").ok());
+            }
+        });
+        println!("parse only, rustpython:   median {ms:.2} ms");
+        let ms = median_ms(runs, |_| {
+            for cell in &cells {
+                std::hint::black_box(cellguard::python::parse_cell(cell));
+            }
+        });
+        println!("parse only, front end:    median {ms:.2} ms");
     }
 }

@@ -32,10 +32,52 @@ fn loose(name: &str) -> impl Iterator<Item = char> + '_ {
 /// names without repeated blocks) of at least `SIMILAR` (`Agee`/`Age`, not `Name`/`Fare`).
 const SIMILAR: f64 = 0.8;
 
+/// An upper bound of the longest common subsequence of two names, in time linear in their
+/// lengths: the characters they share, counted with multiplicity (ASCII by character, any other
+/// character as possibly equal to any other).
+struct SharedCharacters {
+    ascii: [u16; 128],
+    other: usize,
+}
+
+impl SharedCharacters {
+    fn of(name: &[char]) -> Self {
+        let mut counts = Self {
+            ascii: [0; 128],
+            other: 0,
+        };
+        for &c in name {
+            match counts.ascii.get_mut(c as usize) {
+                Some(count) => *count += 1,
+                None => counts.other += 1,
+            }
+        }
+        counts
+    }
+
+    /// The characters `candidate` shares with the name.
+    fn with(&self, candidate: &str) -> usize {
+        let mut left = self.ascii;
+        let (mut shared, mut other) = (0, 0);
+        for c in candidate.chars() {
+            match left.get_mut(c as usize) {
+                Some(count) if *count > 0 => {
+                    *count -= 1;
+                    shared += 1;
+                }
+                Some(_) => {}
+                None => other += 1,
+            }
+        }
+        shared + other.min(self.other)
+    }
+}
+
 /// The closest candidate that resembles `name`, if any.
 pub fn suggest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
     let wanted: Vec<char> = loose(name).collect();
     let chars: Vec<char> = name.chars().collect();
+    let shared = SharedCharacters::of(&chars);
     let mut other: Vec<char> = Vec::new();
     let mut row = Vec::new();
     let mut best: Option<(f64, &str)> = None;
@@ -52,15 +94,26 @@ pub fn suggest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) ->
         let score = if loosely_same {
             2.0
         } else {
-            other.clear();
-            other.extend(c.chars());
-            let total = (chars.len() + other.len()) as f64;
-            // The common subsequence is at most the shorter name: lengths too far apart never
-            // reach SIMILAR, and need no table.
-            if (chars.len().min(other.len()) as f64) < SIMILAR / 2.0 * total {
+            let length = if c.is_ascii() {
+                c.len()
+            } else {
+                c.chars().count()
+            };
+            let total = (chars.len() + length) as f64;
+            let similarity = |common: usize| 2.0 * common as f64 / total;
+            // The common subsequence is at most the shorter name, and at most the characters
+            // both names hold: a candidate whose bound cannot reach SIMILAR, or beat the best
+            // so far, needs no table.
+            let good_enough = |common: usize| {
+                let bound = similarity(common);
+                bound >= SIMILAR && best.is_none_or(|(b, _)| bound > b)
+            };
+            if !good_enough(chars.len().min(length)) || !good_enough(shared.with(c)) {
                 continue;
             }
-            2.0 * common_subsequence(&chars, &other, &mut row) as f64 / total
+            other.clear();
+            other.extend(c.chars());
+            similarity(common_subsequence(&chars, &other, &mut row))
         };
         if score >= SIMILAR && best.is_none_or(|(b, _)| score > b) {
             best = Some((score, c));
@@ -82,5 +135,24 @@ mod tests {
         // Edit distance 2 between four-letter words is no resemblance.
         assert_eq!(suggest("Name", ["Fare", "Age"]), None);
         assert_eq!(suggest("Embarkd", ["Embarked", "Fare"]), Some("Embarked"));
+    }
+
+    /// The shared-character bound that skips the table is never below the real subsequence.
+    #[test]
+    fn shared_characters_bound_the_common_subsequence() {
+        let names = [
+            "Age", "Agee", "agE_", "Fare", "FareLog", "fare_log", "Embarked", "Embarkd", "Name",
+            "ééa", "aé", "年齢", "年齢x", "", "aaab", "abab", "baba",
+        ];
+        let mut row = Vec::new();
+        for a in names {
+            let a_chars: Vec<char> = a.chars().collect();
+            let shared = SharedCharacters::of(&a_chars);
+            for b in names {
+                let b_chars: Vec<char> = b.chars().collect();
+                let common = common_subsequence(&a_chars, &b_chars, &mut row);
+                assert!(shared.with(b) >= common, "{a} {b}");
+            }
+        }
     }
 }
