@@ -12,6 +12,7 @@ import {
   hoverTooltip,
   newNotebook,
   ROOT,
+  scrollToCell,
   SCREENSHOTS,
   squiggles,
   status
@@ -219,7 +220,10 @@ test.describe('cellguard demo notebook', () => {
       await expect(squiggles(page, 3), logs.join('\n')).toHaveText([
         'describe_passengers'
       ]);
+      // Squiggles are drawn in the cells in view; the panel lists every cell's.
+      await scrollToCell(page, 6);
       await expect(squiggles(page, 6)).toHaveCount(1);
+      await scrollToCell(page, 3);
       await expect(panel).toContainText("'Agee' is not a column of df");
       await hoverTooltip(page, squiggles(page, 3), 'describe_passengers');
       await page.screenshot({
@@ -231,7 +235,7 @@ test.describe('cellguard demo notebook', () => {
       await page.notebook.runCell(11);
       await expect(panel).toContainText('fitted on 2 features');
       await expect(panel).toContainText('NaN');
-      await cell(page, 9).scrollIntoViewIfNeeded();
+      await scrollToCell(page, 9);
       await hoverTooltip(page, squiggles(page, 9), 'fitted on 2 features');
       await page.screenshot({
         path: path.join(SCREENSHOTS, `demo-sklearn-${theme}.png`)

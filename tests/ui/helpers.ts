@@ -22,6 +22,31 @@ export function cell(page: IJupyterLabPageFixture, index: number): Locator {
     .nth(index);
 }
 
+/**
+ * Scrolls the notebook until a cell is in view. JupyterLab's own scrolling is repeated: a long
+ * notebook's cells not yet drawn count at an estimated height (`content-visibility: auto`), so one
+ * scroll may overshoot (Playwright's too).
+ */
+export async function scrollToCell(
+  page: IJupyterLabPageFixture,
+  index: number
+): Promise<void> {
+  await page.waitForFunction(
+    i => {
+      const notebook = (window.jupyterapp.shell.currentWidget as any).content;
+      const cell = notebook.widgets[i].node.getBoundingClientRect();
+      const view = notebook.outerNode.getBoundingClientRect();
+      if (cell.top >= view.top && cell.bottom <= view.bottom) {
+        return true;
+      }
+      notebook.scrollToItem(i, 'center');
+      return false;
+    },
+    index,
+    { polling: 250, timeout: 10000 }
+  );
+}
+
 export function squiggles(
   page: IJupyterLabPageFixture,
   index: number

@@ -16,6 +16,7 @@ import {
   hoverTooltip,
   newNotebook,
   notebookJson,
+  scrollToCell,
   squiggles,
   status
 } from './helpers';
@@ -110,6 +111,33 @@ test.describe('cellguard on a large notebook', () => {
     await expect(items, logs.join('\n')).toHaveCount(1);
     await expect(items).toHaveClass(/jp-cellguard-error/);
     await expect(items).toContainText('`no_such_name` is not defined');
+  });
+});
+
+test.describe('cellguard on a notebook longer than the window', () => {
+  test('a cell out of view gets its squiggle when scrolled into view; the panel lists it at once', async ({
+    page,
+    tmpPath
+  }) => {
+    const logs = collectConsole(page);
+    const last = 79;
+    const sources = Array.from({ length: last }, (_, i) => `x_${i} = ${i}`);
+    sources.push('print(x_3, no_such_thing)');
+    const name = `${tmpPath}/long.ipynb`;
+    await page.contents.uploadContent(notebookJson(sources), 'text', name);
+    await page.filebrowser.open(name);
+    await expect(status(page)).toHaveText(/kernel linked/, { timeout: 60000 });
+    await page.evaluate(() =>
+      window.jupyterapp.commands.execute('cellguard:show-diagnostics')
+    );
+    // The panel reads the checker: exact whatever the editors show.
+    const items = page.locator('.jp-cellguard-panel .jp-cellguard-item');
+    await expect(items.filter({ hasText: 'no_such_thing' })).toHaveCount(1);
+    await scrollToCell(page, last);
+    await expect(squiggles(page, last), logs.join('\n')).toHaveText([
+      'x_3',
+      'no_such_thing'
+    ]);
   });
 });
 
