@@ -1,9 +1,11 @@
 //! Values flowing through the target cell. The walker visits the statements that will certainly run
-//! (top-level straight-line code, `with` bodies, the first pass of a loop over a non-empty
-//! iterable, every pass of a loop over elements it knows), keeps an abstract value per name, and
-//! asks the rules about every expression those statements evaluate. Whatever it cannot follow
-//! becomes `Unknown`: names assigned in branches, loops, `try` blocks; objects passed to
-//! functions that may mutate them; in-place methods it does not model. Names and container
+//! (top-level straight-line code, `with` bodies, `try` bodies without handlers and `finally`
+//! blocks, the body of `if True` / `if __name__ == "__main__"`, the first pass of a loop over a
+//! non-empty iterable, every pass of a loop over elements it knows), keeps an abstract value per
+//! name, and asks the rules about every expression those statements evaluate. Whatever it cannot
+//! follow becomes `Unknown`: names assigned in branches (unless every branch gives what the
+//! others give, `join`), loops, `try` blocks with handlers, walruses that may not run; objects
+//! passed to functions that may mutate them; in-place methods it does not model. Names and container
 //! elements with equal values may hold one object: a change of it forgets them all. Calls of
 //! the notebook's own functions are followed into their bodies (`calls`).
 
@@ -284,6 +286,7 @@ impl<'a> Walker<'a> {
             body: &f.body,
             source: &f.source,
             range: f.range,
+            result: None,
         })
     }
 
