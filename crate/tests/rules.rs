@@ -2102,7 +2102,11 @@ fn a_crash_inside_a_function_of_an_earlier_cell_is_reported_at_the_call() {
     );
     // Fixed: shapes that fit; a loop that does not run.
     silent(&run(&[IMPORTS, predict], "p = predict(X, w_col)", MATRICES));
-    silent(&run(&[IMPORTS, predict, train], "train(X, w, epochs=0)", MATRICES));
+    silent(&run(
+        &[IMPORTS, predict, train],
+        "train(X, w, epochs=0)",
+        MATRICES,
+    ));
     // The kernel's state at the call, not at the definition: the cell rebinds w first.
     silent(&run(
         &[IMPORTS, predict],
@@ -3622,6 +3626,8 @@ fn values_a_branch_may_or_may_not_bind_are_unknown() {
         "a = b = []\nb.append(1)\na[0]",
         // A comprehension with a condition: its length is not known.
         "xs = [x for x in range(3) if x > random.random()]\nxs[2]",
+        // A walrus in a default binds when the `def` runs: not followed.
+        "a = np.ones(3)\ndef f(x=(a := np.ones(4))):\n    return x\na + np.ones(4)",
         // A default that is not a literal is evaluated by the `def`, not the call.
         "n = 3\ndef make(k=n):\n    return np.ones(k)\nn = 4\nmake() + np.ones(3)",
     ];

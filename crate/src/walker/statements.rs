@@ -226,6 +226,19 @@ impl<'a> Walker<'a> {
                 }
             }
             Stmt::FunctionDef { name, .. } | Stmt::ClassDef { name, .. } => {
+                // A walrus in a default, a decorator or a base binds what is not followed.
+                let evaluated: Vec<&Expr> = match stmt {
+                    Stmt::FunctionDef {
+                        params, decorators, ..
+                    } => params.defaults.iter().chain(decorators).collect(),
+                    Stmt::ClassDef {
+                        bases, decorators, ..
+                    } => bases.iter().chain(decorators).collect(),
+                    _ => Vec::new(),
+                };
+                evaluated
+                    .into_iter()
+                    .for_each(|e| self.forget_walrus_targets(e));
                 self.bound_here.insert(name.clone());
                 self.env.insert(name.clone(), Val::Unknown);
                 self.defined_here.remove(name);
@@ -543,6 +556,13 @@ impl<'a> Walker<'a> {
         let speculating = std::mem::replace(&mut self.speculating, true);
         let mut after: Vec<std::collections::BTreeMap<String, Val>> = Vec::new();
         for branch in branches {
+            // What the branch binds is unknown until the walk binds it: a binding the walk
+            // does not reach (a budget spent, a function's `global`) agrees on nothing.
+            let mut bound = BTreeSet::new();
+            bound_names(branch, self.ctx.facts, &mut bound);
+            for name in bound {
+                self.env.insert(name, Val::Unknown);
+            }
             self.block(branch);
             after.push(std::mem::replace(&mut self.env, saved.0.clone()));
             self.bound_here = saved.1.clone();
