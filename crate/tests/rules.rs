@@ -3626,6 +3626,11 @@ fn values_a_branch_may_or_may_not_bind_are_unknown() {
         "a = b = []\nb.append(1)\na[0]",
         // A comprehension with a condition: its length is not known.
         "xs = [x for x in range(3) if x > random.random()]\nxs[2]",
+        // A walrus of an if test, its list changed in a branch.
+        "if (xs := [1, 2]):\n    xs.append(3)\nxs[2]",
+        // A global the function may leave before binding, or binds in a branch.
+        "arr = np.ones(3)\ndef setup(flag):\n    global arr\n    if flag:\n        return\n    arr = np.ones(4)\nsetup(False)\narr + np.ones(4)",
+        "arr = np.ones(3)\ndef setup():\n    global arr\n    if random.random() > 0.5:\n        arr = np.ones(4)\nsetup()\narr + np.ones(4)",
         // A walrus in a default binds when the `def` runs: not followed.
         "a = np.ones(3)\ndef f(x=(a := np.ones(4))):\n    return x\na + np.ones(4)",
         // A default that is not a literal is evaluated by the `def`, not the call.

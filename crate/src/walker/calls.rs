@@ -169,6 +169,17 @@ pub fn declares_outer_names(body: &[Stmt]) -> bool {
     })
 }
 
+/// The names the statements declare `global` (not in nested functions and classes).
+fn declared_globals(body: &[Stmt], out: &mut BTreeSet<String>) {
+    for s in body {
+        match s {
+            Stmt::Global { names, .. } => out.extend(names.iter().cloned()),
+            Stmt::FunctionDef { .. } | Stmt::ClassDef { .. } => {}
+            _ => s.for_each_block(|b| declared_globals(b, out)),
+        }
+    }
+}
+
 /// May the statement leave the function (a `return`, `raise` or `assert` in it, outside nested
 /// functions)?
 fn may_leave(stmt: &Stmt, source: &str) -> bool {
@@ -292,6 +303,16 @@ impl<'a> Walker<'a> {
             None => inner.function_body(callee.body),
         };
         self.budget = inner.budget;
+        // A walk that reached the end (or a `return`) knows what the names the function
+        // declares `global` hold when it returns.
+        if returned.is_some() {
+            let mut globals = BTreeSet::new();
+            declared_globals(callee.body, &mut globals);
+            for name in globals {
+                let value = inner.get(&name);
+                self.global_writes.push((name, value));
+            }
+        }
         for d in inner.out {
             let before = callee.source.get(..d.range.start as usize).unwrap_or("");
             let line = before.matches('\n').count() + 1;

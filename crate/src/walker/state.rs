@@ -58,6 +58,9 @@ pub struct Walker<'a> {
     pub(crate) budget: usize,
     /// What the calls followed in the current statement return, by the call's range.
     pub(crate) returns: BTreeMap<TextRange, super::calls::Returned>,
+    /// What the calls followed in the current statement left in the globals their functions
+    /// declare `global`, in the order they ran: bound once the statement's effects are done.
+    pub(crate) global_writes: Vec<(String, Val)>,
     /// Inside a loop body that may not run: calls are not followed.
     pub(super) speculating: bool,
     /// How many times the loops being walked pass over the statement at hand (the product of
@@ -203,6 +206,7 @@ impl<'a> Walker<'a> {
             locals: BTreeSet::new(),
             budget: super::calls::BUDGET,
             returns: BTreeMap::new(),
+            global_writes: Vec::new(),
             speculating: false,
             passes: 1,
             pandas_extended: ctx.history.extends_pandas || ctx.cell.extends_pandas,

@@ -81,7 +81,12 @@ impl<'a> Walker<'a> {
             self.torch_classes_here
                 .retain(|name, _| !bound.contains(name));
         }
+        self.global_writes.clear();
         self.stmt_effects(stmt);
+        for (name, value) in std::mem::take(&mut self.global_writes) {
+            self.bound_here.insert(name.clone());
+            self.env.insert(name, value);
+        }
         if !self.drops.is_empty() || self.csv_views {
             let changed = self.changed_by(stmt);
             self.drops.retain(|name, _| !changed.contains(name));
@@ -161,17 +166,21 @@ impl<'a> Walker<'a> {
                     crate::ir::AssignOp::Augmented(aug) => {
                         // `n += 1`, `s += "x"`, `xs += [x]`: what the operator gives, for numbers,
                         // texts, lists and tuples the walker follows (a list changes in place:
-                        // other names holding it are forgotten); unknown otherwise (`arr += 1`).
+                        // other names holding it are forgotten); `arr += 1`: the array keeps its
+                        // shape (any array may be a view of it); unknown otherwise.
                         match targets.as_slice() {
                             [Target::Name { id, .. }] => {
-                                let after = crate::semantics::python::binop_value(
-                                    aug.trim_end_matches('='),
-                                    &self.get(id),
-                                    &self.eval(value),
-                                )
-                                .unwrap_or(Val::Unknown);
+                                let (op, before) = (aug.trim_end_matches('='), self.get(id));
+                                let operand = self.eval(value);
+                                let after =
+                                    crate::semantics::python::binop_value(op, &before, &operand);
+                                let in_place =
+                                    crate::semantics::shapes::in_place_value(op, &before, &operand);
+                                if in_place.is_some() {
+                                    self.forget_data();
+                                }
                                 self.forget_name(id);
-                                after
+                                after.or(in_place).unwrap_or(Val::Unknown)
                             }
                             _ => Val::Unknown,
                         }
@@ -377,9 +386,11 @@ impl<'a> Walker<'a> {
                     self.block(body);
                     return;
                 }
-                // Either branch may run: a name both bind keeps what they agree on.
+                // Either branch may run: a name both bind keeps what they agree on. A walrus of
+                // the test bound its name already.
                 let joined = self.branches_joined(&[body, orelse]);
-                self.forget_all_in(std::slice::from_ref(stmt));
+                self.forget_all_in(body);
+                self.forget_all_in(orelse);
                 for (name, val) in joined {
                     self.env.insert(name, val);
                 }
