@@ -3631,6 +3631,8 @@ fn values_a_branch_may_or_may_not_bind_are_unknown() {
         // A global the function may leave before binding, or binds in a branch.
         "arr = np.ones(3)\ndef setup(flag):\n    global arr\n    if flag:\n        return\n    arr = np.ones(4)\nsetup(False)\narr + np.ones(4)",
         "arr = np.ones(3)\ndef setup():\n    global arr\n    if random.random() > 0.5:\n        arr = np.ones(4)\nsetup()\narr + np.ones(4)",
+        // A starred list of unknown length.
+        "base = [1] * random.randint(0, 5)\nxs = [*base, 3]\nxs[3]",
         // A walrus in a default binds when the `def` runs: not followed.
         "a = np.ones(3)\ndef f(x=(a := np.ones(4))):\n    return x\na + np.ones(4)",
         // A default that is not a literal is evaluated by the `def`, not the call.

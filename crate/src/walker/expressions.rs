@@ -125,6 +125,36 @@ impl<'a> Walker<'a> {
                     },
                 }
             }
+            // `[*base, 'extra']`, `(*a, *b)`: the elements of lists and tuples the walker follows.
+            Expr::Seq { kind, elts, .. } if *kind != SeqKind::Set => {
+                let mut items = Vec::new();
+                for e in elts {
+                    match e {
+                        Expr::Starred { value, .. } => match self.eval(value) {
+                            Val::Items {
+                                type_name,
+                                items: inner,
+                            } if matches!(type_name.as_str(), "list" | "tuple") => {
+                                items.extend(inner)
+                            }
+                            Val::Strs {
+                                type_name,
+                                items: inner,
+                            } if matches!(type_name.as_str(), "list" | "tuple") => {
+                                items.extend(inner.into_iter().map(Val::Str))
+                            }
+                            _ => return Val::Unknown,
+                        },
+                        _ => items.push(self.eval(e)),
+                    }
+                }
+                let type_name = if *kind == SeqKind::List {
+                    "list"
+                } else {
+                    "tuple"
+                };
+                super::statements::sequence_of(type_name, items)
+            }
             Expr::Dict { keys, values, .. } => {
                 let keys: Option<Vec<String>> = keys
                     .iter()

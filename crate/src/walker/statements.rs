@@ -1001,7 +1001,7 @@ pub(super) fn unpacked_parts(val: Val, elts: &[Target]) -> Vec<Val> {
         Some(star) if items.len() + 1 >= elts.len() => {
             let mut middle = items.split_off(star);
             let last = middle.split_off(middle.len() + star + 1 - elts.len());
-            items.push(list_of(middle));
+            items.push(sequence_of("list", middle));
             items.extend(last);
             items
         }
@@ -1009,8 +1009,8 @@ pub(super) fn unpacked_parts(val: Val, elts: &[Target]) -> Vec<Val> {
     }
 }
 
-/// A list of the values `items`; of known strings when they all are.
-fn list_of(items: Vec<Val>) -> Val {
+/// A list or tuple of the values `items`; of known strings when they all are.
+pub(super) fn sequence_of(type_name: &str, items: Vec<Val>) -> Val {
     let strs: Option<Vec<String>> = items
         .iter()
         .map(|v| match v {
@@ -1020,11 +1020,11 @@ fn list_of(items: Vec<Val>) -> Val {
         .collect();
     match strs {
         Some(strs) if !strs.is_empty() => Val::Strs {
-            type_name: "list".into(),
+            type_name: type_name.into(),
             items: strs,
         },
         _ => Val::Items {
-            type_name: "list".into(),
+            type_name: type_name.into(),
             items,
         },
     }
