@@ -104,7 +104,7 @@ impl Val {
 }
 
 /// What is known of a value that is `a` or `b` (the branches of `x if c else y`, of an `if`): all
-/// of it when they are equal; an array's kind, shape and dtype, a list's or tuple's length, a
+/// of it when they are equal; an array's kind and shape (and dtype), a list's or tuple's length, a
 /// number's or text's type, when both share them; nothing otherwise.
 pub fn join(a: &Val, b: &Val) -> Val {
     if a == b {
@@ -127,10 +127,9 @@ pub fn join(a: &Val, b: &Val) -> Val {
         };
     }
     match (a, b) {
-        (Val::Array(x), Val::Array(y))
-            if x.lib == y.lib && x.shape == y.shape && x.dtype == y.dtype =>
-        {
+        (Val::Array(x), Val::Array(y)) if x.lib == y.lib && x.shape == y.shape => {
             Val::Array(ArrayVal {
+                dtype: x.dtype.clone().filter(|_| x.dtype == y.dtype),
                 has_nan: x.has_nan.filter(|_| x.has_nan == y.has_nan),
                 csv_object_column: None,
                 origin: None,

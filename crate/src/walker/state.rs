@@ -1,7 +1,8 @@
 //! Values flowing through the target cell. The walker visits the statements that will certainly run
 //! (top-level straight-line code, `with` bodies, `try` bodies without handlers and `finally`
-//! blocks, the body of `if True` / `if __name__ == "__main__"`, the first pass of a loop over a
-//! non-empty iterable, every pass of a loop over elements it knows), keeps an abstract value per
+//! blocks, the body of `if True` / `if __name__ == "__main__"`, the first pass of `while True`
+//! and of a loop over a non-empty iterable, every pass of a loop over elements it knows, a
+//! loop's `else` when the body cannot break), keeps an abstract value per
 //! name, and asks the rules about every expression those statements evaluate. Whatever it cannot
 //! follow becomes `Unknown`: names assigned in branches (unless every branch gives what the
 //! others give, `join`), loops, `try` blocks with handlers, walruses that may not run; objects

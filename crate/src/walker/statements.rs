@@ -280,12 +280,17 @@ impl<'a> Walker<'a> {
                 }
             }
             Stmt::For {
-                target, iter, body, ..
+                target,
+                iter,
+                body,
+                orelse,
+                ..
             } => {
                 self.check(iter);
                 self.check_stmt_values(stmt);
                 self.effects(iter);
                 if self.unrolled(stmt, target, iter, body) {
+                    self.loop_else(body, orelse);
                     return;
                 }
                 let items = match self.eval(iter) {
@@ -370,10 +375,21 @@ impl<'a> Walker<'a> {
                     self.speculate(target, iter, body);
                 }
                 self.forget_all_in(std::slice::from_ref(stmt));
+                self.loop_else(body, orelse);
             }
-            Stmt::While { test, .. } => {
+            Stmt::While { test, body, .. } => {
                 self.check(test);
                 self.check_stmt_values(stmt);
+                // `while True:` runs its body once at least: up to the first statement that
+                // may leave it.
+                if self.certainly_true(test) {
+                    for s in body {
+                        if contains_jump(std::slice::from_ref(s)) {
+                            break;
+                        }
+                        self.stmt(s);
+                    }
+                }
                 self.forget_all_in(std::slice::from_ref(stmt));
             }
             Stmt::If {
@@ -526,6 +542,18 @@ impl<'a> Walker<'a> {
         true
     }
 
+    /// The `else` block of a loop whose body cannot `break` runs after the loop.
+    fn loop_else(&mut self, body: &[Stmt], orelse: &'a [Stmt]) {
+        if orelse.is_empty() {
+            return;
+        }
+        if contains_jump(body) || contains_jump(orelse) {
+            self.forget_all_in(orelse);
+        } else {
+            self.block(orelse);
+        }
+    }
+
     /// Is the test of an `if` certainly true: `True`, or `__name__ == "__main__"` (a notebook
     /// runs its cells, and the functions they define, in the module `__main__`)?
     fn certainly_true(&self, test: &Expr) -> bool {
@@ -663,6 +691,11 @@ impl<'a> Walker<'a> {
                                 .map(|i| tuple(all.iter().map(|e| e[i].clone()).collect()))
                                 .collect(),
                         );
+                    }
+                    ("reversed", [x]) if self.is_builtin(id) => {
+                        let mut elements = self.loop_elements(x)?;
+                        elements.reverse();
+                        return Some(elements);
                     }
                     ("enumerate", [x]) if self.is_builtin(id) => {
                         let elements = self.loop_elements(x)?;
