@@ -3636,6 +3636,8 @@ fn values_a_branch_may_or_may_not_bind_are_unknown() {
         // A loop's else after a break that may run; a while True body past its first jump.
         "for i in range(2):\n    if i == 1:\n        break\nelse:\n    np.ones(3) + np.ones(4)",
         "while True:\n    if random.random() > 0.5:\n        break\n    w = np.ones(3)\nw + np.ones(4)",
+        // A dict merged from one of two dicts.
+        "base = {'batch': 1} if random.random() > 0.5 else {}\nparams = {**base, 'epochs': 3}\nparams['batch']",
         // A walrus in a default binds when the `def` runs: not followed.
         "a = np.ones(3)\ndef f(x=(a := np.ones(4))):\n    return x\na + np.ones(4)",
         // A default that is not a literal is evaluated by the `def`, not the call.

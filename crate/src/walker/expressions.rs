@@ -155,20 +155,35 @@ impl<'a> Walker<'a> {
                 };
                 super::statements::sequence_of(type_name, items)
             }
+            // Literal string keys, and `**d` of dicts the walker follows.
             Expr::Dict { keys, values, .. } => {
-                let keys: Option<Vec<String>> = keys
-                    .iter()
-                    .map(|k| k.as_ref()?.as_str_literal().map(str::to_string))
-                    .collect();
-                match keys {
-                    // A repeated key keeps its first place and its last value: not followed.
-                    Some(keys) if keys.iter().collect::<BTreeSet<_>>().len() == keys.len() => {
-                        Val::Dict {
-                            keys,
-                            values: values.iter().map(|v| self.eval(v)).collect(),
-                        }
+                let (mut all_keys, mut all_values) = (Vec::new(), Vec::new());
+                for (key, value) in keys.iter().zip(values) {
+                    match key {
+                        Some(key) => match key.as_str_literal() {
+                            Some(key) => {
+                                all_keys.push(key.to_string());
+                                all_values.push(self.eval(value));
+                            }
+                            None => return Val::Unknown,
+                        },
+                        None => match self.eval(value) {
+                            Val::Dict { keys, values } => {
+                                all_keys.extend(keys);
+                                all_values.extend(values);
+                            }
+                            _ => return Val::Unknown,
+                        },
                     }
-                    _ => Val::Unknown,
+                }
+                // A repeated key keeps its first place and its last value: not followed.
+                if all_keys.iter().collect::<BTreeSet<_>>().len() == all_keys.len() {
+                    Val::Dict {
+                        keys: all_keys,
+                        values: all_values,
+                    }
+                } else {
+                    Val::Unknown
                 }
             }
             Expr::Attribute { value, attr, .. } => self.attribute_value(&self.eval(value), attr),
