@@ -14,7 +14,8 @@ FIXTURES = Path(__file__).resolve().parent.parent / "crate/tests/fixtures/famili
 def outcome(source: str) -> str | None:
     """The name of the exception `source` raises (and of its bases), or None."""
     try:
-        exec(compile(source, "<case>", "exec"), {"__name__": "__case__"})
+        # A notebook runs its cells in the module `__main__`.
+        exec(compile(source, "<case>", "exec"), {"__name__": "__main__"})
     except Exception as e:  # any exception is the outcome recorded
         return " ".join(c.__name__ for c in type(e).__mro__)
     return None

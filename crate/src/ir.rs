@@ -296,6 +296,8 @@ pub struct Params {
     pub names: Vec<String>,
     /// Default values and annotations: evaluated in the enclosing scope.
     pub defaults: Vec<Expr>,
+    /// For each of `names`, the index in `defaults` of its default value.
+    pub default_of: Vec<Option<usize>>,
     /// How arguments bind to `names`: positional-only and positional-or-keyword parameters come
     /// first (`positional` of them, the last `positional_defaults` with a default), then `*args`
     /// when `vararg`, then the keyword-only ones (`keyword_only_required[i]` when it has no

@@ -206,3 +206,8 @@ fn pandas_text_row_labels_of_range_indexes() {
 fn pandas_get_dummies_result_columns() {
     family("pandas_get_dummies.json");
 }
+
+#[test]
+fn every_syntax_a_value_reaches_a_rule_through() {
+    family("syntax_variants.json");
+}

@@ -2091,9 +2091,22 @@ fn a_crash_inside_a_function_of_an_earlier_cell_is_reported_at_the_call() {
         t,
         &["in `train`, line 3: in `predict`, line 2"],
     );
-    // Fixed: shapes that fit; a default the walk does not know (the loop may not run).
+    // A literal default is what the parameter holds: the loop runs.
+    let t = "train(X, w)";
+    fires(
+        &run(&[IMPORTS, predict, train], t, MATRICES),
+        t,
+        "shape-matmul",
+        t,
+        &["in `train`, line 3: in `predict`, line 2"],
+    );
+    // Fixed: shapes that fit; a loop that does not run.
     silent(&run(&[IMPORTS, predict], "p = predict(X, w_col)", MATRICES));
-    silent(&run(&[IMPORTS, predict, train], "train(X, w)", MATRICES));
+    silent(&run(
+        &[IMPORTS, predict, train],
+        "train(X, w, epochs=0)",
+        MATRICES,
+    ));
     // The kernel's state at the call, not at the definition: the cell rebinds w first.
     silent(&run(
         &[IMPORTS, predict],
@@ -3578,4 +3591,60 @@ fn removed_pandas_methods_only_when_the_kernel_shows_pandas_2() {
         "df.append",
         &["removed by pandas 2.0", "pd.concat"],
     );
+}
+
+// ---------- syntax that may or may not bind (the walker stays silent)
+
+/// Each cell crashes in Python on some paths only (or binds a name on some paths only): the
+/// walker must not claim the crash. `families::every_syntax_a_value_reaches_a_rule_through` holds
+/// the certain variants.
+#[test]
+fn values_a_branch_may_or_may_not_bind_are_unknown() {
+    let history = "import numpy as np\nimport random";
+    let cells = [
+        // A walrus an `and` may skip, one in a comprehension over what may be empty, one in a
+        // branch of a conditional expression.
+        "a = np.ones(3)\nrandom.random() > 0.5 and (a := np.ones(4))\na + np.ones(4)",
+        "a = np.ones(3)\nn = random.randint(0, 2)\n[(a := np.ones(4)) for _ in range(n)]\na + np.ones(4)",
+        "a = np.ones(3)\nx = (a := np.ones(4)) if random.random() > 0.5 else 0\na + np.ones(4)",
+        // A walrus that rebinds a known name.
+        "a = np.ones(3)\n(a := np.ones(4))\na + np.ones(4)",
+        // Branches that disagree, or one that may not run.
+        "a = np.ones(3) if random.random() > 0.5 else np.ones(4)\na + np.ones(4)",
+        "a = np.ones(3)\nif random.random() > 0.5:\n    a = np.ones(4)\na + np.ones(4)",
+        "if random.random() > 0.5:\n    a = np.ones(3)\nelse:\n    a = np.ones(4)\na + np.ones(4)",
+        "k = random.randint(1, 3)\nif k == 1:\n    a = np.ones(3)\nelif k == 2:\n    a = np.ones(4)\nelse:\n    a = np.ones(3)\na + np.ones(4)",
+        // A crash inside a branch that may not run.
+        "if random.random() > 0.5:\n    np.ones(3) + np.ones(4)",
+        "x = np.ones(3) + np.ones(4) if random.random() > 0.5 else 0",
+        // `__name__` rebound by the cell.
+        "__name__ = 'lib'\nif __name__ == '__main__':\n    np.ones(3) + np.ones(4)",
+        // A try body with handlers may stop at any statement.
+        "a = np.ones(3)\ntry:\n    a = np.ones(4)\nexcept Exception:\n    pass\na + np.ones(4)",
+        // A list changed in place through another name (`+=`, `append` after `a = b = []`).
+        "xs = [1]\nys = xs\nxs += [2]\nys[1]",
+        "a = b = []\nb.append(1)\na[0]",
+        // A comprehension with a condition: its length is not known.
+        "xs = [x for x in range(3) if x > random.random()]\nxs[2]",
+        // A walrus of an if test, its list changed in a branch.
+        "if (xs := [1, 2]):\n    xs.append(3)\nxs[2]",
+        // A global the function may leave before binding, or binds in a branch.
+        "arr = np.ones(3)\ndef setup(flag):\n    global arr\n    if flag:\n        return\n    arr = np.ones(4)\nsetup(False)\narr + np.ones(4)",
+        "arr = np.ones(3)\ndef setup():\n    global arr\n    if random.random() > 0.5:\n        arr = np.ones(4)\nsetup()\narr + np.ones(4)",
+        // A starred list of unknown length.
+        "base = [1] * random.randint(0, 5)\nxs = [*base, 3]\nxs[3]",
+        // A loop's else after a break that may run; a while True body past its first jump.
+        "for i in range(2):\n    if i == 1:\n        break\nelse:\n    np.ones(3) + np.ones(4)",
+        "while True:\n    if random.random() > 0.5:\n        break\n    w = np.ones(3)\nw + np.ones(4)",
+        // A dict merged from one of two dicts.
+        "base = {'batch': 1} if random.random() > 0.5 else {}\nparams = {**base, 'epochs': 3}\nparams['batch']",
+        // A walrus in a default binds when the `def` runs: not followed.
+        "a = np.ones(3)\ndef f(x=(a := np.ones(4))):\n    return x\na + np.ones(4)",
+        // A default that is not a literal is evaluated by the `def`, not the call.
+        "n = 3\ndef make(k=n):\n    return np.ones(k)\nn = 4\nmake() + np.ones(3)",
+    ];
+    for cell in cells {
+        let found = run(&[history], cell, "");
+        assert!(found.is_empty(), "{cell}\n{found:#?}");
+    }
 }

@@ -291,7 +291,10 @@ impl Lowering {
                    default: Option<Box<ast::Expr>>,
                    params: &mut Params| {
             params.names.push(String::from(arg.arg));
-            params.defaults.extend(default.map(|d| lowering.expr(*d)));
+            params.default_of.push(default.map(|d| {
+                params.defaults.push(lowering.expr(*d));
+                params.defaults.len() - 1
+            }));
             match arg.annotation {
                 Some(a) if with_annotations => params.defaults.push(lowering.expr(*a)),
                 Some(a) => lowering.dismantle(Node::Expr(*a)),

@@ -103,6 +103,58 @@ impl Val {
     }
 }
 
+/// What is known of a value that is `a` or `b` (the branches of `x if c else y`, of an `if`): all
+/// of it when they are equal; an array's kind and shape (and dtype), a list's or tuple's length, a
+/// number's or text's type, when both share them; nothing otherwise.
+pub fn join(a: &Val, b: &Val) -> Val {
+    if a == b {
+        return a.clone();
+    }
+    fn scalar(v: &Val) -> Option<&str> {
+        match v {
+            Val::Int(_) => Some("int"),
+            Val::Float(_) => Some("float"),
+            Val::Str(_) => Some("str"),
+            Val::Typed(t) if matches!(t.as_str(), "int" | "float" | "str") => Some(t.as_str()),
+            _ => None,
+        }
+    }
+    if let (Some(x), Some(y)) = (scalar(a), scalar(b)) {
+        return if x == y {
+            Val::Typed(x.into())
+        } else {
+            Val::Unknown
+        };
+    }
+    match (a, b) {
+        (Val::Array(x), Val::Array(y)) if x.lib == y.lib && x.shape == y.shape => {
+            Val::Array(ArrayVal {
+                dtype: x.dtype.clone().filter(|_| x.dtype == y.dtype),
+                has_nan: x.has_nan.filter(|_| x.has_nan == y.has_nan),
+                csv_object_column: None,
+                origin: None,
+                non_integer: None,
+                maybe_not_ndarray: x.maybe_not_ndarray || y.maybe_not_ndarray,
+                ..x.clone()
+            })
+        }
+        (Val::Items { .. } | Val::Sized { .. } | Val::Strs { .. }, _) => {
+            match (a.sized(), b.sized()) {
+                (Some((s, n)), Some((t, m)))
+                    if s == t && n == m && matches!(s, "list" | "tuple") =>
+                {
+                    Val::Sized {
+                        type_name: s.into(),
+                        len: n,
+                    }
+                }
+                _ => Val::Unknown,
+            }
+        }
+        _ => Val::Unknown,
+    }
+}
+
 /// What is known about one column.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Column {

@@ -4,7 +4,7 @@
 use crate::ir::{Expr, Keyword, Literal};
 
 /// Builtins that change none of their arguments.
-pub const PURE_BUILTINS: [&str; 24] = [
+pub const PURE_BUILTINS: [&str; 25] = [
     "print",
     "len",
     "display",
@@ -23,6 +23,7 @@ pub const PURE_BUILTINS: [&str; 24] = [
     "range",
     "enumerate",
     "zip",
+    "reversed",
     "round",
     "abs",
     "set",

@@ -73,6 +73,19 @@ pub fn binop_value(op: &str, l: &Val, r: &Val) -> Option<Val> {
             type_name: a.clone(),
             items: x.iter().chain(y).cloned().collect(),
         }),
+        (
+            Val::Strs {
+                type_name: a,
+                items: x,
+            },
+            Val::Strs {
+                type_name: b,
+                items: y,
+            },
+        ) if op == "+" && a == b && matches!(a.as_str(), "list" | "tuple") => Some(Val::Strs {
+            type_name: a.clone(),
+            items: x.iter().chain(y).cloned().collect(),
+        }),
         // `[0] * n`: the elements repeated (a negative count gives an empty sequence).
         (Val::Items { type_name, items }, Val::Int(n))
         | (Val::Int(n), Val::Items { type_name, items })

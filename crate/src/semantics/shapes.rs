@@ -1,7 +1,7 @@
 //! Array shapes as numpy and PyTorch compute them: broadcasting, matrix products, reshapes, and
 //! the value of elementwise arithmetic on arrays.
 
-use super::abstract_value::Val;
+use super::abstract_value::{ArrayLib, ArrayVal, Val};
 use super::numpy::numpy_array;
 
 /// Numpy broadcasting of two shapes; `None` when they do not broadcast.
@@ -95,6 +95,28 @@ pub fn binop_value(op: &str, l: &Val, r: &Val) -> Val {
     };
     let result = shape.map_or(Val::Unknown, |(lib, shape)| numpy_array(lib, shape, None));
     passes_type_on(l, r, result)
+}
+
+/// A numpy array after `target op= operand` (`w += 1`, `X /= norms`): the same array, of its
+/// shape and dtype, when the operation broadcasts to that shape (else it raises); its values
+/// are not followed.
+pub fn in_place_value(op: &str, target: &Val, operand: &Val) -> Option<Val> {
+    let Val::Array(a) = target else {
+        return None;
+    };
+    if a.lib != ArrayLib::Numpy || !ELEMENTWISE.contains(&op) {
+        return None;
+    }
+    match binop_value(op, target, operand) {
+        Val::Array(out) if out.shape == a.shape => Some(Val::Array(ArrayVal {
+            has_nan: None,
+            csv_object_column: None,
+            origin: None,
+            non_integer: None,
+            ..a.clone()
+        })),
+        _ => None,
+    }
 }
 
 /// The result of an operation on `l` and `r`, which may not be an ndarray where one of them may

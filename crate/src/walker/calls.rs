@@ -1,9 +1,10 @@
 //! Following calls into the notebook's own functions. Many crashes happen inside a function an
 //! earlier cell defined (`model_predict(...)` whose body multiplies matrices of the wrong shapes):
 //! when the walker meets a call that will certainly run, of a function defined by a plain `def`
-//! in this cell or an executed one, it walks the function's body with the parameters bound to
-//! the arguments' values and the globals as they are at the call (the kernel's state, changed by
-//! the cell so far), so that the rules see the expressions inside.
+//! in this cell or an executed one (or a lambda this cell bound to a name), it walks the
+//! function's body with the parameters bound to the arguments' values (or to their defaults
+//! when those are immutable literals) and the globals as they are at the call (the kernel's
+//! state, changed by the cell so far), so that the rules see the expressions inside.
 //!
 //! Only what certainly runs is walked: the statements before the first one that may leave the
 //! function (`return`, `raise`, `assert`, or a block holding one), each as the walker treats the
@@ -84,10 +85,13 @@ pub struct Callee<'a> {
     pub source: &'a str,
     /// The `def` statement's range in `source`.
     pub range: TextRange,
+    /// A lambda's body (`body` is then empty): what a call evaluates and returns.
+    pub result: Option<&'a Expr>,
 }
 
 impl<'a> Callee<'a> {
-    /// The function a `def` statement of the cell `source` defines.
+    /// The function a `def` statement of the cell `source` defines, or the lambda a plain
+    /// assignment binds to one name (`area = lambda r: 3.14 * r ** 2`).
     pub fn of_def(def: &'a Stmt, source: &'a str) -> Option<Self> {
         match def {
             Stmt::FunctionDef {
@@ -100,6 +104,18 @@ impl<'a> Callee<'a> {
                 body,
                 source,
                 range: *range,
+                result: None,
+            }),
+            Stmt::Assign {
+                value: Some(Expr::Lambda { params, body, .. }),
+                range,
+                ..
+            } => Some(Callee {
+                params,
+                body: &[],
+                source,
+                range: *range,
+                result: Some(body),
             }),
             _ => None,
         }
@@ -151,6 +167,17 @@ pub fn declares_outer_names(body: &[Stmt]) -> bool {
             found
         }
     })
+}
+
+/// The names the statements declare `global` (not in nested functions and classes).
+fn declared_globals(body: &[Stmt], out: &mut BTreeSet<String>) {
+    for s in body {
+        match s {
+            Stmt::Global { names, .. } => out.extend(names.iter().cloned()),
+            Stmt::FunctionDef { .. } | Stmt::ClassDef { .. } => {}
+            _ => s.for_each_block(|b| declared_globals(b, out)),
+        }
+    }
 }
 
 /// May the statement leave the function (a `return`, `raise` or `assert` in it, outside nested
@@ -224,6 +251,18 @@ impl<'a> Walker<'a> {
                 env.insert(name.clone(), self.eval(&k.value));
             }
         }
+        // Parameters left to a default that is an immutable literal (`n=3`, `sep=','`): it was
+        // evaluated by the `def`, and no call since can have changed it.
+        for (i, name) in p.names.iter().enumerate() {
+            let given = (i < p.positional && i < args.len())
+                || keywords.iter().any(|k| k.name.as_ref() == Some(name));
+            let default = p.default_of.get(i).copied().flatten();
+            if let (false, Some(default)) = (given, default.and_then(|d| p.defaults.get(d))) {
+                if immutable_literal(default) {
+                    env.insert(name.clone(), self.eval(default));
+                }
+            }
+        }
         // Names the caller binds or changes: summaries no longer describe them.
         let mut bound_here = self.bound_here.clone();
         bound_here.extend(self.locals.iter().chain(&locals).cloned());
@@ -259,8 +298,21 @@ impl<'a> Walker<'a> {
         inner.calls = calls;
         inner.locals = locals;
         inner.budget = self.budget;
-        let returned = inner.function_body(callee.body);
+        let returned = match callee.result {
+            Some(result) => inner.lambda_body(result),
+            None => inner.function_body(callee.body),
+        };
         self.budget = inner.budget;
+        // A walk that reached the end (or a `return`) knows what the names the function
+        // declares `global` hold when it returns.
+        if returned.is_some() {
+            let mut globals = BTreeSet::new();
+            declared_globals(callee.body, &mut globals);
+            for name in globals {
+                let value = inner.get(&name);
+                self.global_writes.push((name, value));
+            }
+        }
         for d in inner.out {
             let before = callee.source.get(..d.range.start as usize).unwrap_or("");
             let line = before.matches('\n').count() + 1;
@@ -327,6 +379,15 @@ impl<'a> Walker<'a> {
         })
     }
 
+    /// Walks a lambda's body; what it returns.
+    fn lambda_body(&mut self, result: &'a Expr) -> Option<Returned> {
+        self.check(result);
+        Some(Returned {
+            value: self.eval(result),
+            parts: None,
+        })
+    }
+
     /// Reports the first name a statement of the function certainly reads that neither the
     /// function, the kernel (its names known in full) nor the cell before the call binds: the
     /// call raises NameError there. Only expression statements, plain assignments and returns.
@@ -378,6 +439,19 @@ impl<'a> Walker<'a> {
     pub fn returned_parts(&self, value: &Expr, n: usize) -> Option<Vec<Val>> {
         let parts = self.returns.get(&value.range())?.parts.clone()?;
         (parts.len() == n).then_some(parts)
+    }
+}
+
+/// A literal no code can change: a number, a string, None, or a tuple of them.
+fn immutable_literal(e: &Expr) -> bool {
+    match e {
+        Expr::Literal { .. } => true,
+        Expr::Seq {
+            kind: SeqKind::Tuple,
+            elts,
+            ..
+        } => elts.iter().all(immutable_literal),
+        _ => false,
     }
 }
 

@@ -21,7 +21,13 @@ impl<'a> Walker<'a> {
     /// Runs the rules on `expr` and on the sub-expressions that will certainly be evaluated.
     pub fn check(&mut self, expr: &Expr) {
         match expr {
-            Expr::Lambda { .. } => return,
+            Expr::Lambda { params, .. } => {
+                params
+                    .defaults
+                    .iter()
+                    .for_each(|d| self.forget_walrus_targets(d));
+                return;
+            }
             Expr::Comprehension {
                 elements,
                 generators,
@@ -78,9 +84,18 @@ impl<'a> Walker<'a> {
                 let mut found = Vec::new();
                 self.checks.comprehension(self, expr, &mut found);
                 self.out.extend(found);
+                // A walrus in it binds in this scope, maybe never, maybe at every element.
+                self.forget_walrus_targets(expr);
                 return;
             }
             Expr::Other { children, range } => {
+                if let Some([test, body, orelse]) = self.conditional(expr) {
+                    // `x if c else y`: the test runs, one branch of the two.
+                    self.check(test);
+                    self.forget_walrus_targets(body);
+                    self.forget_walrus_targets(orelse);
+                    return;
+                }
                 if self.short_circuits(*range, children) {
                     // `a and b`, `a or b`: the first operand always runs, and the rules see
                     // the operator ask for its truth.
@@ -91,11 +106,16 @@ impl<'a> Walker<'a> {
                             "and" | "or"
                         ) {
                             self.check(first);
+                            children[1..]
+                                .iter()
+                                .for_each(|c| self.forget_walrus_targets(c));
                             let mut found = Vec::new();
                             self.checks.expression(self, expr, &mut found);
                             self.out.extend(found);
+                            return;
                         }
                     }
+                    children.iter().for_each(|c| self.forget_walrus_targets(c));
                     return;
                 }
                 for c in children {
@@ -138,7 +158,13 @@ impl<'a> Walker<'a> {
                 self.check(left);
                 self.check(right);
             }
-            Expr::Walrus { value, .. } => self.check(value),
+            Expr::Walrus { target, value, .. } => {
+                self.check(value);
+                // `(df := ...)` binds the name in this scope when it runs.
+                let val = self.eval(expr);
+                self.bound_here.insert(target.clone());
+                self.env.insert(target.clone(), val);
+            }
             Expr::Name { .. } | Expr::Literal { .. } => {}
         }
         let mut found = Vec::new();
@@ -150,6 +176,17 @@ impl<'a> Walker<'a> {
         self.out.extend(found);
         if !self.speculating {
             self.follow_call(expr);
+        }
+    }
+
+    /// The names walruses in `e` bind may or may not be bound (a branch that may not run, a
+    /// comprehension's elements): what they hold is unknown.
+    pub(super) fn forget_walrus_targets(&mut self, e: &Expr) {
+        let mut targets = BTreeSet::new();
+        walrus_targets(e, &mut targets);
+        for name in targets {
+            self.forget_name(&name);
+            self.bound_here.insert(name);
         }
     }
 
@@ -173,6 +210,19 @@ impl<'a> Walker<'a> {
     }
 }
 
+/// The names the walruses in `e` bind in its scope (those in comprehensions too, not in lambda
+/// bodies).
+fn walrus_targets(e: &Expr, out: &mut BTreeSet<String>) {
+    match e {
+        Expr::Walrus { target, value, .. } => {
+            out.insert(target.clone());
+            walrus_targets(value, out);
+        }
+        Expr::Lambda { params, .. } => params.defaults.iter().for_each(|d| walrus_targets(d, out)),
+        _ => e.for_each_child(|c| walrus_targets(c, out)),
+    }
+}
+
 /// The names a target binds to parts of `val`, as assignment unpacks them (`i, row` of a pair);
 /// parts not known one by one are unknown.
 fn element_bindings(t: &Target, val: Val, out: &mut Vec<(String, Val)>) {
@@ -186,6 +236,7 @@ fn element_bindings(t: &Target, val: Val, out: &mut Vec<(String, Val)>) {
                 element_bindings(e, v, out);
             }
         }
-        Target::Starred { .. } | Target::Store { .. } => {}
+        Target::Starred { target, .. } => element_bindings(target, val, out),
+        Target::Store { .. } => {}
     }
 }

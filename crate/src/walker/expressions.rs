@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 use crate::ir::{Expr, Keyword, Literal, SeqKind, TextRange};
 
 use crate::semantics::abstract_value::{
-    ArrayLib, ArrayVal, Frame, GroupSelection, Grouped, SeriesVal, Val,
+    join, ArrayLib, ArrayVal, Frame, GroupSelection, Grouped, SeriesVal, Val,
 };
 use crate::semantics::pandas::rows_of;
 use crate::semantics::{torch_classes, torch_layers};
@@ -50,6 +50,7 @@ impl<'a> Walker<'a> {
                     _ => None,
                 };
                 match (id.as_str(), args.as_slice()) {
+                    ("zip", [_, ..]) => args.iter().all(|x| self.non_empty(x)),
                     ("range", [n]) => matches!(int(n), Some(n) if n > 0),
                     ("range", [a, b]) => matches!((int(a), int(b)), (Some(a), Some(b)) if a < b),
                     _ => self.holds_elements(iter),
@@ -124,20 +125,65 @@ impl<'a> Walker<'a> {
                     },
                 }
             }
-            Expr::Dict { keys, values, .. } => {
-                let keys: Option<Vec<String>> = keys
-                    .iter()
-                    .map(|k| k.as_ref()?.as_str_literal().map(str::to_string))
-                    .collect();
-                match keys {
-                    // A repeated key keeps its first place and its last value: not followed.
-                    Some(keys) if keys.iter().collect::<BTreeSet<_>>().len() == keys.len() => {
-                        Val::Dict {
-                            keys,
-                            values: values.iter().map(|v| self.eval(v)).collect(),
-                        }
+            // `[*base, 'extra']`, `(*a, *b)`: the elements of lists and tuples the walker follows.
+            Expr::Seq { kind, elts, .. } if *kind != SeqKind::Set => {
+                let mut items = Vec::new();
+                for e in elts {
+                    match e {
+                        Expr::Starred { value, .. } => match self.eval(value) {
+                            Val::Items {
+                                type_name,
+                                items: inner,
+                            } if matches!(type_name.as_str(), "list" | "tuple") => {
+                                items.extend(inner)
+                            }
+                            Val::Strs {
+                                type_name,
+                                items: inner,
+                            } if matches!(type_name.as_str(), "list" | "tuple") => {
+                                items.extend(inner.into_iter().map(Val::Str))
+                            }
+                            _ => return Val::Unknown,
+                        },
+                        _ => items.push(self.eval(e)),
                     }
-                    _ => Val::Unknown,
+                }
+                let type_name = if *kind == SeqKind::List {
+                    "list"
+                } else {
+                    "tuple"
+                };
+                super::statements::sequence_of(type_name, items)
+            }
+            // Literal string keys, and `**d` of dicts the walker follows.
+            Expr::Dict { keys, values, .. } => {
+                let (mut all_keys, mut all_values) = (Vec::new(), Vec::new());
+                for (key, value) in keys.iter().zip(values) {
+                    match key {
+                        Some(key) => match key.as_str_literal() {
+                            Some(key) => {
+                                all_keys.push(key.to_string());
+                                all_values.push(self.eval(value));
+                            }
+                            None => return Val::Unknown,
+                        },
+                        None => match self.eval(value) {
+                            Val::Dict { keys, values } => {
+                                all_keys.extend(keys);
+                                all_values.extend(values);
+                            }
+                            _ => return Val::Unknown,
+                        },
+                    }
+                }
+                // A repeated key keeps its first place and its last value: not followed.
+                if all_keys.iter().collect::<BTreeSet<_>>().len() == all_keys.len() {
+                    Val::Dict {
+                        keys: all_keys,
+                        values: all_values,
+                    }
+                } else {
+                    Val::Unknown
                 }
             }
             Expr::Attribute { value, attr, .. } => self.attribute_value(&self.eval(value), attr),
@@ -289,8 +335,30 @@ impl<'a> Walker<'a> {
                     .unwrap_or_else(|| crate::semantics::shapes::binop_value(op, &l, &r))
             }
             Expr::Comprehension {
-                elements, range, ..
-            } => crate::semantics::python::comprehension_value(self.text(*range), elements.len()),
+                elements,
+                generators,
+                range,
+            } => self
+                .list_comprehension_value(elements, generators, *range)
+                .unwrap_or_else(|| {
+                    crate::semantics::python::comprehension_value(self.text(*range), elements.len())
+                }),
+            // `x if c else y`: what both branches give, as far as they agree.
+            Expr::Other { .. } if self.conditional(expr).is_some() => {
+                let [_, body, orelse] = self.conditional(expr).unwrap();
+                join(&self.eval(body), &self.eval(orelse))
+            }
+            Expr::Walrus { target, value, .. } => {
+                // After the walrus ran, the name holds what the value gave; a value that reads
+                // the name itself gave what is not known any more.
+                let mut reads_target = false;
+                value.for_each_name(&mut |n| reads_target |= n == target);
+                if reads_target {
+                    Val::Unknown
+                } else {
+                    self.eval(value)
+                }
+            }
             Expr::Other { range, children } => match self.comparison(expr) {
                 Some((left, op, right)) => crate::semantics::shapes::comparison_value(
                     op,
@@ -314,6 +382,42 @@ impl<'a> Walker<'a> {
             },
             _ => Val::Unknown,
         }
+    }
+
+    /// `[e for x in xs]` of one generator without conditions over an iterable of known length:
+    /// a list of that length; of its elements too when `e` reads no name the loop binds (each
+    /// element is then what `e` gives, evaluated anew).
+    fn list_comprehension_value(
+        &self,
+        elements: &[Expr],
+        generators: &[crate::ir::Comprehension],
+        range: TextRange,
+    ) -> Option<Val> {
+        let ([element], [g]) = (elements, generators) else {
+            return None;
+        };
+        if !g.ifs.is_empty() || !self.text(range).starts_with('[') {
+            return None;
+        }
+        let n = self.loop_count(&g.iter)?;
+        let mut bound = BTreeSet::new();
+        crate::ir_scan::target_names(&g.target, &mut bound, false);
+        // A function of the notebook may give another value at each call (a counter).
+        let mut independent = true;
+        element.for_each_name(&mut |name| {
+            independent &= !bound.contains(name) && self.user_function(name).is_none()
+        });
+        if !independent || n > 64 {
+            return Some(Val::Sized {
+                type_name: "list".into(),
+                len: n,
+            });
+        }
+        let value = self.eval(element);
+        Some(Val::Items {
+            type_name: "list".into(),
+            items: vec![value; n as usize],
+        })
     }
 
     /// The value of attribute `attr` of an object of value `base`.
@@ -418,6 +522,19 @@ impl<'a> Walker<'a> {
             .into_iter()
             .find(|o| *o == op.trim())?;
         Some((left, op, right))
+    }
+
+    /// `body if test else orelse` as `[test, body, orelse]`: the IR keeps it as `Other` with the
+    /// children in that order, the only `Other` whose children are not in source order.
+    pub fn conditional<'e>(&self, e: &'e Expr) -> Option<[&'e Expr; 3]> {
+        let Expr::Other { children, .. } = e else {
+            return None;
+        };
+        let [test, body, orelse] = children.as_slice() else {
+            return None;
+        };
+        (body.range().end <= test.range().start && test.range().end <= orelse.range().start)
+            .then_some([test, body, orelse])
     }
 
     /// Is `e` certainly a boolean mask over rows: `a & b`, `a | b`, a comparison of a Series, or a

@@ -1,9 +1,12 @@
 //! Values flowing through the target cell. The walker visits the statements that will certainly run
-//! (top-level straight-line code, `with` bodies, the first pass of a loop over a non-empty
-//! iterable, every pass of a loop over elements it knows), keeps an abstract value per name, and
-//! asks the rules about every expression those statements evaluate. Whatever it cannot follow
-//! becomes `Unknown`: names assigned in branches, loops, `try` blocks; objects passed to
-//! functions that may mutate them; in-place methods it does not model. Names and container
+//! (top-level straight-line code, `with` bodies, `try` bodies without handlers and `finally`
+//! blocks, the body of `if True` / `if __name__ == "__main__"`, the first pass of `while True`
+//! and of a loop over a non-empty iterable, every pass of a loop over elements it knows, a
+//! loop's `else` when the body cannot break), keeps an abstract value per
+//! name, and asks the rules about every expression those statements evaluate. Whatever it cannot
+//! follow becomes `Unknown`: names assigned in branches (unless every branch gives what the
+//! others give, `join`), loops, `try` blocks with handlers, walruses that may not run; objects
+//! passed to functions that may mutate them; in-place methods it does not model. Names and container
 //! elements with equal values may hold one object: a change of it forgets them all. Calls of
 //! the notebook's own functions are followed into their bodies (`calls`).
 
@@ -56,6 +59,9 @@ pub struct Walker<'a> {
     pub(crate) budget: usize,
     /// What the calls followed in the current statement return, by the call's range.
     pub(crate) returns: BTreeMap<TextRange, super::calls::Returned>,
+    /// What the calls followed in the current statement left in the globals their functions
+    /// declare `global`, in the order they ran: bound once the statement's effects are done.
+    pub(crate) global_writes: Vec<(String, Val)>,
     /// Inside a loop body that may not run: calls are not followed.
     pub(super) speculating: bool,
     /// How many times the loops being walked pass over the statement at hand (the product of
@@ -201,6 +207,7 @@ impl<'a> Walker<'a> {
             locals: BTreeSet::new(),
             budget: super::calls::BUDGET,
             returns: BTreeMap::new(),
+            global_writes: Vec::new(),
             speculating: false,
             passes: 1,
             pandas_extended: ctx.history.extends_pandas || ctx.cell.extends_pandas,
@@ -284,6 +291,7 @@ impl<'a> Walker<'a> {
             body: &f.body,
             source: &f.source,
             range: f.range,
+            result: None,
         })
     }
 

@@ -1,5 +1,6 @@
 //! The statement interpreter: what each statement the walker follows does to the names
-//! (assignments, imports, loops it unrolls or speculates over, `with`, deletions).
+//! (assignments, chained, augmented and starred too, imports, loops it unrolls or speculates
+//! over, the branches of an `if` joined, `with`, `try`, deletions).
 
 use std::collections::BTreeSet;
 
@@ -7,7 +8,7 @@ use crate::codes::Rule;
 use crate::diagnostic::Diagnostic;
 use crate::ir::{Expr, Stmt, Target};
 
-use crate::semantics::abstract_value::{Frame, Val};
+use crate::semantics::abstract_value::{join, Frame, Val};
 use crate::semantics::torch_classes;
 
 use super::state::{bound_names, import_bindings, only_column_changed, Walker, MAX_PASSES};
@@ -80,7 +81,12 @@ impl<'a> Walker<'a> {
             self.torch_classes_here
                 .retain(|name, _| !bound.contains(name));
         }
+        self.global_writes.clear();
         self.stmt_effects(stmt);
+        for (name, value) in std::mem::take(&mut self.global_writes) {
+            self.bound_here.insert(name.clone());
+            self.env.insert(name, value);
+        }
         if !self.drops.is_empty() || self.csv_views {
             let changed = self.changed_by(stmt);
             self.drops.retain(|name, _| !changed.contains(name));
@@ -157,12 +163,27 @@ impl<'a> Walker<'a> {
                 // `files = !ls` and `x = %sx ...` are masked to a placeholder value.
                 let magic = self.text(value.range()).starts_with(['!', '%']);
                 let val = match op {
-                    crate::ir::AssignOp::Augmented(_) => {
-                        // `lst += [x]`, `arr += 1` change the object in place.
-                        if let [Target::Name { id, .. }] = targets.as_slice() {
-                            self.forget_name(id);
+                    crate::ir::AssignOp::Augmented(aug) => {
+                        // `n += 1`, `s += "x"`, `xs += [x]`: what the operator gives, for numbers,
+                        // texts, lists and tuples the walker follows (a list changes in place:
+                        // other names holding it are forgotten); `arr += 1`: the array keeps its
+                        // shape (any array may be a view of it); unknown otherwise.
+                        match targets.as_slice() {
+                            [Target::Name { id, .. }] => {
+                                let (op, before) = (aug.trim_end_matches('='), self.get(id));
+                                let operand = self.eval(value);
+                                let after =
+                                    crate::semantics::python::binop_value(op, &before, &operand);
+                                let in_place =
+                                    crate::semantics::shapes::in_place_value(op, &before, &operand);
+                                if in_place.is_some() {
+                                    self.forget_data();
+                                }
+                                self.forget_name(id);
+                                after.or(in_place).unwrap_or(Val::Unknown)
+                            }
+                            _ => Val::Unknown,
                         }
-                        Val::Unknown
                     }
                     _ if magic => Val::Unknown,
                     _ => self.eval(value),
@@ -188,10 +209,15 @@ impl<'a> Walker<'a> {
                     }
                     return;
                 }
-                let single = targets.len() == 1;
+                // `a = b = expr`: every target gets the one value.
                 for t in targets {
-                    let v = if single { val.clone() } else { Val::Unknown };
-                    self.bind(t, v, value);
+                    self.bind(t, val.clone(), value);
+                }
+                // A lambda bound to a name is followed as a function of the cell.
+                if let ([Target::Name { id, .. }], Expr::Lambda { .. }) =
+                    (targets.as_slice(), value)
+                {
+                    self.defined_here.insert(id.clone(), stmt);
                 }
             }
             Stmt::Import { from, names, .. } => {
@@ -209,6 +235,19 @@ impl<'a> Walker<'a> {
                 }
             }
             Stmt::FunctionDef { name, .. } | Stmt::ClassDef { name, .. } => {
+                // A walrus in a default, a decorator or a base binds what is not followed.
+                let evaluated: Vec<&Expr> = match stmt {
+                    Stmt::FunctionDef {
+                        params, decorators, ..
+                    } => params.defaults.iter().chain(decorators).collect(),
+                    Stmt::ClassDef {
+                        bases, decorators, ..
+                    } => bases.iter().chain(decorators).collect(),
+                    _ => Vec::new(),
+                };
+                evaluated
+                    .into_iter()
+                    .for_each(|e| self.forget_walrus_targets(e));
                 self.bound_here.insert(name.clone());
                 self.env.insert(name.clone(), Val::Unknown);
                 self.defined_here.remove(name);
@@ -241,12 +280,17 @@ impl<'a> Walker<'a> {
                 }
             }
             Stmt::For {
-                target, iter, body, ..
+                target,
+                iter,
+                body,
+                orelse,
+                ..
             } => {
                 self.check(iter);
                 self.check_stmt_values(stmt);
                 self.effects(iter);
                 if self.unrolled(stmt, target, iter, body) {
+                    self.loop_else(body, orelse);
                     return;
                 }
                 let items = match self.eval(iter) {
@@ -331,17 +375,41 @@ impl<'a> Walker<'a> {
                     self.speculate(target, iter, body);
                 }
                 self.forget_all_in(std::slice::from_ref(stmt));
+                self.loop_else(body, orelse);
             }
-            Stmt::While { test, .. } => {
+            Stmt::While { test, body, .. } => {
                 self.check(test);
                 self.check_stmt_values(stmt);
+                // `while True:` runs its body once at least: up to the first statement that
+                // may leave it.
+                if self.certainly_true(test) {
+                    for s in body {
+                        if contains_jump(std::slice::from_ref(s)) {
+                            break;
+                        }
+                        self.stmt(s);
+                    }
+                }
                 self.forget_all_in(std::slice::from_ref(stmt));
             }
-            Stmt::If { test, .. } => {
+            Stmt::If {
+                test, body, orelse, ..
+            } => {
                 self.check(test);
                 self.check_stmt_values(stmt);
                 self.effects(test);
-                self.forget_all_in(std::slice::from_ref(stmt));
+                if self.certainly_true(test) && !contains_jump(body) {
+                    self.block(body);
+                    return;
+                }
+                // Either branch may run: a name both bind keeps what they agree on. A walrus of
+                // the test bound its name already.
+                let joined = self.branches_joined(&[body, orelse]);
+                self.forget_all_in(body);
+                self.forget_all_in(orelse);
+                for (name, val) in joined {
+                    self.env.insert(name, val);
+                }
             }
             Stmt::With { items, body, .. } => {
                 let mut suppresses = false;
@@ -368,10 +436,37 @@ impl<'a> Walker<'a> {
                     self.block(body);
                 }
             }
-            Stmt::Try { .. } | Stmt::Match { .. } => {
-                if let Stmt::Match { subject, .. } = stmt {
-                    self.check(subject);
+            // Without handlers the body's exceptions leave the `try`: it runs as straight-line
+            // code. With them, any statement of it may be the last that runs. The `finally`
+            // block runs either way.
+            Stmt::Try {
+                body,
+                handlers,
+                orelse,
+                finalbody,
+                ..
+            } => {
+                if handlers.is_empty() && !contains_jump(body) {
+                    self.block(body);
+                } else {
+                    self.forget_all_in(body);
+                    for h in handlers {
+                        self.forget_all_in(&h.body);
+                        if let Some(name) = &h.name {
+                            self.forget_name(name);
+                            self.bound_here.insert(name.clone());
+                        }
+                    }
+                    self.forget_all_in(orelse);
                 }
+                if contains_jump(finalbody) {
+                    self.forget_all_in(finalbody);
+                } else {
+                    self.block(finalbody);
+                }
+            }
+            Stmt::Match { subject, .. } => {
+                self.check(subject);
                 self.forget_all_in(std::slice::from_ref(stmt));
             }
             Stmt::Delete { targets, .. } => {
@@ -447,6 +542,99 @@ impl<'a> Walker<'a> {
         true
     }
 
+    /// The `else` block of a loop whose body cannot `break` runs after the loop.
+    fn loop_else(&mut self, body: &[Stmt], orelse: &'a [Stmt]) {
+        if orelse.is_empty() {
+            return;
+        }
+        if contains_jump(body) || contains_jump(orelse) {
+            self.forget_all_in(orelse);
+        } else {
+            self.block(orelse);
+        }
+    }
+
+    /// Is the test of an `if` certainly true: `True`, or `__name__ == "__main__"` (a notebook
+    /// runs its cells, and the functions they define, in the module `__main__`)?
+    fn certainly_true(&self, test: &Expr) -> bool {
+        if matches!(
+            test,
+            Expr::Literal {
+                value: crate::ir::Literal::Bool(true),
+                ..
+            }
+        ) {
+            return true;
+        }
+        let Some((left, "==", right)) = self.comparison(test) else {
+            return false;
+        };
+        let main = |name: &Expr, text: &Expr| {
+            matches!(name, Expr::Name { id, .. } if id == "__name__")
+                && text.as_str_literal() == Some("__main__")
+        };
+        (main(left, right) || main(right, left)) && self.certainly_builtin("__name__")
+    }
+
+    /// What the names bound in all of `branches` (the blocks of an `if`, one of which runs)
+    /// hold after whichever ran, as far as the branches agree (`join`). Each branch is walked
+    /// as a loop body that may not run, and its findings dropped; a branch that may leave early
+    /// agrees on nothing.
+    fn branches_joined(&mut self, branches: &[&'a [Stmt]]) -> Vec<(String, Val)> {
+        if branches.iter().any(|b| contains_jump(b)) {
+            return Vec::new();
+        }
+        let saved = (
+            self.env.clone(),
+            self.bound_here.clone(),
+            self.defined_here.clone(),
+            self.torch_classes_here.clone(),
+            self.drops.clone(),
+            self.out.len(),
+        );
+        let speculating = std::mem::replace(&mut self.speculating, true);
+        let mut after: Vec<std::collections::BTreeMap<String, Val>> = Vec::new();
+        for branch in branches {
+            // What the branch binds is unknown until the walk binds it: a binding the walk
+            // does not reach (a budget spent, a function's `global`) agrees on nothing.
+            let mut bound = BTreeSet::new();
+            bound_names(branch, self.ctx.facts, &mut bound);
+            for name in bound {
+                self.env.insert(name, Val::Unknown);
+            }
+            self.block(branch);
+            after.push(std::mem::replace(&mut self.env, saved.0.clone()));
+            self.bound_here = saved.1.clone();
+            self.defined_here = saved.2.clone();
+            self.torch_classes_here = saved.3.clone();
+            self.drops = saved.4.clone();
+            self.out.truncate(saved.5);
+        }
+        self.speculating = speculating;
+        let mut bound: Option<BTreeSet<String>> = None;
+        for branch in branches {
+            let mut here = BTreeSet::new();
+            bound_names(branch, self.ctx.facts, &mut here);
+            bound = Some(match bound {
+                None => here,
+                Some(b) => b.intersection(&here).cloned().collect(),
+            });
+        }
+        bound
+            .unwrap_or_default()
+            .into_iter()
+            .filter_map(|name| {
+                let vals: Vec<Val> = after
+                    .iter()
+                    .map(|env| env.get(&name).cloned())
+                    .collect::<Option<_>>()?;
+                let first = vals.first()?.clone();
+                let joined = vals[1..].iter().fold(first, |acc, v| join(&acc, v));
+                (joined != Val::Unknown).then_some((name, joined))
+            })
+            .collect()
+    }
+
     /// The elements a loop over `iter` visits, when the walker knows them all.
     pub(super) fn loop_elements(&self, iter: &Expr) -> Option<Vec<Val>> {
         // `d.keys()`, `d.values()`, `d.items()`
@@ -475,6 +663,50 @@ impl<'a> Walker<'a> {
                         ),
                         _ => None,
                     };
+                }
+            }
+        }
+        // `zip(a, b)`, `enumerate(a)` of elements it knows: tuples of them.
+        if let Expr::Call {
+            func,
+            args,
+            keywords,
+            ..
+        } = iter
+        {
+            if let (Expr::Name { id, .. }, []) = (&**func, keywords.as_slice()) {
+                let tuple = |items: Vec<Val>| Val::Items {
+                    type_name: "tuple".into(),
+                    items,
+                };
+                match (id.as_str(), args.as_slice()) {
+                    ("zip", [_, ..]) if self.is_builtin(id) => {
+                        let all = args
+                            .iter()
+                            .map(|a| self.loop_elements(a))
+                            .collect::<Option<Vec<_>>>()?;
+                        let n = all.iter().map(Vec::len).min()?;
+                        return Some(
+                            (0..n)
+                                .map(|i| tuple(all.iter().map(|e| e[i].clone()).collect()))
+                                .collect(),
+                        );
+                    }
+                    ("reversed", [x]) if self.is_builtin(id) => {
+                        let mut elements = self.loop_elements(x)?;
+                        elements.reverse();
+                        return Some(elements);
+                    }
+                    ("enumerate", [x]) if self.is_builtin(id) => {
+                        let elements = self.loop_elements(x)?;
+                        return Some(
+                            (0..)
+                                .zip(elements)
+                                .map(|(i, e)| tuple(vec![Val::Int(i), e]))
+                                .collect(),
+                        );
+                    }
+                    _ => {}
                 }
             }
         }
@@ -517,6 +749,12 @@ impl<'a> Walker<'a> {
                         ("range", [_], []) => return Val::Int(0),
                         ("range", [a, _], []) => return int(a),
                         ("range", ..) => return Val::Unknown,
+                        ("zip", [_, ..], []) => {
+                            return Val::Items {
+                                type_name: "tuple".into(),
+                                items: args.iter().map(|x| self.first_element(x)).collect(),
+                            }
+                        }
                         ("enumerate", [x], []) => return pair(Val::Int(0), x),
                         ("enumerate", [x, start], []) => return pair(int(start), x),
                         ("enumerate", [x], [k]) if k.name.as_deref() == Some("start") => {
@@ -560,9 +798,18 @@ impl<'a> Walker<'a> {
         Some((id.clone(), kept))
     }
 
-    /// The last number of `range(stop)` / `range(start, stop)` with known bounds and more than
-    /// one number.
-    fn last_of_range(&self, iter: &Expr) -> Option<Val> {
+    /// How many elements a loop over `iter` visits, when known: the elements the walker knows,
+    /// the numbers of `range(stop)` / `range(start, stop)` with known bounds.
+    pub(super) fn loop_count(&self, iter: &Expr) -> Option<i64> {
+        if let Some(elements) = self.loop_elements(iter) {
+            return Some(elements.len() as i64);
+        }
+        let (start, stop) = self.range_bounds(iter)?;
+        Some((stop - start).max(0))
+    }
+
+    /// The bounds of `range(stop)` / `range(start, stop)` when they are known numbers.
+    fn range_bounds(&self, iter: &Expr) -> Option<(i64, i64)> {
         let Expr::Call {
             func,
             args,
@@ -581,11 +828,17 @@ impl<'a> Walker<'a> {
             Val::Int(i) => Some(i),
             _ => None,
         };
-        let (start, stop) = match args.as_slice() {
-            [stop] => (0, int(stop)?),
-            [start, stop] => (int(start)?, int(stop)?),
-            _ => return None,
-        };
+        match args.as_slice() {
+            [stop] => Some((0, int(stop)?)),
+            [start, stop] => Some((int(start)?, int(stop)?)),
+            _ => None,
+        }
+    }
+
+    /// The last number of `range(stop)` / `range(start, stop)` with known bounds and more than
+    /// one number.
+    fn last_of_range(&self, iter: &Expr) -> Option<Val> {
+        let (start, stop) = self.range_bounds(iter)?;
         (stop - start > 1).then_some(Val::Int(stop - 1))
     }
 
@@ -686,7 +939,7 @@ impl<'a> Walker<'a> {
                     self.bind(e, v, _value);
                 }
             }
-            Target::Starred { target, .. } => self.bind(target, Val::Unknown, _value),
+            Target::Starred { target, .. } => self.bind(target, val, _value),
             Target::Store { expr, .. } => {
                 // `df['new'] = ...` adds (or replaces) a column; anything else: forget the object.
                 if let Expr::Subscript { value, index, .. } = expr {
@@ -763,15 +1016,50 @@ impl<'a> Walker<'a> {
 
 /// What each of `elts` gets when `val` is unpacked into them (`a, b = x, y`, a loop over
 /// pairs): the values the walker follows, in order; unknown where not known one by one.
+/// A starred target (`a, *rest = ...`) gets the list of the values left between the others.
 pub(super) fn unpacked_parts(val: Val, elts: &[Target]) -> Vec<Val> {
-    match val {
-        Val::Items { items, .. }
-            if items.len() == elts.len()
-                && !elts.iter().any(|e| matches!(e, Target::Starred { .. })) =>
-        {
+    let unknown = vec![Val::Unknown; elts.len()];
+    let mut items = match val {
+        Val::Items { items, .. } => items,
+        Val::Strs { type_name, items } if matches!(type_name.as_str(), "list" | "tuple") => {
+            items.into_iter().map(Val::Str).collect()
+        }
+        _ => return unknown,
+    };
+    match elts
+        .iter()
+        .position(|e| matches!(e, Target::Starred { .. }))
+    {
+        None if items.len() == elts.len() => items,
+        Some(star) if items.len() + 1 >= elts.len() => {
+            let mut middle = items.split_off(star);
+            let last = middle.split_off(middle.len() + star + 1 - elts.len());
+            items.push(sequence_of("list", middle));
+            items.extend(last);
             items
         }
-        _ => vec![Val::Unknown; elts.len()],
+        _ => unknown,
+    }
+}
+
+/// A list or tuple of the values `items`; of known strings when they all are.
+pub(super) fn sequence_of(type_name: &str, items: Vec<Val>) -> Val {
+    let strs: Option<Vec<String>> = items
+        .iter()
+        .map(|v| match v {
+            Val::Str(s) => Some(s.clone()),
+            _ => None,
+        })
+        .collect();
+    match strs {
+        Some(strs) if !strs.is_empty() => Val::Strs {
+            type_name: type_name.into(),
+            items: strs,
+        },
+        _ => Val::Items {
+            type_name: type_name.into(),
+            items,
+        },
     }
 }
 
