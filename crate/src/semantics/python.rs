@@ -104,12 +104,13 @@ pub fn binop_value(op: &str, l: &Val, r: &Val) -> Option<Val> {
 }
 
 /// The value of a comprehension, from its source text: `[...]` builds a list, `{x: y ...}` a
-/// dict, `{x ...}` a set (a generator expression is left unknown).
+/// dict, `{x ...}` a set, `(...)` a generator.
 pub fn comprehension_value(text: &str, elements: usize) -> Val {
     let type_name = match (text.as_bytes().first(), elements) {
         (Some(b'['), 1) => "list",
         (Some(b'{'), 1) => "set",
         (Some(b'{'), 2) => "dict",
+        (Some(b'('), 1) => "generator",
         _ => return Val::Unknown,
     };
     Val::Typed(type_name.into())
@@ -158,6 +159,13 @@ pub fn method_result(
             "intersection_update",
             "symmetric_difference_update",
         ][..],
+        // Always three parts: before, separator, after.
+        Builtin::Str if matches!(attr, "partition" | "rpartition") && args.len() == 1 => {
+            return Some(Val::Sized {
+                type_name: "tuple".into(),
+                len: 3,
+            });
+        }
         Builtin::Str => {
             if let Val::Str(text) = receiver {
                 if let Some(parts) = split_text(text, attr, args, keywords) {
@@ -442,6 +450,11 @@ impl Builtin {
         matches!(self, Builtin::Int | Builtin::Float)
     }
 
+    /// Mutable, so unhashable: no dict key or set item.
+    pub fn mutable(self) -> bool {
+        matches!(self, Builtin::List | Builtin::Dict | Builtin::Set)
+    }
+
     pub fn sequence(self) -> bool {
         matches!(self, Builtin::Str | Builtin::List | Builtin::Tuple)
     }
@@ -578,12 +591,92 @@ pub const MATH_OF_FLOATS: &[&str] = &[
 /// lists): neither subscriptable nor sized.
 pub const LAZY_ITERATORS: &[&str] = &["map", "zip", "filter", "enumerate"];
 
-/// The builtin iterator type a value certainly is (`map`, `zip`, ...).
+/// The builtin iterator type a value certainly is (`map`, `zip`, ..., or a generator
+/// expression's `generator`).
 pub fn lazy_iterator(v: &Val) -> Option<&'static str> {
     match v {
-        Val::Typed(t) => LAZY_ITERATORS.iter().copied().find(|l| l == t),
+        Val::Typed(t) => LAZY_ITERATORS
+            .iter()
+            .chain(&["generator"])
+            .copied()
+            .find(|l| l == t),
         _ => None,
     }
+}
+
+/// Why formatting a value of type `t` with the format spec `spec` (`f"{x:spec}"`,
+/// `format(x, spec)`, `"{:spec}".format(x)`) raises, as Python says it (exception included);
+/// None when it may not. None, lists, tuples, dicts and sets take no spec at all (their
+/// `__format__` is object's); for ints, floats and texts only the presentation type, the spec's
+/// last character when it is a letter or `%`, is read (a fill character is always followed by
+/// an alignment, so a final letter is the type).
+pub fn format_spec_error(t: Builtin, spec: &str) -> Option<String> {
+    if spec.is_empty() {
+        return None;
+    }
+    let allowed = match t {
+        Builtin::Int => "bcdoxXneEfFgG%",
+        Builtin::Float => "eEfFgGn%",
+        Builtin::Str => "s",
+        _ => {
+            return Some(format!(
+                "TypeError: unsupported format string passed to {}.__format__",
+                t.name()
+            ))
+        }
+    };
+    let code = spec
+        .chars()
+        .last()
+        .filter(|c| c.is_ascii_alphabetic() || *c == '%')?;
+    (!allowed.contains(code)).then(|| {
+        format!(
+            "ValueError: Unknown format code '{code}' for object of type '{}'",
+            t.name()
+        )
+    })
+}
+
+/// Names Python 3 removed from standard modules that cannot be shadowed in a notebook (built into
+/// the interpreter, or imported at its start), absent from every Python since 3.8: the module,
+/// the name, and what replaces it.
+pub const REMOVED_MODULE_ATTRIBUTES: &[(&str, &str, &str)] = &[
+    ("itertools", "ifilter", "the builtin filter"),
+    ("itertools", "ifilterfalse", "itertools.filterfalse"),
+    ("itertools", "imap", "the builtin map"),
+    ("itertools", "izip", "the builtin zip"),
+    ("itertools", "izip_longest", "itertools.zip_longest"),
+    ("os", "getcwdu", "os.getcwd"),
+    ("string", "letters", "string.ascii_letters"),
+    ("string", "lowercase", "string.ascii_lowercase"),
+    ("string", "maketrans", "str.maketrans"),
+    ("string", "uppercase", "string.ascii_uppercase"),
+    ("sys", "maxint", "sys.maxsize"),
+    (
+        "sys",
+        "setdefaultencoding",
+        "nothing: Python 3 texts are Unicode",
+    ),
+    ("time", "clock", "time.perf_counter or time.process_time"),
+];
+
+/// Why `math.name(x)` of a known number raises ValueError (the argument is outside the
+/// function's domain); None when it is inside or not read here.
+pub fn math_domain_error(name: &str, x: f64) -> Option<&'static str> {
+    let outside = match name {
+        "sqrt" => x < 0.0,
+        "log" | "log2" | "log10" => x <= 0.0,
+        "log1p" => x <= -1.0,
+        "asin" | "acos" => !(-1.0..=1.0).contains(&x),
+        "acosh" => x < 1.0,
+        "atanh" => x <= -1.0 || x >= 1.0,
+        _ => false,
+    };
+    outside.then_some(match name {
+        "sqrt" => "the square root of a negative number",
+        "log" | "log2" | "log10" | "log1p" => "the logarithm of a number not above zero",
+        _ => "a number outside the function's domain",
+    })
 }
 
 /// The value of an f-string (`f"..."`, `rf'...'`) from its source text: a str.

@@ -375,6 +375,7 @@ impl<'a> Walker<'a> {
                 self.forget_all_in(std::slice::from_ref(stmt));
             }
             Stmt::Delete { targets, .. } => {
+                self.check_stmt_values(stmt);
                 for t in targets {
                     let mut names = BTreeSet::new();
                     target_names(t, &mut names, true);
