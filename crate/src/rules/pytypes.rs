@@ -6,21 +6,28 @@
 //!   operators between types that do not combine (`"n = " + 3`, `[1] + (2,)`, `None + 1`,
 //!   `"3" < 2`, `-"5"`), as CPython's table says (tests/fixtures/pytypes/operators.txt).
 //! - `builtin-argument`: builtins (`len`, `int`, `float`, `abs`, `round`, `range`, `sum`,
-//!   `sorted`, `max`, `min`) and methods of str/list/tuple/dict/set values (counts and types of
-//!   their positional arguments, `sep.join` of non-strings, `str.format` without the arguments its
-//!   fields need) given what they reject; `xs.index(v)`, `xs.remove(v)`, `text.index(sub)` of a
-//!   value a known list, tuple or text does not hold (ValueError).
+//!   `sorted`, `max`, `min`, `next`, `ord`, `chr`, `hex`, `divmod`, `pow`, `isinstance`,
+//!   `format`) and methods of str/list/tuple/dict/set values (counts and types of their
+//!   positional arguments, `sep.join` of non-strings, `str.format` without the arguments its
+//!   fields need) given what they reject; format specs the value's type rejects (f-strings,
+//!   `str.format`, `format`); `math` functions given what is no number, or a known number outside
+//!   their domain (ValueError); `xs.index(v)`, `xs.remove(v)`, `text.index(sub)` of a value a
+//!   known list, tuple or text does not hold (ValueError).
 //! - `item-assignment`: `x[i] = v` where `x` is a tuple, a str, None, a number or a set.
 //! - `not-callable`: calling None, a number, a string or a container.
-//! - `not-iterable`: loops, comprehensions, unpacking and iterating builtins over None, a number
-//!   or a function.
-//! - `not-subscriptable`: subscripts of None, a number, a set, a dict view or a function.
-//! - `index-type`: sequences indexed by non-integers, dicts keyed by unhashable values.
-//! - `missing-key`: literal keys a dict literal of the cell lacks.
+//! - `not-iterable`: loops, comprehensions, unpacking and iterating builtins (`zip`, `map` ...
+//!   included) over None, a number or a function.
+//! - `not-subscriptable`: subscripts of None, a number, a set, a dict view, a lazy iterator
+//!   (`map`, `zip`, a generator expression) or a function.
+//! - `index-type`: sequences indexed by non-integers or sliced by floats, dicts keyed by
+//!   unhashable values (in literals, `set(...)`, `hash(...)`, `in` tests, dict and set methods).
+//! - `missing-key`: literal keys a dict literal of the cell lacks, read, popped or deleted.
+//! - `index-out-of-range` (also in `value_checks`): `pop` of an empty list or past its end.
 //! - `unpack-count`: unpacking a value of known length into another number of targets, and the
 //!   first item of a loop (`enumerate`, `zip`, `dict.items()`, a dict's keys, known lists).
 //! - `missing-attribute`: attributes the builtin types (and dict views) lack (`[].shape`,
-//!   `"s".append`, `d.keys().append`).
+//!   `"s".append`, `d.keys().append`), and names Python 3 removed from standard modules
+//!   (`string.letters`, `sys.maxint`).
 //!
 //! What Python's semantics say calls return is in `semantics::python`: None from in-place
 //! methods, from `print`, `random.shuffle` and functions that end without `return`; the exact
