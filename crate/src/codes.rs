@@ -144,7 +144,7 @@ rules! {
         running: "np.histogram(np.array([1.0, np.nan]), range=(0, 2))",
     }
     IndexOutOfRange = "index-out-of-range", Error, "Python values" {
-        catches: "literal indices (and a `range` loop's last number) past the known length of a list, tuple, string, array or TensorFlow tensor, read or assigned; `pop()` of an empty list or `pop(i)` past its end; numpy axes past an array's dimensions, TensorFlow axes (`tf.reduce_*`, `tf.argmax`, `tf.expand_dims`, ...) past a tensor's rank; boolean masks of another shape than the array's",
+        catches: "literal indices (and a `range` loop's last number) past the known length of a list, tuple, string, array or TensorFlow tensor, read or assigned; `pop()` of an empty list, `pop(i)` or `del xs[i]` past its end, `random.choice` of an empty sequence; numpy axes past an array's dimensions, TensorFlow axes (`tf.reduce_*`, `tf.argmax`, `tf.expand_dims`, ...) past a tensor's rank; boolean masks of another shape than the array's",
         why: "sequences raise for an index past their end: IndexError (numpy: AxisError for an axis, IndexError for a mask; TensorFlow: InvalidArgumentError)",
         crashing: "point = (1, 2)\npoint[2]",
         running: "point = (1, 2)\npoint[1]",
@@ -168,7 +168,7 @@ rules! {
         running: "n = 3\nprint(\"n = \" + str(n))",
     }
     BuiltinArgument = "builtin-argument", Error, "Python values" {
-        catches: "builtins, and methods of str/list/tuple/dict/set values, given a value of a type (or a text, or a number of arguments) they reject: `len(5)`, `int('abc')`, `sum(['a'])`, `', '.join([1, 2])`, `max([])`, `line.split(1)`, `rows.append(1, 2)`, `sizes.index(25)` of a value a known list, tuple or text lacks, `next([1, 2])`, `max(1, 'a')`, `ord('ab')`, `hex(2.5)`, `isinstance(x, 'int')`; format specs the value's type rejects (`f\"{name:.2f}\"` of a str, `'{:d}'.format(2.5)`, a spec given to None or a list); `math` functions given text, or a known number outside their domain (`math.sqrt(-1)`, `math.log(0)`); `float()`, `int()` and `math` functions given a numpy array of several elements",
+        catches: "builtins, and methods of str/list/tuple/dict/set values, given a value of a type (or a text, or a number of arguments) they reject: `len(5)`, `int('abc')`, `sum(['a'])`, `', '.join([1, 2])`, `max([])`, `line.split(1)`, `rows.append(1, 2)`, `sizes.index(25)` of a value a known list, tuple or text lacks, `next([1, 2])`, `max(1, 'a')`, `ord('ab')`, `hex(2.5)`, `isinstance(x, 'int')`, `len(a, b)`, `[3, '1'].sort()`, `text.split('')`, `range(0, 9, 0)`, `open(path, 'rw')`, `os.path.join('data', 3)`, `random.randint(9, 1)`, `random.sample(xs, k)` of more than `xs` holds; format specs the value's type rejects (`f\"{name:.2f}\"` of a str, `'{:d}'.format(2.5)`, a spec given to None or a list); `math` functions given text, or a known number outside their domain (`math.sqrt(-1)`, `math.log(0)`); `float()`, `int()` and `math` functions given a numpy array of several elements",
         why: "the builtin or method cannot handle that value: TypeError (or ValueError for text that is not a number, a format code the type lacks, a number outside a function's domain, or nothing to choose from)",
         crashing: "count = 5\nlen(count)",
         running: "count = [5]\nlen(count)",
@@ -192,7 +192,7 @@ rules! {
         running: "best = [None]\nbest[0]",
     }
     ItemAssignment = "item-assignment", Error, "Python values" {
-        catches: "item assignment (`t[0] = x`, `s[i] += c`) to a tuple, a str, None, a number or a set",
+        catches: "item assignment (`t[0] = x`, `s[i] += c`) or deletion (`del t[0]`) on a tuple, a str, None, a number or a set",
         why: "the type has no `__setitem__`: TypeError: 'tuple' object does not support item assignment",
         crashing: "point = (1, 2)\npoint[0] = 5",
         running: "point = [1, 2]\npoint[0] = 5",

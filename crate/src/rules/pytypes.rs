@@ -11,9 +11,12 @@
 //!   positional arguments, `sep.join` of non-strings, `str.format` without the arguments its
 //!   fields need) given what they reject; format specs the value's type rejects (f-strings,
 //!   `str.format`, `format`); `math` functions given what is no number, or a known number outside
-//!   their domain (ValueError); `xs.index(v)`, `xs.remove(v)`, `text.index(sub)` of a value a
+//!   their domain (ValueError); builtins given another number of arguments than they take;
+//!   `open` modes, `os.path.join` of what is no path, `random.randint` / `random.sample` of
+//!   impossible ranges; `xs.index(v)`, `xs.remove(v)`, `text.index(sub)` of a value a
 //!   known list, tuple or text does not hold (ValueError).
-//! - `item-assignment`: `x[i] = v` where `x` is a tuple, a str, None, a number or a set.
+//! - `item-assignment`: `x[i] = v` or `del x[i]` where `x` is a tuple, a str, None, a number or
+//!   a set.
 //! - `not-callable`: calling None, a number, a string or a container.
 //! - `not-iterable`: loops, comprehensions, unpacking and iterating builtins (`zip`, `map` ...
 //!   included) over None, a number or a function.
@@ -22,7 +25,8 @@
 //! - `index-type`: sequences indexed by non-integers or sliced by floats, dicts keyed by
 //!   unhashable values (in literals, `set(...)`, `hash(...)`, `in` tests, dict and set methods).
 //! - `missing-key`: literal keys a dict literal of the cell lacks, read, popped or deleted.
-//! - `index-out-of-range` (also in `value_checks`): `pop` of an empty list or past its end.
+//! - `index-out-of-range` (also in `value_checks`): `pop` or `del` of an empty list or past its
+//!   end, `random.choice` of an empty sequence.
 //! - `unpack-count`: unpacking a value of known length into another number of targets, and the
 //!   first item of a loop (`enumerate`, `zip`, `dict.items()`, a dict's keys, known lists).
 //! - `missing-attribute`: attributes the builtin types (and dict views) lack (`[].shape`,
@@ -43,7 +47,7 @@ use crate::ir::{Expr, Keyword, Stmt, Target, TextRange};
 use crate::semantics::python::{binary_error, builtin_of, operand_error, Builtin};
 use crate::semantics::python::{
     format_spec_error, fstring_value, iterated_len, lazy_iterator, math_domain_error,
-    MATH_OF_FLOATS, REMOVED_MODULE_ATTRIBUTES,
+    BUILTIN_ARITY, MATH_OF_FLOATS, REMOVED_MODULE_ATTRIBUTES,
 };
 use crate::summary::tuple_text;
 
@@ -126,6 +130,10 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                 out.push(d);
                 return;
             }
+            if let Some(d) = stdlib_call(w, func, args, *range) {
+                out.push(d);
+                return;
+            }
             match &**func {
                 Expr::Name { id, .. } if w.certainly_builtin(id) => {
                     builtin_call(w, id, args, *range, out)
@@ -133,7 +141,7 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                 Expr::Attribute { value, attr, .. } => {
                     method_call(w, value, attr, args, *range, out);
                     out.extend(value_not_found(w, value, attr, args, *range));
-                    out.extend(key_method(w, value, attr, args, *range));
+                    out.extend(container_method(w, value, attr, args, *range));
                 }
                 _ => {}
             }
@@ -629,6 +637,7 @@ pub fn check_stmt(w: &Walker, stmt: &Stmt, out: &mut Vec<Diagnostic>) {
                 } = target
                 {
                     out.extend(missing_key(w, value, index, " to delete", *range));
+                    out.extend(deleted_item(w, value, index, *range));
                 }
             }
         }
@@ -701,6 +710,38 @@ fn item_assignment(w: &Walker, target: &Target, out: &mut Vec<Diagnostic>) {
         ),
         *range,
     ));
+}
+
+/// `del xs[i]` of a list of known length without that position (IndexError), or of an item of
+/// a tuple, a str, None, a number or a set, which have no item deletion (TypeError).
+fn deleted_item(w: &Walker, value: &Expr, index: &Expr, range: TextRange) -> Option<Diagnostic> {
+    let container = w.eval(value);
+    let t = builtin_of(&container)?;
+    let shown = w.shown(value, "the value");
+    if t == Builtin::List {
+        let (n, Val::Int(i)) = (iterated_len(&container)?, w.eval(index)) else {
+            return None;
+        };
+        return (i >= n || i < -n).then(|| {
+            Diagnostic::error(
+                Rule::IndexOutOfRange,
+                format!("{shown} is a list of length {n}, with no item {i}: IndexError: list assignment index out of range"),
+                range,
+            )
+        });
+    }
+    if t == Builtin::Dict {
+        return None;
+    }
+    Some(Diagnostic::error(
+        Rule::ItemAssignment,
+        format!(
+            "{shown} is {}: TypeError: '{}' object doesn't support item deletion",
+            t.described(),
+            t.name()
+        ),
+        range,
+    ))
 }
 
 /// `a, b = value`: the value's length must be the number of targets.
@@ -1000,6 +1041,100 @@ fn iterator_note(kind: &str) -> &'static str {
     }
 }
 
+/// Why `open(path, mode)` refuses the mode, as Python says it (the mode is read before the
+/// path); None when it is valid, or holds Python 2's `U`, which Python 3.11 removed.
+fn open_mode_error(mode: &str) -> Option<String> {
+    if mode.contains('U') {
+        return None;
+    }
+    let mut seen = String::new();
+    for c in mode.chars() {
+        if !"rwxabt+".contains(c) || seen.contains(c) {
+            return Some(format!("invalid mode: {}", py_repr(mode)));
+        }
+        seen.push(c);
+    }
+    let kinds = mode.chars().filter(|c| "rwxa".contains(*c)).count();
+    if mode.contains('t') && mode.contains('b') {
+        return Some("can't have text and binary mode at once".into());
+    }
+    match kinds {
+        1 => None,
+        0 => Some(
+            "Must have exactly one of create/read/write/append mode and at most one plus".into(),
+        ),
+        _ => Some("must have exactly one of create/read/write/append mode".into()),
+    }
+}
+
+/// Standard functions given values they refuse: `os.path.join` given what is no path (a number,
+/// None, a container: TypeError), `random.choice` of an empty sequence (IndexError),
+/// `random.randint(a, b)` with `a > b` and `random.sample` of more items than there are
+/// (ValueError).
+fn stdlib_call(w: &Walker, func: &Expr, args: &[Expr], range: TextRange) -> Option<Diagnostic> {
+    let path = w.lib_path(func)?;
+    let error = |rule: Rule, message: String| Some(Diagnostic::error(rule, message, range));
+    match (path.as_str(), args) {
+        ("os.path.join" | "posixpath.join" | "ntpath.join", [_, ..]) => {
+            let (arg, t) = args.iter().find_map(|a| {
+                builtin_of(&w.eval(a))
+                    .filter(|t| *t != Builtin::Str)
+                    .map(|t| (a, t))
+            })?;
+            let hint = if t.number() {
+                "; convert it with str(...)"
+            } else {
+                ""
+            };
+            error(
+                Rule::BuiltinArgument,
+                format!(
+                    "{} is {}, not a path{hint}: TypeError: join() argument must be str, bytes, or os.PathLike object, not '{}'",
+                    w.shown(arg, "the argument"),
+                    t.described(),
+                    t.name()
+                ),
+            )
+        }
+        ("random.choice", [seq]) => {
+            let v = w.eval(seq);
+            builtin_of(&v).filter(|t| t.sequence())?;
+            (iterated_len(&v)? == 0).then_some(())?;
+            error(
+                Rule::IndexOutOfRange,
+                format!(
+                    "{} is empty: IndexError: Cannot choose from an empty sequence",
+                    w.shown(seq, "the sequence")
+                ),
+            )
+        }
+        ("random.randint", [a, b]) => match (w.eval(a), w.eval(b)) {
+            (Val::Int(a), Val::Int(b)) if a > b => error(
+                Rule::BuiltinArgument,
+                format!("randint({a}, {b}) has no number from {a} up to {b}: ValueError: empty range for randrange()"),
+            ),
+            _ => None,
+        },
+        ("random.sample", [population, k]) => {
+            let v = w.eval(population);
+            // A set is refused since Python 3.11, and only warned about before.
+            builtin_of(&v).filter(|t| t.sequence())?;
+            let (n, Val::Int(k)) = (iterated_len(&v)?, w.eval(k)) else {
+                return None;
+            };
+            (k > n || k < 0).then_some(())?;
+            error(
+                Rule::BuiltinArgument,
+                format!(
+                    "{} has {n} items, and a sample of {k} is asked: ValueError: Sample larger than population or is negative",
+                    w.shown(population, "the population")
+                ),
+            )
+        }
+        _ => None,
+    }
+}
+
 /// "a" or "an" before a type's name.
 fn article(name: &str) -> &'static str {
     if name.starts_with(['a', 'e', 'i', 'o', 'u']) {
@@ -1021,6 +1156,23 @@ fn builtin_call(
     let push = |out: &mut Vec<Diagnostic>, rule: Rule, message: String| {
         out.push(Diagnostic::error(rule, message, range));
     };
+    if let Some((_, least, most)) = BUILTIN_ARITY.iter().find(|(n, ..)| *n == name) {
+        if args.len() < *least || args.len() > *most {
+            let takes = match (*least, *most) {
+                (1, 1) => "exactly one argument".to_string(),
+                (l, m) if l == m => format!("exactly {l} arguments"),
+                (l, usize::MAX) => format!("at least {l} arguments"),
+                (0, m) => format!("at most {m} argument{}", if m == 1 { "" } else { "s" }),
+                (l, m) => format!("from {l} to {m} arguments"),
+            };
+            push(
+                out,
+                Rule::BuiltinArgument,
+                format!("{name}() takes {takes} ({} given): TypeError", args.len()),
+            );
+            return;
+        }
+    }
     match (name, args) {
         ("len", [arg]) => {
             let function = match arg {
@@ -1134,6 +1286,31 @@ fn builtin_call(
                     );
                     return;
                 }
+            }
+            if let [_, _, step] = args {
+                if matches!(w.eval(step), Val::Int(0)) {
+                    push(
+                        out,
+                        Rule::BuiltinArgument,
+                        "range() counts by its third argument, which is 0: ValueError: range() arg 3 must not be zero".to_string(),
+                    );
+                }
+            }
+        }
+        ("open", [_, mode, ..]) => {
+            let why = match w.eval(mode) {
+                Val::Str(mode) => open_mode_error(&mode),
+                _ => None,
+            };
+            if let Some(why) = why {
+                push(
+                    out,
+                    Rule::BuiltinArgument,
+                    format!(
+                        "{} is no file mode: ValueError: {why}",
+                        w.shown(mode, "the mode")
+                    ),
+                );
             }
         }
         (
@@ -1532,12 +1709,24 @@ fn method_call(
     if (t, method) == (Builtin::Str, "join") {
         join_items(w, &args[0], range, out);
     }
+    if let (Builtin::Str, "split" | "rsplit", Some(Val::Str(sep))) =
+        (t, method, args.first().map(|a| w.eval(a)))
+    {
+        if sep.is_empty() {
+            out.push(Diagnostic::error(
+                Rule::BuiltinArgument,
+                format!("{callee} cannot split on an empty text (list(text) gives the characters): ValueError: empty separator"),
+                range,
+            ));
+        }
+    }
 }
 
-/// Methods that look a key up: `d.pop(key)` of a key a dict literal lacks (KeyError), a list,
-/// dict or set given to a dict's or set's method as a key or item (TypeError, unhashable), and
-/// `xs.pop(i)` of a list of known length without that position (IndexError).
-fn key_method(
+/// Methods of containers whose contents are known: `d.pop(key)` of a key a dict literal lacks
+/// (KeyError), a list, dict or set given to a dict's or set's method as a key or item (TypeError,
+/// unhashable), `xs.pop(i)` of a list of known length without that position (IndexError),
+/// `xs.sort()` of a list of values that do not compare (TypeError).
+fn container_method(
     w: &Walker,
     receiver: &Expr,
     method: &str,
@@ -1570,6 +1759,20 @@ fn key_method(
                 return missing_key(w, receiver, key, " to pop", range);
             }
             None
+        }
+        (Builtin::List, "sort", []) => {
+            let types = match container {
+                Val::Items { items, .. } => {
+                    items.iter().map(builtin_of).collect::<Option<Vec<_>>>()?
+                }
+                _ => return None,
+            };
+            let why = compared_error("sort", &types)?;
+            Some(Diagnostic::error(
+                Rule::BuiltinArgument,
+                format!("{} holds {why}", w.shown(receiver, "the list")),
+                range,
+            ))
         }
         (Builtin::List, "pop", [] | [_]) => {
             let n = iterated_len(&container)?;
@@ -1806,7 +2009,11 @@ fn format_call(
         .count();
     let manual = fields.iter().any(|(f, _)| matches!(f, Field::Index(_)));
     if auto > 0 && manual {
-        // ValueError: cannot switch from automatic field numbering to manual (left alone).
+        out.push(Diagnostic::error(
+            Rule::BuiltinArgument,
+            "the text mixes {} fields with numbered ones ({0}): ValueError: cannot switch from automatic field numbering to manual field specification".to_string(),
+            range,
+        ));
         return;
     }
     let problem = if auto > positional {
@@ -1875,7 +2082,20 @@ fn format_call(
 
 /// `sep.join(items)`: every item must be a str. The first item not known to be one decides.
 fn join_items(w: &Walker, items: &Expr, range: TextRange, out: &mut Vec<Diagnostic>) {
-    let values = match w.eval(items) {
+    let value = w.eval(items);
+    if let Some(t @ (Builtin::None | Builtin::Int | Builtin::Float)) = builtin_of(&value) {
+        out.push(Diagnostic::error(
+            Rule::BuiltinArgument,
+            format!(
+                "join takes an iterable of strings, and {} is {}: TypeError: can only join an iterable",
+                w.shown(items, "the argument"),
+                t.described()
+            ),
+            range,
+        ));
+        return;
+    }
+    let values = match value {
         Val::Items { type_name, items } if Builtin::of_name(&type_name).is_some() => items,
         _ => return,
     };
