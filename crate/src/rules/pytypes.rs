@@ -24,7 +24,7 @@
 //!   (`map`, `zip`, a generator expression) or a function.
 //! - `index-type`: sequences indexed by non-integers or sliced by floats, dicts keyed by
 //!   unhashable values (in literals, `set(...)`, `hash(...)`, `in` tests, dict and set methods).
-//! - `missing-key`: literal keys a dict literal of the cell lacks, read, popped or deleted.
+//! - `missing-key`: str or int keys a dict literal of the cell lacks, read, popped or deleted.
 //! - `index-out-of-range` (also in `value_checks`): `pop` or `del` of an empty list or past its
 //!   end, `random.choice` of an empty sequence.
 //! - `unpack-count`: unpacking a value of known length into another number of targets, and the
@@ -51,7 +51,7 @@ use crate::semantics::python::{
 };
 use crate::summary::tuple_text;
 
-use crate::semantics::abstract_value::{not_a_float, not_an_int, ArrayLib, Val};
+use crate::semantics::abstract_value::{not_a_float, not_an_int, ArrayLib, DictKey, Val};
 use crate::walker::state::Walker;
 
 /// The rules on one expression the walker will certainly evaluate.
@@ -854,10 +854,7 @@ fn first_item(w: &Walker, iter: &Expr) -> Option<FirstItem> {
             .next()
             .map(|s| FirstItem::Value(Box::new(Val::Str(s)))),
         // Iterating a dict gives its keys.
-        Val::Dict { keys, .. } => keys
-            .into_iter()
-            .next()
-            .map(|k| FirstItem::Value(Box::new(Val::Str(k)))),
+        Val::Dict { keys, .. } => keys.first().map(|k| FirstItem::Value(Box::new(k.val()))),
         _ => None,
     }
 }
@@ -2152,27 +2149,49 @@ fn missing_key(
     let Val::Dict { keys, .. } = w.eval(dict) else {
         return None;
     };
-    // Its keys are all strings: a number is no key of it either.
-    let (key, hint) = match w.eval(key) {
-        Val::Str(key) if !keys.contains(&key) => {
-            let close = super::suggest(&key, keys.iter().map(String::as_str))
-                .filter(|_| key.chars().count() >= 3);
-            let hint =
-                close.map_or_else(String::new, |k| format!("; did you mean {}?", py_repr(k)));
-            (py_repr(&key), hint)
-        }
-        Val::Int(i) => (i.to_string(), "; its keys are strings".to_string()),
-        _ => return None,
+    // A str is never equal to an int: a key of the other kind is missing too.
+    let wanted = DictKey::of(&w.eval(key))?;
+    if keys.contains(&wanted) {
+        return None;
+    }
+    let texts: Vec<&str> = keys
+        .iter()
+        .filter_map(|k| match k {
+            DictKey::Str(s) => Some(s.as_str()),
+            DictKey::Int(_) => None,
+        })
+        .collect();
+    let hint = match &wanted {
+        DictKey::Str(key) if texts.is_empty() => "; its keys are numbers".to_string(),
+        DictKey::Str(key) => super::suggest(key, texts.iter().copied())
+            .filter(|_| key.chars().count() >= 3)
+            .map_or_else(String::new, |k| format!("; did you mean {}?", py_repr(k))),
+        DictKey::Int(_) if texts.len() == keys.len() => "; its keys are strings".to_string(),
+        DictKey::Int(_) => String::new(),
     };
     Some(Diagnostic::error(
         Rule::MissingKey,
         format!(
-            "{} has no key {key}{how} (its keys: {}){hint}: KeyError",
+            "{} has no key {}{how} (its keys: {}){hint}: KeyError",
             w.shown(dict, "the dict"),
-            shown_keys(&keys)
+            key_repr(&wanted),
+            keys.iter()
+                .take(10)
+                .map(key_repr)
+                .collect::<Vec<_>>()
+                .join(", ")
+                + if keys.len() > 10 { ", ..." } else { "" }
         ),
         range,
     ))
+}
+
+/// A dict key as Python shows it.
+fn key_repr(key: &DictKey) -> String {
+    match key {
+        DictKey::Str(s) => py_repr(s),
+        DictKey::Int(i) => i.to_string(),
+    }
 }
 
 /// Python's repr of a str, as its error messages show it.

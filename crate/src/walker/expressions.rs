@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 use crate::ir::{Expr, Keyword, Literal, SeqKind, TextRange};
 
 use crate::semantics::abstract_value::{
-    ArrayLib, ArrayVal, Frame, GroupSelection, Grouped, SeriesVal, Val,
+    ArrayLib, ArrayVal, DictKey, Frame, GroupSelection, Grouped, SeriesVal, Val,
 };
 use crate::semantics::pandas::rows_of;
 use crate::semantics::{torch_classes, torch_layers};
@@ -125,9 +125,19 @@ impl<'a> Walker<'a> {
                 }
             }
             Expr::Dict { keys, values, .. } => {
-                let keys: Option<Vec<String>> = keys
+                let keys: Option<Vec<DictKey>> = keys
                     .iter()
-                    .map(|k| k.as_ref()?.as_str_literal().map(str::to_string))
+                    .map(|k| match k.as_ref()? {
+                        Expr::Literal {
+                            value: Literal::Str(s),
+                            ..
+                        } => Some(DictKey::Str(s.clone())),
+                        Expr::Literal {
+                            value: Literal::Int(i),
+                            ..
+                        } => Some(DictKey::Int(*i)),
+                        _ => None,
+                    })
                     .collect();
                 match keys {
                     // A repeated key keeps its first place and its last value: not followed.
@@ -199,13 +209,13 @@ impl<'a> Walker<'a> {
                         Some(at) => items[at].clone(),
                         None => Val::Unknown,
                     },
-                    Val::Dict { keys, values } => match self.eval(index) {
-                        Val::Str(key) => keys
+                    Val::Dict { keys, values } => match DictKey::of(&self.eval(index)) {
+                        Some(key) => keys
                             .iter()
                             .position(|k| *k == key)
                             .map(|i| values[i].clone())
                             .unwrap_or(Val::Unknown),
-                        _ => Val::Unknown,
+                        None => Val::Unknown,
                     },
                     Val::Array(a) if !a.shape.is_empty() => {
                         match crate::semantics::numpy::indexed_shape(self, &a.shape, index) {

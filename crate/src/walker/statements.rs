@@ -7,7 +7,7 @@ use crate::codes::Rule;
 use crate::diagnostic::Diagnostic;
 use crate::ir::{Expr, Stmt, Target};
 
-use crate::semantics::abstract_value::{Frame, Val};
+use crate::semantics::abstract_value::{DictKey, Frame, Val};
 use crate::semantics::torch_classes;
 
 use super::state::{bound_names, import_bindings, only_column_changed, Walker, MAX_PASSES};
@@ -463,14 +463,14 @@ impl<'a> Walker<'a> {
             {
                 if let Val::Dict { keys, values } = self.eval(value) {
                     return match attr.as_str() {
-                        "keys" => Some(keys.into_iter().map(Val::Str).collect()),
+                        "keys" => Some(keys.iter().map(DictKey::val).collect()),
                         "values" => Some(values),
                         "items" => Some(
                             keys.into_iter()
                                 .zip(values)
                                 .map(|(k, v)| Val::Items {
                                     type_name: "tuple".into(),
-                                    items: vec![Val::Str(k), v],
+                                    items: vec![k.val(), v],
                                 })
                                 .collect(),
                         ),
@@ -481,7 +481,7 @@ impl<'a> Walker<'a> {
         }
         match self.eval(iter) {
             Val::Items { items, .. } => Some(items),
-            Val::Dict { keys, .. } => Some(keys.into_iter().map(Val::Str).collect()),
+            Val::Dict { keys, .. } => Some(keys.iter().map(DictKey::val).collect()),
             Val::Strs { items, .. } => Some(items.into_iter().map(Val::Str).collect()),
             _ => None,
         }
