@@ -785,13 +785,57 @@ pub fn call_result(w: &dyn Eval, func: &Expr, args: &[Expr], keywords: &[Keyword
                 _ => None,
             }
         }
-        _ => match w.lib_path(func).as_deref() {
+        _ => {
+            let path = w.lib_path(func)?;
             // Both shuffle in place and return None.
-            Some("random.shuffle" | "numpy.random.shuffle") => Some(Val::None),
-            _ => None,
-        },
+            if matches!(path.as_str(), "random.shuffle" | "numpy.random.shuffle") {
+                return Some(Val::None);
+            }
+            let all_str = args
+                .iter()
+                .all(|a| builtin_of(&w.eval(a)) == Some(Builtin::Str));
+            let type_name = match path.as_str() {
+                p if STDLIB_RESULTS.iter().any(|(f, _)| *f == p) => {
+                    STDLIB_RESULTS.iter().find(|(f, _)| *f == p)?.1
+                }
+                // The functions of `math` that compute on floats give a float.
+                p if p.strip_prefix("math.").is_some_and(|f| {
+                    MATH_OF_FLOATS.contains(&f)
+                        && !matches!(
+                            f,
+                            "floor" | "ceil" | "trunc" | "isnan" | "isinf" | "isfinite"
+                        )
+                }) =>
+                {
+                    "float"
+                }
+                // Texts in, a text out (bytes or path objects would give their own kind).
+                "os.path.join" | "os.path.basename" | "os.path.dirname" | "os.path.abspath"
+                    if !args.is_empty() && all_str && keywords.is_empty() =>
+                {
+                    "str"
+                }
+                _ => return None,
+            };
+            Some(Val::Typed(type_name.into()))
+        }
     }
 }
+
+/// Standard functions whose result is always of one builtin type, whatever their arguments (or
+/// they raise).
+const STDLIB_RESULTS: &[(&str, &str)] = &[
+    ("glob.glob", "list"),
+    ("json.dumps", "str"),
+    ("os.getcwd", "str"),
+    ("os.listdir", "list"),
+    ("random.randint", "int"),
+    ("random.random", "float"),
+    ("time.monotonic", "float"),
+    ("time.perf_counter", "float"),
+    ("time.process_time", "float"),
+    ("time.time", "float"),
+];
 
 /// The number of elements iterating the value gives, when certain.
 pub fn iterated_len(v: &Val) -> Option<i64> {
