@@ -1210,6 +1210,20 @@ fn builtin_call(
                 );
             }
         }
+        // A base is for parsing text only.
+        ("int", [arg, _]) => {
+            if let Some(t) = arg_type(arg).filter(|t| *t != Builtin::Str) {
+                push(
+                    out,
+                    Rule::BuiltinArgument,
+                    format!(
+                        "{} is {}, and a base is only for text: TypeError: int() can't convert non-string with explicit base",
+                        w.shown(arg, "the argument"),
+                        t.described()
+                    ),
+                );
+            }
+        }
         ("int" | "float", [arg]) => match (arg_type(arg), w.eval(arg)) {
             (Some(Builtin::Str), Val::Str(s)) => {
                 let bad = if name == "int" {
@@ -1705,6 +1719,16 @@ fn method_call(
     }
     if (t, method) == (Builtin::Str, "join") {
         join_items(w, &args[0], range, out);
+    }
+    if let (Builtin::Str, "center" | "ljust" | "rjust", Some(Val::Str(fill))) =
+        (t, method, args.get(1).map(|a| w.eval(a)))
+    {
+        if fill.chars().count() != 1 {
+            push(
+                out,
+                format!("{callee} pads with one character, and {} is {} long: The fill character must be exactly one character long", py_repr(&fill), fill.chars().count()),
+            );
+        }
     }
     if let (Builtin::Str, "split" | "rsplit", Some(Val::Str(sep))) =
         (t, method, args.first().map(|a| w.eval(a)))
