@@ -180,7 +180,7 @@ rules! {
         running: "size = len\nsize([2])",
     }
     NotIterable = "not-iterable", Error, "Python values" {
-        catches: "loops, unpacking and `list()`/`sorted()`/`zip()`/`map()`... of None or a number",
+        catches: "loops, unpacking and `list()`/`sorted()`/`zip()`/`map()`... of None or a number, and loops unpacking the numbers of a range (`for i, x in range(n)`)",
         why: "only iterables can be iterated: TypeError: 'NoneType' object is not iterable",
         crashing: "rows = None\nfor r in rows:\n    print(r)",
         running: "rows = []\nfor r in rows:\n    print(r)",
@@ -198,7 +198,7 @@ rules! {
         running: "point = [1, 2]\npoint[0] = 5",
     }
     UnpackCount = "unpack-count", Error, "Python values" {
-        catches: "unpacking a value of known length into another number of names",
+        catches: "unpacking a value of known length into another number of names (also the first item of a loop: a dict's keys, `zip`, `enumerate`, `d.items()`, `d.keys()`)",
         why: "unpacking needs exactly as many values as targets: ValueError: too many values to unpack / not enough values to unpack",
         crashing: "a, b = (1, 2, 3)",
         running: "a, b, c = (1, 2, 3)",

@@ -827,11 +827,23 @@ fn first_item(w: &Walker, iter: &Expr) -> Option<FirstItem> {
                     ("enumerate", [x] | [x, _]) if w.non_empty(x) => {
                         Some(FirstItem::Len(2, "an (index, item) pair"))
                     }
+                    // `for i, x in range(len(xs))`: each item is one int.
+                    ("range", [_, ..]) if args.len() <= 3 && w.non_empty(iter) => {
+                        Some(FirstItem::Value(Box::new(Val::Typed("int".into()))))
+                    }
                     ("zip", [_, ..]) if args.iter().all(|a| w.non_empty(a)) => {
                         Some(FirstItem::Len(
                             args.len() as i64,
                             "a tuple with one item of each iterable zipped",
                         ))
+                    }
+                    _ => None,
+                }
+            }
+            Expr::Attribute { value, attr, .. } if attr == "keys" && args.is_empty() => {
+                match w.eval(value) {
+                    Val::Dict { keys, .. } => {
+                        keys.first().map(|k| FirstItem::Value(Box::new(k.val())))
                     }
                     _ => None,
                 }
@@ -875,10 +887,16 @@ fn unpack_items(w: &Walker, target: &Target, iter: &Expr, out: &mut Vec<Diagnost
                 return;
             };
             if matches!(t, Builtin::None | Builtin::Int | Builtin::Float) {
+                let hint = match iter {
+                    Expr::Call { func, .. } if matches!(&**func, Expr::Name { id, .. } if id == "range") => {
+                        "; for (index, item) pairs loop over enumerate(...)"
+                    }
+                    _ => "",
+                };
                 out.push(Diagnostic::error(
                     Rule::NotIterable,
                     format!(
-                        "the first item of {} is {}: TypeError: cannot unpack non-iterable {} object",
+                        "the first item of {} is {}{hint}: TypeError: cannot unpack non-iterable {} object",
                         w.shown(iter, "the iterable"),
                         t.described(),
                         t.name()
