@@ -1657,9 +1657,15 @@ fn method_params(t: Builtin, method: &str) -> Option<(usize, &'static [Param])> 
         (Builtin::Tuple, "count") => (1, &[Any]),
         (Builtin::Dict, "get" | "pop" | "setdefault") => (1, &[Any, Any]),
         (Builtin::Dict, "keys" | "values" | "items" | "popitem" | "clear" | "copy") => (0, NONE),
-        (Builtin::Set, "add" | "remove" | "discard" | "issubset" | "issuperset" | "isdisjoint") => {
-            (1, &[Any])
-        }
+        (Builtin::Set, "add" | "remove" | "discard") => (1, &[Any]),
+        (
+            Builtin::Set,
+            "issubset"
+            | "issuperset"
+            | "isdisjoint"
+            | "symmetric_difference"
+            | "symmetric_difference_update",
+        ) => (1, &[Iterable]),
         (Builtin::Set, "pop" | "clear" | "copy") => (0, NONE),
         (
             Builtin::Str,
@@ -1696,7 +1702,23 @@ fn method_call(
     let Some(t) = builtin_of(&w.eval(receiver)) else {
         return;
     };
-    let Some((required, params)) = method_params(t, method) else {
+    // `s.union(a, b, ...)`: any number of arguments, each iterated.
+    let any_number = t == Builtin::Set
+        && matches!(
+            method,
+            "union"
+                | "intersection"
+                | "difference"
+                | "update"
+                | "intersection_update"
+                | "difference_update"
+        );
+    let iterables = vec![Param::Iterable; args.len()];
+    let Some((required, params)) = (if any_number {
+        Some((0, &iterables[..]))
+    } else {
+        method_params(t, method)
+    }) else {
         return;
     };
     let callee = format!("{}.{method}()", t.name());

@@ -5,7 +5,7 @@
 use crate::did_you_mean::suggest;
 use crate::ir::{Expr, Keyword, Literal, Params};
 
-use super::abstract_value::{ArrayLib, Val};
+use super::abstract_value::{ArrayLib, DictKey, Val};
 use super::eval::Eval;
 use super::pandas::PANDAS_INPLACE;
 
@@ -147,6 +147,27 @@ pub fn method_result(
         // Views, not lists (Python 2 gave lists).
         Builtin::Dict if args.is_empty() && matches!(attr, "keys" | "values" | "items") => {
             return Some(Val::Typed(format!("dict_{attr}")));
+        }
+        // `d.get(key)` of a literal key: its value, or None when a dict literal lacks it.
+        Builtin::Dict if attr == "get" && args.len() == 1 && keywords.is_empty() => {
+            let Val::Dict { keys, values } = receiver else {
+                return None;
+            };
+            let key = match &args[0] {
+                Expr::Literal {
+                    value: Literal::Str(s),
+                    ..
+                } => DictKey::Str(s.clone()),
+                Expr::Literal {
+                    value: Literal::Int(i),
+                    ..
+                } => DictKey::Int(*i),
+                _ => return None,
+            };
+            return Some(match keys.iter().position(|k| *k == key) {
+                Some(i) => values[i].clone(),
+                None => Val::None,
+            });
         }
         Builtin::Dict => &["update", "clear"][..],
         Builtin::Set => &[
