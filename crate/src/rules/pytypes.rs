@@ -1582,23 +1582,52 @@ fn sum_error(start: Builtin, types: &[Option<Builtin>]) -> Option<String> {
 /// different types (each meets at least one of another type when they hold both numbers and
 /// texts, or any None beside another value).
 fn compared_error(name: &str, types: &[Builtin]) -> Option<String> {
-    let numbers = types.iter().any(|t| t.number());
-    let texts = types.contains(&Builtin::Str);
-    let nones = types.contains(&Builtin::None);
-    let orderable = |t: &Builtin| t.number() || matches!(t, Builtin::Str | Builtin::None);
-    if !types.iter().all(orderable) || types.len() < 2 {
+    if types.len() < 2 {
         return None;
     }
-    let mixed = match (numbers, texts, nones) {
-        (true, true, _) => "numbers and texts",
-        (_, _, true) => "None beside other items",
-        _ => return None,
+    // Values order only with values of their own kind (numbers with numbers); None and dicts
+    // with nothing. Sorting, or finding the largest, compares each value with at least one
+    // other, so a value of another kind meets one it cannot be compared with.
+    let kind = |t: &Builtin| match t {
+        Builtin::Int | Builtin::Float => Some(Builtin::Int),
+        Builtin::None | Builtin::Dict => None,
+        t => Some(*t),
+    };
+    let mixed = if types.contains(&Builtin::Dict) {
+        "a dict (dicts have no order)".to_string()
+    } else if types.contains(&Builtin::None) {
+        "None beside other items".to_string()
+    } else {
+        let mut kinds: Vec<Builtin> = types.iter().filter_map(kind).collect();
+        kinds.dedup();
+        let (Some(a), Some(b)) = (kinds.first(), kinds.iter().find(|k| *k != &kinds[0])) else {
+            return None;
+        };
+        match (a, b) {
+            (Builtin::Int, Builtin::Str) | (Builtin::Str, Builtin::Int) => {
+                "numbers and texts".to_string()
+            }
+            _ => format!("{} beside {}", plural(*a), plural(*b)),
+        }
     };
     // max() asks whether each value is greater than the largest so far; the others ask `<`.
     let op = if name == "max" { ">" } else { "<" };
     Some(format!(
         "{mixed}, which {name}() must compare: TypeError: '{op}' not supported between them"
     ))
+}
+
+/// "numbers", "texts", "lists", ... for messages.
+fn plural(t: Builtin) -> &'static str {
+    match t {
+        Builtin::Int | Builtin::Float => "numbers",
+        Builtin::Str => "texts",
+        Builtin::List => "lists",
+        Builtin::Tuple => "tuples",
+        Builtin::Set => "sets",
+        Builtin::Dict => "dicts",
+        Builtin::None => "None",
+    }
 }
 
 /// What a positional argument of a method of a builtin type must be.
