@@ -144,20 +144,20 @@ rules! {
         running: "np.histogram(np.array([1.0, np.nan]), range=(0, 2))",
     }
     IndexOutOfRange = "index-out-of-range", Error, "Python values" {
-        catches: "literal indices (and a `range` loop's last number) past the known length of a list, tuple, string, array or TensorFlow tensor, read or assigned; numpy axes past an array's dimensions, TensorFlow axes (`tf.reduce_*`, `tf.argmax`, `tf.expand_dims`, ...) past a tensor's rank; boolean masks of another shape than the array's",
+        catches: "literal indices (and a `range` loop's last number) past the known length of a list, tuple, string, array or TensorFlow tensor, read or assigned; `pop()` of an empty list, `pop(i)` or `del xs[i]` past its end, `random.choice` of an empty sequence; numpy axes past an array's dimensions, TensorFlow axes (`tf.reduce_*`, `tf.argmax`, `tf.expand_dims`, ...) past a tensor's rank; boolean masks of another shape than the array's",
         why: "sequences raise for an index past their end: IndexError (numpy: AxisError for an axis, IndexError for a mask; TensorFlow: InvalidArgumentError)",
         crashing: "point = (1, 2)\npoint[2]",
         running: "point = (1, 2)\npoint[1]",
     }
     MissingKey = "missing-key", Error, "Python values" {
-        catches: "literal keys a dict built from a literal in the cell lacks (and no code adds); step names a scikit-learn pipeline lacks (`pipe['clf']`, `pipe.named_steps['clf']`)",
+        catches: "str or int keys a dict built from a literal in the cell lacks (and no code adds), read, popped without a default or deleted (`labels = {0: 'cat', 1: 'dog'}; labels[2]`); step names a scikit-learn pipeline lacks (`pipe['clf']`, `pipe.named_steps['clf']`)",
         why: "reading a key a dict lacks raises: KeyError",
         crashing: "sizes = {\"small\": 1, \"large\": 3}\nsizes[\"medium\"]",
         running: "sizes = {\"small\": 1, \"large\": 3}\nsizes.get(\"medium\", 2)",
     }
     IndexType = "index-type", Error, "Python values" {
-        catches: "a list, tuple or str indexed by something other than an integer or a slice (a numpy array, a str, a float, None), a numpy array indexed by a float, a dict keyed by a list, dict or set, and such a key or set item in a literal",
-        why: "sequences take integer indices and dicts hashable keys: TypeError: list indices must be integers or slices / only integer scalar arrays can be converted to a scalar index / unhashable type; numpy: IndexError: only integers, slices ... are valid indices",
+        catches: "a list, tuple or str indexed by something other than an integer or a slice (a numpy array, a str, a float, None), a numpy array indexed by a float, slices of them by floats (`rows[:len(rows) / 2]`), a dict keyed by a list, dict or set, and such a key or set item in a literal, in `set(...)`, `hash(...)`, an `in` test of a dict or set, or a dict's or set's method (`get`, `pop`, `add`, ...)",
+        why: "sequences take integer indices and dicts hashable keys: TypeError: list indices must be integers or slices / slice indices must be integers / only integer scalar arrays can be converted to a scalar index / unhashable type; numpy: IndexError: only integers, slices ... are valid indices",
         crashing: "names = ['a', 'b']\nnames[np.array([0, 1])]",
         running: "names = np.array(['a', 'b'])\nnames[np.array([0, 1])]",
     }
@@ -168,8 +168,8 @@ rules! {
         running: "n = 3\nprint(\"n = \" + str(n))",
     }
     BuiltinArgument = "builtin-argument", Error, "Python values" {
-        catches: "builtins, and methods of str/list/tuple/dict/set values, given a value of a type (or a text, or a number of arguments) they reject: `len(5)`, `int('abc')`, `sum(['a'])`, `', '.join([1, 2])`, `max([])`, `line.split(1)`, `rows.append(1, 2)`, `sizes.index(25)` of a value a known list, tuple or text lacks; `float()`, `int()` and `math` functions given a numpy array of several elements",
-        why: "the builtin or method cannot handle that value: TypeError (or ValueError for text that is not a number, or nothing to choose from)",
+        catches: "builtins, and methods of str/list/tuple/dict/set values, given a value of a type (or a text, or a number of arguments) they reject: `len(5)`, `int('abc')`, `sum(['a'])`, `', '.join([1, 2])`, `max([])`, `line.split(1)`, `rows.append(1, 2)`, `sizes.index(25)` of a value a known list, tuple or text lacks, `next([1, 2])`, `max(1, 'a')`, `ord('ab')`, `hex(2.5)`, `isinstance(x, 'int')`, `len(a, b)`, `[3, '1'].sort()`, `text.split('')`, `range(0, 9, 0)`, `open(path, 'rw')`, `os.path.join('data', 3)`, `random.randint(9, 1)`, `random.sample(xs, k)` of more than `xs` holds; format specs the value's type rejects (`f\"{name:.2f}\"` of a str, `'{:d}'.format(2.5)`, a spec given to None or a list); `math` functions given text, or a known number outside their domain (`math.sqrt(-1)`, `math.log(0)`); `float()`, `int()` and `math` functions given a numpy array of several elements",
+        why: "the builtin or method cannot handle that value: TypeError (or ValueError for text that is not a number, a format code the type lacks, a number outside a function's domain, or nothing to choose from)",
         crashing: "count = 5\nlen(count)",
         running: "count = [5]\nlen(count)",
     }
@@ -180,31 +180,31 @@ rules! {
         running: "size = len\nsize([2])",
     }
     NotIterable = "not-iterable", Error, "Python values" {
-        catches: "loops, unpacking and `list()`/`sorted()`... of None or a number",
+        catches: "loops, unpacking and `list()`/`sorted()`/`zip()`/`map()`... of None or a number, and loops unpacking the numbers of a range (`for i, x in range(n)`)",
         why: "only iterables can be iterated: TypeError: 'NoneType' object is not iterable",
         crashing: "rows = None\nfor r in rows:\n    print(r)",
         running: "rows = []\nfor r in rows:\n    print(r)",
     }
     NotSubscriptable = "not-subscriptable", Error, "Python values" {
-        catches: "subscripts of None, a number, a set, a dict view (`d.keys()[0]`), or a function (`len[x]`, a `def` of the notebook)",
+        catches: "subscripts of None, a number, a set, a dict view (`d.keys()[0]`), a generator expression, or a function (`len[x]`, a `def` of the notebook)",
         why: "the type has no `__getitem__`: TypeError: 'NoneType' object is not subscriptable",
         crashing: "best = None\nbest[0]",
         running: "best = [None]\nbest[0]",
     }
     ItemAssignment = "item-assignment", Error, "Python values" {
-        catches: "item assignment (`t[0] = x`, `s[i] += c`) to a tuple, a str, None, a number or a set",
+        catches: "item assignment (`t[0] = x`, `s[i] += c`) or deletion (`del t[0]`) on a tuple, a str, None, a number or a set",
         why: "the type has no `__setitem__`: TypeError: 'tuple' object does not support item assignment",
         crashing: "point = (1, 2)\npoint[0] = 5",
         running: "point = [1, 2]\npoint[0] = 5",
     }
     UnpackCount = "unpack-count", Error, "Python values" {
-        catches: "unpacking a value of known length into another number of names",
+        catches: "unpacking a value of known length into another number of names (also the first item of a loop: a dict's keys, `zip`, `enumerate`, `d.items()`, `d.keys()`)",
         why: "unpacking needs exactly as many values as targets: ValueError: too many values to unpack / not enough values to unpack",
         crashing: "a, b = (1, 2, 3)",
         running: "a, b, c = (1, 2, 3)",
     }
     MissingAttribute = "missing-attribute", Error, "Signatures and attributes" {
-        catches: "attributes the kernel could not find on the live object, or its type certainly lacks (`[].shape`, `'s'.append`, methods Keras removed, `df.append` and the others pandas 2 removed, DataFrame methods on a Series, what a plain numpy array lacks: `arr.append(x)`, `arr.head()`, prediction methods a scikit-learn estimator lacks: `predict_proba` of `LinearSVC` or `Ridge`, or of `SVC` without `probability=True`)",
+        catches: "attributes the kernel could not find on the live object, or its type certainly lacks (`[].shape`, `'s'.append`, methods Keras removed, `df.append` and the others pandas 2 removed, DataFrame methods on a Series, what a plain numpy array lacks: `arr.append(x)`, `arr.head()`, prediction methods a scikit-learn estimator lacks: `predict_proba` of `LinearSVC` or `Ridge`, or of `SVC` without `probability=True`; names Python 3 removed from standard modules: `string.letters`, `sys.maxint`, `itertools.izip`)",
         why: "reading an attribute the object lacks: AttributeError",
         crashing: "values = [1, 2]\nvalues.shape",
         running: "values = [1, 2]\nlen(values)",

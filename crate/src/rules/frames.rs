@@ -32,7 +32,7 @@ use crate::semantics::pandas::{
 };
 use crate::summary::Category;
 
-use crate::semantics::abstract_value::{Frame, GroupSelection, Val};
+use crate::semantics::abstract_value::{text_keys, Frame, GroupSelection, Val};
 use crate::semantics::eval::int_of;
 use crate::summary::tuple_text;
 use crate::walker::state::Walker;
@@ -505,6 +505,7 @@ fn constructor_problem(
         (Val::Dict { keys, values }, None)
             if keywords.iter().all(|k| k.name.as_deref() == Some("dtype")) =>
         {
+            let keys = text_keys(&keys)?;
             let lens: Vec<i64> = values.iter().map(literal_len).collect::<Option<_>>()?;
             let at = lens.iter().position(|&l| l != lens[0])?;
             Some(format!(

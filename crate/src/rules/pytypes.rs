@@ -6,21 +6,32 @@
 //!   operators between types that do not combine (`"n = " + 3`, `[1] + (2,)`, `None + 1`,
 //!   `"3" < 2`, `-"5"`), as CPython's table says (tests/fixtures/pytypes/operators.txt).
 //! - `builtin-argument`: builtins (`len`, `int`, `float`, `abs`, `round`, `range`, `sum`,
-//!   `sorted`, `max`, `min`) and methods of str/list/tuple/dict/set values (counts and types of
-//!   their positional arguments, `sep.join` of non-strings, `str.format` without the arguments its
-//!   fields need) given what they reject; `xs.index(v)`, `xs.remove(v)`, `text.index(sub)` of a
-//!   value a known list, tuple or text does not hold (ValueError).
-//! - `item-assignment`: `x[i] = v` where `x` is a tuple, a str, None, a number or a set.
+//!   `sorted`, `max`, `min`, `next`, `ord`, `chr`, `hex`, `divmod`, `pow`, `isinstance`,
+//!   `format`) and methods of str/list/tuple/dict/set values (counts and types of their
+//!   positional arguments, `sep.join` of non-strings, `str.format` without the arguments its
+//!   fields need) given what they reject; format specs the value's type rejects (f-strings,
+//!   `str.format`, `format`); `math` functions given what is no number, or a known number outside
+//!   their domain (ValueError); builtins given another number of arguments than they take;
+//!   `open` modes, `os.path.join` of what is no path, `random.randint` / `random.sample` of
+//!   impossible ranges; `xs.index(v)`, `xs.remove(v)`, `text.index(sub)` of a value a
+//!   known list, tuple or text does not hold (ValueError).
+//! - `item-assignment`: `x[i] = v` or `del x[i]` where `x` is a tuple, a str, None, a number or
+//!   a set.
 //! - `not-callable`: calling None, a number, a string or a container.
-//! - `not-iterable`: loops, comprehensions, unpacking and iterating builtins over None, a number
-//!   or a function.
-//! - `not-subscriptable`: subscripts of None, a number, a set, a dict view or a function.
-//! - `index-type`: sequences indexed by non-integers, dicts keyed by unhashable values.
-//! - `missing-key`: literal keys a dict literal of the cell lacks.
+//! - `not-iterable`: loops, comprehensions, unpacking and iterating builtins (`zip`, `map` ...
+//!   included) over None, a number or a function.
+//! - `not-subscriptable`: subscripts of None, a number, a set, a dict view, a lazy iterator
+//!   (`map`, `zip`, a generator expression) or a function.
+//! - `index-type`: sequences indexed by non-integers or sliced by floats, dicts keyed by
+//!   unhashable values (in literals, `set(...)`, `hash(...)`, `in` tests, dict and set methods).
+//! - `missing-key`: str or int keys a dict literal of the cell lacks, read, popped or deleted.
+//! - `index-out-of-range` (also in `value_checks`): `pop` or `del` of an empty list or past its
+//!   end, `random.choice` of an empty sequence.
 //! - `unpack-count`: unpacking a value of known length into another number of targets, and the
 //!   first item of a loop (`enumerate`, `zip`, `dict.items()`, a dict's keys, known lists).
 //! - `missing-attribute`: attributes the builtin types (and dict views) lack (`[].shape`,
-//!   `"s".append`, `d.keys().append`).
+//!   `"s".append`, `d.keys().append`), and names Python 3 removed from standard modules
+//!   (`string.letters`, `sys.maxint`).
 //!
 //! What Python's semantics say calls return is in `semantics::python`: None from in-place
 //! methods, from `print`, `random.shuffle` and functions that end without `return`; the exact
@@ -34,10 +45,13 @@ use crate::codes::Rule;
 use crate::diagnostic::{Diagnostic, Edit, Fix};
 use crate::ir::{Expr, Keyword, Stmt, Target, TextRange};
 use crate::semantics::python::{binary_error, builtin_of, operand_error, Builtin};
-use crate::semantics::python::{iterated_len, lazy_iterator, MATH_OF_FLOATS};
+use crate::semantics::python::{
+    format_spec_error, fstring_value, iterated_len, lazy_iterator, math_domain_error,
+    BUILTIN_ARITY, MATH_OF_FLOATS, REMOVED_MODULE_ATTRIBUTES,
+};
 use crate::summary::tuple_text;
 
-use crate::semantics::abstract_value::{not_a_float, not_an_int, ArrayLib, Val};
+use crate::semantics::abstract_value::{not_a_float, not_an_int, ArrayLib, DictKey, Val};
 use crate::walker::state::Walker;
 
 /// The rules on one expression the walker will certainly evaluate.
@@ -101,7 +115,7 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
             if let Expr::Attribute { value, attr, .. } = &**func {
                 if attr == "format" {
                     if let Val::Str(text) = w.eval(value) {
-                        format_call(&text, args.len(), keywords, *range, out);
+                        format_call(w, &text, args, keywords, *range, out);
                     }
                 }
             }
@@ -112,6 +126,14 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                 out.push(d);
                 return;
             }
+            if let Some(d) = math_call(w, func, args, *range) {
+                out.push(d);
+                return;
+            }
+            if let Some(d) = stdlib_call(w, func, args, *range) {
+                out.push(d);
+                return;
+            }
             match &**func {
                 Expr::Name { id, .. } if w.certainly_builtin(id) => {
                     builtin_call(w, id, args, *range, out)
@@ -119,6 +141,7 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                 Expr::Attribute { value, attr, .. } => {
                     method_call(w, value, attr, args, *range, out);
                     out.extend(value_not_found(w, value, attr, args, *range));
+                    out.extend(container_method(w, value, attr, args, *range));
                 }
                 _ => {}
             }
@@ -129,27 +152,34 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
             range,
         } => {
             let base = w.eval(value);
-            if let Val::Dict { keys, .. } = &base {
-                // Its keys are all strings: a number is no key of it either.
-                let missing = match w.eval(index) {
-                    Val::Str(key) if !keys.contains(&key) => {
-                        let close = super::suggest(&key, keys.iter().map(String::as_str))
-                            .filter(|_| key.chars().count() >= 3);
-                        let hint = close.map_or_else(String::new, |k| {
-                            format!("; did you mean {}?", py_repr(k))
-                        });
-                        Some((py_repr(&key), hint))
-                    }
-                    Val::Int(i) => Some((i.to_string(), "; its keys are strings".to_string())),
-                    _ => None,
+            if let Some(d) = missing_key(w, value, index, "", *range) {
+                out.push(d);
+                return;
+            }
+            if let Expr::Slice {
+                lower, upper, step, ..
+            } = &**index
+            {
+                let sliceable = match &base {
+                    Val::Array(a) => a.lib == ArrayLib::Numpy,
+                    v => builtin_of(v).is_some_and(Builtin::sequence),
                 };
-                if let Some((key, hint)) = missing {
+                let bound = [lower, upper, step].into_iter().flatten().find_map(|b| {
+                    let t = builtin_of(&w.eval(b))?;
+                    (!matches!(t, Builtin::Int | Builtin::None)).then_some((b, t))
+                });
+                if let (true, Some((b, t))) = (sliceable, bound) {
+                    let hint = if matches!(&**b, Expr::BinOp { op: "/", .. }) {
+                        "; / always gives a float, // an int"
+                    } else {
+                        ""
+                    };
                     out.push(Diagnostic::error(
-                        Rule::MissingKey,
+                        Rule::IndexType,
                         format!(
-                            "{} has no key {key} (its keys: {}){hint}: KeyError",
-                            w.shown(value, "the dict"),
-                            shown_keys(keys)
+                            "{} is {}{hint}: TypeError: slice indices must be integers or None or have an __index__ method",
+                            w.shown(b, "the slice bound"),
+                            t.described()
                         ),
                         *range,
                     ));
@@ -193,9 +223,10 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                 out.push(Diagnostic::error(
                     Rule::NotSubscriptable,
                     format!(
-                        "{} is {} {view} object, an iterator (Python 3 no longer gives a list); use list({})[...]: TypeError: '{view}' object is not subscriptable",
+                        "{} is {} {view} object, {}; use list({})[...]: TypeError: '{view}' object is not subscriptable",
                         w.shown(value, "the value"),
                         article(view),
+                        iterator_note(view),
                         w.shown(value, "...")
                     ),
                     *range,
@@ -235,6 +266,21 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
             }
             let attr_range = TextRange::new(range.end.saturating_sub(attr.len() as u32), range.end);
             let receiver = w.eval(value);
+            if let Val::Module(Some(module)) = &receiver {
+                if let Some((_, _, instead)) = REMOVED_MODULE_ATTRIBUTES
+                    .iter()
+                    .find(|(m, a, _)| m == module && a == attr)
+                {
+                    out.push(Diagnostic::error(
+                        Rule::MissingAttribute,
+                        format!(
+                            "module '{module}' has no attribute '{attr}': Python 3 removed it; use {instead}: AttributeError"
+                        ),
+                        attr_range,
+                    ));
+                }
+                return;
+            }
             if let Val::Typed(view) = &receiver {
                 if view.starts_with("dict_") {
                     dict_view_attribute(w, value, view, attr, attr_range, out);
@@ -263,7 +309,10 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
             }
             out.push(d);
         }
-        Expr::Other { children, range } => other_operator(w, children, *range, out),
+        Expr::Other { children, range } => {
+            other_operator(w, children, *range, out);
+            fstring_specs(w, children, *range, out);
+        }
         // `{[1, 2]: "a"}`, `{[1, 2]}`: keys and set items are hashed.
         Expr::Dict { keys, .. } => {
             for key in keys.iter().flatten() {
@@ -288,6 +337,67 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
         }
         _ => {}
     }
+}
+
+/// `f"{x:.2f}"`: the format spec of each replacement field whose value's builtin type is
+/// known (a conversion, `!r`, `!s` or `!a`, makes it a str).
+fn fstring_specs(w: &Walker, children: &[Expr], range: TextRange, out: &mut Vec<Diagnostic>) {
+    if fstring_value(w.text(range)).is_none() {
+        return;
+    }
+    for child in children {
+        let after = w.text(TextRange::new(child.range().end, range.end));
+        let Some((converted, spec)) = field_tail(after) else {
+            continue;
+        };
+        let t = if converted {
+            Some(Builtin::Str)
+        } else {
+            builtin_of(&w.eval(child))
+        };
+        if let Some(why) = t.and_then(|t| format_spec_error(t, &spec)) {
+            out.push(Diagnostic::error(
+                Rule::BuiltinArgument,
+                format!(
+                    "{} is {} and its format spec is '{spec}': {why}",
+                    w.shown(child, "the value"),
+                    t.map_or("", Builtin::described)
+                ),
+                child.range(),
+            ));
+        }
+    }
+}
+
+/// What follows a replacement field's expression in an f-string, up to its closing brace:
+/// whether a conversion (`!r`) makes the value a str, and the format spec (empty when none).
+/// None when the text is no such tail (the expression goes on) or the spec nests fields.
+fn field_tail(after: &str) -> Option<(bool, String)> {
+    let mut rest = after.trim_start();
+    // `f"{x=}"`, `f"{x = :.2f}"`: the text of the expression is shown too.
+    if let Some(r) = rest.strip_prefix('=') {
+        if !r.starts_with('=') {
+            rest = r.trim_start();
+        }
+    }
+    let mut converted = false;
+    if let Some(r) = rest.strip_prefix('!') {
+        let mut chars = r.chars();
+        if !matches!(chars.next(), Some('r' | 's' | 'a')) {
+            return None;
+        }
+        converted = true;
+        rest = chars.as_str();
+    }
+    if rest.starts_with('}') {
+        return Some((converted, String::new()));
+    }
+    let spec: String = rest
+        .strip_prefix(':')?
+        .chars()
+        .take_while(|c| *c != '}')
+        .collect();
+    (!spec.contains(['{', '\n'])).then_some((converted, spec))
 }
 
 /// `a < b` (the first comparison of a chain, which always runs) and `-a`, `+a`, `~a`: the IR
@@ -327,6 +437,26 @@ fn other_operator(w: &Walker, children: &[Expr], range: TextRange, out: &mut Vec
             let op = w
                 .text(TextRange::new(left.range().end, right.range().start))
                 .trim();
+            if matches!(op, "in" | "not in") {
+                let (Some(a), Some(b)) = (builtin_of(&w.eval(left)), builtin_of(&w.eval(right)))
+                else {
+                    return;
+                };
+                if a.mutable() && matches!(b, Builtin::Dict | Builtin::Set) {
+                    out.push(Diagnostic::error(
+                        Rule::IndexType,
+                        format!(
+                            "{} is {}, and {} looks it up by its hash: TypeError: unhashable type: '{}'",
+                            w.shown(left, "the left side"),
+                            a.described(),
+                            b.described(),
+                            a.name()
+                        ),
+                        range,
+                    ));
+                }
+                return;
+            }
             if !matches!(op, "<" | "<=" | ">" | ">=") {
                 return;
             }
@@ -494,6 +624,23 @@ pub fn check_stmt(w: &Walker, stmt: &Stmt, out: &mut Vec<Diagnostic>) {
         }
     }
     match stmt {
+        Stmt::Delete { targets, .. } => {
+            for target in targets {
+                if let Target::Store {
+                    expr:
+                        Expr::Subscript {
+                            value,
+                            index,
+                            range,
+                        },
+                    ..
+                } = target
+                {
+                    out.extend(missing_key(w, value, index, " to delete", *range));
+                    out.extend(deleted_item(w, value, index, *range));
+                }
+            }
+        }
         Stmt::For { iter, target, .. } => {
             not_iterable(w, iter, "looped over", out);
             unpack_items(w, target, iter, out);
@@ -563,6 +710,38 @@ fn item_assignment(w: &Walker, target: &Target, out: &mut Vec<Diagnostic>) {
         ),
         *range,
     ));
+}
+
+/// `del xs[i]` of a list of known length without that position (IndexError), or of an item of
+/// a tuple, a str, None, a number or a set, which have no item deletion (TypeError).
+fn deleted_item(w: &Walker, value: &Expr, index: &Expr, range: TextRange) -> Option<Diagnostic> {
+    let container = w.eval(value);
+    let t = builtin_of(&container)?;
+    let shown = w.shown(value, "the value");
+    if t == Builtin::List {
+        let (n, Val::Int(i)) = (iterated_len(&container)?, w.eval(index)) else {
+            return None;
+        };
+        return (i >= n || i < -n).then(|| {
+            Diagnostic::error(
+                Rule::IndexOutOfRange,
+                format!("{shown} is a list of length {n}, with no item {i}: IndexError: list assignment index out of range"),
+                range,
+            )
+        });
+    }
+    if t == Builtin::Dict {
+        return None;
+    }
+    Some(Diagnostic::error(
+        Rule::ItemAssignment,
+        format!(
+            "{shown} is {}: TypeError: '{}' object doesn't support item deletion",
+            t.described(),
+            t.name()
+        ),
+        range,
+    ))
 }
 
 /// `a, b = value`: the value's length must be the number of targets.
@@ -648,11 +827,23 @@ fn first_item(w: &Walker, iter: &Expr) -> Option<FirstItem> {
                     ("enumerate", [x] | [x, _]) if w.non_empty(x) => {
                         Some(FirstItem::Len(2, "an (index, item) pair"))
                     }
+                    // `for i, x in range(len(xs))`: each item is one int.
+                    ("range", [_, ..]) if args.len() <= 3 && w.non_empty(iter) => {
+                        Some(FirstItem::Value(Box::new(Val::Typed("int".into()))))
+                    }
                     ("zip", [_, ..]) if args.iter().all(|a| w.non_empty(a)) => {
                         Some(FirstItem::Len(
                             args.len() as i64,
                             "a tuple with one item of each iterable zipped",
                         ))
+                    }
+                    _ => None,
+                }
+            }
+            Expr::Attribute { value, attr, .. } if attr == "keys" && args.is_empty() => {
+                match w.eval(value) {
+                    Val::Dict { keys, .. } => {
+                        keys.first().map(|k| FirstItem::Value(Box::new(k.val())))
                     }
                     _ => None,
                 }
@@ -675,10 +866,7 @@ fn first_item(w: &Walker, iter: &Expr) -> Option<FirstItem> {
             .next()
             .map(|s| FirstItem::Value(Box::new(Val::Str(s)))),
         // Iterating a dict gives its keys.
-        Val::Dict { keys, .. } => keys
-            .into_iter()
-            .next()
-            .map(|k| FirstItem::Value(Box::new(Val::Str(k)))),
+        Val::Dict { keys, .. } => keys.first().map(|k| FirstItem::Value(Box::new(k.val()))),
         _ => None,
     }
 }
@@ -699,10 +887,16 @@ fn unpack_items(w: &Walker, target: &Target, iter: &Expr, out: &mut Vec<Diagnost
                 return;
             };
             if matches!(t, Builtin::None | Builtin::Int | Builtin::Float) {
+                let hint = match iter {
+                    Expr::Call { func, .. } if matches!(&**func, Expr::Name { id, .. } if id == "range") => {
+                        "; for (index, item) pairs loop over enumerate(...)"
+                    }
+                    _ => "",
+                };
                 out.push(Diagnostic::error(
                     Rule::NotIterable,
                     format!(
-                        "the first item of {} is {}: TypeError: cannot unpack non-iterable {} object",
+                        "the first item of {} is {}{hint}: TypeError: cannot unpack non-iterable {} object",
                         w.shown(iter, "the iterable"),
                         t.described(),
                         t.name()
@@ -809,6 +1003,153 @@ fn array_as_number(w: &Walker, func: &Expr, args: &[Expr], range: TextRange) -> 
     ))
 }
 
+/// `math.sqrt(-1)`, `math.log(0)`, `math.floor("3")`: a function of `math` given a known number
+/// outside its domain (ValueError), or a builtin value that is no number (TypeError).
+fn math_call(w: &Walker, func: &Expr, args: &[Expr], range: TextRange) -> Option<Diagnostic> {
+    let path = w.lib_path(func)?;
+    let f = path.strip_prefix("math.")?;
+    if !MATH_OF_FLOATS.contains(&f) && f != "factorial" {
+        return None;
+    }
+    if let Some((arg, t)) = args
+        .iter()
+        .find_map(|a| Some((a, builtin_of(&w.eval(a)).filter(|t| !t.number())?)))
+    {
+        return Some(Diagnostic::error(
+            Rule::BuiltinArgument,
+            format!(
+                "{} is {}, but {path}() takes numbers: TypeError: must be real number, not {}",
+                w.shown(arg, "the argument"),
+                t.described(),
+                t.name()
+            ),
+            range,
+        ));
+    }
+    let x = args.first()?;
+    let (value, shown) = match w.eval(x) {
+        Val::Int(i) => (i as f64, i.to_string()),
+        Val::Float(v) => (v, w.shown(x, "the argument").to_string()),
+        _ => return None,
+    };
+    let (why, python) = if f == "factorial" {
+        (
+            (value < 0.0).then_some("the factorial of a negative number")?,
+            "factorial() not defined for negative values",
+        )
+    } else {
+        (math_domain_error(f, value)?, "math domain error")
+    };
+    Some(Diagnostic::error(
+        Rule::BuiltinArgument,
+        format!("{path}({shown}) asks for {why}: ValueError: {python}"),
+        range,
+    ))
+}
+
+/// What an iterator of this builtin type is, for messages.
+fn iterator_note(kind: &str) -> &'static str {
+    if kind == "generator" {
+        "an iterator made by a generator expression (in parentheses), not a list"
+    } else {
+        "an iterator (Python 3 no longer gives a list)"
+    }
+}
+
+/// Why `open(path, mode)` refuses the mode, as Python says it (the mode is read before the
+/// path); None when it is valid, or holds Python 2's `U`, which Python 3.11 removed.
+fn open_mode_error(mode: &str) -> Option<String> {
+    if mode.contains('U') {
+        return None;
+    }
+    let mut seen = String::new();
+    for c in mode.chars() {
+        if !"rwxabt+".contains(c) || seen.contains(c) {
+            return Some(format!("invalid mode: {}", py_repr(mode)));
+        }
+        seen.push(c);
+    }
+    let kinds = mode.chars().filter(|c| "rwxa".contains(*c)).count();
+    if mode.contains('t') && mode.contains('b') {
+        return Some("can't have text and binary mode at once".into());
+    }
+    match kinds {
+        1 => None,
+        0 => Some(
+            "Must have exactly one of create/read/write/append mode and at most one plus".into(),
+        ),
+        _ => Some("must have exactly one of create/read/write/append mode".into()),
+    }
+}
+
+/// Standard functions given values they refuse: `os.path.join` given what is no path (a number,
+/// None, a container: TypeError), `random.choice` of an empty sequence (IndexError),
+/// `random.randint(a, b)` with `a > b` and `random.sample` of more items than there are
+/// (ValueError).
+fn stdlib_call(w: &Walker, func: &Expr, args: &[Expr], range: TextRange) -> Option<Diagnostic> {
+    let path = w.lib_path(func)?;
+    let error = |rule: Rule, message: String| Some(Diagnostic::error(rule, message, range));
+    match (path.as_str(), args) {
+        ("os.path.join" | "posixpath.join" | "ntpath.join", [_, ..]) => {
+            let (arg, t) = args.iter().find_map(|a| {
+                builtin_of(&w.eval(a))
+                    .filter(|t| *t != Builtin::Str)
+                    .map(|t| (a, t))
+            })?;
+            let hint = if t.number() {
+                "; convert it with str(...)"
+            } else {
+                ""
+            };
+            error(
+                Rule::BuiltinArgument,
+                format!(
+                    "{} is {}, not a path{hint}: TypeError: join() argument must be str, bytes, or os.PathLike object, not '{}'",
+                    w.shown(arg, "the argument"),
+                    t.described(),
+                    t.name()
+                ),
+            )
+        }
+        ("random.choice", [seq]) => {
+            let v = w.eval(seq);
+            builtin_of(&v).filter(|t| t.sequence())?;
+            (iterated_len(&v)? == 0).then_some(())?;
+            error(
+                Rule::IndexOutOfRange,
+                format!(
+                    "{} is empty: IndexError: Cannot choose from an empty sequence",
+                    w.shown(seq, "the sequence")
+                ),
+            )
+        }
+        ("random.randint", [a, b]) => match (w.eval(a), w.eval(b)) {
+            (Val::Int(a), Val::Int(b)) if a > b => error(
+                Rule::BuiltinArgument,
+                format!("randint({a}, {b}) has no number from {a} up to {b}: ValueError: empty range for randrange()"),
+            ),
+            _ => None,
+        },
+        ("random.sample", [population, k]) => {
+            let v = w.eval(population);
+            // A set is refused since Python 3.11, and only warned about before.
+            builtin_of(&v).filter(|t| t.sequence())?;
+            let (n, Val::Int(k)) = (iterated_len(&v)?, w.eval(k)) else {
+                return None;
+            };
+            (k > n || k < 0).then_some(())?;
+            error(
+                Rule::BuiltinArgument,
+                format!(
+                    "{} has {n} items, and a sample of {k} is asked: ValueError: Sample larger than population or is negative",
+                    w.shown(population, "the population")
+                ),
+            )
+        }
+        _ => None,
+    }
+}
+
 /// "a" or "an" before a type's name.
 fn article(name: &str) -> &'static str {
     if name.starts_with(['a', 'e', 'i', 'o', 'u']) {
@@ -830,6 +1171,23 @@ fn builtin_call(
     let push = |out: &mut Vec<Diagnostic>, rule: Rule, message: String| {
         out.push(Diagnostic::error(rule, message, range));
     };
+    if let Some((_, least, most)) = BUILTIN_ARITY.iter().find(|(n, ..)| *n == name) {
+        if args.len() < *least || args.len() > *most {
+            let takes = match (*least, *most) {
+                (1, 1) => "exactly one argument".to_string(),
+                (l, m) if l == m => format!("exactly {l} arguments"),
+                (l, usize::MAX) => format!("at least {l} arguments"),
+                (0, m) => format!("at most {m} argument{}", if m == 1 { "" } else { "s" }),
+                (l, m) => format!("from {l} to {m} arguments"),
+            };
+            push(
+                out,
+                Rule::BuiltinArgument,
+                format!("{name}() takes {takes} ({} given): TypeError", args.len()),
+            );
+            return;
+        }
+    }
     match (name, args) {
         ("len", [arg]) => {
             let function = match arg {
@@ -850,9 +1208,10 @@ fn builtin_call(
                     out,
                     Rule::BuiltinArgument,
                     format!(
-                        "{} is {} {lazy} object, an iterator (Python 3 no longer gives a list); use len(list(...)): TypeError: object of type '{lazy}' has no len()",
+                        "{} is {} {lazy} object, {}; use len(list(...)): TypeError: object of type '{lazy}' has no len()",
                         w.shown(arg, "the argument"),
-                        article(lazy)
+                        article(lazy),
+                        iterator_note(lazy)
                     ),
                 );
             } else if let Some(t @ (Builtin::None | Builtin::Int | Builtin::Float)) = arg_type(arg)
@@ -865,6 +1224,20 @@ fn builtin_call(
                         w.shown(arg, "the argument"),
                         t.described(),
                         t.name()
+                    ),
+                );
+            }
+        }
+        // A base is for parsing text only.
+        ("int", [arg, _]) => {
+            if let Some(t) = arg_type(arg).filter(|t| *t != Builtin::Str) {
+                push(
+                    out,
+                    Rule::BuiltinArgument,
+                    format!(
+                        "{} is {}, and a base is only for text: TypeError: int() can't convert non-string with explicit base",
+                        w.shown(arg, "the argument"),
+                        t.described()
                     ),
                 );
             }
@@ -943,14 +1316,153 @@ fn builtin_call(
                     return;
                 }
             }
+            if let [_, _, step] = args {
+                if matches!(w.eval(step), Val::Int(0)) {
+                    push(
+                        out,
+                        Rule::BuiltinArgument,
+                        "range() counts by its third argument, which is 0: ValueError: range() arg 3 must not be zero".to_string(),
+                    );
+                }
+            }
+        }
+        ("open", [_, mode, ..]) => {
+            let why = match w.eval(mode) {
+                Val::Str(mode) => open_mode_error(&mode),
+                _ => None,
+            };
+            if let Some(why) = why {
+                push(
+                    out,
+                    Rule::BuiltinArgument,
+                    format!(
+                        "{} is no file mode: ValueError: {why}",
+                        w.shown(mode, "the mode")
+                    ),
+                );
+            }
         }
         (
             "list" | "tuple" | "set" | "sorted" | "sum" | "enumerate" | "iter" | "reversed"
             | "frozenset" | "dict",
             [arg],
         )
-        | ("zip" | "map" | "filter", [_, arg]) => not_iterable(w, arg, "iterated", out),
+        | ("sum", [arg, _]) => not_iterable(w, arg, "iterated", out),
+        // Each iterable is iterated when the zip, map or filter object is made.
+        ("zip", _) | ("map" | "filter", [_, _, ..]) => {
+            let iterables = if name == "zip" { args } else { &args[1..] };
+            for arg in iterables {
+                let before = out.len();
+                not_iterable(w, arg, "iterated", out);
+                if out.len() > before {
+                    return;
+                }
+            }
+        }
         ("max" | "min" | "any" | "all", [arg]) => not_iterable(w, arg, "iterated", out),
+        ("max" | "min", [_, _, ..]) => {
+            let types: Option<Vec<Builtin>> = args.iter().map(arg_type).collect();
+            if let Some(message) = types.and_then(|types| compared_error(name, &types)) {
+                push(
+                    out,
+                    Rule::BuiltinArgument,
+                    format!("the arguments of {name}() are {message}"),
+                );
+            }
+        }
+        ("next", [arg]) => {
+            if let Some(t) = arg_type(arg) {
+                push(
+                    out,
+                    Rule::BuiltinArgument,
+                    format!(
+                        "{} is {}, which is iterable but not an iterator; use next(iter({})) or {}[0]: TypeError: '{}' object is not an iterator",
+                        w.shown(arg, "the argument"),
+                        t.described(),
+                        w.shown(arg, "..."),
+                        w.shown(arg, "..."),
+                        t.name()
+                    ),
+                );
+            }
+        }
+        ("ord", [arg]) => {
+            let why = match (arg_type(arg), w.eval(arg)) {
+                (_, Val::Str(s)) if s.chars().count() != 1 => format!(
+                    "ord() expected a character, but string of length {} found",
+                    s.chars().count()
+                ),
+                (Some(t), _) if t != Builtin::Str => {
+                    format!("ord() expected string of length 1, but {} found", t.name())
+                }
+                _ => return,
+            };
+            push(
+                out,
+                Rule::BuiltinArgument,
+                format!(
+                    "{} takes one character: TypeError: {why}",
+                    w.shown(arg, "the argument")
+                ),
+            );
+        }
+        ("chr" | "hex" | "bin" | "oct", [arg]) => {
+            if let Some(t) = arg_type(arg).filter(|t| *t != Builtin::Int) {
+                push(
+                    out,
+                    Rule::BuiltinArgument,
+                    format!(
+                        "{} is {}, but {name}() takes an int: TypeError: '{}' object cannot be interpreted as an integer",
+                        w.shown(arg, "the argument"),
+                        t.described(),
+                        t.name()
+                    ),
+                );
+            }
+        }
+        ("divmod" | "pow", [a, b]) => {
+            let (Some(ta), Some(tb)) = (arg_type(a), arg_type(b)) else {
+                return;
+            };
+            let (op, shown) = if name == "pow" {
+                ("**", "** or pow()")
+            } else {
+                ("//", "divmod()")
+            };
+            if let Some(message) = binary_error(op, shown, ta, tb) {
+                push(out, Rule::BuiltinArgument, format!("TypeError: {message}"));
+            }
+        }
+        ("hash", [arg]) => unhashable(w, arg, out),
+        ("isinstance" | "issubclass", [_, classes]) => {
+            if let Some(t) = arg_type(classes).filter(|t| *t != Builtin::Tuple) {
+                push(
+                    out,
+                    Rule::BuiltinArgument,
+                    format!(
+                        "{} is {}, not a class (write the class itself, as in {name}(x, int)): TypeError: {name}() arg 2 must be a type, a tuple of types, or a union",
+                        w.shown(classes, "the second argument"),
+                        t.described()
+                    ),
+                );
+            }
+        }
+        ("format", [value, spec]) => {
+            if let (Some(t), Val::Str(spec)) = (arg_type(value), w.eval(spec)) {
+                if let Some(why) = format_spec_error(t, &spec) {
+                    push(
+                        out,
+                        Rule::BuiltinArgument,
+                        format!(
+                            "{} is {} and the format is {}: {why}",
+                            w.shown(value, "the value"),
+                            t.described(),
+                            py_repr(&spec)
+                        ),
+                    );
+                }
+            }
+        }
         ("round", [arg, ..]) if args.len() <= 2 => {
             if let Some(t) = arg_type(arg).filter(|t| !t.number()) {
                 push(
@@ -967,9 +1479,32 @@ fn builtin_call(
         }
         _ => {}
     }
-    if let [arg] = args {
-        if matches!(name, "sum" | "sorted" | "max" | "min") {
-            if let Some(message) = items_error(name, &w.eval(arg)) {
+    if let ("set" | "frozenset", [arg]) = (name, args) {
+        if let Val::Items { items, .. } = w.eval(arg) {
+            if let Some(t) = items
+                .iter()
+                .find_map(|v| builtin_of(v).filter(|t| t.mutable()))
+            {
+                push(
+                    out,
+                    Rule::IndexType,
+                    format!(
+                        "{} holds {}, which cannot be a set item: TypeError: unhashable type: '{}'",
+                        w.shown(arg, "the argument"),
+                        t.described(),
+                        t.name()
+                    ),
+                );
+            }
+        }
+    }
+    let start = match args {
+        [_, start] if name == "sum" => arg_type(start),
+        _ => Some(Builtin::Int),
+    };
+    if let ([arg] | [arg, _], Some(start)) = (args, start) {
+        if matches!(name, "sum" | "sorted" | "max" | "min") && (name == "sum" || args.len() == 1) {
+            if let Some(message) = items_error(name, start, &w.eval(arg)) {
                 push(
                     out,
                     Rule::BuiltinArgument,
@@ -984,49 +1519,115 @@ fn builtin_call(
 /// to 0; sorting, and the maximum and minimum, compare items of different types (each item meets
 /// at least one of another type when they hold both numbers and texts, or any None beside
 /// another item); `max` and `min` of nothing have no answer.
-fn items_error(name: &str, v: &Val) -> Option<String> {
-    let types: Vec<Builtin> = match v {
+fn items_error(name: &str, start: Builtin, v: &Val) -> Option<String> {
+    let types: Vec<Option<Builtin>> = match v {
         Val::Items { type_name, items } if Builtin::of_name(type_name).is_some() => {
-            items.iter().map(builtin_of).collect::<Option<_>>()?
+            items.iter().map(builtin_of).collect()
         }
         Val::Strs { type_name, items } if Builtin::of_name(type_name).is_some() => {
-            vec![Builtin::Str; items.len()]
+            vec![Some(Builtin::Str); items.len()]
         }
         _ => return None,
     };
     if name == "sum" {
-        let first = *types.first()?;
-        let why = operand_error("+", Builtin::Int, first)?;
-        let hint = if first == Builtin::Str {
-            "; to join texts use ''.join(...)"
-        } else {
-            ""
-        };
-        return Some(format!(
-            "starts with {}: sum adds it to 0{hint}: TypeError: {why}",
-            first.described()
-        ));
+        return sum_error(start, &types);
     }
+    let types: Vec<Builtin> = types.into_iter().collect::<Option<_>>()?;
     if types.is_empty() && name != "sorted" {
         return Some(format!(
             "is empty: ValueError: {name}() arg is an empty sequence"
         ));
     }
-    let numbers = types.iter().any(|t| t.number());
-    let texts = types.contains(&Builtin::Str);
-    let nones = types.contains(&Builtin::None);
-    let orderable = |t: &Builtin| t.number() || matches!(t, Builtin::Str | Builtin::None);
-    if !types.iter().all(orderable) || types.len() < 2 {
+    compared_error(name, &types).map(|m| format!("holds {m}"))
+}
+
+/// Why `sum(items, start)` raises: a str start is refused, and each item is added to the total
+/// so far, in order (the items up to the failing one must be known).
+fn sum_error(start: Builtin, types: &[Option<Builtin>]) -> Option<String> {
+    if start == Builtin::Str {
+        return Some(
+            "is summed from a str: TypeError: sum() can't sum strings [use ''.join(seq) instead]"
+                .into(),
+        );
+    }
+    let mut total = start;
+    for (i, t) in types.iter().enumerate() {
+        let t = (*t)?;
+        if let Some(why) = operand_error("+", total, t) {
+            let hint = if t == Builtin::Str {
+                "; to join texts use ''.join(...)"
+            } else {
+                ""
+            };
+            let to = if i == 0 && start == Builtin::Int {
+                "0".to_string()
+            } else {
+                format!("the total so far ({})", total.described())
+            };
+            return Some(format!(
+                "holds {} at position {i}: sum adds it to {to}{hint}: TypeError: {why}",
+                t.described()
+            ));
+        }
+        total = match (total, t) {
+            (Builtin::Int, Builtin::Int) => Builtin::Int,
+            (a, b) if a.number() && b.number() => Builtin::Float,
+            (a, _) => a,
+        };
+    }
+    None
+}
+
+/// Why `sorted`, `max` or `min` of values of these types raises: they compare values of
+/// different types (each meets at least one of another type when they hold both numbers and
+/// texts, or any None beside another value).
+fn compared_error(name: &str, types: &[Builtin]) -> Option<String> {
+    if types.len() < 2 {
         return None;
     }
-    let mixed = match (numbers, texts, nones) {
-        (true, true, _) => "numbers and texts",
-        (_, _, true) => "None beside other items",
-        _ => return None,
+    // Values order only with values of their own kind (numbers with numbers); None and dicts
+    // with nothing. Sorting, or finding the largest, compares each value with at least one
+    // other, so a value of another kind meets one it cannot be compared with.
+    let kind = |t: &Builtin| match t {
+        Builtin::Int | Builtin::Float => Some(Builtin::Int),
+        Builtin::None | Builtin::Dict => None,
+        t => Some(*t),
     };
+    let mixed = if types.contains(&Builtin::Dict) {
+        "a dict (dicts have no order)".to_string()
+    } else if types.contains(&Builtin::None) {
+        "None beside other items".to_string()
+    } else {
+        let mut kinds: Vec<Builtin> = types.iter().filter_map(kind).collect();
+        kinds.dedup();
+        let (Some(a), Some(b)) = (kinds.first(), kinds.iter().find(|k| *k != &kinds[0])) else {
+            return None;
+        };
+        match (a, b) {
+            (Builtin::Int, Builtin::Str) | (Builtin::Str, Builtin::Int) => {
+                "numbers and texts".to_string()
+            }
+            _ => format!("{} beside {}", plural(*a), plural(*b)),
+        }
+    };
+    // max() asks whether each value is greater than the largest so far; the others ask `<`.
+    let op = if name == "max" { ">" } else { "<" };
     Some(format!(
-        "holds {mixed}, which {name}() must compare: TypeError: '<' not supported between them"
+        "{mixed}, which {name}() must compare: TypeError: '{op}' not supported between them"
     ))
+}
+
+/// "numbers", "texts", "lists", ... for messages.
+fn plural(t: Builtin) -> &'static str {
+    match t {
+        Builtin::Int | Builtin::Float => "numbers",
+        Builtin::Str => "texts",
+        Builtin::List => "lists",
+        Builtin::Tuple => "tuples",
+        Builtin::Set => "sets",
+        Builtin::Dict => "dicts",
+        Builtin::None => "None",
+    }
 }
 
 /// What a positional argument of a method of a builtin type must be.
@@ -1085,9 +1686,15 @@ fn method_params(t: Builtin, method: &str) -> Option<(usize, &'static [Param])> 
         (Builtin::Tuple, "count") => (1, &[Any]),
         (Builtin::Dict, "get" | "pop" | "setdefault") => (1, &[Any, Any]),
         (Builtin::Dict, "keys" | "values" | "items" | "popitem" | "clear" | "copy") => (0, NONE),
-        (Builtin::Set, "add" | "remove" | "discard" | "issubset" | "issuperset" | "isdisjoint") => {
-            (1, &[Any])
-        }
+        (Builtin::Set, "add" | "remove" | "discard") => (1, &[Any]),
+        (
+            Builtin::Set,
+            "issubset"
+            | "issuperset"
+            | "isdisjoint"
+            | "symmetric_difference"
+            | "symmetric_difference_update",
+        ) => (1, &[Iterable]),
         (Builtin::Set, "pop" | "clear" | "copy") => (0, NONE),
         (
             Builtin::Str,
@@ -1124,7 +1731,23 @@ fn method_call(
     let Some(t) = builtin_of(&w.eval(receiver)) else {
         return;
     };
-    let Some((required, params)) = method_params(t, method) else {
+    // `s.union(a, b, ...)`: any number of arguments, each iterated.
+    let any_number = t == Builtin::Set
+        && matches!(
+            method,
+            "union"
+                | "intersection"
+                | "difference"
+                | "update"
+                | "intersection_update"
+                | "difference_update"
+        );
+    let iterables = vec![Param::Iterable; args.len()];
+    let Some((required, params)) = (if any_number {
+        Some((0, &iterables[..]))
+    } else {
+        method_params(t, method)
+    }) else {
         return;
     };
     let callee = format!("{}.{method}()", t.name());
@@ -1165,6 +1788,101 @@ fn method_call(
     }
     if (t, method) == (Builtin::Str, "join") {
         join_items(w, &args[0], range, out);
+    }
+    if let (Builtin::Str, "center" | "ljust" | "rjust", Some(Val::Str(fill))) =
+        (t, method, args.get(1).map(|a| w.eval(a)))
+    {
+        if fill.chars().count() != 1 {
+            push(
+                out,
+                format!("{callee} pads with one character, and {} is {} long: The fill character must be exactly one character long", py_repr(&fill), fill.chars().count()),
+            );
+        }
+    }
+    if let (Builtin::Str, "split" | "rsplit", Some(Val::Str(sep))) =
+        (t, method, args.first().map(|a| w.eval(a)))
+    {
+        if sep.is_empty() {
+            out.push(Diagnostic::error(
+                Rule::BuiltinArgument,
+                format!("{callee} cannot split on an empty text (list(text) gives the characters): ValueError: empty separator"),
+                range,
+            ));
+        }
+    }
+}
+
+/// Methods of containers whose contents are known: `d.pop(key)` of a key a dict literal lacks
+/// (KeyError), a list, dict or set given to a dict's or set's method as a key or item (TypeError,
+/// unhashable), `xs.pop(i)` of a list of known length without that position (IndexError),
+/// `xs.sort()` of a list of values that do not compare (TypeError).
+fn container_method(
+    w: &Walker,
+    receiver: &Expr,
+    method: &str,
+    args: &[Expr],
+    range: TextRange,
+) -> Option<Diagnostic> {
+    let container = w.eval(receiver);
+    let t = builtin_of(&container)?;
+    match (t, method, args) {
+        (Builtin::Dict, "get" | "pop" | "setdefault", [key, ..])
+        | (Builtin::Set, "add" | "remove" | "discard", [key]) => {
+            if let Some(k) = builtin_of(&w.eval(key)).filter(|k| k.mutable()) {
+                return Some(Diagnostic::error(
+                    Rule::IndexType,
+                    format!(
+                        "{} is {}, which cannot be a {}: TypeError: unhashable type: '{}'",
+                        w.shown(key, "the key"),
+                        k.described(),
+                        if t == Builtin::Set {
+                            "set item"
+                        } else {
+                            "dict key"
+                        },
+                        k.name()
+                    ),
+                    range,
+                ));
+            }
+            if let (Builtin::Dict, "pop", [key]) = (t, method, args) {
+                return missing_key(w, receiver, key, " to pop", range);
+            }
+            None
+        }
+        (Builtin::List, "sort", []) => {
+            let types = match container {
+                Val::Items { items, .. } => {
+                    items.iter().map(builtin_of).collect::<Option<Vec<_>>>()?
+                }
+                _ => return None,
+            };
+            let why = compared_error("sort", &types)?;
+            Some(Diagnostic::error(
+                Rule::BuiltinArgument,
+                format!("{} holds {why}", w.shown(receiver, "the list")),
+                range,
+            ))
+        }
+        (Builtin::List, "pop", [] | [_]) => {
+            let n = iterated_len(&container)?;
+            let why = match args.first().map(|i| w.eval(i)) {
+                None if n == 0 => "pop from empty list".to_string(),
+                Some(Val::Int(i)) if i >= n || i < -n => {
+                    format!("pop index out of range (it has {n} elements, and {i} is no position)")
+                }
+                _ => return None,
+            };
+            Some(Diagnostic::error(
+                Rule::IndexOutOfRange,
+                format!(
+                    "{} is a list of length {n}: IndexError: {why}",
+                    w.shown(receiver, "the list")
+                ),
+                range,
+            ))
+        }
+        _ => None,
     }
 }
 
@@ -1301,10 +2019,13 @@ enum Field {
     Name(String),
 }
 
-/// The replacement fields of a format string, as `str.format` reads them; None when it is not
-/// read here (nested fields in a format spec, an unmatched brace).
-fn format_fields(text: &str) -> Option<Vec<Field>> {
+/// The replacement fields of a format string, as `str.format` reads them, each with whether a
+/// conversion (`!r`) makes its value a str and its format spec (empty when none or when the
+/// field formats an attribute or item of the argument); None when it is not read here (nested
+/// fields in a format spec, an unmatched brace).
+fn format_fields(text: &str) -> Option<Vec<(Field, (bool, String))>> {
     let mut fields = Vec::new();
+    let mut specs = Vec::new();
     let mut chars = text.chars().peekable();
     while let Some(c) = chars.next() {
         match c {
@@ -1328,6 +2049,14 @@ fn format_fields(text: &str) -> Option<Vec<Field>> {
                     .chars()
                     .take_while(|c| !matches!(c, '!' | ':' | '.' | '['))
                     .collect();
+                // `{0.real:..}`, `{0[1]:..}` format another value than the argument.
+                let tail = &inner[name.len()..];
+                if !tail.starts_with(['.', '[']) {
+                    let (conversion, spec) = tail.split_once(':').unwrap_or((tail, ""));
+                    specs.push((conversion.starts_with('!'), spec.to_string()));
+                } else {
+                    specs.push((false, String::new()));
+                }
                 fields.push(if name.is_empty() {
                     Field::Auto
                 } else if let Ok(i) = name.parse::<usize>() {
@@ -1343,14 +2072,15 @@ fn format_fields(text: &str) -> Option<Vec<Field>> {
             _ => {}
         }
     }
-    Some(fields)
+    Some(fields.into_iter().zip(specs).collect())
 }
 
 /// `"...".format(...)` of a known text: each field needs its argument (IndexError for a missing
 /// positional one, KeyError for a missing keyword).
 fn format_call(
+    w: &Walker,
     text: &str,
-    positional: usize,
+    args: &[Expr],
     keywords: &[Keyword],
     range: TextRange,
     out: &mut Vec<Diagnostic>,
@@ -1362,16 +2092,25 @@ fn format_call(
     let Some(fields) = format_fields(text) else {
         return;
     };
-    let auto = fields.iter().filter(|f| matches!(f, Field::Auto)).count();
-    let manual = fields.iter().any(|f| matches!(f, Field::Index(_)));
-    let problem = if auto > 0 && manual {
-        // ValueError: cannot switch from automatic field numbering to manual (left alone).
-        None
-    } else if auto > positional {
+    let positional = args.len();
+    let auto = fields
+        .iter()
+        .filter(|(f, _)| matches!(f, Field::Auto))
+        .count();
+    let manual = fields.iter().any(|(f, _)| matches!(f, Field::Index(_)));
+    if auto > 0 && manual {
+        out.push(Diagnostic::error(
+            Rule::BuiltinArgument,
+            "the text mixes {} fields with numbered ones ({0}): ValueError: cannot switch from automatic field numbering to manual field specification".to_string(),
+            range,
+        ));
+        return;
+    }
+    let problem = if auto > positional {
         Some(format!(
             "the text has {auto} {{}} fields but format() is given {positional} positional argument(s): IndexError: Replacement index {positional} out of range for positional args tuple"
         ))
-    } else if let Some(i) = fields.iter().find_map(|f| match f {
+    } else if let Some(i) = fields.iter().find_map(|(f, _)| match f {
         Field::Index(i) if *i >= positional => Some(*i),
         _ => None,
     }) {
@@ -1380,7 +2119,7 @@ fn format_call(
             i + 1
         ))
     } else {
-        fields.iter().find_map(|f| match f {
+        fields.iter().find_map(|(f, _)| match f {
             Field::Name(n)
                 if !keywords
                     .iter()
@@ -1395,12 +2134,58 @@ fn format_call(
     };
     if let Some(message) = problem {
         out.push(Diagnostic::error(Rule::BuiltinArgument, message, range));
+        return;
+    }
+    // Every field has its argument: each is formatted with its spec.
+    let mut next = 0;
+    for (field, (converted, spec)) in &fields {
+        let arg = match field {
+            Field::Auto => {
+                next += 1;
+                &args[next - 1]
+            }
+            Field::Index(i) => &args[*i],
+            Field::Name(n) => match keywords.iter().find(|k| k.name.as_deref() == Some(n)) {
+                Some(k) => &k.value,
+                None => continue,
+            },
+        };
+        let t = if *converted {
+            Some(Builtin::Str)
+        } else {
+            builtin_of(&w.eval(arg))
+        };
+        if let Some(why) = t.and_then(|t| format_spec_error(t, spec)) {
+            out.push(Diagnostic::error(
+                Rule::BuiltinArgument,
+                format!(
+                    "{} is {} and its field's format spec is '{spec}': {why}",
+                    w.shown(arg, "the argument"),
+                    t.map_or("", Builtin::described)
+                ),
+                range,
+            ));
+            return;
+        }
     }
 }
 
 /// `sep.join(items)`: every item must be a str. The first item not known to be one decides.
 fn join_items(w: &Walker, items: &Expr, range: TextRange, out: &mut Vec<Diagnostic>) {
-    let values = match w.eval(items) {
+    let value = w.eval(items);
+    if let Some(t @ (Builtin::None | Builtin::Int | Builtin::Float)) = builtin_of(&value) {
+        out.push(Diagnostic::error(
+            Rule::BuiltinArgument,
+            format!(
+                "join takes an iterable of strings, and {} is {}: TypeError: can only join an iterable",
+                w.shown(items, "the argument"),
+                t.described()
+            ),
+            range,
+        ));
+        return;
+    }
+    let values = match value {
         Val::Items { type_name, items } if Builtin::of_name(&type_name).is_some() => items,
         _ => return,
     };
@@ -1443,6 +2228,63 @@ fn shown_keys(keys: &[String]) -> String {
         shown.push("...".into());
     }
     shown.join(", ")
+}
+
+/// `d[key]`, `d.pop(key)`, `del d[key]` of a literal key a dict literal of the cell lacks (`how`
+/// says which of them, for the message): KeyError.
+fn missing_key(
+    w: &Walker,
+    dict: &Expr,
+    key: &Expr,
+    how: &str,
+    range: TextRange,
+) -> Option<Diagnostic> {
+    let Val::Dict { keys, .. } = w.eval(dict) else {
+        return None;
+    };
+    // A str is never equal to an int: a key of the other kind is missing too.
+    let wanted = DictKey::of(&w.eval(key))?;
+    if keys.contains(&wanted) {
+        return None;
+    }
+    let texts: Vec<&str> = keys
+        .iter()
+        .filter_map(|k| match k {
+            DictKey::Str(s) => Some(s.as_str()),
+            DictKey::Int(_) => None,
+        })
+        .collect();
+    let hint = match &wanted {
+        DictKey::Str(key) if texts.is_empty() => "; its keys are numbers".to_string(),
+        DictKey::Str(key) => super::suggest(key, texts.iter().copied())
+            .filter(|_| key.chars().count() >= 3)
+            .map_or_else(String::new, |k| format!("; did you mean {}?", py_repr(k))),
+        DictKey::Int(_) if texts.len() == keys.len() => "; its keys are strings".to_string(),
+        DictKey::Int(_) => String::new(),
+    };
+    Some(Diagnostic::error(
+        Rule::MissingKey,
+        format!(
+            "{} has no key {}{how} (its keys: {}){hint}: KeyError",
+            w.shown(dict, "the dict"),
+            key_repr(&wanted),
+            keys.iter()
+                .take(10)
+                .map(key_repr)
+                .collect::<Vec<_>>()
+                .join(", ")
+                + if keys.len() > 10 { ", ..." } else { "" }
+        ),
+        range,
+    ))
+}
+
+/// A dict key as Python shows it.
+fn key_repr(key: &DictKey) -> String {
+    match key {
+        DictKey::Str(s) => py_repr(s),
+        DictKey::Int(i) => i.to_string(),
+    }
 }
 
 /// Python's repr of a str, as its error messages show it.

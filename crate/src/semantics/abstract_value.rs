@@ -37,9 +37,9 @@ pub enum Val {
         type_name: String,
         items: Vec<Val>,
     },
-    /// A dict literal with string keys, in insertion order, and its followed values.
+    /// A dict literal with str and int keys, in insertion order, and its followed values.
     Dict {
-        keys: Vec<String>,
+        keys: Vec<DictKey>,
         values: Vec<Val>,
     },
     Int(i64),
@@ -79,6 +79,41 @@ pub enum Val {
         batch: Vec<super::torch_layers::Shape>,
         non_empty: bool,
     },
+}
+
+/// A key of a dict literal the walker follows.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum DictKey {
+    Str(String),
+    Int(i64),
+}
+
+impl DictKey {
+    /// The key a value is, when it is a known str or int.
+    pub fn of(v: &Val) -> Option<DictKey> {
+        match v {
+            Val::Str(s) => Some(DictKey::Str(s.clone())),
+            Val::Int(i) => Some(DictKey::Int(*i)),
+            _ => None,
+        }
+    }
+
+    pub fn val(&self) -> Val {
+        match self {
+            DictKey::Str(s) => Val::Str(s.clone()),
+            DictKey::Int(i) => Val::Int(*i),
+        }
+    }
+}
+
+/// The keys of a dict when they are all strings (the column names of a frame built from it).
+pub fn text_keys(keys: &[DictKey]) -> Option<Vec<String>> {
+    keys.iter()
+        .map(|k| match k {
+            DictKey::Str(s) => Some(s.clone()),
+            DictKey::Int(_) => None,
+        })
+        .collect()
 }
 
 impl Val {

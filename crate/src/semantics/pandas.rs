@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use crate::ir::{Expr, Keyword, Literal, SeqKind, TextRange};
 use crate::ir_scan::{str_list, unpacks};
 
-use super::abstract_value::{Column, Frame, GroupSelection, Grouped, SeriesVal, Val};
+use super::abstract_value::{text_keys, Column, Frame, GroupSelection, Grouped, SeriesVal, Val};
 use super::eval::Eval;
 
 /// Public attributes and methods of `pandas.DataFrame` (pandas 1.x and 2.x together): `df.x` with one
@@ -556,6 +556,7 @@ pub fn new_frame(w: &dyn Eval, path: &str, args: &[Expr], keywords: &[Keyword]) 
         },
         None => match &data {
             Val::Dict { keys, values } => {
+                let keys = text_keys(keys)?;
                 let mut frame = dict_frame(keys.clone(), values);
                 if kw(keywords, "index").is_none() {
                     frame.index_class = Some("RangeIndex".into());
@@ -687,7 +688,7 @@ fn records_frame(data: &Val) -> Option<Frame> {
         let Val::Dict { keys, .. } = item else {
             return None;
         };
-        for k in keys {
+        for k in &text_keys(keys)? {
             if !columns.contains(k) {
                 columns.push(k.clone());
             }

@@ -5,7 +5,7 @@
 use crate::did_you_mean::suggest;
 use crate::ir::{Expr, Keyword, Literal, Params};
 
-use super::abstract_value::{ArrayLib, Val};
+use super::abstract_value::{ArrayLib, DictKey, Val};
 use super::eval::Eval;
 use super::pandas::PANDAS_INPLACE;
 
@@ -117,12 +117,13 @@ pub fn binop_value(op: &str, l: &Val, r: &Val) -> Option<Val> {
 }
 
 /// The value of a comprehension, from its source text: `[...]` builds a list, `{x: y ...}` a
-/// dict, `{x ...}` a set (a generator expression is left unknown).
+/// dict, `{x ...}` a set, `(...)` a generator.
 pub fn comprehension_value(text: &str, elements: usize) -> Val {
     let type_name = match (text.as_bytes().first(), elements) {
         (Some(b'['), 1) => "list",
         (Some(b'{'), 1) => "set",
         (Some(b'{'), 2) => "dict",
+        (Some(b'('), 1) => "generator",
         _ => return Val::Unknown,
     };
     Val::Typed(type_name.into())
@@ -160,6 +161,27 @@ pub fn method_result(
         Builtin::Dict if args.is_empty() && matches!(attr, "keys" | "values" | "items") => {
             return Some(Val::Typed(format!("dict_{attr}")));
         }
+        // `d.get(key)` of a literal key: its value, or None when a dict literal lacks it.
+        Builtin::Dict if attr == "get" && args.len() == 1 && keywords.is_empty() => {
+            let Val::Dict { keys, values } = receiver else {
+                return None;
+            };
+            let key = match &args[0] {
+                Expr::Literal {
+                    value: Literal::Str(s),
+                    ..
+                } => DictKey::Str(s.clone()),
+                Expr::Literal {
+                    value: Literal::Int(i),
+                    ..
+                } => DictKey::Int(*i),
+                _ => return None,
+            };
+            return Some(match keys.iter().position(|k| *k == key) {
+                Some(i) => values[i].clone(),
+                None => Val::None,
+            });
+        }
         Builtin::Dict => &["update", "clear"][..],
         Builtin::Set => &[
             "add",
@@ -171,6 +193,13 @@ pub fn method_result(
             "intersection_update",
             "symmetric_difference_update",
         ][..],
+        // Always three parts: before, separator, after.
+        Builtin::Str if matches!(attr, "partition" | "rpartition") && args.len() == 1 => {
+            return Some(Val::Sized {
+                type_name: "tuple".into(),
+                len: 3,
+            });
+        }
         Builtin::Str => {
             if let Val::Str(text) = receiver {
                 if let Some(parts) = split_text(text, attr, args, keywords) {
@@ -455,6 +484,11 @@ impl Builtin {
         matches!(self, Builtin::Int | Builtin::Float)
     }
 
+    /// Mutable, so unhashable: no dict key or set item.
+    pub fn mutable(self) -> bool {
+        matches!(self, Builtin::List | Builtin::Dict | Builtin::Set)
+    }
+
     pub fn sequence(self) -> bool {
         matches!(self, Builtin::Str | Builtin::List | Builtin::Tuple)
     }
@@ -591,12 +625,145 @@ pub const MATH_OF_FLOATS: &[&str] = &[
 /// lists): neither subscriptable nor sized.
 pub const LAZY_ITERATORS: &[&str] = &["map", "zip", "filter", "enumerate"];
 
-/// The builtin iterator type a value certainly is (`map`, `zip`, ...).
+/// The builtin iterator type a value certainly is (`map`, `zip`, ..., or a generator
+/// expression's `generator`).
 pub fn lazy_iterator(v: &Val) -> Option<&'static str> {
     match v {
-        Val::Typed(t) => LAZY_ITERATORS.iter().copied().find(|l| l == t),
+        Val::Typed(t) => LAZY_ITERATORS
+            .iter()
+            .chain(&["generator"])
+            .copied()
+            .find(|l| l == t),
         _ => None,
     }
+}
+
+/// Why formatting a value of type `t` with the format spec `spec` (`f"{x:spec}"`,
+/// `format(x, spec)`, `"{:spec}".format(x)`) raises, as Python says it (exception included);
+/// None when it may not. None, lists, tuples, dicts and sets take no spec at all (their
+/// `__format__` is object's); for ints, floats and texts only the presentation type, the spec's
+/// last character when it is a letter or `%`, is read (a fill character is always followed by
+/// an alignment, so a final letter is the type).
+pub fn format_spec_error(t: Builtin, spec: &str) -> Option<String> {
+    if spec.is_empty() {
+        return None;
+    }
+    let allowed = match t {
+        Builtin::Int => "bcdoxXneEfFgG%",
+        Builtin::Float => "eEfFgGn%",
+        Builtin::Str => "s",
+        _ => {
+            return Some(format!(
+                "TypeError: unsupported format string passed to {}.__format__",
+                t.name()
+            ))
+        }
+    };
+    let code = spec
+        .chars()
+        .last()
+        .filter(|c| c.is_ascii_alphabetic() || *c == '%')?;
+    (!allowed.contains(code)).then(|| {
+        format!(
+            "ValueError: Unknown format code '{code}' for object of type '{}'",
+            t.name()
+        )
+    })
+}
+
+/// How many positional arguments builtins take (least, most; `usize::MAX` for any number), in
+/// every Python from 3.8 to 3.14; those whose count is free or depends on the form (`print`,
+/// `max`, `type`, `open`) are not listed.
+pub const BUILTIN_ARITY: &[(&str, usize, usize)] = &[
+    ("abs", 1, 1),
+    ("all", 1, 1),
+    ("any", 1, 1),
+    ("ascii", 1, 1),
+    ("bin", 1, 1),
+    ("bool", 0, 1),
+    ("callable", 1, 1),
+    ("chr", 1, 1),
+    ("complex", 0, 2),
+    ("delattr", 2, 2),
+    ("dict", 0, 1),
+    ("dir", 0, 1),
+    ("divmod", 2, 2),
+    ("enumerate", 1, 2),
+    ("filter", 2, 2),
+    ("float", 0, 1),
+    ("format", 1, 2),
+    ("frozenset", 0, 1),
+    ("getattr", 2, 3),
+    ("hasattr", 2, 2),
+    ("hash", 1, 1),
+    ("hex", 1, 1),
+    ("id", 1, 1),
+    ("input", 0, 1),
+    ("int", 0, 2),
+    ("isinstance", 2, 2),
+    ("issubclass", 2, 2),
+    ("iter", 1, 2),
+    ("len", 1, 1),
+    ("list", 0, 1),
+    ("map", 2, usize::MAX),
+    ("next", 1, 2),
+    ("oct", 1, 1),
+    ("ord", 1, 1),
+    ("pow", 2, 3),
+    ("range", 1, 3),
+    ("repr", 1, 1),
+    ("reversed", 1, 1),
+    ("round", 1, 2),
+    ("set", 0, 1),
+    ("setattr", 3, 3),
+    ("slice", 1, 3),
+    ("sorted", 1, 1),
+    ("str", 0, 3),
+    ("sum", 1, 2),
+    ("tuple", 0, 1),
+    ("vars", 0, 1),
+];
+
+/// Names Python 3 removed from standard modules that cannot be shadowed in a notebook (built into
+/// the interpreter, or imported at its start), absent from every Python since 3.8: the module,
+/// the name, and what replaces it.
+pub const REMOVED_MODULE_ATTRIBUTES: &[(&str, &str, &str)] = &[
+    ("itertools", "ifilter", "the builtin filter"),
+    ("itertools", "ifilterfalse", "itertools.filterfalse"),
+    ("itertools", "imap", "the builtin map"),
+    ("itertools", "izip", "the builtin zip"),
+    ("itertools", "izip_longest", "itertools.zip_longest"),
+    ("os", "getcwdu", "os.getcwd"),
+    ("string", "letters", "string.ascii_letters"),
+    ("string", "lowercase", "string.ascii_lowercase"),
+    ("string", "maketrans", "str.maketrans"),
+    ("string", "uppercase", "string.ascii_uppercase"),
+    ("sys", "maxint", "sys.maxsize"),
+    (
+        "sys",
+        "setdefaultencoding",
+        "nothing: Python 3 texts are Unicode",
+    ),
+    ("time", "clock", "time.perf_counter or time.process_time"),
+];
+
+/// Why `math.name(x)` of a known number raises ValueError (the argument is outside the
+/// function's domain); None when it is inside or not read here.
+pub fn math_domain_error(name: &str, x: f64) -> Option<&'static str> {
+    let outside = match name {
+        "sqrt" => x < 0.0,
+        "log" | "log2" | "log10" => x <= 0.0,
+        "log1p" => x <= -1.0,
+        "asin" | "acos" => !(-1.0..=1.0).contains(&x),
+        "acosh" => x < 1.0,
+        "atanh" => x <= -1.0 || x >= 1.0,
+        _ => false,
+    };
+    outside.then_some(match name {
+        "sqrt" => "the square root of a negative number",
+        "log" | "log2" | "log10" | "log1p" => "the logarithm of a number not above zero",
+        _ => "a number outside the function's domain",
+    })
 }
 
 /// The value of an f-string (`f"..."`, `rf'...'`) from its source text: a str.
@@ -652,13 +819,57 @@ pub fn call_result(w: &dyn Eval, func: &Expr, args: &[Expr], keywords: &[Keyword
                 _ => None,
             }
         }
-        _ => match w.lib_path(func).as_deref() {
+        _ => {
+            let path = w.lib_path(func)?;
             // Both shuffle in place and return None.
-            Some("random.shuffle" | "numpy.random.shuffle") => Some(Val::None),
-            _ => None,
-        },
+            if matches!(path.as_str(), "random.shuffle" | "numpy.random.shuffle") {
+                return Some(Val::None);
+            }
+            let all_str = args
+                .iter()
+                .all(|a| builtin_of(&w.eval(a)) == Some(Builtin::Str));
+            let type_name = match path.as_str() {
+                p if STDLIB_RESULTS.iter().any(|(f, _)| *f == p) => {
+                    STDLIB_RESULTS.iter().find(|(f, _)| *f == p)?.1
+                }
+                // The functions of `math` that compute on floats give a float.
+                p if p.strip_prefix("math.").is_some_and(|f| {
+                    MATH_OF_FLOATS.contains(&f)
+                        && !matches!(
+                            f,
+                            "floor" | "ceil" | "trunc" | "isnan" | "isinf" | "isfinite"
+                        )
+                }) =>
+                {
+                    "float"
+                }
+                // Texts in, a text out (bytes or path objects would give their own kind).
+                "os.path.join" | "os.path.basename" | "os.path.dirname" | "os.path.abspath"
+                    if !args.is_empty() && all_str && keywords.is_empty() =>
+                {
+                    "str"
+                }
+                _ => return None,
+            };
+            Some(Val::Typed(type_name.into()))
+        }
     }
 }
+
+/// Standard functions whose result is always of one builtin type, whatever their arguments (or
+/// they raise).
+const STDLIB_RESULTS: &[(&str, &str)] = &[
+    ("glob.glob", "list"),
+    ("json.dumps", "str"),
+    ("os.getcwd", "str"),
+    ("os.listdir", "list"),
+    ("random.randint", "int"),
+    ("random.random", "float"),
+    ("time.monotonic", "float"),
+    ("time.perf_counter", "float"),
+    ("time.process_time", "float"),
+    ("time.time", "float"),
+];
 
 /// The number of elements iterating the value gives, when certain.
 pub fn iterated_len(v: &Val) -> Option<i64> {

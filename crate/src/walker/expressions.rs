@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 use crate::ir::{Expr, Keyword, Literal, SeqKind, TextRange};
 
 use crate::semantics::abstract_value::{
-    join, ArrayLib, ArrayVal, Frame, GroupSelection, Grouped, SeriesVal, Val,
+    join, ArrayLib, ArrayVal, DictKey, Frame, GroupSelection, Grouped, SeriesVal, Val,
 };
 use crate::semantics::pandas::rows_of;
 use crate::semantics::{torch_classes, torch_layers};
@@ -155,17 +155,27 @@ impl<'a> Walker<'a> {
                 };
                 super::statements::sequence_of(type_name, items)
             }
-            // Literal string keys, and `**d` of dicts the walker follows.
+            // Literal str and int keys, and `**d` of dicts the walker follows.
             Expr::Dict { keys, values, .. } => {
                 let (mut all_keys, mut all_values) = (Vec::new(), Vec::new());
                 for (key, value) in keys.iter().zip(values) {
                     match key {
-                        Some(key) => match key.as_str_literal() {
-                            Some(key) => {
-                                all_keys.push(key.to_string());
+                        Some(key) => match key {
+                            Expr::Literal {
+                                value: Literal::Str(s),
+                                ..
+                            } => {
+                                all_keys.push(DictKey::Str(s.clone()));
                                 all_values.push(self.eval(value));
                             }
-                            None => return Val::Unknown,
+                            Expr::Literal {
+                                value: Literal::Int(i),
+                                ..
+                            } => {
+                                all_keys.push(DictKey::Int(*i));
+                                all_values.push(self.eval(value));
+                            }
+                            _ => return Val::Unknown,
                         },
                         None => match self.eval(value) {
                             Val::Dict { keys, values } => {
@@ -245,13 +255,13 @@ impl<'a> Walker<'a> {
                         Some(at) => items[at].clone(),
                         None => Val::Unknown,
                     },
-                    Val::Dict { keys, values } => match self.eval(index) {
-                        Val::Str(key) => keys
+                    Val::Dict { keys, values } => match DictKey::of(&self.eval(index)) {
+                        Some(key) => keys
                             .iter()
                             .position(|k| *k == key)
                             .map(|i| values[i].clone())
                             .unwrap_or(Val::Unknown),
-                        _ => Val::Unknown,
+                        None => Val::Unknown,
                     },
                     Val::Array(a) if !a.shape.is_empty() => {
                         match crate::semantics::numpy::indexed_shape(self, &a.shape, index) {

@@ -8,7 +8,7 @@ use crate::codes::Rule;
 use crate::diagnostic::Diagnostic;
 use crate::ir::{Expr, Stmt, Target};
 
-use crate::semantics::abstract_value::{join, Frame, Val};
+use crate::semantics::abstract_value::{join, DictKey, Frame, Val};
 use crate::semantics::torch_classes;
 
 use super::state::{bound_names, import_bindings, only_column_changed, Walker, MAX_PASSES};
@@ -470,6 +470,7 @@ impl<'a> Walker<'a> {
                 self.forget_all_in(std::slice::from_ref(stmt));
             }
             Stmt::Delete { targets, .. } => {
+                self.check_stmt_values(stmt);
                 for t in targets {
                     let mut names = BTreeSet::new();
                     target_names(t, &mut names, true);
@@ -650,14 +651,14 @@ impl<'a> Walker<'a> {
             {
                 if let Val::Dict { keys, values } = self.eval(value) {
                     return match attr.as_str() {
-                        "keys" => Some(keys.into_iter().map(Val::Str).collect()),
+                        "keys" => Some(keys.iter().map(DictKey::val).collect()),
                         "values" => Some(values),
                         "items" => Some(
                             keys.into_iter()
                                 .zip(values)
                                 .map(|(k, v)| Val::Items {
                                     type_name: "tuple".into(),
-                                    items: vec![Val::Str(k), v],
+                                    items: vec![k.val(), v],
                                 })
                                 .collect(),
                         ),
@@ -712,7 +713,7 @@ impl<'a> Walker<'a> {
         }
         match self.eval(iter) {
             Val::Items { items, .. } => Some(items),
-            Val::Dict { keys, .. } => Some(keys.into_iter().map(Val::Str).collect()),
+            Val::Dict { keys, .. } => Some(keys.iter().map(DictKey::val).collect()),
             Val::Strs { items, .. } => Some(items.into_iter().map(Val::Str).collect()),
             _ => None,
         }
