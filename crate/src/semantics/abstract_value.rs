@@ -196,7 +196,10 @@ impl Frame {
             has_nan: if self.has_nan == Some(false) {
                 Some(false)
             } else {
-                None
+                // A NaN the kernel found in a kept column is still there.
+                keep.iter()
+                    .any(|c| self.column_info.get(c).and_then(|i| i.has_nan) == Some(true))
+                    .then_some(true)
             },
             origin: self.origin.clone(),
             plain: self.plain,

@@ -362,6 +362,13 @@ impl<'a> Walker<'a> {
                 type_name: "tuple".into(),
                 items: a.shape.iter().map(|&d| Val::Int(d)).collect(),
             },
+            // A DataFrame's shape is (rows, columns), whatever is known of them.
+            (Val::Frame(f), "shape") if f.plain => Val::Items {
+                type_name: "tuple".into(),
+                items: [f.n_rows, f.n_columns()]
+                    .map(|d| d.map_or(Val::Unknown, Val::Int))
+                    .into(),
+            },
             (Val::Array(a), "ndim") if a.lib == ArrayLib::Numpy => Val::Int(a.shape.len() as i64),
             (Val::Array(a), "size") if a.lib == ArrayLib::Numpy => {
                 Val::Int(a.shape.iter().product())
