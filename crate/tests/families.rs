@@ -206,3 +206,10 @@ fn pandas_text_row_labels_of_range_indexes() {
 fn pandas_get_dummies_result_columns() {
     family("pandas_get_dummies.json");
 }
+
+/// Every data rule on objects an earlier cell made, known only through the real kernel
+/// summarizer's summaries (`scripts/verify_family_cases.py --write` stores them).
+#[test]
+fn data_rules_on_kernel_summarised_objects() {
+    family("kernel_summaries.json");
+}
