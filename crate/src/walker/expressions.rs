@@ -4,6 +4,7 @@
 use std::collections::BTreeSet;
 
 use crate::ir::{Expr, Keyword, Literal, SeqKind, TextRange};
+use crate::summary::{Category, ObjectSummary};
 
 use crate::semantics::abstract_value::{
     ArrayLib, ArrayVal, Frame, GroupSelection, Grouped, SeriesVal, Val,
@@ -388,9 +389,8 @@ impl<'a> Walker<'a> {
         }
     }
 
-    /// The number of distinct values of a kernel object the cell has not rebound (a lower bound
-    /// when the summary was computed on a sample).
-    pub fn distinct_values(&self, e: &Expr) -> Option<i64> {
+    /// The kernel's summary of the Series or array `e` names, when the cell has not rebound it.
+    fn kernel_data(&self, e: &Expr) -> Option<&ObjectSummary> {
         let Expr::Name { id, .. } = e else {
             return None;
         };
@@ -399,10 +399,26 @@ impl<'a> Walker<'a> {
             return None;
         }
         let obj = self.ctx.summaries?.objects.get(id)?;
-        if obj.error.is_some() || !matches!(obj.kind.as_str(), "series" | "ndarray" | "tensor") {
+        let data =
+            obj.error.is_none() && matches!(obj.kind.as_str(), "series" | "ndarray" | "tensor");
+        data.then_some(obj)
+    }
+
+    /// The number of distinct values of a kernel object the cell has not rebound (a lower bound
+    /// when the summary was computed on a sample).
+    pub fn distinct_values(&self, e: &Expr) -> Option<i64> {
+        self.kernel_data(e)?.value.get("unique")?.as_i64()
+    }
+
+    /// Strings a numpy array of text (dtype `<U...`) from the kernel certainly holds: its
+    /// recorded distinct values.
+    pub fn kernel_array_texts(&self, e: &Expr) -> Option<Vec<String>> {
+        let obj = self.kernel_data(e)?;
+        if obj.kind != "ndarray" || !obj.str_fact(Category::R, "dtype")?.starts_with("<U") {
             return None;
         }
-        obj.value.get("unique")?.as_i64()
+        obj.str_list_fact(Category::V, "unique_values")
+            .map(|texts| texts.into_iter().map(str::to_string).collect())
     }
 
     /// `left OP right` with one comparison operator (`a < b`, not `a < b < c`): its operands and
