@@ -253,6 +253,19 @@ def test_short_lists_of_plain_values_and_small_dicts_of_text_keys_are_sent_whole
     assert "keys_complete" not in objects["wide"]["R"] and len(objects["wide"]["R"]["keys"]) == 20
 
 
+def test_object_arrays_of_builtin_scalars_list_their_strings(titanic):
+    titanic.execute(
+        "mixed = train[['Pclass', 'Sex']].to_numpy()\nwith_none = np.array(['a', None], dtype=object)\n"
+        "class Tag:\n    pass\nwith_tag = np.array(['a', Tag()], dtype=object)"
+    )
+    objects = titanic.summarize("mixed", "with_none", "with_tag")["objects"]
+    assert objects["mixed"]["R"]["dtype"] == "object"
+    assert sorted(objects["mixed"]["V"]["examples"]) == ["female", "male"]
+    # None (TypeError, not ValueError, on conversion) or a user object: no strings listed.
+    assert "examples" not in objects["with_none"].get("V", {})
+    assert "examples" not in objects["with_tag"].get("V", {})
+
+
 def test_a_decorated_function_is_flagged_wrapped(titanic):
     titanic.execute(
         "import functools\ndef logged(f):\n    @functools.wraps(f)\n    def wrapper(*args, **kwargs):\n"

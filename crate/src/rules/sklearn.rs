@@ -41,7 +41,7 @@ use crate::diagnostic::Diagnostic;
 use crate::ir::{keyword, Expr, Keyword, Literal, TextRange};
 
 use crate::ir_scan::unpacks;
-use crate::semantics::abstract_value::{ArrayLib, Estimator, Val};
+use crate::semantics::abstract_value::{not_a_float, ArrayLib, Estimator, Val};
 use crate::semantics::sklearn_tables::{
     ACCEPTS_NAN, METHOD_FLAGS, NUMERIC_2D, OUTPUT_METHODS, SAMPLE_CHECKED, SCORER_NAMES, TEXT_2D,
 };
@@ -247,7 +247,16 @@ fn x_problem(w: &Walker, est: &Estimator, x: &Expr, call: &str) -> Option<Diagno
         }
     }
     if first.is_sklearn() && NUMERIC_2D.contains(&first.class.as_str()) {
-        if let Some(what) = non_numeric(first, &xv, xname) {
+        let kernel_text = || {
+            let texts = w.kernel_array_texts(x)?;
+            let text = texts.iter().find(|t| not_a_float(t))?;
+            Some(format!("{xname} holds strings such as '{text}'"))
+        };
+        let text = match &xv {
+            Val::Array(_) if !first.class.starts_with("HistGradientBoosting") => kernel_text(),
+            _ => None,
+        };
+        if let Some(what) = text.or_else(|| non_numeric(first, &xv, xname)) {
             return Some(Diagnostic::error(
                 Rule::SklearnStringInput,
                 format!("{class} takes numbers only, but {what}; encode it first (OneHotEncoder, OrdinalEncoder, pd.get_dummies): ValueError"),

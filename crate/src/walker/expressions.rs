@@ -410,14 +410,20 @@ impl<'a> Walker<'a> {
         self.kernel_data(e)?.value.get("unique")?.as_i64()
     }
 
-    /// Strings a numpy array of text (dtype `<U...`) from the kernel certainly holds: its
-    /// recorded distinct values.
+    /// Strings a numpy array from the kernel certainly holds: the distinct values of an array of
+    /// text (dtype `<U...`), the examples of an object array.
     pub fn kernel_array_texts(&self, e: &Expr) -> Option<Vec<String>> {
         let obj = self.kernel_data(e)?;
-        if obj.kind != "ndarray" || !obj.str_fact(Category::R, "dtype")?.starts_with("<U") {
+        let dtype = obj.str_fact(Category::R, "dtype")?;
+        let key = match dtype {
+            "object" => "examples",
+            _ if dtype.starts_with("<U") => "unique_values",
+            _ => return None,
+        };
+        if obj.kind != "ndarray" {
             return None;
         }
-        obj.str_list_fact(Category::V, "unique_values")
+        obj.str_list_fact(Category::V, key)
             .map(|texts| texts.into_iter().map(str::to_string).collect())
     }
 
