@@ -1,14 +1,22 @@
 """Runs the rule-family variant cases (crate/tests/fixtures/families/*.json) under the real
 libraries: every crashing cell must raise the recorded exception, every twin must run.
 
-    .venv/bin/python scripts/verify_family_cases.py [FILE.json ...]
+A case with `objects_from` (names its `setup` binds) takes its `objects` from the real kernel
+summarizer: `--write` stores what the summarizer says of those names after history and setup ran;
+without it, stored `objects` that differ from what the summarizer says now are a failure.
+
+    .venv/bin/python scripts/verify_family_cases.py [--write] [FILE.json ...]
 """
 
 import json
 import sys
 from pathlib import Path
 
-FIXTURES = Path(__file__).resolve().parent.parent / "crate/tests/fixtures/families"
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = ROOT / "crate/tests/fixtures/families"
+sys.path.insert(0, str(ROOT))
+
+from cellguard.kernel.summarize import summarize_names  # noqa: E402
 
 
 def outcome(source: str) -> str | None:
@@ -21,20 +29,51 @@ def outcome(source: str) -> str | None:
     return None
 
 
-def main(files: list[str]) -> int:
+def kernel_objects(case) -> str:
+    """The `objects` text (the inside of a summary document's `objects`) the kernel summarizer
+    gives for the case's `objects_from` names once its history and setup ran."""
+    keras = sys.modules.get("keras")
+    if keras is not None:
+        keras.backend.clear_session()  # layer names count from zero again, as in a fresh kernel
+    namespace = {"__name__": "__main__"}
+    exec(compile(case["history"] + "\n" + case["setup"], "<setup>", "exec"), namespace)
+    summary = summarize_names(
+        case["objects_from"], namespace, max_columns=20, focus_columns=(), budget_ms=10_000
+    )
+    return ", ".join(
+        f"{json.dumps(name)}: {json.dumps(facts)}" for name, facts in summary["objects"].items()
+    )
+
+
+def main(args: list[str]) -> int:
+    write = "--write" in args
+    files = [a for a in args if a != "--write"]
     paths = [Path(f) for f in files] or sorted(FIXTURES.glob("*.json"))
     failures = 0
     total = 0
     for path in paths:
-        for case in json.loads(path.read_text()):
+        cases = json.loads(path.read_text())
+        for case in cases:
             prelude = case["history"] + "\n" + case.get("setup", "") + "\n"
             crash = outcome(prelude + case["crash"])
             twin = outcome(prelude + case["twin"])
             total += 1
-            ok = crash is not None and case["error"] in crash.split() and twin is None
-            if not ok:
+            problems = []
+            if crash is None or case["error"] not in crash.split() or twin is not None:
+                problems.append(f"crash -> {crash}, twin -> {twin}")
+            if "objects_from" in case:
+                objects = kernel_objects(case)
+                if write:
+                    case["objects"] = objects
+                elif json.loads("{" + case.get("objects", "") + "}") != json.loads(
+                    "{" + objects + "}"
+                ):
+                    problems.append(f"objects differ from the kernel's summary: {objects}")
+            if problems:
                 failures += 1
-                print(f"FAIL {path.name}: {case['name']}: crash -> {crash}, twin -> {twin}")
+                print(f"FAIL {path.name}: {case['name']}: {'; '.join(problems)}")
+        if write:
+            path.write_text(json.dumps(cases, indent=1, ensure_ascii=False) + "\n")
     print(f"{total - failures} of {total} cases: the crash raises and the twin runs")
     return 1 if failures else 0
 

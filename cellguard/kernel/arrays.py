@@ -15,10 +15,14 @@ from . import basic
 from .array_kinds import NDARRAY, NUMPY_SCALAR, TF_TENSOR, TORCH_TENSOR, array_kind, plain_array
 from .context import sample_step
 from .introspect import library_class
-from .jsonsafe import short_repr
+from .jsonsafe import cut, short_repr
 
 UNIQUE_SCAN = 100_000  # unique values are counted only on (sampled) data this small
 UNIQUE_LISTED = 20  # and listed when there are at most this many
+TEXT_EXAMPLES = 5  # distinct strings listed of an object array
+# The element types of an object array whose strings are listed: builtin scalars that convert
+# to float, or (str) raise ValueError (None would raise TypeError instead, first or not).
+_PLAIN_ELEMENTS = (str, int, float, bool)
 
 
 def summarizer_for(obj):
@@ -117,7 +121,22 @@ def array_value_facts(values) -> dict:
         facts["unique"] = int(unique.size)
         if unique.size <= UNIQUE_LISTED:
             facts["unique_values"] = unique.tolist()
+    if 0 < values.size <= UNIQUE_SCAN and kind == "O":
+        facts["examples"] = _text_examples(values)
     return facts
+
+
+def _text_examples(values):
+    """A few distinct strings of an object array whose elements are all builtin scalars (read
+    by `type` and compared as exact strs: no user code runs); None when another type is there."""
+    examples = []
+    for value in values.ravel().tolist():
+        if type(value) not in _PLAIN_ELEMENTS:
+            return None
+        text = cut(value, 40) if type(value) is str else None
+        if text is not None and len(examples) < TEXT_EXAMPLES and text not in examples:
+            examples.append(text)
+    return examples or None
 
 
 def _sample(data):

@@ -26,10 +26,13 @@ from .introspect import (
     module_name,
     qualified_name,
 )
-from .jsonsafe import cut, short_repr
+from .jsonsafe import EXACT_INT_LIMIT, cut, short_repr
 
 ELEMENT_SCAN = 1_000  # elements inspected for element types; longer containers are sampled
 DICT_KEYS = 20
+# Lists and tuples this short send their elements when each is plain (`_plain_items`).
+PLAIN_ITEMS = 20
+KEY_TEXT = 60  # keys and plain str elements are cut to this many characters
 ATTRIBUTES = 30
 _CONTAINER_KINDS = (
     (dict, "dict"),
@@ -121,11 +124,19 @@ def summarize_container(obj, ctx) -> dict:
         "R": {"element_types": types_seen},
         "V": {"preview": short_repr(obj, 120)},
     }
+    if base is list or base is tuple:
+        items = _plain_items(base, obj, length)
+        if items is not None:
+            facts["V"]["items"] = items
     if base is dict:
+        keys = list(islice(dict.keys(obj), DICT_KEYS))
         facts["R"]["keys"] = [
-            short_repr(key, 60) if type(key) is not str else cut(key, 60)
-            for key in islice(dict.keys(obj), DICT_KEYS)
+            short_repr(key, KEY_TEXT) if type(key) is not str else cut(key, KEY_TEXT)
+            for key in keys
         ]
+        # `keys` is the whole key set, written out uncut: a key it lacks is certainly missing.
+        if length <= DICT_KEYS and all(_plain_text(key) for key in keys):
+            facts["R"]["keys_complete"] = True
         # A dict of arrays or tensors (a model's named inputs): their shapes.
         shapes = {}
         for key, value in islice(dict.items(obj), DICT_KEYS):
@@ -137,6 +148,25 @@ def summarize_container(obj, ctx) -> dict:
     if length > ELEMENT_SCAN:
         facts["sampled"] = True
     return facts
+
+
+def _plain_text(value) -> bool:
+    return type(value) is str and len(value) <= KEY_TEXT
+
+
+def _plain_items(base, obj, length: int):
+    """The elements of a short list or tuple when each is exactly a str (shown uncut), an int a
+    JSON number holds exactly, or None: then they are known in full; else None."""
+    if length > PLAIN_ITEMS:
+        return None
+    items = list(base.__iter__(obj))
+    plain = all(
+        item is None
+        or _plain_text(item)
+        or (type(item) is int and -EXACT_INT_LIMIT <= item <= EXACT_INT_LIMIT)
+        for item in items
+    )
+    return items if plain else None
 
 
 def summarize_callable(obj, ctx) -> dict:

@@ -150,7 +150,7 @@ rules! {
         running: "point = (1, 2)\npoint[1]",
     }
     MissingKey = "missing-key", Error, "Python values" {
-        catches: "str or int keys a dict built from a literal in the cell lacks (and no code adds), read, popped without a default or deleted (`labels = {0: 'cat', 1: 'dog'}; labels[2]`); step names a scikit-learn pipeline lacks (`pipe['clf']`, `pipe.named_steps['clf']`)",
+        catches: "str or int keys a dict lacks, read, popped without a default or deleted: a dict built from a literal in the cell (and no code adds: `labels = {0: 'cat', 1: 'dog'}; labels[2]`), or a small dict of text keys the kernel holds; step names a scikit-learn pipeline lacks (`pipe['clf']`, `pipe.named_steps['clf']`)",
         why: "reading a key a dict lacks raises: KeyError",
         crashing: "sizes = {\"small\": 1, \"large\": 3}\nsizes[\"medium\"]",
         running: "sizes = {\"small\": 1, \"large\": 3}\nsizes.get(\"medium\", 2)",

@@ -169,6 +169,19 @@ impl ObjectSummary {
             .collect()
     }
 
+    /// The whole key set of a dict, every key a str (`keys` with `keys_complete`).
+    pub fn complete_keys(&self) -> Option<Vec<&str>> {
+        if self.representation.get("keys_complete") != Some(&Value::Bool(true)) {
+            return None;
+        }
+        self.str_list_fact(Category::R, "keys")
+    }
+
+    /// The elements of a short list or tuple of plain values (`items`: str, int or null).
+    pub fn items(&self) -> Option<&Vec<Value>> {
+        self.value.get("items")?.as_array()
+    }
+
     pub fn dtype_of_column(&self, column: &str) -> Option<&str> {
         self.representation.get("dtypes")?.get(column)?.as_str()
     }

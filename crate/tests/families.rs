@@ -211,3 +211,10 @@ fn pandas_get_dummies_result_columns() {
 fn every_syntax_a_value_reaches_a_rule_through() {
     family("syntax_variants.json");
 }
+
+/// Every data rule on objects an earlier cell made, known only through the real kernel
+/// summarizer's summaries (`scripts/verify_family_cases.py --write` stores them).
+#[test]
+fn data_rules_on_kernel_summarised_objects() {
+    family("kernel_summaries.json");
+}

@@ -228,6 +228,44 @@ def test_builtins_callables_modules_and_classes(titanic):
     assert objects["len"]["kind"] == "callable"
 
 
+def test_short_lists_of_plain_values_and_small_dicts_of_text_keys_are_sent_whole(titanic):
+    titanic.execute(
+        "columns = list(train.columns[:3])\nsizes = (1, None, 'x')\nflags = [True, 1]\n"
+        "ratios = [0.5]\nlong = list(range(21))\nlong_text = ['x' * 61]\nhuge = [2**60]\n"
+        "counts = {'male': 3, 'female': 2}\nby_number = {1: 'a'}\n"
+        "wide = {str(i): i for i in range(21)}\nclass Labels(list):\n    pass\n"
+        "labels = Labels(['a'])"
+    )
+    names = ["columns", "sizes", "flags", "ratios", "long", "long_text", "huge", "counts"]
+    objects = titanic.summarize(*names, "by_number", "wide", "labels")["objects"]
+    assert objects["columns"]["V"]["items"] == ["PassengerId", "Survived", "Pclass"]
+    assert objects["sizes"]["V"]["items"] == [1, None, "x"]
+    # A bool, a float (sent to 6 digits), a long list, a cut text or an int a double rounds:
+    # the elements are not known exactly, so none are sent.
+    for name in ("flags", "ratios", "long", "long_text", "huge"):
+        assert "items" not in objects[name]["V"], name
+    # A list subclass's elements are read through list's own methods.
+    assert objects["labels"]["V"]["items"] == ["a"]
+    assert objects["counts"]["R"]["keys"] == ["male", "female"]
+    assert objects["counts"]["R"]["keys_complete"] is True
+    # A key shown by its repr (1 and '1' look alike) or a cut key list: not the whole key set.
+    assert "keys_complete" not in objects["by_number"]["R"]
+    assert "keys_complete" not in objects["wide"]["R"] and len(objects["wide"]["R"]["keys"]) == 20
+
+
+def test_object_arrays_of_builtin_scalars_list_their_strings(titanic):
+    titanic.execute(
+        "mixed = train[['Pclass', 'Sex']].to_numpy()\nwith_none = np.array(['a', None], dtype=object)\n"
+        "class Tag:\n    pass\nwith_tag = np.array(['a', Tag()], dtype=object)"
+    )
+    objects = titanic.summarize("mixed", "with_none", "with_tag")["objects"]
+    assert objects["mixed"]["R"]["dtype"] == "object"
+    assert sorted(objects["mixed"]["V"]["examples"]) == ["female", "male"]
+    # None (TypeError, not ValueError, on conversion) or a user object: no strings listed.
+    assert "examples" not in objects["with_none"].get("V", {})
+    assert "examples" not in objects["with_tag"].get("V", {})
+
+
 def test_a_decorated_function_is_flagged_wrapped(titanic):
     titanic.execute(
         "import functools\ndef logged(f):\n    @functools.wraps(f)\n    def wrapper(*args, **kwargs):\n"

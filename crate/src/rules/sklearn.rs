@@ -41,10 +41,11 @@ use crate::diagnostic::Diagnostic;
 use crate::ir::{keyword, Expr, Keyword, Literal, TextRange};
 
 use crate::ir_scan::unpacks;
-use crate::semantics::abstract_value::{ArrayLib, Estimator, Val};
+use crate::semantics::abstract_value::{not_a_float, ArrayLib, Estimator, Val};
 use crate::semantics::sklearn_tables::{
     ACCEPTS_NAN, METHOD_FLAGS, NUMERIC_2D, OUTPUT_METHODS, SAMPLE_CHECKED, SCORER_NAMES, TEXT_2D,
 };
+use crate::summary::Category;
 use crate::walker::state::Walker;
 
 impl Estimator {
@@ -246,7 +247,16 @@ fn x_problem(w: &Walker, est: &Estimator, x: &Expr, call: &str) -> Option<Diagno
         }
     }
     if first.is_sklearn() && NUMERIC_2D.contains(&first.class.as_str()) {
-        if let Some(what) = non_numeric(first, &xv, xname) {
+        let kernel_text = || {
+            let texts = w.kernel_array_texts(x)?;
+            let text = texts.iter().find(|t| not_a_float(t))?;
+            Some(format!("{xname} holds strings such as '{text}'"))
+        };
+        let text = match &xv {
+            Val::Array(_) if !first.class.starts_with("HistGradientBoosting") => kernel_text(),
+            _ => None,
+        };
+        if let Some(what) = text.or_else(|| non_numeric(first, &xv, xname)) {
             return Some(Diagnostic::error(
                 Rule::SklearnStringInput,
                 format!("{class} takes numbers only, but {what}; encode it first (OneHotEncoder, OrdinalEncoder, pd.get_dummies): ValueError"),
@@ -525,15 +535,32 @@ fn invalid_parameter(
     ))
 }
 
-/// The classifier or regressor that `est.fit(X)` fits on no targets: `est`, or the last step of
-/// a pipeline, built in this cell (the kernel's objects are checked against the signature it
-/// reads off them, `rules::api`).
+/// The classifier or regressor that `est.fit(X)` fits on no targets: `est` (of scikit-learn's
+/// own class, whose `fit` the kernel reads only through its wrapper), or the last step of a
+/// pipeline built in this cell.
 fn fitted_on_targets(est: &Estimator) -> Option<&Estimator> {
-    est.constructed_at?;
     if est.class == "Pipeline" {
+        est.constructed_at?;
         return fitted_on_targets(est.inner.last()?);
     }
     (est.is_sklearn() && SAMPLE_CHECKED.contains(&est.class.as_str())).then_some(est)
+}
+
+/// The kernel read the live estimator's own `fit` signature (no wrapper in front of it):
+/// `rules::api` checks the call against that.
+fn kernel_read_fit(w: &Walker, estimator: &Expr) -> bool {
+    let Expr::Name { id, .. } = estimator else {
+        return false;
+    };
+    !w.bound_here.contains(id)
+        && w.ctx
+            .summaries
+            .and_then(|doc| doc.objects.get(&format!("{id}.fit")))
+            .is_some_and(|fit| {
+                fit.is_kind("callable")
+                    && fit.facts(Category::R).get("wrapped")
+                        == Some(&serde_json::Value::Bool(false))
+            })
 }
 
 fn is_search(class: &str) -> bool {
@@ -851,7 +878,7 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
         out.push(Diagnostic::error(Rule::SklearnBadParams, msg, *range));
         return;
     }
-    if attr == "fit" && args.len() == 1 && keywords.is_empty() {
+    if attr == "fit" && args.len() == 1 && keywords.is_empty() && !kernel_read_fit(w, value) {
         if let Some(learner) = fitted_on_targets(&est) {
             out.push(Diagnostic::error(
                 Rule::BadArguments,

@@ -75,6 +75,10 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                         Val::Strs { type_name, items } if type_name == "ndarray" => {
                             (items, Some(false))
                         }
+                        Val::Array(_) => match w.kernel_array_texts(value) {
+                            Some(texts) => (texts, Some(false)),
+                            None => return,
+                        },
                         _ => return,
                     };
                     {

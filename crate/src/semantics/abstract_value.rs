@@ -283,7 +283,10 @@ impl Frame {
             has_nan: if self.has_nan == Some(false) {
                 Some(false)
             } else {
-                None
+                // A NaN the kernel found in a kept column is still there.
+                keep.iter()
+                    .any(|c| self.column_info.get(c).and_then(|i| i.has_nan) == Some(true))
+                    .then_some(true)
             },
             origin: self.origin.clone(),
             plain: self.plain,
@@ -681,10 +684,35 @@ pub fn from_summary(name: &str, obj: &ObjectSummary) -> Val {
             _ => Val::Typed(type_name),
         },
         "module" => Val::Module(obj.str_fact(Category::R, "module").map(str::to_string)),
-        "list" | "tuple" | "dict" | "set" => match obj.int_fact(Category::S, "length") {
-            Some(len) => Val::Sized { type_name, len },
-            None => Val::Typed(type_name),
+        // Exactly the builtin types (a subclass may answer keys and indexes its own way).
+        "dict" if type_name == "dict" => match obj.complete_keys() {
+            Some(keys) => Val::Dict {
+                values: vec![Val::Unknown; keys.len()],
+                keys: keys
+                    .into_iter()
+                    .map(|k| DictKey::Str(k.to_string()))
+                    .collect(),
+            },
+            None => sized_container(obj, type_name),
         },
+        "list" | "tuple" if type_name == obj.kind => match plain_items(obj) {
+            Some(items) => match items
+                .iter()
+                .map(|v| match v {
+                    Val::Str(s) => Some(s.clone()),
+                    _ => None,
+                })
+                .collect::<Option<Vec<_>>>()
+            {
+                Some(strs) if !strs.is_empty() => Val::Strs {
+                    type_name,
+                    items: strs,
+                },
+                _ => Val::Items { type_name, items },
+            },
+            None => sized_container(obj, type_name),
+        },
+        "list" | "tuple" | "dict" | "set" => sized_container(obj, type_name),
         // Exactly the builtin type (a subclass may define its own operators and methods), and
         // the whole value (the kernel cuts long strings).
         "none" => Val::None,
@@ -705,6 +733,31 @@ pub fn from_summary(name: &str, obj: &ObjectSummary) -> Val {
         _ if !type_name.is_empty() => Val::Typed(type_name),
         _ => Val::Unknown,
     }
+}
+
+/// A list, tuple, dict or set of the length the kernel reported.
+fn sized_container(obj: &ObjectSummary, type_name: String) -> Val {
+    match obj.int_fact(Category::S, "length") {
+        Some(len) => Val::Sized { type_name, len },
+        None => Val::Typed(type_name),
+    }
+}
+
+/// The elements the kernel sent of a short list or tuple of plain values, when they are as many
+/// as its length.
+fn plain_items(obj: &ObjectSummary) -> Option<Vec<Val>> {
+    let items = obj.items()?;
+    if obj.int_fact(Category::S, "length") != Some(items.len() as i64) {
+        return None;
+    }
+    items
+        .iter()
+        .map(|v| match v {
+            Value::Null => Some(Val::None),
+            Value::String(s) => Some(Val::Str(s.clone())),
+            v => v.as_i64().map(Val::Int),
+        })
+        .collect()
 }
 
 #[cfg(test)]

@@ -1545,7 +1545,8 @@ pub fn grouped_result(g: &Grouped, method: &str, args: &[Expr], keywords: &[Keyw
     }
 }
 
-/// String keys of a literal or of a name holding a known string (a loop over literals).
+/// String keys of a literal, or of a name holding a known string (a loop over literals) or a
+/// list of known strings.
 pub fn keys<'e>(w: &dyn Eval, e: &'e Expr) -> Option<Vec<Key<'e>>> {
     if let Some(s) = e.as_str_literal() {
         return Some(vec![Key {
@@ -1571,13 +1572,18 @@ pub fn keys<'e>(w: &dyn Eval, e: &'e Expr) -> Option<Vec<Key<'e>>> {
         return Some(out);
     }
     if let Expr::Name { range, .. } = e {
-        if let Val::Str(s) = w.eval(e) {
-            return Some(vec![Key {
-                name: s,
-                range: *range,
-                literal: None,
-            }]);
-        }
+        let key = |name| Key {
+            name,
+            range: *range,
+            literal: None,
+        };
+        return match w.eval(e) {
+            Val::Str(s) => Some(vec![key(s)]),
+            Val::Strs { type_name, items } if type_name == "list" => {
+                Some(items.into_iter().map(key).collect())
+            }
+            _ => None,
+        };
     }
     None
 }

@@ -4,6 +4,7 @@
 use std::collections::BTreeSet;
 
 use crate::ir::{Expr, Keyword, Literal, SeqKind, TextRange};
+use crate::summary::{Category, ObjectSummary};
 
 use crate::semantics::abstract_value::{
     join, ArrayLib, ArrayVal, DictKey, Frame, GroupSelection, Grouped, SeriesVal, Val,
@@ -476,6 +477,13 @@ impl<'a> Walker<'a> {
                 type_name: "tuple".into(),
                 items: a.shape.iter().map(|&d| Val::Int(d)).collect(),
             },
+            // A DataFrame's shape is (rows, columns), whatever is known of them.
+            (Val::Frame(f), "shape") if f.plain => Val::Items {
+                type_name: "tuple".into(),
+                items: [f.n_rows, f.n_columns()]
+                    .map(|d| d.map_or(Val::Unknown, Val::Int))
+                    .into(),
+            },
             (Val::Array(a), "ndim") if a.lib == ArrayLib::Numpy => Val::Int(a.shape.len() as i64),
             (Val::Array(a), "size") if a.lib == ArrayLib::Numpy => {
                 Val::Int(a.shape.iter().product())
@@ -495,9 +503,8 @@ impl<'a> Walker<'a> {
         }
     }
 
-    /// The number of distinct values of a kernel object the cell has not rebound (a lower bound
-    /// when the summary was computed on a sample).
-    pub fn distinct_values(&self, e: &Expr) -> Option<i64> {
+    /// The kernel's summary of the Series or array `e` names, when the cell has not rebound it.
+    fn kernel_data(&self, e: &Expr) -> Option<&ObjectSummary> {
         let Expr::Name { id, .. } = e else {
             return None;
         };
@@ -506,10 +513,32 @@ impl<'a> Walker<'a> {
             return None;
         }
         let obj = self.ctx.summaries?.objects.get(id)?;
-        if obj.error.is_some() || !matches!(obj.kind.as_str(), "series" | "ndarray" | "tensor") {
+        let data =
+            obj.error.is_none() && matches!(obj.kind.as_str(), "series" | "ndarray" | "tensor");
+        data.then_some(obj)
+    }
+
+    /// The number of distinct values of a kernel object the cell has not rebound (a lower bound
+    /// when the summary was computed on a sample).
+    pub fn distinct_values(&self, e: &Expr) -> Option<i64> {
+        self.kernel_data(e)?.value.get("unique")?.as_i64()
+    }
+
+    /// Strings a numpy array from the kernel certainly holds: the distinct values of an array of
+    /// text (dtype `<U...`), the examples of an object array.
+    pub fn kernel_array_texts(&self, e: &Expr) -> Option<Vec<String>> {
+        let obj = self.kernel_data(e)?;
+        let dtype = obj.str_fact(Category::R, "dtype")?;
+        let key = match dtype {
+            "object" => "examples",
+            _ if dtype.starts_with("<U") => "unique_values",
+            _ => return None,
+        };
+        if obj.kind != "ndarray" {
             return None;
         }
-        obj.value.get("unique")?.as_i64()
+        obj.str_list_fact(Category::V, key)
+            .map(|texts| texts.into_iter().map(str::to_string).collect())
     }
 
     /// `left OP right` with one comparison operator (`a < b`, not `a < b < c`): its operands and
