@@ -145,11 +145,30 @@ impl<'a> Walker<'a> {
         if let Expr::Call { func, .. } = expr {
             self.callee_path = Some((&**func, self.lib_path(func)));
         }
+        self.look_at(expr);
         self.checks.expression(self, expr, &mut found);
+        self.looked_at.get_mut().clear();
         self.callee_path = None;
         self.out.extend(found);
         if !self.speculating {
             self.follow_call(expr);
+        }
+    }
+
+    /// Lists `expr`, its direct operands and a method's receiver for `eval` to keep their values
+    /// while the rules look at `expr`. Comprehensions and lambdas are left out: their parts are
+    /// evaluated with their own variables.
+    fn look_at(&mut self, expr: &Expr) {
+        let looked_at = self.looked_at.get_mut();
+        looked_at.push((expr, None));
+        if matches!(expr, Expr::Comprehension { .. } | Expr::Lambda { .. }) {
+            return;
+        }
+        expr.for_each_child(|child| looked_at.push((child, None)));
+        if let Expr::Call { func, .. } = expr {
+            if let Expr::Attribute { value, .. } = &**func {
+                looked_at.push((&**value, None));
+            }
         }
     }
 
