@@ -155,16 +155,22 @@ impl<'a> Walker<'a> {
         }
     }
 
-    /// Lists `expr`, its direct operands and a method's receiver for `eval` to keep their values
-    /// while the rules look at `expr`. Comprehensions and lambdas are left out: their parts are
-    /// evaluated with their own variables.
+    /// Lists `expr`, its first direct operands and a method's receiver for `eval` to keep their
+    /// values while the rules look at `expr`. Comprehensions and lambdas are left out: their parts
+    /// are evaluated with their own variables. `eval` scans the list: a call of 20,000 arguments
+    /// keeps the first few only.
     fn look_at(&mut self, expr: &Expr) {
+        const OPERANDS_KEPT: usize = 8;
         let looked_at = self.looked_at.get_mut();
         looked_at.push((expr, None));
         if matches!(expr, Expr::Comprehension { .. } | Expr::Lambda { .. }) {
             return;
         }
-        expr.for_each_child(|child| looked_at.push((child, None)));
+        expr.for_each_child(|child| {
+            if looked_at.len() <= OPERANDS_KEPT {
+                looked_at.push((child, None));
+            }
+        });
         if let Expr::Call { func, .. } = expr {
             if let Expr::Attribute { value, .. } = &**func {
                 looked_at.push((&**value, None));
