@@ -258,7 +258,10 @@ fn seaborn_column(
 
 pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
     match expr {
-        Expr::Attribute { value, attr, range } if AXES_ONLY.contains(&attr.as_str()) => {
+        // Looked up on every attribute the walk meets: the table is sorted (generated so).
+        Expr::Attribute { value, attr, range }
+            if AXES_ONLY.binary_search(&attr.as_str()).is_ok() =>
+        {
             let v = w.eval(value);
             if !object_array(&v) {
                 return;
@@ -304,5 +307,14 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
             }
         }
         _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn axes_table_is_sorted_for_binary_search() {
+        let table = crate::semantics::attr_tables::AXES_ONLY;
+        assert!(table.windows(2).all(|w| w[0] < w[1]));
     }
 }

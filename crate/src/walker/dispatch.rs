@@ -171,7 +171,9 @@ impl<'a> Walker<'a> {
         if let Expr::Call { func, .. } = expr {
             self.callee_path = Some((&**func, self.lib_path(func)));
         }
+        self.look_at(expr);
         self.checks.expression(self, expr, &mut found);
+        self.looked_at.get_mut().clear();
         self.callee_path = None;
         self.out.extend(found);
         if !self.speculating {
@@ -187,6 +189,29 @@ impl<'a> Walker<'a> {
         for name in targets {
             self.forget_name(&name);
             self.bound_here.insert(name);
+        }
+    }
+
+    /// Lists `expr`, its first direct operands and a method's receiver for `eval` to keep their
+    /// values while the rules look at `expr`. Comprehensions and lambdas are left out: their parts
+    /// are evaluated with their own variables. `eval` scans the list: a call of 20,000 arguments
+    /// keeps the first few only.
+    fn look_at(&mut self, expr: &Expr) {
+        const OPERANDS_KEPT: usize = 8;
+        let looked_at = self.looked_at.get_mut();
+        looked_at.push((expr, None));
+        if matches!(expr, Expr::Comprehension { .. } | Expr::Lambda { .. }) {
+            return;
+        }
+        expr.for_each_child(|child| {
+            if looked_at.len() <= OPERANDS_KEPT {
+                looked_at.push((child, None));
+            }
+        });
+        if let Expr::Call { func, .. } = expr {
+            if let Expr::Attribute { value, .. } = &**func {
+                looked_at.push((&**value, None));
+            }
         }
     }
 

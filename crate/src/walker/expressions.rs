@@ -80,6 +80,23 @@ impl<'a> Walker<'a> {
 
     /// The abstract value of an expression (no diagnostics).
     pub fn eval(&self, expr: &Expr) -> Val {
+        let looked_at = self
+            .looked_at
+            .borrow()
+            .iter()
+            .position(|(e, _)| std::ptr::eq(*e, expr));
+        let Some(slot) = looked_at else {
+            return self.eval_fresh(expr);
+        };
+        if let Some(val) = &self.looked_at.borrow()[slot].1 {
+            return val.clone();
+        }
+        let val = self.eval_fresh(expr);
+        self.looked_at.borrow_mut()[slot].1 = Some(val.clone());
+        val
+    }
+
+    fn eval_fresh(&self, expr: &Expr) -> Val {
         match expr {
             Expr::Name { id, .. } => self.get(id),
             Expr::Literal { value, .. } => match value {

@@ -78,6 +78,10 @@ pub struct Walker<'a> {
     /// the rules ask for many times. The names cannot change while the rules look (they borrow
     /// the walker), and the callee stays alive at its address, so the address identifies it.
     pub(super) callee_path: Option<(*const Expr, Option<String>)>,
+    /// While the rules look at an expression (`dispatch`): it and its operands, with their values
+    /// once evaluated, since several rules evaluate each. Sound for the reason `callee_path` is;
+    /// only nodes of the walked code are listed, whose addresses no value the rules build reuses.
+    pub(super) looked_at: std::cell::RefCell<Vec<(*const Expr, Option<Val>)>>,
     pub out: Vec<Diagnostic>,
 }
 
@@ -214,6 +218,7 @@ impl<'a> Walker<'a> {
             states_before: Default::default(),
             keras_in_reach: Default::default(),
             callee_path: None,
+            looked_at: std::cell::RefCell::new(Vec::new()),
             out: Vec::new(),
         }
     }
