@@ -73,7 +73,8 @@ impl SharedCharacters {
     }
 }
 
-/// The closest candidate that resembles `name`, if any.
+/// The closest candidate that resembles `name`, if any; of equally close ones the least (a set of
+/// names comes in any order, and the same notebook must get the same suggestion).
 pub fn suggest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
     let wanted: Vec<char> = loose(name).collect();
     let chars: Vec<char> = name.chars().collect();
@@ -106,7 +107,7 @@ pub fn suggest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) ->
             // so far, needs no table.
             let good_enough = |common: usize| {
                 let bound = similarity(common);
-                bound >= SIMILAR && best.is_none_or(|(b, _)| bound > b)
+                bound >= SIMILAR && best.is_none_or(|(b, _)| bound >= b)
             };
             if !good_enough(chars.len().min(length)) || !good_enough(shared.with(c)) {
                 continue;
@@ -115,7 +116,8 @@ pub fn suggest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) ->
             other.extend(c.chars());
             similarity(common_subsequence(&chars, &other, &mut row))
         };
-        if score >= SIMILAR && best.is_none_or(|(b, _)| score > b) {
+        if score >= SIMILAR && best.is_none_or(|(b, least)| score > b || (score == b && c < least))
+        {
             best = Some((score, c));
         }
     }
@@ -135,6 +137,21 @@ mod tests {
         // Edit distance 2 between four-letter words is no resemblance.
         assert_eq!(suggest("Name", ["Fare", "Age"]), None);
         assert_eq!(suggest("Embarkd", ["Embarked", "Fare"]), Some("Embarked"));
+    }
+
+    /// Equally close candidates: the least, in whatever order they come.
+    #[test]
+    fn ties_go_to_the_least_name_whatever_the_order() {
+        assert_eq!(
+            suggest("Embarkd", ["Embarked", "Embarkde"]),
+            Some("Embarkde")
+        );
+        assert_eq!(
+            suggest("Embarkd", ["Embarkde", "Embarked"]),
+            Some("Embarkde")
+        );
+        assert_eq!(suggest("Age", ["age_", "AGE"]), Some("AGE"));
+        assert_eq!(suggest("Age", ["AGE", "age_"]), Some("AGE"));
     }
 
     /// The shared-character bound that skips the table is never below the real subsequence.
