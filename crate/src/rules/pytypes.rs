@@ -350,23 +350,37 @@ fn fstring_specs(w: &Walker, children: &[Expr], range: TextRange, out: &mut Vec<
         let Some((converted, spec)) = field_tail(after) else {
             continue;
         };
-        let t = if converted {
-            Some(Builtin::Str)
-        } else {
-            builtin_of(&w.eval(child))
-        };
-        if let Some(why) = t.and_then(|t| format_spec_error(t, &spec)) {
+        if let Some(message) = spec_problem(w, child, converted, &spec, "the value", "its") {
             out.push(Diagnostic::error(
                 Rule::BuiltinArgument,
-                format!(
-                    "{} is {} and its format spec is '{spec}': {why}",
-                    w.shown(child, "the value"),
-                    t.map_or("", Builtin::described)
-                ),
+                message,
                 child.range(),
             ));
         }
     }
+}
+
+/// What is wrong with formatting `value` (made a str first when `converted`) with `spec`, said
+/// of `whose` spec, when its builtin type is known and rejects the spec.
+fn spec_problem(
+    w: &Walker,
+    value: &Expr,
+    converted: bool,
+    spec: &str,
+    fallback: &str,
+    whose: &str,
+) -> Option<String> {
+    let t = if converted {
+        Builtin::Str
+    } else {
+        builtin_of(&w.eval(value))?
+    };
+    let why = format_spec_error(t, spec)?;
+    Some(format!(
+        "{} is {} and {whose} format spec is '{spec}': {why}",
+        w.shown(value, fallback),
+        t.described()
+    ))
 }
 
 /// What follows a replacement field's expression in an f-string, up to its closing brace:
@@ -2150,21 +2164,9 @@ fn format_call(
                 None => continue,
             },
         };
-        let t = if *converted {
-            Some(Builtin::Str)
-        } else {
-            builtin_of(&w.eval(arg))
-        };
-        if let Some(why) = t.and_then(|t| format_spec_error(t, spec)) {
-            out.push(Diagnostic::error(
-                Rule::BuiltinArgument,
-                format!(
-                    "{} is {} and its field's format spec is '{spec}': {why}",
-                    w.shown(arg, "the argument"),
-                    t.map_or("", Builtin::described)
-                ),
-                range,
-            ));
+        if let Some(message) = spec_problem(w, arg, *converted, spec, "the argument", "its field's")
+        {
+            out.push(Diagnostic::error(Rule::BuiltinArgument, message, range));
             return;
         }
     }
