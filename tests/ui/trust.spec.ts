@@ -133,11 +133,16 @@ test.describe('cellguard on a notebook longer than the window', () => {
     // The panel reads the checker: exact whatever the editors show.
     const items = page.locator('.jp-cellguard-panel .jp-cellguard-item');
     await expect(items.filter({ hasText: 'no_such_thing' })).toHaveCount(1);
-    await scrollToCell(page, last);
-    await expect(squiggles(page, last), logs.join('\n')).toHaveText([
-      'x_3',
-      'no_such_thing'
-    ]);
+    // Scrolled to again while waiting: JupyterLab may still move the cells as it draws them.
+    await expect
+      .poll(
+        async () => {
+          await scrollToCell(page, last);
+          return squiggles(page, last).allTextContents();
+        },
+        { message: logs.join('\n'), timeout: 20000 }
+      )
+      .toEqual(['x_3', 'no_such_thing']);
   });
 });
 
