@@ -29,6 +29,12 @@ def outcome(source: str) -> str | None:
     return None
 
 
+def ran_before(case) -> str:
+    """What ran before the case's target: its history, then its `cells` (executed cells the rules
+    know by their code alone), then its `setup` (known to them only through the kernel)."""
+    return "\n".join([case["history"], *case.get("cells", []), case.get("setup", "")])
+
+
 def kernel_objects(case) -> str:
     """The `objects` text (the inside of a summary document's `objects`) the kernel summarizer
     gives for the case's `objects_from` names once its history and setup ran."""
@@ -36,7 +42,7 @@ def kernel_objects(case) -> str:
     if keras is not None:
         keras.backend.clear_session()  # layer names count from zero again, as in a fresh kernel
     namespace = {"__name__": "__main__"}
-    exec(compile(case["history"] + "\n" + case["setup"], "<setup>", "exec"), namespace)
+    exec(compile(ran_before(case), "<setup>", "exec"), namespace)
     summary = summarize_names(
         case["objects_from"], namespace, max_columns=20, focus_columns=(), budget_ms=10_000
     )
@@ -54,7 +60,7 @@ def main(args: list[str]) -> int:
     for path in paths:
         cases = json.loads(path.read_text())
         for case in cases:
-            prelude = case["history"] + "\n" + case.get("setup", "") + "\n"
+            prelude = ran_before(case) + "\n"
             crash = outcome(prelude + case["crash"])
             twin = outcome(prelude + case["twin"])
             total += 1

@@ -19,6 +19,7 @@ use crate::python::{parse_cell, ParsedCell, MAX_DEPTH};
 use crate::summary::SummaryDoc;
 use crate::text_hash::TextHashBuilder;
 use crate::walker::history::{cell_rule_facts, CellRuleFacts, HistoryState};
+use crate::walker::CellGlobals;
 
 pub struct CheckInput<'a> {
     /// The notebook's cells by index (non-code cells may be given as empty strings): indices in
@@ -211,9 +212,7 @@ impl CellCache {
         }
         for cell in &history[done..] {
             let cell = cell.as_run(&view.namespace);
-            view.namespace
-                .run(&cell.facts, cell.rule_facts().binds_unseen_names);
-            view.rules.run(cell.rule_facts());
+            run_cell(&mut view.namespace, &mut view.rules, cell, None);
         }
         let view = Rc::new(view);
         self.history = Some((history, Rc::clone(&view)));
@@ -276,7 +275,7 @@ pub fn check_prepared(
         kernel_names: kernel.as_ref().map(|k| &k.names),
         severities: input.severities,
     };
-    let diagnostics = diagnose(target, input.target_index, &known, &cells, has_run);
+    let (diagnostics, _) = diagnose(target, input.target_index, &known, &cells, has_run);
     CellReport {
         crash_predicted: crash_predicted(diagnostics.iter().map(|d| d.severity)),
         diagnostics,
@@ -364,9 +363,10 @@ pub fn check_session(
             kernel_names: None,
             severities,
         };
-        let mut diagnostics = diagnose(target, Some(index), &known, &notebook, |source| {
-            ran.contains(&source.trim_end())
-        });
+        let (mut diagnostics, globals) =
+            diagnose(target, Some(index), &known, &notebook, |source| {
+                ran.contains(&source.trim_end())
+            });
         if let Some(reason) = &step.uncertain {
             for diagnostic in &mut diagnostics {
                 diagnostic.make_likely(reason);
@@ -377,9 +377,11 @@ pub fn check_session(
             let partial = step
                 .ran_through_line
                 .map(|line| target.ran_through_line(line));
-            let ran_part = partial.as_ref().unwrap_or(target);
-            namespace.run(&ran_part.facts, ran_part.rule_facts().binds_unseen_names);
-            history.run(ran_part.rule_facts());
+            match &partial {
+                Some(part) => run_cell(&mut namespace, &mut history, part, None),
+                // The walk that checked the cell is the walk of what it left.
+                None => run_cell(&mut namespace, &mut history, target, Some(globals)),
+            }
             ran.push(cells[index].trim_end());
         }
         reports.push((index, diagnostics));
@@ -388,6 +390,34 @@ pub fn check_session(
         crash_predicted: crash_predicted(reports.iter().flat_map(|(_, d)| d).map(|d| d.severity)),
         cells: reports,
     }
+}
+
+/// The namespace and the history after `cell` ran: its facts, and what its walk left in the
+/// globals. A cell with a syntax error ran nothing, but its statements that parse are in its
+/// facts: the values of the names they bind are forgotten.
+fn run_cell(
+    namespace: &mut Namespace,
+    history: &mut HistoryState,
+    cell: &AnalysedCell,
+    walked: Option<CellGlobals>,
+) {
+    namespace.run(&cell.facts, cell.rule_facts().binds_unseen_names);
+    let globals = match (walked, &cell.parsed.syntax_error) {
+        (Some(globals), _) => globals,
+        (None, None) => crate::walker::globals_after(&crate::walker::RuleContext {
+            source: &cell.source,
+            body: &cell.parsed.body,
+            facts: &cell.facts,
+            summaries: None,
+            kernel_names: None,
+            history,
+            cell: cell.rule_facts(),
+            ran: false,
+        }),
+        (None, Some(_)) => CellGlobals::none(),
+    };
+    history.run(cell.rule_facts());
+    history.absorb(globals, cell.rule_facts());
 }
 
 fn notebook_cells<'a>(
@@ -427,22 +457,25 @@ fn diagnose(
     known: &Known,
     cells: &[NotebookCell],
     has_run: impl Fn(&str) -> bool,
-) -> Vec<Diagnostic> {
-    let mut diagnostics = match &target.parsed.syntax_error {
-        Some(error) => vec![Diagnostic::error(
-            Rule::SyntaxError,
-            format!(
-                "SyntaxError: {}",
-                plain_syntax_message(
-                    &error.message,
-                    target
-                        .source
-                        .get(..error.range.start as usize)
-                        .unwrap_or("")
-                )
-            ),
-            error.range,
-        )],
+) -> (Vec<Diagnostic>, CellGlobals) {
+    let (mut diagnostics, globals) = match &target.parsed.syntax_error {
+        Some(error) => (
+            vec![Diagnostic::error(
+                Rule::SyntaxError,
+                format!(
+                    "SyntaxError: {}",
+                    plain_syntax_message(
+                        &error.message,
+                        target
+                            .source
+                            .get(..error.range.start as usize)
+                            .unwrap_or("")
+                    )
+                ),
+                error.range,
+            )],
+            CellGlobals::none(),
+        ),
         None => {
             let ran = has_run(&target.source);
             let mut found = too_deep(&target.parsed.body, &target.source);
@@ -456,21 +489,23 @@ fn diagnose(
                     &has_run,
                 ));
             }
-            found.extend(crate::rules::run(&crate::rules::RuleContext {
-                source: &target.source,
-                body: &target.parsed.body,
-                facts: &target.facts,
-                summaries: known.summaries,
-                kernel_names: known.kernel_names,
-                history: known.history,
-                cell: target.rule_facts(),
-                ran,
-            }));
-            found
+            let (rules_found, globals) =
+                crate::rules::run_keeping_globals(&crate::rules::RuleContext {
+                    source: &target.source,
+                    body: &target.parsed.body,
+                    facts: &target.facts,
+                    summaries: known.summaries,
+                    kernel_names: known.kernel_names,
+                    history: known.history,
+                    cell: target.rule_facts(),
+                    ran,
+                });
+            found.extend(rules_found);
+            (found, globals)
         }
     };
     apply_severities(&mut diagnostics, known.severities);
-    diagnostics
+    (diagnostics, globals)
 }
 
 /// One `too-deep` note per top-level statement nested too deeply to analyse, on its first line.

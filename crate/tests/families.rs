@@ -11,8 +11,18 @@ mod support;
 
 /// Checks `target` after the cell `history` ran; the kernel also holds the names `setup` binds
 /// (the Python verifier runs it; here only `objects` tells what they hold).
-fn run(history: &str, setup: &str, target: &str, objects: &str) -> Vec<Diagnostic> {
-    support::check_after(&[history.to_string()], &[setup], target, objects)
+/// `history` then `cells` ran as executed cells, `setup` in the kernel only (its objects known
+/// from `objects`, the kernel's summaries).
+fn run(
+    history: &str,
+    cells: &[Value],
+    setup: &str,
+    target: &str,
+    objects: &str,
+) -> Vec<Diagnostic> {
+    let mut executed = vec![history.to_string()];
+    executed.extend(cells.iter().filter_map(Value::as_str).map(str::to_string));
+    support::check_after(&executed, &[setup], target, objects)
 }
 
 /// Runs every case of one fixture file: fails with one line per case that misses its code, range
@@ -30,7 +40,8 @@ fn family(file: &str) {
         let field = |k: &str| case[k].as_str().unwrap_or("");
         let (name, code, crash) = (field("name"), field("code"), field("crash"));
         let objects = field("objects");
-        let found = run(field("history"), field("setup"), crash, objects);
+        let cells = case["cells"].as_array().map_or(&[][..], Vec::as_slice);
+        let found = run(field("history"), cells, field("setup"), crash, objects);
         report.push_str(&format!(
             "{name} (crash)\n{}",
             support::describe(crash, &found)
@@ -52,7 +63,13 @@ fn family(file: &str) {
                 }
             }
         }
-        let twin = run(field("history"), field("setup"), field("twin"), objects);
+        let twin = run(
+            field("history"),
+            cells,
+            field("setup"),
+            field("twin"),
+            objects,
+        );
         report.push_str(&format!(
             "{name} (twin)\n{}",
             support::describe(field("twin"), &twin)
@@ -217,4 +234,11 @@ fn every_syntax_a_value_reaches_a_rule_through() {
 #[test]
 fn data_rules_on_kernel_summarised_objects() {
     family("kernel_summaries.json");
+}
+
+/// Values earlier cells left, known by their code alone (no kernel summary): the walker's
+/// globals carried from cell to cell.
+#[test]
+fn values_earlier_cells_left() {
+    family("cross_cell_values.json");
 }

@@ -794,7 +794,8 @@ fn attributes_the_kernel_did_not_find() {
         "if flag:\n    print(forest.oob_score_)",
     ] {
         silent(&run(
-            &[IMPORTS, "X = y = obj = make_forest = flag = 0"],
+            // Names the history binds to what the code does not tell.
+            &[IMPORTS, "X = y = obj = make_forest = flag = unknown()"],
             t,
             LIVE_FOREST,
         ));
@@ -3647,4 +3648,94 @@ fn values_a_branch_may_or_may_not_bind_are_unknown() {
         let found = run(&[history], cell, "");
         assert!(found.is_empty(), "{cell}\n{found:#?}");
     }
+}
+
+// ---------- values earlier cells left (code only)
+
+/// What an executed cell may have changed out of the walker's sight is not carried to later
+/// cells: each target below runs fine, or may.
+#[test]
+fn values_earlier_cells_left_are_forgotten_when_uncertain() {
+    let cases: &[(&[&str], &str)] = &[
+        // Another name for the same list grew it.
+        (&["a = [1]", "b = a", "b.append(2)"], "a[1]"),
+        // A list inside another, changed through the outer one.
+        (
+            &["inner = [1]\nouter = [inner]", "outer[0].append(2)"],
+            "inner[1]",
+        ),
+        // A function of the notebook changed the global it mentions.
+        (
+            &["items = [1]", "def add():\n    items.append(2)", "add()"],
+            "items[1]",
+        ),
+        // ... or rebound it.
+        (
+            &[
+                "limit = None",
+                "def set_limit(v):\n    global limit\n    limit = v",
+                "set_limit(int(input()))",
+            ],
+            "limit + 1",
+        ),
+        // The object went to a function that may change it.
+        (&["rows = []", "fill(rows)"], "rows[0]"),
+        // A loop of unknown length, a branch.
+        (
+            &["total = None", "for i in range(n):\n    total = i"],
+            "total + 1",
+        ),
+        (&["value = None", "if flag:\n    value = 3"], "value + 1"),
+        // Code the analysis cannot see.
+        (&["x = None", "exec(code)"], "x + 1"),
+        (&["x = None", "from helpers import *"], "x + 1"),
+        (&["x = None", "%run setup.py"], "x + 1"),
+        // A cell with a syntax error ran nothing; its statements that parse are not trusted.
+        (&["x = 'a'", "x = 3\ny = ("], "x + 1"),
+        // A column added through a view of the frame.
+        (
+            &[
+                "df = pd.DataFrame({'a': [1]})",
+                "view = df",
+                "view['b'] = 2",
+            ],
+            "df['b']",
+        ),
+    ];
+    for (cells, target) in cases {
+        let mut history = vec![IMPORTS];
+        history.extend(cells.iter());
+        let found = run(&history, target, "");
+        assert!(found.is_empty(), "{cells:?} then {target:?}: {found:#?}");
+    }
+}
+
+/// The kernel is the truth: a name it lacks holds nothing, whatever the code says; its summary
+/// of a name says more than the code.
+#[test]
+fn the_kernel_overrides_values_earlier_cells_left() {
+    let history: Vec<String> = vec!["x = None".into()];
+    let report = |kernel_names: &[String], objects: &str| {
+        let doc: cellguard::summary::SummaryDoc =
+            serde_json::from_str(&format!(r#"{{"schema": 1, "objects": {{{objects}}}}}"#)).unwrap();
+        cellguard::check::check_cell(&cellguard::check::CheckInput {
+            cells: &history,
+            target_source: "x + 1",
+            target_index: None,
+            history: &history,
+            kernel_names: Some(kernel_names),
+            summaries: Some(&doc),
+            severities: &cellguard::diagnostic::Severities::new(),
+        })
+        .diagnostics
+    };
+    let x = vec!["x".to_string()];
+    assert_eq!(report(&x, "")[0].code, "operand-type");
+    // The kernel restarted since: x is undefined there (the undefined-name rule says so).
+    assert!(report(&[], "").iter().all(|d| d.code != "operand-type"));
+    // The kernel holds an int in x now.
+    silent(&report(
+        &x,
+        r#""x": {"type": "int", "kind": "int", "V": {"repr": "3"}}"#,
+    ));
 }

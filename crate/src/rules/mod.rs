@@ -27,14 +27,19 @@ use crate::diagnostic::Diagnostic;
 pub use crate::did_you_mean::suggest;
 use crate::ir::{Expr, Stmt};
 pub use crate::walker::RuleContext;
-use crate::walker::{Checks, Walker};
+use crate::walker::{CellGlobals, Checks, Walker};
 
 /// Runs every rule on the target cell; diagnostics come sorted by position.
 pub fn run(ctx: &RuleContext) -> Vec<Diagnostic> {
-    let mut out = Walker::new(ctx, &AllRules).run();
+    run_keeping_globals(ctx).0
+}
+
+/// `run`, and what the cell leaves in the globals (`walker::globals_after`), from the same walk.
+pub fn run_keeping_globals(ctx: &RuleContext) -> (Vec<Diagnostic>, CellGlobals) {
+    let (mut out, globals) = Walker::new(ctx, &AllRules).run_keeping_globals();
     out.sort_by_key(|d| (d.range.start, d.range.end));
     out.dedup_by(|a, b| a.code == b.code && a.range == b.range);
-    out
+    (out, globals)
 }
 
 /// Every rule unit, in the order the walker's reports reach them.

@@ -849,7 +849,7 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
     }
     if uses_fitted && est.fitted == Some(false) && est.unfitted_raises() {
         let where_ = if est.constructed_at.is_some() {
-            "it was created in this cell and not fitted before"
+            "the code created it and did not fit it since"
         } else if est.name.is_some() {
             "the kernel reports it unfitted"
         } else {

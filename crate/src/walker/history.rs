@@ -696,6 +696,9 @@ pub struct HistoryState {
     pub bound_globals: BTreeSet<String>,
     /// An executed cell ran a star import or `exec`: any name may be bound.
     pub binds_unknown_names: bool,
+    /// The globals the executed cells left, as the walker followed them (`absorb`): a name
+    /// absent holds what the walker does not know, or nothing.
+    pub values: BTreeMap<String, Val>,
 }
 
 impl KerasGlobals for HistoryState {
@@ -744,11 +747,42 @@ impl Default for HistoryState {
             rewires_modules: false,
             bound_globals: BTreeSet::new(),
             binds_unknown_names: false,
+            values: BTreeMap::new(),
         }
     }
 }
 
 impl HistoryState {
+    /// Takes in what the walk of one more executed cell (`cell`, its facts) left in the globals,
+    /// after `run` applied its facts.
+    pub fn absorb(&mut self, globals: super::CellGlobals, cell: &CellRuleFacts) {
+        let super::CellGlobals { env, forgotten } = globals;
+        // What the cell rebound out of the walker's sight: any name, or names no value tells.
+        if cell.binds_unseen_names
+            || cell
+                .bindings
+                .iter()
+                .any(|e| matches!(e, Effect::Reset | Effect::StarImport(_)))
+        {
+            self.values.clear();
+            return;
+        }
+        for (name, val) in self.values.iter_mut() {
+            if !env.contains_key(name) {
+                forgotten.iter().for_each(|change| change.apply(name, val));
+            }
+        }
+        for effect in &cell.bindings {
+            if let Effect::Bind(name, _) | Effect::Mutate(name) = effect {
+                if !env.contains_key(name) {
+                    self.values.remove(name);
+                }
+            }
+        }
+        self.values.extend(env);
+        self.values.retain(|_, val| !matches!(val, Val::Unknown));
+    }
+
     /// Applies one more executed cell.
     pub fn run(&mut self, cell: &CellRuleFacts) {
         // The cell's functions may run from its first statement on.

@@ -9,13 +9,15 @@ pub mod history;
 pub mod state;
 mod statements;
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use crate::diagnostic::Diagnostic;
 use crate::facts::CellFacts;
 use crate::ir::{Expr, Stmt};
+use crate::semantics::abstract_value::Val;
 use crate::summary::SummaryDoc;
 use history::{CellRuleFacts, HistoryState};
+use state::Forget;
 pub use state::Walker;
 
 /// What the rules know about one run of a cell.
@@ -47,4 +49,35 @@ pub trait Checks {
     fn expression(&self, w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>);
     /// A comprehension, its iterable and (when they certainly run) its elements reported before it.
     fn comprehension(&self, w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>);
+}
+
+/// What a walk of a cell left in the globals: the values it knew at the end (those it loaded from
+/// the history, bound or forgot), and the changes it made to every matching value.
+pub struct CellGlobals {
+    pub env: BTreeMap<String, Val>,
+    pub forgotten: Vec<Forget>,
+}
+
+impl CellGlobals {
+    /// What a cell that did not run left: nothing.
+    pub fn none() -> Self {
+        CellGlobals {
+            env: BTreeMap::new(),
+            forgotten: Vec::new(),
+        }
+    }
+}
+
+/// A walk for its values alone: no rule is asked.
+struct NoChecks;
+
+impl Checks for NoChecks {
+    fn statement(&self, _: &Walker, _: &Stmt, _: &mut Vec<Diagnostic>) {}
+    fn expression(&self, _: &Walker, _: &Expr, _: &mut Vec<Diagnostic>) {}
+    fn comprehension(&self, _: &Walker, _: &Expr, _: &mut Vec<Diagnostic>) {}
+}
+
+/// What running the cell of `ctx` on top of its history leaves in the globals.
+pub fn globals_after(ctx: &RuleContext) -> CellGlobals {
+    Walker::new(ctx, &NoChecks).run_keeping_globals().1
 }

@@ -82,6 +82,8 @@ pub struct Walker<'a> {
     /// once evaluated, since several rules evaluate each. Sound for the reason `callee_path` is;
     /// only nodes of the walked code are listed, whose addresses no value the rules build reuses.
     pub(super) looked_at: std::cell::RefCell<Vec<(*const Expr, Option<Val>)>>,
+    /// The changes made to every matching value, in order (`Forget`).
+    pub(crate) forgotten: Vec<Forget>,
     pub out: Vec<Diagnostic>,
 }
 
@@ -159,6 +161,7 @@ impl<'a> Walker<'a> {
                 env.insert(name.clone(), val);
             }
         }
+        load_history_values(ctx, &mut env);
         let mut walker = Walker::bare(ctx, env, checks);
         // Instances of the notebook's `nn.Module` classes an executed cell built, when the kernel
         // agrees (or says nothing of the name).
@@ -219,6 +222,7 @@ impl<'a> Walker<'a> {
             keras_in_reach: Default::default(),
             callee_path: None,
             looked_at: std::cell::RefCell::new(Vec::new()),
+            forgotten: Vec::new(),
             out: Vec::new(),
         }
     }
@@ -239,10 +243,19 @@ impl<'a> Walker<'a> {
             .collect()
     }
 
-    pub fn run(mut self) -> Vec<Diagnostic> {
+    pub fn run(self) -> Vec<Diagnostic> {
+        self.run_keeping_globals().0
+    }
+
+    /// `run`, and what the cell left in the globals.
+    pub fn run_keeping_globals(mut self) -> (Vec<Diagnostic>, super::CellGlobals) {
         let body = self.ctx.body;
         self.block(body);
-        self.out
+        let globals = super::CellGlobals {
+            env: self.env,
+            forgotten: self.forgotten,
+        };
+        (self.out, globals)
     }
 
     /// Walking a loop body that may not run.
@@ -505,41 +518,132 @@ pub fn import_bindings(from: Option<&str>, names: &[crate::ir::Alias]) -> Vec<(S
     out
 }
 
+/// Loads what the executed cells left in the globals the cell may read: the names it reads
+/// before binding them and, transitively, those the notebook's functions they name mention. A
+/// kernel summary of a name says more than code read offline; a name the kernel lacks holds
+/// nothing.
+fn load_history_values(ctx: &RuleContext, env: &mut BTreeMap<String, Val>) {
+    if ctx.history.values.is_empty() {
+        return;
+    }
+    let mut reach: BTreeSet<String> = ctx
+        .facts
+        .free_names
+        .iter()
+        .map(|u| u.name.clone())
+        .collect();
+    let mut todo: Vec<String> = reach.iter().cloned().collect();
+    while let Some(name) = todo.pop() {
+        let here = ctx
+            .cell
+            .function_mentions
+            .iter()
+            .filter(|(n, _)| *n == name);
+        let history = ctx.history.function_mentions.get(&name);
+        for mention in here.map(|(_, m)| m).chain(history).flatten() {
+            if reach.insert(mention.clone()) {
+                todo.push(mention.clone());
+            }
+        }
+    }
+    for name in reach {
+        let kernel_knows = ctx.summaries.is_some_and(|d| d.objects.contains_key(&name));
+        if env.contains_key(&name)
+            || kernel_knows
+            || ctx.kernel_names.is_some_and(|k| !k.contains(&name))
+        {
+            continue;
+        }
+        match ctx.history.values.get(&name) {
+            // Modules cross cells as `HistoryState::torch_instances`, which knows when an
+            // executed cell may have rewired their layers.
+            None | Some(Val::Torch(_)) => {}
+            Some(val) => {
+                env.insert(name, val.clone());
+            }
+        }
+    }
+}
+
+/// A change a walk made to every value that matched it, not to one name: replayed on the
+/// history's values the walk did not load (`history::HistoryState::absorb`), as if they had been
+/// in its environment all along.
+#[derive(Clone, Debug)]
+pub enum Forget {
+    /// These objects may have changed in place: equal values may be the same object.
+    Objects(Vec<Val>),
+    /// A frame, series, array or tensor changed in place: the others may be views of it.
+    Data,
+    /// A frame changed in place: as `Data`, but Series keep their names.
+    FrameChanged,
+    /// `from module import *`: names its exports share may hold them now.
+    StarImport(String),
+    /// `%run`, `exec`, `globals()[...] = ...`: any name may hold anything.
+    Everything,
+}
+
+impl Forget {
+    /// What the change leaves of `val`, the value of `name`.
+    pub fn apply(&self, name: &str, val: &mut Val) {
+        // Most values are not touched: ruled out without rebuilding them.
+        let container = matches!(val, Val::Items { .. } | Val::Dict { .. });
+        let touched = match self {
+            Forget::Objects(gone) => container || gone.contains(val),
+            Forget::Data | Forget::FrameChanged => container || is_data(val),
+            Forget::StarImport(_) => matches!(val, Val::Module(_)),
+            Forget::Everything => true,
+        };
+        if !touched {
+            return;
+        }
+        let is_gone = |v: &Val| match self {
+            Forget::Objects(gone) => gone.contains(v),
+            Forget::Data | Forget::FrameChanged => is_data(v),
+            Forget::StarImport(module) => super::history::star_may_rebind(name, v, module),
+            Forget::Everything => true,
+        };
+        *val = match std::mem::replace(val, Val::Unknown) {
+            Val::Series(SeriesVal {
+                name: Some(label), ..
+            }) if matches!(self, Forget::FrameChanged) => Val::Series(SeriesVal {
+                name: Some(label),
+                ..Default::default()
+            }),
+            v if is_gone(&v) => Val::Unknown,
+            // A star import rebinds names, not what containers hold.
+            other if matches!(self, Forget::StarImport(_)) => other,
+            mut other => {
+                forget_elements(&mut other, &is_gone);
+                other
+            }
+        };
+    }
+}
+
 impl Walker<'_> {
+    /// Applies `change` to every value the walk knows, and records it for the history.
+    pub(super) fn forget_everywhere(&mut self, change: Forget) {
+        for (name, val) in self.env.iter_mut() {
+            change.apply(name, val);
+            // A change to a frame renames no Series: the name stays the walker's own knowledge.
+            if matches!(change, Forget::FrameChanged) && matches!(val, Val::Series(_)) {
+                self.bound_here.insert(name.clone());
+            }
+        }
+        self.forgotten.push(change);
+    }
+
     /// Forgets every frame, series and array: one of them changed in place, and the others may
     /// be views of it.
     pub(super) fn forget_data(&mut self) {
-        for val in self.env.values_mut() {
-            if is_data(val) {
-                *val = Val::Unknown;
-            } else {
-                forget_elements(val, &is_data);
-            }
-        }
+        self.forget_everywhere(Forget::Data);
     }
 
     /// A frame changed in place: every frame, series and array may be a view of it and is
     /// forgotten, but Series keep their names (a change to a frame renames none); the kernel's
     /// summaries of them no longer hold.
     pub(super) fn forget_after_frame_change(&mut self) {
-        for (name, val) in self.env.iter_mut() {
-            *val = match std::mem::replace(val, Val::Unknown) {
-                Val::Series(SeriesVal {
-                    name: Some(label), ..
-                }) => {
-                    self.bound_here.insert(name.clone());
-                    Val::Series(SeriesVal {
-                        name: Some(label),
-                        ..Default::default()
-                    })
-                }
-                v if is_data(&v) => Val::Unknown,
-                mut other => {
-                    forget_elements(&mut other, &is_data);
-                    other
-                }
-            };
-        }
+        self.forget_everywhere(Forget::FrameChanged);
     }
 
     /// The object a value describes may have changed in place (and with `deep`, the objects it
@@ -566,16 +670,8 @@ impl Walker<'_> {
         }
         let mut gone = Vec::new();
         objects(old, deep, &mut gone);
-        if gone.is_empty() {
-            return;
-        }
-        let same = |v: &Val| gone.contains(v);
-        for val in self.env.values_mut() {
-            if same(val) {
-                *val = Val::Unknown;
-            } else {
-                forget_elements(val, &same);
-            }
+        if !gone.is_empty() {
+            self.forget_everywhere(Forget::Objects(gone));
         }
     }
 

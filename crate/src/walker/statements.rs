@@ -113,9 +113,7 @@ impl<'a> Walker<'a> {
         }
         // `%run`, `exec(...)`, `globals()[...] = ...`: any name may hold anything now.
         if super::history::rebinds_anything(stmt, self.ctx.source) {
-            for val in self.env.values_mut() {
-                *val = Val::Unknown;
-            }
+            self.forget_everywhere(super::state::Forget::Everything);
             self.defined_here.clear();
             self.torch_classes_here.clear();
             self.rebound_all = true;
@@ -226,12 +224,8 @@ impl<'a> Walker<'a> {
                     self.env.insert(name, val);
                 }
                 if names.iter().any(|a| a.name == "*") {
-                    let module = from.as_deref().unwrap_or_default();
-                    for (name, val) in self.env.iter_mut() {
-                        if super::history::star_may_rebind(name, val, module) {
-                            *val = Val::Unknown;
-                        }
-                    }
+                    let module = from.as_deref().unwrap_or_default().to_string();
+                    self.forget_everywhere(super::state::Forget::StarImport(module));
                 }
             }
             Stmt::FunctionDef { name, .. } | Stmt::ClassDef { name, .. } => {
