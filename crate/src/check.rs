@@ -31,6 +31,9 @@ pub struct CheckInput<'a> {
     /// Sources of the cells that ran, in order. A notebook cell has run when its source, trailing
     /// whitespace aside, is among them.
     pub history: &'a [String],
+    /// Indices into `history` of the runs that raised: they ran up to an unknown statement, so
+    /// the values of what they bind are not known.
+    pub history_raised: &'a [usize],
     /// The names in the kernel's namespace now, when known; otherwise the names the history
     /// defines are used.
     pub kernel_names: Option<&'a [String]>,
@@ -150,13 +153,17 @@ struct KernelView {
     names: BTreeSet<String>,
 }
 
+/// A cell of the history, and whether its run raised.
+type HistoryRun = (Rc<AnalysedCell>, bool);
+
 /// Analysed cells by source, and what was combined from them for the last call.
 #[derive(Default)]
 pub struct CellCache {
     cells: HashMap<Rc<str>, Rc<AnalysedCell>, TextHashBuilder>,
     /// Counts the calls of `check_cell_with`.
     epoch: u64,
-    history: Option<(Vec<Rc<AnalysedCell>>, Rc<HistoryView>)>,
+    /// The last call's history and what it combined to.
+    history: Option<(Vec<HistoryRun>, Rc<HistoryView>)>,
     kernel: Option<(Vec<String>, Rc<KernelView>)>,
 }
 
@@ -196,12 +203,24 @@ impl CellCache {
     }
 
     /// The history combined, from the last call's when the history is the same or grew.
-    fn history_view(&mut self, history: Vec<Rc<AnalysedCell>>) -> Rc<HistoryView> {
+    fn history_view(
+        &mut self,
+        history: Vec<Rc<AnalysedCell>>,
+        raised: &[usize],
+    ) -> Rc<HistoryView> {
+        let history: Vec<HistoryRun> = history
+            .into_iter()
+            .enumerate()
+            .map(|(i, cell)| (cell, raised.contains(&i)))
+            .collect();
         let mut view = HistoryView::default();
         let mut done = 0;
         if let Some((cells, last)) = &self.history {
             let prefix = cells.len() <= history.len()
-                && cells.iter().zip(&history).all(|(a, b)| Rc::ptr_eq(a, b));
+                && cells
+                    .iter()
+                    .zip(&history)
+                    .all(|((a, a_raised), (b, b_raised))| Rc::ptr_eq(a, b) && a_raised == b_raised);
             if prefix && cells.len() == history.len() {
                 return Rc::clone(last);
             }
@@ -210,9 +229,9 @@ impl CellCache {
                 done = cells.len();
             }
         }
-        for cell in &history[done..] {
+        for (cell, raised) in &history[done..] {
             let cell = cell.as_run(&view.namespace);
-            run_cell(&mut view.namespace, &mut view.rules, cell, None);
+            run_cell(&mut view.namespace, &mut view.rules, cell, *raised, None);
         }
         let view = Rc::new(view);
         self.history = Some((history, Rc::clone(&view)));
@@ -255,7 +274,7 @@ pub fn check_prepared(
     history: Vec<Rc<AnalysedCell>>,
 ) -> CellReport {
     let analysed_target = cache.analyse(input.target_source);
-    let view = cache.history_view(history);
+    let view = cache.history_view(history, input.history_raised);
     let kernel = input.kernel_names.map(|names| cache.kernel_view(names));
     let namespace = match &kernel {
         Some(kernel) => &kernel.namespace,
@@ -378,9 +397,9 @@ pub fn check_session(
                 .ran_through_line
                 .map(|line| target.ran_through_line(line));
             match &partial {
-                Some(part) => run_cell(&mut namespace, &mut history, part, None),
+                Some(part) => run_cell(&mut namespace, &mut history, part, false, None),
                 // The walk that checked the cell is the walk of what it left.
-                None => run_cell(&mut namespace, &mut history, target, Some(globals)),
+                None => run_cell(&mut namespace, &mut history, target, false, Some(globals)),
             }
             ran.push(cells[index].trim_end());
         }
@@ -393,12 +412,15 @@ pub fn check_session(
 }
 
 /// The namespace and the history after `cell` ran: its facts, and what its walk left in the
-/// globals. A cell with a syntax error ran nothing, but its statements that parse are in its
-/// facts: the values of the names they bind are forgotten.
+/// globals (`walked`, when that walk was done already). A cell with a syntax error ran nothing,
+/// but its statements that parse are in its facts: the values of the names they bind are
+/// forgotten. A run that `raised` stopped at a statement not known: what any of its statements
+/// may have done holds.
 fn run_cell(
     namespace: &mut Namespace,
     history: &mut HistoryState,
     cell: &AnalysedCell,
+    raised: bool,
     walked: Option<CellGlobals>,
 ) {
     namespace.run(&cell.facts, cell.rule_facts().binds_unseen_names);
@@ -416,6 +438,7 @@ fn run_cell(
         }),
         (None, Some(_)) => CellGlobals::none(),
     };
+    let globals = if raised { globals.uncertain() } else { globals };
     history.run(cell.rule_facts());
     history.absorb(globals, cell.rule_facts());
 }
@@ -606,6 +629,7 @@ mod tests {
                 target_source: target,
                 target_index: None,
                 history,
+                history_raised: &[],
                 kernel_names: None,
                 summaries: None,
                 severities: &Severities::new(),
@@ -631,6 +655,7 @@ mod tests {
                 target_source: &cells[0],
                 target_index: Some(0),
                 history: &[],
+                history_raised: &[],
                 kernel_names: None,
                 summaries: None,
                 severities: &severities,

@@ -29,6 +29,8 @@ export interface CheckRequest {
   target_index: number | null;
   /** Sources of the cells the kernel ran, in execution order. */
   history: string[];
+  /** Indices into `history` of the runs that raised, or may have (absent: none). */
+  history_raised?: number[];
   kernel_names: string[] | null;
   /** The kernel's summary document (docs/summary-schema.md). */
   summaries: object | null;
@@ -173,6 +175,8 @@ const CODE_TYPE: &'static str = crate::codes::TYPESCRIPT_CODE;
 struct CheckRequestRest {
     target_source: String,
     target_index: Option<usize>,
+    /// Absent, `undefined` or `null`: none.
+    history_raised: Option<Vec<usize>>,
     /// Absent, `undefined` or `null`: none.
     severities: Option<Severities>,
 }
@@ -435,6 +439,7 @@ pub fn check_cell(
                     target_source: &request.target_source,
                     target_index: request.target_index,
                     history: &strings.history.rust,
+                    history_raised: request.history_raised.as_deref().unwrap_or_default(),
                     kernel_names: kernel_names.as_deref(),
                     summaries: summaries.as_ref().as_ref(),
                     severities: request.severities.as_ref().unwrap_or(&Severities::new()),

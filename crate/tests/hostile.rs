@@ -32,6 +32,7 @@ fn check(target: &str) -> Vec<Diagnostic> {
                 target_source: &target,
                 target_index: None,
                 history: &history,
+                history_raised: &[],
                 kernel_names: None,
                 summaries: None,
                 severities: &Severities::new(),

@@ -100,6 +100,7 @@ fn no_executed_cell_of_junobench_is_predicted_to_crash() {
                     target_source: source,
                     target_index: Some(index),
                     history: &executed[..index],
+                    history_raised: &[],
                     kernel_names: None,
                     summaries: None,
                     severities: &Severities::new(),

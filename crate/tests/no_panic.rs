@@ -172,6 +172,7 @@ fn check_everything(source: &str) {
         target_source: source,
         target_index: Some(0),
         history: &cells[1..],
+        history_raised: &[],
         kernel_names: None,
         summaries: None,
         severities: &Severities::new(),

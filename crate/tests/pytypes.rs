@@ -78,6 +78,7 @@ fn check_fixture(code: &str) -> String {
             target_source: &case.cell,
             target_index: None,
             history: &history,
+            history_raised: &[],
             kernel_names: names.as_deref(),
             summaries: doc.as_ref(),
             severities: &Severities::new(),

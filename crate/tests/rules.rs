@@ -2587,6 +2587,7 @@ fn the_globals_of_called_functions_are_asked_of_the_kernel() {
         target_source: "p = predict(X)",
         target_index: None,
         history: &history,
+        history_raised: &[],
         kernel_names: None,
         summaries: None,
         severities: &Severities::new(),
@@ -3509,6 +3510,7 @@ fn the_kernels_undefined_answer_keeps_a_called_functions_name_error() {
         target_source: t,
         target_index: None,
         history: &history,
+        history_raised: &[],
         kernel_names: Some(&names),
         summaries: Some(&doc),
         severities: &Severities::new(),
@@ -3723,6 +3725,7 @@ fn the_kernel_overrides_values_earlier_cells_left() {
             target_source: "x + 1",
             target_index: None,
             history: &history,
+            history_raised: &[],
             kernel_names: Some(kernel_names),
             summaries: Some(&doc),
             severities: &cellguard::diagnostic::Severities::new(),
@@ -3738,4 +3741,31 @@ fn the_kernel_overrides_values_earlier_cells_left() {
         &x,
         r#""x": {"type": "int", "kind": "int", "V": {"repr": "3"}}"#,
     ));
+}
+
+/// A run that raised stopped at a statement not known: none of the values its statements may
+/// have left is trusted.
+#[test]
+fn values_a_run_that_raised_may_have_left_are_unknown() {
+    let history: Vec<String> = vec![
+        "x = 5\nitems = [1]".into(),
+        "x = None\nitems.append(2)\nload()".into(),
+    ];
+    let check = |raised: &[usize], target: &str| {
+        cellguard::check::check_cell(&cellguard::check::CheckInput {
+            cells: &history,
+            target_source: target,
+            target_index: None,
+            history: &history,
+            history_raised: raised,
+            kernel_names: None,
+            summaries: None,
+            severities: &cellguard::diagnostic::Severities::new(),
+        })
+        .diagnostics
+    };
+    assert_eq!(check(&[], "x + 1")[0].code, "operand-type");
+    assert_eq!(check(&[], "items[2]")[0].code, "index-out-of-range");
+    silent(&check(&[1], "x + 1"));
+    silent(&check(&[1], "items[1]"));
 }

@@ -188,6 +188,7 @@ class Checker implements ICellguardChecker {
         target_source: source,
         target_index: index >= 0 ? index : null,
         history,
+        history_raised: facts.raised,
         kernel_names: null,
         summaries: null,
         severities: this._settings.current.severities
@@ -457,6 +458,7 @@ class Checker implements ICellguardChecker {
       target_index: index >= 0 ? index : null,
       // Stale: what ran and what was sent to run define the names, not the kernel's old list.
       history: stale ? this._historyWithUnanswered(facts) : facts.history,
+      history_raised: facts.raised,
       kernel_names: stale ? null : facts.kernelNames,
       summaries: facts.summaries,
       severities: this._settings.current.severities

@@ -101,6 +101,7 @@ class KernelLink implements IKernelLink {
     this._facts ??= {
       history: this._history,
       ranFine: this._ranFine,
+      raised: this._raised,
       unanswered: this._sent.map(cell => cell.source),
       stale: this._stale,
       kernelNames: this._names,
@@ -487,6 +488,10 @@ class KernelLink implements IKernelLink {
         this._ranFine = history.cells
           .filter(cell => cell.success !== false)
           .map(cell => cell.source);
+        // A run from before the agent attached may have raised too.
+        this._raised = history.cells.flatMap((cell, index) =>
+          cell.success === true ? [] : [index]
+        );
         this._names = names.names;
         this._summaries = summary;
         // A cell ran: a callable may have been redefined.
@@ -632,6 +637,7 @@ class KernelLink implements IKernelLink {
     this._codeVersion++;
     this._history = [];
     this._ranFine = [];
+    this._raised = [];
     this._names = null;
     this._summaries = null;
     this._signatures = {};
@@ -689,6 +695,7 @@ class KernelLink implements IKernelLink {
   private _pending = new Map<string, IPending>();
   private _history: string[] = [];
   private _ranFine: string[] = [];
+  private _raised: number[] = [];
   private _names: string[] | null = null;
   private _summaries: ISummaryDoc | null = null;
   private _signatures: Signatures = {};

@@ -125,6 +125,11 @@ export interface IKernelFacts {
    */
   ranFine: string[];
   /**
+   * Indices into `history` of the runs that raised, or may have (from before the agent attached):
+   * how far each ran is not known.
+   */
+  raised: number[];
+  /**
    * Sources of the cells sent to run (queued, running or done) since the kernel's last answer, in
    * order: about to define what they define.
    */

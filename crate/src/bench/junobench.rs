@@ -402,6 +402,7 @@ pub fn analyze(executed: &[String], target: &str, summaries: &SummaryDoc) -> Cel
         target_source: target,
         target_index: None,
         history: executed,
+        history_raised: &[],
         kernel_names: names.as_deref(),
         summaries: Some(summaries),
         severities: &Severities::new(),

@@ -59,6 +59,13 @@ pub struct CellGlobals {
 }
 
 impl CellGlobals {
+    /// What a run that raised left: it stopped at a statement not known, so every value the
+    /// walk touched may be what it was before, or anything the cell did up to there.
+    pub fn uncertain(mut self) -> Self {
+        self.env.values_mut().for_each(|val| *val = Val::Unknown);
+        self
+    }
+
     /// What a cell that did not run left: nothing.
     pub fn none() -> Self {
         CellGlobals {

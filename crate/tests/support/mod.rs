@@ -39,6 +39,7 @@ pub fn check_after(
         target_source: target,
         target_index: None,
         history,
+        history_raised: &[],
         kernel_names: (!star_import).then_some(&names),
         summaries: Some(&doc),
         severities: &Severities::new(),
