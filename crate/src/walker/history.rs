@@ -767,10 +767,12 @@ impl HistoryState {
             self.values.clear();
             return;
         }
-        for (name, val) in self.values.iter_mut() {
-            if !env.contains_key(name) {
+        // (Also on the values the walk loaded: `env` replaces them below.)
+        if !forgotten.is_empty() {
+            self.values.retain(|name, val| {
                 forgotten.iter().for_each(|change| change.apply(name, val));
-            }
+                !matches!(val, Val::Unknown)
+            });
         }
         for effect in &cell.bindings {
             if let Effect::Bind(name, _) | Effect::Mutate(name) = effect {
@@ -779,8 +781,12 @@ impl HistoryState {
                 }
             }
         }
-        self.values.extend(env);
-        self.values.retain(|_, val| !matches!(val, Val::Unknown));
+        for (name, val) in env {
+            match val {
+                Val::Unknown => self.values.remove(&name),
+                val => self.values.insert(name, val),
+            };
+        }
     }
 
     /// Applies one more executed cell.
