@@ -10,6 +10,7 @@
 //!   signature the kernel reads off the live callable, the notebook's own `def`, or a table of
 //!   library functions whose signatures are keyword-only in current releases.
 
+use crate::semantics::properties::is_keras_model;
 use crate::semantics::python::user_call_problem;
 use serde_json::Value;
 
@@ -244,14 +245,6 @@ fn keras3_method(attr: &str) -> Option<Sig> {
         }),
         _ => None,
     }
-}
-
-fn is_keras_model(t: &str) -> bool {
-    t.starts_with("keras.")
-        && matches!(
-            t.rsplit('.').next(),
-            Some("Sequential" | "Functional" | "Model")
-        )
 }
 
 /// Attributes a type certainly lacks, with a hint.

@@ -9,6 +9,8 @@ pub mod matplotlib;
 pub mod mutation;
 pub mod numpy;
 pub mod pandas;
+pub mod properties;
+pub mod property_tables;
 pub mod python;
 pub mod shapes;
 pub mod sklearn;
