@@ -218,3 +218,8 @@ fn every_syntax_a_value_reaches_a_rule_through() {
 fn data_rules_on_kernel_summarised_objects() {
     family("kernel_summaries.json");
 }
+
+#[test]
+fn library_properties_and_fitted_attributes_called() {
+    family("library_properties_called.json");
+}

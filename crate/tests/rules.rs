@@ -3648,3 +3648,82 @@ fn values_a_branch_may_or_may_not_bind_are_unknown() {
         assert!(found.is_empty(), "{cell}\n{found:#?}");
     }
 }
+
+// ---------- not-callable: properties of library objects called like methods
+
+#[test]
+fn library_properties_called_only_where_the_value_is_certain() {
+    let frame = "import pandas as pd\nimport numpy as np";
+    let t = "df = pd.DataFrame({'a': [1, 2], 'b': [3, 4]})\nn = df.shape()";
+    fires(
+        &run(&[frame], t, ""),
+        t,
+        "not-callable",
+        "df.shape",
+        &["'tuple' object is not callable", "drop the parentheses"],
+    );
+    // Callable attributes: the indexers take an axis (`df.iloc(axis=0)`), `plot` is an accessor
+    // one calls, `size()` and `dim()` of a torch tensor are methods.
+    silent(&run(
+        &[frame],
+        "df = pd.DataFrame({'a': [1, 2]})\nrows = df.iloc(0)[0]\nby_label = df.loc(axis=0)[0]\nax = df.plot()\nm = df.mean()",
+        "",
+    ));
+    let torch = r#""t": {"type": "torch.Tensor", "kind": "tensor", "S": {"shape": [2, 3]}, "R": {"dtype": "torch.float32"}}"#;
+    silent(&run(&["import torch"], "n = t.size()\nd = t.dim()", torch));
+    let t = "s = t.shape()";
+    fires(
+        &run(&["import torch"], t, torch),
+        t,
+        "not-callable",
+        "t.shape",
+        &["'torch.Size'"],
+    );
+    // A subclass of DataFrame may define its own attributes; an object of unknown type, anything.
+    let geo = r#""gdf": {"type": "geopandas.geodataframe.GeoDataFrame", "kind": "dataframe", "S": {"shape": [3, 2]}, "R": {"columns": ["a", "geometry"]}}"#;
+    silent(&run(&["import geopandas"], "gdf.area()\ngdf.shape()", geo));
+    silent(&run(&["x = load()"], "x.shape()\nx.values()", ""));
+    // The values of a Series may be a pandas array: of what it may be, only what every array
+    // shares (its shape) is certain.
+    silent(&run(
+        &[frame],
+        "df = pd.DataFrame({'a': [1, 2]})\nv = df['a'].values\nw = v.T()",
+        "",
+    ));
+    // A name rebound in a branch is no longer certainly the array.
+    silent(&run(
+        &[frame],
+        "df = pd.DataFrame({'a': [1, 2]})\nv = df.values\nif len(df) > 5:\n    v = np.mean\nv()",
+        "",
+    ));
+}
+
+#[test]
+fn fitted_attributes_called_only_of_fitted_scikit_learn_models() {
+    let imports = "from sklearn.linear_model import LogisticRegression";
+    let t = "clf = LogisticRegression().fit([[0], [1]], [0, 1])\nw = clf.coef_()";
+    fires(
+        &run(&[imports], t, ""),
+        t,
+        "not-callable",
+        "clf.coef_",
+        &["'numpy.ndarray'", "learns in fit"],
+    );
+    // Before fit the attribute is missing (another crash, another rule); a fitted attribute
+    // whose class depends on the targets (`intercept_`) or that is an estimator is left out.
+    let d = run(
+        &[imports],
+        "clf = LogisticRegression()\nw = clf.coef_()",
+        "",
+    );
+    assert!(d.iter().all(|d| d.code != "not-callable"), "{d:#?}");
+    silent(&run(
+        &["from sklearn.linear_model import LinearRegression"],
+        "reg = LinearRegression().fit([[0], [1]], [0.0, 1.0])\nb = reg.intercept_()",
+        "",
+    ));
+    // A user's subclass is not scikit-learn's class.
+    let custom =
+        r#""model": {"type": "mylib.MyModel", "kind": "estimator", "R": {"fitted": true}}"#;
+    silent(&run(&["import mylib"], "model.coef_()", custom));
+}

@@ -52,7 +52,7 @@ use crate::semantics::python::{
 use crate::summary::tuple_text;
 
 use crate::semantics::abstract_value::{not_a_float, not_an_int, ArrayLib, DictKey, Val};
-use crate::semantics::properties::{classes_shown, not_callable, property};
+use crate::semantics::properties::{not_callable, property, value_classes};
 use crate::walker::state::Walker;
 
 /// The rules on one expression the walker will certainly evaluate.
@@ -2327,7 +2327,8 @@ fn library_value_called(
     call: TextRange,
 ) -> Option<Diagnostic> {
     if let Expr::Attribute { value, attr, .. } = func {
-        if let Some(p) = property(&w.eval(value), attr) {
+        let base = w.eval(value);
+        if let Some(p) = property(&base, attr) {
             let shown = w.shown(func, "the attribute");
             let without_call = TextRange::new(func.range().end, call.end);
             let called_bare = w.text(without_call).chars().all(|c| "() \t".contains(c));
@@ -2341,7 +2342,7 @@ fn library_value_called(
                     } else {
                         ""
                     },
-                    classes_shown(p.shown)
+                    value_classes(&p, &base, callee)
                 ),
                 func.range(),
             );

@@ -11,6 +11,7 @@ use super::property_tables::{FITTED_ATTRIBUTES, PROPERTIES};
 pub struct Property {
     /// The owner's row of PROPERTIES, or the class of the fitted estimator.
     pub owner: &'static str,
+    pub attr: &'static str,
     /// An attribute scikit-learn's `fit` sets.
     pub fitted: bool,
     /// The value's qualified class, when it always has the same one.
@@ -62,8 +63,9 @@ fn fitted_attribute(e: &Estimator, attr: &str) -> Option<Property> {
     FITTED_ATTRIBUTES
         .iter()
         .find(|(class, name, _, _)| *class == e.class && *name == attr)
-        .map(|(owner, _, class, shown)| Property {
+        .map(|(owner, attr, class, shown)| Property {
             owner,
+            attr,
             fitted: true,
             class,
             shown,
@@ -79,8 +81,9 @@ pub fn property(v: &Val, attr: &str) -> Option<Property> {
     PROPERTIES
         .iter()
         .find(|(o, name, _, _)| *o == owner && *name == attr)
-        .map(|(owner, _, class, shown)| Property {
+        .map(|(owner, attr, class, shown)| Property {
             owner,
+            attr,
             fitted: false,
             class,
             shown,
@@ -135,9 +138,23 @@ impl Property {
     }
 }
 
+/// The classes `base.attr` may have, narrowed by what is known of the object and of the value
+/// (`df.columns` of known string columns: an Index; `df.index` the kernel saw: its class).
+pub fn value_classes(p: &Property, base: &Val, value: &Val) -> String {
+    let known = match (base, p.attr) {
+        (Val::Frame(f), "index") => f.index_class.as_deref(),
+        _ => None,
+    }
+    .or_else(|| not_callable(value));
+    match known.filter(|k| p.shown.contains(k)) {
+        Some(k) => format!("'{k}' object"),
+        None => classes_shown(p.shown),
+    }
+}
+
 /// "'numpy.ndarray' object", or "'Categorical' or 'numpy.ndarray' object" where the class
 /// depends on the object's dtype or index.
-pub fn classes_shown(shown: &[&str]) -> String {
+fn classes_shown(shown: &[&str]) -> String {
     let quoted: Vec<String> = shown.iter().map(|s| format!("'{s}'")).collect();
     format!("{} object", quoted.join(" or "))
 }
