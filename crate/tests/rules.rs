@@ -3727,3 +3727,92 @@ fn fitted_attributes_called_only_of_fitted_scikit_learn_models() {
         r#""model": {"type": "mylib.MyModel", "kind": "estimator", "R": {"fitted": true}}"#;
     silent(&run(&["import mylib"], "model.coef_()", custom));
 }
+
+// ---------- the notebook's own classes: constructors, methods, attributes
+
+const POINT: &str = "class Point:\n    def __init__(self, x, y):\n        self.x = x\n        self.y = y\n\n    def moved(self, dx):\n        return Point(self.x + dx, self.y)";
+
+#[test]
+fn notebook_classes_checked_only_when_built_the_plain_way() {
+    let t = "p = Point(1)";
+    fires(
+        &run(&[POINT], t, ""),
+        t,
+        "bad-arguments",
+        "Point(1)",
+        &["Point.__init__()", "'y'"],
+    );
+    // A base, a metaclass, a decorator or a hook may make instances or find attributes their
+    // own way.
+    for class in [
+        "class Point(dict):\n    def __init__(self, x, y):\n        self.x = x",
+        "class Point(metaclass=Meta):\n    def __init__(self, x, y):\n        self.x = x",
+        "@dataclass\nclass Point:\n    def __init__(self, x, y):\n        self.x = x",
+        "class Point:\n    def __new__(cls, *args):\n        return object.__new__(cls)\n\n    def __init__(self, x, y):\n        self.x = x",
+        "class Point:\n    def __init__(self, x, y):\n        self.x = x\n\n    def __getattr__(self, name):\n        return 0",
+        "class Point:\n    if flag:\n        def __init__(self, x, y):\n            self.x = x",
+    ] {
+        silent(&run(
+            &["Meta = type\nflag = True\nfrom dataclasses import dataclass", class],
+            "p = Point(1)\nq = Point(1, 2)\nq.z",
+            "",
+        ));
+    }
+    // Rebound since, or the kernel holds something else under the name.
+    silent(&run(&[POINT, "Point = make_point"], "p = Point(1)", ""));
+    let not_a_class = r#""Point": {"type": "function", "kind": "callable"}"#;
+    silent(&run(&[POINT], "p = Point(1)", not_a_class));
+}
+
+#[test]
+fn methods_of_notebook_instances_unless_rebound() {
+    let t = "p = Point(1, 2)\np.moved()";
+    fires(
+        &run(&[POINT], t, ""),
+        t,
+        "bad-arguments",
+        "p.moved()",
+        &["Point.moved()", "'dx'"],
+    );
+    // An instance attribute of that name hides the method; static and class methods bind no
+    // instance.
+    silent(&run(&[POINT, "def patch(o):\n    o.moved = print"], t, ""));
+    let statics = "class Tools:\n    @staticmethod\n    def scale(x):\n        return 2 * x\n\n    @classmethod\n    def build(cls):\n        return cls()";
+    silent(&run(&[statics], "t = Tools()\nt.scale(3)\nt.build()", ""));
+    // Not certainly an instance: made in a branch, or by a function.
+    silent(&run(
+        &[POINT, "ok = True\nother = None"],
+        "if ok:\n    p = Point(1, 2)\nelse:\n    p = other\np.moved()",
+        "",
+    ));
+}
+
+#[test]
+fn attributes_notebook_instances_lack_unless_stored_anywhere() {
+    let t = "p = Point(1, 2)\nprint(p.z)";
+    fires(
+        &run(&[POINT], t, ""),
+        t,
+        "missing-attribute",
+        "z",
+        &["'Point' object has no attribute 'z'"],
+    );
+    // Stored by any code of the notebook on any object, or by setattr, __dict__ or vars.
+    for elsewhere in [
+        "def tag(o):\n    o.z = 0",
+        "q = Point(0, 0)\nq.z = 1",
+        "def fill(o, **kw):\n    for k, v in kw.items():\n        setattr(o, k, v)",
+        "def fill(o, d):\n    o.__dict__.update(d)",
+        "def fill(o, d):\n    vars(o).update(d)",
+        "Point.z = 0",
+    ] {
+        silent(&run(&[POINT, elsewhere], t, ""));
+    }
+    // Set by a method (whether it ran or not), or a dunder every object has.
+    let later = "class Point:\n    def __init__(self, x, y):\n        self.x = x\n\n    def fit(self):\n        self.z = 1";
+    silent(&run(
+        &[later],
+        "p = Point(1, 2)\nprint(p.z)\nprint(p.__doc__)",
+        "",
+    ));
+}

@@ -7,6 +7,7 @@ pub mod eval;
 pub mod keras_build;
 pub mod matplotlib;
 pub mod mutation;
+pub mod notebook_classes;
 pub mod numpy;
 pub mod pandas;
 pub mod properties;

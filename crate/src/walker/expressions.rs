@@ -696,6 +696,9 @@ impl<'a> Walker<'a> {
         if let Some(class) = self.torch_class(func) {
             return Val::Torch(torch_layers::Layer::Net(class));
         }
+        if let Some(class) = self.notebook_class(func).filter(|c| c.plain()) {
+            return Val::Instance(class);
+        }
         if let Some(batch) = crate::semantics::torch_objects::next_batch(self, func, args) {
             return batch;
         }
