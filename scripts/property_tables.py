@@ -2,11 +2,13 @@
 scikit-learn, TensorFlow and Keras:
 
     .venv/bin/python scripts/property_tables.py > crate/src/semantics/property_tables.rs
+    cargo fmt
 
 - PROPERTIES: the public properties and data attributes of library classes (a DataFrame, a
-  Series, an Index, a numpy array, an eager TensorFlow tensor, a Keras model) whose value is
+  Series, an Index, a numpy array, a TensorFlow tensor, a Keras model) whose value is
   never callable: `df.shape()` raises TypeError: 'tuple' object is not callable. Each is read on
-  several instances of the class (other dtypes, indexes, built models or not): it is kept when
+  several instances of the class (other dtypes, indexes, built models or not, TensorFlow
+  variables with the tensors): it is kept when
   on every one it gives a value that calling raises "'T' object is not callable", with the T of
   each (one class, or several of one family: the arrays of `Series.values`, the Index classes of
   `df.index`). "array" holds those of a numpy array that pandas arrays and frames share, with the
@@ -165,7 +167,8 @@ def main() -> None:
     indexes = [pd.Index(["a", "b"]), pd.RangeIndex(3), pd.Index([1.5])]
     arrays = [np.zeros((2, 3)), np.array(["a"]), np.arange(3), np.array([[1, 2]]).T]
     array_likes = [*arrays, *frames, *series, *(s.values for s in series)]
-    tensors = [tf.constant([[1.0, 2.0]]), tf.constant([1, 2]), tf.ones((2, 2))]
+    # The kernel's TensorFlow tensors include variables.
+    tensors = [tf.constant([[1.0, 2.0]]), tf.constant([1, 2]), tf.ones((2, 2)), tf.Variable([1.0])]
     inp = keras.Input((3,))
     models = [
         keras.Sequential([keras.Input((3,)), keras.layers.Dense(2)]),
@@ -178,7 +181,7 @@ def main() -> None:
         ("Index", pd.Index, indexes),
         ("ndarray", np.ndarray, arrays),
         ("array", np.ndarray, array_likes),
-        ("EagerTensor", type(tensors[0]), tensors),
+        ("tf.Tensor", type(tensors[0]), tensors),
         ("keras.Model", keras.Model, models),
     ]
     rows = []

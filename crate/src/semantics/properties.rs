@@ -35,11 +35,12 @@ fn owner(v: &Val) -> Option<&'static str> {
         Val::Frame(f) if f.plain => "DataFrame",
         Val::Series(_) => "Series",
         Val::Strs { type_name, .. } if type_name == "Index" => "Index",
-        Val::Strs { type_name, .. } if type_name == "ndarray" => "ndarray",
+        // The values of an Index of strings are a pandas array under pandas 3.
+        Val::Strs { type_name, .. } if type_name == "ndarray" => "array",
         Val::Array(a) => match a.lib {
             ArrayLib::Numpy if a.maybe_not_ndarray => "array",
             ArrayLib::Numpy => "ndarray",
-            ArrayLib::Tensorflow => "EagerTensor",
+            ArrayLib::Tensorflow => "tf.Tensor",
             ArrayLib::Torch => "torch.Tensor",
         },
         Val::Tensor(_) => "torch.Tensor",
@@ -105,14 +106,8 @@ pub fn not_callable(v: &Val) -> Option<&'static str> {
         Val::Frame(f) if f.plain => "DataFrame",
         Val::Series(_) => "Series",
         Val::Strs { type_name, .. } if type_name == "Index" => "Index",
-        Val::Strs { type_name, .. } if type_name == "ndarray" => "numpy.ndarray",
-        Val::Array(a) => match a.lib {
-            ArrayLib::Numpy if a.maybe_not_ndarray => return None,
-            ArrayLib::Numpy => "numpy.ndarray",
-            ArrayLib::Tensorflow => "tensorflow.python.framework.ops.EagerTensor",
-            ArrayLib::Torch => "Tensor",
-        },
-        Val::Tensor(_) => "Tensor",
+        // Tensors may be of a subclass (a variable, a parameter), named by its own class.
+        Val::Array(a) if a.lib == ArrayLib::Numpy && !a.maybe_not_ndarray => "numpy.ndarray",
         Val::Typed(t) => PROPERTIES
             .iter()
             .chain(FITTED_ATTRIBUTES)
@@ -130,7 +125,7 @@ impl Property {
         }
         let owner = match self.owner {
             "ndarray" | "array" => "array",
-            "EagerTensor" | "torch.Tensor" => "tensor",
+            "tf.Tensor" | "torch.Tensor" => "tensor",
             "keras.Model" => "Keras model",
             o => o,
         };
