@@ -3816,3 +3816,22 @@ fn attributes_notebook_instances_lack_unless_stored_anywhere() {
         "",
     ));
 }
+
+#[test]
+fn instances_and_keras_models_called_only_when_certainly_not_callable() {
+    let plain = "class Box:\n    def __init__(self, v):\n        self.v = v";
+    let t = "b = Box(1)\nb(2)";
+    fires(
+        &run(&[plain], t, ""),
+        t,
+        "not-callable",
+        "b",
+        &["'Box' object is not callable"],
+    );
+    let callable = "class Box:\n    def __init__(self, v):\n        self.v = v\n\n    def __call__(self, x):\n        return x";
+    silent(&run(&[callable], t, ""));
+    silent(&run(&[plain, "Box.__call__ = lambda self, x: x"], t, ""));
+    // Methods of a Keras model built in the cell are called; its properties are not.
+    let t = "model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(1)])\nmodel.summary()\nn = model.count_params()\nw = model.get_weights()";
+    silent(&run(&["import keras"], t, ""));
+}

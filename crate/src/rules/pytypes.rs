@@ -2362,6 +2362,21 @@ fn library_value_called(
     if builtin_of(callee).is_some() {
         return None;
     }
+    if let Val::Instance(class) = callee {
+        // Python looks `__call__` up on the class.
+        if class.binds("__call__") || w.attribute_rewired("__call__") {
+            return None;
+        }
+        return Some(Diagnostic::error(
+            Rule::NotCallable,
+            format!(
+                "{} is an instance of the notebook's class {name}, which defines no __call__: TypeError: '{name}' object is not callable",
+                w.shown(func, "the callee"),
+                name = class.name
+            ),
+            func.range(),
+        ));
+    }
     let t = not_callable(callee)?;
     Some(Diagnostic::error(
         Rule::NotCallable,

@@ -674,6 +674,7 @@ impl<'a> Walker<'a> {
                 .or_else(|| {
                     crate::semantics::keras_build::array_result(self, &path, args, keywords)
                 })
+                .or_else(|| crate::semantics::keras_build::model_result(&path))
             {
                 return v;
             }
