@@ -3835,3 +3835,27 @@ fn instances_and_keras_models_called_only_when_certainly_not_callable() {
     let t = "model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(1)])\nmodel.summary()\nn = model.count_params()\nw = model.get_weights()";
     silent(&run(&["import keras"], t, ""));
 }
+
+#[test]
+fn instances_of_executed_cells_only_where_the_kernel_agrees() {
+    let made = "p = Point(1, 2)";
+    let t = "print(p.z)";
+    let point = r#""p": {"type": "__main__.Point", "kind": "object"}"#;
+    fires(
+        &run(&[POINT, made], t, point),
+        t,
+        "missing-attribute",
+        "z",
+        &["'Point' object has no attribute 'z'"],
+    );
+    let other = r#""p": {"type": "__main__.Vector", "kind": "object"}"#;
+    silent(&run(&[POINT, made], t, other));
+    // A function of the notebook may rebind it.
+    silent(&run(
+        &[POINT, made, "def reset():\n    global p\n    p = None"],
+        t,
+        "",
+    ));
+    // Made by a function, or by a class that is not plain.
+    silent(&run(&[POINT, "p = make(Point)"], t, ""));
+}

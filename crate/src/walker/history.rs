@@ -679,6 +679,9 @@ pub struct HistoryState {
     /// Classes defined at the top level (`class` statements without decorators), not rebound
     /// since.
     pub classes: BTreeMap<String, Rc<NotebookClass>>,
+    /// Names bound at the top level to an instance of one of the plain ones (`p = Point(1, 2)`),
+    /// not rebound since: the class as it was then.
+    pub instances: BTreeMap<String, Rc<NotebookClass>>,
     /// `nn.Module` subclasses defined at the top level, not rebound since.
     pub torch_classes: BTreeMap<String, Rc<crate::semantics::torch_classes::UserClass>>,
     /// Names bound at the top level to an instance of one of them (`model = Net()`), not rebound
@@ -735,6 +738,7 @@ impl Default for HistoryState {
             keras_star: BTreeMap::new(),
             global_names: BTreeSet::new(),
             classes: BTreeMap::new(),
+            instances: BTreeMap::new(),
             torch_classes: BTreeMap::new(),
             torch_instances: BTreeMap::new(),
             stored_attributes: BTreeSet::new(),
@@ -792,6 +796,14 @@ impl HistoryState {
                 let instance = match binding {
                     Binding::Followed(call) => self.torch_instance(call),
                     _ => None,
+                };
+                let plain_instance = match binding {
+                    Binding::Followed(call) => self.class_instance(call),
+                    _ => None,
+                };
+                match plain_instance {
+                    Some(class) => self.instances.insert(name.clone(), class),
+                    None => self.instances.remove(name),
                 };
                 self.torch_classes.remove(name);
                 match instance {
@@ -859,6 +871,7 @@ impl HistoryState {
                 }
                 Effect::StarImport(module) => {
                     self.classes.clear();
+                    self.instances.clear();
                     self.torch_classes.clear();
                     self.torch_instances.clear();
                     self.imports
@@ -883,6 +896,7 @@ impl HistoryState {
                 }
                 Effect::Reset => {
                     self.classes.clear();
+                    self.instances.clear();
                     self.torch_classes.clear();
                     self.torch_instances.clear();
                     self.imports.clear();
@@ -927,6 +941,17 @@ impl HistoryState {
 
     /// The class of the `nn.Module` instance a call gives: `Net(...)`, or `.to(device)` (and the
     /// other methods that return the module) of one.
+    /// The plain class of the notebook `call` makes an instance of (`Point(1, 2)`).
+    fn class_instance(&self, call: &Expr) -> Option<Rc<NotebookClass>> {
+        let Expr::Call { func, .. } = call else {
+            return None;
+        };
+        let Expr::Name { id, .. } = &**func else {
+            return None;
+        };
+        self.classes.get(id).filter(|c| c.plain()).cloned()
+    }
+
     fn torch_instance(
         &self,
         call: &Expr,

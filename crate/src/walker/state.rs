@@ -184,6 +184,23 @@ impl<'a> Walker<'a> {
                 );
             }
         }
+        // Instances of the notebook's plain classes an executed cell made, when the kernel agrees.
+        for (name, class) in &ctx.history.instances {
+            let summary = ctx.summaries.and_then(|d| d.objects.get(name));
+            let agrees = match summary {
+                Some(obj) => {
+                    obj.error.is_none()
+                        && crate::semantics::abstract_value::normalize_type(&obj.type_name)
+                            == format!("__main__.{}", class.name)
+                }
+                None => ctx.kernel_names.is_none_or(|names| names.contains(name)),
+            };
+            if agrees && !ctx.history.global_names.contains(name) {
+                walker
+                    .env
+                    .insert(name.clone(), Val::Instance(std::rc::Rc::clone(class)));
+            }
+        }
         walker.drops = ctx.history.drops.clone();
         walker.drops.retain(|name, _| !mentioned(name));
         walker
