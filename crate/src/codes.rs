@@ -174,7 +174,7 @@ rules! {
         running: "count = [5]\nlen(count)",
     }
     NotCallable = "not-callable", Error, "Python values" {
-        catches: "calls of values that are not callable: None, numbers, strings, lists, tuples, dicts",
+        catches: "calls of values that are not callable: None, numbers, strings, lists, tuples, dicts, frames, Series and arrays; properties of library objects and attributes scikit-learn's `fit` sets, called like methods (`df.shape()`, `df.columns()`, `s.values()`, `arr.T()`, `tensor.shape()`, `model.layers()`, `clf.coef_()`)",
         why: "only callables can be called: TypeError: 'int' object is not callable",
         crashing: "size = 3\nsize(2)",
         running: "size = len\nsize([2])",
@@ -204,13 +204,13 @@ rules! {
         running: "a, b, c = (1, 2, 3)",
     }
     MissingAttribute = "missing-attribute", Error, "Signatures and attributes" {
-        catches: "attributes the kernel could not find on the live object, or its type certainly lacks (`[].shape`, `'s'.append`, methods Keras removed, `df.append` and the others pandas 2 removed, DataFrame methods on a Series, what a plain numpy array lacks: `arr.append(x)`, `arr.head()`, prediction methods a scikit-learn estimator lacks: `predict_proba` of `LinearSVC` or `Ridge`, or of `SVC` without `probability=True`; names Python 3 removed from standard modules: `string.letters`, `sys.maxint`, `itertools.izip`)",
+        catches: "attributes the kernel could not find on the live object, or its type certainly lacks (`[].shape`, `'s'.append`, methods Keras removed, `df.append` and the others pandas 2 removed, DataFrame methods on a Series, what a plain numpy array lacks: `arr.append(x)`, `arr.head()`, prediction methods a scikit-learn estimator lacks: `predict_proba` of `LinearSVC` or `Ridge`, or of `SVC` without `probability=True`; names Python 3 removed from standard modules: `string.letters`, `sys.maxint`, `itertools.izip`; attributes an instance of a plain class of the notebook certainly lacks: nothing in the class binds or stores them, no code of the notebook stores them)",
         why: "reading an attribute the object lacks: AttributeError",
         crashing: "values = [1, 2]\nvalues.shape",
         running: "values = [1, 2]\nlen(values)",
     }
     BadArguments = "bad-arguments", Error, "Signatures and attributes" {
-        catches: "arguments that do not fit the signature the kernel reads off the live callable, a `def` of the notebook, or a known library function (a scikit-learn classifier or regressor fitted without `y`, a DataFrame keyword such as `by=` given to a Series method)",
+        catches: "arguments that do not fit the signature the kernel reads off the live callable, a `def` of the notebook (a plain class's `__init__`, a method of an instance of one), or a known library function (a scikit-learn classifier or regressor fitted without `y`, a DataFrame keyword such as `by=` given to a Series method)",
         why: "a call with too many, missing or unexpected arguments: TypeError",
         crashing: "def area(w, h):\n    return w * h\narea(2)",
         running: "def area(w, h):\n    return w * h\narea(2, 3)",

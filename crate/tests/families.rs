@@ -242,3 +242,13 @@ fn data_rules_on_kernel_summarised_objects() {
 fn values_earlier_cells_left() {
     family("cross_cell_values.json");
 }
+
+#[test]
+fn library_properties_and_fitted_attributes_called() {
+    family("library_properties_called.json");
+}
+
+#[test]
+fn notebook_classes_constructors_methods_and_attributes() {
+    family("notebook_classes.json");
+}

@@ -3769,3 +3769,219 @@ fn values_a_run_that_raised_may_have_left_are_unknown() {
     silent(&check(&[1], "x + 1"));
     silent(&check(&[1], "items[1]"));
 }
+
+// ---------- not-callable: properties of library objects called like methods
+
+#[test]
+fn library_properties_called_only_where_the_value_is_certain() {
+    let frame = "import pandas as pd\nimport numpy as np";
+    let t = "df = pd.DataFrame({'a': [1, 2], 'b': [3, 4]})\nn = df.shape()";
+    fires(
+        &run(&[frame], t, ""),
+        t,
+        "not-callable",
+        "df.shape",
+        &["'tuple' object is not callable", "drop the parentheses"],
+    );
+    // Callable attributes: the indexers take an axis (`df.iloc(axis=0)`), `plot` is an accessor
+    // one calls, `size()` and `dim()` of a torch tensor are methods.
+    silent(&run(
+        &[frame],
+        "df = pd.DataFrame({'a': [1, 2]})\nrows = df.iloc(0)[0]\nby_label = df.loc(axis=0)[0]\nax = df.plot()\nm = df.mean()",
+        "",
+    ));
+    let torch = r#""t": {"type": "torch.Tensor", "kind": "tensor", "S": {"shape": [2, 3]}, "R": {"dtype": "torch.float32"}}"#;
+    silent(&run(&["import torch"], "n = t.size()\nd = t.dim()", torch));
+    let t = "s = t.shape()";
+    fires(
+        &run(&["import torch"], t, torch),
+        t,
+        "not-callable",
+        "t.shape",
+        &["'torch.Size'"],
+    );
+    // A subclass of DataFrame may define its own attributes; an object of unknown type, anything.
+    let geo = r#""gdf": {"type": "geopandas.geodataframe.GeoDataFrame", "kind": "dataframe", "S": {"shape": [3, 2]}, "R": {"columns": ["a", "geometry"]}}"#;
+    silent(&run(&["import geopandas"], "gdf.area()\ngdf.shape()", geo));
+    silent(&run(&["x = load()"], "x.shape()\nx.values()", ""));
+    // The values of a Series may be a pandas array: of what it may be, only what every array
+    // shares (its shape) is certain.
+    silent(&run(
+        &[frame],
+        "df = pd.DataFrame({'a': [1, 2]})\nv = df['a'].values\nw = v.T()",
+        "",
+    ));
+    // A name rebound in a branch is no longer certainly the array.
+    silent(&run(
+        &[frame],
+        "df = pd.DataFrame({'a': [1, 2]})\nv = df.values\nif len(df) > 5:\n    v = np.mean\nv()",
+        "",
+    ));
+}
+
+#[test]
+fn fitted_attributes_called_only_of_fitted_scikit_learn_models() {
+    let imports = "from sklearn.linear_model import LogisticRegression";
+    let t = "clf = LogisticRegression().fit([[0], [1]], [0, 1])\nw = clf.coef_()";
+    fires(
+        &run(&[imports], t, ""),
+        t,
+        "not-callable",
+        "clf.coef_",
+        &["'numpy.ndarray'", "learns in fit"],
+    );
+    // Before fit the attribute is missing (another crash, another rule); a fitted attribute
+    // whose class depends on the targets (`intercept_`) or that is an estimator is left out.
+    let d = run(
+        &[imports],
+        "clf = LogisticRegression()\nw = clf.coef_()",
+        "",
+    );
+    assert!(d.iter().all(|d| d.code != "not-callable"), "{d:#?}");
+    silent(&run(
+        &["from sklearn.linear_model import LinearRegression"],
+        "reg = LinearRegression().fit([[0], [1]], [0.0, 1.0])\nb = reg.intercept_()",
+        "",
+    ));
+    // A user's subclass is not scikit-learn's class.
+    let custom =
+        r#""model": {"type": "mylib.MyModel", "kind": "estimator", "R": {"fitted": true}}"#;
+    silent(&run(&["import mylib"], "model.coef_()", custom));
+}
+
+// ---------- the notebook's own classes: constructors, methods, attributes
+
+const POINT: &str = "class Point:\n    def __init__(self, x, y):\n        self.x = x\n        self.y = y\n\n    def moved(self, dx):\n        return Point(self.x + dx, self.y)";
+
+#[test]
+fn notebook_classes_checked_only_when_built_the_plain_way() {
+    let t = "p = Point(1)";
+    fires(
+        &run(&[POINT], t, ""),
+        t,
+        "bad-arguments",
+        "Point(1)",
+        &["Point.__init__()", "'y'"],
+    );
+    // A base, a metaclass, a decorator or a hook may make instances or find attributes their
+    // own way.
+    for class in [
+        "class Point(dict):\n    def __init__(self, x, y):\n        self.x = x",
+        "class Point(metaclass=Meta):\n    def __init__(self, x, y):\n        self.x = x",
+        "@dataclass\nclass Point:\n    def __init__(self, x, y):\n        self.x = x",
+        "class Point:\n    def __new__(cls, *args):\n        return object.__new__(cls)\n\n    def __init__(self, x, y):\n        self.x = x",
+        "class Point:\n    def __init__(self, x, y):\n        self.x = x\n\n    def __getattr__(self, name):\n        return 0",
+        "class Point:\n    if flag:\n        def __init__(self, x, y):\n            self.x = x",
+    ] {
+        silent(&run(
+            &["Meta = type\nflag = True\nfrom dataclasses import dataclass", class],
+            "p = Point(1)\nq = Point(1, 2)\nq.z",
+            "",
+        ));
+    }
+    // Rebound since, or the kernel holds something else under the name.
+    silent(&run(&[POINT, "Point = make_point"], "p = Point(1)", ""));
+    let not_a_class = r#""Point": {"type": "function", "kind": "callable"}"#;
+    silent(&run(&[POINT], "p = Point(1)", not_a_class));
+}
+
+#[test]
+fn methods_of_notebook_instances_unless_rebound() {
+    let t = "p = Point(1, 2)\np.moved()";
+    fires(
+        &run(&[POINT], t, ""),
+        t,
+        "bad-arguments",
+        "p.moved()",
+        &["Point.moved()", "'dx'"],
+    );
+    // An instance attribute of that name hides the method; static and class methods bind no
+    // instance.
+    silent(&run(&[POINT, "def patch(o):\n    o.moved = print"], t, ""));
+    let statics = "class Tools:\n    @staticmethod\n    def scale(x):\n        return 2 * x\n\n    @classmethod\n    def build(cls):\n        return cls()";
+    silent(&run(&[statics], "t = Tools()\nt.scale(3)\nt.build()", ""));
+    // Not certainly an instance: made in a branch, or by a function.
+    silent(&run(
+        &[POINT, "ok = True\nother = None"],
+        "if ok:\n    p = Point(1, 2)\nelse:\n    p = other\np.moved()",
+        "",
+    ));
+}
+
+#[test]
+fn attributes_notebook_instances_lack_unless_stored_anywhere() {
+    let t = "p = Point(1, 2)\nprint(p.z)";
+    fires(
+        &run(&[POINT], t, ""),
+        t,
+        "missing-attribute",
+        "z",
+        &["'Point' object has no attribute 'z'"],
+    );
+    // Stored by any code of the notebook on any object, or by setattr, __dict__ or vars.
+    for elsewhere in [
+        "def tag(o):\n    o.z = 0",
+        "q = Point(0, 0)\nq.z = 1",
+        "def fill(o, **kw):\n    for k, v in kw.items():\n        setattr(o, k, v)",
+        "def fill(o, d):\n    o.__dict__.update(d)",
+        "def fill(o, d):\n    vars(o).update(d)",
+        "Point.z = 0",
+    ] {
+        silent(&run(&[POINT, elsewhere], t, ""));
+    }
+    // Set by a method (whether it ran or not), or a dunder every object has.
+    let later = "class Point:\n    def __init__(self, x, y):\n        self.x = x\n\n    def fit(self):\n        self.z = 1";
+    silent(&run(
+        &[later],
+        "p = Point(1, 2)\nprint(p.z)\nprint(p.__doc__)",
+        "",
+    ));
+}
+
+#[test]
+fn instances_and_keras_models_called_only_when_certainly_not_callable() {
+    let plain = "class Box:\n    def __init__(self, v):\n        self.v = v";
+    let t = "b = Box(1)\nb(2)";
+    fires(
+        &run(&[plain], t, ""),
+        t,
+        "not-callable",
+        "b",
+        &["'Box' object is not callable"],
+    );
+    let callable = "class Box:\n    def __init__(self, v):\n        self.v = v\n\n    def __call__(self, x):\n        return x";
+    silent(&run(&[callable], t, ""));
+    silent(&run(&[plain, "Box.__call__ = lambda self, x: x"], t, ""));
+    // Methods of a Keras model built in the cell are called; its properties are not.
+    let t = "model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(1)])\nmodel.summary()\nn = model.count_params()\nw = model.get_weights()";
+    silent(&run(&["import keras"], t, ""));
+}
+
+#[test]
+fn instances_of_executed_cells_only_where_the_kernel_agrees() {
+    let made = "p = Point(1, 2)";
+    let t = "print(p.z)";
+    let point = r#""p": {"type": "__main__.Point", "kind": "object"}"#;
+    fires(
+        &run(&[POINT, made], t, point),
+        t,
+        "missing-attribute",
+        "z",
+        &["'Point' object has no attribute 'z'"],
+    );
+    let other = r#""p": {"type": "__main__.Vector", "kind": "object"}"#;
+    silent(&run(&[POINT, made], t, other));
+    // A function of the notebook that may have rebound it may have run.
+    silent(&run(
+        &[
+            POINT,
+            made,
+            "def reset():\n    global p\n    p = None",
+            "if flag:\n    reset()",
+        ],
+        t,
+        "",
+    ));
+    // Made by a function, or by a class that is not plain.
+    silent(&run(&[POINT, "p = make(Point)"], t, ""));
+}

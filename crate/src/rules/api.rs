@@ -10,12 +10,13 @@
 //!   signature the kernel reads off the live callable, the notebook's own `def`, or a table of
 //!   library functions whose signatures are keyword-only in current releases.
 
+use crate::semantics::properties::is_keras_model;
 use crate::semantics::python::user_call_problem;
 use serde_json::Value;
 
 use crate::codes::Rule;
 use crate::diagnostic::{Diagnostic, Edit, Fix};
-use crate::ir::{Expr, Literal, Params, TextRange};
+use crate::ir::{Expr, Keyword, Literal, Params, TextRange};
 use crate::summary::{parameters, tuple_text, Category, ObjectSummary, ParameterKind};
 
 use crate::ir_scan::unpacks;
@@ -246,12 +247,47 @@ fn keras3_method(attr: &str) -> Option<Sig> {
     }
 }
 
-fn is_keras_model(t: &str) -> bool {
-    t.starts_with("keras.")
-        && matches!(
-            t.rsplit('.').next(),
-            Some("Sequential" | "Functional" | "Model")
-        )
+/// `A(...)` of a plain class of the notebook, or `a.m(...)` of an instance of one, given
+/// arguments the method does not take (`self` bound to the instance): why, in CPython's words.
+fn notebook_class_call(
+    w: &Walker,
+    func: &Expr,
+    args: &[Expr],
+    keywords: &[Keyword],
+) -> Option<String> {
+    // The instance takes the method's first parameter.
+    let with_self: Vec<Expr> = std::iter::once(func.clone())
+        .chain(args.iter().cloned())
+        .collect();
+    match func {
+        Expr::Name { .. } => {
+            let class = w.notebook_class(func).filter(|c| c.plain())?;
+            if let Some(p) = class.method("__init__") {
+                return user_call_problem(
+                    &format!("{}.__init__", class.name),
+                    p,
+                    &with_self,
+                    keywords,
+                );
+            }
+            // `object.__init__` takes nothing.
+            let given = !args.is_empty() || !keywords.is_empty();
+            (given && !class.binds("__init__"))
+                .then(|| format!("{}() takes no arguments", class.name))
+        }
+        Expr::Attribute { value, attr, .. } => {
+            let Val::Instance(class) = w.eval(value) else {
+                return None;
+            };
+            // An attribute stored on the instance would hide the method.
+            if w.attribute_rewired(attr) || class.stored().contains(attr) {
+                return None;
+            }
+            let p = class.method(attr)?;
+            user_call_problem(&format!("{}.{attr}", class.name), p, &with_self, keywords)
+        }
+        _ => None,
+    }
 }
 
 /// Attributes a type certainly lacks, with a hint.
@@ -349,6 +385,31 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                             attr_range,
                         ));
                     }
+                }
+                Val::Instance(class) if !class.may_have(attr) && !w.attribute_rewired(attr) => {
+                    let attributes: Vec<String> = class
+                        .attributes()
+                        .into_iter()
+                        .filter(|a| !a.starts_with("__"))
+                        .collect();
+                    let known = if attributes.is_empty() {
+                        format!("the class {} defines no attribute", class.name)
+                    } else {
+                        format!("its attributes: {}", super::list_preview(&attributes, 8))
+                    };
+                    let hint = super::suggest(attr, attributes.iter().map(String::as_str))
+                        .map(|s| format!("; did you mean '{s}'?"))
+                        .unwrap_or_default();
+                    out.push(Diagnostic::error(
+                        Rule::MissingAttribute,
+                        format!(
+                            "'{}' object has no attribute '{attr}' ({} is an instance of the notebook's class {}, {known}{hint}): AttributeError",
+                            class.name,
+                            w.shown(value, "the object"),
+                            class.name
+                        ),
+                        attr_range,
+                    ));
                 }
                 Val::Module(Some(m)) if m == "datetime" => {
                     if let Some((_, class)) = DATETIME_CLASS_ONLY.iter().find(|(a, _)| a == attr) {
@@ -461,6 +522,14 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                     }
                     return;
                 }
+            }
+            if let Some(msg) = notebook_class_call(w, func, args, keywords) {
+                out.push(Diagnostic::error(
+                    Rule::BadArguments,
+                    format!("{msg}: TypeError"),
+                    *range,
+                ));
+                return;
             }
             // A callable the kernel read the signature of.
             let summary = func.dotted_path().and_then(|path| kernel_summary(w, &path));

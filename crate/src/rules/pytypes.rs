@@ -52,6 +52,7 @@ use crate::semantics::python::{
 use crate::summary::tuple_text;
 
 use crate::semantics::abstract_value::{not_a_float, not_an_int, ArrayLib, DictKey, Val};
+use crate::semantics::properties::{not_callable, property, value_classes};
 use crate::walker::state::Walker;
 
 /// The rules on one expression the walker will certainly evaluate.
@@ -96,6 +97,10 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
             ..
         } => {
             let callee = w.eval(func);
+            if let Some(d) = library_value_called(w, func, &callee, *range) {
+                out.push(d);
+                return;
+            }
             if let Some(t) = builtin_of(&callee) {
                 out.push(Diagnostic::error(
                     Rule::NotCallable,
@@ -2313,6 +2318,77 @@ fn augmented_error(op: &str, a: Builtin, b: Builtin) -> Option<String> {
 }
 
 /// A fix wrapping `e` in `str(...)`.
+/// `df.dtypes()`, `s.values()`, `est.coef_()`: a property of a library object (or an attribute
+/// `fit` set) called like a method; `v = df.values; v()`: a library object called.
+fn library_value_called(
+    w: &Walker,
+    func: &Expr,
+    callee: &Val,
+    call: TextRange,
+) -> Option<Diagnostic> {
+    if let Expr::Attribute { value, attr, .. } = func {
+        let base = w.eval(value);
+        if let Some(p) = property(&base, attr) {
+            let shown = w.shown(func, "the attribute");
+            let without_call = TextRange::new(func.range().end, call.end);
+            let called_bare = w.text(without_call).chars().all(|c| "() \t".contains(c));
+            let mut d = Diagnostic::error(
+                Rule::NotCallable,
+                format!(
+                    "{shown} is {}, not a method{}: TypeError: {} is not callable",
+                    p.described(),
+                    if called_bare {
+                        " (drop the parentheses)"
+                    } else {
+                        ""
+                    },
+                    value_classes(&p, &base, callee)
+                ),
+                func.range(),
+            );
+            if called_bare {
+                d = d.with_fix(Fix {
+                    message: format!("Read {shown} without calling it"),
+                    edits: vec![Edit {
+                        range: without_call,
+                        content: String::new(),
+                    }],
+                    run_cells: vec![],
+                });
+            }
+            return Some(d);
+        }
+    }
+    if builtin_of(callee).is_some() {
+        return None;
+    }
+    if let Val::Instance(class) = callee {
+        // Python looks `__call__` up on the class.
+        if class.binds("__call__") || w.attribute_rewired("__call__") {
+            return None;
+        }
+        return Some(Diagnostic::error(
+            Rule::NotCallable,
+            format!(
+                "{} is an instance of the notebook's class {name}, which defines no __call__: TypeError: '{name}' object is not callable",
+                w.shown(func, "the callee"),
+                name = class.name
+            ),
+            func.range(),
+        ));
+    }
+    let t = not_callable(callee)?;
+    Some(Diagnostic::error(
+        Rule::NotCallable,
+        format!(
+            "{} is {} {t} object, not a function: TypeError: '{t}' object is not callable",
+            w.shown(func, "the callee"),
+            article(&t.to_ascii_lowercase())
+        ),
+        func.range(),
+    ))
+}
+
 fn wrap_in_str(w: &Walker, e: &Expr) -> Fix {
     let text = w.text(e.range());
     Fix {

@@ -73,6 +73,9 @@ pub enum Val {
         sample: Vec<super::torch_layers::Shape>,
         len: i64,
     },
+    /// An instance of a plain class of the notebook (`notebook_classes`), made in this cell or
+    /// bound to a global by an executed one.
+    Instance(std::rc::Rc<super::notebook_classes::NotebookClass>),
     /// A torch DataLoader: the shapes of a batch's tensors (the batch axis unknown), and whether
     /// it certainly yields a batch.
     Loader {

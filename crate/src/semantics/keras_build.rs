@@ -290,6 +290,16 @@ pub fn array_result(w: &dyn Eval, path: &str, args: &[Expr], keywords: &[Keyword
     }
 }
 
+/// A Keras model a constructor of the cell makes (`keras.Sequential([...])`), known by its class
+/// only; named outside `keras.src` since the Keras version is not known.
+pub fn model_result(path: &str) -> Option<Val> {
+    match keras_api(path)? {
+        "Sequential" | "models.Sequential" => Some(Val::Typed("keras.models.Sequential".into())),
+        "Model" | "models.Model" => Some(Val::Typed("keras.models.Model".into())),
+        _ => None,
+    }
+}
+
 /// Where Keras's API lives.
 const KERAS_PACKAGES: [&str; 4] = [
     "tensorflow.keras",

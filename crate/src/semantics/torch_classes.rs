@@ -481,6 +481,7 @@ fn stores_in(stmts: &[Stmt], skip: Option<&str>, out: &mut BTreeSet<String>) {
                 }
                 continue;
             }
+            Stmt::FunctionDef { body, .. } => stores_in(body, skip, out),
             _ => {}
         }
         s.for_each_block(|b| stores_in(b, skip, out));
@@ -591,9 +592,20 @@ fn stored_targets(stmts: &[Stmt], out: &mut BTreeSet<String>) {
     }
 }
 
-/// Does the code rewire modules in ways not seen as attribute stores: `setattr`, `add_module`,
-/// `register_module`, forward hooks, `__dict__`?
+/// Does the code rewire modules (or other objects) in ways not seen as attribute stores:
+/// `setattr`, `add_module`, `register_module`, forward hooks, `__dict__`, `vars`? Function
+/// and class bodies included (a call may run them).
 pub fn rewires_modules(stmts: &[Stmt]) -> bool {
+    fn in_bodies(stmts: &[Stmt], found: &mut bool) {
+        for s in stmts {
+            match s {
+                Stmt::FunctionDef { body, .. } | Stmt::ClassDef { body, .. } => {
+                    *found |= rewires_modules(body)
+                }
+                _ => s.for_each_block(|b| in_bodies(b, found)),
+            }
+        }
+    }
     let mut found = false;
     crate::ir_scan::for_each_expr(stmts, &mut |e| {
         let name = match e {
@@ -604,6 +616,8 @@ pub fn rewires_modules(stmts: &[Stmt]) -> bool {
         found |= matches!(
             name,
             "setattr"
+                | "__setattr__"
+                | "vars"
                 | "add_module"
                 | "register_module"
                 | "register_forward_hook"
@@ -614,5 +628,6 @@ pub fn rewires_modules(stmts: &[Stmt]) -> bool {
                 | "__class__"
         );
     });
+    in_bodies(stmts, &mut found);
     found
 }

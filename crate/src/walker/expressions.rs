@@ -450,6 +450,14 @@ impl<'a> Walker<'a> {
 
     /// The value of attribute `attr` of an object of value `base`.
     pub(super) fn attribute_value(&self, base: &Val, attr: &str) -> Val {
+        match self.followed_attribute(base, attr) {
+            Val::Unknown => crate::semantics::properties::property_value(base, attr),
+            v => v,
+        }
+    }
+
+    /// What is known of `base.attr` beyond the class of a property's value.
+    fn followed_attribute(&self, base: &Val, attr: &str) -> Val {
         match (base, attr) {
             (Val::Module(Some(p)), _) | (Val::Lib(p), _) => Val::Lib(format!("{p}.{attr}")),
             (Val::Frame(f), "values") => match (f.n_rows, f.n_columns()) {
@@ -666,6 +674,7 @@ impl<'a> Walker<'a> {
                 .or_else(|| {
                     crate::semantics::keras_build::array_result(self, &path, args, keywords)
                 })
+                .or_else(|| crate::semantics::keras_build::model_result(&path))
             {
                 return v;
             }
@@ -687,6 +696,9 @@ impl<'a> Walker<'a> {
         }
         if let Some(class) = self.torch_class(func) {
             return Val::Torch(torch_layers::Layer::Net(class));
+        }
+        if let Some(class) = self.notebook_class(func).filter(|c| c.plain()) {
+            return Val::Instance(class);
         }
         if let Some(batch) = crate::semantics::torch_objects::next_batch(self, func, args) {
             return batch;

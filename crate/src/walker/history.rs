@@ -19,6 +19,7 @@ use super::state::{bound_names, import_bindings};
 use crate::ir_scan::{mentioned_names, mutated_names, str_list, target_names, unrolled_loop};
 use crate::semantics::abstract_value::Val;
 use crate::semantics::keras_build::{self, Built, FunctionCode, KerasGlobals, ModelEffect};
+use crate::semantics::notebook_classes::NotebookClass;
 
 /// A function defined at the top level of a cell: what following a call into it needs.
 #[derive(Debug)]
@@ -30,15 +31,6 @@ pub struct UserFunction {
     pub source: Rc<str>,
     /// The `def` statement's range in `source`.
     pub range: TextRange,
-}
-
-/// A class statement of an executed cell.
-#[derive(Debug)]
-pub struct ClassSource {
-    pub bases: Vec<Expr>,
-    pub body: Vec<Stmt>,
-    /// The source of the cell that defines it (the body's ranges index into it).
-    pub source: Rc<str>,
 }
 
 /// What one top-level statement does to a global name, in execution order.
@@ -69,7 +61,7 @@ pub enum Binding {
     Followed(Box<Expr>),
     /// `class name(bases): body` without decorators at the top level (the class is read against
     /// the imports as they are when it runs: `torch_classes::user_class`).
-    Class(Rc<ClassSource>),
+    Class(Rc<NotebookClass>),
     /// Anything else binds it to a value the history does not track.
     Other,
 }
@@ -287,7 +279,8 @@ fn read_statement(
         } if decorators.is_empty() => {
             bindings.push(Effect::Bind(
                 name.clone(),
-                Binding::Class(Rc::new(ClassSource {
+                Binding::Class(Rc::new(NotebookClass {
+                    name: name.clone(),
                     bases: bases.clone(),
                     body: body.clone(),
                     source: Rc::clone(shared_source),
@@ -683,6 +676,12 @@ pub struct HistoryState {
     pub keras_star: BTreeMap<String, String>,
     /// Names some function of the notebook declares `global`: a call may rebind them.
     pub global_names: BTreeSet<String>,
+    /// Classes defined at the top level (`class` statements without decorators), not rebound
+    /// since.
+    pub classes: BTreeMap<String, Rc<NotebookClass>>,
+    /// Names bound at the top level to an instance of one of the plain ones (`p = Point(1, 2)`),
+    /// not rebound since: the class as it was then.
+    pub instances: BTreeMap<String, Rc<NotebookClass>>,
     /// `nn.Module` subclasses defined at the top level, not rebound since.
     pub torch_classes: BTreeMap<String, Rc<crate::semantics::torch_classes::UserClass>>,
     /// Names bound at the top level to an instance of one of them (`model = Net()`), not rebound
@@ -741,6 +740,8 @@ impl Default for HistoryState {
             keras: BTreeMap::new(),
             keras_star: BTreeMap::new(),
             global_names: BTreeSet::new(),
+            classes: BTreeMap::new(),
+            instances: BTreeMap::new(),
             torch_classes: BTreeMap::new(),
             torch_instances: BTreeMap::new(),
             stored_attributes: BTreeSet::new(),
@@ -814,6 +815,7 @@ impl HistoryState {
                 self.drops.remove(name);
                 self.imports.remove(name);
                 self.functions.remove(name);
+                self.classes.remove(name);
                 self.forget_value(name);
                 self.csv_frames.remove(name);
                 self.csv_columns.remove(name);
@@ -835,12 +837,21 @@ impl HistoryState {
                     Binding::Followed(call) => self.torch_instance(call),
                     _ => None,
                 };
+                let plain_instance = match binding {
+                    Binding::Followed(call) => self.class_instance(call),
+                    _ => None,
+                };
+                match plain_instance {
+                    Some(class) => self.instances.insert(name.clone(), class),
+                    None => self.instances.remove(name),
+                };
                 self.torch_classes.remove(name);
                 match instance {
                     Some(class) => self.torch_instances.insert(name.clone(), class),
                     None => self.torch_instances.remove(name),
                 };
                 if let Binding::Class(c) = binding {
+                    self.classes.insert(name.clone(), Rc::clone(c));
                     let resolve = |e: &Expr| {
                         let path: Vec<String> =
                             e.dotted_path()?.iter().map(|s| s.to_string()).collect();
@@ -899,6 +910,8 @@ impl HistoryState {
                         .push(spec.clone());
                 }
                 Effect::StarImport(module) => {
+                    self.classes.clear();
+                    self.instances.clear();
                     self.torch_classes.clear();
                     self.torch_instances.clear();
                     self.imports
@@ -922,6 +935,8 @@ impl HistoryState {
                     }
                 }
                 Effect::Reset => {
+                    self.classes.clear();
+                    self.instances.clear();
                     self.torch_classes.clear();
                     self.torch_instances.clear();
                     self.imports.clear();
@@ -966,6 +981,17 @@ impl HistoryState {
 
     /// The class of the `nn.Module` instance a call gives: `Net(...)`, or `.to(device)` (and the
     /// other methods that return the module) of one.
+    /// The plain class of the notebook `call` makes an instance of (`Point(1, 2)`).
+    fn class_instance(&self, call: &Expr) -> Option<Rc<NotebookClass>> {
+        let Expr::Call { func, .. } = call else {
+            return None;
+        };
+        let Expr::Name { id, .. } = &**func else {
+            return None;
+        };
+        self.classes.get(id).filter(|c| c.plain()).cloned()
+    }
+
     fn torch_instance(
         &self,
         call: &Expr,

@@ -22,6 +22,7 @@ use crate::semantics::abstract_value::{
     from_summary, ArrayLib, ArrayVal, Estimator, Frame, SeriesVal, Val,
 };
 use crate::semantics::eval::Eval;
+use crate::semantics::notebook_classes::NotebookClass;
 use crate::semantics::{torch_classes, torch_layers};
 
 pub struct Walker<'a> {
@@ -39,6 +40,8 @@ pub struct Walker<'a> {
     pub defined_here: BTreeMap<String, &'a Stmt>,
     /// `nn.Module` classes the target cell defined so far at its top level, not rebound since.
     pub(super) torch_classes_here: BTreeMap<String, std::rc::Rc<torch_classes::UserClass>>,
+    /// Classes the target cell defined so far at its top level, not rebound since.
+    pub(super) classes_here: BTreeMap<String, std::rc::Rc<NotebookClass>>,
     /// A statement ran that may have rebound any name (`%run`, `exec`).
     pub rebound_all: bool,
     /// Labels executed cells (or this one) dropped in place from the object a name holds, the
@@ -184,6 +187,23 @@ impl<'a> Walker<'a> {
                 );
             }
         }
+        // Instances of the notebook's plain classes an executed cell made, when the kernel agrees.
+        for (name, class) in &ctx.history.instances {
+            let summary = ctx.summaries.and_then(|d| d.objects.get(name));
+            let agrees = match summary {
+                Some(obj) => {
+                    obj.error.is_none()
+                        && crate::semantics::abstract_value::normalize_type(&obj.type_name)
+                            == format!("__main__.{}", class.name)
+                }
+                None => ctx.kernel_names.is_none_or(|names| names.contains(name)),
+            };
+            if agrees && !ctx.history.global_names.contains(name) {
+                walker
+                    .env
+                    .insert(name.clone(), Val::Instance(std::rc::Rc::clone(class)));
+            }
+        }
         walker.drops = ctx.history.drops.clone();
         walker.drops.retain(|name, _| !mentioned(name));
         walker
@@ -208,6 +228,7 @@ impl<'a> Walker<'a> {
             index_unnamed: ctx.history.index_unnamed,
             defined_here: BTreeMap::new(),
             torch_classes_here: BTreeMap::new(),
+            classes_here: BTreeMap::new(),
             rebound_all: false,
             shadowed: Vec::new(),
             calls: Vec::new(),
@@ -311,6 +332,28 @@ impl<'a> Walker<'a> {
             range: f.range,
             result: None,
         })
+    }
+
+    /// The notebook's class `func` names, when a `class` statement of this cell or of an
+    /// executed one defined it and the name is not rebound since (the kernel, when it summarized
+    /// the name, saw a class).
+    pub fn notebook_class(&self, func: &Expr) -> Option<std::rc::Rc<NotebookClass>> {
+        let Expr::Name { id, .. } = func else {
+            return None;
+        };
+        if let Some(class) = self.classes_here.get(id) {
+            return Some(std::rc::Rc::clone(class));
+        }
+        if self.bound_here.contains(id) || self.rebound_all {
+            return None;
+        }
+        let class = self.ctx.history.classes.get(id)?;
+        if let Some(obj) = self.ctx.summaries.and_then(|d| d.objects.get(id)) {
+            if obj.error.is_some() || obj.kind != "class" {
+                return None;
+            }
+        }
+        Some(std::rc::Rc::clone(class))
     }
 
     /// The notebook's `nn.Module` class `func` names, when an executed cell defined it, the name is

@@ -9,6 +9,7 @@ use crate::diagnostic::Diagnostic;
 use crate::ir::{Expr, Stmt, Target};
 
 use crate::semantics::abstract_value::{join, DictKey, Frame, Val};
+use crate::semantics::notebook_classes::NotebookClass;
 use crate::semantics::torch_classes;
 
 use super::state::{bound_names, import_bindings, only_column_changed, Walker, MAX_PASSES};
@@ -31,6 +32,7 @@ impl<'a> Walker<'a> {
         all.extend(bound.iter().cloned());
         self.torch_classes_here
             .retain(|name, _| !bound.contains(name));
+        self.classes_here.retain(|name, _| !bound.contains(name));
         for n in all {
             // A torch module the block only trains or evaluates keeps its layers.
             let keep = !bound.contains(&n)
@@ -74,12 +76,16 @@ impl<'a> Walker<'a> {
         }
         self.returns.clear();
         // A function defined in this cell stays known until the name is bound again.
-        if !self.defined_here.is_empty() || !self.torch_classes_here.is_empty() {
+        if !self.defined_here.is_empty()
+            || !self.torch_classes_here.is_empty()
+            || !self.classes_here.is_empty()
+        {
             let mut bound = BTreeSet::new();
             bound_names(std::slice::from_ref(stmt), self.ctx.facts, &mut bound);
             self.defined_here.retain(|name, _| !bound.contains(name));
             self.torch_classes_here
                 .retain(|name, _| !bound.contains(name));
+            self.classes_here.retain(|name, _| !bound.contains(name));
         }
         self.global_writes.clear();
         self.stmt_effects(stmt);
@@ -116,6 +122,7 @@ impl<'a> Walker<'a> {
             self.forget_everywhere(super::state::Forget::Everything);
             self.defined_here.clear();
             self.torch_classes_here.clear();
+            self.classes_here.clear();
             self.rebound_all = true;
         }
     }
@@ -259,6 +266,15 @@ impl<'a> Walker<'a> {
                 } = stmt
                 {
                     if decorators.is_empty() && self.calls.is_empty() {
+                        self.classes_here.insert(
+                            name.clone(),
+                            std::rc::Rc::new(NotebookClass {
+                                name: name.clone(),
+                                bases: bases.clone(),
+                                body: body.clone(),
+                                source: std::rc::Rc::from(self.ctx.source),
+                            }),
+                        );
                         let resolve = |e: &Expr| self.lib_path(e);
                         if let Some(class) = torch_classes::user_class(
                             name,
@@ -586,6 +602,7 @@ impl<'a> Walker<'a> {
             self.torch_classes_here.clone(),
             self.drops.clone(),
             self.out.len(),
+            self.classes_here.clone(),
         );
         let speculating = std::mem::replace(&mut self.speculating, true);
         let mut after: Vec<std::collections::BTreeMap<String, Val>> = Vec::new();
@@ -602,6 +619,7 @@ impl<'a> Walker<'a> {
             self.bound_here = saved.1.clone();
             self.defined_here = saved.2.clone();
             self.torch_classes_here = saved.3.clone();
+            self.classes_here = saved.6.clone();
             self.drops = saved.4.clone();
             self.out.truncate(saved.5);
         }
