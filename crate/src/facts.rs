@@ -593,7 +593,7 @@ impl Walker {
             }
             Stmt::Delete { targets, .. } => targets.iter().for_each(|t| self.delete_target(t)),
             // Already taken into account by `ScopeNames`.
-            Stmt::Global { .. } | Stmt::Nonlocal { .. } => {}
+            Stmt::Global { .. } | Stmt::Nonlocal { .. } | Stmt::Pass { .. } => {}
             Stmt::Other { exprs, .. } => exprs.iter().for_each(|e| self.expr(e)),
             // Not analysed: it may bind any name it mentions, and its reads are not followed.
             Stmt::TooDeep { names, range } => self.conditionally(|walker| {

@@ -418,8 +418,12 @@ pub enum Stmt {
         names: Vec<String>,
         range: TextRange,
     },
-    /// `return`, `raise`, `assert`, `pass`, `break`, `continue`: only the
-    /// expressions they evaluate matter.
+    /// `pass`: does nothing, and leaves no block.
+    Pass {
+        range: TextRange,
+    },
+    /// `return`, `raise`, `assert`, `break`, `continue`: only the expressions they evaluate
+    /// matter.
     Other {
         exprs: Vec<Expr>,
         range: TextRange,
@@ -500,6 +504,7 @@ impl Stmt {
             Stmt::Import { .. }
             | Stmt::Global { .. }
             | Stmt::Nonlocal { .. }
+            | Stmt::Pass { .. }
             | Stmt::TooDeep { .. } => {}
         }
     }
@@ -548,6 +553,7 @@ impl Stmt {
             | Stmt::Delete { range, .. }
             | Stmt::Global { range, .. }
             | Stmt::Nonlocal { range, .. }
+            | Stmt::Pass { range }
             | Stmt::Other { range, .. }
             | Stmt::TooDeep { range, .. } => *range,
         }
@@ -584,7 +590,11 @@ impl Stmt {
             Stmt::Global { names, .. }
             | Stmt::Nonlocal { names, .. }
             | Stmt::TooDeep { names, .. } => names.iter().for_each(|n| f(n)),
-            Stmt::Expr { .. } | Stmt::If { .. } | Stmt::While { .. } | Stmt::Other { .. } => {}
+            Stmt::Expr { .. }
+            | Stmt::If { .. }
+            | Stmt::While { .. }
+            | Stmt::Pass { .. }
+            | Stmt::Other { .. } => {}
         }
         self.for_each_expr(&mut |e| e.for_each_name(f));
         self.for_each_block(|b| b.iter().for_each(|s| s.for_each_name(f)));

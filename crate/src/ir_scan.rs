@@ -183,8 +183,8 @@ pub fn mutated_names(stmts: &[Stmt], out: &mut BTreeSet<String>) {
     }
 }
 
-/// Does the statement contain `break`, `continue`, `return`, `raise`, `pass` or the like (which the
-/// IR keeps as `Stmt::Other`), outside nested functions?
+/// Does the statement contain `break`, `continue`, `return`, `raise` or `assert` (which the IR
+/// keeps as `Stmt::Other`), outside nested functions?
 pub fn contains_jump(stmts: &[Stmt]) -> bool {
     stmts.iter().any(|s| {
         let mut jump = matches!(s, Stmt::Other { .. });
@@ -235,8 +235,8 @@ pub fn aliased_names(stmts: &[Stmt], out: &mut BTreeSet<String>) {
     }
 }
 
-/// The keyword of a `return`, `raise`, `assert`, `pass`, `break` or `continue` statement (which
-/// the IR keeps as `Stmt::Other`).
+/// The keyword of a `return`, `raise`, `assert`, `break` or `continue` statement (which the IR
+/// keeps as `Stmt::Other`).
 pub fn stmt_keyword<'s>(stmt: &Stmt, source: &'s str) -> Option<&'s str> {
     let Stmt::Other { range, .. } = stmt else {
         return None;

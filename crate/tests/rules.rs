@@ -3648,3 +3648,46 @@ fn values_a_branch_may_or_may_not_bind_are_unknown() {
         assert!(found.is_empty(), "{cell}\n{found:#?}");
     }
 }
+
+/// Statement forms the walker follows only as far as they certainly run: each of these cells
+/// may run to its end, so nothing is reported.
+#[test]
+fn statement_forms_that_may_not_crash_stay_silent() {
+    let history = "import numpy as np\nimport random";
+    let cells = [
+        // A handler that catches the exception: of its class, a base class, a tuple with one,
+        // `Exception`, a bare `except`, a class the walker cannot tell (may catch anything).
+        "d = {}\ntry:\n    d['k']\nexcept KeyError:\n    pass",
+        "d = {}\ntry:\n    d['k']\nexcept LookupError:\n    pass",
+        "try:\n    'a' + 1\nexcept (ValueError, TypeError):\n    pass",
+        "try:\n    'a' + 1\nexcept Exception as e:\n    print(e)",
+        "try:\n    'a' + 1\nexcept:\n    pass",
+        "class MyError(Exception):\n    pass\ntry:\n    'a' + 1\nexcept MyError:\n    pass",
+        "try:\n    np.ones(3) + np.ones(4)\nexcept np.AxisError:\n    pass",
+        "TypeError = KeyError\ntry:\n    'a' + 1\nexcept TypeError:\n    pass",
+        // numpy's AxisError is an IndexError too.
+        "try:\n    np.ones((2, 3)).sum(axis=2)\nexcept IndexError:\n    pass",
+        // An earlier statement of the body may raise what the handler catches.
+        "try:\n    import some_optional_module\n    [1, 2][5]\nexcept ImportError:\n    pass",
+        "d = {}\ntry:\n    n = d['k']\n    'a' + 1\nexcept KeyError:\n    pass",
+        "try:\n    v = random.choice([{}, {'k': 1}])['k']\n    'a' + 1\nexcept KeyError:\n    pass",
+        // Something evaluated before it in the same statement may raise what is caught.
+        "d = {}\ntry:\n    total = d['a'] + ('x' + 1)\nexcept KeyError:\n    total = 0",
+        "try:\n    total = random.choice([{}, {'a': 1}])['a'] + ('x' + 1)\nexcept KeyError:\n    total = 0",
+        "try:\n    print(str(random.random()).foo, [1][3])\nexcept AttributeError:\n    pass",
+        // A followed call: an earlier statement of the function may raise what is caught.
+        "def f(d):\n    d['k']\n    return 'a' + 1\ntry:\n    f({})\nexcept KeyError:\n    pass",
+        "def f():\n    n = random.choice([{}, {'k': 1}])['k']\n    return [1][3]\ntry:\n    f()\nexcept KeyError:\n    pass",
+        // The `else` block runs only if the body raised nothing.
+        "try:\n    n = int(str(random.random()))\nexcept ValueError:\n    n = 0\nelse:\n    'a' + 1",
+        // Values the body binds, when it may stop early, and the handlers' values.
+        "try:\n    a = np.ones(4)\n    b = np.ones(int(str(random.random())))\nexcept ValueError:\n    a = np.ones(3)\na + np.ones(3)",
+        // A `finally` that jumps swallows the exception.
+        "def f():\n    try:\n        return 'a' + 1\n    finally:\n        return 0\nf()",
+        "for i in range(2):\n    try:\n        'a' + 1\n    finally:\n        continue",
+    ];
+    for cell in cells {
+        let found = run(&[history], cell, "");
+        assert!(found.is_empty(), "{cell}\n{found:#?}");
+    }
+}

@@ -240,9 +240,8 @@ impl Lowering {
                 value: self.expr(*e.value),
                 range,
             },
-            ast::Stmt::Pass(_) | ast::Stmt::Break(_) | ast::Stmt::Continue(_) => {
-                self.other(std::iter::empty(), range)
-            }
+            ast::Stmt::Pass(_) => Stmt::Pass { range },
+            ast::Stmt::Break(_) | ast::Stmt::Continue(_) => self.other(std::iter::empty(), range),
         }
     }
 

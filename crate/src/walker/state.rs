@@ -64,6 +64,9 @@ pub struct Walker<'a> {
     pub(crate) global_writes: Vec<(String, Val)>,
     /// Inside a loop body that may not run: calls are not followed.
     pub(super) speculating: bool,
+    /// Inside the body of a `try` with handlers: what a followed call finds is dropped (an
+    /// earlier statement of the function may raise what a handler catches).
+    pub(super) in_handled_try: bool,
     /// How many times the loops being walked pass over the statement at hand (the product of
     /// their lengths), bounded by `MAX_PASSES`.
     pub(super) passes: usize,
@@ -213,6 +216,7 @@ impl<'a> Walker<'a> {
             returns: BTreeMap::new(),
             global_writes: Vec::new(),
             speculating: false,
+            in_handled_try: false,
             passes: 1,
             pandas_extended: ctx.history.extends_pandas || ctx.cell.extends_pandas,
             states_before: Default::default(),

@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 
 use crate::codes::Rule;
 use crate::diagnostic::Diagnostic;
-use crate::ir::{Expr, Stmt, Target};
+use crate::ir::{Expr, Handler, SeqKind, Stmt, Target, TextRange};
 
 use crate::semantics::abstract_value::{join, DictKey, Frame, Val};
 use crate::semantics::torch_classes;
@@ -436,9 +436,11 @@ impl<'a> Walker<'a> {
                     self.block(body);
                 }
             }
-            // Without handlers the body's exceptions leave the `try`: it runs as straight-line
-            // code. With them, any statement of it may be the last that runs. The `finally`
-            // block runs either way.
+            // The body runs until a statement raises; what a handler catches is no crash. With
+            // handlers, a statement that may raise may be the last of the body that runs (the
+            // walk stops after it), and a finding of it is certain only when nothing a handler
+            // may catch can be raised before it. A `finally` that may jump swallows what the
+            // rest raises.
             Stmt::Try {
                 body,
                 handlers,
@@ -446,8 +448,36 @@ impl<'a> Walker<'a> {
                 finalbody,
                 ..
             } => {
-                if handlers.is_empty() && !contains_jump(body) {
-                    self.block(body);
+                let swallowed = contains_jump(finalbody);
+                let handled = self.handled_classes(handlers);
+                let guarded = std::mem::replace(&mut self.in_handled_try, !handlers.is_empty());
+                let mut finished = true;
+                for s in body {
+                    let may_raise = !self.cannot_raise(s);
+                    let mark = self.out.len();
+                    self.stmt(s);
+                    let found = self.out.split_off(mark);
+                    let certain = handlers.is_empty()
+                        || found.iter().all(|d| {
+                            !may_catch(handled.as_deref(), d.code)
+                                && self.nothing_caught_before(s, d.range, handled.as_deref())
+                        });
+                    if certain && !swallowed {
+                        self.out.extend(found);
+                    }
+                    if contains_jump(std::slice::from_ref(s)) || may_raise && !handlers.is_empty() {
+                        finished = false;
+                        break;
+                    }
+                }
+                self.in_handled_try = guarded;
+                // A body that certainly ran to its end: no handler ran, the `else` block runs.
+                if finished && !contains_jump(orelse) {
+                    let mark = self.out.len();
+                    self.block(orelse);
+                    if swallowed {
+                        self.out.truncate(mark);
+                    }
                 } else {
                     self.forget_all_in(body);
                     for h in handlers {
@@ -459,7 +489,7 @@ impl<'a> Walker<'a> {
                     }
                     self.forget_all_in(orelse);
                 }
-                if contains_jump(finalbody) {
+                if swallowed {
                     self.forget_all_in(finalbody);
                 } else {
                     self.block(finalbody);
@@ -480,7 +510,7 @@ impl<'a> Walker<'a> {
                     }
                 }
             }
-            Stmt::Global { .. } | Stmt::Nonlocal { .. } => {}
+            Stmt::Global { .. } | Stmt::Nonlocal { .. } | Stmt::Pass { .. } => {}
             // Not analysed: whatever it mentions may hold anything now.
             Stmt::TooDeep { .. } => self.forget_all_in(std::slice::from_ref(stmt)),
             Stmt::Other { exprs, .. } => {
@@ -541,6 +571,140 @@ impl<'a> Walker<'a> {
                 .filter(|d| seen.insert((d.code, d.range.start, d.range.end))),
         );
         true
+    }
+
+    /// The builtin exception classes the handlers of a `try` name; `None` when one of them may
+    /// catch anything (a bare `except`, a name that may not hold a builtin exception class).
+    fn handled_classes(&self, handlers: &[Handler]) -> Option<Vec<String>> {
+        let mut classes = Vec::new();
+        for h in handlers {
+            let kind = h.kind.as_ref()?;
+            let names = match kind {
+                Expr::Seq {
+                    kind: SeqKind::Tuple,
+                    elts,
+                    ..
+                } => elts.iter().collect(),
+                _ => vec![kind],
+            };
+            for n in names {
+                match n {
+                    Expr::Name { id, .. }
+                        if self.certainly_builtin(id)
+                            && crate::builtins::exception_caught(id, &[]).is_some() =>
+                    {
+                        classes.push(id.clone())
+                    }
+                    _ => return None,
+                }
+            }
+        }
+        Some(classes)
+    }
+
+    /// Does running the statement certainly raise nothing: `pass`, or names bound to literals,
+    /// displays of them, lambdas and names the walker knows the value of?
+    fn cannot_raise(&self, stmt: &Stmt) -> bool {
+        match stmt {
+            Stmt::Pass { .. } | Stmt::Global { .. } | Stmt::Nonlocal { .. } => true,
+            Stmt::Expr { value, .. } => self.raises_nothing(value, true),
+            Stmt::Assign {
+                targets,
+                op: crate::ir::AssignOp::Plain,
+                value: Some(value),
+                ..
+            } => {
+                targets.iter().all(|t| matches!(t, Target::Name { .. }))
+                    && self.raises_nothing(value, true)
+            }
+            _ => false,
+        }
+    }
+
+    /// Does evaluating `e` certainly raise nothing (see `cannot_raise`)? Unless `strict`, reading
+    /// an attribute of a module or of an object the walker knows counts as raising nothing
+    /// (an `AttributeError` at worst).
+    fn raises_nothing(&self, e: &Expr, strict: bool) -> bool {
+        match e {
+            Expr::Literal { .. } => true,
+            // A name holding a known value is bound.
+            Expr::Name { id, .. } => self.get(id) != Val::Unknown || self.certainly_builtin(id),
+            Expr::Attribute { value, .. } => {
+                !strict
+                    && matches!(&**value, Expr::Name { .. })
+                    && self.raises_nothing(value, strict)
+            }
+            Expr::Seq {
+                kind: SeqKind::List | SeqKind::Tuple,
+                elts,
+                ..
+            } => elts.iter().all(|e| self.raises_nothing(e, strict)),
+            Expr::Dict { keys, values, .. } => keys.iter().zip(values).all(|(k, v)| {
+                matches!(k, Some(Expr::Literal { .. })) && self.raises_nothing(v, strict)
+            }),
+            Expr::Lambda { params, .. } => params
+                .defaults
+                .iter()
+                .all(|d| self.raises_nothing(d, strict)),
+            _ => false,
+        }
+    }
+
+    /// In a `try` body whose handlers catch the builtin classes `handled`: is a finding at `at`
+    /// in the simple statement `stmt` reached whatever happens, that is, does nothing Python
+    /// evaluates before it there raise what a handler may catch? What the finding's expression
+    /// evaluates inside it is what the rule found known; what comes after it runs later.
+    fn nothing_caught_before(
+        &self,
+        stmt: &Stmt,
+        at: TextRange,
+        handled: Option<&[String]>,
+    ) -> bool {
+        let value = match stmt {
+            Stmt::Expr { value, .. }
+            | Stmt::Assign {
+                op: crate::ir::AssignOp::Plain | crate::ir::AssignOp::Annotated,
+                value: Some(value),
+                ..
+            } => value,
+            _ => return false,
+        };
+        // Without a handler of AttributeError (or of a base of it), reading an attribute raises
+        // nothing caught.
+        let strict = handled.is_none_or(|h| {
+            h.iter()
+                .any(|c| crate::builtins::exception_caught(c, &["AttributeError"]) != Some(false))
+        });
+        self.reached(value, at, strict)
+    }
+
+    /// Is `at` (inside `e`) reached once `e` starts evaluating, as `nothing_caught_before` asks?
+    fn reached(&self, e: &Expr, at: TextRange, strict: bool) -> bool {
+        let range = e.range();
+        if range == at {
+            return true;
+        }
+        if !(range.start <= at.start && at.end <= range.end) {
+            return false;
+        }
+        // Comprehensions and lambdas run their parts many times or later; boolean operators
+        // and conditionals may skip theirs.
+        if matches!(
+            e,
+            Expr::Comprehension { .. } | Expr::Lambda { .. } | Expr::Other { .. }
+        ) {
+            return false;
+        }
+        let mut ok = true;
+        e.for_each_child(|c| {
+            let r = c.range();
+            ok &= if r.start <= at.start && at.end <= r.end {
+                self.reached(c, at, strict)
+            } else {
+                r.start >= at.end || self.raises_nothing(c, strict)
+            };
+        });
+        ok
     }
 
     /// The `else` block of a loop whose body cannot `break` runs after the loop.
@@ -1013,6 +1177,17 @@ impl<'a> Walker<'a> {
             }
         }
     }
+}
+
+/// May a handler of the builtin exception classes `handled` (`None`: of any class) catch what a
+/// diagnostic of `rule` predicts?
+fn may_catch(handled: Option<&[String]>, rule: Rule) -> bool {
+    let (Some(handled), Some(raised)) = (handled, rule.raised()) else {
+        return true;
+    };
+    handled
+        .iter()
+        .any(|h| crate::builtins::exception_caught(h, raised) != Some(false))
 }
 
 /// What each of `elts` gets when `val` is unpacked into them (`a, b = x, y`, a loop over
