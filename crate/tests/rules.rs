@@ -3685,6 +3685,10 @@ fn statement_forms_that_may_not_crash_stay_silent() {
         // A `finally` that jumps swallows the exception.
         "def f():\n    try:\n        return 'a' + 1\n    finally:\n        return 0\nf()",
         "for i in range(2):\n    try:\n        'a' + 1\n    finally:\n        continue",
+        // An array changed in place: another name may hold it, a view of it sees new values.
+        "a = np.ones(3)\nb = a\nb += np.ones(3)\nb = np.ones(4)\na + np.ones(3)",
+        "v = np.array([np.nan, np.nan])\nw = v[:]\nv **= 0\nnp.histogram(w)",
+        "v = np.array([np.nan, np.nan])\nw = [v[:]]\nv **= 0\nnp.histogram(w[0])",
     ];
     for cell in cells {
         let found = run(&[history], cell, "");

@@ -522,6 +522,24 @@ impl Walker<'_> {
         }
     }
 
+    /// The values of an array changed in place, not its shape or dtype: every frame, series and
+    /// array may be a view of it; arrays keep their shape and dtype, the others are forgotten.
+    pub(super) fn forget_values_of_data(&mut self) {
+        fn values_forgotten(v: &mut Val) {
+            match v {
+                Val::Array(a) => {
+                    a.has_nan = None;
+                    a.csv_object_column = None;
+                    a.origin = None;
+                    a.non_integer = None;
+                }
+                v if is_data(v) => *v = Val::Unknown,
+                v => v.elements_mut().iter_mut().for_each(values_forgotten),
+            }
+        }
+        self.env.values_mut().for_each(values_forgotten);
+    }
+
     /// A frame changed in place: every frame, series and array may be a view of it and is
     /// forgotten, but Series keep their names (a change to a frame renames none); the kernel's
     /// summaries of them no longer hold.

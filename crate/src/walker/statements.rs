@@ -176,10 +176,13 @@ impl<'a> Walker<'a> {
                                     crate::semantics::python::binop_value(op, &before, &operand);
                                 let in_place =
                                     crate::semantics::shapes::in_place_value(op, &before, &operand);
-                                if in_place.is_some() {
-                                    self.forget_data();
-                                }
+                                // Names that may hold the array itself are forgotten; the
+                                // other arrays may be views of it, whose shape and dtype the
+                                // operation leaves alone.
                                 self.forget_name(id);
+                                if in_place.is_some() {
+                                    self.forget_values_of_data();
+                                }
                                 after.or(in_place).unwrap_or(Val::Unknown)
                             }
                             _ => Val::Unknown,
