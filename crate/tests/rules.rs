@@ -3689,9 +3689,34 @@ fn statement_forms_that_may_not_crash_stay_silent() {
         "a = np.ones(3)\nb = a\nb += np.ones(3)\nb = np.ones(4)\na + np.ones(3)",
         "v = np.array([np.nan, np.nan])\nw = v[:]\nv **= 0\nnp.histogram(w)",
         "v = np.array([np.nan, np.nan])\nw = [v[:]]\nv **= 0\nnp.histogram(w[0])",
+        // A lambda that changes a global it mentions.
+        "xs = [1]\nf = lambda: xs.append(2)\nf()\nxs[1]",
     ];
     for cell in cells {
         let found = run(&[history], cell, "");
+        assert!(found.is_empty(), "{cell}\n{found:#?}");
+    }
+    // Lambdas of executed cells: one that changes a global, one rebound since, one whose name the
+    // kernel says holds something else.
+    let after = [
+        (
+            vec!["grow = lambda: xs.append(2)"],
+            "xs = [1]\ngrow()\nxs[1]",
+            "",
+        ),
+        (
+            vec!["first = lambda xs: xs[0]", "first = len"],
+            "first([])",
+            "",
+        ),
+        (
+            vec!["first = lambda xs: xs[0]"],
+            "first([])",
+            r#""first": {"type": "builtins.builtin_function_or_method", "kind": "callable", "R": {"callable_kind": "builtin"}}"#,
+        ),
+    ];
+    for (history, cell, objects) in after {
+        let found = run(&history, cell, objects);
         assert!(found.is_empty(), "{cell}\n{found:#?}");
     }
 }

@@ -300,7 +300,7 @@ impl<'a> Walker<'a> {
             body: &f.body,
             source: &f.source,
             range: f.range,
-            result: None,
+            result: f.result.as_ref(),
         })
     }
 
