@@ -3689,6 +3689,14 @@ fn statement_forms_that_may_not_crash_stay_silent() {
         "a = np.ones(3)\nb = a\nb += np.ones(3)\nb = np.ones(4)\na + np.ones(3)",
         "v = np.array([np.nan, np.nan])\nw = v[:]\nv **= 0\nnp.histogram(w)",
         "v = np.array([np.nan, np.nan])\nw = [v[:]]\nv **= 0\nnp.histogram(w[0])",
+        // What `with` binds: a binary file, a mode not known, `open` of another module, an
+        // object whose `__enter__` may return anything.
+        "with open('a.bin', 'rb') as f:\n    f.read() + 1",
+        "mode = random.choice(['r', 'rb'])\nwith open('a.txt', mode) as f:\n    f.read() + 1",
+        "from gzip import open\nwith open('a.gz') as f:\n    f.read() + 1",
+        "import io\nwith io.open('a.txt', 'rb') as f:\n    f.read() + 1",
+        "with np.errstate(all='ignore') as state:\n    state + 1",
+        "f = open('a.txt')\nwith f as g:\n    g = 3\ng + 1",
         // A lambda that changes a global it mentions.
         "xs = [1]\nf = lambda: xs.append(2)\nf()\nxs[1]",
     ];

@@ -129,6 +129,15 @@ pub fn comprehension_value(text: &str, elements: usize) -> Val {
     Val::Typed(type_name.into())
 }
 
+/// The class of a file `open` gives in text mode.
+pub const TEXT_FILE: &str = "_io.TextIOWrapper";
+
+/// What `with` binds after `with value as name`: the value itself, for the classes whose
+/// `__enter__` returns the object (files); `None` when not known.
+pub fn entered(value: Val) -> Option<Val> {
+    matches!(&value, Val::Typed(t) if t == TEXT_FILE).then_some(value)
+}
+
 /// What method `attr` of an already evaluated `receiver` returns, when that is certain: `None`
 /// from the in-place methods of exact builtin containers (and of a plain DataFrame with
 /// `inplace=True`), the types of str methods, dict views. The walker evaluates the receiver once
@@ -152,6 +161,15 @@ pub fn method_result(
                 )
         });
         return (inplace && PANDAS_INPLACE.contains(&attr)).then_some(Val::None);
+    }
+    // A text file: what it reads is text.
+    if matches!(receiver, Val::Typed(t) if t == TEXT_FILE) {
+        return match (attr, args, keywords) {
+            ("read" | "readline", [] | [_], []) => Some(Val::Typed("str".into())),
+            ("readlines", [] | [_], []) => Some(Val::Typed("list".into())),
+            ("write", [_], []) => Some(Val::Typed("int".into())),
+            _ => None,
+        };
     }
     let in_place = match builtin_of(receiver)? {
         Builtin::List => &[
@@ -788,6 +806,21 @@ pub fn call_result(w: &dyn Eval, func: &Expr, args: &[Expr], keywords: &[Keyword
                     iterated_len(&w.eval(x)).map_or_else(|| Val::Typed("int".into()), Val::Int),
                 ),
                 ("input", [] | [_]) if keywords.is_empty() => typed("str"),
+                // A file opened in text mode (`'r'` when no mode is given).
+                ("open", [_, ..]) => {
+                    let mode = match (
+                        args.get(1),
+                        keywords.iter().find(|k| k.name.as_deref() == Some("mode")),
+                    ) {
+                        (Some(m), None) | (None, Some(Keyword { value: m, .. })) => w.eval(m),
+                        (None, None) => Val::Str("r".into()),
+                        (Some(_), Some(_)) => return None,
+                    };
+                    match mode {
+                        Val::Str(mode) if !mode.contains('b') => typed(TEXT_FILE),
+                        _ => None,
+                    }
+                }
                 // `list(df.columns)`, `sorted(cols)`: the strings, in order.
                 ("list" | "sorted", [x]) if keywords.is_empty() => match w.eval(x) {
                     Val::Strs { mut items, .. } => {

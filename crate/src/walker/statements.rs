@@ -430,7 +430,8 @@ impl<'a> Walker<'a> {
                         }
                     }
                     if let Some(t) = t {
-                        self.bind(t, Val::Unknown, e);
+                        let entered = crate::semantics::python::entered(self.eval(e));
+                        self.bind(t, entered.unwrap_or(Val::Unknown), e);
                     }
                 }
                 if suppresses {
