@@ -302,7 +302,7 @@ impl ScopeNames {
                 .extend(handlers.iter().filter_map(|h| h.name.clone())),
             Stmt::Match { cases, .. } => self
                 .bound
-                .extend(cases.iter().flat_map(|(names, _, _)| names.iter().cloned())),
+                .extend(cases.iter().flat_map(|c| c.names.iter().cloned())),
             Stmt::Global { names, .. } => self.globals.extend(names.iter().cloned()),
             Stmt::Nonlocal { names, .. } => self.nonlocals.extend(names.iter().cloned()),
             Stmt::TooDeep { names, .. } => self.bound.extend(names.iter().cloned()),
@@ -579,7 +579,10 @@ impl Walker {
                 range,
             } => {
                 self.expr(subject);
-                for (names, guard, body) in cases {
+                for crate::ir::MatchCase {
+                    names, guard, body, ..
+                } in cases
+                {
                     self.conditionally(|walker| {
                         for name in names {
                             walker.bind(name, DefinitionKind::MatchCapture, *range);

@@ -3697,6 +3697,14 @@ fn statement_forms_that_may_not_crash_stay_silent() {
         "import io\nwith io.open('a.txt', 'rb') as f:\n    f.read() + 1",
         "with np.errstate(all='ignore') as state:\n    state + 1",
         "f = open('a.txt')\nwith f as g:\n    g = 3\ng + 1",
+        // A match whose case is not certain: a subject not known, a guard, a case before it
+        // that may match (a class pattern, a bool case of an int subject), a jump in it.
+        "match random.randint(0, 3):\n    case 3:\n        X = np.ones(4)\n    case _:\n        X = np.ones(3)\nX + np.ones(3)",
+        "n = 3\nmatch n:\n    case 3 if random.random() > 0.5:\n        X = np.ones(4)\n    case _:\n        X = np.ones(3)\nX + np.ones(3)",
+        "n = 3\nmatch n:\n    case int():\n        X = np.ones(3)\n    case 3:\n        X = np.ones(4)\nX + np.ones(3)",
+        "n = 1\nmatch n:\n    case True:\n        X = np.ones(3)\n    case _:\n        X = np.ones(4)\nX + np.ones(3)",
+        "for n in range(3):\n    match n:\n        case _:\n            continue\n            np.ones(3) + np.ones(4)",
+        "cols = np.array(['a'])\nmatch cols:\n    case 'b':\n        X = np.ones(3)\n    case _:\n        X = np.ones(4)\nX + np.ones(3)",
         // A lambda that changes a global it mentions.
         "xs = [1]\nf = lambda: xs.append(2)\nf()\nxs[1]",
     ];

@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 
 use crate::codes::Rule;
 use crate::diagnostic::Diagnostic;
-use crate::ir::{Expr, Handler, SeqKind, Stmt, Target, TextRange};
+use crate::ir::{CasePattern, Expr, Handler, Literal, MatchCase, SeqKind, Stmt, Target, TextRange};
 
 use crate::semantics::abstract_value::{join, DictKey, Frame, Val};
 use crate::semantics::torch_classes;
@@ -499,9 +499,22 @@ impl<'a> Walker<'a> {
                     self.block(finalbody);
                 }
             }
-            Stmt::Match { subject, .. } => {
+            // The first case whose pattern certainly matches runs, when every case before it
+            // certainly does not; otherwise what the cases bind or change is unknown.
+            Stmt::Match { subject, cases, .. } => {
                 self.check(subject);
-                self.forget_all_in(std::slice::from_ref(stmt));
+                self.effects(subject);
+                let value = self.eval(subject);
+                match case_that_runs(&value, cases) {
+                    Some(case) if !contains_jump(&case.body) => {
+                        if let ([name], CasePattern::Any) = (case.names.as_slice(), &case.pattern) {
+                            self.bound_here.insert(name.clone());
+                            self.env.insert(name.clone(), value);
+                        }
+                        self.block(&case.body);
+                    }
+                    _ => self.forget_all_in(std::slice::from_ref(stmt)),
+                }
             }
             Stmt::Delete { targets, .. } => {
                 self.check_stmt_values(stmt);
@@ -1180,6 +1193,55 @@ impl<'a> Walker<'a> {
                 }
             }
         }
+    }
+}
+
+/// The case of a `match` on `subject` that certainly runs: the first whose pattern certainly
+/// matches, without a guard, every case before it certainly not matching.
+fn case_that_runs<'c>(subject: &Val, cases: &'c [MatchCase]) -> Option<&'c MatchCase> {
+    for case in cases {
+        let matches = match &case.pattern {
+            CasePattern::Any => Some(true),
+            CasePattern::Literal(literal) => literal_matches(subject, literal),
+            CasePattern::Other => None,
+        };
+        match matches {
+            Some(true) if case.guard.is_none() => return Some(case),
+            Some(false) => {}
+            _ => return None,
+        }
+    }
+    None
+}
+
+/// Does a literal pattern match the subject: equal to it (`None`, `True` and `False`: the very
+/// object)? `None` when not known.
+fn literal_matches(subject: &Val, literal: &Literal) -> Option<bool> {
+    // Builtin values of other types than the literal's are never equal to it.
+    let other_builtin = match subject {
+        Val::Str(_) | Val::None | Val::Items { .. } | Val::Dict { .. } => true,
+        // An array or Index compares element by element.
+        Val::Strs { type_name, .. } => matches!(type_name.as_str(), "list" | "tuple"),
+        _ => false,
+    };
+    match (literal, subject) {
+        (Literal::Int(i), Val::Int(j)) => Some(i == j),
+        (Literal::Int(i), Val::Float(f)) => Some(*i as f64 == *f),
+        (Literal::Float(f), Val::Int(i)) => Some(*f == *i as f64),
+        (Literal::Float(f), Val::Float(g)) => Some(f == g),
+        (Literal::Str(s), Val::Str(t)) => Some(s == t),
+        (Literal::Str(_), Val::Int(_) | Val::Float(_)) => Some(false),
+        (Literal::None, Val::None) => Some(true),
+        (Literal::None, Val::Int(_) | Val::Float(_)) => Some(false),
+        (
+            Literal::Int(_)
+            | Literal::Float(_)
+            | Literal::Str(_)
+            | Literal::None
+            | Literal::Bool(_),
+            _,
+        ) if other_builtin => Some(false),
+        _ => None,
     }
 }
 
