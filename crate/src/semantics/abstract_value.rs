@@ -42,6 +42,8 @@ pub enum Val {
         keys: Vec<DictKey>,
         values: Vec<Val>,
     },
+    /// `True` or `False` (an int too, for arithmetic).
+    Bool(bool),
     Int(i64),
     Float(f64),
     Str(String),
@@ -147,10 +149,13 @@ pub fn join(a: &Val, b: &Val) -> Val {
     }
     fn scalar(v: &Val) -> Option<&str> {
         match v {
+            Val::Bool(_) => Some("bool"),
             Val::Int(_) => Some("int"),
             Val::Float(_) => Some("float"),
             Val::Str(_) => Some("str"),
-            Val::Typed(t) if matches!(t.as_str(), "int" | "float" | "str") => Some(t.as_str()),
+            Val::Typed(t) if matches!(t.as_str(), "bool" | "int" | "float" | "str") => {
+                Some(t.as_str())
+            }
             _ => None,
         }
     }

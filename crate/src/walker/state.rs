@@ -574,6 +574,7 @@ impl Walker<'_> {
                 Val::Unknown
                     | Val::Module(_)
                     | Val::Lib(_)
+                    | Val::Bool(_)
                     | Val::Int(_)
                     | Val::Float(_)
                     | Val::Str(_)

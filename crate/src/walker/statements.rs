@@ -400,9 +400,19 @@ impl<'a> Walker<'a> {
             } => {
                 self.check(test);
                 self.check_stmt_values(stmt);
+                // A test of a known truth value picks its branch (evaluated before its walruses
+                // bind).
+                let decided = match self.eval(test) {
+                    Val::Bool(b) => Some(b),
+                    _ => None,
+                };
                 self.effects(test);
-                if self.certainly_true(test) && !contains_jump(body) {
+                if (decided == Some(true) || self.certainly_true(test)) && !contains_jump(body) {
                     self.block(body);
+                    return;
+                }
+                if decided == Some(false) && !contains_jump(orelse) {
+                    self.block(orelse);
                     return;
                 }
                 // Either branch may run: a name both bind keeps what they agree on. A walrus of
@@ -736,16 +746,10 @@ impl<'a> Walker<'a> {
         }
     }
 
-    /// Is the test of an `if` certainly true: `True`, or `__name__ == "__main__"` (a notebook
+    /// Is the test of an `if` certainly true: a known `True`, or `__name__ == "__main__"` (a notebook
     /// runs its cells, and the functions they define, in the module `__main__`)?
     fn certainly_true(&self, test: &Expr) -> bool {
-        if matches!(
-            test,
-            Expr::Literal {
-                value: crate::ir::Literal::Bool(true),
-                ..
-            }
-        ) {
+        if matches!(self.eval(test), Val::Bool(true)) {
             return true;
         }
         let Some((left, "==", right)) = self.comparison(test) else {
