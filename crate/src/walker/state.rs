@@ -1,14 +1,18 @@
 //! Values flowing through the target cell. The walker visits the statements that will certainly run
-//! (top-level straight-line code, `with` bodies, `try` bodies without handlers and `finally`
-//! blocks, the body of `if True` / `if __name__ == "__main__"`, the first pass of `while True`
-//! and of a loop over a non-empty iterable, every pass of a loop over elements it knows, a
-//! loop's `else` when the body cannot break), keeps an abstract value per
-//! name, and asks the rules about every expression those statements evaluate. Whatever it cannot
-//! follow becomes `Unknown`: names assigned in branches (unless every branch gives what the
-//! others give, `join`), loops, `try` blocks with handlers, walruses that may not run; objects
-//! passed to functions that may mutate them; in-place methods it does not model. Names and container
-//! elements with equal values may hold one object: a change of it forgets them all. Calls of
-//! the notebook's own functions are followed into their bodies (`calls`).
+//! (top-level straight-line code, `with` bodies, `try` bodies up to the first statement that may
+//! raise what a handler catches, a `try`'s `else` after a body that cannot raise, `finally`
+//! blocks, the branch an `if` of a known bool (or `__name__ == "__main__"`) takes, the `case` of
+//! a `match` that certainly matches, the first pass of `while True` and of a loop over a
+//! non-empty iterable, every pass of a loop over elements it knows, a loop's `else` when the body
+//! cannot break), keeps an abstract value per name, and asks the rules about every expression
+//! those statements evaluate. In a `try` body with handlers, a finding is kept only where no
+//! handler can catch its exception (`Rule::raised`) and nothing caught may be raised before it.
+//! Whatever it cannot follow becomes `Unknown`: names assigned in branches (unless every branch
+//! gives what the others give, `join`), loops, `try` bodies that may stop early, walruses that
+//! may not run; objects passed to functions that may mutate them; in-place methods it does not
+//! model. Names and container elements with equal values may hold one object: a change of it
+//! forgets them all. Calls of the notebook's own functions (`def`s and lambdas bound to a name)
+//! are followed into their bodies (`calls`).
 
 use std::collections::{BTreeMap, BTreeSet};
 

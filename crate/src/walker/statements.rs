@@ -1,6 +1,7 @@
 //! The statement interpreter: what each statement the walker follows does to the names
 //! (assignments, chained, augmented and starred too, imports, loops it unrolls or speculates
-//! over, the branches of an `if` joined, `with`, `try`, deletions).
+//! over, the branches of an `if` joined or the one a known bool picks, `with`, `try` and its
+//! handlers, `match`, deletions).
 
 use std::collections::BTreeSet;
 
