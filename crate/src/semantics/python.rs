@@ -175,9 +175,10 @@ pub fn truth(v: &Val) -> Option<bool> {
 /// numbers with numbers, texts with texts; `==` and `!=` of values of other types (never equal);
 /// `is None`.
 pub fn compared(op: &str, l: &Val, r: &Val) -> Option<bool> {
+    // Ints past 2**53 have no exact float: Python compares them exactly.
     let number = |v: &Val| match v {
         Val::Bool(b) => Some(f64::from(u8::from(*b))),
-        Val::Int(i) => Some(*i as f64),
+        Val::Int(i) if i.unsigned_abs() <= 1 << 53 => Some(*i as f64),
         Val::Float(f) => Some(*f),
         _ => None,
     };
