@@ -1166,4 +1166,34 @@ mod tests {
             Some(Val::Str("abab".into()))
         );
     }
+
+    #[test]
+    fn bools_compare_and_count_as_python_does() {
+        let (t, f) = (Val::Bool(true), Val::Bool(false));
+        assert_eq!(binop_value("+", &t, &Val::Int(1)), Some(Val::Int(2)));
+        assert_eq!(binop_value("&", &t, &f), Some(f.clone()));
+        assert_eq!(compared("==", &t, &Val::Int(1)), Some(true));
+        assert_eq!(compared("<", &Val::Int(2), &Val::Float(2.5)), Some(true));
+        assert_eq!(
+            compared("==", &Val::Float(f64::NAN), &Val::Float(f64::NAN)),
+            Some(false)
+        );
+        assert_eq!(
+            compared("<", &Val::Str("a".into()), &Val::Str("b".into())),
+            Some(true)
+        );
+        assert_eq!(
+            compared("==", &Val::Str("1".into()), &Val::Int(1)),
+            Some(false)
+        );
+        assert_eq!(compared("<", &Val::Str("1".into()), &Val::Int(1)), None);
+        assert_eq!(compared("is", &Val::None, &Val::None), Some(true));
+        assert_eq!(compared("is not", &Val::Int(0), &Val::None), Some(true));
+        assert_eq!(compared("==", &Val::Int(1 << 60), &Val::Float(0.5)), None);
+        assert_eq!(truth(&Val::Float(f64::NAN)), Some(true));
+        assert_eq!(truth(&Val::Str(String::new())), Some(false));
+        assert_eq!(is_instance(&t, "int"), Some(true));
+        assert_eq!(is_instance(&Val::Int(1), "bool"), Some(false));
+        assert_eq!(is_instance(&Val::Int(1), "Number"), None);
+    }
 }
