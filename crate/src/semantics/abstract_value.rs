@@ -721,6 +721,10 @@ pub fn from_summary(name: &str, obj: &ObjectSummary) -> Val {
         // Exactly the builtin type (a subclass may define its own operators and methods), and
         // the whole value (the kernel cuts long strings).
         "none" => Val::None,
+        "bool" if type_name == "bool" => match obj.value.get("value").and_then(Value::as_bool) {
+            Some(b) => Val::Bool(b),
+            None => Val::Typed(type_name),
+        },
         "int" if type_name == "int" => match obj.value.get("value").and_then(Value::as_i64) {
             Some(v) => Val::Int(v),
             None => Val::Typed(type_name),
