@@ -427,6 +427,7 @@ impl<'a> Walker<'a> {
             }
             Stmt::With { items, body, .. } => {
                 let mut suppresses = false;
+                let mut entered = Vec::new();
                 for (e, t) in items {
                     self.check(e);
                     if let Expr::Call { func, .. } = e {
@@ -441,14 +442,19 @@ impl<'a> Walker<'a> {
                         }
                     }
                     if let Some(t) = t {
-                        let entered = crate::semantics::python::entered(self.eval(e));
-                        self.bind(t, entered.unwrap_or(Val::Unknown), e);
+                        let value = crate::semantics::python::entered(self.eval(e));
+                        entered.extend(value.clone());
+                        self.bind(t, value.unwrap_or(Val::Unknown), e);
                     }
                 }
                 if suppresses {
                     self.forget_all_in(body);
                 } else {
                     self.block(body);
+                }
+                // The block's end closed the files it entered: what reads them now raises.
+                for value in entered {
+                    self.forget_object(&value, false);
                 }
             }
             // The body runs until a statement raises; what a handler catches is no crash. With
