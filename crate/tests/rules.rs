@@ -3694,8 +3694,11 @@ fn statement_forms_that_may_not_crash_stay_silent() {
         "mode = random.choice(['r', 'rb'])\nwith open('a.txt', mode) as f:\n    f.read() + b'x'",
         "from gzip import open\nwith open('a.gz') as f:\n    f.read() + b'x'",
         "import io\nwith io.open('a.txt', 'rb') as f:\n    f.read() + b'x'",
-        // A file read after its with block closed it raises ValueError, which is caught.
+        // Reading a file closed, or whose bytes are no text, raises what a handler catches.
         "with open('a.txt') as f:\n    pass\ntry:\n    f.read() + 1\nexcept ValueError:\n    pass",
+        "f = open('a.txt')\nf.close()\ntry:\n    f.read() + 1\nexcept ValueError:\n    pass",
+        "try:\n    with open('a.txt') as f:\n        f.read() + 1\nexcept UnicodeDecodeError:\n    pass",
+        "with open('a.txt') as f:\n    try:\n        n = f.read() + 1\n    except OSError:\n        n = 0",
         "f = open('a.txt')\nwith f as g:\n    g = 3\ng + 1",
         // A match whose case is not certain: a subject not known, a guard, a case before it
         // that may match (a class pattern, a bool case of an int subject), a jump in it.

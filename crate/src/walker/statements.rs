@@ -703,20 +703,42 @@ impl<'a> Walker<'a> {
             } => value,
             _ => return false,
         };
+        let caught = |class: &str| {
+            handled.is_none_or(|h| {
+                h.iter()
+                    .any(|c| crate::builtins::exception_caught(c, &[class]) != Some(false))
+            })
+        };
         // Without a handler of AttributeError (or of a base of it), reading an attribute raises
         // nothing caught.
-        let strict = handled.is_none_or(|h| {
-            h.iter()
-                .any(|c| crate::builtins::exception_caught(c, &["AttributeError"]) != Some(false))
-        });
-        self.reached(value, at, strict)
+        let strict = caught("AttributeError");
+        // What the walker knows of a value is what the operation that made it gives when it
+        // succeeds, and only reading a file may then fail (closed, not readable, not text).
+        let files = caught("ValueError") || caught("OSError");
+        self.reached(value, at, strict, files)
+    }
+
+    /// Does `e` call a method of a file?
+    fn reads_file(&self, e: &Expr) -> bool {
+        if let Expr::Call { func, .. } = e {
+            if let Expr::Attribute { value, .. } = &**func {
+                if matches!(self.eval(value), Val::Typed(t) if t == crate::semantics::python::TEXT_FILE)
+                {
+                    return true;
+                }
+            }
+        }
+        let mut reads = false;
+        e.for_each_child(|c| reads |= self.reads_file(c));
+        reads
     }
 
     /// Is `at` (inside `e`) reached once `e` starts evaluating, as `nothing_caught_before` asks?
-    fn reached(&self, e: &Expr, at: TextRange, strict: bool) -> bool {
+    /// With `files`, a read of a file in the finding's expression may raise what is caught.
+    fn reached(&self, e: &Expr, at: TextRange, strict: bool, files: bool) -> bool {
         let range = e.range();
         if range == at {
-            return true;
+            return !(files && self.reads_file(e));
         }
         if !(range.start <= at.start && at.end <= range.end) {
             return false;
@@ -733,7 +755,7 @@ impl<'a> Walker<'a> {
         e.for_each_child(|c| {
             let r = c.range();
             ok &= if r.start <= at.start && at.end <= r.end {
-                self.reached(c, at, strict)
+                self.reached(c, at, strict, files)
             } else {
                 r.start >= at.end || self.raises_nothing(c, strict)
             };
