@@ -3675,6 +3675,8 @@ fn statement_forms_that_may_not_crash_stay_silent() {
         "d = {}\ntry:\n    total = d['a'] + ('x' + 1)\nexcept KeyError:\n    total = 0",
         "try:\n    total = random.choice([{}, {'a': 1}])['a'] + ('x' + 1)\nexcept KeyError:\n    total = 0",
         "try:\n    print(str(random.random()).foo, [1][3])\nexcept AttributeError:\n    pass",
+        // An operand of the failing operation may raise what is caught first.
+        "text = str(random.random())\ntry:\n    n = int(text) + 'x'\nexcept ValueError:\n    n = 0",
         // A followed call: an earlier statement of the function may raise what is caught.
         "def f(d):\n    d['k']\n    return 'a' + 1\ntry:\n    f({})\nexcept KeyError:\n    pass",
         "def f():\n    n = random.choice([{}, {'k': 1}])['k']\n    return [1][3]\ntry:\n    f()\nexcept KeyError:\n    pass",

@@ -686,8 +686,10 @@ impl<'a> Walker<'a> {
 
     /// In a `try` body whose handlers catch the builtin classes `handled`: is a finding at `at`
     /// in the simple statement `stmt` reached whatever happens, that is, does nothing Python
-    /// evaluates before it there raise what a handler may catch? What the finding's expression
-    /// evaluates inside it is what the rule found known; what comes after it runs later.
+    /// evaluates before it there raise what a handler may catch? What the walker knows of a value
+    /// is what the operation that made it gives when it succeeds (`int(text)` is an int, or
+    /// raises ValueError), so the operands of the finding's expression must raise nothing either;
+    /// what comes after it runs later.
     fn nothing_caught_before(
         &self,
         stmt: &Stmt,
@@ -703,42 +705,22 @@ impl<'a> Walker<'a> {
             } => value,
             _ => return false,
         };
-        let caught = |class: &str| {
-            handled.is_none_or(|h| {
-                h.iter()
-                    .any(|c| crate::builtins::exception_caught(c, &[class]) != Some(false))
-            })
-        };
         // Without a handler of AttributeError (or of a base of it), reading an attribute raises
         // nothing caught.
-        let strict = caught("AttributeError");
-        // What the walker knows of a value is what the operation that made it gives when it
-        // succeeds, and only reading a file may then fail (closed, not readable, not text).
-        let files = caught("ValueError") || caught("OSError");
-        self.reached(value, at, strict, files)
-    }
-
-    /// Does `e` call a method of a file?
-    fn reads_file(&self, e: &Expr) -> bool {
-        if let Expr::Call { func, .. } = e {
-            if let Expr::Attribute { value, .. } = &**func {
-                if matches!(self.eval(value), Val::Typed(t) if t == crate::semantics::python::TEXT_FILE)
-                {
-                    return true;
-                }
-            }
-        }
-        let mut reads = false;
-        e.for_each_child(|c| reads |= self.reads_file(c));
-        reads
+        let strict = handled.is_none_or(|h| {
+            h.iter()
+                .any(|c| crate::builtins::exception_caught(c, &["AttributeError"]) != Some(false))
+        });
+        self.reached(value, at, strict)
     }
 
     /// Is `at` (inside `e`) reached once `e` starts evaluating, as `nothing_caught_before` asks?
-    /// With `files`, a read of a file in the finding's expression may raise what is caught.
-    fn reached(&self, e: &Expr, at: TextRange, strict: bool, files: bool) -> bool {
+    fn reached(&self, e: &Expr, at: TextRange, strict: bool) -> bool {
         let range = e.range();
+        let mut ok = true;
         if range == at {
-            return !(files && self.reads_file(e));
+            e.for_each_child(|c| ok &= self.raises_nothing(c, strict));
+            return ok;
         }
         if !(range.start <= at.start && at.end <= range.end) {
             return false;
@@ -751,11 +733,10 @@ impl<'a> Walker<'a> {
         ) {
             return false;
         }
-        let mut ok = true;
         e.for_each_child(|c| {
             let r = c.range();
             ok &= if r.start <= at.start && at.end <= r.end {
-                self.reached(c, at, strict, files)
+                self.reached(c, at, strict)
             } else {
                 r.start >= at.end || self.raises_nothing(c, strict)
             };
