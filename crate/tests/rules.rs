@@ -3722,8 +3722,12 @@ fn statement_forms_that_may_not_crash_stay_silent() {
         "a = [1]\nif a == [1]:\n    w = np.ones(3)\nelse:\n    w = np.ones(4)\nw + np.ones(3)",
         "v = np.ones(2)\nif v is None:\n    v = {}\nv + 1",
         "mode = random.choice([0, 1]) or 'fast'\nmode + 1",
-        // A lambda that changes a global it mentions.
+        // A lambda that changes a global it mentions, called by name or by the call it is
+        // passed to.
         "xs = [1]\nf = lambda: xs.append(2)\nf()\nxs[1]",
+        "xs = []\nys = list(map(lambda n: xs.append(n), [1]))\nxs[0]",
+        "xs = []\nfor v in map(lambda n: xs.append(n), [1]):\n    pass\nxs[0]",
+        "def grow():\n    xs.append(1)\nxs = []\nzs = sorted([2, 1], key=lambda k: (grow(), k)[1])\nxs[0]",
     ];
     for cell in cells {
         let found = run(&[history], cell, "");

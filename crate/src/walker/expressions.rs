@@ -882,7 +882,49 @@ impl<'a> Walker<'a> {
     }
 
     /// Side effects of evaluating `expr` on the names it mentions.
+    /// A lambda in the expression may run now (`map`, `sorted`'s key, `df.apply`): what its body
+    /// may change (the objects it calls methods of or passes to calls, the globals the notebook's
+    /// functions it calls mention) is forgotten. Its parameters are its own.
+    fn forget_lambda_effects(&mut self, expr: &Expr) {
+        let Expr::Lambda { params, body, .. } = expr else {
+            let mut lambdas = Vec::new();
+            expr.for_each_child(|c| lambdas.push(c));
+            lambdas
+                .into_iter()
+                .for_each(|c| self.forget_lambda_effects(c));
+            return;
+        };
+        let mut changed = BTreeSet::new();
+        crate::ir_scan::mutated_in(body, &mut changed);
+        let mut calls = Vec::new();
+        collect_calls(body, &mut calls);
+        for call in calls {
+            if let Expr::Call { func, .. } = call {
+                if let Some(root) = base_name(func) {
+                    changed.extend(self.function_mentions(root));
+                }
+            }
+        }
+        for n in changed {
+            let immutable = matches!(
+                self.get(&n),
+                Val::Module(_)
+                    | Val::Lib(_)
+                    | Val::None
+                    | Val::Bool(_)
+                    | Val::Int(_)
+                    | Val::Float(_)
+                    | Val::Str(_)
+            );
+            if self.env.contains_key(&n) && !params.names.contains(&n) && !immutable {
+                self.forget_name(&n);
+            }
+        }
+        self.forget_lambda_effects(body);
+    }
+
     pub(super) fn effects(&mut self, expr: &Expr) {
+        self.forget_lambda_effects(expr);
         let mut calls = Vec::new();
         collect_calls(expr, &mut calls);
         for call in calls {
