@@ -1263,6 +1263,10 @@ fn literal_matches(subject: &Val, literal: &Literal) -> Option<bool> {
     };
     match (literal, subject) {
         (Literal::Int(i), Val::Int(j)) => Some(i == j),
+        (Literal::Int(i), Val::Bool(b)) => Some(*i == i64::from(*b)),
+        (Literal::Bool(a), Val::Bool(b)) => Some(a == b),
+        (Literal::Float(f), Val::Bool(b)) => Some(*f == f64::from(u8::from(*b))),
+        (Literal::Str(_) | Literal::None, Val::Bool(_)) => Some(false),
         (Literal::Int(i), Val::Float(f)) => Some(*i as f64 == *f),
         (Literal::Float(f), Val::Int(i)) => Some(*f == *i as f64),
         (Literal::Float(f), Val::Float(g)) => Some(f == g),
