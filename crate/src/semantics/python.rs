@@ -158,7 +158,10 @@ pub fn truth(v: &Val) -> Option<bool> {
         Val::Str(s) => Some(!s.is_empty()),
         Val::None => Some(false),
         Val::Dict { keys, .. } => Some(!keys.is_empty()),
-        Val::Items { items, .. } => Some(!items.is_empty()),
+        // An array (of Axes) has no truth value of its own.
+        Val::Items { type_name, items } if matches!(type_name.as_str(), "list" | "tuple") => {
+            Some(!items.is_empty())
+        }
         Val::Strs { type_name, items } if matches!(type_name.as_str(), "list" | "tuple") => {
             Some(!items.is_empty())
         }
@@ -218,9 +221,11 @@ pub fn compared(op: &str, l: &Val, r: &Val) -> Option<bool> {
         t => Some(t.name()),
     };
     let exact = |v: &Val| match v {
-        Val::Strs { type_name, .. } => matches!(type_name.as_str(), "list" | "tuple"),
+        Val::Strs { type_name, .. } | Val::Items { type_name, .. } => {
+            matches!(type_name.as_str(), "list" | "tuple")
+        }
         Val::Bool(_) | Val::Int(_) | Val::Float(_) | Val::Str(_) | Val::None => true,
-        Val::Items { .. } | Val::Dict { .. } => true,
+        Val::Dict { .. } => true,
         _ => false,
     };
     let none = |v: &Val| matches!(v, Val::None);
@@ -1192,6 +1197,12 @@ mod tests {
         assert_eq!(compared("==", &Val::Int(1 << 60), &Val::Float(0.5)), None);
         assert_eq!(truth(&Val::Float(f64::NAN)), Some(true));
         assert_eq!(truth(&Val::Str(String::new())), Some(false));
+        let axes = Val::Items {
+            type_name: "ndarray".into(),
+            items: vec![Val::Unknown; 2],
+        };
+        assert_eq!(truth(&axes), None);
+        assert_eq!(compared("==", &axes, &Val::Int(1)), None);
         assert_eq!(is_instance(&t, "int"), Some(true));
         assert_eq!(is_instance(&Val::Int(1), "bool"), Some(false));
         assert_eq!(is_instance(&Val::Int(1), "Number"), None);

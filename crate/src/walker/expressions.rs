@@ -881,7 +881,6 @@ impl<'a> Walker<'a> {
         }
     }
 
-    /// Side effects of evaluating `expr` on the names it mentions.
     /// A lambda in the expression may run now (`map`, `sorted`'s key, `df.apply`): what its body
     /// may change (the objects it calls methods of or passes to calls, the globals the notebook's
     /// functions it calls mention) is forgotten. Its parameters are its own.
@@ -923,6 +922,7 @@ impl<'a> Walker<'a> {
         self.forget_lambda_effects(body);
     }
 
+    /// Side effects of evaluating `expr` on the names it mentions.
     pub(super) fn effects(&mut self, expr: &Expr) {
         self.forget_lambda_effects(expr);
         let mut calls = Vec::new();

@@ -1256,9 +1256,11 @@ fn case_that_runs<'c>(subject: &Val, cases: &'c [MatchCase]) -> Option<&'c Match
 fn literal_matches(subject: &Val, literal: &Literal) -> Option<bool> {
     // Builtin values of other types than the literal's are never equal to it.
     let other_builtin = match subject {
-        Val::Str(_) | Val::None | Val::Items { .. } | Val::Dict { .. } => true,
+        Val::Str(_) | Val::None | Val::Dict { .. } => true,
         // An array or Index compares element by element.
-        Val::Strs { type_name, .. } => matches!(type_name.as_str(), "list" | "tuple"),
+        Val::Strs { type_name, .. } | Val::Items { type_name, .. } => {
+            matches!(type_name.as_str(), "list" | "tuple")
+        }
         _ => false,
     };
     match (literal, subject) {
