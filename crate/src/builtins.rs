@@ -205,6 +205,106 @@ fn is_history_name(name: &str) -> bool {
     !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
 }
 
+/// Python's builtin exception classes (3.11) and their bases, sorted for binary search.
+/// `IOError` and `EnvironmentError` are other names of `OSError`.
+const EXCEPTION_BASES: &[(&str, &[&str])] = &[
+    ("ArithmeticError", &["Exception"]),
+    ("AssertionError", &["Exception"]),
+    ("AttributeError", &["Exception"]),
+    ("BaseExceptionGroup", &["BaseException"]),
+    ("BlockingIOError", &["OSError"]),
+    ("BrokenPipeError", &["ConnectionError"]),
+    ("BufferError", &["Exception"]),
+    ("BytesWarning", &["Warning"]),
+    ("ChildProcessError", &["OSError"]),
+    ("ConnectionAbortedError", &["ConnectionError"]),
+    ("ConnectionError", &["OSError"]),
+    ("ConnectionRefusedError", &["ConnectionError"]),
+    ("ConnectionResetError", &["ConnectionError"]),
+    ("DeprecationWarning", &["Warning"]),
+    ("EOFError", &["Exception"]),
+    ("EncodingWarning", &["Warning"]),
+    ("Exception", &["BaseException"]),
+    ("ExceptionGroup", &["BaseExceptionGroup", "Exception"]),
+    ("FileExistsError", &["OSError"]),
+    ("FileNotFoundError", &["OSError"]),
+    ("FloatingPointError", &["ArithmeticError"]),
+    ("FutureWarning", &["Warning"]),
+    ("GeneratorExit", &["BaseException"]),
+    ("ImportError", &["Exception"]),
+    ("ImportWarning", &["Warning"]),
+    ("IndentationError", &["SyntaxError"]),
+    ("IndexError", &["LookupError"]),
+    ("InterruptedError", &["OSError"]),
+    ("IsADirectoryError", &["OSError"]),
+    ("KeyError", &["LookupError"]),
+    ("KeyboardInterrupt", &["BaseException"]),
+    ("LookupError", &["Exception"]),
+    ("MemoryError", &["Exception"]),
+    ("ModuleNotFoundError", &["ImportError"]),
+    ("NameError", &["Exception"]),
+    ("NotADirectoryError", &["OSError"]),
+    ("NotImplementedError", &["RuntimeError"]),
+    ("OSError", &["Exception"]),
+    ("OverflowError", &["ArithmeticError"]),
+    ("PendingDeprecationWarning", &["Warning"]),
+    ("PermissionError", &["OSError"]),
+    ("ProcessLookupError", &["OSError"]),
+    ("RecursionError", &["RuntimeError"]),
+    ("ReferenceError", &["Exception"]),
+    ("ResourceWarning", &["Warning"]),
+    ("RuntimeError", &["Exception"]),
+    ("RuntimeWarning", &["Warning"]),
+    ("StopAsyncIteration", &["Exception"]),
+    ("StopIteration", &["Exception"]),
+    ("SyntaxError", &["Exception"]),
+    ("SyntaxWarning", &["Warning"]),
+    ("SystemError", &["Exception"]),
+    ("SystemExit", &["BaseException"]),
+    ("TabError", &["IndentationError"]),
+    ("TimeoutError", &["OSError"]),
+    ("TypeError", &["Exception"]),
+    ("UnboundLocalError", &["NameError"]),
+    ("UnicodeDecodeError", &["UnicodeError"]),
+    ("UnicodeEncodeError", &["UnicodeError"]),
+    ("UnicodeError", &["ValueError"]),
+    ("UnicodeTranslateError", &["UnicodeError"]),
+    ("UnicodeWarning", &["Warning"]),
+    ("UserWarning", &["Warning"]),
+    ("ValueError", &["Exception"]),
+    ("Warning", &["Exception"]),
+    ("ZeroDivisionError", &["ArithmeticError"]),
+];
+
+/// The builtin exception class a builtin name holds (`IOError` is `OSError`), if it holds one.
+fn exception_class(name: &str) -> Option<&'static str> {
+    let name = match name {
+        "IOError" | "EnvironmentError" => "OSError",
+        other => other,
+    };
+    if name == "BaseException" {
+        return Some("BaseException");
+    }
+    let at = EXCEPTION_BASES
+        .binary_search_by(|(c, _)| c.cmp(&name))
+        .ok()?;
+    Some(EXCEPTION_BASES[at].0)
+}
+
+/// Does a handler of the builtin class `handler` catch an exception whose builtin classes (the
+/// most derived builtin ones its type derives from) are `raised`? `None` when `handler` names
+/// no builtin exception class.
+pub fn exception_caught(handler: &str, raised: &[&str]) -> Option<bool> {
+    let handler = exception_class(handler)?;
+    fn derives(class: &str, from: &str) -> bool {
+        class == from
+            || EXCEPTION_BASES
+                .binary_search_by(|(c, _)| c.cmp(&class))
+                .is_ok_and(|at| EXCEPTION_BASES[at].1.iter().any(|b| derives(b, from)))
+    }
+    Some(raised.iter().any(|r| derives(r, handler)))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -213,6 +313,7 @@ mod tests {
     fn lists_are_sorted_for_binary_search() {
         assert!(PYTHON_BUILTINS.windows(2).all(|w| w[0] < w[1]));
         assert!(IPYTHON_NAMES.windows(2).all(|w| w[0] < w[1]));
+        assert!(EXCEPTION_BASES.windows(2).all(|w| w[0].0 < w[1].0));
     }
 
     #[test]
@@ -233,5 +334,33 @@ mod tests {
         for name in ["df", "np", "_x", "_i", "__file__", "tf_idf"] {
             assert_eq!(is_always_defined(name), name == "_i", "{name}");
         }
+    }
+
+    #[test]
+    fn handlers_catch_exceptions_of_their_class_and_subclasses() {
+        assert_eq!(exception_caught("LookupError", &["KeyError"]), Some(true));
+        assert_eq!(
+            exception_caught("Exception", &["UnicodeDecodeError"]),
+            Some(true)
+        );
+        assert_eq!(
+            exception_caught("IOError", &["FileNotFoundError"]),
+            Some(true)
+        );
+        assert_eq!(
+            exception_caught("IndexError", &["ValueError", "IndexError"]),
+            Some(true)
+        );
+        assert_eq!(exception_caught("KeyError", &["IndexError"]), Some(false));
+        assert_eq!(exception_caught("ValueError", &["TypeError"]), Some(false));
+        assert_eq!(
+            exception_caught("Exception", &["KeyboardInterrupt"]),
+            Some(false)
+        );
+        assert_eq!(
+            exception_caught("BaseException", &["KeyboardInterrupt"]),
+            Some(true)
+        );
+        assert_eq!(exception_caught("print", &["TypeError"]), None);
     }
 }

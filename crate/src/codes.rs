@@ -419,6 +419,52 @@ impl Rule {
     pub fn from_code(code: &str) -> Option<Rule> {
         Rule::ALL.iter().copied().find(|r| r.code() == code)
     }
+
+    /// The builtin exception classes the exception a diagnostic predicts derives from: the most
+    /// derived builtin class of every exception the rule may stand for (numpy's `AxisError` is
+    /// a `ValueError` and an `IndexError`), so that a `try` knows which handlers catch it.
+    /// `None` where that is not pinned down: any handler may catch it.
+    pub fn raised(self) -> Option<&'static [&'static str]> {
+        use Rule::*;
+        Some(match self {
+            SyntaxError => &["SyntaxError"],
+            UndefinedName => &["NameError", "UnboundLocalError"],
+            MissingColumn | DroppedAgain | MissingKey => &["KeyError"],
+            ModuleCalled | OperandType | NotCallable | NotIterable | NotSubscriptable
+            | ItemAssignment | BadArguments | ShapeImage => &["TypeError"],
+            AmbiguousTruth
+            | JoinOverlap
+            | FrameLength
+            | HistogramNan
+            | UnpackCount
+            | SklearnFeatureMismatch
+            | SklearnStringInput
+            | SklearnNanInput
+            | SklearnEmptyInput
+            | SklearnSampleMismatch
+            | Sklearn1dInput
+            | SklearnDisplayLabels
+            | SklearnContinuousTarget
+            | ShapeMatmul
+            | ShapeBroadcast
+            | ShapeConcatenate
+            | ShapeStack
+            | ShapeReshape
+            | ShapeLinalg
+            | ShapeSavetxt
+            | PlotLengths => &["ValueError"],
+            ValueConversion | SklearnBadParams | TfDtypeMismatch => &["ValueError", "TypeError"],
+            // numpy's AxisError; TensorFlow's InvalidArgumentError is only an Exception.
+            IndexOutOfRange => &["IndexError", "ValueError"],
+            IndexType => &["TypeError", "IndexError"],
+            BuiltinArgument => &["TypeError", "ValueError", "IndexError", "KeyError"],
+            MissingAttribute => &["AttributeError"],
+            SklearnNotFitted => &["ValueError", "AttributeError"],
+            KerasInputMismatch | KerasTargetMismatch | KerasForeignModel | KerasNotCompiled
+            | TorchInputMismatch | TorchLayerMismatch | TorchLossShape | TorchDtypeMismatch
+            | TorchNumpyGrad | TooDeep | CoreFailed | LlmLikelyCrash | DryRunCrash => return None,
+        })
+    }
 }
 
 impl fmt::Display for Rule {

@@ -302,7 +302,7 @@ impl ScopeNames {
                 .extend(handlers.iter().filter_map(|h| h.name.clone())),
             Stmt::Match { cases, .. } => self
                 .bound
-                .extend(cases.iter().flat_map(|(names, _, _)| names.iter().cloned())),
+                .extend(cases.iter().flat_map(|c| c.names.iter().cloned())),
             Stmt::Global { names, .. } => self.globals.extend(names.iter().cloned()),
             Stmt::Nonlocal { names, .. } => self.nonlocals.extend(names.iter().cloned()),
             Stmt::TooDeep { names, .. } => self.bound.extend(names.iter().cloned()),
@@ -579,7 +579,10 @@ impl Walker {
                 range,
             } => {
                 self.expr(subject);
-                for (names, guard, body) in cases {
+                for crate::ir::MatchCase {
+                    names, guard, body, ..
+                } in cases
+                {
                     self.conditionally(|walker| {
                         for name in names {
                             walker.bind(name, DefinitionKind::MatchCapture, *range);
@@ -593,7 +596,7 @@ impl Walker {
             }
             Stmt::Delete { targets, .. } => targets.iter().for_each(|t| self.delete_target(t)),
             // Already taken into account by `ScopeNames`.
-            Stmt::Global { .. } | Stmt::Nonlocal { .. } => {}
+            Stmt::Global { .. } | Stmt::Nonlocal { .. } | Stmt::Pass { .. } => {}
             Stmt::Other { exprs, .. } => exprs.iter().for_each(|e| self.expr(e)),
             // Not analysed: it may bind any name it mentions, and its reads are not followed.
             Stmt::TooDeep { names, range } => self.conditionally(|walker| {

@@ -334,6 +334,27 @@ pub struct Handler {
     pub range: TextRange,
 }
 
+/// One `case` of a `match`: its pattern is kept as the names it binds and what it matches.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct MatchCase {
+    pub names: Vec<String>,
+    pub pattern: CasePattern,
+    pub guard: Option<Expr>,
+    pub body: Vec<Stmt>,
+}
+
+/// What a `case` pattern matches, as far as the analysis needs.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub enum CasePattern {
+    /// A capture pattern or the wildcard (`case x:`, `case _:`): any subject.
+    Any,
+    /// A literal (`case 3:`, `case 'a':`, `case None:`): a subject equal to it (identical, for
+    /// `None`, `True` and `False`).
+    Literal(Literal),
+    /// Anything else (sequence, mapping, class, value and or-patterns).
+    Other,
+}
+
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub enum Stmt {
     Expr {
@@ -400,10 +421,10 @@ pub enum Stmt {
         finalbody: Vec<Stmt>,
         range: TextRange,
     },
-    /// `match subject: case ...`: patterns are kept as the names they bind.
+    /// `match subject: case ...`
     Match {
         subject: Expr,
-        cases: Vec<(Vec<String>, Option<Expr>, Vec<Stmt>)>,
+        cases: Vec<MatchCase>,
         range: TextRange,
     },
     Delete {
@@ -418,8 +439,12 @@ pub enum Stmt {
         names: Vec<String>,
         range: TextRange,
     },
-    /// `return`, `raise`, `assert`, `pass`, `break`, `continue`: only the
-    /// expressions they evaluate matter.
+    /// `pass`: does nothing, and leaves no block.
+    Pass {
+        range: TextRange,
+    },
+    /// `return`, `raise`, `assert`, `break`, `continue`: only the expressions they evaluate
+    /// matter.
     Other {
         exprs: Vec<Expr>,
         range: TextRange,
@@ -490,16 +515,14 @@ impl Stmt {
             }
             Stmt::Match { subject, cases, .. } => {
                 f(subject);
-                cases
-                    .iter()
-                    .filter_map(|(_, guard, _)| guard.as_ref())
-                    .for_each(f);
+                cases.iter().filter_map(|c| c.guard.as_ref()).for_each(f);
             }
             Stmt::Delete { targets, .. } => targets.iter().for_each(|t| t.for_each_expr(f)),
             Stmt::Other { exprs, .. } => exprs.iter().for_each(f),
             Stmt::Import { .. }
             | Stmt::Global { .. }
             | Stmt::Nonlocal { .. }
+            | Stmt::Pass { .. }
             | Stmt::TooDeep { .. } => {}
         }
     }
@@ -527,7 +550,7 @@ impl Stmt {
                 f(orelse);
                 f(finalbody);
             }
-            Stmt::Match { cases, .. } => cases.iter().for_each(|(_, _, body)| f(body)),
+            Stmt::Match { cases, .. } => cases.iter().for_each(|c| f(&c.body)),
             _ => {}
         }
     }
@@ -548,6 +571,7 @@ impl Stmt {
             | Stmt::Delete { range, .. }
             | Stmt::Global { range, .. }
             | Stmt::Nonlocal { range, .. }
+            | Stmt::Pass { range }
             | Stmt::Other { range, .. }
             | Stmt::TooDeep { range, .. } => *range,
         }
@@ -577,14 +601,15 @@ impl Stmt {
                 .iter()
                 .filter_map(|h| h.name.as_deref())
                 .for_each(&mut *f),
-            Stmt::Match { cases, .. } => cases
-                .iter()
-                .flat_map(|(names, _, _)| names)
-                .for_each(|n| f(n)),
+            Stmt::Match { cases, .. } => cases.iter().flat_map(|c| &c.names).for_each(|n| f(n)),
             Stmt::Global { names, .. }
             | Stmt::Nonlocal { names, .. }
             | Stmt::TooDeep { names, .. } => names.iter().for_each(|n| f(n)),
-            Stmt::Expr { .. } | Stmt::If { .. } | Stmt::While { .. } | Stmt::Other { .. } => {}
+            Stmt::Expr { .. }
+            | Stmt::If { .. }
+            | Stmt::While { .. }
+            | Stmt::Pass { .. }
+            | Stmt::Other { .. } => {}
         }
         self.for_each_expr(&mut |e| e.for_each_name(f));
         self.for_each_block(|b| b.iter().for_each(|s| s.for_each_name(f)));

@@ -139,27 +139,9 @@ pub fn mentioned_names(stmts: &[Stmt], out: &mut BTreeSet<String>) {
 }
 
 /// Names whose objects a block may change without rebinding them: assignment to an item or
-/// attribute, method calls on them, and objects passed to calls (function bodies excluded).
+/// attribute, method calls on them, and objects passed to calls (function bodies excluded,
+/// lambda bodies not).
 pub fn mutated_names(stmts: &[Stmt], out: &mut BTreeSet<String>) {
-    pub(super) fn expr(e: &Expr, out: &mut BTreeSet<String>) {
-        if let Expr::Call {
-            func,
-            args,
-            keywords,
-            ..
-        } = e
-        {
-            if let Expr::Attribute { value, .. } = &**func {
-                root_names(value, out);
-            }
-            args.iter().for_each(|a| root_names(a, out));
-            keywords.iter().for_each(|k| root_names(&k.value, out));
-        }
-        if let Expr::Lambda { .. } = e {
-            return;
-        }
-        e.for_each_child(|c| expr(c, out));
-    }
     for s in stmts {
         match s {
             Stmt::Assign { targets, .. } | Stmt::Delete { targets, .. } => {
@@ -178,13 +160,33 @@ pub fn mutated_names(stmts: &[Stmt], out: &mut BTreeSet<String>) {
             Stmt::FunctionDef { .. } | Stmt::ClassDef { .. } => continue,
             _ => {}
         }
-        s.for_each_expr(&mut |e| expr(e, out));
+        s.for_each_expr(&mut |e| mutated_in(e, out));
         s.for_each_block(|b| mutated_names(b, out));
     }
 }
 
-/// Does the statement contain `break`, `continue`, `return`, `raise`, `pass` or the like (which the
-/// IR keeps as `Stmt::Other`), outside nested functions?
+/// Names whose objects evaluating `e` may change: receivers of method calls and objects passed
+/// to calls, in the bodies of its lambdas too (the call a lambda is passed to may run it now:
+/// `map`, `sorted`'s key, `df.apply`).
+pub fn mutated_in(e: &Expr, out: &mut BTreeSet<String>) {
+    if let Expr::Call {
+        func,
+        args,
+        keywords,
+        ..
+    } = e
+    {
+        if let Expr::Attribute { value, .. } = &**func {
+            root_names(value, out);
+        }
+        args.iter().for_each(|a| root_names(a, out));
+        keywords.iter().for_each(|k| root_names(&k.value, out));
+    }
+    e.for_each_child(|c| mutated_in(c, out));
+}
+
+/// Does the statement contain `break`, `continue`, `return`, `raise` or `assert` (which the IR
+/// keeps as `Stmt::Other`), outside nested functions?
 pub fn contains_jump(stmts: &[Stmt]) -> bool {
     stmts.iter().any(|s| {
         let mut jump = matches!(s, Stmt::Other { .. });
@@ -235,8 +237,8 @@ pub fn aliased_names(stmts: &[Stmt], out: &mut BTreeSet<String>) {
     }
 }
 
-/// The keyword of a `return`, `raise`, `assert`, `pass`, `break` or `continue` statement (which
-/// the IR keeps as `Stmt::Other`).
+/// The keyword of a `return`, `raise`, `assert`, `break` or `continue` statement (which the IR
+/// keeps as `Stmt::Other`).
 pub fn stmt_keyword<'s>(stmt: &Stmt, source: &'s str) -> Option<&'s str> {
     let Stmt::Other { range, .. } = stmt else {
         return None;

@@ -229,6 +229,13 @@ fn every_syntax_a_value_reaches_a_rule_through() {
     family("syntax_variants.json");
 }
 
+/// `try` with handlers, `with ... as`, `match`, bools, lambdas of executed cells, augmented
+/// assignments of arrays, `pass`: written from the language reference.
+#[test]
+fn every_statement_form_the_walker_follows() {
+    family("syntax_variants2.json");
+}
+
 /// Every data rule on objects an earlier cell made, known only through the real kernel
 /// summarizer's summaries (`scripts/verify_family_cases.py --write` stores them).
 #[test]

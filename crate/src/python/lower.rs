@@ -4,8 +4,8 @@
 use rustpython_parser::ast::{self, Constant, Operator, Ranged};
 
 use crate::ir::{
-    Alias, AssignOp, Comprehension, Expr, Handler, Keyword, Literal, Params, SeqKind, Stmt, Target,
-    TextRange,
+    Alias, AssignOp, CasePattern, Comprehension, Expr, Handler, Keyword, Literal, MatchCase,
+    Params, SeqKind, Stmt, Target, TextRange,
 };
 
 /// How deeply a top-level statement's IR may nest (statements, expressions and targets counted
@@ -194,12 +194,14 @@ impl Lowering {
                     .into_iter()
                     .map(|case| {
                         let names = pattern_names(&case.pattern);
+                        let pattern = case_pattern(&case.pattern);
                         self.dismantle(Node::Pattern(case.pattern));
-                        (
+                        MatchCase {
                             names,
-                            case.guard.map(|g| self.expr(*g)),
-                            self.suite(case.body),
-                        )
+                            pattern,
+                            guard: case.guard.map(|g| self.expr(*g)),
+                            body: self.suite(case.body),
+                        }
                     })
                     .collect(),
                 range,
@@ -240,9 +242,8 @@ impl Lowering {
                 value: self.expr(*e.value),
                 range,
             },
-            ast::Stmt::Pass(_) | ast::Stmt::Break(_) | ast::Stmt::Continue(_) => {
-                self.other(std::iter::empty(), range)
-            }
+            ast::Stmt::Pass(_) => Stmt::Pass { range },
+            ast::Stmt::Break(_) | ast::Stmt::Continue(_) => self.other(std::iter::empty(), range),
         }
     }
 
@@ -951,6 +952,28 @@ fn literal(constant: Constant) -> Option<Literal> {
         Constant::Ellipsis => Literal::Ellipsis,
         Constant::Tuple(_) | Constant::Complex { .. } => return None,
     })
+}
+
+/// What a `case` pattern matches (`ir::CasePattern`).
+fn case_pattern(pattern: &ast::Pattern) -> CasePattern {
+    match pattern {
+        ast::Pattern::MatchAs(p) if p.pattern.is_none() => CasePattern::Any,
+        ast::Pattern::MatchSingleton(p) => {
+            literal(p.value.clone()).map_or(CasePattern::Other, CasePattern::Literal)
+        }
+        ast::Pattern::MatchValue(p) => {
+            let value = match &*p.value {
+                ast::Expr::Constant(c) => literal(c.value.clone()),
+                ast::Expr::UnaryOp(u) if u.op == ast::UnaryOp::USub => match &*u.operand {
+                    ast::Expr::Constant(c) => literal(c.value.clone()).and_then(|l| negate(&l)),
+                    _ => None,
+                },
+                _ => None,
+            };
+            value.map_or(CasePattern::Other, CasePattern::Literal)
+        }
+        _ => CasePattern::Other,
+    }
 }
 
 fn negate(value: &Literal) -> Option<Literal> {

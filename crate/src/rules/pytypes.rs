@@ -171,7 +171,7 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                 };
                 let bound = [lower, upper, step].into_iter().flatten().find_map(|b| {
                     let t = builtin_of(&w.eval(b))?;
-                    (!matches!(t, Builtin::Int | Builtin::None)).then_some((b, t))
+                    (!(t.integer() || t == Builtin::None)).then_some((b, t))
                 });
                 if let (true, Some((b, t))) = (sliceable, bound) {
                     let hint = if matches!(&**b, Expr::BinOp { op: "/", .. }) {
@@ -250,8 +250,9 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                 ));
                 return;
             }
-            if let Some(t @ (Builtin::None | Builtin::Int | Builtin::Float | Builtin::Set)) =
-                builtin_of(&base)
+            if let Some(
+                t @ (Builtin::None | Builtin::Bool | Builtin::Int | Builtin::Float | Builtin::Set),
+            ) = builtin_of(&base)
             {
                 out.push(Diagnostic::error(
                     Rule::NotSubscriptable,
@@ -524,7 +525,7 @@ fn compare_error(op: &str, a: Builtin, b: Builtin) -> Option<String> {
 fn unary_error(op: &str, t: Builtin) -> Option<String> {
     let defined = match op {
         "-" | "+" => t.number(),
-        "~" => t == Builtin::Int,
+        "~" => t.integer(),
         _ => return None,
     };
     (!defined).then(|| format!("bad operand type for unary {op}: '{}'", t.name()))
@@ -535,12 +536,12 @@ fn unary_error(op: &str, t: Builtin) -> Option<String> {
 fn index_error(container: Builtin, index: Builtin) -> Option<String> {
     let unhashable = matches!(index, Builtin::List | Builtin::Dict | Builtin::Set);
     match container {
-        Builtin::List | Builtin::Tuple if index != Builtin::Int => Some(format!(
+        Builtin::List | Builtin::Tuple if !index.integer() => Some(format!(
             "{} indices must be integers or slices, not {}",
             container.name(),
             index.name()
         )),
-        Builtin::Str if index != Builtin::Int => Some(format!(
+        Builtin::Str if !index.integer() => Some(format!(
             "string indices must be integers, not '{}'",
             index.name()
         )),
@@ -772,7 +773,10 @@ fn unpack(w: &Walker, target: &Target, value: &Expr, out: &mut Vec<Diagnostic>) 
     let Some(t) = builtin_of(&val) else {
         return;
     };
-    if matches!(t, Builtin::None | Builtin::Int | Builtin::Float) {
+    if matches!(
+        t,
+        Builtin::None | Builtin::Bool | Builtin::Int | Builtin::Float
+    ) {
         out.push(Diagnostic::error(
             Rule::NotIterable,
             format!(
@@ -905,7 +909,10 @@ fn unpack_items(w: &Walker, target: &Target, iter: &Expr, out: &mut Vec<Diagnost
             let Some(t) = builtin_of(&v) else {
                 return;
             };
-            if matches!(t, Builtin::None | Builtin::Int | Builtin::Float) {
+            if matches!(
+                t,
+                Builtin::None | Builtin::Bool | Builtin::Int | Builtin::Float
+            ) {
                 let hint = match iter {
                     Expr::Call { func, .. } if matches!(&**func, Expr::Name { id, .. } if id == "range") => {
                         "; for (index, item) pairs loop over enumerate(...)"
@@ -964,7 +971,9 @@ fn not_iterable(w: &Walker, iter: &Expr, how: &str, out: &mut Vec<Diagnostic>) {
             return;
         }
     }
-    if let Some(t @ (Builtin::None | Builtin::Int | Builtin::Float)) = builtin_of(&w.eval(iter)) {
+    if let Some(t @ (Builtin::None | Builtin::Bool | Builtin::Int | Builtin::Float)) =
+        builtin_of(&w.eval(iter))
+    {
         let hint = if t == Builtin::Int {
             "; to count, loop over range(n)"
         } else {
@@ -1233,7 +1242,9 @@ fn builtin_call(
                         iterator_note(lazy)
                     ),
                 );
-            } else if let Some(t @ (Builtin::None | Builtin::Int | Builtin::Float)) = arg_type(arg)
+            } else if let Some(
+                t @ (Builtin::None | Builtin::Bool | Builtin::Int | Builtin::Float),
+            ) = arg_type(arg)
             {
                 push(
                     out,
@@ -1321,7 +1332,7 @@ fn builtin_call(
         }
         ("range", [_, ..]) if args.len() <= 3 => {
             for arg in args {
-                if let Some(t) = arg_type(arg).filter(|t| *t != Builtin::Int) {
+                if let Some(t) = arg_type(arg).filter(|t| !t.integer()) {
                     push(
                         out,
                         Rule::BuiltinArgument,
@@ -1426,7 +1437,7 @@ fn builtin_call(
             );
         }
         ("chr" | "hex" | "bin" | "oct", [arg]) => {
-            if let Some(t) = arg_type(arg).filter(|t| *t != Builtin::Int) {
+            if let Some(t) = arg_type(arg).filter(|t| !t.integer()) {
                 push(
                     out,
                     Rule::BuiltinArgument,
@@ -1589,7 +1600,7 @@ fn sum_error(start: Builtin, types: &[Option<Builtin>]) -> Option<String> {
             ));
         }
         total = match (total, t) {
-            (Builtin::Int, Builtin::Int) => Builtin::Int,
+            (a, b) if a.integer() && b.integer() => Builtin::Int,
             (a, b) if a.number() && b.number() => Builtin::Float,
             (a, _) => a,
         };
@@ -1608,7 +1619,7 @@ fn compared_error(name: &str, types: &[Builtin]) -> Option<String> {
     // with nothing. Sorting, or finding the largest, compares each value with at least one
     // other, so a value of another kind meets one it cannot be compared with.
     let kind = |t: &Builtin| match t {
-        Builtin::Int | Builtin::Float => Some(Builtin::Int),
+        Builtin::Bool | Builtin::Int | Builtin::Float => Some(Builtin::Int),
         Builtin::None | Builtin::Dict => None,
         t => Some(*t),
     };
@@ -1639,7 +1650,7 @@ fn compared_error(name: &str, types: &[Builtin]) -> Option<String> {
 /// "numbers", "texts", "lists", ... for messages.
 fn plural(t: Builtin) -> &'static str {
     match t {
-        Builtin::Int | Builtin::Float => "numbers",
+        Builtin::Bool | Builtin::Int | Builtin::Float => "numbers",
         Builtin::Str => "texts",
         Builtin::List => "lists",
         Builtin::Tuple => "tuples",
@@ -1669,9 +1680,12 @@ impl Param {
             Param::Str => t == Builtin::Str,
             Param::StrOrNone => matches!(t, Builtin::Str | Builtin::None),
             Param::StrOrTuple => matches!(t, Builtin::Str | Builtin::Tuple),
-            Param::Int => t == Builtin::Int,
-            Param::IntOrNone => matches!(t, Builtin::Int | Builtin::None),
-            Param::Iterable => !matches!(t, Builtin::None | Builtin::Int | Builtin::Float),
+            Param::Int => t.integer(),
+            Param::IntOrNone => t.integer() || t == Builtin::None,
+            Param::Iterable => !matches!(
+                t,
+                Builtin::None | Builtin::Bool | Builtin::Int | Builtin::Float
+            ),
         };
         if accepted {
             return None;
@@ -2015,7 +2029,7 @@ fn percent_format_error(text: &str, values: &Val) -> Option<String> {
         let t = (*t)?;
         let number = matches!(c, 'd' | 'i' | 'u' | 'e' | 'E' | 'f' | 'F' | 'g' | 'G');
         let integer = matches!(c, 'o' | 'x' | 'X');
-        if (number && !t.number()) || (integer && t != Builtin::Int) {
+        if (number && !t.number()) || (integer && !t.integer()) {
             Some(match c {
                 'e' | 'E' | 'f' | 'F' | 'g' | 'G' => {
                     format!("must be real number, not {}", t.name())
@@ -2180,7 +2194,9 @@ fn format_call(
 /// `sep.join(items)`: every item must be a str. The first item not known to be one decides.
 fn join_items(w: &Walker, items: &Expr, range: TextRange, out: &mut Vec<Diagnostic>) {
     let value = w.eval(items);
-    if let Some(t @ (Builtin::None | Builtin::Int | Builtin::Float)) = builtin_of(&value) {
+    if let Some(t @ (Builtin::None | Builtin::Bool | Builtin::Int | Builtin::Float)) =
+        builtin_of(&value)
+    {
         out.push(Diagnostic::error(
             Rule::BuiltinArgument,
             format!(
@@ -2309,8 +2325,13 @@ fn augmented_error(op: &str, a: Builtin, b: Builtin) -> Option<String> {
         // `d |= pairs` updates from any iterable of pairs.
         (Builtin::Dict, "|") => None,
         // `lst += iterable` extends the list.
-        (Builtin::List, "+") => matches!(b, Builtin::None | Builtin::Int | Builtin::Float)
-            .then(|| format!("'{}' object is not iterable", b.name())),
+        (Builtin::List, "+") => {
+            let scalar = matches!(
+                b,
+                Builtin::None | Builtin::Bool | Builtin::Int | Builtin::Float
+            );
+            scalar.then(|| format!("'{}' object is not iterable", b.name()))
+        }
         // `x *= "ab"`: CPython's message depends on x's type (not the crash); left alone.
         (_, "*") if !a.sequence() && b.sequence() => None,
         _ => binary_error(op, &format!("{op}="), a, b),

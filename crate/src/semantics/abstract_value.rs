@@ -42,6 +42,8 @@ pub enum Val {
         keys: Vec<DictKey>,
         values: Vec<Val>,
     },
+    /// `True` or `False` (an int too, for arithmetic).
+    Bool(bool),
     Int(i64),
     Float(f64),
     Str(String),
@@ -150,10 +152,13 @@ pub fn join(a: &Val, b: &Val) -> Val {
     }
     fn scalar(v: &Val) -> Option<&str> {
         match v {
+            Val::Bool(_) => Some("bool"),
             Val::Int(_) => Some("int"),
             Val::Float(_) => Some("float"),
             Val::Str(_) => Some("str"),
-            Val::Typed(t) if matches!(t.as_str(), "int" | "float" | "str") => Some(t.as_str()),
+            Val::Typed(t) if matches!(t.as_str(), "bool" | "int" | "float" | "str") => {
+                Some(t.as_str())
+            }
             _ => None,
         }
     }
@@ -719,6 +724,10 @@ pub fn from_summary(name: &str, obj: &ObjectSummary) -> Val {
         // Exactly the builtin type (a subclass may define its own operators and methods), and
         // the whole value (the kernel cuts long strings).
         "none" => Val::None,
+        "bool" if type_name == "bool" => match obj.value.get("value").and_then(Value::as_bool) {
+            Some(b) => Val::Bool(b),
+            None => Val::Typed(type_name),
+        },
         "int" if type_name == "int" => match obj.value.get("value").and_then(Value::as_i64) {
             Some(v) => Val::Int(v),
             None => Val::Typed(type_name),

@@ -1026,7 +1026,7 @@ impl Scope<'_> {
                         target_binds(t, &mut bound);
                     }
                 }
-                Stmt::Expr { .. } | Stmt::Other { .. } => {}
+                Stmt::Expr { .. } | Stmt::Pass { .. } | Stmt::Other { .. } => {}
                 Stmt::For { .. } => {
                     let (var, _, _) = unrolled_loop(s)?;
                     bound.insert(var.to_string());
@@ -1084,6 +1084,7 @@ impl Scope<'_> {
                         }
                     }
                 }
+                Stmt::Pass { .. } => {}
                 Stmt::Other { exprs, range } => {
                     let text = f
                         .source
@@ -1094,7 +1095,7 @@ impl Scope<'_> {
                         Some("return") if i == last => {
                             return scope.eval(exprs.first()?);
                         }
-                        Some("pass" | "assert") => {
+                        Some("assert") => {
                             scope.apply_effects(s).ok()?;
                             scope.apply_effects_after(s);
                         }

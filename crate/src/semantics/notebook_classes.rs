@@ -7,7 +7,6 @@ use std::collections::BTreeSet;
 use std::rc::Rc;
 
 use crate::ir::{Expr, Params, Stmt, Target};
-use crate::ir_scan::stmt_keyword;
 
 /// A `class` statement without decorators at the top level of a cell.
 #[derive(Debug)]
@@ -55,7 +54,7 @@ impl NotebookClass {
                     value: Expr::Literal { .. },
                     ..
                 } => true,
-                Stmt::Other { .. } => stmt_keyword(s, &self.source) == Some("pass"),
+                Stmt::Pass { .. } => true,
                 _ => false,
             })
     }

@@ -18,6 +18,24 @@ pub fn binop_value(op: &str, l: &Val, r: &Val) -> Option<Val> {
         Val::Float(f) => Some(*f),
         _ => None,
     };
+    // A bool is the int 0 or 1 in arithmetic; `&`, `|` and `^` of two bools give a bool.
+    match (l, r) {
+        (Val::Bool(a), Val::Bool(b)) if matches!(op, "&" | "|" | "^") => {
+            return Some(Val::Bool(match op {
+                "&" => a & b,
+                "|" => a | b,
+                _ => a ^ b,
+            }))
+        }
+        (Val::Bool(_), _) | (_, Val::Bool(_)) => {
+            let int = |v: &Val| match v {
+                Val::Bool(b) => Val::Int(i64::from(*b)),
+                v => v.clone(),
+            };
+            return binop_value(op, &int(l), &int(r));
+        }
+        _ => {}
+    }
     match (l, r) {
         (Val::Int(a), Val::Int(b)) => match op {
             "+" => a.checked_add(*b).map(Val::Int),
@@ -105,8 +123,9 @@ pub fn binop_value(op: &str, l: &Val, r: &Val) -> Option<Val> {
                 return None;
             }
             let name = match (a, b) {
-                (Builtin::Int, Builtin::Int) if op == "/" => "float",
-                (Builtin::Int, Builtin::Int) => "int",
+                (Builtin::Bool, Builtin::Bool) if matches!(op, "&" | "|" | "^") => "bool",
+                _ if a.integer() && b.integer() && op == "/" => "float",
+                _ if a.integer() && b.integer() => "int",
                 (Builtin::Float, _) | (_, Builtin::Float) if a.number() && b.number() => "float",
                 (Builtin::Str, _) | (_, Builtin::Str) => "str",
                 _ => return None,
@@ -127,6 +146,136 @@ pub fn comprehension_value(text: &str, elements: usize) -> Val {
         _ => return Val::Unknown,
     };
     Val::Typed(type_name.into())
+}
+
+/// Python's truth value of a builtin value, when known: false for `False`, zero, empty texts and
+/// containers, `None`.
+pub fn truth(v: &Val) -> Option<bool> {
+    match v {
+        Val::Bool(b) => Some(*b),
+        Val::Int(i) => Some(*i != 0),
+        Val::Float(f) => Some(*f != 0.0),
+        Val::Str(s) => Some(!s.is_empty()),
+        Val::None => Some(false),
+        Val::Dict { keys, .. } => Some(!keys.is_empty()),
+        // An array (of Axes) has no truth value of its own.
+        Val::Items { type_name, items } if matches!(type_name.as_str(), "list" | "tuple") => {
+            Some(!items.is_empty())
+        }
+        Val::Strs { type_name, items } if matches!(type_name.as_str(), "list" | "tuple") => {
+            Some(!items.is_empty())
+        }
+        Val::Sized { type_name, len }
+            if matches!(type_name.as_str(), "list" | "tuple" | "dict" | "set") =>
+        {
+            Some(*len != 0)
+        }
+        _ => None,
+    }
+}
+
+/// `l op r` for a comparison operator (`==`, `<`, `is`, ...) of builtin values, when known:
+/// numbers with numbers, texts with texts; `==` and `!=` of values of other types (never equal);
+/// `is None`.
+pub fn compared(op: &str, l: &Val, r: &Val) -> Option<bool> {
+    // Ints past 2**53 have no exact float: Python compares them exactly.
+    let number = |v: &Val| match v {
+        Val::Bool(b) => Some(f64::from(u8::from(*b))),
+        Val::Int(i) if i.unsigned_abs() <= 1 << 53 => Some(*i as f64),
+        Val::Float(f) => Some(*f),
+        _ => None,
+    };
+    let order = match (l, r) {
+        (Val::Int(a), Val::Int(b)) => Some(a.cmp(b)),
+        (Val::Str(a), Val::Str(b)) => Some(a.cmp(b)),
+        _ => match (number(l), number(r)) {
+            (Some(a), Some(b)) => {
+                if a.is_nan() || b.is_nan() {
+                    // NaN is neither equal to, less than nor greater than anything.
+                    return match op {
+                        "!=" => Some(true),
+                        "==" | "<" | ">" | "<=" | ">=" => Some(false),
+                        _ => None,
+                    };
+                }
+                a.partial_cmp(&b)
+            }
+            _ => None,
+        },
+    };
+    if let Some(order) = order {
+        return match op {
+            "==" => Some(order.is_eq()),
+            "!=" => Some(order.is_ne()),
+            "<" => Some(order.is_lt()),
+            ">" => Some(order.is_gt()),
+            "<=" => Some(order.is_le()),
+            ">=" => Some(order.is_ge()),
+            _ => None,
+        };
+    }
+    // Builtin values of different kinds (numbers, texts, None, lists, tuples, dicts) are never
+    // equal; only `None` is `None`.
+    let kind = |v: &Val| match builtin_of(v)? {
+        t if t.number() => Some("number"),
+        t => Some(t.name()),
+    };
+    let exact = |v: &Val| match v {
+        Val::Strs { type_name, .. } | Val::Items { type_name, .. } => {
+            matches!(type_name.as_str(), "list" | "tuple")
+        }
+        Val::Bool(_) | Val::Int(_) | Val::Float(_) | Val::Str(_) | Val::None => true,
+        Val::Dict { .. } => true,
+        _ => false,
+    };
+    let none = |v: &Val| matches!(v, Val::None);
+    match op {
+        "is" | "is not" if none(l) || none(r) => {
+            let other = if none(l) { r } else { l };
+            let is = match other {
+                Val::None => true,
+                v if exact(v) => false,
+                _ => return None,
+            };
+            Some(is == (op == "is"))
+        }
+        "==" | "!=" if exact(l) && exact(r) && kind(l)? != kind(r)? => Some(op == "!="),
+        _ => None,
+    }
+}
+
+/// `isinstance(value, name)` for a value of a builtin type the walker knows exactly and a
+/// builtin class, when known.
+pub fn is_instance(value: &Val, class: &str) -> Option<bool> {
+    let exact = match value {
+        Val::Bool(_) => "bool",
+        Val::Int(_) => "int",
+        Val::Float(_) => "float",
+        Val::Str(_) => "str",
+        Val::Dict { .. } => "dict",
+        Val::Items { type_name, .. } | Val::Strs { type_name, .. }
+            if matches!(type_name.as_str(), "list" | "tuple") =>
+        {
+            type_name
+        }
+        _ => return None,
+    };
+    match class {
+        "object" => Some(true),
+        "int" => Some(matches!(exact, "int" | "bool")),
+        "bool" | "float" | "str" | "dict" | "list" | "tuple" | "set" | "frozenset" | "bytes"
+        | "complex" | "type" => Some(exact == class),
+        _ => None,
+    }
+}
+
+/// The class of a file `open` gives in text mode.
+pub const TEXT_FILE: &str = "_io.TextIOWrapper";
+
+/// What `with` binds after `with value as name`: the value itself, for the classes whose
+/// `__enter__` returns the object (files); `None` when not known.
+pub fn entered(value: Val) -> Option<Val> {
+    matches!(&value, Val::Typed(t) if t == TEXT_FILE).then_some(value)
 }
 
 /// What method `attr` of an already evaluated `receiver` returns, when that is certain: `None`
@@ -152,6 +301,15 @@ pub fn method_result(
                 )
         });
         return (inplace && PANDAS_INPLACE.contains(&attr)).then_some(Val::None);
+    }
+    // A text file: what it reads is text.
+    if matches!(receiver, Val::Typed(t) if t == TEXT_FILE) {
+        return match (attr, args, keywords) {
+            ("read" | "readline", [] | [_], []) => Some(Val::Typed("str".into())),
+            ("readlines", [] | [_], []) => Some(Val::Typed("list".into())),
+            ("write", [_], []) => Some(Val::Typed("int".into())),
+            _ => None,
+        };
     }
     let in_place = match builtin_of(receiver)? {
         Builtin::List => &[
@@ -292,6 +450,7 @@ pub fn user_call_problem(
 pub fn builtin_of(v: &Val) -> Option<Builtin> {
     match v {
         Val::None => Some(Builtin::None),
+        Val::Bool(_) => Some(Builtin::Bool),
         Val::Int(_) => Some(Builtin::Int),
         Val::Float(_) => Some(Builtin::Float),
         Val::Str(_) => Some(Builtin::Str),
@@ -300,6 +459,7 @@ pub fn builtin_of(v: &Val) -> Option<Builtin> {
         // (the kernel names builtin types by their bare name, any other class by its module).
         Val::Typed(t) => match t.as_str() {
             "NoneType" => Some(Builtin::None),
+            "bool" => Some(Builtin::Bool),
             "int" => Some(Builtin::Int),
             "float" => Some(Builtin::Float),
             "str" => Some(Builtin::Str),
@@ -388,19 +548,19 @@ pub fn binary_error(op: &str, shown: &str, a: Builtin, b: Builtin) -> Option<Str
         "+" => (a.number() && b.number()) || (a.sequence() && a == b),
         "*" => {
             (a.number() && b.number())
-                || (a.sequence() && b == Builtin::Int)
-                || (a == Builtin::Int && b.sequence())
+                || (a.sequence() && b.integer())
+                || (a.integer() && b.sequence())
         }
         "-" => (a.number() && b.number()) || (a == Builtin::Set && b == Builtin::Set),
         "/" | "//" | "**" => a.number() && b.number(),
         "%" => (a.number() && b.number()) || a == Builtin::Str,
         "@" => false,
         "&" | "|" | "^" => {
-            (a == Builtin::Int && b == Builtin::Int)
+            (a.integer() && b.integer())
                 || (a == Builtin::Set && b == Builtin::Set)
                 || (op == "|" && a == Builtin::Dict && b == Builtin::Dict)
         }
-        "<<" | ">>" => a == Builtin::Int && b == Builtin::Int,
+        "<<" | ">>" => a.integer() && b.integer(),
         _ => return None,
     };
     if defined {
@@ -432,6 +592,8 @@ pub fn binary_error(op: &str, shown: &str, a: Builtin, b: Builtin) -> Option<Str
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Builtin {
     None,
+    /// An int too (`True + 1 == 2`): `integer()` says so.
+    Bool,
     Int,
     Float,
     Str,
@@ -446,6 +608,7 @@ impl Builtin {
     pub fn name(self) -> &'static str {
         match self {
             Builtin::None => "NoneType",
+            Builtin::Bool => "bool",
             Builtin::Int => "int",
             Builtin::Float => "float",
             Builtin::Str => "str",
@@ -460,6 +623,7 @@ impl Builtin {
     pub fn described(self) -> &'static str {
         match self {
             Builtin::None => "None",
+            Builtin::Bool => "a bool",
             Builtin::Int => "an int",
             Builtin::Float => "a float",
             Builtin::Str => "a str",
@@ -481,7 +645,12 @@ impl Builtin {
     }
 
     pub fn number(self) -> bool {
-        matches!(self, Builtin::Int | Builtin::Float)
+        matches!(self, Builtin::Bool | Builtin::Int | Builtin::Float)
+    }
+
+    /// An int: `bool` is a subclass of `int`, accepted wherever an int is.
+    pub fn integer(self) -> bool {
+        matches!(self, Builtin::Bool | Builtin::Int)
     }
 
     /// Mutable, so unhashable: no dict key or set item.
@@ -497,7 +666,7 @@ impl Builtin {
     pub fn attributes(self) -> &'static [&'static str] {
         match self {
             Builtin::None => &[],
-            Builtin::Int => &[
+            Builtin::Bool | Builtin::Int => &[
                 "as_integer_ratio",
                 "bit_count",
                 "bit_length",
@@ -649,7 +818,7 @@ pub fn format_spec_error(t: Builtin, spec: &str) -> Option<String> {
         return None;
     }
     let allowed = match t {
-        Builtin::Int => "bcdoxXneEfFgG%",
+        Builtin::Bool | Builtin::Int => "bcdoxXneEfFgG%",
         Builtin::Float => "eEfFgGn%",
         Builtin::Str => "s",
         _ => {
@@ -788,6 +957,44 @@ pub fn call_result(w: &dyn Eval, func: &Expr, args: &[Expr], keywords: &[Keyword
                     iterated_len(&w.eval(x)).map_or_else(|| Val::Typed("int".into()), Val::Int),
                 ),
                 ("input", [] | [_]) if keywords.is_empty() => typed("str"),
+                ("bool", [x]) if keywords.is_empty() => truth(&w.eval(x)).map(Val::Bool),
+                ("isinstance", [x, classes]) if keywords.is_empty() => {
+                    let value = w.eval(x);
+                    let names = match classes {
+                        Expr::Seq {
+                            kind: crate::ir::SeqKind::Tuple,
+                            elts,
+                            ..
+                        } => elts.iter().collect(),
+                        class => vec![class],
+                    };
+                    let mut any = false;
+                    for class in names {
+                        let Expr::Name { id, .. } = class else {
+                            return None;
+                        };
+                        if !w.certainly_builtin(id) {
+                            return None;
+                        }
+                        any |= is_instance(&value, id)?;
+                    }
+                    Some(Val::Bool(any))
+                }
+                // A file opened in text mode (`'r'` when no mode is given).
+                ("open", [_, ..]) => {
+                    let mode = match (
+                        args.get(1),
+                        keywords.iter().find(|k| k.name.as_deref() == Some("mode")),
+                    ) {
+                        (Some(m), None) | (None, Some(Keyword { value: m, .. })) => w.eval(m),
+                        (None, None) => Val::Str("r".into()),
+                        (Some(_), Some(_)) => return None,
+                    };
+                    match mode {
+                        Val::Str(mode) if !mode.contains('b') => typed(TEXT_FILE),
+                        _ => None,
+                    }
+                }
                 // `list(df.columns)`, `sorted(cols)`: the strings, in order.
                 ("list" | "sorted", [x]) if keywords.is_empty() => match w.eval(x) {
                     Val::Strs { mut items, .. } => {
@@ -963,5 +1170,41 @@ mod tests {
             binop_value("*", &Val::Str("ab".into()), &Val::Int(2)),
             Some(Val::Str("abab".into()))
         );
+    }
+
+    #[test]
+    fn bools_compare_and_count_as_python_does() {
+        let (t, f) = (Val::Bool(true), Val::Bool(false));
+        assert_eq!(binop_value("+", &t, &Val::Int(1)), Some(Val::Int(2)));
+        assert_eq!(binop_value("&", &t, &f), Some(f.clone()));
+        assert_eq!(compared("==", &t, &Val::Int(1)), Some(true));
+        assert_eq!(compared("<", &Val::Int(2), &Val::Float(2.5)), Some(true));
+        assert_eq!(
+            compared("==", &Val::Float(f64::NAN), &Val::Float(f64::NAN)),
+            Some(false)
+        );
+        assert_eq!(
+            compared("<", &Val::Str("a".into()), &Val::Str("b".into())),
+            Some(true)
+        );
+        assert_eq!(
+            compared("==", &Val::Str("1".into()), &Val::Int(1)),
+            Some(false)
+        );
+        assert_eq!(compared("<", &Val::Str("1".into()), &Val::Int(1)), None);
+        assert_eq!(compared("is", &Val::None, &Val::None), Some(true));
+        assert_eq!(compared("is not", &Val::Int(0), &Val::None), Some(true));
+        assert_eq!(compared("==", &Val::Int(1 << 60), &Val::Float(0.5)), None);
+        assert_eq!(truth(&Val::Float(f64::NAN)), Some(true));
+        assert_eq!(truth(&Val::Str(String::new())), Some(false));
+        let axes = Val::Items {
+            type_name: "ndarray".into(),
+            items: vec![Val::Unknown; 2],
+        };
+        assert_eq!(truth(&axes), None);
+        assert_eq!(compared("==", &axes, &Val::Int(1)), None);
+        assert_eq!(is_instance(&t, "int"), Some(true));
+        assert_eq!(is_instance(&Val::Int(1), "bool"), Some(false));
+        assert_eq!(is_instance(&Val::Int(1), "Number"), None);
     }
 }

@@ -130,7 +130,8 @@ impl Forward<'_> {
                 Stmt::Expr {
                     value: Expr::Literal { .. },
                     ..
-                } => {}
+                }
+                | Stmt::Pass { .. } => {}
                 Stmt::Expr {
                     value: Expr::Call { func, args, .. },
                     ..
@@ -333,7 +334,7 @@ pub fn user_class(
                 }
                 methods.insert(name.clone(), (params.clone(), body.clone()));
             }
-            Stmt::Expr { .. } | Stmt::Other { .. } => {}
+            Stmt::Expr { .. } | Stmt::Pass { .. } | Stmt::Other { .. } => {}
             // Class attributes (`__call__ = ...`) may change anything.
             _ => return None,
         }

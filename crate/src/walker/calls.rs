@@ -313,7 +313,12 @@ impl<'a> Walker<'a> {
                 self.global_writes.push((name, value));
             }
         }
-        for d in inner.out {
+        let found = if self.in_handled_try {
+            Vec::new()
+        } else {
+            inner.out
+        };
+        for d in found {
             let before = callee.source.get(..d.range.start as usize).unwrap_or("");
             let line = before.matches('\n').count() + 1;
             self.out.push(Diagnostic {
@@ -367,7 +372,6 @@ impl<'a> Walker<'a> {
                         parts,
                     });
                 }
-                Some("pass") => {}
                 _ if may_leave(s, self.ctx.source) => return None,
                 _ => {}
             }

@@ -104,6 +104,7 @@ impl<'a> Walker<'a> {
                 Literal::Float(f) => Val::Float(*f),
                 Literal::Str(s) => Val::Str(s.clone()),
                 Literal::None => Val::None,
+                Literal::Bool(b) => Val::Bool(*b),
                 _ => Val::Unknown,
             },
             Expr::Seq { kind, elts, .. }
@@ -388,11 +389,16 @@ impl<'a> Walker<'a> {
                 }
             }
             Expr::Other { range, children } => match self.comparison(expr) {
-                Some((left, op, right)) => crate::semantics::shapes::comparison_value(
-                    op,
-                    &self.eval(left),
-                    &self.eval(right),
-                ),
+                Some((left, op, right)) => {
+                    let (l, r) = (self.eval(left), self.eval(right));
+                    match crate::semantics::python::compared(op, &l, &r) {
+                        Some(b) => Val::Bool(b),
+                        None => crate::semantics::shapes::comparison_value(op, &l, &r),
+                    }
+                }
+                None if self.boolean_operation(expr).is_some() => {
+                    self.boolean_value(expr).unwrap_or(Val::Unknown)
+                }
                 None => match &children[..] {
                     // `-a`, `+a`: an array of the same shape.
                     [operand]
@@ -586,6 +592,71 @@ impl<'a> Walker<'a> {
             .into_iter()
             .find(|o| *o == op.trim())?;
         Some((left, op, right))
+    }
+
+    /// `not a`, `a and b and ...`, `a or b or ...`, `a is b`, `a is not b`: the operator and the
+    /// operands.
+    pub fn boolean_operation<'e>(&self, e: &'e Expr) -> Option<(&'static str, &'e [Expr])> {
+        let Expr::Other { children, range } = e else {
+            return None;
+        };
+        let (first, last) = (children.first()?, children.last()?);
+        let head = self.text(TextRange::new(range.start, first.range().start));
+        let tail = self.text(TextRange::new(last.range().end.min(range.end), range.end));
+        fn bare(t: &str) -> &str {
+            t.trim_matches(|c: char| c.is_whitespace() || c == '(' || c == ')')
+        }
+        if !bare(tail).is_empty() {
+            return None;
+        }
+        if children.len() == 1 {
+            return (bare(head) == "not").then_some(("not", children.as_slice()));
+        }
+        if !bare(head).is_empty() {
+            return None;
+        }
+        let separators: Vec<String> = children
+            .windows(2)
+            .map(|w| {
+                let between = self.text(TextRange::new(w[0].range().end, w[1].range().start));
+                bare(between)
+                    .split_whitespace()
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+            .collect();
+        let op = ["and", "or", "is", "is not"]
+            .into_iter()
+            .find(|op| separators.iter().all(|s| s == op))?;
+        (!op.starts_with("is") || children.len() == 2).then_some((op, children.as_slice()))
+    }
+
+    /// The value of a `boolean_operation`, when the truth of the operands it reads is known:
+    /// `not` gives a bool, `and` / `or` the operand that decides (`0 or 'a'` is `'a'`).
+    fn boolean_value(&self, e: &Expr) -> Option<Val> {
+        let (op, operands) = self.boolean_operation(e)?;
+        match op {
+            "not" => Some(Val::Bool(!crate::semantics::python::truth(
+                &self.eval(&operands[0]),
+            )?)),
+            "is" | "is not" => crate::semantics::python::compared(
+                op,
+                &self.eval(&operands[0]),
+                &self.eval(&operands[1]),
+            )
+            .map(Val::Bool),
+            _ => {
+                let (last, decided) = operands.split_last()?;
+                for operand in decided {
+                    let value = self.eval(operand);
+                    // `and` stops at the first false operand, `or` at the first true one.
+                    if crate::semantics::python::truth(&value)? == (op == "or") {
+                        return Some(value);
+                    }
+                }
+                Some(self.eval(last))
+            }
+        }
     }
 
     /// `body if test else orelse` as `[test, body, orelse]`: the IR keeps it as `Other` with the
@@ -822,8 +893,50 @@ impl<'a> Walker<'a> {
         }
     }
 
+    /// A lambda in the expression may run now (`map`, `sorted`'s key, `df.apply`): what its body
+    /// may change (the objects it calls methods of or passes to calls, the globals the notebook's
+    /// functions it calls mention) is forgotten. Its parameters are its own.
+    fn forget_lambda_effects(&mut self, expr: &Expr) {
+        let Expr::Lambda { params, body, .. } = expr else {
+            let mut lambdas = Vec::new();
+            expr.for_each_child(|c| lambdas.push(c));
+            lambdas
+                .into_iter()
+                .for_each(|c| self.forget_lambda_effects(c));
+            return;
+        };
+        let mut changed = BTreeSet::new();
+        crate::ir_scan::mutated_in(body, &mut changed);
+        let mut calls = Vec::new();
+        collect_calls(body, &mut calls);
+        for call in calls {
+            if let Expr::Call { func, .. } = call {
+                if let Some(root) = base_name(func) {
+                    changed.extend(self.function_mentions(root));
+                }
+            }
+        }
+        for n in changed {
+            let immutable = matches!(
+                self.get(&n),
+                Val::Module(_)
+                    | Val::Lib(_)
+                    | Val::None
+                    | Val::Bool(_)
+                    | Val::Int(_)
+                    | Val::Float(_)
+                    | Val::Str(_)
+            );
+            if self.env.contains_key(&n) && !params.names.contains(&n) && !immutable {
+                self.forget_name(&n);
+            }
+        }
+        self.forget_lambda_effects(body);
+    }
+
     /// Side effects of evaluating `expr` on the names it mentions.
     pub(super) fn effects(&mut self, expr: &Expr) {
+        self.forget_lambda_effects(expr);
         let mut calls = Vec::new();
         collect_calls(expr, &mut calls);
         for call in calls {

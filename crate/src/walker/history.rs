@@ -29,8 +29,10 @@ pub struct UserFunction {
     pub body: Vec<Stmt>,
     /// The source of the cell that defines it (the body's ranges index into it).
     pub source: Rc<str>,
-    /// The `def` statement's range in `source`.
+    /// The `def` statement's range in `source` (of the assignment, for a lambda).
     pub range: TextRange,
+    /// A lambda's body (`body` is then empty): what a call evaluates and returns.
+    pub result: Option<Expr>,
 }
 
 /// What one top-level statement does to a global name, in execution order.
@@ -302,6 +304,7 @@ fn read_statement(
                     body: body.clone(),
                     source: Rc::clone(shared_source),
                     range: *range,
+                    result: None,
                 })),
             ));
             // A `global` declaration may rebind other names when the function runs.
@@ -353,6 +356,18 @@ fn read_statement(
                         [Target::Name { id, .. }],
                         Expr::Call { .. } | Expr::Seq { .. } | Expr::BinOp { .. },
                     ) => Some((id, Binding::Followed(Box::new(value.clone())))),
+                    // A lambda bound to a name is followed as a `def` is.
+                    ([Target::Name { id, .. }], Expr::Lambda { params, body, .. }) => Some((
+                        id,
+                        Binding::Function(Rc::new(UserFunction {
+                            name: id.clone(),
+                            params: params.clone(),
+                            body: Vec::new(),
+                            source: Rc::clone(shared_source),
+                            range: other.range(),
+                            result: Some((**body).clone()),
+                        })),
+                    )),
                     _ => None,
                 },
                 _ => None,
@@ -714,7 +729,7 @@ impl KerasGlobals for HistoryState {
     }
 
     fn function(&self, name: &str) -> Option<FunctionCode<'_>> {
-        let f = self.functions.get(name)?;
+        let f = self.functions.get(name).filter(|f| f.result.is_none())?;
         Some(FunctionCode {
             params: &f.params.names,
             body: &f.body,
@@ -1093,6 +1108,24 @@ pub fn star_may_rebind(name: &str, val: &Val, module: &str) -> bool {
 /// binds) are left out, unless a `global` or `nonlocal` declaration may make them global.
 fn collect_function_mentions(stmts: &[Stmt], out: &mut Vec<(String, BTreeSet<String>)>) {
     for s in stmts {
+        // A lambda bound to a name: a call may read or change what its body mentions.
+        if let Stmt::Assign {
+            targets,
+            value: Some(Expr::Lambda { params, body, .. }),
+            ..
+        } = s
+        {
+            if let [Target::Name { id, .. }] = targets.as_slice() {
+                let mut names = BTreeSet::new();
+                body.for_each_name(&mut |n| {
+                    names.insert(n.to_owned());
+                });
+                for p in &params.names {
+                    names.remove(p);
+                }
+                out.push((id.clone(), names));
+            }
+        }
         if let Stmt::FunctionDef { name, body, .. } | Stmt::ClassDef { name, body, .. } = s {
             let mut names = BTreeSet::new();
             mentioned_names(body, &mut names);

@@ -1,14 +1,18 @@
 //! Values flowing through the target cell. The walker visits the statements that will certainly run
-//! (top-level straight-line code, `with` bodies, `try` bodies without handlers and `finally`
-//! blocks, the body of `if True` / `if __name__ == "__main__"`, the first pass of `while True`
-//! and of a loop over a non-empty iterable, every pass of a loop over elements it knows, a
-//! loop's `else` when the body cannot break), keeps an abstract value per
-//! name, and asks the rules about every expression those statements evaluate. Whatever it cannot
-//! follow becomes `Unknown`: names assigned in branches (unless every branch gives what the
-//! others give, `join`), loops, `try` blocks with handlers, walruses that may not run; objects
-//! passed to functions that may mutate them; in-place methods it does not model. Names and container
-//! elements with equal values may hold one object: a change of it forgets them all. Calls of
-//! the notebook's own functions are followed into their bodies (`calls`).
+//! (top-level straight-line code, `with` bodies, `try` bodies up to the first statement that may
+//! raise what a handler catches, a `try`'s `else` after a body that cannot raise, `finally`
+//! blocks, the branch an `if` of a known bool (or `__name__ == "__main__"`) takes, the `case` of
+//! a `match` that certainly matches, the first pass of `while True` and of a loop over a
+//! non-empty iterable, every pass of a loop over elements it knows, a loop's `else` when the body
+//! cannot break), keeps an abstract value per name, and asks the rules about every expression
+//! those statements evaluate. In a `try` body with handlers, a finding is kept only where no
+//! handler can catch its exception (`Rule::raised`) and nothing caught may be raised before it.
+//! Whatever it cannot follow becomes `Unknown`: names assigned in branches (unless every branch
+//! gives what the others give, `join`), loops, `try` bodies that may stop early, walruses that
+//! may not run; objects passed to functions that may mutate them; in-place methods it does not
+//! model. Names and container elements with equal values may hold one object: a change of it
+//! forgets them all. Calls of the notebook's own functions (`def`s and lambdas bound to a name)
+//! are followed into their bodies (`calls`).
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -67,6 +71,9 @@ pub struct Walker<'a> {
     pub(crate) global_writes: Vec<(String, Val)>,
     /// Inside a loop body that may not run: calls are not followed.
     pub(super) speculating: bool,
+    /// Inside the body of a `try` with handlers: what a followed call finds is dropped (an
+    /// earlier statement of the function may raise what a handler catches).
+    pub(super) in_handled_try: bool,
     /// How many times the loops being walked pass over the statement at hand (the product of
     /// their lengths), bounded by `MAX_PASSES`.
     pub(super) passes: usize,
@@ -237,6 +244,7 @@ impl<'a> Walker<'a> {
             returns: BTreeMap::new(),
             global_writes: Vec::new(),
             speculating: false,
+            in_handled_try: false,
             passes: 1,
             pandas_extended: ctx.history.extends_pandas || ctx.cell.extends_pandas,
             states_before: Default::default(),
@@ -330,7 +338,7 @@ impl<'a> Walker<'a> {
             body: &f.body,
             source: &f.source,
             range: f.range,
-            result: None,
+            result: f.result.as_ref(),
         })
     }
 
@@ -682,6 +690,24 @@ impl Walker<'_> {
         self.forget_everywhere(Forget::Data);
     }
 
+    /// The values of an array changed in place, not its shape or dtype: every frame, series and
+    /// array may be a view of it; arrays keep their shape and dtype, the others are forgotten.
+    pub(super) fn forget_values_of_data(&mut self) {
+        fn values_forgotten(v: &mut Val) {
+            match v {
+                Val::Array(a) => {
+                    a.has_nan = None;
+                    a.csv_object_column = None;
+                    a.origin = None;
+                    a.non_integer = None;
+                }
+                v if is_data(v) => *v = Val::Unknown,
+                v => v.elements_mut().iter_mut().for_each(values_forgotten),
+            }
+        }
+        self.env.values_mut().for_each(values_forgotten);
+    }
+
     /// A frame changed in place: every frame, series and array may be a view of it and is
     /// forgotten, but Series keep their names (a change to a frame renames none); the kernel's
     /// summaries of them no longer hold.
@@ -699,6 +725,7 @@ impl Walker<'_> {
                 Val::Unknown
                     | Val::Module(_)
                     | Val::Lib(_)
+                    | Val::Bool(_)
                     | Val::Int(_)
                     | Val::Float(_)
                     | Val::Str(_)

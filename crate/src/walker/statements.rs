@@ -1,12 +1,13 @@
 //! The statement interpreter: what each statement the walker follows does to the names
 //! (assignments, chained, augmented and starred too, imports, loops it unrolls or speculates
-//! over, the branches of an `if` joined, `with`, `try`, deletions).
+//! over, the branches of an `if` joined or the one a known bool picks, `with`, `try` and its
+//! handlers, `match`, deletions).
 
 use std::collections::BTreeSet;
 
 use crate::codes::Rule;
 use crate::diagnostic::Diagnostic;
-use crate::ir::{Expr, Stmt, Target};
+use crate::ir::{CasePattern, Expr, Handler, Literal, MatchCase, SeqKind, Stmt, Target, TextRange};
 
 use crate::semantics::abstract_value::{join, DictKey, Frame, Val};
 use crate::semantics::notebook_classes::NotebookClass;
@@ -181,10 +182,13 @@ impl<'a> Walker<'a> {
                                     crate::semantics::python::binop_value(op, &before, &operand);
                                 let in_place =
                                     crate::semantics::shapes::in_place_value(op, &before, &operand);
-                                if in_place.is_some() {
-                                    self.forget_data();
-                                }
+                                // Names that may hold the array itself are forgotten; the
+                                // other arrays may be views of it, whose shape and dtype the
+                                // operation leaves alone.
                                 self.forget_name(id);
+                                if in_place.is_some() {
+                                    self.forget_values_of_data();
+                                }
                                 after.or(in_place).unwrap_or(Val::Unknown)
                             }
                             _ => Val::Unknown,
@@ -407,9 +411,19 @@ impl<'a> Walker<'a> {
             } => {
                 self.check(test);
                 self.check_stmt_values(stmt);
+                // A test of a known truth value picks its branch (evaluated before its walruses
+                // bind).
+                let decided = match self.eval(test) {
+                    Val::Bool(b) => Some(b),
+                    _ => None,
+                };
                 self.effects(test);
-                if self.certainly_true(test) && !contains_jump(body) {
+                if (decided == Some(true) || self.certainly_true(test)) && !contains_jump(body) {
                     self.block(body);
+                    return;
+                }
+                if decided == Some(false) && !contains_jump(orelse) {
+                    self.block(orelse);
                     return;
                 }
                 // Either branch may run: a name both bind keeps what they agree on. A walrus of
@@ -423,6 +437,7 @@ impl<'a> Walker<'a> {
             }
             Stmt::With { items, body, .. } => {
                 let mut suppresses = false;
+                let mut entered = Vec::new();
                 for (e, t) in items {
                     self.check(e);
                     if let Expr::Call { func, .. } = e {
@@ -437,7 +452,9 @@ impl<'a> Walker<'a> {
                         }
                     }
                     if let Some(t) = t {
-                        self.bind(t, Val::Unknown, e);
+                        let value = crate::semantics::python::entered(self.eval(e));
+                        entered.extend(value.clone());
+                        self.bind(t, value.unwrap_or(Val::Unknown), e);
                     }
                 }
                 if suppresses {
@@ -445,10 +462,16 @@ impl<'a> Walker<'a> {
                 } else {
                     self.block(body);
                 }
+                // The block's end closed the files it entered: what reads them now raises.
+                for value in entered {
+                    self.forget_object(&value, false);
+                }
             }
-            // Without handlers the body's exceptions leave the `try`: it runs as straight-line
-            // code. With them, any statement of it may be the last that runs. The `finally`
-            // block runs either way.
+            // The body runs until a statement raises; what a handler catches is no crash. With
+            // handlers, a statement that may raise may be the last of the body that runs (the
+            // walk stops after it), and a finding of it is certain only when nothing a handler
+            // may catch can be raised before it. A `finally` that may jump swallows what the
+            // rest raises.
             Stmt::Try {
                 body,
                 handlers,
@@ -456,8 +479,36 @@ impl<'a> Walker<'a> {
                 finalbody,
                 ..
             } => {
-                if handlers.is_empty() && !contains_jump(body) {
-                    self.block(body);
+                let swallowed = contains_jump(finalbody);
+                let handled = self.handled_classes(handlers);
+                let guarded = std::mem::replace(&mut self.in_handled_try, !handlers.is_empty());
+                let mut finished = true;
+                for s in body {
+                    let may_raise = !self.cannot_raise(s);
+                    let mark = self.out.len();
+                    self.stmt(s);
+                    let found = self.out.split_off(mark);
+                    let certain = handlers.is_empty()
+                        || found.iter().all(|d| {
+                            !may_catch(handled.as_deref(), d.code)
+                                && self.nothing_caught_before(s, d.range, handled.as_deref())
+                        });
+                    if certain && !swallowed {
+                        self.out.extend(found);
+                    }
+                    if contains_jump(std::slice::from_ref(s)) || may_raise && !handlers.is_empty() {
+                        finished = false;
+                        break;
+                    }
+                }
+                self.in_handled_try = guarded;
+                // A body that certainly ran to its end: no handler ran, the `else` block runs.
+                if finished && !contains_jump(orelse) {
+                    let mark = self.out.len();
+                    self.block(orelse);
+                    if swallowed {
+                        self.out.truncate(mark);
+                    }
                 } else {
                     self.forget_all_in(body);
                     for h in handlers {
@@ -469,15 +520,28 @@ impl<'a> Walker<'a> {
                     }
                     self.forget_all_in(orelse);
                 }
-                if contains_jump(finalbody) {
+                if swallowed {
                     self.forget_all_in(finalbody);
                 } else {
                     self.block(finalbody);
                 }
             }
-            Stmt::Match { subject, .. } => {
+            // The first case whose pattern certainly matches runs, when every case before it
+            // certainly does not; otherwise what the cases bind or change is unknown.
+            Stmt::Match { subject, cases, .. } => {
                 self.check(subject);
-                self.forget_all_in(std::slice::from_ref(stmt));
+                self.effects(subject);
+                let value = self.eval(subject);
+                match case_that_runs(&value, cases) {
+                    Some(case) if !contains_jump(&case.body) => {
+                        if let ([name], CasePattern::Any) = (case.names.as_slice(), &case.pattern) {
+                            self.bound_here.insert(name.clone());
+                            self.env.insert(name.clone(), value);
+                        }
+                        self.block(&case.body);
+                    }
+                    _ => self.forget_all_in(std::slice::from_ref(stmt)),
+                }
             }
             Stmt::Delete { targets, .. } => {
                 self.check_stmt_values(stmt);
@@ -490,7 +554,7 @@ impl<'a> Walker<'a> {
                     }
                 }
             }
-            Stmt::Global { .. } | Stmt::Nonlocal { .. } => {}
+            Stmt::Global { .. } | Stmt::Nonlocal { .. } | Stmt::Pass { .. } => {}
             // Not analysed: whatever it mentions may hold anything now.
             Stmt::TooDeep { .. } => self.forget_all_in(std::slice::from_ref(stmt)),
             Stmt::Other { exprs, .. } => {
@@ -553,6 +617,143 @@ impl<'a> Walker<'a> {
         true
     }
 
+    /// The builtin exception classes the handlers of a `try` name; `None` when one of them may
+    /// catch anything (a bare `except`, a name that may not hold a builtin exception class).
+    fn handled_classes(&self, handlers: &[Handler]) -> Option<Vec<String>> {
+        let mut classes = Vec::new();
+        for h in handlers {
+            let kind = h.kind.as_ref()?;
+            let names = match kind {
+                Expr::Seq {
+                    kind: SeqKind::Tuple,
+                    elts,
+                    ..
+                } => elts.iter().collect(),
+                _ => vec![kind],
+            };
+            for n in names {
+                match n {
+                    Expr::Name { id, .. }
+                        if self.certainly_builtin(id)
+                            && crate::builtins::exception_caught(id, &[]).is_some() =>
+                    {
+                        classes.push(id.clone())
+                    }
+                    _ => return None,
+                }
+            }
+        }
+        Some(classes)
+    }
+
+    /// Does running the statement certainly raise nothing: `pass`, or names bound to literals,
+    /// displays of them, lambdas and names the walker knows the value of?
+    fn cannot_raise(&self, stmt: &Stmt) -> bool {
+        match stmt {
+            Stmt::Pass { .. } | Stmt::Global { .. } | Stmt::Nonlocal { .. } => true,
+            Stmt::Expr { value, .. } => self.raises_nothing(value, true),
+            Stmt::Assign {
+                targets,
+                op: crate::ir::AssignOp::Plain,
+                value: Some(value),
+                ..
+            } => {
+                targets.iter().all(|t| matches!(t, Target::Name { .. }))
+                    && self.raises_nothing(value, true)
+            }
+            _ => false,
+        }
+    }
+
+    /// Does evaluating `e` certainly raise nothing (see `cannot_raise`)? Unless `strict`, reading
+    /// an attribute of a module or of an object the walker knows counts as raising nothing
+    /// (an `AttributeError` at worst).
+    fn raises_nothing(&self, e: &Expr, strict: bool) -> bool {
+        match e {
+            Expr::Literal { .. } => true,
+            // A name holding a known value is bound.
+            Expr::Name { id, .. } => self.get(id) != Val::Unknown || self.certainly_builtin(id),
+            Expr::Attribute { value, .. } => {
+                !strict
+                    && matches!(&**value, Expr::Name { .. })
+                    && self.raises_nothing(value, strict)
+            }
+            Expr::Seq {
+                kind: SeqKind::List | SeqKind::Tuple,
+                elts,
+                ..
+            } => elts.iter().all(|e| self.raises_nothing(e, strict)),
+            Expr::Dict { keys, values, .. } => keys.iter().zip(values).all(|(k, v)| {
+                matches!(k, Some(Expr::Literal { .. })) && self.raises_nothing(v, strict)
+            }),
+            Expr::Lambda { params, .. } => params
+                .defaults
+                .iter()
+                .all(|d| self.raises_nothing(d, strict)),
+            _ => false,
+        }
+    }
+
+    /// In a `try` body whose handlers catch the builtin classes `handled`: is a finding at `at`
+    /// in the simple statement `stmt` reached whatever happens, that is, does nothing Python
+    /// evaluates before it there raise what a handler may catch? What the walker knows of a value
+    /// is what the operation that made it gives when it succeeds (`int(text)` is an int, or
+    /// raises ValueError), so the operands of the finding's expression must raise nothing either;
+    /// what comes after it runs later.
+    fn nothing_caught_before(
+        &self,
+        stmt: &Stmt,
+        at: TextRange,
+        handled: Option<&[String]>,
+    ) -> bool {
+        let value = match stmt {
+            Stmt::Expr { value, .. }
+            | Stmt::Assign {
+                op: crate::ir::AssignOp::Plain | crate::ir::AssignOp::Annotated,
+                value: Some(value),
+                ..
+            } => value,
+            _ => return false,
+        };
+        // Without a handler of AttributeError (or of a base of it), reading an attribute raises
+        // nothing caught.
+        let strict = handled.is_none_or(|h| {
+            h.iter()
+                .any(|c| crate::builtins::exception_caught(c, &["AttributeError"]) != Some(false))
+        });
+        self.reached(value, at, strict)
+    }
+
+    /// Is `at` (inside `e`) reached once `e` starts evaluating, as `nothing_caught_before` asks?
+    fn reached(&self, e: &Expr, at: TextRange, strict: bool) -> bool {
+        let range = e.range();
+        let mut ok = true;
+        if range == at {
+            e.for_each_child(|c| ok &= self.raises_nothing(c, strict));
+            return ok;
+        }
+        if !(range.start <= at.start && at.end <= range.end) {
+            return false;
+        }
+        // Comprehensions and lambdas run their parts many times or later; boolean operators
+        // and conditionals may skip theirs.
+        if matches!(
+            e,
+            Expr::Comprehension { .. } | Expr::Lambda { .. } | Expr::Other { .. }
+        ) {
+            return false;
+        }
+        e.for_each_child(|c| {
+            let r = c.range();
+            ok &= if r.start <= at.start && at.end <= r.end {
+                self.reached(c, at, strict)
+            } else {
+                r.start >= at.end || self.raises_nothing(c, strict)
+            };
+        });
+        ok
+    }
+
     /// The `else` block of a loop whose body cannot `break` runs after the loop.
     fn loop_else(&mut self, body: &[Stmt], orelse: &'a [Stmt]) {
         if orelse.is_empty() {
@@ -565,16 +766,10 @@ impl<'a> Walker<'a> {
         }
     }
 
-    /// Is the test of an `if` certainly true: `True`, or `__name__ == "__main__"` (a notebook
+    /// Is the test of an `if` certainly true: a known `True`, or `__name__ == "__main__"` (a notebook
     /// runs its cells, and the functions they define, in the module `__main__`)?
     fn certainly_true(&self, test: &Expr) -> bool {
-        if matches!(
-            test,
-            Expr::Literal {
-                value: crate::ir::Literal::Bool(true),
-                ..
-            }
-        ) {
+        if matches!(self.eval(test), Val::Bool(true)) {
             return true;
         }
         let Some((left, "==", right)) = self.comparison(test) else {
@@ -702,6 +897,29 @@ impl<'a> Walker<'a> {
                         return Some(
                             (0..n)
                                 .map(|i| tuple(all.iter().map(|e| e[i].clone()).collect()))
+                                .collect(),
+                        );
+                    }
+                    // `map(lambda x: ..., xs)`: what the lambda gives for each element.
+                    ("map", [Expr::Lambda { params, body, .. }, x]) if self.is_builtin(id) => {
+                        let [param] = params.names.as_slice() else {
+                            return None;
+                        };
+                        if params.positional != 1 {
+                            return None;
+                        }
+                        let elements = self.loop_elements(x)?;
+                        return Some(
+                            elements
+                                .into_iter()
+                                .map(|e| {
+                                    let mut env = self.env.clone();
+                                    env.insert(param.clone(), e);
+                                    let mut inner = Walker::bare(self.ctx, env, self.checks);
+                                    inner.bound_here = self.bound_here.clone();
+                                    inner.rebound_all = self.rebound_all;
+                                    inner.eval(body)
+                                })
                                 .collect(),
                         );
                     }
@@ -1025,6 +1243,72 @@ impl<'a> Walker<'a> {
             }
         }
     }
+}
+
+/// The case of a `match` on `subject` that certainly runs: the first whose pattern certainly
+/// matches, without a guard, every case before it certainly not matching.
+fn case_that_runs<'c>(subject: &Val, cases: &'c [MatchCase]) -> Option<&'c MatchCase> {
+    for case in cases {
+        let matches = match &case.pattern {
+            CasePattern::Any => Some(true),
+            CasePattern::Literal(literal) => literal_matches(subject, literal),
+            CasePattern::Other => None,
+        };
+        match matches {
+            Some(true) if case.guard.is_none() => return Some(case),
+            Some(false) => {}
+            _ => return None,
+        }
+    }
+    None
+}
+
+/// Does a literal pattern match the subject: equal to it (`None`, `True` and `False`: the very
+/// object)? `None` when not known.
+fn literal_matches(subject: &Val, literal: &Literal) -> Option<bool> {
+    // Builtin values of other types than the literal's are never equal to it.
+    let other_builtin = match subject {
+        Val::Str(_) | Val::None | Val::Dict { .. } => true,
+        // An array or Index compares element by element.
+        Val::Strs { type_name, .. } | Val::Items { type_name, .. } => {
+            matches!(type_name.as_str(), "list" | "tuple")
+        }
+        _ => false,
+    };
+    match (literal, subject) {
+        (Literal::Int(i), Val::Int(j)) => Some(i == j),
+        (Literal::Int(i), Val::Bool(b)) => Some(*i == i64::from(*b)),
+        (Literal::Bool(a), Val::Bool(b)) => Some(a == b),
+        (Literal::Float(f), Val::Bool(b)) => Some(*f == f64::from(u8::from(*b))),
+        (Literal::Str(_) | Literal::None, Val::Bool(_)) => Some(false),
+        (Literal::Int(i), Val::Float(f)) => Some(*i as f64 == *f),
+        (Literal::Float(f), Val::Int(i)) => Some(*f == *i as f64),
+        (Literal::Float(f), Val::Float(g)) => Some(f == g),
+        (Literal::Str(s), Val::Str(t)) => Some(s == t),
+        (Literal::Str(_), Val::Int(_) | Val::Float(_)) => Some(false),
+        (Literal::None, Val::None) => Some(true),
+        (Literal::None, Val::Int(_) | Val::Float(_)) => Some(false),
+        (
+            Literal::Int(_)
+            | Literal::Float(_)
+            | Literal::Str(_)
+            | Literal::None
+            | Literal::Bool(_),
+            _,
+        ) if other_builtin => Some(false),
+        _ => None,
+    }
+}
+
+/// May a handler of the builtin exception classes `handled` (`None`: of any class) catch what a
+/// diagnostic of `rule` predicts?
+fn may_catch(handled: Option<&[String]>, rule: Rule) -> bool {
+    let (Some(handled), Some(raised)) = (handled, rule.raised()) else {
+        return true;
+    };
+    handled
+        .iter()
+        .any(|h| crate::builtins::exception_caught(h, raised) != Some(false))
 }
 
 /// What each of `elts` gets when `val` is unpacked into them (`a, b = x, y`, a loop over
