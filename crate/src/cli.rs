@@ -165,7 +165,7 @@ fn syntax(paths: &[String]) -> ExitCode {
                 json!({"path": path, "syntax_error": error})
             }
         };
-        println!("{report}");
+        outln!("{report}");
     }
     ExitCode::SUCCESS
 }
@@ -187,16 +187,16 @@ fn rules(args: &RulesArgs) -> ExitCode {
         return generate(root);
     }
     if args.markdown {
-        print!("{}", codes::markdown_table());
+        out!("{}", codes::markdown_table());
     } else if let Some(code) = &args.code {
         match Rule::from_code(code) {
-            Some(rule) => print!("{}", codes::explain(rule)),
+            Some(rule) => out!("{}", codes::explain(rule)),
             None => {
                 return usage_error(&format!("no rule `{code}` (`cellguard rules` lists them)"))
             }
         }
     } else {
-        print!("{}", codes::listing());
+        out!("{}", codes::listing());
     }
     ExitCode::SUCCESS
 }
@@ -222,7 +222,7 @@ fn generate(root: &str) -> ExitCode {
             eprintln!("cellguard: cannot write {rel}: {e}");
             return ExitCode::from(2);
         }
-        println!("wrote {rel}");
+        outln!("wrote {rel}");
     }
     ExitCode::SUCCESS
 }
@@ -276,12 +276,12 @@ fn check(args: &CheckArgs) -> ExitCode {
                     })
                 })
                 .collect();
-            println!(
+            outln!(
                 "{}",
                 json!({"cells": cells, "crash_predicted": report.crash_predicted})
             );
         }
-        Format::Sarif => println!("{}", sarif(&report, &sources, path)),
+        Format::Sarif => outln!("{}", sarif(&report, &sources, path)),
         Format::Text => print_text(&report, &sources),
     }
     if report.crash_predicted {
@@ -366,7 +366,7 @@ fn print_text(report: &NotebookReport, sources: &[String]) {
         let lines = LineIndex::new(&sources[*index]);
         for diagnostic in diagnostics {
             let start = lines.position(diagnostic.range.start);
-            println!(
+            outln!(
                 "cell {} {}:{}: {}: {}",
                 index + 1,
                 start.line + 1,
@@ -375,7 +375,7 @@ fn print_text(report: &NotebookReport, sources: &[String]) {
                 diagnostic.message
             );
             if let Some(fix) = &diagnostic.fix {
-                println!("    fix: {}", fix.message);
+                outln!("    fix: {}", fix.message);
             }
         }
         count += diagnostics.len();
@@ -386,7 +386,7 @@ fn print_text(report: &NotebookReport, sources: &[String]) {
     } else {
         "no crash predicted"
     };
-    println!(
+    outln!(
         "{count} problem{} in {cells_with_problems} of {} code cells: {verdict}",
         if count == 1 { "" } else { "s" },
         report.cells.len()

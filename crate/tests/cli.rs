@@ -346,3 +346,18 @@ fn a_saved_cell_whose_function_writes_globals_may_define_what_it_reads() {
         [(0, "error".to_owned(), "undefined-name".to_owned())]
     );
 }
+
+#[test]
+fn a_reader_that_stops_early_ends_the_program_quietly() {
+    // `cellguard rules | head -1`: the pipe closes before the listing is written.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_cellguard"))
+        .arg("rules")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let output = child.wait_with_output().unwrap();
+    assert!(output.status.success(), "{output:?}");
+    assert_eq!(String::from_utf8_lossy(&output.stderr), "");
+}

@@ -563,7 +563,7 @@ pub fn cli(path: &str, json_out: Option<&str>) -> u8 {
         }
     };
     let result = run(cases);
-    print!("{}", result.report());
+    out!("{}", result.report());
     if let Some(out) = json_out {
         let body = serde_json::to_string_pretty(&result.to_json()).unwrap_or_default();
         if let Err(e) = std::fs::write(out, body) {

@@ -600,8 +600,8 @@ pub fn cli(args: &super::BenchArgs) -> u8 {
         let options = PromptOptions::from_setting(setting).unwrap_or_default();
         for (case, raw) in cases.iter().filter(|(c, _)| &c.instance == wanted) {
             let prompt = build_prompt(&case_request(case, options.clone()));
-            println!("{}\n\n{}", prompt.system, prompt.user);
-            println!(
+            outln!("{}\n\n{}", prompt.system, prompt.user);
+            outln!(
                 "--- {} chars (~{} tokens); the paper's: {} chars",
                 prompt.chars,
                 prompt.tokens_estimate,
@@ -611,7 +611,7 @@ pub fn cli(args: &super::BenchArgs) -> u8 {
         return 0;
     }
     if args.prompt_sizes {
-        print!(
+        out!(
             "{}",
             size_report(&prompt_sizes(&cases, &PromptOptions::default()))
         );
@@ -640,7 +640,7 @@ pub fn cli(args: &super::BenchArgs) -> u8 {
             );
             return 2;
         }
-        print!("{}", replay_report(&cases, &results));
+        out!("{}", replay_report(&cases, &results));
         return 0;
     }
     let Some(base_url) = args.llm.clone() else {
@@ -670,7 +670,7 @@ pub fn cli(args: &super::BenchArgs) -> u8 {
         },
     ) {
         Ok(report) => {
-            print!("{report}");
+            out!("{report}");
             0
         }
         Err(e) => {
