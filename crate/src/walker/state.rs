@@ -258,18 +258,7 @@ impl<'a> Walker<'a> {
 
     /// The names the bodies of the notebook's functions (or classes) called `name` mention.
     pub fn function_mentions(&self, name: &str) -> Vec<String> {
-        let here = self
-            .ctx
-            .cell
-            .function_mentions
-            .iter()
-            .filter(|(n, _)| n == name);
-        let history = self.ctx.history.function_mentions.get(name);
-        here.map(|(_, names)| names)
-            .chain(history)
-            .flatten()
-            .cloned()
-            .collect()
+        function_mentions(self.ctx, name).cloned().collect()
     }
 
     pub fn run(self) -> Vec<Diagnostic> {
@@ -569,6 +558,18 @@ pub fn import_bindings(from: Option<&str>, names: &[crate::ir::Alias]) -> Vec<(S
     out
 }
 
+/// The names the bodies of the notebook's functions (or classes) called `name` mention: those of
+/// the cell's and those of executed cells.
+fn function_mentions<'c>(ctx: &'c RuleContext, name: &'c str) -> impl Iterator<Item = &'c String> {
+    let here = ctx
+        .cell
+        .function_mentions
+        .iter()
+        .filter(move |(n, _)| n == name);
+    let history = ctx.history.function_mentions.get(name);
+    here.map(|(_, names)| names).chain(history).flatten()
+}
+
 /// Loads what the executed cells left in the globals the cell may read: the names it reads
 /// before binding them and, transitively, those the notebook's functions they name mention. A
 /// kernel summary of a name says more than code read offline; a name the kernel lacks holds
@@ -585,13 +586,7 @@ fn load_history_values(ctx: &RuleContext, env: &mut BTreeMap<String, Val>) {
         .collect();
     let mut todo: Vec<String> = reach.iter().cloned().collect();
     while let Some(name) = todo.pop() {
-        let here = ctx
-            .cell
-            .function_mentions
-            .iter()
-            .filter(|(n, _)| *n == name);
-        let history = ctx.history.function_mentions.get(&name);
-        for mention in here.map(|(_, m)| m).chain(history).flatten() {
+        for mention in function_mentions(ctx, &name) {
             if reach.insert(mention.clone()) {
                 todo.push(mention.clone());
             }
