@@ -3682,6 +3682,21 @@ fn values_earlier_cells_left_are_forgotten_when_uncertain() {
         ),
         // The object went to a function that may change it.
         (&["rows = []", "fill(rows)"], "rows[0]"),
+        // A function of the notebook may have run with no call in sight (a widget's callback).
+        (
+            &[
+                "x = None",
+                "def on_click(b):\n    global x\n    x = 5\n\nbutton.on_click(on_click)",
+            ],
+            "x + 1",
+        ),
+        (
+            &[
+                "items = []",
+                "def on_change(v):\n    items.append(v)\n\nslider.observe(on_change)",
+            ],
+            "items[0]",
+        ),
         // A loop of unknown length, a branch.
         (
             &["total = None", "for i in range(n):\n    total = i"],

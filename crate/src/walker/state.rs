@@ -600,15 +600,39 @@ fn load_history_values(ctx: &RuleContext, env: &mut BTreeMap<String, Val>) {
         {
             continue;
         }
-        match ctx.history.values.get(&name) {
-            // Modules cross cells as `HistoryState::torch_instances`, which knows when an
-            // executed cell may have rewired their layers.
-            None | Some(Val::Torch(_)) => {}
-            Some(val) => {
-                env.insert(name, val.clone());
-            }
+        let Some(val) = ctx.history.values.get(&name) else {
+            continue;
+        };
+        // A function of the notebook may have run since without a call in sight (a widget's
+        // callback, a hook): one that declares the name `global` may have rebound it, one that
+        // mentions it may have changed the object it holds.
+        let functions_may_change = ctx.history.global_names.contains(&name)
+            || (!immutable(val)
+                && ctx
+                    .history
+                    .function_mentions
+                    .values()
+                    .any(|mentions| mentions.contains(&name)));
+        // Modules cross cells as `HistoryState::torch_instances`, which knows when an executed
+        // cell may have rewired their layers.
+        if !functions_may_change && !matches!(val, Val::Torch(_)) {
+            env.insert(name, val.clone());
         }
     }
+}
+
+/// A value no call can change in place: only rebinding the name changes what it holds.
+fn immutable(val: &Val) -> bool {
+    matches!(
+        val,
+        Val::None
+            | Val::Bool(_)
+            | Val::Int(_)
+            | Val::Float(_)
+            | Val::Str(_)
+            | Val::Module(_)
+            | Val::Lib(_)
+    )
 }
 
 /// A change a walk made to every value that matched it, not to one name: replayed on the
