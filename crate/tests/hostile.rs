@@ -211,3 +211,37 @@ fn parse_cell_keeps_the_names_of_a_declined_statement() {
         serde_json::json!([{"TooDeep": {"names": ["a", "b", "c"], "range": {"start": 0, "end": 1012}}}])
     );
 }
+
+/// `x = [x]` thousands of times, in one cell or one per cell, and the same with dicts: values
+/// nested that deep are not followed past `MAX_NESTING`, so no walk over them overflows the
+/// stack; what is followed still tells the crash at the end.
+#[test]
+fn containers_nested_thousands_deep() {
+    for (start, nest, read, code) in [
+        ("x = 1", "x = [x]", "x[0][0][0][0][1]", "index-out-of-range"),
+        ("d = {}", "d = {'k': d}", "d['k']['k']['z']", "missing-key"),
+    ] {
+        let target = format!("{start}\n{}{read}", format!("{nest}\n").repeat(5_000));
+        assert_eq!(codes(&check(&target)), [code], "{target:.40}");
+        let cells: Vec<String> = std::iter::once(start)
+            .chain(std::iter::repeat_n(nest, 5_000))
+            .chain([read])
+            .map(str::to_owned)
+            .collect();
+        let report = std::thread::Builder::new()
+            .stack_size(STACK)
+            .spawn(move || {
+                let order: Vec<usize> = (0..cells.len()).collect();
+                check_notebook(&cells, &order, &Severities::new())
+            })
+            .unwrap()
+            .join()
+            .expect("the check overflowed a 1 MiB stack or panicked");
+        let found: Vec<&str> = report
+            .cells
+            .iter()
+            .flat_map(|(_, d)| d.iter().map(|d| d.code.code()))
+            .collect();
+        assert_eq!(found, [code]);
+    }
+}

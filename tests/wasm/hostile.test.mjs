@@ -73,3 +73,17 @@ test('a reset core answers with a fresh instance', () => {
   start();
   assertStillWorks();
 });
+
+test('containers nested thousands deep, in one cell or one per cell, return a report', () => {
+  const nests = 5000;
+  const cell = `x = 1\n${'x = [x]\n'.repeat(nests)}x[0][0][0][0][1]\n`;
+  assert.deepEqual(codes(checkCell(request({ target_source: cell }))), [
+    'index-out-of-range'
+  ]);
+  const history = ['x = 1', ...Array(nests).fill('x = [x]')];
+  const report = checkCell(
+    request({ cells: history, history, target_source: 'x[0][0][0][0][1]' })
+  );
+  assert.deepEqual(codes(report), ['index-out-of-range']);
+  assertStillWorks();
+});

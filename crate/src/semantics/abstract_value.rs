@@ -121,7 +121,30 @@ pub fn text_keys(keys: &[DictKey]) -> Option<Vec<String>> {
         .collect()
 }
 
+/// Containers nested deeper than this are not followed (their innermost elements are unknown):
+/// every walk over a value (clone, comparison, forgetting, drop) recurses as deep as it is nested,
+/// and `x = [x]` repeated thousands of times must not overflow the stack.
+pub const MAX_NESTING: usize = 32;
+
 impl Val {
+    /// `self` as the element of a container: unknown when that would nest containers more than
+    /// `MAX_NESTING` deep.
+    pub fn as_element(self) -> Val {
+        fn deeper_than(v: &Val, depth: usize) -> bool {
+            match v {
+                Val::Items { items, .. } | Val::Dict { values: items, .. } => {
+                    depth == 0 || items.iter().any(|e| deeper_than(e, depth - 1))
+                }
+                _ => false,
+            }
+        }
+        if deeper_than(&self, MAX_NESTING - 1) {
+            Val::Unknown
+        } else {
+            self
+        }
+    }
+
     /// The type name and length of a list, tuple or dict of known length, or of known strings.
     pub fn sized(&self) -> Option<(&str, i64)> {
         match self {

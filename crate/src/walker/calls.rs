@@ -363,7 +363,7 @@ impl<'a> Walker<'a> {
                             elts,
                             ..
                         } if !elts.iter().any(|e| matches!(e, Expr::Starred { .. })) => {
-                            Some(elts.iter().map(|e| self.eval(e)).collect())
+                            Some(elts.iter().map(|e| self.eval(e).as_element()).collect())
                         }
                         _ => None,
                     };

@@ -136,7 +136,7 @@ impl<'a> Walker<'a> {
                             "tuple"
                         }
                         .into(),
-                        items: elts.iter().map(|e| self.eval(e)).collect(),
+                        items: elts.iter().map(|e| self.eval(e).as_element()).collect(),
                     },
                     SeqKind::Set => Val::Sized {
                         type_name: "set".into(),
@@ -185,14 +185,14 @@ impl<'a> Walker<'a> {
                                 ..
                             } => {
                                 all_keys.push(DictKey::Str(s.clone()));
-                                all_values.push(self.eval(value));
+                                all_values.push(self.eval(value).as_element());
                             }
                             Expr::Literal {
                                 value: Literal::Int(i),
                                 ..
                             } => {
                                 all_keys.push(DictKey::Int(*i));
-                                all_values.push(self.eval(value));
+                                all_values.push(self.eval(value).as_element());
                             }
                             _ => return Val::Unknown,
                         },

@@ -1102,7 +1102,7 @@ impl<'a> Walker<'a> {
                 type_name,
                 mut items,
             } if attr == "append" && type_name == "list" => {
-                items.push(self.eval(x));
+                items.push(self.eval(x).as_element());
                 Some((id.clone(), Val::Items { type_name, items }))
             }
             _ => None,
@@ -1341,6 +1341,7 @@ pub(super) fn unpacked_parts(val: Val, elts: &[Target]) -> Vec<Val> {
 
 /// A list or tuple of the values `items`; of known strings when they all are.
 pub(super) fn sequence_of(type_name: &str, items: Vec<Val>) -> Val {
+    let items: Vec<Val> = items.into_iter().map(Val::as_element).collect();
     let strs: Option<Vec<String>> = items
         .iter()
         .map(|v| match v {
