@@ -4097,3 +4097,47 @@ fn statement_forms_that_may_not_crash_stay_silent() {
         assert!(found.is_empty(), "{cell}\n{found:#?}");
     }
 }
+
+#[test]
+fn containers_iterables_and_literal_series_that_may_not_crash_stay_silent() {
+    let history =
+        "import numpy as np\nimport pandas as pd\nfrom helpers import other, more, k, flag, data";
+    let cells = [
+        // Another name may hold the container changed: both are forgotten.
+        "d = {'a': 1}\ne = d\ne['b'] = 2\nd['b']",
+        "xs = [1]\nys = xs\nys.append(2)\nxs[1]",
+        "xs = [1]\nholder = [xs]\nholder[0].append(2)\nxs[1]",
+        // What the statement adds is not known.
+        "d = {'a': 1}\nd.update(other)\nd['b']",
+        "d = {'a': 1}\nd[k] = 2\nd['b']",
+        "xs = [1, 2]\nxs.extend(more)\nxs[5]",
+        "d = {'a': 1}\nd.update([('b', 2)])\nd['b']",
+        // Keys equal to an int key without being ints.
+        "d = {1: 'a'}\nd[True] = 'b'\nd[1]",
+        "d = {1: 'a'}\nd.pop(1.0)\nd[2] = 0\nd[2]",
+        // A default keeps a missing key from raising.
+        "d = {'a': 1}\nd.pop('b', 0)\nd['a']",
+        // Which element `remove` takes is not decided for values of other types.
+        "xs = ['a', 1]\nxs.remove(1)\nxs[0] + 'b'",
+        // Changes the walker cannot follow: a function, a branch, a loop over unknown data.
+        "xs = [1, 2]\ndef grow():\n    xs.append(3)\ngrow()\nxs[2]",
+        "xs = [1, 2]\nif flag:\n    xs.append(3)\nxs[2]",
+        "xs = [1, 2]\nfor v in data:\n    xs.append(v)\nxs[2]",
+        // Operators the iterables take.
+        "d = {'a': 1}\nd.keys() & {'a'}",
+        "d = {'a': 1}\nd.items() - {('a', 1)}",
+        "d = {'a': 1}\n['a'] | d.keys()",
+        "'%s' % range(3)",
+        "np.arange(3) + range(3)",
+        "[1] * len(range(3))",
+        // Series whose dtype is not the literal's.
+        "s = pd.Series([1, 'a'])\ns.str.len()",
+        "s = pd.Series([1, 2], dtype=str)\ns.str.len()",
+        "s = pd.Series([1, 2])\ns = s.astype(str)\ns.str.len()",
+        "df = pd.DataFrame({'a': [1, 2]}, dtype=str)\nc = df['a']\nc.str.len()",
+    ];
+    for cell in cells {
+        let found = run(&[history], cell, "");
+        assert!(found.is_empty(), "{cell}\n{found:#?}");
+    }
+}

@@ -40,6 +40,11 @@ use crate::walker::state::Walker;
 /// The dtype of the Series `e` holds, when certain: a column of a frame whose column dtypes are
 /// known (`df['a']`, `df.a`), or a Series the kernel summarised that the cell has not rebound.
 fn series_dtype(w: &Walker, e: &Expr) -> Option<String> {
+    if let Val::Series(s) = w.eval(e) {
+        if s.dtype.is_some() {
+            return s.dtype;
+        }
+    }
     let column_of = |frame: &Expr, col: &str| match w.eval(frame) {
         Val::Frame(f) if f.has(col) == Some(true) && f.plain => {
             f.column_info.get(col)?.dtype.clone()

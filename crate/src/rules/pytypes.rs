@@ -78,6 +78,14 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                     }
                     out.push(d);
                 }
+            } else if let Some(message) =
+                crate::semantics::python::iterable_operand_error(op, &l, &r)
+            {
+                out.push(Diagnostic::error(
+                    Rule::OperandType,
+                    format!("{message}: TypeError"),
+                    *range,
+                ));
             }
             if let (true, Val::Str(text)) = (*op == "%", &l) {
                 if let Some(message) = percent_format_error(text, &r) {
@@ -2278,6 +2286,7 @@ fn missing_key(
         })
         .collect();
     let hint = match &wanted {
+        _ if keys.is_empty() => String::new(),
         DictKey::Str(key) if texts.is_empty() => "; its keys are numbers".to_string(),
         DictKey::Str(key) => super::suggest(key, texts.iter().copied())
             .filter(|_| key.chars().count() >= 3)
@@ -2288,15 +2297,22 @@ fn missing_key(
     Some(Diagnostic::error(
         Rule::MissingKey,
         format!(
-            "{} has no key {}{how} (its keys: {}){hint}: KeyError",
+            "{} has no key {}{how} ({}){hint}: KeyError",
             w.shown(dict, "the dict"),
             key_repr(&wanted),
-            keys.iter()
-                .take(10)
-                .map(key_repr)
-                .collect::<Vec<_>>()
-                .join(", ")
-                + if keys.len() > 10 { ", ..." } else { "" }
+            if keys.is_empty() {
+                "it is empty".to_string()
+            } else {
+                format!(
+                    "its keys: {}",
+                    keys.iter()
+                        .take(10)
+                        .map(key_repr)
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                        + if keys.len() > 10 { ", ..." } else { "" }
+                )
+            }
         ),
         range,
     ))

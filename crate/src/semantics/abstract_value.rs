@@ -143,6 +143,27 @@ impl Val {
     }
 }
 
+/// A list or tuple of the values `items`; of known strings when they all are.
+pub fn sequence_of(type_name: &str, items: Vec<Val>) -> Val {
+    let strs: Option<Vec<String>> = items
+        .iter()
+        .map(|v| match v {
+            Val::Str(s) => Some(s.clone()),
+            _ => None,
+        })
+        .collect();
+    match strs {
+        Some(strs) if !strs.is_empty() => Val::Strs {
+            type_name: type_name.into(),
+            items: strs,
+        },
+        _ => Val::Items {
+            type_name: type_name.into(),
+            items,
+        },
+    }
+}
+
 /// What is known of a value that is `a` or `b` (the branches of `x if c else y`, of an `if`): all
 /// of it when they are equal; an array's kind and shape (and dtype), a list's or tuple's length, a
 /// number's or text's type, when both share them; nothing otherwise.
@@ -325,6 +346,9 @@ pub struct SeriesVal {
     pub non_integer: Option<f64>,
     /// The columns a groupby made its index (`Frame::index_keys`).
     pub index_keys: Option<Vec<String>>,
+    /// The dtype of its values, as pandas names it, when built from literals or a column of
+    /// known dtype (`pandas::literal_dtype`).
+    pub dtype: Option<String>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -604,6 +628,7 @@ pub fn from_summary(name: &str, obj: &ObjectSummary) -> Val {
                 name: obj.str_fact(Category::R, "name").map(str::to_string),
                 non_integer: non_integer(&values, obj.str_fact(Category::R, "dtype")),
                 index_keys: None,
+                dtype: None,
             })
         }
         // Subclasses such as `numpy.matrix` (where `*` is a matrix product) are not followed.

@@ -3,6 +3,7 @@
 
 pub mod abstract_value;
 pub mod attr_tables;
+pub mod containers;
 pub mod eval;
 pub mod keras_build;
 pub mod matplotlib;

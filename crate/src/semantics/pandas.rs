@@ -391,6 +391,7 @@ pub fn new_series(w: &dyn Eval, args: &[Expr], keywords: &[Keyword]) -> Option<V
             .and_then(|k| k.value.as_str_literal())
             .map(str::to_string),
         index_keys: None,
+        dtype: literal_dtype(&data).map(str::to_string),
     }))
 }
 

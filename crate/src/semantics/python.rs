@@ -542,6 +542,54 @@ pub fn str_method_result(attr: &str) -> Option<Val> {
     Some(Val::Typed(type_name.into()))
 }
 
+/// Iterables with no arithmetic: range objects, dict views, the lazy iterators, generators.
+/// Only `dict_keys` and `dict_items` take the set operators (with any iterable, on either side).
+const ITERABLE_OBJECTS: &[&str] = &[
+    "range",
+    "dict_keys",
+    "dict_values",
+    "dict_items",
+    "map",
+    "filter",
+    "zip",
+    "enumerate",
+    "generator",
+];
+
+/// Why `l op r` raises TypeError when one side is certainly such an iterable
+/// (`range(5) + [1]`) and the other's type is known, in Python's words.
+pub fn iterable_operand_error(op: &str, l: &Val, r: &Val) -> Option<String> {
+    let iterable = |v: &Val| match v {
+        Val::Typed(t) => ITERABLE_OBJECTS.iter().copied().find(|i| i == t),
+        _ => None,
+    };
+    let (a, b) = (iterable(l), iterable(r));
+    if a.is_none() && b.is_none() {
+        return None;
+    }
+    let name = |v: &Val, it: Option<&'static str>| it.or_else(|| builtin_of(v).map(Builtin::name));
+    let (x, y) = (name(l, a)?, name(r, b)?);
+    let set_like = |t: Option<&str>| matches!(t, Some("dict_keys" | "dict_items"));
+    let sequence = |v: &Val| builtin_of(v).is_some_and(Builtin::sequence);
+    match op {
+        "&" | "|" | "^" | "-" if set_like(a) || set_like(b) => None,
+        // `"%s" % r` formats it.
+        "%" if builtin_of(l) == Some(Builtin::Str) => None,
+        "+" if sequence(l) => Some(format!("can only concatenate {x} (not \"{y}\") to {x}")),
+        "*" if sequence(l) || sequence(r) => Some(format!(
+            "can't multiply sequence by non-int of type '{}'",
+            if sequence(l) { y } else { x }
+        )),
+        "+" | "-" | "*" | "/" | "//" | "%" | "**" | "@" | "&" | "|" | "^" | "<<" | ">>" => {
+            let shown = if op == "**" { "** or pow()" } else { op };
+            Some(format!(
+                "unsupported operand type(s) for {shown}: '{x}' and '{y}'"
+            ))
+        }
+        _ => None,
+    }
+}
+
 /// `operand_error`, with `shown` the operator as the message names it.
 pub fn binary_error(op: &str, shown: &str, a: Builtin, b: Builtin) -> Option<String> {
     let defined = match op {
@@ -1011,6 +1059,7 @@ pub fn call_result(w: &dyn Eval, func: &Expr, args: &[Expr], keywords: &[Keyword
                 // The constructors give their exact type, whatever they are given (or raise).
                 ("list" | "sorted", _) => typed("list"),
                 (lazy, _) if LAZY_ITERATORS.contains(&lazy) => typed(lazy),
+                ("range", [_, ..]) if args.len() <= 3 && keywords.is_empty() => typed("range"),
                 ("tuple" | "dict" | "set", _) => typed(id),
                 // Conversions of builtin values give exactly that type (a user's class may
                 // return a subclass from `__str__` or `__int__`).

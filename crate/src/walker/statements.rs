@@ -151,10 +151,10 @@ impl<'a> Walker<'a> {
         match stmt {
             Stmt::Expr { value, .. } => {
                 self.check(value);
-                let grown = self.appended(value);
+                let changed = self.changed_in_place(value);
                 self.effects(value);
-                if let Some((name, list)) = grown {
-                    self.env.insert(name, list);
+                if let Some((name, after)) = changed {
+                    self.env.insert(name, after);
                 }
             }
             Stmt::Assign {
@@ -211,7 +211,12 @@ impl<'a> Walker<'a> {
                     }
                     _ => None,
                 };
+                // `last = xs.pop()`: the list changes before the name is bound.
+                let changed = self.changed_in_place(value);
                 self.effects(value);
+                if let Some((name, after)) = changed {
+                    self.env.insert(name, after);
+                }
                 if let (Some(parts), [Target::Unpack { elts, .. }]) = (parts, targets.as_slice()) {
                     for (t, v) in elts.iter().zip(parts) {
                         self.bind(t, v, value);
@@ -546,6 +551,14 @@ impl<'a> Walker<'a> {
             Stmt::Delete { targets, .. } => {
                 self.check_stmt_values(stmt);
                 for t in targets {
+                    // `del d[k]`, `del xs[i]` on a dict or list the walker follows.
+                    if let Target::Store { expr, .. } = t {
+                        if let Some((name, after)) = self.item_changed(expr, None) {
+                            self.bound_here.insert(name.clone());
+                            self.env.insert(name, after);
+                            continue;
+                        }
+                    }
                     let mut names = BTreeSet::new();
                     target_names(t, &mut names, true);
                     for n in names {
@@ -1029,6 +1042,30 @@ impl<'a> Walker<'a> {
         Some((id.clone(), kept))
     }
 
+    /// `name[key] = value` (`value` given) or `del name[key]` on a list or dict the walker
+    /// follows: the name and what it holds after. Other names that may hold the same object are
+    /// forgotten.
+    fn item_changed(&mut self, target: &Expr, value: Option<Val>) -> Option<(String, Val)> {
+        let Expr::Subscript {
+            value: object,
+            index,
+            ..
+        } = target
+        else {
+            return None;
+        };
+        let Expr::Name { id, .. } = &**object else {
+            return None;
+        };
+        let (before, key) = (self.get(id), self.eval(index));
+        let after = match value {
+            Some(v) => crate::semantics::containers::after_item_set(&before, &key, v),
+            None => crate::semantics::containers::after_item_delete(&before, &key),
+        }?;
+        self.forget_object(&before, false);
+        Some((id.clone(), after))
+    }
+
     /// How many elements a loop over `iter` visits, when known: the elements the walker knows,
     /// the numbers of `range(stop)` / `range(start, stop)` with known bounds.
     pub(super) fn loop_count(&self, iter: &Expr) -> Option<i64> {
@@ -1073,8 +1110,9 @@ impl<'a> Walker<'a> {
         (stop - start > 1).then_some(Val::Int(stop - 1))
     }
 
-    /// `lst.append(x)` as a statement on a list the walker follows: the list with `x` added.
-    pub(super) fn appended(&self, value: &Expr) -> Option<(String, Val)> {
+    /// `xs.append(x)`, `d.update(...)`, ... as a statement on a list or dict the walker follows:
+    /// the name and what the object holds after it (`containers::after_method`).
+    pub(super) fn changed_in_place(&self, value: &Expr) -> Option<(String, Val)> {
         let Expr::Call {
             func,
             args,
@@ -1084,29 +1122,28 @@ impl<'a> Walker<'a> {
         else {
             return None;
         };
-        let (
-            Expr::Attribute {
-                value: list, attr, ..
-            },
-            [x],
-            [],
-        ) = (&**func, args.as_slice(), keywords.as_slice())
+        let Expr::Attribute {
+            value: object,
+            attr,
+            ..
+        } = &**func
         else {
             return None;
         };
-        let Expr::Name { id, .. } = &**list else {
+        let Expr::Name { id, .. } = &**object else {
             return None;
         };
-        match self.get(id) {
-            Val::Items {
-                type_name,
-                mut items,
-            } if attr == "append" && type_name == "list" => {
-                items.push(self.eval(x));
-                Some((id.clone(), Val::Items { type_name, items }))
-            }
-            _ => None,
+        if args.iter().any(|a| matches!(a, Expr::Starred { .. })) {
+            return None;
         }
+        let args: Vec<Val> = args.iter().map(|a| self.eval(a)).collect();
+        let keywords: Vec<(Option<String>, Val)> = keywords
+            .iter()
+            .map(|k| (k.name.clone(), self.eval(&k.value)))
+            .collect();
+        let after =
+            crate::semantics::containers::after_method(&self.get(id), attr, &args, &keywords)?;
+        Some((id.clone(), after))
     }
 
     /// A loop over an iterable that may be empty: its body may not run, so only findings about
@@ -1216,6 +1253,12 @@ impl<'a> Walker<'a> {
                             }
                         }
                     }
+                }
+                // `d[k] = v`, `xs[i] = v` on a dict or list the walker follows.
+                if let Some((name, after)) = self.item_changed(expr, Some(val.clone())) {
+                    self.bound_here.insert(name.clone());
+                    self.env.insert(name, after);
+                    return;
                 }
                 // `a[...] = v` keeps a numpy array's shape and dtype; `xs[i] = v` a list's length.
                 if let Some((name, kept)) = self.after_item_assignment(expr) {
@@ -1331,32 +1374,13 @@ pub(super) fn unpacked_parts(val: Val, elts: &[Target]) -> Vec<Val> {
         Some(star) if items.len() + 1 >= elts.len() => {
             let mut middle = items.split_off(star);
             let last = middle.split_off(middle.len() + star + 1 - elts.len());
-            items.push(sequence_of("list", middle));
+            items.push(crate::semantics::abstract_value::sequence_of(
+                "list", middle,
+            ));
             items.extend(last);
             items
         }
         _ => unknown,
-    }
-}
-
-/// A list or tuple of the values `items`; of known strings when they all are.
-pub(super) fn sequence_of(type_name: &str, items: Vec<Val>) -> Val {
-    let strs: Option<Vec<String>> = items
-        .iter()
-        .map(|v| match v {
-            Val::Str(s) => Some(s.clone()),
-            _ => None,
-        })
-        .collect();
-    match strs {
-        Some(strs) if !strs.is_empty() => Val::Strs {
-            type_name: type_name.into(),
-            items: strs,
-        },
-        _ => Val::Items {
-            type_name: type_name.into(),
-            items,
-        },
     }
 }
 
