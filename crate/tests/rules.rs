@@ -4141,3 +4141,39 @@ fn containers_iterables_and_literal_series_that_may_not_crash_stay_silent() {
         assert!(found.is_empty(), "{cell}\n{found:#?}");
     }
 }
+
+#[test]
+fn attributes_pandas_removed_stay_silent_without_a_certain_pandas_2() {
+    let history = "import pandas as pd";
+    let module = |version: &str| {
+        format!(
+            r#""pd": {{"type": "module", "kind": "module", "R": {{"module": "pandas", "version": "{version}"}}}}"#
+        )
+    };
+    let cases = [
+        // pandas 1 has them; without a kernel the version is not known.
+        (
+            "frame = pd.DataFrame({'a': [1]})\nframe.as_matrix()",
+            module("0.25.3"),
+        ),
+        (
+            "frame = pd.DataFrame({'a': [1]})\nframe.append(frame)",
+            module("1.5.3"),
+        ),
+        (
+            "frame = pd.DataFrame({'a': [1]})\nframe.ix[0]",
+            String::new(),
+        ),
+        // A column of that name is what the attribute gives.
+        (
+            "frame = pd.DataFrame({'sort': [1]})\nframe.sort",
+            module("3.1.1"),
+        ),
+        // Columns not known: one may have the name.
+        ("frame = pd.read_csv('f.csv')\nframe.order", module("3.1.1")),
+    ];
+    for (cell, objects) in cases {
+        let found = run(&[history], cell, &objects);
+        assert!(found.is_empty(), "{cell}\n{found:#?}");
+    }
+}

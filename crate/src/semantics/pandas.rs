@@ -256,9 +256,11 @@ pub fn is_frame_attribute(name: &str) -> bool {
     ATTRS.contains(&name)
 }
 
-/// Methods and attributes pandas removed by 2.0 (from its release notes: 1.0 and 2.0 removed
-/// what earlier releases had deprecated): for each, whether a DataFrame had it, whether a Series
-/// had it, and what replaces it. `is_frame_attribute` keeps them, as pandas 1 has them.
+/// Methods and attributes pandas removed by 2.0 (from its release notes: 0.20, 0.23, 1.0 and 2.0
+/// removed what earlier releases had deprecated; each is absent from pandas 3.1 too, as the cases
+/// of `built_values.json` run under it show): for each, whether a DataFrame had it,
+/// whether a Series had it, and what replaces it. `is_frame_attribute` keeps them, as older
+/// pandas have them.
 pub const REMOVED_BY_PANDAS_2: &[(&str, bool, bool, &str)] = &[
     ("append", true, true, "pd.concat([this, other])"),
     ("iteritems", true, true, ".items()"),
@@ -275,6 +277,26 @@ pub const REMOVED_BY_PANDAS_2: &[(&str, bool, bool, &str)] = &[
     ("ftypes", true, false, ".dtypes"),
     ("is_monotonic", false, true, ".is_monotonic_increasing"),
     ("valid", false, true, ".dropna()"),
+    ("sort", true, true, ".sort_values(...) or .sort_index()"),
+    ("order", false, true, ".sort_values()"),
+    ("sortlevel", true, true, ".sort_index(level=...)"),
+    (
+        "convert_objects",
+        true,
+        true,
+        ".infer_objects() or pd.to_numeric",
+    ),
+    ("reindex_axis", true, true, ".reindex(..., axis=...)"),
+    ("irow", true, true, ".iloc[i]"),
+    ("icol", true, false, ".iloc[:, j]"),
+    ("clip_upper", true, true, ".clip(upper=...)"),
+    ("clip_lower", true, true, ".clip(lower=...)"),
+    ("to_panel", true, false, ".to_xarray()"),
+    ("to_sparse", true, true, ".astype(pd.SparseDtype(...))"),
+    ("as_blocks", true, true, "one column at a time"),
+    ("compound", true, true, "(1 + x).prod() - 1"),
+    ("asobject", false, true, ".astype(object)"),
+    ("nonzero", false, true, ".to_numpy().nonzero()"),
 ];
 
 /// DataFrame methods and attributes a Series has never had (pandas 0.x to 3.x): on a column
