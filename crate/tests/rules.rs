@@ -4171,6 +4171,11 @@ fn attributes_pandas_removed_stay_silent_without_a_certain_pandas_2() {
         ),
         // Columns not known: one may have the name.
         ("frame = pd.read_csv('f.csv')\nframe.order", module("3.1.1")),
+        // A method pandas 3 added (the table is read off the installed pandas).
+        (
+            "frame = pd.DataFrame({'a': [1]})\nframe.from_arrow",
+            String::new(),
+        ),
     ];
     for (cell, objects) in cases {
         let found = run(&[history], cell, &objects);

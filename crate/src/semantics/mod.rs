@@ -11,6 +11,7 @@ pub mod mutation;
 pub mod notebook_classes;
 pub mod numpy;
 pub mod pandas;
+pub mod pandas_tables;
 pub mod properties;
 pub mod property_tables;
 pub mod python;
