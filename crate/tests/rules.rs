@@ -4130,6 +4130,9 @@ fn containers_iterables_and_literal_series_that_may_not_crash_stay_silent() {
         "'%s' % range(3)",
         "np.arange(3) + range(3)",
         "[1] * len(range(3))",
+        "xs = [1]\nxs += range(3)",
+        "st = {1}\nd = {'a': 1}\nst |= d.keys()",
+        "d = {'a': 1}\nd |= [('b', 2)]\nd['b']",
         // Series whose dtype is not the literal's.
         "s = pd.Series([1, 'a'])\ns.str.len()",
         "s = pd.Series([1, 2], dtype=str)\ns.str.len()",

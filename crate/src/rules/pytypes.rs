@@ -78,9 +78,12 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                     }
                     out.push(d);
                 }
-            } else if let Some(message) =
-                crate::semantics::python::iterable_operand_error(op, &l, &r)
-            {
+            } else if let Some(message) = crate::semantics::python::iterable_operand_error(
+                op,
+                if *op == "**" { "** or pow()" } else { op },
+                &l,
+                &r,
+            ) {
                 out.push(Diagnostic::error(
                     Rule::OperandType,
                     format!("{message}: TypeError"),
@@ -683,8 +686,18 @@ pub fn check_stmt(w: &Walker, stmt: &Stmt, out: &mut Vec<Diagnostic>) {
                 let [Target::Name { id, .. }] = targets.as_slice() else {
                     return;
                 };
-                let (Some(a), Some(b)) = (builtin_of(&w.get(id)), builtin_of(&w.eval(value)))
-                else {
+                let op = aug.trim_end_matches('=');
+                let (before, operand) = (w.get(id), w.eval(value));
+                if let Some(message) =
+                    crate::semantics::python::iterable_operand_error(op, aug, &before, &operand)
+                {
+                    out.push(Diagnostic::error(
+                        Rule::OperandType,
+                        format!("{message}: TypeError"),
+                        *range,
+                    ));
+                }
+                let (Some(a), Some(b)) = (builtin_of(&before), builtin_of(&operand)) else {
                     return;
                 };
                 if let Some(message) = augmented_error(aug.trim_end_matches('='), a, b) {

@@ -104,6 +104,27 @@ pub fn binop_value(op: &str, l: &Val, r: &Val) -> Option<Val> {
             type_name: a.clone(),
             items: x.iter().chain(y).cloned().collect(),
         }),
+        // `d | other` (Python 3.9): the keys of both, the right one's values winning.
+        (Val::Dict { keys, values }, Val::Dict { .. }) if op == "|" => {
+            let (mut keys, mut values) = (keys.clone(), values.clone());
+            let Val::Dict {
+                keys: more,
+                values: more_values,
+            } = r
+            else {
+                return None;
+            };
+            for (k, v) in more.iter().zip(more_values) {
+                match keys.iter().position(|x| x == k) {
+                    Some(i) => values[i] = v.clone(),
+                    None => {
+                        keys.push(k.clone());
+                        values.push(v.clone());
+                    }
+                }
+            }
+            Some(Val::Dict { keys, values })
+        }
         // `[0] * n`: the elements repeated (a negative count gives an empty sequence).
         (Val::Items { type_name, items }, Val::Int(n))
         | (Val::Int(n), Val::Items { type_name, items })
@@ -557,8 +578,9 @@ const ITERABLE_OBJECTS: &[&str] = &[
 ];
 
 /// Why `l op r` raises TypeError when one side is certainly such an iterable
-/// (`range(5) + [1]`) and the other's type is known, in Python's words.
-pub fn iterable_operand_error(op: &str, l: &Val, r: &Val) -> Option<String> {
+/// (`range(5) + [1]`) and the other's type is known, in Python's words (`shown`: the operator as
+/// the message names it; `+=` extends a list with any iterable).
+pub fn iterable_operand_error(op: &str, shown: &str, l: &Val, r: &Val) -> Option<String> {
     let iterable = |v: &Val| match v {
         Val::Typed(t) => ITERABLE_OBJECTS.iter().copied().find(|i| i == t),
         _ => None,
@@ -573,6 +595,7 @@ pub fn iterable_operand_error(op: &str, l: &Val, r: &Val) -> Option<String> {
     let sequence = |v: &Val| builtin_of(v).is_some_and(Builtin::sequence);
     match op {
         "&" | "|" | "^" | "-" if set_like(a) || set_like(b) => None,
+        "+" if shown == "+=" && builtin_of(l) == Some(Builtin::List) => None,
         // `"%s" % r` formats it.
         "%" if builtin_of(l) == Some(Builtin::Str) => None,
         "+" if sequence(l) => Some(format!("can only concatenate {x} (not \"{y}\") to {x}")),
@@ -580,12 +603,9 @@ pub fn iterable_operand_error(op: &str, l: &Val, r: &Val) -> Option<String> {
             "can't multiply sequence by non-int of type '{}'",
             if sequence(l) { y } else { x }
         )),
-        "+" | "-" | "*" | "/" | "//" | "%" | "**" | "@" | "&" | "|" | "^" | "<<" | ">>" => {
-            let shown = if op == "**" { "** or pow()" } else { op };
-            Some(format!(
-                "unsupported operand type(s) for {shown}: '{x}' and '{y}'"
-            ))
-        }
+        "+" | "-" | "*" | "/" | "//" | "%" | "**" | "@" | "&" | "|" | "^" | "<<" | ">>" => Some(
+            format!("unsupported operand type(s) for {shown}: '{x}' and '{y}'"),
+        ),
         _ => None,
     }
 }

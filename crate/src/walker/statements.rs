@@ -178,8 +178,19 @@ impl<'a> Walker<'a> {
                             [Target::Name { id, .. }] => {
                                 let (op, before) = (aug.trim_end_matches('='), self.get(id));
                                 let operand = self.eval(value);
+                                // `xs += iterable` extends the list with its elements.
                                 let after =
-                                    crate::semantics::python::binop_value(op, &before, &operand);
+                                    crate::semantics::python::binop_value(op, &before, &operand)
+                                        .or_else(|| {
+                                            (op == "+").then(|| {
+                                                crate::semantics::containers::after_method(
+                                                    &before,
+                                                    "extend",
+                                                    std::slice::from_ref(&operand),
+                                                    &[],
+                                                )
+                                            })?
+                                        });
                                 let in_place =
                                     crate::semantics::shapes::in_place_value(op, &before, &operand);
                                 // Names that may hold the array itself are forgotten; the
