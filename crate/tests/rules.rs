@@ -4133,6 +4133,10 @@ fn containers_iterables_and_literal_series_that_may_not_crash_stay_silent() {
         "xs = [1]\nxs += range(3)",
         "st = {1}\nd = {'a': 1}\nst |= d.keys()",
         "d = {'a': 1}\nd |= [('b', 2)]\nd['b']",
+        // Built from what is not known.
+        "d = dict(other)\nd['b']",
+        "d = dict(**other)\nd['b']",
+        "xs = list(data)\nxs[5]",
         // Series whose dtype is not the literal's.
         "s = pd.Series([1, 'a'])\ns.str.len()",
         "s = pd.Series([1, 2], dtype=str)\ns.str.len()",

@@ -24,6 +24,40 @@ fn list_elements(v: &Val) -> Option<Elements> {
     }
 }
 
+/// `list(x)` / `tuple(x)` of a value whose elements (or their number) the walker knows: a new
+/// container of them.
+pub fn sequence_from(type_name: &str, x: &Val) -> Option<Val> {
+    Some(match iterated(x)? {
+        Elements::Known(items) => super::abstract_value::sequence_of(type_name, items),
+        Elements::Count(len) => Val::Sized {
+            type_name: type_name.into(),
+            len,
+        },
+    })
+}
+
+/// `xs.copy()` / `d.copy()` of a list or dict the walker follows: a new one holding the same.
+pub fn copied(v: &Val) -> Option<Val> {
+    match v {
+        Val::Dict { .. } => Some(v.clone()),
+        _ => list_elements(v).map(list_of),
+    }
+}
+
+/// `dict(**keywords)` or `dict(d, **keywords)` of a dict the walker follows: a new dict.
+pub fn dict_from(arg: Option<&Val>, keywords: &[(Option<String>, Val)]) -> Option<Val> {
+    let empty = Val::Dict {
+        keys: Vec::new(),
+        values: Vec::new(),
+    };
+    let start = match arg {
+        None => empty,
+        Some(d @ Val::Dict { .. }) => d.clone(),
+        Some(_) => return None,
+    };
+    after_method(&start, "update", &[], keywords)
+}
+
 /// The elements iterating over a value gives, or only their number (a list, a tuple, a dict's
 /// keys, a text's characters).
 fn iterated(v: &Val) -> Option<Elements> {

@@ -333,6 +333,13 @@ pub fn method_result(
         };
     }
     let in_place = match builtin_of(receiver)? {
+        // A new container holding the same.
+        Builtin::List | Builtin::Dict
+            if attr == "copy" && args.is_empty() && keywords.is_empty() =>
+        {
+            return super::containers::copied(receiver)
+                .or(Some(Val::Typed(builtin_of(receiver)?.name().into())));
+        }
         Builtin::List => &[
             "append", "extend", "insert", "remove", "sort", "reverse", "clear",
         ][..],
@@ -1074,8 +1081,23 @@ pub fn call_result(w: &dyn Eval, func: &Expr, args: &[Expr], keywords: &[Keyword
                             items,
                         })
                     }
+                    v if id == "list" => {
+                        super::containers::sequence_from("list", &v).or(typed("list"))
+                    }
                     _ => typed("list"),
                 },
+                // A new container of the elements the walker knows.
+                ("tuple", [x]) if keywords.is_empty() => {
+                    super::containers::sequence_from("tuple", &w.eval(x)).or(typed("tuple"))
+                }
+                ("dict", [] | [_]) if keywords.iter().all(|k| k.name.is_some()) => {
+                    let named: Vec<(Option<String>, Val)> = keywords
+                        .iter()
+                        .map(|k| (k.name.clone(), w.eval(&k.value)))
+                        .collect();
+                    let arg = args.first().map(|a| w.eval(a));
+                    super::containers::dict_from(arg.as_ref(), &named).or(typed("dict"))
+                }
                 // The constructors give their exact type, whatever they are given (or raise).
                 ("list" | "sorted", _) => typed("list"),
                 (lazy, _) if LAZY_ITERATORS.contains(&lazy) => typed(lazy),
