@@ -4101,7 +4101,7 @@ fn statement_forms_that_may_not_crash_stay_silent() {
 #[test]
 fn containers_iterables_and_literal_series_that_may_not_crash_stay_silent() {
     let history =
-        "import numpy as np\nimport pandas as pd\nfrom helpers import other, more, k, flag, data";
+        "import numpy as np\nimport pandas as pd\nfrom helpers import other, more, k, flag, data, values";
     let cells = [
         // Another name may hold the container changed: both are forgotten.
         "d = {'a': 1}\ne = d\ne['b'] = 2\nd['b']",
@@ -4142,6 +4142,10 @@ fn containers_iterables_and_literal_series_that_may_not_crash_stay_silent() {
         "s = pd.Series([1, 2], dtype=str)\ns.str.len()",
         "s = pd.Series([1, 2])\ns = s.astype(str)\ns.str.len()",
         "df = pd.DataFrame({'a': [1, 2]}, dtype=str)\nc = df['a']\nc.str.len()",
+        "df = pd.DataFrame({'a': [1, 2]})\ndf['b'] = ['x', 1]\ndf['b'].str.len()",
+        "df = pd.DataFrame([[1, 'a'], [2, 'b']], columns=['n', 's'], dtype=str)\ndf['n'].str.len()",
+        "df = pd.DataFrame([[1, 'a'], ['x', 'b']], columns=['n', 's'])\ndf['n'].str.len()",
+        "df = pd.read_csv('f.csv')\ndf['b'] = values\ndf['b'].str.len()",
     ];
     for cell in cells {
         let found = run(&[history], cell, "");

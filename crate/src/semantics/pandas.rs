@@ -332,35 +332,101 @@ pub fn new_frame(w: &dyn Eval, path: &str, args: &[Expr], keywords: &[Keyword]) 
             return Some(Val::Frame(frame));
         }
     }
+    // Columns of values written in the cell: their dtypes are pandas' inference from them.
+    let literal_frame = |keys: Vec<String>, values: &[Val]| {
+        let mut frame = dict_frame(keys.clone(), values);
+        if kw(keywords, "index").is_none() {
+            frame.index_class = Some("RangeIndex".into());
+        }
+        if frame.n_rows.is_some() && kw(keywords, "dtype").is_none() {
+            for (col, v) in keys.iter().zip(values) {
+                frame.column_info.entry(col.clone()).or_default().dtype =
+                    literal_dtype(v).map(str::to_string);
+            }
+        }
+        Val::Frame(frame)
+    };
     let columns = match kw(keywords, "columns") {
         Some(columns) => match w.eval(columns) {
             Val::Strs { items, .. } => items,
             _ => return None,
         },
         None => match &data {
-            Val::Dict { keys, values } => {
-                let keys = text_keys(keys)?;
-                let mut frame = dict_frame(keys.clone(), values);
-                if kw(keywords, "index").is_none() {
-                    frame.index_class = Some("RangeIndex".into());
-                }
-                if frame.n_rows.is_some() && kw(keywords, "dtype").is_none() {
-                    for (col, v) in keys.iter().zip(values) {
-                        frame.column_info.entry(col.clone()).or_default().dtype =
-                            literal_dtype(v).map(str::to_string);
-                    }
-                }
-                return Some(Val::Frame(frame));
-            }
+            Val::Dict { keys, values } => return Some(literal_frame(text_keys(keys)?, values)),
             _ => return None,
         },
     };
+    // `pd.DataFrame([[1, 'a'], [2, 'b']], columns=['n', 's'])`: rows of as many values as there
+    // are (distinct) columns.
+    let mut seen = std::collections::BTreeSet::new();
+    if columns.iter().all(|c| seen.insert(c)) {
+        if let Some(values) = row_columns(&data, columns.len()) {
+            return Some(literal_frame(columns, &values));
+        }
+    }
     Some(Val::Frame(Frame {
         width: Some(columns.len() as i64),
         columns: Some(columns),
         plain: true,
         ..Frame::default()
     }))
+}
+
+/// The columns of a list of rows written in the cell, each a list or tuple of `width` values: for
+/// each column, the list of its values.
+fn row_columns(data: &Val, width: usize) -> Option<Vec<Val>> {
+    let Val::Items { type_name, items } = data else {
+        return None;
+    };
+    if type_name != "list" || items.is_empty() {
+        return None;
+    }
+    let mut columns = vec![Vec::new(); width];
+    for row in items {
+        let values: Vec<Val> = match row {
+            Val::Items { type_name, items } if matches!(type_name.as_str(), "list" | "tuple") => {
+                items.clone()
+            }
+            Val::Strs { type_name, items } if matches!(type_name.as_str(), "list" | "tuple") => {
+                items.iter().cloned().map(Val::Str).collect()
+            }
+            _ => return None,
+        };
+        if values.len() != width {
+            return None;
+        }
+        for (column, v) in columns.iter_mut().zip(values) {
+            column.push(v);
+        }
+    }
+    Some(
+        columns
+            .into_iter()
+            .map(|items| super::abstract_value::sequence_of("list", items))
+            .collect(),
+    )
+}
+
+/// What is known of a column `df[col] = value` sets: the values of a list written in the cell as
+/// long as the frame, or a number or text repeated on every row.
+pub fn assigned_column(value: &Val, n_rows: Option<i64>) -> Option<Column> {
+    let scalar = match value {
+        Val::Int(_) => "int64",
+        Val::Float(_) => "float64",
+        Val::Str(_) => "str",
+        _ => {
+            let (len, mut info) = literal_column(value)?;
+            if Some(len) != n_rows {
+                return None;
+            }
+            info.dtype = literal_dtype(value).map(str::to_string);
+            return Some(info);
+        }
+    };
+    Some(Column {
+        dtype: Some(scalar.into()),
+        ..Column::default()
+    })
 }
 
 /// `pd.get_dummies(frame, ...)` of a frame whose text columns were written in the cell (every

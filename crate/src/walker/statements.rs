@@ -1239,6 +1239,11 @@ impl<'a> Walker<'a> {
                             }
                             f.width = f.columns.as_ref().map(|c| c.len() as i64);
                             f.column_info.remove(col);
+                            if let Some(info) =
+                                crate::semantics::pandas::assigned_column(&val, f.n_rows)
+                            {
+                                f.column_info.insert(col.to_string(), info);
+                            }
                             f.has_nan = None;
                             // Another name may hold the same frame (`d = df`).
                             self.forget_after_frame_change();
