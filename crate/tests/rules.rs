@@ -4119,8 +4119,13 @@ fn containers_iterables_and_literal_series_that_may_not_crash_stay_silent() {
         "d = {'a': 1}\nd.pop('b', 0)\nd['a']",
         // Which element `remove` takes is not decided for values of other types.
         "xs = ['a', 1]\nxs.remove(1)\nxs[0] + 'b'",
-        // Changes the walker cannot follow: a function, a branch, a loop over unknown data.
+        // A function's change the walker follows (to a list that then has the index).
         "xs = [1, 2]\ndef grow():\n    xs.append(3)\ngrow()\nxs[2]",
+        // Changes the walker cannot follow: in a function's branch or loop, a function that may
+        // raise before its change inside a `try`, a branch, a loop over unknown data.
+        "xs = []\ndef grow(on):\n    if on:\n        xs.append(1)\ngrow(flag)\nxs[0]",
+        "xs = []\ndef grow(items):\n    for i in items:\n        xs.append(i)\ngrow(data)\nxs[0]",
+        "xs = []\ndef grow():\n    other()\n    xs.append(1)\ntry:\n    grow()\nexcept Exception:\n    pass\nxs[0]",
         "xs = [1, 2]\nif flag:\n    xs.append(3)\nxs[2]",
         "xs = [1, 2]\nfor v in data:\n    xs.append(v)\nxs[2]",
         // Operators the iterables take.
