@@ -4107,6 +4107,8 @@ fn containers_iterables_and_literal_series_that_may_not_crash_stay_silent() {
         "d = {'a': 1}\ne = d\ne['b'] = 2\nd['b']",
         "xs = [1]\nys = xs\nys.append(2)\nxs[1]",
         "xs = [1]\nholder = [xs]\nholder[0].append(2)\nxs[1]",
+        "a = [1]\nxs = [a, a]\nxs[0].append(2)\nxs[1][1]",
+        "inner = []\nd = {'x': inner}\nd['x'].append(1)\ninner[0]",
         // What the statement adds is not known.
         "d = {'a': 1}\nd.update(other)\nd['b']",
         "d = {'a': 1}\nd[k] = 2\nd['b']",

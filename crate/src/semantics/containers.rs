@@ -257,6 +257,37 @@ fn dict_after_method(
     Some(Val::Dict { keys, values })
 }
 
+/// A list, tuple or dict the walker follows after a method of its element at `key` ran
+/// (`d['k'].append(x)`): the same keys or length, that element unknown (it may have changed), and
+/// so every element equal to it (it may be the same object).
+pub fn element_changed(before: &Val, key: &Val) -> Option<Val> {
+    let old = match before {
+        Val::Dict { keys, values } => {
+            let i = keys
+                .iter()
+                .position(|k| Some(k) == DictKey::of(key).as_ref())?;
+            values[i].clone()
+        }
+        Val::Items { type_name, items } if matches!(type_name.as_str(), "list" | "tuple") => {
+            let Val::Int(i) = key else { return None };
+            items[in_range(items.len(), *i)?].clone()
+        }
+        _ => return None,
+    };
+    fn forget(v: &mut Val, old: &Val) {
+        for e in v.elements_mut() {
+            if e == old {
+                *e = Val::Unknown;
+            } else {
+                forget(e, old);
+            }
+        }
+    }
+    let mut after = before.clone();
+    forget(&mut after, &old);
+    Some(after)
+}
+
 /// `obj[key] = value` on a list or dict the walker follows.
 pub fn after_item_set(before: &Val, key: &Val, value: Val) -> Option<Val> {
     match (before, list_elements(before)) {

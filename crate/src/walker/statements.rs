@@ -1141,6 +1141,46 @@ impl<'a> Walker<'a> {
         else {
             return None;
         };
+        use crate::semantics::containers::{after_method, element_changed};
+        match &**object {
+            Expr::Name { .. } => {}
+            // `d['k'].append(x)`: d keeps its keys, the element may have changed.
+            Expr::Subscript { value, index, .. } => {
+                let Expr::Name { id, .. } = &**value else {
+                    return None;
+                };
+                let after = element_changed(&self.get(id), &self.eval(index))?;
+                return Some((id.clone(), after));
+            }
+            // `d.setdefault(k, []).append(x)`: d holds k after, its value may have changed.
+            Expr::Call {
+                func,
+                args: inner_args,
+                keywords: inner_keywords,
+                ..
+            } => {
+                let (Expr::Attribute { value, attr, .. }, [key] | [key, _], []) =
+                    (&**func, inner_args.as_slice(), inner_keywords.as_slice())
+                else {
+                    return None;
+                };
+                let Expr::Name { id, .. } = &**value else {
+                    return None;
+                };
+                if attr != "setdefault" {
+                    return None;
+                }
+                let key = self.eval(key);
+                let grown = after_method(
+                    &self.get(id),
+                    "setdefault",
+                    &[key.clone(), Val::Unknown],
+                    &[],
+                )?;
+                return Some((id.clone(), element_changed(&grown, &key)?));
+            }
+            _ => return None,
+        }
         let Expr::Name { id, .. } = &**object else {
             return None;
         };
@@ -1152,8 +1192,7 @@ impl<'a> Walker<'a> {
             .iter()
             .map(|k| (k.name.clone(), self.eval(&k.value)))
             .collect();
-        let after =
-            crate::semantics::containers::after_method(&self.get(id), attr, &args, &keywords)?;
+        let after = after_method(&self.get(id), attr, &args, &keywords)?;
         Some((id.clone(), after))
     }
 
