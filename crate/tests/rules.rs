@@ -4121,6 +4121,10 @@ fn containers_iterables_and_literal_series_that_may_not_crash_stay_silent() {
         "d = {'a': 1}\nd.pop('b', 0)\nd['a']",
         // Which element `remove` takes is not decided for values of other types.
         "xs = ['a', 1]\nxs.remove(1)\nxs[0] + 'b'",
+        // A function the statement calls changes the object before the statement's own change,
+        // or binds a global the statement binds after.
+        "xs = [1]\ndef f():\n    xs.append(2)\n    return 3\nxs.append(f())\nxs[2]",
+        "n = 0\ndef bump():\n    global n\n    n = 'x'\n    return 5\nn = bump()\nn + 1",
         // A function's change the walker follows (to a list that then has the index).
         "xs = [1, 2]\ndef grow():\n    xs.append(3)\ngrow()\nxs[2]",
         // Changes the walker cannot follow: in a function's branch or loop, a function that may

@@ -90,9 +90,26 @@ impl<'a> Walker<'a> {
         }
         self.global_writes.clear();
         self.stmt_effects(stmt);
-        for (name, value) in std::mem::take(&mut self.global_writes) {
-            self.bound_here.insert(name.clone());
-            self.env.insert(name, value);
+        let writes = std::mem::take(&mut self.global_writes);
+        if !writes.is_empty() {
+            // What the statement binds after its calls return is what the name holds; what it
+            // changes in place may change before or after them.
+            let one = std::slice::from_ref(stmt);
+            let (mut bound, mut changed) = (BTreeSet::new(), BTreeSet::new());
+            bound_names(one, self.ctx.facts, &mut bound);
+            mutated_names(one, &mut changed);
+            for (name, value) in writes {
+                if bound.contains(&name) {
+                    continue;
+                }
+                let value = if changed.contains(&name) {
+                    Val::Unknown
+                } else {
+                    value
+                };
+                self.bound_here.insert(name.clone());
+                self.env.insert(name, value);
+            }
         }
         if !self.drops.is_empty() || self.csv_views {
             let changed = self.changed_by(stmt);
@@ -1142,6 +1159,14 @@ impl<'a> Walker<'a> {
             return None;
         };
         use crate::semantics::containers::{after_method, element_changed};
+        // A function of the notebook the call's arguments call may change the object first.
+        let mut calls_changer = false;
+        value.for_each_name(&mut |name| {
+            calls_changer |= !self.function_mentions(name).is_empty();
+        });
+        if calls_changer {
+            return None;
+        }
         match &**object {
             Expr::Name { .. } => {}
             // `d['k'].append(x)`: d keeps its keys, the element may have changed.
