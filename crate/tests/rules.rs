@@ -4125,6 +4125,8 @@ fn containers_iterables_and_literal_series_that_may_not_crash_stay_silent() {
         // or binds a global the statement binds after.
         "xs = [1]\ndef f():\n    xs.append(2)\n    return 3\nxs.append(f())\nxs[2]",
         "n = 0\ndef bump():\n    global n\n    n = 'x'\n    return 5\nn = bump()\nn + 1",
+        "xs = [1]\ndef f():\n    xs.append(2)\n    return [3]\nxs += f()\nxs[2]",
+        "d = {}\ndef f():\n    d['a'] = 1\n    return 2\nd['b'] = f()\nd['b']",
         // A function's change the walker follows (to a list that then has the index).
         "xs = [1, 2]\ndef grow():\n    xs.append(3)\ngrow()\nxs[2]",
         // Changes the walker cannot follow: in a function's branch or loop, a function that may

@@ -195,6 +195,12 @@ impl<'a> Walker<'a> {
                             [Target::Name { id, .. }] => {
                                 let (op, before) = (aug.trim_end_matches('='), self.get(id));
                                 let operand = self.eval(value);
+                                // A function the operand calls may change the object first.
+                                let before = if self.calls_notebook_function(value) {
+                                    Val::Unknown
+                                } else {
+                                    before
+                                };
                                 // `xs += iterable` extends the list with its elements.
                                 let after =
                                     crate::semantics::python::binop_value(op, &before, &operand)
@@ -1138,6 +1144,14 @@ impl<'a> Walker<'a> {
         (stop - start > 1).then_some(Val::Int(stop - 1))
     }
 
+    /// Does `e` mention a function of the notebook that mentions globals (one it may call, which
+    /// may change them)?
+    fn calls_notebook_function(&self, e: &Expr) -> bool {
+        let mut found = false;
+        e.for_each_name(&mut |name| found |= !self.function_mentions(name).is_empty());
+        found
+    }
+
     /// `xs.append(x)`, `d.update(...)`, ... as a statement on a list or dict the walker follows:
     /// the name and what the object holds after it (`containers::after_method`).
     pub(super) fn changed_in_place(&self, value: &Expr) -> Option<(String, Val)> {
@@ -1160,11 +1174,7 @@ impl<'a> Walker<'a> {
         };
         use crate::semantics::containers::{after_method, element_changed};
         // A function of the notebook the call's arguments call may change the object first.
-        let mut calls_changer = false;
-        value.for_each_name(&mut |name| {
-            calls_changer |= !self.function_mentions(name).is_empty();
-        });
-        if calls_changer {
+        if self.calls_notebook_function(value) {
             return None;
         }
         match &**object {
