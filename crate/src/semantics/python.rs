@@ -1020,6 +1020,50 @@ pub fn fstring_value(text: &str) -> Option<Val> {
     .then(|| Val::Typed("str".into()))
 }
 
+/// The numbers of `range(...)` with known int bounds (at most 10,000 of them).
+fn range_numbers(w: &dyn Eval, e: &Expr) -> Option<Vec<Val>> {
+    let Expr::Call {
+        func,
+        args,
+        keywords,
+        ..
+    } = e
+    else {
+        return None;
+    };
+    if !keywords.is_empty()
+        || !matches!(&**func, Expr::Name { id, .. } if id == "range" && w.certainly_builtin(id))
+    {
+        return None;
+    }
+    let ints: Vec<i64> = args
+        .iter()
+        .map(|a| match w.eval(a) {
+            Val::Int(i) => Some(i),
+            _ => None,
+        })
+        .collect::<Option<_>>()?;
+    let (start, stop, step) = match ints.as_slice() {
+        [stop] => (0, *stop, 1),
+        [start, stop] => (*start, *stop, 1),
+        [start, stop, step] if *step != 0 => (*start, *stop, *step),
+        _ => return None,
+    };
+    // In i128: the bounds may be any i64.
+    let (start, stop, step) = (i128::from(start), i128::from(stop), i128::from(step));
+    let count = if step > 0 {
+        (stop - start + step - 1).div_euclid(step)
+    } else {
+        (start - stop - step - 1).div_euclid(-step)
+    }
+    .max(0);
+    (count <= 10_000).then(|| {
+        (0..count)
+            .map(|k| Val::Int((start + k * step) as i64))
+            .collect()
+    })
+}
+
 pub fn call_result(w: &dyn Eval, func: &Expr, args: &[Expr], keywords: &[Keyword]) -> Option<Val> {
     let typed = |name: &str| Some(Val::Typed(name.to_string()));
     match func {
@@ -1069,6 +1113,10 @@ pub fn call_result(w: &dyn Eval, func: &Expr, args: &[Expr], keywords: &[Keyword
                         Val::Str(mode) if !mode.contains('b') => typed(TEXT_FILE),
                         _ => None,
                     }
+                }
+                // `list(range(3))`: the numbers.
+                ("list" | "tuple", [x]) if keywords.is_empty() && range_numbers(w, x).is_some() => {
+                    Some(super::abstract_value::sequence_of(id, range_numbers(w, x)?))
                 }
                 // `list(df.columns)`, `sorted(cols)`: the strings, in order.
                 ("list" | "sorted", [x]) if keywords.is_empty() => match w.eval(x) {
