@@ -259,3 +259,8 @@ fn library_properties_and_fitted_attributes_called() {
 fn notebook_classes_constructors_methods_and_attributes() {
     family("notebook_classes.json");
 }
+
+#[test]
+fn values_built_by_statements_operators_and_literals() {
+    family("built_values.json");
+}

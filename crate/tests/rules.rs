@@ -4112,3 +4112,112 @@ fn statement_forms_that_may_not_crash_stay_silent() {
         assert!(found.is_empty(), "{cell}\n{found:#?}");
     }
 }
+
+#[test]
+fn containers_iterables_and_literal_series_that_may_not_crash_stay_silent() {
+    let history =
+        "import numpy as np\nimport pandas as pd\nfrom helpers import other, more, k, flag, data, values";
+    let cells = [
+        // Another name may hold the container changed: both are forgotten.
+        "d = {'a': 1}\ne = d\ne['b'] = 2\nd['b']",
+        "xs = [1]\nys = xs\nys.append(2)\nxs[1]",
+        "xs = [1]\nholder = [xs]\nholder[0].append(2)\nxs[1]",
+        "a = [1]\nxs = [a, a]\nxs[0].append(2)\nxs[1][1]",
+        "inner = []\nd = {'x': inner}\nd['x'].append(1)\ninner[0]",
+        // What the statement adds is not known.
+        "d = {'a': 1}\nd.update(other)\nd['b']",
+        "d = {'a': 1}\nd[k] = 2\nd['b']",
+        "xs = [1, 2]\nxs.extend(more)\nxs[5]",
+        "d = {'a': 1}\nd.update([('b', 2)])\nd['b']",
+        // Keys equal to an int key without being ints.
+        "d = {1: 'a'}\nd[True] = 'b'\nd[1]",
+        "d = {1: 'a'}\nd.pop(1.0)\nd[2] = 0\nd[2]",
+        // A default keeps a missing key from raising.
+        "d = {'a': 1}\nd.pop('b', 0)\nd['a']",
+        // Which element `remove` takes is not decided for values of other types.
+        "xs = ['a', 1]\nxs.remove(1)\nxs[0] + 'b'",
+        // A function the statement calls changes the object before the statement's own change,
+        // or binds a global the statement binds after.
+        "xs = [1]\ndef f():\n    xs.append(2)\n    return 3\nxs.append(f())\nxs[2]",
+        "n = 0\ndef bump():\n    global n\n    n = 'x'\n    return 5\nn = bump()\nn + 1",
+        "xs = [1]\ndef f():\n    xs.append(2)\n    return [3]\nxs += f()\nxs[2]",
+        "d = {}\ndef f():\n    d['a'] = 1\n    return 2\nd['b'] = f()\nd['b']",
+        // A function's change the walker follows (to a list that then has the index).
+        "xs = [1, 2]\ndef grow():\n    xs.append(3)\ngrow()\nxs[2]",
+        // Changes the walker cannot follow: in a function's branch or loop, a function that may
+        // raise before its change inside a `try`, a branch, a loop over unknown data.
+        "xs = []\ndef grow(on):\n    if on:\n        xs.append(1)\ngrow(flag)\nxs[0]",
+        "xs = []\ndef grow(items):\n    for i in items:\n        xs.append(i)\ngrow(data)\nxs[0]",
+        "xs = []\ndef grow():\n    other()\n    xs.append(1)\ntry:\n    grow()\nexcept Exception:\n    pass\nxs[0]",
+        "xs = [1, 2]\nif flag:\n    xs.append(3)\nxs[2]",
+        "xs = [1, 2]\nfor v in data:\n    xs.append(v)\nxs[2]",
+        // Operators the iterables take.
+        "d = {'a': 1}\nd.keys() & {'a'}",
+        "d = {'a': 1}\nd.items() - {('a', 1)}",
+        "d = {'a': 1}\n['a'] | d.keys()",
+        "'%s' % range(3)",
+        "np.arange(3) + range(3)",
+        "[1] * len(range(3))",
+        "xs = [1]\nxs += range(3)",
+        "st = {1}\nd = {'a': 1}\nst |= d.keys()",
+        "d = {'a': 1}\nd |= [('b', 2)]\nd['b']",
+        // Built from what is not known.
+        "d = dict(other)\nd['b']",
+        "d = dict(**other)\nd['b']",
+        "xs = list(data)\nxs[5]",
+        // Series whose dtype is not the literal's.
+        "s = pd.Series([1, 'a'])\ns.str.len()",
+        "s = pd.Series([1, 2], dtype=str)\ns.str.len()",
+        "s = pd.Series([1, 2])\ns = s.astype(str)\ns.str.len()",
+        "df = pd.DataFrame({'a': [1, 2]}, dtype=str)\nc = df['a']\nc.str.len()",
+        "df = pd.DataFrame({'a': [1, 2]})\ndf['b'] = ['x', 1]\ndf['b'].str.len()",
+        "df = pd.DataFrame([[1, 'a'], [2, 'b']], columns=['n', 's'], dtype=str)\ndf['n'].str.len()",
+        "df = pd.DataFrame([[1, 'a'], ['x', 'b']], columns=['n', 's'])\ndf['n'].str.len()",
+        "df = pd.read_csv('f.csv')\ndf['b'] = values\ndf['b'].str.len()",
+    ];
+    for cell in cells {
+        let found = run(&[history], cell, "");
+        assert!(found.is_empty(), "{cell}\n{found:#?}");
+    }
+}
+
+#[test]
+fn attributes_pandas_removed_stay_silent_without_a_certain_pandas_2() {
+    let history = "import pandas as pd";
+    let module = |version: &str| {
+        format!(
+            r#""pd": {{"type": "module", "kind": "module", "R": {{"module": "pandas", "version": "{version}"}}}}"#
+        )
+    };
+    let cases = [
+        // pandas 1 has them; without a kernel the version is not known.
+        (
+            "frame = pd.DataFrame({'a': [1]})\nframe.as_matrix()",
+            module("0.25.3"),
+        ),
+        (
+            "frame = pd.DataFrame({'a': [1]})\nframe.append(frame)",
+            module("1.5.3"),
+        ),
+        (
+            "frame = pd.DataFrame({'a': [1]})\nframe.ix[0]",
+            String::new(),
+        ),
+        // A column of that name is what the attribute gives.
+        (
+            "frame = pd.DataFrame({'sort': [1]})\nframe.sort",
+            module("3.1.1"),
+        ),
+        // Columns not known: one may have the name.
+        ("frame = pd.read_csv('f.csv')\nframe.order", module("3.1.1")),
+        // A method pandas 3 added (the table is read off the installed pandas).
+        (
+            "frame = pd.DataFrame({'a': [1]})\nframe.from_arrow",
+            String::new(),
+        ),
+    ];
+    for (cell, objects) in cases {
+        let found = run(&[history], cell, &objects);
+        assert!(found.is_empty(), "{cell}\n{found:#?}");
+    }
+}

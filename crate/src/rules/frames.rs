@@ -40,6 +40,11 @@ use crate::walker::state::Walker;
 /// The dtype of the Series `e` holds, when certain: a column of a frame whose column dtypes are
 /// known (`df['a']`, `df.a`), or a Series the kernel summarised that the cell has not rebound.
 fn series_dtype(w: &Walker, e: &Expr) -> Option<String> {
+    if let Val::Series(s) = w.eval(e) {
+        if s.dtype.is_some() {
+            return s.dtype;
+        }
+    }
     let column_of = |frame: &Expr, col: &str| match w.eval(frame) {
         Val::Frame(f) if f.has(col) == Some(true) && f.plain => {
             f.column_info.get(col)?.dtype.clone()
@@ -394,19 +399,34 @@ fn column_selection_hint(w: &Walker, value: &Expr) -> String {
     }
 }
 
-/// Does the kernel run pandas 2 or later? It does when it reports a column or Series of the `str`
-/// dtype, which pandas 1 never had (its text is `object`, its `StringDtype` prints `string`).
-fn kernel_pandas_2(w: &Walker) -> bool {
-    let Some(summaries) = w.ctx.summaries else {
-        return false;
+/// Does the kernel run pandas 2 or later? It does when it reports the pandas module's version,
+/// or a column or Series of the `str` dtype, which pandas 1 never had (its text is `object`, its
+/// `StringDtype` prints `string`): what the message says.
+fn kernel_pandas_2(w: &Walker) -> Option<&'static str> {
+    let summaries = w.ctx.summaries?;
+    let major = |o: &crate::summary::ObjectSummary| {
+        (o.kind == "module" && o.str_fact(Category::R, "module") == Some("pandas"))
+            .then(|| o.str_fact(Category::R, "version"))??
+            .split('.')
+            .next()?
+            .parse::<u32>()
+            .ok()
     };
-    summaries.objects.values().any(|o| {
+    if summaries
+        .objects
+        .values()
+        .any(|o| major(o).is_some_and(|m| m >= 2))
+    {
+        return Some("its pandas module's version says so");
+    }
+    let str_dtype = summaries.objects.values().any(|o| {
         o.str_fact(Category::R, "dtype") == Some("str")
             || o.representation
                 .get("dtypes")
                 .and_then(|d| d.as_object())
                 .is_some_and(|d| d.values().any(|t| t.as_str() == Some("str")))
-    })
+    });
+    str_dtype.then_some("it holds columns of the str dtype")
 }
 
 /// `df.append(...)`, `s.iteritems()`, ... of a frame or Series when the kernel runs pandas 2 or
@@ -416,15 +436,24 @@ fn removed_attribute(w: &Walker, value: &Expr, attr: &str) -> Option<String> {
         .iter()
         .find(|(name, ..)| *name == attr)?;
     let (class, had) = match w.eval(value) {
-        Val::Frame(f) if f.plain => ("DataFrame", *frame_had),
+        // A column of that name is what the attribute gives; a name pandas 1 lacks too is the
+        // column rules' (`missing-column`).
+        Val::Frame(f)
+            if f.plain
+                && f.has(attr) == Some(false)
+                && crate::semantics::pandas::is_frame_attribute(attr) =>
+        {
+            ("DataFrame", *frame_had)
+        }
         Val::Series(_) => ("Series", *series_had),
         _ => return None,
     };
-    if !had || w.pandas_extended || !kernel_pandas_2(w) {
+    if !had || w.pandas_extended {
         return None;
     }
+    let evidence = kernel_pandas_2(w)?;
     Some(format!(
-        "{class}.{attr} was removed by pandas 2.0, and the kernel runs pandas 2 or later (it holds columns of the str dtype): AttributeError: '{class}' object has no attribute '{attr}'; use {instead}",
+        "{class}.{attr} was removed by pandas 2.0, and the kernel runs pandas 2 or later ({evidence}): AttributeError: '{class}' object has no attribute '{attr}'; use {instead}",
     ))
 }
 

@@ -78,6 +78,17 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                     }
                     out.push(d);
                 }
+            } else if let Some(message) = crate::semantics::python::iterable_operand_error(
+                op,
+                if *op == "**" { "** or pow()" } else { op },
+                &l,
+                &r,
+            ) {
+                out.push(Diagnostic::error(
+                    Rule::OperandType,
+                    format!("{message}: TypeError"),
+                    *range,
+                ));
             }
             if let (true, Val::Str(text)) = (*op == "%", &l) {
                 if let Some(message) = percent_format_error(text, &r) {
@@ -675,8 +686,18 @@ pub fn check_stmt(w: &Walker, stmt: &Stmt, out: &mut Vec<Diagnostic>) {
                 let [Target::Name { id, .. }] = targets.as_slice() else {
                     return;
                 };
-                let (Some(a), Some(b)) = (builtin_of(&w.get(id)), builtin_of(&w.eval(value)))
-                else {
+                let op = aug.trim_end_matches('=');
+                let (before, operand) = (w.get(id), w.eval(value));
+                if let Some(message) =
+                    crate::semantics::python::iterable_operand_error(op, aug, &before, &operand)
+                {
+                    out.push(Diagnostic::error(
+                        Rule::OperandType,
+                        format!("{message}: TypeError"),
+                        *range,
+                    ));
+                }
+                let (Some(a), Some(b)) = (builtin_of(&before), builtin_of(&operand)) else {
                     return;
                 };
                 if let Some(message) = augmented_error(aug.trim_end_matches('='), a, b) {
@@ -2278,6 +2299,7 @@ fn missing_key(
         })
         .collect();
     let hint = match &wanted {
+        _ if keys.is_empty() => String::new(),
         DictKey::Str(key) if texts.is_empty() => "; its keys are numbers".to_string(),
         DictKey::Str(key) => super::suggest(key, texts.iter().copied())
             .filter(|_| key.chars().count() >= 3)
@@ -2288,15 +2310,22 @@ fn missing_key(
     Some(Diagnostic::error(
         Rule::MissingKey,
         format!(
-            "{} has no key {}{how} (its keys: {}){hint}: KeyError",
+            "{} has no key {}{how} ({}){hint}: KeyError",
             w.shown(dict, "the dict"),
             key_repr(&wanted),
-            keys.iter()
-                .take(10)
-                .map(key_repr)
-                .collect::<Vec<_>>()
-                .join(", ")
-                + if keys.len() > 10 { ", ..." } else { "" }
+            if keys.is_empty() {
+                "it is empty".to_string()
+            } else {
+                format!(
+                    "its keys: {}",
+                    keys.iter()
+                        .take(10)
+                        .map(key_repr)
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                        + if keys.len() > 10 { ", ..." } else { "" }
+                )
+            }
         ),
         range,
     ))

@@ -121,27 +121,33 @@ pub fn text_keys(keys: &[DictKey]) -> Option<Vec<String>> {
         .collect()
 }
 
-/// Containers nested deeper than this are not followed (their innermost elements are unknown):
-/// every walk over a value (clone, comparison, forgetting, drop) recurses as deep as it is nested,
-/// and `x = [x]` repeated thousands of times must not overflow the stack.
+/// Values larger than these are not followed (unknown): every walk over a value (clone,
+/// comparison, forgetting, drop) recurses as deep as it is nested and visits all it holds, and
+/// `x = [x]` or `x.append(list(x))` repeated thousands of times must neither overflow the stack nor
+/// grow without bound.
 pub const MAX_NESTING: usize = 32;
+pub const MAX_ELEMENTS: usize = 1_000;
 
 impl Val {
-    /// `self` as the element of a container: unknown when that would nest containers more than
-    /// `MAX_NESTING` deep.
-    pub fn as_element(self) -> Val {
-        fn deeper_than(v: &Val, depth: usize) -> bool {
-            match v {
-                Val::Items { items, .. } | Val::Dict { values: items, .. } => {
-                    depth == 0 || items.iter().any(|e| deeper_than(e, depth - 1))
-                }
-                _ => false,
+    /// `self`, or `Unknown` when it nests containers deeper than `MAX_NESTING` or holds more
+    /// than `MAX_ELEMENTS` values in all.
+    pub fn bounded(self) -> Val {
+        fn within(v: &Val, depth: usize, budget: &mut usize) -> bool {
+            let items = match v {
+                Val::Items { items, .. } | Val::Dict { values: items, .. } => items,
+                _ => return true,
+            };
+            if depth == 0 || items.len() > *budget {
+                return false;
             }
+            *budget -= items.len();
+            items.iter().all(|e| within(e, depth - 1, budget))
         }
-        if deeper_than(&self, MAX_NESTING - 1) {
-            Val::Unknown
-        } else {
+        let mut budget = MAX_ELEMENTS;
+        if within(&self, MAX_NESTING, &mut budget) {
             self
+        } else {
+            Val::Unknown
         }
     }
 
@@ -163,6 +169,27 @@ impl Val {
             Val::Dict { values, .. } => values,
             _ => &mut [],
         }
+    }
+}
+
+/// A list or tuple of the values `items`; of known strings when they all are.
+pub fn sequence_of(type_name: &str, items: Vec<Val>) -> Val {
+    let strs: Option<Vec<String>> = items
+        .iter()
+        .map(|v| match v {
+            Val::Str(s) => Some(s.clone()),
+            _ => None,
+        })
+        .collect();
+    match strs {
+        Some(strs) if !strs.is_empty() => Val::Strs {
+            type_name: type_name.into(),
+            items: strs,
+        },
+        _ => Val::Items {
+            type_name: type_name.into(),
+            items,
+        },
     }
 }
 
@@ -348,6 +375,9 @@ pub struct SeriesVal {
     pub non_integer: Option<f64>,
     /// The columns a groupby made its index (`Frame::index_keys`).
     pub index_keys: Option<Vec<String>>,
+    /// The dtype of its values, as pandas names it, when built from literals or a column of
+    /// known dtype (`pandas::literal_dtype`).
+    pub dtype: Option<String>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -627,6 +657,7 @@ pub fn from_summary(name: &str, obj: &ObjectSummary) -> Val {
                 name: obj.str_fact(Category::R, "name").map(str::to_string),
                 non_integer: non_integer(&values, obj.str_fact(Category::R, "dtype")),
                 index_keys: None,
+                dtype: None,
             })
         }
         // Subclasses such as `numpy.matrix` (where `*` is a matrix product) are not followed.

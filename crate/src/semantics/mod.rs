@@ -3,6 +3,7 @@
 
 pub mod abstract_value;
 pub mod attr_tables;
+pub mod containers;
 pub mod eval;
 pub mod keras_build;
 pub mod matplotlib;
@@ -10,6 +11,7 @@ pub mod mutation;
 pub mod notebook_classes;
 pub mod numpy;
 pub mod pandas;
+pub mod pandas_tables;
 pub mod properties;
 pub mod property_tables;
 pub mod python;

@@ -10,255 +10,17 @@ use crate::ir_scan::{str_list, unpacks};
 use super::abstract_value::{text_keys, Column, Frame, GroupSelection, Grouped, SeriesVal, Val};
 use super::eval::Eval;
 
-/// Public attributes and methods of `pandas.DataFrame` (pandas 1.x and 2.x together): `df.x` with one
-/// of these names is not a column access.
+/// Public attributes and methods of `pandas.DataFrame`, of the installed pandas and earlier ones
+/// (`pandas_tables`): `df.x` with one of these names is not a column access.
 pub fn is_frame_attribute(name: &str) -> bool {
-    const ATTRS: &[&str] = &[
-        "T",
-        "abs",
-        "add",
-        "add_prefix",
-        "add_suffix",
-        "agg",
-        "aggregate",
-        "align",
-        "all",
-        "any",
-        "append",
-        "apply",
-        "applymap",
-        "asfreq",
-        "asof",
-        "assign",
-        "astype",
-        "at",
-        "at_time",
-        "attrs",
-        "axes",
-        "backfill",
-        "between_time",
-        "bfill",
-        "bool",
-        "boxplot",
-        "clip",
-        "columns",
-        "combine",
-        "combine_first",
-        "compare",
-        "convert_dtypes",
-        "copy",
-        "corr",
-        "corrwith",
-        "count",
-        "cov",
-        "cummax",
-        "cummin",
-        "cumprod",
-        "cumsum",
-        "describe",
-        "diff",
-        "div",
-        "divide",
-        "dot",
-        "drop",
-        "drop_duplicates",
-        "droplevel",
-        "dropna",
-        "dtypes",
-        "duplicated",
-        "empty",
-        "eq",
-        "equals",
-        "eval",
-        "ewm",
-        "expanding",
-        "explode",
-        "ffill",
-        "fillna",
-        "filter",
-        "first",
-        "first_valid_index",
-        "flags",
-        "floordiv",
-        "from_dict",
-        "from_records",
-        "ge",
-        "get",
-        "get_dtype_counts",
-        "get_value",
-        "groupby",
-        "gt",
-        "head",
-        "hist",
-        "iat",
-        "idxmax",
-        "idxmin",
-        "iloc",
-        "index",
-        "infer_objects",
-        "info",
-        "insert",
-        "interpolate",
-        "isetitem",
-        "isin",
-        "isna",
-        "isnull",
-        "items",
-        "iteritems",
-        "iterrows",
-        "itertuples",
-        "ix",
-        "join",
-        "keys",
-        "kurt",
-        "kurtosis",
-        "last",
-        "last_valid_index",
-        "le",
-        "loc",
-        "lookup",
-        "lt",
-        "mad",
-        "map",
-        "mask",
-        "max",
-        "mean",
-        "median",
-        "melt",
-        "memory_usage",
-        "merge",
-        "min",
-        "mod",
-        "mode",
-        "mul",
-        "multiply",
-        "ndim",
-        "ne",
-        "nlargest",
-        "notna",
-        "notnull",
-        "nsmallest",
-        "nunique",
-        "pad",
-        "pct_change",
-        "pipe",
-        "pivot",
-        "pivot_table",
-        "plot",
-        "pop",
-        "pow",
-        "prod",
-        "product",
-        "quantile",
-        "query",
-        "radd",
-        "rank",
-        "rdiv",
-        "reindex",
-        "reindex_like",
-        "rename",
-        "rename_axis",
-        "reorder_levels",
-        "replace",
-        "resample",
-        "reset_index",
-        "rfloordiv",
-        "rmod",
-        "rmul",
-        "rolling",
-        "round",
-        "rpow",
-        "rsub",
-        "rtruediv",
-        "sample",
-        "select_dtypes",
-        "sem",
-        "set_axis",
-        "set_flags",
-        "set_index",
-        "set_value",
-        "shape",
-        "shift",
-        "size",
-        "skew",
-        "slice_shift",
-        "sort_index",
-        "sort_values",
-        "sparse",
-        "squeeze",
-        "stack",
-        "std",
-        "style",
-        "sub",
-        "subtract",
-        "sum",
-        "swapaxes",
-        "swaplevel",
-        "tail",
-        "take",
-        "to_clipboard",
-        "to_csv",
-        "to_dict",
-        "to_excel",
-        "to_feather",
-        "to_gbq",
-        "to_hdf",
-        "to_html",
-        "to_json",
-        "to_latex",
-        "to_markdown",
-        "to_numpy",
-        "to_orc",
-        "to_parquet",
-        "to_period",
-        "to_pickle",
-        "to_records",
-        "to_sql",
-        "to_stata",
-        "to_string",
-        "to_timestamp",
-        "to_xarray",
-        "to_xml",
-        "transform",
-        "transpose",
-        "truediv",
-        "truncate",
-        "tshift",
-        "tz_convert",
-        "tz_localize",
-        "unstack",
-        "update",
-        "value_counts",
-        "values",
-        "var",
-        "where",
-        "xs",
-        "case_when",
-        "list",
-        "struct",
-        "is_copy",
-        "ftypes",
-        "as_matrix",
-        "to_dense",
-        "to_sparse",
-        "convert_objects",
-        "select",
-        "get_values",
-        "timetuple",
-        "style",
-        "plot",
-        "name",
-        "dtype",
-        "str",
-        "dt",
-        "cat",
-    ];
-    ATTRS.contains(&name)
+    super::pandas_tables::FRAME_ATTRIBUTES.contains(&name)
 }
 
-/// Methods and attributes pandas removed by 2.0 (from its release notes: 1.0 and 2.0 removed
-/// what earlier releases had deprecated): for each, whether a DataFrame had it, whether a Series
-/// had it, and what replaces it. `is_frame_attribute` keeps them, as pandas 1 has them.
+/// Methods and attributes pandas removed by 2.0 (from its release notes: 0.20, 0.23, 1.0 and 2.0
+/// removed what earlier releases had deprecated; each is absent from pandas 3.1 too, as the cases
+/// of `built_values.json` run under it show): for each, whether a DataFrame had it,
+/// whether a Series had it, and what replaces it. `is_frame_attribute` keeps those pandas 1 or 2
+/// still had.
 pub const REMOVED_BY_PANDAS_2: &[(&str, bool, bool, &str)] = &[
     ("append", true, true, "pd.concat([this, other])"),
     ("iteritems", true, true, ".items()"),
@@ -275,6 +37,26 @@ pub const REMOVED_BY_PANDAS_2: &[(&str, bool, bool, &str)] = &[
     ("ftypes", true, false, ".dtypes"),
     ("is_monotonic", false, true, ".is_monotonic_increasing"),
     ("valid", false, true, ".dropna()"),
+    ("sort", true, true, ".sort_values(...) or .sort_index()"),
+    ("order", false, true, ".sort_values()"),
+    ("sortlevel", true, true, ".sort_index(level=...)"),
+    (
+        "convert_objects",
+        true,
+        true,
+        ".infer_objects() or pd.to_numeric",
+    ),
+    ("reindex_axis", true, true, ".reindex(..., axis=...)"),
+    ("irow", true, true, ".iloc[i]"),
+    ("icol", true, false, ".iloc[:, j]"),
+    ("clip_upper", true, true, ".clip(upper=...)"),
+    ("clip_lower", true, true, ".clip(lower=...)"),
+    ("to_panel", true, false, ".to_xarray()"),
+    ("to_sparse", true, true, ".astype(pd.SparseDtype(...))"),
+    ("as_blocks", true, true, "one column at a time"),
+    ("compound", true, true, "(1 + x).prod() - 1"),
+    ("asobject", false, true, ".astype(object)"),
+    ("nonzero", false, true, ".to_numpy().nonzero()"),
 ];
 
 /// DataFrame methods and attributes a Series has never had (pandas 0.x to 3.x): on a column
@@ -391,6 +173,7 @@ pub fn new_series(w: &dyn Eval, args: &[Expr], keywords: &[Keyword]) -> Option<V
             .and_then(|k| k.value.as_str_literal())
             .map(str::to_string),
         index_keys: None,
+        dtype: literal_dtype(&data).map(str::to_string),
     }))
 }
 
@@ -549,35 +332,101 @@ pub fn new_frame(w: &dyn Eval, path: &str, args: &[Expr], keywords: &[Keyword]) 
             return Some(Val::Frame(frame));
         }
     }
+    // Columns of values written in the cell: their dtypes are pandas' inference from them.
+    let literal_frame = |keys: Vec<String>, values: &[Val]| {
+        let mut frame = dict_frame(keys.clone(), values);
+        if kw(keywords, "index").is_none() {
+            frame.index_class = Some("RangeIndex".into());
+        }
+        if frame.n_rows.is_some() && kw(keywords, "dtype").is_none() {
+            for (col, v) in keys.iter().zip(values) {
+                frame.column_info.entry(col.clone()).or_default().dtype =
+                    literal_dtype(v).map(str::to_string);
+            }
+        }
+        Val::Frame(frame)
+    };
     let columns = match kw(keywords, "columns") {
         Some(columns) => match w.eval(columns) {
             Val::Strs { items, .. } => items,
             _ => return None,
         },
         None => match &data {
-            Val::Dict { keys, values } => {
-                let keys = text_keys(keys)?;
-                let mut frame = dict_frame(keys.clone(), values);
-                if kw(keywords, "index").is_none() {
-                    frame.index_class = Some("RangeIndex".into());
-                }
-                if frame.n_rows.is_some() && kw(keywords, "dtype").is_none() {
-                    for (col, v) in keys.iter().zip(values) {
-                        frame.column_info.entry(col.clone()).or_default().dtype =
-                            literal_dtype(v).map(str::to_string);
-                    }
-                }
-                return Some(Val::Frame(frame));
-            }
+            Val::Dict { keys, values } => return Some(literal_frame(text_keys(keys)?, values)),
             _ => return None,
         },
     };
+    // `pd.DataFrame([[1, 'a'], [2, 'b']], columns=['n', 's'])`: rows of as many values as there
+    // are (distinct) columns.
+    let mut seen = std::collections::BTreeSet::new();
+    if columns.iter().all(|c| seen.insert(c)) {
+        if let Some(values) = row_columns(&data, columns.len()) {
+            return Some(literal_frame(columns, &values));
+        }
+    }
     Some(Val::Frame(Frame {
         width: Some(columns.len() as i64),
         columns: Some(columns),
         plain: true,
         ..Frame::default()
     }))
+}
+
+/// The columns of a list of rows written in the cell, each a list or tuple of `width` values: for
+/// each column, the list of its values.
+fn row_columns(data: &Val, width: usize) -> Option<Vec<Val>> {
+    let Val::Items { type_name, items } = data else {
+        return None;
+    };
+    if type_name != "list" || items.is_empty() {
+        return None;
+    }
+    let mut columns = vec![Vec::new(); width];
+    for row in items {
+        let values: Vec<Val> = match row {
+            Val::Items { type_name, items } if matches!(type_name.as_str(), "list" | "tuple") => {
+                items.clone()
+            }
+            Val::Strs { type_name, items } if matches!(type_name.as_str(), "list" | "tuple") => {
+                items.iter().cloned().map(Val::Str).collect()
+            }
+            _ => return None,
+        };
+        if values.len() != width {
+            return None;
+        }
+        for (column, v) in columns.iter_mut().zip(values) {
+            column.push(v);
+        }
+    }
+    Some(
+        columns
+            .into_iter()
+            .map(|items| super::abstract_value::sequence_of("list", items))
+            .collect(),
+    )
+}
+
+/// What is known of a column `df[col] = value` sets: the values of a list written in the cell as
+/// long as the frame, or a number or text repeated on every row.
+pub fn assigned_column(value: &Val, n_rows: Option<i64>) -> Option<Column> {
+    let scalar = match value {
+        Val::Int(_) => "int64",
+        Val::Float(_) => "float64",
+        Val::Str(_) => "str",
+        _ => {
+            let (len, mut info) = literal_column(value)?;
+            if Some(len) != n_rows {
+                return None;
+            }
+            info.dtype = literal_dtype(value).map(str::to_string);
+            return Some(info);
+        }
+    };
+    Some(Column {
+        dtype: Some(scalar.into()),
+        ..Column::default()
+    })
 }
 
 /// `pd.get_dummies(frame, ...)` of a frame whose text columns were written in the cell (every

@@ -104,6 +104,27 @@ pub fn binop_value(op: &str, l: &Val, r: &Val) -> Option<Val> {
             type_name: a.clone(),
             items: x.iter().chain(y).cloned().collect(),
         }),
+        // `d | other` (Python 3.9): the keys of both, the right one's values winning.
+        (Val::Dict { keys, values }, Val::Dict { .. }) if op == "|" => {
+            let (mut keys, mut values) = (keys.clone(), values.clone());
+            let Val::Dict {
+                keys: more,
+                values: more_values,
+            } = r
+            else {
+                return None;
+            };
+            for (k, v) in more.iter().zip(more_values) {
+                match keys.iter().position(|x| x == k) {
+                    Some(i) => values[i] = v.clone(),
+                    None => {
+                        keys.push(k.clone());
+                        values.push(v.clone());
+                    }
+                }
+            }
+            Some(Val::Dict { keys, values })
+        }
         // `[0] * n`: the elements repeated (a negative count gives an empty sequence).
         (Val::Items { type_name, items }, Val::Int(n))
         | (Val::Int(n), Val::Items { type_name, items })
@@ -312,6 +333,13 @@ pub fn method_result(
         };
     }
     let in_place = match builtin_of(receiver)? {
+        // A new container holding the same.
+        Builtin::List | Builtin::Dict
+            if attr == "copy" && args.is_empty() && keywords.is_empty() =>
+        {
+            return super::containers::copied(receiver)
+                .or(Some(Val::Typed(builtin_of(receiver)?.name().into())));
+        }
         Builtin::List => &[
             "append", "extend", "insert", "remove", "sort", "reverse", "clear",
         ][..],
@@ -540,6 +568,53 @@ pub fn str_method_result(attr: &str) -> Option<Val> {
         _ => return None,
     };
     Some(Val::Typed(type_name.into()))
+}
+
+/// Iterables with no arithmetic: range objects, dict views, the lazy iterators, generators.
+/// Only `dict_keys` and `dict_items` take the set operators (with any iterable, on either side).
+const ITERABLE_OBJECTS: &[&str] = &[
+    "range",
+    "dict_keys",
+    "dict_values",
+    "dict_items",
+    "map",
+    "filter",
+    "zip",
+    "enumerate",
+    "generator",
+];
+
+/// Why `l op r` raises TypeError when one side is certainly such an iterable
+/// (`range(5) + [1]`) and the other's type is known, in Python's words (`shown`: the operator as
+/// the message names it; `+=` extends a list with any iterable).
+pub fn iterable_operand_error(op: &str, shown: &str, l: &Val, r: &Val) -> Option<String> {
+    let iterable = |v: &Val| match v {
+        Val::Typed(t) => ITERABLE_OBJECTS.iter().copied().find(|i| i == t),
+        _ => None,
+    };
+    let (a, b) = (iterable(l), iterable(r));
+    if a.is_none() && b.is_none() {
+        return None;
+    }
+    let name = |v: &Val, it: Option<&'static str>| it.or_else(|| builtin_of(v).map(Builtin::name));
+    let (x, y) = (name(l, a)?, name(r, b)?);
+    let set_like = |t: Option<&str>| matches!(t, Some("dict_keys" | "dict_items"));
+    let sequence = |v: &Val| builtin_of(v).is_some_and(Builtin::sequence);
+    match op {
+        "&" | "|" | "^" | "-" if set_like(a) || set_like(b) => None,
+        "+" if shown == "+=" && builtin_of(l) == Some(Builtin::List) => None,
+        // `"%s" % r` formats it.
+        "%" if builtin_of(l) == Some(Builtin::Str) => None,
+        "+" if sequence(l) => Some(format!("can only concatenate {x} (not \"{y}\") to {x}")),
+        "*" if sequence(l) || sequence(r) => Some(format!(
+            "can't multiply sequence by non-int of type '{}'",
+            if sequence(l) { y } else { x }
+        )),
+        "+" | "-" | "*" | "/" | "//" | "%" | "**" | "@" | "&" | "|" | "^" | "<<" | ">>" => Some(
+            format!("unsupported operand type(s) for {shown}: '{x}' and '{y}'"),
+        ),
+        _ => None,
+    }
 }
 
 /// `operand_error`, with `shown` the operator as the message names it.
@@ -945,6 +1020,50 @@ pub fn fstring_value(text: &str) -> Option<Val> {
     .then(|| Val::Typed("str".into()))
 }
 
+/// The numbers of `range(...)` with known int bounds (at most 10,000 of them).
+fn range_numbers(w: &dyn Eval, e: &Expr) -> Option<Vec<Val>> {
+    let Expr::Call {
+        func,
+        args,
+        keywords,
+        ..
+    } = e
+    else {
+        return None;
+    };
+    if !keywords.is_empty()
+        || !matches!(&**func, Expr::Name { id, .. } if id == "range" && w.certainly_builtin(id))
+    {
+        return None;
+    }
+    let ints: Vec<i64> = args
+        .iter()
+        .map(|a| match w.eval(a) {
+            Val::Int(i) => Some(i),
+            _ => None,
+        })
+        .collect::<Option<_>>()?;
+    let (start, stop, step) = match ints.as_slice() {
+        [stop] => (0, *stop, 1),
+        [start, stop] => (*start, *stop, 1),
+        [start, stop, step] if *step != 0 => (*start, *stop, *step),
+        _ => return None,
+    };
+    // In i128: the bounds may be any i64.
+    let (start, stop, step) = (i128::from(start), i128::from(stop), i128::from(step));
+    let count = if step > 0 {
+        (stop - start + step - 1).div_euclid(step)
+    } else {
+        (start - stop - step - 1).div_euclid(-step)
+    }
+    .max(0);
+    (count <= 10_000).then(|| {
+        (0..count)
+            .map(|k| Val::Int((start + k * step) as i64))
+            .collect()
+    })
+}
+
 pub fn call_result(w: &dyn Eval, func: &Expr, args: &[Expr], keywords: &[Keyword]) -> Option<Val> {
     let typed = |name: &str| Some(Val::Typed(name.to_string()));
     match func {
@@ -995,6 +1114,10 @@ pub fn call_result(w: &dyn Eval, func: &Expr, args: &[Expr], keywords: &[Keyword
                         _ => None,
                     }
                 }
+                // `list(range(3))`: the numbers.
+                ("list" | "tuple", [x]) if keywords.is_empty() && range_numbers(w, x).is_some() => {
+                    Some(super::abstract_value::sequence_of(id, range_numbers(w, x)?))
+                }
                 // `list(df.columns)`, `sorted(cols)`: the strings, in order.
                 ("list" | "sorted", [x]) if keywords.is_empty() => match w.eval(x) {
                     Val::Strs { mut items, .. } => {
@@ -1006,11 +1129,27 @@ pub fn call_result(w: &dyn Eval, func: &Expr, args: &[Expr], keywords: &[Keyword
                             items,
                         })
                     }
+                    v if id == "list" => {
+                        super::containers::sequence_from("list", &v).or(typed("list"))
+                    }
                     _ => typed("list"),
                 },
+                // A new container of the elements the walker knows.
+                ("tuple", [x]) if keywords.is_empty() => {
+                    super::containers::sequence_from("tuple", &w.eval(x)).or(typed("tuple"))
+                }
+                ("dict", [] | [_]) if keywords.iter().all(|k| k.name.is_some()) => {
+                    let named: Vec<(Option<String>, Val)> = keywords
+                        .iter()
+                        .map(|k| (k.name.clone(), w.eval(&k.value)))
+                        .collect();
+                    let arg = args.first().map(|a| w.eval(a));
+                    super::containers::dict_from(arg.as_ref(), &named).or(typed("dict"))
+                }
                 // The constructors give their exact type, whatever they are given (or raise).
                 ("list" | "sorted", _) => typed("list"),
                 (lazy, _) if LAZY_ITERATORS.contains(&lazy) => typed(lazy),
+                ("range", [_, ..]) if args.len() <= 3 && keywords.is_empty() => typed("range"),
                 ("tuple" | "dict" | "set", _) => typed(id),
                 // Conversions of builtin values give exactly that type (a user's class may
                 // return a subclass from `__str__` or `__int__`).

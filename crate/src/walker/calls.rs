@@ -308,6 +308,23 @@ impl<'a> Walker<'a> {
         if returned.is_some() {
             let mut globals = BTreeSet::new();
             declared_globals(callee.body, &mut globals);
+            // The globals it changed in place (`d[k] = v`, `xs.append(x)`): it cannot rebind
+            // them. Not in a `try` body with handlers: a statement of the function may raise
+            // before the change.
+            if !self.in_handled_try {
+                for name in self.function_mentions(id) {
+                    if globals.contains(&name)
+                        || inner.locals.contains(&name)
+                        || self.locals.contains(&name)
+                    {
+                        continue;
+                    }
+                    let value = inner.get(&name);
+                    if value != self.get(&name) {
+                        self.global_writes.push((name, value));
+                    }
+                }
+            }
             for name in globals {
                 let value = inner.get(&name);
                 self.global_writes.push((name, value));
@@ -363,7 +380,7 @@ impl<'a> Walker<'a> {
                             elts,
                             ..
                         } if !elts.iter().any(|e| matches!(e, Expr::Starred { .. })) => {
-                            Some(elts.iter().map(|e| self.eval(e).as_element()).collect())
+                            Some(elts.iter().map(|e| self.eval(e)).collect())
                         }
                         _ => None,
                     };

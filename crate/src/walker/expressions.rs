@@ -136,7 +136,7 @@ impl<'a> Walker<'a> {
                             "tuple"
                         }
                         .into(),
-                        items: elts.iter().map(|e| self.eval(e).as_element()).collect(),
+                        items: elts.iter().map(|e| self.eval(e)).collect(),
                     },
                     SeqKind::Set => Val::Sized {
                         type_name: "set".into(),
@@ -172,7 +172,7 @@ impl<'a> Walker<'a> {
                 } else {
                     "tuple"
                 };
-                super::statements::sequence_of(type_name, items)
+                crate::semantics::abstract_value::sequence_of(type_name, items)
             }
             // Literal str and int keys, and `**d` of dicts the walker follows.
             Expr::Dict { keys, values, .. } => {
@@ -185,14 +185,14 @@ impl<'a> Walker<'a> {
                                 ..
                             } => {
                                 all_keys.push(DictKey::Str(s.clone()));
-                                all_values.push(self.eval(value).as_element());
+                                all_values.push(self.eval(value));
                             }
                             Expr::Literal {
                                 value: Literal::Int(i),
                                 ..
                             } => {
                                 all_keys.push(DictKey::Int(*i));
-                                all_values.push(self.eval(value).as_element());
+                                all_values.push(self.eval(value));
                             }
                             _ => return Val::Unknown,
                         },
@@ -715,6 +715,7 @@ impl<'a> Walker<'a> {
             name: Some(col.to_string()),
             non_integer: info.and_then(|i| i.non_integer),
             index_keys: f.index_keys.clone(),
+            dtype: info.and_then(|i| i.dtype.clone()).filter(|_| f.plain),
         })
     }
 
@@ -866,6 +867,7 @@ impl<'a> Walker<'a> {
                             name: s.name,
                             non_integer: None,
                             index_keys: s.index_keys,
+                            dtype: None,
                         }),
                         None => Val::Unknown,
                     },

@@ -281,8 +281,13 @@ impl<'a> Walker<'a> {
         self.speculating
     }
 
+    /// What `name` holds (a value too large to follow is unknown: `Val::bounded`; every value
+    /// built on a name's value reads it here, so none grows without bound).
     pub fn get(&self, name: &str) -> Val {
-        self.env.get(name).cloned().unwrap_or(Val::Unknown)
+        self.env
+            .get(name)
+            .cloned()
+            .map_or(Val::Unknown, Val::bounded)
     }
 
     pub fn text(&self, range: TextRange) -> &str {

@@ -90,9 +90,26 @@ impl<'a> Walker<'a> {
         }
         self.global_writes.clear();
         self.stmt_effects(stmt);
-        for (name, value) in std::mem::take(&mut self.global_writes) {
-            self.bound_here.insert(name.clone());
-            self.env.insert(name, value);
+        let writes = std::mem::take(&mut self.global_writes);
+        if !writes.is_empty() {
+            // What the statement binds after its calls return is what the name holds; what it
+            // changes in place may change before or after them.
+            let one = std::slice::from_ref(stmt);
+            let (mut bound, mut changed) = (BTreeSet::new(), BTreeSet::new());
+            bound_names(one, self.ctx.facts, &mut bound);
+            mutated_names(one, &mut changed);
+            for (name, value) in writes {
+                if bound.contains(&name) {
+                    continue;
+                }
+                let value = if changed.contains(&name) {
+                    Val::Unknown
+                } else {
+                    value
+                };
+                self.bound_here.insert(name.clone());
+                self.env.insert(name, value);
+            }
         }
         if !self.drops.is_empty() || self.csv_views {
             let changed = self.changed_by(stmt);
@@ -151,10 +168,10 @@ impl<'a> Walker<'a> {
         match stmt {
             Stmt::Expr { value, .. } => {
                 self.check(value);
-                let grown = self.appended(value);
+                let changed = self.changed_in_place(value);
                 self.effects(value);
-                if let Some((name, list)) = grown {
-                    self.env.insert(name, list);
+                if let Some((name, after)) = changed {
+                    self.env.insert(name, after);
                 }
             }
             Stmt::Assign {
@@ -178,8 +195,25 @@ impl<'a> Walker<'a> {
                             [Target::Name { id, .. }] => {
                                 let (op, before) = (aug.trim_end_matches('='), self.get(id));
                                 let operand = self.eval(value);
+                                // A function the operand calls may change the object first.
+                                let before = if self.calls_notebook_function(value) {
+                                    Val::Unknown
+                                } else {
+                                    before
+                                };
+                                // `xs += iterable` extends the list with its elements.
                                 let after =
-                                    crate::semantics::python::binop_value(op, &before, &operand);
+                                    crate::semantics::python::binop_value(op, &before, &operand)
+                                        .or_else(|| {
+                                            (op == "+").then(|| {
+                                                crate::semantics::containers::after_method(
+                                                    &before,
+                                                    "extend",
+                                                    std::slice::from_ref(&operand),
+                                                    &[],
+                                                )
+                                            })?
+                                        });
                                 let in_place =
                                     crate::semantics::shapes::in_place_value(op, &before, &operand);
                                 // Names that may hold the array itself are forgotten; the
@@ -211,7 +245,12 @@ impl<'a> Walker<'a> {
                     }
                     _ => None,
                 };
+                // `last = xs.pop()`: the list changes before the name is bound.
+                let changed = self.changed_in_place(value);
                 self.effects(value);
+                if let Some((name, after)) = changed {
+                    self.env.insert(name, after);
+                }
                 if let (Some(parts), [Target::Unpack { elts, .. }]) = (parts, targets.as_slice()) {
                     for (t, v) in elts.iter().zip(parts) {
                         self.bind(t, v, value);
@@ -546,6 +585,14 @@ impl<'a> Walker<'a> {
             Stmt::Delete { targets, .. } => {
                 self.check_stmt_values(stmt);
                 for t in targets {
+                    // `del d[k]`, `del xs[i]` on a dict or list the walker follows.
+                    if let Target::Store { expr, .. } = t {
+                        if let Some((name, after)) = self.item_changed(expr, None) {
+                            self.bound_here.insert(name.clone());
+                            self.env.insert(name, after);
+                            continue;
+                        }
+                    }
                     let mut names = BTreeSet::new();
                     target_names(t, &mut names, true);
                     for n in names {
@@ -1029,6 +1076,30 @@ impl<'a> Walker<'a> {
         Some((id.clone(), kept))
     }
 
+    /// `name[key] = value` (`value` given) or `del name[key]` on a list or dict the walker
+    /// follows: the name and what it holds after. Other names that may hold the same object are
+    /// forgotten.
+    fn item_changed(&mut self, target: &Expr, value: Option<Val>) -> Option<(String, Val)> {
+        let Expr::Subscript {
+            value: object,
+            index,
+            ..
+        } = target
+        else {
+            return None;
+        };
+        let Expr::Name { id, .. } = &**object else {
+            return None;
+        };
+        let (before, key) = (self.get(id), self.eval(index));
+        let after = match value {
+            Some(v) => crate::semantics::containers::after_item_set(&before, &key, v),
+            None => crate::semantics::containers::after_item_delete(&before, &key),
+        }?;
+        self.forget_object(&before, false);
+        Some((id.clone(), after))
+    }
+
     /// How many elements a loop over `iter` visits, when known: the elements the walker knows,
     /// the numbers of `range(stop)` / `range(start, stop)` with known bounds.
     pub(super) fn loop_count(&self, iter: &Expr) -> Option<i64> {
@@ -1073,8 +1144,17 @@ impl<'a> Walker<'a> {
         (stop - start > 1).then_some(Val::Int(stop - 1))
     }
 
-    /// `lst.append(x)` as a statement on a list the walker follows: the list with `x` added.
-    pub(super) fn appended(&self, value: &Expr) -> Option<(String, Val)> {
+    /// Does `e` mention a function of the notebook that mentions globals (one it may call, which
+    /// may change them)?
+    fn calls_notebook_function(&self, e: &Expr) -> bool {
+        let mut found = false;
+        e.for_each_name(&mut |name| found |= !self.function_mentions(name).is_empty());
+        found
+    }
+
+    /// `xs.append(x)`, `d.update(...)`, ... as a statement on a list or dict the walker follows:
+    /// the name and what the object holds after it (`containers::after_method`).
+    pub(super) fn changed_in_place(&self, value: &Expr) -> Option<(String, Val)> {
         let Expr::Call {
             func,
             args,
@@ -1084,29 +1164,71 @@ impl<'a> Walker<'a> {
         else {
             return None;
         };
-        let (
-            Expr::Attribute {
-                value: list, attr, ..
-            },
-            [x],
-            [],
-        ) = (&**func, args.as_slice(), keywords.as_slice())
+        let Expr::Attribute {
+            value: object,
+            attr,
+            ..
+        } = &**func
         else {
             return None;
         };
-        let Expr::Name { id, .. } = &**list else {
+        use crate::semantics::containers::{after_method, element_changed};
+        // A function of the notebook the call's arguments call may change the object first.
+        if self.calls_notebook_function(value) {
+            return None;
+        }
+        match &**object {
+            Expr::Name { .. } => {}
+            // `d['k'].append(x)`: d keeps its keys, the element may have changed.
+            Expr::Subscript { value, index, .. } => {
+                let Expr::Name { id, .. } = &**value else {
+                    return None;
+                };
+                let after = element_changed(&self.get(id), &self.eval(index))?;
+                return Some((id.clone(), after));
+            }
+            // `d.setdefault(k, []).append(x)`: d holds k after, its value may have changed.
+            Expr::Call {
+                func,
+                args: inner_args,
+                keywords: inner_keywords,
+                ..
+            } => {
+                let (Expr::Attribute { value, attr, .. }, [key] | [key, _], []) =
+                    (&**func, inner_args.as_slice(), inner_keywords.as_slice())
+                else {
+                    return None;
+                };
+                let Expr::Name { id, .. } = &**value else {
+                    return None;
+                };
+                if attr != "setdefault" {
+                    return None;
+                }
+                let key = self.eval(key);
+                let grown = after_method(
+                    &self.get(id),
+                    "setdefault",
+                    &[key.clone(), Val::Unknown],
+                    &[],
+                )?;
+                return Some((id.clone(), element_changed(&grown, &key)?));
+            }
+            _ => return None,
+        }
+        let Expr::Name { id, .. } = &**object else {
             return None;
         };
-        match self.get(id) {
-            Val::Items {
-                type_name,
-                mut items,
-            } if attr == "append" && type_name == "list" => {
-                items.push(self.eval(x).as_element());
-                Some((id.clone(), Val::Items { type_name, items }))
-            }
-            _ => None,
+        if args.iter().any(|a| matches!(a, Expr::Starred { .. })) {
+            return None;
         }
+        let args: Vec<Val> = args.iter().map(|a| self.eval(a)).collect();
+        let keywords: Vec<(Option<String>, Val)> = keywords
+            .iter()
+            .map(|k| (k.name.clone(), self.eval(&k.value)))
+            .collect();
+        let after = after_method(&self.get(id), attr, &args, &keywords)?;
+        Some((id.clone(), after))
     }
 
     /// A loop over an iterable that may be empty: its body may not run, so only findings about
@@ -1191,6 +1313,11 @@ impl<'a> Walker<'a> {
                             }
                             f.width = f.columns.as_ref().map(|c| c.len() as i64);
                             f.column_info.remove(col);
+                            if let Some(info) =
+                                crate::semantics::pandas::assigned_column(&val, f.n_rows)
+                            {
+                                f.column_info.insert(col.to_string(), info);
+                            }
                             f.has_nan = None;
                             // Another name may hold the same frame (`d = df`).
                             self.forget_after_frame_change();
@@ -1216,6 +1343,12 @@ impl<'a> Walker<'a> {
                             }
                         }
                     }
+                }
+                // `d[k] = v`, `xs[i] = v` on a dict or list the walker follows.
+                if let Some((name, after)) = self.item_changed(expr, Some(val.clone())) {
+                    self.bound_here.insert(name.clone());
+                    self.env.insert(name, after);
+                    return;
                 }
                 // `a[...] = v` keeps a numpy array's shape and dtype; `xs[i] = v` a list's length.
                 if let Some((name, kept)) = self.after_item_assignment(expr) {
@@ -1331,33 +1464,13 @@ pub(super) fn unpacked_parts(val: Val, elts: &[Target]) -> Vec<Val> {
         Some(star) if items.len() + 1 >= elts.len() => {
             let mut middle = items.split_off(star);
             let last = middle.split_off(middle.len() + star + 1 - elts.len());
-            items.push(sequence_of("list", middle));
+            items.push(crate::semantics::abstract_value::sequence_of(
+                "list", middle,
+            ));
             items.extend(last);
             items
         }
         _ => unknown,
-    }
-}
-
-/// A list or tuple of the values `items`; of known strings when they all are.
-pub(super) fn sequence_of(type_name: &str, items: Vec<Val>) -> Val {
-    let items: Vec<Val> = items.into_iter().map(Val::as_element).collect();
-    let strs: Option<Vec<String>> = items
-        .iter()
-        .map(|v| match v {
-            Val::Str(s) => Some(s.clone()),
-            _ => None,
-        })
-        .collect();
-    match strs {
-        Some(strs) if !strs.is_empty() => Val::Strs {
-            type_name: type_name.into(),
-            items: strs,
-        },
-        _ => Val::Items {
-            type_name: type_name.into(),
-            items,
-        },
     }
 }
 
