@@ -213,18 +213,46 @@ fn parse_cell_keeps_the_names_of_a_declined_statement() {
 }
 
 /// `x = [x]` thousands of times, in one cell or one per cell, and the same with dicts: values
-/// nested that deep are not followed past `MAX_NESTING`, so no walk over them overflows the
-/// stack; what is followed still tells the crash at the end.
+/// nested deeper than `MAX_NESTING` or larger than `MAX_ELEMENTS` are not followed, so no walk
+/// over them overflows the stack or takes exponential time; what is followed still tells the
+/// crash at the end.
 #[test]
 fn containers_nested_thousands_deep() {
-    for (start, nest, read, code) in [
-        ("x = 1", "x = [x]", "x[0][0][0][0][1]", "index-out-of-range"),
-        ("d = {}", "d = {'k': d}", "d['k']['k']['z']", "missing-key"),
+    for (start, nest, times, read, code) in [
+        (
+            "x = 1",
+            "x = [x]",
+            5_000,
+            "x[0][0][0][0][1]",
+            "index-out-of-range",
+        ),
+        (
+            "d = {}",
+            "d = {'k': d}",
+            5_000,
+            "d['k']['k']['z']",
+            "missing-key",
+        ),
+        (
+            "d = {}",
+            "d = dict(k=d)",
+            5_000,
+            "d['k']['k']['z']",
+            "missing-key",
+        ),
+        // Doubling what it holds each time, were it followed: 2**300 values.
+        (
+            "x = []",
+            "x = [x]\nx.append(list(x))",
+            300,
+            "x[5]",
+            "index-out-of-range",
+        ),
     ] {
-        let target = format!("{start}\n{}{read}", format!("{nest}\n").repeat(5_000));
+        let target = format!("{start}\n{}{read}", format!("{nest}\n").repeat(times));
         assert_eq!(codes(&check(&target)), [code], "{target:.40}");
         let cells: Vec<String> = std::iter::once(start)
-            .chain(std::iter::repeat_n(nest, 5_000))
+            .chain(std::iter::repeat_n(nest, times))
             .chain([read])
             .map(str::to_owned)
             .collect();
