@@ -15,10 +15,10 @@ use crate::diagnostic::{apply_severities, crash_predicted, Diagnostic, Severitie
 use crate::facts::{cell_facts, CellFacts};
 use crate::ir::{Stmt, TextRange};
 use crate::order::{undefined_names, Namespace, NotebookCell};
-use crate::python::{parse_cell, ParsedCell, MAX_DEPTH};
+use crate::python::{parse_cell_after, ParsedCell, MAX_DEPTH};
 use crate::summary::SummaryDoc;
 use crate::text_hash::TextHashBuilder;
-use crate::walker::history::{cell_rule_facts, CellRuleFacts, HistoryState};
+use crate::walker::history::{cell_effects, cell_rule_facts, CellRuleFacts, Effect, HistoryState};
 use crate::walker::CellGlobals;
 
 pub struct CheckInput<'a> {
@@ -63,6 +63,7 @@ pub struct AnalysedCell {
     pub facts: CellFacts,
     /// What the rules need from the cell once it ran: computed when first asked.
     rule_facts: OnceCell<CellRuleFacts>,
+    effects: OnceCell<Vec<Effect>>,
     /// The call of the cache that last asked for it (see `CellCache::retain_used`).
     used: Cell<u64>,
     /// The cell read as IPython's automagic runs it (`ParsedCell::automagic`).
@@ -80,6 +81,7 @@ impl AnalysedCell {
             source,
             parsed,
             rule_facts: OnceCell::new(),
+            effects: OnceCell::new(),
             used: Cell::new(epoch),
             automagic,
         }
@@ -87,25 +89,42 @@ impl AnalysedCell {
 
     pub fn rule_facts(&self) -> &CellRuleFacts {
         self.rule_facts.get_or_init(|| {
-            let mut facts = cell_rule_facts(&self.parsed.body, &self.source, &self.facts);
-            let line_magic = self
-                .parsed
-                .runs_line_magic
-                .as_deref()
-                .is_some_and(crate::walker::history::magic_rebinds_anything);
-            // A cell magic is the cell's first non-blank line.
-            let cell_magic = self
-                .source
-                .lines()
-                .find(|line| !line.trim().is_empty())
-                .and_then(|line| line.trim_start().strip_prefix("%%"))
-                .is_some_and(crate::walker::history::cell_magic_binds_names);
-            if line_magic || cell_magic {
-                facts.bindings.push(crate::walker::history::Effect::Reset);
+            let mut facts = cell_rule_facts(&self.parsed.body, &self.source);
+            if self.runs_binding_magic() {
+                facts.rebinds_anything = true;
                 facts.binds_unseen_names = true;
             }
             facts
         })
+    }
+
+    /// What the cell did when it ran, in order (`history::cell_effects`): computed when first
+    /// asked, for a cell of the history.
+    pub fn effects(&self) -> &[Effect] {
+        self.effects.get_or_init(|| {
+            let mut effects = cell_effects(&self.parsed.body, &self.source, &self.facts);
+            if self.runs_binding_magic() {
+                effects.push(Effect::Reset);
+            }
+            effects
+        })
+    }
+
+    /// A line magic (`%run`) or a cell magic that may bind any name.
+    fn runs_binding_magic(&self) -> bool {
+        let line_magic = self
+            .parsed
+            .runs_line_magic
+            .as_deref()
+            .is_some_and(crate::walker::history::magic_rebinds_anything);
+        // A cell magic is the cell's first non-blank line.
+        let cell_magic = self
+            .source
+            .lines()
+            .find(|line| !line.trim().is_empty())
+            .and_then(|line| line.trim_start().strip_prefix("%%"))
+            .is_some_and(crate::walker::history::cell_magic_binds_names);
+        line_magic || cell_magic
     }
 
     /// The cell as IPython runs it after `namespace`: its automagic reading unless a bound name
@@ -165,6 +184,9 @@ pub struct CellCache {
     /// The last call's history and what it combined to.
     history: Option<(Vec<HistoryRun>, Rc<HistoryView>)>,
     kernel: Option<(Vec<String>, Rc<KernelView>)>,
+    /// The cell parsed last: the previous version of the cell being edited, whose statements
+    /// above the edit are reused (`python::parse_cell_after`).
+    last_parsed: Option<Rc<AnalysedCell>>,
 }
 
 impl CellCache {
@@ -174,9 +196,14 @@ impl CellCache {
             return Rc::clone(cell);
         }
         let source: Rc<str> = Rc::from(source);
-        let parsed = parse_cell(&source);
+        let earlier = self
+            .last_parsed
+            .as_ref()
+            .map(|cell| (&*cell.source, &cell.parsed));
+        let parsed = parse_cell_after(&source, earlier);
         let cell = Rc::new(AnalysedCell::new(Rc::clone(&source), parsed, self.epoch));
         self.cells.insert(source, Rc::clone(&cell));
+        self.last_parsed = Some(Rc::clone(&cell));
         cell
     }
 
@@ -439,8 +466,8 @@ fn run_cell(
         (None, Some(_)) => CellGlobals::none(),
     };
     let globals = if raised { globals.uncertain() } else { globals };
-    history.run(cell.rule_facts());
-    history.absorb(globals, cell.rule_facts());
+    history.run(cell.rule_facts(), cell.effects());
+    history.absorb(globals, cell.rule_facts(), cell.effects());
 }
 
 fn notebook_cells<'a>(
@@ -503,7 +530,7 @@ fn diagnose(
             let ran = has_run(&target.source);
             let mut found = too_deep(&target.parsed.body, &target.source);
             // `exec`, `globals()[...] = `, a magic: the cell may bind any name before it reads it.
-            if !target.rule_facts().rebinds_anything() {
+            if !target.rule_facts().rebinds_anything {
                 found.extend(undefined_names(
                     &target.facts,
                     target_index,

@@ -1,6 +1,7 @@
 //! Property tests: no input makes the front end, the facts pass or `check_cell` panic, and every
 //! range they report lies within the source, on character boundaries; no LLM answer makes
-//! `judge_answers` panic. Inputs are arbitrary
+//! `judge_answers` panic; reusing an earlier version's statements parses as a fresh parse does.
+//! Inputs are arbitrary
 //! strings and real cells (JunoBench, else the fixtures) with characters deleted, inserted or
 //! duplicated, and fragments of IPython syntax, brackets, quotes and multi-byte characters added.
 #![cfg(not(target_arch = "wasm32"))] // proptest is a native dev-dependency
@@ -10,7 +11,7 @@ use std::sync::OnceLock;
 use cellguard::check::{check_cell, CheckInput};
 use cellguard::diagnostic::Severities;
 use cellguard::llm::claims::{judge_answers, Evidence};
-use cellguard::python::parse_cell;
+use cellguard::python::{parse_cell, parse_cell_after};
 use cellguard::summary::SummaryDoc;
 use proptest::prelude::*;
 use serde_json::Value;
@@ -198,6 +199,72 @@ fn cases_found_by_the_properties() {
     // positions were once snapped to characters of the masked text instead of the source.
     for source in ["%😀", "%𑃰", "é?", "x = !é", "%time é", "'\né ?"] {
         check_everything(source);
+    }
+}
+
+/// `parse_cell_after(edited, earlier)` must be `parse_cell(edited)`.
+fn assert_reuse_parses_the_same(earlier: &str, edited: &str) {
+    let fresh = parse_cell(edited);
+    let reused = parse_cell_after(edited, Some((earlier, &parse_cell(earlier))));
+    assert_eq!(reused, fresh, "{earlier:?} edited to {edited:?}");
+}
+
+#[test]
+fn reused_statements_parse_as_a_fresh_parse() {
+    // Edits that change where the statements above them end: a clause continuing a compound
+    // statement, a string or bracket opened or closed, a decorator, a backslash, IPython syntax.
+    let edits = [
+        ("if a:\n    b = 1\n", "if a:\n    b = 1\nelse:\n    b = 2\n"),
+        (
+            "try:\n    f()\nx = 1\n",
+            "try:\n    f()\nexcept E:\n    x = 1\n",
+        ),
+        ("x = 1\ny = (\n2)\n", "x = 1\ny = (\n2,\n3)\n"),
+        (
+            "x = 1\ns = '''\ny = 2\n'''\n",
+            "x = 1\ns = '''\ny = 3\n'''\n",
+        ),
+        ("x = 1\ny = 2\n", "x = 1\n'''\ny = 2\n"),
+        ("x = 1\ny = 2\n", "x = 1\n@d\ny = 2\n"),
+        ("x = 1 + \\\n2\ny = 2\n", "x = 1 + \\\n2\ny = 3\n"),
+        ("x = 1\n%time y = 2\n", "x = 1\n%time y = 3\n"),
+        ("x = 1\n!ls \\\ny = 2\n", "x = 1\n!ls \\\ny = 3\n"),
+        ("x = 1\ny = f'{x}'\n", "x = 1\ny = f'{x!r}'\nz = 2"),
+        ("  x = 1\n  y = 2\n", "  x = 1\n  y = 3\n"),
+        ("x = 1\ny = = 2\n", "x = 1\ny = 2\n"),
+        ("x = 1\ny = 2\n", "x = 1\ny = = 2\n"),
+        (
+            "x = 1\ndef f():\n    return 1\n",
+            "x = 1\ndef f():\n    return 1\nreturn 2\n",
+        ),
+    ];
+    for (earlier, edited) in edits {
+        assert_reuse_parses_the_same(earlier, edited);
+    }
+    // Real cells cut after each of their lines, with a statement or a clause typed there (a
+    // sample: in a debug build each parse takes milliseconds).
+    for cell in real_cells().iter().step_by(4).take(75) {
+        let lines: Vec<&str> = cell.split_inclusive('\n').collect();
+        for cut in 1..=lines.len() {
+            let kept = lines[..cut].concat();
+            assert_reuse_parses_the_same(cell, &format!("{kept}\nz_typed = 1"));
+            assert_reuse_parses_the_same(cell, &format!("{kept}else:\n    pass\n"));
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    #[test]
+    fn mutated_cells_reuse_statements_as_a_fresh_parse_would(
+        cell in any::<prop::sample::Index>(),
+        earlier_mutations in prop::collection::vec(mutation(), 0..3),
+        edits in prop::collection::vec(mutation(), 1..4),
+    ) {
+        let cells = real_cells();
+        let earlier = mutate(&cells[cell.index(cells.len())], &earlier_mutations);
+        assert_reuse_parses_the_same(&earlier, &mutate(&earlier, &edits));
     }
 }
 

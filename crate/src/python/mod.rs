@@ -48,6 +48,13 @@ pub fn ipython_commands(source: &str) -> Vec<IPythonCommand> {
 }
 
 pub fn parse_cell(source: &str) -> ParsedCell {
+    parse_cell_after(source, None)
+}
+
+/// `parse_cell`, reusing the statements of `earlier` (a cell's source and its parse) that the
+/// edit to `source` left in place: as the user types, the statements above the edited line are
+/// not parsed again. The result is the same as `parse_cell(source)`.
+pub fn parse_cell_after(source: &str, earlier: Option<(&str, &ParsedCell)>) -> ParsedCell {
     let masked = magics::mask(source);
     if let Some(magic) = masked.skipped_cell_magic {
         return ParsedCell {
@@ -61,21 +68,85 @@ pub fn parse_cell(source: &str) -> ParsedCell {
     let automagic = magics::automagic(source).map(|(name, text)| {
         Box::new(ParsedCell {
             runs_line_magic: Some(name),
-            ..parse_masked(source, text)
+            ..parse_masked(source, text, None)
         })
     });
     ParsedCell {
         automagic,
-        ..parse_masked(source, masked.text)
+        ..parse_masked(source, masked.text, earlier)
     }
 }
 
-/// Parses the cell's text with IPython syntax masked (same byte offsets as `source`).
-fn parse_masked(source: &str, text: String) -> ParsedCell {
+/// The statements of `earlier`'s clean parse that `text` (the masked cell) still starts with, and
+/// the offset of the rest of `text`, a top-level statement boundary of both. A boundary needs text
+/// identical before it, a line at column 0 that does not continue a compound statement (see
+/// `split`), and no statement of `earlier` across it: then the statements before it parse as they
+/// did. `None` when nothing can be reused.
+fn reusable_statements(
+    source: &str,
+    text: &str,
+    earlier_source: &str,
+    earlier: &ParsedCell,
+) -> Option<(Vec<Stmt>, usize)> {
+    let same = common_prefix(source, earlier_source);
+    // Most cells share no whole line with the cell parsed before them: no masking needed.
+    source[..same].contains('\n').then_some(())?;
+    // A cell indented as a whole is dedented by its first line (`compat`): parsed whole.
+    let indented = |text: &str| {
+        text.lines()
+            .find(|line| !line.trim().is_empty())
+            .is_some_and(|line| line.starts_with([' ', '\t']))
+    };
+    if earlier.syntax_error.is_some() || earlier.cell_magic.is_some() || indented(source) {
+        return None;
+    }
+    let earlier_masked = magics::mask(earlier_source).text;
+    let earlier_text = compat::rewrite(&earlier_masked).unwrap_or(earlier_masked);
+    let same = common_prefix(text, &earlier_text);
+    let edited_line = text[..same].rfind('\n').map_or(0, |i| i + 1);
+    let statements = &earlier.body;
+    let boundary = split::top_level_statements(text, Brackets::Trusted)
+        .into_iter()
+        .map(|statement| statement.start)
+        .filter(|&start| start > 0 && start <= edited_line)
+        .rev()
+        .find(|&start| {
+            let start = start as u32;
+            statements
+                .iter()
+                .all(|s| s.range().end <= start || s.range().start >= start)
+        })?;
+    let before = statements
+        .iter()
+        .take_while(|s| s.range().end <= boundary as u32)
+        .count();
+    Some((statements[..before].to_vec(), boundary))
+}
+
+fn common_prefix(a: &str, b: &str) -> usize {
+    let same = a.bytes().zip(b.bytes()).take_while(|(x, y)| x == y).count();
+    // On a character boundary of both (they agree up to it).
+    (0..=same)
+        .rev()
+        .find(|&i| a.is_char_boundary(i))
+        .unwrap_or(0)
+}
+
+/// Parses the cell's text with IPython syntax masked (same byte offsets as `source`), reusing
+/// what it can of `earlier`'s statements.
+fn parse_masked(source: &str, text: String, earlier: Option<(&str, &ParsedCell)>) -> ParsedCell {
     let text = compat::rewrite(&text).unwrap_or(text);
-    let (body, syntax_error) = match parse_suite(&text, 0) {
-        Ok(suite) => (lower::lower_suite(suite), None),
-        Err(error) => parse_statement_by_statement(source, &text, &error),
+    let reused = earlier.and_then(|(earlier_source, earlier)| {
+        let (reused, rest) = reusable_statements(source, &text, earlier_source, earlier)?;
+        let suite = parse_suite(&text[rest..], rest).ok()?;
+        Some([reused, lower::lower_suite(suite)].concat())
+    });
+    let (body, syntax_error) = match reused {
+        Some(body) => (body, None),
+        None => match parse_suite(&text, 0) {
+            Ok(suite) => (lower::lower_suite(suite), None),
+            Err(error) => parse_statement_by_statement(source, &text, &error),
+        },
     };
     ParsedCell {
         body,

@@ -35,7 +35,7 @@ use crate::semantics::abstract_value::Val;
 use crate::semantics::keras_build::{
     self, dims_text, keras_api, Built, BuiltModel, Dims, ModelEffect,
 };
-use crate::walker::history::{cell_rule_facts, HistoryState};
+use crate::walker::history::{cell_effects, cell_rule_facts, HistoryState};
 use crate::walker::state::Walker;
 
 /// What the targets look like.
@@ -168,7 +168,10 @@ fn state_before(w: &Walker, e: &Expr) -> Option<Rc<HistoryState>> {
         .chain(body[..k].iter().cloned())
         .collect();
     let facts = crate::facts::cell_facts(&before);
-    state.run(&cell_rule_facts(&before, w.ctx.source, &facts));
+    state.run(
+        &cell_rule_facts(&before, w.ctx.source),
+        &cell_effects(&before, w.ctx.source, &facts),
+    );
     Some(Rc::new(state))
 }
 
@@ -182,7 +185,10 @@ fn top_state_before(w: &Walker, at: usize) -> Rc<HistoryState> {
     };
     let between = &w.ctx.body[from..at];
     let facts = crate::facts::cell_facts(between);
-    state.run(&cell_rule_facts(between, w.ctx.source, &facts));
+    state.run(
+        &cell_rule_facts(between, w.ctx.source),
+        &cell_effects(between, w.ctx.source, &facts),
+    );
     let state = Rc::new(state);
     w.states_before.borrow_mut().insert(at, Rc::clone(&state));
     state

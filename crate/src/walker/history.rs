@@ -101,8 +101,9 @@ fn tracked_binding(value: &Expr) -> Option<Binding> {
 /// What the rules need from one executed cell.
 #[derive(Debug, Default)]
 pub struct CellRuleFacts {
-    /// Top-level bindings of global names, in order.
-    pub bindings: Vec<Effect>,
+    /// The cell may have bound objects to names the rules cannot follow (`%run`, `exec`,
+    /// `globals()`): an `Effect::Reset` among its `cell_effects`.
+    pub rebinds_anything: bool,
     /// The cell may give a frame a named index (`set_index`, `index_col=`, `groupby`, `pivot`,
     /// `.index`, ...): then `by=` names may be index levels, not columns.
     pub names_index: bool,
@@ -126,20 +127,13 @@ pub struct CellRuleFacts {
     pub binds_unseen_names: bool,
 }
 
-impl CellRuleFacts {
-    /// The cell may have bound objects to names the rules cannot follow (`%run`, `exec`,
-    /// `globals()`).
-    pub fn rebinds_anything(&self) -> bool {
-        self.bindings.iter().any(|e| matches!(e, Effect::Reset))
-    }
-}
-
-/// Reads one cell. `source` is the cell's text (what the bodies' ranges index into), `cell` what
-/// `facts::cell_facts` found in it.
-pub fn cell_rule_facts(body: &[Stmt], source: &str, cell: &CellFacts) -> CellRuleFacts {
-    let mut facts = CellRuleFacts::default();
-    let shared_source: Rc<str> = Rc::from(source);
-    read_statements(body, source, &shared_source, cell, &mut facts.bindings);
+/// Reads one cell for the rules (a target cell, or one that ran). `source` is the cell's text
+/// (what the bodies' ranges index into).
+pub fn cell_rule_facts(body: &[Stmt], source: &str) -> CellRuleFacts {
+    let mut facts = CellRuleFacts {
+        rebinds_anything: statements_rebind_anything(body, source),
+        ..CellRuleFacts::default()
+    };
     collect_function_mentions(body, &mut facts.function_mentions);
     let mut scan = Scan::default();
     scan.stmts(body);
@@ -185,6 +179,32 @@ fn renamed_series(stmt: &Stmt) -> Option<(&str, &str)> {
         }
         _ => None,
     }
+}
+
+/// The top-level bindings of global names and other effects of a cell that ran, in order. `cell`
+/// is what `facts::cell_facts` found in it.
+pub fn cell_effects(body: &[Stmt], source: &str, cell: &CellFacts) -> Vec<Effect> {
+    let mut effects = Vec::new();
+    read_statements(body, source, &Rc::from(source), cell, &mut effects);
+    effects
+}
+
+/// Whether `read_statements` finds an `Effect::Reset` in `body`, without reading the rest.
+fn statements_rebind_anything(body: &[Stmt], source: &str) -> bool {
+    body.iter().any(|stmt| {
+        if rebinds_anything(stmt, source) {
+            return true;
+        }
+        if let Some((_, values, body)) = unrolled_loop(stmt) {
+            return !values.is_empty() && statements_rebind_anything(body, source);
+        }
+        match stmt {
+            Stmt::With { items, body, .. } if !suppresses_errors(items) => {
+                statements_rebind_anything(body, source)
+            }
+            _ => false,
+        }
+    })
 }
 
 /// The effects of statements that run in order: a cell's top level, or the body of a `with`
@@ -771,12 +791,16 @@ impl Default for HistoryState {
 impl HistoryState {
     /// Takes in what the walk of one more executed cell (`cell`, its facts) left in the globals,
     /// after `run` applied its facts.
-    pub fn absorb(&mut self, globals: super::CellGlobals, cell: &CellRuleFacts) {
+    pub fn absorb(
+        &mut self,
+        globals: super::CellGlobals,
+        cell: &CellRuleFacts,
+        effects: &[Effect],
+    ) {
         let super::CellGlobals { env, forgotten } = globals;
         // What the cell rebound out of the walker's sight: any name, or names no value tells.
         if cell.binds_unseen_names
-            || cell
-                .bindings
+            || effects
                 .iter()
                 .any(|e| matches!(e, Effect::Reset | Effect::StarImport(_)))
         {
@@ -790,7 +814,7 @@ impl HistoryState {
                 !matches!(val, Val::Unknown)
             });
         }
-        for effect in &cell.bindings {
+        for effect in effects {
             if let Effect::Bind(name, _) | Effect::Mutate(name) = effect {
                 if !env.contains_key(name) {
                     self.values.remove(name);
@@ -805,8 +829,8 @@ impl HistoryState {
         }
     }
 
-    /// Applies one more executed cell.
-    pub fn run(&mut self, cell: &CellRuleFacts) {
+    /// Applies one more executed cell: its facts and its `cell_effects`.
+    pub fn run(&mut self, cell: &CellRuleFacts, effects: &[Effect]) {
         // The cell's functions may run from its first statement on.
         for (name, mentions) in &cell.function_mentions {
             self.function_mentions
@@ -818,7 +842,7 @@ impl HistoryState {
         self.stored_attributes
             .extend(cell.stored_attributes.iter().cloned());
         self.rewires_modules |= cell.rewires_modules;
-        for effect in &cell.bindings {
+        for effect in effects {
             match effect {
                 Effect::Bind(name, _) => {
                     self.bound_globals.insert(name.clone());
@@ -1078,14 +1102,6 @@ impl HistoryState {
                 }
             }
         }
-    }
-
-    pub fn from_cells<'c>(cells: impl IntoIterator<Item = &'c CellRuleFacts>) -> Self {
-        let mut state = HistoryState::default();
-        for cell in cells {
-            state.run(cell);
-        }
-        state
     }
 }
 
