@@ -450,7 +450,6 @@ fn run_cell(
     raised: bool,
     walked: Option<CellGlobals>,
 ) {
-    namespace.run(&cell.facts, cell.rule_facts().binds_unseen_names);
     let globals = match (walked, &cell.parsed.syntax_error) {
         (Some(globals), _) => globals,
         (None, None) => crate::walker::globals_after(&crate::walker::RuleContext {
@@ -459,12 +458,14 @@ fn run_cell(
             facts: &cell.facts,
             summaries: None,
             kernel_names: None,
+            namespace,
             history,
             cell: cell.rule_facts(),
             ran: false,
         }),
         (None, Some(_)) => CellGlobals::none(),
     };
+    namespace.run(&cell.facts, cell.rule_facts().binds_unseen_names);
     let globals = if raised { globals.uncertain() } else { globals };
     history.run(cell.rule_facts(), cell.effects());
     history.absorb(globals, cell.rule_facts(), cell.effects());
@@ -546,6 +547,7 @@ fn diagnose(
                     facts: &target.facts,
                     summaries: known.summaries,
                     kernel_names: known.kernel_names,
+                    namespace: known.namespace,
                     history: known.history,
                     cell: target.rule_facts(),
                     ran,

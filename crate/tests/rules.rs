@@ -4221,3 +4221,68 @@ fn attributes_pandas_removed_stay_silent_without_a_certain_pandas_2() {
         assert!(found.is_empty(), "{cell}\n{found:#?}");
     }
 }
+
+// ---------- undefined-name: a function of the notebook called, code alone
+
+/// With no kernel, the names the cells that ran bound are the namespace: a call of the notebook's
+/// function that certainly reads a name none of them, nor the cell before the call, binds raises
+/// NameError (as the order module says of the cell's own reads).
+#[test]
+fn functions_called_read_names_no_cell_that_ran_binds() {
+    let check = |history: &[&str], target: &str| {
+        let history: Vec<String> = history.iter().map(|s| s.to_string()).collect();
+        cellguard::check::check_cell(&cellguard::check::CheckInput {
+            cells: &history,
+            target_source: target,
+            target_index: None,
+            history: &history,
+            history_raised: &[],
+            kernel_names: None,
+            summaries: None,
+            severities: &cellguard::diagnostic::Severities::new(),
+        })
+        .diagnostics
+    };
+    let helper = "def scaled(x):\n    return x * scale";
+    for target in ["scaled(3)", "for v in [1, 2]:\n    print(scaled(v))"] {
+        let found = check(&[helper], target);
+        assert!(
+            found.iter().any(|d| d.code == "undefined-name"
+                && d.message.contains("`scale` is not defined")
+                && d.message.contains("in `scaled`, line 2")
+                && d.message.contains("the cells that ran")),
+            "{target}: {found:?}"
+        );
+    }
+    // Through another function of the notebook.
+    let found = check(
+        &[helper, "def twice(x):\n    return 2 * scaled(x)"],
+        "twice(1)",
+    );
+    assert!(
+        found.iter().any(|d| d.code == "undefined-name"),
+        "{found:?}"
+    );
+    // Bound by a cell that ran, by the cell before the call, by the function itself, or
+    // possibly by code the analysis cannot see; or read only on a branch: silent.
+    silent(&check(&[helper, "scale = 2"], "scaled(3)"));
+    silent(&check(&[helper], "scale = 2\nscaled(3)"));
+    silent(&check(
+        &[helper, "for scale in [1, 2]:\n    pass"],
+        "scaled(3)",
+    ));
+    silent(&check(&[helper, "from config import *"], "scaled(3)"));
+    silent(&check(&[helper, "exec(code)"], "scaled(3)"));
+    silent(&check(
+        &["def f(x):\n    scale = 2\n    return x * scale"],
+        "f(3)",
+    ));
+    silent(&check(
+        &["def f(x):\n    if x:\n        return scale\n    return 0"],
+        "f(3)",
+    ));
+    silent(&check(
+        &["def f(x):\n    global scale\n    scale = 2\n    return x * scale"],
+        "f(3)",
+    ));
+}

@@ -274,6 +274,7 @@ impl<'a> Walker<'a> {
             facts: &facts,
             summaries: self.ctx.summaries,
             kernel_names: self.ctx.kernel_names,
+            namespace: self.ctx.namespace,
             history: self.ctx.history,
             cell: self.ctx.cell,
             ran: self.ctx.ran,
@@ -410,10 +411,11 @@ impl<'a> Walker<'a> {
     }
 
     /// Reports the first name a statement of the function certainly reads that neither the
-    /// function, the kernel (its names known in full) nor the cell before the call binds: the
-    /// call raises NameError there. Only expression statements, plain assignments and returns.
+    /// function, the namespace before the cell (the kernel's, or what the cells that ran bound;
+    /// known in full) nor the cell before the call binds: the call raises NameError there. Only
+    /// expression statements, plain assignments and returns.
     fn undefined_read(&mut self, stmt: &Stmt) -> bool {
-        let Some(kernel) = self.ctx.kernel_names else {
+        let Some(defined) = self.ctx.namespace.names() else {
             return false;
         };
         let value = match stmt {
@@ -441,16 +443,21 @@ impl<'a> Walker<'a> {
                 && !self.bound_here.contains(*name)
                 && !self.env.contains_key(*name)
                 && !self.defined_here.contains_key(*name)
-                && !kernel.contains(*name)
+                && !defined.contains(*name)
                 && !self.ctx.history.global_names.contains(*name)
                 && !is_always_defined(name)
         });
         let Some((name, range)) = undefined else {
             return false;
         };
+        let before = if self.ctx.kernel_names.is_some() {
+            "the kernel"
+        } else {
+            "the cells that ran"
+        };
         self.out.push(Diagnostic::error(
             Rule::UndefinedName,
-            format!("`{name}` is not defined: neither the kernel nor the cell before the call binds it: NameError"),
+            format!("`{name}` is not defined: neither {before} nor the cell before the call binds it: NameError"),
             range,
         ));
         true

@@ -14,6 +14,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use crate::diagnostic::Diagnostic;
 use crate::facts::CellFacts;
 use crate::ir::{Expr, Stmt};
+use crate::order::Namespace;
 use crate::semantics::abstract_value::Val;
 use crate::summary::SummaryDoc;
 use history::{CellRuleFacts, HistoryState};
@@ -32,6 +33,8 @@ pub struct RuleContext<'a> {
     pub summaries: Option<&'a SummaryDoc>,
     /// Names defined in the kernel before the cell runs, when known.
     pub kernel_names: Option<&'a BTreeSet<String>>,
+    /// The names defined before the cell runs: the kernel's, else those the cells that ran bound.
+    pub namespace: &'a Namespace,
     /// What the cells that ran before tell the rules, combined.
     pub history: &'a HistoryState,
     /// What the target cell's own code tells them (`history::cell_rule_facts` of `body`); the
