@@ -1020,8 +1020,24 @@ pub fn fstring_value(text: &str) -> Option<Val> {
     .then(|| Val::Typed("str".into()))
 }
 
-/// The numbers of `range(...)` with known int bounds (at most 10,000 of them).
-fn range_numbers(w: &dyn Eval, e: &Expr) -> Option<Vec<Val>> {
+/// `range(...)` of the builtin `range` with known int arguments: its first number, its step and
+/// how many numbers it holds (in i128: the bounds may be any i64).
+pub struct RangeOf {
+    pub start: i128,
+    pub step: i128,
+    pub count: i128,
+}
+
+impl RangeOf {
+    /// The number at position `k` (`0 <= k < count`).
+    pub fn at(&self, k: i128) -> Val {
+        Val::Int((self.start + k * self.step) as i64)
+    }
+}
+
+/// What `e` is when it is a call of the builtin `range` (certainly the builtin: not rebound by
+/// any cell) with known int arguments.
+pub fn range_of(w: &dyn Eval, e: &Expr) -> Option<RangeOf> {
     let Expr::Call {
         func,
         args,
@@ -1049,7 +1065,6 @@ fn range_numbers(w: &dyn Eval, e: &Expr) -> Option<Vec<Val>> {
         [start, stop, step] if *step != 0 => (*start, *stop, *step),
         _ => return None,
     };
-    // In i128: the bounds may be any i64.
     let (start, stop, step) = (i128::from(start), i128::from(stop), i128::from(step));
     let count = if step > 0 {
         (stop - start + step - 1).div_euclid(step)
@@ -1057,11 +1072,13 @@ fn range_numbers(w: &dyn Eval, e: &Expr) -> Option<Vec<Val>> {
         (start - stop - step - 1).div_euclid(-step)
     }
     .max(0);
-    (count <= 10_000).then(|| {
-        (0..count)
-            .map(|k| Val::Int((start + k * step) as i64))
-            .collect()
-    })
+    Some(RangeOf { start, step, count })
+}
+
+/// The numbers of `range(...)` with known int bounds (at most 10,000 of them).
+fn range_numbers(w: &dyn Eval, e: &Expr) -> Option<Vec<Val>> {
+    let range = range_of(w, e)?;
+    (range.count <= 10_000).then(|| (0..range.count).map(|k| range.at(k)).collect())
 }
 
 pub fn call_result(w: &dyn Eval, func: &Expr, args: &[Expr], keywords: &[Keyword]) -> Option<Val> {

@@ -11,6 +11,7 @@ use crate::ir::{CasePattern, Expr, Handler, Literal, MatchCase, SeqKind, Stmt, T
 
 use crate::semantics::abstract_value::{join, DictKey, Frame, Val};
 use crate::semantics::notebook_classes::NotebookClass;
+use crate::semantics::python;
 use crate::semantics::torch_classes;
 
 use super::state::{bound_names, import_bindings, only_column_changed, Walker, MAX_PASSES};
@@ -203,7 +204,7 @@ impl<'a> Walker<'a> {
                                 };
                                 // `xs += iterable` extends the list with its elements.
                                 let after =
-                                    crate::semantics::python::binop_value(op, &before, &operand)
+                                    python::binop_value(op, &before, &operand)
                                         .or_else(|| {
                                             (op == "+").then(|| {
                                                 crate::semantics::containers::after_method(
@@ -491,7 +492,7 @@ impl<'a> Walker<'a> {
                         }
                     }
                     if let Some(t) = t {
-                        let value = crate::semantics::python::entered(self.eval(e));
+                        let value = python::entered(self.eval(e));
                         entered.extend(value.clone());
                         self.bind(t, value.unwrap_or(Val::Unknown), e);
                     }
@@ -1106,42 +1107,14 @@ impl<'a> Walker<'a> {
         if let Some(elements) = self.loop_elements(iter) {
             return Some(elements.len() as i64);
         }
-        let (start, stop) = self.range_bounds(iter)?;
-        Some((stop - start).max(0))
+        let count = python::range_of(self, iter)?.count;
+        i64::try_from(count).ok()
     }
 
-    /// The bounds of `range(stop)` / `range(start, stop)` when they are known numbers.
-    fn range_bounds(&self, iter: &Expr) -> Option<(i64, i64)> {
-        let Expr::Call {
-            func,
-            args,
-            keywords,
-            ..
-        } = iter
-        else {
-            return None;
-        };
-        if !keywords.is_empty()
-            || !matches!(&**func, Expr::Name { id, .. } if id == "range" && self.is_builtin(id))
-        {
-            return None;
-        }
-        let int = |e: &Expr| match self.eval(e) {
-            Val::Int(i) => Some(i),
-            _ => None,
-        };
-        match args.as_slice() {
-            [stop] => Some((0, int(stop)?)),
-            [start, stop] => Some((int(start)?, int(stop)?)),
-            _ => None,
-        }
-    }
-
-    /// The last number of `range(stop)` / `range(start, stop)` with known bounds and more than
-    /// one number.
+    /// The last number of `range(...)` with known bounds and more than one number.
     fn last_of_range(&self, iter: &Expr) -> Option<Val> {
-        let (start, stop) = self.range_bounds(iter)?;
-        (stop - start > 1).then_some(Val::Int(stop - 1))
+        let range = python::range_of(self, iter)?;
+        (range.count > 1).then(|| range.at(range.count - 1))
     }
 
     /// Does `e` mention a function of the notebook that mentions globals (one it may call, which
