@@ -1075,6 +1075,39 @@ pub fn range_of(w: &dyn Eval, e: &Expr) -> Option<RangeOf> {
     Some(RangeOf { start, step, count })
 }
 
+/// `map(f, xs)` / `filter(f, xs)` of the builtins over one iterable the walker knows: the list
+/// iterating it gives (`list(map(lambda x: x * 2, [1, 2]))` is `[2, 4]`).
+fn lazy_list(w: &dyn Eval, e: &Expr) -> Option<Val> {
+    let Expr::Call {
+        func,
+        args,
+        keywords,
+        ..
+    } = e
+    else {
+        return None;
+    };
+    let Expr::Name { id, .. } = &**func else {
+        return None;
+    };
+    if !keywords.is_empty() || !w.certainly_builtin(id) {
+        return None;
+    }
+    match (id.as_str(), args.as_slice()) {
+        ("map", [f, xs]) => {
+            super::containers::mapped(&w.eval(xs), |x| w.call_value(f, &[x.clone()]))
+        }
+        // `filter(None, xs)` keeps the true elements.
+        ("filter", [Expr::Literal { value: Literal::None, .. }, xs]) => {
+            super::containers::filtered(&w.eval(xs), truth)
+        }
+        ("filter", [f, xs]) => super::containers::filtered(&w.eval(xs), |x| {
+            truth(&w.call_value(f, &[x.clone()])?)
+        }),
+        _ => None,
+    }
+}
+
 /// The numbers of `range(...)` with known int bounds (at most 10,000 of them).
 fn range_numbers(w: &dyn Eval, e: &Expr) -> Option<Vec<Val>> {
     let range = range_of(w, e)?;
@@ -1135,25 +1168,33 @@ pub fn call_result(w: &dyn Eval, func: &Expr, args: &[Expr], keywords: &[Keyword
                 ("list" | "tuple", [x]) if keywords.is_empty() && range_numbers(w, x).is_some() => {
                     Some(super::abstract_value::sequence_of(id, range_numbers(w, x)?))
                 }
-                // `list(df.columns)`, `sorted(cols)`: the strings, in order.
-                ("list" | "sorted", [x]) if keywords.is_empty() => match w.eval(x) {
-                    Val::Strs { mut items, .. } => {
-                        if id == "sorted" {
-                            items.sort();
-                        }
-                        Some(Val::Strs {
-                            type_name: "list".into(),
+                // A new container of the elements the walker knows (`list(df.columns)`: the
+                // strings, in order).
+                ("list" | "tuple", [x]) if keywords.is_empty() => {
+                    let v = lazy_list(w, x).unwrap_or_else(|| w.eval(x));
+                    match v {
+                        Val::Strs { items, .. } => Some(Val::Strs {
+                            type_name: id.clone(),
                             items,
-                        })
+                        }),
+                        v => super::containers::sequence_from(id, &v).or(typed(id)),
                     }
-                    v if id == "list" => {
-                        super::containers::sequence_from("list", &v).or(typed("list"))
-                    }
-                    _ => typed("list"),
-                },
-                // A new container of the elements the walker knows.
-                ("tuple", [x]) if keywords.is_empty() => {
-                    super::containers::sequence_from("tuple", &w.eval(x)).or(typed("tuple"))
+                }
+                ("sorted", [x])
+                    if keywords
+                        .iter()
+                        .all(|k| matches!(k.name.as_deref(), Some("key" | "reverse"))) =>
+                {
+                    let keyword = |name: &str| keywords.iter().find(|k| k.name.as_deref() == Some(name));
+                    let keyed = keyword("key").is_some_and(|k| {
+                        !matches!(k.value, Expr::Literal { value: Literal::None, .. })
+                    });
+                    let reverse = match keyword("reverse") {
+                        None => Some(false),
+                        Some(k) => truth(&w.eval(&k.value)),
+                    };
+                    let v = lazy_list(w, x).unwrap_or_else(|| w.eval(x));
+                    super::containers::sorted(&v, keyed, reverse).or(typed("list"))
                 }
                 ("dict", [] | [_]) if keywords.iter().all(|k| k.name.is_some()) => {
                     let named: Vec<(Option<String>, Val)> = keywords

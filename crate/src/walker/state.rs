@@ -69,6 +69,10 @@ pub struct Walker<'a> {
     /// What the calls followed in the current statement left in the globals their functions
     /// declare `global`, in the order they ran: bound once the statement's effects are done.
     pub(crate) global_writes: Vec<(String, Val)>,
+    /// What the calls followed in the current statement left in the lists and dicts passed to
+    /// them by name (`add(ys)` of `def add(xs): xs.append(1)`), by the call's range: bound once
+    /// the statement's effects are done, when the call is the statement's whole value.
+    pub(crate) argument_writes: Vec<(TextRange, String, Val)>,
     /// Inside a loop body that may not run: calls are not followed.
     pub(super) speculating: bool,
     /// Inside the body of a `try` with handlers: what a followed call finds is dropped (an
@@ -243,6 +247,7 @@ impl<'a> Walker<'a> {
             budget: super::calls::BUDGET,
             returns: BTreeMap::new(),
             global_writes: Vec::new(),
+            argument_writes: Vec::new(),
             speculating: false,
             in_handled_try: false,
             passes: 1,
@@ -904,5 +909,9 @@ impl Eval for Walker<'_> {
 
     fn source(&self) -> &str {
         self.ctx.source
+    }
+
+    fn call_value(&self, f: &Expr, args: &[Val]) -> Option<Val> {
+        Walker::call_value(self, f, args)
     }
 }

@@ -90,8 +90,10 @@ impl<'a> Walker<'a> {
             self.classes_here.retain(|name, _| !bound.contains(name));
         }
         self.global_writes.clear();
+        self.argument_writes.clear();
         self.stmt_effects(stmt);
         let writes = std::mem::take(&mut self.global_writes);
+        self.bind_argument_writes(stmt, &writes);
         if !writes.is_empty() {
             // What the statement binds after its calls return is what the name holds; what it
             // changes in place may change before or after them.
@@ -143,6 +145,47 @@ impl<'a> Walker<'a> {
             self.torch_classes_here.clear();
             self.classes_here.clear();
             self.rebound_all = true;
+        }
+    }
+
+    /// Binds what a followed call left in the lists and dicts passed to it by name, when the call
+    /// is the statement's whole value (`add(ys)`, `n = add(ys)`): nothing else in the statement
+    /// runs after it. A name the statement's targets bind or change, or the call's function
+    /// also changed as a global, is unknown (what `effects` left).
+    fn bind_argument_writes(&mut self, stmt: &Stmt, global_writes: &[(String, Val)]) {
+        let writes = std::mem::take(&mut self.argument_writes);
+        let (value, targets) = match stmt {
+            Stmt::Expr { value, .. } => (value, &[][..]),
+            Stmt::Assign {
+                op: crate::ir::AssignOp::Plain,
+                value: Some(value),
+                targets,
+                ..
+            } => (value, targets.as_slice()),
+            _ => return,
+        };
+        let mut in_targets = BTreeSet::new();
+        for t in targets {
+            target_names(t, &mut in_targets, true);
+        }
+        let mut values: Vec<(String, Val)> = Vec::new();
+        for (call, name, val) in writes {
+            if call != value.range()
+                || in_targets.contains(&name)
+                || global_writes.iter().any(|(n, _)| *n == name)
+            {
+                continue;
+            }
+            match values.iter_mut().find(|(n, _)| *n == name) {
+                // One list passed for two parameters: the function saw one object by two names.
+                Some((_, known)) if *known != val => *known = Val::Unknown,
+                Some(_) => {}
+                None => values.push((name, val)),
+            }
+        }
+        for (name, val) in values {
+            self.bound_here.insert(name.clone());
+            self.env.insert(name, val);
         }
     }
 
