@@ -1094,17 +1094,30 @@ fn lazy_list(w: &dyn Eval, e: &Expr) -> Option<Val> {
         return None;
     }
     match (id.as_str(), args.as_slice()) {
-        ("map", [f, xs]) => {
-            super::containers::mapped(&w.eval(xs), |x| w.call_value(f, &[x.clone()]))
-        }
+        ("map", [f, xs]) => super::containers::mapped(&iterable(w, xs), |x| {
+            w.call_value(f, std::slice::from_ref(x))
+        }),
         // `filter(None, xs)` keeps the true elements.
-        ("filter", [Expr::Literal { value: Literal::None, .. }, xs]) => {
-            super::containers::filtered(&w.eval(xs), truth)
-        }
-        ("filter", [f, xs]) => super::containers::filtered(&w.eval(xs), |x| {
-            truth(&w.call_value(f, &[x.clone()])?)
+        (
+            "filter",
+            [Expr::Literal {
+                value: Literal::None,
+                ..
+            }, xs],
+        ) => super::containers::filtered(&iterable(w, xs), truth),
+        ("filter", [f, xs]) => super::containers::filtered(&iterable(w, xs), |x| {
+            truth(&w.call_value(f, std::slice::from_ref(x))?)
         }),
         _ => None,
+    }
+}
+
+/// What iterating `e` gives, as far as known: the numbers of a `range` with known bounds as a
+/// list, the value of `e` otherwise.
+fn iterable(w: &dyn Eval, e: &Expr) -> Val {
+    match range_numbers(w, e) {
+        Some(numbers) => super::abstract_value::sequence_of("list", numbers),
+        None => w.eval(e),
     }
 }
 
@@ -1185,15 +1198,22 @@ pub fn call_result(w: &dyn Eval, func: &Expr, args: &[Expr], keywords: &[Keyword
                         .iter()
                         .all(|k| matches!(k.name.as_deref(), Some("key" | "reverse"))) =>
                 {
-                    let keyword = |name: &str| keywords.iter().find(|k| k.name.as_deref() == Some(name));
+                    let keyword =
+                        |name: &str| keywords.iter().find(|k| k.name.as_deref() == Some(name));
                     let keyed = keyword("key").is_some_and(|k| {
-                        !matches!(k.value, Expr::Literal { value: Literal::None, .. })
+                        !matches!(
+                            k.value,
+                            Expr::Literal {
+                                value: Literal::None,
+                                ..
+                            }
+                        )
                     });
                     let reverse = match keyword("reverse") {
                         None => Some(false),
                         Some(k) => truth(&w.eval(&k.value)),
                     };
-                    let v = lazy_list(w, x).unwrap_or_else(|| w.eval(x));
+                    let v = lazy_list(w, x).unwrap_or_else(|| iterable(w, x));
                     super::containers::sorted(&v, keyed, reverse).or(typed("list"))
                 }
                 ("dict", [] | [_]) if keywords.iter().all(|k| k.name.is_some()) => {
