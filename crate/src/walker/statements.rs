@@ -9,7 +9,7 @@ use crate::codes::Rule;
 use crate::diagnostic::Diagnostic;
 use crate::ir::{CasePattern, Expr, Handler, Literal, MatchCase, SeqKind, Stmt, Target, TextRange};
 
-use crate::semantics::abstract_value::{join, DictKey, Frame, Val};
+use crate::semantics::abstract_value::{join, sequence_of, DictKey, Frame, Val};
 use crate::semantics::notebook_classes::NotebookClass;
 use crate::semantics::python;
 use crate::semantics::torch_classes;
@@ -247,17 +247,16 @@ impl<'a> Walker<'a> {
                                 };
                                 // `xs += iterable` extends the list with its elements.
                                 let after =
-                                    python::binop_value(op, &before, &operand)
-                                        .or_else(|| {
-                                            (op == "+").then(|| {
-                                                crate::semantics::containers::after_method(
-                                                    &before,
-                                                    "extend",
-                                                    std::slice::from_ref(&operand),
-                                                    &[],
-                                                )
-                                            })?
-                                        });
+                                    python::binop_value(op, &before, &operand).or_else(|| {
+                                        (op == "+").then(|| {
+                                            crate::semantics::containers::after_method(
+                                                &before,
+                                                "extend",
+                                                std::slice::from_ref(&operand),
+                                                &[],
+                                            )
+                                        })?
+                                    });
                                 let in_place =
                                     crate::semantics::shapes::in_place_value(op, &before, &operand);
                                 // Names that may hold the array itself are forgotten; the
@@ -615,11 +614,14 @@ impl<'a> Walker<'a> {
                 self.check(subject);
                 self.effects(subject);
                 let value = self.eval(subject);
-                match case_that_runs(&value, cases) {
-                    Some(case) if !contains_jump(&case.body) => {
-                        if let ([name], CasePattern::Any) = (case.names.as_slice(), &case.pattern) {
+                match self.case_that_runs(&value, cases) {
+                    Some((case, binds)) if !contains_jump(&case.body) => {
+                        // Every name the case binds, bound to what the pattern gave it.
+                        for name in &case.names {
+                            let bound = binds.iter().rev().find(|(n, _)| n == name);
+                            let val = bound.map_or(Val::Unknown, |(_, v)| v.clone());
                             self.bound_here.insert(name.clone());
-                            self.env.insert(name.clone(), value);
+                            self.env.insert(name.clone(), val);
                         }
                         self.block(&case.body);
                     }
@@ -1144,6 +1146,199 @@ impl<'a> Walker<'a> {
         Some((id.clone(), after))
     }
 
+    /// The case of a `match` on `subject` that certainly runs, with what its pattern binds: the
+    /// first whose pattern certainly matches, without a guard, every case before it certainly
+    /// not matching.
+    fn case_that_runs<'c>(
+        &self,
+        subject: &Val,
+        cases: &'c [MatchCase],
+    ) -> Option<(&'c MatchCase, Vec<(String, Val)>)> {
+        for case in cases {
+            let mut binds = Vec::new();
+            match self.pattern_matches(subject, &case.pattern, &mut binds) {
+                Some(true) if case.guard.is_none() => return Some((case, binds)),
+                Some(false) => {}
+                _ => return None,
+            }
+        }
+        None
+    }
+
+    /// Does a `case` pattern match the subject (Python's matching rules)? `None` when not known;
+    /// when it matches, what it binds is pushed on `binds`.
+    fn pattern_matches(
+        &self,
+        subject: &Val,
+        pattern: &CasePattern,
+        binds: &mut Vec<(String, Val)>,
+    ) -> Option<bool> {
+        match pattern {
+            CasePattern::Any => Some(true),
+            CasePattern::Capture { name, pattern } => {
+                let matched = self.pattern_matches(subject, pattern, binds);
+                if matched == Some(true) {
+                    binds.push((name.clone(), subject.clone()));
+                }
+                matched
+            }
+            CasePattern::Literal(literal) => literal_matches(subject, literal),
+            // Compared with `==`, as a literal of that value is when it is no singleton.
+            CasePattern::Value(e) => match self.eval(e) {
+                Val::Int(i) => literal_matches(subject, &Literal::Int(i)),
+                Val::Float(f) => literal_matches(subject, &Literal::Float(f)),
+                Val::Str(s) => literal_matches(subject, &Literal::Str(s)),
+                _ => None,
+            },
+            CasePattern::Or(alternatives) => {
+                for alternative in alternatives {
+                    if self.pattern_matches(subject, alternative, binds)? {
+                        return Some(true);
+                    }
+                }
+                Some(false)
+            }
+            CasePattern::Sequence { items, star } => {
+                self.sequence_matches(subject, items, star.as_ref(), binds)
+            }
+            CasePattern::Mapping { keys, values, rest } => {
+                let (dict_keys, dict_values) = match subject {
+                    Val::Dict { keys, values } => (keys, values),
+                    // Not a mapping.
+                    Val::Str(_) | Val::Int(_) | Val::Float(_) | Val::Bool(_) | Val::None => {
+                        return Some(false)
+                    }
+                    Val::Items { type_name, .. } | Val::Strs { type_name, .. }
+                        if matches!(type_name.as_str(), "list" | "tuple") =>
+                    {
+                        return Some(false)
+                    }
+                    _ => return None,
+                };
+                let mut found = Vec::new();
+                for key in keys {
+                    let key = match key {
+                        Literal::Int(i) => DictKey::Int(*i),
+                        Literal::Str(s) => DictKey::Str(s.clone()),
+                        _ => return None,
+                    };
+                    match dict_keys.iter().position(|k| *k == key) {
+                        Some(at) => found.push(at),
+                        None => return Some(false),
+                    }
+                }
+                let mut unknown = false;
+                for (at, pattern) in found.iter().zip(values) {
+                    match self.pattern_matches(&dict_values[*at], pattern, binds) {
+                        Some(false) => return Some(false),
+                        None => unknown = true,
+                        Some(true) => {}
+                    }
+                }
+                if unknown {
+                    return None;
+                }
+                if let Some(rest) = rest {
+                    let (mut keys, mut values) = (Vec::new(), Vec::new());
+                    for (at, (k, v)) in dict_keys.iter().zip(dict_values).enumerate() {
+                        if !found.contains(&at) {
+                            keys.push(k.clone());
+                            values.push(v.clone());
+                        }
+                    }
+                    binds.push((rest.clone(), Val::Dict { keys, values }));
+                }
+                Some(true)
+            }
+            CasePattern::Other => None,
+        }
+    }
+
+    /// Does a sequence pattern (`items`, with `*name` at `star`) match the subject: a list or tuple
+    /// of the right length whose elements match?
+    fn sequence_matches(
+        &self,
+        subject: &Val,
+        items: &[CasePattern],
+        star: Option<&(usize, Option<String>)>,
+        binds: &mut Vec<(String, Val)>,
+    ) -> Option<bool> {
+        let elements: Option<Vec<Val>> = match subject {
+            Val::Items { type_name, items } if matches!(type_name.as_str(), "list" | "tuple") => {
+                Some(items.clone())
+            }
+            Val::Strs { type_name, items } if matches!(type_name.as_str(), "list" | "tuple") => {
+                Some(items.iter().cloned().map(Val::Str).collect())
+            }
+            Val::Sized { type_name, .. } if matches!(type_name.as_str(), "list" | "tuple") => None,
+            // A str is never matched as a sequence; a dict, a number, None are no sequences.
+            Val::Str(_)
+            | Val::Dict { .. }
+            | Val::Int(_)
+            | Val::Float(_)
+            | Val::Bool(_)
+            | Val::None => return Some(false),
+            _ => return None,
+        };
+        let len = match (&elements, subject) {
+            (Some(elements), _) => elements.len(),
+            (None, Val::Sized { len, .. }) => usize::try_from(*len).ok()?,
+            _ => return None,
+        };
+        let fits = match star {
+            Some(_) => len >= items.len(),
+            None => len == items.len(),
+        };
+        if !fits {
+            return Some(false);
+        }
+        let split = star.map_or(items.len(), |(at, _)| *at);
+        let middle = len - items.len();
+        let Some(elements) = elements else {
+            // Only the length is known: a match when no item looks at its element.
+            fn irrefutable(p: &CasePattern, names: &mut Vec<String>) -> bool {
+                match p {
+                    CasePattern::Any => true,
+                    CasePattern::Capture { name, pattern } => {
+                        names.push(name.clone());
+                        irrefutable(pattern, names)
+                    }
+                    _ => false,
+                }
+            }
+            let mut names = Vec::new();
+            if !items.iter().all(|p| irrefutable(p, &mut names)) {
+                return None;
+            }
+            binds.extend(names.into_iter().map(|n| (n, Val::Unknown)));
+            if let Some((_, Some(name))) = star {
+                let rest = Val::Sized {
+                    type_name: "list".into(),
+                    len: middle as i64,
+                };
+                binds.push((name.clone(), rest));
+            }
+            return Some(true);
+        };
+        let mut unknown = false;
+        for (i, pattern) in items.iter().enumerate() {
+            let at = if i < split { i } else { i + middle };
+            match self.pattern_matches(&elements[at], pattern, binds) {
+                Some(false) => return Some(false),
+                None => unknown = true,
+                Some(true) => {}
+            }
+        }
+        if unknown {
+            return None;
+        }
+        if let Some((_, Some(name))) = star {
+            let rest = elements[split..split + middle].to_vec();
+            binds.push((name.clone(), sequence_of("list", rest)));
+        }
+        Some(true)
+    }
+
     /// How many elements a loop over `iter` visits, when known: the elements the walker knows,
     /// the numbers of `range(stop)` / `range(start, stop)` with known bounds.
     pub(super) fn loop_count(&self, iter: &Expr) -> Option<i64> {
@@ -1392,24 +1587,6 @@ impl<'a> Walker<'a> {
             }
         }
     }
-}
-
-/// The case of a `match` on `subject` that certainly runs: the first whose pattern certainly
-/// matches, without a guard, every case before it certainly not matching.
-fn case_that_runs<'c>(subject: &Val, cases: &'c [MatchCase]) -> Option<&'c MatchCase> {
-    for case in cases {
-        let matches = match &case.pattern {
-            CasePattern::Any => Some(true),
-            CasePattern::Literal(literal) => literal_matches(subject, literal),
-            CasePattern::Other => None,
-        };
-        match matches {
-            Some(true) if case.guard.is_none() => return Some(case),
-            Some(false) => {}
-            _ => return None,
-        }
-    }
-    None
 }
 
 /// Does a literal pattern match the subject: equal to it (`None`, `True` and `False`: the very
