@@ -389,8 +389,7 @@ impl<'a> Walker<'a> {
             return None;
         }
         let p = callee.params;
-        if p.names.len() != args.len() || p.positional != args.len() || !callee.runs_when_called()
-        {
+        if p.names.len() != args.len() || p.positional != args.len() || !callee.runs_when_called() {
             return None;
         }
         let result = match callee.result {
@@ -601,9 +600,9 @@ fn calls_anything(e: &Expr) -> bool {
 /// A list or dict: an object whose changes the walker follows.
 fn is_list_or_dict(v: &Val) -> bool {
     match v {
-        Val::Items { type_name, .. } | Val::Strs { type_name, .. } | Val::Sized { type_name, .. } => {
-            type_name == "list"
-        }
+        Val::Items { type_name, .. }
+        | Val::Strs { type_name, .. }
+        | Val::Sized { type_name, .. } => type_name == "list",
         Val::Dict { .. } => true,
         _ => false,
     }
