@@ -4295,3 +4295,32 @@ fn removed_pandas_module_names_on_older_or_patched_pandas_are_silent() {
         "",
     ));
 }
+
+/// A list or dict changed through one name while another name or a container may hold it: a
+/// later change through the other goes unseen, so the first name's value is not trusted past
+/// it (in this cell) nor past the cell. Every target runs fine.
+#[test]
+fn objects_changed_through_another_name_stay_unknown() {
+    for (history, target) in [
+        ("", "ys = []\nxs = ys\nys.append(0)\nxs.append(1)\nys[1]"),
+        ("", "ys = []\nd = {'k': ys}\nys.append(0)\nd['k'].append(1)\nys[1]"),
+        ("", "ys = [1]\nal = ys\nys[0] = 5\nal.append(1)\nys[1]"),
+        ("", "ys = [1]\nal = ys\nys += [2]\nal.append(1)\nys[2]"),
+        ("ys = []\nxs = ys\nys.append(0)", "xs.append(1)\nys[1]"),
+        (
+            "",
+            "zs = []\nal = zs\ndef f():\n    zs.append(0)\nf()\nal.append(1)\nzs[1]",
+        ),
+        (
+            "",
+            "def add(xs):\n    xs.append(1)\nys = []\nal = ys\nadd(ys)\nal.append(1)\nys[1]",
+        ),
+        (
+            "",
+            "def f(xs):\n    keep.append(xs)\n    xs.append(1)\nkeep = [[5]]\nys = []\nf(ys)\nkeep[1].append(2)\nys[1]",
+        ),
+    ] {
+        let d = run(&[history], target, "");
+        assert!(d.is_empty(), "{target}: {d:#?}");
+    }
+}

@@ -24,6 +24,17 @@ fn list_elements(v: &Val) -> Option<Elements> {
     }
 }
 
+/// A list or dict: an object whose changes in place the walker follows.
+pub fn is_list_or_dict(v: &Val) -> bool {
+    match v {
+        Val::Items { type_name, .. }
+        | Val::Strs { type_name, .. }
+        | Val::Sized { type_name, .. } => type_name == "list",
+        Val::Dict { .. } => true,
+        _ => false,
+    }
+}
+
 /// `list(x)` / `tuple(x)` of a value whose elements (or their number) the walker knows: a new
 /// container of them.
 pub fn sequence_from(type_name: &str, x: &Val) -> Option<Val> {

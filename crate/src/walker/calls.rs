@@ -26,6 +26,7 @@ use super::state::Walker;
 use super::RuleContext;
 use crate::ir_scan::{mutated_names, unpacks};
 use crate::semantics::abstract_value::Val;
+use crate::semantics::containers::is_list_or_dict;
 
 /// How many calls deep the walk follows.
 pub const MAX_DEPTH: usize = 3;
@@ -323,21 +324,23 @@ impl<'a> Walker<'a> {
                     {
                         continue;
                     }
-                    let value = inner.get(&name);
-                    if value != self.get(&name) {
+                    let (before, value) = (self.get(&name), inner.get(&name));
+                    if value != before {
+                        let value = self.passed_back(&inner, &name, &name, &before, value);
                         self.global_writes.push((name, value));
                     }
                 }
             }
             for name in globals {
-                let value = inner.get(&name);
+                let (before, value) = (self.get(&name), inner.get(&name));
+                let value = self.passed_back(&inner, &name, &name, &before, value);
                 self.global_writes.push((name, value));
             }
             // An argument that calls anything may change the object before the call runs.
             let mut values = args.iter().chain(keywords.iter().map(|k| &k.value));
             if callee.result.is_none() && !self.in_handled_try && !values.any(calls_anything) {
-                self.argument_writes
-                    .extend(self.changed_arguments(&inner, &facts, *range, &bound));
+                let writes = self.changed_arguments(&inner, &facts, *range, &bound);
+                self.argument_writes.extend(writes);
             }
         }
         let found = if self.in_handled_try {
@@ -418,6 +421,34 @@ impl<'a> Walker<'a> {
             cell: self.ctx.cell,
             ran: self.ctx.ran,
         };
+        // Evaluating one element after another must leave what the next one reads as it was:
+        // no call of the notebook's functions, no method called on (or call given) an object
+        // that may change.
+        if self.calls_notebook_function(result) {
+            return None;
+        }
+        let mut changed = BTreeSet::new();
+        crate::ir_scan::mutated_in(result, &mut changed);
+        let immutable = |v: Option<&Val>| {
+            matches!(
+                v,
+                Some(
+                    Val::Module(_)
+                        | Val::Lib(_)
+                        | Val::None
+                        | Val::Bool(_)
+                        | Val::Int(_)
+                        | Val::Float(_)
+                        | Val::Str(_)
+                )
+            )
+        };
+        if !changed
+            .iter()
+            .all(|n| immutable(env.get(n)) || (self.is_builtin(n) && !env.contains_key(n)))
+        {
+            return None;
+        }
         let mut inner = Walker::bare(&ctx, env, self.checks);
         inner.bound_here = self.bound_here.clone();
         inner.bound_here.extend(p.names.iter().cloned());
@@ -435,7 +466,7 @@ impl<'a> Walker<'a> {
     /// function left in them: a parameter it never rebinds holds the caller's object, so what
     /// the walk knows of the parameter at the end is what the caller's name holds.
     fn changed_arguments(
-        &self,
+        &mut self,
         inner: &Walker<'_>,
         facts: &CellFacts,
         call: TextRange,
@@ -446,12 +477,33 @@ impl<'a> Walker<'a> {
             let Expr::Name { id, .. } = arg else { continue };
             let rebound = facts.definitions.iter().any(|d| d.name == **param)
                 || facts.deletions.iter().any(|d| d.name == **param);
-            if rebound || !is_list_or_dict(&self.get(id)) {
+            let before = self.get(id);
+            if rebound || !is_list_or_dict(&before) {
                 continue;
             }
-            out.push((call, id.clone(), inner.get(param)));
+            let value = self.passed_back(inner, param, id, &before, inner.get(param));
+            out.push((call, id.clone(), value));
         }
         out
+    }
+
+    /// What the caller's `name` holds after the function walked by `inner` changed its object
+    /// `before`, which the function knew as `inner_name`: what the function left there, noted
+    /// as a change (`note_change`) of an object the caller's other holders may share; unknown
+    /// when a name that outlives the call, and that the caller does not see holding it, may.
+    fn passed_back(
+        &mut self,
+        inner: &Walker<'_>,
+        inner_name: &str,
+        name: &str,
+        before: &Val,
+        value: Val,
+    ) -> Val {
+        let mut gone = self.holders(name, before);
+        gone.extend(inner.locals.iter().cloned());
+        gone.insert(name.to_string());
+        self.note_change(name, before);
+        inner.kept_value(inner_name, value, &gone)
     }
 
     /// Walks a function's statements up to the first that may leave it; what a `return` there
@@ -595,17 +647,6 @@ fn calls_anything(e: &Expr) -> bool {
     let mut found = matches!(e, Expr::Call { .. });
     e.for_each_child(|c| found |= calls_anything(c));
     found
-}
-
-/// A list or dict: an object whose changes the walker follows.
-fn is_list_or_dict(v: &Val) -> bool {
-    match v {
-        Val::Items { type_name, .. }
-        | Val::Strs { type_name, .. }
-        | Val::Sized { type_name, .. } => type_name == "list",
-        Val::Dict { .. } => true,
-        _ => false,
-    }
 }
 
 /// A literal no code can change: a number, a string, None, or a tuple of them.

@@ -73,6 +73,11 @@ pub struct Walker<'a> {
     /// them by name (`add(ys)` of `def add(xs): xs.append(1)`), by the call's range: bound once
     /// the statement's effects are done, when the call is the statement's whole value.
     pub(crate) argument_writes: Vec<(TextRange, String, Val)>,
+    /// Names forgotten because they may hold an object changed through another name, whose
+    /// value was kept (`note_change`).
+    pub(super) aliases_forgotten: BTreeSet<String>,
+    /// Names whose value was kept after a change of their object that other names may hold.
+    pub(super) kept_shared: BTreeSet<String>,
     /// Inside a loop body that may not run: calls are not followed.
     pub(super) speculating: bool,
     /// Inside the body of a `try` with handlers: what a followed call finds is dropped (an
@@ -248,6 +253,8 @@ impl<'a> Walker<'a> {
             returns: BTreeMap::new(),
             global_writes: Vec::new(),
             argument_writes: Vec::new(),
+            aliases_forgotten: BTreeSet::new(),
+            kept_shared: BTreeSet::new(),
             speculating: false,
             in_handled_try: false,
             passes: 1,
@@ -274,6 +281,10 @@ impl<'a> Walker<'a> {
     pub fn run_keeping_globals(mut self) -> (Vec<Diagnostic>, super::CellGlobals) {
         let body = self.ctx.body;
         self.block(body);
+        // A later cell may change an object through a name this one forgot.
+        for name in std::mem::take(&mut self.kept_shared) {
+            self.env.insert(name, Val::Unknown);
+        }
         let globals = super::CellGlobals {
             env: self.env,
             forgotten: self.forgotten,
@@ -771,6 +782,66 @@ impl Walker<'_> {
         objects(old, deep, &mut gone);
         if !gone.is_empty() {
             self.forget_everywhere(Forget::Objects(gone));
+        }
+    }
+
+    /// A change through `name` of the list or dict `before` it held. Other names (of this cell or
+    /// of earlier ones) and containers holding an equal value may hold the same object
+    /// (`al = xs`, `d = {'k': xs}`): they are forgotten (`forget_object`), and a later change
+    /// through one of them would go unseen. So they are noted, and what `name` holds after the
+    /// change is kept only until a statement changes one of them (`forget_kept_shared`), and
+    /// not past the walk (`kept_value`).
+    pub(super) fn note_change(&mut self, name: &str, before: &Val) {
+        let holders = self.holders(name, before);
+        if !holders.is_empty() {
+            self.aliases_forgotten.extend(holders);
+            self.kept_shared.insert(name.to_string());
+        }
+    }
+
+    /// The names other than `name` (of this cell or of earlier ones) that hold a list or dict
+    /// equal to `value`, or a container holding one: they may hold its object.
+    pub(super) fn holders(&self, name: &str, value: &Val) -> BTreeSet<String> {
+        if !crate::semantics::containers::is_list_or_dict(value) {
+            return BTreeSet::new();
+        }
+        fn holds(v: &Val, value: &Val) -> bool {
+            match v {
+                Val::Items { items, .. } | Val::Dict { values: items, .. } => {
+                    items.iter().any(|e| e == value || holds(e, value))
+                }
+                _ => false,
+            }
+        }
+        let earlier = (self.ctx.history.values.iter()).filter(|(n, _)| !self.env.contains_key(*n));
+        (self.env.iter().chain(earlier))
+            .filter(|(n, v)| (n.as_str() != name && *v == value) || holds(v, value))
+            .map(|(n, _)| n.clone())
+            .collect()
+    }
+
+    /// After a statement that may have changed the objects of the names `changed`: when one
+    /// is a name `note_change` forgot, what the names changed alongside hold is unknown too.
+    pub(super) fn forget_kept_shared(&mut self, changed: &BTreeSet<String>) {
+        if !changed.iter().any(|n| self.aliases_forgotten.contains(n)) {
+            return;
+        }
+        for name in std::mem::take(&mut self.kept_shared) {
+            self.forget_name(&name);
+        }
+        self.aliases_forgotten.clear();
+    }
+
+    /// What `name` holding `value` passes on to the caller of the function walked: unknown when
+    /// kept although a name may hold its object that neither dies with the call nor is seen
+    /// sharing it by the caller (none of `gone`; `note_change`).
+    pub(crate) fn kept_value(&self, name: &str, value: Val, gone: &BTreeSet<String>) -> Val {
+        let shared = self.kept_shared.contains(name)
+            && self.aliases_forgotten.iter().any(|n| !gone.contains(n));
+        if shared {
+            Val::Unknown
+        } else {
+            value
         }
     }
 

@@ -114,6 +114,10 @@ impl<'a> Walker<'a> {
                 self.env.insert(name, value);
             }
         }
+        if !self.kept_shared.is_empty() {
+            let changed = self.changed_by(stmt);
+            self.forget_kept_shared(&changed);
+        }
         if !self.drops.is_empty() || self.csv_views {
             let changed = self.changed_by(stmt);
             self.drops.retain(|name, _| !changed.contains(name));
@@ -213,6 +217,7 @@ impl<'a> Walker<'a> {
             Stmt::Expr { value, .. } => {
                 self.check(value);
                 let changed = self.changed_in_place(value);
+                self.note_changed_in_place(changed.as_ref());
                 self.effects(value);
                 if let Some((name, after)) = changed {
                     self.env.insert(name, after);
@@ -246,6 +251,7 @@ impl<'a> Walker<'a> {
                                     before
                                 };
                                 // `xs += iterable` extends the list with its elements.
+                                self.note_change(id, &before);
                                 let after =
                                     python::binop_value(op, &before, &operand).or_else(|| {
                                         (op == "+").then(|| {
@@ -290,6 +296,7 @@ impl<'a> Walker<'a> {
                 };
                 // `last = xs.pop()`: the list changes before the name is bound.
                 let changed = self.changed_in_place(value);
+                self.note_changed_in_place(changed.as_ref());
                 self.effects(value);
                 if let Some((name, after)) = changed {
                     self.env.insert(name, after);
@@ -1142,6 +1149,7 @@ impl<'a> Walker<'a> {
             Some(v) => crate::semantics::containers::after_item_set(&before, &key, v),
             None => crate::semantics::containers::after_item_delete(&before, &key),
         }?;
+        self.note_change(id, &before);
         self.forget_object(&before, false);
         Some((id.clone(), after))
     }
@@ -1357,10 +1365,18 @@ impl<'a> Walker<'a> {
 
     /// Does `e` mention a function of the notebook that mentions globals (one it may call, which
     /// may change them)?
-    fn calls_notebook_function(&self, e: &Expr) -> bool {
+    pub(super) fn calls_notebook_function(&self, e: &Expr) -> bool {
         let mut found = false;
         e.for_each_name(&mut |name| found |= !self.function_mentions(name).is_empty());
         found
+    }
+
+    /// `note_change` for what `changed_in_place` found.
+    fn note_changed_in_place(&mut self, changed: Option<&(String, Val)>) {
+        if let Some((name, _)) = changed {
+            let before = self.get(name);
+            self.note_change(name, &before);
+        }
     }
 
     /// `xs.append(x)`, `d.update(...)`, ... as a statement on a list or dict the walker follows:
@@ -1565,6 +1581,10 @@ impl<'a> Walker<'a> {
                 if let Some((name, kept)) = self.after_item_assignment(expr) {
                     if matches!(kept, Val::Array(_)) {
                         self.forget_data();
+                    } else {
+                        let before = self.get(&name);
+                        self.note_change(&name, &before);
+                        self.forget_object(&before, false);
                     }
                     // The kernel's summary of its values no longer holds.
                     self.bound_here.insert(name.clone());
