@@ -9,6 +9,10 @@
 //! Only what certainly runs is walked: the statements before the first one that may leave the
 //! function (`return`, `raise`, `assert`, or a block holding one), each as the walker treats the
 //! target cell's. Findings inside are reported at the call, naming the function and the line.
+//! A walk that reached the end of the function gives the caller what the function left in the
+//! globals it changes and in the lists and dicts passed by name to parameters it never rebinds
+//! (`def add(xs): xs.append(1)`; `add(ys)`). `map`, `filter` and `sorted` ask `call_value` what
+//! a lambda or a one-`return` function gives for each element.
 //! Calls nest up to `MAX_DEPTH` deep, a function already being walked is not followed again, and
 //! all the walks of one cell share a budget of `BUDGET` statements.
 

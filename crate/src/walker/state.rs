@@ -11,8 +11,10 @@
 //! gives what the others give, `join`), loops, `try` bodies that may stop early, walruses that
 //! may not run; objects passed to functions that may mutate them; in-place methods it does not
 //! model. Names and container elements with equal values may hold one object: a change of it
-//! forgets them all. Calls of the notebook's own functions (`def`s and lambdas bound to a name)
-//! are followed into their bodies (`calls`).
+//! forgets them all, and what the changed name holds is kept only until one of them changes
+//! (`note_change`). Calls of the notebook's own functions (`def`s and lambdas bound to a name)
+//! are followed into their bodies (`calls`), and what they leave in the lists and dicts passed
+//! to them is what the arguments' names hold after.
 
 use std::collections::{BTreeMap, BTreeSet};
 
