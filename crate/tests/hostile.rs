@@ -163,7 +163,10 @@ fn deep_nesting_of_every_kind() {
             "{'k': ".repeat(n),
             "}".repeat(n)
         ),
-        format!("match x:\n    case x{}:\n        nested = 1\n", ".a".repeat(n)),
+        format!(
+            "match x:\n    case x{}:\n        nested = 1\n",
+            ".a".repeat(n)
+        ),
         format!(
             "match x:\n    case {}1{}:\n        nested = 1\n",
             "(1 | ".repeat(n),
