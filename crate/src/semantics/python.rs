@@ -1077,7 +1077,7 @@ pub fn range_of(w: &dyn Eval, e: &Expr) -> Option<RangeOf> {
 
 /// `map(f, xs)` / `filter(f, xs)` of the builtins over one iterable the walker knows: the list
 /// iterating it gives (`list(map(lambda x: x * 2, [1, 2]))` is `[2, 4]`).
-fn lazy_list(w: &dyn Eval, e: &Expr) -> Option<Val> {
+pub fn lazy_list(w: &dyn Eval, e: &Expr) -> Option<Val> {
     let Expr::Call {
         func,
         args,
