@@ -1000,26 +1000,13 @@ impl<'a> Walker<'a> {
                                 .collect(),
                         );
                     }
-                    // `map(lambda x: ..., xs)`: what the lambda gives for each element.
-                    ("map", [Expr::Lambda { params, body, .. }, x]) if self.is_builtin(id) => {
-                        let [param] = params.names.as_slice() else {
-                            return None;
-                        };
-                        if params.positional != 1 {
-                            return None;
-                        }
+                    // `map(f, xs)`: what `f` gives for each element (`call_value`).
+                    ("map", [f, x]) if self.is_builtin(id) => {
                         let elements = self.loop_elements(x)?;
                         return Some(
                             elements
                                 .into_iter()
-                                .map(|e| {
-                                    let mut env = self.env.clone();
-                                    env.insert(param.clone(), e);
-                                    let mut inner = Walker::bare(self.ctx, env, self.checks);
-                                    inner.bound_here = self.bound_here.clone();
-                                    inner.rebound_all = self.rebound_all;
-                                    inner.eval(body)
-                                })
+                                .map(|e| self.call_value(f, &[e]).unwrap_or(Val::Unknown))
                                 .collect(),
                         );
                     }
