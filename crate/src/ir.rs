@@ -373,7 +373,11 @@ pub enum CasePattern {
     },
     /// `p | q`: the first alternative that matches.
     Or(Vec<CasePattern>),
-    /// Anything else (class patterns, keys that are not literals, patterns nested too deep).
+    /// A class pattern without keyword patterns (`case int():`, `case str(s):`): an instance of
+    /// the class, its positional patterns matched as the class says.
+    Class { class: Expr, args: Vec<CasePattern> },
+    /// Anything else (keyword patterns of classes, keys that are not literals, patterns nested
+    /// too deep).
     Other,
 }
 

@@ -4264,13 +4264,15 @@ fn map_filter_and_sorted_of_what_is_not_known_stay_unknown() {
     }
 }
 
-/// `match` cases that may or may not run: an unknown subject, class patterns, guards, values
-/// of classes that are not plain or whose attribute the notebook stores to.
+/// `match` cases that may or may not run: an unknown subject, patterns of the notebook's classes
+/// or with keywords, guards, values of classes that are not plain or whose attribute the
+/// notebook stores to.
 #[test]
 fn match_cases_not_certain_to_run_leave_names_unknown() {
     for target in [
         "match data:\n    case [x]:\n        r = []\n    case _:\n        r = [1]\nr[0]",
-        "match 3:\n    case int():\n        r = []\n    case _:\n        r = [1]\nr[0]",
+        "class P:\n    pass\nmatch 3:\n    case P():\n        r = []\n    case _:\n        r = [1]\nr[0]",
+        "match 3:\n    case int(real=4):\n        r = []\n    case _:\n        r = [1]\nr[0]",
         "match [1]:\n    case [x] if flag:\n        r = []\n    case _:\n        r = [1]\nr[0]",
         "from enum import Enum\nclass C(Enum):\n    A = 'a'\nmatch 'a':\n    case C.A:\n        r = []\n    case _:\n        r = [1]\nr[0]",
         "class K:\n    A = 'a'\nK.A = 'b'\nmatch 'b':\n    case K.A:\n        r = [1]\n    case _:\n        r = []\nr[0]",

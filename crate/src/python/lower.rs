@@ -670,6 +670,10 @@ impl Lowering {
             ast::Pattern::MatchOr(p) => {
                 CasePattern::Or(p.patterns.iter().map(|a| inner(self, a)).collect())
             }
+            ast::Pattern::MatchClass(p) if p.kwd_patterns.is_empty() => CasePattern::Class {
+                class: self.expr((*p.cls).clone()),
+                args: p.patterns.iter().map(|a| inner(self, a)).collect(),
+            },
             ast::Pattern::MatchClass(_) | ast::Pattern::MatchStar(_) => CasePattern::Other,
         }
     }

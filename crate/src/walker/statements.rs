@@ -1245,6 +1245,22 @@ impl<'a> Walker<'a> {
                 }
                 Some(true)
             }
+            // The builtins that match their one positional pattern against the subject itself.
+            CasePattern::Class { class, args } => {
+                let Expr::Name { id, .. } = class else {
+                    return None;
+                };
+                if !SELF_MATCHING.contains(&id.as_str()) || !self.certainly_builtin(id) {
+                    return None;
+                }
+                match (python::is_instance(subject, id)?, args.as_slice()) {
+                    (false, _) => Some(false),
+                    (true, []) => Some(true),
+                    (true, [pattern]) => self.pattern_matches(subject, pattern, binds),
+                    // More positional patterns than the class accepts: TypeError.
+                    (true, _) => None,
+                }
+            }
             CasePattern::Other => None,
         }
     }
@@ -1595,6 +1611,22 @@ impl<'a> Walker<'a> {
         }
     }
 }
+
+/// The builtin classes whose class pattern matches its positional pattern against the subject
+/// itself (`case int(n):`), as the language reference lists them.
+const SELF_MATCHING: &[&str] = &[
+    "bool",
+    "bytearray",
+    "bytes",
+    "dict",
+    "float",
+    "frozenset",
+    "int",
+    "list",
+    "set",
+    "str",
+    "tuple",
+];
 
 /// Does a literal pattern match the subject: equal to it (`None`, `True` and `False`: the very
 /// object)? `None` when not known.
