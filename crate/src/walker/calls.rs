@@ -414,6 +414,21 @@ impl<'a> Walker<'a> {
         for (name, value) in p.names.iter().zip(args) {
             env.insert(name.clone(), value.clone());
         }
+        // Evaluating one element after another must leave what the next one reads as it was:
+        // no call of the notebook's functions, no method called on (or call given) an object
+        // that may change.
+        if self.calls_notebook_function(result) {
+            return None;
+        }
+        let mut changed = BTreeSet::new();
+        crate::ir_scan::mutated_in(result, &mut changed);
+        let unchanged = |n: &String| match env.get(n) {
+            Some(v) => super::state::immutable(v),
+            None => self.is_builtin(n),
+        };
+        if !changed.iter().all(unchanged) {
+            return None;
+        }
         let facts = CellFacts::default();
         let ctx = RuleContext {
             source: callee.source,
@@ -425,34 +440,6 @@ impl<'a> Walker<'a> {
             cell: self.ctx.cell,
             ran: self.ctx.ran,
         };
-        // Evaluating one element after another must leave what the next one reads as it was:
-        // no call of the notebook's functions, no method called on (or call given) an object
-        // that may change.
-        if self.calls_notebook_function(result) {
-            return None;
-        }
-        let mut changed = BTreeSet::new();
-        crate::ir_scan::mutated_in(result, &mut changed);
-        let immutable = |v: Option<&Val>| {
-            matches!(
-                v,
-                Some(
-                    Val::Module(_)
-                        | Val::Lib(_)
-                        | Val::None
-                        | Val::Bool(_)
-                        | Val::Int(_)
-                        | Val::Float(_)
-                        | Val::Str(_)
-                )
-            )
-        };
-        if !changed
-            .iter()
-            .all(|n| immutable(env.get(n)) || (self.is_builtin(n) && !env.contains_key(n)))
-        {
-            return None;
-        }
         let mut inner = Walker::bare(&ctx, env, self.checks);
         inner.bound_here = self.bound_here.clone();
         inner.bound_here.extend(p.names.iter().cloned());

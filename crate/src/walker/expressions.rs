@@ -931,16 +931,7 @@ impl<'a> Walker<'a> {
             }
         }
         for n in changed {
-            let immutable = matches!(
-                self.get(&n),
-                Val::Module(_)
-                    | Val::Lib(_)
-                    | Val::None
-                    | Val::Bool(_)
-                    | Val::Int(_)
-                    | Val::Float(_)
-                    | Val::Str(_)
-            );
+            let immutable = super::state::immutable(&self.get(&n));
             if self.env.contains_key(&n) && !params.names.contains(&n) && !immutable {
                 self.forget_name(&n);
             }

@@ -645,7 +645,7 @@ fn load_history_values(ctx: &RuleContext, env: &mut BTreeMap<String, Val>) {
 }
 
 /// A value no call can change in place: only rebinding the name changes what it holds.
-fn immutable(val: &Val) -> bool {
+pub(super) fn immutable(val: &Val) -> bool {
     matches!(
         val,
         Val::None
