@@ -346,12 +346,38 @@ pub struct MatchCase {
 /// What a `case` pattern matches, as far as the analysis needs.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub enum CasePattern {
-    /// A capture pattern or the wildcard (`case x:`, `case _:`): any subject.
+    /// The wildcard (`case _:`, `[_, x]`): any subject.
     Any,
+    /// A capture (`case x:`) or `P as x`: a subject `pattern` matches, bound to `name`.
+    Capture {
+        name: String,
+        pattern: Box<CasePattern>,
+    },
     /// A literal (`case 3:`, `case 'a':`, `case None:`): a subject equal to it (identical, for
     /// `None`, `True` and `False`).
     Literal(Literal),
-    /// Anything else (sequence, mapping, class, value and or-patterns).
+    /// A value pattern (`case Color.RED:`): a subject equal to what the dotted name holds.
+    Value(Expr),
+    /// `[p, q]`, `(p, *rest)`: a sequence (a list or tuple, never a str) of as many elements
+    /// as `items` (at least as many with a star), each matching its pattern; `star` is the
+    /// position of `*name` among the items and its name (`None` for `*_`).
+    Sequence {
+        items: Vec<CasePattern>,
+        star: Option<(usize, Option<String>)>,
+    },
+    /// `{'k': p, **rest}`: a mapping holding the literal keys, their values matching.
+    Mapping {
+        keys: Vec<Literal>,
+        values: Vec<CasePattern>,
+        rest: Option<String>,
+    },
+    /// `p | q`: the first alternative that matches.
+    Or(Vec<CasePattern>),
+    /// A class pattern without keyword patterns (`case int():`, `case str(s):`): an instance of
+    /// the class, its positional patterns matched as the class says.
+    Class { class: Expr, args: Vec<CasePattern> },
+    /// Anything else (keyword patterns of classes, keys that are not literals, patterns nested
+    /// too deep).
     Other,
 }
 

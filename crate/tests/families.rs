@@ -264,3 +264,11 @@ fn notebook_classes_constructors_methods_and_attributes() {
 fn values_built_by_statements_operators_and_literals() {
     family("built_values.json");
 }
+
+/// The walker's former gaps, each followed generally: lists and dicts changed by the notebook's
+/// functions through their parameters, `map` / `filter` / `sorted` results, `match` sequence,
+/// mapping, value and or-patterns, names the pandas module removed.
+#[test]
+fn values_through_functions_iterators_match_patterns_and_pandas_removals() {
+    family("walker_gaps.json");
+}

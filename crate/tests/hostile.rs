@@ -158,6 +158,20 @@ fn deep_nesting_of_every_kind() {
             "[".repeat(n),
             "]".repeat(n)
         ),
+        format!(
+            "match x:\n    case {}y{}:\n        nested = 1\n",
+            "{'k': ".repeat(n),
+            "}".repeat(n)
+        ),
+        format!(
+            "match x:\n    case x{}:\n        nested = 1\n",
+            ".a".repeat(n)
+        ),
+        format!(
+            "match x:\n    case {}1{}:\n        nested = 1\n",
+            "(1 | ".repeat(n),
+            ")".repeat(n)
+        ),
     ];
     for shape in &shapes {
         let target = format!("x = 1\ndef f(v):\n    return v\n{FRAME}{shape}{MISSING}");

@@ -194,7 +194,7 @@ impl Lowering {
                     .into_iter()
                     .map(|case| {
                         let names = pattern_names(&case.pattern);
-                        let pattern = case_pattern(&case.pattern);
+                        let pattern = self.case_pattern(&case.pattern, 0);
                         self.dismantle(Node::Pattern(case.pattern));
                         MatchCase {
                             names,
@@ -612,6 +612,72 @@ impl Lowering {
 
     /// Takes a part of the AST apart with a stack of its own, collecting the names it mentions
     /// (as `Stmt::for_each_name` does): dropping it whole would recurse as deep as it nests.
+    /// What a `case` pattern matches (`ir::CasePattern`), `depth` patterns deep (past
+    /// `MAX_PATTERN_DEPTH`, `Other`: patterns nest without limit).
+    fn case_pattern(&mut self, pattern: &ast::Pattern, depth: usize) -> CasePattern {
+        if depth > MAX_PATTERN_DEPTH {
+            return CasePattern::Other;
+        }
+        let inner = |lowering: &mut Self, p: &ast::Pattern| lowering.case_pattern(p, depth + 1);
+        match pattern {
+            ast::Pattern::MatchAs(p) => {
+                let matched = match &p.pattern {
+                    None => CasePattern::Any,
+                    Some(p) => inner(self, p),
+                };
+                match &p.name {
+                    None => matched,
+                    Some(name) => CasePattern::Capture {
+                        name: name.as_str().to_owned(),
+                        pattern: Box::new(matched),
+                    },
+                }
+            }
+            ast::Pattern::MatchSingleton(p) => {
+                literal(p.value.clone()).map_or(CasePattern::Other, CasePattern::Literal)
+            }
+            ast::Pattern::MatchValue(p) => match pattern_literal(&p.value) {
+                Some(l) => CasePattern::Literal(l),
+                None if matches!(&*p.value, ast::Expr::Attribute(_)) => {
+                    CasePattern::Value(self.expr((*p.value).clone()))
+                }
+                None => CasePattern::Other,
+            },
+            ast::Pattern::MatchSequence(p) => {
+                let mut items = Vec::new();
+                let mut star = None;
+                for (i, item) in p.patterns.iter().enumerate() {
+                    match item {
+                        ast::Pattern::MatchStar(s) => {
+                            star = Some((i, s.name.as_ref().map(|n| n.as_str().to_owned())))
+                        }
+                        _ => items.push(inner(self, item)),
+                    }
+                }
+                CasePattern::Sequence { items, star }
+            }
+            ast::Pattern::MatchMapping(p) => {
+                let keys: Option<Vec<Literal>> = p.keys.iter().map(pattern_literal).collect();
+                let Some(keys) = keys else {
+                    return CasePattern::Other;
+                };
+                CasePattern::Mapping {
+                    keys,
+                    values: p.patterns.iter().map(|v| inner(self, v)).collect(),
+                    rest: p.rest.as_ref().map(|n| n.as_str().to_owned()),
+                }
+            }
+            ast::Pattern::MatchOr(p) => {
+                CasePattern::Or(p.patterns.iter().map(|a| inner(self, a)).collect())
+            }
+            ast::Pattern::MatchClass(p) if p.kwd_patterns.is_empty() => CasePattern::Class {
+                class: self.expr((*p.cls).clone()),
+                args: p.patterns.iter().map(|a| inner(self, a)).collect(),
+            },
+            ast::Pattern::MatchClass(_) | ast::Pattern::MatchStar(_) => CasePattern::Other,
+        }
+    }
+
     fn dismantle(&mut self, root: Node) {
         let mut stack = vec![root];
         while let Some(node) = stack.pop() {
@@ -954,25 +1020,18 @@ fn literal(constant: Constant) -> Option<Literal> {
     })
 }
 
-/// What a `case` pattern matches (`ir::CasePattern`).
-fn case_pattern(pattern: &ast::Pattern) -> CasePattern {
-    match pattern {
-        ast::Pattern::MatchAs(p) if p.pattern.is_none() => CasePattern::Any,
-        ast::Pattern::MatchSingleton(p) => {
-            literal(p.value.clone()).map_or(CasePattern::Other, CasePattern::Literal)
-        }
-        ast::Pattern::MatchValue(p) => {
-            let value = match &*p.value {
-                ast::Expr::Constant(c) => literal(c.value.clone()),
-                ast::Expr::UnaryOp(u) if u.op == ast::UnaryOp::USub => match &*u.operand {
-                    ast::Expr::Constant(c) => literal(c.value.clone()).and_then(|l| negate(&l)),
-                    _ => None,
-                },
-                _ => None,
-            };
-            value.map_or(CasePattern::Other, CasePattern::Literal)
-        }
-        _ => CasePattern::Other,
+/// How deep `case` patterns are followed.
+const MAX_PATTERN_DEPTH: usize = 16;
+
+/// The literal a pattern's constant is (`3`, `-1`, `'a'`).
+fn pattern_literal(value: &ast::Expr) -> Option<Literal> {
+    match value {
+        ast::Expr::Constant(c) => literal(c.value.clone()),
+        ast::Expr::UnaryOp(u) if u.op == ast::UnaryOp::USub => match &*u.operand {
+            ast::Expr::Constant(c) => literal(c.value.clone()).and_then(|l| negate(&l)),
+            _ => None,
+        },
+        _ => None,
     }
 }
 

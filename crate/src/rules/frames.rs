@@ -26,10 +26,11 @@
 
 use crate::codes::Rule;
 use crate::diagnostic::Diagnostic;
-use crate::ir::{Expr, Keyword, SeqKind};
+use crate::ir::{Expr, Keyword, SeqKind, TextRange};
 use crate::semantics::pandas::{
     literal_dtype, literal_len, FRAME_ONLY_ATTRIBUTES, FRAME_ONLY_KEYWORDS, REMOVED_BY_PANDAS_2,
 };
+use crate::semantics::pandas_tables::REMOVED_MODULE_ATTRIBUTES;
 use crate::summary::Category;
 
 use crate::semantics::abstract_value::{text_keys, Frame, GroupSelection, Val};
@@ -399,10 +400,11 @@ fn column_selection_hint(w: &Walker, value: &Expr) -> String {
     }
 }
 
-/// Does the kernel run pandas 2 or later? It does when it reports the pandas module's version,
-/// or a column or Series of the `str` dtype, which pandas 1 never had (its text is `object`, its
-/// `StringDtype` prints `string`): what the message says.
-fn kernel_pandas_2(w: &Walker) -> Option<&'static str> {
+/// The kernel's pandas, as far as its summaries tell: the major release it is at least, and what
+/// says so (the message says it). The pandas module's version gives its major; a column or
+/// Series of the `str` dtype, which pandas 1 never had (its text is `object`, its `StringDtype`
+/// prints `string`), gives 2.
+fn kernel_pandas_major(w: &Walker) -> Option<(u32, &'static str)> {
     let summaries = w.ctx.summaries?;
     let major = |o: &crate::summary::ObjectSummary| {
         (o.kind == "module" && o.str_fact(Category::R, "module") == Some("pandas"))
@@ -412,12 +414,8 @@ fn kernel_pandas_2(w: &Walker) -> Option<&'static str> {
             .parse::<u32>()
             .ok()
     };
-    if summaries
-        .objects
-        .values()
-        .any(|o| major(o).is_some_and(|m| m >= 2))
-    {
-        return Some("its pandas module's version says so");
+    if let Some(m) = summaries.objects.values().filter_map(major).min() {
+        return Some((m, "its pandas module's version says so"));
     }
     let str_dtype = summaries.objects.values().any(|o| {
         o.str_fact(Category::R, "dtype") == Some("str")
@@ -426,7 +424,59 @@ fn kernel_pandas_2(w: &Walker) -> Option<&'static str> {
                 .and_then(|d| d.as_object())
                 .is_some_and(|d| d.values().any(|t| t.as_str() == Some("str")))
     });
-    str_dtype.then_some("it holds columns of the str dtype")
+    str_dtype.then_some((2, "it holds columns of the str dtype"))
+}
+
+/// Does the kernel run pandas 2 or later? What says so.
+fn kernel_pandas_2(w: &Walker) -> Option<&'static str> {
+    kernel_pandas_major(w)
+        .filter(|(major, _)| *major >= 2)
+        .map(|(_, evidence)| evidence)
+}
+
+/// `pd.rolling_mean`, `pd.np`, `pd.Panel`, ...: names the `pandas` module no longer has. With the
+/// kernel's pandas at or past the first release without it, AttributeError; with its version not
+/// known, likely (an old pandas may still have it); with an older pandas, nothing.
+fn removed_module_attribute(
+    w: &Walker,
+    value: &Expr,
+    attr: &str,
+    range: TextRange,
+) -> Option<Diagnostic> {
+    let (Val::Module(Some(module)) | Val::Lib(module)) = w.eval(value) else {
+        return None;
+    };
+    if module != "pandas" || w.attribute_rewired(attr) {
+        return None;
+    }
+    let (_, first_without, instead) = REMOVED_MODULE_ATTRIBUTES
+        .iter()
+        .find(|(name, ..)| *name == attr)?;
+    let release = if *first_without == 1 {
+        "before pandas 1.0"
+    } else {
+        "by pandas 2.0"
+    };
+    let message = |evidence: &str| {
+        format!("module 'pandas' has no attribute '{attr}': it was removed {release}{evidence}; use {instead}: AttributeError")
+    };
+    match kernel_pandas_major(w) {
+        Some((major, evidence)) if major >= *first_without => Some(Diagnostic::error(
+            Rule::MissingAttribute,
+            message(&format!(
+                ", and the kernel runs pandas {major} or later ({evidence})"
+            )),
+            range,
+        )),
+        Some(_) => None,
+        None => {
+            let mut d = Diagnostic::error(Rule::MissingAttribute, message(""), range);
+            d.make_likely(&format!(
+                "the kernel's pandas version is not known; pandas {first_without}.0 and later lack it"
+            ));
+            Some(d)
+        }
+    }
 }
 
 /// `df.append(...)`, `s.iteritems()`, ... of a frame or Series when the kernel runs pandas 2 or
@@ -584,6 +634,10 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
             }
             if let Some(message) = removed_attribute(w, value, attr) {
                 out.push(Diagnostic::error(Rule::MissingAttribute, message, *range));
+                return;
+            }
+            if let Some(d) = removed_module_attribute(w, value, attr, *range) {
+                out.push(d);
                 return;
             }
             let Some(dtype) = series_dtype(w, value) else {

@@ -791,6 +791,11 @@ fn unpack(w: &Walker, target: &Target, value: &Expr, out: &mut Vec<Diagnostic>) 
         return;
     };
     let val = w.eval(value);
+    // `a, b = map(f, xs)`: the values iterating it gives, when known.
+    let lazy = lazy_iterator(&val);
+    let val = lazy
+        .and_then(|_| crate::semantics::python::lazy_list(w, value))
+        .unwrap_or(val);
     let Some(t) = builtin_of(&val) else {
         return;
     };
@@ -814,9 +819,10 @@ fn unpack(w: &Walker, target: &Target, value: &Expr, out: &mut Vec<Diagnostic>) 
         return;
     };
     if let Some(message) = count_error(elts, n) {
-        let what = match t {
-            Builtin::Str => format!("a string of length {n}"),
-            _ => format!("{} of length {n}", t.described()),
+        let what = match (lazy, t) {
+            (Some(lazy), _) => format!("a {lazy} object giving {n} values"),
+            (None, Builtin::Str) => format!("a string of length {n}"),
+            (None, _) => format!("{} of length {n}", t.described()),
         };
         out.push(Diagnostic::error(
             Rule::UnpackCount,

@@ -24,6 +24,17 @@ fn list_elements(v: &Val) -> Option<Elements> {
     }
 }
 
+/// A list or dict: an object whose changes in place the walker follows.
+pub fn is_list_or_dict(v: &Val) -> bool {
+    match v {
+        Val::Items { type_name, .. }
+        | Val::Strs { type_name, .. }
+        | Val::Sized { type_name, .. } => type_name == "list",
+        Val::Dict { .. } => true,
+        _ => false,
+    }
+}
+
 /// `list(x)` / `tuple(x)` of a value whose elements (or their number) the walker knows: a new
 /// container of them.
 pub fn sequence_from(type_name: &str, x: &Val) -> Option<Val> {
@@ -79,6 +90,89 @@ fn iterated(v: &Val) -> Option<Elements> {
         )),
         _ => None,
     }
+}
+
+/// Past this many elements, `map` and `filter` results keep only their number.
+const MAX_APPLIED: usize = 64;
+
+/// `list(map(f, xs))` of one iterable whose elements (or their number) the walker knows: a list
+/// of what `apply` gives for each element (unknown where it gives `None`); one value per
+/// element, or the call raises.
+pub fn mapped(xs: &Val, apply: impl Fn(&Val) -> Option<Val>) -> Option<Val> {
+    Some(list_of(match iterated(xs)? {
+        Elements::Known(items) if items.len() <= MAX_APPLIED => Elements::Known(
+            items
+                .iter()
+                .map(|x| apply(x).unwrap_or(Val::Unknown))
+                .collect(),
+        ),
+        Elements::Known(items) => Elements::Count(items.len() as i64),
+        Elements::Count(n) => Elements::Count(n),
+    }))
+}
+
+/// `list(filter(f, xs))` when the walker knows every element and whether `keep` is true of it.
+pub fn filtered(xs: &Val, keep: impl Fn(&Val) -> Option<bool>) -> Option<Val> {
+    let Elements::Known(items) = iterated(xs)? else {
+        return None;
+    };
+    if items.len() > MAX_APPLIED {
+        return None;
+    }
+    let mut kept = Vec::new();
+    for x in items {
+        if keep(&x)? {
+            kept.push(x);
+        }
+    }
+    Some(list_of(Elements::Known(kept)))
+}
+
+/// `sorted(xs, key=..., reverse=...)`: a list of as many elements; in order when they are all
+/// ints or all strings, sorted by themselves and the direction known (`reverse` `None` when
+/// not known).
+pub fn sorted(xs: &Val, keyed: bool, reverse: Option<bool>) -> Option<Val> {
+    let elements = match xs {
+        // `sorted(df.columns)`: an Index of strings.
+        Val::Strs { items, .. } => Elements::Known(items.iter().cloned().map(Val::Str).collect()),
+        _ => iterated(xs)?,
+    };
+    let n = match elements {
+        Elements::Known(items) => {
+            let ints: Option<Vec<i64>> = items
+                .iter()
+                .map(|v| match v {
+                    Val::Int(i) => Some(*i),
+                    _ => None,
+                })
+                .collect();
+            let strs: Option<Vec<String>> = items
+                .iter()
+                .map(|v| match v {
+                    Val::Str(s) => Some(s.clone()),
+                    _ => None,
+                })
+                .collect();
+            let mut in_order: Vec<Val> = match (keyed, reverse, ints, strs) {
+                (false, Some(_), Some(mut ints), _) => {
+                    ints.sort();
+                    ints.into_iter().map(Val::Int).collect()
+                }
+                // Code point order, as UTF-8 bytes compare.
+                (false, Some(_), _, Some(mut strs)) => {
+                    strs.sort();
+                    strs.into_iter().map(Val::Str).collect()
+                }
+                _ => return Some(list_of(Elements::Count(items.len() as i64))),
+            };
+            if reverse == Some(true) {
+                in_order.reverse();
+            }
+            return Some(list_of(Elements::Known(in_order)));
+        }
+        Elements::Count(n) => n,
+    };
+    Some(list_of(Elements::Count(n)))
 }
 
 fn list_of(elements: Elements) -> Val {

@@ -24,6 +24,9 @@ pub trait Eval {
     fn certainly_builtin(&self, name: &str) -> bool;
     /// The source of the code being walked (ranges index into it).
     fn source(&self) -> &str;
+    /// What calling the function `f` with the values `args` returns, when the interpreter
+    /// knows (a lambda, or a function of the notebook that only returns an expression).
+    fn call_value(&self, f: &Expr, args: &[Val]) -> Option<Val>;
 
     /// The source text of a range of it.
     fn text(&self, range: TextRange) -> &str {

@@ -91,6 +91,25 @@ impl NotebookClass {
         })
     }
 
+    /// The literal the body binds `name` to, when one plain assignment of a literal to it alone
+    /// is all that binds it (`RED = 'red'`).
+    pub fn constant(&self, name: &str) -> Option<&Expr> {
+        if self.bound().filter(|b| *b == name).count() != 1 {
+            return None;
+        }
+        self.body.iter().find_map(|s| match s {
+            Stmt::Assign {
+                targets,
+                op: crate::ir::AssignOp::Plain,
+                value: Some(value @ Expr::Literal { .. }),
+                ..
+            } if matches!(targets.as_slice(), [Target::Name { id, .. }] if id == name) => {
+                Some(value)
+            }
+            _ => None,
+        })
+    }
+
     /// Does the class body bind `name` at all?
     pub fn binds(&self, name: &str) -> bool {
         self.bound().any(|b| b == name)

@@ -1020,8 +1020,24 @@ pub fn fstring_value(text: &str) -> Option<Val> {
     .then(|| Val::Typed("str".into()))
 }
 
-/// The numbers of `range(...)` with known int bounds (at most 10,000 of them).
-fn range_numbers(w: &dyn Eval, e: &Expr) -> Option<Vec<Val>> {
+/// `range(...)` of the builtin `range` with known int arguments: its first number, its step and
+/// how many numbers it holds (in i128: the bounds may be any i64).
+pub struct RangeOf {
+    pub start: i128,
+    pub step: i128,
+    pub count: i128,
+}
+
+impl RangeOf {
+    /// The number at position `k` (`0 <= k < count`).
+    pub fn at(&self, k: i128) -> Val {
+        Val::Int((self.start + k * self.step) as i64)
+    }
+}
+
+/// What `e` is when it is a call of the builtin `range` (certainly the builtin: not rebound by
+/// any cell) with known int arguments.
+pub fn range_of(w: &dyn Eval, e: &Expr) -> Option<RangeOf> {
     let Expr::Call {
         func,
         args,
@@ -1049,7 +1065,6 @@ fn range_numbers(w: &dyn Eval, e: &Expr) -> Option<Vec<Val>> {
         [start, stop, step] if *step != 0 => (*start, *stop, *step),
         _ => return None,
     };
-    // In i128: the bounds may be any i64.
     let (start, stop, step) = (i128::from(start), i128::from(stop), i128::from(step));
     let count = if step > 0 {
         (stop - start + step - 1).div_euclid(step)
@@ -1057,11 +1072,59 @@ fn range_numbers(w: &dyn Eval, e: &Expr) -> Option<Vec<Val>> {
         (start - stop - step - 1).div_euclid(-step)
     }
     .max(0);
-    (count <= 10_000).then(|| {
-        (0..count)
-            .map(|k| Val::Int((start + k * step) as i64))
-            .collect()
-    })
+    Some(RangeOf { start, step, count })
+}
+
+/// `map(f, xs)` / `filter(f, xs)` of the builtins over one iterable the walker knows: the list
+/// iterating it gives (`list(map(lambda x: x * 2, [1, 2]))` is `[2, 4]`).
+pub fn lazy_list(w: &dyn Eval, e: &Expr) -> Option<Val> {
+    let Expr::Call {
+        func,
+        args,
+        keywords,
+        ..
+    } = e
+    else {
+        return None;
+    };
+    let Expr::Name { id, .. } = &**func else {
+        return None;
+    };
+    if !keywords.is_empty() || !w.certainly_builtin(id) {
+        return None;
+    }
+    match (id.as_str(), args.as_slice()) {
+        ("map", [f, xs]) => super::containers::mapped(&iterable(w, xs), |x| {
+            w.call_value(f, std::slice::from_ref(x))
+        }),
+        // `filter(None, xs)` keeps the true elements.
+        (
+            "filter",
+            [Expr::Literal {
+                value: Literal::None,
+                ..
+            }, xs],
+        ) => super::containers::filtered(&iterable(w, xs), truth),
+        ("filter", [f, xs]) => super::containers::filtered(&iterable(w, xs), |x| {
+            truth(&w.call_value(f, std::slice::from_ref(x))?)
+        }),
+        _ => None,
+    }
+}
+
+/// What iterating `e` gives, as far as known: the numbers of a `range` with known bounds as a
+/// list, the value of `e` otherwise.
+fn iterable(w: &dyn Eval, e: &Expr) -> Val {
+    match range_numbers(w, e) {
+        Some(numbers) => super::abstract_value::sequence_of("list", numbers),
+        None => w.eval(e),
+    }
+}
+
+/// The numbers of `range(...)` with known int bounds (at most 10,000 of them).
+fn range_numbers(w: &dyn Eval, e: &Expr) -> Option<Vec<Val>> {
+    let range = range_of(w, e)?;
+    (range.count <= 10_000).then(|| (0..range.count).map(|k| range.at(k)).collect())
 }
 
 pub fn call_result(w: &dyn Eval, func: &Expr, args: &[Expr], keywords: &[Keyword]) -> Option<Val> {
@@ -1118,25 +1181,40 @@ pub fn call_result(w: &dyn Eval, func: &Expr, args: &[Expr], keywords: &[Keyword
                 ("list" | "tuple", [x]) if keywords.is_empty() && range_numbers(w, x).is_some() => {
                     Some(super::abstract_value::sequence_of(id, range_numbers(w, x)?))
                 }
-                // `list(df.columns)`, `sorted(cols)`: the strings, in order.
-                ("list" | "sorted", [x]) if keywords.is_empty() => match w.eval(x) {
-                    Val::Strs { mut items, .. } => {
-                        if id == "sorted" {
-                            items.sort();
-                        }
-                        Some(Val::Strs {
-                            type_name: "list".into(),
+                // A new container of the elements the walker knows (`list(df.columns)`: the
+                // strings, in order).
+                ("list" | "tuple", [x]) if keywords.is_empty() => {
+                    let v = lazy_list(w, x).unwrap_or_else(|| w.eval(x));
+                    match v {
+                        Val::Strs { items, .. } => Some(Val::Strs {
+                            type_name: id.clone(),
                             items,
-                        })
+                        }),
+                        v => super::containers::sequence_from(id, &v).or(typed(id)),
                     }
-                    v if id == "list" => {
-                        super::containers::sequence_from("list", &v).or(typed("list"))
-                    }
-                    _ => typed("list"),
-                },
-                // A new container of the elements the walker knows.
-                ("tuple", [x]) if keywords.is_empty() => {
-                    super::containers::sequence_from("tuple", &w.eval(x)).or(typed("tuple"))
+                }
+                ("sorted", [x])
+                    if keywords
+                        .iter()
+                        .all(|k| matches!(k.name.as_deref(), Some("key" | "reverse"))) =>
+                {
+                    let keyword =
+                        |name: &str| keywords.iter().find(|k| k.name.as_deref() == Some(name));
+                    let keyed = keyword("key").is_some_and(|k| {
+                        !matches!(
+                            k.value,
+                            Expr::Literal {
+                                value: Literal::None,
+                                ..
+                            }
+                        )
+                    });
+                    let reverse = match keyword("reverse") {
+                        None => Some(false),
+                        Some(k) => truth(&w.eval(&k.value)),
+                    };
+                    let v = lazy_list(w, x).unwrap_or_else(|| iterable(w, x));
+                    super::containers::sorted(&v, keyed, reverse).or(typed("list"))
                 }
                 ("dict", [] | [_]) if keywords.iter().all(|k| k.name.is_some()) => {
                     let named: Vec<(Option<String>, Val)> = keywords

@@ -9,6 +9,10 @@
 //! Only what certainly runs is walked: the statements before the first one that may leave the
 //! function (`return`, `raise`, `assert`, or a block holding one), each as the walker treats the
 //! target cell's. Findings inside are reported at the call, naming the function and the line.
+//! A walk that reached the end of the function gives the caller what the function left in the
+//! globals it changes and in the lists and dicts passed by name to parameters it never rebinds
+//! (`def add(xs): xs.append(1)`; `add(ys)`). `map`, `filter` and `sorted` ask `call_value` what
+//! a lambda or a one-`return` function gives for each element.
 //! Calls nest up to `MAX_DEPTH` deep, a function already being walked is not followed again, and
 //! all the walks of one cell share a budget of `BUDGET` statements.
 
@@ -26,6 +30,7 @@ use super::state::Walker;
 use super::RuleContext;
 use crate::ir_scan::{mutated_names, unpacks};
 use crate::semantics::abstract_value::Val;
+use crate::semantics::containers::is_list_or_dict;
 
 /// How many calls deep the walk follows.
 pub const MAX_DEPTH: usize = 3;
@@ -235,8 +240,11 @@ impl<'a> Walker<'a> {
         // The arguments, bound as Python binds them (the call fits the parameters); `*args`,
         // `**kwargs` and parameters left to their defaults stay unknown.
         let p = callee.params;
+        // Each parameter with the argument it is bound to.
+        let mut bound: Vec<(&String, &Expr)> = Vec::new();
         for (name, arg) in p.names.iter().take(p.positional).zip(args) {
             env.insert(name.clone(), self.eval(arg));
+            bound.push((name, arg));
         }
         let kw_start = p.positional + usize::from(p.vararg);
         let by_keyword: Vec<&String> = (p.names.get(p.posonly..p.positional).unwrap_or(&[]).iter())
@@ -247,8 +255,9 @@ impl<'a> Walker<'a> {
             )
             .collect();
         for k in keywords {
-            if let Some(name) = k.name.as_ref().filter(|n| by_keyword.contains(n)) {
-                env.insert(name.clone(), self.eval(&k.value));
+            if let Some(name) = by_keyword.iter().find(|n| k.name.as_ref() == Some(**n)) {
+                env.insert(name.to_string(), self.eval(&k.value));
+                bound.push((name, &k.value));
             }
         }
         // Parameters left to a default that is an immutable literal (`n=3`, `sep=','`): it was
@@ -320,15 +329,23 @@ impl<'a> Walker<'a> {
                     {
                         continue;
                     }
-                    let value = inner.get(&name);
-                    if value != self.get(&name) {
+                    let (before, value) = (self.get(&name), inner.get(&name));
+                    if value != before {
+                        let value = self.passed_back(&inner, &name, &name, &before, value);
                         self.global_writes.push((name, value));
                     }
                 }
             }
             for name in globals {
-                let value = inner.get(&name);
+                let (before, value) = (self.get(&name), inner.get(&name));
+                let value = self.passed_back(&inner, &name, &name, &before, value);
                 self.global_writes.push((name, value));
+            }
+            // An argument that calls anything may change the object before the call runs.
+            let mut values = args.iter().chain(keywords.iter().map(|k| &k.value));
+            if callee.result.is_none() && !self.in_handled_try && !values.any(calls_anything) {
+                let writes = self.changed_arguments(&inner, &facts, *range, &bound);
+                self.argument_writes.extend(writes);
             }
         }
         let found = if self.in_handled_try {
@@ -350,6 +367,136 @@ impl<'a> Walker<'a> {
         if let Some(r) = returned {
             self.returns.insert(*range, r);
         }
+    }
+
+    /// What calling `f` with the values `args` returns, evaluated without walking statements:
+    /// a lambda written there or bound to a name, or a `def` of the notebook whose body is one
+    /// `return` of an expression (after a docstring), given one value per parameter. `None`
+    /// when not known.
+    pub fn call_value(&self, f: &Expr, args: &[Val]) -> Option<Val> {
+        let (callee, inline) = match f {
+            Expr::Lambda {
+                params,
+                body,
+                range,
+            } => (
+                Callee {
+                    params,
+                    body: &[],
+                    source: self.ctx.source,
+                    range: *range,
+                    result: Some(body),
+                },
+                true,
+            ),
+            Expr::Name { id, .. } if !self.calls.contains(id) => (self.user_function(id)?, false),
+            _ => return None,
+        };
+        // A lambda's body may call `map` with another lambda, in turn: as deep as calls.
+        if self.calls.len() >= MAX_DEPTH {
+            return None;
+        }
+        let p = callee.params;
+        if p.names.len() != args.len() || p.positional != args.len() || !callee.runs_when_called() {
+            return None;
+        }
+        let result = match callee.result {
+            Some(result) => result,
+            None => only_return(callee.body, callee.source)?,
+        };
+        let mut env = self.env.clone();
+        // A function of the notebook does not see the locals of the function walked; a lambda
+        // written in it does.
+        if !inline {
+            for n in &self.locals {
+                env.insert(n.clone(), Val::Unknown);
+            }
+        }
+        for (name, value) in p.names.iter().zip(args) {
+            env.insert(name.clone(), value.clone());
+        }
+        // Evaluating one element after another must leave what the next one reads as it was:
+        // no call of the notebook's functions, no method called on (or call given) an object
+        // that may change.
+        if self.calls_notebook_function(result) {
+            return None;
+        }
+        let mut changed = BTreeSet::new();
+        crate::ir_scan::mutated_in(result, &mut changed);
+        let unchanged = |n: &String| match env.get(n) {
+            Some(v) => super::state::immutable(v),
+            None => self.is_builtin(n),
+        };
+        if !changed.iter().all(unchanged) {
+            return None;
+        }
+        let facts = CellFacts::default();
+        let ctx = RuleContext {
+            source: callee.source,
+            body: &[],
+            facts: &facts,
+            summaries: self.ctx.summaries,
+            kernel_names: self.ctx.kernel_names,
+            namespace: self.ctx.namespace,
+            history: self.ctx.history,
+            cell: self.ctx.cell,
+            ran: self.ctx.ran,
+        };
+        let mut inner = Walker::bare(&ctx, env, self.checks);
+        inner.bound_here = self.bound_here.clone();
+        inner.bound_here.extend(p.names.iter().cloned());
+        inner.rebound_all = self.rebound_all;
+        inner.calls = self.calls.clone();
+        inner.calls.push(match f {
+            Expr::Name { id, .. } => id.clone(),
+            _ => "<lambda>".into(),
+        });
+        let value = inner.eval(result);
+        (value != Val::Unknown).then_some(value)
+    }
+
+    /// The lists and dicts passed by name to a call the walk followed to its end, and what the
+    /// function left in them: a parameter it never rebinds holds the caller's object, so what
+    /// the walk knows of the parameter at the end is what the caller's name holds.
+    fn changed_arguments(
+        &mut self,
+        inner: &Walker<'_>,
+        facts: &CellFacts,
+        call: TextRange,
+        bound: &[(&String, &Expr)],
+    ) -> Vec<(TextRange, String, Val)> {
+        let mut out = Vec::new();
+        for (param, arg) in bound {
+            let Expr::Name { id, .. } = arg else { continue };
+            let rebound = facts.definitions.iter().any(|d| d.name == **param)
+                || facts.deletions.iter().any(|d| d.name == **param);
+            let before = self.get(id);
+            if rebound || !is_list_or_dict(&before) {
+                continue;
+            }
+            let value = self.passed_back(inner, param, id, &before, inner.get(param));
+            out.push((call, id.clone(), value));
+        }
+        out
+    }
+
+    /// What the caller's `name` holds after the function walked by `inner` changed its object
+    /// `before`, which the function knew as `inner_name`: what the function left there, noted
+    /// as a change (`note_change`) of an object the caller's other holders may share; unknown
+    /// when a name that outlives the call, and that the caller does not see holding it, may.
+    fn passed_back(
+        &mut self,
+        inner: &Walker<'_>,
+        inner_name: &str,
+        name: &str,
+        before: &Val,
+        value: Val,
+    ) -> Val {
+        let mut gone = self.holders(name, before);
+        gone.extend(inner.locals.iter().cloned());
+        gone.insert(name.to_string());
+        self.note_change(name, before);
+        inner.kept_value(inner_name, value, &gone)
     }
 
     /// Walks a function's statements up to the first that may leave it; what a `return` there
@@ -468,6 +615,37 @@ impl<'a> Walker<'a> {
         let parts = self.returns.get(&value.range())?.parts.clone()?;
         (parts.len() == n).then_some(parts)
     }
+}
+
+/// The expression of a function body that is one `return` of it (after a docstring).
+fn only_return<'b>(body: &'b [Stmt], source: &str) -> Option<&'b Expr> {
+    let body = match body {
+        [Stmt::Expr {
+            value:
+                Expr::Literal {
+                    value: crate::ir::Literal::Str(_),
+                    ..
+                },
+            ..
+        }, rest @ ..] => rest,
+        _ => body,
+    };
+    match body {
+        [s @ Stmt::Other { exprs, .. }] if stmt_keyword(s, source) == Some("return") => {
+            match exprs.as_slice() {
+                [value] => Some(value),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+/// Does evaluating `e` call anything (a call in it, at any depth)?
+fn calls_anything(e: &Expr) -> bool {
+    let mut found = matches!(e, Expr::Call { .. });
+    e.for_each_child(|c| found |= calls_anything(c));
+    found
 }
 
 /// A literal no code can change: a number, a string, None, or a tuple of them.

@@ -215,7 +215,9 @@ impl<'a> Walker<'a> {
                     Val::Unknown
                 }
             }
-            Expr::Attribute { value, attr, .. } => self.attribute_value(&self.eval(value), attr),
+            Expr::Attribute { value, attr, .. } => self
+                .class_constant(value, attr)
+                .unwrap_or_else(|| self.attribute_value(&self.eval(value), attr)),
             Expr::Subscript { value, index, .. } => {
                 // `df.loc[mask]`: the rows where the mask holds.
                 if let Expr::Attribute {
@@ -452,6 +454,16 @@ impl<'a> Walker<'a> {
             type_name: "list".into(),
             items: vec![value; n as usize],
         })
+    }
+
+    /// `Color.RED` of a plain class of the notebook whose body binds `RED` once, to a literal,
+    /// and no code of the notebook stores to an attribute of that name: the literal.
+    fn class_constant(&self, class: &Expr, attr: &str) -> Option<Val> {
+        let class = self.notebook_class(class)?;
+        if !class.plain() || self.attribute_rewired(attr) {
+            return None;
+        }
+        class.constant(attr).map(|literal| self.eval(literal))
     }
 
     /// The value of attribute `attr` of an object of value `base`.
@@ -919,16 +931,7 @@ impl<'a> Walker<'a> {
             }
         }
         for n in changed {
-            let immutable = matches!(
-                self.get(&n),
-                Val::Module(_)
-                    | Val::Lib(_)
-                    | Val::None
-                    | Val::Bool(_)
-                    | Val::Int(_)
-                    | Val::Float(_)
-                    | Val::Str(_)
-            );
+            let immutable = super::state::immutable(&self.get(&n));
             if self.env.contains_key(&n) && !params.names.contains(&n) && !immutable {
                 self.forget_name(&n);
             }

@@ -11,8 +11,10 @@
 //! gives what the others give, `join`), loops, `try` bodies that may stop early, walruses that
 //! may not run; objects passed to functions that may mutate them; in-place methods it does not
 //! model. Names and container elements with equal values may hold one object: a change of it
-//! forgets them all. Calls of the notebook's own functions (`def`s and lambdas bound to a name)
-//! are followed into their bodies (`calls`).
+//! forgets them all, and what the changed name holds is kept only until one of them changes
+//! (`note_change`). Calls of the notebook's own functions (`def`s and lambdas bound to a name)
+//! are followed into their bodies (`calls`), and what they leave in the lists and dicts passed
+//! to them is what the arguments' names hold after.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -69,6 +71,15 @@ pub struct Walker<'a> {
     /// What the calls followed in the current statement left in the globals their functions
     /// declare `global`, in the order they ran: bound once the statement's effects are done.
     pub(crate) global_writes: Vec<(String, Val)>,
+    /// What the calls followed in the current statement left in the lists and dicts passed to
+    /// them by name (`add(ys)` of `def add(xs): xs.append(1)`), by the call's range: bound once
+    /// the statement's effects are done, when the call is the statement's whole value.
+    pub(crate) argument_writes: Vec<(TextRange, String, Val)>,
+    /// Names forgotten because they may hold an object changed through another name, whose
+    /// value was kept (`note_change`).
+    pub(super) aliases_forgotten: BTreeSet<String>,
+    /// Names whose value was kept after a change of their object that other names may hold.
+    pub(super) kept_shared: BTreeSet<String>,
     /// Inside a loop body that may not run: calls are not followed.
     pub(super) speculating: bool,
     /// Inside the body of a `try` with handlers: what a followed call finds is dropped (an
@@ -243,6 +254,9 @@ impl<'a> Walker<'a> {
             budget: super::calls::BUDGET,
             returns: BTreeMap::new(),
             global_writes: Vec::new(),
+            argument_writes: Vec::new(),
+            aliases_forgotten: BTreeSet::new(),
+            kept_shared: BTreeSet::new(),
             speculating: false,
             in_handled_try: false,
             passes: 1,
@@ -269,6 +283,10 @@ impl<'a> Walker<'a> {
     pub fn run_keeping_globals(mut self) -> (Vec<Diagnostic>, super::CellGlobals) {
         let body = self.ctx.body;
         self.block(body);
+        // A later cell may change an object through a name this one forgot.
+        for name in std::mem::take(&mut self.kept_shared) {
+            self.env.insert(name, Val::Unknown);
+        }
         let globals = super::CellGlobals {
             env: self.env,
             forgotten: self.forgotten,
@@ -627,7 +645,7 @@ fn load_history_values(ctx: &RuleContext, env: &mut BTreeMap<String, Val>) {
 }
 
 /// A value no call can change in place: only rebinding the name changes what it holds.
-fn immutable(val: &Val) -> bool {
+pub(super) fn immutable(val: &Val) -> bool {
     matches!(
         val,
         Val::None
@@ -769,6 +787,66 @@ impl Walker<'_> {
         }
     }
 
+    /// A change through `name` of the list or dict `before` it held. Other names (of this cell or
+    /// of earlier ones) and containers holding an equal value may hold the same object
+    /// (`al = xs`, `d = {'k': xs}`): they are forgotten (`forget_object`), and a later change
+    /// through one of them would go unseen. So they are noted, and what `name` holds after the
+    /// change is kept only until a statement changes one of them (`forget_kept_shared`), and
+    /// not past the walk (`kept_value`).
+    pub(super) fn note_change(&mut self, name: &str, before: &Val) {
+        let holders = self.holders(name, before);
+        if !holders.is_empty() {
+            self.aliases_forgotten.extend(holders);
+            self.kept_shared.insert(name.to_string());
+        }
+    }
+
+    /// The names other than `name` (of this cell or of earlier ones) that hold a list or dict
+    /// equal to `value`, or a container holding one: they may hold its object.
+    pub(super) fn holders(&self, name: &str, value: &Val) -> BTreeSet<String> {
+        if !crate::semantics::containers::is_list_or_dict(value) {
+            return BTreeSet::new();
+        }
+        fn holds(v: &Val, value: &Val) -> bool {
+            match v {
+                Val::Items { items, .. } | Val::Dict { values: items, .. } => {
+                    items.iter().any(|e| e == value || holds(e, value))
+                }
+                _ => false,
+            }
+        }
+        let earlier = (self.ctx.history.values.iter()).filter(|(n, _)| !self.env.contains_key(*n));
+        (self.env.iter().chain(earlier))
+            .filter(|(n, v)| (n.as_str() != name && *v == value) || holds(v, value))
+            .map(|(n, _)| n.clone())
+            .collect()
+    }
+
+    /// After a statement that may have changed the objects of the names `changed`: when one
+    /// is a name `note_change` forgot, what the names changed alongside hold is unknown too.
+    pub(super) fn forget_kept_shared(&mut self, changed: &BTreeSet<String>) {
+        if !changed.iter().any(|n| self.aliases_forgotten.contains(n)) {
+            return;
+        }
+        for name in std::mem::take(&mut self.kept_shared) {
+            self.forget_name(&name);
+        }
+        self.aliases_forgotten.clear();
+    }
+
+    /// What `name` holding `value` passes on to the caller of the function walked: unknown when
+    /// kept although a name may hold its object that neither dies with the call nor is seen
+    /// sharing it by the caller (none of `gone`; `note_change`).
+    pub(crate) fn kept_value(&self, name: &str, value: Val, gone: &BTreeSet<String>) -> Val {
+        let shared = self.kept_shared.contains(name)
+            && self.aliases_forgotten.iter().any(|n| !gone.contains(n));
+        if shared {
+            Val::Unknown
+        } else {
+            value
+        }
+    }
+
     /// `name` may now hold another object, or its object (or what it holds) may have changed.
     pub(super) fn forget_name(&mut self, name: &str) {
         let old = self.get(name);
@@ -904,5 +982,9 @@ impl Eval for Walker<'_> {
 
     fn source(&self) -> &str {
         self.ctx.source
+    }
+
+    fn call_value(&self, f: &Expr, args: &[Val]) -> Option<Val> {
+        Walker::call_value(self, f, args)
     }
 }

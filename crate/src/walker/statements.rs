@@ -9,8 +9,9 @@ use crate::codes::Rule;
 use crate::diagnostic::Diagnostic;
 use crate::ir::{CasePattern, Expr, Handler, Literal, MatchCase, SeqKind, Stmt, Target, TextRange};
 
-use crate::semantics::abstract_value::{join, DictKey, Frame, Val};
+use crate::semantics::abstract_value::{join, sequence_of, DictKey, Frame, Val};
 use crate::semantics::notebook_classes::NotebookClass;
+use crate::semantics::python;
 use crate::semantics::torch_classes;
 
 use super::state::{bound_names, import_bindings, only_column_changed, Walker, MAX_PASSES};
@@ -89,8 +90,10 @@ impl<'a> Walker<'a> {
             self.classes_here.retain(|name, _| !bound.contains(name));
         }
         self.global_writes.clear();
+        self.argument_writes.clear();
         self.stmt_effects(stmt);
         let writes = std::mem::take(&mut self.global_writes);
+        self.bind_argument_writes(stmt, &writes);
         if !writes.is_empty() {
             // What the statement binds after its calls return is what the name holds; what it
             // changes in place may change before or after them.
@@ -110,6 +113,10 @@ impl<'a> Walker<'a> {
                 self.bound_here.insert(name.clone());
                 self.env.insert(name, value);
             }
+        }
+        if !self.kept_shared.is_empty() {
+            let changed = self.changed_by(stmt);
+            self.forget_kept_shared(&changed);
         }
         if !self.drops.is_empty() || self.csv_views {
             let changed = self.changed_by(stmt);
@@ -145,6 +152,47 @@ impl<'a> Walker<'a> {
         }
     }
 
+    /// Binds what a followed call left in the lists and dicts passed to it by name, when the call
+    /// is the statement's whole value (`add(ys)`, `n = add(ys)`): nothing else in the statement
+    /// runs after it. A name the statement's targets bind or change, or the call's function
+    /// also changed as a global, is unknown (what `effects` left).
+    fn bind_argument_writes(&mut self, stmt: &Stmt, global_writes: &[(String, Val)]) {
+        let writes = std::mem::take(&mut self.argument_writes);
+        let (value, targets) = match stmt {
+            Stmt::Expr { value, .. } => (value, &[][..]),
+            Stmt::Assign {
+                op: crate::ir::AssignOp::Plain,
+                value: Some(value),
+                targets,
+                ..
+            } => (value, targets.as_slice()),
+            _ => return,
+        };
+        let mut in_targets = BTreeSet::new();
+        for t in targets {
+            target_names(t, &mut in_targets, true);
+        }
+        let mut values: Vec<(String, Val)> = Vec::new();
+        for (call, name, val) in writes {
+            if call != value.range()
+                || in_targets.contains(&name)
+                || global_writes.iter().any(|(n, _)| *n == name)
+            {
+                continue;
+            }
+            match values.iter_mut().find(|(n, _)| *n == name) {
+                // One list passed for two parameters: the function saw one object by two names.
+                Some((_, known)) if *known != val => *known = Val::Unknown,
+                Some(_) => {}
+                None => values.push((name, val)),
+            }
+        }
+        for (name, val) in values {
+            self.bound_here.insert(name.clone());
+            self.env.insert(name, val);
+        }
+    }
+
     /// The names a statement may rebind or change in place (through the notebook's functions
     /// it calls too).
     pub(super) fn changed_by(&self, stmt: &Stmt) -> BTreeSet<String> {
@@ -169,6 +217,7 @@ impl<'a> Walker<'a> {
             Stmt::Expr { value, .. } => {
                 self.check(value);
                 let changed = self.changed_in_place(value);
+                self.note_changed_in_place(changed.as_ref());
                 self.effects(value);
                 if let Some((name, after)) = changed {
                     self.env.insert(name, after);
@@ -202,18 +251,18 @@ impl<'a> Walker<'a> {
                                     before
                                 };
                                 // `xs += iterable` extends the list with its elements.
+                                self.note_change(id, &before);
                                 let after =
-                                    crate::semantics::python::binop_value(op, &before, &operand)
-                                        .or_else(|| {
-                                            (op == "+").then(|| {
-                                                crate::semantics::containers::after_method(
-                                                    &before,
-                                                    "extend",
-                                                    std::slice::from_ref(&operand),
-                                                    &[],
-                                                )
-                                            })?
-                                        });
+                                    python::binop_value(op, &before, &operand).or_else(|| {
+                                        (op == "+").then(|| {
+                                            crate::semantics::containers::after_method(
+                                                &before,
+                                                "extend",
+                                                std::slice::from_ref(&operand),
+                                                &[],
+                                            )
+                                        })?
+                                    });
                                 let in_place =
                                     crate::semantics::shapes::in_place_value(op, &before, &operand);
                                 // Names that may hold the array itself are forgotten; the
@@ -247,6 +296,7 @@ impl<'a> Walker<'a> {
                 };
                 // `last = xs.pop()`: the list changes before the name is bound.
                 let changed = self.changed_in_place(value);
+                self.note_changed_in_place(changed.as_ref());
                 self.effects(value);
                 if let Some((name, after)) = changed {
                     self.env.insert(name, after);
@@ -491,7 +541,7 @@ impl<'a> Walker<'a> {
                         }
                     }
                     if let Some(t) = t {
-                        let value = crate::semantics::python::entered(self.eval(e));
+                        let value = python::entered(self.eval(e));
                         entered.extend(value.clone());
                         self.bind(t, value.unwrap_or(Val::Unknown), e);
                     }
@@ -571,11 +621,14 @@ impl<'a> Walker<'a> {
                 self.check(subject);
                 self.effects(subject);
                 let value = self.eval(subject);
-                match case_that_runs(&value, cases) {
-                    Some(case) if !contains_jump(&case.body) => {
-                        if let ([name], CasePattern::Any) = (case.names.as_slice(), &case.pattern) {
+                match self.case_that_runs(&value, cases) {
+                    Some((case, binds)) if !contains_jump(&case.body) => {
+                        // Every name the case binds, bound to what the pattern gave it.
+                        for name in &case.names {
+                            let bound = binds.iter().rev().find(|(n, _)| n == name);
+                            let val = bound.map_or(Val::Unknown, |(_, v)| v.clone());
                             self.bound_here.insert(name.clone());
-                            self.env.insert(name.clone(), value);
+                            self.env.insert(name.clone(), val);
                         }
                         self.block(&case.body);
                     }
@@ -947,26 +1000,13 @@ impl<'a> Walker<'a> {
                                 .collect(),
                         );
                     }
-                    // `map(lambda x: ..., xs)`: what the lambda gives for each element.
-                    ("map", [Expr::Lambda { params, body, .. }, x]) if self.is_builtin(id) => {
-                        let [param] = params.names.as_slice() else {
-                            return None;
-                        };
-                        if params.positional != 1 {
-                            return None;
-                        }
+                    // `map(f, xs)`: what `f` gives for each element (`call_value`).
+                    ("map", [f, x]) if self.is_builtin(id) => {
                         let elements = self.loop_elements(x)?;
                         return Some(
                             elements
                                 .into_iter()
-                                .map(|e| {
-                                    let mut env = self.env.clone();
-                                    env.insert(param.clone(), e);
-                                    let mut inner = Walker::bare(self.ctx, env, self.checks);
-                                    inner.bound_here = self.bound_here.clone();
-                                    inner.rebound_all = self.rebound_all;
-                                    inner.eval(body)
-                                })
+                                .map(|e| self.call_value(f, &[e]).unwrap_or(Val::Unknown))
                                 .collect(),
                         );
                     }
@@ -1096,8 +1136,218 @@ impl<'a> Walker<'a> {
             Some(v) => crate::semantics::containers::after_item_set(&before, &key, v),
             None => crate::semantics::containers::after_item_delete(&before, &key),
         }?;
+        self.note_change(id, &before);
         self.forget_object(&before, false);
         Some((id.clone(), after))
+    }
+
+    /// The case of a `match` on `subject` that certainly runs, with what its pattern binds: the
+    /// first whose pattern certainly matches, without a guard, every case before it certainly
+    /// not matching.
+    fn case_that_runs<'c>(
+        &self,
+        subject: &Val,
+        cases: &'c [MatchCase],
+    ) -> Option<(&'c MatchCase, Vec<(String, Val)>)> {
+        for case in cases {
+            let mut binds = Vec::new();
+            match self.pattern_matches(subject, &case.pattern, &mut binds) {
+                Some(true) if case.guard.is_none() => return Some((case, binds)),
+                Some(false) => {}
+                _ => return None,
+            }
+        }
+        None
+    }
+
+    /// Does a `case` pattern match the subject (Python's matching rules)? `None` when not known;
+    /// when it matches, what it binds is pushed on `binds`.
+    fn pattern_matches(
+        &self,
+        subject: &Val,
+        pattern: &CasePattern,
+        binds: &mut Vec<(String, Val)>,
+    ) -> Option<bool> {
+        match pattern {
+            CasePattern::Any => Some(true),
+            CasePattern::Capture { name, pattern } => {
+                let matched = self.pattern_matches(subject, pattern, binds);
+                if matched == Some(true) {
+                    binds.push((name.clone(), subject.clone()));
+                }
+                matched
+            }
+            CasePattern::Literal(literal) => literal_matches(subject, literal),
+            // Compared with `==`, as a literal of that value is when it is no singleton.
+            CasePattern::Value(e) => match self.eval(e) {
+                Val::Int(i) => literal_matches(subject, &Literal::Int(i)),
+                Val::Float(f) => literal_matches(subject, &Literal::Float(f)),
+                Val::Str(s) => literal_matches(subject, &Literal::Str(s)),
+                _ => None,
+            },
+            CasePattern::Or(alternatives) => {
+                for alternative in alternatives {
+                    if self.pattern_matches(subject, alternative, binds)? {
+                        return Some(true);
+                    }
+                }
+                Some(false)
+            }
+            CasePattern::Sequence { items, star } => {
+                self.sequence_matches(subject, items, star.as_ref(), binds)
+            }
+            CasePattern::Mapping { keys, values, rest } => {
+                let (dict_keys, dict_values) = match subject {
+                    Val::Dict { keys, values } => (keys, values),
+                    // Not a mapping.
+                    Val::Str(_) | Val::Int(_) | Val::Float(_) | Val::Bool(_) | Val::None => {
+                        return Some(false)
+                    }
+                    Val::Items { type_name, .. } | Val::Strs { type_name, .. }
+                        if matches!(type_name.as_str(), "list" | "tuple") =>
+                    {
+                        return Some(false)
+                    }
+                    _ => return None,
+                };
+                let mut found = Vec::new();
+                for key in keys {
+                    let key = match key {
+                        Literal::Int(i) => DictKey::Int(*i),
+                        Literal::Str(s) => DictKey::Str(s.clone()),
+                        _ => return None,
+                    };
+                    match dict_keys.iter().position(|k| *k == key) {
+                        Some(at) => found.push(at),
+                        None => return Some(false),
+                    }
+                }
+                let mut unknown = false;
+                for (at, pattern) in found.iter().zip(values) {
+                    match self.pattern_matches(&dict_values[*at], pattern, binds) {
+                        Some(false) => return Some(false),
+                        None => unknown = true,
+                        Some(true) => {}
+                    }
+                }
+                if unknown {
+                    return None;
+                }
+                if let Some(rest) = rest {
+                    let (mut keys, mut values) = (Vec::new(), Vec::new());
+                    for (at, (k, v)) in dict_keys.iter().zip(dict_values).enumerate() {
+                        if !found.contains(&at) {
+                            keys.push(k.clone());
+                            values.push(v.clone());
+                        }
+                    }
+                    binds.push((rest.clone(), Val::Dict { keys, values }));
+                }
+                Some(true)
+            }
+            // The builtins that match their one positional pattern against the subject itself.
+            CasePattern::Class { class, args } => {
+                let Expr::Name { id, .. } = class else {
+                    return None;
+                };
+                if !SELF_MATCHING.contains(&id.as_str()) || !self.certainly_builtin(id) {
+                    return None;
+                }
+                match (python::is_instance(subject, id)?, args.as_slice()) {
+                    (false, _) => Some(false),
+                    (true, []) => Some(true),
+                    (true, [pattern]) => self.pattern_matches(subject, pattern, binds),
+                    // More positional patterns than the class accepts: TypeError.
+                    (true, _) => None,
+                }
+            }
+            CasePattern::Other => None,
+        }
+    }
+
+    /// Does a sequence pattern (`items`, with `*name` at `star`) match the subject: a list or tuple
+    /// of the right length whose elements match?
+    fn sequence_matches(
+        &self,
+        subject: &Val,
+        items: &[CasePattern],
+        star: Option<&(usize, Option<String>)>,
+        binds: &mut Vec<(String, Val)>,
+    ) -> Option<bool> {
+        let elements: Option<Vec<Val>> = match subject {
+            Val::Items { type_name, items } if matches!(type_name.as_str(), "list" | "tuple") => {
+                Some(items.clone())
+            }
+            Val::Strs { type_name, items } if matches!(type_name.as_str(), "list" | "tuple") => {
+                Some(items.iter().cloned().map(Val::Str).collect())
+            }
+            Val::Sized { type_name, .. } if matches!(type_name.as_str(), "list" | "tuple") => None,
+            // A str is never matched as a sequence; a dict, a number, None are no sequences.
+            Val::Str(_)
+            | Val::Dict { .. }
+            | Val::Int(_)
+            | Val::Float(_)
+            | Val::Bool(_)
+            | Val::None => return Some(false),
+            _ => return None,
+        };
+        let len = match (&elements, subject) {
+            (Some(elements), _) => elements.len(),
+            (None, Val::Sized { len, .. }) => usize::try_from(*len).ok()?,
+            _ => return None,
+        };
+        let fits = match star {
+            Some(_) => len >= items.len(),
+            None => len == items.len(),
+        };
+        if !fits {
+            return Some(false);
+        }
+        let split = star.map_or(items.len(), |(at, _)| *at);
+        let middle = len - items.len();
+        let Some(elements) = elements else {
+            // Only the length is known: a match when no item looks at its element.
+            fn irrefutable(p: &CasePattern, names: &mut Vec<String>) -> bool {
+                match p {
+                    CasePattern::Any => true,
+                    CasePattern::Capture { name, pattern } => {
+                        names.push(name.clone());
+                        irrefutable(pattern, names)
+                    }
+                    _ => false,
+                }
+            }
+            let mut names = Vec::new();
+            if !items.iter().all(|p| irrefutable(p, &mut names)) {
+                return None;
+            }
+            binds.extend(names.into_iter().map(|n| (n, Val::Unknown)));
+            if let Some((_, Some(name))) = star {
+                let rest = Val::Sized {
+                    type_name: "list".into(),
+                    len: middle as i64,
+                };
+                binds.push((name.clone(), rest));
+            }
+            return Some(true);
+        };
+        let mut unknown = false;
+        for (i, pattern) in items.iter().enumerate() {
+            let at = if i < split { i } else { i + middle };
+            match self.pattern_matches(&elements[at], pattern, binds) {
+                Some(false) => return Some(false),
+                None => unknown = true,
+                Some(true) => {}
+            }
+        }
+        if unknown {
+            return None;
+        }
+        if let Some((_, Some(name))) = star {
+            let rest = elements[split..split + middle].to_vec();
+            binds.push((name.clone(), sequence_of("list", rest)));
+        }
+        Some(true)
     }
 
     /// How many elements a loop over `iter` visits, when known: the elements the walker knows,
@@ -1106,50 +1356,30 @@ impl<'a> Walker<'a> {
         if let Some(elements) = self.loop_elements(iter) {
             return Some(elements.len() as i64);
         }
-        let (start, stop) = self.range_bounds(iter)?;
-        Some((stop - start).max(0))
+        let count = python::range_of(self, iter)?.count;
+        i64::try_from(count).ok()
     }
 
-    /// The bounds of `range(stop)` / `range(start, stop)` when they are known numbers.
-    fn range_bounds(&self, iter: &Expr) -> Option<(i64, i64)> {
-        let Expr::Call {
-            func,
-            args,
-            keywords,
-            ..
-        } = iter
-        else {
-            return None;
-        };
-        if !keywords.is_empty()
-            || !matches!(&**func, Expr::Name { id, .. } if id == "range" && self.is_builtin(id))
-        {
-            return None;
-        }
-        let int = |e: &Expr| match self.eval(e) {
-            Val::Int(i) => Some(i),
-            _ => None,
-        };
-        match args.as_slice() {
-            [stop] => Some((0, int(stop)?)),
-            [start, stop] => Some((int(start)?, int(stop)?)),
-            _ => None,
-        }
-    }
-
-    /// The last number of `range(stop)` / `range(start, stop)` with known bounds and more than
-    /// one number.
+    /// The last number of `range(...)` with known bounds and more than one number.
     fn last_of_range(&self, iter: &Expr) -> Option<Val> {
-        let (start, stop) = self.range_bounds(iter)?;
-        (stop - start > 1).then_some(Val::Int(stop - 1))
+        let range = python::range_of(self, iter)?;
+        (range.count > 1).then(|| range.at(range.count - 1))
     }
 
     /// Does `e` mention a function of the notebook that mentions globals (one it may call, which
     /// may change them)?
-    fn calls_notebook_function(&self, e: &Expr) -> bool {
+    pub(super) fn calls_notebook_function(&self, e: &Expr) -> bool {
         let mut found = false;
         e.for_each_name(&mut |name| found |= !self.function_mentions(name).is_empty());
         found
+    }
+
+    /// `note_change` for what `changed_in_place` found.
+    fn note_changed_in_place(&mut self, changed: Option<&(String, Val)>) {
+        if let Some((name, _)) = changed {
+            let before = self.get(name);
+            self.note_change(name, &before);
+        }
     }
 
     /// `xs.append(x)`, `d.update(...)`, ... as a statement on a list or dict the walker follows:
@@ -1354,6 +1584,10 @@ impl<'a> Walker<'a> {
                 if let Some((name, kept)) = self.after_item_assignment(expr) {
                     if matches!(kept, Val::Array(_)) {
                         self.forget_data();
+                    } else {
+                        let before = self.get(&name);
+                        self.note_change(&name, &before);
+                        self.forget_object(&before, false);
                     }
                     // The kernel's summary of its values no longer holds.
                     self.bound_here.insert(name.clone());
@@ -1378,23 +1612,21 @@ impl<'a> Walker<'a> {
     }
 }
 
-/// The case of a `match` on `subject` that certainly runs: the first whose pattern certainly
-/// matches, without a guard, every case before it certainly not matching.
-fn case_that_runs<'c>(subject: &Val, cases: &'c [MatchCase]) -> Option<&'c MatchCase> {
-    for case in cases {
-        let matches = match &case.pattern {
-            CasePattern::Any => Some(true),
-            CasePattern::Literal(literal) => literal_matches(subject, literal),
-            CasePattern::Other => None,
-        };
-        match matches {
-            Some(true) if case.guard.is_none() => return Some(case),
-            Some(false) => {}
-            _ => return None,
-        }
-    }
-    None
-}
+/// The builtin classes whose class pattern matches its positional pattern against the subject
+/// itself (`case int(n):`), as the language reference lists them.
+const SELF_MATCHING: &[&str] = &[
+    "bool",
+    "bytearray",
+    "bytes",
+    "dict",
+    "float",
+    "frozenset",
+    "int",
+    "list",
+    "set",
+    "str",
+    "tuple",
+];
 
 /// Does a literal pattern match the subject: equal to it (`None`, `True` and `False`: the very
 /// object)? `None` when not known.
