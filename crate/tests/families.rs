@@ -272,3 +272,10 @@ fn values_built_by_statements_operators_and_literals() {
 fn values_through_functions_iterators_match_patterns_and_pandas_removals() {
     family("walker_gaps.json");
 }
+
+/// `json` and `pickle` `load`/`dump` given a path where the file object goes; texts and numbers
+/// handed to library functions keep their values.
+#[test]
+fn files_json_and_pickle_and_values_calls_cannot_change() {
+    family("stdlib_files.json");
+}

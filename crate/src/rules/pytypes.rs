@@ -135,6 +135,10 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                     }
                 }
             }
+            if let Some(d) = file_object_call(w, func, args, *range) {
+                out.push(d);
+                return;
+            }
             if !keywords.is_empty() {
                 return;
             }
@@ -1135,6 +1139,69 @@ fn open_mode_error(mode: &str) -> Option<String> {
         ),
         _ => Some("must have exactly one of create/read/write/append mode".into()),
     }
+}
+
+/// `json` and `pickle` `load`/`dump` given a path (or another builtin value) where the file object
+/// goes: they read and write through the file's methods, which no builtin value has.
+fn file_object_call(
+    w: &Walker,
+    func: &Expr,
+    args: &[Expr],
+    range: TextRange,
+) -> Option<Diagnostic> {
+    let path = w.lib_path(func)?;
+    let file = match (path.as_str(), args) {
+        ("json.load" | "pickle.load", [file, ..])
+        | ("json.dump" | "pickle.dump", [_, file, ..]) => file,
+        _ => return None,
+    };
+    let t = builtin_of(&w.eval(file))?;
+    let reads = path.ends_with(".load");
+    let pickle = path.starts_with("pickle.");
+    let (rule, exception) = match (pickle, reads) {
+        (false, _) => (
+            Rule::MissingAttribute,
+            format!(
+                "AttributeError: '{}' object has no attribute '{}'",
+                t.name(),
+                if reads { "read" } else { "write" }
+            ),
+        ),
+        (true, true) => (
+            Rule::BuiltinArgument,
+            "TypeError: file must have 'read' and 'readline' attributes".to_string(),
+        ),
+        (true, false) => (
+            Rule::BuiltinArgument,
+            "TypeError: file must have a 'write' attribute".to_string(),
+        ),
+    };
+    let shown = w.shown(file, "the file argument");
+    let hint = match (t, reads) {
+        (Builtin::Str, true) => format!(
+            "; open the file first (with open({shown}{}) as f: ... {path}(f)){}",
+            if pickle { ", 'rb'" } else { "" },
+            if pickle {
+                ""
+            } else {
+                ", or use json.loads for JSON text"
+            }
+        ),
+        (Builtin::Str, false) => format!(
+            "; open the file for writing first (with open({shown}, '{}') as f: ...)",
+            if pickle { "wb" } else { "w" }
+        ),
+        _ => String::new(),
+    };
+    Some(Diagnostic::error(
+        rule,
+        format!(
+            "{path} {} a file object, but {shown} is {}{hint}: {exception}",
+            if reads { "reads from" } else { "writes to" },
+            t.described()
+        ),
+        range,
+    ))
 }
 
 /// Standard functions given values they refuse: `os.path.join` given what is no path (a number,

@@ -1077,9 +1077,9 @@ impl<'a> Walker<'a> {
                 }
                 for n in names {
                     // A builtin (`astype(float)`) is a function or type no call changes; forgetting
-                    // it would also shadow it for the rest of the cell.
-                    if !self.is_builtin(&n) && !matches!(self.get(&n), Val::Module(_) | Val::Lib(_))
-                    {
+                    // it would also shadow it for the rest of the cell. Nor can a call change a
+                    // number, a text or None in place (`json.dumps(path)`).
+                    if !self.is_builtin(&n) && !super::state::immutable(&self.get(&n)) {
                         self.forget_name(&n);
                     }
                 }
