@@ -22,6 +22,9 @@ historical scorer names, which no installed release lists):
 - METHOD_FLAGS: the methods the class defines that an instance with default parameters lacks,
   and the single boolean parameter, False (or 'deprecated') by default, that set to True makes the instance have
   them (`SVC.predict_proba` and `probability`). A method no such flag explains is left out.
+- CONSISTENT_LENGTH_METRICS: every function of `sklearn.metrics.__all__` that raises ValueError
+  "Found input variables with inconsistent numbers of samples" when given 5 labels and 4
+  labels, or 5 and 4 scores, as its first two arguments.
 - UNFITTED_RAISE: every estimator of `all_estimators()` that builds with its default parameters
   and whose `predict`, `transform`, `predict_proba` and `decision_function` (those it has) all
   raise NotFittedError before `fit`.
@@ -163,6 +166,30 @@ def output_methods() -> tuple[list[tuple[str, list[str]]], list[tuple[str, str, 
     return sorted(defined), sorted(flags)
 
 
+def consistent_length_metrics() -> list[str]:
+    import sklearn.metrics as metrics
+
+    pairs = [
+        (np.array([0, 1, 0, 1, 1]), np.array([0, 1, 1, 0])),
+        (np.array([0.1, 0.5, 0.3, 0.9, 0.2]), np.array([0.2, 0.4, 0.3, 0.8])),
+    ]
+    found = []
+    for name in sorted(metrics.__all__):
+        function = getattr(metrics, name)
+        if not callable(function) or isinstance(function, type):
+            continue
+        for a, b in pairs:
+            try:
+                function(a, b)
+            except ValueError as error:
+                if "inconsistent numbers of samples" in str(error):
+                    found.append(name)
+                    break
+            except Exception:
+                pass
+    return found
+
+
 def rust_list(name: str, doc: str, items: list[str]) -> str:
     body = "".join(f'    "{i}",\n' for i in items)
     return f"{doc}\npub(crate) const {name}: &[&str] = &[\n{body}];\n"
@@ -233,6 +260,15 @@ def main() -> None:
     for name, method, flag in flags:
         print(f'    ("{name}", "{method}", "{flag}"),')
     print("];\n")
+    print(
+        rust_list(
+            "CONSISTENT_LENGTH_METRICS",
+            "/// Functions of `sklearn.metrics` whose first two arguments must have as many"
+            " samples:\n/// ValueError: Found input variables with inconsistent numbers of"
+            " samples.",
+            consistent_length_metrics(),
+        )
+    )
     print(
         rust_list(
             "UNFITTED_RAISE",

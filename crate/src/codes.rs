@@ -246,7 +246,7 @@ rules! {
         running: "model.fit(df[['Age']], y)",
     }
     SklearnSampleMismatch = "sklearn-sample-mismatch", Error, "scikit-learn" {
-        catches: "X and y (or the arrays of `train_test_split`) of different numbers of samples",
+        catches: "X and y (or the arrays of `train_test_split`) of different numbers of samples; targets and predictions or scores of different lengths given to a metric of `sklearn.metrics` (`accuracy_score(y_test, model.predict(X_train))`; the metrics are read off the installed scikit-learn)",
         why: "input validation compares their lengths: ValueError: Found input variables with inconsistent numbers of samples",
         crashing: "LinearRegression().fit(np.ones((10, 2)), np.ones(8))",
         running: "LinearRegression().fit(np.ones((10, 2)), np.ones(10))",

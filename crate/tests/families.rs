@@ -279,3 +279,10 @@ fn values_through_functions_iterators_match_patterns_and_pandas_removals() {
 fn files_json_and_pickle_and_values_calls_cannot_change() {
     family("stdlib_files.json");
 }
+
+/// scikit-learn's metrics given targets and predictions of other lengths: another split's, a
+/// hand-written list, arrays the kernel summarized; `predict` gives one value per sample.
+#[test]
+fn sklearn_metrics_of_other_lengths() {
+    family("sklearn_metric_lengths.json");
+}

@@ -2859,7 +2859,7 @@ fn continuous_targets_that_run() {
     silent(&targets("np.round(p, out=p)\naccuracy_score(labels, p)"));
     // A part of the data may leave every non-integer value out.
     silent(&targets("X_tr, X_te, y_tr, y_te = train_test_split(X_train, y_price)\nLogisticRegression().fit(X_tr, y_tr)"));
-    silent(&targets("h = houses[houses['area'] > 50]\nLogisticRegression().fit(X_train, h['price'])\naccuracy_score(labels, p[0:10])"));
+    silent(&targets("h = houses[houses['area'] > 50]\nLogisticRegression().fit(X_train, h['price'])\naccuracy_score(labels[0:10], p[0:10])"));
     silent(&targets(
         "g = houses.groupby('area').get_group(20)\nLogisticRegression().fit(X_train, g['price'])",
     ));
@@ -4390,4 +4390,26 @@ fn objects_changed_through_another_name_stay_unknown() {
         let d = run(&[history], target, "");
         assert!(d.is_empty(), "{target}: {d:#?}");
     }
+}
+
+/// `predict` gives one value per sample only for an estimator this cell fitted on one column of
+/// targets: fitted on a frame of targets (LinearRegression then predicts a column per target) or
+/// summarized by the kernel, the length of its predictions is not claimed.
+#[test]
+fn predictions_of_models_fitted_on_several_target_columns_have_no_known_length() {
+    let history = "import pandas as pd\nfrom sklearn.linear_model import LinearRegression\nfrom sklearn.metrics import r2_score\ndf = pd.DataFrame({'x': [1.0, 2.0, 3.0, 4.0], 'y': [2.0, 4.0, 6.0, 8.0]})";
+    let crash = "model = LinearRegression().fit(df[['x']], df['y'])\nr2_score([1.0, 2.0], model.predict(df[['x']]))";
+    assert!(run(&[history], crash, "")
+        .iter()
+        .any(|d| d.code == "sklearn-sample-mismatch"));
+    silent(&run(
+        &[history],
+        "model = LinearRegression().fit(df[['x']], df[['y']])\nr2_score([1.0, 2.0], model.predict(df[['x']]))",
+        "",
+    ));
+    silent(&run(
+        &["from sklearn.metrics import r2_score"],
+        "r2_score([1.0, 2.0], model.predict(X))",
+        r#""model": {"type": "sklearn.linear_model.LinearRegression", "kind": "estimator", "V": {"fitted": true}, "S": {"n_features_in": 1}}, "X": {"type": "numpy.ndarray", "kind": "ndarray", "S": {"shape": [4, 1], "dtype": "float64"}}"#,
+    ));
 }

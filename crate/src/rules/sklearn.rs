@@ -43,7 +43,8 @@ use crate::ir::{keyword, Expr, Keyword, Literal, TextRange};
 use crate::ir_scan::unpacks;
 use crate::semantics::abstract_value::{not_a_float, ArrayLib, Estimator, Val};
 use crate::semantics::sklearn_tables::{
-    ACCEPTS_NAN, METHOD_FLAGS, NUMERIC_2D, OUTPUT_METHODS, SAMPLE_CHECKED, SCORER_NAMES, TEXT_2D,
+    ACCEPTS_NAN, CONSISTENT_LENGTH_METRICS, METHOD_FLAGS, NUMERIC_2D, OUTPUT_METHODS,
+    SAMPLE_CHECKED, SCORER_NAMES, TEXT_2D,
 };
 use crate::summary::Category;
 use crate::walker::state::Walker;
@@ -779,6 +780,20 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
             if let Some(msg) = too_many_folds(folds, rows, function) {
                 out.push(Diagnostic::error(Rule::SklearnBadParams, msg, *range));
                 return;
+            }
+        }
+        // Targets and predictions (or scores) of other lengths: often from another split
+        // (`accuracy_score(y_test, model.predict(X_train))`).
+        if let Some(metric) = path
+            .strip_prefix("sklearn.metrics.")
+            .map(|p| p.rsplit('.').next().unwrap_or(p))
+            .filter(|f| CONSISTENT_LENGTH_METRICS.contains(f))
+        {
+            if let ([first, second, ..], false) = (args.as_slice(), unpacks(args, keywords)) {
+                if let Some(d) = inconsistent_samples(w, &[first, second], metric) {
+                    out.push(d);
+                    return;
+                }
             }
         }
         if path == "sklearn.model_selection.train_test_split" {

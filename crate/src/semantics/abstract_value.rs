@@ -455,6 +455,9 @@ pub struct Estimator {
     pub n_samples: Option<i64>,
     /// The number of classes a fitted classifier knows (`classes_`), from the kernel.
     pub n_classes: Option<i64>,
+    /// This cell fitted it on one column of targets (a Series, a 1-D array or list): `predict`
+    /// gives one value per sample.
+    pub one_target_column: bool,
     pub feature_names: Option<Vec<String>>,
     /// Literal keyword arguments of a constructor call seen in this cell.
     pub params: BTreeMap<String, Literal>,
@@ -731,6 +734,7 @@ pub fn from_summary(name: &str, obj: &ObjectSummary) -> Val {
             n_features: obj.int_fact(Category::S, "n_features_in"),
             n_samples: None,
             n_classes: obj.int_fact(Category::S, "n_classes"),
+            one_target_column: false,
             feature_names: obj
                 .str_list_fact(Category::R, "feature_names_in")
                 .map(|v| v.into_iter().map(str::to_string).collect()),

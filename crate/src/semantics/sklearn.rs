@@ -9,7 +9,7 @@ use crate::ir_scan::unpacks;
 
 use super::abstract_value::{ArrayLib, ArrayVal, Estimator, Val};
 use super::eval::Eval;
-use super::sklearn_tables::{NUMERIC_2D, UNFITTED_RAISE};
+use super::sklearn_tables::{NUMERIC_2D, OUTPUT_METHODS, UNFITTED_RAISE};
 
 pub fn construct(path: &str, keywords: &[Keyword], range: TextRange) -> Option<Estimator> {
     if !path.starts_with("sklearn.") {
@@ -270,6 +270,31 @@ pub fn method_result(w: &dyn Eval, e: &Estimator, attr: &str, args: &[Expr]) -> 
     if attr == "fit" && e.is_sklearn() {
         return after_method(w, e, attr, args);
     }
+    // One prediction per sample of X, for an estimator this cell fitted on one column of
+    // targets (on several, or a frame of one, `predict` may give a 2-D array).
+    if attr == "predict"
+        && e.is_sklearn()
+        && e.fitted == Some(true)
+        && e.one_target_column
+        && e.inner.is_empty()
+        && OUTPUT_METHODS
+            .iter()
+            .any(|(class, methods)| *class == e.class && methods.contains(&"predict"))
+    {
+        let Some((Some(rows), _, _)) = args.first().map(|x| data_shape(&w.eval(x))) else {
+            return Val::Unknown;
+        };
+        return Val::Array(ArrayVal {
+            lib: ArrayLib::Numpy,
+            shape: vec![rows],
+            dtype: None,
+            has_nan: None,
+            csv_object_column: None,
+            origin: None,
+            non_integer: None,
+            maybe_not_ndarray: false,
+        });
+    }
     if !matches!(attr, "fit_transform" | "transform")
         || !SHAPE_PRESERVING.contains(&e.class.as_str())
     {
@@ -301,12 +326,19 @@ pub fn after_method(w: &dyn Eval, e: &Estimator, attr: &str, args: &[Expr]) -> V
                 return Val::Unknown;
             };
             let (rows, cols, names) = data_shape(&w.eval(x));
+            let one_target_column = args.get(1).is_some_and(|y| match w.eval(y) {
+                Val::Series(_) => true,
+                Val::Array(a) => a.shape.len() == 1,
+                Val::Strs { .. } => true,
+                v => super::numpy::literal_shape(&v).is_some_and(|(shape, _)| shape.len() == 1),
+            });
             Val::Estimator(Estimator {
                 fitted: Some(true),
                 n_samples: rows,
                 n_features: cols,
                 feature_names: names,
                 n_classes: None,
+                one_target_column,
                 ..e.clone()
             })
         }
@@ -325,6 +357,7 @@ fn unfitted_copy(e: &Estimator) -> Estimator {
         n_features: None,
         feature_names: None,
         n_classes: None,
+        one_target_column: false,
         inner: e.inner.iter().map(unfitted_copy).collect(),
         ..e.clone()
     }
@@ -351,7 +384,15 @@ pub fn data_shape(v: &Val) -> (Option<i64>, Option<i64>, Option<Vec<String>>) {
         Val::Array(a) if a.shape.len() == 2 => (Some(a.shape[0]), Some(a.shape[1]), None),
         Val::Array(a) if !a.shape.is_empty() => (Some(a.shape[0]), None, None),
         Val::Series(s) => (s.len, None, None),
-        _ => (None, None, None),
+        // Nested lists of numbers, as scikit-learn's `check_array` converts them.
+        v => match super::numpy::literal_shape(v)
+            .map(|(shape, _)| shape)
+            .as_deref()
+        {
+            Some(&[rows, columns]) => (Some(rows), Some(columns), None),
+            Some(&[rows]) => (Some(rows), None, None),
+            _ => (None, None, None),
+        },
     }
 }
 
