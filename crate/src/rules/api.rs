@@ -23,6 +23,9 @@ use crate::ir_scan::unpacks;
 use crate::semantics::abstract_value::{ArrayLib, Val};
 use crate::semantics::attr_tables::{DATETIME_CLASS_ONLY, NDARRAY_ATTRIBUTES, PYPLOT_ONLY};
 use crate::semantics::python::MODULE_MAIN_MEMBER;
+use crate::semantics::signatures::{
+    former_keyword, keyword_names, library_params, misspelled, public_path, table_version,
+};
 use crate::walker::state::Walker;
 
 struct Sig {
@@ -95,19 +98,6 @@ fn signature(path: &str) -> Option<Sig> {
             positional: &["class_weight", "y"],
             keyword_only: None,
         }),
-        // numpy 1.26 to 2.4 (numpy 2 added `device`, `copy` to asarray, `ndmax` to array).
-        "numpy.array" => Some(Sig {
-            positional: &["object", "dtype"],
-            keyword_only: Some(&["copy", "order", "subok", "ndmin", "ndmax", "like"]),
-        }),
-        "numpy.asarray" => Some(Sig {
-            positional: &["a", "dtype", "order"],
-            keyword_only: Some(&["device", "copy", "like"]),
-        }),
-        "numpy.zeros" | "numpy.ones" | "numpy.empty" => Some(Sig {
-            positional: &["shape", "dtype", "order"],
-            keyword_only: Some(&["device", "like"]),
-        }),
         _ => None,
     }
 }
@@ -117,9 +107,209 @@ fn assumed_version(path: &str) -> &'static str {
     match path.split('.').next() {
         Some("seaborn") => "seaborn 0.12 or later, where only data is positional",
         Some("matplotlib") => "matplotlib 3.x",
-        Some("sklearn") => "scikit-learn 1.x",
-        _ => "numpy 1.26 to 2.4",
+        _ => "scikit-learn 1.x",
     }
+}
+
+/// The table key of a called library callable: its public path (`pandas.read_csv`,
+/// `sklearn.svm.SVC`), or `Class#method` for a method of a DataFrame, a Series or a scikit-learn
+/// estimator the walker knows the object of.
+fn table_key(w: &Walker, func: &Expr) -> Option<String> {
+    if let Some(path) = w.lib_path(func) {
+        return Some(public_path(&path));
+    }
+    let Expr::Attribute { value, attr, .. } = func else {
+        return None;
+    };
+    let class = match w.eval(value) {
+        // A notebook that adds to pandas' classes may have replaced the method.
+        Val::Frame(f) if f.plain && !w.pandas_extended => "pandas.DataFrame".to_string(),
+        Val::Series(_) if !w.pandas_extended => "pandas.Series".to_string(),
+        Val::Estimator(e) if e.type_path.starts_with("sklearn.") => public_path(&e.type_path),
+        _ => return None,
+    };
+    Some(format!("{class}#{attr}"))
+}
+
+/// `RandomForestClassifier`, `DataFrame.drop`, `read_csv`: a table key as messages name it.
+fn shown_name(key: &str) -> String {
+    match key.split_once('#') {
+        Some((class, method)) => format!("{}.{method}", class.rsplit('.').next().unwrap_or(class)),
+        None => key.rsplit('.').next().unwrap_or(key).to_string(),
+    }
+}
+
+/// The version of `library` the kernel reported (a module's summary, or a callable's).
+fn kernel_version<'w>(w: &'w Walker, library: &str) -> Option<&'w str> {
+    w.ctx.summaries?.objects.values().find_map(|o| {
+        let of = o
+            .str_fact(Category::R, "module")
+            .or_else(|| o.str_fact(Category::R, "library"))?;
+        (of.split('.').next() == Some(library))
+            .then(|| o.str_fact(Category::R, "version"))
+            .flatten()
+    })
+}
+
+/// `3.1` of `3.1.1`.
+fn minor_release(version: &str) -> &str {
+    match version.match_indices('.').nth(1) {
+        Some((i, _)) => &version[..i],
+        None => version,
+    }
+}
+
+/// A call of a callable of the generated signature tables (scikit-learn, pandas, numpy), or of a
+/// method on an object the walker knows, that does not fit the installed library's signature.
+/// `None` when the tables lack the callable; else what is found (possibly nothing).
+///
+/// A signature differs across releases, so what is certain depends on what the kernel showed:
+/// - a keyword that misspells a parameter (`n_estimator`, `inplce`) and that no earlier release
+///   had (`former_keyword`): certain whatever the release;
+/// - any other misfit: certain when the kernel runs the release the table was read off (same
+///   minor version), silent when it runs another, and likely when it did not say.
+fn table_call(
+    w: &Walker,
+    func: &Expr,
+    args: &[Expr],
+    keywords: &[Keyword],
+    range: TextRange,
+) -> Option<Vec<Diagnostic>> {
+    let key = table_key(w, func)?;
+    // `est.set_params(...)` takes the constructor's parameters as keywords.
+    let set_params = key.strip_suffix("#set_params");
+    let mut p = library_params(set_params.unwrap_or(&key))?;
+    if set_params.is_some() {
+        // A pipeline, union or ensemble takes its steps' names too (`pipe.set_params(clf=...)`).
+        let composite = ["steps", "transformers", "transformer_list", "estimators"];
+        if p.kwarg || p.names.iter().any(|n| composite.contains(&n.as_str())) {
+            return Some(vec![]);
+        }
+        p.keyword_only_required =
+            vec![false; p.names.len() - usize::from(p.vararg) - usize::from(p.kwarg)];
+        p.names.retain(|n| !n.starts_with('*'));
+        p.positional = 0;
+        p.positional_defaults = 0;
+        p.posonly = 0;
+        p.vararg = false;
+    }
+    let shown = shown_name(set_params.unwrap_or(&key));
+    let (library, version) = table_version(&key);
+    let kernel = kernel_version(w, library);
+    let error = if set_params.is_some() {
+        "ValueError"
+    } else {
+        "TypeError"
+    };
+    for k in keywords {
+        let Some(name) = k.name.as_deref() else {
+            continue;
+        };
+        // `step__param` of a pipeline's step.
+        if p.kwarg
+            || keyword_names(&p).any(|n| n == name)
+            || set_params.is_some() && name.contains("__")
+        {
+            continue;
+        }
+        // A keyword of the DataFrame method given to the Series one is the frames rule's.
+        if let Some(method) = key.strip_prefix("pandas.Series#") {
+            let frame = library_params(&format!("pandas.DataFrame#{method}"));
+            if frame.is_some_and(|f| keyword_names(&f).any(|n| n == name)) {
+                return Some(vec![]);
+            }
+        }
+        if former_keyword(&key, name) {
+            continue;
+        }
+        let Some(right) = misspelled(name, keyword_names(&p)) else {
+            continue;
+        };
+        let name_range = TextRange::new(k.range.start, k.range.start + name.len() as u32);
+        let what = if set_params.is_some() {
+            format!("Invalid parameter '{name}' for estimator {shown}()")
+        } else {
+            format!("{shown}() got an unexpected keyword argument '{name}'")
+        };
+        return Some(vec![Diagnostic::error(
+            Rule::BadArguments,
+            format!("{what}; did you mean '{right}'?: {error}"),
+            k.range,
+        )
+        .with_fix(Fix {
+            message: format!("Use {right}="),
+            edits: vec![Edit {
+                range: name_range,
+                content: right.to_string(),
+            }],
+            run_cells: vec![],
+        })]);
+    }
+    let problem = if set_params.is_some() {
+        keywords
+            .iter()
+            .filter_map(|k| k.name.as_deref())
+            .find(|n| !n.contains("__") && !keyword_names(&p).any(|x| x == *n))
+            .map(|n| format!("Invalid parameter '{n}' for estimator {shown}()"))
+            .or_else(|| {
+                (!args.is_empty())
+                    .then(|| format!("{shown}.set_params() takes its parameters by keyword"))
+            })
+    } else {
+        user_call_problem(&shown, &p, args, keywords)
+    };
+    let Some(problem) = problem else {
+        return Some(vec![]);
+    };
+    // A keyword of earlier releases: the notebook may have been written for one.
+    let former = keywords
+        .iter()
+        .filter_map(|k| k.name.as_deref())
+        .find(|n| former_keyword(&key, n));
+    let same_release = match kernel {
+        Some(v) => minor_release(v) == minor_release(version),
+        None => false,
+    };
+    if former.is_some() && !same_release || kernel.is_some() && !same_release {
+        return Some(vec![]);
+    }
+    let former = former
+        .map(|n| format!("; '{n}' is a parameter of earlier {library} releases"))
+        .unwrap_or_default();
+    let mut d = Diagnostic::error(
+        Rule::BadArguments,
+        format!("{problem}{former}: {error}"),
+        problem_range(&p, args, keywords).unwrap_or(range),
+    );
+    match kernel {
+        Some(v) => {
+            d.message = format!("{problem}{former} (the kernel runs {library} {v}): {error}")
+        }
+        None => d.make_likely(&format!(
+            "the signature of {library} {version}; the installed version is not known"
+        )),
+    }
+    Some(vec![d])
+}
+
+/// The keyword `user_call_problem` reports, when it reports one: the first that the parameters
+/// do not take, or that names a parameter a positional argument already filled.
+fn problem_range(p: &Params, args: &[Expr], keywords: &[Keyword]) -> Option<TextRange> {
+    if args.len() > p.positional && !p.vararg {
+        return None;
+    }
+    keywords
+        .iter()
+        .find(|k| {
+            let Some(name) = k.name.as_deref() else {
+                return false;
+            };
+            match p.names[..p.positional].iter().position(|n| n == name) {
+                Some(i) => i < p.posonly || i < args.len(),
+                None => !p.kwarg && !keyword_names(p).any(|n| n == name),
+            }
+        })
+        .map(|k| k.range)
 }
 
 /// A call that does not fit a signature the rules know from a library's documented version
@@ -548,6 +738,13 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                             *range,
                         ));
                     }
+                    return;
+                }
+            }
+            // The kernel's summary of the callable, even one without a signature, knows better.
+            if summary.is_none() {
+                if let Some(found) = table_call(w, func, args, keywords, *range) {
+                    out.extend(found);
                     return;
                 }
             }
