@@ -264,3 +264,8 @@ fn notebook_classes_constructors_methods_and_attributes() {
 fn values_built_by_statements_operators_and_literals() {
     family("built_values.json");
 }
+
+#[test]
+fn library_signatures_of_constructors_functions_and_methods() {
+    family("library_signatures.json");
+}

@@ -196,10 +196,11 @@ fn table_call(
     let shown = shown_name(set_params.unwrap_or(&key));
     let (library, version) = table_version(&key);
     let kernel = kernel_version(w, library);
-    let error = if set_params.is_some() {
-        "ValueError"
+    // `set_params` raises ValueError, an invalid parameter of the estimator.
+    let (rule, error) = if set_params.is_some() {
+        (Rule::SklearnBadParams, "ValueError")
     } else {
-        "TypeError"
+        (Rule::BadArguments, "TypeError")
     };
     for k in keywords {
         let Some(name) = k.name.as_deref() else {
@@ -232,7 +233,7 @@ fn table_call(
             format!("{shown}() got an unexpected keyword argument '{name}'")
         };
         return Some(vec![Diagnostic::error(
-            Rule::BadArguments,
+            rule,
             format!("{what}; did you mean '{right}'?: {error}"),
             k.range,
         )
@@ -270,14 +271,15 @@ fn table_call(
         Some(v) => minor_release(v) == minor_release(version),
         None => false,
     };
-    if former.is_some() && !same_release || kernel.is_some() && !same_release {
+    // Silent when the kernel runs another release, or the notebook may be written for one.
+    if !same_release && (former.is_some() || kernel.is_some()) {
         return Some(vec![]);
     }
     let former = former
         .map(|n| format!("; '{n}' is a parameter of earlier {library} releases"))
         .unwrap_or_default();
     let mut d = Diagnostic::error(
-        Rule::BadArguments,
+        rule,
         format!("{problem}{former}: {error}"),
         problem_range(&p, args, keywords).unwrap_or(range),
     );
