@@ -3,17 +3,18 @@ the installed scikit-learn, pandas and numpy with `inspect.signature`:
 
     .venv/bin/python scripts/signature_tables.py > crate/src/semantics/signature_tables.rs
 
-- SIGNATURES: (path, parameters), sorted by path. A path is the public dotted name a call
+- SIGNATURES: `path parameters` lines, sorted by path. A path is the public dotted name a call
   resolves to (`sklearn.ensemble.RandomForestClassifier`, `pandas.read_csv`); `Class#method` is a
-  method called on an instance (`pandas.DataFrame#drop`, `sklearn.svm.SVC#fit`), `self` left out.
+  method called on an instance (`pandas.DataFrame#drop`, `sklearn.svm.SVC#fit`), `self` left out,
+  written `#method parameters` under its class's line.
   Parameters are written in order, separated by commas: `name` (required), `name=` (has a
   default), `/` (the ones before are positional-only), `*` (the ones after are keyword-only),
   `+` (*args: extra positional arguments, the ones after are keyword-only), `**` (**kwargs).
-  Covered: every estimator of `all_estimators()` (`__init__`, and its methods that take data),
-  the public functions of sklearn.metrics, sklearn.model_selection and sklearn.preprocessing,
-  pandas' top-level functions, DataFrame and Series (constructors and instance methods), and
-  numpy's top-level functions with a readable signature.
-- FORMER_KEYWORDS: (path, keyword) of parameters earlier releases had and the installed one
+  Covered: every estimator of `all_estimators()` (`__init__`, and ESTIMATOR_METHODS),
+  the public functions of sklearn.metrics and sklearn.model_selection, pandas' top-level
+  functions, DataFrame and Series (constructors, PANDAS_METHODS), and
+  numpy's constructors (NUMPY_FUNCTIONS).
+- FORMER_KEYWORDS: `path keyword` lines of parameters earlier releases had and the installed one
   lacks, from the libraries' release notes (typed by hand): a keyword that may be right for the
   kernel's older release.
 """
@@ -28,24 +29,99 @@ import sklearn
 from sklearn.experimental import enable_halving_search_cv, enable_iterative_imputer  # noqa: F401
 from sklearn.utils import all_estimators
 
-ESTIMATOR_METHODS = [
-    "fit",
-    "predict",
-    "predict_proba",
-    "predict_log_proba",
-    "decision_function",
-    "transform",
-    "fit_transform",
-    "fit_predict",
-    "inverse_transform",
-    "partial_fit",
-    "score",
-]
+# The methods of estimators that take more than the data (sample_weight): those a keyword is
+# given to. The others are left out for the WebAssembly bundle's size.
+ESTIMATOR_METHODS = ["fit"]
 
 # C functions of numpy whose text signature is what they take (checked by calling them).
 NUMPY_BUILTINS = {"array", "asarray", "asanyarray", "zeros", "empty"}
 
-SKLEARN_FUNCTION_MODULES = ["sklearn.metrics", "sklearn.model_selection", "sklearn.preprocessing"]
+# The numpy functions in the table, for the bundle's size: the constructors.
+NUMPY_FUNCTIONS = NUMPY_BUILTINS | {"ones"}
+
+SKLEARN_FUNCTION_MODULES = ["sklearn.metrics", "sklearn.model_selection"]
+
+# The DataFrame and Series methods in the table, for the bundle's size: those most often given
+# keywords.
+PANDAS_METHODS = {
+    "agg",
+    "aggregate",
+    "apply",
+    "astype",
+    "bfill",
+    "clip",
+    "copy",
+    "corr",
+    "count",
+    "cummax",
+    "cummin",
+    "cumprod",
+    "cumsum",
+    "describe",
+    "diff",
+    "drop",
+    "drop_duplicates",
+    "dropna",
+    "duplicated",
+    "explode",
+    "ffill",
+    "fillna",
+    "filter",
+    "groupby",
+    "head",
+    "hist",
+    "idxmax",
+    "idxmin",
+    "info",
+    "interpolate",
+    "isin",
+    "join",
+    "map",
+    "mask",
+    "max",
+    "mean",
+    "median",
+    "melt",
+    "merge",
+    "min",
+    "mode",
+    "nlargest",
+    "nsmallest",
+    "nunique",
+    "pct_change",
+    "pivot",
+    "pivot_table",
+    "quantile",
+    "query",
+    "rank",
+    "reindex",
+    "rename",
+    "replace",
+    "resample",
+    "reset_index",
+    "rolling",
+    "round",
+    "sample",
+    "set_index",
+    "shift",
+    "sort_index",
+    "sort_values",
+    "std",
+    "sum",
+    "tail",
+    "to_csv",
+    "to_dict",
+    "to_excel",
+    "to_json",
+    "to_numpy",
+    "to_parquet",
+    "to_sql",
+    "transform",
+    "unique",
+    "value_counts",
+    "var",
+    "where",
+}
 
 # Parameters of earlier releases the installed ones lack (release notes of scikit-learn 0.20 to
 # 1.8, pandas 0.25 to 3.0, numpy 1.20 to 2.3). Those of a path the tables lack, or that its
@@ -321,10 +397,14 @@ def param_text(sig: inspect.Signature) -> str:
         if p.kind is p.VAR_KEYWORD:
             parts.append("**")
             continue
-        if p.kind is p.KEYWORD_ONLY and (i == 0 or kinds[i - 1] not in (p.KEYWORD_ONLY, p.VAR_POSITIONAL)):
+        if p.kind is p.KEYWORD_ONLY and (
+            i == 0 or kinds[i - 1] not in (p.KEYWORD_ONLY, p.VAR_POSITIONAL)
+        ):
             parts.append("*")
         parts.append(p.name + ("" if p.default is p.empty else "="))
-        if p.kind is p.POSITIONAL_ONLY and (i + 1 == len(kinds) or kinds[i + 1] is not p.POSITIONAL_ONLY):
+        if p.kind is p.POSITIONAL_ONLY and (
+            i + 1 == len(kinds) or kinds[i + 1] is not p.POSITIONAL_ONLY
+        ):
             parts.append("/")
     return ",".join(parts)
 
@@ -336,7 +416,10 @@ def signature_of(obj, drop_self: bool):
         return None
     if drop_self:
         params = list(sig.parameters.values())
-        if not params or params[0].kind not in (params[0].POSITIONAL_ONLY, params[0].POSITIONAL_OR_KEYWORD):
+        if not params or params[0].kind not in (
+            params[0].POSITIONAL_ONLY,
+            params[0].POSITIONAL_OR_KEYWORD,
+        ):
             return None
         sig = sig.replace(parameters=params[1:])
     return param_text(sig)
@@ -356,17 +439,20 @@ def public_path(cls) -> str | None:
 
 
 def methods(table: dict, path: str, cls, names) -> None:
-    """The instance methods `names` of `cls`, under `path#name`."""
+    """The methods `names` of `cls`: an instance's under `path#name`, static and class methods
+    (called on the class) under `path.name`."""
     for name in names:
         static = inspect.getattr_static(cls, name, None)
         if isinstance(static, (staticmethod, classmethod)):
             sig = signature_of(getattr(cls, name), drop_self=False)
+            key = f"{path}.{name}"
         elif inspect.isfunction(getattr(cls, name, None)):
             sig = signature_of(getattr(cls, name), drop_self=True)
+            key = f"{path}#{name}"
         else:
             continue
         if sig is not None:
-            table[f"{path}#{name}"] = sig
+            table[key] = sig
 
 
 def sklearn_table(table: dict) -> None:
@@ -399,7 +485,7 @@ def pandas_table(table: dict) -> None:
     for cls in (pd.DataFrame, pd.Series):
         path = f"pandas.{cls.__name__}"
         table[path] = signature_of(cls.__init__, drop_self=True)
-        methods(table, path, cls, [n for n in dir(cls) if not n.startswith("_")])
+        methods(table, path, cls, sorted(PANDAS_METHODS))
 
 
 def numpy_table(table: dict) -> None:
@@ -413,7 +499,7 @@ def numpy_table(table: dict) -> None:
         # text signatures of C functions may be narrower than what they take (np.arange takes
         # start= by keyword): only the constructors checked by hand.
         python = inspect.isfunction(obj) or type(obj).__name__ == "_ArrayFunctionDispatcher"
-        if not (python or name in NUMPY_BUILTINS):
+        if name not in NUMPY_FUNCTIONS or not (python or name in NUMPY_BUILTINS):
             continue
         sig = signature_of(obj, drop_self=False)
         if sig is not None:
@@ -427,7 +513,9 @@ def main() -> None:
         sklearn_table(table)
         pandas_table(table)
         numpy_table(table)
-    versions = f"scikit-learn {sklearn.__version__}, pandas {pd.__version__}, numpy {np.__version__}"
+    versions = (
+        f"scikit-learn {sklearn.__version__}, pandas {pd.__version__}, numpy {np.__version__}"
+    )
     print(
         f"//! Signatures read off {versions} by `scripts/signature_tables.py`\n"
         "//! (generated: edit the script, not this file). The script's docstring says how a\n"
@@ -436,19 +524,31 @@ def main() -> None:
     print(f'pub(crate) const SKLEARN_VERSION: &str = "{sklearn.__version__}";')
     print(f'pub(crate) const PANDAS_VERSION: &str = "{pd.__version__}";')
     print(f'pub(crate) const NUMPY_VERSION: &str = "{np.__version__}";\n')
-    print("/// (path, parameters), sorted by path.")
-    print("pub(crate) const SIGNATURES: &[(&str, &str)] = &[")
+    # One string each, a line per entry: a table of (&str, &str) costs the WebAssembly bundle
+    # twice as much (a pointer and a length per string).
+    print(
+        "/// `path parameters` lines, sorted by path; a method of an instance (`Class#method`) is"
+    )
+    print("/// written `#method parameters` under the line of its class.")
+    print('pub(crate) const SIGNATURES: &str = "\\')
+    classes = set()
     for path in sorted(table):
-        print(f'    ("{path}", "{table[path]}"),')
-    print("];\n")
-    print("/// (path, keyword) of parameters earlier releases had, sorted.")
-    print("pub(crate) const FORMER_KEYWORDS: &[(&str, &str)] = &[")
+        cls, _, method = path.partition("#")
+        if method:
+            assert cls in classes, path  # its class's line came before
+            print(f"#{method} {table[path]}")
+        else:
+            classes.add(path)
+            print(f"{path} {table[path]}")
+    print('";\n')
+    print("/// `path keyword` lines of parameters earlier releases had, sorted.")
+    print('pub(crate) const FORMER_KEYWORDS: &str = "\\')
     for path, keyword in sorted(set(FORMER_KEYWORDS)):
         installed = table.get(path)
         if installed is None or keyword in installed.replace("=", "").split(","):
             continue
-        print(f'    ("{path}", "{keyword}"),')
-    print("];")
+        print(f"{path} {keyword}")
+    print('";')
 
 
 if __name__ == "__main__":

@@ -6,2065 +6,893 @@ pub(crate) const SKLEARN_VERSION: &str = "1.9.1";
 pub(crate) const PANDAS_VERSION: &str = "3.1.1";
 pub(crate) const NUMPY_VERSION: &str = "2.4.6";
 
-/// (path, parameters), sorted by path.
-pub(crate) const SIGNATURES: &[(&str, &str)] = &[
-    ("numpy.all", "a,axis=,out=,keepdims=,*,where="),
-    ("numpy.allclose", "a,b,rtol=,atol=,equal_nan="),
-    ("numpy.amax", "a,axis=,out=,keepdims=,initial=,where="),
-    ("numpy.amin", "a,axis=,out=,keepdims=,initial=,where="),
-    ("numpy.angle", "z,deg="),
-    ("numpy.any", "a,axis=,out=,keepdims=,*,where="),
-    ("numpy.append", "arr,values,axis="),
-    ("numpy.apply_along_axis", "func1d,axis,arr,+,**"),
-    ("numpy.apply_over_axes", "func,a,axes"),
-    ("numpy.argmax", "a,axis=,out=,*,keepdims="),
-    ("numpy.argmin", "a,axis=,out=,*,keepdims="),
-    ("numpy.argpartition", "a,kth,axis=,kind=,order="),
-    ("numpy.argsort", "a,axis=,kind=,order=,*,stable="),
-    ("numpy.argwhere", "a"),
-    ("numpy.around", "a,decimals=,out="),
-    ("numpy.array", "object,dtype=,*,copy=,order=,subok=,ndmin=,ndmax=,like="),
-    ("numpy.array2string", "a,max_line_width=,precision=,suppress_small=,separator=,prefix=,*,formatter=,threshold=,edgeitems=,sign=,floatmode=,suffix=,legacy="),
-    ("numpy.array_equal", "a1,a2,equal_nan="),
-    ("numpy.array_equiv", "a1,a2"),
-    ("numpy.array_repr", "arr,max_line_width=,precision=,suppress_small="),
-    ("numpy.array_split", "ary,indices_or_sections,axis="),
-    ("numpy.array_str", "a,max_line_width=,precision=,suppress_small="),
-    ("numpy.asanyarray", "a,dtype=,order=,*,device=,copy=,like="),
-    ("numpy.asarray", "a,dtype=,order=,*,device=,copy=,like="),
-    ("numpy.asarray_chkfinite", "a,dtype=,order="),
-    ("numpy.asmatrix", "data,dtype="),
-    ("numpy.astype", "x,dtype,/,*,copy=,device="),
-    ("numpy.atleast_1d", "+"),
-    ("numpy.atleast_2d", "+"),
-    ("numpy.atleast_3d", "+"),
-    ("numpy.average", "a,axis=,weights=,returned=,*,keepdims="),
-    ("numpy.bartlett", "M"),
-    ("numpy.base_repr", "number,base=,padding="),
-    ("numpy.binary_repr", "num,width="),
-    ("numpy.bincount", "x,/,weights=,minlength="),
-    ("numpy.blackman", "M"),
-    ("numpy.block", "arrays"),
-    ("numpy.bmat", "obj,ldict=,gdict="),
-    ("numpy.broadcast_arrays", "+,subok="),
-    ("numpy.broadcast_shapes", "+"),
-    ("numpy.broadcast_to", "array,shape,subok="),
-    ("numpy.busday_count", "begindates,enddates,weekmask=,holidays=,busdaycal=,out="),
-    ("numpy.busday_offset", "dates,offsets,roll=,weekmask=,holidays=,busdaycal=,out="),
-    ("numpy.can_cast", "from_,to,casting="),
-    ("numpy.choose", "a,choices,out=,mode="),
-    ("numpy.clip", "a,a_min=,a_max=,out=,*,min=,max=,**"),
-    ("numpy.column_stack", "tup"),
-    ("numpy.common_type", "+"),
-    ("numpy.compress", "condition,a,axis=,out="),
-    ("numpy.concat", "arrays,/,axis=,out=,*,dtype=,casting="),
-    ("numpy.concatenate", "arrays,/,axis=,out=,*,dtype=,casting="),
-    ("numpy.convolve", "a,v,mode="),
-    ("numpy.copy", "a,order=,subok="),
-    ("numpy.copyto", "dst,src,casting=,where="),
-    ("numpy.corrcoef", "x,y=,rowvar=,*,dtype="),
-    ("numpy.correlate", "a,v,mode="),
-    ("numpy.count_nonzero", "a,axis=,*,keepdims="),
-    ("numpy.cov", "m,y=,rowvar=,bias=,ddof=,fweights=,aweights=,*,dtype="),
-    ("numpy.cross", "a,b,axisa=,axisb=,axisc=,axis="),
-    ("numpy.cumprod", "a,axis=,dtype=,out="),
-    ("numpy.cumsum", "a,axis=,dtype=,out="),
-    ("numpy.cumulative_prod", "x,/,*,axis=,dtype=,out=,include_initial="),
-    ("numpy.cumulative_sum", "x,/,*,axis=,dtype=,out=,include_initial="),
-    ("numpy.datetime_as_string", "arr,unit=,timezone=,casting="),
-    ("numpy.delete", "arr,obj,axis="),
-    ("numpy.diag", "v,k="),
-    ("numpy.diag_indices", "n,ndim="),
-    ("numpy.diag_indices_from", "arr"),
-    ("numpy.diagflat", "v,k="),
-    ("numpy.diagonal", "a,offset=,axis1=,axis2="),
-    ("numpy.diff", "a,n=,axis=,prepend=,append="),
-    ("numpy.digitize", "x,bins,right="),
-    ("numpy.dot", "a,b,out="),
-    ("numpy.dsplit", "ary,indices_or_sections"),
-    ("numpy.dstack", "tup"),
-    ("numpy.ediff1d", "ary,to_end=,to_begin="),
-    ("numpy.einsum", "+,out=,optimize=,**"),
-    ("numpy.einsum_path", "+,optimize=,einsum_call="),
-    ("numpy.empty", "shape,dtype=,order=,*,device=,like="),
-    ("numpy.empty_like", "prototype,/,dtype=,order=,subok=,shape=,*,device="),
-    ("numpy.expand_dims", "a,axis"),
-    ("numpy.extract", "condition,arr"),
-    ("numpy.eye", "N,M=,k=,dtype=,order=,*,device=,like="),
-    ("numpy.fill_diagonal", "a,val,wrap="),
-    ("numpy.fix", "x,out="),
-    ("numpy.flatnonzero", "a"),
-    ("numpy.flip", "m,axis="),
-    ("numpy.fliplr", "m"),
-    ("numpy.flipud", "m"),
-    ("numpy.format_float_positional", "x,precision=,unique=,fractional=,trim=,sign=,pad_left=,pad_right=,min_digits="),
-    ("numpy.format_float_scientific", "x,precision=,unique=,trim=,sign=,pad_left=,exp_digits=,min_digits="),
-    ("numpy.fromfunction", "function,shape,*,dtype=,like=,**"),
-    ("numpy.fromregex", "file,regexp,dtype,encoding="),
-    ("numpy.full", "shape,fill_value,dtype=,order=,*,device=,like="),
-    ("numpy.full_like", "a,fill_value,dtype=,order=,subok=,shape=,*,device="),
-    ("numpy.genfromtxt", "fname,dtype=,comments=,delimiter=,skip_header=,skip_footer=,converters=,missing_values=,filling_values=,usecols=,names=,excludelist=,deletechars=,replace_space=,autostrip=,case_sensitive=,defaultfmt=,unpack=,usemask=,loose=,invalid_raise=,max_rows=,encoding=,*,ndmin=,like="),
-    ("numpy.geomspace", "start,stop,num=,endpoint=,dtype=,axis="),
-    ("numpy.get_include", ""),
-    ("numpy.get_printoptions", ""),
-    ("numpy.getbufsize", ""),
-    ("numpy.geterr", ""),
-    ("numpy.geterrcall", ""),
-    ("numpy.gradient", "f,+,axis=,edge_order="),
-    ("numpy.hamming", "M"),
-    ("numpy.hanning", "M"),
-    ("numpy.histogram", "a,bins=,range=,density=,weights="),
-    ("numpy.histogram2d", "x,y,bins=,range=,density=,weights="),
-    ("numpy.histogram_bin_edges", "a,bins=,range=,weights="),
-    ("numpy.histogramdd", "sample,bins=,range=,density=,weights="),
-    ("numpy.hsplit", "ary,indices_or_sections"),
-    ("numpy.hstack", "tup,*,dtype=,casting="),
-    ("numpy.i0", "x"),
-    ("numpy.identity", "n,dtype=,*,like="),
-    ("numpy.imag", "val"),
-    ("numpy.indices", "dimensions,dtype=,sparse="),
-    ("numpy.info", "object=,maxwidth=,output=,toplevel="),
-    ("numpy.inner", "a,b,/"),
-    ("numpy.insert", "arr,obj,values,axis="),
-    ("numpy.interp", "x,xp,fp,left=,right=,period="),
-    ("numpy.intersect1d", "ar1,ar2,assume_unique=,return_indices="),
-    ("numpy.is_busday", "dates,weekmask=,holidays=,busdaycal=,out="),
-    ("numpy.isclose", "a,b,rtol=,atol=,equal_nan="),
-    ("numpy.iscomplex", "x"),
-    ("numpy.iscomplexobj", "x"),
-    ("numpy.isdtype", "dtype,kind"),
-    ("numpy.isfortran", "a"),
-    ("numpy.isin", "element,test_elements,assume_unique=,invert=,*,kind="),
-    ("numpy.isneginf", "x,out="),
-    ("numpy.isposinf", "x,out="),
-    ("numpy.isreal", "x"),
-    ("numpy.isrealobj", "x"),
-    ("numpy.isscalar", "element"),
-    ("numpy.issubdtype", "arg1,arg2"),
-    ("numpy.iterable", "y"),
-    ("numpy.ix_", "+"),
-    ("numpy.kaiser", "M,beta"),
-    ("numpy.kron", "a,b"),
-    ("numpy.lexsort", "keys,axis="),
-    ("numpy.linspace", "start,stop,num=,endpoint=,retstep=,dtype=,axis=,*,device="),
-    ("numpy.load", "file,mmap_mode=,allow_pickle=,fix_imports=,encoding=,*,max_header_size="),
-    ("numpy.loadtxt", "fname,dtype=,comments=,delimiter=,converters=,skiprows=,usecols=,unpack=,ndmin=,encoding=,max_rows=,*,quotechar=,like="),
-    ("numpy.logspace", "start,stop,num=,endpoint=,base=,dtype=,axis="),
-    ("numpy.mask_indices", "n,mask_func,k="),
-    ("numpy.matrix_transpose", "x,/"),
-    ("numpy.max", "a,axis=,out=,keepdims=,initial=,where="),
-    ("numpy.may_share_memory", "a,b,/,max_work="),
-    ("numpy.mean", "a,axis=,dtype=,out=,keepdims=,*,where="),
-    ("numpy.median", "a,axis=,out=,overwrite_input=,keepdims="),
-    ("numpy.meshgrid", "+,copy=,sparse=,indexing="),
-    ("numpy.min", "a,axis=,out=,keepdims=,initial=,where="),
-    ("numpy.min_scalar_type", "a,/"),
-    ("numpy.mintypecode", "typechars,typeset=,default="),
-    ("numpy.moveaxis", "a,source,destination"),
-    ("numpy.nan_to_num", "x,copy=,nan=,posinf=,neginf="),
-    ("numpy.nanargmax", "a,axis=,out=,*,keepdims="),
-    ("numpy.nanargmin", "a,axis=,out=,*,keepdims="),
-    ("numpy.nancumprod", "a,axis=,dtype=,out="),
-    ("numpy.nancumsum", "a,axis=,dtype=,out="),
-    ("numpy.nanmax", "a,axis=,out=,keepdims=,initial=,where="),
-    ("numpy.nanmean", "a,axis=,dtype=,out=,keepdims=,*,where="),
-    ("numpy.nanmedian", "a,axis=,out=,overwrite_input=,keepdims="),
-    ("numpy.nanmin", "a,axis=,out=,keepdims=,initial=,where="),
-    ("numpy.nanpercentile", "a,q,axis=,out=,overwrite_input=,method=,keepdims=,*,weights="),
-    ("numpy.nanprod", "a,axis=,dtype=,out=,keepdims=,initial=,where="),
-    ("numpy.nanquantile", "a,q,axis=,out=,overwrite_input=,method=,keepdims=,*,weights="),
-    ("numpy.nanstd", "a,axis=,dtype=,out=,ddof=,keepdims=,*,where=,mean=,correction="),
-    ("numpy.nansum", "a,axis=,dtype=,out=,keepdims=,initial=,where="),
-    ("numpy.nanvar", "a,axis=,dtype=,out=,ddof=,keepdims=,*,where=,mean=,correction="),
-    ("numpy.ndim", "a"),
-    ("numpy.nonzero", "a"),
-    ("numpy.ones", "shape,dtype=,order=,*,device=,like="),
-    ("numpy.ones_like", "a,dtype=,order=,subok=,shape=,*,device="),
-    ("numpy.outer", "a,b,out="),
-    ("numpy.packbits", "a,/,axis=,bitorder="),
-    ("numpy.pad", "array,pad_width,mode=,**"),
-    ("numpy.partition", "a,kth,axis=,kind=,order="),
-    ("numpy.percentile", "a,q,axis=,out=,overwrite_input=,method=,keepdims=,*,weights="),
-    ("numpy.permute_dims", "a,axes="),
-    ("numpy.piecewise", "x,condlist,funclist,+,**"),
-    ("numpy.place", "arr,mask,vals"),
-    ("numpy.poly", "seq_of_zeros"),
-    ("numpy.polyadd", "a1,a2"),
-    ("numpy.polyder", "p,m="),
-    ("numpy.polydiv", "u,v"),
-    ("numpy.polyfit", "x,y,deg,rcond=,full=,w=,cov="),
-    ("numpy.polyint", "p,m=,k="),
-    ("numpy.polymul", "a1,a2"),
-    ("numpy.polysub", "a1,a2"),
-    ("numpy.polyval", "p,x"),
-    ("numpy.printoptions", "+,**"),
-    ("numpy.prod", "a,axis=,dtype=,out=,keepdims=,initial=,where="),
-    ("numpy.ptp", "a,axis=,out=,keepdims="),
-    ("numpy.put", "a,ind,v,mode="),
-    ("numpy.put_along_axis", "arr,indices,values,axis"),
-    ("numpy.putmask", "a,/,mask,values"),
-    ("numpy.quantile", "a,q,axis=,out=,overwrite_input=,method=,keepdims=,*,weights="),
-    ("numpy.ravel", "a,order="),
-    ("numpy.ravel_multi_index", "multi_index,dims,mode=,order="),
-    ("numpy.real", "val"),
-    ("numpy.real_if_close", "a,tol="),
-    ("numpy.repeat", "a,repeats,axis="),
-    ("numpy.require", "a,dtype=,requirements=,*,like="),
-    ("numpy.reshape", "a,/,shape,order=,*,copy="),
-    ("numpy.resize", "a,new_shape"),
-    ("numpy.result_type", "+"),
-    ("numpy.roll", "a,shift,axis="),
-    ("numpy.rollaxis", "a,axis,start="),
-    ("numpy.roots", "p"),
-    ("numpy.rot90", "m,k=,axes="),
-    ("numpy.round", "a,decimals=,out="),
-    ("numpy.row_stack", "tup,*,dtype=,casting="),
-    ("numpy.save", "file,arr,allow_pickle="),
-    ("numpy.savetxt", "fname,X,fmt=,delimiter=,newline=,header=,footer=,comments=,encoding="),
-    ("numpy.savez", "file,+,allow_pickle=,**"),
-    ("numpy.savez_compressed", "file,+,allow_pickle=,**"),
-    ("numpy.searchsorted", "a,v,side=,sorter="),
-    ("numpy.select", "condlist,choicelist,default="),
-    ("numpy.set_printoptions", "precision=,threshold=,edgeitems=,linewidth=,suppress=,nanstr=,infstr=,formatter=,sign=,floatmode=,*,legacy=,override_repr="),
-    ("numpy.setbufsize", "size"),
-    ("numpy.setdiff1d", "ar1,ar2,assume_unique="),
-    ("numpy.seterr", "all=,divide=,over=,under=,invalid="),
-    ("numpy.seterrcall", "func"),
-    ("numpy.setxor1d", "ar1,ar2,assume_unique="),
-    ("numpy.shape", "a"),
-    ("numpy.shares_memory", "a,b,/,max_work="),
-    ("numpy.show_config", "mode="),
-    ("numpy.show_runtime", ""),
-    ("numpy.sinc", "x"),
-    ("numpy.size", "a,axis="),
-    ("numpy.sort", "a,axis=,kind=,order=,*,stable="),
-    ("numpy.sort_complex", "a"),
-    ("numpy.split", "ary,indices_or_sections,axis="),
-    ("numpy.squeeze", "a,axis="),
-    ("numpy.stack", "arrays,axis=,out=,*,dtype=,casting="),
-    ("numpy.std", "a,axis=,dtype=,out=,ddof=,keepdims=,*,where=,mean=,correction="),
-    ("numpy.sum", "a,axis=,dtype=,out=,keepdims=,initial=,where="),
-    ("numpy.swapaxes", "a,axis1,axis2"),
-    ("numpy.take", "a,indices,axis=,out=,mode="),
-    ("numpy.take_along_axis", "arr,indices,axis="),
-    ("numpy.tensordot", "a,b,axes="),
-    ("numpy.tile", "A,reps"),
-    ("numpy.trace", "a,offset=,axis1=,axis2=,dtype=,out="),
-    ("numpy.transpose", "a,axes="),
-    ("numpy.trapezoid", "y,x=,dx=,axis="),
-    ("numpy.tri", "N,M=,k=,dtype=,*,like="),
-    ("numpy.tril", "m,k="),
-    ("numpy.tril_indices", "n,k=,m="),
-    ("numpy.tril_indices_from", "arr,k="),
-    ("numpy.trim_zeros", "filt,trim=,axis="),
-    ("numpy.triu", "m,k="),
-    ("numpy.triu_indices", "n,k=,m="),
-    ("numpy.triu_indices_from", "arr,k="),
-    ("numpy.typename", "char"),
-    ("numpy.union1d", "ar1,ar2"),
-    ("numpy.unique", "ar,return_index=,return_inverse=,return_counts=,axis=,*,equal_nan=,sorted="),
-    ("numpy.unique_all", "x"),
-    ("numpy.unique_counts", "x"),
-    ("numpy.unique_inverse", "x"),
-    ("numpy.unique_values", "x"),
-    ("numpy.unpackbits", "a,/,axis=,count=,bitorder="),
-    ("numpy.unravel_index", "indices,shape,order="),
-    ("numpy.unstack", "x,/,*,axis="),
-    ("numpy.unwrap", "p,discont=,axis=,*,period="),
-    ("numpy.vander", "x,N=,increasing="),
-    ("numpy.var", "a,axis=,dtype=,out=,ddof=,keepdims=,*,where=,mean=,correction="),
-    ("numpy.vdot", "a,b,/"),
-    ("numpy.vsplit", "ary,indices_or_sections"),
-    ("numpy.vstack", "tup,*,dtype=,casting="),
-    ("numpy.where", "condition,x=,y=,/"),
-    ("numpy.zeros", "shape,dtype=,order=,*,device=,like="),
-    ("numpy.zeros_like", "a,dtype=,order=,subok=,shape=,*,device="),
-    ("pandas.DataFrame", "data=,index=,columns=,dtype=,copy="),
-    ("pandas.DataFrame#abs", ""),
-    ("pandas.DataFrame#add", "other,axis=,level=,fill_value="),
-    ("pandas.DataFrame#add_prefix", "prefix,axis="),
-    ("pandas.DataFrame#add_suffix", "suffix,axis="),
-    ("pandas.DataFrame#agg", "func=,axis=,+,**"),
-    ("pandas.DataFrame#aggregate", "func=,axis=,+,**"),
-    ("pandas.DataFrame#align", "other,join=,axis=,level=,copy=,fill_value="),
-    ("pandas.DataFrame#all", "*,axis=,bool_only=,skipna=,**"),
-    ("pandas.DataFrame#any", "*,axis=,bool_only=,skipna=,**"),
-    ("pandas.DataFrame#apply", "func,axis=,raw=,result_type=,args=,by_row=,engine=,engine_kwargs=,**"),
-    ("pandas.DataFrame#asfreq", "freq,method=,how=,normalize=,fill_value="),
-    ("pandas.DataFrame#asof", "where,subset="),
-    ("pandas.DataFrame#assign", "**"),
-    ("pandas.DataFrame#astype", "dtype,copy=,errors="),
-    ("pandas.DataFrame#at_time", "time,asof=,axis="),
-    ("pandas.DataFrame#between_time", "start_time,end_time,inclusive=,axis="),
-    ("pandas.DataFrame#bfill", "*,axis=,inplace=,limit=,limit_area="),
-    ("pandas.DataFrame#boxplot", "column=,by=,ax=,fontsize=,rot=,grid=,figsize=,layout=,return_type=,backend=,**"),
-    ("pandas.DataFrame#clip", "lower=,upper=,*,axis=,inplace=,**"),
-    ("pandas.DataFrame#combine", "other,func,fill_value=,overwrite="),
-    ("pandas.DataFrame#combine_first", "other"),
-    ("pandas.DataFrame#compare", "other,align_axis=,keep_shape=,keep_equal=,result_names="),
-    ("pandas.DataFrame#convert_dtypes", "infer_objects=,convert_string=,convert_integer=,convert_boolean=,convert_floating=,dtype_backend="),
-    ("pandas.DataFrame#copy", "deep="),
-    ("pandas.DataFrame#corr", "method=,min_periods=,numeric_only="),
-    ("pandas.DataFrame#corrwith", "other,axis=,drop=,method=,numeric_only=,min_periods="),
-    ("pandas.DataFrame#count", "axis=,numeric_only="),
-    ("pandas.DataFrame#cov", "min_periods=,ddof=,numeric_only="),
-    ("pandas.DataFrame#cummax", "axis=,skipna=,numeric_only=,+,**"),
-    ("pandas.DataFrame#cummin", "axis=,skipna=,numeric_only=,+,**"),
-    ("pandas.DataFrame#cumprod", "axis=,skipna=,numeric_only=,+,**"),
-    ("pandas.DataFrame#cumsum", "axis=,skipna=,numeric_only=,+,**"),
-    ("pandas.DataFrame#describe", "percentiles=,include=,exclude="),
-    ("pandas.DataFrame#diff", "periods=,axis="),
-    ("pandas.DataFrame#div", "other,axis=,level=,fill_value="),
-    ("pandas.DataFrame#divide", "other,axis=,level=,fill_value="),
-    ("pandas.DataFrame#dot", "other"),
-    ("pandas.DataFrame#drop", "labels=,*,axis=,index=,columns=,level=,inplace=,errors="),
-    ("pandas.DataFrame#drop_duplicates", "subset=,*,keep=,inplace=,ignore_index="),
-    ("pandas.DataFrame#droplevel", "level,axis="),
-    ("pandas.DataFrame#dropna", "*,axis=,how=,thresh=,subset=,inplace=,ignore_index="),
-    ("pandas.DataFrame#duplicated", "subset=,keep="),
-    ("pandas.DataFrame#eq", "other,axis=,level="),
-    ("pandas.DataFrame#equals", "other"),
-    ("pandas.DataFrame#eval", "expr,*,inplace=,**"),
-    ("pandas.DataFrame#ewm", "com=,span=,halflife=,alpha=,min_periods=,adjust=,ignore_na=,times=,method="),
-    ("pandas.DataFrame#expanding", "min_periods=,method="),
-    ("pandas.DataFrame#explode", "column,ignore_index="),
-    ("pandas.DataFrame#ffill", "*,axis=,inplace=,limit=,limit_area="),
-    ("pandas.DataFrame#fillna", "value,*,axis=,inplace=,limit="),
-    ("pandas.DataFrame#filter", "arg=,/,like=,regex=,axis=,*,items=,cond=,na="),
-    ("pandas.DataFrame#first_valid_index", ""),
-    ("pandas.DataFrame#floordiv", "other,axis=,level=,fill_value="),
-    ("pandas.DataFrame#from_arrow", "data"),
-    ("pandas.DataFrame#from_dict", "data,orient=,dtype=,columns="),
-    ("pandas.DataFrame#from_records", "data,index=,exclude=,columns=,coerce_float=,nrows="),
-    ("pandas.DataFrame#ge", "other,axis=,level="),
-    ("pandas.DataFrame#get", "key,default="),
-    ("pandas.DataFrame#groupby", "by=,level=,*,as_index=,sort=,group_keys=,observed=,dropna="),
-    ("pandas.DataFrame#gt", "other,axis=,level="),
-    ("pandas.DataFrame#head", "n="),
-    ("pandas.DataFrame#hist", "column=,by=,grid=,xlabelsize=,xrot=,ylabelsize=,yrot=,ax=,sharex=,sharey=,figsize=,layout=,bins=,backend=,legend=,**"),
-    ("pandas.DataFrame#idxmax", "axis=,skipna=,numeric_only="),
-    ("pandas.DataFrame#idxmin", "axis=,skipna=,numeric_only="),
-    ("pandas.DataFrame#infer_objects", "copy="),
-    ("pandas.DataFrame#info", "verbose=,buf=,max_cols=,memory_usage=,show_counts="),
-    ("pandas.DataFrame#insert", "loc,column,value,allow_duplicates="),
-    ("pandas.DataFrame#interpolate", "method=,*,axis=,limit=,inplace=,limit_direction=,limit_area=,**"),
-    ("pandas.DataFrame#isetitem", "loc,value"),
-    ("pandas.DataFrame#isin", "values"),
-    ("pandas.DataFrame#isna", ""),
-    ("pandas.DataFrame#isnull", ""),
-    ("pandas.DataFrame#items", ""),
-    ("pandas.DataFrame#iterrows", ""),
-    ("pandas.DataFrame#itertuples", "index=,name="),
-    ("pandas.DataFrame#join", "other,on=,how=,lsuffix=,rsuffix=,sort=,validate=,*,suffixes="),
-    ("pandas.DataFrame#keys", ""),
-    ("pandas.DataFrame#kurt", "*,axis=,skipna=,numeric_only=,**"),
-    ("pandas.DataFrame#kurtosis", "*,axis=,skipna=,numeric_only=,**"),
-    ("pandas.DataFrame#last_valid_index", ""),
-    ("pandas.DataFrame#le", "other,axis=,level="),
-    ("pandas.DataFrame#lt", "other,axis=,level="),
-    ("pandas.DataFrame#map", "func,na_action=,**"),
-    ("pandas.DataFrame#mask", "cond,other=,*,inplace=,axis=,level="),
-    ("pandas.DataFrame#max", "*,axis=,skipna=,numeric_only=,**"),
-    ("pandas.DataFrame#mean", "*,axis=,skipna=,numeric_only=,**"),
-    ("pandas.DataFrame#median", "*,axis=,skipna=,numeric_only=,**"),
-    ("pandas.DataFrame#melt", "id_vars=,value_vars=,var_name=,value_name=,col_level=,ignore_index="),
-    ("pandas.DataFrame#memory_usage", "index=,deep="),
-    ("pandas.DataFrame#merge", "right,how=,on=,left_on=,right_on=,left_index=,right_index=,sort=,suffixes=,copy=,indicator=,validate="),
-    ("pandas.DataFrame#min", "*,axis=,skipna=,numeric_only=,**"),
-    ("pandas.DataFrame#mod", "other,axis=,level=,fill_value="),
-    ("pandas.DataFrame#mode", "axis=,numeric_only=,dropna="),
-    ("pandas.DataFrame#mul", "other,axis=,level=,fill_value="),
-    ("pandas.DataFrame#multiply", "other,axis=,level=,fill_value="),
-    ("pandas.DataFrame#ne", "other,axis=,level="),
-    ("pandas.DataFrame#nlargest", "n,columns,keep="),
-    ("pandas.DataFrame#notna", ""),
-    ("pandas.DataFrame#notnull", ""),
-    ("pandas.DataFrame#nsmallest", "n,columns,keep="),
-    ("pandas.DataFrame#nunique", "axis=,dropna="),
-    ("pandas.DataFrame#pct_change", "periods=,fill_method=,freq=,**"),
-    ("pandas.DataFrame#pipe", "func,+,**"),
-    ("pandas.DataFrame#pivot", "*,columns,index=,values="),
-    ("pandas.DataFrame#pivot_table", "values=,index=,columns=,aggfunc=,fill_value=,margins=,dropna=,margins_name=,observed=,sort=,**"),
-    ("pandas.DataFrame#pop", "item"),
-    ("pandas.DataFrame#pow", "other,axis=,level=,fill_value="),
-    ("pandas.DataFrame#prod", "*,axis=,skipna=,numeric_only=,min_count=,**"),
-    ("pandas.DataFrame#product", "*,axis=,skipna=,numeric_only=,min_count=,**"),
-    ("pandas.DataFrame#quantile", "q=,axis=,numeric_only=,interpolation=,method="),
-    ("pandas.DataFrame#query", "expr,*,parser=,engine=,local_dict=,global_dict=,resolvers=,level=,inplace="),
-    ("pandas.DataFrame#radd", "other,axis=,level=,fill_value="),
-    ("pandas.DataFrame#rank", "axis=,method=,numeric_only=,na_option=,ascending=,pct="),
-    ("pandas.DataFrame#rdiv", "other,axis=,level=,fill_value="),
-    ("pandas.DataFrame#reindex", "labels=,*,index=,columns=,axis=,method=,copy=,level=,fill_value=,limit=,tolerance="),
-    ("pandas.DataFrame#reindex_like", "other,method=,copy=,limit=,tolerance="),
-    ("pandas.DataFrame#rename", "mapper=,*,index=,columns=,axis=,copy=,inplace=,level=,errors="),
-    ("pandas.DataFrame#rename_axis", "mapper=,*,index=,columns=,axis=,copy=,inplace="),
-    ("pandas.DataFrame#reorder_levels", "order,axis="),
-    ("pandas.DataFrame#replace", "to_replace=,value=,*,inplace=,regex="),
-    ("pandas.DataFrame#resample", "rule,closed=,label=,convention=,on=,level=,origin=,offset=,group_keys="),
-    ("pandas.DataFrame#reset_index", "level=,*,drop=,inplace=,col_level=,col_fill=,allow_duplicates=,names="),
-    ("pandas.DataFrame#rfloordiv", "other,axis=,level=,fill_value="),
-    ("pandas.DataFrame#rmod", "other,axis=,level=,fill_value="),
-    ("pandas.DataFrame#rmul", "other,axis=,level=,fill_value="),
-    ("pandas.DataFrame#rolling", "window,min_periods=,center=,win_type=,on=,closed=,step=,method="),
-    ("pandas.DataFrame#round", "decimals=,+,**"),
-    ("pandas.DataFrame#rpow", "other,axis=,level=,fill_value="),
-    ("pandas.DataFrame#rsub", "other,axis=,level=,fill_value="),
-    ("pandas.DataFrame#rtruediv", "other,axis=,level=,fill_value="),
-    ("pandas.DataFrame#sample", "n=,frac=,replace=,weights=,random_state=,axis=,ignore_index="),
-    ("pandas.DataFrame#select", "+,**"),
-    ("pandas.DataFrame#select_dtypes", "include=,exclude="),
-    ("pandas.DataFrame#sem", "*,axis=,skipna=,ddof=,numeric_only=,**"),
-    ("pandas.DataFrame#set_axis", "labels,*,axis=,copy="),
-    ("pandas.DataFrame#set_flags", "*,copy=,allows_duplicate_labels="),
-    ("pandas.DataFrame#set_index", "keys,*,drop=,append=,inplace=,verify_integrity="),
-    ("pandas.DataFrame#shift", "periods=,freq=,axis=,fill_value=,suffix="),
-    ("pandas.DataFrame#skew", "*,axis=,skipna=,numeric_only=,**"),
-    ("pandas.DataFrame#sort_index", "*,axis=,level=,ascending=,inplace=,kind=,na_position=,sort_remaining=,ignore_index=,key="),
-    ("pandas.DataFrame#sort_values", "by,*,axis=,ascending=,inplace=,kind=,na_position=,ignore_index=,key="),
-    ("pandas.DataFrame#squeeze", "axis="),
-    ("pandas.DataFrame#stack", "level=,dropna=,sort=,future_stack="),
-    ("pandas.DataFrame#std", "*,axis=,skipna=,ddof=,numeric_only=,**"),
-    ("pandas.DataFrame#sub", "other,axis=,level=,fill_value="),
-    ("pandas.DataFrame#subtract", "other,axis=,level=,fill_value="),
-    ("pandas.DataFrame#sum", "*,axis=,skipna=,numeric_only=,min_count=,**"),
-    ("pandas.DataFrame#swaplevel", "i=,j=,axis="),
-    ("pandas.DataFrame#tail", "n="),
-    ("pandas.DataFrame#take", "indices,axis=,**"),
-    ("pandas.DataFrame#to_clipboard", "*,excel=,sep=,**"),
-    ("pandas.DataFrame#to_csv", "path_or_buf=,*,sep=,na_rep=,float_format=,columns=,header=,index=,index_label=,mode=,encoding=,compression=,quoting=,quotechar=,lineterminator=,chunksize=,date_format=,doublequote=,escapechar=,decimal=,errors=,storage_options="),
-    ("pandas.DataFrame#to_dict", "orient=,*,into=,index="),
-    ("pandas.DataFrame#to_excel", "excel_writer,*,sheet_name=,na_rep=,float_format=,columns=,header=,index=,index_label=,startrow=,startcol=,engine=,merge_cells=,inf_rep=,freeze_panes=,storage_options=,engine_kwargs=,autofilter="),
-    ("pandas.DataFrame#to_feather", "path,**"),
-    ("pandas.DataFrame#to_hdf", "path_or_buf,*,key,mode=,complevel=,complib=,append=,format=,index=,min_itemsize=,nan_rep=,dropna=,data_columns=,errors=,encoding="),
-    ("pandas.DataFrame#to_html", "buf=,*,columns=,col_space=,header=,index=,na_rep=,formatters=,float_format=,sparsify=,index_names=,justify=,max_rows=,max_cols=,show_dimensions=,decimal=,bold_rows=,classes=,escape=,notebook=,border=,table_id=,render_links=,encoding="),
-    ("pandas.DataFrame#to_iceberg", "table_identifier,catalog_name=,*,catalog_properties=,location=,append=,snapshot_properties="),
-    ("pandas.DataFrame#to_json", "path_or_buf=,*,orient=,date_format=,double_precision=,force_ascii=,date_unit=,default_handler=,lines=,compression=,index=,indent=,storage_options=,mode="),
-    ("pandas.DataFrame#to_latex", "buf=,*,columns=,header=,index=,na_rep=,formatters=,float_format=,sparsify=,index_names=,bold_rows=,column_format=,longtable=,escape=,encoding=,decimal=,multicolumn=,multicolumn_format=,multirow=,caption=,label=,position="),
-    ("pandas.DataFrame#to_markdown", "buf=,*,mode=,index=,storage_options=,**"),
-    ("pandas.DataFrame#to_numpy", "dtype=,copy=,na_value="),
-    ("pandas.DataFrame#to_orc", "path=,*,engine=,index=,engine_kwargs="),
-    ("pandas.DataFrame#to_parquet", "path=,*,engine=,compression=,index=,partition_cols=,storage_options=,filesystem=,**"),
-    ("pandas.DataFrame#to_period", "freq=,axis=,copy="),
-    ("pandas.DataFrame#to_pickle", "path,*,compression=,protocol=,storage_options="),
-    ("pandas.DataFrame#to_records", "index=,column_dtypes=,index_dtypes="),
-    ("pandas.DataFrame#to_sql", "name,con,*,schema=,if_exists=,index=,index_label=,chunksize=,dtype=,method="),
-    ("pandas.DataFrame#to_stata", "path,*,convert_dates=,write_index=,byteorder=,time_stamp=,data_label=,variable_labels=,version=,convert_strl=,compression=,storage_options=,value_labels="),
-    ("pandas.DataFrame#to_string", "buf=,*,columns=,col_space=,header=,index=,na_rep=,formatters=,float_format=,sparsify=,index_names=,justify=,max_rows=,max_cols=,show_dimensions=,decimal=,line_width=,min_rows=,max_colwidth=,encoding="),
-    ("pandas.DataFrame#to_timestamp", "freq=,how=,axis=,copy="),
-    ("pandas.DataFrame#to_xarray", ""),
-    ("pandas.DataFrame#to_xml", "path_or_buffer=,*,index=,root_name=,row_name=,na_rep=,attr_cols=,elem_cols=,namespaces=,prefix=,encoding=,xml_declaration=,pretty_print=,parser=,stylesheet=,compression=,storage_options="),
-    ("pandas.DataFrame#transform", "func,axis=,+,**"),
-    ("pandas.DataFrame#transpose", "+,copy="),
-    ("pandas.DataFrame#truediv", "other,axis=,level=,fill_value="),
-    ("pandas.DataFrame#truncate", "before=,after=,axis=,copy="),
-    ("pandas.DataFrame#tz_convert", "tz,axis=,level=,copy="),
-    ("pandas.DataFrame#tz_localize", "tz,axis=,level=,copy=,ambiguous=,nonexistent="),
-    ("pandas.DataFrame#unstack", "level=,fill_value=,sort="),
-    ("pandas.DataFrame#update", "other,join=,overwrite=,filter_func=,errors="),
-    ("pandas.DataFrame#value_counts", "subset=,normalize=,sort=,ascending=,dropna="),
-    ("pandas.DataFrame#var", "*,axis=,skipna=,ddof=,numeric_only=,**"),
-    ("pandas.DataFrame#where", "cond,other=,*,inplace=,axis=,level="),
-    ("pandas.DataFrame#xs", "key,axis=,level=,drop_level="),
-    ("pandas.Series", "data=,index=,dtype=,name=,copy="),
-    ("pandas.Series#abs", ""),
-    ("pandas.Series#add", "other,level=,fill_value=,axis="),
-    ("pandas.Series#add_prefix", "prefix,axis="),
-    ("pandas.Series#add_suffix", "suffix,axis="),
-    ("pandas.Series#agg", "func=,axis=,+,**"),
-    ("pandas.Series#aggregate", "func=,axis=,+,**"),
-    ("pandas.Series#align", "other,join=,axis=,level=,copy=,fill_value="),
-    ("pandas.Series#all", "*,axis=,bool_only=,skipna=,**"),
-    ("pandas.Series#any", "*,axis=,bool_only=,skipna=,**"),
-    ("pandas.Series#apply", "func,args=,*,by_row=,**"),
-    ("pandas.Series#argmax", "axis=,skipna=,+,**"),
-    ("pandas.Series#argmin", "axis=,skipna=,+,**"),
-    ("pandas.Series#argsort", "axis=,kind=,order=,stable="),
-    ("pandas.Series#asfreq", "freq,method=,how=,normalize=,fill_value="),
-    ("pandas.Series#asof", "where,subset="),
-    ("pandas.Series#astype", "dtype,copy=,errors="),
-    ("pandas.Series#at_time", "time,asof=,axis="),
-    ("pandas.Series#autocorr", "lag="),
-    ("pandas.Series#between", "left,right,inclusive="),
-    ("pandas.Series#between_time", "start_time,end_time,inclusive=,axis="),
-    ("pandas.Series#bfill", "*,axis=,inplace=,limit=,limit_area="),
-    ("pandas.Series#case_when", "caselist"),
-    ("pandas.Series#clip", "lower=,upper=,*,axis=,inplace=,**"),
-    ("pandas.Series#combine", "other,func,fill_value="),
-    ("pandas.Series#combine_first", "other"),
-    ("pandas.Series#compare", "other,align_axis=,keep_shape=,keep_equal=,result_names="),
-    ("pandas.Series#convert_dtypes", "infer_objects=,convert_string=,convert_integer=,convert_boolean=,convert_floating=,dtype_backend="),
-    ("pandas.Series#copy", "deep="),
-    ("pandas.Series#corr", "other,method=,min_periods="),
-    ("pandas.Series#count", ""),
-    ("pandas.Series#cov", "other,min_periods=,ddof="),
-    ("pandas.Series#cummax", "axis=,skipna=,+,**"),
-    ("pandas.Series#cummin", "axis=,skipna=,+,**"),
-    ("pandas.Series#cumprod", "axis=,skipna=,+,**"),
-    ("pandas.Series#cumsum", "axis=,skipna=,+,**"),
-    ("pandas.Series#describe", "percentiles=,include=,exclude="),
-    ("pandas.Series#diff", "periods="),
-    ("pandas.Series#div", "other,level=,fill_value=,axis="),
-    ("pandas.Series#divide", "other,level=,fill_value=,axis="),
-    ("pandas.Series#divmod", "other,level=,fill_value=,axis="),
-    ("pandas.Series#dot", "other"),
-    ("pandas.Series#drop", "labels=,*,axis=,index=,columns=,level=,inplace=,errors="),
-    ("pandas.Series#drop_duplicates", "*,keep=,inplace=,ignore_index="),
-    ("pandas.Series#droplevel", "level,axis="),
-    ("pandas.Series#dropna", "*,axis=,inplace=,how=,ignore_index="),
-    ("pandas.Series#duplicated", "keep="),
-    ("pandas.Series#eq", "other,level=,fill_value=,axis="),
-    ("pandas.Series#equals", "other"),
-    ("pandas.Series#ewm", "com=,span=,halflife=,alpha=,min_periods=,adjust=,ignore_na=,times=,method="),
-    ("pandas.Series#expanding", "min_periods=,method="),
-    ("pandas.Series#explode", "ignore_index="),
-    ("pandas.Series#factorize", "sort=,use_na_sentinel="),
-    ("pandas.Series#ffill", "*,axis=,inplace=,limit=,limit_area="),
-    ("pandas.Series#fillna", "value,*,axis=,inplace=,limit="),
-    ("pandas.Series#filter", "arg=,/,like=,regex=,axis=,*,items=,cond=,na="),
-    ("pandas.Series#first_valid_index", ""),
-    ("pandas.Series#floordiv", "other,level=,fill_value=,axis="),
-    ("pandas.Series#from_arrow", "data"),
-    ("pandas.Series#ge", "other,level=,fill_value=,axis="),
-    ("pandas.Series#get", "key,default="),
-    ("pandas.Series#groupby", "by=,level=,*,as_index=,sort=,group_keys=,observed=,dropna="),
-    ("pandas.Series#gt", "other,level=,fill_value=,axis="),
-    ("pandas.Series#head", "n="),
-    ("pandas.Series#hist", "by=,ax=,grid=,xlabelsize=,xrot=,ylabelsize=,yrot=,figsize=,bins=,backend=,legend=,**"),
-    ("pandas.Series#idxmax", "axis=,skipna=,+,**"),
-    ("pandas.Series#idxmin", "axis=,skipna=,+,**"),
-    ("pandas.Series#infer_objects", "copy="),
-    ("pandas.Series#info", "verbose=,buf=,max_cols=,memory_usage=,show_counts="),
-    ("pandas.Series#interpolate", "method=,*,axis=,limit=,inplace=,limit_direction=,limit_area=,**"),
-    ("pandas.Series#isin", "values"),
-    ("pandas.Series#isna", ""),
-    ("pandas.Series#isnull", ""),
-    ("pandas.Series#item", ""),
-    ("pandas.Series#items", ""),
-    ("pandas.Series#keys", ""),
-    ("pandas.Series#kurt", "*,axis=,skipna=,numeric_only=,**"),
-    ("pandas.Series#kurtosis", "*,axis=,skipna=,numeric_only=,**"),
-    ("pandas.Series#last_valid_index", ""),
-    ("pandas.Series#le", "other,level=,fill_value=,axis="),
-    ("pandas.Series#lt", "other,level=,fill_value=,axis="),
-    ("pandas.Series#map", "func=,na_action=,engine=,**"),
-    ("pandas.Series#mask", "cond,other=,*,inplace=,axis=,level="),
-    ("pandas.Series#max", "*,axis=,skipna=,numeric_only=,**"),
-    ("pandas.Series#mean", "*,axis=,skipna=,numeric_only=,**"),
-    ("pandas.Series#median", "*,axis=,skipna=,numeric_only=,**"),
-    ("pandas.Series#memory_usage", "index=,deep="),
-    ("pandas.Series#min", "*,axis=,skipna=,numeric_only=,**"),
-    ("pandas.Series#mod", "other,level=,fill_value=,axis="),
-    ("pandas.Series#mode", "dropna="),
-    ("pandas.Series#mul", "other,level=,fill_value=,axis="),
-    ("pandas.Series#multiply", "other,level=,fill_value=,axis="),
-    ("pandas.Series#ne", "other,level=,fill_value=,axis="),
-    ("pandas.Series#nlargest", "n=,keep="),
-    ("pandas.Series#notna", ""),
-    ("pandas.Series#notnull", ""),
-    ("pandas.Series#nsmallest", "n=,keep="),
-    ("pandas.Series#nunique", "dropna="),
-    ("pandas.Series#pct_change", "periods=,fill_method=,freq=,**"),
-    ("pandas.Series#pipe", "func,+,**"),
-    ("pandas.Series#pop", "item"),
-    ("pandas.Series#pow", "other,level=,fill_value=,axis="),
-    ("pandas.Series#prod", "*,axis=,skipna=,numeric_only=,min_count=,**"),
-    ("pandas.Series#product", "*,axis=,skipna=,numeric_only=,min_count=,**"),
-    ("pandas.Series#quantile", "q=,interpolation="),
-    ("pandas.Series#radd", "other,level=,fill_value=,axis="),
-    ("pandas.Series#rank", "axis=,method=,numeric_only=,na_option=,ascending=,pct="),
-    ("pandas.Series#rdiv", "other,level=,fill_value=,axis="),
-    ("pandas.Series#rdivmod", "other,level=,fill_value=,axis="),
-    ("pandas.Series#reindex", "index=,*,axis=,method=,copy=,level=,fill_value=,limit=,tolerance="),
-    ("pandas.Series#reindex_like", "other,method=,copy=,limit=,tolerance="),
-    ("pandas.Series#rename", "index=,*,axis=,copy=,inplace=,level=,errors="),
-    ("pandas.Series#rename_axis", "mapper=,*,index=,axis=,copy=,inplace="),
-    ("pandas.Series#reorder_levels", "order"),
-    ("pandas.Series#repeat", "repeats,axis="),
-    ("pandas.Series#replace", "to_replace=,value=,*,inplace=,regex="),
-    ("pandas.Series#resample", "rule,closed=,label=,convention=,on=,level=,origin=,offset=,group_keys="),
-    ("pandas.Series#reset_index", "level=,*,drop=,name=,inplace=,allow_duplicates="),
-    ("pandas.Series#rfloordiv", "other,level=,fill_value=,axis="),
-    ("pandas.Series#rmod", "other,level=,fill_value=,axis="),
-    ("pandas.Series#rmul", "other,level=,fill_value=,axis="),
-    ("pandas.Series#rolling", "window,min_periods=,center=,win_type=,on=,closed=,step=,method="),
-    ("pandas.Series#round", "decimals=,+,**"),
-    ("pandas.Series#rpow", "other,level=,fill_value=,axis="),
-    ("pandas.Series#rsub", "other,level=,fill_value=,axis="),
-    ("pandas.Series#rtruediv", "other,level=,fill_value=,axis="),
-    ("pandas.Series#sample", "n=,frac=,replace=,weights=,random_state=,axis=,ignore_index="),
-    ("pandas.Series#searchsorted", "value,side=,sorter="),
-    ("pandas.Series#sem", "*,axis=,skipna=,ddof=,numeric_only=,**"),
-    ("pandas.Series#set_axis", "labels,*,axis=,copy="),
-    ("pandas.Series#set_flags", "*,copy=,allows_duplicate_labels="),
-    ("pandas.Series#shift", "periods=,freq=,axis=,fill_value=,suffix="),
-    ("pandas.Series#skew", "*,axis=,skipna=,numeric_only=,**"),
-    ("pandas.Series#sort_index", "*,axis=,level=,ascending=,inplace=,kind=,na_position=,sort_remaining=,ignore_index=,key="),
-    ("pandas.Series#sort_values", "*,axis=,ascending=,inplace=,kind=,na_position=,ignore_index=,key="),
-    ("pandas.Series#squeeze", "axis="),
-    ("pandas.Series#std", "*,axis=,skipna=,ddof=,numeric_only=,**"),
-    ("pandas.Series#sub", "other,level=,fill_value=,axis="),
-    ("pandas.Series#subtract", "other,level=,fill_value=,axis="),
-    ("pandas.Series#sum", "*,axis=,skipna=,numeric_only=,min_count=,**"),
-    ("pandas.Series#swaplevel", "i=,j=,copy="),
-    ("pandas.Series#tail", "n="),
-    ("pandas.Series#take", "indices,axis=,**"),
-    ("pandas.Series#to_clipboard", "*,excel=,sep=,**"),
-    ("pandas.Series#to_csv", "path_or_buf=,*,sep=,na_rep=,float_format=,columns=,header=,index=,index_label=,mode=,encoding=,compression=,quoting=,quotechar=,lineterminator=,chunksize=,date_format=,doublequote=,escapechar=,decimal=,errors=,storage_options="),
-    ("pandas.Series#to_dict", "*,into="),
-    ("pandas.Series#to_excel", "excel_writer,*,sheet_name=,na_rep=,float_format=,columns=,header=,index=,index_label=,startrow=,startcol=,engine=,merge_cells=,inf_rep=,freeze_panes=,storage_options=,engine_kwargs=,autofilter="),
-    ("pandas.Series#to_frame", "name="),
-    ("pandas.Series#to_hdf", "path_or_buf,*,key,mode=,complevel=,complib=,append=,format=,index=,min_itemsize=,nan_rep=,dropna=,data_columns=,errors=,encoding="),
-    ("pandas.Series#to_json", "path_or_buf=,*,orient=,date_format=,double_precision=,force_ascii=,date_unit=,default_handler=,lines=,compression=,index=,indent=,storage_options=,mode="),
-    ("pandas.Series#to_latex", "buf=,*,columns=,header=,index=,na_rep=,formatters=,float_format=,sparsify=,index_names=,bold_rows=,column_format=,longtable=,escape=,encoding=,decimal=,multicolumn=,multicolumn_format=,multirow=,caption=,label=,position="),
-    ("pandas.Series#to_list", ""),
-    ("pandas.Series#to_markdown", "buf=,*,mode=,index=,storage_options=,**"),
-    ("pandas.Series#to_numpy", "dtype=,copy=,na_value=,**"),
-    ("pandas.Series#to_period", "freq=,copy="),
-    ("pandas.Series#to_pickle", "path,*,compression=,protocol=,storage_options="),
-    ("pandas.Series#to_sql", "name,con,*,schema=,if_exists=,index=,index_label=,chunksize=,dtype=,method="),
-    ("pandas.Series#to_string", "buf=,*,na_rep=,float_format=,header=,index=,length=,dtype=,name=,max_rows=,min_rows="),
-    ("pandas.Series#to_timestamp", "freq=,how=,copy="),
-    ("pandas.Series#to_xarray", ""),
-    ("pandas.Series#tolist", ""),
-    ("pandas.Series#transform", "func,axis=,+,**"),
-    ("pandas.Series#transpose", "+,**"),
-    ("pandas.Series#truediv", "other,level=,fill_value=,axis="),
-    ("pandas.Series#truncate", "before=,after=,axis=,copy="),
-    ("pandas.Series#tz_convert", "tz,axis=,level=,copy="),
-    ("pandas.Series#tz_localize", "tz,axis=,level=,copy=,ambiguous=,nonexistent="),
-    ("pandas.Series#unique", ""),
-    ("pandas.Series#unstack", "level=,fill_value=,sort="),
-    ("pandas.Series#update", "other"),
-    ("pandas.Series#value_counts", "normalize=,sort=,ascending=,bins=,dropna="),
-    ("pandas.Series#var", "*,axis=,skipna=,ddof=,numeric_only=,**"),
-    ("pandas.Series#where", "cond,other=,*,inplace=,axis=,level="),
-    ("pandas.Series#xs", "key,axis=,level=,drop_level="),
-    ("pandas.array", "data,dtype=,copy="),
-    ("pandas.bdate_range", "start=,end=,periods=,freq=,tz=,normalize=,name=,weekmask=,holidays=,inclusive=,**"),
-    ("pandas.col", "col_name"),
-    ("pandas.concat", "objs,*,axis=,join=,ignore_index=,keys=,levels=,names=,verify_integrity=,sort=,copy=,union_categories="),
-    ("pandas.crosstab", "index,columns,values=,rownames=,colnames=,aggfunc=,margins=,margins_name=,dropna=,normalize="),
-    ("pandas.cut", "x,bins,right=,labels=,retbins=,precision=,include_lowest=,duplicates=,ordered="),
-    ("pandas.date_range", "start=,end=,periods=,freq=,tz=,normalize=,name=,inclusive=,*,unit=,ambiguous=,nonexistent=,**"),
-    ("pandas.describe_option", "pat=,_print_desc="),
-    ("pandas.eval", "expr,parser=,engine=,local_dict=,global_dict=,resolvers=,level=,target=,inplace="),
-    ("pandas.factorize", "values,sort=,use_na_sentinel=,size_hint="),
-    ("pandas.from_dummies", "data,sep=,default_category="),
-    ("pandas.get_dummies", "data,prefix=,prefix_sep=,dummy_na=,columns=,sparse=,drop_first=,dtype="),
-    ("pandas.get_option", "pat"),
-    ("pandas.infer_freq", "index"),
-    ("pandas.interval_range", "start=,end=,periods=,freq=,name=,closed="),
-    ("pandas.isna", "obj"),
-    ("pandas.isnull", "obj"),
-    ("pandas.json_normalize", "data,record_path=,meta=,meta_prefix=,record_prefix=,errors=,sep=,max_level="),
-    ("pandas.lreshape", "data,groups,dropna="),
-    ("pandas.melt", "frame,id_vars=,value_vars=,var_name=,value_name=,col_level=,ignore_index="),
-    ("pandas.merge", "left,right,how=,on=,left_on=,right_on=,left_index=,right_index=,sort=,suffixes=,copy=,indicator=,validate="),
-    ("pandas.merge_asof", "left,right,on=,left_on=,right_on=,left_index=,right_index=,by=,left_by=,right_by=,suffixes=,tolerance=,allow_exact_matches=,direction="),
-    ("pandas.merge_ordered", "left,right,on=,left_on=,right_on=,left_by=,right_by=,fill_method=,suffixes=,how="),
-    ("pandas.notna", "obj"),
-    ("pandas.notnull", "obj"),
-    ("pandas.option_context", "+"),
-    ("pandas.period_range", "start=,end=,periods=,freq=,name="),
-    ("pandas.pivot", "data,*,columns,index=,values="),
-    ("pandas.pivot_table", "data,values=,index=,columns=,aggfunc=,fill_value=,margins=,dropna=,margins_name=,observed=,sort=,**"),
-    ("pandas.qcut", "x,q,labels=,retbins=,precision=,duplicates="),
-    ("pandas.read_clipboard", "sep=,dtype_backend=,**"),
-    ("pandas.read_csv", "filepath_or_buffer,*,sep=,delimiter=,header=,names=,index_col=,usecols=,dtype=,engine=,converters=,true_values=,false_values=,skipinitialspace=,skiprows=,skipfooter=,nrows=,na_values=,keep_default_na=,na_filter=,skip_blank_lines=,parse_dates=,date_format=,dayfirst=,cache_dates=,iterator=,chunksize=,compression=,thousands=,decimal=,lineterminator=,quotechar=,quoting=,doublequote=,escapechar=,comment=,encoding=,encoding_errors=,dialect=,on_bad_lines=,low_memory=,memory_map=,float_precision=,storage_options=,dtype_backend="),
-    ("pandas.read_excel", "io,sheet_name=,*,header=,names=,index_col=,usecols=,dtype=,engine=,converters=,true_values=,false_values=,skiprows=,nrows=,na_values=,keep_default_na=,na_filter=,verbose=,parse_dates=,date_format=,thousands=,decimal=,comment=,skipfooter=,storage_options=,dtype_backend=,engine_kwargs="),
-    ("pandas.read_feather", "path,columns=,use_threads=,storage_options=,dtype_backend="),
-    ("pandas.read_fwf", "filepath_or_buffer,*,colspecs=,widths=,infer_nrows=,iterator=,chunksize=,**"),
-    ("pandas.read_hdf", "path_or_buf,key=,mode=,errors=,where=,start=,stop=,columns=,iterator=,chunksize=,**"),
-    ("pandas.read_html", "io,*,match=,flavor=,header=,index_col=,skiprows=,attrs=,parse_dates=,thousands=,encoding=,decimal=,converters=,na_values=,keep_default_na=,displayed_only=,extract_links=,dtype_backend=,storage_options="),
-    ("pandas.read_iceberg", "table_identifier,catalog_name=,*,catalog_properties=,columns=,row_filter=,case_sensitive=,snapshot_id=,limit=,scan_properties="),
-    ("pandas.read_json", "path_or_buf,*,orient=,typ=,dtype=,convert_axes=,convert_dates=,keep_default_dates=,precise_float=,date_unit=,encoding=,encoding_errors=,lines=,chunksize=,compression=,nrows=,storage_options=,dtype_backend=,engine="),
-    ("pandas.read_orc", "path,columns=,dtype_backend=,filesystem=,**"),
-    ("pandas.read_parquet", "path,engine=,columns=,storage_options=,dtype_backend=,filesystem=,filters=,to_pandas_kwargs=,**"),
-    ("pandas.read_pickle", "filepath_or_buffer,compression=,storage_options="),
-    ("pandas.read_sas", "filepath_or_buffer,*,format=,index=,encoding=,chunksize=,iterator=,compression="),
-    ("pandas.read_spss", "path,usecols=,convert_categoricals=,dtype_backend=,**"),
-    ("pandas.read_sql", "sql,con,index_col=,coerce_float=,params=,parse_dates=,columns=,chunksize=,dtype_backend=,dtype="),
-    ("pandas.read_sql_query", "sql,con,index_col=,coerce_float=,params=,parse_dates=,chunksize=,dtype=,dtype_backend="),
-    ("pandas.read_sql_table", "table_name,con,schema=,index_col=,coerce_float=,parse_dates=,columns=,chunksize=,dtype_backend="),
-    ("pandas.read_stata", "filepath_or_buffer,*,convert_dates=,convert_categoricals=,index_col=,convert_missing=,preserve_dtypes=,columns=,order_categoricals=,chunksize=,iterator=,compression=,storage_options="),
-    ("pandas.read_table", "filepath_or_buffer,*,sep=,delimiter=,header=,names=,index_col=,usecols=,dtype=,engine=,converters=,true_values=,false_values=,skipinitialspace=,skiprows=,skipfooter=,nrows=,na_values=,keep_default_na=,na_filter=,skip_blank_lines=,parse_dates=,date_format=,dayfirst=,cache_dates=,iterator=,chunksize=,compression=,thousands=,decimal=,lineterminator=,quotechar=,quoting=,doublequote=,escapechar=,comment=,encoding=,encoding_errors=,dialect=,on_bad_lines=,low_memory=,memory_map=,float_precision=,storage_options=,dtype_backend="),
-    ("pandas.read_xml", "path_or_buffer,*,xpath=,namespaces=,elems_only=,attrs_only=,names=,dtype=,converters=,parse_dates=,encoding=,parser=,stylesheet=,iterparse=,compression=,storage_options=,dtype_backend="),
-    ("pandas.reset_option", "pat"),
-    ("pandas.set_eng_float_format", "accuracy=,use_eng_prefix="),
-    ("pandas.set_option", "+"),
-    ("pandas.show_versions", "as_json="),
-    ("pandas.test", "extra_args=,run_doctests="),
-    ("pandas.timedelta_range", "start=,end=,periods=,freq=,name=,closed=,*,unit="),
-    ("pandas.to_datetime", "arg,errors=,dayfirst=,yearfirst=,utc=,format=,exact=,unit=,origin=,cache="),
-    ("pandas.to_numeric", "arg,errors=,downcast=,dtype_backend="),
-    ("pandas.to_pickle", "obj,filepath_or_buffer,compression=,protocol=,storage_options="),
-    ("pandas.to_timedelta", "arg,unit=,errors="),
-    ("pandas.unique", "values"),
-    ("pandas.wide_to_long", "df,stubnames,i,j,sep=,suffix="),
-    ("sklearn.calibration.CalibratedClassifierCV", "estimator=,*,method=,cv=,n_jobs=,ensemble="),
-    ("sklearn.calibration.CalibratedClassifierCV#fit", "X,y,sample_weight=,**"),
-    ("sklearn.calibration.CalibratedClassifierCV#predict", "X"),
-    ("sklearn.calibration.CalibratedClassifierCV#predict_proba", "X"),
-    ("sklearn.calibration.CalibratedClassifierCV#score", "X,y,sample_weight="),
-    ("sklearn.cluster.AffinityPropagation", "*,damping=,max_iter=,convergence_iter=,copy=,preference=,affinity=,verbose=,random_state="),
-    ("sklearn.cluster.AffinityPropagation#fit", "X,y="),
-    ("sklearn.cluster.AffinityPropagation#fit_predict", "X,y="),
-    ("sklearn.cluster.AffinityPropagation#predict", "X"),
-    ("sklearn.cluster.AgglomerativeClustering", "n_clusters=,*,metric=,memory=,connectivity=,compute_full_tree=,linkage=,distance_threshold=,compute_distances="),
-    ("sklearn.cluster.AgglomerativeClustering#fit", "X,y="),
-    ("sklearn.cluster.AgglomerativeClustering#fit_predict", "X,y="),
-    ("sklearn.cluster.Birch", "*,threshold=,branching_factor=,n_clusters=,compute_labels="),
-    ("sklearn.cluster.Birch#fit", "X,y="),
-    ("sklearn.cluster.Birch#fit_predict", "X,y=,**"),
-    ("sklearn.cluster.Birch#fit_transform", "X,y=,**"),
-    ("sklearn.cluster.Birch#partial_fit", "X=,y="),
-    ("sklearn.cluster.Birch#predict", "X"),
-    ("sklearn.cluster.Birch#transform", "X"),
-    ("sklearn.cluster.BisectingKMeans", "n_clusters=,*,init=,n_init=,random_state=,max_iter=,verbose=,tol=,copy_x=,algorithm=,bisecting_strategy="),
-    ("sklearn.cluster.BisectingKMeans#fit", "X,y=,sample_weight="),
-    ("sklearn.cluster.BisectingKMeans#fit_predict", "X,y=,sample_weight="),
-    ("sklearn.cluster.BisectingKMeans#fit_transform", "X,y=,sample_weight="),
-    ("sklearn.cluster.BisectingKMeans#predict", "X"),
-    ("sklearn.cluster.BisectingKMeans#score", "X,y=,sample_weight="),
-    ("sklearn.cluster.BisectingKMeans#transform", "X"),
-    ("sklearn.cluster.DBSCAN", "eps=,*,min_samples=,metric=,metric_params=,algorithm=,leaf_size=,p=,n_jobs="),
-    ("sklearn.cluster.DBSCAN#fit", "X,y=,sample_weight="),
-    ("sklearn.cluster.DBSCAN#fit_predict", "X,y=,sample_weight="),
-    ("sklearn.cluster.FeatureAgglomeration", "n_clusters=,*,metric=,memory=,connectivity=,compute_full_tree=,linkage=,pooling_func=,distance_threshold=,compute_distances="),
-    ("sklearn.cluster.FeatureAgglomeration#fit", "X,y="),
-    ("sklearn.cluster.FeatureAgglomeration#fit_transform", "X,y=,**"),
-    ("sklearn.cluster.FeatureAgglomeration#inverse_transform", "X"),
-    ("sklearn.cluster.FeatureAgglomeration#transform", "X"),
-    ("sklearn.cluster.HDBSCAN", "min_cluster_size=,min_samples=,cluster_selection_epsilon=,max_cluster_size=,metric=,metric_params=,alpha=,algorithm=,leaf_size=,n_jobs=,cluster_selection_method=,allow_single_cluster=,store_centers=,copy="),
-    ("sklearn.cluster.HDBSCAN#fit", "X,y="),
-    ("sklearn.cluster.HDBSCAN#fit_predict", "X,y="),
-    ("sklearn.cluster.KMeans", "n_clusters=,*,init=,n_init=,max_iter=,tol=,verbose=,random_state=,copy_x=,algorithm="),
-    ("sklearn.cluster.KMeans#fit", "X,y=,sample_weight="),
-    ("sklearn.cluster.KMeans#fit_predict", "X,y=,sample_weight="),
-    ("sklearn.cluster.KMeans#fit_transform", "X,y=,sample_weight="),
-    ("sklearn.cluster.KMeans#predict", "X"),
-    ("sklearn.cluster.KMeans#score", "X,y=,sample_weight="),
-    ("sklearn.cluster.KMeans#transform", "X"),
-    ("sklearn.cluster.MeanShift", "*,bandwidth=,seeds=,bin_seeding=,min_bin_freq=,cluster_all=,n_jobs=,max_iter="),
-    ("sklearn.cluster.MeanShift#fit", "X,y="),
-    ("sklearn.cluster.MeanShift#fit_predict", "X,y=,**"),
-    ("sklearn.cluster.MeanShift#predict", "X"),
-    ("sklearn.cluster.MiniBatchKMeans", "n_clusters=,*,init=,max_iter=,batch_size=,verbose=,compute_labels=,random_state=,tol=,max_no_improvement=,init_size=,n_init=,reassignment_ratio="),
-    ("sklearn.cluster.MiniBatchKMeans#fit", "X,y=,sample_weight="),
-    ("sklearn.cluster.MiniBatchKMeans#fit_predict", "X,y=,sample_weight="),
-    ("sklearn.cluster.MiniBatchKMeans#fit_transform", "X,y=,sample_weight="),
-    ("sklearn.cluster.MiniBatchKMeans#partial_fit", "X,y=,sample_weight="),
-    ("sklearn.cluster.MiniBatchKMeans#predict", "X"),
-    ("sklearn.cluster.MiniBatchKMeans#score", "X,y=,sample_weight="),
-    ("sklearn.cluster.MiniBatchKMeans#transform", "X"),
-    ("sklearn.cluster.OPTICS", "*,min_samples=,max_eps=,metric=,p=,metric_params=,cluster_method=,eps=,xi=,predecessor_correction=,min_cluster_size=,algorithm=,leaf_size=,memory=,n_jobs="),
-    ("sklearn.cluster.OPTICS#fit", "X,y="),
-    ("sklearn.cluster.OPTICS#fit_predict", "X,y=,**"),
-    ("sklearn.cluster.SpectralBiclustering", "n_clusters=,*,method=,n_components=,n_best=,svd_method=,n_svd_vecs=,mini_batch=,init=,n_init=,random_state="),
-    ("sklearn.cluster.SpectralBiclustering#fit", "X,y="),
-    ("sklearn.cluster.SpectralClustering", "n_clusters=,*,eigen_solver=,n_components=,random_state=,n_init=,gamma=,affinity=,n_neighbors=,eigen_tol=,assign_labels=,degree=,coef0=,kernel_params=,n_jobs=,verbose="),
-    ("sklearn.cluster.SpectralClustering#fit", "X,y="),
-    ("sklearn.cluster.SpectralClustering#fit_predict", "X,y="),
-    ("sklearn.cluster.SpectralCoclustering", "n_clusters=,*,svd_method=,n_svd_vecs=,mini_batch=,init=,n_init=,random_state="),
-    ("sklearn.cluster.SpectralCoclustering#fit", "X,y="),
-    ("sklearn.compose.ColumnTransformer", "transformers,*,remainder=,sparse_threshold=,n_jobs=,transformer_weights=,verbose=,verbose_feature_names_out="),
-    ("sklearn.compose.ColumnTransformer#fit", "X,y=,**"),
-    ("sklearn.compose.ColumnTransformer#fit_transform", "X,y=,**"),
-    ("sklearn.compose.ColumnTransformer#transform", "X,**"),
-    ("sklearn.compose.TransformedTargetRegressor", "regressor=,*,transformer=,func=,inverse_func=,check_inverse="),
-    ("sklearn.compose.TransformedTargetRegressor#fit", "X,y,**"),
-    ("sklearn.compose.TransformedTargetRegressor#predict", "X,**"),
-    ("sklearn.compose.TransformedTargetRegressor#score", "X,y,sample_weight="),
-    ("sklearn.covariance.EllipticEnvelope", "*,store_precision=,assume_centered=,support_fraction=,contamination=,random_state="),
-    ("sklearn.covariance.EllipticEnvelope#decision_function", "X"),
-    ("sklearn.covariance.EllipticEnvelope#fit", "X,y="),
-    ("sklearn.covariance.EllipticEnvelope#fit_predict", "X,y=,**"),
-    ("sklearn.covariance.EllipticEnvelope#predict", "X"),
-    ("sklearn.covariance.EllipticEnvelope#score", "X,y,sample_weight="),
-    ("sklearn.covariance.EmpiricalCovariance", "*,store_precision=,assume_centered="),
-    ("sklearn.covariance.EmpiricalCovariance#fit", "X,y="),
-    ("sklearn.covariance.EmpiricalCovariance#score", "X_test,y="),
-    ("sklearn.covariance.GraphicalLasso", "alpha=,*,mode=,covariance=,tol=,enet_tol=,max_iter=,verbose=,eps=,assume_centered="),
-    ("sklearn.covariance.GraphicalLasso#fit", "X,y="),
-    ("sklearn.covariance.GraphicalLasso#score", "X_test,y="),
-    ("sklearn.covariance.GraphicalLassoCV", "*,alphas=,n_refinements=,cv=,tol=,enet_tol=,max_iter=,mode=,n_jobs=,verbose=,eps=,assume_centered="),
-    ("sklearn.covariance.GraphicalLassoCV#fit", "X,y=,**"),
-    ("sklearn.covariance.GraphicalLassoCV#score", "X_test,y="),
-    ("sklearn.covariance.LedoitWolf", "*,store_precision=,assume_centered=,block_size="),
-    ("sklearn.covariance.LedoitWolf#fit", "X,y="),
-    ("sklearn.covariance.LedoitWolf#score", "X_test,y="),
-    ("sklearn.covariance.MinCovDet", "*,store_precision=,assume_centered=,support_fraction=,random_state="),
-    ("sklearn.covariance.MinCovDet#fit", "X,y="),
-    ("sklearn.covariance.MinCovDet#score", "X_test,y="),
-    ("sklearn.covariance.OAS", "*,store_precision=,assume_centered="),
-    ("sklearn.covariance.OAS#fit", "X,y="),
-    ("sklearn.covariance.OAS#score", "X_test,y="),
-    ("sklearn.covariance.ShrunkCovariance", "*,store_precision=,assume_centered=,shrinkage="),
-    ("sklearn.covariance.ShrunkCovariance#fit", "X,y="),
-    ("sklearn.covariance.ShrunkCovariance#score", "X_test,y="),
-    ("sklearn.cross_decomposition.CCA", "n_components=,*,scale=,max_iter=,tol=,copy="),
-    ("sklearn.cross_decomposition.CCA#fit", "X,y"),
-    ("sklearn.cross_decomposition.CCA#fit_transform", "X,y="),
-    ("sklearn.cross_decomposition.CCA#inverse_transform", "X,y="),
-    ("sklearn.cross_decomposition.CCA#predict", "X,copy="),
-    ("sklearn.cross_decomposition.CCA#score", "X,y,sample_weight="),
-    ("sklearn.cross_decomposition.CCA#transform", "X,y=,copy="),
-    ("sklearn.cross_decomposition.PLSCanonical", "n_components=,*,scale=,algorithm=,max_iter=,tol=,copy="),
-    ("sklearn.cross_decomposition.PLSCanonical#fit", "X,y"),
-    ("sklearn.cross_decomposition.PLSCanonical#fit_transform", "X,y="),
-    ("sklearn.cross_decomposition.PLSCanonical#inverse_transform", "X,y="),
-    ("sklearn.cross_decomposition.PLSCanonical#predict", "X,copy="),
-    ("sklearn.cross_decomposition.PLSCanonical#score", "X,y,sample_weight="),
-    ("sklearn.cross_decomposition.PLSCanonical#transform", "X,y=,copy="),
-    ("sklearn.cross_decomposition.PLSRegression", "n_components=,*,scale=,max_iter=,tol=,copy="),
-    ("sklearn.cross_decomposition.PLSRegression#fit", "X,y"),
-    ("sklearn.cross_decomposition.PLSRegression#fit_transform", "X,y="),
-    ("sklearn.cross_decomposition.PLSRegression#inverse_transform", "X,y="),
-    ("sklearn.cross_decomposition.PLSRegression#predict", "X,copy="),
-    ("sklearn.cross_decomposition.PLSRegression#score", "X,y,sample_weight="),
-    ("sklearn.cross_decomposition.PLSRegression#transform", "X,y=,copy="),
-    ("sklearn.cross_decomposition.PLSSVD", "n_components=,*,scale=,copy="),
-    ("sklearn.cross_decomposition.PLSSVD#fit", "X,y"),
-    ("sklearn.cross_decomposition.PLSSVD#fit_transform", "X,y="),
-    ("sklearn.cross_decomposition.PLSSVD#transform", "X,y="),
-    ("sklearn.decomposition.DictionaryLearning", "n_components=,*,alpha=,max_iter=,tol=,fit_algorithm=,transform_algorithm=,transform_n_nonzero_coefs=,transform_alpha=,n_jobs=,code_init=,dict_init=,callback=,verbose=,split_sign=,random_state=,positive_code=,positive_dict=,transform_max_iter="),
-    ("sklearn.decomposition.DictionaryLearning#fit", "X,y="),
-    ("sklearn.decomposition.DictionaryLearning#fit_transform", "X,y="),
-    ("sklearn.decomposition.DictionaryLearning#inverse_transform", "X"),
-    ("sklearn.decomposition.DictionaryLearning#transform", "X"),
-    ("sklearn.decomposition.FactorAnalysis", "n_components=,*,tol=,copy=,max_iter=,noise_variance_init=,svd_method=,iterated_power=,rotation=,random_state="),
-    ("sklearn.decomposition.FactorAnalysis#fit", "X,y="),
-    ("sklearn.decomposition.FactorAnalysis#fit_transform", "X,y=,**"),
-    ("sklearn.decomposition.FactorAnalysis#score", "X,y="),
-    ("sklearn.decomposition.FactorAnalysis#transform", "X"),
-    ("sklearn.decomposition.FastICA", "n_components=,*,algorithm=,whiten=,fun=,fun_args=,max_iter=,tol=,w_init=,whiten_solver=,random_state="),
-    ("sklearn.decomposition.FastICA#fit", "X,y="),
-    ("sklearn.decomposition.FastICA#fit_transform", "X,y="),
-    ("sklearn.decomposition.FastICA#inverse_transform", "X,copy="),
-    ("sklearn.decomposition.FastICA#transform", "X,copy="),
-    ("sklearn.decomposition.IncrementalPCA", "n_components=,*,whiten=,copy=,batch_size="),
-    ("sklearn.decomposition.IncrementalPCA#fit", "X,y="),
-    ("sklearn.decomposition.IncrementalPCA#fit_transform", "X,y=,**"),
-    ("sklearn.decomposition.IncrementalPCA#inverse_transform", "X"),
-    ("sklearn.decomposition.IncrementalPCA#partial_fit", "X,y=,check_input="),
-    ("sklearn.decomposition.IncrementalPCA#transform", "X"),
-    ("sklearn.decomposition.KernelPCA", "n_components=,*,kernel=,gamma=,degree=,coef0=,kernel_params=,alpha=,fit_inverse_transform=,eigen_solver=,tol=,max_iter=,iterated_power=,remove_zero_eig=,random_state=,copy_X=,n_jobs="),
-    ("sklearn.decomposition.KernelPCA#fit", "X,y="),
-    ("sklearn.decomposition.KernelPCA#fit_transform", "X,y=,**"),
-    ("sklearn.decomposition.KernelPCA#inverse_transform", "X"),
-    ("sklearn.decomposition.KernelPCA#transform", "X"),
-    ("sklearn.decomposition.LatentDirichletAllocation", "n_components=,*,doc_topic_prior=,topic_word_prior=,learning_method=,learning_decay=,learning_offset=,max_iter=,batch_size=,evaluate_every=,total_samples=,perp_tol=,mean_change_tol=,max_doc_update_iter=,n_jobs=,verbose=,random_state="),
-    ("sklearn.decomposition.LatentDirichletAllocation#fit", "X,y="),
-    ("sklearn.decomposition.LatentDirichletAllocation#fit_transform", "X,y=,*,normalize="),
-    ("sklearn.decomposition.LatentDirichletAllocation#partial_fit", "X,y="),
-    ("sklearn.decomposition.LatentDirichletAllocation#score", "X,y="),
-    ("sklearn.decomposition.LatentDirichletAllocation#transform", "X,*,normalize="),
-    ("sklearn.decomposition.MiniBatchDictionaryLearning", "n_components=,*,alpha=,max_iter=,fit_algorithm=,n_jobs=,batch_size=,shuffle=,dict_init=,transform_algorithm=,transform_n_nonzero_coefs=,transform_alpha=,verbose=,split_sign=,random_state=,positive_code=,positive_dict=,transform_max_iter=,callback=,tol=,max_no_improvement="),
-    ("sklearn.decomposition.MiniBatchDictionaryLearning#fit", "X,y="),
-    ("sklearn.decomposition.MiniBatchDictionaryLearning#fit_transform", "X,y=,**"),
-    ("sklearn.decomposition.MiniBatchDictionaryLearning#inverse_transform", "X"),
-    ("sklearn.decomposition.MiniBatchDictionaryLearning#partial_fit", "X,y="),
-    ("sklearn.decomposition.MiniBatchDictionaryLearning#transform", "X"),
-    ("sklearn.decomposition.MiniBatchNMF", "n_components=,*,init=,batch_size=,beta_loss=,tol=,max_no_improvement=,max_iter=,alpha_W=,alpha_H=,l1_ratio=,forget_factor=,fresh_restarts=,fresh_restarts_max_iter=,transform_max_iter=,random_state=,verbose="),
-    ("sklearn.decomposition.MiniBatchNMF#fit", "X,y=,**"),
-    ("sklearn.decomposition.MiniBatchNMF#fit_transform", "X,y=,W=,H="),
-    ("sklearn.decomposition.MiniBatchNMF#inverse_transform", "X"),
-    ("sklearn.decomposition.MiniBatchNMF#partial_fit", "X,y=,W=,H="),
-    ("sklearn.decomposition.MiniBatchNMF#transform", "X"),
-    ("sklearn.decomposition.MiniBatchSparsePCA", "n_components=,*,alpha=,ridge_alpha=,max_iter=,callback=,batch_size=,verbose=,shuffle=,n_jobs=,method=,random_state=,tol=,max_no_improvement="),
-    ("sklearn.decomposition.MiniBatchSparsePCA#fit", "X,y="),
-    ("sklearn.decomposition.MiniBatchSparsePCA#fit_transform", "X,y=,**"),
-    ("sklearn.decomposition.MiniBatchSparsePCA#inverse_transform", "X"),
-    ("sklearn.decomposition.MiniBatchSparsePCA#transform", "X"),
-    ("sklearn.decomposition.NMF", "n_components=,*,init=,solver=,beta_loss=,tol=,max_iter=,random_state=,alpha_W=,alpha_H=,l1_ratio=,verbose=,shuffle="),
-    ("sklearn.decomposition.NMF#fit", "X,y=,**"),
-    ("sklearn.decomposition.NMF#fit_transform", "X,y=,W=,H="),
-    ("sklearn.decomposition.NMF#inverse_transform", "X"),
-    ("sklearn.decomposition.NMF#transform", "X"),
-    ("sklearn.decomposition.PCA", "n_components=,*,copy=,whiten=,svd_solver=,tol=,iterated_power=,n_oversamples=,power_iteration_normalizer=,random_state="),
-    ("sklearn.decomposition.PCA#fit", "X,y="),
-    ("sklearn.decomposition.PCA#fit_transform", "X,y="),
-    ("sklearn.decomposition.PCA#inverse_transform", "X"),
-    ("sklearn.decomposition.PCA#score", "X,y="),
-    ("sklearn.decomposition.PCA#transform", "X"),
-    ("sklearn.decomposition.SparseCoder", "dictionary,*,transform_algorithm=,transform_n_nonzero_coefs=,transform_alpha=,split_sign=,n_jobs=,positive_code=,transform_max_iter="),
-    ("sklearn.decomposition.SparseCoder#fit", "X,y="),
-    ("sklearn.decomposition.SparseCoder#fit_transform", "X,y=,**"),
-    ("sklearn.decomposition.SparseCoder#inverse_transform", "X"),
-    ("sklearn.decomposition.SparseCoder#transform", "X,y="),
-    ("sklearn.decomposition.SparsePCA", "n_components=,*,alpha=,ridge_alpha=,max_iter=,tol=,method=,n_jobs=,U_init=,V_init=,verbose=,random_state="),
-    ("sklearn.decomposition.SparsePCA#fit", "X,y="),
-    ("sklearn.decomposition.SparsePCA#fit_transform", "X,y=,**"),
-    ("sklearn.decomposition.SparsePCA#inverse_transform", "X"),
-    ("sklearn.decomposition.SparsePCA#transform", "X"),
-    ("sklearn.decomposition.TruncatedSVD", "n_components=,*,algorithm=,n_iter=,n_oversamples=,power_iteration_normalizer=,random_state=,tol="),
-    ("sklearn.decomposition.TruncatedSVD#fit", "X,y="),
-    ("sklearn.decomposition.TruncatedSVD#fit_transform", "X,y="),
-    ("sklearn.decomposition.TruncatedSVD#inverse_transform", "X"),
-    ("sklearn.decomposition.TruncatedSVD#transform", "X"),
-    ("sklearn.discriminant_analysis.LinearDiscriminantAnalysis", "solver=,shrinkage=,priors=,n_components=,store_covariance=,tol=,covariance_estimator="),
-    ("sklearn.discriminant_analysis.LinearDiscriminantAnalysis#decision_function", "X"),
-    ("sklearn.discriminant_analysis.LinearDiscriminantAnalysis#fit", "X,y"),
-    ("sklearn.discriminant_analysis.LinearDiscriminantAnalysis#fit_transform", "X,y=,**"),
-    ("sklearn.discriminant_analysis.LinearDiscriminantAnalysis#predict", "X"),
-    ("sklearn.discriminant_analysis.LinearDiscriminantAnalysis#predict_log_proba", "X"),
-    ("sklearn.discriminant_analysis.LinearDiscriminantAnalysis#predict_proba", "X"),
-    ("sklearn.discriminant_analysis.LinearDiscriminantAnalysis#score", "X,y,sample_weight="),
-    ("sklearn.discriminant_analysis.LinearDiscriminantAnalysis#transform", "X"),
-    ("sklearn.discriminant_analysis.QuadraticDiscriminantAnalysis", "*,solver=,shrinkage=,priors=,reg_param=,store_covariance=,tol=,covariance_estimator="),
-    ("sklearn.discriminant_analysis.QuadraticDiscriminantAnalysis#decision_function", "X"),
-    ("sklearn.discriminant_analysis.QuadraticDiscriminantAnalysis#fit", "X,y"),
-    ("sklearn.discriminant_analysis.QuadraticDiscriminantAnalysis#predict", "X"),
-    ("sklearn.discriminant_analysis.QuadraticDiscriminantAnalysis#predict_log_proba", "X"),
-    ("sklearn.discriminant_analysis.QuadraticDiscriminantAnalysis#predict_proba", "X"),
-    ("sklearn.discriminant_analysis.QuadraticDiscriminantAnalysis#score", "X,y,sample_weight="),
-    ("sklearn.dummy.DummyClassifier", "*,strategy=,random_state=,constant="),
-    ("sklearn.dummy.DummyClassifier#fit", "X,y,sample_weight="),
-    ("sklearn.dummy.DummyClassifier#predict", "X"),
-    ("sklearn.dummy.DummyClassifier#predict_log_proba", "X"),
-    ("sklearn.dummy.DummyClassifier#predict_proba", "X"),
-    ("sklearn.dummy.DummyClassifier#score", "X,y,sample_weight="),
-    ("sklearn.dummy.DummyRegressor", "*,strategy=,constant=,quantile="),
-    ("sklearn.dummy.DummyRegressor#fit", "X,y,sample_weight="),
-    ("sklearn.dummy.DummyRegressor#predict", "X,return_std="),
-    ("sklearn.dummy.DummyRegressor#score", "X,y,sample_weight="),
-    ("sklearn.ensemble.AdaBoostClassifier", "estimator=,*,n_estimators=,learning_rate=,random_state="),
-    ("sklearn.ensemble.AdaBoostClassifier#decision_function", "X"),
-    ("sklearn.ensemble.AdaBoostClassifier#fit", "X,y,sample_weight="),
-    ("sklearn.ensemble.AdaBoostClassifier#predict", "X"),
-    ("sklearn.ensemble.AdaBoostClassifier#predict_log_proba", "X"),
-    ("sklearn.ensemble.AdaBoostClassifier#predict_proba", "X"),
-    ("sklearn.ensemble.AdaBoostClassifier#score", "X,y,sample_weight="),
-    ("sklearn.ensemble.AdaBoostRegressor", "estimator=,*,n_estimators=,learning_rate=,loss=,random_state="),
-    ("sklearn.ensemble.AdaBoostRegressor#fit", "X,y,sample_weight="),
-    ("sklearn.ensemble.AdaBoostRegressor#predict", "X"),
-    ("sklearn.ensemble.AdaBoostRegressor#score", "X,y,sample_weight="),
-    ("sklearn.ensemble.BaggingClassifier", "estimator=,n_estimators=,*,max_samples=,max_features=,bootstrap=,bootstrap_features=,oob_score=,warm_start=,n_jobs=,random_state=,verbose="),
-    ("sklearn.ensemble.BaggingClassifier#decision_function", "X,**"),
-    ("sklearn.ensemble.BaggingClassifier#fit", "X,y,sample_weight=,**"),
-    ("sklearn.ensemble.BaggingClassifier#predict", "X,**"),
-    ("sklearn.ensemble.BaggingClassifier#predict_log_proba", "X,**"),
-    ("sklearn.ensemble.BaggingClassifier#predict_proba", "X,**"),
-    ("sklearn.ensemble.BaggingClassifier#score", "X,y,sample_weight="),
-    ("sklearn.ensemble.BaggingRegressor", "estimator=,n_estimators=,*,max_samples=,max_features=,bootstrap=,bootstrap_features=,oob_score=,warm_start=,n_jobs=,random_state=,verbose="),
-    ("sklearn.ensemble.BaggingRegressor#fit", "X,y,sample_weight=,**"),
-    ("sklearn.ensemble.BaggingRegressor#predict", "X,**"),
-    ("sklearn.ensemble.BaggingRegressor#score", "X,y,sample_weight="),
-    ("sklearn.ensemble.ExtraTreesClassifier", "n_estimators=,*,criterion=,max_depth=,min_samples_split=,min_samples_leaf=,min_weight_fraction_leaf=,max_features=,max_leaf_nodes=,min_impurity_decrease=,bootstrap=,oob_score=,n_jobs=,random_state=,verbose=,warm_start=,class_weight=,ccp_alpha=,max_samples=,monotonic_cst="),
-    ("sklearn.ensemble.ExtraTreesClassifier#fit", "X,y,sample_weight="),
-    ("sklearn.ensemble.ExtraTreesClassifier#predict", "X"),
-    ("sklearn.ensemble.ExtraTreesClassifier#predict_log_proba", "X"),
-    ("sklearn.ensemble.ExtraTreesClassifier#predict_proba", "X"),
-    ("sklearn.ensemble.ExtraTreesClassifier#score", "X,y,sample_weight="),
-    ("sklearn.ensemble.ExtraTreesRegressor", "n_estimators=,*,criterion=,max_depth=,min_samples_split=,min_samples_leaf=,min_weight_fraction_leaf=,max_features=,max_leaf_nodes=,min_impurity_decrease=,bootstrap=,oob_score=,n_jobs=,random_state=,verbose=,warm_start=,ccp_alpha=,max_samples=,monotonic_cst="),
-    ("sklearn.ensemble.ExtraTreesRegressor#fit", "X,y,sample_weight="),
-    ("sklearn.ensemble.ExtraTreesRegressor#predict", "X"),
-    ("sklearn.ensemble.ExtraTreesRegressor#score", "X,y,sample_weight="),
-    ("sklearn.ensemble.GradientBoostingClassifier", "*,loss=,learning_rate=,n_estimators=,subsample=,criterion=,min_samples_split=,min_samples_leaf=,min_weight_fraction_leaf=,max_depth=,min_impurity_decrease=,init=,random_state=,max_features=,verbose=,max_leaf_nodes=,warm_start=,validation_fraction=,n_iter_no_change=,tol=,ccp_alpha="),
-    ("sklearn.ensemble.GradientBoostingClassifier#decision_function", "X"),
-    ("sklearn.ensemble.GradientBoostingClassifier#fit", "X,y,sample_weight=,monitor="),
-    ("sklearn.ensemble.GradientBoostingClassifier#predict", "X"),
-    ("sklearn.ensemble.GradientBoostingClassifier#predict_log_proba", "X"),
-    ("sklearn.ensemble.GradientBoostingClassifier#predict_proba", "X"),
-    ("sklearn.ensemble.GradientBoostingClassifier#score", "X,y,sample_weight="),
-    ("sklearn.ensemble.GradientBoostingRegressor", "*,loss=,learning_rate=,n_estimators=,subsample=,criterion=,min_samples_split=,min_samples_leaf=,min_weight_fraction_leaf=,max_depth=,min_impurity_decrease=,init=,random_state=,max_features=,alpha=,verbose=,max_leaf_nodes=,warm_start=,validation_fraction=,n_iter_no_change=,tol=,ccp_alpha="),
-    ("sklearn.ensemble.GradientBoostingRegressor#fit", "X,y,sample_weight=,monitor="),
-    ("sklearn.ensemble.GradientBoostingRegressor#predict", "X"),
-    ("sklearn.ensemble.GradientBoostingRegressor#score", "X,y,sample_weight="),
-    ("sklearn.ensemble.HistGradientBoostingClassifier", "loss=,*,learning_rate=,max_iter=,max_leaf_nodes=,max_depth=,min_samples_leaf=,l2_regularization=,max_features=,max_bins=,categorical_features=,monotonic_cst=,interaction_cst=,warm_start=,early_stopping=,scoring=,validation_fraction=,n_iter_no_change=,tol=,verbose=,random_state=,class_weight="),
-    ("sklearn.ensemble.HistGradientBoostingClassifier#decision_function", "X"),
-    ("sklearn.ensemble.HistGradientBoostingClassifier#fit", "X,y,sample_weight=,*,X_val=,y_val=,sample_weight_val="),
-    ("sklearn.ensemble.HistGradientBoostingClassifier#predict", "X"),
-    ("sklearn.ensemble.HistGradientBoostingClassifier#predict_proba", "X"),
-    ("sklearn.ensemble.HistGradientBoostingClassifier#score", "X,y,sample_weight="),
-    ("sklearn.ensemble.HistGradientBoostingRegressor", "loss=,*,quantile=,learning_rate=,max_iter=,max_leaf_nodes=,max_depth=,min_samples_leaf=,l2_regularization=,max_features=,max_bins=,categorical_features=,monotonic_cst=,interaction_cst=,warm_start=,early_stopping=,scoring=,validation_fraction=,n_iter_no_change=,tol=,verbose=,random_state="),
-    ("sklearn.ensemble.HistGradientBoostingRegressor#fit", "X,y,sample_weight=,*,X_val=,y_val=,sample_weight_val="),
-    ("sklearn.ensemble.HistGradientBoostingRegressor#predict", "X"),
-    ("sklearn.ensemble.HistGradientBoostingRegressor#score", "X,y,sample_weight="),
-    ("sklearn.ensemble.IsolationForest", "*,n_estimators=,max_samples=,contamination=,max_features=,bootstrap=,n_jobs=,random_state=,verbose=,warm_start="),
-    ("sklearn.ensemble.IsolationForest#decision_function", "X"),
-    ("sklearn.ensemble.IsolationForest#fit", "X,y=,sample_weight="),
-    ("sklearn.ensemble.IsolationForest#fit_predict", "X,y=,**"),
-    ("sklearn.ensemble.IsolationForest#predict", "X"),
-    ("sklearn.ensemble.RandomForestClassifier", "n_estimators=,*,criterion=,max_depth=,min_samples_split=,min_samples_leaf=,min_weight_fraction_leaf=,max_features=,max_leaf_nodes=,min_impurity_decrease=,bootstrap=,oob_score=,n_jobs=,random_state=,verbose=,warm_start=,class_weight=,ccp_alpha=,max_samples=,monotonic_cst="),
-    ("sklearn.ensemble.RandomForestClassifier#fit", "X,y,sample_weight="),
-    ("sklearn.ensemble.RandomForestClassifier#predict", "X"),
-    ("sklearn.ensemble.RandomForestClassifier#predict_log_proba", "X"),
-    ("sklearn.ensemble.RandomForestClassifier#predict_proba", "X"),
-    ("sklearn.ensemble.RandomForestClassifier#score", "X,y,sample_weight="),
-    ("sklearn.ensemble.RandomForestRegressor", "n_estimators=,*,criterion=,max_depth=,min_samples_split=,min_samples_leaf=,min_weight_fraction_leaf=,max_features=,max_leaf_nodes=,min_impurity_decrease=,bootstrap=,oob_score=,n_jobs=,random_state=,verbose=,warm_start=,ccp_alpha=,max_samples=,monotonic_cst="),
-    ("sklearn.ensemble.RandomForestRegressor#fit", "X,y,sample_weight="),
-    ("sklearn.ensemble.RandomForestRegressor#predict", "X"),
-    ("sklearn.ensemble.RandomForestRegressor#score", "X,y,sample_weight="),
-    ("sklearn.ensemble.RandomTreesEmbedding", "n_estimators=,*,max_depth=,min_samples_split=,min_samples_leaf=,min_weight_fraction_leaf=,max_leaf_nodes=,min_impurity_decrease=,sparse_output=,n_jobs=,random_state=,verbose=,warm_start="),
-    ("sklearn.ensemble.RandomTreesEmbedding#fit", "X,y=,sample_weight="),
-    ("sklearn.ensemble.RandomTreesEmbedding#fit_transform", "X,y=,sample_weight="),
-    ("sklearn.ensemble.RandomTreesEmbedding#transform", "X"),
-    ("sklearn.ensemble.StackingClassifier", "estimators,final_estimator=,*,cv=,stack_method=,n_jobs=,passthrough=,verbose="),
-    ("sklearn.ensemble.StackingClassifier#decision_function", "X"),
-    ("sklearn.ensemble.StackingClassifier#fit", "X,y,**"),
-    ("sklearn.ensemble.StackingClassifier#fit_transform", "X,y=,**"),
-    ("sklearn.ensemble.StackingClassifier#predict", "X,**"),
-    ("sklearn.ensemble.StackingClassifier#predict_proba", "X"),
-    ("sklearn.ensemble.StackingClassifier#score", "X,y,sample_weight="),
-    ("sklearn.ensemble.StackingClassifier#transform", "X"),
-    ("sklearn.ensemble.StackingRegressor", "estimators,final_estimator=,*,cv=,n_jobs=,passthrough=,verbose="),
-    ("sklearn.ensemble.StackingRegressor#fit", "X,y,**"),
-    ("sklearn.ensemble.StackingRegressor#fit_transform", "X,y,**"),
-    ("sklearn.ensemble.StackingRegressor#predict", "X,**"),
-    ("sklearn.ensemble.StackingRegressor#score", "X,y,sample_weight="),
-    ("sklearn.ensemble.StackingRegressor#transform", "X"),
-    ("sklearn.ensemble.VotingClassifier", "estimators,*,voting=,weights=,n_jobs=,flatten_transform=,verbose="),
-    ("sklearn.ensemble.VotingClassifier#fit", "X,y,**"),
-    ("sklearn.ensemble.VotingClassifier#fit_transform", "X,y=,**"),
-    ("sklearn.ensemble.VotingClassifier#predict", "X"),
-    ("sklearn.ensemble.VotingClassifier#predict_proba", "X"),
-    ("sklearn.ensemble.VotingClassifier#score", "X,y,sample_weight="),
-    ("sklearn.ensemble.VotingClassifier#transform", "X"),
-    ("sklearn.ensemble.VotingRegressor", "estimators,*,weights=,n_jobs=,verbose="),
-    ("sklearn.ensemble.VotingRegressor#fit", "X,y,**"),
-    ("sklearn.ensemble.VotingRegressor#fit_transform", "X,y=,**"),
-    ("sklearn.ensemble.VotingRegressor#predict", "X"),
-    ("sklearn.ensemble.VotingRegressor#score", "X,y,sample_weight="),
-    ("sklearn.ensemble.VotingRegressor#transform", "X"),
-    ("sklearn.feature_extraction.DictVectorizer", "*,dtype=,separator=,sparse=,sort="),
-    ("sklearn.feature_extraction.DictVectorizer#fit", "X,y="),
-    ("sklearn.feature_extraction.DictVectorizer#fit_transform", "X,y="),
-    ("sklearn.feature_extraction.DictVectorizer#inverse_transform", "X,dict_type="),
-    ("sklearn.feature_extraction.DictVectorizer#transform", "X"),
-    ("sklearn.feature_extraction.FeatureHasher", "n_features=,*,input_type=,dtype=,alternate_sign="),
-    ("sklearn.feature_extraction.FeatureHasher#fit", "X=,y="),
-    ("sklearn.feature_extraction.FeatureHasher#fit_transform", "X,y=,**"),
-    ("sklearn.feature_extraction.FeatureHasher#transform", "raw_X"),
-    ("sklearn.feature_extraction.image.PatchExtractor", "*,patch_size=,max_patches=,random_state="),
-    ("sklearn.feature_extraction.image.PatchExtractor#fit", "X,y="),
-    ("sklearn.feature_extraction.image.PatchExtractor#fit_transform", "X,y=,**"),
-    ("sklearn.feature_extraction.image.PatchExtractor#transform", "X"),
-    ("sklearn.feature_extraction.text.CountVectorizer", "*,input=,encoding=,decode_error=,strip_accents=,lowercase=,preprocessor=,tokenizer=,stop_words=,token_pattern=,ngram_range=,analyzer=,max_df=,min_df=,max_features=,vocabulary=,binary=,dtype="),
-    ("sklearn.feature_extraction.text.CountVectorizer#fit", "raw_documents,y="),
-    ("sklearn.feature_extraction.text.CountVectorizer#fit_transform", "raw_documents,y="),
-    ("sklearn.feature_extraction.text.CountVectorizer#inverse_transform", "X"),
-    ("sklearn.feature_extraction.text.CountVectorizer#transform", "raw_documents"),
-    ("sklearn.feature_extraction.text.HashingVectorizer", "*,input=,encoding=,decode_error=,strip_accents=,lowercase=,preprocessor=,tokenizer=,stop_words=,token_pattern=,ngram_range=,analyzer=,n_features=,binary=,norm=,alternate_sign=,dtype="),
-    ("sklearn.feature_extraction.text.HashingVectorizer#fit", "X,y="),
-    ("sklearn.feature_extraction.text.HashingVectorizer#fit_transform", "X,y="),
-    ("sklearn.feature_extraction.text.HashingVectorizer#partial_fit", "X,y="),
-    ("sklearn.feature_extraction.text.HashingVectorizer#transform", "X"),
-    ("sklearn.feature_extraction.text.TfidfTransformer", "*,norm=,use_idf=,smooth_idf=,sublinear_tf="),
-    ("sklearn.feature_extraction.text.TfidfTransformer#fit", "X,y="),
-    ("sklearn.feature_extraction.text.TfidfTransformer#fit_transform", "X,y=,**"),
-    ("sklearn.feature_extraction.text.TfidfTransformer#transform", "X,copy="),
-    ("sklearn.feature_extraction.text.TfidfVectorizer", "*,input=,encoding=,decode_error=,strip_accents=,lowercase=,preprocessor=,tokenizer=,analyzer=,stop_words=,token_pattern=,ngram_range=,max_df=,min_df=,max_features=,vocabulary=,binary=,dtype=,norm=,use_idf=,smooth_idf=,sublinear_tf="),
-    ("sklearn.feature_extraction.text.TfidfVectorizer#fit", "raw_documents,y="),
-    ("sklearn.feature_extraction.text.TfidfVectorizer#fit_transform", "raw_documents,y="),
-    ("sklearn.feature_extraction.text.TfidfVectorizer#inverse_transform", "X"),
-    ("sklearn.feature_extraction.text.TfidfVectorizer#transform", "raw_documents"),
-    ("sklearn.feature_selection.GenericUnivariateSelect", "score_func=,*,mode=,param="),
-    ("sklearn.feature_selection.GenericUnivariateSelect#fit", "X,y="),
-    ("sklearn.feature_selection.GenericUnivariateSelect#fit_transform", "X,y=,**"),
-    ("sklearn.feature_selection.GenericUnivariateSelect#inverse_transform", "X"),
-    ("sklearn.feature_selection.GenericUnivariateSelect#transform", "X"),
-    ("sklearn.feature_selection.RFE", "estimator,*,n_features_to_select=,step=,verbose=,importance_getter="),
-    ("sklearn.feature_selection.RFE#decision_function", "X"),
-    ("sklearn.feature_selection.RFE#fit", "X,y,**"),
-    ("sklearn.feature_selection.RFE#fit_transform", "X,y=,**"),
-    ("sklearn.feature_selection.RFE#inverse_transform", "X"),
-    ("sklearn.feature_selection.RFE#predict", "X,**"),
-    ("sklearn.feature_selection.RFE#predict_log_proba", "X"),
-    ("sklearn.feature_selection.RFE#predict_proba", "X"),
-    ("sklearn.feature_selection.RFE#score", "X,y,**"),
-    ("sklearn.feature_selection.RFE#transform", "X"),
-    ("sklearn.feature_selection.RFECV", "estimator,*,step=,min_features_to_select=,cv=,scoring=,verbose=,n_jobs=,importance_getter="),
-    ("sklearn.feature_selection.RFECV#decision_function", "X"),
-    ("sklearn.feature_selection.RFECV#fit", "X,y,**"),
-    ("sklearn.feature_selection.RFECV#fit_transform", "X,y=,**"),
-    ("sklearn.feature_selection.RFECV#inverse_transform", "X"),
-    ("sklearn.feature_selection.RFECV#predict", "X,**"),
-    ("sklearn.feature_selection.RFECV#predict_log_proba", "X"),
-    ("sklearn.feature_selection.RFECV#predict_proba", "X"),
-    ("sklearn.feature_selection.RFECV#score", "X,y,**"),
-    ("sklearn.feature_selection.RFECV#transform", "X"),
-    ("sklearn.feature_selection.SelectFdr", "score_func=,*,alpha="),
-    ("sklearn.feature_selection.SelectFdr#fit", "X,y="),
-    ("sklearn.feature_selection.SelectFdr#fit_transform", "X,y=,**"),
-    ("sklearn.feature_selection.SelectFdr#inverse_transform", "X"),
-    ("sklearn.feature_selection.SelectFdr#transform", "X"),
-    ("sklearn.feature_selection.SelectFpr", "score_func=,*,alpha="),
-    ("sklearn.feature_selection.SelectFpr#fit", "X,y="),
-    ("sklearn.feature_selection.SelectFpr#fit_transform", "X,y=,**"),
-    ("sklearn.feature_selection.SelectFpr#inverse_transform", "X"),
-    ("sklearn.feature_selection.SelectFpr#transform", "X"),
-    ("sklearn.feature_selection.SelectFromModel", "estimator,*,threshold=,prefit=,norm_order=,max_features=,importance_getter="),
-    ("sklearn.feature_selection.SelectFromModel#fit", "X,y=,**"),
-    ("sklearn.feature_selection.SelectFromModel#fit_transform", "X,y=,**"),
-    ("sklearn.feature_selection.SelectFromModel#inverse_transform", "X"),
-    ("sklearn.feature_selection.SelectFromModel#partial_fit", "X,y=,**"),
-    ("sklearn.feature_selection.SelectFromModel#transform", "X"),
-    ("sklearn.feature_selection.SelectFwe", "score_func=,*,alpha="),
-    ("sklearn.feature_selection.SelectFwe#fit", "X,y="),
-    ("sklearn.feature_selection.SelectFwe#fit_transform", "X,y=,**"),
-    ("sklearn.feature_selection.SelectFwe#inverse_transform", "X"),
-    ("sklearn.feature_selection.SelectFwe#transform", "X"),
-    ("sklearn.feature_selection.SelectKBest", "score_func=,*,k="),
-    ("sklearn.feature_selection.SelectKBest#fit", "X,y="),
-    ("sklearn.feature_selection.SelectKBest#fit_transform", "X,y=,**"),
-    ("sklearn.feature_selection.SelectKBest#inverse_transform", "X"),
-    ("sklearn.feature_selection.SelectKBest#transform", "X"),
-    ("sklearn.feature_selection.SelectPercentile", "score_func=,*,percentile="),
-    ("sklearn.feature_selection.SelectPercentile#fit", "X,y="),
-    ("sklearn.feature_selection.SelectPercentile#fit_transform", "X,y=,**"),
-    ("sklearn.feature_selection.SelectPercentile#inverse_transform", "X"),
-    ("sklearn.feature_selection.SelectPercentile#transform", "X"),
-    ("sklearn.feature_selection.SequentialFeatureSelector", "estimator,*,n_features_to_select=,tol=,direction=,scoring=,cv=,n_jobs="),
-    ("sklearn.feature_selection.SequentialFeatureSelector#fit", "X,y=,**"),
-    ("sklearn.feature_selection.SequentialFeatureSelector#fit_transform", "X,y=,**"),
-    ("sklearn.feature_selection.SequentialFeatureSelector#inverse_transform", "X"),
-    ("sklearn.feature_selection.SequentialFeatureSelector#transform", "X"),
-    ("sklearn.feature_selection.VarianceThreshold", "threshold="),
-    ("sklearn.feature_selection.VarianceThreshold#fit", "X,y="),
-    ("sklearn.feature_selection.VarianceThreshold#fit_transform", "X,y=,**"),
-    ("sklearn.feature_selection.VarianceThreshold#inverse_transform", "X"),
-    ("sklearn.feature_selection.VarianceThreshold#transform", "X"),
-    ("sklearn.frozen.FrozenEstimator", "estimator"),
-    ("sklearn.frozen.FrozenEstimator#fit", "X,y,+,**"),
-    ("sklearn.gaussian_process.GaussianProcessClassifier", "kernel=,*,optimizer=,n_restarts_optimizer=,max_iter_predict=,warm_start=,copy_X_train=,random_state=,multi_class=,n_jobs="),
-    ("sklearn.gaussian_process.GaussianProcessClassifier#fit", "X,y"),
-    ("sklearn.gaussian_process.GaussianProcessClassifier#predict", "X"),
-    ("sklearn.gaussian_process.GaussianProcessClassifier#predict_proba", "X"),
-    ("sklearn.gaussian_process.GaussianProcessClassifier#score", "X,y,sample_weight="),
-    ("sklearn.gaussian_process.GaussianProcessRegressor", "kernel=,*,alpha=,optimizer=,n_restarts_optimizer=,normalize_y=,copy_X_train=,n_targets=,random_state="),
-    ("sklearn.gaussian_process.GaussianProcessRegressor#fit", "X,y"),
-    ("sklearn.gaussian_process.GaussianProcessRegressor#predict", "X,return_std=,return_cov="),
-    ("sklearn.gaussian_process.GaussianProcessRegressor#score", "X,y,sample_weight="),
-    ("sklearn.impute.IterativeImputer", "estimator=,*,missing_values=,sample_posterior=,max_iter=,tol=,n_nearest_features=,initial_strategy=,fill_value=,imputation_order=,skip_complete=,min_value=,max_value=,verbose=,random_state=,add_indicator=,keep_empty_features="),
-    ("sklearn.impute.IterativeImputer#fit", "X,y=,**"),
-    ("sklearn.impute.IterativeImputer#fit_transform", "X,y=,**"),
-    ("sklearn.impute.IterativeImputer#transform", "X"),
-    ("sklearn.impute.KNNImputer", "*,missing_values=,n_neighbors=,weights=,metric=,copy=,add_indicator=,keep_empty_features="),
-    ("sklearn.impute.KNNImputer#fit", "X,y="),
-    ("sklearn.impute.KNNImputer#fit_transform", "X,y=,**"),
-    ("sklearn.impute.KNNImputer#transform", "X"),
-    ("sklearn.impute.MissingIndicator", "*,missing_values=,features=,sparse=,error_on_new="),
-    ("sklearn.impute.MissingIndicator#fit", "X,y="),
-    ("sklearn.impute.MissingIndicator#fit_transform", "X,y="),
-    ("sklearn.impute.MissingIndicator#transform", "X"),
-    ("sklearn.impute.SimpleImputer", "*,missing_values=,strategy=,fill_value=,copy=,add_indicator=,keep_empty_features="),
-    ("sklearn.impute.SimpleImputer#fit", "X,y="),
-    ("sklearn.impute.SimpleImputer#fit_transform", "X,y=,**"),
-    ("sklearn.impute.SimpleImputer#inverse_transform", "X"),
-    ("sklearn.impute.SimpleImputer#transform", "X"),
-    ("sklearn.isotonic.IsotonicRegression", "*,y_min=,y_max=,increasing=,out_of_bounds="),
-    ("sklearn.isotonic.IsotonicRegression#fit", "X,y,sample_weight="),
-    ("sklearn.isotonic.IsotonicRegression#fit_transform", "X,y=,**"),
-    ("sklearn.isotonic.IsotonicRegression#predict", "T"),
-    ("sklearn.isotonic.IsotonicRegression#score", "X,y,sample_weight="),
-    ("sklearn.isotonic.IsotonicRegression#transform", "T"),
-    ("sklearn.kernel_approximation.AdditiveChi2Sampler", "*,sample_steps=,sample_interval="),
-    ("sklearn.kernel_approximation.AdditiveChi2Sampler#fit", "X,y="),
-    ("sklearn.kernel_approximation.AdditiveChi2Sampler#fit_transform", "X,y=,**"),
-    ("sklearn.kernel_approximation.AdditiveChi2Sampler#transform", "X"),
-    ("sklearn.kernel_approximation.Nystroem", "kernel=,*,gamma=,coef0=,degree=,kernel_params=,n_components=,random_state=,n_jobs="),
-    ("sklearn.kernel_approximation.Nystroem#fit", "X,y="),
-    ("sklearn.kernel_approximation.Nystroem#fit_transform", "X,y=,**"),
-    ("sklearn.kernel_approximation.Nystroem#transform", "X"),
-    ("sklearn.kernel_approximation.PolynomialCountSketch", "*,gamma=,degree=,coef0=,n_components=,random_state="),
-    ("sklearn.kernel_approximation.PolynomialCountSketch#fit", "X,y="),
-    ("sklearn.kernel_approximation.PolynomialCountSketch#fit_transform", "X,y=,**"),
-    ("sklearn.kernel_approximation.PolynomialCountSketch#transform", "X"),
-    ("sklearn.kernel_approximation.RBFSampler", "*,gamma=,n_components=,random_state="),
-    ("sklearn.kernel_approximation.RBFSampler#fit", "X,y="),
-    ("sklearn.kernel_approximation.RBFSampler#fit_transform", "X,y=,**"),
-    ("sklearn.kernel_approximation.RBFSampler#transform", "X"),
-    ("sklearn.kernel_approximation.SkewedChi2Sampler", "*,skewedness=,n_components=,random_state="),
-    ("sklearn.kernel_approximation.SkewedChi2Sampler#fit", "X,y="),
-    ("sklearn.kernel_approximation.SkewedChi2Sampler#fit_transform", "X,y=,**"),
-    ("sklearn.kernel_approximation.SkewedChi2Sampler#transform", "X"),
-    ("sklearn.kernel_ridge.KernelRidge", "alpha=,*,kernel=,gamma=,degree=,coef0=,kernel_params="),
-    ("sklearn.kernel_ridge.KernelRidge#fit", "X,y,sample_weight="),
-    ("sklearn.kernel_ridge.KernelRidge#predict", "X"),
-    ("sklearn.kernel_ridge.KernelRidge#score", "X,y,sample_weight="),
-    ("sklearn.linear_model.ARDRegression", "*,max_iter=,tol=,alpha_1=,alpha_2=,lambda_1=,lambda_2=,compute_score=,threshold_lambda=,fit_intercept=,copy_X=,verbose="),
-    ("sklearn.linear_model.ARDRegression#fit", "X,y"),
-    ("sklearn.linear_model.ARDRegression#predict", "X,return_std="),
-    ("sklearn.linear_model.ARDRegression#score", "X,y,sample_weight="),
-    ("sklearn.linear_model.BayesianRidge", "*,max_iter=,tol=,alpha_1=,alpha_2=,lambda_1=,lambda_2=,alpha_init=,lambda_init=,compute_score=,fit_intercept=,copy_X=,verbose="),
-    ("sklearn.linear_model.BayesianRidge#fit", "X,y,sample_weight="),
-    ("sklearn.linear_model.BayesianRidge#predict", "X,return_std="),
-    ("sklearn.linear_model.BayesianRidge#score", "X,y,sample_weight="),
-    ("sklearn.linear_model.ElasticNet", "alpha=,*,l1_ratio=,fit_intercept=,precompute=,max_iter=,copy_X=,tol=,warm_start=,positive=,random_state=,selection="),
-    ("sklearn.linear_model.ElasticNet#fit", "X,y,sample_weight=,check_input="),
-    ("sklearn.linear_model.ElasticNet#predict", "X"),
-    ("sklearn.linear_model.ElasticNet#score", "X,y,sample_weight="),
-    ("sklearn.linear_model.ElasticNetCV", "*,l1_ratio=,eps=,alphas=,fit_intercept=,precompute=,max_iter=,tol=,cv=,copy_X=,verbose=,n_jobs=,positive=,random_state=,selection="),
-    ("sklearn.linear_model.ElasticNetCV#fit", "X,y,sample_weight=,**"),
-    ("sklearn.linear_model.ElasticNetCV#predict", "X"),
-    ("sklearn.linear_model.ElasticNetCV#score", "X,y,sample_weight="),
-    ("sklearn.linear_model.GammaRegressor", "*,alpha=,fit_intercept=,solver=,max_iter=,tol=,warm_start=,verbose="),
-    ("sklearn.linear_model.GammaRegressor#fit", "X,y,sample_weight="),
-    ("sklearn.linear_model.GammaRegressor#predict", "X"),
-    ("sklearn.linear_model.GammaRegressor#score", "X,y,sample_weight="),
-    ("sklearn.linear_model.HuberRegressor", "*,epsilon=,max_iter=,alpha=,warm_start=,fit_intercept=,tol="),
-    ("sklearn.linear_model.HuberRegressor#fit", "X,y,sample_weight="),
-    ("sklearn.linear_model.HuberRegressor#predict", "X"),
-    ("sklearn.linear_model.HuberRegressor#score", "X,y,sample_weight="),
-    ("sklearn.linear_model.Lars", "*,fit_intercept=,verbose=,precompute=,n_nonzero_coefs=,eps=,copy_X=,fit_path=,jitter=,random_state="),
-    ("sklearn.linear_model.Lars#fit", "X,y,Xy="),
-    ("sklearn.linear_model.Lars#predict", "X"),
-    ("sklearn.linear_model.Lars#score", "X,y,sample_weight="),
-    ("sklearn.linear_model.LarsCV", "*,fit_intercept=,verbose=,max_iter=,precompute=,cv=,max_n_alphas=,n_jobs=,eps=,copy_X="),
-    ("sklearn.linear_model.LarsCV#fit", "X,y,**"),
-    ("sklearn.linear_model.LarsCV#predict", "X"),
-    ("sklearn.linear_model.LarsCV#score", "X,y,sample_weight="),
-    ("sklearn.linear_model.Lasso", "alpha=,*,fit_intercept=,precompute=,copy_X=,max_iter=,tol=,warm_start=,positive=,random_state=,selection="),
-    ("sklearn.linear_model.Lasso#fit", "X,y,sample_weight=,check_input="),
-    ("sklearn.linear_model.Lasso#predict", "X"),
-    ("sklearn.linear_model.Lasso#score", "X,y,sample_weight="),
-    ("sklearn.linear_model.LassoCV", "*,eps=,alphas=,fit_intercept=,precompute=,max_iter=,tol=,copy_X=,cv=,verbose=,n_jobs=,positive=,random_state=,selection="),
-    ("sklearn.linear_model.LassoCV#fit", "X,y,sample_weight=,**"),
-    ("sklearn.linear_model.LassoCV#predict", "X"),
-    ("sklearn.linear_model.LassoCV#score", "X,y,sample_weight="),
-    ("sklearn.linear_model.LassoLars", "alpha=,*,fit_intercept=,verbose=,precompute=,max_iter=,eps=,copy_X=,fit_path=,positive=,jitter=,random_state="),
-    ("sklearn.linear_model.LassoLars#fit", "X,y,Xy="),
-    ("sklearn.linear_model.LassoLars#predict", "X"),
-    ("sklearn.linear_model.LassoLars#score", "X,y,sample_weight="),
-    ("sklearn.linear_model.LassoLarsCV", "*,fit_intercept=,verbose=,max_iter=,precompute=,cv=,max_n_alphas=,n_jobs=,eps=,copy_X=,positive="),
-    ("sklearn.linear_model.LassoLarsCV#fit", "X,y,**"),
-    ("sklearn.linear_model.LassoLarsCV#predict", "X"),
-    ("sklearn.linear_model.LassoLarsCV#score", "X,y,sample_weight="),
-    ("sklearn.linear_model.LassoLarsIC", "criterion=,*,fit_intercept=,verbose=,precompute=,max_iter=,eps=,copy_X=,positive=,noise_variance="),
-    ("sklearn.linear_model.LassoLarsIC#fit", "X,y,copy_X="),
-    ("sklearn.linear_model.LassoLarsIC#predict", "X"),
-    ("sklearn.linear_model.LassoLarsIC#score", "X,y,sample_weight="),
-    ("sklearn.linear_model.LinearRegression", "*,fit_intercept=,copy_X=,tol=,n_jobs=,positive="),
-    ("sklearn.linear_model.LinearRegression#fit", "X,y,sample_weight="),
-    ("sklearn.linear_model.LinearRegression#predict", "X"),
-    ("sklearn.linear_model.LinearRegression#score", "X,y,sample_weight="),
-    ("sklearn.linear_model.LogisticRegression", "penalty=,*,C=,l1_ratio=,dual=,tol=,fit_intercept=,intercept_scaling=,class_weight=,random_state=,solver=,max_iter=,verbose=,warm_start=,n_jobs="),
-    ("sklearn.linear_model.LogisticRegression#decision_function", "X"),
-    ("sklearn.linear_model.LogisticRegression#fit", "X,y,sample_weight="),
-    ("sklearn.linear_model.LogisticRegression#predict", "X"),
-    ("sklearn.linear_model.LogisticRegression#predict_log_proba", "X"),
-    ("sklearn.linear_model.LogisticRegression#predict_proba", "X"),
-    ("sklearn.linear_model.LogisticRegression#score", "X,y,sample_weight="),
-    ("sklearn.linear_model.LogisticRegressionCV", "*,Cs=,l1_ratios=,fit_intercept=,cv=,dual=,penalty=,scoring=,solver=,tol=,max_iter=,class_weight=,n_jobs=,verbose=,refit=,intercept_scaling=,random_state=,use_legacy_attributes="),
-    ("sklearn.linear_model.LogisticRegressionCV#decision_function", "X"),
-    ("sklearn.linear_model.LogisticRegressionCV#fit", "X,y,sample_weight=,**"),
-    ("sklearn.linear_model.LogisticRegressionCV#predict", "X"),
-    ("sklearn.linear_model.LogisticRegressionCV#predict_log_proba", "X"),
-    ("sklearn.linear_model.LogisticRegressionCV#predict_proba", "X"),
-    ("sklearn.linear_model.LogisticRegressionCV#score", "X,y,*,sample_weight=,**"),
-    ("sklearn.linear_model.MultiTaskElasticNet", "alpha=,*,l1_ratio=,fit_intercept=,copy_X=,max_iter=,tol=,warm_start=,random_state=,selection="),
-    ("sklearn.linear_model.MultiTaskElasticNet#fit", "X,y,sample_weight="),
-    ("sklearn.linear_model.MultiTaskElasticNet#predict", "X"),
-    ("sklearn.linear_model.MultiTaskElasticNet#score", "X,y,sample_weight="),
-    ("sklearn.linear_model.MultiTaskElasticNetCV", "*,l1_ratio=,eps=,alphas=,fit_intercept=,max_iter=,tol=,cv=,copy_X=,verbose=,n_jobs=,random_state=,selection="),
-    ("sklearn.linear_model.MultiTaskElasticNetCV#fit", "X,y,sample_weight=,**"),
-    ("sklearn.linear_model.MultiTaskElasticNetCV#predict", "X"),
-    ("sklearn.linear_model.MultiTaskElasticNetCV#score", "X,y,sample_weight="),
-    ("sklearn.linear_model.MultiTaskLasso", "alpha=,*,fit_intercept=,copy_X=,max_iter=,tol=,warm_start=,random_state=,selection="),
-    ("sklearn.linear_model.MultiTaskLasso#fit", "X,y,sample_weight="),
-    ("sklearn.linear_model.MultiTaskLasso#predict", "X"),
-    ("sklearn.linear_model.MultiTaskLasso#score", "X,y,sample_weight="),
-    ("sklearn.linear_model.MultiTaskLassoCV", "*,eps=,alphas=,fit_intercept=,max_iter=,tol=,copy_X=,cv=,verbose=,n_jobs=,random_state=,selection="),
-    ("sklearn.linear_model.MultiTaskLassoCV#fit", "X,y,sample_weight=,**"),
-    ("sklearn.linear_model.MultiTaskLassoCV#predict", "X"),
-    ("sklearn.linear_model.MultiTaskLassoCV#score", "X,y,sample_weight="),
-    ("sklearn.linear_model.OrthogonalMatchingPursuit", "*,n_nonzero_coefs=,tol=,fit_intercept=,precompute="),
-    ("sklearn.linear_model.OrthogonalMatchingPursuit#fit", "X,y"),
-    ("sklearn.linear_model.OrthogonalMatchingPursuit#predict", "X"),
-    ("sklearn.linear_model.OrthogonalMatchingPursuit#score", "X,y,sample_weight="),
-    ("sklearn.linear_model.OrthogonalMatchingPursuitCV", "*,copy=,fit_intercept=,max_iter=,cv=,n_jobs=,verbose="),
-    ("sklearn.linear_model.OrthogonalMatchingPursuitCV#fit", "X,y,**"),
-    ("sklearn.linear_model.OrthogonalMatchingPursuitCV#predict", "X"),
-    ("sklearn.linear_model.OrthogonalMatchingPursuitCV#score", "X,y,sample_weight="),
-    ("sklearn.linear_model.PassiveAggressiveClassifier", "*,C=,fit_intercept=,max_iter=,tol=,early_stopping=,validation_fraction=,n_iter_no_change=,shuffle=,verbose=,loss=,n_jobs=,random_state=,warm_start=,class_weight=,average="),
-    ("sklearn.linear_model.PassiveAggressiveClassifier#decision_function", "X"),
-    ("sklearn.linear_model.PassiveAggressiveClassifier#fit", "X,y,coef_init=,intercept_init="),
-    ("sklearn.linear_model.PassiveAggressiveClassifier#partial_fit", "X,y,classes="),
-    ("sklearn.linear_model.PassiveAggressiveClassifier#predict", "X"),
-    ("sklearn.linear_model.PassiveAggressiveClassifier#score", "X,y,sample_weight="),
-    ("sklearn.linear_model.PassiveAggressiveRegressor", "*,C=,fit_intercept=,max_iter=,tol=,early_stopping=,validation_fraction=,n_iter_no_change=,shuffle=,verbose=,loss=,epsilon=,random_state=,warm_start=,average="),
-    ("sklearn.linear_model.PassiveAggressiveRegressor#fit", "X,y,coef_init=,intercept_init="),
-    ("sklearn.linear_model.PassiveAggressiveRegressor#partial_fit", "X,y"),
-    ("sklearn.linear_model.PassiveAggressiveRegressor#predict", "X"),
-    ("sklearn.linear_model.PassiveAggressiveRegressor#score", "X,y,sample_weight="),
-    ("sklearn.linear_model.Perceptron", "*,penalty=,alpha=,l1_ratio=,fit_intercept=,max_iter=,tol=,shuffle=,verbose=,eta0=,n_jobs=,random_state=,early_stopping=,validation_fraction=,n_iter_no_change=,class_weight=,warm_start="),
-    ("sklearn.linear_model.Perceptron#decision_function", "X"),
-    ("sklearn.linear_model.Perceptron#fit", "X,y,coef_init=,intercept_init=,sample_weight="),
-    ("sklearn.linear_model.Perceptron#partial_fit", "X,y,classes=,sample_weight="),
-    ("sklearn.linear_model.Perceptron#predict", "X"),
-    ("sklearn.linear_model.Perceptron#score", "X,y,sample_weight="),
-    ("sklearn.linear_model.PoissonRegressor", "*,alpha=,fit_intercept=,solver=,max_iter=,tol=,warm_start=,verbose="),
-    ("sklearn.linear_model.PoissonRegressor#fit", "X,y,sample_weight="),
-    ("sklearn.linear_model.PoissonRegressor#predict", "X"),
-    ("sklearn.linear_model.PoissonRegressor#score", "X,y,sample_weight="),
-    ("sklearn.linear_model.QuantileRegressor", "*,quantile=,alpha=,fit_intercept=,solver=,solver_options="),
-    ("sklearn.linear_model.QuantileRegressor#fit", "X,y,sample_weight="),
-    ("sklearn.linear_model.QuantileRegressor#predict", "X"),
-    ("sklearn.linear_model.QuantileRegressor#score", "X,y,sample_weight="),
-    ("sklearn.linear_model.RANSACRegressor", "estimator=,*,min_samples=,residual_threshold=,is_data_valid=,is_model_valid=,max_trials=,max_skips=,stop_n_inliers=,stop_score=,stop_probability=,loss=,random_state="),
-    ("sklearn.linear_model.RANSACRegressor#fit", "X,y,sample_weight=,**"),
-    ("sklearn.linear_model.RANSACRegressor#predict", "X,**"),
-    ("sklearn.linear_model.RANSACRegressor#score", "X,y,**"),
-    ("sklearn.linear_model.Ridge", "alpha=,*,fit_intercept=,copy_X=,max_iter=,tol=,solver=,positive=,random_state="),
-    ("sklearn.linear_model.Ridge#fit", "X,y,sample_weight="),
-    ("sklearn.linear_model.Ridge#predict", "X"),
-    ("sklearn.linear_model.Ridge#score", "X,y,sample_weight="),
-    ("sklearn.linear_model.RidgeCV", "alphas=,*,fit_intercept=,scoring=,cv=,gcv_mode=,store_cv_results=,alpha_per_target="),
-    ("sklearn.linear_model.RidgeCV#fit", "X,y,sample_weight=,**"),
-    ("sklearn.linear_model.RidgeCV#predict", "X"),
-    ("sklearn.linear_model.RidgeCV#score", "X,y,sample_weight="),
-    ("sklearn.linear_model.RidgeClassifier", "alpha=,*,fit_intercept=,copy_X=,max_iter=,tol=,class_weight=,solver=,positive=,random_state="),
-    ("sklearn.linear_model.RidgeClassifier#decision_function", "X"),
-    ("sklearn.linear_model.RidgeClassifier#fit", "X,y,sample_weight="),
-    ("sklearn.linear_model.RidgeClassifier#predict", "X"),
-    ("sklearn.linear_model.RidgeClassifier#score", "X,y,sample_weight="),
-    ("sklearn.linear_model.RidgeClassifierCV", "alphas=,*,fit_intercept=,scoring=,cv=,class_weight=,store_cv_results="),
-    ("sklearn.linear_model.RidgeClassifierCV#decision_function", "X"),
-    ("sklearn.linear_model.RidgeClassifierCV#fit", "X,y,sample_weight=,**"),
-    ("sklearn.linear_model.RidgeClassifierCV#predict", "X"),
-    ("sklearn.linear_model.RidgeClassifierCV#score", "X,y,sample_weight="),
-    ("sklearn.linear_model.SGDClassifier", "loss=,*,penalty=,alpha=,l1_ratio=,fit_intercept=,max_iter=,tol=,shuffle=,verbose=,epsilon=,n_jobs=,random_state=,learning_rate=,eta0=,power_t=,early_stopping=,validation_fraction=,n_iter_no_change=,class_weight=,warm_start=,average="),
-    ("sklearn.linear_model.SGDClassifier#decision_function", "X"),
-    ("sklearn.linear_model.SGDClassifier#fit", "X,y,coef_init=,intercept_init=,sample_weight="),
-    ("sklearn.linear_model.SGDClassifier#partial_fit", "X,y,classes=,sample_weight="),
-    ("sklearn.linear_model.SGDClassifier#predict", "X"),
-    ("sklearn.linear_model.SGDClassifier#predict_log_proba", "X"),
-    ("sklearn.linear_model.SGDClassifier#predict_proba", "X"),
-    ("sklearn.linear_model.SGDClassifier#score", "X,y,sample_weight="),
-    ("sklearn.linear_model.SGDOneClassSVM", "nu=,fit_intercept=,max_iter=,tol=,shuffle=,verbose=,random_state=,learning_rate=,eta0=,power_t=,warm_start=,average="),
-    ("sklearn.linear_model.SGDOneClassSVM#decision_function", "X"),
-    ("sklearn.linear_model.SGDOneClassSVM#fit", "X,y=,coef_init=,offset_init=,sample_weight="),
-    ("sklearn.linear_model.SGDOneClassSVM#fit_predict", "X,y=,**"),
-    ("sklearn.linear_model.SGDOneClassSVM#partial_fit", "X,y=,sample_weight="),
-    ("sklearn.linear_model.SGDOneClassSVM#predict", "X"),
-    ("sklearn.linear_model.SGDRegressor", "loss=,*,penalty=,alpha=,l1_ratio=,fit_intercept=,max_iter=,tol=,shuffle=,verbose=,epsilon=,random_state=,learning_rate=,eta0=,power_t=,early_stopping=,validation_fraction=,n_iter_no_change=,warm_start=,average="),
-    ("sklearn.linear_model.SGDRegressor#fit", "X,y,coef_init=,intercept_init=,sample_weight="),
-    ("sklearn.linear_model.SGDRegressor#partial_fit", "X,y,sample_weight="),
-    ("sklearn.linear_model.SGDRegressor#predict", "X"),
-    ("sklearn.linear_model.SGDRegressor#score", "X,y,sample_weight="),
-    ("sklearn.linear_model.TheilSenRegressor", "*,fit_intercept=,max_subpopulation=,n_subsamples=,max_iter=,tol=,random_state=,n_jobs=,verbose="),
-    ("sklearn.linear_model.TheilSenRegressor#fit", "X,y"),
-    ("sklearn.linear_model.TheilSenRegressor#predict", "X"),
-    ("sklearn.linear_model.TheilSenRegressor#score", "X,y,sample_weight="),
-    ("sklearn.linear_model.TweedieRegressor", "*,power=,alpha=,fit_intercept=,link=,solver=,max_iter=,tol=,warm_start=,verbose="),
-    ("sklearn.linear_model.TweedieRegressor#fit", "X,y,sample_weight="),
-    ("sklearn.linear_model.TweedieRegressor#predict", "X"),
-    ("sklearn.linear_model.TweedieRegressor#score", "X,y,sample_weight="),
-    ("sklearn.manifold.ClassicalMDS", "n_components=,*,metric=,metric_params="),
-    ("sklearn.manifold.ClassicalMDS#fit", "X,y="),
-    ("sklearn.manifold.ClassicalMDS#fit_transform", "X,y="),
-    ("sklearn.manifold.Isomap", "*,n_neighbors=,radius=,n_components=,eigen_solver=,tol=,max_iter=,path_method=,neighbors_algorithm=,n_jobs=,metric=,p=,metric_params="),
-    ("sklearn.manifold.Isomap#fit", "X,y="),
-    ("sklearn.manifold.Isomap#fit_transform", "X,y="),
-    ("sklearn.manifold.Isomap#transform", "X"),
-    ("sklearn.manifold.LocallyLinearEmbedding", "*,n_neighbors=,n_components=,reg=,eigen_solver=,tol=,max_iter=,method=,hessian_tol=,modified_tol=,neighbors_algorithm=,random_state=,n_jobs="),
-    ("sklearn.manifold.LocallyLinearEmbedding#fit", "X,y="),
-    ("sklearn.manifold.LocallyLinearEmbedding#fit_transform", "X,y="),
-    ("sklearn.manifold.LocallyLinearEmbedding#transform", "X"),
-    ("sklearn.manifold.MDS", "n_components=,*,metric_mds=,n_init=,init=,max_iter=,verbose=,eps=,n_jobs=,random_state=,dissimilarity=,metric=,metric_params=,normalized_stress="),
-    ("sklearn.manifold.MDS#fit", "X,y=,init="),
-    ("sklearn.manifold.MDS#fit_transform", "X,y=,init="),
-    ("sklearn.manifold.SpectralEmbedding", "n_components=,*,affinity=,gamma=,random_state=,eigen_solver=,eigen_tol=,n_neighbors=,n_jobs="),
-    ("sklearn.manifold.SpectralEmbedding#fit", "X,y="),
-    ("sklearn.manifold.SpectralEmbedding#fit_transform", "X,y="),
-    ("sklearn.manifold.TSNE", "n_components=,*,perplexity=,early_exaggeration=,learning_rate=,max_iter=,n_iter_without_progress=,min_grad_norm=,metric=,metric_params=,init=,verbose=,random_state=,method=,angle=,n_jobs="),
-    ("sklearn.manifold.TSNE#fit", "X,y="),
-    ("sklearn.manifold.TSNE#fit_transform", "X,y="),
-    ("sklearn.metrics.accuracy_score", "y_true,y_pred,*,normalize=,sample_weight="),
-    ("sklearn.metrics.adjusted_mutual_info_score", "labels_true,labels_pred,*,average_method="),
-    ("sklearn.metrics.adjusted_rand_score", "labels_true,labels_pred"),
-    ("sklearn.metrics.auc", "x,y"),
-    ("sklearn.metrics.average_precision_score", "y_true,y_score,*,average=,pos_label=,sample_weight="),
-    ("sklearn.metrics.balanced_accuracy_score", "y_true,y_pred,*,sample_weight=,adjusted="),
-    ("sklearn.metrics.brier_score_loss", "y_true,y_proba,*,sample_weight=,pos_label=,labels=,scale_by_half="),
-    ("sklearn.metrics.calinski_harabasz_score", "X,labels"),
-    ("sklearn.metrics.check_scoring", "estimator=,scoring=,*,allow_none=,raise_exc="),
-    ("sklearn.metrics.class_likelihood_ratios", "y_true,y_pred,*,labels=,sample_weight=,replace_undefined_by="),
-    ("sklearn.metrics.classification_report", "y_true,y_pred,*,labels=,target_names=,sample_weight=,digits=,output_dict=,zero_division="),
-    ("sklearn.metrics.cohen_kappa_score", "y1,y2,*,labels=,weights=,sample_weight=,replace_undefined_by="),
-    ("sklearn.metrics.completeness_score", "labels_true,labels_pred"),
-    ("sklearn.metrics.confusion_matrix", "y_true,y_pred,*,labels=,sample_weight=,normalize="),
-    ("sklearn.metrics.confusion_matrix_at_thresholds", "y_true,y_score,*,pos_label=,sample_weight="),
-    ("sklearn.metrics.consensus_score", "a,b,*,similarity="),
-    ("sklearn.metrics.coverage_error", "y_true,y_score,*,sample_weight="),
-    ("sklearn.metrics.d2_absolute_error_score", "y_true,y_pred,*,sample_weight=,multioutput="),
-    ("sklearn.metrics.d2_brier_score", "y_true,y_proba,*,sample_weight=,pos_label=,labels="),
-    ("sklearn.metrics.d2_log_loss_score", "y_true,y_proba=,*,sample_weight=,labels=,y_pred="),
-    ("sklearn.metrics.d2_pinball_score", "y_true,y_pred,*,sample_weight=,alpha=,multioutput="),
-    ("sklearn.metrics.d2_tweedie_score", "y_true,y_pred,*,sample_weight=,power="),
-    ("sklearn.metrics.davies_bouldin_score", "X,labels"),
-    ("sklearn.metrics.dcg_score", "y_true,y_score,*,k=,log_base=,sample_weight=,ignore_ties="),
-    ("sklearn.metrics.det_curve", "y_true,y_score,pos_label=,sample_weight=,drop_intermediate="),
-    ("sklearn.metrics.euclidean_distances", "X,Y=,*,Y_norm_squared=,squared=,X_norm_squared="),
-    ("sklearn.metrics.explained_variance_score", "y_true,y_pred,*,sample_weight=,multioutput=,force_finite="),
-    ("sklearn.metrics.f1_score", "y_true,y_pred,*,labels=,pos_label=,average=,sample_weight=,zero_division="),
-    ("sklearn.metrics.fbeta_score", "y_true,y_pred,*,beta,labels=,pos_label=,average=,sample_weight=,zero_division="),
-    ("sklearn.metrics.fowlkes_mallows_score", "labels_true,labels_pred"),
-    ("sklearn.metrics.get_scorer", "scoring"),
-    ("sklearn.metrics.get_scorer_names", ""),
-    ("sklearn.metrics.hamming_loss", "y_true,y_pred,*,sample_weight="),
-    ("sklearn.metrics.hinge_loss", "y_true,pred_decision,*,labels=,sample_weight="),
-    ("sklearn.metrics.homogeneity_completeness_v_measure", "labels_true,labels_pred,*,beta="),
-    ("sklearn.metrics.homogeneity_score", "labels_true,labels_pred"),
-    ("sklearn.metrics.jaccard_score", "y_true,y_pred,*,labels=,pos_label=,average=,sample_weight=,zero_division="),
-    ("sklearn.metrics.label_ranking_average_precision_score", "y_true,y_score,*,sample_weight="),
-    ("sklearn.metrics.label_ranking_loss", "y_true,y_score,*,sample_weight="),
-    ("sklearn.metrics.log_loss", "y_true,y_proba=,*,normalize=,sample_weight=,labels=,y_pred="),
-    ("sklearn.metrics.make_scorer", "score_func,*,response_method=,greater_is_better=,**"),
-    ("sklearn.metrics.matthews_corrcoef", "y_true,y_pred,*,sample_weight="),
-    ("sklearn.metrics.max_error", "y_true,y_pred"),
-    ("sklearn.metrics.mean_absolute_error", "y_true,y_pred,*,sample_weight=,multioutput="),
-    ("sklearn.metrics.mean_absolute_percentage_error", "y_true,y_pred,*,sample_weight=,multioutput="),
-    ("sklearn.metrics.mean_gamma_deviance", "y_true,y_pred,*,sample_weight="),
-    ("sklearn.metrics.mean_pinball_loss", "y_true,y_pred,*,sample_weight=,alpha=,multioutput="),
-    ("sklearn.metrics.mean_poisson_deviance", "y_true,y_pred,*,sample_weight="),
-    ("sklearn.metrics.mean_squared_error", "y_true,y_pred,*,sample_weight=,multioutput="),
-    ("sklearn.metrics.mean_squared_log_error", "y_true,y_pred,*,sample_weight=,multioutput="),
-    ("sklearn.metrics.mean_tweedie_deviance", "y_true,y_pred,*,sample_weight=,power="),
-    ("sklearn.metrics.median_absolute_error", "y_true,y_pred,*,multioutput=,sample_weight="),
-    ("sklearn.metrics.metric_at_thresholds", "y_true,y_score,metric_func,*,sample_weight=,metric_params="),
-    ("sklearn.metrics.multilabel_confusion_matrix", "y_true,y_pred,*,sample_weight=,labels=,samplewise="),
-    ("sklearn.metrics.mutual_info_score", "labels_true,labels_pred,*,contingency="),
-    ("sklearn.metrics.nan_euclidean_distances", "X,Y=,*,squared=,missing_values=,copy="),
-    ("sklearn.metrics.ndcg_score", "y_true,y_score,*,k=,sample_weight=,ignore_ties="),
-    ("sklearn.metrics.normalized_mutual_info_score", "labels_true,labels_pred,*,average_method="),
-    ("sklearn.metrics.pair_confusion_matrix", "labels_true,labels_pred"),
-    ("sklearn.metrics.pairwise_distances", "X,Y=,metric=,*,n_jobs=,ensure_all_finite=,**"),
-    ("sklearn.metrics.pairwise_distances_argmin", "X,Y,*,axis=,metric=,metric_kwargs="),
-    ("sklearn.metrics.pairwise_distances_argmin_min", "X,Y,*,axis=,metric=,metric_kwargs="),
-    ("sklearn.metrics.pairwise_distances_chunked", "X,Y=,*,reduce_func=,metric=,n_jobs=,working_memory=,**"),
-    ("sklearn.metrics.pairwise_kernels", "X,Y=,metric=,*,filter_params=,n_jobs=,**"),
-    ("sklearn.metrics.precision_recall_curve", "y_true,y_score,*,pos_label=,sample_weight=,drop_intermediate="),
-    ("sklearn.metrics.precision_recall_fscore_support", "y_true,y_pred,*,beta=,labels=,pos_label=,average=,warn_for=,sample_weight=,zero_division="),
-    ("sklearn.metrics.precision_score", "y_true,y_pred,*,labels=,pos_label=,average=,sample_weight=,zero_division="),
-    ("sklearn.metrics.r2_score", "y_true,y_pred,*,sample_weight=,multioutput=,force_finite="),
-    ("sklearn.metrics.rand_score", "labels_true,labels_pred"),
-    ("sklearn.metrics.recall_score", "y_true,y_pred,*,labels=,pos_label=,average=,sample_weight=,zero_division="),
-    ("sklearn.metrics.roc_auc_score", "y_true,y_score,*,average=,sample_weight=,max_fpr=,multi_class=,labels="),
-    ("sklearn.metrics.roc_curve", "y_true,y_score,*,pos_label=,sample_weight=,drop_intermediate="),
-    ("sklearn.metrics.root_mean_squared_error", "y_true,y_pred,*,sample_weight=,multioutput="),
-    ("sklearn.metrics.root_mean_squared_log_error", "y_true,y_pred,*,sample_weight=,multioutput="),
-    ("sklearn.metrics.silhouette_samples", "X,labels,*,metric=,**"),
-    ("sklearn.metrics.silhouette_score", "X,labels,*,metric=,sample_size=,random_state=,**"),
-    ("sklearn.metrics.top_k_accuracy_score", "y_true,y_score,*,k=,normalize=,sample_weight=,labels="),
-    ("sklearn.metrics.v_measure_score", "labels_true,labels_pred,*,beta="),
-    ("sklearn.metrics.zero_one_loss", "y_true,y_pred,*,normalize=,sample_weight="),
-    ("sklearn.mixture.BayesianGaussianMixture", "*,n_components=,covariance_type=,tol=,reg_covar=,max_iter=,n_init=,init_params=,weight_concentration_prior_type=,weight_concentration_prior=,mean_precision_prior=,mean_prior=,degrees_of_freedom_prior=,covariance_prior=,random_state=,warm_start=,verbose=,verbose_interval="),
-    ("sklearn.mixture.BayesianGaussianMixture#fit", "X,y="),
-    ("sklearn.mixture.BayesianGaussianMixture#fit_predict", "X,y="),
-    ("sklearn.mixture.BayesianGaussianMixture#predict", "X"),
-    ("sklearn.mixture.BayesianGaussianMixture#predict_proba", "X"),
-    ("sklearn.mixture.BayesianGaussianMixture#score", "X,y="),
-    ("sklearn.mixture.GaussianMixture", "n_components=,*,covariance_type=,tol=,reg_covar=,max_iter=,n_init=,init_params=,weights_init=,means_init=,precisions_init=,random_state=,warm_start=,verbose=,verbose_interval="),
-    ("sklearn.mixture.GaussianMixture#fit", "X,y="),
-    ("sklearn.mixture.GaussianMixture#fit_predict", "X,y="),
-    ("sklearn.mixture.GaussianMixture#predict", "X"),
-    ("sklearn.mixture.GaussianMixture#predict_proba", "X"),
-    ("sklearn.mixture.GaussianMixture#score", "X,y="),
-    ("sklearn.model_selection.FixedThresholdClassifier", "estimator,*,threshold=,pos_label=,response_method="),
-    ("sklearn.model_selection.FixedThresholdClassifier#decision_function", "X"),
-    ("sklearn.model_selection.FixedThresholdClassifier#fit", "X,y,**"),
-    ("sklearn.model_selection.FixedThresholdClassifier#predict", "X"),
-    ("sklearn.model_selection.FixedThresholdClassifier#predict_log_proba", "X"),
-    ("sklearn.model_selection.FixedThresholdClassifier#predict_proba", "X"),
-    ("sklearn.model_selection.FixedThresholdClassifier#score", "X,y,sample_weight="),
-    ("sklearn.model_selection.GridSearchCV", "estimator,param_grid,*,scoring=,n_jobs=,refit=,cv=,verbose=,pre_dispatch=,error_score=,return_train_score="),
-    ("sklearn.model_selection.GridSearchCV#decision_function", "X"),
-    ("sklearn.model_selection.GridSearchCV#fit", "X,y=,**"),
-    ("sklearn.model_selection.GridSearchCV#inverse_transform", "X"),
-    ("sklearn.model_selection.GridSearchCV#predict", "X"),
-    ("sklearn.model_selection.GridSearchCV#predict_log_proba", "X"),
-    ("sklearn.model_selection.GridSearchCV#predict_proba", "X"),
-    ("sklearn.model_selection.GridSearchCV#score", "X,y=,**"),
-    ("sklearn.model_selection.GridSearchCV#transform", "X"),
-    ("sklearn.model_selection.HalvingGridSearchCV", "estimator,param_grid,*,factor=,resource=,max_resources=,min_resources=,aggressive_elimination=,cv=,scoring=,refit=,error_score=,return_train_score=,random_state=,n_jobs=,verbose="),
-    ("sklearn.model_selection.HalvingGridSearchCV#decision_function", "X"),
-    ("sklearn.model_selection.HalvingGridSearchCV#fit", "X,y=,**"),
-    ("sklearn.model_selection.HalvingGridSearchCV#inverse_transform", "X"),
-    ("sklearn.model_selection.HalvingGridSearchCV#predict", "X"),
-    ("sklearn.model_selection.HalvingGridSearchCV#predict_log_proba", "X"),
-    ("sklearn.model_selection.HalvingGridSearchCV#predict_proba", "X"),
-    ("sklearn.model_selection.HalvingGridSearchCV#score", "X,y=,**"),
-    ("sklearn.model_selection.HalvingGridSearchCV#transform", "X"),
-    ("sklearn.model_selection.HalvingRandomSearchCV", "estimator,param_distributions,*,n_candidates=,factor=,resource=,max_resources=,min_resources=,aggressive_elimination=,cv=,scoring=,refit=,error_score=,return_train_score=,random_state=,n_jobs=,verbose="),
-    ("sklearn.model_selection.HalvingRandomSearchCV#decision_function", "X"),
-    ("sklearn.model_selection.HalvingRandomSearchCV#fit", "X,y=,**"),
-    ("sklearn.model_selection.HalvingRandomSearchCV#inverse_transform", "X"),
-    ("sklearn.model_selection.HalvingRandomSearchCV#predict", "X"),
-    ("sklearn.model_selection.HalvingRandomSearchCV#predict_log_proba", "X"),
-    ("sklearn.model_selection.HalvingRandomSearchCV#predict_proba", "X"),
-    ("sklearn.model_selection.HalvingRandomSearchCV#score", "X,y=,**"),
-    ("sklearn.model_selection.HalvingRandomSearchCV#transform", "X"),
-    ("sklearn.model_selection.RandomizedSearchCV", "estimator,param_distributions,*,n_iter=,scoring=,n_jobs=,refit=,cv=,verbose=,pre_dispatch=,random_state=,error_score=,return_train_score="),
-    ("sklearn.model_selection.RandomizedSearchCV#decision_function", "X"),
-    ("sklearn.model_selection.RandomizedSearchCV#fit", "X,y=,**"),
-    ("sklearn.model_selection.RandomizedSearchCV#inverse_transform", "X"),
-    ("sklearn.model_selection.RandomizedSearchCV#predict", "X"),
-    ("sklearn.model_selection.RandomizedSearchCV#predict_log_proba", "X"),
-    ("sklearn.model_selection.RandomizedSearchCV#predict_proba", "X"),
-    ("sklearn.model_selection.RandomizedSearchCV#score", "X,y=,**"),
-    ("sklearn.model_selection.RandomizedSearchCV#transform", "X"),
-    ("sklearn.model_selection.TunedThresholdClassifierCV", "estimator,*,scoring=,response_method=,thresholds=,cv=,refit=,n_jobs=,random_state=,store_cv_results="),
-    ("sklearn.model_selection.TunedThresholdClassifierCV#decision_function", "X"),
-    ("sklearn.model_selection.TunedThresholdClassifierCV#fit", "X,y,**"),
-    ("sklearn.model_selection.TunedThresholdClassifierCV#predict", "X"),
-    ("sklearn.model_selection.TunedThresholdClassifierCV#predict_log_proba", "X"),
-    ("sklearn.model_selection.TunedThresholdClassifierCV#predict_proba", "X"),
-    ("sklearn.model_selection.TunedThresholdClassifierCV#score", "X,y,sample_weight="),
-    ("sklearn.model_selection.check_cv", "cv=,y=,*,classifier=,shuffle=,random_state="),
-    ("sklearn.model_selection.cross_val_predict", "estimator,X,y=,*,groups=,cv=,n_jobs=,verbose=,params=,pre_dispatch=,method="),
-    ("sklearn.model_selection.cross_val_score", "estimator,X,y=,*,groups=,scoring=,cv=,n_jobs=,verbose=,params=,pre_dispatch=,error_score="),
-    ("sklearn.model_selection.cross_validate", "estimator,X,y=,*,groups=,scoring=,cv=,n_jobs=,verbose=,params=,pre_dispatch=,return_train_score=,return_estimator=,return_indices=,error_score="),
-    ("sklearn.model_selection.learning_curve", "estimator,X,y,*,groups=,train_sizes=,cv=,scoring=,exploit_incremental_learning=,n_jobs=,pre_dispatch=,verbose=,shuffle=,random_state=,error_score=,return_times=,params="),
-    ("sklearn.model_selection.permutation_test_score", "estimator,X,y,*,groups=,cv=,n_permutations=,n_jobs=,random_state=,verbose=,scoring=,params="),
-    ("sklearn.model_selection.train_test_split", "+,test_size=,train_size=,random_state=,shuffle=,stratify="),
-    ("sklearn.model_selection.validation_curve", "estimator,X,y,*,param_name,param_range,groups=,cv=,scoring=,n_jobs=,pre_dispatch=,verbose=,error_score=,params="),
-    ("sklearn.multiclass.OneVsOneClassifier", "estimator,*,n_jobs="),
-    ("sklearn.multiclass.OneVsOneClassifier#decision_function", "X"),
-    ("sklearn.multiclass.OneVsOneClassifier#fit", "X,y,**"),
-    ("sklearn.multiclass.OneVsOneClassifier#partial_fit", "X,y,classes=,**"),
-    ("sklearn.multiclass.OneVsOneClassifier#predict", "X"),
-    ("sklearn.multiclass.OneVsOneClassifier#score", "X,y,sample_weight="),
-    ("sklearn.multiclass.OneVsRestClassifier", "estimator,*,n_jobs=,verbose="),
-    ("sklearn.multiclass.OneVsRestClassifier#decision_function", "X"),
-    ("sklearn.multiclass.OneVsRestClassifier#fit", "X,y,**"),
-    ("sklearn.multiclass.OneVsRestClassifier#partial_fit", "X,y,classes=,**"),
-    ("sklearn.multiclass.OneVsRestClassifier#predict", "X"),
-    ("sklearn.multiclass.OneVsRestClassifier#predict_proba", "X"),
-    ("sklearn.multiclass.OneVsRestClassifier#score", "X,y,sample_weight="),
-    ("sklearn.multiclass.OutputCodeClassifier", "estimator,*,code_size=,random_state=,n_jobs="),
-    ("sklearn.multiclass.OutputCodeClassifier#fit", "X,y,**"),
-    ("sklearn.multiclass.OutputCodeClassifier#predict", "X"),
-    ("sklearn.multiclass.OutputCodeClassifier#score", "X,y,sample_weight="),
-    ("sklearn.multioutput.ClassifierChain", "estimator,*,order=,cv=,chain_method=,random_state=,verbose="),
-    ("sklearn.multioutput.ClassifierChain#decision_function", "X"),
-    ("sklearn.multioutput.ClassifierChain#fit", "X,Y,**"),
-    ("sklearn.multioutput.ClassifierChain#predict", "X"),
-    ("sklearn.multioutput.ClassifierChain#predict_log_proba", "X"),
-    ("sklearn.multioutput.ClassifierChain#predict_proba", "X"),
-    ("sklearn.multioutput.ClassifierChain#score", "X,y,sample_weight="),
-    ("sklearn.multioutput.MultiOutputClassifier", "estimator,*,n_jobs="),
-    ("sklearn.multioutput.MultiOutputClassifier#fit", "X,Y,sample_weight=,**"),
-    ("sklearn.multioutput.MultiOutputClassifier#partial_fit", "X,y,classes=,sample_weight=,**"),
-    ("sklearn.multioutput.MultiOutputClassifier#predict", "X"),
-    ("sklearn.multioutput.MultiOutputClassifier#predict_proba", "X"),
-    ("sklearn.multioutput.MultiOutputClassifier#score", "X,y"),
-    ("sklearn.multioutput.MultiOutputRegressor", "estimator,*,n_jobs="),
-    ("sklearn.multioutput.MultiOutputRegressor#fit", "X,y,sample_weight=,**"),
-    ("sklearn.multioutput.MultiOutputRegressor#partial_fit", "X,y,sample_weight=,**"),
-    ("sklearn.multioutput.MultiOutputRegressor#predict", "X"),
-    ("sklearn.multioutput.MultiOutputRegressor#score", "X,y,sample_weight="),
-    ("sklearn.multioutput.RegressorChain", "estimator,*,order=,cv=,random_state=,verbose="),
-    ("sklearn.multioutput.RegressorChain#fit", "X,Y,**"),
-    ("sklearn.multioutput.RegressorChain#predict", "X"),
-    ("sklearn.multioutput.RegressorChain#score", "X,y,sample_weight="),
-    ("sklearn.naive_bayes.BernoulliNB", "*,alpha=,force_alpha=,binarize=,fit_prior=,class_prior="),
-    ("sklearn.naive_bayes.BernoulliNB#fit", "X,y,sample_weight="),
-    ("sklearn.naive_bayes.BernoulliNB#partial_fit", "X,y,classes=,sample_weight="),
-    ("sklearn.naive_bayes.BernoulliNB#predict", "X"),
-    ("sklearn.naive_bayes.BernoulliNB#predict_log_proba", "X"),
-    ("sklearn.naive_bayes.BernoulliNB#predict_proba", "X"),
-    ("sklearn.naive_bayes.BernoulliNB#score", "X,y,sample_weight="),
-    ("sklearn.naive_bayes.CategoricalNB", "*,alpha=,force_alpha=,fit_prior=,class_prior=,min_categories="),
-    ("sklearn.naive_bayes.CategoricalNB#fit", "X,y,sample_weight="),
-    ("sklearn.naive_bayes.CategoricalNB#partial_fit", "X,y,classes=,sample_weight="),
-    ("sklearn.naive_bayes.CategoricalNB#predict", "X"),
-    ("sklearn.naive_bayes.CategoricalNB#predict_log_proba", "X"),
-    ("sklearn.naive_bayes.CategoricalNB#predict_proba", "X"),
-    ("sklearn.naive_bayes.CategoricalNB#score", "X,y,sample_weight="),
-    ("sklearn.naive_bayes.ComplementNB", "*,alpha=,force_alpha=,fit_prior=,class_prior=,norm="),
-    ("sklearn.naive_bayes.ComplementNB#fit", "X,y,sample_weight="),
-    ("sklearn.naive_bayes.ComplementNB#partial_fit", "X,y,classes=,sample_weight="),
-    ("sklearn.naive_bayes.ComplementNB#predict", "X"),
-    ("sklearn.naive_bayes.ComplementNB#predict_log_proba", "X"),
-    ("sklearn.naive_bayes.ComplementNB#predict_proba", "X"),
-    ("sklearn.naive_bayes.ComplementNB#score", "X,y,sample_weight="),
-    ("sklearn.naive_bayes.GaussianNB", "*,priors=,var_smoothing="),
-    ("sklearn.naive_bayes.GaussianNB#fit", "X,y,sample_weight="),
-    ("sklearn.naive_bayes.GaussianNB#partial_fit", "X,y,classes=,sample_weight="),
-    ("sklearn.naive_bayes.GaussianNB#predict", "X"),
-    ("sklearn.naive_bayes.GaussianNB#predict_log_proba", "X"),
-    ("sklearn.naive_bayes.GaussianNB#predict_proba", "X"),
-    ("sklearn.naive_bayes.GaussianNB#score", "X,y,sample_weight="),
-    ("sklearn.naive_bayes.MultinomialNB", "*,alpha=,force_alpha=,fit_prior=,class_prior="),
-    ("sklearn.naive_bayes.MultinomialNB#fit", "X,y,sample_weight="),
-    ("sklearn.naive_bayes.MultinomialNB#partial_fit", "X,y,classes=,sample_weight="),
-    ("sklearn.naive_bayes.MultinomialNB#predict", "X"),
-    ("sklearn.naive_bayes.MultinomialNB#predict_log_proba", "X"),
-    ("sklearn.naive_bayes.MultinomialNB#predict_proba", "X"),
-    ("sklearn.naive_bayes.MultinomialNB#score", "X,y,sample_weight="),
-    ("sklearn.neighbors.KNeighborsClassifier", "n_neighbors=,*,weights=,algorithm=,leaf_size=,p=,metric=,metric_params=,n_jobs="),
-    ("sklearn.neighbors.KNeighborsClassifier#fit", "X,y"),
-    ("sklearn.neighbors.KNeighborsClassifier#predict", "X"),
-    ("sklearn.neighbors.KNeighborsClassifier#predict_proba", "X"),
-    ("sklearn.neighbors.KNeighborsClassifier#score", "X,y,sample_weight="),
-    ("sklearn.neighbors.KNeighborsRegressor", "n_neighbors=,*,weights=,algorithm=,leaf_size=,p=,metric=,metric_params=,n_jobs="),
-    ("sklearn.neighbors.KNeighborsRegressor#fit", "X,y"),
-    ("sklearn.neighbors.KNeighborsRegressor#predict", "X"),
-    ("sklearn.neighbors.KNeighborsRegressor#score", "X,y,sample_weight="),
-    ("sklearn.neighbors.KNeighborsTransformer", "*,mode=,n_neighbors=,algorithm=,leaf_size=,metric=,p=,metric_params=,n_jobs="),
-    ("sklearn.neighbors.KNeighborsTransformer#fit", "X,y="),
-    ("sklearn.neighbors.KNeighborsTransformer#fit_transform", "X,y="),
-    ("sklearn.neighbors.KNeighborsTransformer#transform", "X"),
-    ("sklearn.neighbors.KernelDensity", "*,bandwidth=,algorithm=,kernel=,metric=,atol=,rtol=,breadth_first=,leaf_size=,metric_params="),
-    ("sklearn.neighbors.KernelDensity#fit", "X,y=,sample_weight="),
-    ("sklearn.neighbors.KernelDensity#score", "X,y="),
-    ("sklearn.neighbors.LocalOutlierFactor", "n_neighbors=,*,algorithm=,leaf_size=,metric=,p=,metric_params=,contamination=,novelty=,n_jobs="),
-    ("sklearn.neighbors.LocalOutlierFactor#decision_function", "X"),
-    ("sklearn.neighbors.LocalOutlierFactor#fit", "X,y="),
-    ("sklearn.neighbors.LocalOutlierFactor#fit_predict", "X,y="),
-    ("sklearn.neighbors.LocalOutlierFactor#predict", "X="),
-    ("sklearn.neighbors.NearestCentroid", "metric=,*,shrink_threshold=,priors="),
-    ("sklearn.neighbors.NearestCentroid#decision_function", "X"),
-    ("sklearn.neighbors.NearestCentroid#fit", "X,y"),
-    ("sklearn.neighbors.NearestCentroid#predict", "X"),
-    ("sklearn.neighbors.NearestCentroid#predict_log_proba", "X"),
-    ("sklearn.neighbors.NearestCentroid#predict_proba", "X"),
-    ("sklearn.neighbors.NearestCentroid#score", "X,y,sample_weight="),
-    ("sklearn.neighbors.NearestNeighbors", "*,n_neighbors=,radius=,algorithm=,leaf_size=,metric=,p=,metric_params=,n_jobs="),
-    ("sklearn.neighbors.NearestNeighbors#fit", "X,y="),
-    ("sklearn.neighbors.NeighborhoodComponentsAnalysis", "n_components=,*,init=,warm_start=,max_iter=,tol=,callback=,verbose=,random_state="),
-    ("sklearn.neighbors.NeighborhoodComponentsAnalysis#fit", "X,y"),
-    ("sklearn.neighbors.NeighborhoodComponentsAnalysis#fit_transform", "X,y=,**"),
-    ("sklearn.neighbors.NeighborhoodComponentsAnalysis#transform", "X"),
-    ("sklearn.neighbors.RadiusNeighborsClassifier", "radius=,*,weights=,algorithm=,leaf_size=,p=,metric=,outlier_label=,metric_params=,n_jobs="),
-    ("sklearn.neighbors.RadiusNeighborsClassifier#fit", "X,y"),
-    ("sklearn.neighbors.RadiusNeighborsClassifier#predict", "X"),
-    ("sklearn.neighbors.RadiusNeighborsClassifier#predict_proba", "X"),
-    ("sklearn.neighbors.RadiusNeighborsClassifier#score", "X,y,sample_weight="),
-    ("sklearn.neighbors.RadiusNeighborsRegressor", "radius=,*,weights=,algorithm=,leaf_size=,p=,metric=,metric_params=,n_jobs="),
-    ("sklearn.neighbors.RadiusNeighborsRegressor#fit", "X,y"),
-    ("sklearn.neighbors.RadiusNeighborsRegressor#predict", "X"),
-    ("sklearn.neighbors.RadiusNeighborsRegressor#score", "X,y,sample_weight="),
-    ("sklearn.neighbors.RadiusNeighborsTransformer", "*,mode=,radius=,algorithm=,leaf_size=,metric=,p=,metric_params=,n_jobs="),
-    ("sklearn.neighbors.RadiusNeighborsTransformer#fit", "X,y="),
-    ("sklearn.neighbors.RadiusNeighborsTransformer#fit_transform", "X,y="),
-    ("sklearn.neighbors.RadiusNeighborsTransformer#transform", "X"),
-    ("sklearn.neural_network.BernoulliRBM", "n_components=,*,learning_rate=,batch_size=,n_iter=,verbose=,random_state="),
-    ("sklearn.neural_network.BernoulliRBM#fit", "X,y="),
-    ("sklearn.neural_network.BernoulliRBM#fit_transform", "X,y=,**"),
-    ("sklearn.neural_network.BernoulliRBM#partial_fit", "X,y="),
-    ("sklearn.neural_network.BernoulliRBM#transform", "X"),
-    ("sklearn.neural_network.MLPClassifier", "hidden_layer_sizes=,activation=,*,solver=,alpha=,batch_size=,learning_rate=,learning_rate_init=,power_t=,max_iter=,shuffle=,random_state=,tol=,verbose=,warm_start=,momentum=,nesterovs_momentum=,early_stopping=,validation_fraction=,beta_1=,beta_2=,epsilon=,n_iter_no_change=,max_fun="),
-    ("sklearn.neural_network.MLPClassifier#fit", "X,y,sample_weight="),
-    ("sklearn.neural_network.MLPClassifier#partial_fit", "X,y,sample_weight=,classes="),
-    ("sklearn.neural_network.MLPClassifier#predict", "X"),
-    ("sklearn.neural_network.MLPClassifier#predict_log_proba", "X"),
-    ("sklearn.neural_network.MLPClassifier#predict_proba", "X"),
-    ("sklearn.neural_network.MLPClassifier#score", "X,y,sample_weight="),
-    ("sklearn.neural_network.MLPRegressor", "loss=,hidden_layer_sizes=,activation=,*,solver=,alpha=,batch_size=,learning_rate=,learning_rate_init=,power_t=,max_iter=,shuffle=,random_state=,tol=,verbose=,warm_start=,momentum=,nesterovs_momentum=,early_stopping=,validation_fraction=,beta_1=,beta_2=,epsilon=,n_iter_no_change=,max_fun="),
-    ("sklearn.neural_network.MLPRegressor#fit", "X,y,sample_weight="),
-    ("sklearn.neural_network.MLPRegressor#partial_fit", "X,y,sample_weight="),
-    ("sklearn.neural_network.MLPRegressor#predict", "X"),
-    ("sklearn.neural_network.MLPRegressor#score", "X,y,sample_weight="),
-    ("sklearn.pipeline.FeatureUnion", "transformer_list,*,n_jobs=,transformer_weights=,verbose=,verbose_feature_names_out="),
-    ("sklearn.pipeline.FeatureUnion#fit", "X,y=,**"),
-    ("sklearn.pipeline.FeatureUnion#fit_transform", "X,y=,**"),
-    ("sklearn.pipeline.FeatureUnion#transform", "X,**"),
-    ("sklearn.pipeline.Pipeline", "steps,*,transform_input=,memory=,verbose="),
-    ("sklearn.pipeline.Pipeline#decision_function", "X,**"),
-    ("sklearn.pipeline.Pipeline#fit", "X,y=,**"),
-    ("sklearn.pipeline.Pipeline#fit_predict", "X,y=,**"),
-    ("sklearn.pipeline.Pipeline#fit_transform", "X,y=,**"),
-    ("sklearn.pipeline.Pipeline#inverse_transform", "X,**"),
-    ("sklearn.pipeline.Pipeline#predict", "X,**"),
-    ("sklearn.pipeline.Pipeline#predict_log_proba", "X,**"),
-    ("sklearn.pipeline.Pipeline#predict_proba", "X,**"),
-    ("sklearn.pipeline.Pipeline#score", "X,y=,sample_weight=,**"),
-    ("sklearn.pipeline.Pipeline#transform", "X,**"),
-    ("sklearn.preprocessing.Binarizer", "*,threshold=,copy="),
-    ("sklearn.preprocessing.Binarizer#fit", "X,y="),
-    ("sklearn.preprocessing.Binarizer#fit_transform", "X,y=,**"),
-    ("sklearn.preprocessing.Binarizer#transform", "X,copy="),
-    ("sklearn.preprocessing.FunctionTransformer", "func=,inverse_func=,*,validate=,accept_sparse=,check_inverse=,feature_names_out=,kw_args=,inv_kw_args="),
-    ("sklearn.preprocessing.FunctionTransformer#fit", "X,y="),
-    ("sklearn.preprocessing.FunctionTransformer#fit_transform", "X,y=,**"),
-    ("sklearn.preprocessing.FunctionTransformer#inverse_transform", "X"),
-    ("sklearn.preprocessing.FunctionTransformer#transform", "X"),
-    ("sklearn.preprocessing.KBinsDiscretizer", "n_bins=,*,encode=,strategy=,quantile_method=,dtype=,subsample=,random_state="),
-    ("sklearn.preprocessing.KBinsDiscretizer#fit", "X,y=,sample_weight="),
-    ("sklearn.preprocessing.KBinsDiscretizer#fit_transform", "X,y=,**"),
-    ("sklearn.preprocessing.KBinsDiscretizer#inverse_transform", "X"),
-    ("sklearn.preprocessing.KBinsDiscretizer#transform", "X"),
-    ("sklearn.preprocessing.KernelCenterer", "+,**"),
-    ("sklearn.preprocessing.KernelCenterer#fit", "K,y="),
-    ("sklearn.preprocessing.KernelCenterer#fit_transform", "X,y=,**"),
-    ("sklearn.preprocessing.KernelCenterer#transform", "K,copy="),
-    ("sklearn.preprocessing.LabelBinarizer", "*,neg_label=,pos_label=,sparse_output="),
-    ("sklearn.preprocessing.LabelBinarizer#fit", "y"),
-    ("sklearn.preprocessing.LabelBinarizer#fit_transform", "y"),
-    ("sklearn.preprocessing.LabelBinarizer#inverse_transform", "Y,threshold="),
-    ("sklearn.preprocessing.LabelBinarizer#transform", "y"),
-    ("sklearn.preprocessing.LabelEncoder", "+,**"),
-    ("sklearn.preprocessing.LabelEncoder#fit", "y"),
-    ("sklearn.preprocessing.LabelEncoder#fit_transform", "y"),
-    ("sklearn.preprocessing.LabelEncoder#inverse_transform", "y"),
-    ("sklearn.preprocessing.LabelEncoder#transform", "y"),
-    ("sklearn.preprocessing.MaxAbsScaler", "*,copy=,clip="),
-    ("sklearn.preprocessing.MaxAbsScaler#fit", "X,y="),
-    ("sklearn.preprocessing.MaxAbsScaler#fit_transform", "X,y=,**"),
-    ("sklearn.preprocessing.MaxAbsScaler#inverse_transform", "X"),
-    ("sklearn.preprocessing.MaxAbsScaler#partial_fit", "X,y="),
-    ("sklearn.preprocessing.MaxAbsScaler#transform", "X"),
-    ("sklearn.preprocessing.MinMaxScaler", "feature_range=,*,copy=,clip="),
-    ("sklearn.preprocessing.MinMaxScaler#fit", "X,y="),
-    ("sklearn.preprocessing.MinMaxScaler#fit_transform", "X,y=,**"),
-    ("sklearn.preprocessing.MinMaxScaler#inverse_transform", "X"),
-    ("sklearn.preprocessing.MinMaxScaler#partial_fit", "X,y="),
-    ("sklearn.preprocessing.MinMaxScaler#transform", "X"),
-    ("sklearn.preprocessing.MultiLabelBinarizer", "*,classes=,sparse_output="),
-    ("sklearn.preprocessing.MultiLabelBinarizer#fit", "y"),
-    ("sklearn.preprocessing.MultiLabelBinarizer#fit_transform", "y"),
-    ("sklearn.preprocessing.MultiLabelBinarizer#inverse_transform", "yt"),
-    ("sklearn.preprocessing.MultiLabelBinarizer#transform", "y"),
-    ("sklearn.preprocessing.Normalizer", "norm=,*,copy="),
-    ("sklearn.preprocessing.Normalizer#fit", "X,y="),
-    ("sklearn.preprocessing.Normalizer#fit_transform", "X,y=,**"),
-    ("sklearn.preprocessing.Normalizer#transform", "X,copy="),
-    ("sklearn.preprocessing.OneHotEncoder", "*,categories=,drop=,sparse_output=,dtype=,handle_unknown=,min_frequency=,max_categories=,feature_name_combiner="),
-    ("sklearn.preprocessing.OneHotEncoder#fit", "X,y="),
-    ("sklearn.preprocessing.OneHotEncoder#fit_transform", "X,y=,**"),
-    ("sklearn.preprocessing.OneHotEncoder#inverse_transform", "X"),
-    ("sklearn.preprocessing.OneHotEncoder#transform", "X"),
-    ("sklearn.preprocessing.OrdinalEncoder", "*,categories=,dtype=,handle_unknown=,unknown_value=,encoded_missing_value=,min_frequency=,max_categories="),
-    ("sklearn.preprocessing.OrdinalEncoder#fit", "X,y="),
-    ("sklearn.preprocessing.OrdinalEncoder#fit_transform", "X,y=,**"),
-    ("sklearn.preprocessing.OrdinalEncoder#inverse_transform", "X"),
-    ("sklearn.preprocessing.OrdinalEncoder#transform", "X"),
-    ("sklearn.preprocessing.PolynomialFeatures", "degree=,*,interaction_only=,include_bias=,order="),
-    ("sklearn.preprocessing.PolynomialFeatures#fit", "X,y="),
-    ("sklearn.preprocessing.PolynomialFeatures#fit_transform", "X,y=,**"),
-    ("sklearn.preprocessing.PolynomialFeatures#transform", "X"),
-    ("sklearn.preprocessing.PowerTransformer", "method=,*,standardize=,copy="),
-    ("sklearn.preprocessing.PowerTransformer#fit", "X,y="),
-    ("sklearn.preprocessing.PowerTransformer#fit_transform", "X,y="),
-    ("sklearn.preprocessing.PowerTransformer#inverse_transform", "X"),
-    ("sklearn.preprocessing.PowerTransformer#transform", "X"),
-    ("sklearn.preprocessing.QuantileTransformer", "*,n_quantiles=,output_distribution=,ignore_implicit_zeros=,subsample=,random_state=,copy="),
-    ("sklearn.preprocessing.QuantileTransformer#fit", "X,y="),
-    ("sklearn.preprocessing.QuantileTransformer#fit_transform", "X,y=,**"),
-    ("sklearn.preprocessing.QuantileTransformer#inverse_transform", "X"),
-    ("sklearn.preprocessing.QuantileTransformer#transform", "X"),
-    ("sklearn.preprocessing.RobustScaler", "*,with_centering=,with_scaling=,quantile_range=,copy=,unit_variance="),
-    ("sklearn.preprocessing.RobustScaler#fit", "X,y="),
-    ("sklearn.preprocessing.RobustScaler#fit_transform", "X,y=,**"),
-    ("sklearn.preprocessing.RobustScaler#inverse_transform", "X"),
-    ("sklearn.preprocessing.RobustScaler#transform", "X"),
-    ("sklearn.preprocessing.SplineTransformer", "n_knots=,degree=,*,knots=,extrapolation=,include_bias=,order=,handle_missing=,sparse_output="),
-    ("sklearn.preprocessing.SplineTransformer#fit", "X,y=,sample_weight="),
-    ("sklearn.preprocessing.SplineTransformer#fit_transform", "X,y=,**"),
-    ("sklearn.preprocessing.SplineTransformer#transform", "X"),
-    ("sklearn.preprocessing.StandardScaler", "*,copy=,with_mean=,with_std="),
-    ("sklearn.preprocessing.StandardScaler#fit", "X,y=,sample_weight="),
-    ("sklearn.preprocessing.StandardScaler#fit_transform", "X,y=,**"),
-    ("sklearn.preprocessing.StandardScaler#inverse_transform", "X,copy="),
-    ("sklearn.preprocessing.StandardScaler#partial_fit", "X,y=,sample_weight="),
-    ("sklearn.preprocessing.StandardScaler#transform", "X,copy="),
-    ("sklearn.preprocessing.TargetEncoder", "categories=,target_type=,smooth=,cv=,shuffle=,random_state="),
-    ("sklearn.preprocessing.TargetEncoder#fit", "X,y"),
-    ("sklearn.preprocessing.TargetEncoder#fit_transform", "X,y,**"),
-    ("sklearn.preprocessing.TargetEncoder#transform", "X"),
-    ("sklearn.preprocessing.add_dummy_feature", "X,value="),
-    ("sklearn.preprocessing.binarize", "X,*,threshold=,copy="),
-    ("sklearn.preprocessing.label_binarize", "y,*,classes,neg_label=,pos_label=,sparse_output="),
-    ("sklearn.preprocessing.maxabs_scale", "X,*,axis=,copy="),
-    ("sklearn.preprocessing.minmax_scale", "X,feature_range=,*,axis=,copy="),
-    ("sklearn.preprocessing.normalize", "X,norm=,*,axis=,copy=,return_norm="),
-    ("sklearn.preprocessing.power_transform", "X,method=,*,standardize=,copy="),
-    ("sklearn.preprocessing.quantile_transform", "X,*,axis=,n_quantiles=,output_distribution=,ignore_implicit_zeros=,subsample=,random_state=,copy="),
-    ("sklearn.preprocessing.robust_scale", "X,*,axis=,with_centering=,with_scaling=,quantile_range=,copy=,unit_variance="),
-    ("sklearn.preprocessing.scale", "X,*,axis=,with_mean=,with_std=,copy="),
-    ("sklearn.random_projection.GaussianRandomProjection", "n_components=,*,eps=,compute_inverse_components=,random_state="),
-    ("sklearn.random_projection.GaussianRandomProjection#fit", "X,y="),
-    ("sklearn.random_projection.GaussianRandomProjection#fit_transform", "X,y=,**"),
-    ("sklearn.random_projection.GaussianRandomProjection#inverse_transform", "X"),
-    ("sklearn.random_projection.GaussianRandomProjection#transform", "X"),
-    ("sklearn.random_projection.SparseRandomProjection", "n_components=,*,density=,eps=,dense_output=,compute_inverse_components=,random_state="),
-    ("sklearn.random_projection.SparseRandomProjection#fit", "X,y="),
-    ("sklearn.random_projection.SparseRandomProjection#fit_transform", "X,y=,**"),
-    ("sklearn.random_projection.SparseRandomProjection#inverse_transform", "X"),
-    ("sklearn.random_projection.SparseRandomProjection#transform", "X"),
-    ("sklearn.semi_supervised.LabelPropagation", "kernel=,*,gamma=,n_neighbors=,max_iter=,tol=,n_jobs="),
-    ("sklearn.semi_supervised.LabelPropagation#fit", "X,y"),
-    ("sklearn.semi_supervised.LabelPropagation#predict", "X"),
-    ("sklearn.semi_supervised.LabelPropagation#predict_proba", "X"),
-    ("sklearn.semi_supervised.LabelPropagation#score", "X,y,sample_weight="),
-    ("sklearn.semi_supervised.LabelSpreading", "kernel=,*,gamma=,n_neighbors=,alpha=,max_iter=,tol=,n_jobs="),
-    ("sklearn.semi_supervised.LabelSpreading#fit", "X,y"),
-    ("sklearn.semi_supervised.LabelSpreading#predict", "X"),
-    ("sklearn.semi_supervised.LabelSpreading#predict_proba", "X"),
-    ("sklearn.semi_supervised.LabelSpreading#score", "X,y,sample_weight="),
-    ("sklearn.semi_supervised.SelfTrainingClassifier", "estimator=,threshold=,criterion=,k_best=,max_iter=,verbose="),
-    ("sklearn.semi_supervised.SelfTrainingClassifier#decision_function", "X,**"),
-    ("sklearn.semi_supervised.SelfTrainingClassifier#fit", "X,y,**"),
-    ("sklearn.semi_supervised.SelfTrainingClassifier#predict", "X,**"),
-    ("sklearn.semi_supervised.SelfTrainingClassifier#predict_log_proba", "X,**"),
-    ("sklearn.semi_supervised.SelfTrainingClassifier#predict_proba", "X,**"),
-    ("sklearn.semi_supervised.SelfTrainingClassifier#score", "X,y,**"),
-    ("sklearn.svm.LinearSVC", "penalty=,loss=,*,dual=,tol=,C=,multi_class=,fit_intercept=,intercept_scaling=,class_weight=,verbose=,random_state=,max_iter="),
-    ("sklearn.svm.LinearSVC#decision_function", "X"),
-    ("sklearn.svm.LinearSVC#fit", "X,y,sample_weight="),
-    ("sklearn.svm.LinearSVC#predict", "X"),
-    ("sklearn.svm.LinearSVC#score", "X,y,sample_weight="),
-    ("sklearn.svm.LinearSVR", "*,epsilon=,tol=,C=,loss=,fit_intercept=,intercept_scaling=,dual=,verbose=,random_state=,max_iter="),
-    ("sklearn.svm.LinearSVR#fit", "X,y,sample_weight="),
-    ("sklearn.svm.LinearSVR#predict", "X"),
-    ("sklearn.svm.LinearSVR#score", "X,y,sample_weight="),
-    ("sklearn.svm.NuSVC", "*,nu=,kernel=,degree=,gamma=,coef0=,shrinking=,probability=,tol=,cache_size=,class_weight=,verbose=,max_iter=,decision_function_shape=,break_ties=,random_state="),
-    ("sklearn.svm.NuSVC#decision_function", "X"),
-    ("sklearn.svm.NuSVC#fit", "X,y,sample_weight="),
-    ("sklearn.svm.NuSVC#predict", "X"),
-    ("sklearn.svm.NuSVC#predict_log_proba", "X"),
-    ("sklearn.svm.NuSVC#predict_proba", "X"),
-    ("sklearn.svm.NuSVC#score", "X,y,sample_weight="),
-    ("sklearn.svm.NuSVR", "*,nu=,C=,kernel=,degree=,gamma=,coef0=,shrinking=,tol=,cache_size=,verbose=,max_iter="),
-    ("sklearn.svm.NuSVR#fit", "X,y,sample_weight="),
-    ("sklearn.svm.NuSVR#predict", "X"),
-    ("sklearn.svm.NuSVR#score", "X,y,sample_weight="),
-    ("sklearn.svm.OneClassSVM", "*,kernel=,degree=,gamma=,coef0=,tol=,nu=,shrinking=,cache_size=,verbose=,max_iter="),
-    ("sklearn.svm.OneClassSVM#decision_function", "X"),
-    ("sklearn.svm.OneClassSVM#fit", "X,y=,sample_weight="),
-    ("sklearn.svm.OneClassSVM#fit_predict", "X,y=,**"),
-    ("sklearn.svm.OneClassSVM#predict", "X"),
-    ("sklearn.svm.SVC", "*,C=,kernel=,degree=,gamma=,coef0=,shrinking=,probability=,tol=,cache_size=,class_weight=,verbose=,max_iter=,decision_function_shape=,break_ties=,random_state="),
-    ("sklearn.svm.SVC#decision_function", "X"),
-    ("sklearn.svm.SVC#fit", "X,y,sample_weight="),
-    ("sklearn.svm.SVC#predict", "X"),
-    ("sklearn.svm.SVC#predict_log_proba", "X"),
-    ("sklearn.svm.SVC#predict_proba", "X"),
-    ("sklearn.svm.SVC#score", "X,y,sample_weight="),
-    ("sklearn.svm.SVR", "*,kernel=,degree=,gamma=,coef0=,tol=,C=,epsilon=,shrinking=,cache_size=,verbose=,max_iter="),
-    ("sklearn.svm.SVR#fit", "X,y,sample_weight="),
-    ("sklearn.svm.SVR#predict", "X"),
-    ("sklearn.svm.SVR#score", "X,y,sample_weight="),
-    ("sklearn.tree.DecisionTreeClassifier", "*,criterion=,splitter=,max_depth=,min_samples_split=,min_samples_leaf=,min_weight_fraction_leaf=,max_features=,random_state=,max_leaf_nodes=,min_impurity_decrease=,class_weight=,ccp_alpha=,monotonic_cst="),
-    ("sklearn.tree.DecisionTreeClassifier#fit", "X,y,sample_weight=,check_input="),
-    ("sklearn.tree.DecisionTreeClassifier#predict", "X,check_input="),
-    ("sklearn.tree.DecisionTreeClassifier#predict_log_proba", "X"),
-    ("sklearn.tree.DecisionTreeClassifier#predict_proba", "X,check_input="),
-    ("sklearn.tree.DecisionTreeClassifier#score", "X,y,sample_weight="),
-    ("sklearn.tree.DecisionTreeRegressor", "*,criterion=,splitter=,max_depth=,min_samples_split=,min_samples_leaf=,min_weight_fraction_leaf=,max_features=,random_state=,max_leaf_nodes=,min_impurity_decrease=,ccp_alpha=,monotonic_cst="),
-    ("sklearn.tree.DecisionTreeRegressor#fit", "X,y,sample_weight=,check_input="),
-    ("sklearn.tree.DecisionTreeRegressor#predict", "X,check_input="),
-    ("sklearn.tree.DecisionTreeRegressor#score", "X,y,sample_weight="),
-    ("sklearn.tree.ExtraTreeClassifier", "*,criterion=,splitter=,max_depth=,min_samples_split=,min_samples_leaf=,min_weight_fraction_leaf=,max_features=,random_state=,max_leaf_nodes=,min_impurity_decrease=,class_weight=,ccp_alpha=,monotonic_cst="),
-    ("sklearn.tree.ExtraTreeClassifier#fit", "X,y,sample_weight=,check_input="),
-    ("sklearn.tree.ExtraTreeClassifier#predict", "X,check_input="),
-    ("sklearn.tree.ExtraTreeClassifier#predict_log_proba", "X"),
-    ("sklearn.tree.ExtraTreeClassifier#predict_proba", "X,check_input="),
-    ("sklearn.tree.ExtraTreeClassifier#score", "X,y,sample_weight="),
-    ("sklearn.tree.ExtraTreeRegressor", "*,criterion=,splitter=,max_depth=,min_samples_split=,min_samples_leaf=,min_weight_fraction_leaf=,max_features=,random_state=,min_impurity_decrease=,max_leaf_nodes=,ccp_alpha=,monotonic_cst="),
-    ("sklearn.tree.ExtraTreeRegressor#fit", "X,y,sample_weight=,check_input="),
-    ("sklearn.tree.ExtraTreeRegressor#predict", "X,check_input="),
-    ("sklearn.tree.ExtraTreeRegressor#score", "X,y,sample_weight="),
-];
+/// `path parameters` lines, sorted by path; a method of an instance (`Class#method`) is
+/// written `#method parameters` under the line of its class.
+pub(crate) const SIGNATURES: &str = "\
+numpy.array object,dtype=,*,copy=,order=,subok=,ndmin=,ndmax=,like=
+numpy.asanyarray a,dtype=,order=,*,device=,copy=,like=
+numpy.asarray a,dtype=,order=,*,device=,copy=,like=
+numpy.empty shape,dtype=,order=,*,device=,like=
+numpy.ones shape,dtype=,order=,*,device=,like=
+numpy.zeros shape,dtype=,order=,*,device=,like=
+pandas.DataFrame data=,index=,columns=,dtype=,copy=
+#agg func=,axis=,+,**
+#aggregate func=,axis=,+,**
+#apply func,axis=,raw=,result_type=,args=,by_row=,engine=,engine_kwargs=,**
+#astype dtype,copy=,errors=
+#bfill *,axis=,inplace=,limit=,limit_area=
+#clip lower=,upper=,*,axis=,inplace=,**
+#copy deep=
+#corr method=,min_periods=,numeric_only=
+#count axis=,numeric_only=
+#cummax axis=,skipna=,numeric_only=,+,**
+#cummin axis=,skipna=,numeric_only=,+,**
+#cumprod axis=,skipna=,numeric_only=,+,**
+#cumsum axis=,skipna=,numeric_only=,+,**
+#describe percentiles=,include=,exclude=
+#diff periods=,axis=
+#drop labels=,*,axis=,index=,columns=,level=,inplace=,errors=
+#drop_duplicates subset=,*,keep=,inplace=,ignore_index=
+#dropna *,axis=,how=,thresh=,subset=,inplace=,ignore_index=
+#duplicated subset=,keep=
+#explode column,ignore_index=
+#ffill *,axis=,inplace=,limit=,limit_area=
+#fillna value,*,axis=,inplace=,limit=
+#filter arg=,/,like=,regex=,axis=,*,items=,cond=,na=
+#groupby by=,level=,*,as_index=,sort=,group_keys=,observed=,dropna=
+#head n=
+#hist column=,by=,grid=,xlabelsize=,xrot=,ylabelsize=,yrot=,ax=,sharex=,sharey=,figsize=,layout=,bins=,backend=,legend=,**
+#idxmax axis=,skipna=,numeric_only=
+#idxmin axis=,skipna=,numeric_only=
+#info verbose=,buf=,max_cols=,memory_usage=,show_counts=
+#interpolate method=,*,axis=,limit=,inplace=,limit_direction=,limit_area=,**
+#isin values
+#join other,on=,how=,lsuffix=,rsuffix=,sort=,validate=,*,suffixes=
+#map func,na_action=,**
+#mask cond,other=,*,inplace=,axis=,level=
+#max *,axis=,skipna=,numeric_only=,**
+#mean *,axis=,skipna=,numeric_only=,**
+#median *,axis=,skipna=,numeric_only=,**
+#melt id_vars=,value_vars=,var_name=,value_name=,col_level=,ignore_index=
+#merge right,how=,on=,left_on=,right_on=,left_index=,right_index=,sort=,suffixes=,copy=,indicator=,validate=
+#min *,axis=,skipna=,numeric_only=,**
+#mode axis=,numeric_only=,dropna=
+#nlargest n,columns,keep=
+#nsmallest n,columns,keep=
+#nunique axis=,dropna=
+#pct_change periods=,fill_method=,freq=,**
+#pivot *,columns,index=,values=
+#pivot_table values=,index=,columns=,aggfunc=,fill_value=,margins=,dropna=,margins_name=,observed=,sort=,**
+#quantile q=,axis=,numeric_only=,interpolation=,method=
+#query expr,*,parser=,engine=,local_dict=,global_dict=,resolvers=,level=,inplace=
+#rank axis=,method=,numeric_only=,na_option=,ascending=,pct=
+#reindex labels=,*,index=,columns=,axis=,method=,copy=,level=,fill_value=,limit=,tolerance=
+#rename mapper=,*,index=,columns=,axis=,copy=,inplace=,level=,errors=
+#replace to_replace=,value=,*,inplace=,regex=
+#resample rule,closed=,label=,convention=,on=,level=,origin=,offset=,group_keys=
+#reset_index level=,*,drop=,inplace=,col_level=,col_fill=,allow_duplicates=,names=
+#rolling window,min_periods=,center=,win_type=,on=,closed=,step=,method=
+#round decimals=,+,**
+#sample n=,frac=,replace=,weights=,random_state=,axis=,ignore_index=
+#set_index keys,*,drop=,append=,inplace=,verify_integrity=
+#shift periods=,freq=,axis=,fill_value=,suffix=
+#sort_index *,axis=,level=,ascending=,inplace=,kind=,na_position=,sort_remaining=,ignore_index=,key=
+#sort_values by,*,axis=,ascending=,inplace=,kind=,na_position=,ignore_index=,key=
+#std *,axis=,skipna=,ddof=,numeric_only=,**
+#sum *,axis=,skipna=,numeric_only=,min_count=,**
+#tail n=
+#to_csv path_or_buf=,*,sep=,na_rep=,float_format=,columns=,header=,index=,index_label=,mode=,encoding=,compression=,quoting=,quotechar=,lineterminator=,chunksize=,date_format=,doublequote=,escapechar=,decimal=,errors=,storage_options=
+#to_dict orient=,*,into=,index=
+#to_excel excel_writer,*,sheet_name=,na_rep=,float_format=,columns=,header=,index=,index_label=,startrow=,startcol=,engine=,merge_cells=,inf_rep=,freeze_panes=,storage_options=,engine_kwargs=,autofilter=
+#to_json path_or_buf=,*,orient=,date_format=,double_precision=,force_ascii=,date_unit=,default_handler=,lines=,compression=,index=,indent=,storage_options=,mode=
+#to_numpy dtype=,copy=,na_value=
+#to_parquet path=,*,engine=,compression=,index=,partition_cols=,storage_options=,filesystem=,**
+#to_sql name,con,*,schema=,if_exists=,index=,index_label=,chunksize=,dtype=,method=
+#transform func,axis=,+,**
+#value_counts subset=,normalize=,sort=,ascending=,dropna=
+#var *,axis=,skipna=,ddof=,numeric_only=,**
+#where cond,other=,*,inplace=,axis=,level=
+pandas.Series data=,index=,dtype=,name=,copy=
+#agg func=,axis=,+,**
+#aggregate func=,axis=,+,**
+#apply func,args=,*,by_row=,**
+#astype dtype,copy=,errors=
+#bfill *,axis=,inplace=,limit=,limit_area=
+#clip lower=,upper=,*,axis=,inplace=,**
+#copy deep=
+#corr other,method=,min_periods=
+#count 
+#cummax axis=,skipna=,+,**
+#cummin axis=,skipna=,+,**
+#cumprod axis=,skipna=,+,**
+#cumsum axis=,skipna=,+,**
+#describe percentiles=,include=,exclude=
+#diff periods=
+#drop labels=,*,axis=,index=,columns=,level=,inplace=,errors=
+#drop_duplicates *,keep=,inplace=,ignore_index=
+#dropna *,axis=,inplace=,how=,ignore_index=
+#duplicated keep=
+#explode ignore_index=
+#ffill *,axis=,inplace=,limit=,limit_area=
+#fillna value,*,axis=,inplace=,limit=
+#filter arg=,/,like=,regex=,axis=,*,items=,cond=,na=
+#groupby by=,level=,*,as_index=,sort=,group_keys=,observed=,dropna=
+#head n=
+#hist by=,ax=,grid=,xlabelsize=,xrot=,ylabelsize=,yrot=,figsize=,bins=,backend=,legend=,**
+#idxmax axis=,skipna=,+,**
+#idxmin axis=,skipna=,+,**
+#info verbose=,buf=,max_cols=,memory_usage=,show_counts=
+#interpolate method=,*,axis=,limit=,inplace=,limit_direction=,limit_area=,**
+#isin values
+#map func=,na_action=,engine=,**
+#mask cond,other=,*,inplace=,axis=,level=
+#max *,axis=,skipna=,numeric_only=,**
+#mean *,axis=,skipna=,numeric_only=,**
+#median *,axis=,skipna=,numeric_only=,**
+#min *,axis=,skipna=,numeric_only=,**
+#mode dropna=
+#nlargest n=,keep=
+#nsmallest n=,keep=
+#nunique dropna=
+#pct_change periods=,fill_method=,freq=,**
+#quantile q=,interpolation=
+#rank axis=,method=,numeric_only=,na_option=,ascending=,pct=
+#reindex index=,*,axis=,method=,copy=,level=,fill_value=,limit=,tolerance=
+#rename index=,*,axis=,copy=,inplace=,level=,errors=
+#replace to_replace=,value=,*,inplace=,regex=
+#resample rule,closed=,label=,convention=,on=,level=,origin=,offset=,group_keys=
+#reset_index level=,*,drop=,name=,inplace=,allow_duplicates=
+#rolling window,min_periods=,center=,win_type=,on=,closed=,step=,method=
+#round decimals=,+,**
+#sample n=,frac=,replace=,weights=,random_state=,axis=,ignore_index=
+#shift periods=,freq=,axis=,fill_value=,suffix=
+#sort_index *,axis=,level=,ascending=,inplace=,kind=,na_position=,sort_remaining=,ignore_index=,key=
+#sort_values *,axis=,ascending=,inplace=,kind=,na_position=,ignore_index=,key=
+#std *,axis=,skipna=,ddof=,numeric_only=,**
+#sum *,axis=,skipna=,numeric_only=,min_count=,**
+#tail n=
+#to_csv path_or_buf=,*,sep=,na_rep=,float_format=,columns=,header=,index=,index_label=,mode=,encoding=,compression=,quoting=,quotechar=,lineterminator=,chunksize=,date_format=,doublequote=,escapechar=,decimal=,errors=,storage_options=
+#to_dict *,into=
+#to_excel excel_writer,*,sheet_name=,na_rep=,float_format=,columns=,header=,index=,index_label=,startrow=,startcol=,engine=,merge_cells=,inf_rep=,freeze_panes=,storage_options=,engine_kwargs=,autofilter=
+#to_json path_or_buf=,*,orient=,date_format=,double_precision=,force_ascii=,date_unit=,default_handler=,lines=,compression=,index=,indent=,storage_options=,mode=
+#to_numpy dtype=,copy=,na_value=,**
+#to_sql name,con,*,schema=,if_exists=,index=,index_label=,chunksize=,dtype=,method=
+#transform func,axis=,+,**
+#unique 
+#value_counts normalize=,sort=,ascending=,bins=,dropna=
+#var *,axis=,skipna=,ddof=,numeric_only=,**
+#where cond,other=,*,inplace=,axis=,level=
+pandas.array data,dtype=,copy=
+pandas.bdate_range start=,end=,periods=,freq=,tz=,normalize=,name=,weekmask=,holidays=,inclusive=,**
+pandas.col col_name
+pandas.concat objs,*,axis=,join=,ignore_index=,keys=,levels=,names=,verify_integrity=,sort=,copy=,union_categories=
+pandas.crosstab index,columns,values=,rownames=,colnames=,aggfunc=,margins=,margins_name=,dropna=,normalize=
+pandas.cut x,bins,right=,labels=,retbins=,precision=,include_lowest=,duplicates=,ordered=
+pandas.date_range start=,end=,periods=,freq=,tz=,normalize=,name=,inclusive=,*,unit=,ambiguous=,nonexistent=,**
+pandas.describe_option pat=,_print_desc=
+pandas.eval expr,parser=,engine=,local_dict=,global_dict=,resolvers=,level=,target=,inplace=
+pandas.factorize values,sort=,use_na_sentinel=,size_hint=
+pandas.from_dummies data,sep=,default_category=
+pandas.get_dummies data,prefix=,prefix_sep=,dummy_na=,columns=,sparse=,drop_first=,dtype=
+pandas.get_option pat
+pandas.infer_freq index
+pandas.interval_range start=,end=,periods=,freq=,name=,closed=
+pandas.isna obj
+pandas.isnull obj
+pandas.json_normalize data,record_path=,meta=,meta_prefix=,record_prefix=,errors=,sep=,max_level=
+pandas.lreshape data,groups,dropna=
+pandas.melt frame,id_vars=,value_vars=,var_name=,value_name=,col_level=,ignore_index=
+pandas.merge left,right,how=,on=,left_on=,right_on=,left_index=,right_index=,sort=,suffixes=,copy=,indicator=,validate=
+pandas.merge_asof left,right,on=,left_on=,right_on=,left_index=,right_index=,by=,left_by=,right_by=,suffixes=,tolerance=,allow_exact_matches=,direction=
+pandas.merge_ordered left,right,on=,left_on=,right_on=,left_by=,right_by=,fill_method=,suffixes=,how=
+pandas.notna obj
+pandas.notnull obj
+pandas.option_context +
+pandas.period_range start=,end=,periods=,freq=,name=
+pandas.pivot data,*,columns,index=,values=
+pandas.pivot_table data,values=,index=,columns=,aggfunc=,fill_value=,margins=,dropna=,margins_name=,observed=,sort=,**
+pandas.qcut x,q,labels=,retbins=,precision=,duplicates=
+pandas.read_clipboard sep=,dtype_backend=,**
+pandas.read_csv filepath_or_buffer,*,sep=,delimiter=,header=,names=,index_col=,usecols=,dtype=,engine=,converters=,true_values=,false_values=,skipinitialspace=,skiprows=,skipfooter=,nrows=,na_values=,keep_default_na=,na_filter=,skip_blank_lines=,parse_dates=,date_format=,dayfirst=,cache_dates=,iterator=,chunksize=,compression=,thousands=,decimal=,lineterminator=,quotechar=,quoting=,doublequote=,escapechar=,comment=,encoding=,encoding_errors=,dialect=,on_bad_lines=,low_memory=,memory_map=,float_precision=,storage_options=,dtype_backend=
+pandas.read_excel io,sheet_name=,*,header=,names=,index_col=,usecols=,dtype=,engine=,converters=,true_values=,false_values=,skiprows=,nrows=,na_values=,keep_default_na=,na_filter=,verbose=,parse_dates=,date_format=,thousands=,decimal=,comment=,skipfooter=,storage_options=,dtype_backend=,engine_kwargs=
+pandas.read_feather path,columns=,use_threads=,storage_options=,dtype_backend=
+pandas.read_fwf filepath_or_buffer,*,colspecs=,widths=,infer_nrows=,iterator=,chunksize=,**
+pandas.read_hdf path_or_buf,key=,mode=,errors=,where=,start=,stop=,columns=,iterator=,chunksize=,**
+pandas.read_html io,*,match=,flavor=,header=,index_col=,skiprows=,attrs=,parse_dates=,thousands=,encoding=,decimal=,converters=,na_values=,keep_default_na=,displayed_only=,extract_links=,dtype_backend=,storage_options=
+pandas.read_iceberg table_identifier,catalog_name=,*,catalog_properties=,columns=,row_filter=,case_sensitive=,snapshot_id=,limit=,scan_properties=
+pandas.read_json path_or_buf,*,orient=,typ=,dtype=,convert_axes=,convert_dates=,keep_default_dates=,precise_float=,date_unit=,encoding=,encoding_errors=,lines=,chunksize=,compression=,nrows=,storage_options=,dtype_backend=,engine=
+pandas.read_orc path,columns=,dtype_backend=,filesystem=,**
+pandas.read_parquet path,engine=,columns=,storage_options=,dtype_backend=,filesystem=,filters=,to_pandas_kwargs=,**
+pandas.read_pickle filepath_or_buffer,compression=,storage_options=
+pandas.read_sas filepath_or_buffer,*,format=,index=,encoding=,chunksize=,iterator=,compression=
+pandas.read_spss path,usecols=,convert_categoricals=,dtype_backend=,**
+pandas.read_sql sql,con,index_col=,coerce_float=,params=,parse_dates=,columns=,chunksize=,dtype_backend=,dtype=
+pandas.read_sql_query sql,con,index_col=,coerce_float=,params=,parse_dates=,chunksize=,dtype=,dtype_backend=
+pandas.read_sql_table table_name,con,schema=,index_col=,coerce_float=,parse_dates=,columns=,chunksize=,dtype_backend=
+pandas.read_stata filepath_or_buffer,*,convert_dates=,convert_categoricals=,index_col=,convert_missing=,preserve_dtypes=,columns=,order_categoricals=,chunksize=,iterator=,compression=,storage_options=
+pandas.read_table filepath_or_buffer,*,sep=,delimiter=,header=,names=,index_col=,usecols=,dtype=,engine=,converters=,true_values=,false_values=,skipinitialspace=,skiprows=,skipfooter=,nrows=,na_values=,keep_default_na=,na_filter=,skip_blank_lines=,parse_dates=,date_format=,dayfirst=,cache_dates=,iterator=,chunksize=,compression=,thousands=,decimal=,lineterminator=,quotechar=,quoting=,doublequote=,escapechar=,comment=,encoding=,encoding_errors=,dialect=,on_bad_lines=,low_memory=,memory_map=,float_precision=,storage_options=,dtype_backend=
+pandas.read_xml path_or_buffer,*,xpath=,namespaces=,elems_only=,attrs_only=,names=,dtype=,converters=,parse_dates=,encoding=,parser=,stylesheet=,iterparse=,compression=,storage_options=,dtype_backend=
+pandas.reset_option pat
+pandas.set_eng_float_format accuracy=,use_eng_prefix=
+pandas.set_option +
+pandas.show_versions as_json=
+pandas.test extra_args=,run_doctests=
+pandas.timedelta_range start=,end=,periods=,freq=,name=,closed=,*,unit=
+pandas.to_datetime arg,errors=,dayfirst=,yearfirst=,utc=,format=,exact=,unit=,origin=,cache=
+pandas.to_numeric arg,errors=,downcast=,dtype_backend=
+pandas.to_pickle obj,filepath_or_buffer,compression=,protocol=,storage_options=
+pandas.to_timedelta arg,unit=,errors=
+pandas.unique values
+pandas.wide_to_long df,stubnames,i,j,sep=,suffix=
+sklearn.calibration.CalibratedClassifierCV estimator=,*,method=,cv=,n_jobs=,ensemble=
+#fit X,y,sample_weight=,**
+sklearn.cluster.AffinityPropagation *,damping=,max_iter=,convergence_iter=,copy=,preference=,affinity=,verbose=,random_state=
+#fit X,y=
+sklearn.cluster.AgglomerativeClustering n_clusters=,*,metric=,memory=,connectivity=,compute_full_tree=,linkage=,distance_threshold=,compute_distances=
+#fit X,y=
+sklearn.cluster.Birch *,threshold=,branching_factor=,n_clusters=,compute_labels=
+#fit X,y=
+sklearn.cluster.BisectingKMeans n_clusters=,*,init=,n_init=,random_state=,max_iter=,verbose=,tol=,copy_x=,algorithm=,bisecting_strategy=
+#fit X,y=,sample_weight=
+sklearn.cluster.DBSCAN eps=,*,min_samples=,metric=,metric_params=,algorithm=,leaf_size=,p=,n_jobs=
+#fit X,y=,sample_weight=
+sklearn.cluster.FeatureAgglomeration n_clusters=,*,metric=,memory=,connectivity=,compute_full_tree=,linkage=,pooling_func=,distance_threshold=,compute_distances=
+#fit X,y=
+sklearn.cluster.HDBSCAN min_cluster_size=,min_samples=,cluster_selection_epsilon=,max_cluster_size=,metric=,metric_params=,alpha=,algorithm=,leaf_size=,n_jobs=,cluster_selection_method=,allow_single_cluster=,store_centers=,copy=
+#fit X,y=
+sklearn.cluster.KMeans n_clusters=,*,init=,n_init=,max_iter=,tol=,verbose=,random_state=,copy_x=,algorithm=
+#fit X,y=,sample_weight=
+sklearn.cluster.MeanShift *,bandwidth=,seeds=,bin_seeding=,min_bin_freq=,cluster_all=,n_jobs=,max_iter=
+#fit X,y=
+sklearn.cluster.MiniBatchKMeans n_clusters=,*,init=,max_iter=,batch_size=,verbose=,compute_labels=,random_state=,tol=,max_no_improvement=,init_size=,n_init=,reassignment_ratio=
+#fit X,y=,sample_weight=
+sklearn.cluster.OPTICS *,min_samples=,max_eps=,metric=,p=,metric_params=,cluster_method=,eps=,xi=,predecessor_correction=,min_cluster_size=,algorithm=,leaf_size=,memory=,n_jobs=
+#fit X,y=
+sklearn.cluster.SpectralBiclustering n_clusters=,*,method=,n_components=,n_best=,svd_method=,n_svd_vecs=,mini_batch=,init=,n_init=,random_state=
+#fit X,y=
+sklearn.cluster.SpectralClustering n_clusters=,*,eigen_solver=,n_components=,random_state=,n_init=,gamma=,affinity=,n_neighbors=,eigen_tol=,assign_labels=,degree=,coef0=,kernel_params=,n_jobs=,verbose=
+#fit X,y=
+sklearn.cluster.SpectralCoclustering n_clusters=,*,svd_method=,n_svd_vecs=,mini_batch=,init=,n_init=,random_state=
+#fit X,y=
+sklearn.compose.ColumnTransformer transformers,*,remainder=,sparse_threshold=,n_jobs=,transformer_weights=,verbose=,verbose_feature_names_out=
+#fit X,y=,**
+sklearn.compose.TransformedTargetRegressor regressor=,*,transformer=,func=,inverse_func=,check_inverse=
+#fit X,y,**
+sklearn.covariance.EllipticEnvelope *,store_precision=,assume_centered=,support_fraction=,contamination=,random_state=
+#fit X,y=
+sklearn.covariance.EmpiricalCovariance *,store_precision=,assume_centered=
+#fit X,y=
+sklearn.covariance.GraphicalLasso alpha=,*,mode=,covariance=,tol=,enet_tol=,max_iter=,verbose=,eps=,assume_centered=
+#fit X,y=
+sklearn.covariance.GraphicalLassoCV *,alphas=,n_refinements=,cv=,tol=,enet_tol=,max_iter=,mode=,n_jobs=,verbose=,eps=,assume_centered=
+#fit X,y=,**
+sklearn.covariance.LedoitWolf *,store_precision=,assume_centered=,block_size=
+#fit X,y=
+sklearn.covariance.MinCovDet *,store_precision=,assume_centered=,support_fraction=,random_state=
+#fit X,y=
+sklearn.covariance.OAS *,store_precision=,assume_centered=
+#fit X,y=
+sklearn.covariance.ShrunkCovariance *,store_precision=,assume_centered=,shrinkage=
+#fit X,y=
+sklearn.cross_decomposition.CCA n_components=,*,scale=,max_iter=,tol=,copy=
+#fit X,y
+sklearn.cross_decomposition.PLSCanonical n_components=,*,scale=,algorithm=,max_iter=,tol=,copy=
+#fit X,y
+sklearn.cross_decomposition.PLSRegression n_components=,*,scale=,max_iter=,tol=,copy=
+#fit X,y
+sklearn.cross_decomposition.PLSSVD n_components=,*,scale=,copy=
+#fit X,y
+sklearn.decomposition.DictionaryLearning n_components=,*,alpha=,max_iter=,tol=,fit_algorithm=,transform_algorithm=,transform_n_nonzero_coefs=,transform_alpha=,n_jobs=,code_init=,dict_init=,callback=,verbose=,split_sign=,random_state=,positive_code=,positive_dict=,transform_max_iter=
+#fit X,y=
+sklearn.decomposition.FactorAnalysis n_components=,*,tol=,copy=,max_iter=,noise_variance_init=,svd_method=,iterated_power=,rotation=,random_state=
+#fit X,y=
+sklearn.decomposition.FastICA n_components=,*,algorithm=,whiten=,fun=,fun_args=,max_iter=,tol=,w_init=,whiten_solver=,random_state=
+#fit X,y=
+sklearn.decomposition.IncrementalPCA n_components=,*,whiten=,copy=,batch_size=
+#fit X,y=
+sklearn.decomposition.KernelPCA n_components=,*,kernel=,gamma=,degree=,coef0=,kernel_params=,alpha=,fit_inverse_transform=,eigen_solver=,tol=,max_iter=,iterated_power=,remove_zero_eig=,random_state=,copy_X=,n_jobs=
+#fit X,y=
+sklearn.decomposition.LatentDirichletAllocation n_components=,*,doc_topic_prior=,topic_word_prior=,learning_method=,learning_decay=,learning_offset=,max_iter=,batch_size=,evaluate_every=,total_samples=,perp_tol=,mean_change_tol=,max_doc_update_iter=,n_jobs=,verbose=,random_state=
+#fit X,y=
+sklearn.decomposition.MiniBatchDictionaryLearning n_components=,*,alpha=,max_iter=,fit_algorithm=,n_jobs=,batch_size=,shuffle=,dict_init=,transform_algorithm=,transform_n_nonzero_coefs=,transform_alpha=,verbose=,split_sign=,random_state=,positive_code=,positive_dict=,transform_max_iter=,callback=,tol=,max_no_improvement=
+#fit X,y=
+sklearn.decomposition.MiniBatchNMF n_components=,*,init=,batch_size=,beta_loss=,tol=,max_no_improvement=,max_iter=,alpha_W=,alpha_H=,l1_ratio=,forget_factor=,fresh_restarts=,fresh_restarts_max_iter=,transform_max_iter=,random_state=,verbose=
+#fit X,y=,**
+sklearn.decomposition.MiniBatchSparsePCA n_components=,*,alpha=,ridge_alpha=,max_iter=,callback=,batch_size=,verbose=,shuffle=,n_jobs=,method=,random_state=,tol=,max_no_improvement=
+#fit X,y=
+sklearn.decomposition.NMF n_components=,*,init=,solver=,beta_loss=,tol=,max_iter=,random_state=,alpha_W=,alpha_H=,l1_ratio=,verbose=,shuffle=
+#fit X,y=,**
+sklearn.decomposition.PCA n_components=,*,copy=,whiten=,svd_solver=,tol=,iterated_power=,n_oversamples=,power_iteration_normalizer=,random_state=
+#fit X,y=
+sklearn.decomposition.SparseCoder dictionary,*,transform_algorithm=,transform_n_nonzero_coefs=,transform_alpha=,split_sign=,n_jobs=,positive_code=,transform_max_iter=
+#fit X,y=
+sklearn.decomposition.SparsePCA n_components=,*,alpha=,ridge_alpha=,max_iter=,tol=,method=,n_jobs=,U_init=,V_init=,verbose=,random_state=
+#fit X,y=
+sklearn.decomposition.TruncatedSVD n_components=,*,algorithm=,n_iter=,n_oversamples=,power_iteration_normalizer=,random_state=,tol=
+#fit X,y=
+sklearn.discriminant_analysis.LinearDiscriminantAnalysis solver=,shrinkage=,priors=,n_components=,store_covariance=,tol=,covariance_estimator=
+#fit X,y
+sklearn.discriminant_analysis.QuadraticDiscriminantAnalysis *,solver=,shrinkage=,priors=,reg_param=,store_covariance=,tol=,covariance_estimator=
+#fit X,y
+sklearn.dummy.DummyClassifier *,strategy=,random_state=,constant=
+#fit X,y,sample_weight=
+sklearn.dummy.DummyRegressor *,strategy=,constant=,quantile=
+#fit X,y,sample_weight=
+sklearn.ensemble.AdaBoostClassifier estimator=,*,n_estimators=,learning_rate=,random_state=
+#fit X,y,sample_weight=
+sklearn.ensemble.AdaBoostRegressor estimator=,*,n_estimators=,learning_rate=,loss=,random_state=
+#fit X,y,sample_weight=
+sklearn.ensemble.BaggingClassifier estimator=,n_estimators=,*,max_samples=,max_features=,bootstrap=,bootstrap_features=,oob_score=,warm_start=,n_jobs=,random_state=,verbose=
+#fit X,y,sample_weight=,**
+sklearn.ensemble.BaggingRegressor estimator=,n_estimators=,*,max_samples=,max_features=,bootstrap=,bootstrap_features=,oob_score=,warm_start=,n_jobs=,random_state=,verbose=
+#fit X,y,sample_weight=,**
+sklearn.ensemble.ExtraTreesClassifier n_estimators=,*,criterion=,max_depth=,min_samples_split=,min_samples_leaf=,min_weight_fraction_leaf=,max_features=,max_leaf_nodes=,min_impurity_decrease=,bootstrap=,oob_score=,n_jobs=,random_state=,verbose=,warm_start=,class_weight=,ccp_alpha=,max_samples=,monotonic_cst=
+#fit X,y,sample_weight=
+sklearn.ensemble.ExtraTreesRegressor n_estimators=,*,criterion=,max_depth=,min_samples_split=,min_samples_leaf=,min_weight_fraction_leaf=,max_features=,max_leaf_nodes=,min_impurity_decrease=,bootstrap=,oob_score=,n_jobs=,random_state=,verbose=,warm_start=,ccp_alpha=,max_samples=,monotonic_cst=
+#fit X,y,sample_weight=
+sklearn.ensemble.GradientBoostingClassifier *,loss=,learning_rate=,n_estimators=,subsample=,criterion=,min_samples_split=,min_samples_leaf=,min_weight_fraction_leaf=,max_depth=,min_impurity_decrease=,init=,random_state=,max_features=,verbose=,max_leaf_nodes=,warm_start=,validation_fraction=,n_iter_no_change=,tol=,ccp_alpha=
+#fit X,y,sample_weight=,monitor=
+sklearn.ensemble.GradientBoostingRegressor *,loss=,learning_rate=,n_estimators=,subsample=,criterion=,min_samples_split=,min_samples_leaf=,min_weight_fraction_leaf=,max_depth=,min_impurity_decrease=,init=,random_state=,max_features=,alpha=,verbose=,max_leaf_nodes=,warm_start=,validation_fraction=,n_iter_no_change=,tol=,ccp_alpha=
+#fit X,y,sample_weight=,monitor=
+sklearn.ensemble.HistGradientBoostingClassifier loss=,*,learning_rate=,max_iter=,max_leaf_nodes=,max_depth=,min_samples_leaf=,l2_regularization=,max_features=,max_bins=,categorical_features=,monotonic_cst=,interaction_cst=,warm_start=,early_stopping=,scoring=,validation_fraction=,n_iter_no_change=,tol=,verbose=,random_state=,class_weight=
+#fit X,y,sample_weight=,*,X_val=,y_val=,sample_weight_val=
+sklearn.ensemble.HistGradientBoostingRegressor loss=,*,quantile=,learning_rate=,max_iter=,max_leaf_nodes=,max_depth=,min_samples_leaf=,l2_regularization=,max_features=,max_bins=,categorical_features=,monotonic_cst=,interaction_cst=,warm_start=,early_stopping=,scoring=,validation_fraction=,n_iter_no_change=,tol=,verbose=,random_state=
+#fit X,y,sample_weight=,*,X_val=,y_val=,sample_weight_val=
+sklearn.ensemble.IsolationForest *,n_estimators=,max_samples=,contamination=,max_features=,bootstrap=,n_jobs=,random_state=,verbose=,warm_start=
+#fit X,y=,sample_weight=
+sklearn.ensemble.RandomForestClassifier n_estimators=,*,criterion=,max_depth=,min_samples_split=,min_samples_leaf=,min_weight_fraction_leaf=,max_features=,max_leaf_nodes=,min_impurity_decrease=,bootstrap=,oob_score=,n_jobs=,random_state=,verbose=,warm_start=,class_weight=,ccp_alpha=,max_samples=,monotonic_cst=
+#fit X,y,sample_weight=
+sklearn.ensemble.RandomForestRegressor n_estimators=,*,criterion=,max_depth=,min_samples_split=,min_samples_leaf=,min_weight_fraction_leaf=,max_features=,max_leaf_nodes=,min_impurity_decrease=,bootstrap=,oob_score=,n_jobs=,random_state=,verbose=,warm_start=,ccp_alpha=,max_samples=,monotonic_cst=
+#fit X,y,sample_weight=
+sklearn.ensemble.RandomTreesEmbedding n_estimators=,*,max_depth=,min_samples_split=,min_samples_leaf=,min_weight_fraction_leaf=,max_leaf_nodes=,min_impurity_decrease=,sparse_output=,n_jobs=,random_state=,verbose=,warm_start=
+#fit X,y=,sample_weight=
+sklearn.ensemble.StackingClassifier estimators,final_estimator=,*,cv=,stack_method=,n_jobs=,passthrough=,verbose=
+#fit X,y,**
+sklearn.ensemble.StackingRegressor estimators,final_estimator=,*,cv=,n_jobs=,passthrough=,verbose=
+#fit X,y,**
+sklearn.ensemble.VotingClassifier estimators,*,voting=,weights=,n_jobs=,flatten_transform=,verbose=
+#fit X,y,**
+sklearn.ensemble.VotingRegressor estimators,*,weights=,n_jobs=,verbose=
+#fit X,y,**
+sklearn.feature_extraction.DictVectorizer *,dtype=,separator=,sparse=,sort=
+#fit X,y=
+sklearn.feature_extraction.FeatureHasher n_features=,*,input_type=,dtype=,alternate_sign=
+#fit X=,y=
+sklearn.feature_extraction.image.PatchExtractor *,patch_size=,max_patches=,random_state=
+#fit X,y=
+sklearn.feature_extraction.text.CountVectorizer *,input=,encoding=,decode_error=,strip_accents=,lowercase=,preprocessor=,tokenizer=,stop_words=,token_pattern=,ngram_range=,analyzer=,max_df=,min_df=,max_features=,vocabulary=,binary=,dtype=
+#fit raw_documents,y=
+sklearn.feature_extraction.text.HashingVectorizer *,input=,encoding=,decode_error=,strip_accents=,lowercase=,preprocessor=,tokenizer=,stop_words=,token_pattern=,ngram_range=,analyzer=,n_features=,binary=,norm=,alternate_sign=,dtype=
+#fit X,y=
+sklearn.feature_extraction.text.TfidfTransformer *,norm=,use_idf=,smooth_idf=,sublinear_tf=
+#fit X,y=
+sklearn.feature_extraction.text.TfidfVectorizer *,input=,encoding=,decode_error=,strip_accents=,lowercase=,preprocessor=,tokenizer=,analyzer=,stop_words=,token_pattern=,ngram_range=,max_df=,min_df=,max_features=,vocabulary=,binary=,dtype=,norm=,use_idf=,smooth_idf=,sublinear_tf=
+#fit raw_documents,y=
+sklearn.feature_selection.GenericUnivariateSelect score_func=,*,mode=,param=
+#fit X,y=
+sklearn.feature_selection.RFE estimator,*,n_features_to_select=,step=,verbose=,importance_getter=
+#fit X,y,**
+sklearn.feature_selection.RFECV estimator,*,step=,min_features_to_select=,cv=,scoring=,verbose=,n_jobs=,importance_getter=
+#fit X,y,**
+sklearn.feature_selection.SelectFdr score_func=,*,alpha=
+#fit X,y=
+sklearn.feature_selection.SelectFpr score_func=,*,alpha=
+#fit X,y=
+sklearn.feature_selection.SelectFromModel estimator,*,threshold=,prefit=,norm_order=,max_features=,importance_getter=
+#fit X,y=,**
+sklearn.feature_selection.SelectFwe score_func=,*,alpha=
+#fit X,y=
+sklearn.feature_selection.SelectKBest score_func=,*,k=
+#fit X,y=
+sklearn.feature_selection.SelectPercentile score_func=,*,percentile=
+#fit X,y=
+sklearn.feature_selection.SequentialFeatureSelector estimator,*,n_features_to_select=,tol=,direction=,scoring=,cv=,n_jobs=
+#fit X,y=,**
+sklearn.feature_selection.VarianceThreshold threshold=
+#fit X,y=
+sklearn.frozen.FrozenEstimator estimator
+#fit X,y,+,**
+sklearn.gaussian_process.GaussianProcessClassifier kernel=,*,optimizer=,n_restarts_optimizer=,max_iter_predict=,warm_start=,copy_X_train=,random_state=,multi_class=,n_jobs=
+#fit X,y
+sklearn.gaussian_process.GaussianProcessRegressor kernel=,*,alpha=,optimizer=,n_restarts_optimizer=,normalize_y=,copy_X_train=,n_targets=,random_state=
+#fit X,y
+sklearn.impute.IterativeImputer estimator=,*,missing_values=,sample_posterior=,max_iter=,tol=,n_nearest_features=,initial_strategy=,fill_value=,imputation_order=,skip_complete=,min_value=,max_value=,verbose=,random_state=,add_indicator=,keep_empty_features=
+#fit X,y=,**
+sklearn.impute.KNNImputer *,missing_values=,n_neighbors=,weights=,metric=,copy=,add_indicator=,keep_empty_features=
+#fit X,y=
+sklearn.impute.MissingIndicator *,missing_values=,features=,sparse=,error_on_new=
+#fit X,y=
+sklearn.impute.SimpleImputer *,missing_values=,strategy=,fill_value=,copy=,add_indicator=,keep_empty_features=
+#fit X,y=
+sklearn.isotonic.IsotonicRegression *,y_min=,y_max=,increasing=,out_of_bounds=
+#fit X,y,sample_weight=
+sklearn.kernel_approximation.AdditiveChi2Sampler *,sample_steps=,sample_interval=
+#fit X,y=
+sklearn.kernel_approximation.Nystroem kernel=,*,gamma=,coef0=,degree=,kernel_params=,n_components=,random_state=,n_jobs=
+#fit X,y=
+sklearn.kernel_approximation.PolynomialCountSketch *,gamma=,degree=,coef0=,n_components=,random_state=
+#fit X,y=
+sklearn.kernel_approximation.RBFSampler *,gamma=,n_components=,random_state=
+#fit X,y=
+sklearn.kernel_approximation.SkewedChi2Sampler *,skewedness=,n_components=,random_state=
+#fit X,y=
+sklearn.kernel_ridge.KernelRidge alpha=,*,kernel=,gamma=,degree=,coef0=,kernel_params=
+#fit X,y,sample_weight=
+sklearn.linear_model.ARDRegression *,max_iter=,tol=,alpha_1=,alpha_2=,lambda_1=,lambda_2=,compute_score=,threshold_lambda=,fit_intercept=,copy_X=,verbose=
+#fit X,y
+sklearn.linear_model.BayesianRidge *,max_iter=,tol=,alpha_1=,alpha_2=,lambda_1=,lambda_2=,alpha_init=,lambda_init=,compute_score=,fit_intercept=,copy_X=,verbose=
+#fit X,y,sample_weight=
+sklearn.linear_model.ElasticNet alpha=,*,l1_ratio=,fit_intercept=,precompute=,max_iter=,copy_X=,tol=,warm_start=,positive=,random_state=,selection=
+#fit X,y,sample_weight=,check_input=
+sklearn.linear_model.ElasticNetCV *,l1_ratio=,eps=,alphas=,fit_intercept=,precompute=,max_iter=,tol=,cv=,copy_X=,verbose=,n_jobs=,positive=,random_state=,selection=
+#fit X,y,sample_weight=,**
+sklearn.linear_model.GammaRegressor *,alpha=,fit_intercept=,solver=,max_iter=,tol=,warm_start=,verbose=
+#fit X,y,sample_weight=
+sklearn.linear_model.HuberRegressor *,epsilon=,max_iter=,alpha=,warm_start=,fit_intercept=,tol=
+#fit X,y,sample_weight=
+sklearn.linear_model.Lars *,fit_intercept=,verbose=,precompute=,n_nonzero_coefs=,eps=,copy_X=,fit_path=,jitter=,random_state=
+#fit X,y,Xy=
+sklearn.linear_model.LarsCV *,fit_intercept=,verbose=,max_iter=,precompute=,cv=,max_n_alphas=,n_jobs=,eps=,copy_X=
+#fit X,y,**
+sklearn.linear_model.Lasso alpha=,*,fit_intercept=,precompute=,copy_X=,max_iter=,tol=,warm_start=,positive=,random_state=,selection=
+#fit X,y,sample_weight=,check_input=
+sklearn.linear_model.LassoCV *,eps=,alphas=,fit_intercept=,precompute=,max_iter=,tol=,copy_X=,cv=,verbose=,n_jobs=,positive=,random_state=,selection=
+#fit X,y,sample_weight=,**
+sklearn.linear_model.LassoLars alpha=,*,fit_intercept=,verbose=,precompute=,max_iter=,eps=,copy_X=,fit_path=,positive=,jitter=,random_state=
+#fit X,y,Xy=
+sklearn.linear_model.LassoLarsCV *,fit_intercept=,verbose=,max_iter=,precompute=,cv=,max_n_alphas=,n_jobs=,eps=,copy_X=,positive=
+#fit X,y,**
+sklearn.linear_model.LassoLarsIC criterion=,*,fit_intercept=,verbose=,precompute=,max_iter=,eps=,copy_X=,positive=,noise_variance=
+#fit X,y,copy_X=
+sklearn.linear_model.LinearRegression *,fit_intercept=,copy_X=,tol=,n_jobs=,positive=
+#fit X,y,sample_weight=
+sklearn.linear_model.LogisticRegression penalty=,*,C=,l1_ratio=,dual=,tol=,fit_intercept=,intercept_scaling=,class_weight=,random_state=,solver=,max_iter=,verbose=,warm_start=,n_jobs=
+#fit X,y,sample_weight=
+sklearn.linear_model.LogisticRegressionCV *,Cs=,l1_ratios=,fit_intercept=,cv=,dual=,penalty=,scoring=,solver=,tol=,max_iter=,class_weight=,n_jobs=,verbose=,refit=,intercept_scaling=,random_state=,use_legacy_attributes=
+#fit X,y,sample_weight=,**
+sklearn.linear_model.MultiTaskElasticNet alpha=,*,l1_ratio=,fit_intercept=,copy_X=,max_iter=,tol=,warm_start=,random_state=,selection=
+#fit X,y,sample_weight=
+sklearn.linear_model.MultiTaskElasticNetCV *,l1_ratio=,eps=,alphas=,fit_intercept=,max_iter=,tol=,cv=,copy_X=,verbose=,n_jobs=,random_state=,selection=
+#fit X,y,sample_weight=,**
+sklearn.linear_model.MultiTaskLasso alpha=,*,fit_intercept=,copy_X=,max_iter=,tol=,warm_start=,random_state=,selection=
+#fit X,y,sample_weight=
+sklearn.linear_model.MultiTaskLassoCV *,eps=,alphas=,fit_intercept=,max_iter=,tol=,copy_X=,cv=,verbose=,n_jobs=,random_state=,selection=
+#fit X,y,sample_weight=,**
+sklearn.linear_model.OrthogonalMatchingPursuit *,n_nonzero_coefs=,tol=,fit_intercept=,precompute=
+#fit X,y
+sklearn.linear_model.OrthogonalMatchingPursuitCV *,copy=,fit_intercept=,max_iter=,cv=,n_jobs=,verbose=
+#fit X,y,**
+sklearn.linear_model.PassiveAggressiveClassifier *,C=,fit_intercept=,max_iter=,tol=,early_stopping=,validation_fraction=,n_iter_no_change=,shuffle=,verbose=,loss=,n_jobs=,random_state=,warm_start=,class_weight=,average=
+#fit X,y,coef_init=,intercept_init=
+sklearn.linear_model.PassiveAggressiveRegressor *,C=,fit_intercept=,max_iter=,tol=,early_stopping=,validation_fraction=,n_iter_no_change=,shuffle=,verbose=,loss=,epsilon=,random_state=,warm_start=,average=
+#fit X,y,coef_init=,intercept_init=
+sklearn.linear_model.Perceptron *,penalty=,alpha=,l1_ratio=,fit_intercept=,max_iter=,tol=,shuffle=,verbose=,eta0=,n_jobs=,random_state=,early_stopping=,validation_fraction=,n_iter_no_change=,class_weight=,warm_start=
+#fit X,y,coef_init=,intercept_init=,sample_weight=
+sklearn.linear_model.PoissonRegressor *,alpha=,fit_intercept=,solver=,max_iter=,tol=,warm_start=,verbose=
+#fit X,y,sample_weight=
+sklearn.linear_model.QuantileRegressor *,quantile=,alpha=,fit_intercept=,solver=,solver_options=
+#fit X,y,sample_weight=
+sklearn.linear_model.RANSACRegressor estimator=,*,min_samples=,residual_threshold=,is_data_valid=,is_model_valid=,max_trials=,max_skips=,stop_n_inliers=,stop_score=,stop_probability=,loss=,random_state=
+#fit X,y,sample_weight=,**
+sklearn.linear_model.Ridge alpha=,*,fit_intercept=,copy_X=,max_iter=,tol=,solver=,positive=,random_state=
+#fit X,y,sample_weight=
+sklearn.linear_model.RidgeCV alphas=,*,fit_intercept=,scoring=,cv=,gcv_mode=,store_cv_results=,alpha_per_target=
+#fit X,y,sample_weight=,**
+sklearn.linear_model.RidgeClassifier alpha=,*,fit_intercept=,copy_X=,max_iter=,tol=,class_weight=,solver=,positive=,random_state=
+#fit X,y,sample_weight=
+sklearn.linear_model.RidgeClassifierCV alphas=,*,fit_intercept=,scoring=,cv=,class_weight=,store_cv_results=
+#fit X,y,sample_weight=,**
+sklearn.linear_model.SGDClassifier loss=,*,penalty=,alpha=,l1_ratio=,fit_intercept=,max_iter=,tol=,shuffle=,verbose=,epsilon=,n_jobs=,random_state=,learning_rate=,eta0=,power_t=,early_stopping=,validation_fraction=,n_iter_no_change=,class_weight=,warm_start=,average=
+#fit X,y,coef_init=,intercept_init=,sample_weight=
+sklearn.linear_model.SGDOneClassSVM nu=,fit_intercept=,max_iter=,tol=,shuffle=,verbose=,random_state=,learning_rate=,eta0=,power_t=,warm_start=,average=
+#fit X,y=,coef_init=,offset_init=,sample_weight=
+sklearn.linear_model.SGDRegressor loss=,*,penalty=,alpha=,l1_ratio=,fit_intercept=,max_iter=,tol=,shuffle=,verbose=,epsilon=,random_state=,learning_rate=,eta0=,power_t=,early_stopping=,validation_fraction=,n_iter_no_change=,warm_start=,average=
+#fit X,y,coef_init=,intercept_init=,sample_weight=
+sklearn.linear_model.TheilSenRegressor *,fit_intercept=,max_subpopulation=,n_subsamples=,max_iter=,tol=,random_state=,n_jobs=,verbose=
+#fit X,y
+sklearn.linear_model.TweedieRegressor *,power=,alpha=,fit_intercept=,link=,solver=,max_iter=,tol=,warm_start=,verbose=
+#fit X,y,sample_weight=
+sklearn.manifold.ClassicalMDS n_components=,*,metric=,metric_params=
+#fit X,y=
+sklearn.manifold.Isomap *,n_neighbors=,radius=,n_components=,eigen_solver=,tol=,max_iter=,path_method=,neighbors_algorithm=,n_jobs=,metric=,p=,metric_params=
+#fit X,y=
+sklearn.manifold.LocallyLinearEmbedding *,n_neighbors=,n_components=,reg=,eigen_solver=,tol=,max_iter=,method=,hessian_tol=,modified_tol=,neighbors_algorithm=,random_state=,n_jobs=
+#fit X,y=
+sklearn.manifold.MDS n_components=,*,metric_mds=,n_init=,init=,max_iter=,verbose=,eps=,n_jobs=,random_state=,dissimilarity=,metric=,metric_params=,normalized_stress=
+#fit X,y=,init=
+sklearn.manifold.SpectralEmbedding n_components=,*,affinity=,gamma=,random_state=,eigen_solver=,eigen_tol=,n_neighbors=,n_jobs=
+#fit X,y=
+sklearn.manifold.TSNE n_components=,*,perplexity=,early_exaggeration=,learning_rate=,max_iter=,n_iter_without_progress=,min_grad_norm=,metric=,metric_params=,init=,verbose=,random_state=,method=,angle=,n_jobs=
+#fit X,y=
+sklearn.metrics.accuracy_score y_true,y_pred,*,normalize=,sample_weight=
+sklearn.metrics.adjusted_mutual_info_score labels_true,labels_pred,*,average_method=
+sklearn.metrics.adjusted_rand_score labels_true,labels_pred
+sklearn.metrics.auc x,y
+sklearn.metrics.average_precision_score y_true,y_score,*,average=,pos_label=,sample_weight=
+sklearn.metrics.balanced_accuracy_score y_true,y_pred,*,sample_weight=,adjusted=
+sklearn.metrics.brier_score_loss y_true,y_proba,*,sample_weight=,pos_label=,labels=,scale_by_half=
+sklearn.metrics.calinski_harabasz_score X,labels
+sklearn.metrics.check_scoring estimator=,scoring=,*,allow_none=,raise_exc=
+sklearn.metrics.class_likelihood_ratios y_true,y_pred,*,labels=,sample_weight=,replace_undefined_by=
+sklearn.metrics.classification_report y_true,y_pred,*,labels=,target_names=,sample_weight=,digits=,output_dict=,zero_division=
+sklearn.metrics.cohen_kappa_score y1,y2,*,labels=,weights=,sample_weight=,replace_undefined_by=
+sklearn.metrics.completeness_score labels_true,labels_pred
+sklearn.metrics.confusion_matrix y_true,y_pred,*,labels=,sample_weight=,normalize=
+sklearn.metrics.confusion_matrix_at_thresholds y_true,y_score,*,pos_label=,sample_weight=
+sklearn.metrics.consensus_score a,b,*,similarity=
+sklearn.metrics.coverage_error y_true,y_score,*,sample_weight=
+sklearn.metrics.d2_absolute_error_score y_true,y_pred,*,sample_weight=,multioutput=
+sklearn.metrics.d2_brier_score y_true,y_proba,*,sample_weight=,pos_label=,labels=
+sklearn.metrics.d2_log_loss_score y_true,y_proba=,*,sample_weight=,labels=,y_pred=
+sklearn.metrics.d2_pinball_score y_true,y_pred,*,sample_weight=,alpha=,multioutput=
+sklearn.metrics.d2_tweedie_score y_true,y_pred,*,sample_weight=,power=
+sklearn.metrics.davies_bouldin_score X,labels
+sklearn.metrics.dcg_score y_true,y_score,*,k=,log_base=,sample_weight=,ignore_ties=
+sklearn.metrics.det_curve y_true,y_score,pos_label=,sample_weight=,drop_intermediate=
+sklearn.metrics.euclidean_distances X,Y=,*,Y_norm_squared=,squared=,X_norm_squared=
+sklearn.metrics.explained_variance_score y_true,y_pred,*,sample_weight=,multioutput=,force_finite=
+sklearn.metrics.f1_score y_true,y_pred,*,labels=,pos_label=,average=,sample_weight=,zero_division=
+sklearn.metrics.fbeta_score y_true,y_pred,*,beta,labels=,pos_label=,average=,sample_weight=,zero_division=
+sklearn.metrics.fowlkes_mallows_score labels_true,labels_pred
+sklearn.metrics.get_scorer scoring
+sklearn.metrics.get_scorer_names 
+sklearn.metrics.hamming_loss y_true,y_pred,*,sample_weight=
+sklearn.metrics.hinge_loss y_true,pred_decision,*,labels=,sample_weight=
+sklearn.metrics.homogeneity_completeness_v_measure labels_true,labels_pred,*,beta=
+sklearn.metrics.homogeneity_score labels_true,labels_pred
+sklearn.metrics.jaccard_score y_true,y_pred,*,labels=,pos_label=,average=,sample_weight=,zero_division=
+sklearn.metrics.label_ranking_average_precision_score y_true,y_score,*,sample_weight=
+sklearn.metrics.label_ranking_loss y_true,y_score,*,sample_weight=
+sklearn.metrics.log_loss y_true,y_proba=,*,normalize=,sample_weight=,labels=,y_pred=
+sklearn.metrics.make_scorer score_func,*,response_method=,greater_is_better=,**
+sklearn.metrics.matthews_corrcoef y_true,y_pred,*,sample_weight=
+sklearn.metrics.max_error y_true,y_pred
+sklearn.metrics.mean_absolute_error y_true,y_pred,*,sample_weight=,multioutput=
+sklearn.metrics.mean_absolute_percentage_error y_true,y_pred,*,sample_weight=,multioutput=
+sklearn.metrics.mean_gamma_deviance y_true,y_pred,*,sample_weight=
+sklearn.metrics.mean_pinball_loss y_true,y_pred,*,sample_weight=,alpha=,multioutput=
+sklearn.metrics.mean_poisson_deviance y_true,y_pred,*,sample_weight=
+sklearn.metrics.mean_squared_error y_true,y_pred,*,sample_weight=,multioutput=
+sklearn.metrics.mean_squared_log_error y_true,y_pred,*,sample_weight=,multioutput=
+sklearn.metrics.mean_tweedie_deviance y_true,y_pred,*,sample_weight=,power=
+sklearn.metrics.median_absolute_error y_true,y_pred,*,multioutput=,sample_weight=
+sklearn.metrics.metric_at_thresholds y_true,y_score,metric_func,*,sample_weight=,metric_params=
+sklearn.metrics.multilabel_confusion_matrix y_true,y_pred,*,sample_weight=,labels=,samplewise=
+sklearn.metrics.mutual_info_score labels_true,labels_pred,*,contingency=
+sklearn.metrics.nan_euclidean_distances X,Y=,*,squared=,missing_values=,copy=
+sklearn.metrics.ndcg_score y_true,y_score,*,k=,sample_weight=,ignore_ties=
+sklearn.metrics.normalized_mutual_info_score labels_true,labels_pred,*,average_method=
+sklearn.metrics.pair_confusion_matrix labels_true,labels_pred
+sklearn.metrics.pairwise_distances X,Y=,metric=,*,n_jobs=,ensure_all_finite=,**
+sklearn.metrics.pairwise_distances_argmin X,Y,*,axis=,metric=,metric_kwargs=
+sklearn.metrics.pairwise_distances_argmin_min X,Y,*,axis=,metric=,metric_kwargs=
+sklearn.metrics.pairwise_distances_chunked X,Y=,*,reduce_func=,metric=,n_jobs=,working_memory=,**
+sklearn.metrics.pairwise_kernels X,Y=,metric=,*,filter_params=,n_jobs=,**
+sklearn.metrics.precision_recall_curve y_true,y_score,*,pos_label=,sample_weight=,drop_intermediate=
+sklearn.metrics.precision_recall_fscore_support y_true,y_pred,*,beta=,labels=,pos_label=,average=,warn_for=,sample_weight=,zero_division=
+sklearn.metrics.precision_score y_true,y_pred,*,labels=,pos_label=,average=,sample_weight=,zero_division=
+sklearn.metrics.r2_score y_true,y_pred,*,sample_weight=,multioutput=,force_finite=
+sklearn.metrics.rand_score labels_true,labels_pred
+sklearn.metrics.recall_score y_true,y_pred,*,labels=,pos_label=,average=,sample_weight=,zero_division=
+sklearn.metrics.roc_auc_score y_true,y_score,*,average=,sample_weight=,max_fpr=,multi_class=,labels=
+sklearn.metrics.roc_curve y_true,y_score,*,pos_label=,sample_weight=,drop_intermediate=
+sklearn.metrics.root_mean_squared_error y_true,y_pred,*,sample_weight=,multioutput=
+sklearn.metrics.root_mean_squared_log_error y_true,y_pred,*,sample_weight=,multioutput=
+sklearn.metrics.silhouette_samples X,labels,*,metric=,**
+sklearn.metrics.silhouette_score X,labels,*,metric=,sample_size=,random_state=,**
+sklearn.metrics.top_k_accuracy_score y_true,y_score,*,k=,normalize=,sample_weight=,labels=
+sklearn.metrics.v_measure_score labels_true,labels_pred,*,beta=
+sklearn.metrics.zero_one_loss y_true,y_pred,*,normalize=,sample_weight=
+sklearn.mixture.BayesianGaussianMixture *,n_components=,covariance_type=,tol=,reg_covar=,max_iter=,n_init=,init_params=,weight_concentration_prior_type=,weight_concentration_prior=,mean_precision_prior=,mean_prior=,degrees_of_freedom_prior=,covariance_prior=,random_state=,warm_start=,verbose=,verbose_interval=
+#fit X,y=
+sklearn.mixture.GaussianMixture n_components=,*,covariance_type=,tol=,reg_covar=,max_iter=,n_init=,init_params=,weights_init=,means_init=,precisions_init=,random_state=,warm_start=,verbose=,verbose_interval=
+#fit X,y=
+sklearn.model_selection.FixedThresholdClassifier estimator,*,threshold=,pos_label=,response_method=
+#fit X,y,**
+sklearn.model_selection.GridSearchCV estimator,param_grid,*,scoring=,n_jobs=,refit=,cv=,verbose=,pre_dispatch=,error_score=,return_train_score=
+#fit X,y=,**
+sklearn.model_selection.HalvingGridSearchCV estimator,param_grid,*,factor=,resource=,max_resources=,min_resources=,aggressive_elimination=,cv=,scoring=,refit=,error_score=,return_train_score=,random_state=,n_jobs=,verbose=
+#fit X,y=,**
+sklearn.model_selection.HalvingRandomSearchCV estimator,param_distributions,*,n_candidates=,factor=,resource=,max_resources=,min_resources=,aggressive_elimination=,cv=,scoring=,refit=,error_score=,return_train_score=,random_state=,n_jobs=,verbose=
+#fit X,y=,**
+sklearn.model_selection.RandomizedSearchCV estimator,param_distributions,*,n_iter=,scoring=,n_jobs=,refit=,cv=,verbose=,pre_dispatch=,random_state=,error_score=,return_train_score=
+#fit X,y=,**
+sklearn.model_selection.TunedThresholdClassifierCV estimator,*,scoring=,response_method=,thresholds=,cv=,refit=,n_jobs=,random_state=,store_cv_results=
+#fit X,y,**
+sklearn.model_selection.check_cv cv=,y=,*,classifier=,shuffle=,random_state=
+sklearn.model_selection.cross_val_predict estimator,X,y=,*,groups=,cv=,n_jobs=,verbose=,params=,pre_dispatch=,method=
+sklearn.model_selection.cross_val_score estimator,X,y=,*,groups=,scoring=,cv=,n_jobs=,verbose=,params=,pre_dispatch=,error_score=
+sklearn.model_selection.cross_validate estimator,X,y=,*,groups=,scoring=,cv=,n_jobs=,verbose=,params=,pre_dispatch=,return_train_score=,return_estimator=,return_indices=,error_score=
+sklearn.model_selection.learning_curve estimator,X,y,*,groups=,train_sizes=,cv=,scoring=,exploit_incremental_learning=,n_jobs=,pre_dispatch=,verbose=,shuffle=,random_state=,error_score=,return_times=,params=
+sklearn.model_selection.permutation_test_score estimator,X,y,*,groups=,cv=,n_permutations=,n_jobs=,random_state=,verbose=,scoring=,params=
+sklearn.model_selection.train_test_split +,test_size=,train_size=,random_state=,shuffle=,stratify=
+sklearn.model_selection.validation_curve estimator,X,y,*,param_name,param_range,groups=,cv=,scoring=,n_jobs=,pre_dispatch=,verbose=,error_score=,params=
+sklearn.multiclass.OneVsOneClassifier estimator,*,n_jobs=
+#fit X,y,**
+sklearn.multiclass.OneVsRestClassifier estimator,*,n_jobs=,verbose=
+#fit X,y,**
+sklearn.multiclass.OutputCodeClassifier estimator,*,code_size=,random_state=,n_jobs=
+#fit X,y,**
+sklearn.multioutput.ClassifierChain estimator,*,order=,cv=,chain_method=,random_state=,verbose=
+#fit X,Y,**
+sklearn.multioutput.MultiOutputClassifier estimator,*,n_jobs=
+#fit X,Y,sample_weight=,**
+sklearn.multioutput.MultiOutputRegressor estimator,*,n_jobs=
+#fit X,y,sample_weight=,**
+sklearn.multioutput.RegressorChain estimator,*,order=,cv=,random_state=,verbose=
+#fit X,Y,**
+sklearn.naive_bayes.BernoulliNB *,alpha=,force_alpha=,binarize=,fit_prior=,class_prior=
+#fit X,y,sample_weight=
+sklearn.naive_bayes.CategoricalNB *,alpha=,force_alpha=,fit_prior=,class_prior=,min_categories=
+#fit X,y,sample_weight=
+sklearn.naive_bayes.ComplementNB *,alpha=,force_alpha=,fit_prior=,class_prior=,norm=
+#fit X,y,sample_weight=
+sklearn.naive_bayes.GaussianNB *,priors=,var_smoothing=
+#fit X,y,sample_weight=
+sklearn.naive_bayes.MultinomialNB *,alpha=,force_alpha=,fit_prior=,class_prior=
+#fit X,y,sample_weight=
+sklearn.neighbors.KNeighborsClassifier n_neighbors=,*,weights=,algorithm=,leaf_size=,p=,metric=,metric_params=,n_jobs=
+#fit X,y
+sklearn.neighbors.KNeighborsRegressor n_neighbors=,*,weights=,algorithm=,leaf_size=,p=,metric=,metric_params=,n_jobs=
+#fit X,y
+sklearn.neighbors.KNeighborsTransformer *,mode=,n_neighbors=,algorithm=,leaf_size=,metric=,p=,metric_params=,n_jobs=
+#fit X,y=
+sklearn.neighbors.KernelDensity *,bandwidth=,algorithm=,kernel=,metric=,atol=,rtol=,breadth_first=,leaf_size=,metric_params=
+#fit X,y=,sample_weight=
+sklearn.neighbors.LocalOutlierFactor n_neighbors=,*,algorithm=,leaf_size=,metric=,p=,metric_params=,contamination=,novelty=,n_jobs=
+#fit X,y=
+sklearn.neighbors.NearestCentroid metric=,*,shrink_threshold=,priors=
+#fit X,y
+sklearn.neighbors.NearestNeighbors *,n_neighbors=,radius=,algorithm=,leaf_size=,metric=,p=,metric_params=,n_jobs=
+#fit X,y=
+sklearn.neighbors.NeighborhoodComponentsAnalysis n_components=,*,init=,warm_start=,max_iter=,tol=,callback=,verbose=,random_state=
+#fit X,y
+sklearn.neighbors.RadiusNeighborsClassifier radius=,*,weights=,algorithm=,leaf_size=,p=,metric=,outlier_label=,metric_params=,n_jobs=
+#fit X,y
+sklearn.neighbors.RadiusNeighborsRegressor radius=,*,weights=,algorithm=,leaf_size=,p=,metric=,metric_params=,n_jobs=
+#fit X,y
+sklearn.neighbors.RadiusNeighborsTransformer *,mode=,radius=,algorithm=,leaf_size=,metric=,p=,metric_params=,n_jobs=
+#fit X,y=
+sklearn.neural_network.BernoulliRBM n_components=,*,learning_rate=,batch_size=,n_iter=,verbose=,random_state=
+#fit X,y=
+sklearn.neural_network.MLPClassifier hidden_layer_sizes=,activation=,*,solver=,alpha=,batch_size=,learning_rate=,learning_rate_init=,power_t=,max_iter=,shuffle=,random_state=,tol=,verbose=,warm_start=,momentum=,nesterovs_momentum=,early_stopping=,validation_fraction=,beta_1=,beta_2=,epsilon=,n_iter_no_change=,max_fun=
+#fit X,y,sample_weight=
+sklearn.neural_network.MLPRegressor loss=,hidden_layer_sizes=,activation=,*,solver=,alpha=,batch_size=,learning_rate=,learning_rate_init=,power_t=,max_iter=,shuffle=,random_state=,tol=,verbose=,warm_start=,momentum=,nesterovs_momentum=,early_stopping=,validation_fraction=,beta_1=,beta_2=,epsilon=,n_iter_no_change=,max_fun=
+#fit X,y,sample_weight=
+sklearn.pipeline.FeatureUnion transformer_list,*,n_jobs=,transformer_weights=,verbose=,verbose_feature_names_out=
+#fit X,y=,**
+sklearn.pipeline.Pipeline steps,*,transform_input=,memory=,verbose=
+#fit X,y=,**
+sklearn.preprocessing.Binarizer *,threshold=,copy=
+#fit X,y=
+sklearn.preprocessing.FunctionTransformer func=,inverse_func=,*,validate=,accept_sparse=,check_inverse=,feature_names_out=,kw_args=,inv_kw_args=
+#fit X,y=
+sklearn.preprocessing.KBinsDiscretizer n_bins=,*,encode=,strategy=,quantile_method=,dtype=,subsample=,random_state=
+#fit X,y=,sample_weight=
+sklearn.preprocessing.KernelCenterer +,**
+#fit K,y=
+sklearn.preprocessing.LabelBinarizer *,neg_label=,pos_label=,sparse_output=
+#fit y
+sklearn.preprocessing.LabelEncoder +,**
+#fit y
+sklearn.preprocessing.MaxAbsScaler *,copy=,clip=
+#fit X,y=
+sklearn.preprocessing.MinMaxScaler feature_range=,*,copy=,clip=
+#fit X,y=
+sklearn.preprocessing.MultiLabelBinarizer *,classes=,sparse_output=
+#fit y
+sklearn.preprocessing.Normalizer norm=,*,copy=
+#fit X,y=
+sklearn.preprocessing.OneHotEncoder *,categories=,drop=,sparse_output=,dtype=,handle_unknown=,min_frequency=,max_categories=,feature_name_combiner=
+#fit X,y=
+sklearn.preprocessing.OrdinalEncoder *,categories=,dtype=,handle_unknown=,unknown_value=,encoded_missing_value=,min_frequency=,max_categories=
+#fit X,y=
+sklearn.preprocessing.PolynomialFeatures degree=,*,interaction_only=,include_bias=,order=
+#fit X,y=
+sklearn.preprocessing.PowerTransformer method=,*,standardize=,copy=
+#fit X,y=
+sklearn.preprocessing.QuantileTransformer *,n_quantiles=,output_distribution=,ignore_implicit_zeros=,subsample=,random_state=,copy=
+#fit X,y=
+sklearn.preprocessing.RobustScaler *,with_centering=,with_scaling=,quantile_range=,copy=,unit_variance=
+#fit X,y=
+sklearn.preprocessing.SplineTransformer n_knots=,degree=,*,knots=,extrapolation=,include_bias=,order=,handle_missing=,sparse_output=
+#fit X,y=,sample_weight=
+sklearn.preprocessing.StandardScaler *,copy=,with_mean=,with_std=
+#fit X,y=,sample_weight=
+sklearn.preprocessing.TargetEncoder categories=,target_type=,smooth=,cv=,shuffle=,random_state=
+#fit X,y
+sklearn.random_projection.GaussianRandomProjection n_components=,*,eps=,compute_inverse_components=,random_state=
+#fit X,y=
+sklearn.random_projection.SparseRandomProjection n_components=,*,density=,eps=,dense_output=,compute_inverse_components=,random_state=
+#fit X,y=
+sklearn.semi_supervised.LabelPropagation kernel=,*,gamma=,n_neighbors=,max_iter=,tol=,n_jobs=
+#fit X,y
+sklearn.semi_supervised.LabelSpreading kernel=,*,gamma=,n_neighbors=,alpha=,max_iter=,tol=,n_jobs=
+#fit X,y
+sklearn.semi_supervised.SelfTrainingClassifier estimator=,threshold=,criterion=,k_best=,max_iter=,verbose=
+#fit X,y,**
+sklearn.svm.LinearSVC penalty=,loss=,*,dual=,tol=,C=,multi_class=,fit_intercept=,intercept_scaling=,class_weight=,verbose=,random_state=,max_iter=
+#fit X,y,sample_weight=
+sklearn.svm.LinearSVR *,epsilon=,tol=,C=,loss=,fit_intercept=,intercept_scaling=,dual=,verbose=,random_state=,max_iter=
+#fit X,y,sample_weight=
+sklearn.svm.NuSVC *,nu=,kernel=,degree=,gamma=,coef0=,shrinking=,probability=,tol=,cache_size=,class_weight=,verbose=,max_iter=,decision_function_shape=,break_ties=,random_state=
+#fit X,y,sample_weight=
+sklearn.svm.NuSVR *,nu=,C=,kernel=,degree=,gamma=,coef0=,shrinking=,tol=,cache_size=,verbose=,max_iter=
+#fit X,y,sample_weight=
+sklearn.svm.OneClassSVM *,kernel=,degree=,gamma=,coef0=,tol=,nu=,shrinking=,cache_size=,verbose=,max_iter=
+#fit X,y=,sample_weight=
+sklearn.svm.SVC *,C=,kernel=,degree=,gamma=,coef0=,shrinking=,probability=,tol=,cache_size=,class_weight=,verbose=,max_iter=,decision_function_shape=,break_ties=,random_state=
+#fit X,y,sample_weight=
+sklearn.svm.SVR *,kernel=,degree=,gamma=,coef0=,tol=,C=,epsilon=,shrinking=,cache_size=,verbose=,max_iter=
+#fit X,y,sample_weight=
+sklearn.tree.DecisionTreeClassifier *,criterion=,splitter=,max_depth=,min_samples_split=,min_samples_leaf=,min_weight_fraction_leaf=,max_features=,random_state=,max_leaf_nodes=,min_impurity_decrease=,class_weight=,ccp_alpha=,monotonic_cst=
+#fit X,y,sample_weight=,check_input=
+sklearn.tree.DecisionTreeRegressor *,criterion=,splitter=,max_depth=,min_samples_split=,min_samples_leaf=,min_weight_fraction_leaf=,max_features=,random_state=,max_leaf_nodes=,min_impurity_decrease=,ccp_alpha=,monotonic_cst=
+#fit X,y,sample_weight=,check_input=
+sklearn.tree.ExtraTreeClassifier *,criterion=,splitter=,max_depth=,min_samples_split=,min_samples_leaf=,min_weight_fraction_leaf=,max_features=,random_state=,max_leaf_nodes=,min_impurity_decrease=,class_weight=,ccp_alpha=,monotonic_cst=
+#fit X,y,sample_weight=,check_input=
+sklearn.tree.ExtraTreeRegressor *,criterion=,splitter=,max_depth=,min_samples_split=,min_samples_leaf=,min_weight_fraction_leaf=,max_features=,random_state=,min_impurity_decrease=,max_leaf_nodes=,ccp_alpha=,monotonic_cst=
+#fit X,y,sample_weight=,check_input=
+";
 
-/// (path, keyword) of parameters earlier releases had, sorted.
-pub(crate) const FORMER_KEYWORDS: &[(&str, &str)] = &[
-    ("numpy.genfromtxt", "missing"),
-    ("numpy.genfromtxt", "skiprows"),
-    ("numpy.genfromtxt", "update"),
-    ("numpy.histogram", "normed"),
-    ("numpy.histogram2d", "normed"),
-    ("numpy.histogramdd", "normed"),
-    ("numpy.nanpercentile", "interpolation"),
-    ("numpy.nanquantile", "interpolation"),
-    ("numpy.percentile", "interpolation"),
-    ("numpy.quantile", "interpolation"),
-    ("numpy.reshape", "newshape"),
-    ("pandas.DataFrame#all", "level"),
-    ("pandas.DataFrame#any", "level"),
-    ("pandas.DataFrame#apply", "broadcast"),
-    ("pandas.DataFrame#apply", "reduce"),
-    ("pandas.DataFrame#astype", "raise_on_error"),
-    ("pandas.DataFrame#between_time", "include_end"),
-    ("pandas.DataFrame#between_time", "include_start"),
-    ("pandas.DataFrame#count", "level"),
-    ("pandas.DataFrame#describe", "datetime_is_numeric"),
-    ("pandas.DataFrame#drop_duplicates", "take_last"),
-    ("pandas.DataFrame#duplicated", "take_last"),
-    ("pandas.DataFrame#ewm", "axis"),
-    ("pandas.DataFrame#expanding", "axis"),
-    ("pandas.DataFrame#expanding", "center"),
-    ("pandas.DataFrame#fillna", "downcast"),
-    ("pandas.DataFrame#fillna", "method"),
-    ("pandas.DataFrame#groupby", "axis"),
-    ("pandas.DataFrame#groupby", "squeeze"),
-    ("pandas.DataFrame#interpolate", "downcast"),
-    ("pandas.DataFrame#mask", "errors"),
-    ("pandas.DataFrame#mask", "try_cast"),
-    ("pandas.DataFrame#max", "level"),
-    ("pandas.DataFrame#mean", "level"),
-    ("pandas.DataFrame#median", "level"),
-    ("pandas.DataFrame#min", "level"),
-    ("pandas.DataFrame#pct_change", "limit"),
-    ("pandas.DataFrame#replace", "method"),
-    ("pandas.DataFrame#resample", "axis"),
-    ("pandas.DataFrame#resample", "base"),
-    ("pandas.DataFrame#resample", "fill_method"),
-    ("pandas.DataFrame#resample", "how"),
-    ("pandas.DataFrame#resample", "kind"),
-    ("pandas.DataFrame#resample", "loffset"),
-    ("pandas.DataFrame#rolling", "axis"),
-    ("pandas.DataFrame#set_axis", "inplace"),
-    ("pandas.DataFrame#std", "level"),
-    ("pandas.DataFrame#sum", "level"),
-    ("pandas.DataFrame#to_csv", "line_terminator"),
-    ("pandas.DataFrame#to_csv", "tupleize_cols"),
-    ("pandas.DataFrame#to_excel", "encoding"),
-    ("pandas.DataFrame#to_excel", "verbose"),
-    ("pandas.DataFrame#where", "errors"),
-    ("pandas.DataFrame#where", "try_cast"),
-    ("pandas.Series#apply", "convert_dtype"),
-    ("pandas.Series#count", "level"),
-    ("pandas.Series#fillna", "downcast"),
-    ("pandas.Series#fillna", "method"),
-    ("pandas.Series#groupby", "axis"),
-    ("pandas.Series#groupby", "squeeze"),
-    ("pandas.Series#mean", "level"),
-    ("pandas.Series#pct_change", "limit"),
-    ("pandas.Series#replace", "method"),
-    ("pandas.Series#set_axis", "inplace"),
-    ("pandas.Series#sum", "level"),
-    ("pandas.Series#to_csv", "line_terminator"),
-    ("pandas.concat", "join_axes"),
-    ("pandas.pivot_table", "cols"),
-    ("pandas.pivot_table", "rows"),
-    ("pandas.read_csv", "as_recarray"),
-    ("pandas.read_csv", "compact_ints"),
-    ("pandas.read_csv", "date_parser"),
-    ("pandas.read_csv", "delim_whitespace"),
-    ("pandas.read_csv", "error_bad_lines"),
-    ("pandas.read_csv", "infer_datetime_format"),
-    ("pandas.read_csv", "keep_date_col"),
-    ("pandas.read_csv", "mangle_dupe_cols"),
-    ("pandas.read_csv", "prefix"),
-    ("pandas.read_csv", "skip_footer"),
-    ("pandas.read_csv", "squeeze"),
-    ("pandas.read_csv", "tupleize_cols"),
-    ("pandas.read_csv", "use_unsigned"),
-    ("pandas.read_csv", "verbose"),
-    ("pandas.read_csv", "warn_bad_lines"),
-    ("pandas.read_excel", "convert_float"),
-    ("pandas.read_excel", "date_parser"),
-    ("pandas.read_excel", "mangle_dupe_cols"),
-    ("pandas.read_excel", "parse_cols"),
-    ("pandas.read_excel", "sheetname"),
-    ("pandas.read_excel", "squeeze"),
-    ("pandas.read_html", "infer_types"),
-    ("pandas.read_json", "numpy"),
-    ("pandas.read_table", "date_parser"),
-    ("pandas.read_table", "delim_whitespace"),
-    ("pandas.read_table", "error_bad_lines"),
-    ("pandas.read_table", "infer_datetime_format"),
-    ("pandas.read_table", "keep_date_col"),
-    ("pandas.read_table", "mangle_dupe_cols"),
-    ("pandas.read_table", "prefix"),
-    ("pandas.read_table", "squeeze"),
-    ("pandas.read_table", "verbose"),
-    ("pandas.read_table", "warn_bad_lines"),
-    ("pandas.to_datetime", "box"),
-    ("pandas.to_datetime", "infer_datetime_format"),
-    ("sklearn.cluster.AgglomerativeClustering", "affinity"),
-    ("sklearn.cluster.AgglomerativeClustering", "n_components"),
-    ("sklearn.cluster.AgglomerativeClustering", "pooling_func"),
-    ("sklearn.cluster.KMeans", "n_jobs"),
-    ("sklearn.cluster.KMeans", "precompute_distances"),
-    ("sklearn.decomposition.DictionaryLearning", "n_iter"),
-    (
-        "sklearn.decomposition.LatentDirichletAllocation",
-        "n_topics",
-    ),
-    (
-        "sklearn.decomposition.MiniBatchDictionaryLearning",
-        "n_iter",
-    ),
-    ("sklearn.decomposition.NMF", "alpha"),
-    ("sklearn.decomposition.NMF", "regularization"),
-    ("sklearn.ensemble.AdaBoostClassifier", "algorithm"),
-    ("sklearn.ensemble.AdaBoostClassifier", "base_estimator"),
-    ("sklearn.ensemble.AdaBoostRegressor", "base_estimator"),
-    ("sklearn.ensemble.BaggingClassifier", "base_estimator"),
-    ("sklearn.ensemble.BaggingRegressor", "base_estimator"),
-    (
-        "sklearn.ensemble.ExtraTreesClassifier",
-        "min_impurity_split",
-    ),
-    ("sklearn.ensemble.ExtraTreesRegressor", "min_impurity_split"),
-    (
-        "sklearn.ensemble.GradientBoostingClassifier",
-        "min_impurity_split",
-    ),
-    ("sklearn.ensemble.GradientBoostingClassifier", "presort"),
-    (
-        "sklearn.ensemble.GradientBoostingRegressor",
-        "min_impurity_split",
-    ),
-    ("sklearn.ensemble.GradientBoostingRegressor", "presort"),
-    ("sklearn.ensemble.IsolationForest", "behaviour"),
-    (
-        "sklearn.ensemble.RandomForestClassifier",
-        "min_impurity_split",
-    ),
-    (
-        "sklearn.ensemble.RandomForestRegressor",
-        "min_impurity_split",
-    ),
-    ("sklearn.impute.SimpleImputer", "axis"),
-    ("sklearn.impute.SimpleImputer", "verbose"),
-    ("sklearn.linear_model.ARDRegression", "n_iter"),
-    ("sklearn.linear_model.BayesianRidge", "n_iter"),
-    ("sklearn.linear_model.ElasticNet", "normalize"),
-    ("sklearn.linear_model.ElasticNetCV", "normalize"),
-    ("sklearn.linear_model.Lars", "normalize"),
-    ("sklearn.linear_model.Lasso", "normalize"),
-    ("sklearn.linear_model.LassoCV", "normalize"),
-    ("sklearn.linear_model.LassoLars", "normalize"),
-    ("sklearn.linear_model.LinearRegression", "normalize"),
-    ("sklearn.linear_model.LogisticRegression", "multi_class"),
-    ("sklearn.linear_model.LogisticRegressionCV", "multi_class"),
-    ("sklearn.linear_model.PassiveAggressiveClassifier", "n_iter"),
-    ("sklearn.linear_model.Perceptron", "n_iter"),
-    ("sklearn.linear_model.Ridge", "normalize"),
-    ("sklearn.linear_model.RidgeCV", "normalize"),
-    ("sklearn.linear_model.RidgeCV", "store_cv_values"),
-    ("sklearn.linear_model.RidgeClassifier", "normalize"),
-    ("sklearn.linear_model.RidgeClassifierCV", "store_cv_values"),
-    ("sklearn.linear_model.SGDClassifier", "n_iter"),
-    ("sklearn.linear_model.SGDRegressor", "n_iter"),
-    ("sklearn.manifold.TSNE", "n_iter"),
-    ("sklearn.manifold.TSNE", "square_distances"),
-    ("sklearn.metrics.auc", "reorder"),
-    ("sklearn.metrics.get_scorer", "greater_is_better"),
-    ("sklearn.metrics.jaccard_score", "normalize"),
-    ("sklearn.metrics.make_scorer", "needs_proba"),
-    ("sklearn.metrics.make_scorer", "needs_threshold"),
-    ("sklearn.metrics.mean_squared_error", "squared"),
-    ("sklearn.metrics.mean_squared_log_error", "squared"),
-    ("sklearn.metrics.precision_recall_curve", "probas_pred"),
-    ("sklearn.metrics.roc_auc_score", "reorder"),
-    ("sklearn.model_selection.GridSearchCV", "fit_params"),
-    ("sklearn.model_selection.GridSearchCV", "iid"),
-    ("sklearn.model_selection.RandomizedSearchCV", "fit_params"),
-    ("sklearn.model_selection.RandomizedSearchCV", "iid"),
-    ("sklearn.model_selection.cross_val_predict", "fit_params"),
-    ("sklearn.model_selection.cross_val_score", "fit_params"),
-    ("sklearn.model_selection.cross_validate", "fit_params"),
-    ("sklearn.model_selection.learning_curve", "fit_params"),
-    (
-        "sklearn.model_selection.permutation_test_score",
-        "fit_params",
-    ),
-    ("sklearn.model_selection.validation_curve", "fit_params"),
-    (
-        "sklearn.preprocessing.OneHotEncoder",
-        "categorical_features",
-    ),
-    ("sklearn.preprocessing.OneHotEncoder", "n_values"),
-    ("sklearn.preprocessing.OneHotEncoder", "sparse"),
-    ("sklearn.tree.DecisionTreeClassifier", "min_impurity_split"),
-    ("sklearn.tree.DecisionTreeClassifier", "presort"),
-    ("sklearn.tree.DecisionTreeRegressor", "min_impurity_split"),
-    ("sklearn.tree.DecisionTreeRegressor", "presort"),
-];
+/// `path keyword` lines of parameters earlier releases had, sorted.
+pub(crate) const FORMER_KEYWORDS: &str = "\
+pandas.DataFrame#apply broadcast
+pandas.DataFrame#apply reduce
+pandas.DataFrame#astype raise_on_error
+pandas.DataFrame#count level
+pandas.DataFrame#describe datetime_is_numeric
+pandas.DataFrame#drop_duplicates take_last
+pandas.DataFrame#duplicated take_last
+pandas.DataFrame#fillna downcast
+pandas.DataFrame#fillna method
+pandas.DataFrame#groupby axis
+pandas.DataFrame#groupby squeeze
+pandas.DataFrame#interpolate downcast
+pandas.DataFrame#mask errors
+pandas.DataFrame#mask try_cast
+pandas.DataFrame#max level
+pandas.DataFrame#mean level
+pandas.DataFrame#median level
+pandas.DataFrame#min level
+pandas.DataFrame#pct_change limit
+pandas.DataFrame#replace method
+pandas.DataFrame#resample axis
+pandas.DataFrame#resample base
+pandas.DataFrame#resample fill_method
+pandas.DataFrame#resample how
+pandas.DataFrame#resample kind
+pandas.DataFrame#resample loffset
+pandas.DataFrame#rolling axis
+pandas.DataFrame#std level
+pandas.DataFrame#sum level
+pandas.DataFrame#to_csv line_terminator
+pandas.DataFrame#to_csv tupleize_cols
+pandas.DataFrame#to_excel encoding
+pandas.DataFrame#to_excel verbose
+pandas.DataFrame#where errors
+pandas.DataFrame#where try_cast
+pandas.Series#apply convert_dtype
+pandas.Series#count level
+pandas.Series#fillna downcast
+pandas.Series#fillna method
+pandas.Series#groupby axis
+pandas.Series#groupby squeeze
+pandas.Series#mean level
+pandas.Series#pct_change limit
+pandas.Series#replace method
+pandas.Series#sum level
+pandas.Series#to_csv line_terminator
+pandas.concat join_axes
+pandas.pivot_table cols
+pandas.pivot_table rows
+pandas.read_csv as_recarray
+pandas.read_csv compact_ints
+pandas.read_csv date_parser
+pandas.read_csv delim_whitespace
+pandas.read_csv error_bad_lines
+pandas.read_csv infer_datetime_format
+pandas.read_csv keep_date_col
+pandas.read_csv mangle_dupe_cols
+pandas.read_csv prefix
+pandas.read_csv skip_footer
+pandas.read_csv squeeze
+pandas.read_csv tupleize_cols
+pandas.read_csv use_unsigned
+pandas.read_csv verbose
+pandas.read_csv warn_bad_lines
+pandas.read_excel convert_float
+pandas.read_excel date_parser
+pandas.read_excel mangle_dupe_cols
+pandas.read_excel parse_cols
+pandas.read_excel sheetname
+pandas.read_excel squeeze
+pandas.read_html infer_types
+pandas.read_json numpy
+pandas.read_table date_parser
+pandas.read_table delim_whitespace
+pandas.read_table error_bad_lines
+pandas.read_table infer_datetime_format
+pandas.read_table keep_date_col
+pandas.read_table mangle_dupe_cols
+pandas.read_table prefix
+pandas.read_table squeeze
+pandas.read_table verbose
+pandas.read_table warn_bad_lines
+pandas.to_datetime box
+pandas.to_datetime infer_datetime_format
+sklearn.cluster.AgglomerativeClustering affinity
+sklearn.cluster.AgglomerativeClustering n_components
+sklearn.cluster.AgglomerativeClustering pooling_func
+sklearn.cluster.KMeans n_jobs
+sklearn.cluster.KMeans precompute_distances
+sklearn.decomposition.DictionaryLearning n_iter
+sklearn.decomposition.LatentDirichletAllocation n_topics
+sklearn.decomposition.MiniBatchDictionaryLearning n_iter
+sklearn.decomposition.NMF alpha
+sklearn.decomposition.NMF regularization
+sklearn.ensemble.AdaBoostClassifier algorithm
+sklearn.ensemble.AdaBoostClassifier base_estimator
+sklearn.ensemble.AdaBoostRegressor base_estimator
+sklearn.ensemble.BaggingClassifier base_estimator
+sklearn.ensemble.BaggingRegressor base_estimator
+sklearn.ensemble.ExtraTreesClassifier min_impurity_split
+sklearn.ensemble.ExtraTreesRegressor min_impurity_split
+sklearn.ensemble.GradientBoostingClassifier min_impurity_split
+sklearn.ensemble.GradientBoostingClassifier presort
+sklearn.ensemble.GradientBoostingRegressor min_impurity_split
+sklearn.ensemble.GradientBoostingRegressor presort
+sklearn.ensemble.IsolationForest behaviour
+sklearn.ensemble.RandomForestClassifier min_impurity_split
+sklearn.ensemble.RandomForestRegressor min_impurity_split
+sklearn.impute.SimpleImputer axis
+sklearn.impute.SimpleImputer verbose
+sklearn.linear_model.ARDRegression n_iter
+sklearn.linear_model.BayesianRidge n_iter
+sklearn.linear_model.ElasticNet normalize
+sklearn.linear_model.ElasticNetCV normalize
+sklearn.linear_model.Lars normalize
+sklearn.linear_model.Lasso normalize
+sklearn.linear_model.LassoCV normalize
+sklearn.linear_model.LassoLars normalize
+sklearn.linear_model.LinearRegression normalize
+sklearn.linear_model.LogisticRegression multi_class
+sklearn.linear_model.LogisticRegressionCV multi_class
+sklearn.linear_model.PassiveAggressiveClassifier n_iter
+sklearn.linear_model.Perceptron n_iter
+sklearn.linear_model.Ridge normalize
+sklearn.linear_model.RidgeCV normalize
+sklearn.linear_model.RidgeCV store_cv_values
+sklearn.linear_model.RidgeClassifier normalize
+sklearn.linear_model.RidgeClassifierCV store_cv_values
+sklearn.linear_model.SGDClassifier n_iter
+sklearn.linear_model.SGDRegressor n_iter
+sklearn.manifold.TSNE n_iter
+sklearn.manifold.TSNE square_distances
+sklearn.metrics.auc reorder
+sklearn.metrics.get_scorer greater_is_better
+sklearn.metrics.jaccard_score normalize
+sklearn.metrics.make_scorer needs_proba
+sklearn.metrics.make_scorer needs_threshold
+sklearn.metrics.mean_squared_error squared
+sklearn.metrics.mean_squared_log_error squared
+sklearn.metrics.precision_recall_curve probas_pred
+sklearn.metrics.roc_auc_score reorder
+sklearn.model_selection.GridSearchCV fit_params
+sklearn.model_selection.GridSearchCV iid
+sklearn.model_selection.RandomizedSearchCV fit_params
+sklearn.model_selection.RandomizedSearchCV iid
+sklearn.model_selection.cross_val_predict fit_params
+sklearn.model_selection.cross_val_score fit_params
+sklearn.model_selection.cross_validate fit_params
+sklearn.model_selection.learning_curve fit_params
+sklearn.model_selection.permutation_test_score fit_params
+sklearn.model_selection.validation_curve fit_params
+sklearn.preprocessing.OneHotEncoder categorical_features
+sklearn.preprocessing.OneHotEncoder n_values
+sklearn.preprocessing.OneHotEncoder sparse
+sklearn.tree.DecisionTreeClassifier min_impurity_split
+sklearn.tree.DecisionTreeClassifier presort
+sklearn.tree.DecisionTreeRegressor min_impurity_split
+sklearn.tree.DecisionTreeRegressor presort
+";

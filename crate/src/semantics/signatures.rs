@@ -7,12 +7,38 @@ use super::signature_tables::{
     FORMER_KEYWORDS, NUMPY_VERSION, PANDAS_VERSION, SIGNATURES, SKLEARN_VERSION,
 };
 use crate::ir::Params;
+use std::sync::OnceLock;
+
+/// The pairs of a table's `first second` lines.
+fn pairs(table: &'static str) -> impl Iterator<Item = (&'static str, &'static str)> {
+    table.lines().filter_map(|line| line.split_once(' '))
+}
+
+/// The signature table as (key, parameters), sorted by key: a `#method` line's key is its
+/// class's, then `#method`.
+fn signatures() -> &'static [(String, &'static str)] {
+    static TABLE: OnceLock<Vec<(String, &'static str)>> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut class = "";
+        pairs(SIGNATURES)
+            .map(|(key, params)| {
+                if key.starts_with('#') {
+                    (format!("{class}{key}"), params)
+                } else {
+                    class = key;
+                    (key.to_string(), params)
+                }
+            })
+            .collect()
+    })
+}
 
 /// The parameters of the callable under `key` in the table (`pandas.read_csv`, or
 /// `pandas.DataFrame#drop` for a method called on an instance).
 pub fn library_params(key: &str) -> Option<Params> {
-    let i = SIGNATURES.binary_search_by(|(k, _)| k.cmp(&key)).ok()?;
-    Some(parse(SIGNATURES[i].1))
+    let table = signatures();
+    let i = table.binary_search_by(|(k, _)| k.as_str().cmp(key)).ok()?;
+    Some(parse(table[i].1))
 }
 
 /// Parameters written as the script's docstring says: `a,b=,/,*,c=,+,**`.
@@ -59,7 +85,7 @@ pub fn keyword_names(p: &Params) -> impl Iterator<Item = &str> {
 
 /// Did a release before the installed one have the parameter `keyword` of `key`?
 pub fn former_keyword(key: &str, keyword: &str) -> bool {
-    FORMER_KEYWORDS.binary_search(&(key, keyword)).is_ok()
+    pairs(FORMER_KEYWORDS).any(|pair| pair == (key, keyword))
 }
 
 /// The library and the version the table of `key` was read off.
@@ -155,8 +181,10 @@ mod tests {
 
     #[test]
     fn table_is_sorted_and_parses() {
-        assert!(SIGNATURES.windows(2).all(|w| w[0].0 < w[1].0));
-        assert!(FORMER_KEYWORDS.windows(2).all(|w| w[0] < w[1]));
+        let table = signatures();
+        assert_eq!(table.len(), SIGNATURES.lines().count());
+        assert!(table.windows(2).all(|w| w[0].0 < w[1].0));
+        assert!(former_keyword("pandas.read_csv", "error_bad_lines"));
         let p = library_params("pandas.DataFrame#drop").unwrap();
         assert_eq!(p.positional, 1);
         assert!(!p.kwarg);
