@@ -16,7 +16,7 @@ the installed scikit-learn, pandas and numpy with `inspect.signature`:
   numpy's constructors (NUMPY_FUNCTIONS).
 - FORMER_KEYWORDS: `path keyword` lines of parameters earlier releases had and the installed one
   lacks, from the libraries' release notes (typed by hand): a keyword that may be right for the
-  kernel's older release.
+  kernel's older release (of any callable of the library, as the rules read it).
 """
 
 import importlib
@@ -124,8 +124,8 @@ PANDAS_METHODS = {
 }
 
 # Parameters of earlier releases the installed ones lack (release notes of scikit-learn 0.20 to
-# 1.8, pandas 0.25 to 3.0, numpy 1.20 to 2.3). Those of a path the tables lack, or that its
-# installed signature has, are left out of the output.
+# 1.8, pandas 0.25 to 3.0, numpy 1.20 to 2.3). Those the installed signature of the path has
+# are left out of the output. The rules take a name as former for every callable of the library.
 FORMER_KEYWORDS = [
     ("pandas.read_csv", "error_bad_lines"),
     ("pandas.read_csv", "warn_bad_lines"),
@@ -544,8 +544,8 @@ def main() -> None:
     print("/// `path keyword` lines of parameters earlier releases had, sorted.")
     print('pub(crate) const FORMER_KEYWORDS: &str = "\\')
     for path, keyword in sorted(set(FORMER_KEYWORDS)):
-        installed = table.get(path)
-        if installed is None or keyword in installed.replace("=", "").split(","):
+        installed = table.get(path, "")
+        if keyword in installed.replace("=", "").split(","):
             continue
         print(f"{path} {keyword}")
     print('";')

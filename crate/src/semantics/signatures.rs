@@ -83,9 +83,13 @@ pub fn keyword_names(p: &Params) -> impl Iterator<Item = &str> {
         .map(String::as_str)
 }
 
-/// Did a release before the installed one have the parameter `keyword` of `key`?
+/// Did a release before the installed one have the parameter `keyword`, of `key` or of another
+/// callable of its library? (The list of `key`'s own may be incomplete: a name another callable
+/// of the library had is kept silent too.)
 pub fn former_keyword(key: &str, keyword: &str) -> bool {
-    pairs(FORMER_KEYWORDS).any(|pair| pair == (key, keyword))
+    let library = key.split('.').next();
+    pairs(FORMER_KEYWORDS)
+        .any(|(path, former)| former == keyword && path.split('.').next() == library)
 }
 
 /// The library and the version the table of `key` was read off.
@@ -185,6 +189,8 @@ mod tests {
         assert_eq!(table.len(), SIGNATURES.lines().count());
         assert!(table.windows(2).all(|w| w[0].0 < w[1].0));
         assert!(former_keyword("pandas.read_csv", "error_bad_lines"));
+        assert!(former_keyword("pandas.read_fwf", "error_bad_lines"));
+        assert!(!former_keyword("sklearn.svm.SVC", "error_bad_lines"));
         let p = library_params("pandas.DataFrame#drop").unwrap();
         assert_eq!(p.positional, 1);
         assert!(!p.kwarg);
