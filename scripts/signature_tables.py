@@ -14,9 +14,10 @@ the installed scikit-learn, pandas and numpy with `inspect.signature`:
   the public functions of sklearn.metrics and sklearn.model_selection, pandas' top-level
   functions, DataFrame and Series (constructors, PANDAS_METHODS), and
   numpy's constructors (NUMPY_FUNCTIONS).
-- FORMER_KEYWORDS: `path keyword` lines of parameters earlier releases had and the installed one
-  lacks, from the libraries' release notes (typed by hand): a keyword that may be right for the
-  kernel's older release (of any callable of the library, as the rules read it).
+- FORMER_KEYWORDS: `library keyword` lines of parameters earlier releases had and the installed
+  one lacks, from the libraries' release notes (typed by hand, by callable): a keyword that may
+  be right for the kernel's older release, of any callable of the library (the list of one
+  callable's may be incomplete).
 """
 
 import importlib
@@ -125,7 +126,7 @@ PANDAS_METHODS = {
 
 # Parameters of earlier releases the installed ones lack (release notes of scikit-learn 0.20 to
 # 1.8, pandas 0.25 to 3.0, numpy 1.20 to 2.3). Those the installed signature of the path has
-# are left out of the output. The rules take a name as former for every callable of the library.
+# are left out of the output, the others are written by library.
 FORMER_KEYWORDS = [
     ("pandas.read_csv", "error_bad_lines"),
     ("pandas.read_csv", "warn_bad_lines"),
@@ -541,13 +542,14 @@ def main() -> None:
             classes.add(path)
             print(f"{path} {table[path]}")
     print('";\n')
-    print("/// `path keyword` lines of parameters earlier releases had, sorted.")
+    print("/// `library keyword` lines of parameters earlier releases had, sorted.")
     print('pub(crate) const FORMER_KEYWORDS: &str = "\\')
-    for path, keyword in sorted(set(FORMER_KEYWORDS)):
-        installed = table.get(path, "")
-        if keyword in installed.replace("=", "").split(","):
-            continue
-        print(f"{path} {keyword}")
+    former = set()
+    for path, keyword in FORMER_KEYWORDS:
+        if keyword not in table.get(path, "").replace("=", "").split(","):
+            former.add((path.split(".")[0], keyword))
+    for library, keyword in sorted(former):
+        print(f"{library} {keyword}")
     print('";')
 
 

@@ -87,9 +87,8 @@ pub fn keyword_names(p: &Params) -> impl Iterator<Item = &str> {
 /// callable of its library? (The list of `key`'s own may be incomplete: a name another callable
 /// of the library had is kept silent too.)
 pub fn former_keyword(key: &str, keyword: &str) -> bool {
-    let library = key.split('.').next();
-    pairs(FORMER_KEYWORDS)
-        .any(|(path, former)| former == keyword && path.split('.').next() == library)
+    let library = key.split('.').next().unwrap_or(key);
+    pairs(FORMER_KEYWORDS).any(|pair| pair == (library, keyword))
 }
 
 /// The library and the version the table of `key` was read off.
