@@ -706,7 +706,11 @@ fn arguments_that_do_not_fit() {
         t,
         "bad-arguments",
         t,
-        &["at most 1 positional", "likely", "seaborn 0.12 or later"],
+        &[
+            "takes 1 positional argument but 2 were given; pass the others by keyword",
+            "likely",
+            "seaborn 0.12 or later",
+        ],
     );
     assert_eq!(found[0].severity, Severity::Warning);
     silent(&run(

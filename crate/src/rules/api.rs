@@ -24,23 +24,15 @@ use crate::semantics::abstract_value::{ArrayLib, Val};
 use crate::semantics::attr_tables::{DATETIME_CLASS_ONLY, NDARRAY_ATTRIBUTES, PYPLOT_ONLY};
 use crate::semantics::python::MODULE_MAIN_MEMBER;
 use crate::semantics::signatures::{
-    former_keyword, keyword_names, library_params, misspelled, public_path, table_version,
+    former_keyword, keyword_names, library_params, misspelled, parse_params, public_path,
+    table_version,
 };
 use crate::walker::state::Walker;
 
-struct Sig {
-    /// Positional-or-keyword parameter names, in order.
-    positional: &'static [&'static str],
-    /// Keyword-only parameters; `None` when the function takes `**kwargs` (any keyword).
-    keyword_only: Option<&'static [&'static str]>,
-}
-
-const SEABORN_DATA_ONLY: Sig = Sig {
-    positional: &["data"],
-    keyword_only: None,
-};
-
-fn signature(path: &str) -> Option<Sig> {
+/// Signatures of library callables the generated tables lack, in their notation
+/// (`signatures::parse_params`), as documented for the release `assumed_version` names.
+/// Parameters are given defaults where the documented call may leave them out.
+fn hand_signature(path: &str) -> Option<&'static str> {
     if let Some(f) = path.strip_prefix("seaborn.") {
         return matches!(
             f,
@@ -69,40 +61,21 @@ fn signature(path: &str) -> Option<Sig> {
                 | "heatmap"
                 | "clustermap"
         )
-        .then_some(SEABORN_DATA_ONLY);
+        .then_some("data=,*,**");
     }
     match path {
-        "matplotlib.pyplot.scatter" => Some(Sig {
-            positional: &[
-                "x",
-                "y",
-                "s",
-                "c",
-                "marker",
-                "cmap",
-                "norm",
-                "vmin",
-                "vmax",
-                "alpha",
-                "linewidths",
-            ],
-            keyword_only: None,
-        }),
+        "matplotlib.pyplot.scatter" => {
+            Some("x=,y=,s=,c=,marker=,cmap=,norm=,vmin=,vmax=,alpha=,linewidths=,*,**")
+        }
         "sklearn.utils.class_weight.compute_class_weight"
-        | "sklearn.utils.compute_class_weight" => Some(Sig {
-            positional: &["class_weight"],
-            keyword_only: None,
-        }),
+        | "sklearn.utils.compute_class_weight" => Some("class_weight=,*,**"),
         "sklearn.utils.class_weight.compute_sample_weight"
-        | "sklearn.utils.compute_sample_weight" => Some(Sig {
-            positional: &["class_weight", "y"],
-            keyword_only: None,
-        }),
+        | "sklearn.utils.compute_sample_weight" => Some("class_weight=,y=,*,**"),
         _ => None,
     }
 }
 
-/// The library version whose signature `signature(path)` describes.
+/// The library version whose signature `hand_signature(path)` describes.
 fn assumed_version(path: &str) -> &'static str {
     match path.split('.').next() {
         Some("seaborn") => "seaborn 0.12 or later, where only data is positional",
@@ -397,44 +370,19 @@ fn root_name(e: &Expr) -> Option<(&str, TextRange)> {
     }
 }
 
-/// Methods of Keras 3 models whose keyword parameters are fixed (no `**kwargs`).
-fn keras3_method(attr: &str) -> Option<Sig> {
+/// Methods of Keras 3 models whose keyword parameters are fixed (no `**kwargs`), in the
+/// notation of `signatures::parse_params`.
+fn keras3_method(attr: &str) -> Option<&'static str> {
     match attr {
-        "compile" => Some(Sig {
-            positional: &[
-                "optimizer",
-                "loss",
-                "loss_weights",
-                "metrics",
-                "weighted_metrics",
-                "run_eagerly",
-                "steps_per_execution",
-                "jit_compile",
-                "auto_scale_loss",
-            ],
-            keyword_only: Some(&[]),
-        }),
-        "fit" => Some(Sig {
-            positional: &[
-                "x",
-                "y",
-                "batch_size",
-                "epochs",
-                "verbose",
-                "callbacks",
-                "validation_split",
-                "validation_data",
-                "shuffle",
-                "class_weight",
-                "sample_weight",
-                "initial_epoch",
-                "steps_per_epoch",
-                "validation_steps",
-                "validation_batch_size",
-                "validation_freq",
-            ],
-            keyword_only: Some(&[]),
-        }),
+        "compile" => Some(
+            "optimizer=,loss=,loss_weights=,metrics=,weighted_metrics=,run_eagerly=,\
+             steps_per_execution=,jit_compile=,auto_scale_loss=",
+        ),
+        "fit" => Some(
+            "x=,y=,batch_size=,epochs=,verbose=,callbacks=,validation_split=,validation_data=,\
+             shuffle=,class_weight=,sample_weight=,initial_epoch=,steps_per_epoch=,\
+             validation_steps=,validation_batch_size=,validation_freq=",
+        ),
         _ => None,
     }
 }
@@ -750,11 +698,11 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                     return;
                 }
             }
-            let (sig, fname, assumes) = if let Some(path) = w.lib_path(func) {
-                match signature(&path) {
-                    Some(s) => {
+            let (params, fname, assumes) = if let Some(path) = w.lib_path(func) {
+                match hand_signature(&path) {
+                    Some(text) => {
                         let assumes = Some(assumed_version(&path));
-                        (s, path, assumes)
+                        (text, path, assumes)
                     }
                     None => return,
                 }
@@ -762,8 +710,8 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                 match w.eval(value) {
                     Val::Typed(t) if is_keras_model(&t) && t.starts_with("keras.src.models.") => {
                         match keras3_method(attr) {
-                            Some(s) => (
-                                s,
+                            Some(text) => (
+                                text,
                                 format!("{}.{attr}", w.shown(value, "the object")),
                                 // The kernel's type is Keras 3's own: the version is known.
                                 None,
@@ -776,46 +724,22 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
             } else {
                 return;
             };
-            let short_name = fname.rsplit('.').next().unwrap_or(&fname).to_string();
-            if args.len() > sig.positional.len() {
-                out.push(assumed_signature(assumes, Diagnostic::error(
-                    Rule::BadArguments,
-                    format!(
-                        "{short_name}() takes at most {} positional argument{} ({}) but {} were given; pass the others by keyword: TypeError",
-                        sig.positional.len(),
-                        if sig.positional.len() == 1 { "" } else { "s" },
-                        sig.positional.join(", "),
-                        args.len()
-                    ),
-                    *range,
-                )));
-                return;
-            }
-            for k in keywords {
-                let Some(name) = k.name.as_deref() else {
-                    continue;
+            let p = parse_params(params);
+            let short_name = fname.rsplit('.').next().unwrap_or(&fname);
+            if let Some(problem) = user_call_problem(short_name, &p, args, keywords) {
+                let hint = if args.len() > p.positional {
+                    "; pass the others by keyword"
+                } else {
+                    ""
                 };
-                if let Some(i) = sig.positional.iter().position(|p| *p == name) {
-                    if i < args.len() {
-                        out.push(assumed_signature(assumes, Diagnostic::error(
-                            Rule::BadArguments,
-                            format!("{short_name}() got multiple values for argument '{name}': positional argument {} is already '{name}': TypeError", i + 1),
-                            k.range,
-                        )));
-                        return;
-                    }
-                    continue;
-                }
-                if let Some(kw_only) = sig.keyword_only {
-                    if !kw_only.contains(&name) {
-                        out.push(assumed_signature(assumes, Diagnostic::error(
-                            Rule::BadArguments,
-                            format!("{short_name}() got an unexpected keyword argument '{name}': TypeError"),
-                            k.range,
-                        )));
-                        return;
-                    }
-                }
+                out.push(assumed_signature(
+                    assumes,
+                    Diagnostic::error(
+                        Rule::BadArguments,
+                        format!("{problem}{hint}: TypeError"),
+                        problem_range(&p, args, keywords).unwrap_or(*range),
+                    ),
+                ));
             }
         }
         _ => {}

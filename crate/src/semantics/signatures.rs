@@ -38,11 +38,11 @@ fn signatures() -> &'static [(String, &'static str)] {
 pub fn library_params(key: &str) -> Option<Params> {
     let table = signatures();
     let i = table.binary_search_by(|(k, _)| k.as_str().cmp(key)).ok()?;
-    Some(parse(table[i].1))
+    Some(parse_params(table[i].1))
 }
 
-/// Parameters written as the script's docstring says: `a,b=,/,*,c=,+,**`.
-fn parse(text: &str) -> Params {
+/// Parameters written as `scripts/signature_tables.py`'s docstring says: `a,b=,/,*,c=,+,**`.
+pub fn parse_params(text: &str) -> Params {
     let mut p = Params::default();
     let mut keyword_only = false;
     for part in text.split(',').filter(|s| !s.is_empty()) {
