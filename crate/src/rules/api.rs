@@ -7,8 +7,9 @@
 //!   `arr.append(x)`, `arr.head()`).
 //! - `bad-arguments`: a call whose arguments do not fit the function's signature (too many
 //!   positional arguments, a parameter given twice, an unknown keyword, a missing one): the
-//!   signature the kernel reads off the live callable, the notebook's own `def`, or a table of
-//!   library functions whose signatures are keyword-only in current releases.
+//!   signature the kernel reads off the live callable, the notebook's own `def`, the signatures
+//!   read off the installed scikit-learn, pandas and numpy (`semantics::signatures`; what is
+//!   certain depends on the kernel's release: `table_call`), or a few written by hand.
 
 use crate::semantics::properties::is_keras_model;
 use crate::semantics::python::user_call_problem;
