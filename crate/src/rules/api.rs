@@ -226,10 +226,6 @@ fn table_call(
             .filter_map(|k| k.name.as_deref())
             .find(|n| !n.contains("__") && !keyword_names(&p).any(|x| x == *n))
             .map(|n| format!("Invalid parameter '{n}' for estimator {shown}()"))
-            .or_else(|| {
-                (!args.is_empty())
-                    .then(|| format!("{shown}.set_params() takes its parameters by keyword"))
-            })
     } else {
         user_call_problem(&shown, &p, args, keywords)
     };
