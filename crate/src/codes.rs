@@ -210,7 +210,7 @@ rules! {
         running: "values = [1, 2]\nlen(values)",
     }
     BadArguments = "bad-arguments", Error, "Signatures and attributes" {
-        catches: "arguments that do not fit the signature the kernel reads off the live callable, a `def` of the notebook (a plain class's `__init__`, a method of an instance of one), or a known library function (a scikit-learn classifier or regressor fitted without `y`, a DataFrame keyword such as `by=` given to a Series method)",
+        catches: "arguments that do not fit the signature the kernel reads off the live callable, a `def` of the notebook (a plain class's `__init__`, a method of an instance of one), or a known library function (a scikit-learn classifier or regressor fitted without `y`, a DataFrame keyword such as `by=` given to a Series method), or the signature of a scikit-learn, pandas or numpy callable read off the installed libraries (a keyword that misspells a parameter, `n_estimator=` or `inplce=`, whatever the release; other misfits when the kernel runs the release the table was read off, else likely)",
         why: "a call with too many, missing or unexpected arguments: TypeError",
         crashing: "def area(w, h):\n    return w * h\narea(2)",
         running: "def area(w, h):\n    return w * h\narea(2, 3)",
@@ -258,7 +258,7 @@ rules! {
         running: "model.fit(df[['Age']], y)",
     }
     SklearnBadParams = "sklearn-bad-params", Error, "scikit-learn" {
-        catches: "invalid parameters of an estimator or split: solver and penalty that do not go together, unknown scorers, split sizes, more clusters/components/neighbours than samples, a first `partial_fit` without `classes`, grid keys naming no step of the pipeline, more `cv` folds than samples",
+        catches: "invalid parameters of an estimator or split: solver and penalty that do not go together, unknown scorers, split sizes, more clusters/components/neighbours than samples, a first `partial_fit` without `classes`, grid keys naming no step of the pipeline, more `cv` folds than samples, `set_params` given a name that is no parameter of the estimator",
         why: "fit validates its parameters: ValueError",
         crashing: "LogisticRegression(solver='lbfgs', penalty='l1').fit(X, y)",
         running: "LogisticRegression(solver='liblinear', penalty='l1').fit(X, y)",

@@ -286,3 +286,8 @@ fn files_json_and_pickle_and_values_calls_cannot_change() {
 fn sklearn_metrics_of_other_lengths() {
     family("sklearn_metric_lengths.json");
 }
+
+#[test]
+fn library_signatures_of_constructors_functions_and_methods() {
+    family("library_signatures.json");
+}

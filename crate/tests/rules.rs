@@ -706,7 +706,11 @@ fn arguments_that_do_not_fit() {
         t,
         "bad-arguments",
         t,
-        &["at most 1 positional", "likely", "seaborn 0.12 or later"],
+        &[
+            "takes 1 positional argument but 2 were given; pass the others by keyword",
+            "likely",
+            "seaborn 0.12 or later",
+        ],
     );
     assert_eq!(found[0].severity, Severity::Warning);
     silent(&run(
@@ -1796,6 +1800,61 @@ fn calls_must_fit_the_notebook_functions() {
     let not_a_function = r#""train": {"type": "functools.partial", "kind": "object"}"#;
     silent(&run(&[VARS, DEFS], "train(m)", not_a_function));
     silent(&run(&[VARS, DEFS], "exec('train = print')\ntrain(m)", ""));
+}
+
+/// The kernel's `pandas` module, of release `version`.
+fn pandas_module(version: &str) -> String {
+    format!(
+        r#""pandas": {{"type": "module", "kind": "module", "R": {{"module": "pandas", "version": "{version}"}}}}"#
+    )
+}
+
+#[test]
+fn library_signatures_depend_on_the_kernels_release() {
+    let history = [
+        IMPORTS,
+        "import pandas
+df = pd.DataFrame({'a': [1, 2]})",
+    ];
+    // A keyword earlier releases had: silent unless the kernel runs the release of the table.
+    let t = "data = pd.read_csv('f.csv', error_bad_lines=False)";
+    silent(&run(&history, t, ""));
+    silent(&run(&history, t, &pandas_module("1.5.3")));
+    fires(
+        &run(&history, t, &pandas_module("3.1.0")),
+        t,
+        "bad-arguments",
+        "error_bad_lines=False",
+        &[
+            "unexpected keyword argument 'error_bad_lines'",
+            "a parameter of earlier pandas releases",
+            "the kernel runs pandas 3.1.0",
+        ],
+    );
+    // Positional arguments pandas 2 made keyword-only: silent under another release.
+    let t = "top = df.sort_values('a', False)";
+    silent(&run(&history, t, &pandas_module("1.5.3")));
+    let d = run(&history, t, "");
+    fires(
+        &d,
+        t,
+        "bad-arguments",
+        "df.sort_values('a', False)",
+        &["likely"],
+    );
+    // A misspelling no release had: certain under any release.
+    let t = "df.drop('a', axis=1, inplce=True)";
+    fires(
+        &run(&history, t, &pandas_module("1.5.3")),
+        t,
+        "bad-arguments",
+        "inplce=True",
+        &["did you mean 'inplace'?"],
+    );
+    // A keyword of the DataFrame method given to the Series one is the frames rule's.
+    let d = run(&history, "s = df['a'].sort_values(by='a')", "");
+    assert_eq!(d.len(), 1, "{d:?}");
+    assert!(d[0].message.contains("(that is the DataFrame method's)"));
 }
 
 #[test]

@@ -7,8 +7,9 @@
 //!   `arr.append(x)`, `arr.head()`).
 //! - `bad-arguments`: a call whose arguments do not fit the function's signature (too many
 //!   positional arguments, a parameter given twice, an unknown keyword, a missing one): the
-//!   signature the kernel reads off the live callable, the notebook's own `def`, or a table of
-//!   library functions whose signatures are keyword-only in current releases.
+//!   signature the kernel reads off the live callable, the notebook's own `def`, the signatures
+//!   read off the installed scikit-learn, pandas and numpy (`semantics::signatures`; what is
+//!   certain depends on the kernel's release: `table_call`), or a few written by hand.
 
 use crate::semantics::properties::is_keras_model;
 use crate::semantics::python::user_call_problem;
@@ -23,21 +24,16 @@ use crate::ir_scan::unpacks;
 use crate::semantics::abstract_value::{ArrayLib, Val};
 use crate::semantics::attr_tables::{DATETIME_CLASS_ONLY, NDARRAY_ATTRIBUTES, PYPLOT_ONLY};
 use crate::semantics::python::MODULE_MAIN_MEMBER;
+use crate::semantics::signatures::{
+    former_keyword, keyword_names, library_params, misspelled, parse_params, public_path,
+    table_version,
+};
 use crate::walker::state::Walker;
 
-struct Sig {
-    /// Positional-or-keyword parameter names, in order.
-    positional: &'static [&'static str],
-    /// Keyword-only parameters; `None` when the function takes `**kwargs` (any keyword).
-    keyword_only: Option<&'static [&'static str]>,
-}
-
-const SEABORN_DATA_ONLY: Sig = Sig {
-    positional: &["data"],
-    keyword_only: None,
-};
-
-fn signature(path: &str) -> Option<Sig> {
+/// Signatures of library callables the generated tables lack, in their notation
+/// (`signatures::parse_params`), as documented for the release `assumed_version` names.
+/// Parameters are given defaults where the documented call may leave them out.
+fn hand_signature(path: &str) -> Option<&'static str> {
     if let Some(f) = path.strip_prefix("seaborn.") {
         return matches!(
             f,
@@ -66,60 +62,226 @@ fn signature(path: &str) -> Option<Sig> {
                 | "heatmap"
                 | "clustermap"
         )
-        .then_some(SEABORN_DATA_ONLY);
+        .then_some("data=,*,**");
     }
     match path {
-        "matplotlib.pyplot.scatter" => Some(Sig {
-            positional: &[
-                "x",
-                "y",
-                "s",
-                "c",
-                "marker",
-                "cmap",
-                "norm",
-                "vmin",
-                "vmax",
-                "alpha",
-                "linewidths",
-            ],
-            keyword_only: None,
-        }),
+        "matplotlib.pyplot.scatter" => {
+            Some("x=,y=,s=,c=,marker=,cmap=,norm=,vmin=,vmax=,alpha=,linewidths=,*,**")
+        }
         "sklearn.utils.class_weight.compute_class_weight"
-        | "sklearn.utils.compute_class_weight" => Some(Sig {
-            positional: &["class_weight"],
-            keyword_only: None,
-        }),
+        | "sklearn.utils.compute_class_weight" => Some("class_weight=,*,**"),
         "sklearn.utils.class_weight.compute_sample_weight"
-        | "sklearn.utils.compute_sample_weight" => Some(Sig {
-            positional: &["class_weight", "y"],
-            keyword_only: None,
-        }),
-        // numpy 1.26 to 2.4 (numpy 2 added `device`, `copy` to asarray, `ndmax` to array).
-        "numpy.array" => Some(Sig {
-            positional: &["object", "dtype"],
-            keyword_only: Some(&["copy", "order", "subok", "ndmin", "ndmax", "like"]),
-        }),
-        "numpy.asarray" => Some(Sig {
-            positional: &["a", "dtype", "order"],
-            keyword_only: Some(&["device", "copy", "like"]),
-        }),
-        "numpy.zeros" | "numpy.ones" | "numpy.empty" => Some(Sig {
-            positional: &["shape", "dtype", "order"],
-            keyword_only: Some(&["device", "like"]),
-        }),
+        | "sklearn.utils.compute_sample_weight" => Some("class_weight=,y=,*,**"),
         _ => None,
     }
 }
 
-/// The library version whose signature `signature(path)` describes.
+/// The library version whose signature `hand_signature(path)` describes.
 fn assumed_version(path: &str) -> &'static str {
     match path.split('.').next() {
         Some("seaborn") => "seaborn 0.12 or later, where only data is positional",
         Some("matplotlib") => "matplotlib 3.x",
-        Some("sklearn") => "scikit-learn 1.x",
-        _ => "numpy 1.26 to 2.4",
+        _ => "scikit-learn 1.x",
     }
+}
+
+/// The table key of a called library callable: its public path (`pandas.read_csv`,
+/// `sklearn.svm.SVC`), or `Class#method` for a method of a DataFrame, a Series or a scikit-learn
+/// estimator the walker knows the object of.
+fn table_key(w: &Walker, func: &Expr) -> Option<String> {
+    if let Some(path) = w.lib_path(func) {
+        return Some(public_path(&path));
+    }
+    let Expr::Attribute { value, attr, .. } = func else {
+        return None;
+    };
+    let class = match w.eval(value) {
+        // A notebook that adds to pandas' classes may have replaced the method.
+        Val::Frame(f) if f.plain && !w.pandas_extended => "pandas.DataFrame".to_string(),
+        Val::Series(_) if !w.pandas_extended => "pandas.Series".to_string(),
+        Val::Estimator(e) if e.type_path.starts_with("sklearn.") => public_path(&e.type_path),
+        _ => return None,
+    };
+    Some(format!("{class}#{attr}"))
+}
+
+/// `RandomForestClassifier`, `DataFrame.drop`, `read_csv`: a table key as messages name it.
+fn shown_name(key: &str) -> String {
+    match key.split_once('#') {
+        Some((class, method)) => format!("{}.{method}", class.rsplit('.').next().unwrap_or(class)),
+        None => key.rsplit('.').next().unwrap_or(key).to_string(),
+    }
+}
+
+/// The version of `library` the kernel reported (a module's summary, or a callable's).
+fn kernel_version<'w>(w: &'w Walker, library: &str) -> Option<&'w str> {
+    w.ctx.summaries?.objects.values().find_map(|o| {
+        let of = o
+            .str_fact(Category::R, "module")
+            .or_else(|| o.str_fact(Category::R, "library"))?;
+        (of.split('.').next() == Some(library))
+            .then(|| o.str_fact(Category::R, "version"))
+            .flatten()
+    })
+}
+
+/// `3.1` of `3.1.1`.
+fn minor_release(version: &str) -> &str {
+    match version.match_indices('.').nth(1) {
+        Some((i, _)) => &version[..i],
+        None => version,
+    }
+}
+
+/// A call of a callable of the generated signature tables (scikit-learn, pandas, numpy), or of a
+/// method on an object the walker knows, that does not fit the installed library's signature.
+/// `None` when the tables lack the callable; else what is found (possibly nothing).
+///
+/// A signature differs across releases, so what is certain depends on what the kernel showed:
+/// - a keyword that misspells a parameter (`n_estimator`, `inplce`) and that no earlier release
+///   had (`former_keyword`): certain whatever the release;
+/// - any other misfit: certain when the kernel runs the release the table was read off (same
+///   minor version), silent when it runs another, and likely when it did not say.
+fn table_call(
+    w: &Walker,
+    func: &Expr,
+    args: &[Expr],
+    keywords: &[Keyword],
+    range: TextRange,
+) -> Option<Vec<Diagnostic>> {
+    let key = table_key(w, func)?;
+    // `est.set_params(...)` takes the constructor's parameters as keywords.
+    let set_params = key.strip_suffix("#set_params");
+    let mut p = library_params(set_params.unwrap_or(&key))?;
+    if set_params.is_some() {
+        // A pipeline, union or ensemble takes its steps' names too (`pipe.set_params(clf=...)`).
+        let composite = ["steps", "transformers", "transformer_list", "estimators"];
+        if p.kwarg || p.names.iter().any(|n| composite.contains(&n.as_str())) {
+            return Some(vec![]);
+        }
+        p.keyword_only_required =
+            vec![false; p.names.len() - usize::from(p.vararg) - usize::from(p.kwarg)];
+        p.names.retain(|n| !n.starts_with('*'));
+        p.positional = 0;
+        p.positional_defaults = 0;
+        p.posonly = 0;
+        p.vararg = false;
+    }
+    let shown = shown_name(set_params.unwrap_or(&key));
+    let (library, version) = table_version(&key);
+    let kernel = kernel_version(w, library);
+    // `set_params` raises ValueError, an invalid parameter of the estimator.
+    let (rule, error) = if set_params.is_some() {
+        (Rule::SklearnBadParams, "ValueError")
+    } else {
+        (Rule::BadArguments, "TypeError")
+    };
+    for k in keywords {
+        let Some(name) = k.name.as_deref() else {
+            continue;
+        };
+        // `step__param` of a pipeline's step.
+        if p.kwarg
+            || keyword_names(&p).any(|n| n == name)
+            || set_params.is_some() && name.contains("__")
+        {
+            continue;
+        }
+        // A keyword of the DataFrame method given to the Series one is the frames rule's.
+        if let Some(method) = key.strip_prefix("pandas.Series#") {
+            let frame = library_params(&format!("pandas.DataFrame#{method}"));
+            if frame.is_some_and(|f| keyword_names(&f).any(|n| n == name)) {
+                return Some(vec![]);
+            }
+        }
+        if former_keyword(&key, name) {
+            continue;
+        }
+        let Some(right) = misspelled(name, keyword_names(&p)) else {
+            continue;
+        };
+        let name_range = TextRange::new(k.range.start, k.range.start + name.len() as u32);
+        let what = if set_params.is_some() {
+            format!("Invalid parameter '{name}' for estimator {shown}()")
+        } else {
+            format!("{shown}() got an unexpected keyword argument '{name}'")
+        };
+        return Some(vec![Diagnostic::error(
+            rule,
+            format!("{what}; did you mean '{right}'?: {error}"),
+            k.range,
+        )
+        .with_fix(Fix {
+            message: format!("Use {right}="),
+            edits: vec![Edit {
+                range: name_range,
+                content: right.to_string(),
+            }],
+            run_cells: vec![],
+        })]);
+    }
+    let problem = if set_params.is_some() {
+        keywords
+            .iter()
+            .filter_map(|k| k.name.as_deref())
+            .find(|n| !n.contains("__") && !keyword_names(&p).any(|x| x == *n))
+            .map(|n| format!("Invalid parameter '{n}' for estimator {shown}()"))
+    } else {
+        user_call_problem(&shown, &p, args, keywords)
+    };
+    let Some(problem) = problem else {
+        return Some(vec![]);
+    };
+    // A keyword of earlier releases: the notebook may have been written for one.
+    let former = keywords
+        .iter()
+        .filter_map(|k| k.name.as_deref())
+        .find(|n| former_keyword(&key, n));
+    let same_release = match kernel {
+        Some(v) => minor_release(v) == minor_release(version),
+        None => false,
+    };
+    // Silent when the kernel runs another release, or the notebook may be written for one.
+    if !same_release && (former.is_some() || kernel.is_some()) {
+        return Some(vec![]);
+    }
+    let former = former
+        .map(|n| format!("; '{n}' is a parameter of earlier {library} releases"))
+        .unwrap_or_default();
+    let mut d = Diagnostic::error(
+        rule,
+        format!("{problem}{former}: {error}"),
+        problem_range(&p, args, keywords).unwrap_or(range),
+    );
+    match kernel {
+        Some(v) => {
+            d.message = format!("{problem}{former} (the kernel runs {library} {v}): {error}")
+        }
+        None => d.make_likely(&format!(
+            "the signature of {library} {version}; the installed version is not known"
+        )),
+    }
+    Some(vec![d])
+}
+
+/// The keyword `user_call_problem` reports, when it reports one: the first that the parameters
+/// do not take, or that names a parameter a positional argument already filled.
+fn problem_range(p: &Params, args: &[Expr], keywords: &[Keyword]) -> Option<TextRange> {
+    if args.len() > p.positional && !p.vararg {
+        return None;
+    }
+    keywords
+        .iter()
+        .find(|k| {
+            let Some(name) = k.name.as_deref() else {
+                return false;
+            };
+            match p.names[..p.positional].iter().position(|n| n == name) {
+                Some(i) => i < p.posonly || i < args.len(),
+                None => !p.kwarg && !keyword_names(p).any(|n| n == name),
+            }
+        })
+        .map(|k| k.range)
 }
 
 /// A call that does not fit a signature the rules know from a library's documented version
@@ -205,44 +367,19 @@ fn root_name(e: &Expr) -> Option<(&str, TextRange)> {
     }
 }
 
-/// Methods of Keras 3 models whose keyword parameters are fixed (no `**kwargs`).
-fn keras3_method(attr: &str) -> Option<Sig> {
+/// Methods of Keras 3 models whose keyword parameters are fixed (no `**kwargs`), in the
+/// notation of `signatures::parse_params`.
+fn keras3_method(attr: &str) -> Option<&'static str> {
     match attr {
-        "compile" => Some(Sig {
-            positional: &[
-                "optimizer",
-                "loss",
-                "loss_weights",
-                "metrics",
-                "weighted_metrics",
-                "run_eagerly",
-                "steps_per_execution",
-                "jit_compile",
-                "auto_scale_loss",
-            ],
-            keyword_only: Some(&[]),
-        }),
-        "fit" => Some(Sig {
-            positional: &[
-                "x",
-                "y",
-                "batch_size",
-                "epochs",
-                "verbose",
-                "callbacks",
-                "validation_split",
-                "validation_data",
-                "shuffle",
-                "class_weight",
-                "sample_weight",
-                "initial_epoch",
-                "steps_per_epoch",
-                "validation_steps",
-                "validation_batch_size",
-                "validation_freq",
-            ],
-            keyword_only: Some(&[]),
-        }),
+        "compile" => Some(
+            "optimizer=,loss=,loss_weights=,metrics=,weighted_metrics=,run_eagerly=,\
+             steps_per_execution=,jit_compile=,auto_scale_loss=",
+        ),
+        "fit" => Some(
+            "x=,y=,batch_size=,epochs=,verbose=,callbacks=,validation_split=,validation_data=,\
+             shuffle=,class_weight=,sample_weight=,initial_epoch=,steps_per_epoch=,\
+             validation_steps=,validation_batch_size=,validation_freq=",
+        ),
         _ => None,
     }
 }
@@ -551,11 +688,18 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                     return;
                 }
             }
-            let (sig, fname, assumes) = if let Some(path) = w.lib_path(func) {
-                match signature(&path) {
-                    Some(s) => {
+            // The kernel's summary of the callable, even one without a signature, knows better.
+            if summary.is_none() {
+                if let Some(found) = table_call(w, func, args, keywords, *range) {
+                    out.extend(found);
+                    return;
+                }
+            }
+            let (params, fname, assumes) = if let Some(path) = w.lib_path(func) {
+                match hand_signature(&path) {
+                    Some(text) => {
                         let assumes = Some(assumed_version(&path));
-                        (s, path, assumes)
+                        (text, path, assumes)
                     }
                     None => return,
                 }
@@ -563,8 +707,8 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                 match w.eval(value) {
                     Val::Typed(t) if is_keras_model(&t) && t.starts_with("keras.src.models.") => {
                         match keras3_method(attr) {
-                            Some(s) => (
-                                s,
+                            Some(text) => (
+                                text,
                                 format!("{}.{attr}", w.shown(value, "the object")),
                                 // The kernel's type is Keras 3's own: the version is known.
                                 None,
@@ -577,46 +721,22 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
             } else {
                 return;
             };
-            let short_name = fname.rsplit('.').next().unwrap_or(&fname).to_string();
-            if args.len() > sig.positional.len() {
-                out.push(assumed_signature(assumes, Diagnostic::error(
-                    Rule::BadArguments,
-                    format!(
-                        "{short_name}() takes at most {} positional argument{} ({}) but {} were given; pass the others by keyword: TypeError",
-                        sig.positional.len(),
-                        if sig.positional.len() == 1 { "" } else { "s" },
-                        sig.positional.join(", "),
-                        args.len()
-                    ),
-                    *range,
-                )));
-                return;
-            }
-            for k in keywords {
-                let Some(name) = k.name.as_deref() else {
-                    continue;
+            let p = parse_params(params);
+            let short_name = fname.rsplit('.').next().unwrap_or(&fname);
+            if let Some(problem) = user_call_problem(short_name, &p, args, keywords) {
+                let hint = if args.len() > p.positional {
+                    "; pass the others by keyword"
+                } else {
+                    ""
                 };
-                if let Some(i) = sig.positional.iter().position(|p| *p == name) {
-                    if i < args.len() {
-                        out.push(assumed_signature(assumes, Diagnostic::error(
-                            Rule::BadArguments,
-                            format!("{short_name}() got multiple values for argument '{name}': positional argument {} is already '{name}': TypeError", i + 1),
-                            k.range,
-                        )));
-                        return;
-                    }
-                    continue;
-                }
-                if let Some(kw_only) = sig.keyword_only {
-                    if !kw_only.contains(&name) {
-                        out.push(assumed_signature(assumes, Diagnostic::error(
-                            Rule::BadArguments,
-                            format!("{short_name}() got an unexpected keyword argument '{name}': TypeError"),
-                            k.range,
-                        )));
-                        return;
-                    }
-                }
+                out.push(assumed_signature(
+                    assumes,
+                    Diagnostic::error(
+                        Rule::BadArguments,
+                        format!("{problem}{hint}: TypeError"),
+                        problem_range(&p, args, keywords).unwrap_or(*range),
+                    ),
+                ));
             }
         }
         _ => {}

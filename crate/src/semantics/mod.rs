@@ -16,6 +16,8 @@ pub mod properties;
 pub mod property_tables;
 pub mod python;
 pub mod shapes;
+pub mod signature_tables;
+pub mod signatures;
 pub mod sklearn;
 pub mod sklearn_tables;
 pub mod tensorflow;
