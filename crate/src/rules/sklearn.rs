@@ -547,6 +547,55 @@ fn fitted_on_targets(est: &Estimator) -> Option<&Estimator> {
     (est.is_sklearn() && SAMPLE_CHECKED.contains(&est.class.as_str())).then_some(est)
 }
 
+/// `fit` called on an estimator's class rather than on an estimator (`model = LinearRegression`
+/// without parentheses, then `model.fit(X, y)`): the first argument, data, binds to `self`, and
+/// `fit` reads what only an estimator has (`_validate_params`, its parameters).
+fn fit_of_the_class(
+    w: &Walker,
+    func: &Expr,
+    args: &[Expr],
+    range: TextRange,
+) -> Option<Diagnostic> {
+    let Expr::Attribute { value, attr, .. } = func else {
+        return None;
+    };
+    if attr != "fit" {
+        return None;
+    }
+    let Val::Lib(class_path) = w.eval(value) else {
+        return None;
+    };
+    let class_path = crate::semantics::signatures::public_path(&class_path);
+    // An estimator of the installed scikit-learn: the signature table lists its `fit`.
+    crate::semantics::signatures::library_params(&format!("{class_path}#fit"))?;
+    let first = args.first()?;
+    let data = match w.eval(first) {
+        Val::Array(a) if a.lib == ArrayLib::Numpy && !a.maybe_not_ndarray => "numpy.ndarray",
+        Val::Frame(_) => "DataFrame",
+        Val::Series(_) => "Series",
+        v => crate::semantics::python::builtin_of(&v)?.name(),
+    };
+    let class = class_path.rsplit('.').next().unwrap_or(&class_path);
+    let holder = match &**value {
+        // Bound by an assignment, not by the import of the class.
+        Expr::Name { id, .. } if id != class && !w.ctx.history.imports.contains_key(id) => format!(
+            "{id} holds the class {class} itself (the parentheses that create an estimator are missing)"
+        ),
+        _ => format!(
+            "{} is the class {class}, not an estimator",
+            w.shown(value, class)
+        ),
+    };
+    Some(Diagnostic::error(
+        Rule::MissingAttribute,
+        format!(
+            "{holder}: its fit takes {} as self; create the estimator first, {class}().fit(...): AttributeError: '{data}' object has no attribute '_validate_params'",
+            w.shown(first, "the first argument")
+        ),
+        range,
+    ))
+}
+
 /// The kernel read the live estimator's own `fit` signature (no wrapper in front of it):
 /// `rules::api` checks the call against that.
 fn kernel_read_fit(w: &Walker, estimator: &Expr) -> bool {
@@ -724,6 +773,10 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
     else {
         return;
     };
+    if let Some(d) = fit_of_the_class(w, func, args, *range) {
+        out.push(d);
+        return;
+    }
     // train_test_split on zero samples.
     if let Some(path) = w.lib_path(func) {
         if let Some(class) = path.strip_suffix(".from_predictions") {
