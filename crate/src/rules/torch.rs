@@ -220,16 +220,11 @@ pub fn known_array(v: Val) -> Val {
     match v {
         Val::Tensor(Shape {
             dims: Some(dims), ..
-        }) if dims.iter().all(Option::is_some) => Val::Array(ArrayVal {
-            lib: ArrayLib::Torch,
-            shape: dims.into_iter().flatten().collect(),
-            dtype: None,
-            has_nan: None,
-            csv_object_column: None,
-            origin: None,
-            non_integer: None,
-            maybe_not_ndarray: false,
-        }),
+        }) if dims.iter().all(Option::is_some) => Val::Array(ArrayVal::new(
+            ArrayLib::Torch,
+            dims.into_iter().flatten().collect(),
+            None,
+        )),
         v => v,
     }
 }

@@ -422,6 +422,20 @@ pub struct ArrayVal {
 }
 
 impl ArrayVal {
+    /// An array of `lib` of this shape and dtype, and nothing else known of its values.
+    pub fn new(lib: ArrayLib, shape: Vec<i64>, dtype: Option<String>) -> Self {
+        ArrayVal {
+            lib,
+            shape,
+            dtype,
+            has_nan: None,
+            csv_object_column: None,
+            origin: None,
+            non_integer: None,
+            maybe_not_ndarray: false,
+        }
+    }
+
     /// The array `v` (derived from this one by arithmetic, a ufunc or a method), which may not
     /// be an ndarray where this one may not: pandas arrays and frames keep their type through
     /// these.

@@ -284,16 +284,7 @@ pub fn method_result(w: &dyn Eval, e: &Estimator, attr: &str, args: &[Expr]) -> 
         let Some((Some(rows), _, _)) = args.first().map(|x| data_shape(&w.eval(x))) else {
             return Val::Unknown;
         };
-        return Val::Array(ArrayVal {
-            lib: ArrayLib::Numpy,
-            shape: vec![rows],
-            dtype: None,
-            has_nan: None,
-            csv_object_column: None,
-            origin: None,
-            non_integer: None,
-            maybe_not_ndarray: false,
-        });
+        return Val::Array(ArrayVal::new(ArrayLib::Numpy, vec![rows], None));
     }
     if !matches!(attr, "fit_transform" | "transform")
         || !SHAPE_PRESERVING.contains(&e.class.as_str())

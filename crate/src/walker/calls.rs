@@ -281,12 +281,7 @@ impl<'a> Walker<'a> {
             source: callee.source,
             body: callee.body,
             facts: &facts,
-            summaries: self.ctx.summaries,
-            kernel_names: self.ctx.kernel_names,
-            namespace: self.ctx.namespace,
-            history: self.ctx.history,
-            cell: self.ctx.cell,
-            ran: self.ctx.ran,
+            ..*self.ctx
         };
         let mut calls = self.calls.clone();
         calls.push(id.clone());
@@ -435,12 +430,7 @@ impl<'a> Walker<'a> {
             source: callee.source,
             body: &[],
             facts: &facts,
-            summaries: self.ctx.summaries,
-            kernel_names: self.ctx.kernel_names,
-            namespace: self.ctx.namespace,
-            history: self.ctx.history,
-            cell: self.ctx.cell,
-            ran: self.ctx.ran,
+            ..*self.ctx
         };
         let mut inner = Walker::bare(&ctx, env, self.checks);
         inner.bound_here = self.bound_here.clone();
