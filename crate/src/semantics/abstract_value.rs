@@ -172,16 +172,20 @@ impl Val {
     }
 }
 
-/// A list or tuple of the values `items`; of known strings when they all are.
-pub fn sequence_of(type_name: &str, items: Vec<Val>) -> Val {
-    let strs: Option<Vec<String>> = items
+/// The texts `items` hold, when every one is a known string.
+pub fn all_strs(items: &[Val]) -> Option<Vec<String>> {
+    items
         .iter()
         .map(|v| match v {
             Val::Str(s) => Some(s.clone()),
             _ => None,
         })
-        .collect();
-    match strs {
+        .collect()
+}
+
+/// A list or tuple of the values `items`; of known strings when they all are.
+pub fn sequence_of(type_name: &str, items: Vec<Val>) -> Val {
+    match all_strs(&items) {
         Some(strs) if !strs.is_empty() => Val::Strs {
             type_name: type_name.into(),
             items: strs,

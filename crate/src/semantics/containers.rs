@@ -146,13 +146,7 @@ pub fn sorted(xs: &Val, keyed: bool, reverse: Option<bool>) -> Option<Val> {
                     _ => None,
                 })
                 .collect();
-            let strs: Option<Vec<String>> = items
-                .iter()
-                .map(|v| match v {
-                    Val::Str(s) => Some(s.clone()),
-                    _ => None,
-                })
-                .collect();
+            let strs = super::abstract_value::all_strs(&items);
             let mut in_order: Vec<Val> = match (keyed, reverse, ints, strs) {
                 (false, Some(_), Some(mut ints), _) => {
                     ints.sort();
