@@ -144,7 +144,7 @@ rules! {
         running: "np.histogram(np.array([1.0, np.nan]), range=(0, 2))",
     }
     IndexOutOfRange = "index-out-of-range", Error, "Python values" {
-        catches: "literal indices (and a `range` loop's last number) past the known length of a list, tuple, string, array or TensorFlow tensor, read or assigned; `pop()` of an empty list, `pop(i)` or `del xs[i]` past its end, `random.choice` of an empty sequence; numpy axes past an array's dimensions, TensorFlow axes (`tf.reduce_*`, `tf.argmax`, `tf.expand_dims`, ...) past a tensor's rank; boolean masks of another shape than the array's",
+        catches: "literal indices (and a `range` loop's last number) past the known length of a list, tuple, string, array or TensorFlow tensor, read or assigned; `pop()` of an empty list, `pop(i)` or `del xs[i]` past its end, `random.choice` of an empty sequence; numpy axes past an array's dimensions, TensorFlow axes (`tf.reduce_*`, `tf.argmax`, `tf.expand_dims`, ...) past a tensor's rank, PyTorch dims (`x.sum(2)`, `x.unsqueeze(3)`, `F.softmax(x, dim=2)`, `x.transpose(0, 2)`, `x.permute(...)`: the callables read off the installed torch) past a tensor's rank; boolean masks of another shape than the array's",
         why: "sequences raise for an index past their end: IndexError (numpy: AxisError for an axis, IndexError for a mask; TensorFlow: InvalidArgumentError)",
         crashing: "point = (1, 2)\npoint[2]",
         running: "point = (1, 2)\npoint[1]",
@@ -168,7 +168,7 @@ rules! {
         running: "n = 3\nprint(\"n = \" + str(n))",
     }
     BuiltinArgument = "builtin-argument", Error, "Python values" {
-        catches: "builtins, and methods of str/list/tuple/dict/set values, given a value of a type (or a text, or a number of arguments) they reject: `len(5)`, `int('abc')`, `sum(['a'])`, `', '.join([1, 2])`, `max([])`, `line.split(1)`, `rows.append(1, 2)`, `sizes.index(25)` of a value a known list, tuple or text lacks, `next([1, 2])`, `max(1, 'a')`, `ord('ab')`, `hex(2.5)`, `isinstance(x, 'int')`, `len(a, b)`, `[3, '1'].sort()`, `text.split('')`, `range(0, 9, 0)`, `open(path, 'rw')`, `os.path.join('data', 3)`, `random.randint(9, 1)`, `random.sample(xs, k)` of more than `xs` holds; format specs the value's type rejects (`f\"{name:.2f}\"` of a str, `'{:d}'.format(2.5)`, a spec given to None or a list); `math` functions given text, or a known number outside their domain (`math.sqrt(-1)`, `math.log(0)`); `float()`, `int()` and `math` functions given a numpy array of several elements; `pickle.load(path)` and `pickle.dump(obj, path)` given a path for the file",
+        catches: "builtins, and methods of str/list/tuple/dict/set values, given a value of a type (or a text, or a number of arguments) they reject: `len(5)`, `int('abc')`, `sum(['a'])`, `', '.join([1, 2])`, `max([])`, `line.split(1)`, `rows.append(1, 2)`, `sizes.index(25)` of a value a known list, tuple or text lacks, `next([1, 2])`, `max(1, 'a')`, `ord('ab')`, `hex(2.5)`, `isinstance(x, 'int')`, `len(a, b)`, `[3, '1'].sort()`, `text.split('')`, `range(0, 9, 0)`, `open(path, 'rw')`, `os.path.join('data', 3)`, `random.randint(9, 1)`, `random.sample(xs, k)` of more than `xs` holds; format specs the value's type rejects (`f\"{name:.2f}\"` of a str, `'{:d}'.format(2.5)`, a spec given to None or a list); `math` functions given text, or a known number outside their domain (`math.sqrt(-1)`, `math.log(0)`); `float()`, `int()` and `math` functions given a numpy array or torch tensor of several elements, and `.item()` of one; `pickle.load(path)` and `pickle.dump(obj, path)` given a path for the file",
         why: "the builtin or method cannot handle that value: TypeError (or ValueError for text that is not a number, a format code the type lacks, a number outside a function's domain, or nothing to choose from)",
         crashing: "count = 5\nlen(count)",
         running: "count = [5]\nlen(count)",
@@ -180,7 +180,7 @@ rules! {
         running: "size = len\nsize([2])",
     }
     NotIterable = "not-iterable", Error, "Python values" {
-        catches: "loops, unpacking and `list()`/`sorted()`/`zip()`/`map()`... of None or a number, and loops unpacking the numbers of a range (`for i, x in range(n)`)",
+        catches: "loops, unpacking and `list()`/`sorted()`/`zip()`/`map()`... of None or a number, and loops unpacking the numbers of a range (`for i, x in range(n)`); a torch module's `parameters` method given uncalled to an optimizer (`torch.optim.SGD(model.parameters, lr=0.1)`)",
         why: "only iterables can be iterated: TypeError: 'NoneType' object is not iterable",
         crashing: "rows = None\nfor r in rows:\n    print(r)",
         running: "rows = []\nfor r in rows:\n    print(r)",
@@ -300,7 +300,7 @@ rules! {
         running: "np.stack([np.ones(3), np.ones(3)])",
     }
     ShapeReshape = "shape-reshape", Error, "numpy" {
-        catches: "reshapes to a size other than the array's (`reshape`, `view`, `tf.reshape`); squeezes of an axis longer than one, splits into unequal parts, transposes by something other than a permutation of the axes",
+        catches: "reshapes to a size other than the array's (`reshape`, `view`, `tf.reshape`); squeezes of an axis longer than one, splits into unequal parts, transposes by something other than a permutation of the axes (`np.transpose`, torch's `permute`), torch's `t()` of more than two dimensions",
         why: "ValueError: cannot reshape array of size 6 into shape (4,)",
         crashing: "np.arange(6).reshape(4)",
         running: "np.arange(6).reshape(2, 3)",
@@ -378,7 +378,7 @@ rules! {
         running: "nn.BCELoss()(torch.rand(4), torch.ones(4))",
     }
     TorchDtypeMismatch = "torch-dtype-mismatch", Error, "PyTorch" {
-        catches: "matrix products (`@`, `torch.matmul`, `mm`, `bmm`, `dot`) of tensors of two dtypes, and integer tensors given to `nn.Linear` / convolutions",
+        catches: "matrix products (`@`, `torch.matmul`, `mm`, `bmm`, `dot`) of tensors of two dtypes, and integer tensors given to `nn.Linear` / convolutions, or to `mean`, `std`, `var`, `softmax` and the other callables that take floating-point tensors only (read off the installed torch)",
         why: "RuntimeError: expected m1 and m2 to have the same dtype, but got: long int != float",
         crashing: "torch.tensor([[1, 2]]) @ weights  # weights: torch.float32",
         running: "torch.tensor([[1.0, 2.0]]) @ weights",
@@ -388,6 +388,12 @@ rules! {
         why: "RuntimeError: Can't call numpy() on Tensor that requires grad",
         crashing: "torch.zeros(3, requires_grad=True).numpy()",
         running: "torch.zeros(3, requires_grad=True).detach().numpy()",
+    }
+    TorchModuleDefinition = "torch-module-definition", Error, "PyTorch" {
+        catches: "instances of the notebook's `nn.Module` subclasses that cannot be built or called: `__init__` assigns a module (or `nn.Parameter`) to `self` before `super().__init__()`, or the class defines no `forward`",
+        why: "AttributeError: cannot assign module before Module.__init__() call; NotImplementedError: Module [Net] is missing the required \"forward\" function",
+        crashing: "class Net(nn.Module):\n    def __init__(self):\n        self.fc = nn.Linear(3, 1)\nnet = Net()",
+        running: "class Net(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.fc = nn.Linear(3, 1)\nnet = Net()",
     }
     TooDeep = "too-deep", Info, "Analysis limits" {
         catches: "a statement nested more than 100 levels deep: it is not analysed, and the names it mentions count as unknown (not a crash)",
@@ -445,24 +451,41 @@ impl Rule {
             | Sklearn1dInput
             | SklearnDisplayLabels
             | SklearnContinuousTarget
-            | ShapeMatmul
-            | ShapeBroadcast
-            | ShapeConcatenate
-            | ShapeStack
-            | ShapeReshape
             | ShapeLinalg
             | ShapeSavetxt
             | PlotLengths => &["ValueError"],
+            // PyTorch raises RuntimeError where numpy raises ValueError.
+            ShapeMatmul | ShapeBroadcast | ShapeConcatenate | ShapeStack | ShapeReshape => {
+                &["ValueError", "RuntimeError"]
+            }
             ValueConversion | SklearnBadParams | TfDtypeMismatch => &["ValueError", "TypeError"],
             // numpy's AxisError; TensorFlow's InvalidArgumentError is only an Exception.
             IndexOutOfRange => &["IndexError", "ValueError"],
             IndexType => &["TypeError", "IndexError"],
-            BuiltinArgument => &["TypeError", "ValueError", "IndexError", "KeyError"],
+            // `.item()` of a torch tensor of several elements: RuntimeError.
+            BuiltinArgument => &[
+                "TypeError",
+                "ValueError",
+                "IndexError",
+                "KeyError",
+                "RuntimeError",
+            ],
             MissingAttribute => &["AttributeError"],
             SklearnNotFitted => &["ValueError", "AttributeError"],
-            KerasInputMismatch | KerasTargetMismatch | KerasForeignModel | KerasNotCompiled
-            | TorchInputMismatch | TorchLayerMismatch | TorchLossShape | TorchDtypeMismatch
-            | TorchNumpyGrad | TooDeep | CoreFailed | LlmLikelyCrash | DryRunCrash => return None,
+            KerasInputMismatch
+            | KerasTargetMismatch
+            | KerasForeignModel
+            | KerasNotCompiled
+            | TorchInputMismatch
+            | TorchLayerMismatch
+            | TorchLossShape
+            | TorchDtypeMismatch
+            | TorchNumpyGrad
+            | TorchModuleDefinition
+            | TooDeep
+            | CoreFailed
+            | LlmLikelyCrash
+            | DryRunCrash => return None,
         })
     }
 }

@@ -112,11 +112,19 @@ fn keras_input_ranks_of_every_first_layer() {
     family("keras.json");
 }
 
-/// Not run under the real library by `scripts/verify_family_cases.py` where torch is not
-/// installed; the cases follow torch's documented contracts.
+/// torch is not a dependency of the project: `scripts/verify_family_cases.py` runs these with a
+/// Python that has torch (2.15.0 at the last run).
 #[test]
 fn torch_products_joins_modules_and_losses() {
     family("torch.json");
+}
+
+/// Dims past a tensor's rank, permutations, integer tensors where floats are needed, `.item()`
+/// of several elements, optimizers given `parameters` uncalled, and module classes that cannot
+/// be built or called; verified like `torch.json`.
+#[test]
+fn torch_dims_dtypes_items_and_module_classes() {
+    family("torch_tensor_contracts.json");
 }
 
 #[test]

@@ -4472,3 +4472,33 @@ fn predictions_of_models_fitted_on_several_target_columns_have_no_known_length()
         r#""model": {"type": "sklearn.linear_model.LinearRegression", "kind": "estimator", "V": {"fitted": true}, "S": {"n_features_in": 1}}, "X": {"type": "numpy.ndarray", "kind": "ndarray", "S": {"shape": [4, 1], "dtype": "float64"}}"#,
     ));
 }
+
+/// What torch's tensor contracts leave unknown stays silent: a tensor of unknown rank, a dim
+/// not known, an integer tensor converted by `dtype=`, floats, a class that may call
+/// `nn.Module.__init__` before its modules, or that gains `forward` later, a class of another
+/// base, and an optimizer given what `parameters` returned.
+#[test]
+fn torch_tensor_contracts_stay_silent_on_what_is_not_known() {
+    let imports = "import torch\nimport torch.nn as nn\nimport torch.nn.functional as F\nfrom data import load, pick\ndt = pick()";
+    for target in [
+        "x = load()\ns = x.sum(dim=5)",
+        "x = torch.randn(2, 3)\nd = pick()\ns = x.sum(dim=d)",
+        "x = torch.randn(2, 3)\ns = x.sum(dim=-2)\nu = x.unsqueeze(-3)\ny = x.permute(-1, 0)",
+        "x = torch.tensor(5.0)\ns = x.sum(0)",
+        "x = torch.randn(2, 3)\nx = load()\ns = x.sum(dim=2)",
+        "t = torch.tensor([1, 2, 3])\nm = t.mean(dtype=torch.float64)",
+        "t = torch.tensor([1.0, 2.0])\nm = t.mean()\ns = t.std()\np = F.softmax(t, dim=0)",
+        "t = torch.zeros(3, dtype=dt)\nm = t.mean()",
+        "t = torch.arange(0, 1, 0.1)\nm = t.mean()",
+        "t = torch.tensor([True, False])\nn = t.sum()",
+        "v = torch.randn(1, 1).item()\nw = torch.randn(3)[0].item()",
+        "class Net(nn.Module):\n    def __init__(self):\n        self.setup()\n        self.fc = nn.Linear(3, 1)\n\n    def setup(self):\n        nn.Module.__init__(self)\n\n    def forward(self, x):\n        return self.fc(x)\n\nnet = Net()",
+        "class Net(nn.Module):\n    def __init__(self):\n        nn.Module.__init__(self)\n        self.fc = nn.Linear(3, 1)\n\n    def forward(self, x):\n        return self.fc(x)\n\nnet = Net()",
+        "class Net(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.fc = nn.Linear(3, 1)\n\nnet = Net()\nnet.forward = lambda x: net.fc(x)\nout = net(torch.randn(2, 3))",
+        "class Base(nn.Module):\n    def forward(self, x):\n        return x\n\nclass Net(Base):\n    def __init__(self):\n        super().__init__()\n\nnet = Net()\nout = net(torch.randn(2, 3))",
+        "model = nn.Linear(3, 1)\nparams = model.parameters()\nopt = torch.optim.SGD(params, lr=0.1)",
+        "model = load()\nopt = torch.optim.SGD(model.parameters, lr=0.1)",
+    ] {
+        silent(&run(&[imports], target, ""));
+    }
+}

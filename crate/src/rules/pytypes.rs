@@ -1024,17 +1024,43 @@ fn not_iterable(w: &Walker, iter: &Expr, how: &str, out: &mut Vec<Diagnostic>) {
 }
 
 /// `float(a)`, `int(a)`, `math.exp(a)` and the other functions that convert their argument to
-/// one number, given a numpy array of more than one element: TypeError.
+/// one number, given a numpy array or a torch tensor of more than one element (TypeError,
+/// ValueError), and `a.item()` of one of other than one element (ValueError, RuntimeError).
 fn array_as_number(w: &Walker, func: &Expr, args: &[Expr], range: TextRange) -> Option<Diagnostic> {
-    let (name, hint) = match func {
+    if let (Expr::Attribute { value, attr, .. }, []) = (func, args) {
+        if attr != "item" {
+            return None;
+        }
+        let (lib, shape) = known_array(&w.eval(value))?;
+        let size: i64 = shape.iter().product();
+        let error = match lib {
+            ArrayLib::Numpy => {
+                "ValueError: can only convert an array of size 1 to a Python scalar".to_string()
+            }
+            ArrayLib::Torch => {
+                format!("RuntimeError: a Tensor with {size} elements cannot be converted to Scalar")
+            }
+            _ => return None,
+        };
+        return (size != 1).then(|| {
+            Diagnostic::error(
+                Rule::BuiltinArgument,
+                format!(
+                    "{} has shape {} ({size} elements), but .item() takes the one element of a single-element {}; index one element first (`[0]`): {error}",
+                    w.shown(value, "the array"),
+                    tuple_text(&shape),
+                    lib_noun(lib)
+                ),
+                range,
+            )
+        });
+    }
+    // The builtin's name, or the math function's (`None` for a builtin).
+    let (name, math) = match func {
         Expr::Name { id, .. }
             if matches!(id.as_str(), "int" | "float" | "complex") && w.certainly_builtin(id) =>
         {
-            (
-                id.clone(),
-                "take one element (a[0], a.item()) or convert the whole array with a.astype(...)"
-                    .to_string(),
-            )
+            (id.clone(), None)
         }
         _ => {
             let path = w.lib_path(func)?;
@@ -1042,24 +1068,54 @@ fn array_as_number(w: &Walker, func: &Expr, args: &[Expr], range: TextRange) -> 
             if !MATH_OF_FLOATS.contains(&f) {
                 return None;
             }
-            (path.clone(), format!("np.{f} works elementwise"))
+            (path.clone(), Some(f.to_string()))
         }
     };
-    let (arg, a) = args.iter().find_map(|e| match w.eval(e) {
-        Val::Array(a) if a.lib == ArrayLib::Numpy && a.shape.iter().product::<i64>() > 1 => {
-            Some((e, a))
-        }
-        _ => None,
+    let (arg, lib, shape) = args.iter().find_map(|e| {
+        let (lib, shape) = known_array(&w.eval(e))?;
+        (shape.iter().product::<i64>() > 1).then_some((e, lib, shape))
     })?;
+    let (hint, error) = match (lib, math) {
+        (ArrayLib::Numpy, None) => ("take one element (a[0], a.item()) or convert the whole array with a.astype(...)".to_string(), "TypeError: only length-1 arrays (numpy 2: 0-dimensional arrays) can be converted to Python scalars"),
+        (ArrayLib::Numpy, Some(f)) => (format!("np.{f} works elementwise"), "TypeError: only length-1 arrays (numpy 2: 0-dimensional arrays) can be converted to Python scalars"),
+        (ArrayLib::Torch, None) => ("take one element (t[0].item()) or convert the whole tensor with t.float() / t.long()".to_string(), "ValueError: only one element tensors can be converted to Python scalars"),
+        (ArrayLib::Torch, Some(f)) => (format!("torch.{f} works elementwise"), "ValueError: only one element tensors can be converted to Python scalars"),
+        _ => return None,
+    };
     Some(Diagnostic::error(
         Rule::BuiltinArgument,
         format!(
-            "{} is a numpy array of shape {}, but {name}() takes one number; {hint}: TypeError: only length-1 arrays (numpy 2: 0-dimensional arrays) can be converted to Python scalars",
+            "{} is a {} of shape {}, but {name}() takes one number; {hint}: {error}",
             w.shown(arg, "the argument"),
-            tuple_text(&a.shape)
+            lib_noun(lib),
+            tuple_text(&shape)
         ),
         range,
     ))
+}
+
+/// A numpy array or torch tensor whose whole shape is known: its library and shape.
+fn known_array(v: &Val) -> Option<(ArrayLib, Vec<i64>)> {
+    match v {
+        // What may be a pandas extension array has other methods and conversions.
+        Val::Array(a)
+            if matches!(a.lib, ArrayLib::Numpy | ArrayLib::Torch) && !a.maybe_not_ndarray =>
+        {
+            Some((a.lib, a.shape.clone()))
+        }
+        Val::Tensor(s) => Some((
+            ArrayLib::Torch,
+            s.dims.as_ref()?.iter().copied().collect::<Option<_>>()?,
+        )),
+        _ => None,
+    }
+}
+
+fn lib_noun(lib: ArrayLib) -> &'static str {
+    match lib {
+        ArrayLib::Torch => "torch tensor",
+        _ => "numpy array",
+    }
 }
 
 /// `math.sqrt(-1)`, `math.log(0)`, `math.floor("3")`: a function of `math` given a known number

@@ -32,15 +32,15 @@ use serde_json::Value;
 
 use crate::codes::Rule;
 use crate::diagnostic::Diagnostic;
-use crate::ir::{keyword, Expr, Literal, SeqKind};
+use crate::ir::{keyword, Expr, Keyword, Literal, SeqKind};
 use crate::summary::tuple_text;
 
 use crate::ir_scan::unpacks;
 use crate::semantics::abstract_value::{ArrayLib, ArrayVal, Val};
-use crate::semantics::eval::int_of;
+use crate::semantics::eval::{int_of, int_tuple};
 use crate::semantics::torch_classes::run_forward;
 use crate::semantics::torch_layers::{apply, argument, Layer, Mismatch, Shape};
-use crate::semantics::torch_objects::{shape_of, Loss};
+use crate::semantics::torch_objects::{dim_arguments, float_only, shape_of, Bound, Form, Loss};
 use crate::walker::state::Walker;
 
 pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
@@ -54,6 +54,23 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
         return;
     };
     if unpacks(args, keywords) {
+        return;
+    }
+    if let Some(class) = w.torch_class(func) {
+        if let Some((attr, module)) = &class.module_before_init {
+            out.push(Diagnostic::error(
+                Rule::TorchModuleDefinition,
+                format!(
+                    "{}.__init__ assigns self.{attr} = nn.{module}(...) before calling super().__init__(): AttributeError (cannot assign module before Module.__init__() call); call super().__init__() first",
+                    class.name
+                ),
+                *range,
+            ));
+            return;
+        }
+    }
+    if let Some(d) = uncalled_parameters(w, func, args, keywords) {
+        out.push(d);
         return;
     }
     let callee = w.eval(func);
@@ -77,6 +94,21 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
             }
         }
         (Val::Torch(layer), _) => {
+            if let Layer::Net(class) = &layer {
+                if !class.methods.contains_key("forward") {
+                    out.push(Diagnostic::error(
+                        Rule::TorchModuleDefinition,
+                        format!(
+                            "{} is an instance of {}, which defines no forward: calling it raises NotImplementedError (Module [{}] is missing the required \"forward\" function); define `def forward(self, x):`",
+                            w.shown(func, "the module"),
+                            class.name,
+                            class.name
+                        ),
+                        *range,
+                    ));
+                    return;
+                }
+            }
             if !keywords.is_empty() {
                 return;
             }
@@ -293,6 +325,15 @@ pub fn check_tensor_ops(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                     numpy_of_grad(w, value, *range, out);
                 }
             }
+            if let Some(call) = tensor_call(w, func, args) {
+                if let Some(d) = dim_problem(w, &call, keywords)
+                    .or_else(|| permute_problem(w, &call, keywords))
+                    .or_else(|| integer_problem(w, &call, keywords, *range))
+                {
+                    out.push(d);
+                    return;
+                }
+            }
             let Some(path) = w.lib_path(func) else {
                 return;
             };
@@ -467,6 +508,225 @@ fn joined(
             range,
         ));
     }
+}
+
+/// `torch.optim.SGD(model.parameters, ...)`: the method itself, not called, where an optimizer
+/// iterates its parameters: TypeError ('method' object is not iterable).
+fn uncalled_parameters(
+    w: &Walker,
+    func: &Expr,
+    args: &[Expr],
+    keywords: &[Keyword],
+) -> Option<Diagnostic> {
+    let path = w.lib_path(func)?;
+    let optimizer = path.strip_prefix("torch.optim.")?;
+    if !optimizer.starts_with(|c: char| c.is_ascii_uppercase()) {
+        return None;
+    }
+    let params = argument(args, keywords, 0, "params")?;
+    let Expr::Attribute { value, attr, .. } = params else {
+        return None;
+    };
+    if attr != "parameters" || !matches!(w.eval(value), Val::Torch(_)) {
+        return None;
+    }
+    Some(Diagnostic::error(
+        Rule::NotIterable,
+        format!(
+            "{} is the module's method, not its parameters: {optimizer} iterates what it is given: TypeError ('method' object is not iterable); call it: `{}()`",
+            w.shown(params, "the argument"),
+            w.shown(params, "parameters")
+        ),
+        params.range(),
+    ))
+}
+
+/// A call of a tensor's method (`x.sum(1)`), or of a function of `torch` or `torch.nn.functional`
+/// given the tensor first (`torch.sum(x, 1)`, `F.softmax(x, 1)`).
+struct TensorCall<'e> {
+    form: Form,
+    name: String,
+    tensor: &'e Expr,
+    /// The tensor's shape, where its rank is known.
+    shape: Shape,
+    /// The positional arguments after the tensor.
+    rest: &'e [Expr],
+}
+
+fn tensor_call<'e>(w: &Walker, func: &'e Expr, args: &'e [Expr]) -> Option<TensorCall<'e>> {
+    let known = |e: &Expr| shape_of(&w.eval(e)).filter(|s| s.dims.is_some());
+    if let Expr::Attribute { value, attr, .. } = func {
+        if let Some(shape) = known(value) {
+            return Some(TensorCall {
+                form: Form::Method,
+                name: attr.clone(),
+                tensor: value,
+                shape,
+                rest: args,
+            });
+        }
+    }
+    let path = w.lib_path(func)?;
+    let (form, name) = match path.strip_prefix("torch.nn.functional.") {
+        Some(name) => (Form::Functional, name),
+        None => (Form::Torch, path.strip_prefix("torch.")?),
+    };
+    let (tensor, rest) = args.split_first()?;
+    Some(TensorCall {
+        form,
+        name: name.to_string(),
+        tensor,
+        shape: known(tensor)?,
+        rest,
+    })
+}
+
+impl TensorCall<'_> {
+    fn rank(&self) -> usize {
+        self.shape.dims.as_ref().map_or(0, Vec::len)
+    }
+
+    /// What the call's messages open with: the tensor, its shape and rank.
+    fn described(&self, w: &Walker) -> String {
+        let n = self.rank();
+        format!(
+            "{} has shape {} ({n} dimension{})",
+            w.shown(self.tensor, "the tensor"),
+            self.shape.text(),
+            if n == 1 { "" } else { "s" }
+        )
+    }
+}
+
+/// A dim argument outside the tensor's dimensions (`x.sum(2)` of a 2-D tensor,
+/// `x.unsqueeze(3)`, `F.softmax(x, dim=-3)`): IndexError. The callables and their dim arguments
+/// are read off torch (`torch_tables::DIM_ARGUMENTS`).
+fn dim_problem(w: &Walker, call: &TensorCall, keywords: &[Keyword]) -> Option<Diagnostic> {
+    // A 0-d tensor takes dims as if it had one.
+    let n = call.rank().max(1) as i64;
+    dim_arguments(call.form, &call.name).find_map(|arg| {
+        let given = call
+            .rest
+            .get(arg.at)
+            .or_else(|| arg.keywords.iter().find_map(|k| keyword(keywords, k)))?;
+        let bound = match arg.bound {
+            Bound::Rank => n,
+            Bound::RankPlusOne => n + 1,
+        };
+        let bad = int_tuple(w, given)?
+            .into_iter()
+            .find(|d| !(-bound..bound).contains(d))?;
+        Some(Diagnostic::error(
+            Rule::IndexOutOfRange,
+            format!(
+                "{}: dim {bad} is out of range for {}, which takes {} to {}: IndexError (Dimension out of range)",
+                call.described(w),
+                call.name,
+                -bound,
+                bound - 1
+            ),
+            given.range(),
+        ))
+    })
+}
+
+/// `x.permute(...)` / `torch.permute(x, dims)` with dims that are not a permutation of the
+/// tensor's (RuntimeError; IndexError for a dim past the last), and `x.t()` of a tensor of more
+/// than two dimensions (RuntimeError).
+fn permute_problem(w: &Walker, call: &TensorCall, keywords: &[Keyword]) -> Option<Diagnostic> {
+    let n = call.rank() as i64;
+    if call.name == "t" && call.form != Form::Functional && call.rest.is_empty() {
+        return (n > 2).then(|| {
+            Diagnostic::error(
+                Rule::ShapeReshape,
+                format!(
+                    "{}: t() transposes tensors of at most 2 dimensions; use `.transpose(d0, d1)` or `.permute(...)`: RuntimeError (t() expects a tensor with <= 2 dimensions)",
+                    call.described(w)
+                ),
+                call.tensor.range(),
+            )
+        });
+    }
+    if call.name != "permute" || call.form == Form::Functional {
+        return None;
+    }
+    let (dims, at): (Vec<i64>, &Expr) = match (call.rest, keyword(keywords, "dims")) {
+        ([one], None) => (int_tuple(w, one)?, one),
+        ([first, ..], None) if call.form == Form::Method => (
+            call.rest
+                .iter()
+                .map(|e| int_of(w, e))
+                .collect::<Option<_>>()?,
+            first,
+        ),
+        ([], Some(k)) => (int_tuple(w, k)?, k),
+        _ => return None,
+    };
+    let problem = if dims.len() as i64 != n {
+        format!(
+            "{} dims are given for its {n}: RuntimeError (number of dimensions in the tensor input does not match the length of the desired ordering of dimensions)",
+            dims.len()
+        )
+    } else if let Some(bad) = dims.iter().find(|d| !(-n..n).contains(*d)) {
+        return Some(Diagnostic::error(
+            Rule::IndexOutOfRange,
+            format!(
+                "{}: permute names dim {bad}, but it takes {} to {}: IndexError (Dimension out of range)",
+                call.described(w),
+                -n,
+                n - 1
+            ),
+            at.range(),
+        ));
+    } else {
+        let mut seen: Vec<i64> = dims.iter().map(|d| d.rem_euclid(n)).collect();
+        seen.sort_unstable();
+        seen.dedup();
+        if seen.len() == dims.len() {
+            return None;
+        }
+        "a dim is named twice: RuntimeError (permute(): duplicate dims are not allowed)".to_string()
+    };
+    Some(Diagnostic::error(
+        Rule::ShapeReshape,
+        format!(
+            "{}: permute needs each of its dims once, but {problem}",
+            call.described(w)
+        ),
+        at.range(),
+    ))
+}
+
+/// `mean`, `std`, `var`, `softmax` and the other callables that need floating-point values,
+/// given a tensor of an integer dtype (`torch.tensor([1, 2, 3]).mean()`): RuntimeError
+/// (NotImplementedError in recent releases, one of its kinds). Read off torch
+/// (`torch_tables::FLOAT_ONLY`); a `dtype=` argument converts first.
+fn integer_problem(
+    w: &Walker,
+    call: &TensorCall,
+    keywords: &[Keyword],
+    range: crate::ir::TextRange,
+) -> Option<Diagnostic> {
+    if !float_only(call.form, &call.name) || keyword(keywords, "dtype").is_some() {
+        return None;
+    }
+    let Val::Array(a) = w.eval(call.tensor) else {
+        return None;
+    };
+    let dtype = a
+        .dtype
+        .as_deref()
+        .filter(|d| a.lib == ArrayLib::Torch && *d != "torch.bool" && INTEGER_DTYPES.contains(d))?;
+    Some(Diagnostic::error(
+        Rule::TorchDtypeMismatch,
+        format!(
+            "{} is a {dtype} tensor, but {} works on floating-point tensors only: RuntimeError (\"{}\" not implemented for an integer dtype / could not infer output dtype); convert it with `.float()`",
+            w.shown(call.tensor, "the tensor"),
+            call.name,
+            call.name
+        ),
+        range,
+    ))
 }
 
 /// `.numpy()` of a tensor that requires grad: the kernel says so, or the cell made it with

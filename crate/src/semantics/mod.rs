@@ -24,3 +24,4 @@ pub mod tensorflow;
 pub mod torch_classes;
 pub mod torch_layers;
 pub mod torch_objects;
+pub mod torch_tables;

@@ -24,12 +24,21 @@ pub struct UserClass {
     pub methods: BTreeMap<String, (Params, Vec<Stmt>)>,
     /// The source of the cell that defines it (the bodies' ranges index into it).
     pub source: Rc<str>,
+    /// The attribute and module class `__init__` assigns a module to before anything that may
+    /// call `nn.Module.__init__` (`self.fc = nn.Linear(3, 1)` as its first statement): building
+    /// an instance raises AttributeError.
+    pub module_before_init: Option<(String, String)>,
 }
 
 impl UserClass {
     /// The attribute names whose rebinding would change what the class computes.
-    pub fn watched(&self) -> impl Iterator<Item = &String> {
-        self.layers.keys().chain(self.methods.keys())
+    /// `forward` always: an instance given one gains what the class lacks.
+    pub fn watched(&self) -> impl Iterator<Item = &str> {
+        self.layers
+            .keys()
+            .chain(self.methods.keys())
+            .map(String::as_str)
+            .chain(std::iter::once("forward"))
     }
 }
 
@@ -340,8 +349,10 @@ pub fn user_class(
         }
     }
     let mut layers = BTreeMap::new();
+    let mut module_before_init = None;
     if let Some((params, init)) = methods.get("__init__") {
         let me = params.names.first()?;
+        module_before_init = module_assigned_first(init, me, resolve);
         let params: BTreeSet<&String> = params.names.iter().collect();
         let int = |e: &Expr| const_int(e, &source, &|_| None);
         fn build(
@@ -404,7 +415,75 @@ pub fn user_class(
         layers,
         methods,
         source,
+        module_before_init,
     })
+}
+
+/// The attribute of `me` and the `torch.nn` class of the module (or `nn.Parameter`) that the
+/// first statements of `__init__` assign, when no statement before it calls anything (a call
+/// may reach `nn.Module.__init__`).
+fn module_assigned_first(
+    init: &[Stmt],
+    me: &str,
+    resolve: &dyn Fn(&Expr) -> Option<String>,
+) -> Option<(String, String)> {
+    for s in init {
+        let Stmt::Assign {
+            targets,
+            op: AssignOp::Plain,
+            value: Some(value),
+            ..
+        } = s
+        else {
+            // A docstring.
+            if matches!(
+                s,
+                Stmt::Expr {
+                    value: Expr::Literal { .. },
+                    ..
+                }
+            ) {
+                continue;
+            }
+            return None;
+        };
+        if let [Target::Store {
+            expr: Expr::Attribute {
+                value: obj, attr, ..
+            },
+            ..
+        }] = targets.as_slice()
+        {
+            if let Expr::Call { func, .. } = value {
+                let class = resolve(func).and_then(|p| nn_class(&p).map(str::to_string));
+                if matches!(&**obj, Expr::Name { id, .. } if id == me)
+                    && class
+                        .as_deref()
+                        .is_some_and(|c| c.starts_with(|ch: char| ch.is_ascii_uppercase()))
+                {
+                    return Some((attr.clone(), class?));
+                }
+            }
+        } else if !targets.iter().all(|t| {
+            matches!(
+                t,
+                Target::Store {
+                    expr: Expr::Name { .. },
+                    ..
+                }
+            )
+        }) {
+            return None;
+        }
+        let mut calls = false;
+        crate::ir_scan::for_each_expr(std::slice::from_ref(s), &mut |e| {
+            calls |= matches!(e, Expr::Call { .. });
+        });
+        if calls {
+            return None;
+        }
+    }
+    None
 }
 
 /// Attributes the statements may assign (or change as containers): not followed.

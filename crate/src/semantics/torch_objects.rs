@@ -195,19 +195,46 @@ pub fn shape_of(v: &Val) -> Option<Shape> {
     }
 }
 
-/// `torch.randn(2, 10)`, `torch.zeros((2, 10))`: a tensor of that shape.
+/// `torch.randn(2, 10)`, `torch.zeros((2, 10))`: a tensor of that shape, of the `dtype=` given
+/// when it is a literal (`torch.zeros(3, dtype=torch.long)`); `torch.arange(n)` of integers:
+/// an int64 tensor of that length.
 pub fn new_tensor(w: &dyn Eval, path: &str, args: &[Expr], keywords: &[Keyword]) -> Option<Val> {
     let f = path.strip_prefix("torch.")?;
-    if !matches!(f, "randn" | "rand" | "zeros" | "ones" | "empty")
-        || unpacks(args, keywords)
-        || keywords.iter().any(|k| k.name.as_deref() == Some("size"))
-    {
+    if unpacks(args, keywords) || keywords.iter().any(|k| k.name.as_deref() == Some("size")) {
         return None;
     }
     let int = |e: &Expr| match w.eval(e) {
-        Val::Int(i) if i >= 0 => Some(i),
+        Val::Int(i) => Some(i),
         _ => None,
     };
+    let dtype_given = keyword(keywords, "dtype");
+    let dtype = dtype_given
+        .and_then(|d| w.lib_path(d))
+        .as_deref()
+        .and_then(dtype_name);
+    let tensor = |shape: Vec<i64>, dtype: Option<&str>| match dtype {
+        Some(d) => Val::Array(ArrayVal::new(ArrayLib::Torch, shape, Some(d.to_string()))),
+        None => Val::Tensor(Shape::of(shape.into_iter().map(Some).collect())),
+    };
+    if f == "arange" {
+        let bounds: Vec<i64> = args.iter().map(int).collect::<Option<_>>()?;
+        let (start, stop, step) = match bounds[..] {
+            [stop] => (0, stop, 1),
+            [start, stop] => (start, stop, 1),
+            [start, stop, step] if step != 0 => (start, stop, step),
+            _ => return None,
+        };
+        let len = ((stop - start) + step - step.signum()) / step;
+        let dtype = match (dtype_given, dtype) {
+            (None, _) => "torch.int64",
+            (Some(_), Some(d)) => d,
+            (Some(_), None) => return None,
+        };
+        return Some(tensor(vec![len.max(0)], Some(dtype)));
+    }
+    if !matches!(f, "randn" | "rand" | "zeros" | "ones" | "empty") {
+        return None;
+    }
     let dims: Option<Vec<i64>> = match args {
         [Expr::Seq {
             kind: SeqKind::Tuple | SeqKind::List,
@@ -216,8 +243,25 @@ pub fn new_tensor(w: &dyn Eval, path: &str, args: &[Expr], keywords: &[Keyword])
         }] => elts.iter().map(int).collect(),
         _ => args.iter().map(int).collect(),
     };
-    let dims = dims.filter(|d| !d.is_empty())?;
-    Some(Val::Tensor(Shape::of(dims.into_iter().map(Some).collect())))
+    let dims = dims.filter(|d| !d.is_empty() && d.iter().all(|&n| n >= 0))?;
+    Some(tensor(dims, dtype))
+}
+
+/// The dtype a `torch` attribute names (`torch.long` is `torch.int64`).
+fn dtype_name(path: &str) -> Option<&'static str> {
+    Some(match path.strip_prefix("torch.")? {
+        "int64" | "long" => "torch.int64",
+        "int32" | "int" => "torch.int32",
+        "int16" | "short" => "torch.int16",
+        "int8" => "torch.int8",
+        "uint8" => "torch.uint8",
+        "bool" => "torch.bool",
+        "float32" | "float" => "torch.float32",
+        "float64" | "double" => "torch.float64",
+        "float16" | "half" => "torch.float16",
+        "bfloat16" => "torch.bfloat16",
+        _ => return None,
+    })
 }
 
 /// torchvision's image classifiers whose `forward` first applies an `nn.Conv2d` taking 3
@@ -509,3 +553,43 @@ pub const INTEGER_DTYPES: &[&str] = &[
     "torch.uint8",
     "torch.bool",
 ];
+
+/// How a torch callable is reached: a `Tensor` method, or a function of `torch` or of
+/// `torch.nn.functional` given the tensor first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Form {
+    Method,
+    Torch,
+    Functional,
+}
+
+/// The dimensions a dim argument may name on a tensor of n dimensions: -n to n - 1 (`Rank`), or
+/// -n - 1 to n (`RankPlusOne`: `unsqueeze` inserts one).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bound {
+    Rank,
+    RankPlusOne,
+}
+
+/// A dimension argument of a torch callable: its place among the arguments after the tensor,
+/// the keywords that name it there, and the dimensions it may name (`torch_tables`).
+pub struct DimArgument {
+    pub form: Form,
+    pub name: &'static str,
+    pub at: usize,
+    pub keywords: &'static [&'static str],
+    pub bound: Bound,
+}
+
+/// The dimension arguments of the torch callable `name` reached as `form`.
+pub fn dim_arguments(form: Form, name: &str) -> impl Iterator<Item = &'static DimArgument> + '_ {
+    super::torch_tables::DIM_ARGUMENTS
+        .iter()
+        .filter(move |a| a.form == form && a.name == name)
+}
+
+/// Does the torch callable `name` reached as `form` reject tensors of integer dtypes
+/// (`mean`, `std`, `softmax`, ...)?
+pub fn float_only(form: Form, name: &str) -> bool {
+    super::torch_tables::FLOAT_ONLY.contains(&(form, name))
+}

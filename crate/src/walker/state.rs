@@ -378,7 +378,7 @@ impl<'a> Walker<'a> {
 
     /// The notebook's `nn.Module` class `func` names, when an executed cell defined it, the name is
     /// not rebound since, and nothing may rewire its instances.
-    pub(super) fn torch_class(&self, func: &Expr) -> Option<std::rc::Rc<torch_classes::UserClass>> {
+    pub(crate) fn torch_class(&self, func: &Expr) -> Option<std::rc::Rc<torch_classes::UserClass>> {
         let Expr::Name { id, .. } = func else {
             return None;
         };
