@@ -57,10 +57,10 @@ fn missing(
         } else if w.ctx.history.dropped.contains(&key.name) {
             msg.push_str("; an earlier cell dropped it");
             true
-        } else if f.index_keys.as_ref().is_some_and(|k| k.contains(&key.name)) {
-            // A groupby or pivot_table key: another column is no fix.
+        } else if f.is_index_level(&key.name) == Some(true) {
+            // A key of set_index, groupby or pivot_table: another column is no fix.
             msg.push_str(&format!(
-                "; the grouping made it the index: {name}.reset_index() brings it back as a column"
+                "; it is a level of its index: {name}.reset_index() brings it back as a column"
             ));
             true
         } else {
@@ -232,14 +232,15 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                     }
                 }
                 "sort_values" => {
-                    if !index_unnamed(w, f) || kw(keywords, "axis").is_some() {
+                    if kw(keywords, "axis").is_some() {
                         return;
                     }
-                    check_keys(kw(keywords, "by").or(args.first()), "sort key ");
+                    if let Some(k) = kw(keywords, "by").or(args.first()).and_then(|e| keys(w, e)) {
+                        missing(w, value, f, not_index_levels(w, f, k), "sort key ", out);
+                    }
                 }
                 "groupby" if matches!(base, Val::Frame(_)) => {
-                    if !index_unnamed(w, f)
-                        || kw(keywords, "level").is_some()
+                    if kw(keywords, "level").is_some()
                         || kw(keywords, "axis").is_some()
                         || args.len() > 1
                     {
@@ -249,7 +250,9 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                     if by.is_some_and(|e| may_be_group_values(f, e)) {
                         return;
                     }
-                    check_keys(by, "group key ");
+                    if let Some(k) = by.and_then(|e| keys(w, e)) {
+                        missing(w, value, f, not_index_levels(w, f, k), "group key ", out);
+                    }
                 }
                 "set_index" => {
                     if kw(keywords, "keys").is_none() && args.is_empty() {
@@ -526,15 +529,17 @@ fn key_parameters(
     let Val::Frame(f) = w.eval(frame_expr) else {
         return;
     };
-    if spec.levels && !index_unnamed(w, &f) {
-        return;
-    }
     for (param, at) in spec.params {
         let e = kw(keywords, param).or_else(|| at.and_then(|i| args.get(i)));
         if spec.levels && e.is_some_and(|e| may_be_group_values(&f, e)) {
             return;
         }
         if let Some(k) = e.and_then(|e| keys(w, e)) {
+            let k = if spec.levels {
+                not_index_levels(w, &f, k)
+            } else {
+                k
+            };
             let before = out.len();
             missing(w, frame_expr, &f, k, spec.what, out);
             if out.len() > before {
@@ -549,12 +554,9 @@ fn key_parameters(
         let Val::Frame(r) = w.eval(right) else {
             return;
         };
-        if !index_unnamed(w, &r) {
-            return;
-        }
         for param in ["on", "right_on"] {
             if let Some(k) = kw(keywords, param).and_then(|e| keys(w, e)) {
-                missing(w, right, &r, k, spec.what, out);
+                missing(w, right, &r, not_index_levels(w, &r, k), spec.what, out);
             }
         }
     }
@@ -569,13 +571,27 @@ fn may_be_group_values(f: &Frame, e: &Expr) -> bool {
     }
 }
 
-/// Can a `by=` name only be a column: no executed cell could have named an index, and the
-/// kernel did not report an index other than a `RangeIndex`?
-pub(crate) fn index_unnamed(w: &Walker, f: &Frame) -> bool {
-    w.index_unnamed
-        && f.index_class
-            .as_deref()
-            .is_none_or(|class| class == "RangeIndex")
+/// The keys that can only name columns of `f`, not levels of its index (which `by=`, `on=` and
+/// seaborn's names accept too).
+fn not_index_levels<'e>(w: &Walker, f: &Frame, keys: Vec<Key<'e>>) -> Vec<Key<'e>> {
+    keys.into_iter()
+        .filter(|k| not_an_index_level(w, f, &k.name))
+        .collect()
+}
+
+/// Can `name` only be a column of `f`, not a level of its index? Its own level names say, when
+/// known; for a frame whose index is otherwise unknown, only when no executed cell could have
+/// named an index and the kernel did not report an index other than a `RangeIndex`.
+pub(crate) fn not_an_index_level(w: &Walker, f: &Frame, name: &str) -> bool {
+    match f.is_index_level(name) {
+        Some(level) => !level,
+        None => {
+            w.index_unnamed
+                && f.index_class
+                    .as_deref()
+                    .is_none_or(|class| class == "RangeIndex")
+        }
+    }
 }
 
 /// Attributes that libraries add to every DataFrame: tqdm's `progress_apply`, pandarallel's

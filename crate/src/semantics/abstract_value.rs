@@ -299,9 +299,10 @@ pub struct Frame {
     pub plain: bool,
     /// The index class the kernel reported (`RangeIndex`, ...), when known.
     pub index_class: Option<String>,
-    /// The columns a groupby made the index (its keys), which `reset_index()` moves back in
-    /// front of the columns.
-    pub index_keys: Option<Vec<String>>,
+    /// The names of the index's levels (`None` for an unnamed level), when known: an unnamed
+    /// RangeIndex (`[None]`) for a frame built from literals, the keys of `set_index` or of a
+    /// groupby, which `reset_index()` moves back in front of the columns.
+    pub index_names: Option<Vec<Option<String>>>,
 }
 
 /// `frame.groupby(keys)` with keys that are columns of the frame.
@@ -353,8 +354,20 @@ impl Frame {
             origin: self.origin.clone(),
             plain: self.plain,
             index_class: self.index_class.clone(),
-            index_keys: self.index_keys.clone(),
+            index_names: self.index_names.clone(),
         }
+    }
+
+    /// Is `name` the name of a level of the frame's index? `None` when its names are unknown.
+    pub fn is_index_level(&self, name: &str) -> Option<bool> {
+        self.index_names
+            .as_ref()
+            .map(|names| names.iter().any(|n| n.as_deref() == Some(name)))
+    }
+
+    /// The index's level names when every level has one (the keys `reset_index()` brings back).
+    pub fn index_keys(&self) -> Option<Vec<String>> {
+        self.index_names.as_ref()?.iter().cloned().collect()
     }
 
     /// Does some column certainly hold strings that are not numbers?
@@ -666,7 +679,7 @@ pub fn from_summary(name: &str, obj: &ObjectSummary) -> Val {
                     "pandas.core.frame.DataFrame" | "pandas.DataFrame"
                 ),
                 index_class: obj.str_fact(Category::R, "index").map(str::to_string),
-                index_keys: None,
+                index_names: obj.index_names(),
             })
         }
         "series" => {

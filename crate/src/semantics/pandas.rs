@@ -7,8 +7,9 @@ use std::collections::BTreeMap;
 use crate::ir::{Expr, Keyword, Literal, SeqKind, TextRange};
 use crate::ir_scan::{str_list, unpacks};
 
-use super::abstract_value::{text_keys, Column, Frame, GroupSelection, Grouped, SeriesVal, Val};
+use super::abstract_value::{text_keys, ArrayLib, Column, Frame, GroupSelection, Grouped, SeriesVal, Val};
 use super::eval::Eval;
+use super::mutation::INPLACE_FOLLOWED;
 
 /// Public attributes and methods of `pandas.DataFrame`, of the installed pandas and earlier ones
 /// (`pandas_tables`): `df.x` with one of these names is not a column access.
@@ -201,6 +202,7 @@ pub fn series_method_result(s: SeriesVal, attr: &str, args: &[Expr], keywords: &
                     n_rows: s.len,
                     plain: true,
                     index_class: Some("RangeIndex".into()),
+                    index_names: unnamed_index(),
                     ..Frame::default()
                 }),
                 None => Val::Unknown,
@@ -287,8 +289,14 @@ pub fn joined(w: &dyn Eval, f: &Frame, args: &[Expr], keywords: &[Keyword]) -> V
         origin: f.origin.clone(),
         plain: f.plain,
         index_class: None,
-        index_keys: None,
+        index_names: None,
     })
+}
+
+/// The level names of a fresh `RangeIndex` (and of any index all of whose levels pandas leaves
+/// unnamed): one unnamed level.
+pub fn unnamed_index() -> Option<Vec<Option<String>>> {
+    Some(vec![None])
 }
 
 /// `pd.DataFrame({'a': ..., 'b': ...})` or `pd.DataFrame(rows, columns=['a', 'b'])`: a frame whose
@@ -332,11 +340,13 @@ pub fn new_frame(w: &dyn Eval, path: &str, args: &[Expr], keywords: &[Keyword]) 
             return Some(Val::Frame(frame));
         }
     }
-    // Columns of values written in the cell: their dtypes are pandas' inference from them.
+    // Columns of values written in the cell: their dtypes are pandas' inference from them. A
+    // Series among the values would bring its index (and its name).
     let literal_frame = |keys: Vec<String>, values: &[Val]| {
         let mut frame = dict_frame(keys.clone(), values);
-        if kw(keywords, "index").is_none() {
+        if kw(keywords, "index").is_none() && values.iter().all(holds_no_index) {
             frame.index_class = Some("RangeIndex".into());
+            frame.index_names = unnamed_index();
         }
         if frame.n_rows.is_some() && kw(keywords, "dtype").is_none() {
             for (col, v) in keys.iter().zip(values) {
@@ -370,6 +380,18 @@ pub fn new_frame(w: &dyn Eval, path: &str, args: &[Expr], keywords: &[Keyword]) 
         plain: true,
         ..Frame::default()
     }))
+}
+
+/// Is the value data without an index of its own (a list, a numpy array, a scalar), which a
+/// frame built from it labels with a fresh RangeIndex?
+fn holds_no_index(v: &Val) -> bool {
+    match v {
+        Val::Array(a) => a.lib == ArrayLib::Numpy,
+        v => matches!(
+            v,
+            Val::Strs { .. } | Val::Items { .. } | Val::Int(_) | Val::Float(_) | Val::Str(_) | Val::Bool(_)
+        ),
+    }
 }
 
 /// The columns of a list of rows written in the cell, each a list or tuple of `width` values: for
@@ -519,6 +541,7 @@ fn dummies(w: &dyn Eval, args: &[Expr], keywords: &[Keyword]) -> Option<Val> {
         n_rows: f.n_rows,
         plain: true,
         index_class: f.index_class.clone(),
+        index_names: f.index_names.clone(),
         ..Frame::default()
     }))
 }
@@ -549,6 +572,7 @@ fn records_frame(data: &Val) -> Option<Frame> {
         n_rows: Some(items.len() as i64),
         plain: true,
         index_class: Some("RangeIndex".into()),
+        index_names: unnamed_index(),
         ..Frame::default()
     })
 }
@@ -576,10 +600,13 @@ fn read_columns(w: &dyn Eval, args: &[Expr], keywords: &[Keyword]) -> Option<Val
         None => Some(None),
     };
     let columns = names("usecols")?.or(names("names")?)?;
+    // Without `index_col` the index is a RangeIndex, or (a row longer than the header) the
+    // leading fields, unnamed: no level has a name, counted here as one.
     Some(Val::Frame(Frame {
         width: Some(columns.len() as i64),
         columns: Some(columns),
         plain: true,
+        index_names: unnamed_index(),
         ..Frame::default()
     }))
 }
@@ -804,6 +831,17 @@ pub fn concatenated(w: &dyn Eval, args: &[Expr], keywords: &[Keyword]) -> Option
         true if kw(keywords, "ignore_index").is_some() => return None,
         columns => columns,
     };
+    // Rows stacked with `ignore_index=True` are labelled anew; otherwise the index keeps the
+    // level names the frames share.
+    let index_names = match flag(keywords, "ignore_index", false) {
+        Some(true) => unnamed_index(),
+        Some(false) => frames
+            .iter()
+            .map(|f| f.index_names.clone())
+            .reduce(|a, b| if a == b { a } else { None })
+            .flatten(),
+        None => None,
+    };
     let inner = match kw(keywords, "join") {
         None => false,
         Some(j) => match j.as_str_literal()? {
@@ -826,6 +864,7 @@ pub fn concatenated(w: &dyn Eval, args: &[Expr], keywords: &[Keyword]) -> Option
         width: Some(columns.len() as i64),
         columns: Some(columns),
         plain: true,
+        index_names,
         ..Frame::default()
     }))
 }
@@ -909,9 +948,10 @@ pub fn frame_method_result(
             }
             Val::Frame(out)
         }
-        _ if inplace && !matches!(method, "rename" | "set_index") => Val::Unknown,
-        // The keys become the index (`drop=True`, the default, removes them from the columns).
-        "set_index" if kw(keywords, "drop").is_none() && args.len() <= 1 => {
+        _ if inplace && !INPLACE_FOLLOWED.contains(&method) => Val::Unknown,
+        // The keys become the index, in place of it or after its levels (`append=True`);
+        // `drop=True`, the default, removes them from the columns.
+        "set_index" if args.len() <= 1 => {
             let Some(keys) = kw(keywords, "keys")
                 .or(args.first())
                 .and_then(|k| keys(w, k))
@@ -921,24 +961,56 @@ pub fn frame_method_result(
             let Some(cols) = &f.columns else {
                 return Val::Unknown;
             };
+            let (Some(drop), Some(append)) = (flag(keywords, "drop", true), flag(keywords, "append", false)) else {
+                return Val::Unknown;
+            };
             if keys.iter().any(|k| !cols.contains(&k.name)) {
                 return Val::Unknown;
             }
             let keep: Vec<String> = cols
                 .iter()
-                .filter(|c| !keys.iter().any(|k| k.name == **c))
+                .filter(|c| !drop || !keys.iter().any(|k| k.name == **c))
                 .cloned()
                 .collect();
+            let key_names = keys.into_iter().map(|k| Some(k.name));
+            let index_names = if append {
+                f.index_names.clone().map(|mut names| {
+                    names.extend(key_names);
+                    names
+                })
+            } else {
+                Some(key_names.collect())
+            };
             Val::Frame(Frame {
                 index_class: None,
-                index_keys: None,
+                index_names,
                 ..f.select(&keep)
             })
         }
-        "head" | "tail" | "sample" | "drop_duplicates" | "nlargest" | "nsmallest" | "query" => {
-            same(false, true, false)
+        // `rename_axis('name')`, `rename_axis(index=['a', 'b'])`: the index's level names, when
+        // the call succeeds (a scalar names a single level); `columns=` names the other axis.
+        "rename_axis" => {
+            let names = match (args, keywords_but_inplace(keywords).as_slice()) {
+                ([names], []) => names,
+                ([], [k]) if matches!(k.name.as_deref(), Some("mapper" | "index")) => &k.value,
+                ([], [k]) if k.name.as_deref() == Some("columns") => return same(true, true, true),
+                _ => return Val::Unknown,
+            };
+            let index_names = match w.eval(names) {
+                Val::Str(name) => Some(vec![Some(name)]),
+                Val::None => f.index_names.as_ref().map(|n| vec![None; n.len()]),
+                Val::Strs { items, .. } => Some(items.into_iter().map(Some).collect()),
+                _ => None,
+            };
+            match same(true, true, true) {
+                Val::Frame(out) => Val::Frame(Frame { index_names, ..out }),
+                other => other,
+            }
         }
-        "sort_values" | "sort_index" | "copy" => same(true, true, true),
+        "head" | "tail" | "nlargest" | "nsmallest" | "query" => same(false, true, false),
+        "sample" | "drop_duplicates" => relabelled_if_ignored(same(false, true, false), keywords),
+        "copy" => same(true, true, true),
+        "sort_values" | "sort_index" => relabelled_if_ignored(same(true, true, true), keywords),
         "round" | "abs" | "clip" | "infer_objects" | "convert_dtypes" | "astype" => {
             same(true, false, true)
         }
@@ -973,7 +1045,7 @@ pub fn frame_method_result(
         "replace" | "fillna" | "ffill" | "bfill" | "interpolate" => same(true, false, false),
         "dropna" => {
             if axis_is_columns(kw(keywords, "axis")) == Some(false) {
-                same(false, true, false)
+                relabelled_if_ignored(same(false, true, false), keywords)
             } else {
                 Val::Unknown
             }
@@ -989,7 +1061,7 @@ pub fn frame_method_result(
             if drop && args.is_empty() {
                 match same(true, true, true) {
                     Val::Frame(f) => Val::Frame(Frame {
-                        index_keys: None,
+                        index_names: unnamed_index(),
                         ..f
                     }),
                     other => other,
@@ -1100,6 +1172,7 @@ pub fn frame_method_result(
                 columns: Some(columns),
                 plain: true,
                 origin: f.origin.clone(),
+                index_names: merged_on_columns(w, f, args, keywords).then(unnamed_index).flatten(),
                 ..Frame::default()
             }),
             None => Val::Unknown,
@@ -1159,6 +1232,60 @@ pub fn frame_method_result(
     }
 }
 
+/// A keyword that is a bool literal, `default` when not given; `None` when not a literal.
+fn flag(keywords: &[Keyword], name: &str, default: bool) -> Option<bool> {
+    match kw(keywords, name) {
+        None => Some(default),
+        Some(Expr::Literal {
+            value: Literal::Bool(b),
+            ..
+        }) => Some(*b),
+        Some(_) => None,
+    }
+}
+
+fn keywords_but_inplace(keywords: &[Keyword]) -> Vec<&Keyword> {
+    keywords
+        .iter()
+        .filter(|k| k.name.as_deref() != Some("inplace"))
+        .collect()
+}
+
+/// The result of a method with `ignore_index=`: `True` labels the rows anew (an unnamed
+/// RangeIndex); a value not written as a literal may.
+fn relabelled_if_ignored(v: Val, keywords: &[Keyword]) -> Val {
+    let index_names = match flag(keywords, "ignore_index", false) {
+        Some(false) => return v,
+        Some(true) => unnamed_index(),
+        None => None,
+    };
+    match v {
+        Val::Frame(f) => Val::Frame(Frame {
+            index_class: None,
+            index_names,
+            ..f
+        }),
+        v => v,
+    }
+}
+
+/// Does `left.merge(right, ...)` join on columns of both frames only (then its result has a fresh
+/// RangeIndex; joined on index levels, the index may be kept)?
+fn merged_on_columns(w: &dyn Eval, left: &Frame, args: &[Expr], keywords: &[Keyword]) -> bool {
+    let Some(Val::Frame(right)) = args.first().or(kw(keywords, "right")).map(|e| w.eval(e)) else {
+        return false;
+    };
+    let columns_of = |f: &Frame, params: &[&str]| {
+        params.iter().all(|p| match kw(keywords, p) {
+            None => true,
+            Some(e) => keys(w, e).is_some_and(|k| k.iter().all(|k| f.has(&k.name) == Some(true))),
+        })
+    };
+    !["left_index", "right_index"].iter().any(|p| kw(keywords, p).is_some())
+        && columns_of(left, &["on", "left_on"])
+        && columns_of(&right, &["on", "right_on"])
+}
+
 /// `f.pivot_table(values=[...], index=[...])` without `columns=`: one column per value column
 /// (aggregated by one function), the index keys in the index (`reset_index()` brings them back).
 /// With `columns=` the column labels come from the data: unknown.
@@ -1197,7 +1324,7 @@ fn pivot_table(w: &dyn Eval, f: &Frame, args: &[Expr], keywords: &[Keyword]) -> 
         width: Some(values.len() as i64),
         columns: Some(values),
         plain: true,
-        index_keys: Some(index),
+        index_names: Some(index.into_iter().map(Some).collect()),
         ..Frame::default()
     })
 }
@@ -1247,29 +1374,35 @@ fn melted(w: &dyn Eval, f: &Frame, args: &[Expr], keywords: &[Keyword]) -> Val {
         width: Some(columns.len() as i64),
         columns: Some(columns),
         plain: true,
+        index_names: unnamed_index(),
         ..Frame::default()
     })
 }
 
-/// `reset_index()` of a frame built in the cell, whose index is the unnamed one pandas gave it:
-/// the index becomes the first column, named `index` (`level_0` when `index` is taken).
+/// `reset_index()`: the index's levels become the first columns, under their names, or for an
+/// unnamed RangeIndex, one column named `index` (`level_0` when `index` is taken).
 fn index_as_column(f: &Frame) -> Val {
     let Some(cols) = &f.columns else {
         return Val::Unknown;
     };
-    if let Some(keys) = &f.index_keys {
-        return match keys_in_front(keys, cols) {
+    if let Some(keys) = f.index_keys() {
+        return match keys_in_front(&keys, cols) {
             Some(columns) => Val::Frame(Frame {
                 width: Some(columns.len() as i64),
                 columns: Some(columns),
                 index_class: Some("RangeIndex".into()),
-                index_keys: None,
+                index_names: unnamed_index(),
                 ..f.clone()
             }),
             None => Val::Unknown,
         };
     }
-    if f.origin.is_some() || f.index_class.as_deref() != Some("RangeIndex") {
+    // (A RangeIndex the kernel reported may have a name, unless it says which.)
+    let unnamed = match &f.index_names {
+        Some(names) => *names == [None],
+        None => f.origin.is_none(),
+    };
+    if !unnamed || f.index_class.as_deref() != Some("RangeIndex") {
         return Val::Unknown;
     }
     let Some(name) = ["index", "level_0"]
@@ -1286,6 +1419,7 @@ fn index_as_column(f: &Frame) -> Val {
         column_info: f.column_info.clone(),
         n_rows: f.n_rows,
         index_class: Some("RangeIndex".into()),
+        index_names: unnamed_index(),
         ..f.clone()
     })
 }
@@ -1380,7 +1514,10 @@ pub fn grouped_result(g: &Grouped, method: &str, args: &[Expr], keywords: &[Keyw
             columns: Some(columns),
             plain: true,
             index_class: index_keys.is_none().then(|| "RangeIndex".to_string()),
-            index_keys,
+            index_names: match index_keys {
+                Some(keys) => Some(keys.into_iter().map(Some).collect()),
+                None => unnamed_index(),
+            },
             ..Frame::default()
         })
     };

@@ -519,6 +519,7 @@ pub(super) fn only_column_changed(before: &Frame, after: &Frame, items: &[String
         || before.width != after.width
         || before.plain != after.plain
         || before.index_class != after.index_class
+        || before.index_names != after.index_names
         || !items.iter().all(|i| cols.contains(i))
     {
         return false;

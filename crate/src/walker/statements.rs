@@ -1574,6 +1574,12 @@ impl<'a> Walker<'a> {
                         }
                     }
                 }
+                // `df.index.name = 'n'`, `df.index.names = [...]`: the index's level names.
+                if let Some((id, names)) = self.index_renamed(expr, &val) {
+                    self.forget_after_frame_change();
+                    self.env.insert(id, Val::Frame(names));
+                    return;
+                }
                 // `d[k] = v`, `xs[i] = v` on a dict or list the walker follows.
                 if let Some((name, after)) = self.item_changed(expr, Some(val.clone())) {
                     self.bound_here.insert(name.clone());
@@ -1609,6 +1615,43 @@ impl<'a> Walker<'a> {
                 }
             }
         }
+    }
+}
+
+impl Walker<'_> {
+    /// `name.index.name = value` or `name.index.names = value` of a frame `name` holds: the
+    /// name and the frame after it. Setting `name` of a MultiIndex changes nothing; a value
+    /// not known leaves the names unknown.
+    fn index_renamed(&self, target: &Expr, val: &Val) -> Option<(String, Frame)> {
+        let Expr::Attribute { value, attr, .. } = target else {
+            return None;
+        };
+        let Expr::Attribute {
+            value: frame,
+            attr: axis,
+            ..
+        } = &**value
+        else {
+            return None;
+        };
+        let (Expr::Name { id, .. }, "index") = (&**frame, axis.as_str()) else {
+            return None;
+        };
+        let Val::Frame(f) = self.get(id) else {
+            return None;
+        };
+        let one = |name: Option<String>| match &f.index_names {
+            Some(names) if names.len() > 1 => Some(names.clone()),
+            _ => Some(vec![name]),
+        };
+        let index_names = match (attr.as_str(), val) {
+            ("name", Val::Str(s)) => one(Some(s.clone())),
+            ("name", Val::None) => one(None),
+            ("names", Val::Strs { items, .. }) => Some(items.iter().cloned().map(Some).collect()),
+            ("name" | "names", _) => None,
+            _ => return None,
+        };
+        Some((id.clone(), Frame { index_names, ..f }))
     }
 }
 
