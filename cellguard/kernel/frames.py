@@ -109,6 +109,14 @@ def _safe_index(index) -> bool:
     )
 
 
+def _index_names(frame):
+    """The names of the frame's index levels, read from the Index its block manager holds
+    (`base_view` checked it is a pandas one), when each is a str or None; a name may be any
+    hashable user object, which is left alone (None: not reported)."""
+    names = list(instance_attr(frame, "_mgr").axes[1].names)
+    return names if all(name is None or type(name) is str for name in names) else None
+
+
 def summarize_frame(frame, ctx) -> dict:
     view = base_view(frame, "DataFrame")
     rows, width = view.shape
@@ -137,6 +145,7 @@ def summarize_frame(frame, ctx) -> dict:
         "columns": listed,
         "dtypes": dict(zip(listed, _dtype_texts(considered.dtypes))),
         "index": class_name(type(view.index)),
+        "index_names": _index_names(frame),
     }
     if len(listed) < width or not faithful:
         representation["columns_complete"] = False

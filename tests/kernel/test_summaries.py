@@ -66,6 +66,22 @@ def test_a_few_distinct_numbers_are_not_categories(embedded_kernel):
     assert grades["g"]["kind"] == "categorical" and grades["g"]["unique"] == 3
 
 
+def test_index_level_names_only_when_each_is_a_str_or_none(embedded_kernel):
+    source = (
+        "import pandas as pd\n"
+        "plain = pd.DataFrame({'a': [1, 2], 'b': [3, 4], 'c': [5, 6]})\n"
+        "keyed = plain.set_index(['a', 'b'])\n"
+        "odd = plain.set_index('a')\n"
+        "odd.index.name = ('x', 1)"
+    )
+    assert embedded_kernel.execute(source)["status"] == "ok"
+    objects = embedded_kernel.summarize("plain", "keyed", "odd")["objects"]
+    assert objects["plain"]["R"]["index_names"] == [None]
+    assert objects["keyed"]["R"]["index_names"] == ["a", "b"]
+    assert objects["keyed"]["R"]["index"] == "MultiIndex"
+    assert "index_names" not in objects["odd"]["R"]
+
+
 def test_mentioned_columns_come_first_and_detail_is_capped(titanic):
     frame = titanic.summarize("train", max_columns=3, focus_columns=["Fare", "Nope", "Age"])[
         "objects"
