@@ -580,13 +580,14 @@ fn not_index_levels<'e>(w: &Walker, f: &Frame, keys: Vec<Key<'e>>) -> Vec<Key<'e
 }
 
 /// Can `name` only be a column of `f`, not a level of its index? Its own level names say, when
-/// known; for a frame whose index is otherwise unknown, only when no executed cell could have
-/// named an index and the kernel did not report an index other than a `RangeIndex`.
+/// known. A frame the kernel summarized without them (an older kernel), with a `RangeIndex` or
+/// no index class, only when no executed cell could have named an index.
 pub(crate) fn not_an_index_level(w: &Walker, f: &Frame, name: &str) -> bool {
     match f.is_index_level(name) {
         Some(level) => !level,
         None => {
             w.index_unnamed
+                && f.origin.is_some()
                 && f.index_class
                     .as_deref()
                     .is_none_or(|class| class == "RangeIndex")

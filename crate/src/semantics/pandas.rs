@@ -227,6 +227,9 @@ pub struct Join<'e> {
     pub columns: Vec<String>,
     pub other: &'e Expr,
     pub other_columns: Vec<String>,
+    /// The level names of the result's index, when known: the frame's own with `on=` or
+    /// `how='left'` (the default), the other's with `how='right'`; otherwise those both share.
+    pub index_names: Option<Vec<Option<String>>>,
 }
 
 /// `f.join(other, ...)` with only the keywords that leave the columns as they are (`on`, `sort`,
@@ -241,31 +244,34 @@ pub fn known_join<'e>(
         return None;
     }
     let mut other = args.first();
+    let mut how = "left";
     for k in keywords {
         match k.name.as_deref() {
             Some("other") if other.is_none() => other = Some(&k.value),
             Some("on" | "sort") => {}
-            Some("how") => {
-                if !matches!(
-                    k.value.as_str_literal(),
-                    Some("left" | "right" | "inner" | "outer")
-                ) {
-                    return None;
-                }
-            }
+            Some("how") => match k.value.as_str_literal() {
+                Some(h @ ("left" | "right" | "inner" | "outer")) => how = h,
+                _ => return None,
+            },
             _ => return None,
         }
     }
     let other = other?;
-    let other_columns = match w.eval(other) {
-        Val::Series(s) => vec![s.name?],
-        Val::Frame(g) => g.columns?,
+    let (other_columns, other_index) = match w.eval(other) {
+        Val::Series(s) => (vec![s.name?], None),
+        Val::Frame(g) => (g.columns?, g.index_names),
         _ => return None,
+    };
+    let index_names = match (how, kw(keywords, "on")) {
+        ("left", _) | (_, Some(_)) => f.index_names.clone(),
+        ("right", None) => other_index,
+        _ => other_index.filter(|names| f.index_names.as_ref() == Some(names)),
     };
     Some(Join {
         columns: f.columns.clone()?,
         other,
         other_columns,
+        index_names,
     })
 }
 
@@ -289,7 +295,7 @@ pub fn joined(w: &dyn Eval, f: &Frame, args: &[Expr], keywords: &[Keyword]) -> V
         origin: f.origin.clone(),
         plain: f.plain,
         index_class: None,
-        index_names: None,
+        index_names: join.index_names,
     })
 }
 
@@ -378,6 +384,7 @@ pub fn new_frame(w: &dyn Eval, path: &str, args: &[Expr], keywords: &[Keyword]) 
         width: Some(columns.len() as i64),
         columns: Some(columns),
         plain: true,
+        index_names: holds_no_index(&data).then(unnamed_index).flatten(),
         ..Frame::default()
     }))
 }
@@ -835,11 +842,14 @@ pub fn concatenated(w: &dyn Eval, args: &[Expr], keywords: &[Keyword]) -> Option
     // level names the frames share.
     let index_names = match flag(keywords, "ignore_index", false) {
         Some(true) => unnamed_index(),
-        Some(false) => frames
-            .iter()
-            .map(|f| f.index_names.clone())
-            .reduce(|a, b| if a == b { a } else { None })
-            .flatten(),
+        Some(false) => {
+            let names: Vec<_> = frames.iter().map(|f| &f.index_names).collect();
+            if names.iter().all(|n| *n == names[0]) {
+                names[0].clone()
+            } else {
+                None
+            }
+        }
         None => None,
     };
     let inner = match kw(keywords, "join") {
@@ -972,18 +982,18 @@ pub fn frame_method_result(
                 .filter(|c| !drop || !keys.iter().any(|k| k.name == **c))
                 .cloned()
                 .collect();
-            let key_names = keys.into_iter().map(|k| Some(k.name));
-            let index_names = if append {
-                f.index_names.clone().map(|mut names| {
-                    names.extend(key_names);
-                    names
-                })
+            let mut index_names = if append {
+                let Some(names) = f.index_names.clone() else {
+                    return Val::Unknown;
+                };
+                names
             } else {
-                Some(key_names.collect())
+                Vec::new()
             };
+            index_names.extend(keys.into_iter().map(|k| Some(k.name)));
             Val::Frame(Frame {
                 index_class: None,
-                index_names,
+                index_names: Some(index_names),
                 ..f.select(&keep)
             })
         }
@@ -997,11 +1007,15 @@ pub fn frame_method_result(
                 _ => return Val::Unknown,
             };
             let index_names = match w.eval(names) {
-                Val::Str(name) => Some(vec![Some(name)]),
-                Val::None => f.index_names.as_ref().map(|n| vec![None; n.len()]),
-                Val::Strs { items, .. } => Some(items.into_iter().map(Some).collect()),
-                _ => None,
+                Val::Str(name) => vec![Some(name)],
+                Val::None => match &f.index_names {
+                    Some(n) => vec![None; n.len()],
+                    None => return Val::Unknown,
+                },
+                Val::Strs { items, .. } => items.into_iter().map(Some).collect(),
+                _ => return Val::Unknown,
             };
+            let index_names = Some(index_names);
             match same(true, true, true) {
                 Val::Frame(out) => Val::Frame(Frame { index_names, ..out }),
                 other => other,
@@ -1162,20 +1176,22 @@ pub fn frame_method_result(
             })
         }
         "join" => joined(w, f, args, keywords),
+        // Joined on columns, the result has a fresh RangeIndex; on index levels, which may be
+        // kept: unknown.
         "merge" => match f
             .columns
             .as_ref()
             .and_then(|c| merged_columns(w, c, args, keywords))
         {
-            Some(columns) => Val::Frame(Frame {
+            Some(columns) if merged_on_columns(w, f, args, keywords) => Val::Frame(Frame {
                 width: Some(columns.len() as i64),
                 columns: Some(columns),
                 plain: true,
                 origin: f.origin.clone(),
-                index_names: merged_on_columns(w, f, args, keywords).then(unnamed_index).flatten(),
+                index_names: unnamed_index(),
                 ..Frame::default()
             }),
-            None => Val::Unknown,
+            _ => Val::Unknown,
         },
         // `filter(items=[...])` keeps the listed names that are columns, in the list's order;
         // `filter(like='x')` the columns whose name holds 'x'.
@@ -1252,25 +1268,20 @@ fn keywords_but_inplace(keywords: &[Keyword]) -> Vec<&Keyword> {
 }
 
 /// The result of a method with `ignore_index=`: `True` labels the rows anew (an unnamed
-/// RangeIndex); a value not written as a literal may.
+/// RangeIndex); a value not written as a literal may: unknown.
 fn relabelled_if_ignored(v: Val, keywords: &[Keyword]) -> Val {
-    let index_names = match flag(keywords, "ignore_index", false) {
-        Some(false) => return v,
-        Some(true) => unnamed_index(),
-        None => None,
-    };
-    match v {
-        Val::Frame(f) => Val::Frame(Frame {
-            index_class: None,
-            index_names,
+    match (flag(keywords, "ignore_index", false), v) {
+        (Some(true), Val::Frame(f)) => Val::Frame(Frame {
+            index_class: Some("RangeIndex".into()),
+            index_names: unnamed_index(),
             ..f
         }),
-        v => v,
+        (Some(false), v) => v,
+        _ => Val::Unknown,
     }
 }
 
-/// Does `left.merge(right, ...)` join on columns of both frames only (then its result has a fresh
-/// RangeIndex; joined on index levels, the index may be kept)?
+/// Does `left.merge(right, ...)` join on columns of both frames only?
 fn merged_on_columns(w: &dyn Eval, left: &Frame, args: &[Expr], keywords: &[Keyword]) -> bool {
     let Some(Val::Frame(right)) = args.first().or(kw(keywords, "right")).map(|e| w.eval(e)) else {
         return false;
