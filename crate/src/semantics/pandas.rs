@@ -7,7 +7,9 @@ use std::collections::BTreeMap;
 use crate::ir::{Expr, Keyword, Literal, SeqKind, TextRange};
 use crate::ir_scan::{str_list, unpacks};
 
-use super::abstract_value::{text_keys, ArrayLib, Column, Frame, GroupSelection, Grouped, SeriesVal, Val};
+use super::abstract_value::{
+    text_keys, ArrayLib, Column, Frame, GroupSelection, Grouped, SeriesVal, Val,
+};
 use super::eval::Eval;
 use super::mutation::INPLACE_FOLLOWED;
 
@@ -396,7 +398,12 @@ fn holds_no_index(v: &Val) -> bool {
         Val::Array(a) => a.lib == ArrayLib::Numpy,
         v => matches!(
             v,
-            Val::Strs { .. } | Val::Items { .. } | Val::Int(_) | Val::Float(_) | Val::Str(_) | Val::Bool(_)
+            Val::Strs { .. }
+                | Val::Items { .. }
+                | Val::Int(_)
+                | Val::Float(_)
+                | Val::Str(_)
+                | Val::Bool(_)
         ),
     }
 }
@@ -971,7 +978,10 @@ pub fn frame_method_result(
             let Some(cols) = &f.columns else {
                 return Val::Unknown;
             };
-            let (Some(drop), Some(append)) = (flag(keywords, "drop", true), flag(keywords, "append", false)) else {
+            let (Some(drop), Some(append)) = (
+                flag(keywords, "drop", true),
+                flag(keywords, "append", false),
+            ) else {
                 return Val::Unknown;
             };
             if keys.iter().any(|k| !cols.contains(&k.name)) {
@@ -1292,7 +1302,9 @@ fn merged_on_columns(w: &dyn Eval, left: &Frame, args: &[Expr], keywords: &[Keyw
             Some(e) => keys(w, e).is_some_and(|k| k.iter().all(|k| f.has(&k.name) == Some(true))),
         })
     };
-    !["left_index", "right_index"].iter().any(|p| kw(keywords, p).is_some())
+    !["left_index", "right_index"]
+        .iter()
+        .any(|p| kw(keywords, p).is_some())
         && columns_of(left, &["on", "left_on"])
         && columns_of(&right, &["on", "right_on"])
 }

@@ -1620,8 +1620,8 @@ impl<'a> Walker<'a> {
 
 impl Walker<'_> {
     /// `name.index.name = value` or `name.index.names = value` of a frame `name` holds: the
-    /// name and the frame after it. Setting `name` of a MultiIndex changes nothing; a value
-    /// not known leaves the names unknown.
+    /// name and the frame after it, when its names are known after it (setting `name` of a
+    /// MultiIndex changes nothing); otherwise `None`, and the frame is forgotten.
     fn index_renamed(&self, target: &Expr, val: &Val) -> Option<(String, Frame)> {
         let Expr::Attribute { value, attr, .. } = target else {
             return None;
@@ -1640,18 +1640,28 @@ impl Walker<'_> {
         let Val::Frame(f) = self.get(id) else {
             return None;
         };
+        let single_level = match &f.index_names {
+            Some(names) => names.len() == 1,
+            None => f.index_class.as_deref().is_some_and(|c| c != "MultiIndex"),
+        };
         let one = |name: Option<String>| match &f.index_names {
-            Some(names) if names.len() > 1 => Some(names.clone()),
-            _ => Some(vec![name]),
+            _ if single_level => Some(vec![name]),
+            Some(names) => Some(names.clone()),
+            None => None,
         };
         let index_names = match (attr.as_str(), val) {
-            ("name", Val::Str(s)) => one(Some(s.clone())),
-            ("name", Val::None) => one(None),
-            ("names", Val::Strs { items, .. }) => Some(items.iter().cloned().map(Some).collect()),
-            ("name" | "names", _) => None,
+            ("name", Val::Str(s)) => one(Some(s.clone()))?,
+            ("name", Val::None) => one(None)?,
+            ("names", Val::Strs { items, .. }) => items.iter().cloned().map(Some).collect(),
             _ => return None,
         };
-        Some((id.clone(), Frame { index_names, ..f }))
+        Some((
+            id.clone(),
+            Frame {
+                index_names: Some(index_names),
+                ..f
+            },
+        ))
     }
 }
 
