@@ -1264,6 +1264,35 @@ fn index_names_not_known_are_silent() {
 }
 
 #[test]
+fn row_labels_known_only_while_nothing_relabels_the_rows() {
+    let people =
+        "people = pd.DataFrame({'name': ['Ana', 'Bo'], 'age': [31, 25]}).set_index('name')\n";
+    let t = format!("{people}people.loc['Dan']");
+    fires(
+        &run(&[IMPORTS], &t, ""),
+        &t,
+        "missing-column",
+        "'Dan'",
+        &["no row label"],
+    );
+    for then in [
+        // Slices, relabelled rows, a row added by assignment, a label not known.
+        "people.loc['A':'C']",
+        "people.rename(index={'Ana': 'Dan'}).loc['Dan']",
+        "people.loc['Dan'] = [40]\npeople.loc['Dan']",
+        "people.loc[who]",
+        // Labels of a column not written in the cell.
+        "people.reset_index().assign(name=names).set_index('name').loc['Dan']",
+    ] {
+        silent(&run(
+            &[IMPORTS, "who, names = load()"],
+            &format!("{people}{then}"),
+            "",
+        ));
+    }
+}
+
+#[test]
 fn magics_and_exec_may_rebind_anything() {
     for t in [
         "%run prep.py\ndf['Fare']",

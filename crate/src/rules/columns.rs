@@ -114,7 +114,7 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
             } = &**value
             {
                 if attr == "loc" || attr == "at" {
-                    if let Some(d) = text_label_of_range_index(w, base, index) {
+                    if let Some(d) = absent_row_label(w, base, attr, index) {
                         out.push(d);
                         return;
                     }
@@ -332,14 +332,21 @@ fn named_aggregation_column<'e>(w: &Walker, e: &'e Expr) -> Option<Key<'e>> {
     })
 }
 
-/// `df.loc['Alice']`, `df.loc['Alice', 'age']`, `df.at['Alice', 'age']` read from a frame whose
-/// index is a RangeIndex (or rows of one): it holds numbers only, so a text label is no row:
-/// KeyError.
-fn text_label_of_range_index(w: &Walker, frame_expr: &Expr, index: &Expr) -> Option<Diagnostic> {
+/// `df.loc['Alice']`, `df.loc['Alice', 'age']`, `df.at['Alice', 'age']` (and `df.loc[['Al', 'Bo']]`)
+/// read from a frame whose row labels are known not to hold the label: KeyError. An index of
+/// numbers (a RangeIndex, or rows of one) holds no text label; an index of known text labels (a
+/// column of strings written in the cell made the index, `index=[...]`, or the kernel's list)
+/// holds only those. Slices (which need not match a label of a sorted index) are not labels.
+fn absent_row_label(
+    w: &Walker,
+    frame_expr: &Expr,
+    accessor: &str,
+    index: &Expr,
+) -> Option<Diagnostic> {
     let Val::Frame(f) = w.eval(frame_expr) else {
         return None;
     };
-    if !f.plain || f.index_class.as_deref() != Some("RangeIndex") {
+    if !f.plain {
         return None;
     }
     let rows = match index {
@@ -354,20 +361,52 @@ fn text_label_of_range_index(w: &Walker, frame_expr: &Expr, index: &Expr) -> Opt
         } => return None,
         rows => rows,
     };
-    let label = match w.eval(rows) {
-        Val::Str(s) => s,
+    let (labels, one) = match w.eval(rows) {
+        Val::Str(s) => (vec![s], true),
+        Val::Strs { type_name, items } if type_name == "list" && accessor == "loc" => {
+            (items, false)
+        }
         _ => return None,
     };
     let name = frame_name(w, frame_expr, &f);
-    let hint = if f.has(&label) == Some(true) {
-        format!("'{label}' is a column: select it with {name}['{label}']")
+    if f.index_class.as_deref() == Some("RangeIndex") && one {
+        let label = &labels[0];
+        let hint = if f.has(label) == Some(true) {
+            format!("'{label}' is a column: select it with {name}['{label}']")
+        } else {
+            format!("set a text index first ({name}.set_index(...)), or select rows with a mask")
+        };
+        return Some(Diagnostic::error(
+            Rule::MissingColumn,
+            format!(
+                "'{label}' is no row label of {name}, whose row labels are numbers only (a RangeIndex): KeyError: '{label}'; {hint}"
+            ),
+            rows.range(),
+        ));
+    }
+    let known = f.index_labels.as_ref()?;
+    let absent: Vec<&String> = labels.iter().filter(|l| !known.contains(l)).collect();
+    let first = absent.first()?;
+    let error = if one {
+        format!("KeyError: '{first}'")
     } else {
-        format!("set a text index first ({name}.set_index(...)), or select rows with a mask")
+        let quoted: Vec<String> = absent.iter().map(|l| format!("'{l}'")).collect();
+        format!("KeyError: \"[{}] not in index\"", quoted.join(", "))
     };
+    let hint = suggest(first, known.iter().map(String::as_str))
+        .map(|s| format!("; did you mean '{s}'?"))
+        .unwrap_or_default();
+    let mut distinct: Vec<String> = Vec::new();
+    for l in known {
+        if !distinct.contains(l) {
+            distinct.push(l.clone());
+        }
+    }
     Some(Diagnostic::error(
         Rule::MissingColumn,
         format!(
-            "'{label}' is no row label of {name}, whose row labels are numbers only (a RangeIndex): KeyError: '{label}'; {hint}"
+            "'{first}' is no row label of {name} (its row labels are among {}){hint}: {error}",
+            list_preview(&distinct, 8)
         ),
         rows.range(),
     ))

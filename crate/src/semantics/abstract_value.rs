@@ -303,6 +303,9 @@ pub struct Frame {
     /// RangeIndex (`[None]`) for a frame built from literals, the keys of `set_index` or of a
     /// groupby, which `reset_index()` moves back in front of the columns.
     pub index_names: Option<Vec<Option<String>>>,
+    /// Text labels the rows may have, when known (an index of strings written in the cell or
+    /// listed by the kernel): every row's label is among them, also in rows taken from it.
+    pub index_labels: Option<Vec<String>>,
 }
 
 /// `frame.groupby(keys)` with keys that are columns of the frame.
@@ -355,6 +358,7 @@ impl Frame {
             plain: self.plain,
             index_class: self.index_class.clone(),
             index_names: self.index_names.clone(),
+            index_labels: self.index_labels.clone(),
         }
     }
 
@@ -680,6 +684,9 @@ pub fn from_summary(name: &str, obj: &ObjectSummary) -> Val {
                 ),
                 index_class: obj.str_fact(Category::R, "index").map(str::to_string),
                 index_names: obj.index_names(),
+                index_labels: obj
+                    .str_list_fact(Category::R, "index_labels")
+                    .map(|labels| labels.into_iter().map(str::to_string).collect()),
             })
         }
         "series" => {

@@ -298,6 +298,7 @@ pub fn joined(w: &dyn Eval, f: &Frame, args: &[Expr], keywords: &[Keyword]) -> V
         plain: f.plain,
         index_class: None,
         index_names: join.index_names,
+        index_labels: None,
     })
 }
 
@@ -352,9 +353,17 @@ pub fn new_frame(w: &dyn Eval, path: &str, args: &[Expr], keywords: &[Keyword]) 
     // Series among the values would bring its index (and its name).
     let literal_frame = |keys: Vec<String>, values: &[Val]| {
         let mut frame = dict_frame(keys.clone(), values);
-        if kw(keywords, "index").is_none() && values.iter().all(holds_no_index) {
-            frame.index_class = Some("RangeIndex".into());
-            frame.index_names = unnamed_index();
+        match kw(keywords, "index").map(|i| w.eval(i)) {
+            None if values.iter().all(holds_no_index) => {
+                frame.index_class = Some("RangeIndex".into());
+                frame.index_names = unnamed_index();
+            }
+            // `index=['a', 'b']`: those labels, unnamed.
+            Some(Val::Strs { type_name, items }) if type_name == "list" => {
+                frame.index_names = unnamed_index();
+                frame.index_labels = Some(items);
+            }
+            _ => {}
         }
         if frame.n_rows.is_some() && kw(keywords, "dtype").is_none() {
             for (col, v) in keys.iter().zip(values) {
@@ -1001,9 +1010,19 @@ pub fn frame_method_result(
                 Vec::new()
             };
             index_names.extend(keys.into_iter().map(|k| Some(k.name)));
+            // One column of strings written in the cell: its values label the rows.
+            let index_labels = match (append, index_names.as_slice()) {
+                (false, [Some(key)]) => f
+                    .column_info
+                    .get(key)
+                    .filter(|c| c.all_values)
+                    .map(|c| c.str_examples.clone()),
+                _ => None,
+            };
             Val::Frame(Frame {
                 index_class: None,
                 index_names: Some(index_names),
+                index_labels,
                 ..f.select(&keep)
             })
         }
@@ -1085,7 +1104,9 @@ pub fn frame_method_result(
             if drop && args.is_empty() {
                 match same(true, true, true) {
                     Val::Frame(f) => Val::Frame(Frame {
+                        index_class: Some("RangeIndex".into()),
                         index_names: unnamed_index(),
+                        index_labels: None,
                         ..f
                     }),
                     other => other,
@@ -1115,6 +1136,7 @@ pub fn frame_method_result(
             let relabelled = |v: Val| match v {
                 Val::Frame(f) if kw(keywords, "index").is_some() => Val::Frame(Frame {
                     index_class: None,
+                    index_labels: None,
                     ..f
                 }),
                 v => v,
@@ -1284,6 +1306,7 @@ fn relabelled_if_ignored(v: Val, keywords: &[Keyword]) -> Val {
         (Some(true), Val::Frame(f)) => Val::Frame(Frame {
             index_class: Some("RangeIndex".into()),
             index_names: unnamed_index(),
+            index_labels: None,
             ..f
         }),
         (Some(false), v) => v,
@@ -1415,6 +1438,7 @@ fn index_as_column(f: &Frame) -> Val {
                 columns: Some(columns),
                 index_class: Some("RangeIndex".into()),
                 index_names: unnamed_index(),
+                index_labels: None,
                 ..f.clone()
             }),
             None => Val::Unknown,
@@ -1443,6 +1467,7 @@ fn index_as_column(f: &Frame) -> Val {
         n_rows: f.n_rows,
         index_class: Some("RangeIndex".into()),
         index_names: unnamed_index(),
+        index_labels: None,
         ..f.clone()
     })
 }

@@ -520,6 +520,7 @@ pub(super) fn only_column_changed(before: &Frame, after: &Frame, items: &[String
         || before.plain != after.plain
         || before.index_class != after.index_class
         || before.index_names != after.index_names
+        || before.index_labels != after.index_labels
         || !items.iter().all(|i| cols.contains(i))
     {
         return false;
