@@ -396,24 +396,30 @@ fn absent_row_label(
     let hint = suggest(first, known.iter().map(String::as_str))
         .map(|s| format!("; did you mean '{s}'?"))
         .unwrap_or_default();
-    let mut distinct: Vec<String> = Vec::new();
-    for l in known {
-        if !distinct.contains(l) {
-            distinct.push(l.clone());
-        }
-    }
     Some(Diagnostic::error(
         Rule::MissingColumn,
         format!(
             "'{first}' is no row label of {name} (its row labels are among {}){hint}: {error}",
-            list_preview(&distinct, 8)
+            labels_preview(known)
         ),
         rows.range(),
     ))
 }
 
+/// The first distinct labels of an index, for messages.
+fn labels_preview(labels: &[String]) -> String {
+    let mut distinct: Vec<String> = Vec::new();
+    for l in labels {
+        if !distinct.contains(l) {
+            distinct.push(l.clone());
+        }
+    }
+    list_preview(&distinct, 8)
+}
+
 /// `df.drop('Survived')`: without `axis=1` drop looks for the label among the rows, and an index
-/// of numbers (a `RangeIndex`, or rows selected from one) has no text label: KeyError.
+/// of numbers (a `RangeIndex`, or rows selected from one) has no text label, an index of known
+/// text labels only those: KeyError.
 /// `positional`: the label is the first argument and no axis is given, so `columns=` fixes it.
 fn text_row_label(
     w: &Walker,
@@ -422,16 +428,40 @@ fn text_row_label(
     labels: &Expr,
     positional: bool,
 ) -> Option<Diagnostic> {
-    if !f.plain || f.index_class.as_deref() != Some("RangeIndex") {
+    if !f.plain {
         return None;
     }
-    let key = keys(w, labels)?.into_iter().next()?;
     let name = frame_name(w, frame_expr, f);
+    let (key, rows) = if f.index_class.as_deref() == Some("RangeIndex") {
+        (
+            keys(w, labels)?.into_iter().next()?,
+            "whose index holds numbers".to_string(),
+        )
+    } else {
+        let known = f.index_labels.as_ref()?;
+        let absent = keys(w, labels)?
+            .into_iter()
+            .find(|k| !known.contains(&k.name))?;
+        (
+            absent,
+            format!("whose row labels are among {}", labels_preview(known)),
+        )
+    };
     let is_column = f.has(&key.name) == Some(true);
+    if !is_column && f.index_class.as_deref() != Some("RangeIndex") {
+        return Some(Diagnostic::error(
+            Rule::MissingColumn,
+            format!(
+                "'{}' is no row label of {name}, {rows}: KeyError: \"['{}'] not found in axis\"",
+                key.name, key.name,
+            ),
+            labels.range(),
+        ));
+    }
     let mut d = Diagnostic::error(
         Rule::MissingColumn,
         format!(
-            "'{}' is {}, but drop() without axis=1 looks for it among the rows of {name}, whose index holds numbers: KeyError: \"['{}'] not found in axis\"; drop columns with columns=[...] or axis=1",
+            "'{}' is {}, but drop() without axis=1 looks for it among the rows of {name}, {rows}: KeyError: \"['{}'] not found in axis\"; drop columns with columns=[...] or axis=1",
             key.name,
             if is_column { format!("a column of {name}") } else { "no row label".to_string() },
             key.name,
