@@ -395,7 +395,9 @@ pub fn new_frame(w: &dyn Eval, path: &str, args: &[Expr], keywords: &[Keyword]) 
         width: Some(columns.len() as i64),
         columns: Some(columns),
         plain: true,
-        index_names: holds_no_index(&data).then(unnamed_index).flatten(),
+        index_names: (kw(keywords, "index").is_none() && holds_no_index(&data))
+            .then(unnamed_index)
+            .flatten(),
         ..Frame::default()
     }))
 }
