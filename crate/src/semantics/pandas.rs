@@ -503,20 +503,15 @@ fn dummies(w: &dyn Eval, args: &[Expr], keywords: &[Keyword]) -> Option<Val> {
         return None;
     };
     let columns = f.columns.as_ref()?;
-    let flag = |name: &str| match kw(keywords, name) {
-        None => Some(false),
-        Some(Expr::Literal {
-            value: Literal::Bool(b),
-            ..
-        }) => Some(*b),
-        Some(_) => None,
-    };
     // A string keyword: `Some(None)` when not given, `None` when not a string literal.
     let text = |name: &str| match kw(keywords, name) {
         None => Some(None),
         Some(e) => e.as_str_literal().map(|s| Some(s.to_string())),
     };
-    let (drop_first, dummy_na) = (flag("drop_first")?, flag("dummy_na")?);
+    let (drop_first, dummy_na) = (
+        flag(keywords, "drop_first", false)?,
+        flag(keywords, "dummy_na", false)?,
+    );
     let prefix = text("prefix")?;
     let sep = text("prefix_sep")?.unwrap_or_else(|| "_".to_string());
     // Every value of a text column written in the cell, or `None` (not text, or not known).
@@ -1294,6 +1289,7 @@ fn flag(keywords: &[Keyword], name: &str, default: bool) -> Option<bool> {
     }
 }
 
+/// The keywords but `inplace=` (which changes where the result goes, not what it is).
 fn keywords_but_inplace(keywords: &[Keyword]) -> Vec<&Keyword> {
     keywords
         .iter()
