@@ -1,5 +1,6 @@
 //! `missing-column`: a column key that is not in a frame whose complete column list is known;
-//! and a text label dropped without `axis=1` from a frame whose index holds numbers.
+//! a text label read with `.loc`/`.at` or dropped without `axis=1` from a frame whose index holds
+//! numbers, or whose text labels are known and lack it.
 //! `df['c']`, `df[['a', 'c']]`, `df.c`, `df.loc[:, 'c']`, `drop(columns=...)`, `sort_values(by=...)`,
 //! `groupby(...)`, `set_index`, `dropna(subset=...)`, `astype({...})`, `agg({...})`, named
 //! aggregations (`agg(total=('c', 'sum'))`, `pd.NamedAgg`),
@@ -9,7 +10,8 @@
 //!
 //! Not errors, and never flagged: `df['new'] = ...`, `df.get('c')`, `drop(..., errors='ignore')`,
 //! `rename` of absent keys (the default `errors='ignore'`), row labels, integer keys, frames whose
-//! column list was cut or holds tuples, and `by=` names when an index level could carry the name.
+//! column list was cut or holds tuples, and `by=` names that are a level of that frame's index
+//! (or may be: names unknown).
 
 use crate::semantics::pandas::is_frame_attribute;
 use crate::semantics::pandas::{axis_is_columns, is_str, keys, kw, Key};

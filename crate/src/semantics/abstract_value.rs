@@ -394,7 +394,8 @@ pub struct SeriesVal {
     pub name: Option<String>,
     /// A value the Series certainly holds that is not an integer (`non_integer`).
     pub non_integer: Option<f64>,
-    /// The columns a groupby made its index (`Frame::index_keys`).
+    /// The names of its index levels when each has one (`Frame::index_keys`): the keys of a
+    /// groupby, or of `set_index`, which `reset_index()` brings back as columns.
     pub index_keys: Option<Vec<String>>,
     /// The dtype of its values, as pandas names it, when built from literals or a column of
     /// known dtype (`pandas::literal_dtype`).
