@@ -40,6 +40,7 @@ NAN_CHUNK_CELLS = 500_000  # number and date cells checked for NaN between deadl
 LABEL_NAN_CELLS = 100_000  # string / object cells checked for NaN across a frame's columns...
 # ...and at most LABEL_SAMPLE per column
 CARDINALITY_PROBE = 1_000  # leading values that tell a continuous number column quickly
+INDEX_LABELS = 200  # R.index_labels: an index of at most this many text labels is listed
 _PLAIN_TYPES = frozenset({str, int, float, bool, type(None), bytes, complex})
 # Library scalar types whose hash, equality and str run library code only.
 _LIBRARY_SCALARS = frozenset(
@@ -109,6 +110,23 @@ def _safe_index(index) -> bool:
     )
 
 
+def _index_names(frame):
+    """The names of the frame's index levels, read from the Index its block manager holds
+    (`base_view` checked it is a pandas one), when each is a str or None; a name may be any
+    hashable user object, which is left alone (None: not reported)."""
+    names = list(instance_attr(frame, "_mgr").axes[1].names)
+    return names if all(name is None or type(name) is str for name in names) else None
+
+
+def _index_labels(index):
+    """Every label of a plain one-level Index of at most INDEX_LABELS labels, each exactly a str
+    (so that `.loc` of any other text raises KeyError); None otherwise."""
+    if class_name(type(index)) != "Index" or len(index) > INDEX_LABELS:
+        return None
+    labels = list(index)
+    return labels if all(type(label) is str for label in labels) else None
+
+
 def summarize_frame(frame, ctx) -> dict:
     view = base_view(frame, "DataFrame")
     rows, width = view.shape
@@ -137,6 +155,8 @@ def summarize_frame(frame, ctx) -> dict:
         "columns": listed,
         "dtypes": dict(zip(listed, _dtype_texts(considered.dtypes))),
         "index": class_name(type(view.index)),
+        "index_names": _index_names(frame),
+        "index_labels": _index_labels(view.index),
     }
     if len(listed) < width or not faithful:
         representation["columns_complete"] = False

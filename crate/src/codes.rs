@@ -102,7 +102,7 @@ rules! {
         running: "from tqdm import tqdm\nfor i in tqdm(range(3)):\n    pass",
     }
     MissingColumn = "missing-column", Error, "pandas" {
-        catches: "columns absent from a known column list (also of what a groupby, its aggregations, `pivot_table`, `get_dummies` and `reset_index()` give), with \"did you mean\"; a column name dropped without `axis=1` (drop looks among the rows); names a ColumnTransformer selects that the frame it is fitted on lacks (ValueError); text row labels read with `.loc`/`.at` from a frame whose index is a RangeIndex",
+        catches: "columns absent from a known column list (also of what a groupby, its aggregations, `pivot_table`, `get_dummies` and `reset_index()` give), with \"did you mean\"; a column name dropped without `axis=1` (drop looks among the rows); names a ColumnTransformer selects that the frame it is fitted on lacks (ValueError); text row labels read with `.loc`/`.at` (or dropped) from a frame whose index is a RangeIndex, or that are not among its known labels (an index set from strings written in the cell, `index=[...]`, the kernel's list); sort, group and merge keys that are neither a column nor a level of that frame's own index",
         why: "selecting a label a frame lacks: KeyError",
         crashing: "df = pd.DataFrame({'Age': [1]})\ndf['age']",
         running: "df = pd.DataFrame({'Age': [1]})\ndf['Age']",

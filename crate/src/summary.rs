@@ -169,6 +169,21 @@ impl ObjectSummary {
             .collect()
     }
 
+    /// The names of a frame's index levels (`index_names`: each a str, or null for an unnamed
+    /// level); `None` when not reported (older summaries, a name that is no str).
+    pub fn index_names(&self) -> Option<Vec<Option<String>>> {
+        self.representation
+            .get("index_names")?
+            .as_array()?
+            .iter()
+            .map(|n| match n {
+                Value::Null => Some(None),
+                Value::String(s) => Some(Some(s.clone())),
+                _ => None,
+            })
+            .collect()
+    }
+
     /// The whole key set of a dict, every key a str (`keys` with `keys_complete`).
     pub fn complete_keys(&self) -> Option<Vec<&str>> {
         if self.representation.get("keys_complete") != Some(&Value::Bool(true)) {

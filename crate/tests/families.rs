@@ -228,6 +228,11 @@ fn pandas_text_row_labels_of_range_indexes() {
 }
 
 #[test]
+fn pandas_keys_against_each_frames_own_index() {
+    family("pandas_frame_indexes.json");
+}
+
+#[test]
 fn pandas_get_dummies_result_columns() {
     family("pandas_get_dummies.json");
 }

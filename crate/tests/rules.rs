@@ -1192,6 +1192,107 @@ fn by_names_may_be_index_levels() {
 }
 
 #[test]
+fn each_frame_answers_for_its_own_index() {
+    let kernel = |index_names: &str| {
+        format!(
+            r#""df": {{"type": "pandas.core.frame.DataFrame", "kind": "dataframe", "S": {{"shape": [3, 2]}},
+            "R": {{"columns": ["name", "age"], "columns_complete": true, "index": "RangeIndex"{index_names}}}}}"#
+        )
+    };
+    // An earlier cell named another frame's index; the kernel says this one's is unnamed.
+    let named_elsewhere = [IMPORTS, "other = pd.DataFrame({'k': [1]}).set_index('k')"];
+    let t = "df.sort_values('k')";
+    let unnamed = kernel(r#", "index_names": [null]"#);
+    fires(
+        &run(&named_elsewhere, t, &unnamed),
+        t,
+        "missing-column",
+        "'k'",
+        &["sort key 'k' is not a column of df"],
+    );
+    // An older kernel that does not report the names: the index may be named.
+    silent(&run(&named_elsewhere, t, &kernel("")));
+    // Its own level name is accepted; a name no level has is not.
+    let keyed = kernel(r#", "index_names": ["k"]"#);
+    silent(&run(
+        &[IMPORTS],
+        "df.sort_values('k')\ndf.groupby('k').size()",
+        &keyed,
+    ));
+    let t = "df.groupby('key').size()";
+    fires(
+        &run(&[IMPORTS], t, &keyed),
+        t,
+        "missing-column",
+        "'key'",
+        &["group key"],
+    );
+    // A frame built in the cell, indexed by set_index there: the key is a level (no earlier cell
+    // names any index).
+    silent(&run(
+        &[IMPORTS],
+        "f = pd.DataFrame({'a': [1, 2], 'b': [3, 4]})\nf.set_index('a', inplace=True)\nf.sort_values('a')",
+        "",
+    ));
+}
+
+#[test]
+fn index_names_not_known_are_silent() {
+    let frame = "f = pd.DataFrame({'a': [1, 2], 'b': [3, 4]})\n";
+    for then in [
+        // A name not written in the cell.
+        "f.index.name = label\nf.sort_values('x')",
+        "f = f.rename_axis(label)\nf.sort_values('x')",
+        // Values of unknown type may be Series that bring their named index.
+        "f = pd.DataFrame({'a': s, 'b': s})\nf.sort_values('x')",
+        // ignore_index= not written as a literal: the name 'x' may be gone.
+        "f = f.rename_axis('x').sort_values('a', ignore_index=flag)\nf.sort_values('x')",
+        // merged with right_index=True: the left frame's index may be kept.
+        "o = pd.DataFrame({'c': [2]}).rename_axis('x')\ng = f.rename_axis('x').merge(o, left_on='a', right_index=True)\ng.sort_values('x')",
+        // concat with a frame whose index names are unknown.
+        "g = pd.concat([f.set_index('a'), pd.DataFrame({'b': s})])\ng.sort_values('a')",
+    ] {
+        let t = format!("{frame}{then}");
+        silent(&run(&[IMPORTS, "label, s, flag, other = load()"], &t, ""));
+    }
+    // A MultiIndex keeps its names when given one `name`.
+    silent(&run(
+        &[IMPORTS],
+        "f = pd.DataFrame({'a': [1], 'b': [2], 'c': [3]}).set_index(['a', 'b'])\nf.index.name = 'z'\nf.groupby('a').size()",
+        "",
+    ));
+}
+
+#[test]
+fn row_labels_known_only_while_nothing_relabels_the_rows() {
+    let people =
+        "people = pd.DataFrame({'name': ['Ana', 'Bo'], 'age': [31, 25]}).set_index('name')\n";
+    let t = format!("{people}people.loc['Dan']");
+    fires(
+        &run(&[IMPORTS], &t, ""),
+        &t,
+        "missing-column",
+        "'Dan'",
+        &["no row label"],
+    );
+    for then in [
+        // Slices, relabelled rows, a row added by assignment, a label not known.
+        "people.loc['A':'C']",
+        "people.rename(index={'Ana': 'Dan'}).loc['Dan']",
+        "people.loc['Dan'] = [40]\npeople.loc['Dan']",
+        "people.loc[who]",
+        // Labels of a column not written in the cell.
+        "people.reset_index().assign(name=names).set_index('name').loc['Dan']",
+    ] {
+        silent(&run(
+            &[IMPORTS, "who, names = load()"],
+            &format!("{people}{then}"),
+            "",
+        ));
+    }
+}
+
+#[test]
 fn magics_and_exec_may_rebind_anything() {
     for t in [
         "%run prep.py\ndf['Fare']",

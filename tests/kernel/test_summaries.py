@@ -66,6 +66,37 @@ def test_a_few_distinct_numbers_are_not_categories(embedded_kernel):
     assert grades["g"]["kind"] == "categorical" and grades["g"]["unique"] == 3
 
 
+def test_index_level_names_only_when_each_is_a_str_or_none(embedded_kernel):
+    source = (
+        "import pandas as pd\n"
+        "plain = pd.DataFrame({'a': [1, 2], 'b': [3, 4], 'c': [5, 6]})\n"
+        "keyed = plain.set_index(['a', 'b'])\n"
+        "odd = plain.set_index('a')\n"
+        "odd.index.name = ('x', 1)"
+    )
+    assert embedded_kernel.execute(source)["status"] == "ok"
+    objects = embedded_kernel.summarize("plain", "keyed", "odd")["objects"]
+    assert objects["plain"]["R"]["index_names"] == [None]
+    assert objects["keyed"]["R"]["index_names"] == ["a", "b"]
+    assert objects["keyed"]["R"]["index"] == "MultiIndex"
+    assert "index_names" not in objects["odd"]["R"]
+
+
+def test_index_labels_of_a_small_index_of_text(embedded_kernel):
+    source = (
+        "import pandas as pd\n"
+        "people = pd.DataFrame({'name': ['Ana', 'Bo'], 'age': [31, 25]}).set_index('name')\n"
+        "numbered = people.reset_index()\n"
+        "mixed = pd.DataFrame({'v': [1, 2]}, index=['a', 3])\n"
+        "many = pd.DataFrame({'v': range(300)}, index=[f'r{i}' for i in range(300)])"
+    )
+    assert embedded_kernel.execute(source)["status"] == "ok"
+    objects = embedded_kernel.summarize("people", "numbered", "mixed", "many")["objects"]
+    assert objects["people"]["R"]["index_labels"] == ["Ana", "Bo"]
+    for other in ("numbered", "mixed", "many"):
+        assert "index_labels" not in objects[other]["R"]
+
+
 def test_mentioned_columns_come_first_and_detail_is_capped(titanic):
     frame = titanic.summarize("train", max_columns=3, focus_columns=["Fare", "Nope", "Age"])[
         "objects"

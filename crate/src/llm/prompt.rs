@@ -789,6 +789,8 @@ fn render_fact(key: &str, value: &Value, options: &PromptOptions) -> Option<Stri
     match (key, value) {
         (_, Value::Null) => None,
         ("columns_complete", _) => None,
+        // An unnamed index says nothing the index class does not.
+        ("index_names", Value::Array(names)) if names.iter().all(Value::is_null) => None,
         ("has_nan", Value::Bool(b)) => Some(if *b { "has NaN" } else { "no NaN" }.into()),
         ("fitted", Value::Bool(b)) => Some(if *b { "fitted" } else { "not fitted" }.into()),
         ("compiled", Value::Bool(b)) => Some(if *b { "compiled" } else { "not compiled" }.into()),
@@ -934,6 +936,18 @@ mod tests {
         assert_eq!(prompt.chars, prompt.system.len() + prompt.user.len());
         assert!(prompt.tokens_estimate > prompt.chars / 6);
         assert!(prompt.tokens_estimate < prompt.chars / 2);
+    }
+
+    #[test]
+    fn index_names_shown_only_when_a_level_has_one() {
+        let options = PromptOptions::default();
+        let unnamed = serde_json::json!([null]);
+        assert_eq!(render_fact("index_names", &unnamed, &options), None);
+        let named = serde_json::json!(["day", null]);
+        assert_eq!(
+            render_fact("index_names", &named, &options).as_deref(),
+            Some("index names [day, None]")
+        );
     }
 
     /// Every claim the instructions show reads back as a claim, and the answer schema offers

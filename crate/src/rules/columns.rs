@@ -1,5 +1,6 @@
 //! `missing-column`: a column key that is not in a frame whose complete column list is known;
-//! and a text label dropped without `axis=1` from a frame whose index holds numbers.
+//! a text label read with `.loc`/`.at` or dropped without `axis=1` from a frame whose index holds
+//! numbers, or whose text labels are known and lack it.
 //! `df['c']`, `df[['a', 'c']]`, `df.c`, `df.loc[:, 'c']`, `drop(columns=...)`, `sort_values(by=...)`,
 //! `groupby(...)`, `set_index`, `dropna(subset=...)`, `astype({...})`, `agg({...})`, named
 //! aggregations (`agg(total=('c', 'sum'))`, `pd.NamedAgg`),
@@ -9,7 +10,8 @@
 //!
 //! Not errors, and never flagged: `df['new'] = ...`, `df.get('c')`, `drop(..., errors='ignore')`,
 //! `rename` of absent keys (the default `errors='ignore'`), row labels, integer keys, frames whose
-//! column list was cut or holds tuples, and `by=` names when an index level could carry the name.
+//! column list was cut or holds tuples, and `by=` names that are a level of that frame's index
+//! (or may be: names unknown).
 
 use crate::semantics::pandas::is_frame_attribute;
 use crate::semantics::pandas::{axis_is_columns, is_str, keys, kw, Key};
@@ -57,10 +59,10 @@ fn missing(
         } else if w.ctx.history.dropped.contains(&key.name) {
             msg.push_str("; an earlier cell dropped it");
             true
-        } else if f.index_keys.as_ref().is_some_and(|k| k.contains(&key.name)) {
-            // A groupby or pivot_table key: another column is no fix.
+        } else if f.is_index_level(&key.name) == Some(true) {
+            // A key of set_index, groupby or pivot_table: another column is no fix.
             msg.push_str(&format!(
-                "; the grouping made it the index: {name}.reset_index() brings it back as a column"
+                "; it is a level of its index: {name}.reset_index() brings it back as a column"
             ));
             true
         } else {
@@ -114,7 +116,7 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
             } = &**value
             {
                 if attr == "loc" || attr == "at" {
-                    if let Some(d) = text_label_of_range_index(w, base, index) {
+                    if let Some(d) = absent_row_label(w, base, attr, index) {
                         out.push(d);
                         return;
                     }
@@ -232,14 +234,15 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                     }
                 }
                 "sort_values" => {
-                    if !index_unnamed(w, f) || kw(keywords, "axis").is_some() {
+                    if kw(keywords, "axis").is_some() {
                         return;
                     }
-                    check_keys(kw(keywords, "by").or(args.first()), "sort key ");
+                    if let Some(k) = kw(keywords, "by").or(args.first()).and_then(|e| keys(w, e)) {
+                        missing(w, value, f, not_index_levels(w, f, k), "sort key ", out);
+                    }
                 }
                 "groupby" if matches!(base, Val::Frame(_)) => {
-                    if !index_unnamed(w, f)
-                        || kw(keywords, "level").is_some()
+                    if kw(keywords, "level").is_some()
                         || kw(keywords, "axis").is_some()
                         || args.len() > 1
                     {
@@ -249,7 +252,9 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                     if by.is_some_and(|e| may_be_group_values(f, e)) {
                         return;
                     }
-                    check_keys(by, "group key ");
+                    if let Some(k) = by.and_then(|e| keys(w, e)) {
+                        missing(w, value, f, not_index_levels(w, f, k), "group key ", out);
+                    }
                 }
                 "set_index" => {
                     if kw(keywords, "keys").is_none() && args.is_empty() {
@@ -329,14 +334,21 @@ fn named_aggregation_column<'e>(w: &Walker, e: &'e Expr) -> Option<Key<'e>> {
     })
 }
 
-/// `df.loc['Alice']`, `df.loc['Alice', 'age']`, `df.at['Alice', 'age']` read from a frame whose
-/// index is a RangeIndex (or rows of one): it holds numbers only, so a text label is no row:
-/// KeyError.
-fn text_label_of_range_index(w: &Walker, frame_expr: &Expr, index: &Expr) -> Option<Diagnostic> {
+/// `df.loc['Alice']`, `df.loc['Alice', 'age']`, `df.at['Alice', 'age']` (and `df.loc[['Al', 'Bo']]`)
+/// read from a frame whose row labels are known not to hold the label: KeyError. An index of
+/// numbers (a RangeIndex, or rows of one) holds no text label; an index of known text labels (a
+/// column of strings written in the cell made the index, `index=[...]`, or the kernel's list)
+/// holds only those. Slices (which need not match a label of a sorted index) are not labels.
+fn absent_row_label(
+    w: &Walker,
+    frame_expr: &Expr,
+    accessor: &str,
+    index: &Expr,
+) -> Option<Diagnostic> {
     let Val::Frame(f) = w.eval(frame_expr) else {
         return None;
     };
-    if !f.plain || f.index_class.as_deref() != Some("RangeIndex") {
+    if !f.plain {
         return None;
     }
     let rows = match index {
@@ -351,27 +363,65 @@ fn text_label_of_range_index(w: &Walker, frame_expr: &Expr, index: &Expr) -> Opt
         } => return None,
         rows => rows,
     };
-    let label = match w.eval(rows) {
-        Val::Str(s) => s,
+    let (labels, one) = match w.eval(rows) {
+        Val::Str(s) => (vec![s], true),
+        Val::Strs { type_name, items } if type_name == "list" && accessor == "loc" => {
+            (items, false)
+        }
         _ => return None,
     };
     let name = frame_name(w, frame_expr, &f);
-    let hint = if f.has(&label) == Some(true) {
-        format!("'{label}' is a column: select it with {name}['{label}']")
+    if f.index_class.as_deref() == Some("RangeIndex") && one {
+        let label = &labels[0];
+        let hint = if f.has(label) == Some(true) {
+            format!("'{label}' is a column: select it with {name}['{label}']")
+        } else {
+            format!("set a text index first ({name}.set_index(...)), or select rows with a mask")
+        };
+        return Some(Diagnostic::error(
+            Rule::MissingColumn,
+            format!(
+                "'{label}' is no row label of {name}, whose row labels are numbers only (a RangeIndex): KeyError: '{label}'; {hint}"
+            ),
+            rows.range(),
+        ));
+    }
+    let known = f.index_labels.as_ref()?;
+    let absent: Vec<&String> = labels.iter().filter(|l| !known.contains(l)).collect();
+    let first = absent.first()?;
+    let error = if one {
+        format!("KeyError: '{first}'")
     } else {
-        format!("set a text index first ({name}.set_index(...)), or select rows with a mask")
+        let quoted: Vec<String> = absent.iter().map(|l| format!("'{l}'")).collect();
+        format!("KeyError: \"[{}] not in index\"", quoted.join(", "))
     };
+    let hint = suggest(first, known.iter().map(String::as_str))
+        .map(|s| format!("; did you mean '{s}'?"))
+        .unwrap_or_default();
     Some(Diagnostic::error(
         Rule::MissingColumn,
         format!(
-            "'{label}' is no row label of {name}, whose row labels are numbers only (a RangeIndex): KeyError: '{label}'; {hint}"
+            "'{first}' is no row label of {name} (its row labels are among {}){hint}: {error}",
+            labels_preview(known)
         ),
         rows.range(),
     ))
 }
 
+/// The first distinct labels of an index, for messages.
+fn labels_preview(labels: &[String]) -> String {
+    let mut distinct: Vec<String> = Vec::new();
+    for l in labels {
+        if !distinct.contains(l) {
+            distinct.push(l.clone());
+        }
+    }
+    list_preview(&distinct, 8)
+}
+
 /// `df.drop('Survived')`: without `axis=1` drop looks for the label among the rows, and an index
-/// of numbers (a `RangeIndex`, or rows selected from one) has no text label: KeyError.
+/// of numbers (a `RangeIndex`, or rows selected from one) has no text label, an index of known
+/// text labels only those: KeyError.
 /// `positional`: the label is the first argument and no axis is given, so `columns=` fixes it.
 fn text_row_label(
     w: &Walker,
@@ -380,16 +430,40 @@ fn text_row_label(
     labels: &Expr,
     positional: bool,
 ) -> Option<Diagnostic> {
-    if !f.plain || f.index_class.as_deref() != Some("RangeIndex") {
+    if !f.plain {
         return None;
     }
-    let key = keys(w, labels)?.into_iter().next()?;
     let name = frame_name(w, frame_expr, f);
+    let (key, rows) = if f.index_class.as_deref() == Some("RangeIndex") {
+        (
+            keys(w, labels)?.into_iter().next()?,
+            "whose index holds numbers".to_string(),
+        )
+    } else {
+        let known = f.index_labels.as_ref()?;
+        let absent = keys(w, labels)?
+            .into_iter()
+            .find(|k| !known.contains(&k.name))?;
+        (
+            absent,
+            format!("whose row labels are among {}", labels_preview(known)),
+        )
+    };
     let is_column = f.has(&key.name) == Some(true);
+    if !is_column && f.index_class.as_deref() != Some("RangeIndex") {
+        return Some(Diagnostic::error(
+            Rule::MissingColumn,
+            format!(
+                "'{}' is no row label of {name}, {rows}: KeyError: \"['{}'] not found in axis\"",
+                key.name, key.name,
+            ),
+            labels.range(),
+        ));
+    }
     let mut d = Diagnostic::error(
         Rule::MissingColumn,
         format!(
-            "'{}' is {}, but drop() without axis=1 looks for it among the rows of {name}, whose index holds numbers: KeyError: \"['{}'] not found in axis\"; drop columns with columns=[...] or axis=1",
+            "'{}' is {}, but drop() without axis=1 looks for it among the rows of {name}, {rows}: KeyError: \"['{}'] not found in axis\"; drop columns with columns=[...] or axis=1",
             key.name,
             if is_column { format!("a column of {name}") } else { "no row label".to_string() },
             key.name,
@@ -526,15 +600,17 @@ fn key_parameters(
     let Val::Frame(f) = w.eval(frame_expr) else {
         return;
     };
-    if spec.levels && !index_unnamed(w, &f) {
-        return;
-    }
     for (param, at) in spec.params {
         let e = kw(keywords, param).or_else(|| at.and_then(|i| args.get(i)));
         if spec.levels && e.is_some_and(|e| may_be_group_values(&f, e)) {
             return;
         }
         if let Some(k) = e.and_then(|e| keys(w, e)) {
+            let k = if spec.levels {
+                not_index_levels(w, &f, k)
+            } else {
+                k
+            };
             let before = out.len();
             missing(w, frame_expr, &f, k, spec.what, out);
             if out.len() > before {
@@ -549,12 +625,9 @@ fn key_parameters(
         let Val::Frame(r) = w.eval(right) else {
             return;
         };
-        if !index_unnamed(w, &r) {
-            return;
-        }
         for param in ["on", "right_on"] {
             if let Some(k) = kw(keywords, param).and_then(|e| keys(w, e)) {
-                missing(w, right, &r, k, spec.what, out);
+                missing(w, right, &r, not_index_levels(w, &r, k), spec.what, out);
             }
         }
     }
@@ -569,13 +642,28 @@ fn may_be_group_values(f: &Frame, e: &Expr) -> bool {
     }
 }
 
-/// Can a `by=` name only be a column: no executed cell could have named an index, and the
-/// kernel did not report an index other than a `RangeIndex`?
-pub(crate) fn index_unnamed(w: &Walker, f: &Frame) -> bool {
-    w.index_unnamed
-        && f.index_class
-            .as_deref()
-            .is_none_or(|class| class == "RangeIndex")
+/// The keys that can only name columns of `f`, not levels of its index (which `by=`, `on=` and
+/// seaborn's names accept too).
+fn not_index_levels<'e>(w: &Walker, f: &Frame, keys: Vec<Key<'e>>) -> Vec<Key<'e>> {
+    keys.into_iter()
+        .filter(|k| not_an_index_level(w, f, &k.name))
+        .collect()
+}
+
+/// Can `name` only be a column of `f`, not a level of its index? Its own level names say, when
+/// known. A frame the kernel summarized without them (an older kernel), with a `RangeIndex` or
+/// no index class, only when no executed cell could have named an index.
+pub(crate) fn not_an_index_level(w: &Walker, f: &Frame, name: &str) -> bool {
+    match f.is_index_level(name) {
+        Some(level) => !level,
+        None => {
+            w.index_unnamed
+                && f.origin.is_some()
+                && f.index_class
+                    .as_deref()
+                    .is_none_or(|class| class == "RangeIndex")
+        }
+    }
 }
 
 /// Attributes that libraries add to every DataFrame: tqdm's `progress_apply`, pandarallel's

@@ -226,14 +226,17 @@ fn seaborn_column(
         return None;
     };
     let columns = frame.columns.as_ref()?;
-    if !super::columns::index_unnamed(w, &frame) || frame.index_class.is_none() {
+    // A frame whose index is unknown counts only when the kernel reported its class.
+    if frame.index_names.is_none() && frame.index_class.is_none() {
         return None;
     }
     keywords.iter().find_map(|k| {
         let param = k.name.as_deref().filter(|p| SEABORN_NAME_PARAMS.contains(p))?;
         let name = super::sklearn::str_value(w, &k.value)?;
         let name = name.as_str();
-        if columns.iter().any(|c| c == name) {
+        if columns.iter().any(|c| c == name)
+            || !super::columns::not_an_index_level(w, &frame, name)
+        {
             return None;
         }
         let error = if matches!(function, "lmplot" | "regplot" | "residplot") {

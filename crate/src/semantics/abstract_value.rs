@@ -299,9 +299,13 @@ pub struct Frame {
     pub plain: bool,
     /// The index class the kernel reported (`RangeIndex`, ...), when known.
     pub index_class: Option<String>,
-    /// The columns a groupby made the index (its keys), which `reset_index()` moves back in
-    /// front of the columns.
-    pub index_keys: Option<Vec<String>>,
+    /// The names of the index's levels (`None` for an unnamed level), when known: an unnamed
+    /// RangeIndex (`[None]`) for a frame built from literals, the keys of `set_index` or of a
+    /// groupby, which `reset_index()` moves back in front of the columns.
+    pub index_names: Option<Vec<Option<String>>>,
+    /// Text labels the rows may have, when known (an index of strings written in the cell or
+    /// listed by the kernel): every row's label is among them, also in rows taken from it.
+    pub index_labels: Option<Vec<String>>,
 }
 
 /// `frame.groupby(keys)` with keys that are columns of the frame.
@@ -353,8 +357,21 @@ impl Frame {
             origin: self.origin.clone(),
             plain: self.plain,
             index_class: self.index_class.clone(),
-            index_keys: self.index_keys.clone(),
+            index_names: self.index_names.clone(),
+            index_labels: self.index_labels.clone(),
         }
+    }
+
+    /// Is `name` the name of a level of the frame's index? `None` when its names are unknown.
+    pub fn is_index_level(&self, name: &str) -> Option<bool> {
+        self.index_names
+            .as_ref()
+            .map(|names| names.iter().any(|n| n.as_deref() == Some(name)))
+    }
+
+    /// The index's level names when every level has one (the keys `reset_index()` brings back).
+    pub fn index_keys(&self) -> Option<Vec<String>> {
+        self.index_names.as_ref()?.iter().cloned().collect()
     }
 
     /// Does some column certainly hold strings that are not numbers?
@@ -377,7 +394,8 @@ pub struct SeriesVal {
     pub name: Option<String>,
     /// A value the Series certainly holds that is not an integer (`non_integer`).
     pub non_integer: Option<f64>,
-    /// The columns a groupby made its index (`Frame::index_keys`).
+    /// The names of its index levels when each has one (`Frame::index_keys`): the keys of a
+    /// groupby, or of `set_index`, which `reset_index()` brings back as columns.
     pub index_keys: Option<Vec<String>>,
     /// The dtype of its values, as pandas names it, when built from literals or a column of
     /// known dtype (`pandas::literal_dtype`).
@@ -666,7 +684,10 @@ pub fn from_summary(name: &str, obj: &ObjectSummary) -> Val {
                     "pandas.core.frame.DataFrame" | "pandas.DataFrame"
                 ),
                 index_class: obj.str_fact(Category::R, "index").map(str::to_string),
-                index_keys: None,
+                index_names: obj.index_names(),
+                index_labels: obj
+                    .str_list_fact(Category::R, "index_labels")
+                    .map(|labels| labels.into_iter().map(str::to_string).collect()),
             })
         }
         "series" => {

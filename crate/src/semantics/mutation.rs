@@ -71,7 +71,7 @@ pub fn has_inplace(keywords: &[Keyword]) -> bool {
 pub const FRAME_MUTATORS: &[&str] = &["pop", "insert", "update", "eval", "__setitem__"];
 
 /// DataFrame methods whose result with `inplace=True` is still followed (what the frame becomes).
-pub const INPLACE_FOLLOWED: &[&str] = &["drop", "rename", "set_index"];
+pub const INPLACE_FOLLOWED: &[&str] = &["drop", "rename", "rename_axis", "set_index"];
 
 /// Methods of Series and arrays that change their object in place (besides `inplace=` and
 /// torch's methods ending in `_`).

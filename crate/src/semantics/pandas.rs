@@ -7,8 +7,11 @@ use std::collections::BTreeMap;
 use crate::ir::{Expr, Keyword, Literal, SeqKind, TextRange};
 use crate::ir_scan::{str_list, unpacks};
 
-use super::abstract_value::{text_keys, Column, Frame, GroupSelection, Grouped, SeriesVal, Val};
+use super::abstract_value::{
+    text_keys, ArrayLib, Column, Frame, GroupSelection, Grouped, SeriesVal, Val,
+};
 use super::eval::Eval;
+use super::mutation::INPLACE_FOLLOWED;
 
 /// Public attributes and methods of `pandas.DataFrame`, of the installed pandas and earlier ones
 /// (`pandas_tables`): `df.x` with one of these names is not a column access.
@@ -201,6 +204,7 @@ pub fn series_method_result(s: SeriesVal, attr: &str, args: &[Expr], keywords: &
                     n_rows: s.len,
                     plain: true,
                     index_class: Some("RangeIndex".into()),
+                    index_names: unnamed_index(),
                     ..Frame::default()
                 }),
                 None => Val::Unknown,
@@ -225,6 +229,9 @@ pub struct Join<'e> {
     pub columns: Vec<String>,
     pub other: &'e Expr,
     pub other_columns: Vec<String>,
+    /// The level names of the result's index, when known: the frame's own with `on=` or
+    /// `how='left'` (the default), the other's with `how='right'`; otherwise those both share.
+    pub index_names: Option<Vec<Option<String>>>,
 }
 
 /// `f.join(other, ...)` with only the keywords that leave the columns as they are (`on`, `sort`,
@@ -239,31 +246,34 @@ pub fn known_join<'e>(
         return None;
     }
     let mut other = args.first();
+    let mut how = "left";
     for k in keywords {
         match k.name.as_deref() {
             Some("other") if other.is_none() => other = Some(&k.value),
             Some("on" | "sort") => {}
-            Some("how") => {
-                if !matches!(
-                    k.value.as_str_literal(),
-                    Some("left" | "right" | "inner" | "outer")
-                ) {
-                    return None;
-                }
-            }
+            Some("how") => match k.value.as_str_literal() {
+                Some(h @ ("left" | "right" | "inner" | "outer")) => how = h,
+                _ => return None,
+            },
             _ => return None,
         }
     }
     let other = other?;
-    let other_columns = match w.eval(other) {
-        Val::Series(s) => vec![s.name?],
-        Val::Frame(g) => g.columns?,
+    let (other_columns, other_index) = match w.eval(other) {
+        Val::Series(s) => (vec![s.name?], None),
+        Val::Frame(g) => (g.columns?, g.index_names),
         _ => return None,
+    };
+    let index_names = match (how, kw(keywords, "on")) {
+        ("left", _) | (_, Some(_)) => f.index_names.clone(),
+        ("right", None) => other_index,
+        _ => other_index.filter(|names| f.index_names.as_ref() == Some(names)),
     };
     Some(Join {
         columns: f.columns.clone()?,
         other,
         other_columns,
+        index_names,
     })
 }
 
@@ -287,8 +297,15 @@ pub fn joined(w: &dyn Eval, f: &Frame, args: &[Expr], keywords: &[Keyword]) -> V
         origin: f.origin.clone(),
         plain: f.plain,
         index_class: None,
-        index_keys: None,
+        index_names: join.index_names,
+        index_labels: None,
     })
+}
+
+/// The level names of a fresh `RangeIndex` (and of any index all of whose levels pandas leaves
+/// unnamed): one unnamed level.
+pub fn unnamed_index() -> Option<Vec<Option<String>>> {
+    Some(vec![None])
 }
 
 /// `pd.DataFrame({'a': ..., 'b': ...})` or `pd.DataFrame(rows, columns=['a', 'b'])`: a frame whose
@@ -332,11 +349,21 @@ pub fn new_frame(w: &dyn Eval, path: &str, args: &[Expr], keywords: &[Keyword]) 
             return Some(Val::Frame(frame));
         }
     }
-    // Columns of values written in the cell: their dtypes are pandas' inference from them.
+    // Columns of values written in the cell: their dtypes are pandas' inference from them. A
+    // Series among the values would bring its index (and its name).
     let literal_frame = |keys: Vec<String>, values: &[Val]| {
         let mut frame = dict_frame(keys.clone(), values);
-        if kw(keywords, "index").is_none() {
-            frame.index_class = Some("RangeIndex".into());
+        match kw(keywords, "index").map(|i| w.eval(i)) {
+            None if values.iter().all(holds_no_index) => {
+                frame.index_class = Some("RangeIndex".into());
+                frame.index_names = unnamed_index();
+            }
+            // `index=['a', 'b']`: those labels, unnamed.
+            Some(Val::Strs { type_name, items }) if type_name == "list" => {
+                frame.index_names = unnamed_index();
+                frame.index_labels = Some(items);
+            }
+            _ => {}
         }
         if frame.n_rows.is_some() && kw(keywords, "dtype").is_none() {
             for (col, v) in keys.iter().zip(values) {
@@ -368,8 +395,28 @@ pub fn new_frame(w: &dyn Eval, path: &str, args: &[Expr], keywords: &[Keyword]) 
         width: Some(columns.len() as i64),
         columns: Some(columns),
         plain: true,
+        index_names: (kw(keywords, "index").is_none() && holds_no_index(&data))
+            .then(unnamed_index)
+            .flatten(),
         ..Frame::default()
     }))
+}
+
+/// Is the value data without an index of its own (a list, a numpy array, a scalar), which a
+/// frame built from it labels with a fresh RangeIndex?
+fn holds_no_index(v: &Val) -> bool {
+    match v {
+        Val::Array(a) => a.lib == ArrayLib::Numpy,
+        v => matches!(
+            v,
+            Val::Strs { .. }
+                | Val::Items { .. }
+                | Val::Int(_)
+                | Val::Float(_)
+                | Val::Str(_)
+                | Val::Bool(_)
+        ),
+    }
 }
 
 /// The columns of a list of rows written in the cell, each a list or tuple of `width` values: for
@@ -456,20 +503,15 @@ fn dummies(w: &dyn Eval, args: &[Expr], keywords: &[Keyword]) -> Option<Val> {
         return None;
     };
     let columns = f.columns.as_ref()?;
-    let flag = |name: &str| match kw(keywords, name) {
-        None => Some(false),
-        Some(Expr::Literal {
-            value: Literal::Bool(b),
-            ..
-        }) => Some(*b),
-        Some(_) => None,
-    };
     // A string keyword: `Some(None)` when not given, `None` when not a string literal.
     let text = |name: &str| match kw(keywords, name) {
         None => Some(None),
         Some(e) => e.as_str_literal().map(|s| Some(s.to_string())),
     };
-    let (drop_first, dummy_na) = (flag("drop_first")?, flag("dummy_na")?);
+    let (drop_first, dummy_na) = (
+        flag(keywords, "drop_first", false)?,
+        flag(keywords, "dummy_na", false)?,
+    );
     let prefix = text("prefix")?;
     let sep = text("prefix_sep")?.unwrap_or_else(|| "_".to_string());
     // Every value of a text column written in the cell, or `None` (not text, or not known).
@@ -519,6 +561,7 @@ fn dummies(w: &dyn Eval, args: &[Expr], keywords: &[Keyword]) -> Option<Val> {
         n_rows: f.n_rows,
         plain: true,
         index_class: f.index_class.clone(),
+        index_names: f.index_names.clone(),
         ..Frame::default()
     }))
 }
@@ -549,6 +592,7 @@ fn records_frame(data: &Val) -> Option<Frame> {
         n_rows: Some(items.len() as i64),
         plain: true,
         index_class: Some("RangeIndex".into()),
+        index_names: unnamed_index(),
         ..Frame::default()
     })
 }
@@ -576,10 +620,13 @@ fn read_columns(w: &dyn Eval, args: &[Expr], keywords: &[Keyword]) -> Option<Val
         None => Some(None),
     };
     let columns = names("usecols")?.or(names("names")?)?;
+    // Without `index_col` the index is a RangeIndex, or (a row longer than the header) the
+    // leading fields, unnamed: no level has a name, counted here as one.
     Some(Val::Frame(Frame {
         width: Some(columns.len() as i64),
         columns: Some(columns),
         plain: true,
+        index_names: unnamed_index(),
         ..Frame::default()
     }))
 }
@@ -804,6 +851,20 @@ pub fn concatenated(w: &dyn Eval, args: &[Expr], keywords: &[Keyword]) -> Option
         true if kw(keywords, "ignore_index").is_some() => return None,
         columns => columns,
     };
+    // Rows stacked with `ignore_index=True` are labelled anew; otherwise the index keeps the
+    // level names the frames share.
+    let index_names = match flag(keywords, "ignore_index", false) {
+        Some(true) => unnamed_index(),
+        Some(false) => {
+            let names: Vec<_> = frames.iter().map(|f| &f.index_names).collect();
+            if names.iter().all(|n| *n == names[0]) {
+                names[0].clone()
+            } else {
+                None
+            }
+        }
+        None => None,
+    };
     let inner = match kw(keywords, "join") {
         None => false,
         Some(j) => match j.as_str_literal()? {
@@ -826,6 +887,7 @@ pub fn concatenated(w: &dyn Eval, args: &[Expr], keywords: &[Keyword]) -> Option
         width: Some(columns.len() as i64),
         columns: Some(columns),
         plain: true,
+        index_names,
         ..Frame::default()
     }))
 }
@@ -909,9 +971,10 @@ pub fn frame_method_result(
             }
             Val::Frame(out)
         }
-        _ if inplace && !matches!(method, "rename" | "set_index") => Val::Unknown,
-        // The keys become the index (`drop=True`, the default, removes them from the columns).
-        "set_index" if kw(keywords, "drop").is_none() && args.len() <= 1 => {
+        _ if inplace && !INPLACE_FOLLOWED.contains(&method) => Val::Unknown,
+        // The keys become the index, in place of it or after its levels (`append=True`);
+        // `drop=True`, the default, removes them from the columns.
+        "set_index" if args.len() <= 1 => {
             let Some(keys) = kw(keywords, "keys")
                 .or(args.first())
                 .and_then(|k| keys(w, k))
@@ -921,24 +984,73 @@ pub fn frame_method_result(
             let Some(cols) = &f.columns else {
                 return Val::Unknown;
             };
+            let (Some(drop), Some(append)) = (
+                flag(keywords, "drop", true),
+                flag(keywords, "append", false),
+            ) else {
+                return Val::Unknown;
+            };
             if keys.iter().any(|k| !cols.contains(&k.name)) {
                 return Val::Unknown;
             }
             let keep: Vec<String> = cols
                 .iter()
-                .filter(|c| !keys.iter().any(|k| k.name == **c))
+                .filter(|c| !drop || !keys.iter().any(|k| k.name == **c))
                 .cloned()
                 .collect();
+            let mut index_names = if append {
+                let Some(names) = f.index_names.clone() else {
+                    return Val::Unknown;
+                };
+                names
+            } else {
+                Vec::new()
+            };
+            index_names.extend(keys.into_iter().map(|k| Some(k.name)));
+            // One column of strings written in the cell: its values label the rows.
+            let index_labels = match (append, index_names.as_slice()) {
+                (false, [Some(key)]) => f
+                    .column_info
+                    .get(key)
+                    .filter(|c| c.all_values)
+                    .map(|c| c.str_examples.clone()),
+                _ => None,
+            };
             Val::Frame(Frame {
                 index_class: None,
-                index_keys: None,
+                index_names: Some(index_names),
+                index_labels,
                 ..f.select(&keep)
             })
         }
-        "head" | "tail" | "sample" | "drop_duplicates" | "nlargest" | "nsmallest" | "query" => {
-            same(false, true, false)
+        // `rename_axis('name')`, `rename_axis(index=['a', 'b'])`: the index's level names, when
+        // the call succeeds (a scalar names a single level); `columns=` names the other axis.
+        "rename_axis" => {
+            let names = match (args, keywords_but_inplace(keywords).as_slice()) {
+                ([names], []) => names,
+                ([], [k]) if matches!(k.name.as_deref(), Some("mapper" | "index")) => &k.value,
+                ([], [k]) if k.name.as_deref() == Some("columns") => return same(true, true, true),
+                _ => return Val::Unknown,
+            };
+            let index_names = match w.eval(names) {
+                Val::Str(name) => vec![Some(name)],
+                Val::None => match &f.index_names {
+                    Some(n) => vec![None; n.len()],
+                    None => return Val::Unknown,
+                },
+                Val::Strs { items, .. } => items.into_iter().map(Some).collect(),
+                _ => return Val::Unknown,
+            };
+            let index_names = Some(index_names);
+            match same(true, true, true) {
+                Val::Frame(out) => Val::Frame(Frame { index_names, ..out }),
+                other => other,
+            }
         }
-        "sort_values" | "sort_index" | "copy" => same(true, true, true),
+        "head" | "tail" | "nlargest" | "nsmallest" | "query" => same(false, true, false),
+        "sample" | "drop_duplicates" => relabelled_if_ignored(same(false, true, false), keywords),
+        "copy" => same(true, true, true),
+        "sort_values" | "sort_index" => relabelled_if_ignored(same(true, true, true), keywords),
         "round" | "abs" | "clip" | "infer_objects" | "convert_dtypes" | "astype" => {
             same(true, false, true)
         }
@@ -973,7 +1085,7 @@ pub fn frame_method_result(
         "replace" | "fillna" | "ffill" | "bfill" | "interpolate" => same(true, false, false),
         "dropna" => {
             if axis_is_columns(kw(keywords, "axis")) == Some(false) {
-                same(false, true, false)
+                relabelled_if_ignored(same(false, true, false), keywords)
             } else {
                 Val::Unknown
             }
@@ -989,7 +1101,9 @@ pub fn frame_method_result(
             if drop && args.is_empty() {
                 match same(true, true, true) {
                     Val::Frame(f) => Val::Frame(Frame {
-                        index_keys: None,
+                        index_class: Some("RangeIndex".into()),
+                        index_names: unnamed_index(),
+                        index_labels: None,
                         ..f
                     }),
                     other => other,
@@ -1019,6 +1133,7 @@ pub fn frame_method_result(
             let relabelled = |v: Val| match v {
                 Val::Frame(f) if kw(keywords, "index").is_some() => Val::Frame(Frame {
                     index_class: None,
+                    index_labels: None,
                     ..f
                 }),
                 v => v,
@@ -1090,19 +1205,22 @@ pub fn frame_method_result(
             })
         }
         "join" => joined(w, f, args, keywords),
+        // Joined on columns, the result has a fresh RangeIndex; on index levels, which may be
+        // kept: unknown.
         "merge" => match f
             .columns
             .as_ref()
             .and_then(|c| merged_columns(w, c, args, keywords))
         {
-            Some(columns) => Val::Frame(Frame {
+            Some(columns) if merged_on_columns(w, f, args, keywords) => Val::Frame(Frame {
                 width: Some(columns.len() as i64),
                 columns: Some(columns),
                 plain: true,
                 origin: f.origin.clone(),
+                index_names: unnamed_index(),
                 ..Frame::default()
             }),
-            None => Val::Unknown,
+            _ => Val::Unknown,
         },
         // `filter(items=[...])` keeps the listed names that are columns, in the list's order;
         // `filter(like='x')` the columns whose name holds 'x'.
@@ -1159,6 +1277,59 @@ pub fn frame_method_result(
     }
 }
 
+/// A keyword that is a bool literal, `default` when not given; `None` when not a literal.
+fn flag(keywords: &[Keyword], name: &str, default: bool) -> Option<bool> {
+    match kw(keywords, name) {
+        None => Some(default),
+        Some(Expr::Literal {
+            value: Literal::Bool(b),
+            ..
+        }) => Some(*b),
+        Some(_) => None,
+    }
+}
+
+/// The keywords but `inplace=` (which changes where the result goes, not what it is).
+fn keywords_but_inplace(keywords: &[Keyword]) -> Vec<&Keyword> {
+    keywords
+        .iter()
+        .filter(|k| k.name.as_deref() != Some("inplace"))
+        .collect()
+}
+
+/// The result of a method with `ignore_index=`: `True` labels the rows anew (an unnamed
+/// RangeIndex); a value not written as a literal may: unknown.
+fn relabelled_if_ignored(v: Val, keywords: &[Keyword]) -> Val {
+    match (flag(keywords, "ignore_index", false), v) {
+        (Some(true), Val::Frame(f)) => Val::Frame(Frame {
+            index_class: Some("RangeIndex".into()),
+            index_names: unnamed_index(),
+            index_labels: None,
+            ..f
+        }),
+        (Some(false), v) => v,
+        _ => Val::Unknown,
+    }
+}
+
+/// Does `left.merge(right, ...)` join on columns of both frames only?
+fn merged_on_columns(w: &dyn Eval, left: &Frame, args: &[Expr], keywords: &[Keyword]) -> bool {
+    let Some(Val::Frame(right)) = args.first().or(kw(keywords, "right")).map(|e| w.eval(e)) else {
+        return false;
+    };
+    let columns_of = |f: &Frame, params: &[&str]| {
+        params.iter().all(|p| match kw(keywords, p) {
+            None => true,
+            Some(e) => keys(w, e).is_some_and(|k| k.iter().all(|k| f.has(&k.name) == Some(true))),
+        })
+    };
+    !["left_index", "right_index"]
+        .iter()
+        .any(|p| kw(keywords, p).is_some())
+        && columns_of(left, &["on", "left_on"])
+        && columns_of(&right, &["on", "right_on"])
+}
+
 /// `f.pivot_table(values=[...], index=[...])` without `columns=`: one column per value column
 /// (aggregated by one function), the index keys in the index (`reset_index()` brings them back).
 /// With `columns=` the column labels come from the data: unknown.
@@ -1197,7 +1368,7 @@ fn pivot_table(w: &dyn Eval, f: &Frame, args: &[Expr], keywords: &[Keyword]) -> 
         width: Some(values.len() as i64),
         columns: Some(values),
         plain: true,
-        index_keys: Some(index),
+        index_names: Some(index.into_iter().map(Some).collect()),
         ..Frame::default()
     })
 }
@@ -1247,29 +1418,36 @@ fn melted(w: &dyn Eval, f: &Frame, args: &[Expr], keywords: &[Keyword]) -> Val {
         width: Some(columns.len() as i64),
         columns: Some(columns),
         plain: true,
+        index_names: unnamed_index(),
         ..Frame::default()
     })
 }
 
-/// `reset_index()` of a frame built in the cell, whose index is the unnamed one pandas gave it:
-/// the index becomes the first column, named `index` (`level_0` when `index` is taken).
+/// `reset_index()`: the index's levels become the first columns, under their names, or for an
+/// unnamed RangeIndex, one column named `index` (`level_0` when `index` is taken).
 fn index_as_column(f: &Frame) -> Val {
     let Some(cols) = &f.columns else {
         return Val::Unknown;
     };
-    if let Some(keys) = &f.index_keys {
-        return match keys_in_front(keys, cols) {
+    if let Some(keys) = f.index_keys() {
+        return match keys_in_front(&keys, cols) {
             Some(columns) => Val::Frame(Frame {
                 width: Some(columns.len() as i64),
                 columns: Some(columns),
                 index_class: Some("RangeIndex".into()),
-                index_keys: None,
+                index_names: unnamed_index(),
+                index_labels: None,
                 ..f.clone()
             }),
             None => Val::Unknown,
         };
     }
-    if f.origin.is_some() || f.index_class.as_deref() != Some("RangeIndex") {
+    // (A RangeIndex the kernel reported may have a name, unless it says which.)
+    let unnamed = match &f.index_names {
+        Some(names) => *names == [None],
+        None => f.origin.is_none(),
+    };
+    if !unnamed || f.index_class.as_deref() != Some("RangeIndex") {
         return Val::Unknown;
     }
     let Some(name) = ["index", "level_0"]
@@ -1286,6 +1464,8 @@ fn index_as_column(f: &Frame) -> Val {
         column_info: f.column_info.clone(),
         n_rows: f.n_rows,
         index_class: Some("RangeIndex".into()),
+        index_names: unnamed_index(),
+        index_labels: None,
         ..f.clone()
     })
 }
@@ -1380,7 +1560,10 @@ pub fn grouped_result(g: &Grouped, method: &str, args: &[Expr], keywords: &[Keyw
             columns: Some(columns),
             plain: true,
             index_class: index_keys.is_none().then(|| "RangeIndex".to_string()),
-            index_keys,
+            index_names: match index_keys {
+                Some(keys) => Some(keys.into_iter().map(Some).collect()),
+                None => unnamed_index(),
+            },
             ..Frame::default()
         })
     };

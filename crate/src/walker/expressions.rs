@@ -726,7 +726,7 @@ impl<'a> Walker<'a> {
                 }),
             name: Some(col.to_string()),
             non_integer: info.and_then(|i| i.non_integer),
-            index_keys: f.index_keys.clone(),
+            index_keys: f.index_keys(),
             dtype: info.and_then(|i| i.dtype.clone()).filter(|_| f.plain),
         })
     }

@@ -695,7 +695,8 @@ pub struct HistoryState {
     /// Names bound to the values of one column of such a frame (`x = df.col.values`), neither
     /// possibly changed since: `name -> (frame, column)`.
     pub csv_columns: BTreeMap<String, (String, String)>,
-    /// No executed cell could have given a frame a named index.
+    /// No executed cell could have given a frame a named index (read only for frames whose own
+    /// index names are unknown).
     pub index_unnamed: bool,
     /// Functions and classes defined in the history: the names their bodies mention.
     pub function_mentions: BTreeMap<String, BTreeSet<String>>,

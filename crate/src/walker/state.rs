@@ -38,7 +38,8 @@ pub struct Walker<'a> {
     pub env: BTreeMap<String, Val>,
     /// Names the cell itself bound so far (they shadow kernel names and builtins).
     pub bound_here: BTreeSet<String>,
-    /// No executed cell could have given a frame a named index (so `by=` names only columns).
+    /// No executed cell could have given a frame a named index: for a frame the kernel summarized
+    /// without its index names, `by=` names only columns (`columns::not_an_index_level`).
     pub index_unnamed: bool,
     /// An executed cell or the target may add attributes to every DataFrame.
     pub pandas_extended: bool,
@@ -519,6 +520,8 @@ pub(super) fn only_column_changed(before: &Frame, after: &Frame, items: &[String
         || before.width != after.width
         || before.plain != after.plain
         || before.index_class != after.index_class
+        || before.index_names != after.index_names
+        || before.index_labels != after.index_labels
         || !items.iter().all(|i| cols.contains(i))
     {
         return false;

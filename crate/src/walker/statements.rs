@@ -1574,6 +1574,12 @@ impl<'a> Walker<'a> {
                         }
                     }
                 }
+                // `df.index.name = 'n'`, `df.index.names = [...]`: the index's level names.
+                if let Some((id, names)) = self.index_renamed(expr, &val) {
+                    self.forget_after_frame_change();
+                    self.env.insert(id, Val::Frame(names));
+                    return;
+                }
                 // `d[k] = v`, `xs[i] = v` on a dict or list the walker follows.
                 if let Some((name, after)) = self.item_changed(expr, Some(val.clone())) {
                     self.bound_here.insert(name.clone());
@@ -1609,6 +1615,53 @@ impl<'a> Walker<'a> {
                 }
             }
         }
+    }
+}
+
+impl Walker<'_> {
+    /// `name.index.name = value` or `name.index.names = value` of a frame `name` holds: the
+    /// name and the frame after it, when its names are known after it (setting `name` of a
+    /// MultiIndex changes nothing); otherwise `None`, and the frame is forgotten.
+    fn index_renamed(&self, target: &Expr, val: &Val) -> Option<(String, Frame)> {
+        let Expr::Attribute { value, attr, .. } = target else {
+            return None;
+        };
+        let Expr::Attribute {
+            value: frame,
+            attr: axis,
+            ..
+        } = &**value
+        else {
+            return None;
+        };
+        let (Expr::Name { id, .. }, "index") = (&**frame, axis.as_str()) else {
+            return None;
+        };
+        let Val::Frame(f) = self.get(id) else {
+            return None;
+        };
+        let single_level = match &f.index_names {
+            Some(names) => names.len() == 1,
+            None => f.index_class.as_deref().is_some_and(|c| c != "MultiIndex"),
+        };
+        let one = |name: Option<String>| match &f.index_names {
+            _ if single_level => Some(vec![name]),
+            Some(names) => Some(names.clone()),
+            None => None,
+        };
+        let index_names = match (attr.as_str(), val) {
+            ("name", Val::Str(s)) => one(Some(s.clone()))?,
+            ("name", Val::None) => one(None)?,
+            ("names", Val::Strs { items, .. }) => items.iter().cloned().map(Some).collect(),
+            _ => return None,
+        };
+        Some((
+            id.clone(),
+            Frame {
+                index_names: Some(index_names),
+                ..f
+            },
+        ))
     }
 }
 
