@@ -82,6 +82,29 @@ pub fn literal_array(v: &Val) -> Option<ArrayVal> {
     })
 }
 
+/// The boolean mask a value is when used as an index: a numpy bool array, or a list of
+/// `True`/`False` (numpy and pandas take one as a mask; a tuple is one index per axis to numpy
+/// and a key to pandas).
+pub fn bool_mask(v: &Val) -> Option<ArrayVal> {
+    match v {
+        Val::Array(a) if a.lib == ArrayLib::Numpy && a.dtype.as_deref() == Some("bool") => {
+            (!a.shape.is_empty()).then(|| a.clone())
+        }
+        Val::Items { type_name, items }
+            if type_name == "list"
+                && !items.is_empty()
+                && items.iter().all(|i| matches!(i, Val::Bool(_))) =>
+        {
+            Some(ArrayVal::new(
+                ArrayLib::Numpy,
+                vec![items.len() as i64],
+                Some("bool".into()),
+            ))
+        }
+        _ => None,
+    }
+}
+
 pub fn as_val_array(v: Val) -> Option<ArrayVal> {
     match v {
         Val::Array(a) => Some(a),
@@ -488,6 +511,17 @@ pub fn call_result(w: &dyn Eval, path: &str, args: &[Expr], keywords: &[Keyword]
                     type_name: "ndarray".into(),
                     items,
                 });
+            }
+            // A list of bools: a bool array.
+            if let Some(mask) = bool_mask(&w.eval(&args[0])) {
+                return Some(Val::Array(mask));
+            }
+            // A frame's or Series' values, as an ndarray.
+            if let Some(a) = super::pandas::values_array(&w.eval(&args[0])) {
+                return Some(Val::Array(ArrayVal {
+                    maybe_not_ndarray: false,
+                    ..a
+                }));
             }
             let a = as_array(w, &args[0])?;
             matches!(w.eval(&args[0]), Val::Items { .. }).then_some(Val::Array(a))
