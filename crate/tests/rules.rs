@@ -4481,7 +4481,8 @@ fn predictions_of_models_fitted_on_several_target_columns_have_no_known_length()
 /// design: not followed inside loops), or that it binds itself; a tuple of bools (one index per
 /// axis to numpy), bools mixed with integers (positions), a bool Series (aligned by its index);
 /// samples with replacement or an unknown `replace`, scales not known negative, `polyfit` of a
-/// 2-D `y` and `corrcoef` of a matrix with a vector of its width.
+/// 2-D `y` and `corrcoef` of a matrix with a vector of its width; dtype names numpy knows, of
+/// another grammar (digits, brackets, one letter), or given to pandas (its own dtypes).
 #[test]
 fn python_and_numpy_contracts_not_certain_stay_silent() {
     let history = [IMPORTS, "from helpers import rows, flag, sig"];
@@ -4510,6 +4511,13 @@ fn python_and_numpy_contracts_not_certain_stay_silent() {
         "np.random.normal(0, sig)",
         "xs = np.arange(4)\nys = np.zeros((4, 2))\nnp.polyfit(xs, ys, 1)",
         "np.corrcoef(np.zeros((2, 3)), np.zeros(3))",
+        "np.arange(3).astype('float32')",
+        "np.arange(3).astype('U10')",
+        "np.arange(3).astype('datetime64[ns]')",
+        "np.arange(3).astype('unicode')",
+        "np.arange(3).astype('f')",
+        "pd.Series([1, 2]).astype('category')",
+        "pd.Series(['a']).astype('string')",
     ] {
         let found = run(&history, t, "");
         assert!(found.is_empty(), "{t}\n{found:#?}");

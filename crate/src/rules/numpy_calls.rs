@@ -454,6 +454,52 @@ fn numpy_callee(w: &Walker, func: &Expr) -> Option<(String, bool)> {
     matches!(w.eval(value), Val::Typed(t) if t == GENERATOR).then(|| (attr.clone(), true))
 }
 
+/// `a.astype('flaot')` of a numpy array, or `dtype='flaot'` given to a constructor: a dtype
+/// name numpy does not know.
+fn dtype_problem(
+    w: &Walker,
+    func: &Expr,
+    args: &[Expr],
+    keywords: &[Keyword],
+) -> Option<Diagnostic> {
+    let (dtype, callee) = match func {
+        Expr::Attribute { value, attr, .. } if attr == "astype" => {
+            let Val::Array(a) = w.eval(value) else {
+                return None;
+            };
+            if a.lib != ArrayLib::Numpy || a.maybe_not_ndarray {
+                return None;
+            }
+            (args.first().or_else(|| kw(keywords, "dtype"))?, "astype")
+        }
+        _ => {
+            let path = w.lib_path(func)?;
+            let name = path.strip_prefix("numpy.")?;
+            if !matches!(
+                name,
+                "zeros" | "ones" | "empty" | "full" | "array" | "asarray" | "arange"
+            ) {
+                return None;
+            }
+            (kw(keywords, "dtype")?, "dtype")
+        }
+    };
+    let Val::Str(name) = w.eval(dtype) else {
+        return None;
+    };
+    if !crate::semantics::numpy::unknown_dtype_word(&name) {
+        return None;
+    }
+    let hint = crate::rules::suggest(&name, crate::semantics::numpy::DTYPE_WORDS.iter().copied())
+        .map(|s| format!("; did you mean '{s}'?"))
+        .unwrap_or_default();
+    Some(Diagnostic::error(
+        Rule::NumpyArgument,
+        format!("numpy has no dtype named '{name}' ({callee}){hint}: TypeError: data type '{name}' not understood"),
+        dtype.range(),
+    ))
+}
+
 /// Arguments numpy's contracts refuse (numpy-argument): a negative dimension, a sample without
 /// replacement larger than its population, a negative `scale`, and the two vectors of
 /// `polyfit`, `corrcoef` and `cov` of other lengths.
@@ -463,6 +509,9 @@ fn argument_problem(
     args: &[Expr],
     keywords: &[Keyword],
 ) -> Option<Diagnostic> {
+    if let Some(d) = dtype_problem(w, func, args, keywords) {
+        return Some(d);
+    }
     let (name, generator) = numpy_callee(w, func)?;
     let arg = |at: usize, keyword: &str| args.get(at).or_else(|| kw(keywords, keyword));
     let problem = |at: &Expr, message: String| {

@@ -296,6 +296,52 @@ pub fn linalg_need(path: &str) -> Option<MatrixNeed> {
 /// The class of `np.random.default_rng()`, as the kernel names it./// The class of `np.random.default_rng()`, as the kernel names it.
 pub const GENERATOR: &str = "numpy.random._generator.Generator";
 
+/// The names of lowercase letters only (two or more) that `np.dtype` accepts in numpy 1.26.4 or
+/// 2.4.6: the lowercase alphabetic keys of `np.sctypeDict` that `np.dtype(name)` takes. Any
+/// other such name is rejected (TypeError: data type 'flaot' not understood); names with
+/// digits, byte-order marks, brackets or commas follow another grammar and are not judged.
+pub const DTYPE_WORDS: &[&str] = &[
+    "bool",
+    "byte",
+    "bytes",
+    "cdouble",
+    "cfloat",
+    "clongdouble",
+    "clongfloat",
+    "complex",
+    "csingle",
+    "double",
+    "float",
+    "half",
+    "int",
+    "intc",
+    "intp",
+    "long",
+    "longcomplex",
+    "longdouble",
+    "longfloat",
+    "longlong",
+    "object",
+    "short",
+    "single",
+    "singlecomplex",
+    "str",
+    "ubyte",
+    "uint",
+    "uintc",
+    "uintp",
+    "ulong",
+    "ulonglong",
+    "unicode",
+    "ushort",
+    "void",
+];
+
+/// A dtype written as a word numpy does not know (`'flaot'`, `'integer'`, `'string'`).
+pub fn unknown_dtype_word(name: &str) -> bool {
+    name.len() >= 2 && name.bytes().all(|b| b.is_ascii_lowercase()) && !DTYPE_WORDS.contains(&name)
+}
+
 /// The samplers of `np.random` and of a `Generator` with the position of their `size`
 /// parameter, which is the shape of the sample (numpy's "Random sampling" reference).
 const SAMPLERS: &[(&str, usize)] = &[
