@@ -544,7 +544,10 @@ fn argument_problem(
                 Some(n) => n,
                 None => match w.eval(population) {
                     Val::Array(a) if a.lib == ArrayLib::Numpy && a.shape.len() == 1 => a.shape[0],
-                    v => iterated_len(&v).filter(|_| builtin_of(&v).is_some())?,
+                    // A list or tuple; numpy takes a text or a dict as one 0-d object.
+                    v => iterated_len(&v).filter(|_| {
+                        matches!(builtin_of(&v), Some(Builtin::List | Builtin::Tuple))
+                    })?,
                 },
             };
             let size = arg(1, "size")?;
