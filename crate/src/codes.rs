@@ -126,8 +126,8 @@ rules! {
         running: "a.join(b, rsuffix='_b')",
     }
     FrameLength = "frame-length", Error, "pandas" {
-        catches: "values of another length than a frame's rows or columns: `df['c'] = [...]`, `df.columns = [...]`, `pd.DataFrame(array, columns=...)`, dict columns of different lengths",
-        why: "pandas needs one value per row (per column): ValueError: Length of values does not match length of index / Length mismatch / All arrays must be of the same length",
+        catches: "values of another length than a frame's rows or columns: `df['c'] = [...]`, `df.columns = [...]`, `pd.DataFrame(array, columns=...)`, dict columns of different lengths, `df[mask]` of a list of bools or a bool array of another length than the rows",
+        why: "pandas needs one value per row (per column): ValueError: Length of values does not match length of index / Length mismatch / All arrays must be of the same length / Item wrong length",
         crashing: "df = pd.DataFrame({'a': [1, 2]})\ndf['b'] = [1, 2, 3]",
         running: "df = pd.DataFrame({'a': [1, 2]})\ndf['b'] = [1, 2]",
     }
@@ -144,7 +144,7 @@ rules! {
         running: "np.histogram(np.array([1.0, np.nan]), range=(0, 2))",
     }
     IndexOutOfRange = "index-out-of-range", Error, "Python values" {
-        catches: "literal indices (and a `range` loop's last number) past the known length of a list, tuple, string, array or TensorFlow tensor, read or assigned; `pop()` of an empty list, `pop(i)` or `del xs[i]` past its end, `random.choice` of an empty sequence; numpy axes past an array's dimensions, TensorFlow axes (`tf.reduce_*`, `tf.argmax`, `tf.expand_dims`, ...) past a tensor's rank; boolean masks of another shape than the array's",
+        catches: "literal indices (and a `range` loop's last number) past the known length of a list, tuple, string, array or TensorFlow tensor, read or assigned; `pop()` of an empty list, `pop(i)` or `del xs[i]` past its end, `random.choice` of an empty sequence; numpy axes past an array's dimensions, TensorFlow axes (`tf.reduce_*`, `tf.argmax`, `tf.expand_dims`, ...) past a tensor's rank; boolean masks (bool arrays, lists of bools) of another shape than the array's or another length than a Series",
         why: "sequences raise for an index past their end: IndexError (numpy: AxisError for an axis, IndexError for a mask; TensorFlow: InvalidArgumentError)",
         crashing: "point = (1, 2)\npoint[2]",
         running: "point = (1, 2)\npoint[1]",

@@ -3,7 +3,10 @@
 //!
 //! - `index-out-of-range`: `df.iloc[i]`, `df.iloc[i, j]`, `df.iloc[:, j]`, `df.iloc[[i, k]]`,
 //!   `df.iat[i, j]`, `s.iloc[i]` with an integer position past the known number of rows or
-//!   columns: IndexError (slices never raise).
+//!   columns: IndexError (slices never raise); `s[mask]` of a list of bools or a numpy bool
+//!   array of another length than the Series: IndexError.
+//! - `frame-length`: `df[mask]` of such a mask of another length than the rows: ValueError
+//!   ("Item wrong length").
 //! - `missing-attribute`: the `.str` accessor of a Series of numbers or booleans, and the `.dt`
 //!   and `.cat` accessors of a Series of numbers, booleans or strings: AttributeError ("Can only
 //!   use .str accessor with string values"); `df.append`, `iteritems` and the other methods

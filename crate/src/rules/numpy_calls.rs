@@ -6,7 +6,8 @@
 //!   methods of `AXES` (`axis`, `axis1`/`axis2`, `source`/`destination`), and for
 //!   `np.concatenate`/`np.stack` of arrays of known shapes: numpy raises `AxisError` (an
 //!   IndexError and a ValueError); an integer index past the size of its axis, or more indices
-//!   than dimensions, in `a[i, j]`, and a boolean mask of another shape: IndexError.
+//!   than dimensions, in `a[i, j]`, and a boolean mask (a bool array, or a list of bools) of
+//!   another shape: IndexError.
 //! - `index-type`: a float among the indices of a numpy array: IndexError.
 //! - `shape-reshape`: `np.squeeze(a, axis=k)` / `a.squeeze(k)` of an axis whose size is not 1,
 //!   `np.split(a, n)` of an axis whose size `n` does not divide, and a transpose whose axes are
@@ -17,6 +18,11 @@
 //!   `a.reshape(n / 2, 2)`, `np.linspace(0, 1, 5.0)`), a shape given as separate integers where
 //!   numpy takes a tuple (`np.zeros(3, 4)`) or as a tuple where it takes separate integers
 //!   (`np.random.rand((3, 4))`, `np.eye((3, 3))`): TypeError.
+//! - `numpy-argument`: a negative dimension given to `np.zeros`/`ones`/`empty`/`full`, `choice`
+//!   of more than its population with `replace=False` (`np.random` or a `default_rng()`
+//!   Generator), `normal` of a negative `scale` (ValueError); `np.polyfit` (TypeError) and
+//!   `np.corrcoef`/`np.cov` (ValueError) of vectors of other lengths; a dtype word numpy does not
+//!   know, given to `astype` or a constructor's `dtype=` (TypeError).
 //!
 //! Shapes flow (in `semantics::numpy`) through the constructors, the shape functions, the ufuncs
 //! (one operand: the same shape; two: the broadcast one), `np.dot`/`np.matmul`/`a.dot`, and
