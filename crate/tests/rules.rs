@@ -4331,6 +4331,11 @@ fn functions_called_read_names_no_cell_that_ran_binds() {
         "scaled(3)",
     ));
     silent(&check(&[helper, "from config import *"], "scaled(3)"));
+    silent(&check(&[helper], "from config import *\nscaled(3)"));
+    silent(&check(
+        &[helper],
+        "from config import *\nscaled(3)\nscale = 2",
+    ));
     silent(&check(&[helper, "exec(code)"], "scaled(3)"));
     silent(&check(
         &["def f(x):\n    scale = 2\n    return x * scale"],

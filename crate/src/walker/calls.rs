@@ -288,6 +288,7 @@ impl<'a> Walker<'a> {
         let mut inner = Walker::bare(&ctx, env, self.checks);
         inner.bound_here = bound_here;
         inner.bound_after_call = self.bound_after(*range);
+        inner.star_imported = self.star_imported || self.ctx.facts.star_import;
         let mut binds_itself = BTreeSet::new();
         mutated_names(callee.body, &mut binds_itself);
         inner
@@ -576,7 +577,7 @@ impl<'a> Walker<'a> {
             }
             _ => return false,
         };
-        if self.rebound_all {
+        if self.rebound_all || self.star_imported {
             return false;
         }
         let mut reads = Vec::new();
