@@ -126,8 +126,8 @@ rules! {
         running: "a.join(b, rsuffix='_b')",
     }
     FrameLength = "frame-length", Error, "pandas" {
-        catches: "values of another length than a frame's rows or columns: `df['c'] = [...]`, `df.columns = [...]`, `pd.DataFrame(array, columns=...)`, dict columns of different lengths",
-        why: "pandas needs one value per row (per column): ValueError: Length of values does not match length of index / Length mismatch / All arrays must be of the same length",
+        catches: "values of another length than a frame's rows or columns: `df['c'] = [...]`, `df.columns = [...]`, `pd.DataFrame(array, columns=...)`, dict columns of different lengths, `df[mask]` of a list of bools or a bool array of another length than the rows",
+        why: "pandas needs one value per row (per column): ValueError: Length of values does not match length of index / Length mismatch / All arrays must be of the same length / Item wrong length",
         crashing: "df = pd.DataFrame({'a': [1, 2]})\ndf['b'] = [1, 2, 3]",
         running: "df = pd.DataFrame({'a': [1, 2]})\ndf['b'] = [1, 2]",
     }
@@ -144,7 +144,7 @@ rules! {
         running: "np.histogram(np.array([1.0, np.nan]), range=(0, 2))",
     }
     IndexOutOfRange = "index-out-of-range", Error, "Python values" {
-        catches: "literal indices (and a `range` loop's last number) past the known length of a list, tuple, string, array or TensorFlow tensor, read or assigned; `pop()` of an empty list, `pop(i)` or `del xs[i]` past its end, `random.choice` of an empty sequence; numpy axes past an array's dimensions, TensorFlow axes (`tf.reduce_*`, `tf.argmax`, `tf.expand_dims`, ...) past a tensor's rank, PyTorch dims (`x.sum(2)`, `x.unsqueeze(3)`, `F.softmax(x, dim=2)`, `x.transpose(0, 2)`, `x.permute(...)`: the callables read off the installed torch) past a tensor's rank; boolean masks of another shape than the array's",
+        catches: "literal indices (and a `range` loop's last number) past the known length of a list, tuple, string, array or TensorFlow tensor, read or assigned; `pop()` of an empty list, `pop(i)` or `del xs[i]` past its end, `random.choice` of an empty sequence; numpy axes past an array's dimensions, TensorFlow axes (`tf.reduce_*`, `tf.argmax`, `tf.expand_dims`, ...) past a tensor's rank, PyTorch dims (`x.sum(2)`, `x.unsqueeze(3)`, `F.softmax(x, dim=2)`, `x.transpose(0, 2)`, `x.permute(...)`: the callables read off the installed torch) past a tensor's rank; boolean masks (bool arrays, lists of bools) of another shape than the array's or another length than a Series",
         why: "sequences raise for an index past their end: IndexError (numpy: AxisError for an axis, IndexError for a mask; TensorFlow: InvalidArgumentError)",
         crashing: "point = (1, 2)\npoint[2]",
         running: "point = (1, 2)\npoint[1]",
@@ -167,8 +167,14 @@ rules! {
         crashing: "n = 3\nprint(\"n = \" + n)",
         running: "n = 3\nprint(\"n = \" + str(n))",
     }
+    ZeroDivision = "zero-division", Error, "Python values" {
+        catches: "`/`, `//`, `%`, `divmod()` and `/=`, `//=`, `%=` of a Python int, float or bool by a divisor certainly zero: a literal, a name holding 0, `len()` of a known-empty container, `sum([])`, a counter no loop pass incremented",
+        why: "Python's numbers refuse to divide by zero: ZeroDivisionError: division by zero (numpy arrays and scalars warn and give inf or nan instead)",
+        crashing: "scores = []\nmean = sum(scores) / len(scores)",
+        running: "scores = [3]\nmean = sum(scores) / len(scores)",
+    }
     BuiltinArgument = "builtin-argument", Error, "Python values" {
-        catches: "builtins, and methods of str/list/tuple/dict/set values, given a value of a type (or a text, or a number of arguments) they reject: `len(5)`, `int('abc')`, `sum(['a'])`, `', '.join([1, 2])`, `max([])`, `line.split(1)`, `rows.append(1, 2)`, `sizes.index(25)` of a value a known list, tuple or text lacks, `next([1, 2])`, `max(1, 'a')`, `ord('ab')`, `hex(2.5)`, `isinstance(x, 'int')`, `len(a, b)`, `[3, '1'].sort()`, `text.split('')`, `range(0, 9, 0)`, `open(path, 'rw')`, `os.path.join('data', 3)`, `random.randint(9, 1)`, `random.sample(xs, k)` of more than `xs` holds; format specs the value's type rejects (`f\"{name:.2f}\"` of a str, `'{:d}'.format(2.5)`, a spec given to None or a list); `math` functions given text, or a known number outside their domain (`math.sqrt(-1)`, `math.log(0)`); `float()`, `int()` and `math` functions given a numpy array or torch tensor of several elements, and `.item()` of one; `pickle.load(path)` and `pickle.dump(obj, path)` given a path for the file",
+        catches: "builtins, and methods of str/list/tuple/dict/set values, given a value of a type (or a text, or a number of arguments) they reject: `len(5)`, `int('abc')`, `sum(['a'])`, `', '.join([1, 2])`, `max([])`, `line.split(1)`, `rows.append(1, 2)`, `sizes.index(25)` of a value a known list, tuple or text lacks, `next([1, 2])`, `max(1, 'a')`, `ord('ab')`, `hex(2.5)`, `isinstance(x, 'int')`, `len(a, b)`, `[3, '1'].sort()`, `text.split('')`, `range(0, 9, 0)`, `open(path, 'rw')`, `os.path.join('data', 3)`, `random.randint(9, 1)`, `random.sample(xs, k)` of more than `xs` holds; format specs the value's type rejects (`f\"{name:.2f}\"` of a str, `'{:d}'.format(2.5)`, a spec given to None or a list); `math` functions given text, or a known number outside their domain (`math.sqrt(-1)`, `math.log(0)`); `float()`, `int()` and `math` functions given a numpy array or torch tensor of several elements, and `.item()` of one; `pickle.load(path)` and `pickle.dump(obj, path)` given a path for the file; `json.loads(f)` given a file object, None, a number or a container",
         why: "the builtin or method cannot handle that value: TypeError (or ValueError for text that is not a number, a format code the type lacks, a number outside a function's domain, or nothing to choose from)",
         crashing: "count = 5\nlen(count)",
         running: "count = [5]\nlen(count)",
@@ -304,6 +310,12 @@ rules! {
         why: "ValueError: cannot reshape array of size 6 into shape (4,)",
         crashing: "np.arange(6).reshape(4)",
         running: "np.arange(6).reshape(2, 3)",
+    }
+    NumpyArgument = "numpy-argument", Error, "numpy" {
+        catches: "numpy calls given values their contract refuses: a negative dimension (`np.zeros(-1)`, `np.ones((3, -2))`), `choice` of more samples than the population with `replace=False` (`np.random` and a `default_rng()` Generator), `normal` with a negative `scale`, `np.polyfit(x, y, deg)` and `np.corrcoef(x, y)` / `np.cov(x, y)` of vectors of other lengths, a dtype word numpy does not know (`a.astype('flaot')`, `np.zeros(3, dtype='integer')`)",
+        why: "numpy checks its arguments: ValueError: negative dimensions are not allowed / Cannot take a larger sample than population when 'replace=False' / scale < 0 / all the input array dimensions except for the concatenation axis must match exactly; TypeError: expected x and y to have same length / data type 'flaot' not understood",
+        crashing: "np.random.choice(3, size=5, replace=False)",
+        running: "np.random.choice(5, size=3, replace=False)",
     }
     ShapeLinalg = "shape-linalg", Error, "numpy" {
         catches: "`numpy.linalg` functions given what is not a (stack of) square matrices (`inv`, `det`, `slogdet`, `eig`, `eigvals`, `eigh`, `cholesky`, `matrix_power`, `solve`), or a 1-D array where matrices are needed (`pinv`, `svd`, `qr`)",
@@ -458,7 +470,9 @@ impl Rule {
             ShapeMatmul | ShapeBroadcast | ShapeConcatenate | ShapeStack | ShapeReshape => {
                 &["ValueError", "RuntimeError"]
             }
-            ValueConversion | SklearnBadParams | TfDtypeMismatch => &["ValueError", "TypeError"],
+            ValueConversion | SklearnBadParams | TfDtypeMismatch | NumpyArgument => {
+                &["ValueError", "TypeError"]
+            }
             // numpy's AxisError; TensorFlow's InvalidArgumentError is only an Exception.
             IndexOutOfRange => &["IndexError", "ValueError"],
             IndexType => &["TypeError", "IndexError"],
@@ -471,6 +485,7 @@ impl Rule {
                 "RuntimeError",
             ],
             MissingAttribute => &["AttributeError"],
+            ZeroDivision => &["ZeroDivisionError"],
             SklearnNotFitted => &["ValueError", "AttributeError"],
             KerasInputMismatch
             | KerasTargetMismatch

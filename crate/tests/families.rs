@@ -304,3 +304,12 @@ fn sklearn_metrics_of_other_lengths() {
 fn library_signatures_of_constructors_functions_and_methods() {
     family("library_signatures.json");
 }
+
+/// Python's and numpy's documented contracts: division of Python numbers by a zero the code
+/// makes certain, `json.loads` of a file object, boolean masks of another length, arrays of
+/// frames, numpy arguments out of their contract, and a function of the notebook called before
+/// the cell binds a global it reads.
+#[test]
+fn python_and_numpy_contracts() {
+    family("python_numpy_contracts.json");
+}

@@ -4432,6 +4432,11 @@ fn functions_called_read_names_no_cell_that_ran_binds() {
         "scaled(3)",
     ));
     silent(&check(&[helper, "from config import *"], "scaled(3)"));
+    silent(&check(&[helper], "from config import *\nscaled(3)"));
+    silent(&check(
+        &[helper],
+        "from config import *\nscaled(3)\nscale = 2",
+    ));
     silent(&check(&[helper, "exec(code)"], "scaled(3)"));
     silent(&check(
         &["def f(x):\n    scale = 2\n    return x * scale"],
@@ -4602,4 +4607,61 @@ fn torch_tensor_contracts_stay_silent_on_what_is_not_known() {
     ] {
         silent(&run(&[imports], target, ""));
     }
+}
+
+// ---------- Python and numpy contracts: what is not certain stays silent
+
+/// numpy arrays and scalars and pandas objects divided by zero warn (inf, nan); a divisor or a
+/// counter that may not be zero, a branch or handler that may not raise; a function reading a
+/// global that a branch may have bound, or that a loop binds on an earlier pass (silent by
+/// design: not followed inside loops), or that it binds itself; a tuple of bools (one index per
+/// axis to numpy), bools mixed with integers (positions), a bool Series (aligned by its index);
+/// samples with replacement or an unknown `replace`, scales not known negative, `polyfit` of a
+/// 2-D `y` and `corrcoef` of a matrix with a vector of its width; dtype names numpy knows, of
+/// another grammar (digits, brackets, one letter), or given to pandas (its own dtypes).
+#[test]
+fn python_and_numpy_contracts_not_certain_stay_silent() {
+    let history = [IMPORTS, "from helpers import rows, flag, sig"];
+    for t in [
+        "a = np.arange(3)\na / 0",
+        "v = np.float64(2.0)\nv / 0",
+        "m = np.mean([1, 2])\nm / 0",
+        "s = pd.Series([1, 2])\ns / 0",
+        "n = 0\nfor r in rows:\n    n += 1\n1 / n",
+        "n = 0\nfor r in [1, 2]:\n    n += 1\n1 / n",
+        "if flag:\n    n = 2\nelse:\n    n = 0\n1 / n",
+        "z = 0\nr = 1 / z if z else 0",
+        "try:\n    1 / 0\nexcept ZeroDivisionError:\n    pass",
+        "t = '%d' % 0",
+        "def scaled(v):\n    return v * scale\nfor i in range(3):\n    if i:\n        y = scaled(i)\n    scale = 2",
+        "def scaled(v):\n    return v * scale\nfor i in range(3):\n    y = scaled(i)\n    scale = 2",
+        "def setup():\n    global scale\n    scale = 2\n    return scale\nsetup()\nscale = 3",
+        "def scaled(v):\n    return v * scale\nif flag:\n    scale = 1\ny = scaled(3)\nscale = 2",
+        "a = np.arange(5)\nm = (True, False)\na[m]",
+        "a = np.arange(5)\na[[True, 0, 1]]",
+        "df = pd.DataFrame({'a': [1, 2, 3]})\ndf[df['a'] > 1]",
+        "np.random.choice(3, 5)",
+        "np.random.choice(3, 5, replace=flag)",
+        "np.random.default_rng().choice(5, 3, replace=False)",
+        "np.random.normal(-1, 1)",
+        "np.random.normal(0, sig)",
+        "xs = np.arange(4)\nys = np.zeros((4, 2))\nnp.polyfit(xs, ys, 1)",
+        "np.corrcoef(np.zeros((2, 3)), np.zeros(3))",
+        "np.arange(3).astype('float32')",
+        "np.arange(3).astype('U10')",
+        "np.arange(3).astype('datetime64[ns]')",
+        "np.arange(3).astype('unicode')",
+        "np.arange(3).astype('f')",
+        "pd.Series([1, 2]).astype('category')",
+        "pd.Series(['a']).astype('string')",
+    ] {
+        let found = run(&history, t, "");
+        assert!(found.is_empty(), "{t}\n{found:#?}");
+    }
+    // A global an executed cell bound is defined when the call runs.
+    silent(&run(
+        &[IMPORTS, "def scaled(v):\n    return v * scale", "scale = 1"],
+        "y = scaled(3)\nscale = 2",
+        "",
+    ));
 }

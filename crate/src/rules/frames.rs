@@ -3,7 +3,10 @@
 //!
 //! - `index-out-of-range`: `df.iloc[i]`, `df.iloc[i, j]`, `df.iloc[:, j]`, `df.iloc[[i, k]]`,
 //!   `df.iat[i, j]`, `s.iloc[i]` with an integer position past the known number of rows or
-//!   columns: IndexError (slices never raise).
+//!   columns: IndexError (slices never raise); `s[mask]` of a list of bools or a numpy bool
+//!   array of another length than the Series: IndexError.
+//! - `frame-length`: `df[mask]` of such a mask of another length than the rows: ValueError
+//!   ("Item wrong length").
 //! - `missing-attribute`: the `.str` accessor of a Series of numbers or booleans, and the `.dt`
 //!   and `.cat` accessors of a Series of numbers, booleans or strings: AttributeError ("Can only
 //!   use .str accessor with string values"); `df.append`, `iteritems` and the other methods
@@ -596,6 +599,46 @@ fn constructor_problem(
     }
 }
 
+/// `df[mask]` / `s[mask]` with a list of bools or a numpy bool array of another length than the
+/// rows: pandas takes it position by position (a bool Series aligns by its index instead).
+fn mask_length_problem(w: &Walker, value: &Expr, index: &Expr) -> Option<Diagnostic> {
+    let [n] = crate::semantics::numpy::bool_mask(&w.eval(index))?.shape[..] else {
+        return None;
+    };
+    let (rule, rows, unit, exception) = match w.eval(value) {
+        Val::Frame(f) => (
+            Rule::FrameLength,
+            f.n_rows?,
+            "rows",
+            format!(
+                "ValueError: Item wrong length {n} instead of {}.",
+                f.n_rows?
+            ),
+        ),
+        Val::Series(s) => (
+            Rule::IndexOutOfRange,
+            s.len?,
+            "values",
+            format!(
+                "IndexError: Boolean index has wrong length: {n} instead of {}",
+                s.len?
+            ),
+        ),
+        _ => return None,
+    };
+    (n != rows).then(|| {
+        Diagnostic::error(
+            rule,
+            format!(
+                "{} has {rows} {unit} and the mask {} has {n} values: {exception}",
+                w.shown(value, "the object"),
+                w.shown(index, "")
+            ),
+            index.range(),
+        )
+    })
+}
+
 pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
     match expr {
         Expr::Call {
@@ -660,6 +703,10 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
             }
         }
         Expr::Subscript { value, index, .. } => {
+            if let Some(d) = mask_length_problem(w, value, index) {
+                out.push(d);
+                return;
+            }
             let Expr::Attribute {
                 value: obj, attr, ..
             } = &**value

@@ -22,6 +22,7 @@ pub mod tf_dtypes;
 pub mod torch;
 pub mod truth;
 pub mod value_checks;
+pub mod zero_division;
 
 use crate::diagnostic::Diagnostic;
 pub use crate::did_you_mean::suggest;
@@ -52,6 +53,7 @@ impl Checks for AllRules {
         frames::check_stmt(w, stmt, out);
         truth::check_stmt(w, stmt, out);
         value_checks::check_stmt(w, stmt, out);
+        zero_division::check_stmt(w, stmt, out);
     }
 
     fn expression(&self, w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
@@ -72,6 +74,7 @@ impl Checks for AllRules {
         torch::check(w, expr, out);
         torch::check_tensor_ops(w, expr, out);
         tf_dtypes::check(w, expr, out);
+        zero_division::check(w, expr, out);
     }
 
     fn comprehension(&self, w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {

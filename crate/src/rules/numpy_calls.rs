@@ -6,7 +6,8 @@
 //!   methods of `AXES` (`axis`, `axis1`/`axis2`, `source`/`destination`), and for
 //!   `np.concatenate`/`np.stack` of arrays of known shapes: numpy raises `AxisError` (an
 //!   IndexError and a ValueError); an integer index past the size of its axis, or more indices
-//!   than dimensions, in `a[i, j]`, and a boolean mask of another shape: IndexError.
+//!   than dimensions, in `a[i, j]`, and a boolean mask (a bool array, or a list of bools) of
+//!   another shape: IndexError.
 //! - `index-type`: a float among the indices of a numpy array: IndexError.
 //! - `shape-reshape`: `np.squeeze(a, axis=k)` / `a.squeeze(k)` of an axis whose size is not 1,
 //!   `np.split(a, n)` of an axis whose size `n` does not divide, and a transpose whose axes are
@@ -17,6 +18,11 @@
 //!   `a.reshape(n / 2, 2)`, `np.linspace(0, 1, 5.0)`), a shape given as separate integers where
 //!   numpy takes a tuple (`np.zeros(3, 4)`) or as a tuple where it takes separate integers
 //!   (`np.random.rand((3, 4))`, `np.eye((3, 3))`): TypeError.
+//! - `numpy-argument`: a negative dimension given to `np.zeros`/`ones`/`empty`/`full`, `choice`
+//!   of more than its population with `replace=False` (`np.random` or a `default_rng()`
+//!   Generator), `normal` of a negative `scale` (ValueError); `np.polyfit` (TypeError) and
+//!   `np.corrcoef`/`np.cov` (ValueError) of vectors of other lengths; a dtype word numpy does not
+//!   know, given to `astype` or a constructor's `dtype=` (TypeError).
 //!
 //! Shapes flow (in `semantics::numpy`) through the constructors, the shape functions, the ufuncs
 //! (one operand: the same shape; two: the broadcast one), `np.dot`/`np.matmul`/`a.dot`, and
@@ -26,14 +32,15 @@ use crate::codes::Rule;
 use crate::diagnostic::Diagnostic;
 use crate::ir::{Expr, Keyword, SeqKind, TextRange};
 use crate::semantics::numpy::{
-    as_array, axis_params, index_parts, normalize, ufunc_operands, AxisUse, Effect,
+    as_array, axis_params, bool_mask, index_parts, normalize, ufunc_operands, AxisUse, Effect,
+    GENERATOR,
 };
 
 use crate::ir::keyword as kw;
 use crate::ir_scan::unpacks;
 use crate::semantics::abstract_value::{ArrayLib, ArrayVal, Val};
 use crate::semantics::eval::{int_of, int_tuple};
-use crate::semantics::python::{builtin_of, Builtin};
+use crate::semantics::python::{builtin_of, iterated_len, Builtin};
 use crate::summary::tuple_text;
 use crate::walker::state::Walker;
 
@@ -412,13 +419,7 @@ fn index_kind_problem(w: &Walker, value: &Expr, a: &ArrayVal, index: &Expr) -> O
         ));
     }
     let [one] = parts[..] else { return None };
-    let Val::Array(mask) = w.eval(one) else {
-        return None;
-    };
-    if mask.lib != ArrayLib::Numpy || mask.dtype.as_deref() != Some("bool") || mask.shape.is_empty()
-    {
-        return None;
-    }
+    let mask = bool_mask(&w.eval(one))?;
     let problem = if mask.shape.len() > a.shape.len() {
         format!(
             "too many indices for array: {shown} has {} dimension(s)",
@@ -443,6 +444,176 @@ fn index_kind_problem(w: &Walker, value: &Expr, a: &ArrayVal, index: &Expr) -> O
     ))
 }
 
+/// The numpy function or `Generator` method a call names: (`zeros`, false) for `np.zeros`,
+/// (`choice`, true) for `np.random.default_rng().choice`.
+fn numpy_callee(w: &Walker, func: &Expr) -> Option<(String, bool)> {
+    if let Some(name) = w
+        .lib_path(func)
+        .as_deref()
+        .and_then(|p| p.strip_prefix("numpy."))
+    {
+        return Some((name.to_string(), false));
+    }
+    let Expr::Attribute { value, attr, .. } = func else {
+        return None;
+    };
+    matches!(w.eval(value), Val::Typed(t) if t == GENERATOR).then(|| (attr.clone(), true))
+}
+
+/// `a.astype('flaot')` of a numpy array, or `dtype='flaot'` given to a constructor: a dtype
+/// name numpy does not know.
+fn dtype_problem(
+    w: &Walker,
+    func: &Expr,
+    args: &[Expr],
+    keywords: &[Keyword],
+) -> Option<Diagnostic> {
+    let (dtype, callee) = match func {
+        Expr::Attribute { value, attr, .. } if attr == "astype" => {
+            let Val::Array(a) = w.eval(value) else {
+                return None;
+            };
+            if a.lib != ArrayLib::Numpy || a.maybe_not_ndarray {
+                return None;
+            }
+            (args.first().or_else(|| kw(keywords, "dtype"))?, "astype")
+        }
+        _ => {
+            let path = w.lib_path(func)?;
+            let name = path.strip_prefix("numpy.")?;
+            if !matches!(
+                name,
+                "zeros" | "ones" | "empty" | "full" | "array" | "asarray" | "arange"
+            ) {
+                return None;
+            }
+            (kw(keywords, "dtype")?, "dtype")
+        }
+    };
+    let Val::Str(name) = w.eval(dtype) else {
+        return None;
+    };
+    if !crate::semantics::numpy::unknown_dtype_word(&name) {
+        return None;
+    }
+    let hint = crate::rules::suggest(&name, crate::semantics::numpy::DTYPE_WORDS.iter().copied())
+        .map(|s| format!("; did you mean '{s}'?"))
+        .unwrap_or_default();
+    Some(Diagnostic::error(
+        Rule::NumpyArgument,
+        format!("numpy has no dtype named '{name}' ({callee}){hint}: TypeError: data type '{name}' not understood"),
+        dtype.range(),
+    ))
+}
+
+/// Arguments numpy's contracts refuse (numpy-argument): a negative dimension, a sample without
+/// replacement larger than its population, a negative `scale`, and the two vectors of
+/// `polyfit`, `corrcoef` and `cov` of other lengths.
+fn argument_problem(
+    w: &Walker,
+    func: &Expr,
+    args: &[Expr],
+    keywords: &[Keyword],
+) -> Option<Diagnostic> {
+    if let Some(d) = dtype_problem(w, func, args, keywords) {
+        return Some(d);
+    }
+    let (name, generator) = numpy_callee(w, func)?;
+    let arg = |at: usize, keyword: &str| args.get(at).or_else(|| kw(keywords, keyword));
+    let problem = |at: &Expr, message: String| {
+        Some(Diagnostic::error(Rule::NumpyArgument, message, at.range()))
+    };
+    let sampler = match func {
+        Expr::Attribute { value, .. } if generator => w.shown(value, "the Generator"),
+        _ => "np.random",
+    };
+    match name.as_str() {
+        "zeros" | "ones" | "empty" | "full" if !generator => {
+            let shape = arg(0, "shape")?;
+            let dims = int_tuple(w, shape)?;
+            let negative = dims.iter().find(|d| **d < 0)?;
+            problem(
+                shape,
+                format!(
+                    "np.{name} of the shape {} has the dimension {negative}: ValueError: negative dimensions are not allowed",
+                    tuple_text(&dims)
+                ),
+            )
+        }
+        "random.choice" | "choice" if generator || name == "random.choice" => {
+            let replace = arg(2, "replace")?;
+            if !matches!(w.eval(replace), Val::Bool(false)) {
+                return None;
+            }
+            let population = arg(0, "a")?;
+            let n = match int_of(w, population) {
+                Some(n) => n,
+                None => match w.eval(population) {
+                    Val::Array(a) if a.lib == ArrayLib::Numpy && a.shape.len() == 1 => a.shape[0],
+                    // A list or tuple; numpy takes a text or a dict as one 0-d object.
+                    v => iterated_len(&v).filter(|_| {
+                        matches!(builtin_of(&v), Some(Builtin::List | Builtin::Tuple))
+                    })?,
+                },
+            };
+            let size = arg(1, "size")?;
+            let drawn: i64 = int_tuple(w, size)?.iter().product();
+            if n <= 0 || drawn <= n {
+                return None;
+            }
+            let quoted = if generator {
+                "replace is False"
+            } else {
+                "'replace=False'"
+            };
+            problem(
+                size,
+                format!(
+                    "{sampler}.choice draws {drawn} without replacement from a population of {n}: ValueError: Cannot take a larger sample than population when {quoted}"
+                ),
+            )
+        }
+        "random.normal" | "normal" if generator || name == "random.normal" => {
+            let scale = arg(1, "scale")?;
+            let value = crate::semantics::numpy::number_of(w, scale).filter(|s| *s < 0.0)?;
+            problem(
+                scale,
+                format!(
+                    "{sampler}.normal's scale (the standard deviation) is {value}, which is negative: ValueError: scale < 0"
+                ),
+            )
+        }
+        "polyfit" | "corrcoef" | "cov" if !generator && args.len() >= 2 => {
+            let (x, y) = (as_array(w, &args[0])?, as_array(w, &args[1])?);
+            let ([n], [m, ..]) = (x.shape.as_slice(), y.shape.as_slice()) else {
+                return None;
+            };
+            if n == m || *n == 0 {
+                return None;
+            }
+            let lengths = format!(
+                "{} has {n} values and {} has {m}",
+                w.shown(&args[0], "x"),
+                w.shown(&args[1], "y")
+            );
+            match name.as_str() {
+                "polyfit" if y.shape.len() <= 2 => problem(
+                    &args[1],
+                    format!("np.polyfit: {lengths}: TypeError: expected x and y to have same length"),
+                ),
+                _ if y.shape.len() == 1 && keywords.is_empty() => problem(
+                    &args[1],
+                    format!(
+                        "np.{name}: {lengths}: ValueError: all the input array dimensions except for the concatenation axis must match exactly, but along dimension 1, the array at index 0 has size {n} and the array at index 1 has size {m}"
+                    ),
+                ),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
 pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
     match expr {
         Expr::Call {
@@ -456,6 +627,7 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
             }
             if let Some(d) = float_size_problem(w, func, args, keywords)
                 .or_else(|| shape_form_problem(w, func, args))
+                .or_else(|| argument_problem(w, func, args, keywords))
                 .or_else(|| transpose_problem(w, func, args, keywords))
             {
                 out.push(d);

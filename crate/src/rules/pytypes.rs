@@ -1206,6 +1206,9 @@ fn file_object_call(
     range: TextRange,
 ) -> Option<Diagnostic> {
     let path = w.lib_path(func)?;
+    if let ("json.loads", [text, ..]) = (path.as_str(), args) {
+        return json_text_call(w, text, range);
+    }
     let file = match (path.as_str(), args) {
         ("json.load" | "pickle.load", [file, ..])
         | ("json.dump" | "pickle.dump", [_, file, ..]) => file,
@@ -1255,6 +1258,30 @@ fn file_object_call(
             "{path} {} a file object, but {shown} is {}{hint}: {exception}",
             if reads { "reads from" } else { "writes to" },
             t.described()
+        ),
+        range,
+    ))
+}
+
+/// `json.loads` given what is no JSON text: a file object (the mirror of `json.load(path)`),
+/// None, a number or a container.
+fn json_text_call(w: &Walker, text: &Expr, range: TextRange) -> Option<Diagnostic> {
+    let shown = w.shown(text, "the argument");
+    let (described, class, hint) = match w.eval(text) {
+        Val::Typed(t) if t == crate::semantics::python::TEXT_FILE => (
+            "a file object",
+            "TextIOWrapper",
+            format!("; use json.load({shown}) to read the file"),
+        ),
+        v => {
+            let t = builtin_of(&v).filter(|t| *t != Builtin::Str)?;
+            (t.described(), t.name(), String::new())
+        }
+    };
+    Some(Diagnostic::error(
+        Rule::BuiltinArgument,
+        format!(
+            "json.loads parses JSON text, but {shown} is {described}{hint}: TypeError: the JSON object must be str, bytes or bytearray, not {class}"
         ),
         range,
     ))

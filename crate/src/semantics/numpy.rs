@@ -82,6 +82,29 @@ pub fn literal_array(v: &Val) -> Option<ArrayVal> {
     })
 }
 
+/// The boolean mask a value is when used as an index: a numpy bool array, or a list of
+/// `True`/`False` (numpy and pandas take one as a mask; a tuple is one index per axis to numpy
+/// and a key to pandas).
+pub fn bool_mask(v: &Val) -> Option<ArrayVal> {
+    match v {
+        Val::Array(a) if a.lib == ArrayLib::Numpy && a.dtype.as_deref() == Some("bool") => {
+            (!a.shape.is_empty()).then(|| a.clone())
+        }
+        Val::Items { type_name, items }
+            if type_name == "list"
+                && !items.is_empty()
+                && items.iter().all(|i| matches!(i, Val::Bool(_))) =>
+        {
+            Some(ArrayVal::new(
+                ArrayLib::Numpy,
+                vec![items.len() as i64],
+                Some("bool".into()),
+            ))
+        }
+        _ => None,
+    }
+}
+
 pub fn as_val_array(v: Val) -> Option<ArrayVal> {
     match v {
         Val::Array(a) => Some(a),
@@ -272,6 +295,52 @@ pub fn linalg_need(path: &str) -> Option<MatrixNeed> {
 
 /// The class of `np.random.default_rng()`, as the kernel names it./// The class of `np.random.default_rng()`, as the kernel names it.
 pub const GENERATOR: &str = "numpy.random._generator.Generator";
+
+/// The names of lowercase letters only (two or more) that `np.dtype` accepts in numpy 1.26.4 or
+/// 2.4.6: the lowercase alphabetic keys of `np.sctypeDict` that `np.dtype(name)` takes. Any
+/// other such name is rejected (TypeError: data type 'flaot' not understood); names with
+/// digits, byte-order marks, brackets or commas follow another grammar and are not judged.
+pub const DTYPE_WORDS: &[&str] = &[
+    "bool",
+    "byte",
+    "bytes",
+    "cdouble",
+    "cfloat",
+    "clongdouble",
+    "clongfloat",
+    "complex",
+    "csingle",
+    "double",
+    "float",
+    "half",
+    "int",
+    "intc",
+    "intp",
+    "long",
+    "longcomplex",
+    "longdouble",
+    "longfloat",
+    "longlong",
+    "object",
+    "short",
+    "single",
+    "singlecomplex",
+    "str",
+    "ubyte",
+    "uint",
+    "uintc",
+    "uintp",
+    "ulong",
+    "ulonglong",
+    "unicode",
+    "ushort",
+    "void",
+];
+
+/// A dtype written as a word numpy does not know (`'flaot'`, `'integer'`, `'string'`).
+pub fn unknown_dtype_word(name: &str) -> bool {
+    name.len() >= 2 && name.bytes().all(|b| b.is_ascii_lowercase()) && !DTYPE_WORDS.contains(&name)
+}
 
 /// The samplers of `np.random` and of a `Generator` with the position of their `size`
 /// parameter, which is the shape of the sample (numpy's "Random sampling" reference).
@@ -488,6 +557,17 @@ pub fn call_result(w: &dyn Eval, path: &str, args: &[Expr], keywords: &[Keyword]
                     type_name: "ndarray".into(),
                     items,
                 });
+            }
+            // A list of bools: a bool array.
+            if let Some(mask) = bool_mask(&w.eval(&args[0])) {
+                return Some(Val::Array(mask));
+            }
+            // A frame's or Series' values, as an ndarray.
+            if let Some(a) = super::pandas::values_array(&w.eval(&args[0])) {
+                return Some(Val::Array(ArrayVal {
+                    maybe_not_ndarray: false,
+                    ..a
+                }));
             }
             let a = as_array(w, &args[0])?;
             matches!(w.eval(&args[0]), Val::Items { .. }).then_some(Val::Array(a))

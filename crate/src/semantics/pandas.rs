@@ -8,7 +8,7 @@ use crate::ir::{Expr, Keyword, Literal, SeqKind, TextRange};
 use crate::ir_scan::{str_list, unpacks};
 
 use super::abstract_value::{
-    text_keys, ArrayLib, Column, Frame, GroupSelection, Grouped, SeriesVal, Val,
+    text_keys, ArrayLib, ArrayVal, Column, Frame, GroupSelection, Grouped, SeriesVal, Val,
 };
 use super::eval::Eval;
 use super::mutation::INPLACE_FOLLOWED;
@@ -1911,4 +1911,20 @@ pub fn is_frame_class(e: &Expr) -> bool {
     e.dotted_path()
         .and_then(|p| p.last().copied())
         .is_some_and(|last| matches!(last, "DataFrame" | "Series"))
+}
+
+/// The array `.values` of a frame (rows by columns) or Series (its length) gives, when its size
+/// is known; a Series' values may be a pandas array rather than an ndarray.
+pub fn values_array(v: &Val) -> Option<ArrayVal> {
+    match v {
+        Val::Frame(f) => Some(ArrayVal {
+            has_nan: f.has_nan,
+            ..ArrayVal::new(ArrayLib::Numpy, vec![f.n_rows?, f.n_columns()?], None)
+        }),
+        Val::Series(s) => Some(ArrayVal {
+            maybe_not_ndarray: true,
+            ..ArrayVal::new(ArrayLib::Numpy, vec![s.len?], None)
+        }),
+        _ => None,
+    }
 }

@@ -1138,6 +1138,10 @@ pub fn call_result(w: &dyn Eval, func: &Expr, args: &[Expr], keywords: &[Keyword
                 ("len", [x]) => Some(
                     iterated_len(&w.eval(x)).map_or_else(|| Val::Typed("int".into()), Val::Int),
                 ),
+                // `sum` of nothing is its start, 0.
+                ("sum", [x]) if keywords.is_empty() && iterated_len(&w.eval(x)) == Some(0) => {
+                    Some(Val::Int(0))
+                }
                 ("input", [] | [_]) if keywords.is_empty() => typed("str"),
                 ("bool", [x]) if keywords.is_empty() => truth(&w.eval(x)).map(Val::Bool),
                 ("isinstance", [x, classes]) if keywords.is_empty() => {

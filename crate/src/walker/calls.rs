@@ -287,6 +287,13 @@ impl<'a> Walker<'a> {
         calls.push(id.clone());
         let mut inner = Walker::bare(&ctx, env, self.checks);
         inner.bound_here = bound_here;
+        inner.bound_after_call = self.bound_after(*range);
+        inner.star_imported = self.star_imported || self.ctx.facts.star_import;
+        let mut binds_itself = BTreeSet::new();
+        mutated_names(callee.body, &mut binds_itself);
+        inner
+            .bound_after_call
+            .retain(|n| !binds_itself.contains(n) && !locals.contains(n));
         inner.rebound_all = self.rebound_all;
         inner.defined_here = self
             .defined_here
@@ -570,14 +577,14 @@ impl<'a> Walker<'a> {
             }
             _ => return false,
         };
-        if self.rebound_all {
+        if self.rebound_all || self.star_imported {
             return false;
         }
         let mut reads = Vec::new();
         certain_reads(value, &mut reads);
         let undefined = reads.into_iter().find(|(name, _)| {
             !self.locals.contains(*name)
-                && !self.bound_here.contains(*name)
+                && (!self.bound_here.contains(*name) || self.bound_after_call.contains(*name))
                 && !self.env.contains_key(*name)
                 && !self.defined_here.contains_key(*name)
                 && !defined.contains(*name)
@@ -598,6 +605,30 @@ impl<'a> Walker<'a> {
             range,
         ));
         true
+    }
+
+    /// The names the cell binds only after the call at `call` runs: bound by a top-level
+    /// statement after the one holding the call, and by no statement up to it (a loop that binds
+    /// the name later in its body may have bound it on an earlier pass). Within a followed call,
+    /// the caller's.
+    fn bound_after(&self, call: TextRange) -> BTreeSet<String> {
+        if !self.calls.is_empty() {
+            return self.bound_after_call.clone();
+        }
+        let body = self.ctx.body;
+        let Some(at) = body
+            .iter()
+            .position(|s| s.range().start <= call.start && call.end <= s.range().end)
+        else {
+            return BTreeSet::new();
+        };
+        let (mut before, mut after) = (BTreeSet::new(), BTreeSet::new());
+        super::state::bound_names(&body[..=at], self.ctx.facts, &mut before);
+        super::state::bound_names(&body[at + 1..], self.ctx.facts, &mut after);
+        after
+            .into_iter()
+            .filter(|n| !before.contains(n) && !self.bound_here.contains(n))
+            .collect()
     }
 
     /// The values of `a, b = f(...)` when the call was followed to a `return` of `n` values.

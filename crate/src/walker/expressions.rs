@@ -478,32 +478,9 @@ impl<'a> Walker<'a> {
     fn followed_attribute(&self, base: &Val, attr: &str) -> Val {
         match (base, attr) {
             (Val::Module(Some(p)), _) | (Val::Lib(p), _) => Val::Lib(format!("{p}.{attr}")),
-            (Val::Frame(f), "values") => match (f.n_rows, f.n_columns()) {
-                (Some(r), Some(c)) => Val::Array(ArrayVal {
-                    lib: ArrayLib::Numpy,
-                    shape: vec![r, c],
-                    dtype: None,
-                    has_nan: f.has_nan,
-                    csv_object_column: None,
-                    origin: None,
-                    non_integer: None,
-                    maybe_not_ndarray: false,
-                }),
-                _ => Val::Unknown,
-            },
-            (Val::Series(s), "values") => match s.len {
-                Some(n) => Val::Array(ArrayVal {
-                    lib: ArrayLib::Numpy,
-                    shape: vec![n],
-                    dtype: None,
-                    has_nan: None,
-                    csv_object_column: None,
-                    origin: None,
-                    non_integer: None,
-                    maybe_not_ndarray: true,
-                }),
-                None => Val::Unknown,
-            },
+            (Val::Frame(_) | Val::Series(_), "values") => {
+                crate::semantics::pandas::values_array(base).map_or(Val::Unknown, Val::Array)
+            }
             (Val::Frame(f), "columns") => match &f.columns {
                 Some(cols) => Val::Strs {
                     type_name: "Index".into(),

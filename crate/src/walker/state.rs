@@ -79,6 +79,11 @@ pub struct Walker<'a> {
     /// Names forgotten because they may hold an object changed through another name, whose
     /// value was kept (`note_change`).
     pub(super) aliases_forgotten: BTreeSet<String>,
+    /// In a followed call, the names the calling cell binds only after the call
+    /// (`calls::bound_after`): read by the function, they are not defined yet.
+    pub(crate) bound_after_call: BTreeSet<String>,
+    /// In a followed call, a cell calling it has a star import, which may bind any name.
+    pub(crate) star_imported: bool,
     /// Names whose value was kept after a change of their object that other names may hold.
     pub(super) kept_shared: BTreeSet<String>,
     /// Inside a loop body that may not run: calls are not followed.
@@ -257,6 +262,8 @@ impl<'a> Walker<'a> {
             global_writes: Vec::new(),
             argument_writes: Vec::new(),
             aliases_forgotten: BTreeSet::new(),
+            bound_after_call: BTreeSet::new(),
+            star_imported: false,
             kept_shared: BTreeSet::new(),
             speculating: false,
             in_handled_try: false,

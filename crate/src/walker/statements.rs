@@ -392,6 +392,12 @@ impl<'a> Walker<'a> {
                 self.check(iter);
                 self.check_stmt_values(stmt);
                 self.effects(iter);
+                // Over an iterable certainly empty the body never runs: what it binds keeps
+                // its value from before (a counter stays 0).
+                if python::iterated_len(&self.eval(iter)) == Some(0) {
+                    self.loop_else(body, orelse);
+                    return;
+                }
                 if self.unrolled(stmt, target, iter, body) {
                     self.loop_else(body, orelse);
                     return;
