@@ -4607,6 +4607,44 @@ fn torch_tensor_contracts_stay_silent_on_what_is_not_known() {
     ] {
         silent(&run(&[imports], target, ""));
     }
+    // float64 data into a module some cell may have given float64 weights.
+    let numpy = "import numpy as np\nX = np.zeros((4, 3))";
+    for (earlier, target) in [
+        (
+            "model = nn.Linear(3, 1)\nmodel.double()",
+            "out = model(torch.from_numpy(X))",
+        ),
+        (
+            "model = nn.Linear(3, 1).to(torch.float64)",
+            "out = model(torch.from_numpy(X))",
+        ),
+        (
+            "model = nn.Linear(3, 1)\nmodel = model.to(dtype=torch.float64)",
+            "out = model(torch.from_numpy(X))",
+        ),
+        (
+            "torch.set_default_dtype(torch.float64)\nmodel = nn.Linear(3, 1)",
+            "out = model(torch.from_numpy(X))",
+        ),
+        (
+            "model = nn.Linear(3, 1, dtype=torch.float64)",
+            "out = model(torch.from_numpy(X))",
+        ),
+        (
+            "model = nn.Linear(3, 1)\ndef prepare(m):\n    return m.double()",
+            "out = model(torch.from_numpy(X))",
+        ),
+        (
+            "model = nn.Linear(3, 1)",
+            "model.type(torch.float64)\nout = model(torch.from_numpy(X))",
+        ),
+        (
+            "model = nn.Linear(3, 1)",
+            "model = model.to(X)\nout = model(torch.from_numpy(X))",
+        ),
+    ] {
+        silent(&run(&[imports, numpy, earlier], target, ""));
+    }
 }
 
 // ---------- Python and numpy contracts: what is not certain stays silent

@@ -119,6 +119,25 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                         && a.dtype
                             .as_deref()
                             .is_some_and(|d| INTEGER_DTYPES.contains(&d));
+                    let other_float = a.lib == ArrayLib::Torch
+                        && matches!(
+                            a.dtype.as_deref(),
+                            Some("torch.float64" | "torch.float16" | "torch.bfloat16")
+                        )
+                        && !w.ctx.history.casts_module_floats
+                        && !w.ctx.cell.casts_module_floats;
+                    if other_float {
+                        out.push(Diagnostic::error(
+                            Rule::TorchDtypeMismatch,
+                            format!(
+                                "{who} applies an nn.{first} first, whose weights are float32 (no cell gives them another dtype), but {} is a {} tensor: RuntimeError (mat1 and mat2 must have the same dtype / Input type and bias type should be the same); convert it with `.float()`",
+                                w.shown(x, "the input"),
+                                a.dtype.as_deref().unwrap_or_default()
+                            ),
+                            *range,
+                        ));
+                        return;
+                    }
                     if integer {
                         out.push(Diagnostic::error(
                             Rule::TorchDtypeMismatch,

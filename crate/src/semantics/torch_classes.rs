@@ -675,6 +675,76 @@ fn stored_targets(stmts: &[Stmt], out: &mut BTreeSet<String>) {
 /// Does the code rewire modules (or other objects) in ways not seen as attribute stores:
 /// `setattr`, `add_module`, `register_module`, forward hooks, `__dict__`, `vars`? Function
 /// and class bodies included (a call may run them).
+/// May the statements (function and class bodies included) give a module's weights another
+/// floating-point dtype than float32: `.double()`, `.half()`, `.bfloat16()`, `.type(...)`,
+/// `.to(...)` given anything but a device, `torch.set_default_dtype`, a `dtype=` given to a
+/// constructor of `torch.nn`?
+pub fn casts_module_floats(stmts: &[Stmt]) -> bool {
+    fn in_bodies(stmts: &[Stmt], found: &mut bool) {
+        for s in stmts {
+            match s {
+                Stmt::FunctionDef { body, .. } | Stmt::ClassDef { body, .. } => {
+                    *found |= casts_module_floats(body)
+                }
+                _ => s.for_each_block(|b| in_bodies(b, found)),
+            }
+        }
+    }
+    // `.to('cuda')`, `.to(device)`, `.to(torch.device(...))`, `.to(self.device)`.
+    fn device(e: &Expr) -> bool {
+        match e {
+            Expr::Literal {
+                value: crate::ir::Literal::Str(_),
+                ..
+            } => true,
+            Expr::Name { id, .. } | Expr::Attribute { attr: id, .. } => {
+                id.to_ascii_lowercase().contains("device") || id == "dev"
+            }
+            Expr::Call { func, .. } => {
+                matches!(&**func, Expr::Attribute { attr, .. } | Expr::Name { id: attr, .. } if attr == "device")
+            }
+            _ => false,
+        }
+    }
+    let mut found = false;
+    crate::ir_scan::for_each_expr(stmts, &mut |e| {
+        let Expr::Call {
+            func,
+            args,
+            keywords,
+            ..
+        } = e
+        else {
+            return;
+        };
+        let name = match &**func {
+            Expr::Name { id, .. } => id.as_str(),
+            Expr::Attribute { attr, .. } => attr.as_str(),
+            _ => return,
+        };
+        found |= match name {
+            "double"
+            | "half"
+            | "bfloat16"
+            | "type"
+            | "set_default_dtype"
+            | "set_default_tensor_type" => true,
+            "to" => {
+                !args.iter().all(device)
+                    || keywords
+                        .iter()
+                        .any(|k| !matches!(k.name.as_deref(), Some("device" | "non_blocking")))
+            }
+            _ => {
+                keywords.iter().any(|k| k.name.as_deref() == Some("dtype"))
+                    && name.starts_with(|c: char| c.is_ascii_uppercase())
+            }
+        };
+    });
+    in_bodies(stmts, &mut found);
+    found
+}
+
 pub fn rewires_modules(stmts: &[Stmt]) -> bool {
     fn in_bodies(stmts: &[Stmt], found: &mut bool) {
         for s in stmts {

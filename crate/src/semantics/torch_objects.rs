@@ -357,7 +357,7 @@ pub fn data_call(w: &dyn Eval, path: &str, args: &[Expr], keywords: &[Keyword]) 
             }
             let typed = keyword(keywords, "dtype").is_some();
             match w.eval(a) {
-                // `torch.tensor(X)` / `from_numpy(X)` of an integer array keep its dtype.
+                // `torch.tensor(X)` / `from_numpy(X)` of a numpy array keep its dtype.
                 Val::Array(arr)
                     if arr.lib == ArrayLib::Numpy
                         && !typed
@@ -366,7 +366,12 @@ pub fn data_call(w: &dyn Eval, path: &str, args: &[Expr], keywords: &[Keyword]) 
                             "torch.tensor" | "torch.as_tensor" | "torch.from_numpy"
                         )
                         && arr.dtype.as_deref().is_some_and(|d| {
-                            INTEGER_DTYPES.contains(&format!("torch.{d}").as_str())
+                            let d = format!("torch.{d}");
+                            INTEGER_DTYPES.contains(&d.as_str())
+                                || matches!(
+                                    d.as_str(),
+                                    "torch.float64" | "torch.float32" | "torch.float16"
+                                )
                         }) =>
                 {
                     Some(Val::Array(ArrayVal {

@@ -122,6 +122,9 @@ pub struct CellRuleFacts {
     pub stored_attributes: BTreeSet<String>,
     /// The cell may rewire modules otherwise (`setattr`, `add_module`, hooks).
     pub rewires_modules: bool,
+    /// The cell may give modules' weights a dtype other than float32
+    /// (`torch_classes::casts_module_floats`).
+    pub casts_module_floats: bool,
     /// The cell may bind names the analysis cannot see (`%run`, `exec` of unknown code,
     /// `globals()`): which names are defined after it is unknown.
     pub binds_unseen_names: bool,
@@ -143,11 +146,13 @@ pub fn cell_rule_facts(body: &[Stmt], source: &str) -> CellRuleFacts {
     facts.global_names = scan.global_names;
     crate::semantics::torch_classes::stored_attributes(body, &mut facts.stored_attributes);
     facts.rewires_modules = crate::semantics::torch_classes::rewires_modules(body);
+    facts.casts_module_floats = crate::semantics::torch_classes::casts_module_floats(body);
     // A statement too deep to analyse may do any of these.
     if body.iter().any(|s| matches!(s, Stmt::TooDeep { .. })) {
         facts.names_index = true;
         facts.extends_pandas = true;
         facts.rewires_modules = true;
+        facts.casts_module_floats = true;
     }
     facts.binds_unseen_names = body.iter().any(|stmt| binds_unseen_names(stmt, source));
     facts
@@ -727,6 +732,8 @@ pub struct HistoryState {
     pub stored_attributes: BTreeSet<String>,
     /// An executed cell may have rewired modules otherwise.
     pub rewires_modules: bool,
+    /// An executed cell may have given modules' weights a dtype other than float32.
+    pub casts_module_floats: bool,
     /// Names an executed cell bound at the top level (they may shadow builtins).
     pub bound_globals: BTreeSet<String>,
     /// An executed cell ran a star import or `exec`: any name may be bound.
@@ -782,6 +789,7 @@ impl Default for HistoryState {
             torch_instances: BTreeMap::new(),
             stored_attributes: BTreeSet::new(),
             rewires_modules: false,
+            casts_module_floats: false,
             bound_globals: BTreeSet::new(),
             binds_unknown_names: false,
             values: BTreeMap::new(),
@@ -843,6 +851,7 @@ impl HistoryState {
         self.stored_attributes
             .extend(cell.stored_attributes.iter().cloned());
         self.rewires_modules |= cell.rewires_modules;
+        self.casts_module_floats |= cell.casts_module_floats;
         for effect in effects {
             match effect {
                 Effect::Bind(name, _) => {
