@@ -312,7 +312,7 @@ rules! {
         running: "np.arange(6).reshape(2, 3)",
     }
     NumpyArgument = "numpy-argument", Error, "numpy" {
-        catches: "numpy calls given values their contract refuses: a negative dimension (`np.zeros(-1)`, `np.ones((3, -2))`), `choice` of more samples than the population with `replace=False` (`np.random` and a `default_rng()` Generator), `normal` with a negative `scale`, `np.polyfit(x, y, deg)` and `np.corrcoef(x, y)` / `np.cov(x, y)` of vectors of other lengths, a dtype word numpy does not know (`a.astype('flaot')`, `np.zeros(3, dtype='integer')`)",
+        catches: "numpy calls given values their contract refuses: a negative dimension (`np.zeros(-1)`, `np.ones((3, -2))`), `choice` of more samples than the population with `replace=False` (`np.random` and a `default_rng()` Generator), `normal` with a negative `scale`, `np.polyfit(x, y, deg)` and `np.corrcoef(x, y)` / `np.cov(x, y)` of vectors of other lengths, a dtype word numpy does not know (`a.astype('flaot')`, `np.zeros(3, dtype='integer')`), `randint` / a Generator's `integers` of an empty range (`np.random.randint(5, 2)`), a seed outside 0 to 2**32 - 1, percentiles outside 0 to 100 and quantiles outside 0 to 1 (`np.quantile(a, 95)`), a histogram of zero or fewer bins",
         why: "numpy checks its arguments: ValueError: negative dimensions are not allowed / Cannot take a larger sample than population when 'replace=False' / scale < 0 / all the input array dimensions except for the concatenation axis must match exactly; TypeError: expected x and y to have same length / data type 'flaot' not understood",
         crashing: "np.random.choice(3, size=5, replace=False)",
         running: "np.random.choice(5, size=3, replace=False)",

@@ -4692,6 +4692,13 @@ fn python_and_numpy_contracts_not_certain_stay_silent() {
         "np.arange(3).astype('f')",
         "pd.Series([1, 2]).astype('category')",
         "pd.Series(['a']).astype('string')",
+        "np.random.randint(rows, 10)",
+        "np.random.randint(0, 1)\nnp.random.randint(1)\nnp.random.randint(3, None)",
+        "np.random.seed(0)\nnp.random.seed(sig)",
+        "np.percentile(np.arange(4), [0, 100])\nnp.quantile(np.arange(4), [0.0, 1.0])",
+        "np.percentile(np.arange(4), sig)",
+        "pd.Series([1, 2]).quantile(0.5)",
+        "np.histogram([1, 2], bins=1)\nnp.histogram([1, 2], bins='auto')\nnp.histogram([1, 2], bins=[0, 1, 2])",
     ] {
         let found = run(&history, t, "");
         assert!(found.is_empty(), "{t}\n{found:#?}");

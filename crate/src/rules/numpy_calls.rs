@@ -583,6 +583,71 @@ fn argument_problem(
                 ),
             )
         }
+        "random.randint" | "integers" if generator || name == "random.randint" => {
+            let number = |e: &Expr| crate::semantics::numpy::number_of(w, e);
+            let low_at = arg(0, "low")?;
+            let low = number(low_at)?;
+            let (high, error) = match arg(1, "high") {
+                None => (low, "high <= 0"),
+                Some(h) if matches!(w.eval(h), Val::None) => (low, "high <= 0"),
+                Some(h) => (number(h)?, "low >= high"),
+            };
+            let empty = if error == "high <= 0" {
+                high <= 0.0
+            } else {
+                low >= high
+            };
+            let method = if generator { "integers" } else { "randint" };
+            empty.then(|| {
+                Diagnostic::error(
+                    Rule::NumpyArgument,
+                    format!(
+                        "{sampler}.{method} draws from [low, high), which is empty here: ValueError: {error}"
+                    ),
+                    low_at.range(),
+                )
+            })
+        }
+        "random.seed" if !generator => {
+            let seed = arg(0, "seed")?;
+            let n = int_of(w, seed)?;
+            if (0..=u32::MAX as i64).contains(&n) {
+                return None;
+            }
+            problem(
+                seed,
+                format!("np.random.seed({n}): ValueError: Seed must be between 0 and 2**32 - 1"),
+            )
+        }
+        "percentile" | "nanpercentile" | "quantile" | "nanquantile" if !generator => {
+            let q = arg(1, "q")?;
+            let values: Vec<f64> = match w.eval(q) {
+                Val::Items { items, .. } => items
+                    .iter()
+                    .map(|v| match v {
+                        Val::Int(i) => Some(*i as f64),
+                        Val::Float(f) => Some(*f),
+                        _ => None,
+                    })
+                    .collect::<Option<_>>()?,
+                _ => vec![crate::semantics::numpy::number_of(w, q)?],
+            };
+            let (top, kind) = if name.ends_with("percentile") {
+                (100.0, "Percentiles must be in the range [0, 100]")
+            } else {
+                (1.0, "Quantiles must be in the range [0, 1]")
+            };
+            let bad = values.iter().find(|v| !(0.0..=top).contains(*v))?;
+            problem(q, format!("np.{name} is given {bad}: ValueError: {kind}"))
+        }
+        "histogram" if !generator => {
+            let bins = arg(1, "bins")?;
+            let n = int_of(w, bins).filter(|n| *n <= 0)?;
+            problem(
+                bins,
+                format!("np.histogram is given {n} bins: ValueError: `bins` must be positive, when an integer"),
+            )
+        }
         "polyfit" | "corrcoef" | "cov" if !generator && args.len() >= 2 => {
             let (x, y) = (as_array(w, &args[0])?, as_array(w, &args[1])?);
             let ([n], [m, ..]) = (x.shape.as_slice(), y.shape.as_slice()) else {
