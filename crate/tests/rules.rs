@@ -4665,3 +4665,62 @@ fn python_and_numpy_contracts_not_certain_stay_silent() {
         "",
     ));
 }
+
+// ---------- keras-unknown-identifier
+
+#[test]
+fn keras_unknown_identifier_only_for_keras_layers_and_known_strings() {
+    let keras_2 = r#""keras": {"type": "module", "kind": "module", "R": {"module": "keras", "version": "2.15.0"}}"#;
+    // Another library's `activation=`: PyTorch, scikit-learn, a class of the notebook.
+    silent(&run(
+        &["import torch.nn as nn"],
+        "enc = nn.TransformerEncoderLayer(8, 2, activation='rellu')",
+        "",
+    ));
+    silent(&run(
+        &["from sklearn.neural_network import MLPClassifier"],
+        "clf = MLPClassifier(activation='rellu')",
+        "",
+    ));
+    silent(&run(
+        &["class Dense:\n    def __init__(self, n, activation=None):\n        self.a = activation"],
+        "d = Dense(3, activation='rellu')",
+        "",
+    ));
+    // Keras 2's tf_keras names differ; a kernel that runs another Keras release.
+    silent(&run(
+        &["import tf_keras"],
+        "d = tf_keras.layers.Dense(3, activation='rellu')",
+        "",
+    ));
+    silent(&run(
+        &["import keras"],
+        "d = keras.layers.Dense(3, kernel_regularizer='l1_l2')",
+        keras_2,
+    ));
+    // (Keras 3 has no 'l1_l2': likely where the kernel did not say its release.)
+    let t = "d = keras.layers.Dense(3, kernel_regularizer='l1_l2')";
+    fires(
+        &run(&["import keras"], t, ""),
+        t,
+        "keras-unknown-identifier",
+        "'l1_l2'",
+        &["likely", "did you mean"],
+    );
+    // A string not known exactly, a callable, None; a parameter the layer does not resolve.
+    silent(&run(
+        &["import keras\nimport random"],
+        "act = random.choice(['relu', 'tanh'])\nd = keras.layers.Dense(3, activation=act)",
+        "",
+    ));
+    silent(&run(
+        &["import keras"],
+        "d = keras.layers.Dense(3, activation=keras.activations.relu, bias_initializer=None)",
+        "",
+    ));
+    silent(&run(
+        &["import keras"],
+        "d = keras.layers.Dense(3, activation='relu', kernel_initializer='GlorotUniform', kernel_regularizer='L2')",
+        "",
+    ));
+}

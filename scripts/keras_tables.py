@@ -1,0 +1,142 @@
+"""Prints crate/src/semantics/keras_tables.rs, the string identifiers Keras resolves, read off the
+installed Keras by calling its own `get` functions and layer constructors:
+
+    .venv/bin/python scripts/keras_tables.py > crate/src/semantics/keras_tables.rs
+
+- ACTIVATIONS, INITIALIZERS, REGULARIZERS: of every name of the module's registry
+  (`ALL_OBJECTS_DICT`) and public attributes, and their lowercase forms, those that
+  `keras.<module>.get` does not refuse with ValueError "Could not interpret ... identifier"
+  (a name that raises anything else is kept: the rule stays silent on it).
+- LAYER_PARAMS: for every class of `keras.layers`, its parameters that take one of these
+  identifiers: built with small values for its required parameters, the class raises that
+  ValueError when the parameter is a name no family knows (`"not_a_keras_name"`). A line is
+  `Class param param`.
+"""
+
+import inspect
+import os
+
+os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+
+import keras
+from keras.src import activations, initializers, regularizers
+
+FAMILIES = {
+    "ACTIVATIONS": activations,
+    "INITIALIZERS": initializers,
+    "REGULARIZERS": regularizers,
+}
+PUBLIC = {
+    "ACTIVATIONS": keras.activations,
+    "INITIALIZERS": keras.initializers,
+    "REGULARIZERS": keras.regularizers,
+}
+# Values for the required parameters of layer constructors.
+REQUIRED = {
+    "units": 2,
+    "filters": 2,
+    "kernel_size": 2,
+    "rate": 0.5,
+    "input_dim": 3,
+    "output_dim": 2,
+    "cell": None,
+    "layer": None,
+    "num_heads": 2,
+    "key_dim": 2,
+    "depth_multiplier": 1,
+    "stddev": 0.1,
+    "axis": -1,
+    "n": 2,
+    "num_tokens": 2,
+    "target_shape": (2,),
+    "dims": (1,),
+    "function": None,
+    "equation": "ab,bc->ac",
+    "output_shape": (2,),
+    "max_tokens": 2,
+    "output_mode": "int",
+    "height": 2,
+    "width": 2,
+}
+UNKNOWN = "not_a_keras_name"
+
+
+def refused(error: Exception) -> bool:
+    return isinstance(error, ValueError) and "Could not interpret" in str(error)
+
+
+def accepted(family: str) -> list[str]:
+    module = FAMILIES[family]
+    get = PUBLIC[family].get
+    names = set(module.ALL_OBJECTS_DICT) | {n for n in dir(PUBLIC[family]) if not n.startswith("_")}
+    names |= {n.lower() for n in names}
+    kept = []
+    for name in sorted(names):
+        try:
+            get(name)
+        except Exception as e:
+            if refused(e):
+                continue
+        kept.append(name)
+    return kept
+
+
+def layer_params() -> list[str]:
+    lines = []
+    for cls_name in sorted(dir(keras.layers)):
+        cls = getattr(keras.layers, cls_name)
+        if not (inspect.isclass(cls) and issubclass(cls, keras.layers.Layer)):
+            continue
+        try:
+            sig = inspect.signature(cls.__init__)
+        except (TypeError, ValueError):
+            continue
+        required = {
+            p.name: REQUIRED[p.name]
+            for p in sig.parameters.values()
+            if p.name != "self"
+            and p.default is inspect.Parameter.empty
+            and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)
+            and p.name in REQUIRED
+        }
+        candidates = [
+            p
+            for p in sig.parameters
+            if p in ("activation", "recurrent_activation")
+            or p.endswith("_initializer")
+            or p.endswith("_regularizer")
+        ]
+        params = []
+        for param in candidates:
+            try:
+                cls(**required, **{param: UNKNOWN})
+            except Exception as e:
+                if refused(e):
+                    params.append(param)
+        if params:
+            lines.append(" ".join([cls_name, *params]))
+    return lines
+
+
+def main() -> None:
+    print(
+        f"""//! String identifiers read off Keras {keras.__version__} by `scripts/keras_tables.py`
+//! (generated: edit the script, not this file). The script's docstring says how each is read.
+
+pub(crate) const KERAS_VERSION: &str = "{keras.__version__}";
+"""
+    )
+    for family in FAMILIES:
+        names = " ".join(accepted(family))
+        line = f'pub(crate) const {family}: &str = "{names}";'
+        if len(line) > 100 and len(f'    "{names}";') <= 100:  # as rustfmt breaks it
+            line = f'pub(crate) const {family}: &str =\n    "{names}";'
+        print(line + "\n")
+    body = "\n".join(layer_params())
+    print(
+        f'/// `Class param param` lines, sorted by class.\npub(crate) const LAYER_PARAMS: &str = "\\\n{body}\n";'
+    )
+
+
+if __name__ == "__main__":
+    main()
