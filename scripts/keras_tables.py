@@ -19,18 +19,22 @@ import os
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 
 import keras
-from keras.src import activations, initializers, regularizers
+from keras.src import activations, initializers, optimizers, regularizers
 
 FAMILIES = {
     "ACTIVATIONS": activations,
     "INITIALIZERS": initializers,
     "REGULARIZERS": regularizers,
+    "OPTIMIZERS": optimizers,
 }
 PUBLIC = {
     "ACTIVATIONS": keras.activations,
     "INITIALIZERS": keras.initializers,
     "REGULARIZERS": keras.regularizers,
+    "OPTIMIZERS": keras.optimizers,
 }
+# Families whose `get` ignores case.
+CASELESS = {"OPTIMIZERS"}
 # Values for the required parameters of layer constructors.
 REQUIRED = {
     "units": 2,
@@ -70,14 +74,18 @@ def accepted(family: str) -> list[str]:
     get = PUBLIC[family].get
     names = set(module.ALL_OBJECTS_DICT) | {n for n in dir(PUBLIC[family]) if not n.startswith("_")}
     names |= {n.lower() for n in names}
-    kept = []
-    for name in sorted(names):
+
+    def takes(name: str) -> bool:
         try:
             get(name)
         except Exception as e:
-            if refused(e):
-                continue
-        kept.append(name)
+            return not refused(e)
+        return True
+
+    kept = [name for name in sorted(names) if takes(name)]
+    if family in CASELESS:
+        assert all(takes(name.upper()) for name in kept), family
+        kept = sorted({name.lower() for name in kept})
     return kept
 
 

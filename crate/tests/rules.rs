@@ -4723,4 +4723,27 @@ fn keras_unknown_identifier_only_for_keras_layers_and_known_strings() {
         "d = keras.layers.Dense(3, activation='relu', kernel_initializer='GlorotUniform', kernel_regularizer='L2')",
         "",
     ));
+    // `compile` of what is not a Keras model; of one under another Keras release; an
+    // optimizer object; a name in another case (Keras matches optimizers ignoring case).
+    silent(&run(
+        &["class Net:\n    def compile(self, optimizer):\n        self.opt = optimizer\nnet = Net()"],
+        "net.compile(optimizer='adamm')",
+        "",
+    ));
+    silent(&run(
+        &["import torch\nnet = torch.nn.Linear(3, 1)"],
+        "net.compile(optimizer='adamm')",
+        "",
+    ));
+    let seq = "import keras\nmodel = keras.Sequential([keras.Input((3,)), keras.layers.Dense(1)])";
+    silent(&run(
+        &[seq],
+        "model.compile(optimizer='adamm', loss='mse')",
+        keras_2,
+    ));
+    silent(&run(
+        &[seq],
+        "model.compile(optimizer=keras.optimizers.Adam(1e-3), loss='mse')\nmodel.compile(optimizer='RMSprop', loss='mse')",
+        "",
+    ));
 }

@@ -1,7 +1,8 @@
 //! `keras-unknown-identifier`: a Keras layer given an activation, initializer or regularizer by
 //! a name Keras does not know (`Dense(10, activation='rellu')`, `Activation('softmx')`,
 //! `kernel_initializer='glorot'`): the constructor resolves the name and raises ValueError
-//! "Could not interpret ... identifier". Which layers resolve which parameters, and the names
+//! "Could not interpret ... identifier"; and a Keras model's `compile` given an optimizer name
+//! Keras does not know (`optimizer='adamm'`). Which layers resolve which parameters, and the names
 //! each family accepts, are read off the installed Keras (`keras_tables`).
 //!
 //! Only a string the walker knows exactly (a literal, or a name bound to one), given to a class
@@ -12,12 +13,13 @@
 use crate::codes::Rule;
 use crate::diagnostic::{Diagnostic, Edit, Fix};
 use crate::did_you_mean::suggest;
-use crate::ir::{Expr, Literal};
+use crate::ir::{keyword, Expr, Keyword, Literal};
 use crate::rules::api::{kernel_version, minor_release};
 use crate::semantics::abstract_value::Val;
 use crate::semantics::keras_tables::{
-    ACTIVATIONS, INITIALIZERS, KERAS_VERSION, LAYER_PARAMS, REGULARIZERS,
+    ACTIVATIONS, INITIALIZERS, KERAS_VERSION, LAYER_PARAMS, OPTIMIZERS, REGULARIZERS,
 };
+use crate::semantics::properties::is_keras_model;
 use crate::semantics::signatures::misspelled;
 use crate::walker::state::Walker;
 
@@ -52,84 +54,121 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
     else {
         return;
     };
-    let Some(path) = w.lib_path(func) else {
-        return;
-    };
-    let Some(class) = ["keras.layers.", "tensorflow.keras.layers."]
+    if let Some(d) =
+        layer_identifier(w, func, args, keywords).or_else(|| optimizer(w, func, args, keywords))
+    {
+        out.push(d);
+    }
+}
+
+/// A `keras.layers` class given a name its parameter does not resolve.
+fn layer_identifier(
+    w: &Walker,
+    func: &Expr,
+    args: &[Expr],
+    keywords: &[Keyword],
+) -> Option<Diagnostic> {
+    let path = w.lib_path(func)?;
+    let class = ["keras.layers.", "tensorflow.keras.layers."]
         .iter()
-        .find_map(|p| path.strip_prefix(p))
-    else {
-        return;
-    };
-    let Some(params) = layer_params(class) else {
-        return;
-    };
-    let params: Vec<&str> = params.collect();
+        .find_map(|p| path.strip_prefix(p))?;
+    let params: Vec<&str> = layer_params(class)?.collect();
     // `Activation('relu')`: its one parameter, given by position.
     let positional = (class == "Activation")
         .then(|| args.first().map(|a| ("activation", a)))
         .flatten();
-    let given = keywords
+    keywords
         .iter()
         .filter_map(|k| Some((k.name.as_deref()?, &k.value)))
         .filter(|(name, _)| params.contains(name))
-        .chain(positional);
-    for (param, value) in given {
-        let Some((what, names)) = family(param) else {
-            continue;
-        };
-        let Val::Str(name) = w.eval(value) else {
-            continue;
-        };
-        if names.split(' ').any(|n| n == name) {
-            continue;
-        }
-        let kernel = kernel_version(w, "keras");
-        let same_release = kernel.is_some_and(|v| minor_release(v) == minor_release(KERAS_VERSION));
-        if kernel.is_some() && !same_release {
-            continue;
-        }
-        // A swap of two letters (`tahn`) first: `suggest` measures common subsequences.
-        let right =
-            misspelled(&name, names.split(' ')).or_else(|| suggest(&name, names.split(' ')));
-        let hint = right
-            .map(|r| format!("; did you mean '{r}'?"))
-            .unwrap_or_default();
-        let runs = kernel
-            .map(|v| format!(" (the kernel runs Keras {v})"))
-            .unwrap_or_default();
-        let mut d = Diagnostic::error(
-            Rule::KerasUnknownIdentifier,
-            format!(
-                "{class}({param}='{name}'): Keras knows no {what} '{name}'{hint}{runs}: ValueError (Could not interpret {what} identifier: {name})"
-            ),
-            value.range(),
-        );
-        // A literal is replaced where it stands; a name bound elsewhere is not.
-        if let (
-            Some(right),
-            Expr::Literal {
-                value: Literal::Str(_),
-                range,
-                ..
-            },
-        ) = (right, value)
-        {
-            d = d.with_fix(Fix {
-                message: format!("Use '{right}'"),
-                edits: vec![Edit {
-                    range: *range,
-                    content: format!("'{right}'"),
-                }],
-                run_cells: vec![],
-            });
-        }
-        if kernel.is_none() {
-            d.make_likely(&format!(
-                "the names of Keras {KERAS_VERSION}; the installed version is not known"
-            ));
-        }
-        out.push(d);
-        return;
+        .chain(positional)
+        .find_map(|(param, value)| {
+            let (what, names) = family(param)?;
+            unknown(w, &format!("{class}({param}="), value, what, names, false)
+        })
+}
+
+/// `model.compile(optimizer='adamm')` of a Keras model: Keras resolves the optimizer in
+/// `compile` (the loss and metrics only when `fit` first runs).
+fn optimizer(w: &Walker, func: &Expr, args: &[Expr], keywords: &[Keyword]) -> Option<Diagnostic> {
+    let Expr::Attribute {
+        value: model, attr, ..
+    } = func
+    else {
+        return None;
+    };
+    if attr != "compile" || !matches!(w.eval(model), Val::Typed(t) if is_keras_model(&t)) {
+        return None;
     }
+    let value = args.first().or_else(|| keyword(keywords, "optimizer"))?;
+    let call = format!("{}.compile(optimizer=", w.shown(model, "model"));
+    unknown(w, &call, value, "optimizer", OPTIMIZERS, true)
+}
+
+/// The diagnostic of `value`, given to `call` (`Dense(activation=`), when it is a string that
+/// `names` (space-separated; in lower case where Keras ignores case) lacks.
+fn unknown(
+    w: &Walker,
+    call: &str,
+    value: &Expr,
+    what: &str,
+    names: &'static str,
+    caseless: bool,
+) -> Option<Diagnostic> {
+    let Val::Str(name) = w.eval(value) else {
+        return None;
+    };
+    let wanted = if caseless {
+        name.to_lowercase()
+    } else {
+        name.clone()
+    };
+    if names.split(' ').any(|n| n == wanted) {
+        return None;
+    }
+    let kernel = kernel_version(w, "keras");
+    let same_release = kernel.is_some_and(|v| minor_release(v) == minor_release(KERAS_VERSION));
+    if kernel.is_some() && !same_release {
+        return None;
+    }
+    // A swap of two letters (`tahn`) first: `suggest` measures common subsequences.
+    let right = misspelled(&name, names.split(' ')).or_else(|| suggest(&name, names.split(' ')));
+    let hint = right
+        .map(|r| format!("; did you mean '{r}'?"))
+        .unwrap_or_default();
+    let runs = kernel
+        .map(|v| format!(" (the kernel runs Keras {v})"))
+        .unwrap_or_default();
+    let mut d = Diagnostic::error(
+        Rule::KerasUnknownIdentifier,
+        format!(
+            "{call}'{name}'): Keras knows no {what} '{name}'{hint}{runs}: ValueError (Could not interpret {what} identifier: {name})"
+        ),
+        value.range(),
+    );
+    // A literal is replaced where it stands; a name bound elsewhere is not.
+    if let (
+        Some(right),
+        Expr::Literal {
+            value: Literal::Str(_),
+            range,
+            ..
+        },
+    ) = (right, value)
+    {
+        d = d.with_fix(Fix {
+            message: format!("Use '{right}'"),
+            edits: vec![Edit {
+                range: *range,
+                content: format!("'{right}'"),
+            }],
+            run_cells: vec![],
+        });
+    }
+    if kernel.is_none() {
+        d.make_likely(&format!(
+            "the names of Keras {KERAS_VERSION}; the installed version is not known"
+        ));
+    }
+    Some(d)
 }

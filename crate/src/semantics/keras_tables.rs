@@ -10,6 +10,8 @@ pub(crate) const INITIALIZERS: &str = "Constant GlorotNormal GlorotUniform HeNor
 pub(crate) const REGULARIZERS: &str =
     "L1 L1L2 L2 OrthogonalRegularizer Regularizer l1 l1l2 l2 orthogonal_regularizer regularizer";
 
+pub(crate) const OPTIMIZERS: &str = "adadelta adafactor adagrad adam adamax adamw ftrl lion lossscaleoptimizer multioptimizer muon nadam optimizer optimizermap rmsprop schedulefreeadamw sgd";
+
 /// `Class param param` lines, sorted by class.
 pub(crate) const LAYER_PARAMS: &str = "\
 Activation activation
