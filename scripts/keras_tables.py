@@ -11,6 +11,11 @@ installed Keras by calling its own `get` functions and layer constructors:
   identifiers: built with small values for its required parameters, the class raises that
   ValueError when the parameter is a name no family knows (`"not_a_keras_name"`). A line is
   `Class param param`.
+- PADDINGS: for every class of `keras.layers` that, so built, refuses `padding="not_a_keras_name"`
+  with ValueError "The `padding` argument must be a list/tuple or one of ...": which of the
+  padding names Keras and other libraries document (`valid same causal full`) it takes, each
+  also in upper case (the classes match padding ignoring case; the script checks it). A line is
+  `Class name name`.
 """
 
 import inspect
@@ -65,7 +70,7 @@ REQUIRED = {
 UNKNOWN = "not_a_keras_name"
 
 
-def refused(error: Exception) -> bool:
+def refused(error: Exception | None) -> bool:
     return isinstance(error, ValueError) and "Could not interpret" in str(error)
 
 
@@ -89,38 +94,61 @@ def accepted(family: str) -> list[str]:
     return kept
 
 
+def built_with(cls, **kwargs):
+    """The error `cls` raises, built with small required values and `kwargs`, or None."""
+    sig = inspect.signature(cls.__init__)
+    required = {
+        p.name: REQUIRED[p.name]
+        for p in sig.parameters.values()
+        if p.name != "self"
+        and p.default is inspect.Parameter.empty
+        and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)
+        and p.name in REQUIRED
+    }
+    try:
+        cls(**required, **kwargs)
+    except Exception as e:
+        return e
+    return None
+
+
+def paddings() -> list[str]:
+    lines = []
+    for cls_name in sorted(dir(keras.layers)):
+        cls = getattr(keras.layers, cls_name)
+        if not (inspect.isclass(cls) and issubclass(cls, keras.layers.Layer)):
+            continue
+        if "padding" not in inspect.signature(cls.__init__).parameters:
+            continue
+        error = built_with(cls, padding=UNKNOWN)
+        if not (
+            isinstance(error, ValueError)
+            and "argument must be a list/tuple or one of" in str(error)
+        ):
+            continue
+        taken = [
+            n for n in ("valid", "same", "causal", "full") if built_with(cls, padding=n) is None
+        ]
+        assert all(built_with(cls, padding=n.upper()) is None for n in taken), cls_name
+        lines.append(" ".join([cls_name, *taken]))
+    return lines
+
+
 def layer_params() -> list[str]:
     lines = []
     for cls_name in sorted(dir(keras.layers)):
         cls = getattr(keras.layers, cls_name)
         if not (inspect.isclass(cls) and issubclass(cls, keras.layers.Layer)):
             continue
-        try:
-            sig = inspect.signature(cls.__init__)
-        except (TypeError, ValueError):
-            continue
-        required = {
-            p.name: REQUIRED[p.name]
-            for p in sig.parameters.values()
-            if p.name != "self"
-            and p.default is inspect.Parameter.empty
-            and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)
-            and p.name in REQUIRED
-        }
-        candidates = [
+        params = [
             p
-            for p in sig.parameters
-            if p in ("activation", "recurrent_activation")
-            or p.endswith("_initializer")
-            or p.endswith("_regularizer")
+            for p in inspect.signature(cls.__init__).parameters
+            if (
+                p in ("activation", "recurrent_activation")
+                or p.endswith(("_initializer", "_regularizer"))
+            )
+            and refused(built_with(cls, **{p: UNKNOWN}))
         ]
-        params = []
-        for param in candidates:
-            try:
-                cls(**required, **{param: UNKNOWN})
-            except Exception as e:
-                if refused(e):
-                    params.append(param)
         if params:
             lines.append(" ".join([cls_name, *params]))
     return lines
@@ -142,7 +170,11 @@ pub(crate) const KERAS_VERSION: &str = "{keras.__version__}";
         print(line + "\n")
     body = "\n".join(layer_params())
     print(
-        f'/// `Class param param` lines, sorted by class.\npub(crate) const LAYER_PARAMS: &str = "\\\n{body}\n";'
+        f'/// `Class param param` lines, sorted by class.\npub(crate) const LAYER_PARAMS: &str = "\\\n{body}\n";\n'
+    )
+    body = "\n".join(paddings())
+    print(
+        f'/// `Class name name` lines, sorted by class.\npub(crate) const PADDINGS: &str = "\\\n{body}\n";'
     )
 
 

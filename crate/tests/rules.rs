@@ -4735,6 +4735,12 @@ fn keras_unknown_identifier_only_for_keras_layers_and_known_strings() {
         "net.compile(optimizer='adamm')",
         "",
     ));
+    // Pooling layers take any padding when built; PyTorch's convolutions are not Keras's.
+    silent(&run(
+        &["import keras\nimport torch.nn as nn"],
+        "pool = keras.layers.MaxPooling2D(padding='full')\nconv = nn.Conv2d(3, 8, 3, padding='ful')",
+        "",
+    ));
     let seq = "import keras\nmodel = keras.Sequential([keras.Input((3,)), keras.layers.Dense(1)])";
     silent(&run(
         &[seq],

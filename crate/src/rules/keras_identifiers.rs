@@ -1,8 +1,9 @@
 //! `keras-unknown-identifier`: a Keras layer given an activation, initializer or regularizer by
 //! a name Keras does not know (`Dense(10, activation='rellu')`, `Activation('softmx')`,
 //! `kernel_initializer='glorot'`): the constructor resolves the name and raises ValueError
-//! "Could not interpret ... identifier"; and a Keras model's `compile` given an optimizer name
-//! Keras does not know (`optimizer='adamm'`). Which layers resolve which parameters, and the names
+//! "Could not interpret ... identifier"; a convolution given a padding it does not take
+//! (`padding='full'`, `'causal'` of `Conv2D`); and a Keras model's `compile` given an optimizer
+//! name Keras does not know (`optimizer='adamm'`). Which layers resolve which parameters, and the names
 //! each family accepts, are read off the installed Keras (`keras_tables`).
 //!
 //! Only a string the walker knows exactly (a literal, or a name bound to one), given to a class
@@ -17,7 +18,7 @@ use crate::ir::{keyword, Expr, Keyword, Literal};
 use crate::rules::api::{kernel_version, minor_release};
 use crate::semantics::abstract_value::Val;
 use crate::semantics::keras_tables::{
-    ACTIVATIONS, INITIALIZERS, KERAS_VERSION, LAYER_PARAMS, OPTIMIZERS, REGULARIZERS,
+    ACTIVATIONS, INITIALIZERS, KERAS_VERSION, LAYER_PARAMS, OPTIMIZERS, PADDINGS, REGULARIZERS,
 };
 use crate::semantics::properties::is_keras_model;
 use crate::semantics::signatures::misspelled;
@@ -72,20 +73,51 @@ fn layer_identifier(
     let class = ["keras.layers.", "tensorflow.keras.layers."]
         .iter()
         .find_map(|p| path.strip_prefix(p))?;
-    let params: Vec<&str> = layer_params(class)?.collect();
+    let params: Vec<&str> = layer_params(class).into_iter().flatten().collect();
     // `Activation('relu')`: its one parameter, given by position.
     let positional = (class == "Activation")
         .then(|| args.first().map(|a| ("activation", a)))
         .flatten();
-    keywords
+    let identifier = keywords
         .iter()
         .filter_map(|k| Some((k.name.as_deref()?, &k.value)))
         .filter(|(name, _)| params.contains(name))
         .chain(positional)
         .find_map(|(param, value)| {
             let (what, names) = family(param)?;
-            unknown(w, &format!("{class}({param}="), value, what, names, false)
-        })
+            let error = format!("Could not interpret {what} identifier");
+            unknown(
+                w,
+                &format!("{class}({param}="),
+                value,
+                what,
+                names,
+                &error,
+                false,
+            )
+        });
+    identifier.or_else(|| padding(w, class, keywords))
+}
+
+/// A convolution's `padding=` that is none of the names it takes (ignoring case).
+fn padding(w: &Walker, class: &str, keywords: &[Keyword]) -> Option<Diagnostic> {
+    let (_, names) = PADDINGS
+        .lines()
+        .find_map(|l| l.split_once(' ').filter(|(c, _)| *c == class))?;
+    let value = keyword(keywords, "padding")?;
+    let error = format!(
+        "The `padding` argument must be a list/tuple or one of {{'{}'}}",
+        names.replace(' ', "', '")
+    );
+    unknown(
+        w,
+        &format!("{class}(padding="),
+        value,
+        "padding",
+        names,
+        &error,
+        true,
+    )
 }
 
 /// `model.compile(optimizer='adamm')` of a Keras model: Keras resolves the optimizer in
@@ -102,17 +134,20 @@ fn optimizer(w: &Walker, func: &Expr, args: &[Expr], keywords: &[Keyword]) -> Op
     }
     let value = args.first().or_else(|| keyword(keywords, "optimizer"))?;
     let call = format!("{}.compile(optimizer=", w.shown(model, "model"));
-    unknown(w, &call, value, "optimizer", OPTIMIZERS, true)
+    let error = "Could not interpret optimizer identifier";
+    unknown(w, &call, value, "optimizer", OPTIMIZERS, error, true)
 }
 
 /// The diagnostic of `value`, given to `call` (`Dense(activation=`), when it is a string that
-/// `names` (space-separated; in lower case where Keras ignores case) lacks.
+/// `names` (space-separated) lacks, Keras raising ValueError `error`. `caseless`: Keras matches
+/// the name ignoring case (optimizers, paddings: `names` are in lower case).
 fn unknown(
     w: &Walker,
     call: &str,
     value: &Expr,
     what: &str,
     names: &'static str,
+    error: &str,
     caseless: bool,
 ) -> Option<Diagnostic> {
     let Val::Str(name) = w.eval(value) else {
@@ -142,7 +177,7 @@ fn unknown(
     let mut d = Diagnostic::error(
         Rule::KerasUnknownIdentifier,
         format!(
-            "{call}'{name}'): Keras knows no {what} '{name}'{hint}{runs}: ValueError (Could not interpret {what} identifier: {name})"
+            "{call}'{name}'): Keras knows no {what} '{name}'{hint}{runs}: ValueError ({error}: {name})"
         ),
         value.range(),
     );

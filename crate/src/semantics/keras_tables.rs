@@ -53,3 +53,28 @@ SeparableConvolution2D activation depthwise_initializer pointwise_initializer bi
 SimpleRNN activation kernel_initializer recurrent_initializer bias_initializer kernel_regularizer recurrent_regularizer bias_regularizer
 SimpleRNNCell activation kernel_initializer recurrent_initializer bias_initializer kernel_regularizer recurrent_regularizer bias_regularizer
 ";
+
+/// `Class name name` lines, sorted by class.
+pub(crate) const PADDINGS: &str = "\
+Conv1D valid same causal
+Conv1DTranspose valid same
+Conv2D valid same
+Conv2DTranspose valid same
+Conv3D valid same
+Conv3DTranspose valid same
+ConvLSTM1D valid same
+ConvLSTM2D valid same
+ConvLSTM3D valid same
+Convolution1D valid same causal
+Convolution1DTranspose valid same
+Convolution2D valid same
+Convolution2DTranspose valid same
+Convolution3D valid same
+Convolution3DTranspose valid same
+DepthwiseConv1D valid same
+DepthwiseConv2D valid same
+SeparableConv1D valid same
+SeparableConv2D valid same
+SeparableConvolution1D valid same
+SeparableConvolution2D valid same
+";
