@@ -3,8 +3,8 @@
 //! `kernel_initializer='glorot'`): the constructor resolves the name and raises ValueError
 //! "Could not interpret ... identifier"; a convolution given a padding it does not take
 //! (`padding='full'`, `'causal'` of `Conv2D`); and a Keras model's `compile` given an optimizer
-//! name Keras does not know (`optimizer='adamm'`). Which layers resolve which parameters, and the names
-//! each family accepts, are read off the installed Keras (`keras_tables`).
+//! name Keras does not know (`optimizer='adamm'`). Which layers resolve which parameters, and
+//! the names each family accepts, are read off the installed Keras (`keras_tables`).
 //!
 //! Only a string the walker knows exactly (a literal, or a name bound to one), given to a class
 //! of `keras.layers` / `tensorflow.keras.layers` (Keras 2's `tf_keras` has other names). The
