@@ -11,6 +11,9 @@ installed Keras by calling its own `get` functions and layer constructors:
   identifiers: built with small values for its required parameters, the class raises that
   ValueError when the parameter is a name no family knows (`"not_a_keras_name"`). A line is
   `Class param param`.
+- LOSSES: of every name of `keras.losses`' registry and public attributes, their lowercase
+  forms, and the names `compile` itself takes for a cross-entropy (`crossentropy`, `ce`), those
+  a model compiled with them does not refuse with that ValueError when `fit` first runs.
 - PADDINGS: for every class of `keras.layers` that, so built, refuses `padding="not_a_keras_name"`
   with ValueError "The `padding` argument must be a list/tuple or one of ...": which of the
   padding names Keras and other libraries document (`valid same causal full`) it takes, each
@@ -24,7 +27,8 @@ import os
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 
 import keras
-from keras.src import activations, initializers, optimizers, regularizers
+import numpy as np
+from keras.src import activations, initializers, losses, optimizers, regularizers
 
 FAMILIES = {
     "ACTIVATIONS": activations,
@@ -92,6 +96,23 @@ def accepted(family: str) -> list[str]:
         assert all(takes(name.upper()) for name in kept), family
         kept = sorted({name.lower() for name in kept})
     return kept
+
+
+def losses_taken() -> list[str]:
+    names = set(losses.ALL_OBJECTS_DICT) | {n for n in dir(keras.losses) if not n.startswith("_")}
+    names |= {n.lower() for n in names} | {"crossentropy", "ce"}
+    x, y = np.zeros((2, 2)), np.array([[0.0, 1.0], [1.0, 0.0]])
+
+    def fits(name: str) -> bool:
+        model = keras.Sequential([keras.Input((2,)), keras.layers.Dense(2, activation="softmax")])
+        model.compile(optimizer="sgd", loss=name)
+        try:
+            model.fit(x, y, verbose=0)
+        except Exception as e:
+            return not refused(e)
+        return True
+
+    return [name for name in sorted(names) if fits(name)]
 
 
 def built_with(cls, **kwargs):
@@ -168,6 +189,7 @@ pub(crate) const KERAS_VERSION: &str = "{keras.__version__}";
         if len(line) > 100 and len(f'    "{names}";') <= 100:  # as rustfmt breaks it
             line = f'pub(crate) const {family}: &str =\n    "{names}";'
         print(line + "\n")
+    print(f'pub(crate) const LOSSES: &str = "{" ".join(losses_taken())}";\n')
     body = "\n".join(layer_params())
     print(
         f'/// `Class param param` lines, sorted by class.\npub(crate) const LAYER_PARAMS: &str = "\\\n{body}\n";\n'

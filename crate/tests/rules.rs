@@ -4752,4 +4752,31 @@ fn keras_unknown_identifier_only_for_keras_layers_and_known_strings() {
         "model.compile(optimizer=keras.optimizers.Adam(1e-3), loss='mse')\nmodel.compile(optimizer='RMSprop', loss='mse')",
         "",
     ));
+    // `fit` after a loss given as a function of the notebook, or as the cross-entropy `compile`
+    // picks in any case; a model the kernel describes (its loss may be a function's name).
+    let fit = "import numpy as np\nx, y = np.zeros((4, 3)), np.zeros((4, 1))";
+    silent(&run(
+        &[
+            seq,
+            fit,
+            "def my_loss(t, p):\n    return (t - p) ** 2\nmodel.compile(loss=my_loss)",
+        ],
+        "model.fit(x, y, verbose=0)",
+        "",
+    ));
+    silent(&run(
+        &[seq, fit, "model.compile(loss='CE')"],
+        "model.fit(x, y, verbose=0)",
+        "",
+    ));
+    let t = "model.fit(x, y, verbose=0)";
+    fires(
+        &run(&[seq, fit, "model.compile(loss='Crossentropyy')"], t, ""),
+        t,
+        "keras-unknown-identifier",
+        t,
+        &["loss='Crossentropyy'"],
+    );
+    let described = r#""model": {"type": "keras.src.models.sequential.Sequential", "kind": "keras_model", "R": {"loss": "my_loss"}, "V": {"compiled": true}}"#;
+    silent(&run(&[fit], "model.fit(x, y, verbose=0)", described));
 }

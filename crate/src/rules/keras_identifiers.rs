@@ -3,7 +3,8 @@
 //! `kernel_initializer='glorot'`): the constructor resolves the name and raises ValueError
 //! "Could not interpret ... identifier"; a convolution given a padding it does not take
 //! (`padding='full'`, `'causal'` of `Conv2D`); and a Keras model's `compile` given an optimizer
-//! name Keras does not know (`optimizer='adamm'`). Which layers resolve which parameters, and
+//! name Keras does not know (`optimizer='adamm'`), or a loss name (`loss='msee'`: ValueError at
+//! its first `fit`). Which layers resolve which parameters, and
 //! the names each family accepts, are read off the installed Keras (`keras_tables`).
 //!
 //! Only a string the walker knows exactly (a literal, or a name bound to one), given to a class
@@ -14,11 +15,12 @@
 use crate::codes::Rule;
 use crate::diagnostic::{Diagnostic, Edit, Fix};
 use crate::did_you_mean::suggest;
-use crate::ir::{keyword, Expr, Keyword, Literal};
+use crate::ir::{keyword, Expr, Keyword, Literal, TextRange};
 use crate::rules::api::{kernel_version, minor_release};
 use crate::semantics::abstract_value::Val;
 use crate::semantics::keras_tables::{
-    ACTIVATIONS, INITIALIZERS, KERAS_VERSION, LAYER_PARAMS, OPTIMIZERS, PADDINGS, REGULARIZERS,
+    ACTIVATIONS, INITIALIZERS, KERAS_VERSION, LAYER_PARAMS, LOSSES, OPTIMIZERS, PADDINGS,
+    REGULARIZERS,
 };
 use crate::semantics::properties::is_keras_model;
 use crate::semantics::signatures::misspelled;
@@ -139,8 +141,8 @@ fn optimizer(w: &Walker, func: &Expr, args: &[Expr], keywords: &[Keyword]) -> Op
 }
 
 /// The diagnostic of `value`, given to `call` (`Dense(activation=`), when it is a string that
-/// `names` (space-separated) lacks, Keras raising ValueError `error`. `caseless`: Keras matches
-/// the name ignoring case (optimizers, paddings: `names` are in lower case).
+/// `names` (space-separated) lacks, Keras raising ValueError `error`; with the literal replaced by
+/// the name it misspells.
 fn unknown(
     w: &Walker,
     call: &str,
@@ -153,34 +155,17 @@ fn unknown(
     let Val::Str(name) = w.eval(value) else {
         return None;
     };
-    let wanted = if caseless {
-        name.to_lowercase()
-    } else {
-        name.clone()
-    };
-    if names.split(' ').any(|n| n == wanted) {
-        return None;
-    }
-    let kernel = kernel_version(w, "keras");
-    let same_release = kernel.is_some_and(|v| minor_release(v) == minor_release(KERAS_VERSION));
-    if kernel.is_some() && !same_release {
-        return None;
-    }
-    // A swap of two letters (`tahn`) first: `suggest` measures common subsequences.
-    let right = misspelled(&name, names.split(' ')).or_else(|| suggest(&name, names.split(' ')));
-    let hint = right
-        .map(|r| format!("; did you mean '{r}'?"))
-        .unwrap_or_default();
-    let runs = kernel
-        .map(|v| format!(" (the kernel runs Keras {v})"))
-        .unwrap_or_default();
-    let mut d = Diagnostic::error(
-        Rule::KerasUnknownIdentifier,
-        format!(
-            "{call}'{name}'): Keras knows no {what} '{name}'{hint}{runs}: ValueError ({error}: {name})"
-        ),
+    let shown = format!("{call}'{name}')");
+    let (mut d, right) = unknown_name(
+        w,
+        &shown,
+        &name,
+        what,
+        names,
+        error,
+        caseless,
         value.range(),
-    );
+    )?;
     // A literal is replaced where it stands; a name bound elsewhere is not.
     if let (
         Some(right),
@@ -191,7 +176,7 @@ fn unknown(
         },
     ) = (right, value)
     {
-        d = d.with_fix(Fix {
+        d.fix = Some(Fix {
             message: format!("Use '{right}'"),
             edits: vec![Edit {
                 range: *range,
@@ -200,10 +185,67 @@ fn unknown(
             run_cells: vec![],
         });
     }
+    Some(d)
+}
+
+/// `model.fit` of a Keras model compiled with a loss named by a string Keras does not know:
+/// Keras resolves it when `fit` first runs. (Keras matches loss names by case, but for the
+/// cross-entropy `compile` picks, `'ce'`: a name known in lower case is left alone.)
+pub(crate) fn unknown_loss(
+    w: &Walker,
+    model: &str,
+    loss: &str,
+    range: TextRange,
+) -> Option<Diagnostic> {
+    let shown = format!("{model} was compiled with loss='{loss}'");
+    let error = "Could not interpret loss identifier";
+    unknown_name(w, &shown, loss, "loss", LOSSES, error, true, range).map(|(d, _)| d)
+}
+
+/// The diagnostic of `name`, given as `shown` says, when `names` lacks it (and, `caseless`, its lower
+/// case); certain or likely as the kernel's Keras release says. With the name it misspells.
+#[allow(clippy::too_many_arguments)]
+fn unknown_name(
+    w: &Walker,
+    shown: &str,
+    name: &str,
+    what: &str,
+    names: &'static str,
+    error: &str,
+    caseless: bool,
+    range: TextRange,
+) -> Option<(Diagnostic, Option<&'static str>)> {
+    let lower = name.to_lowercase();
+    if names
+        .split(' ')
+        .any(|n| n == name || caseless && n == lower)
+    {
+        return None;
+    }
+    let kernel = kernel_version(w, "keras");
+    let same_release = kernel.is_some_and(|v| minor_release(v) == minor_release(KERAS_VERSION));
+    if kernel.is_some() && !same_release {
+        return None;
+    }
+    // A swap of two letters (`tahn`) first: `suggest` measures common subsequences.
+    let right = misspelled(name, names.split(' ')).or_else(|| suggest(name, names.split(' ')));
+    let hint = right
+        .map(|r| format!("; did you mean '{r}'?"))
+        .unwrap_or_default();
+    let runs = kernel
+        .map(|v| format!(" (the kernel runs Keras {v})"))
+        .unwrap_or_default();
+    let mut d = Diagnostic::error(
+        Rule::KerasUnknownIdentifier,
+        format!(
+            "{shown}: Keras knows no {what} '{name}'{hint}{runs}: ValueError ({error}: {name})"
+        ),
+        range,
+    );
     if kernel.is_none() {
         d.make_likely(&format!(
             "the names of Keras {KERAS_VERSION}; the installed version is not known"
         ));
     }
-    Some(d)
+    Some((d, right))
 }

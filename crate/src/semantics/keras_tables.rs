@@ -12,6 +12,8 @@ pub(crate) const REGULARIZERS: &str =
 
 pub(crate) const OPTIMIZERS: &str = "adadelta adafactor adagrad adam adamax adamw ftrl lion lossscaleoptimizer multioptimizer muon nadam optimizer optimizermap rmsprop schedulefreeadamw sgd";
 
+pub(crate) const LOSSES: &str = "BCE BinaryCrossentropy BinaryFocalCrossentropy CTC CategoricalCrossentropy CategoricalFocalCrossentropy CategoricalHinge Circle CosineSimilarity Dice Hinge Huber KLD KLDivergence LogCosh Loss LossFunctionWrapper MAE MAPE MSE MSLE MeanAbsoluteError MeanAbsolutePercentageError MeanSquaredError MeanSquaredLogarithmicError Poisson SparseCategoricalCrossentropy SquaredHinge Tversky bce binary_crossentropy binary_focal_crossentropy categorical_crossentropy categorical_focal_crossentropy categorical_hinge ce circle cosine_similarity crossentropy ctc dice hinge huber kl_divergence kld log_cosh mae mape mean_absolute_error mean_absolute_percentage_error mean_squared_error mean_squared_logarithmic_error mse msle poisson sparse_categorical_crossentropy squared_hinge tversky";
+
 /// `Class param param` lines, sorted by class.
 pub(crate) const LAYER_PARAMS: &str = "\
 Activation activation
