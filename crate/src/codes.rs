@@ -371,6 +371,12 @@ rules! {
         crashing: "model = Sequential([Input((4,)), Dense(1)])\nmodel.fit(X, y)",
         running: "model = Sequential([Input((4,)), Dense(1)])\nmodel.compile(loss='mse')\nmodel.fit(X, y)",
     }
+    KerasUnknownIdentifier = "keras-unknown-identifier", Error, "Keras" {
+        catches: "an activation, initializer or regularizer name Keras does not know, given to a layer; a padding a convolution does not take; an unknown optimizer or loss name given to `compile`",
+        why: "ValueError: Could not interpret activation function identifier",
+        crashing: "Dense(10, activation='rellu')",
+        running: "Dense(10, activation='relu')",
+    }
     TorchInputMismatch = "torch-input-mismatch", Error, "PyTorch" {
         catches: "tensors a module's `Linear` / `ConvNd` layers reject",
         why: "RuntimeError: mat1 and mat2 shapes cannot be multiplied",
@@ -465,7 +471,8 @@ impl Rule {
             | SklearnContinuousTarget
             | ShapeLinalg
             | ShapeSavetxt
-            | PlotLengths => &["ValueError"],
+            | PlotLengths
+            | KerasUnknownIdentifier => &["ValueError"],
             // PyTorch raises RuntimeError where numpy raises ValueError.
             ShapeMatmul | ShapeBroadcast | ShapeConcatenate | ShapeStack | ShapeReshape => {
                 &["ValueError", "RuntimeError"]

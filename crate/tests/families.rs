@@ -198,6 +198,11 @@ fn numpy_attributes_an_array_lacks() {
 }
 
 #[test]
+fn keras_identifiers_of_layers() {
+    family("keras_identifiers.json");
+}
+
+#[test]
 fn keras_layer_lists_in_names_loops_and_functions() {
     family("keras_layer_lists.json");
 }

@@ -4710,3 +4710,118 @@ fn python_and_numpy_contracts_not_certain_stay_silent() {
         "",
     ));
 }
+
+// ---------- keras-unknown-identifier
+
+#[test]
+fn keras_unknown_identifier_only_for_keras_layers_and_known_strings() {
+    let keras_2 = r#""keras": {"type": "module", "kind": "module", "R": {"module": "keras", "version": "2.15.0"}}"#;
+    // Another library's `activation=`: PyTorch, scikit-learn, a class of the notebook.
+    silent(&run(
+        &["import torch.nn as nn"],
+        "enc = nn.TransformerEncoderLayer(8, 2, activation='rellu')",
+        "",
+    ));
+    silent(&run(
+        &["from sklearn.neural_network import MLPClassifier"],
+        "clf = MLPClassifier(activation='rellu')",
+        "",
+    ));
+    silent(&run(
+        &["class Dense:\n    def __init__(self, n, activation=None):\n        self.a = activation"],
+        "d = Dense(3, activation='rellu')",
+        "",
+    ));
+    // Keras 2's tf_keras names differ; a kernel that runs another Keras release.
+    silent(&run(
+        &["import tf_keras"],
+        "d = tf_keras.layers.Dense(3, activation='rellu')",
+        "",
+    ));
+    silent(&run(
+        &["import keras"],
+        "d = keras.layers.Dense(3, kernel_regularizer='l1_l2')",
+        keras_2,
+    ));
+    // (Keras 3 has no 'l1_l2': likely where the kernel did not say its release.)
+    let t = "d = keras.layers.Dense(3, kernel_regularizer='l1_l2')";
+    fires(
+        &run(&["import keras"], t, ""),
+        t,
+        "keras-unknown-identifier",
+        "'l1_l2'",
+        &["likely", "did you mean"],
+    );
+    // A string not known exactly, a callable, None; a parameter the layer does not resolve.
+    silent(&run(
+        &["import keras\nimport random"],
+        "act = random.choice(['relu', 'tanh'])\nd = keras.layers.Dense(3, activation=act)",
+        "",
+    ));
+    silent(&run(
+        &["import keras"],
+        "d = keras.layers.Dense(3, activation=keras.activations.relu, bias_initializer=None)",
+        "",
+    ));
+    silent(&run(
+        &["import keras"],
+        "d = keras.layers.Dense(3, activation='relu', kernel_initializer='GlorotUniform', kernel_regularizer='L2')",
+        "",
+    ));
+    // `compile` of what is not a Keras model; of one under another Keras release; an
+    // optimizer object; a name in another case (Keras matches optimizers ignoring case).
+    silent(&run(
+        &["class Net:\n    def compile(self, optimizer):\n        self.opt = optimizer\nnet = Net()"],
+        "net.compile(optimizer='adamm')",
+        "",
+    ));
+    silent(&run(
+        &["import torch\nnet = torch.nn.Linear(3, 1)"],
+        "net.compile(optimizer='adamm')",
+        "",
+    ));
+    // Pooling layers take any padding when built; PyTorch's convolutions are not Keras's.
+    silent(&run(
+        &["import keras\nimport torch.nn as nn"],
+        "pool = keras.layers.MaxPooling2D(padding='full')\nconv = nn.Conv2d(3, 8, 3, padding='ful')",
+        "",
+    ));
+    let seq = "import keras\nmodel = keras.Sequential([keras.Input((3,)), keras.layers.Dense(1)])";
+    silent(&run(
+        &[seq],
+        "model.compile(optimizer='adamm', loss='mse')",
+        keras_2,
+    ));
+    silent(&run(
+        &[seq],
+        "model.compile(optimizer=keras.optimizers.Adam(1e-3), loss='mse')\nmodel.compile(optimizer='RMSprop', loss='mse')",
+        "",
+    ));
+    // `fit` after a loss given as a function of the notebook, or as the cross-entropy `compile`
+    // picks in any case; a model the kernel describes (its loss may be a function's name).
+    let fit = "import numpy as np\nx, y = np.zeros((4, 3)), np.zeros((4, 1))";
+    silent(&run(
+        &[
+            seq,
+            fit,
+            "def my_loss(t, p):\n    return (t - p) ** 2\nmodel.compile(loss=my_loss)",
+        ],
+        "model.fit(x, y, verbose=0)",
+        "",
+    ));
+    silent(&run(
+        &[seq, fit, "model.compile(loss='CE')"],
+        "model.fit(x, y, verbose=0)",
+        "",
+    ));
+    let t = "model.fit(x, y, verbose=0)";
+    fires(
+        &run(&[seq, fit, "model.compile(loss='Crossentropyy')"], t, ""),
+        t,
+        "keras-unknown-identifier",
+        t,
+        &["loss='Crossentropyy'"],
+    );
+    let described = r#""model": {"type": "keras.src.models.sequential.Sequential", "kind": "keras_model", "R": {"loss": "my_loss"}, "V": {"compiled": true}}"#;
+    silent(&run(&[fit], "model.fit(x, y, verbose=0)", described));
+}

@@ -114,7 +114,7 @@ fn shown_name(key: &str) -> String {
 }
 
 /// The version of `library` the kernel reported (a module's summary, or a callable's).
-fn kernel_version<'w>(w: &'w Walker, library: &str) -> Option<&'w str> {
+pub(crate) fn kernel_version<'w>(w: &'w Walker, library: &str) -> Option<&'w str> {
     w.ctx.summaries?.objects.values().find_map(|o| {
         let of = o
             .str_fact(Category::R, "module")
@@ -126,7 +126,7 @@ fn kernel_version<'w>(w: &'w Walker, library: &str) -> Option<&'w str> {
 }
 
 /// `3.1` of `3.1.1`.
-fn minor_release(version: &str) -> &str {
+pub(crate) fn minor_release(version: &str) -> &str {
     match version.match_indices('.').nth(1) {
         Some((i, _)) => &version[..i],
         None => version,

@@ -423,6 +423,29 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
     foreign_model(w, expr, out);
     not_compiled(w, expr, out);
     build_rank(w, expr, out);
+    unknown_loss(w, expr, out);
+}
+
+/// `fit` of a model whose code compiled it with a loss named by a string Keras does not know.
+fn unknown_loss(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
+    let Expr::Call { func, range, .. } = expr else {
+        return;
+    };
+    let Expr::Attribute { value, attr, .. } = &**func else {
+        return;
+    };
+    if attr != "fit" {
+        return;
+    }
+    let Some(built) = model(w, value).and_then(|m| m.built) else {
+        return;
+    };
+    if let (true, Some(loss)) = (built.loss_named, &built.loss) {
+        let name = w.shown(value, "model");
+        out.extend(crate::rules::keras_identifiers::unknown_loss(
+            w, name, loss, *range,
+        ));
+    }
 }
 
 /// `fit` / `evaluate` / `train_on_batch` of a model never compiled: Keras raises before it

@@ -12,6 +12,7 @@ pub mod dropped_again;
 pub mod frames;
 pub mod join;
 pub mod keras;
+pub mod keras_identifiers;
 pub mod numpy_calls;
 pub mod plots;
 pub mod pytypes;
@@ -71,6 +72,7 @@ impl Checks for AllRules {
         api::check(w, expr, out);
         pytypes::check(w, expr, out);
         keras::check(w, expr, out);
+        keras_identifiers::check(w, expr, out);
         torch::check(w, expr, out);
         torch::check_tensor_ops(w, expr, out);
         tf_dtypes::check(w, expr, out);

@@ -192,6 +192,9 @@ pub struct BuiltModel {
     pub first_layer: Option<(&'static str, Dims)>,
     /// The loss it was compiled with: `None` when unknown or not compiled.
     pub loss: Option<String>,
+    /// That loss was given as a string (which Keras resolves when `fit` first runs), not as a
+    /// loss object or function.
+    pub loss_named: bool,
     /// `compile` ran on it.
     pub compiled: bool,
     /// A Sequential model given no input shape: its layers (all known), which Keras builds on
@@ -750,6 +753,7 @@ impl Scope<'_> {
                         output,
                         first_layer: None,
                         loss: None,
+                        loss_named: false,
                         compiled: false,
                         unbuilt: None,
                         stage: Stage::Layers,
@@ -762,6 +766,7 @@ impl Scope<'_> {
                         output: None,
                         first_layer: None,
                         loss: None,
+                        loss_named: false,
                         compiled: false,
                         unbuilt: Some(Vec::new()),
                         stage: Stage::Empty,
@@ -1174,10 +1179,9 @@ impl Scope<'_> {
         match attr.as_str() {
             "compile" => {
                 model.compiled = true;
-                model.loss = args
-                    .get(1)
-                    .or_else(|| keyword(keywords, "loss"))
-                    .and_then(|l| self.loss(l));
+                let given = args.get(1).or_else(|| keyword(keywords, "loss"));
+                model.loss = given.and_then(|l| self.loss(l));
+                model.loss_named = given.is_some_and(|l| l.as_str_literal().is_some());
             }
             "add" if model.class == "Sequential" && args.len() == 1 => {
                 self.add_layer(&mut model, &args[0])?;

@@ -6,6 +6,7 @@ pub mod attr_tables;
 pub mod containers;
 pub mod eval;
 pub mod keras_build;
+pub mod keras_tables;
 pub mod matplotlib;
 pub mod mutation;
 pub mod notebook_classes;

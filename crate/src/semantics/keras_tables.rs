@@ -1,0 +1,82 @@
+//! String identifiers read off Keras 3.15.1 by `scripts/keras_tables.py`
+//! (generated: edit the script, not this file). The script's docstring says how each is read.
+
+pub(crate) const KERAS_VERSION: &str = "3.15.1";
+
+pub(crate) const ACTIVATIONS: &str = "celu elu exponential gelu glu hard_shrink hard_sigmoid hard_silu hard_swish hard_tanh leaky_relu linear log_sigmoid log_softmax mish relu relu6 selu sigmoid silu soft_shrink softmax softplus softsign sparse_plus sparse_sigmoid sparsemax squareplus swish tanh tanh_shrink threshold";
+
+pub(crate) const INITIALIZERS: &str = "Constant GlorotNormal GlorotUniform HeNormal HeUniform Identity IdentityInitializer Initializer LecunNormal LecunUniform Ones Orthogonal OrthogonalInitializer RandomNormal RandomUniform STFT STFTInitializer TruncatedNormal VarianceScaling Zeros constant glorot_normal glorot_uniform he_normal he_uniform identity initializer lecun_normal lecun_uniform normal one ones orthogonal random_normal random_uniform stft truncated_normal uniform variance_scaling zero zeros";
+
+pub(crate) const REGULARIZERS: &str =
+    "L1 L1L2 L2 OrthogonalRegularizer Regularizer l1 l1l2 l2 orthogonal_regularizer regularizer";
+
+pub(crate) const OPTIMIZERS: &str = "adadelta adafactor adagrad adam adamax adamw ftrl lion lossscaleoptimizer multioptimizer muon nadam optimizer optimizermap rmsprop schedulefreeadamw sgd";
+
+pub(crate) const LOSSES: &str = "BCE BinaryCrossentropy BinaryFocalCrossentropy CTC CategoricalCrossentropy CategoricalFocalCrossentropy CategoricalHinge Circle CosineSimilarity Dice Hinge Huber KLD KLDivergence LogCosh Loss LossFunctionWrapper MAE MAPE MSE MSLE MeanAbsoluteError MeanAbsolutePercentageError MeanSquaredError MeanSquaredLogarithmicError Poisson SparseCategoricalCrossentropy SquaredHinge Tversky bce binary_crossentropy binary_focal_crossentropy categorical_crossentropy categorical_focal_crossentropy categorical_hinge ce circle cosine_similarity crossentropy ctc dice hinge huber kl_divergence kld log_cosh mae mape mean_absolute_error mean_absolute_percentage_error mean_squared_error mean_squared_logarithmic_error mse msle poisson sparse_categorical_crossentropy squared_hinge tversky";
+
+/// `Class param param` lines, sorted by class.
+pub(crate) const LAYER_PARAMS: &str = "\
+Activation activation
+BatchNormalization beta_initializer gamma_initializer moving_mean_initializer moving_variance_initializer beta_regularizer gamma_regularizer
+Conv1D activation kernel_initializer bias_initializer kernel_regularizer bias_regularizer activity_regularizer
+Conv1DTranspose activation kernel_initializer bias_initializer kernel_regularizer bias_regularizer activity_regularizer
+Conv2D activation kernel_initializer bias_initializer kernel_regularizer bias_regularizer activity_regularizer
+Conv2DTranspose activation kernel_initializer bias_initializer kernel_regularizer bias_regularizer activity_regularizer
+Conv3D activation kernel_initializer bias_initializer kernel_regularizer bias_regularizer activity_regularizer
+Conv3DTranspose activation kernel_initializer bias_initializer kernel_regularizer bias_regularizer activity_regularizer
+ConvLSTM1D activation recurrent_activation kernel_initializer recurrent_initializer bias_initializer kernel_regularizer recurrent_regularizer bias_regularizer activity_regularizer
+ConvLSTM2D activation recurrent_activation kernel_initializer recurrent_initializer bias_initializer kernel_regularizer recurrent_regularizer bias_regularizer activity_regularizer
+ConvLSTM3D activation recurrent_activation kernel_initializer recurrent_initializer bias_initializer kernel_regularizer recurrent_regularizer bias_regularizer activity_regularizer
+Convolution1D activation kernel_initializer bias_initializer kernel_regularizer bias_regularizer activity_regularizer
+Convolution1DTranspose activation kernel_initializer bias_initializer kernel_regularizer bias_regularizer activity_regularizer
+Convolution2D activation kernel_initializer bias_initializer kernel_regularizer bias_regularizer activity_regularizer
+Convolution2DTranspose activation kernel_initializer bias_initializer kernel_regularizer bias_regularizer activity_regularizer
+Convolution3D activation kernel_initializer bias_initializer kernel_regularizer bias_regularizer activity_regularizer
+Convolution3DTranspose activation kernel_initializer bias_initializer kernel_regularizer bias_regularizer activity_regularizer
+Dense activation kernel_initializer bias_initializer kernel_regularizer bias_regularizer activity_regularizer
+DepthwiseConv1D activation depthwise_initializer bias_initializer depthwise_regularizer bias_regularizer activity_regularizer
+DepthwiseConv2D activation depthwise_initializer bias_initializer depthwise_regularizer bias_regularizer activity_regularizer
+EinsumDense activation kernel_initializer bias_initializer kernel_regularizer bias_regularizer
+Embedding embeddings_initializer embeddings_regularizer
+GRU activation recurrent_activation kernel_initializer recurrent_initializer bias_initializer kernel_regularizer recurrent_regularizer bias_regularizer activity_regularizer
+GRUCell activation recurrent_activation kernel_initializer recurrent_initializer bias_initializer kernel_regularizer recurrent_regularizer bias_regularizer
+GroupNormalization beta_initializer gamma_initializer beta_regularizer gamma_regularizer
+LSTM activation recurrent_activation kernel_initializer recurrent_initializer bias_initializer kernel_regularizer recurrent_regularizer bias_regularizer activity_regularizer
+LSTMCell activation recurrent_activation kernel_initializer recurrent_initializer bias_initializer kernel_regularizer recurrent_regularizer bias_regularizer
+Layer activity_regularizer
+LayerNormalization beta_initializer gamma_initializer beta_regularizer gamma_regularizer
+MultiHeadAttention kernel_initializer bias_initializer kernel_regularizer bias_regularizer activity_regularizer
+PReLU alpha_initializer alpha_regularizer
+ReversibleEmbedding embeddings_initializer embeddings_regularizer
+SeparableConv1D activation depthwise_initializer pointwise_initializer bias_initializer depthwise_regularizer pointwise_regularizer bias_regularizer activity_regularizer
+SeparableConv2D activation depthwise_initializer pointwise_initializer bias_initializer depthwise_regularizer pointwise_regularizer bias_regularizer activity_regularizer
+SeparableConvolution1D activation depthwise_initializer pointwise_initializer bias_initializer depthwise_regularizer pointwise_regularizer bias_regularizer activity_regularizer
+SeparableConvolution2D activation depthwise_initializer pointwise_initializer bias_initializer depthwise_regularizer pointwise_regularizer bias_regularizer activity_regularizer
+SimpleRNN activation kernel_initializer recurrent_initializer bias_initializer kernel_regularizer recurrent_regularizer bias_regularizer
+SimpleRNNCell activation kernel_initializer recurrent_initializer bias_initializer kernel_regularizer recurrent_regularizer bias_regularizer
+";
+
+/// `Class name name` lines, sorted by class.
+pub(crate) const PADDINGS: &str = "\
+Conv1D valid same causal
+Conv1DTranspose valid same
+Conv2D valid same
+Conv2DTranspose valid same
+Conv3D valid same
+Conv3DTranspose valid same
+ConvLSTM1D valid same
+ConvLSTM2D valid same
+ConvLSTM3D valid same
+Convolution1D valid same causal
+Convolution1DTranspose valid same
+Convolution2D valid same
+Convolution2DTranspose valid same
+Convolution3D valid same
+Convolution3DTranspose valid same
+DepthwiseConv1D valid same
+DepthwiseConv2D valid same
+SeparableConv1D valid same
+SeparableConv2D valid same
+SeparableConvolution1D valid same
+SeparableConvolution2D valid same
+";
