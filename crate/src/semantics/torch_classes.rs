@@ -680,16 +680,10 @@ fn stored_targets(stmts: &[Stmt], out: &mut BTreeSet<String>) {
 /// `.to(...)` given anything but a device, `torch.set_default_dtype`, a `dtype=` given to a
 /// constructor of `torch.nn`?
 pub fn casts_module_floats(stmts: &[Stmt]) -> bool {
-    fn in_bodies(stmts: &[Stmt], found: &mut bool) {
-        for s in stmts {
-            match s {
-                Stmt::FunctionDef { body, .. } | Stmt::ClassDef { body, .. } => {
-                    *found |= casts_module_floats(body)
-                }
-                _ => s.for_each_block(|b| in_bodies(b, found)),
-            }
-        }
-    }
+    with_bodies(stmts, casts_here)
+}
+
+fn casts_here(stmts: &[Stmt]) -> bool {
     // `.to('cuda')`, `.to(device)`, `.to(torch.device(...))`, `.to(self.device)`.
     fn device(e: &Expr) -> bool {
         match e {
@@ -741,21 +735,14 @@ pub fn casts_module_floats(stmts: &[Stmt]) -> bool {
             }
         };
     });
-    in_bodies(stmts, &mut found);
     found
 }
 
 pub fn rewires_modules(stmts: &[Stmt]) -> bool {
-    fn in_bodies(stmts: &[Stmt], found: &mut bool) {
-        for s in stmts {
-            match s {
-                Stmt::FunctionDef { body, .. } | Stmt::ClassDef { body, .. } => {
-                    *found |= rewires_modules(body)
-                }
-                _ => s.for_each_block(|b| in_bodies(b, found)),
-            }
-        }
-    }
+    with_bodies(stmts, rewires_here)
+}
+
+fn rewires_here(stmts: &[Stmt]) -> bool {
     let mut found = false;
     crate::ir_scan::for_each_expr(stmts, &mut |e| {
         let name = match e {
@@ -778,6 +765,23 @@ pub fn rewires_modules(stmts: &[Stmt]) -> bool {
                 | "__class__"
         );
     });
-    in_bodies(stmts, &mut found);
+    found
+}
+
+/// Does `found_here` hold of the statements, or of a function or class body among them at any
+/// depth (the expressions `ir_scan::for_each_expr` visits leave those bodies out)?
+fn with_bodies(stmts: &[Stmt], found_here: fn(&[Stmt]) -> bool) -> bool {
+    fn bodies(stmts: &[Stmt], found_here: fn(&[Stmt]) -> bool, found: &mut bool) {
+        for s in stmts {
+            match s {
+                Stmt::FunctionDef { body, .. } | Stmt::ClassDef { body, .. } => {
+                    *found |= with_bodies(body, found_here)
+                }
+                _ => s.for_each_block(|b| bodies(b, found_here, found)),
+            }
+        }
+    }
+    let mut found = found_here(stmts);
+    bodies(stmts, found_here, &mut found);
     found
 }
