@@ -4642,6 +4642,20 @@ fn torch_tensor_contracts_stay_silent_on_what_is_not_known() {
             "model = nn.Linear(3, 1)",
             "model = model.to(X)\nout = model(torch.from_numpy(X))",
         ),
+        // Float targets of the scores' shape are probabilities; a target of unknown dtype; scores
+        // of unknown rank.
+        (
+            "p = np.full((4, 3), 1 / 3)",
+            "loss = F.cross_entropy(torch.randn(4, 3), torch.from_numpy(p))",
+        ),
+        (
+            "y = load()",
+            "loss = F.cross_entropy(torch.randn(4, 3), torch.tensor(y))",
+        ),
+        (
+            "scores = load()\ny = np.zeros(4)",
+            "loss = F.cross_entropy(scores, torch.from_numpy(y))",
+        ),
     ] {
         silent(&run(&[imports, numpy, earlier], target, ""));
     }

@@ -90,6 +90,8 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
             if let (Some(i), Some(t)) = (input, target) {
                 if let Some(d) = loss_shape(w, loss, i, t) {
                     out.push(Diagnostic::error(Rule::TorchLossShape, d, *range));
+                } else if let Some(d) = float_class_indices(w, loss, i, t) {
+                    out.push(Diagnostic::error(Rule::TorchDtypeMismatch, d, *range));
                 }
             }
         }
@@ -263,6 +265,32 @@ fn loss_shape(w: &Walker, loss: Loss, input: &Expr, target: &Expr) -> Option<Str
             ))
         }
     }
+}
+
+/// `CrossEntropyLoss` / `NLLLoss` given class indices (one dimension fewer than the scores) of a
+/// floating-point dtype (`torch.from_numpy(y)` of a float64 `y`): RuntimeError (expected scalar
+/// type Long). Targets of the scores' shape are probabilities, which may be floats.
+fn float_class_indices(w: &Walker, loss: Loss, input: &Expr, target: &Expr) -> Option<String> {
+    if loss != Loss::Classes {
+        return None;
+    }
+    let rank = shape_of(&w.eval(input))?.dims?.len();
+    let Val::Array(t) = w.eval(target) else {
+        return None;
+    };
+    let dtype = t.dtype.as_deref().filter(|d| {
+        t.lib == ArrayLib::Torch
+            && matches!(
+                *d,
+                "torch.float64" | "torch.float32" | "torch.float16" | "torch.bfloat16"
+            )
+    })?;
+    (rank >= 2 && t.shape.len() + 1 == rank).then(|| {
+        format!(
+            "{} holds one class index per row, as a {dtype} tensor: class indices must be integers: RuntimeError (expected scalar type Long but found Float / expected target dtype to be Long); convert them with `.long()`",
+            w.shown(target, "the target")
+        )
+    })
 }
 
 /// A tensor whose every dimension is known, as the array of torch the shape rules take (other
