@@ -4656,6 +4656,11 @@ fn torch_tensor_contracts_stay_silent_on_what_is_not_known() {
             "scores = load()\ny = np.zeros(4)",
             "loss = F.cross_entropy(scores, torch.from_numpy(y))",
         ),
+        // torch raises RuntimeError where numpy raises ValueError: a handler of it catches.
+        (
+            "a = torch.randn(2, 3)",
+            "try:\n    b = a.view(4, 2)\nexcept RuntimeError:\n    b = a",
+        ),
     ] {
         silent(&run(&[imports, numpy, earlier], target, ""));
     }
