@@ -109,7 +109,7 @@ fn shape_form_problem(w: &Walker, func: &Expr, args: &[Expr]) -> Option<Diagnost
 }
 
 /// "1 dimension", "3 dimensions".
-fn dimensions(n: usize) -> String {
+pub(crate) fn dimensions(n: usize) -> String {
     format!("{n} dimension{}", if n == 1 { "" } else { "s" })
 }
 

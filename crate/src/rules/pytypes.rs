@@ -1096,17 +1096,13 @@ fn array_as_number(w: &Walker, func: &Expr, args: &[Expr], range: TextRange) -> 
 
 /// A numpy array or torch tensor whose whole shape is known: its library and shape.
 fn known_array(v: &Val) -> Option<(ArrayLib, Vec<i64>)> {
-    match v {
+    match crate::rules::torch::known_array(v.clone()) {
         // What may be a pandas extension array has other methods and conversions.
         Val::Array(a)
             if matches!(a.lib, ArrayLib::Numpy | ArrayLib::Torch) && !a.maybe_not_ndarray =>
         {
-            Some((a.lib, a.shape.clone()))
+            Some((a.lib, a.shape))
         }
-        Val::Tensor(s) => Some((
-            ArrayLib::Torch,
-            s.dims.as_ref()?.iter().copied().collect::<Option<_>>()?,
-        )),
         _ => None,
     }
 }

@@ -635,12 +635,11 @@ impl TensorCall<'_> {
 
     /// What the call's messages open with: the tensor, its shape and rank.
     fn described(&self, w: &Walker) -> String {
-        let n = self.rank();
         format!(
-            "{} has shape {} ({n} dimension{})",
+            "{} has shape {} ({})",
             w.shown(self.tensor, "the tensor"),
             self.shape.text(),
-            if n == 1 { "" } else { "s" }
+            crate::rules::numpy_calls::dimensions(self.rank())
         )
     }
 }
