@@ -318,3 +318,8 @@ fn library_signatures_of_constructors_functions_and_methods() {
 fn python_and_numpy_contracts() {
     family("python_numpy_contracts.json");
 }
+
+#[test]
+fn keras_history_logs_of_compile_and_fit() {
+    family("keras_history_logs.json");
+}

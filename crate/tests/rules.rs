@@ -4844,3 +4844,55 @@ fn keras_unknown_identifier_only_for_keras_layers_and_known_strings() {
     let described = r#""model": {"type": "keras.src.models.sequential.Sequential", "kind": "keras_model", "R": {"loss": "my_loss"}, "V": {"compiled": true}}"#;
     silent(&run(&[fit], "model.fit(x, y, verbose=0)", described));
 }
+
+#[test]
+fn keras_history_logs_stay_silent_where_their_keys_are_not_known() {
+    let imports = "import numpy as np\nfrom tensorflow import keras\nfrom data import load, split, record\nX = np.zeros((8, 4))\ny = np.zeros(8)\nmodel = keras.Sequential([keras.layers.Input((4,)), keras.layers.Dense(1, activation='sigmoid')])";
+    let compiled =
+        "model.compile(optimizer='adam', loss='binary_crossentropy', metrics=['accuracy'])";
+    for target in [
+        // The third positional parameter is `metrics` in Keras 2, `loss_weights` in Keras 3.
+        "model.compile('adam', 'binary_crossentropy', ['mse'])\nh = model.fit(X, y)\nv = h.history['mse']",
+        // A metric object logs under its own name.
+        "model.compile(optimizer='adam', loss='binary_crossentropy', metrics=[keras.metrics.AUC()])\nh = model.fit(X, y)\nv = h.history['auc']",
+        // Keras 2 logs a metric named by a class in lower case.
+        "model.compile(optimizer='adam', loss='binary_crossentropy', metrics=['AUC'])\nh = model.fit(X, y)\nv = h.history['auc']",
+        "model.compile(optimizer='adam', loss='binary_crossentropy', metrics=load())\nh = model.fit(X, y)\nv = h.history['accuracy']",
+        "model.compile(optimizer='adam', loss='binary_crossentropy', metrics=['accuracy'], weighted_metrics=['mae'])\nh = model.fit(X, y)\nv = h.history['mae']",
+    ] {
+        silent(&run(&[imports], target, ""));
+    }
+    for target in [
+        // Callbacks may log keys of their own.
+        "h = model.fit(X, y, callbacks=[keras.callbacks.ReduceLROnPlateau()])\nv = h.history['learning_rate']",
+        // Validation data that may or may not be given.
+        "h = model.fit(X, y, validation_data=split())\nv = h.history['val_loss']",
+        "frac = load()\nh = model.fit(X, y, validation_split=frac)\nv = h.history['val_loss']",
+        "h = model.fit(X, y, 32, 10, 0, None, 0.2)\nv = h.history['val_loss']",
+        // Keys given to the logs before they are read.
+        "h = model.fit(X, y)\nh.history['val_loss'] = [0.0]\nv = h.history['val_loss']",
+        "h = model.fit(X, y)\nlogs = h.history\nlogs.update(val_loss=[0.0])\nv = logs['val_loss']",
+        "h = model.fit(X, y)\nrecord(h)\nv = h.history['val_loss']",
+        "h = model.fit(X, y)\nfor k in ['val_loss']:\n    h.history.setdefault(k, [])\n    v = h.history['val_loss']",
+        "h = model.fit(X, y)\nv = h.history.get('val_loss')",
+    ] {
+        silent(&run(&[imports, compiled], target, ""));
+    }
+    // An earlier cell that gave the logs a key, or a function of the notebook that may have.
+    for (earlier, target) in [
+        (
+            "h = model.fit(X, y)\nh.history['val_loss'] = [0.0]",
+            "v = h.history['val_loss']",
+        ),
+        (
+            "h = model.fit(X, y)\ndef extend():\n    h.history['val_loss'] = [0.0]\nextend()",
+            "v = h.history['val_loss']",
+        ),
+        (
+            "h = model.fit(X, y)\nlogs = h.history\nlogs['val_loss'] = []",
+            "v = logs['val_loss']",
+        ),
+    ] {
+        silent(&run(&[imports, compiled, earlier], target, ""));
+    }
+}

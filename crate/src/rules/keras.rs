@@ -16,6 +16,9 @@
 //!   data from an array's or frame's shape, or a dict's `S.value_shapes`. Only Functional models
 //!   (which check every input) and Sequential models whose first layer is `Dense` on
 //!   `(batch, features)`; silent when an axis of size 1 may be squeezed.
+//! - `missing-key` (Keras's share): `history.history['val_accuracy']` of the `History` that
+//!   `model.fit` returned when the model's code logs no such key: the metrics `compile` named by
+//!   strings, and their `val_` twins only when `fit` was given validation data.
 //! - `keras-foreign-model`: a Keras utility that draws a model (`keras.utils.plot_model`,
 //!   `model_to_dot`) given a PyTorch module: Keras 3 first reads `model.built`, which a
 //!   `torch.nn.Module` does not have (AttributeError).
@@ -26,12 +29,12 @@ use std::rc::Rc;
 use serde_json::Value;
 
 use crate::codes::Rule;
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Diagnostic, Edit, Fix};
 use crate::ir::{keyword, Expr, Stmt, Target, TextRange};
 use crate::summary::{Category, ObjectSummary};
 
 use crate::ir_scan::unpacks;
-use crate::semantics::abstract_value::Val;
+use crate::semantics::abstract_value::{DictKey, Val};
 use crate::semantics::keras_build::{
     self, dims_text, keras_api, Built, BuiltModel, Dims, ModelEffect,
 };
@@ -320,7 +323,9 @@ fn touched_in_cell(w: &Walker, stmts: &[Stmt], name: &str) -> bool {
         effects.iter().any(|e| match e {
             ModelEffect::Touched(n) | ModelEffect::Method(n, _) => n == name,
             ModelEffect::Reads(f) => w.function_mentions(f).iter().any(|m| m == name),
-            ModelEffect::Fed(_) | ModelEffect::ListTouched(_) => false,
+            ModelEffect::Fed(_) | ModelEffect::ListTouched(_) | ModelEffect::LogsChanged(_) => {
+                false
+            }
         })
     })
 }
@@ -424,6 +429,119 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
     not_compiled(w, expr, out);
     build_rank(w, expr, out);
     unknown_loss(w, expr, out);
+    missing_log_key(w, expr, out);
+}
+
+/// `history.history['val_accuracy']` (or `logs = history.history; logs['acc']`) where the logs of
+/// `model.fit(...)` lack the key: KeyError.
+fn missing_log_key(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
+    let Expr::Subscript { value, index, .. } = expr else {
+        return;
+    };
+    let Some(DictKey::Str(key)) = DictKey::of(&w.eval(index)) else {
+        return;
+    };
+    let logs = match &**value {
+        Expr::Attribute {
+            value: history,
+            attr,
+            ..
+        } if attr == "history" => logged_keys(w, history, false),
+        name => logged_keys(w, name, true),
+    };
+    let Some(logs) = logs else {
+        return;
+    };
+    // Keras 2 logs a metric a string names by its class's name in lower case (`'AUC'` as `auc`).
+    if logs.iter().any(|k| k.eq_ignore_ascii_case(&key)) {
+        return;
+    }
+    let why = match key.strip_prefix("val_") {
+        Some(metric) if logs.iter().any(|k| k.eq_ignore_ascii_case(metric)) => {
+            "`fit` was given no validation data (`validation_data=` or `validation_split=`)"
+        }
+        _ => "`compile` named no such metric (the logs hold `loss` and the metrics named in `metrics=`)",
+    };
+    let keys: Vec<&str> = logs.iter().map(String::as_str).collect();
+    let mut diagnostic = Diagnostic::error(
+        Rule::MissingKey,
+        format!(
+            "{} has no key '{key}': {why}; its keys: {}: KeyError",
+            w.shown(value, "the training logs"),
+            keys.iter()
+                .map(|k| format!("'{k}'"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        index.range(),
+    );
+    // A literal key has a close one to use instead: a near spelling, or the one it abbreviates
+    // (`'acc'` for `'accuracy'`, as Keras logged it before 2.3).
+    let abbreviated = || {
+        let mut longer = keys.iter().copied().filter(|k| k.starts_with(key.as_str()));
+        longer.next().filter(|_| longer.next().is_none())
+    };
+    let close = crate::did_you_mean::suggest(&key, keys.iter().copied()).or_else(abbreviated);
+    if let (Some(close), Some(_)) = (close, index.as_str_literal()) {
+        diagnostic = diagnostic.with_fix(Fix {
+            message: format!("Use '{close}'"),
+            edits: vec![Edit {
+                range: index.range(),
+                content: format!("'{close}'"),
+            }],
+            run_cells: Vec::new(),
+        });
+    }
+    out.push(diagnostic);
+}
+
+/// The keys of the training logs `e` holds where the cell reads it: a `History` (`logs` false)
+/// or its `history` dict (`logs` true) that the cell's own statements before bound, else the cells
+/// that ran, unless the kernel summarized the name or the cell may change it first.
+fn logged_keys(w: &Walker, e: &Expr, logs: bool) -> Option<BTreeSet<String>> {
+    let Expr::Name { id, .. } = e else {
+        return None;
+    };
+    let keys = |b: &Built| match (b, logs) {
+        (Built::History(keys), false) | (Built::HistoryLogs(keys), true) => Some(keys.clone()),
+        _ => None,
+    };
+    if w.bound_here.contains(id) {
+        // Only `fit` makes a History: no need to follow the cell otherwise.
+        let fits = w
+            .ctx
+            .facts
+            .calls
+            .iter()
+            .any(|c| c.method.as_deref() == Some("fit"));
+        return fits.then(|| state_before(w, e)?.global(id).and_then(keys))?;
+    }
+    let keys = keys(w.ctx.history.global(id)?)?;
+    // The statements of the cell that run before `e` is read: a simple statement holding `e`
+    // reads it before its calls may change it; a loop or block holding it may run again.
+    let before: Vec<Stmt> = w
+        .ctx
+        .body
+        .iter()
+        .take_while(|s| s.range().start <= e.range().start)
+        .filter(|s| {
+            s.range().end <= e.range().start
+                || !matches!(s, Stmt::Assign { .. } | Stmt::Expr { .. })
+        })
+        .cloned()
+        .collect();
+    let summarized = w.ctx.summaries.is_some_and(|d| d.objects.contains_key(id));
+    let unknown = summarized
+        || w.rebound_all
+        || w.ctx.kernel_names.is_some_and(|names| !names.contains(id))
+        || before.iter().any(|s| {
+            keras_build::statement_effects(s).iter().any(|e| match e {
+                ModelEffect::LogsChanged(n) => n == id,
+                ModelEffect::Reads(f) => w.function_mentions(f).iter().any(|m| m == id),
+                _ => false,
+            })
+        });
+    (!unknown).then_some(keys)
 }
 
 /// `fit` of a model whose code compiled it with a loss named by a string Keras does not know.

@@ -35,6 +35,10 @@ pub enum Built {
     /// A list or tuple display holding a layer at least (`[Dense(8, input_shape=(4,)), ...]`),
     /// as `Sequential(layers)` takes it.
     Layers(Vec<ListedLayer>),
+    /// What `model.fit(...)` returns: a `History`, whose `history` dict has these keys.
+    History(BTreeSet<String>),
+    /// A `History`'s `history` dict (epoch logs by key), with these keys.
+    HistoryLogs(BTreeSet<String>),
     /// Code that raises when it runs: a layer given a tensor of a rank it rejects (why).
     Invalid(String),
 }
@@ -197,6 +201,9 @@ pub struct BuiltModel {
     pub loss_named: bool,
     /// `compile` ran on it.
     pub compiled: bool,
+    /// The keys `compile` made its training logs have: `loss` and each metric named by a string
+    /// (Keras logs a metric under the string given); `None` when not known.
+    pub logged: Option<BTreeSet<String>>,
     /// A Sequential model given no input shape: its layers (all known), which Keras builds on
     /// the shape of the first data the model gets.
     pub unbuilt: Option<Vec<Layer>>,
@@ -374,12 +381,18 @@ pub enum ModelEffect {
     /// A layer list touched as `Touched` tells, but after the statement binds its names:
     /// `model = Sequential(layers)` reads the list before the call could change it.
     ListTouched(String),
+    /// The keys of training logs the name may hold may change (`logs_changed`), after the
+    /// statement binds its names: `logs = h.history` reads them before.
+    LogsChanged(String),
 }
 
 impl ModelEffect {
     /// Applies once the statement has bound its names.
     pub fn after_binding(&self) -> bool {
-        matches!(self, ModelEffect::ListTouched(_))
+        matches!(
+            self,
+            ModelEffect::ListTouched(_) | ModelEffect::LogsChanged(_)
+        )
     }
 }
 
@@ -465,6 +478,11 @@ pub fn statement_effects(stmt: &Stmt) -> Vec<ModelEffect> {
         }
     }
     let mut out: Vec<ModelEffect> = reads.into_iter().map(ModelEffect::Reads).collect();
+    out.extend(
+        logs_changed(stmts)
+            .into_iter()
+            .map(ModelEffect::LogsChanged),
+    );
     out.extend(touched.iter().cloned().map(ModelEffect::ListTouched));
     out.extend(touched.into_iter().map(ModelEffect::Touched));
     out.extend(fed.into_iter().map(ModelEffect::Fed));
@@ -500,6 +518,64 @@ fn assigned_stores(stmts: &[Stmt], out: &mut BTreeSet<String>) {
         }
         s.for_each_block(|b| assigned_stores(b, out));
     }
+}
+
+/// Names whose training logs (a `History`, or its `history` dict) the statements may give other
+/// keys: stored into or deleted from (`h.history['k'] = v`), a method called on them other than
+/// those that read (`logs.pop('k')`), passed to a call or bound to another name as they are
+/// (`f(h)`, `logs = h.history`). Passing a value read from them (`plot(h.history['loss'])`)
+/// changes no key.
+fn logs_changed(stmts: &[Stmt]) -> BTreeSet<String> {
+    fn named(e: &Expr) -> Option<&str> {
+        match e {
+            Expr::Name { id, .. } => Some(id),
+            Expr::Attribute { value, attr, .. } if attr == "history" => match &**value {
+                Expr::Name { id, .. } => Some(id),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+    const READS: &[&str] = &["get", "keys", "values", "items", "copy", "history"];
+    let mut out = BTreeSet::new();
+    for_each_expr(stmts, &mut |e| {
+        if let Expr::Call {
+            func,
+            args,
+            keywords,
+            ..
+        } = e
+        {
+            if let Expr::Attribute { value, attr, .. } = &**func {
+                if !READS.contains(&attr.as_str()) {
+                    out.extend(named(value).map(str::to_string));
+                }
+            }
+            let given = args.iter().chain(keywords.iter().map(|k| &k.value));
+            out.extend(given.filter_map(|a| named(a).map(str::to_string)));
+        }
+    });
+    fn stores(stmts: &[Stmt], out: &mut BTreeSet<String>) {
+        for s in stmts {
+            match s {
+                Stmt::Assign { targets, value, .. } => {
+                    for t in targets {
+                        t.for_each_expr(&mut |e| root_names(e, out));
+                    }
+                    out.extend(value.as_ref().and_then(named).map(str::to_string));
+                }
+                Stmt::Delete { targets, .. } => {
+                    targets
+                        .iter()
+                        .for_each(|t| t.for_each_expr(&mut |e| root_names(e, out)));
+                }
+                _ => {}
+            }
+            s.for_each_block(|b| stores(b, out));
+        }
+    }
+    stores(stmts, &mut out);
+    out
 }
 
 /// Every name `e` reads, lambda bodies included (they run later, when called).
@@ -673,6 +749,10 @@ impl Scope<'_> {
             } => Some(Built::Int(*i)),
             Expr::Name { id, .. } => self.lookup(id),
             Expr::Seq { .. } | Expr::BinOp { .. } => self.layer_list(e).map(Built::Layers),
+            Expr::Attribute { value, attr, .. } if attr == "history" => match self.eval(value)? {
+                Built::History(keys) => Some(Built::HistoryLogs(keys)),
+                _ => None,
+            },
             Expr::Call {
                 func,
                 args,
@@ -755,6 +835,7 @@ impl Scope<'_> {
                         loss: None,
                         loss_named: false,
                         compiled: false,
+                        logged: None,
                         unbuilt: None,
                         stage: Stage::Layers,
                     }))
@@ -768,6 +849,7 @@ impl Scope<'_> {
                         loss: None,
                         loss_named: false,
                         compiled: false,
+                        logged: None,
                         unbuilt: Some(Vec::new()),
                         stage: Stage::Empty,
                     };
@@ -840,6 +922,12 @@ impl Scope<'_> {
                     };
                     Some(Built::Layer(Layer::Ranked(class, output)))
                 }
+            };
+        }
+        if let Expr::Attribute { value, attr, .. } = func {
+            return match (attr.as_str(), self.eval(value)?) {
+                ("fit", Built::Model(model)) => fit_history(&model, args, keywords),
+                _ => None,
             };
         }
         // A layer called on a tensor: `Dense(5)(x)`.
@@ -1182,6 +1270,7 @@ impl Scope<'_> {
                 let given = args.get(1).or_else(|| keyword(keywords, "loss"));
                 model.loss = given.and_then(|l| self.loss(l));
                 model.loss_named = given.is_some_and(|l| l.as_str_literal().is_some());
+                model.logged = logged_keys(args, keywords);
             }
             "add" if model.class == "Sequential" && args.len() == 1 => {
                 self.add_layer(&mut model, &args[0])?;
@@ -1225,6 +1314,90 @@ impl Scope<'_> {
         let api = self.api(f)?;
         api.strip_prefix("losses.").map(str::to_string)
     }
+}
+
+/// The keys `compile(optimizer, loss, metrics=...)` gives the training logs: `loss` and the metrics
+/// named by strings (`metrics=['accuracy']` logs `accuracy`, `['acc']` logs `acc`); `None` when a
+/// metric is an object or function (logged under its own name), or other arguments may add keys.
+fn logged_keys(args: &[Expr], keywords: &[Keyword]) -> Option<BTreeSet<String>> {
+    // The third parameter is `metrics` in Keras 2 and `loss_weights` in Keras 3.
+    let metrics = keyword(keywords, "metrics");
+    let extra = args.len() > 2
+        || keywords.iter().any(|k| {
+            matches!(
+                k.name.as_deref(),
+                Some("weighted_metrics" | "loss_weights") | None
+            )
+        });
+    if extra {
+        return None;
+    }
+    let mut keys = BTreeSet::from(["loss".to_string()]);
+    match metrics {
+        None
+        | Some(Expr::Literal {
+            value: Literal::None,
+            ..
+        }) => {}
+        Some(Expr::Seq {
+            kind: SeqKind::List | SeqKind::Tuple,
+            elts,
+            ..
+        }) => {
+            for metric in elts {
+                keys.insert(metric.as_str_literal()?.to_string());
+            }
+        }
+        Some(_) => return None,
+    }
+    Some(keys)
+}
+
+/// The `History` that `model.fit(...)` returns: the compiled keys, and each with `val_` before
+/// it when validation data is given (`validation_data=`, or `validation_split=` above 0).
+/// `None` when not known: callbacks may log keys of their own, and arguments given by position
+/// past `y` or not written as literals may or may not validate.
+fn fit_history(model: &BuiltModel, args: &[Expr], keywords: &[Keyword]) -> Option<Built> {
+    let keys = model.logged.as_ref().filter(|_| model.compiled)?;
+    if args.len() > 2 {
+        return None;
+    }
+    let mut validates = false;
+    for k in keywords {
+        let given = match (&k.value, k.name.as_deref()?) {
+            (_, "callbacks") => return None,
+            (
+                Expr::Literal {
+                    value: Literal::None,
+                    ..
+                },
+                "validation_data" | "validation_split",
+            ) => false,
+            (Expr::Seq { .. }, "validation_data") => true,
+            (
+                Expr::Literal {
+                    value: Literal::Float(f),
+                    ..
+                },
+                "validation_split",
+            ) => *f > 0.0,
+            (
+                Expr::Literal {
+                    value: Literal::Int(i),
+                    ..
+                },
+                "validation_split",
+            ) => *i > 0,
+            (_, "validation_data" | "validation_split") => return None,
+            _ => false,
+        };
+        validates |= given;
+    }
+    let mut logged = keys.clone();
+    if validates {
+        logged.extend(keys.iter().map(|k| format!("val_{k}")));
+    }
+    Some(Built::History(logged))
 }
 
 /// The input shape a first layer declares (`Dense(8, input_shape=(4,))`, `input_dim=4`; an

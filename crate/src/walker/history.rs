@@ -57,7 +57,7 @@ pub enum Binding {
     SeriesName(String),
     /// `name = 50`.
     Int(i64),
-    /// `name = f(...)`, `name = [...]`, `name = a + b`: what may build a Keras tensor, layer,
+    /// `name = f(...)`, `name = [...]`, `name = a + b`, `name = h.history`: what may build a Keras tensor, layer,
     /// layer list or model (`keras_build::eval_global`, against the names as they are when it
     /// runs), or an instance of a notebook class.
     Followed(Box<Expr>),
@@ -379,7 +379,10 @@ fn read_statement(
                     ) => Some((id, Binding::Int(*i))),
                     (
                         [Target::Name { id, .. }],
-                        Expr::Call { .. } | Expr::Seq { .. } | Expr::BinOp { .. },
+                        Expr::Call { .. }
+                        | Expr::Seq { .. }
+                        | Expr::BinOp { .. }
+                        | Expr::Attribute { .. },
                     ) => Some((id, Binding::Followed(Box::new(value.clone())))),
                     // A lambda bound to a name is followed as a `def` is.
                     ([Target::Name { id, .. }], Expr::Lambda { params, body, .. }) => Some((
@@ -1081,8 +1084,14 @@ impl HistoryState {
             ModelEffect::Reads(name) => {
                 // A call of a function of the notebook may change the models its body mentions.
                 if let Some(mentions) = self.function_mentions.get(name) {
+                    let changes = |b: &Built| {
+                        matches!(
+                            b,
+                            Built::Model(_) | Built::History(_) | Built::HistoryLogs(_)
+                        )
+                    };
                     self.keras
-                        .retain(|n, b| !(is_model(b) && mentions.contains(n)));
+                        .retain(|n, b| !(changes(b) && mentions.contains(n)));
                 }
             }
             ModelEffect::Fed(name) => {
@@ -1108,6 +1117,11 @@ impl HistoryState {
             }
             ModelEffect::ListTouched(name) => {
                 if let Some(Built::Layers(_)) = self.keras.get(name) {
+                    self.keras.remove(name);
+                }
+            }
+            ModelEffect::LogsChanged(name) => {
+                if let Some(Built::History(_) | Built::HistoryLogs(_)) = self.keras.get(name) {
                     self.keras.remove(name);
                 }
             }
