@@ -318,3 +318,11 @@ fn library_signatures_of_constructors_functions_and_methods() {
 fn python_and_numpy_contracts() {
     family("python_numpy_contracts.json");
 }
+
+/// numpy's indices (`take`, `delete`, `put`, `insert`, integer index lists), operands that do
+/// not broadcast (`where`, `clip`, `select`), two unknown dimensions of a reshape, and the names
+/// numpy 1.24 and 2.x removed from the module.
+#[test]
+fn numpy_indices_shapes_and_removed_names() {
+    family("numpy_indices_shapes.json");
+}

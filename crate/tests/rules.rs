@@ -4844,3 +4844,69 @@ fn keras_unknown_identifier_only_for_keras_layers_and_known_strings() {
     let described = r#""model": {"type": "keras.src.models.sequential.Sequential", "kind": "keras_model", "R": {"loss": "my_loss"}, "V": {"compiled": true}}"#;
     silent(&run(&[fit], "model.fit(x, y, verbose=0)", described));
 }
+
+/// The kernel's `numpy` module bound to `np`, of release `version`.
+fn numpy_module(version: &str) -> String {
+    format!(
+        r#""np": {{"type": "module", "kind": "module", "R": {{"module": "numpy", "version": "{version}"}}}}"#
+    )
+}
+
+#[test]
+fn numpy_names_removed_in_the_kernels_release_only() {
+    let history = ["import numpy as np"];
+    // `np.bool` left with 1.24 and came back with 2.0.
+    let t = "flag = np.bool(1)";
+    fires(
+        &run(&history, t, &numpy_module("1.26.4")),
+        t,
+        "missing-attribute",
+        "bool",
+        &["1.24", "2.0 brought it back", "numpy 1.26"],
+    );
+    for (t, objects) in [
+        ("flag = np.bool(1)", numpy_module("2.1.0")),
+        // Whether the kernel's numpy is one without it is not known.
+        ("flag = np.bool(1)", String::new()),
+        ("x = np.float(3)", numpy_module("1.23.5")),
+        ("x = np.NaN", numpy_module("1.26.4")),
+        ("p = np.product([1, 2])", numpy_module("2.0.2")),
+    ] {
+        silent(&run(&history, t, &objects));
+    }
+    // The notebook gave the module the name itself.
+    silent(&run(
+        &["import numpy as np", "np.float = float"],
+        "x = np.float(3)",
+        &numpy_module("2.0.0"),
+    ));
+}
+
+#[test]
+fn numpy_indices_and_operands_not_known_stay_silent() {
+    let history = [
+        "import numpy as np",
+        "a = np.arange(3)\nm = np.zeros((2, 3))\nn = len(input())\nconditions = [a > 0, a > 1]",
+        "def load():\n    return np.load('x.npy')",
+    ];
+    for t in [
+        // `mode` clips or wraps the index.
+        "np.take(a, 7, mode='clip')",
+        "a.take([0, 9], axis=0, mode='wrap')",
+        "np.put(a, 5, 0, mode='clip')",
+        // Indices of unknown values, a mask, a tuple naming two axes of a matrix.
+        "a[np.argsort(a)[:2]]",
+        "a[[True, False, True]]",
+        "m[(1, 2)]",
+        "np.delete(a, slice(0, 9))",
+        "np.take(a, [0, n])",
+        // Operands of unknown shapes, bounds given by keyword.
+        "np.where(a > 0, a, load())",
+        "np.clip(a, a_min=np.zeros(2), a_max=None)",
+        "np.select(conditions, [a, np.zeros(4)])",
+        // Guarded.
+        "try:\n    a[[0, 5]]\nexcept IndexError:\n    pass",
+    ] {
+        silent(&run(&history, t, ""));
+    }
+}
