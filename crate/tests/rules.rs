@@ -4906,6 +4906,7 @@ fn numpy_indices_and_operands_not_known_stay_silent() {
         "np.select(conditions, [a, np.zeros(4)])",
         // Guarded.
         "try:\n    a[[0, 5]]\nexcept IndexError:\n    pass",
+        "for k in range(5):\n    if k < 3:\n        print(a[[k]], np.take(a, k))",
     ] {
         silent(&run(&history, t, ""));
     }

@@ -35,8 +35,8 @@ use crate::codes::Rule;
 use crate::diagnostic::Diagnostic;
 use crate::ir::{Expr, Keyword, SeqKind, TextRange};
 use crate::semantics::numpy::{
-    as_array, axis_params, bool_mask, index_parts, integer_indices, normalize, number_of,
-    ufunc_operands, AxisUse, Effect, GENERATOR,
+    as_array, axis_params, bool_mask, index_parts, integer_indices, is_ellipsis, is_new_axis,
+    normalize, number_of, ufunc_operands, AxisUse, Effect, GENERATOR,
 };
 
 use crate::ir::keyword as kw;
@@ -935,8 +935,8 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                 return;
             }
             // What each index selects on its axis: an integer, or an integer index array (both
-            // take one axis); a slice takes an axis unchecked. `None`, `...` and masks change
-            // the count: silence.
+            // take one axis); a slice takes an axis unchecked, `None` takes none, `...` the axes
+            // no other index takes. Anything else (a mask, an unknown value): silence.
             let tuple = matches!(
                 &**index,
                 Expr::Seq {
@@ -945,8 +945,15 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                 }
             );
             let mut axes: Vec<Option<(Vec<i64>, TextRange)>> = Vec::new();
+            let mut ellipsis_at = None;
             for e in index_parts(index) {
-                if matches!(e, Expr::Slice { .. }) {
+                if is_new_axis(w, e) {
+                    continue;
+                } else if is_ellipsis(e) {
+                    if ellipsis_at.replace(axes.len()).is_some() {
+                        return;
+                    }
+                } else if matches!(e, Expr::Slice { .. }) {
                     axes.push(None);
                 } else if let Some(i) = int_of(w, e) {
                     // `a[i]` alone is the sequences' check (`value_checks`).
@@ -974,6 +981,10 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                     *range,
                 ));
                 return;
+            }
+            if let Some(at) = ellipsis_at {
+                let rest = n - axes.len();
+                axes.splice(at..at, std::iter::repeat_n(None, rest));
             }
             for (axis, selected) in axes.iter().enumerate() {
                 let Some((indices, at)) = selected else {

@@ -1150,6 +1150,26 @@ pub fn index_parts(index: &Expr) -> Vec<&Expr> {
     }
 }
 
+/// `None` or `np.newaxis` among an array's indices: a new axis of size one, taking none.
+pub fn is_new_axis(w: &dyn Eval, e: &Expr) -> bool {
+    match w.eval(e) {
+        Val::None => true,
+        Val::Lib(p) => p == "numpy.newaxis",
+        _ => false,
+    }
+}
+
+/// `...` among an array's indices: the axes no other index takes.
+pub fn is_ellipsis(e: &Expr) -> bool {
+    matches!(
+        e,
+        Expr::Literal {
+            value: Literal::Ellipsis,
+            ..
+        }
+    )
+}
+
 /// The integers of an integer index array written as nested lists of ints (`[0, 5]`, a name
 /// holding one) or `np.array(...)` / `np.asarray(...)` of them, each of which numpy checks
 /// against the size of its axis. A tuple is not one: as an index it names several axes.
@@ -1191,20 +1211,7 @@ pub fn integer_indices(w: &dyn Eval, e: &Expr) -> Option<Vec<i64>> {
 /// and one `...`; `None` for anything else (arrays, masks, an index out of range).
 pub fn indexed_shape(w: &dyn Eval, shape: &[i64], index: &Expr) -> Option<Vec<i64>> {
     let parts = index_parts(index);
-    let is_new_axis = |e: &Expr| match w.eval(e) {
-        Val::None => true,
-        Val::Lib(p) => p == "numpy.newaxis",
-        _ => false,
-    };
-    let is_ellipsis = |e: &Expr| {
-        matches!(
-            e,
-            Expr::Literal {
-                value: Literal::Ellipsis,
-                ..
-            }
-        )
-    };
+    let is_new_axis = |e: &Expr| is_new_axis(w, e);
     let consumed = parts
         .iter()
         .filter(|p| !is_new_axis(p) && !is_ellipsis(p))
