@@ -282,7 +282,7 @@ rules! {
         running: "LinearRegression().fit(X, df['price'])",
     }
     ShapeMatmul = "shape-matmul", Error, "numpy" {
-        catches: "matrix products of arrays whose inner dimensions differ (numpy, PyTorch, TensorFlow's `tf.matmul` and `@`)",
+        catches: "matrix products of arrays whose inner dimensions differ (numpy, PyTorch, TensorFlow's `tf.matmul` and `@`); `np.einsum` subscripts that do not fit the operands (their number, dimensions, or a letter of two sizes)",
         why: "ValueError: matmul: Input operand 1 has a mismatch in its core dimension (TensorFlow: InvalidArgumentError: Matrix size-incompatible)",
         crashing: "np.ones((3, 2)) @ np.ones((3, 2))",
         running: "np.ones((3, 2)) @ np.ones((2, 3))",

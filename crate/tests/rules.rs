@@ -4904,6 +4904,9 @@ fn numpy_indices_and_operands_not_known_stay_silent() {
         "np.where(a > 0, a, load())",
         "np.clip(a, a_min=np.zeros(2), a_max=None)",
         "np.select(conditions, [a, np.zeros(4)])",
+        // `...` broadcasts; `optimize=` takes another path.
+        "np.einsum('...j,jk', m, np.ones((4, 5)))",
+        "np.einsum('ij,jk', m, np.ones((4, 5)), optimize=True)",
         // Guarded.
         "try:\n    a[[0, 5]]\nexcept IndexError:\n    pass",
         "for k in range(5):\n    if k < 3:\n        print(a[[k]], np.take(a, k))",

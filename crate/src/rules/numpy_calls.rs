@@ -17,6 +17,8 @@
 //! - `shape-broadcast`: `np.add(a, b)` and the other binary ufuncs, `np.where(c, x, y)`,
 //!   `np.clip(a, low, high)` / `a.clip(low, high)` and `np.select(conditions, choices)` of
 //!   operands that do not broadcast: ValueError.
+//! - `shape-matmul`: `np.einsum` of explicit subscripts whose terms do not fit the operands'
+//!   number, dimensions or sizes: ValueError.
 //! - `bad-arguments`: a size or shape written as a float (`np.zeros(n / 2)`,
 //!   `a.reshape(n / 2, 2)`, `np.linspace(0, 1, 5.0)`), a shape given as separate integers where
 //!   numpy takes a tuple (`np.zeros(3, 4)`) or as a tuple where it takes separate integers
@@ -521,6 +523,82 @@ fn operands_problem(
     None
 }
 
+/// `np.einsum(subscripts, *operands)` of explicit letters (no `...`) and operands of known
+/// shapes: another number of operands than of terms, a term with another number of letters
+/// than its operand has dimensions, or a letter standing for two sizes (neither of them 1, which
+/// broadcasts): ValueError.
+fn einsum_problem(
+    w: &Walker,
+    func: &Expr,
+    args: &[Expr],
+    keywords: &[Keyword],
+    range: TextRange,
+) -> Option<Diagnostic> {
+    if w.lib_path(func)? != "numpy.einsum" || !keywords.is_empty() {
+        return None;
+    }
+    let (subscripts, operands) = args.split_first()?;
+    let text = match w.eval(subscripts) {
+        Val::Str(s) => s,
+        _ => return None,
+    };
+    let inputs = text.split("->").next()?;
+    if !text
+        .chars()
+        .all(|c| c.is_ascii_alphabetic() || " ,->".contains(c))
+    {
+        return None;
+    }
+    let terms: Vec<String> = inputs
+        .split(',')
+        .map(|t| t.chars().filter(|c| !c.is_whitespace()).collect())
+        .collect();
+    let error = |problem: String| {
+        Some(Diagnostic::error(
+            Rule::ShapeMatmul,
+            format!("np.einsum('{text}'): {problem}: ValueError"),
+            range,
+        ))
+    };
+    let shapes = operands
+        .iter()
+        .map(|e| as_array(w, e).map(|a| a.shape))
+        .collect::<Option<Vec<_>>>();
+    if terms.len() != operands.len() {
+        return error(format!(
+            "the subscripts name {} operand(s) and {} are given",
+            terms.len(),
+            operands.len()
+        ));
+    }
+    let shapes = shapes?;
+    let mut sizes: Vec<(char, i64, usize)> = Vec::new();
+    for (k, (term, shape)) in terms.iter().zip(&shapes).enumerate() {
+        let shown = w.shown(&operands[k], "an operand");
+        if term.chars().count() != shape.len() {
+            return error(format!(
+                "'{term}' names {} dimension(s) and {shown} has shape {}",
+                term.chars().count(),
+                tuple_text(shape)
+            ));
+        }
+        for (letter, &size) in term.chars().zip(shape) {
+            match sizes.iter().find(|(l, ..)| *l == letter) {
+                Some(&(_, seen, at)) if seen != size && seen != 1 && size != 1 => {
+                    return error(format!(
+                        "'{letter}' is {seen} in {} and {size} in {shown} (shape {})",
+                        w.shown(&operands[at], "an operand"),
+                        tuple_text(shape)
+                    ));
+                }
+                Some(_) => {}
+                None => sizes.push((letter, size, k)),
+            }
+        }
+    }
+    None
+}
+
 /// The first of `indices` outside `low..high`.
 fn outside(indices: &[i64], low: i64, high: i64) -> Option<i64> {
     indices.iter().copied().find(|i| !(low..high).contains(i))
@@ -854,6 +932,7 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                 .or_else(|| transpose_problem(w, func, args, keywords))
                 .or_else(|| selection_problem(w, func, args, keywords))
                 .or_else(|| operands_problem(w, func, args, keywords, *range))
+                .or_else(|| einsum_problem(w, func, args, keywords, *range))
             {
                 out.push(d);
                 return;
