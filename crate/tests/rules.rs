@@ -4907,6 +4907,8 @@ fn numpy_indices_and_operands_not_known_stay_silent() {
         // `...` broadcasts; `optimize=` takes another path.
         "np.einsum('...j,jk', m, np.ones((4, 5)))",
         "np.einsum('ij,jk', m, np.ones((4, 5)), optimize=True)",
+        // An integer beside an index list moves the list's axis first: (2, 3), not (3, 2).
+        "b = np.zeros((5, 3, 4))[0, :, [0, 1]]\nb.reshape(2, 3)\nb.reshape(3, 2)",
         // Guarded.
         "try:\n    a[[0, 5]]\nexcept IndexError:\n    pass",
         "for k in range(5):\n    if k < 3:\n        print(a[[k]], np.take(a, k))",

@@ -1208,7 +1208,9 @@ pub fn integer_indices(w: &dyn Eval, e: &Expr) -> Option<Vec<i64>> {
 
 /// The shape `a[index]` selects from an array of `shape` with basic indexing: integers in range
 /// (each drops its axis), slices of known bounds, `None`/`np.newaxis` (a new axis of size one)
-/// and one `...`; `None` for anything else (arrays, masks, an index out of range).
+/// and one `...`; or with one integer index array in range beside slices, `None` and `...` only
+/// (its shape takes its axis's place: beside an integer, or another array, numpy may move the
+/// axes first); `None` for anything else (masks, unknown indices, an index out of range).
 pub fn indexed_shape(w: &dyn Eval, shape: &[i64], index: &Expr) -> Option<Vec<i64>> {
     let parts = index_parts(index);
     let is_new_axis = |e: &Expr| is_new_axis(w, e);
@@ -1217,6 +1219,19 @@ pub fn indexed_shape(w: &dyn Eval, shape: &[i64], index: &Expr) -> Option<Vec<i6
         .filter(|p| !is_new_axis(p) && !is_ellipsis(p))
         .count();
     if consumed > shape.len() || parts.iter().filter(|p| is_ellipsis(p)).count() > 1 {
+        return None;
+    }
+    let (mut integers, mut arrays) = (0, 0);
+    for p in &parts {
+        if is_new_axis(p) || is_ellipsis(p) || matches!(p, Expr::Slice { .. }) {
+            continue;
+        }
+        match int_of(w, p) {
+            Some(_) => integers += 1,
+            None => arrays += 1,
+        }
+    }
+    if arrays > 1 || (arrays == 1 && integers > 0) {
         return None;
     }
     let mut dims = shape.iter().copied();
@@ -1240,12 +1255,21 @@ pub fn indexed_shape(w: &dyn Eval, shape: &[i64], index: &Expr) -> Option<Vec<i6
                 },
             };
             out.push(slice_len(size, bound(lower)?, bound(upper)?, bound(step)?)?);
-        } else {
+        } else if let Some(i) = int_of(w, part) {
             let size = dims.next()?;
-            let i = int_of(w, part)?;
             if i >= size || i < -size {
                 return None;
             }
+        } else {
+            let size = dims.next()?;
+            let indices = integer_indices(w, part)?;
+            if indices.iter().any(|&i| i >= size || i < -size) {
+                return None;
+            }
+            out.extend(match w.eval(part) {
+                Val::Array(a) => a.shape,
+                v => literal_shape(&v)?.0,
+            });
         }
     }
     out.extend(dims);
