@@ -4874,12 +4874,21 @@ fn numpy_names_removed_in_the_kernels_release_only() {
     ] {
         silent(&run(&history, t, &objects));
     }
-    // The notebook gave the module the name itself.
+    // The notebook gave the module the name itself, or reads it only where it may be there.
     silent(&run(
         &["import numpy as np", "np.float = float"],
         "x = np.float(3)",
         &numpy_module("2.0.0"),
     ));
+    for t in [
+        "np.NaN = float('nan')\nx = np.NaN",
+        "if hasattr(np, 'float'):\n    x = np.float",
+        "try:\n    x = np.NaN\nexcept AttributeError:\n    x = np.nan",
+        "x = getattr(np, 'NaN', np.nan)",
+        "x = np.nan if np.__version__ >= '2' else np.NaN",
+    ] {
+        silent(&run(&history, t, &numpy_module("2.0.0")));
+    }
 }
 
 #[test]
