@@ -4894,7 +4894,7 @@ fn numpy_names_removed_in_the_kernels_release_only() {
 #[test]
 fn numpy_indices_and_operands_not_known_stay_silent() {
     let history = [
-        "import numpy as np",
+        "import numpy as np\nimport pandas as pd",
         "a = np.arange(3)\nm = np.zeros((2, 3))\nn = len(input())\nconditions = [a > 0, a > 1]",
         "def load():\n    return np.load('x.npy')",
     ];
@@ -4918,6 +4918,8 @@ fn numpy_indices_and_operands_not_known_stay_silent() {
         "np.einsum('ij,jk', m, np.ones((4, 5)), optimize=True)",
         // An integer beside an index list moves the list's axis first: (2, 3), not (3, 2).
         "b = np.zeros((5, 3, 4))[0, :, [0, 1]]\nb.reshape(2, 3)\nb.reshape(3, 2)",
+        // A Series' values may be a pandas array, a transformer's output a frame.
+        "v = pd.Series([1, 2, 3]).values\nv[[0, 5]]\nv.take(7)",
         // Guarded.
         "try:\n    a[[0, 5]]\nexcept IndexError:\n    pass",
         "for k in range(5):\n    if k < 3:\n        print(a[[k]], np.take(a, k))",

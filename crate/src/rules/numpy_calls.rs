@@ -637,6 +637,7 @@ fn selection_problem(
             return None;
         };
     if a.lib != ArrayLib::Numpy
+        || a.maybe_not_ndarray
         || mode_at.is_some_and(|m| rest.len() > m)
         || keywords
             .iter()
@@ -1041,6 +1042,10 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                     }
                     axes.push(Some((vec![i], e.range())));
                 } else if let Some(indices) = integer_indices(w, e) {
+                    // A frame (a transformer's pandas output) reads a list as column labels.
+                    if a.maybe_not_ndarray {
+                        return;
+                    }
                     axes.push(Some((indices, e.range())));
                 } else {
                     return;
