@@ -26,8 +26,9 @@
 //! - `numpy-argument`: a negative dimension given to `np.zeros`/`ones`/`empty`/`full`, `choice`
 //!   of more than its population with `replace=False` (`np.random` or a `default_rng()`
 //!   Generator), `normal` of a negative `scale` (ValueError); `np.polyfit` (TypeError) and
-//!   `np.corrcoef`/`np.cov` (ValueError) of vectors of other lengths; a dtype word numpy does not
-//!   know, given to `astype` or a constructor's `dtype=` (TypeError).
+//!   `np.corrcoef`/`np.cov` (ValueError) of vectors of other lengths; `np.select` of other numbers
+//!   of conditions and choices (ValueError); a dtype word numpy does not know, given to `astype`
+//!   or a constructor's `dtype=` (TypeError).
 //!
 //! Shapes flow (in `semantics::numpy`) through the constructors, the shape functions, the ufuncs
 //! (one operand: the same shape; two: the broadcast one), `np.dot`/`np.matmul`/`a.dot`, and
@@ -450,9 +451,10 @@ fn index_kind_problem(w: &Walker, value: &Expr, a: &ArrayVal, index: &Expr) -> O
 }
 
 /// `np.where(cond, x, y)`, `np.clip(a, low, high)` / `a.clip(low, high)` and
-/// `np.select(conditions, choices)` broadcast all their operands together (a number is of
-/// shape `()`, a `None` bound takes no part): operands of known shapes that do not broadcast
-/// raise ValueError.
+/// `np.select(conditions, choices, default)` broadcast all their operands together (a number is
+/// of shape `()`, a `None` bound takes no part): operands of known shapes that do not broadcast
+/// raise ValueError (`shape-broadcast`), as do other numbers of conditions and choices
+/// (`numpy-argument`).
 fn operands_problem(
     w: &Walker,
     func: &Expr,
@@ -464,7 +466,7 @@ fn operands_problem(
     let (name, operands): (&str, Vec<&Expr>) = match (path.as_deref(), func, args, keywords) {
         (Some("numpy.where"), _, [c, x, y], []) => ("np.where", vec![c, x, y]),
         (Some("numpy.clip"), _, [a, low, high], []) => ("np.clip", vec![a, low, high]),
-        (Some("numpy.select"), _, [conditions, choices], []) => {
+        (Some("numpy.select"), _, [conditions, choices, default @ ..], []) if default.len() < 2 => {
             let (
                 Expr::Seq {
                     kind: SeqKind::List | SeqKind::Tuple,
@@ -480,7 +482,19 @@ fn operands_problem(
             else {
                 return None;
             };
-            ("np.select", conditions.iter().chain(choices).collect())
+            if conditions.len() != choices.len() {
+                return Some(Diagnostic::error(
+                    Rule::NumpyArgument,
+                    format!(
+                        "np.select is given {} condition(s) and {} choice(s): ValueError: list of cases must be same length as list of conditions",
+                        conditions.len(),
+                        choices.len()
+                    ),
+                    range,
+                ));
+            }
+            let operands = conditions.iter().chain(choices).chain(default);
+            ("np.select", operands.collect())
         }
         (None, Expr::Attribute { value, attr, .. }, [low, high], [])
             if attr == "clip"
