@@ -144,7 +144,7 @@ rules! {
         running: "np.histogram(np.array([1.0, np.nan]), range=(0, 2))",
     }
     IndexOutOfRange = "index-out-of-range", Error, "Python values" {
-        catches: "literal indices (and a `range` loop's last number) past the known length of a list, tuple, string, array or TensorFlow tensor, read or assigned; `pop()` of an empty list, `pop(i)` or `del xs[i]` past its end, `random.choice` of an empty sequence; numpy axes past an array's dimensions, TensorFlow axes (`tf.reduce_*`, `tf.argmax`, `tf.expand_dims`, ...) past a tensor's rank, PyTorch dims (`x.sum(2)`, `x.unsqueeze(3)`, `F.softmax(x, dim=2)`, `x.transpose(0, 2)`, `x.permute(...)`: the callables read off the installed torch) past a tensor's rank; boolean masks (bool arrays, lists of bools) of another shape than the array's or another length than a Series",
+        catches: "literal indices (and a `range` loop's last number) past the known length of a list, tuple, string, array or TensorFlow tensor, read or assigned; integer index lists and arrays past a numpy axis (`a[[0, 5]]`, `a[:, [0, 3]]`), and indices past the axis (or the flattened array) given to `np.take`, `np.put`, `np.delete`, `np.insert`; `pop()` of an empty list, `pop(i)` or `del xs[i]` past its end, `random.choice` of an empty sequence; numpy axes past an array's dimensions, TensorFlow axes (`tf.reduce_*`, `tf.argmax`, `tf.expand_dims`, ...) past a tensor's rank, PyTorch dims (`x.sum(2)`, `x.unsqueeze(3)`, `F.softmax(x, dim=2)`, `x.transpose(0, 2)`, `x.permute(...)`: the callables read off the installed torch) past a tensor's rank; boolean masks (bool arrays, lists of bools) of another shape than the array's or another length than a Series",
         why: "sequences raise for an index past their end: IndexError (numpy: AxisError for an axis, IndexError for a mask; TensorFlow: InvalidArgumentError)",
         crashing: "point = (1, 2)\npoint[2]",
         running: "point = (1, 2)\npoint[1]",
@@ -210,7 +210,7 @@ rules! {
         running: "a, b, c = (1, 2, 3)",
     }
     MissingAttribute = "missing-attribute", Error, "Signatures and attributes" {
-        catches: "attributes the kernel could not find on the live object, or its type certainly lacks (`[].shape`, `'s'.append`, methods Keras removed, `df.append` and the others pandas 2 removed, names the pandas module removed (`pd.rolling_mean`, `pd.np`: certain with the kernel's pandas version, likely without), DataFrame methods on a Series, what a plain numpy array lacks: `arr.append(x)`, `arr.head()`, prediction methods a scikit-learn estimator lacks: `predict_proba` of `LinearSVC` or `Ridge`, or of `SVC` without `probability=True`; names Python 3 removed from standard modules: `string.letters`, `sys.maxint`, `itertools.izip`; attributes an instance of a plain class of the notebook certainly lacks: nothing in the class binds or stores them, no code of the notebook stores them); `json.load(path)` and `json.dump(obj, path)` given a path (or another builtin value) for the file; `fit` called on a scikit-learn estimator's class with data (`model = LinearRegression` without parentheses, then `model.fit(X, y)`: the data becomes `self`)",
+        catches: "attributes the kernel could not find on the live object, or its type certainly lacks (`[].shape`, `'s'.append`, methods Keras removed, `df.append` and the others pandas 2 removed, names the pandas module removed (`pd.rolling_mean`, `pd.np`: certain with the kernel's pandas version, likely without), names the numpy module removed (`np.float`, `np.NaN`, `np.product`: the same), DataFrame methods on a Series, what a plain numpy array lacks: `arr.append(x)`, `arr.head()`, prediction methods a scikit-learn estimator lacks: `predict_proba` of `LinearSVC` or `Ridge`, or of `SVC` without `probability=True`; names Python 3 removed from standard modules: `string.letters`, `sys.maxint`, `itertools.izip`; attributes an instance of a plain class of the notebook certainly lacks: nothing in the class binds or stores them, no code of the notebook stores them); `json.load(path)` and `json.dump(obj, path)` given a path (or another builtin value) for the file; `fit` called on a scikit-learn estimator's class with data (`model = LinearRegression` without parentheses, then `model.fit(X, y)`: the data becomes `self`)",
         why: "reading an attribute the object lacks: AttributeError",
         crashing: "values = [1, 2]\nvalues.shape",
         running: "values = [1, 2]\nlen(values)",
@@ -282,13 +282,13 @@ rules! {
         running: "LinearRegression().fit(X, df['price'])",
     }
     ShapeMatmul = "shape-matmul", Error, "numpy" {
-        catches: "matrix products of arrays whose inner dimensions differ (numpy, PyTorch, TensorFlow's `tf.matmul` and `@`)",
+        catches: "matrix products of arrays whose inner dimensions differ (numpy, PyTorch, TensorFlow's `tf.matmul` and `@`); `np.einsum` subscripts that do not fit the operands (their number, dimensions, or a letter of two sizes)",
         why: "ValueError: matmul: Input operand 1 has a mismatch in its core dimension (TensorFlow: InvalidArgumentError: Matrix size-incompatible)",
         crashing: "np.ones((3, 2)) @ np.ones((3, 2))",
         running: "np.ones((3, 2)) @ np.ones((2, 3))",
     }
     ShapeBroadcast = "shape-broadcast", Error, "numpy" {
-        catches: "elementwise operations on arrays or tensors whose shapes do not broadcast (operators, numpy ufuncs, TensorFlow's `tf.add`, `tf.multiply`, ...)",
+        catches: "elementwise operations on arrays or tensors whose shapes do not broadcast (operators, numpy ufuncs, `np.where`, `np.clip`, `np.select`, TensorFlow's `tf.add`, `tf.multiply`, ...)",
         why: "ValueError: operands could not be broadcast together (TensorFlow: InvalidArgumentError: Incompatible shapes)",
         crashing: "np.ones((3, 2)) + np.arange(3)",
         running: "np.ones((3, 2)) + np.arange(2)",
@@ -306,13 +306,13 @@ rules! {
         running: "np.stack([np.ones(3), np.ones(3)])",
     }
     ShapeReshape = "shape-reshape", Error, "numpy" {
-        catches: "reshapes to a size other than the array's (`reshape`, `view`, `tf.reshape`); squeezes of an axis longer than one, splits into unequal parts, transposes by something other than a permutation of the axes (`np.transpose`, torch's `permute`), torch's `t()` of more than two dimensions",
+        catches: "reshapes to a size other than the array's (`reshape`, `view`, `tf.reshape`) or with two unknown (`-1`) dimensions; squeezes of an axis longer than one, splits into unequal parts, transposes by something other than a permutation of the axes (`np.transpose`, torch's `permute`), torch's `t()` of more than two dimensions",
         why: "ValueError: cannot reshape array of size 6 into shape (4,)",
         crashing: "np.arange(6).reshape(4)",
         running: "np.arange(6).reshape(2, 3)",
     }
     NumpyArgument = "numpy-argument", Error, "numpy" {
-        catches: "numpy calls given values their contract refuses: a negative dimension (`np.zeros(-1)`, `np.ones((3, -2))`), `choice` of more samples than the population with `replace=False` (`np.random` and a `default_rng()` Generator), `normal` with a negative `scale`, `np.polyfit(x, y, deg)` and `np.corrcoef(x, y)` / `np.cov(x, y)` of vectors of other lengths, a dtype word numpy does not know (`a.astype('flaot')`, `np.zeros(3, dtype='integer')`), `randint` / a Generator's `integers` of an empty range (`np.random.randint(5, 2)`), a seed outside 0 to 2**32 - 1, percentiles outside 0 to 100 and quantiles outside 0 to 1 (`np.quantile(a, 95)`), a histogram of zero or fewer bins",
+        catches: "numpy calls given values their contract refuses: a negative dimension (`np.zeros(-1)`, `np.ones((3, -2))`), `choice` of more samples than the population with `replace=False` (`np.random` and a `default_rng()` Generator), `normal` with a negative `scale`, `np.polyfit(x, y, deg)` and `np.corrcoef(x, y)` / `np.cov(x, y)` of vectors of other lengths, `np.select` of other numbers of conditions and choices, a dtype word numpy does not know (`a.astype('flaot')`, `np.zeros(3, dtype='integer')`), `randint` / a Generator's `integers` of an empty range (`np.random.randint(5, 2)`), a seed outside 0 to 2**32 - 1, percentiles outside 0 to 100 and quantiles outside 0 to 1 (`np.quantile(a, 95)`), a histogram of zero or fewer bins",
         why: "numpy checks its arguments: ValueError: negative dimensions are not allowed / Cannot take a larger sample than population when 'replace=False' / scale < 0 / all the input array dimensions except for the concatenation axis must match exactly; TypeError: expected x and y to have same length / data type 'flaot' not understood",
         crashing: "np.random.choice(3, size=5, replace=False)",
         running: "np.random.choice(5, size=3, replace=False)",

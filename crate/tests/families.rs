@@ -323,3 +323,11 @@ fn python_and_numpy_contracts() {
 fn keras_history_logs_of_compile_and_fit() {
     family("keras_history_logs.json");
 }
+
+/// numpy's indices (`take`, `delete`, `put`, `insert`, integer index lists), operands that do
+/// not broadcast (`where`, `clip`, `select`), two unknown dimensions of a reshape, and the names
+/// numpy 1.24 and 2.x removed from the module.
+#[test]
+fn numpy_indices_shapes_and_removed_names() {
+    family("numpy_indices_shapes.json");
+}

@@ -4896,3 +4896,86 @@ fn keras_history_logs_stay_silent_where_their_keys_are_not_known() {
         silent(&run(&[imports, compiled, earlier], target, ""));
     }
 }
+
+/// The kernel's `numpy` module bound to `np`, of release `version`.
+fn numpy_module(version: &str) -> String {
+    format!(
+        r#""np": {{"type": "module", "kind": "module", "R": {{"module": "numpy", "version": "{version}"}}}}"#
+    )
+}
+
+#[test]
+fn numpy_names_removed_in_the_kernels_release_only() {
+    let history = ["import numpy as np"];
+    // `np.bool` left with 1.24 and came back with 2.0.
+    let t = "flag = np.bool(1)";
+    fires(
+        &run(&history, t, &numpy_module("1.26.4")),
+        t,
+        "missing-attribute",
+        "bool",
+        &["1.24", "2.0 brought it back", "numpy 1.26"],
+    );
+    for (t, objects) in [
+        ("flag = np.bool(1)", numpy_module("2.1.0")),
+        // Whether the kernel's numpy is one without it is not known.
+        ("flag = np.bool(1)", String::new()),
+        ("x = np.float(3)", numpy_module("1.23.5")),
+        ("x = np.NaN", numpy_module("1.26.4")),
+        ("p = np.product([1, 2])", numpy_module("2.0.2")),
+    ] {
+        silent(&run(&history, t, &objects));
+    }
+    // The notebook gave the module the name itself, or reads it only where it may be there.
+    silent(&run(
+        &["import numpy as np", "np.float = float"],
+        "x = np.float(3)",
+        &numpy_module("2.0.0"),
+    ));
+    for t in [
+        "np.NaN = float('nan')\nx = np.NaN",
+        "if hasattr(np, 'float'):\n    x = np.float",
+        "try:\n    x = np.NaN\nexcept AttributeError:\n    x = np.nan",
+        "x = getattr(np, 'NaN', np.nan)",
+        "x = np.nan if np.__version__ >= '2' else np.NaN",
+    ] {
+        silent(&run(&history, t, &numpy_module("2.0.0")));
+    }
+}
+
+#[test]
+fn numpy_indices_and_operands_not_known_stay_silent() {
+    let history = [
+        "import numpy as np\nimport pandas as pd",
+        "a = np.arange(3)\nm = np.zeros((2, 3))\nn = len(input())\nconditions = [a > 0, a > 1]",
+        "def load():\n    return np.load('x.npy')",
+    ];
+    for t in [
+        // `mode` clips or wraps the index.
+        "np.take(a, 7, mode='clip')",
+        "a.take([0, 9], axis=0, mode='wrap')",
+        "np.put(a, 5, 0, mode='clip')",
+        // Indices of unknown values, a mask, a tuple naming two axes of a matrix.
+        "a[np.argsort(a)[:2]]",
+        "a[[True, False, True]]",
+        "m[(1, 2)]",
+        "np.delete(a, slice(0, 9))",
+        "np.take(a, [0, n])",
+        // Operands of unknown shapes, bounds given by keyword.
+        "np.where(a > 0, a, load())",
+        "np.clip(a, a_min=np.zeros(2), a_max=None)",
+        "np.select(conditions, [a, np.zeros(4)])",
+        // `...` broadcasts; `optimize=` takes another path.
+        "np.einsum('...j,jk', m, np.ones((4, 5)))",
+        "np.einsum('ij,jk', m, np.ones((4, 5)), optimize=True)",
+        // An integer beside an index list moves the list's axis first: (2, 3), not (3, 2).
+        "b = np.zeros((5, 3, 4))[0, :, [0, 1]]\nb.reshape(2, 3)\nb.reshape(3, 2)",
+        // A Series' values may be a pandas array, a transformer's output a frame.
+        "v = pd.Series([1, 2, 3]).values\nv[[0, 5]]\nv.take(7)",
+        // Guarded.
+        "try:\n    a[[0, 5]]\nexcept IndexError:\n    pass",
+        "for k in range(5):\n    if k < 3:\n        print(a[[k]], np.take(a, k))",
+    ] {
+        silent(&run(&history, t, ""));
+    }
+}

@@ -408,18 +408,10 @@ fn column_selection_hint(w: &Walker, value: &Expr) -> String {
 /// Series of the `str` dtype, which pandas 1 never had (its text is `object`, its `StringDtype`
 /// prints `string`), gives 2.
 fn kernel_pandas_major(w: &Walker) -> Option<(u32, &'static str)> {
-    let summaries = w.ctx.summaries?;
-    let major = |o: &crate::summary::ObjectSummary| {
-        (o.kind == "module" && o.str_fact(Category::R, "module") == Some("pandas"))
-            .then(|| o.str_fact(Category::R, "version"))??
-            .split('.')
-            .next()?
-            .parse::<u32>()
-            .ok()
-    };
-    if let Some(m) = summaries.objects.values().filter_map(major).min() {
-        return Some((m, "its pandas module's version says so"));
+    if let Some((major, _)) = super::kernel_module_version(w, "pandas") {
+        return Some((major, "its pandas module's version says so"));
     }
+    let summaries = w.ctx.summaries?;
     let str_dtype = summaries.objects.values().any(|o| {
         o.str_fact(Category::R, "dtype") == Some("str")
             || o.representation

@@ -93,3 +93,25 @@ pub fn list_preview(items: &[String], max: usize) -> String {
         shown.join(", ")
     }
 }
+
+/// The oldest release of `module` among the kernel's summaries of it (a name bound to the
+/// module), as (major, minor); None when the kernel tells none or one we cannot read.
+pub(crate) fn kernel_module_version(w: &Walker, module: &str) -> Option<(u32, u32)> {
+    let summaries = w.ctx.summaries?;
+    summaries
+        .objects
+        .values()
+        .filter(|o| {
+            o.kind == "module" && o.str_fact(crate::summary::Category::R, "module") == Some(module)
+        })
+        .map(|o| {
+            let mut parts = o
+                .str_fact(crate::summary::Category::R, "version")?
+                .split('.')
+                .map(|p| p.parse::<u32>().ok());
+            Some((parts.next()??, parts.next()??))
+        })
+        .collect::<Option<Vec<_>>>()?
+        .into_iter()
+        .min()
+}

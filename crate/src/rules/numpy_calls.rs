@@ -6,14 +6,19 @@
 //!   methods of `AXES` (`axis`, `axis1`/`axis2`, `source`/`destination`), and for
 //!   `np.concatenate`/`np.stack` of arrays of known shapes: numpy raises `AxisError` (an
 //!   IndexError and a ValueError); an integer index past the size of its axis, or more indices
-//!   than dimensions, in `a[i, j]`, and a boolean mask (a bool array, or a list of bools) of
-//!   another shape: IndexError.
+//!   than dimensions, in `a[i, j]`, `a[[i, j]]`, `a[:, [j, k]]` or `a[np.array([i])]` (read or
+//!   assigned), an index past its axis (or past the flattened array without `axis`) given to
+//!   `np.take`/`a.take`, `np.put`/`a.put`, `np.delete` or `np.insert` (which may also give the
+//!   end), and a boolean mask (a bool array, or a list of bools) of another shape: IndexError.
 //! - `index-type`: a float among the indices of a numpy array: IndexError.
 //! - `shape-reshape`: `np.squeeze(a, axis=k)` / `a.squeeze(k)` of an axis whose size is not 1,
 //!   `np.split(a, n)` of an axis whose size `n` does not divide, and a transpose whose axes are
 //!   not a permutation of the array's (another count, one named twice): ValueError.
-//! - `shape-broadcast`: `np.add(a, b)` and the other binary ufuncs of operands that do not
-//!   broadcast: ValueError.
+//! - `shape-broadcast`: `np.add(a, b)` and the other binary ufuncs, `np.where(c, x, y)`,
+//!   `np.clip(a, low, high)` / `a.clip(low, high)` and `np.select(conditions, choices)` of
+//!   operands that do not broadcast: ValueError.
+//! - `shape-matmul`: `np.einsum` of explicit subscripts whose terms do not fit the operands'
+//!   number, dimensions or sizes: ValueError.
 //! - `bad-arguments`: a size or shape written as a float (`np.zeros(n / 2)`,
 //!   `a.reshape(n / 2, 2)`, `np.linspace(0, 1, 5.0)`), a shape given as separate integers where
 //!   numpy takes a tuple (`np.zeros(3, 4)`) or as a tuple where it takes separate integers
@@ -21,8 +26,9 @@
 //! - `numpy-argument`: a negative dimension given to `np.zeros`/`ones`/`empty`/`full`, `choice`
 //!   of more than its population with `replace=False` (`np.random` or a `default_rng()`
 //!   Generator), `normal` of a negative `scale` (ValueError); `np.polyfit` (TypeError) and
-//!   `np.corrcoef`/`np.cov` (ValueError) of vectors of other lengths; a dtype word numpy does not
-//!   know, given to `astype` or a constructor's `dtype=` (TypeError).
+//!   `np.corrcoef`/`np.cov` (ValueError) of vectors of other lengths; `np.select` of other numbers
+//!   of conditions and choices (ValueError); a dtype word numpy does not know, given to `astype`
+//!   or a constructor's `dtype=` (TypeError).
 //!
 //! Shapes flow (in `semantics::numpy`) through the constructors, the shape functions, the ufuncs
 //! (one operand: the same shape; two: the broadcast one), `np.dot`/`np.matmul`/`a.dot`, and
@@ -32,8 +38,8 @@ use crate::codes::Rule;
 use crate::diagnostic::Diagnostic;
 use crate::ir::{Expr, Keyword, SeqKind, TextRange};
 use crate::semantics::numpy::{
-    as_array, axis_params, bool_mask, index_parts, normalize, ufunc_operands, AxisUse, Effect,
-    GENERATOR,
+    as_array, axis_params, bool_mask, index_parts, integer_indices, is_ellipsis, is_new_axis,
+    normalize, number_of, ufunc_operands, AxisUse, Effect, GENERATOR,
 };
 
 use crate::ir::keyword as kw;
@@ -444,6 +450,251 @@ fn index_kind_problem(w: &Walker, value: &Expr, a: &ArrayVal, index: &Expr) -> O
     ))
 }
 
+/// `np.where(cond, x, y)`, `np.clip(a, low, high)` / `a.clip(low, high)` and
+/// `np.select(conditions, choices, default)` broadcast all their operands together (a number is
+/// of shape `()`, a `None` bound takes no part): operands of known shapes that do not broadcast
+/// raise ValueError (`shape-broadcast`), as do other numbers of conditions and choices
+/// (`numpy-argument`).
+fn operands_problem(
+    w: &Walker,
+    func: &Expr,
+    args: &[Expr],
+    keywords: &[Keyword],
+    range: TextRange,
+) -> Option<Diagnostic> {
+    let path = w.lib_path(func);
+    let (name, operands): (&str, Vec<&Expr>) = match (path.as_deref(), func, args, keywords) {
+        (Some("numpy.where"), _, [c, x, y], []) => ("np.where", vec![c, x, y]),
+        (Some("numpy.clip"), _, [a, low, high], []) => ("np.clip", vec![a, low, high]),
+        (Some("numpy.select"), _, [conditions, choices, default @ ..], []) if default.len() < 2 => {
+            let (
+                Expr::Seq {
+                    kind: SeqKind::List | SeqKind::Tuple,
+                    elts: conditions,
+                    ..
+                },
+                Expr::Seq {
+                    kind: SeqKind::List | SeqKind::Tuple,
+                    elts: choices,
+                    ..
+                },
+            ) = (conditions, choices)
+            else {
+                return None;
+            };
+            if conditions.len() != choices.len() {
+                return Some(Diagnostic::error(
+                    Rule::NumpyArgument,
+                    format!(
+                        "np.select is given {} condition(s) and {} choice(s): ValueError: list of cases must be same length as list of conditions",
+                        conditions.len(),
+                        choices.len()
+                    ),
+                    range,
+                ));
+            }
+            let operands = conditions.iter().chain(choices).chain(default);
+            ("np.select", operands.collect())
+        }
+        (None, Expr::Attribute { value, attr, .. }, [low, high], [])
+            if attr == "clip"
+                && matches!(w.eval(value), Val::Array(a) if a.lib == ArrayLib::Numpy) =>
+        {
+            ("clip", vec![&**value, low, high])
+        }
+        _ => return None,
+    };
+    let mut shapes = Vec::new();
+    for e in &operands {
+        if matches!(w.eval(e), Val::None) && name.ends_with("clip") {
+            continue;
+        }
+        shapes.push(match number_of(w, e) {
+            Some(_) => vec![],
+            None => as_array(w, e)?.shape,
+        });
+    }
+    let mut joint: Vec<i64> = vec![];
+    for shape in &shapes {
+        match crate::semantics::shapes::broadcast(&joint, shape) {
+            Some(s) => joint = s,
+            None => {
+                return Some(Diagnostic::error(
+                    Rule::ShapeBroadcast,
+                    format!(
+                        "the operands of {name} have shapes {}: they cannot be broadcast together: ValueError",
+                        shapes
+                            .iter()
+                            .map(tuple_text)
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                    range,
+                ))
+            }
+        }
+    }
+    None
+}
+
+/// `np.einsum(subscripts, *operands)` of explicit letters (no `...`) and operands of known
+/// shapes: another number of operands than of terms, a term with another number of letters
+/// than its operand has dimensions, or a letter standing for two sizes (neither of them 1, which
+/// broadcasts): ValueError.
+fn einsum_problem(
+    w: &Walker,
+    func: &Expr,
+    args: &[Expr],
+    keywords: &[Keyword],
+    range: TextRange,
+) -> Option<Diagnostic> {
+    if w.lib_path(func)? != "numpy.einsum" || !keywords.is_empty() {
+        return None;
+    }
+    let (subscripts, operands) = args.split_first()?;
+    let text = match w.eval(subscripts) {
+        Val::Str(s) => s,
+        _ => return None,
+    };
+    let inputs = text.split("->").next()?;
+    if !text
+        .chars()
+        .all(|c| c.is_ascii_alphabetic() || " ,->".contains(c))
+    {
+        return None;
+    }
+    let terms: Vec<String> = inputs
+        .split(',')
+        .map(|t| t.chars().filter(|c| !c.is_whitespace()).collect())
+        .collect();
+    let error = |problem: String| {
+        Some(Diagnostic::error(
+            Rule::ShapeMatmul,
+            format!("np.einsum('{text}'): {problem}: ValueError"),
+            range,
+        ))
+    };
+    let shapes = operands
+        .iter()
+        .map(|e| as_array(w, e).map(|a| a.shape))
+        .collect::<Option<Vec<_>>>();
+    if terms.len() != operands.len() {
+        return error(format!(
+            "the subscripts name {} operand(s) and {} are given",
+            terms.len(),
+            operands.len()
+        ));
+    }
+    let shapes = shapes?;
+    let mut sizes: Vec<(char, i64, usize)> = Vec::new();
+    for (k, (term, shape)) in terms.iter().zip(&shapes).enumerate() {
+        let shown = w.shown(&operands[k], "an operand");
+        if term.chars().count() != shape.len() {
+            return error(format!(
+                "'{term}' names {} dimension(s) and {shown} has shape {}",
+                term.chars().count(),
+                tuple_text(shape)
+            ));
+        }
+        for (letter, &size) in term.chars().zip(shape) {
+            match sizes.iter().find(|(l, ..)| *l == letter) {
+                Some(&(_, seen, at)) if seen != size && seen != 1 && size != 1 => {
+                    return error(format!(
+                        "'{letter}' is {seen} in {} and {size} in {shown} (shape {})",
+                        w.shown(&operands[at], "an operand"),
+                        tuple_text(shape)
+                    ));
+                }
+                Some(_) => {}
+                None => sizes.push((letter, size, k)),
+            }
+        }
+    }
+    None
+}
+
+/// The first of `indices` outside `low..high`.
+fn outside(indices: &[i64], low: i64, high: i64) -> Option<i64> {
+    indices.iter().copied().find(|i| !(low..high).contains(i))
+}
+
+/// `np.take(a, i)` / `a.take(i)`, `np.put(a, i, v)` / `a.put(i, v)`, `np.delete(a, i)` and
+/// `np.insert(a, i, v)` with an index (an integer or an integer index array) past its axis, or
+/// past the flattened array without `axis` (`insert` may also give the end): IndexError. A
+/// `mode` other than the default `'raise'` clips or wraps: silence.
+fn selection_problem(
+    w: &Walker,
+    func: &Expr,
+    args: &[Expr],
+    keywords: &[Keyword],
+) -> Option<Diagnostic> {
+    // (name, where `axis` and `mode` are among the arguments after the array)
+    const SELECTIONS: &[(&str, Option<usize>, Option<usize>)] = &[
+        ("take", Some(1), Some(3)),
+        ("put", None, Some(2)),
+        ("delete", Some(1), None),
+        ("insert", Some(2), None),
+    ];
+    let path = w.lib_path(func);
+    let function = path.as_deref().and_then(|p| p.strip_prefix("numpy."));
+    let ((name, axis_at, mode_at), (array, a), rest) =
+        if let Some(found) = SELECTIONS.iter().find(|(n, ..)| Some(*n) == function) {
+            let array = args.first()?;
+            (*found, (array, as_array(w, array)?), &args[1..])
+        } else if let Expr::Attribute { value, attr, .. } = func {
+            let found = SELECTIONS[..2].iter().find(|(n, ..)| n == attr)?;
+            let Val::Array(a) = w.eval(value) else {
+                return None;
+            };
+            (*found, (&**value, a), args)
+        } else {
+            return None;
+        };
+    if a.lib != ArrayLib::Numpy
+        || a.maybe_not_ndarray
+        || mode_at.is_some_and(|m| rest.len() > m)
+        || keywords
+            .iter()
+            .any(|k| axis_at.is_none() || k.name.as_deref() != Some("axis"))
+    {
+        return None;
+    }
+    let axis = match axis_at
+        .and_then(|at| rest.get(at))
+        .or_else(|| kw(keywords, "axis"))
+    {
+        Some(e) if matches!(w.eval(e), Val::None) => None,
+        Some(e) => Some(normalize(int_of(w, e)?, a.shape.len() as i64)?),
+        None => None,
+    };
+    let size = match axis {
+        Some(axis) => a.shape[axis],
+        None => a.shape.iter().product(),
+    };
+    let index = rest.first()?;
+    let indices = match int_of(w, index) {
+        Some(i) => vec![i],
+        None => integer_indices(w, index)?,
+    };
+    let end = if name == "insert" { size + 1 } else { size };
+    let i = outside(&indices, -size, end).filter(|_| size > 0)?;
+    let whole = if axis.is_none() && a.shape.len() != 1 {
+        " (the array flattened, as no axis is given)"
+    } else {
+        ""
+    };
+    Some(Diagnostic::error(
+        Rule::IndexOutOfRange,
+        format!(
+            "index {i} is out of bounds for axis {} with size {size}{whole}: {} has shape {}: IndexError",
+            axis.unwrap_or(0),
+            w.shown(array, "the array"),
+            tuple_text(&a.shape)
+        ),
+        index.range(),
+    ))
+}
+
 /// The numpy function or `Generator` method a call names: (`zeros`, false) for `np.zeros`,
 /// (`choice`, true) for `np.random.default_rng().choice`.
 fn numpy_callee(w: &Walker, func: &Expr) -> Option<(String, bool)> {
@@ -694,6 +945,9 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                 .or_else(|| shape_form_problem(w, func, args))
                 .or_else(|| argument_problem(w, func, args, keywords))
                 .or_else(|| transpose_problem(w, func, args, keywords))
+                .or_else(|| selection_problem(w, func, args, keywords))
+                .or_else(|| operands_problem(w, func, args, keywords, *range))
+                .or_else(|| einsum_problem(w, func, args, keywords, *range))
             {
                 out.push(d);
                 return;
@@ -774,48 +1028,72 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                 out.push(d);
                 return;
             }
-            let Expr::Seq {
-                kind: SeqKind::Tuple,
-                elts,
-                ..
-            } = &**index
-            else {
-                return;
-            };
-            // Integers and plain slices only: `None`, `...`, arrays and masks change the count.
-            let mut ints = Vec::new();
-            for e in elts {
-                match e {
-                    Expr::Slice { .. } => ints.push(None),
-                    _ => match int_of(w, e) {
-                        Some(i) => ints.push(Some((i, e.range()))),
-                        None => return,
-                    },
+            // What each index selects on its axis: an integer, or an integer index array (both
+            // take one axis); a slice takes an axis unchecked, `None` takes none, `...` the axes
+            // no other index takes. Anything else (a mask, an unknown value): silence.
+            let tuple = matches!(
+                &**index,
+                Expr::Seq {
+                    kind: SeqKind::Tuple,
+                    ..
+                }
+            );
+            let mut axes: Vec<Option<(Vec<i64>, TextRange)>> = Vec::new();
+            let mut ellipsis_at = None;
+            for e in index_parts(index) {
+                if is_new_axis(w, e) {
+                    continue;
+                } else if is_ellipsis(e) {
+                    if ellipsis_at.replace(axes.len()).is_some() {
+                        return;
+                    }
+                } else if matches!(e, Expr::Slice { .. }) {
+                    axes.push(None);
+                } else if let Some(i) = int_of(w, e) {
+                    // `a[i]` alone is the sequences' check (`value_checks`).
+                    if !tuple {
+                        return;
+                    }
+                    axes.push(Some((vec![i], e.range())));
+                } else if let Some(indices) = integer_indices(w, e) {
+                    // A frame (a transformer's pandas output) reads a list as column labels.
+                    if a.maybe_not_ndarray {
+                        return;
+                    }
+                    axes.push(Some((indices, e.range())));
+                } else {
+                    return;
                 }
             }
             let n = a.shape.len();
             let shown = w.shown(value, "the array");
-            if ints.len() > n {
+            if axes.len() > n {
                 out.push(Diagnostic::error(
                     Rule::IndexOutOfRange,
                     format!(
                         "too many indices for array: {shown} has shape {} ({}), but {} were indexed: IndexError",
                         tuple_text(&a.shape),
                         dimensions(n),
-                        ints.len()
+                        axes.len()
                     ),
                     *range,
                 ));
                 return;
             }
-            for (axis, index) in ints.iter().enumerate() {
-                let Some((i, at)) = index else { continue };
-                let size = a.shape[axis];
-                if *i >= size || *i < -size {
+            if let Some(at) = ellipsis_at {
+                let rest = n - axes.len();
+                axes.splice(at..at, std::iter::repeat_n(None, rest));
+            }
+            for (axis, selected) in axes.iter().enumerate() {
+                let Some((indices, at)) = selected else {
+                    continue;
+                };
+                if let Some(i) = outside(indices, -a.shape[axis], a.shape[axis]) {
                     out.push(Diagnostic::error(
                         Rule::IndexOutOfRange,
                         format!(
-                            "index {i} is out of bounds for axis {axis} with size {size}: {shown} has shape {}: IndexError",
+                            "index {i} is out of bounds for axis {axis} with size {}: {shown} has shape {}: IndexError",
+                            a.shape[axis],
                             tuple_text(&a.shape)
                         ),
                         *at,

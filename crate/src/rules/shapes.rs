@@ -9,7 +9,8 @@
 //! - `shape-concatenate`: `np.concatenate` of arrays whose other dimensions differ.
 //! - `shape-stack`: `np.array`/`np.asarray`/`np.stack` of arrays of different shapes, and
 //!   `np.vstack`/`np.hstack`/`np.column_stack` of arrays whose rows (columns) do not line up.
-//! - `shape-reshape`: `reshape` to a shape with another number of elements.
+//! - `shape-reshape`: `reshape` to a shape with another number of elements, or (numpy) with more
+//!   than one unknown (`-1`) dimension.
 //! - `shape-image`: `plt.imshow`, or `imshow` of an Axes (`plt.subplots`, `plt.subplot`, an element
 //!   of an array of Axes, a summarised Axes), of an array that is not (M, N), (M, N, 3) or (M, N, 4).
 //! - `shape-savetxt`: `np.savetxt` of an array with more than 2 dimensions.
@@ -226,9 +227,7 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                 ) => stacked(w, p, func, args, keywords, *range, out),
                 Some("numpy.reshape") if args.len() == 2 => {
                     if let (Val::Array(a), Some(to)) = (w.eval(&args[0]), int_tuple(w, &args[1])) {
-                        if let Some(Err(())) = reshape(&a.shape, &to) {
-                            out.push(reshape_diag(w, &args[0], &a, &to, *range));
-                        }
+                        out.extend(reshape_problem(w, &args[0], &a, &to, *range));
                     }
                 }
                 _ => {
@@ -263,9 +262,7 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                                     args.iter().map(|x| int_of(w, x)).collect()
                                 };
                                 if let Some(to) = to {
-                                    if let Some(Err(())) = reshape(&a.shape, &to) {
-                                        out.push(reshape_diag(w, value, &a, &to, *range));
-                                    }
+                                    out.extend(reshape_problem(w, value, &a, &to, *range));
                                 }
                             }
                         }
@@ -567,6 +564,30 @@ fn numpy_before_1_24(w: &Walker, func: &Expr) -> bool {
         // A version we cannot read: stay silent.
         _ => true,
     }
+}
+
+/// A reshape of `a` into `to` that raises: a numpy array given more than one unknown (`-1`)
+/// dimension ("can only specify one unknown dimension"), or a size that does not hold its
+/// elements.
+fn reshape_problem(
+    w: &Walker,
+    x: &Expr,
+    a: &ArrayVal,
+    to: &[i64],
+    range: crate::ir::TextRange,
+) -> Option<Diagnostic> {
+    if a.lib == ArrayLib::Numpy && to.iter().filter(|&&d| d == -1).count() > 1 {
+        return Some(Diagnostic::error(
+            Rule::ShapeReshape,
+            format!(
+                "cannot reshape {} into shape {}: ValueError: can only specify one unknown dimension",
+                w.shown(x, "an operand"),
+                tuple_text(to)
+            ),
+            range,
+        ));
+    }
+    matches!(reshape(&a.shape, to), Some(Err(()))).then(|| reshape_diag(w, x, a, to, range))
 }
 
 fn reshape_diag(

@@ -207,7 +207,8 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
 }
 
 /// `xs[i] = v` (or `xs[i] += v`) of a list or an array: its index is checked as a read's is
-/// (list assignment index out of range: IndexError). Tuples and strings are item-assignment's.
+/// (list assignment index out of range: IndexError; an array's other indices by `numpy_calls`).
+/// Tuples and strings are item-assignment's.
 pub fn check_stmt(w: &Walker, stmt: &crate::ir::Stmt, out: &mut Vec<Diagnostic>) {
     let crate::ir::Stmt::Assign {
         targets,
@@ -228,6 +229,10 @@ pub fn check_stmt(w: &Walker, stmt: &crate::ir::Stmt, out: &mut Vec<Diagnostic>)
                 matches!(base, Val::Array(_)) || base.sized().is_some_and(|(t, _)| t == "list");
             if list_or_array {
                 check(w, subscript, out);
+            }
+            // The indices of a numpy array (several axes, integer lists, masks) as well.
+            if matches!(base, Val::Array(_)) {
+                super::numpy_calls::check(w, subscript, out);
             }
         }
     }

@@ -342,6 +342,94 @@ pub fn unknown_dtype_word(name: &str) -> bool {
     name.len() >= 2 && name.bytes().all(|b| b.is_ascii_lowercase()) && !DTYPE_WORDS.contains(&name)
 }
 
+/// A numpy release: (major, minor).
+pub type Release = (u32, u32);
+
+/// Names the `numpy` module no longer has: the first release without it, the release that
+/// brought it back (if one did), and what replaces it. numpy 1.24 expired the aliases of
+/// builtins deprecated in 1.20 (its `__former_attrs__`; 2.0 brought `np.bool` back as numpy's
+/// own bool); 2.0 removed its `__expired_attributes__` (NEP 52). The rest are absent from
+/// numpy 2.4, the earliest release the cases were run under; an earlier one may lack them too.
+pub const REMOVED_MODULE_ATTRIBUTES: &[(&str, Release, Option<Release>, &str)] = &[
+    ("float", (1, 24), None, "float or np.float64"),
+    ("int", (1, 24), None, "int or np.int64"),
+    ("object", (1, 24), None, "object"),
+    ("complex", (1, 24), None, "complex or np.complex128"),
+    ("str", (1, 24), None, "str or np.str_"),
+    ("bool", (1, 24), Some((2, 0)), "bool or np.bool_"),
+    ("NaN", (2, 0), None, "np.nan"),
+    ("Inf", (2, 0), None, "np.inf"),
+    ("Infinity", (2, 0), None, "np.inf"),
+    ("infty", (2, 0), None, "np.inf"),
+    ("PINF", (2, 0), None, "np.inf"),
+    ("NINF", (2, 0), None, "-np.inf"),
+    ("PZERO", (2, 0), None, "0.0"),
+    ("NZERO", (2, 0), None, "-0.0"),
+    ("float_", (2, 0), None, "np.float64"),
+    ("complex_", (2, 0), None, "np.complex128"),
+    ("cfloat", (2, 0), None, "np.complex128"),
+    ("singlecomplex", (2, 0), None, "np.complex64"),
+    ("longfloat", (2, 0), None, "np.longdouble"),
+    ("longcomplex", (2, 0), None, "np.clongdouble"),
+    ("clongfloat", (2, 0), None, "np.clongdouble"),
+    ("string_", (2, 0), None, "np.bytes_"),
+    ("unicode_", (2, 0), None, "np.str_"),
+    ("round_", (2, 0), None, "np.round"),
+    ("alltrue", (2, 0), None, "np.all"),
+    ("sometrue", (2, 0), None, "np.any"),
+    ("asfarray", (2, 0), None, "np.asarray(a, dtype=float)"),
+    ("mat", (2, 0), None, "np.asmatrix"),
+    ("cast", (2, 0), None, "np.asarray(a, dtype=dtype)"),
+    ("find_common_type", (2, 0), None, "np.result_type"),
+    ("issubclass_", (2, 0), None, "issubclass"),
+    ("safe_eval", (2, 0), None, "ast.literal_eval"),
+    (
+        "set_string_function",
+        (2, 0),
+        None,
+        "np.set_printoptions(formatter=...)",
+    ),
+    ("who", (2, 0), None, "locals()"),
+    ("source", (2, 0), None, "inspect.getsource"),
+    ("lookfor", (2, 0), None, "numpy's documentation"),
+    (
+        "recfromcsv",
+        (2, 0),
+        None,
+        "np.genfromtxt(..., delimiter=',')",
+    ),
+    ("recfromtxt", (2, 0), None, "np.genfromtxt"),
+    (
+        "deprecate",
+        (2, 0),
+        None,
+        "warnings.warn(..., DeprecationWarning)",
+    ),
+    (
+        "byte_bounds",
+        (2, 0),
+        None,
+        "np.lib.array_utils.byte_bounds",
+    ),
+    ("sctypes", (2, 0), None, "the dtypes by name"),
+    ("maximum_sctype", (2, 0), None, "a specific dtype"),
+    ("issctype", (2, 0), None, "issubclass(rep, np.generic)"),
+    ("obj2sctype", (2, 0), None, "np.dtype(obj).type"),
+    ("geterrobj", (2, 0), None, "np.errstate"),
+    ("seterrobj", (2, 0), None, "np.errstate"),
+    ("DataSource", (2, 0), None, "np.lib.npyio.DataSource"),
+    ("NAN", (2, 4), None, "np.nan"),
+    ("unicode", (2, 4), None, "str or np.str_"),
+    ("product", (2, 4), None, "np.prod"),
+    ("cumproduct", (2, 4), None, "np.cumprod"),
+    ("trapz", (2, 4), None, "np.trapezoid"),
+    ("in1d", (2, 4), None, "np.isin"),
+    ("msort", (2, 4), None, "np.sort(a, axis=0)"),
+    ("int0", (2, 4), None, "np.intp"),
+    ("uint0", (2, 4), None, "np.uintp"),
+    ("bool8", (2, 4), None, "np.bool_"),
+];
+
 /// The samplers of `np.random` and of a `Generator` with the position of their `size`
 /// parameter, which is the shape of the sample (numpy's "Random sampling" reference).
 const SAMPLERS: &[(&str, usize)] = &[
@@ -1062,30 +1150,88 @@ pub fn index_parts(index: &Expr) -> Vec<&Expr> {
     }
 }
 
-/// The shape `a[index]` selects from an array of `shape` with basic indexing: integers in range
-/// (each drops its axis), slices of known bounds, `None`/`np.newaxis` (a new axis of size one)
-/// and one `...`; `None` for anything else (arrays, masks, an index out of range).
-pub fn indexed_shape(w: &dyn Eval, shape: &[i64], index: &Expr) -> Option<Vec<i64>> {
-    let parts = index_parts(index);
-    let is_new_axis = |e: &Expr| match w.eval(e) {
+/// `None` or `np.newaxis` among an array's indices: a new axis of size one, taking none.
+pub fn is_new_axis(w: &dyn Eval, e: &Expr) -> bool {
+    match w.eval(e) {
         Val::None => true,
         Val::Lib(p) => p == "numpy.newaxis",
         _ => false,
-    };
-    let is_ellipsis = |e: &Expr| {
-        matches!(
-            e,
-            Expr::Literal {
-                value: Literal::Ellipsis,
-                ..
+    }
+}
+
+/// `...` among an array's indices: the axes no other index takes.
+pub fn is_ellipsis(e: &Expr) -> bool {
+    matches!(
+        e,
+        Expr::Literal {
+            value: Literal::Ellipsis,
+            ..
+        }
+    )
+}
+
+/// The integers of an integer index array written as nested lists of ints (`[0, 5]`, a name
+/// holding one) or `np.array(...)` / `np.asarray(...)` of them, each of which numpy checks
+/// against the size of its axis. A tuple is not one: as an index it names several axes.
+pub fn integer_indices(w: &dyn Eval, e: &Expr) -> Option<Vec<i64>> {
+    if let Expr::Call {
+        func,
+        args,
+        keywords,
+        ..
+    } = e
+    {
+        return match (w.lib_path(func)?.as_str(), &args[..]) {
+            ("numpy.array" | "numpy.asarray", [list]) if keywords.is_empty() => {
+                integer_indices(w, list)
             }
-        )
+            _ => None,
+        };
+    }
+    fn lists_only(v: &Val) -> bool {
+        match v {
+            Val::Items { type_name, items } => type_name == "list" && items.iter().all(lists_only),
+            _ => true,
+        }
+    }
+    let v = w.eval(e);
+    let (shape, true) = literal_shape(&v)? else {
+        return None;
     };
+    if shape.is_empty() || shape.contains(&0) || !lists_only(&v) {
+        return None;
+    }
+    let mut numbers = Vec::new();
+    flatten_numbers(&v, &mut numbers);
+    Some(numbers.into_iter().map(|n| n as i64).collect())
+}
+
+/// The shape `a[index]` selects from an array of `shape` with basic indexing: integers in range
+/// (each drops its axis), slices of known bounds, `None`/`np.newaxis` (a new axis of size one)
+/// and one `...`; or with one integer index array in range beside slices, `None` and `...` only
+/// (its shape takes its axis's place: beside an integer, or another array, numpy may move the
+/// axes first); `None` for anything else (masks, unknown indices, an index out of range).
+pub fn indexed_shape(w: &dyn Eval, shape: &[i64], index: &Expr) -> Option<Vec<i64>> {
+    let parts = index_parts(index);
+    let is_new_axis = |e: &Expr| is_new_axis(w, e);
     let consumed = parts
         .iter()
         .filter(|p| !is_new_axis(p) && !is_ellipsis(p))
         .count();
     if consumed > shape.len() || parts.iter().filter(|p| is_ellipsis(p)).count() > 1 {
+        return None;
+    }
+    let (mut integers, mut arrays) = (0, 0);
+    for p in &parts {
+        if is_new_axis(p) || is_ellipsis(p) || matches!(p, Expr::Slice { .. }) {
+            continue;
+        }
+        match int_of(w, p) {
+            Some(_) => integers += 1,
+            None => arrays += 1,
+        }
+    }
+    if arrays > 1 || (arrays == 1 && integers > 0) {
         return None;
     }
     let mut dims = shape.iter().copied();
@@ -1109,12 +1255,21 @@ pub fn indexed_shape(w: &dyn Eval, shape: &[i64], index: &Expr) -> Option<Vec<i6
                 },
             };
             out.push(slice_len(size, bound(lower)?, bound(upper)?, bound(step)?)?);
-        } else {
+        } else if let Some(i) = int_of(w, part) {
             let size = dims.next()?;
-            let i = int_of(w, part)?;
             if i >= size || i < -size {
                 return None;
             }
+        } else {
+            let size = dims.next()?;
+            let indices = integer_indices(w, part)?;
+            if indices.iter().any(|&i| i >= size || i < -size) {
+                return None;
+            }
+            out.extend(match w.eval(part) {
+                Val::Array(a) => a.shape,
+                v => literal_shape(&v)?.0,
+            });
         }
     }
     out.extend(dims);
