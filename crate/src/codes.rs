@@ -198,7 +198,7 @@ rules! {
         running: "best = [None]\nbest[0]",
     }
     ItemAssignment = "item-assignment", Error, "Python values" {
-        catches: "item assignment (`t[0] = x`, `s[i] += c`) or deletion (`del t[0]`) on a tuple, a str, None, a number or a set",
+        catches: "item assignment (`t[0] = x`, `s[i] += c`) or deletion (`del t[0]`) on a tuple, a str, None, a number or a set; item assignment on a TensorFlow tensor (`x = tf.zeros(3)`, `x[0] = 1.0`)",
         why: "the type has no `__setitem__`: TypeError: 'tuple' object does not support item assignment",
         crashing: "point = (1, 2)\npoint[0] = 5",
         running: "point = [1, 2]\npoint[0] = 5",

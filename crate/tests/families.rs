@@ -331,3 +331,10 @@ fn keras_history_logs_of_compile_and_fit() {
 fn numpy_indices_shapes_and_removed_names() {
     family("numpy_indices_shapes.json");
 }
+
+/// TensorFlow tensors (constants, conversions, arithmetic, the notebook's functions, earlier
+/// cells) given an item: they cannot change in place.
+#[test]
+fn tf_tensors_given_an_item() {
+    family("tf_item_assignment.json");
+}

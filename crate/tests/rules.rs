@@ -4979,3 +4979,18 @@ fn numpy_indices_and_operands_not_known_stay_silent() {
         silent(&run(&history, t, ""));
     }
 }
+
+#[test]
+fn item_assignment_of_arrays_that_can_change_stays_silent() {
+    let imports =
+        "import numpy as np\nimport tensorflow as tf\nimport torch\nfrom data import load";
+    for target in [
+        "a = np.zeros((2, 2))\na[0, 0] = 1.0",
+        "t = torch.zeros(3)\nt[0] = 1.0",
+        "x = tf.zeros((3,)).numpy()\nx[0] = 1.0",
+        "x = tf.zeros((3,))\nx = load()\nx[0] = 1.0",
+        "v = tf.Variable(tf.zeros((3,)))\nv[0].assign(1.0)",
+    ] {
+        silent(&run(&[imports], target, ""));
+    }
+}

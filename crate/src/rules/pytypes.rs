@@ -734,7 +734,24 @@ fn item_assignment(w: &Walker, target: &Target, out: &mut Vec<Diagnostic>) {
         }
         return;
     };
-    let Some(t) = builtin_of(&w.eval(value)) else {
+    let container = w.eval(value);
+    if let Val::Array(a) = &container {
+        // TensorFlow's tensors and variables cannot change in place; numpy's and torch's can.
+        if a.lib == ArrayLib::Tensorflow {
+            out.push(Diagnostic::error(
+                Rule::ItemAssignment,
+                format!(
+                    "{} is a TensorFlow tensor, which cannot change in place (build a new one \
+                     with tf.tensor_scatter_nd_update or tf.where, or use a tf.Variable's assign): \
+                     TypeError: the tensor's type does not support item assignment",
+                    w.shown(value, "the value")
+                ),
+                *range,
+            ));
+        }
+        return;
+    }
+    let Some(t) = builtin_of(&container) else {
         return;
     };
     let hint = match t {
