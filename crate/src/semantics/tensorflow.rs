@@ -188,6 +188,22 @@ pub fn call_result(w: &dyn Eval, path: &str, args: &[Expr], keywords: &[Keyword]
             let len = ((limit - start) as f64 / delta as f64).ceil().max(0.0) as i64;
             Some(tensor(vec![len], Some("int32")))
         }
+        // One axis of `depth` after the indices' axes (the default `axis=-1`); float32 unless
+        // `dtype=` or the on/off values say otherwise.
+        "one_hot" if args.len() <= 2 && only(&["depth", "dtype", "on_value", "off_value", "name"]) => {
+            let Val::Array(indices) = converted(w, &args[0])? else {
+                return None;
+            };
+            let depth = int_of(w, args.get(1).or_else(|| kw(keywords, "depth"))?)?;
+            let mut shape = indices.shape;
+            shape.push(depth.max(0));
+            let valued = kw(keywords, "on_value").or_else(|| kw(keywords, "off_value"));
+            let dtype = match (&given, valued) {
+                (None, Some(_)) => None,
+                _ => dtype("float32"),
+            };
+            Some(tensor(shape, dtype.as_deref()))
+        }
         "reshape" if args.len() == 2 && only(&["name"]) => {
             let t = as_tensor(w, &args[0])?;
             let to = int_tuple(w, &args[1])?;
