@@ -318,3 +318,12 @@ fn library_signatures_of_constructors_functions_and_methods() {
 fn python_and_numpy_contracts() {
     family("python_numpy_contracts.json");
 }
+
+/// Python's own builtins and types: methods of builtin values not called (`d.items`), instances
+/// of the notebook's plain classes without `__getitem__` / `__len__` / `__iter__`, keys a known
+/// dict lacks updated (`counts[k] += 1`), empty sets and dicts popped, dict comprehensions of
+/// known keys, and builtins given what they reject through names, loops, functions and cells.
+#[test]
+fn python_builtins_methods_instances_and_keys() {
+    family("python_builtins.json");
+}

@@ -69,6 +69,25 @@ pub fn dict_from(arg: Option<&Val>, keywords: &[(Option<String>, Val)]) -> Optio
     after_method(&start, "update", &[], keywords)
 }
 
+/// `{k: ... for k in xs}`: a dict of the keys iterating `xs` gives, when they are known texts
+/// and numbers (a repeated key keeps its first place); their values are not followed.
+pub fn dict_of_keys(xs: &Val) -> Option<Val> {
+    let Elements::Known(items) = iterated(xs)? else {
+        return None;
+    };
+    let mut keys: Vec<DictKey> = Vec::new();
+    for item in &items {
+        let key = DictKey::of(item)?;
+        if !keys.contains(&key) {
+            keys.push(key);
+        }
+    }
+    Some(Val::Dict {
+        values: vec![Val::Unknown; keys.len()],
+        keys,
+    })
+}
+
 /// The elements iterating over a value gives, or only their number (a list, a tuple, a dict's
 /// keys, a text's characters).
 fn iterated(v: &Val) -> Option<Elements> {

@@ -1232,6 +1232,10 @@ pub fn call_result(w: &dyn Eval, func: &Expr, args: &[Expr], keywords: &[Keyword
                 ("list" | "sorted", _) => typed("list"),
                 (lazy, _) if LAZY_ITERATORS.contains(&lazy) => typed(lazy),
                 ("range", [_, ..]) if args.len() <= 3 && keywords.is_empty() => typed("range"),
+                ("set", []) if keywords.is_empty() => Some(Val::Sized {
+                    type_name: "set".into(),
+                    len: 0,
+                }),
                 ("tuple" | "dict" | "set", _) => typed(id),
                 // Conversions of builtin values give exactly that type (a user's class may
                 // return a subclass from `__str__` or `__int__`).
