@@ -19,12 +19,17 @@
 //!   a set.
 //! - `not-callable`: calling None, a number, a string or a container.
 //! - `not-iterable`: loops, comprehensions, unpacking and iterating builtins (`zip`, `map` ...
-//!   included) over None, a number or a function.
+//!   included) over None, a number, a function (a method of a builtin value not called:
+//!   `d.items`), or an instance of a plain class of the notebook without `__iter__` and
+//!   `__getitem__` (`len` of one without `__len__` is a `builtin-argument`).
 //! - `not-subscriptable`: subscripts of None, a number, a set, a dict view, a lazy iterator
-//!   (`map`, `zip`, a generator expression) or a function.
+//!   (`map`, `zip`, a generator expression), a function, or an instance of a plain class of the
+//!   notebook without `__getitem__`.
 //! - `index-type`: sequences indexed by non-integers or sliced by floats, dicts keyed by
 //!   unhashable values (in literals, `set(...)`, `hash(...)`, `in` tests, dict and set methods).
-//! - `missing-key`: str or int keys a dict literal of the cell lacks, read, popped or deleted.
+//! - `missing-key`: str or int keys a dict the cell built lacks (any key of an empty one), read,
+//!   updated (`d[k] += 1`), popped or deleted; `remove` / `pop` of an empty set, `popitem` of an
+//!   empty dict.
 //! - `index-out-of-range` (also in `value_checks`): `pop` or `del` of an empty list or past its
 //!   end, `random.choice` of an empty sequence.
 //! - `unpack-count`: unpacking a value of known length into another number of targets, and the

@@ -1127,11 +1127,61 @@ fn range_numbers(w: &dyn Eval, e: &Expr) -> Option<Vec<Val>> {
     (range.count <= 10_000).then(|| (0..range.count).map(|k| range.at(k)).collect())
 }
 
+/// `sum`, `max`, `min` of known numbers: of one iterable, or (`max`, `min`) of several numbers.
+fn reduced_call(w: &dyn Eval, name: &str, args: &[Expr]) -> Option<Val> {
+    match (name, args) {
+        ("sum" | "max" | "min", [x]) => super::containers::reduced_numbers(name, &iterable(w, x)),
+        ("max" | "min", [_, _, ..]) => super::containers::reduced_numbers(
+            name,
+            &super::abstract_value::sequence_of("list", args.iter().map(|a| w.eval(a)).collect()),
+        ),
+        _ => None,
+    }
+}
+
+/// `dict(zip(keys, values))` of known keys and at least as many values: zip stops at the
+/// shorter, so every key is there.
+fn zipped_dict(w: &dyn Eval, name: &str, args: &[Expr]) -> Option<Val> {
+    let (
+        "dict",
+        [Expr::Call {
+            func,
+            args: zipped,
+            keywords,
+            ..
+        }],
+    ) = (name, args)
+    else {
+        return None;
+    };
+    let (Expr::Name { id, .. }, [keys, values], []) =
+        (&**func, zipped.as_slice(), keywords.as_slice())
+    else {
+        return None;
+    };
+    if id != "zip" || !w.certainly_builtin(id) {
+        return None;
+    }
+    let (keys, values) = (iterable(w, keys), iterable(w, values));
+    let n = super::containers::iterated_count(&keys)?;
+    if super::containers::iterated_count(&values)? < n {
+        return None;
+    }
+    super::containers::dict_of_keys(&keys)
+}
+
 pub fn call_result(w: &dyn Eval, func: &Expr, args: &[Expr], keywords: &[Keyword]) -> Option<Val> {
     let typed = |name: &str| Some(Val::Typed(name.to_string()));
     match func {
         Expr::Name { id, .. } if w.certainly_builtin(id) => {
             let known = |e: &Expr| builtin_of(&w.eval(e));
+            if let Some(v) = keywords
+                .is_empty()
+                .then(|| reduced_call(w, id, args).or_else(|| zipped_dict(w, id, args)))
+                .flatten()
+            {
+                return Some(v);
+            }
             match (id.as_str(), args) {
                 ("print", _) => Some(Val::None),
                 // `len` returns an int or raises, `input` the line typed.

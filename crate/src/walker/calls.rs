@@ -554,13 +554,13 @@ impl<'a> Walker<'a> {
         })
     }
 
-    /// Reports the first name a statement of the function certainly reads that neither the
-    /// function, the namespace before the cell (the kernel's, or what the cells that ran bound;
-    /// known in full) nor the cell before the call binds: the call raises NameError there. Only
-    /// expression statements, plain assignments and returns.
-    fn undefined_read(&mut self, stmt: &Stmt) -> bool {
+    /// The names a statement certainly reads, not bound by the walk so far, nor by the namespace
+    /// before the cell (the kernel's, or what the cells that ran bound; known in full), nor by a
+    /// function's `global`: evaluating it raises NameError there. Only expression statements,
+    /// plain assignments and returns.
+    fn unbound_reads<'s>(&self, stmt: &'s Stmt) -> Vec<(&'s str, TextRange)> {
         let Some(defined) = self.ctx.namespace.names() else {
-            return false;
+            return Vec::new();
         };
         let value = match stmt {
             Stmt::Expr { value, .. }
@@ -572,17 +572,17 @@ impl<'a> Walker<'a> {
             Stmt::Other { exprs, .. } if stmt_keyword(stmt, self.ctx.source) == Some("return") => {
                 match exprs.first() {
                     Some(value) => value,
-                    None => return false,
+                    None => return Vec::new(),
                 }
             }
-            _ => return false,
+            _ => return Vec::new(),
         };
         if self.rebound_all || self.star_imported {
-            return false;
+            return Vec::new();
         }
         let mut reads = Vec::new();
         certain_reads(value, &mut reads);
-        let undefined = reads.into_iter().find(|(name, _)| {
+        reads.retain(|(name, _)| {
             !self.locals.contains(*name)
                 && (!self.bound_here.contains(*name) || self.bound_after_call.contains(*name))
                 && !self.env.contains_key(*name)
@@ -591,7 +591,42 @@ impl<'a> Walker<'a> {
                 && !self.ctx.history.global_names.contains(*name)
                 && !is_always_defined(name)
         });
-        let Some((name, range)) = undefined else {
+        reads
+    }
+
+    /// Reports the first name a statement of the cell (not of a function it calls) certainly
+    /// reads that the cell binds earlier only where the walk did not go: in the branch an `if`
+    /// of a known test does not take, in a loop over an empty iterable, in a `case` that does
+    /// not match. The order of names (`order.rs`) counts those as bound.
+    pub(super) fn unbound_in_cell(&mut self, stmt: &Stmt) {
+        // A function the cell defines may bind any name by `global` when it runs; a loop body
+        // walked while it may not run proves nothing.
+        if !self.calls.is_empty() || self.speculating || self.ctx.source.contains("global") {
+            return;
+        }
+        let facts = self.ctx.facts;
+        let undefined = self.unbound_reads(stmt).into_iter().find(|(name, range)| {
+            let mut bindings = facts.definitions.iter().filter(|d| d.name == *name);
+            // Bound before the read, and only on some paths (a name bound unconditionally that
+            // the walk did not register is a gap of the walk, not of the code).
+            bindings.clone().any(|d| d.range.end <= range.start)
+                && bindings.all(|d| d.conditional)
+                && !facts.free_names.iter().any(|f| f.range == *range)
+        });
+        if let Some((name, range)) = undefined {
+            self.out.push(Diagnostic::error(
+                Rule::UndefinedName,
+                format!("`{name}` is not defined: the cell binds it only in code that does not run before this line (an `if` branch its known test skips, a loop over an empty iterable): NameError"),
+                range,
+            ));
+        }
+    }
+
+    /// Reports the first name a statement of the function certainly reads that neither the
+    /// function, the namespace before the cell nor the cell before the call binds: the call
+    /// raises NameError there.
+    fn undefined_read(&mut self, stmt: &Stmt) -> bool {
+        let Some((name, range)) = self.unbound_reads(stmt).into_iter().next() else {
             return false;
         };
         let before = if self.ctx.kernel_names.is_some() {
