@@ -4879,6 +4879,9 @@ fn python_builtins_silent_where_not_certain() {
         "def f():\n    global z\n    z = 1\nif False:\n    z = 0\nf()\nprint(z)",
         "n = 0\nwhile n < 3:\n    n += 1\n    res = n\nprint(res)",
         "s = sum([0.5, 0.5])\nx = 1 / (s - 1)",
+        "xs = [1, 2, 3]\nys = xs[other:]\nys[2]",
+        "xs = [1, 2, 3]\nys = xs[1:other.n]\nys[1]",
+        "xs = [1, 2, 3]\nys = xs[::other]\nys[2]",
     ] {
         silent(&run(&[history], target, ""));
     }

@@ -1127,6 +1127,75 @@ fn range_numbers(w: &dyn Eval, e: &Expr) -> Option<Vec<Val>> {
     (range.count <= 10_000).then(|| (0..range.count).map(|k| range.at(k)).collect())
 }
 
+/// The positions `seq[lower:upper:step]` takes from a sequence of length `n`, as
+/// `slice.indices` gives them (bounds past either end clamped); None for a zero step.
+fn slice_positions(
+    n: i64,
+    lower: Option<i64>,
+    upper: Option<i64>,
+    step: Option<i64>,
+) -> Option<Vec<usize>> {
+    let step = step.unwrap_or(1);
+    if step == 0 || n > 100_000 {
+        return None;
+    }
+    // A negative step counts down from the end, and may stop before position 0 (at -1).
+    let (low, high) = if step > 0 { (0, n) } else { (-1, n - 1) };
+    let bound = |b: Option<i64>, default: i64| match b {
+        None => default,
+        Some(i) if i < 0 => (i + n).max(low),
+        Some(i) => i.min(high),
+    };
+    let (mut at, stop) = if step > 0 {
+        (bound(lower, 0), bound(upper, n))
+    } else {
+        (bound(lower, n - 1), bound(upper, -1))
+    };
+    let mut out = Vec::new();
+    while (step > 0 && at < stop) || (step < 0 && at > stop) {
+        out.push(usize::try_from(at).ok()?);
+        at += step;
+    }
+    Some(out)
+}
+
+/// `seq[lower:upper:step]` of a str, list or tuple known in full (or a list or tuple of known
+/// length) and int bounds: the same type, with what it takes.
+pub fn sliced(
+    base: &Val,
+    lower: Option<i64>,
+    upper: Option<i64>,
+    step: Option<i64>,
+) -> Option<Val> {
+    let n = iterated_len(base)?;
+    let taken = slice_positions(n, lower, upper, step)?;
+    Some(match base {
+        Val::Str(text) => {
+            let chars: Vec<char> = text.chars().collect();
+            Val::Str(taken.iter().map(|&i| chars[i]).collect())
+        }
+        Val::Items { type_name, items } if matches!(type_name.as_str(), "list" | "tuple") => {
+            Val::Items {
+                type_name: type_name.clone(),
+                items: taken.iter().map(|&i| items[i].clone()).collect(),
+            }
+        }
+        Val::Strs { type_name, items } if matches!(type_name.as_str(), "list" | "tuple") => {
+            Val::Strs {
+                type_name: type_name.clone(),
+                items: taken.iter().map(|&i| items[i].clone()).collect(),
+            }
+        }
+        Val::Sized { type_name, .. } if matches!(type_name.as_str(), "list" | "tuple") => {
+            Val::Sized {
+                type_name: type_name.clone(),
+                len: taken.len() as i64,
+            }
+        }
+        _ => return None,
+    })
+}
+
 /// `sum`, `max`, `min` of known numbers: of one iterable, or (`max`, `min`) of several numbers.
 fn reduced_call(w: &dyn Eval, name: &str, args: &[Expr]) -> Option<Val> {
     match (name, args) {

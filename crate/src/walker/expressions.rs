@@ -267,6 +267,22 @@ impl<'a> Walker<'a> {
                     }
                 }
                 let base = self.eval(value);
+                if let Expr::Slice {
+                    lower, upper, step, ..
+                } = &**index
+                {
+                    // Bounds that are ints or None (written or left out).
+                    let bound = |b: &Option<Box<Expr>>| match b.as_deref().map(|e| self.eval(e)) {
+                        None | Some(Val::None) => Some(None),
+                        Some(Val::Int(i)) => Some(Some(i)),
+                        _ => None,
+                    };
+                    if let (Some(l), Some(u), Some(s)) = (bound(lower), bound(upper), bound(step)) {
+                        if let Some(v) = crate::semantics::python::sliced(&base, l, u, s) {
+                            return v;
+                        }
+                    }
+                }
                 match base {
                     Val::Strs { items, .. } => match position(items.len(), &self.eval(index)) {
                         Some(at) => Val::Str(items[at].clone()),
