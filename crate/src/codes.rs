@@ -90,7 +90,7 @@ rules! {
         running: "if x > 1:\n    print(x)",
     }
     UndefinedName = "undefined-name", Error, "Names and syntax" {
-        catches: "names no cell that ran defines (\"run the cell above first\", or a close name: \"did you mean\"), or that the cell deleted or binds only in code that does not run (an `if` branch its known test skips, a loop over an empty list), also inside the notebook's functions a cell calls",
+        catches: "names no cell that ran defines (\"run the cell above first\", or a close name: \"did you mean\"), or that the cell deleted or binds only in code that does not run (an `if` branch its known test skips, a loop over an empty list), also inside the notebook's functions a cell calls, and a function's local read before the function assigns it (`count += 1` without `global count`: UnboundLocalError)",
         why: "reading a name nothing bound: NameError",
         crashing: "print(total)",
         running: "total = 3\nprint(total)",

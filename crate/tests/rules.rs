@@ -4851,7 +4851,8 @@ fn keras_unknown_identifier_only_for_keras_layers_and_known_strings() {
 /// value, a function, an alias, a loop that may not run), a class whose body or base may answer
 /// subscripts, `len` and iteration, a name a function of the cell may bind by `global`, a test
 /// that is not known, zipped keys that may outnumber their values, a sum of floats (Python adds
-/// them with compensation).
+/// them with compensation), slices by unknown bounds, a function's name made global or bound by
+/// a statement that may have run before the read.
 #[test]
 fn python_builtins_silent_where_not_certain() {
     let history = "import json\nother = json.load(open('x'))\nws = other['w']";
@@ -4882,6 +4883,12 @@ fn python_builtins_silent_where_not_certain() {
         "xs = [1, 2, 3]\nys = xs[other:]\nys[2]",
         "xs = [1, 2, 3]\nys = xs[1:other.n]\nys[1]",
         "xs = [1, 2, 3]\nys = xs[::other]\nys[2]",
+        "count = 0\ndef inc():\n    global count\n    count += 1\ninc()",
+        "def f():\n    for i in range(2):\n        pass\n    return i\nf()",
+        "def f():\n    try:\n        import nope\n    except ImportError:\n        nope = None\n    return nope\nf()",
+        "def f():\n    if (n := 3) > 2:\n        pass\n    return n\nf()",
+        "def f(xs):\n    for x in xs:\n        print(t)\n    t = 1\nf(ws)",
+        "def outer():\n    x = 0\n    def inner():\n        nonlocal x\n        x += 1\n    inner()\nouter()",
     ] {
         silent(&run(&[history], target, ""));
     }

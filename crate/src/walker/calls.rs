@@ -308,6 +308,14 @@ impl<'a> Walker<'a> {
             .map(|(n, d)| (n.clone(), d.clone()))
             .collect();
         inner.calls = calls;
+        // `global` and `nonlocal` make names of the body outer ones.
+        if !declares_outer_names(callee.body) {
+            inner.unassigned_locals = locals
+                .iter()
+                .filter(|n| !p.names.contains(n))
+                .cloned()
+                .collect();
+        }
         inner.locals = locals;
         inner.budget = self.budget;
         let returned = match callee.result {
@@ -620,6 +628,58 @@ impl<'a> Walker<'a> {
                 range,
             ));
         }
+    }
+
+    /// Reports the first local of the function walked that a statement certainly reads before
+    /// any statement bound it (`count += 1` where the function's own assignment makes `count`
+    /// local): UnboundLocalError, a NameError. Then forgets the names the statement binds.
+    pub(super) fn unassigned_local_read(&mut self, stmt: &Stmt) {
+        if self.unassigned_locals.is_empty() {
+            return;
+        }
+        let mut reads = Vec::new();
+        match stmt {
+            Stmt::Expr { value, .. }
+            | Stmt::Assign {
+                op: AssignOp::Plain,
+                value: Some(value),
+                ..
+            } => certain_reads(value, &mut reads),
+            Stmt::Assign {
+                op: AssignOp::Augmented(_),
+                targets,
+                value: Some(value),
+                ..
+            } => {
+                certain_reads(value, &mut reads);
+                if let [crate::ir::Target::Name { id, range }] = targets.as_slice() {
+                    reads.push((id, *range));
+                }
+            }
+            Stmt::Other { exprs, .. } if stmt_keyword(stmt, self.ctx.source) == Some("return") => {
+                if let Some(value) = exprs.first() {
+                    certain_reads(value, &mut reads);
+                }
+            }
+            _ => {}
+        }
+        // A loop body walked while it may not run proves nothing.
+        let unassigned = reads
+            .into_iter()
+            .find(|(name, _)| self.unassigned_locals.contains(*name))
+            .filter(|_| !self.speculating);
+        if let Some((name, range)) = unassigned {
+            self.out.push(Diagnostic::error(
+                Rule::UndefinedName,
+                format!("`{name}` is local to the function (it assigns it) and not assigned yet; `global {name}` would make it the global: UnboundLocalError: cannot access local variable '{name}' where it is not associated with a value"),
+                range,
+            ));
+            self.unassigned_locals.clear();
+            return;
+        }
+        let mut bound = BTreeSet::new();
+        super::state::bound_names(std::slice::from_ref(stmt), self.ctx.facts, &mut bound);
+        self.unassigned_locals.retain(|n| !bound.contains(n));
     }
 
     /// Reports the first name a statement of the function certainly reads that neither the
