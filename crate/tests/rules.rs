@@ -4852,7 +4852,8 @@ fn keras_unknown_identifier_only_for_keras_layers_and_known_strings() {
 /// subscripts, `len` and iteration, a name a function of the cell may bind by `global`, a test
 /// that is not known, zipped keys that may outnumber their values, a sum of floats (Python adds
 /// them with compensation), slices by unknown bounds, a function's name made global or bound by
-/// a statement that may have run before the read.
+/// a statement that may have run before the read, the elements of a comprehension that filters
+/// them or calls a method that may change what the next element sees.
 #[test]
 fn python_builtins_silent_where_not_certain() {
     let history = "import json\nother = json.load(open('x'))\nws = other['w']";
@@ -4889,6 +4890,9 @@ fn python_builtins_silent_where_not_certain() {
         "def f():\n    if (n := 3) > 2:\n        pass\n    return n\nf()",
         "def f(xs):\n    for x in xs:\n        print(t)\n    t = 1\nf(ws)",
         "def outer():\n    x = 0\n    def inner():\n        nonlocal x\n        x += 1\n    inner()\nouter()",
+        "rows = [[1, 2], [3]]\nseconds = [r[1] for r in rows if len(r) > 1]",
+        "names = ['a', 'b']\ncounts = {'a': 1}\nvals = [counts.setdefault(n, 0) for n in names]",
+        "names = ['a', 'b']\ncounts = {'a': 1}\nvals = [(counts.update({n: 0}), counts[n]) for n in names]",
     ] {
         silent(&run(&[history], target, ""));
     }
