@@ -8,7 +8,8 @@
 //!
 //! Only what certainly runs is walked: the statements before the first one that may leave the
 //! function (`return`, `raise`, `assert`, or a block holding one), each as the walker treats the
-//! target cell's. Findings inside are reported at the call, naming the function and the line.
+//! target cell's. Findings inside are reported at the call, naming the function and the line;
+//! a local the function reads before any statement assigned it raises UnboundLocalError.
 //! A walk that reached the end of the function gives the caller what the function left in the
 //! globals it changes and in the lists and dicts passed by name to parameters it never rebinds
 //! (`def add(xs): xs.append(1)`; `add(ys)`). `map`, `filter` and `sorted` ask `call_value` what

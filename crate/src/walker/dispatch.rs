@@ -83,14 +83,14 @@ impl<'a> Walker<'a> {
                             if self.out.len() > found_before {
                                 break;
                             }
-                            let mut first = Vec::new();
-                            element_bindings(&g.target, element, &mut first);
+                            let mut bindings = Vec::new();
+                            element_bindings(&g.target, element, &mut bindings);
                             let mark = self.shadowed.len();
                             let saved: Vec<(String, Option<Val>, bool)> = names
                                 .iter()
                                 .cloned()
                                 .map(|n| {
-                                    let val = first
+                                    let val = bindings
                                         .iter()
                                         .find(|(name, _)| *name == n)
                                         .map_or(Val::Unknown, |(_, v)| v.clone());
