@@ -90,7 +90,7 @@ rules! {
         running: "if x > 1:\n    print(x)",
     }
     UndefinedName = "undefined-name", Error, "Names and syntax" {
-        catches: "names no cell that ran defines (\"run the cell above first\", or a close name: \"did you mean\"), or that the cell deleted, also inside the notebook's functions a cell calls",
+        catches: "names no cell that ran defines (\"run the cell above first\", or a close name: \"did you mean\"), or that the cell deleted or binds only in code that does not run (an `if` branch its known test skips, a loop over an empty list), also inside the notebook's functions a cell calls, and a function's local read before the function assigns it (`count += 1` without `global count`: UnboundLocalError)",
         why: "reading a name nothing bound: NameError",
         crashing: "print(total)",
         running: "total = 3\nprint(total)",
@@ -150,7 +150,7 @@ rules! {
         running: "point = (1, 2)\npoint[1]",
     }
     MissingKey = "missing-key", Error, "Python values" {
-        catches: "str or int keys a dict lacks, read, popped without a default or deleted: a dict built from a literal in the cell (and no code adds: `labels = {0: 'cat', 1: 'dog'}; labels[2]`), or a small dict of text keys the kernel holds; step names a scikit-learn pipeline lacks (`pipe['clf']`, `pipe.named_steps['clf']`)",
+        catches: "str or int keys a dict lacks, read, updated (`counts[k] += 1`), popped without a default or deleted: a dict built from a literal, a comprehension over known keys, `dict(zip(keys, values))` or `dict(pairs)` in the cell (and no code adds: `labels = {0: 'cat', 1: 'dog'}; labels[2]`; any key of an empty one); `remove` or `pop` of an empty set, `popitem` of an empty dict, or a small dict of text keys the kernel holds; step names a scikit-learn pipeline lacks (`pipe['clf']`, `pipe.named_steps['clf']`)",
         why: "reading a key a dict lacks raises: KeyError",
         crashing: "sizes = {\"small\": 1, \"large\": 3}\nsizes[\"medium\"]",
         running: "sizes = {\"small\": 1, \"large\": 3}\nsizes.get(\"medium\", 2)",
@@ -174,7 +174,7 @@ rules! {
         running: "scores = [3]\nmean = sum(scores) / len(scores)",
     }
     BuiltinArgument = "builtin-argument", Error, "Python values" {
-        catches: "builtins, and methods of str/list/tuple/dict/set values, given a value of a type (or a text, or a number of arguments) they reject: `len(5)`, `int('abc')`, `sum(['a'])`, `', '.join([1, 2])`, `max([])`, `line.split(1)`, `rows.append(1, 2)`, `sizes.index(25)` of a value a known list, tuple or text lacks, `next([1, 2])`, `max(1, 'a')`, `ord('ab')`, `hex(2.5)`, `isinstance(x, 'int')`, `len(a, b)`, `[3, '1'].sort()`, `text.split('')`, `range(0, 9, 0)`, `open(path, 'rw')`, `os.path.join('data', 3)`, `random.randint(9, 1)`, `random.sample(xs, k)` of more than `xs` holds; format specs the value's type rejects (`f\"{name:.2f}\"` of a str, `'{:d}'.format(2.5)`, a spec given to None or a list); `math` functions given text, or a known number outside their domain (`math.sqrt(-1)`, `math.log(0)`); `float()`, `int()` and `math` functions given a numpy array or torch tensor of several elements, and `.item()` of one; `pickle.load(path)` and `pickle.dump(obj, path)` given a path for the file; `json.loads(f)` given a file object, None, a number or a container",
+        catches: "builtins, and methods of str/list/tuple/dict/set values, given a value of a type (or a text, or a number of arguments) they reject: `len(5)`, `int('abc')`, `sum(['a'])`, `', '.join([1, 2])`, `max([])`, `line.split(1)`, `rows.append(1, 2)`, `sizes.index(25)` of a value a known list, tuple or text lacks, `next([1, 2])`, `max(1, 'a')`, `ord('ab')`, `hex(2.5)`, `isinstance(x, 'int')`, `len(a, b)`, `[3, '1'].sort()`, `text.split('')`, `range(0, 9, 0)`, `open(path, 'rw')`, `os.path.join('data', 3)`, `random.randint(9, 1)`, `random.sample(xs, k)` of more than `xs` holds; format specs the value's type rejects (`f\"{name:.2f}\"` of a str, `'{:d}'.format(2.5)`, a spec given to None or a list); `math` functions given text, or a known number outside their domain (`math.sqrt(-1)`, `math.log(0)`); `len()` of a method not called or of an instance of a plain class without `__len__`; `float()`, `int()` and `math` functions given a numpy array or torch tensor of several elements, and `.item()` of one; `pickle.load(path)` and `pickle.dump(obj, path)` given a path for the file; `json.loads(f)` given a file object, None, a number or a container",
         why: "the builtin or method cannot handle that value: TypeError (or ValueError for text that is not a number, a format code the type lacks, a number outside a function's domain, or nothing to choose from)",
         crashing: "count = 5\nlen(count)",
         running: "count = [5]\nlen(count)",
@@ -186,13 +186,13 @@ rules! {
         running: "size = len\nsize([2])",
     }
     NotIterable = "not-iterable", Error, "Python values" {
-        catches: "loops, unpacking and `list()`/`sorted()`/`zip()`/`map()`... of None or a number, and loops unpacking the numbers of a range (`for i, x in range(n)`); a torch module's `parameters` method given uncalled to an optimizer (`torch.optim.SGD(model.parameters, lr=0.1)`)",
+        catches: "loops, unpacking and `list()`/`sorted()`/`zip()`/`map()`... of None, a number, a method of a builtin value not called (`for k, v in d.items:`) or an instance of a plain class of the notebook without `__iter__` and `__getitem__`, and loops unpacking the numbers of a range (`for i, x in range(n)`); a torch module's `parameters` method given uncalled to an optimizer (`torch.optim.SGD(model.parameters, lr=0.1)`)",
         why: "only iterables can be iterated: TypeError: 'NoneType' object is not iterable",
         crashing: "rows = None\nfor r in rows:\n    print(r)",
         running: "rows = []\nfor r in rows:\n    print(r)",
     }
     NotSubscriptable = "not-subscriptable", Error, "Python values" {
-        catches: "subscripts of None, a number, a set, a dict view (`d.keys()[0]`), a generator expression, or a function (`len[x]`, a `def` of the notebook)",
+        catches: "subscripts of None, a number, a set, a dict view (`d.keys()[0]`), a generator expression, a function (`len[x]`, a `def` of the notebook, a method not called: `d.values[0]`), or an instance of a plain class of the notebook without `__getitem__`",
         why: "the type has no `__getitem__`: TypeError: 'NoneType' object is not subscriptable",
         crashing: "best = None\nbest[0]",
         running: "best = [None]\nbest[0]",

@@ -338,3 +338,12 @@ fn numpy_indices_shapes_and_removed_names() {
 fn tf_tensors_given_an_item() {
     family("tf_item_assignment.json");
 }
+
+/// Python's own builtins and types: methods of builtin values not called (`d.items`), instances
+/// of the notebook's plain classes without `__getitem__` / `__len__` / `__iter__`, keys a known
+/// dict lacks updated (`counts[k] += 1`), empty sets and dicts popped, dict comprehensions of
+/// known keys, and builtins given what they reject through names, loops, functions and cells.
+#[test]
+fn python_builtins_methods_instances_and_keys() {
+    family("python_builtins.json");
+}

@@ -4994,3 +4994,56 @@ fn item_assignment_of_arrays_that_can_change_stays_silent() {
         silent(&run(&[imports], target, ""));
     }
 }
+
+// ---------- Python builtins: shapes that stay silent
+
+/// What may not raise stays silent: a dict or set the code may have filled (through an unknown
+/// value, a function, an alias, a loop that may not run), a class whose body or base may answer
+/// subscripts, `len` and iteration, a name a function of the cell may bind by `global`, a test
+/// that is not known, zipped keys that may outnumber their values, a sum of floats (Python adds
+/// them with compensation), slices by unknown bounds, a function's name made global or bound by
+/// a statement that may have run before the read, the elements of a comprehension that filters
+/// them or calls a method that may change what the next element sees.
+#[test]
+fn python_builtins_silent_where_not_certain() {
+    let history = "import json\nother = json.load(open('x'))\nws = other['w']";
+    for target in [
+        "d = {}\nd.update(other)\nd['x'] += 1",
+        "d = {}\nfor w in ws:\n    d[w] = 1\nd['x'] += 1",
+        "d = {}\nfor w in ws:\n    d[w] += 1",
+        "d = {}\nd |= other\nd['x'] += 1",
+        "d = {}\ne = d\ne['x'] = 0\nd['x'] += 1",
+        "d = {}\ndef fill(z):\n    z.update(other)\nfill(d)\nd['x'] += 1",
+        "d = {}\nother.fill(d)\nd['x'] += 1",
+        "s = set()\ns.update(ws)\ns.pop()",
+        "s = set()\nfor w in ws:\n    s.add(w)\ns.pop()",
+        "s = set()\nt = s\nt.add(1)\ns.remove(1)",
+        "d = {k: 0 for k in ws}\nd['c']",
+        "d = {k: 0 for k in ['a', 'b'] if other}\nd['z']",
+        "d = dict(zip(['a', 'b'], ws))\nd['c']",
+        "class A(other.Base):\n    pass\na = A()\na[0]\nlen(a)\nfor x in a:\n    pass",
+        "class A:\n    def __getitem__(self, i):\n        return i\na = A()\na[0]\nfor x in a:\n    pass",
+        "class A:\n    __len__ = other.size\na = A()\nlen(a)",
+        "xs = other.items\nfor x in xs:\n    pass",
+        "if other:\n    z = 1\nprint(z)",
+        "for i in ws:\n    last = i\nprint(last)",
+        "try:\n    z = int(other)\nexcept ValueError:\n    pass\nprint(z)",
+        "def f():\n    global z\n    z = 1\nif False:\n    z = 0\nf()\nprint(z)",
+        "n = 0\nwhile n < 3:\n    n += 1\n    res = n\nprint(res)",
+        "s = sum([0.5, 0.5])\nx = 1 / (s - 1)",
+        "xs = [1, 2, 3]\nys = xs[other:]\nys[2]",
+        "xs = [1, 2, 3]\nys = xs[1:other.n]\nys[1]",
+        "xs = [1, 2, 3]\nys = xs[::other]\nys[2]",
+        "count = 0\ndef inc():\n    global count\n    count += 1\ninc()",
+        "def f():\n    for i in range(2):\n        pass\n    return i\nf()",
+        "def f():\n    try:\n        import nope\n    except ImportError:\n        nope = None\n    return nope\nf()",
+        "def f():\n    if (n := 3) > 2:\n        pass\n    return n\nf()",
+        "def f(xs):\n    for x in xs:\n        print(t)\n    t = 1\nf(ws)",
+        "def outer():\n    x = 0\n    def inner():\n        nonlocal x\n        x += 1\n    inner()\nouter()",
+        "rows = [[1, 2], [3]]\nseconds = [r[1] for r in rows if len(r) > 1]",
+        "names = ['a', 'b']\ncounts = {'a': 1}\nvals = [counts.setdefault(n, 0) for n in names]",
+        "names = ['a', 'b']\ncounts = {'a': 1}\nvals = [(counts.update({n: 0}), counts[n]) for n in names]",
+    ] {
+        silent(&run(&[history], target, ""));
+    }
+}

@@ -19,12 +19,17 @@
 //!   a set.
 //! - `not-callable`: calling None, a number, a string or a container.
 //! - `not-iterable`: loops, comprehensions, unpacking and iterating builtins (`zip`, `map` ...
-//!   included) over None, a number or a function.
+//!   included) over None, a number, a function (a method of a builtin value not called:
+//!   `d.items`), or an instance of a plain class of the notebook without `__iter__` and
+//!   `__getitem__` (`len` of one without `__len__` is a `builtin-argument`).
 //! - `not-subscriptable`: subscripts of None, a number, a set, a dict view, a lazy iterator
-//!   (`map`, `zip`, a generator expression) or a function.
+//!   (`map`, `zip`, a generator expression), a function, or an instance of a plain class of the
+//!   notebook without `__getitem__`.
 //! - `index-type`: sequences indexed by non-integers or sliced by floats, dicts keyed by
 //!   unhashable values (in literals, `set(...)`, `hash(...)`, `in` tests, dict and set methods).
-//! - `missing-key`: str or int keys a dict literal of the cell lacks, read, popped or deleted.
+//! - `missing-key`: str or int keys a dict the cell built lacks (any key of an empty one), read,
+//!   updated (`d[k] += 1`), popped or deleted; `remove` / `pop` of an empty set, `popitem` of an
+//!   empty dict.
 //! - `index-out-of-range` (also in `value_checks`): `pop` or `del` of an empty list or past its
 //!   end, `random.choice` of an empty sequence.
 //! - `unpack-count`: unpacking a value of known length into another number of targets, and the
@@ -223,17 +228,27 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                 ));
                 return;
             }
-            if let Expr::Name { id, .. } = &**value {
-                if let Some(kind) = function_kind(w, id) {
-                    out.push(Diagnostic::error(
-                        Rule::NotSubscriptable,
-                        format!(
-                            "{id} is a function, not a container (call it with parentheses): TypeError: '{kind}' object is not subscriptable"
-                        ),
-                        *range,
-                    ));
-                    return;
-                }
+            if let Some(kind) = function_kind(w, value) {
+                out.push(Diagnostic::error(
+                    Rule::NotSubscriptable,
+                    format!(
+                        "{} is a function, not a container (call it with parentheses): TypeError: '{kind}' object is not subscriptable",
+                        w.shown(value, "the value")
+                    ),
+                    *range,
+                ));
+                return;
+            }
+            if let Some(class) = instance_without(w, value, &["__getitem__"]) {
+                out.push(Diagnostic::error(
+                    Rule::NotSubscriptable,
+                    format!(
+                        "{} is an instance of the class {class}, which defines no __getitem__: TypeError: '{class}' object is not subscriptable",
+                        w.shown(value, "the value")
+                    ),
+                    *range,
+                ));
+                return;
             }
             let view = match &base {
                 Val::Typed(t) => t.as_str(),
@@ -610,13 +625,36 @@ const BUILTIN_FUNCTIONS: &[&str] = &[
     "sum",
 ];
 
-/// `'function'` when `name` holds a function of the notebook, `'builtin_function_or_method'`
-/// when it is one of Python's builtin functions.
-fn function_kind(w: &Walker, name: &str) -> Option<&'static str> {
-    if w.certainly_builtin(name) && BUILTIN_FUNCTIONS.contains(&name) {
-        return Some("builtin_function_or_method");
+/// `'function'` when `e` names a function of the notebook, `'builtin_function_or_method'` when
+/// it names one of Python's builtin functions or a method of a str, list, tuple, dict or set,
+/// not called (`d.items`: every attribute of those types is a method).
+fn function_kind(w: &Walker, e: &Expr) -> Option<&'static str> {
+    match e {
+        Expr::Name { id, .. } => {
+            if w.certainly_builtin(id) && BUILTIN_FUNCTIONS.contains(&id.as_str()) {
+                return Some("builtin_function_or_method");
+            }
+            w.user_function(id).is_some().then_some("function")
+        }
+        Expr::Attribute { value, attr, .. } => builtin_of(&w.eval(value))
+            .filter(|t| {
+                matches!(
+                    t,
+                    Builtin::Str | Builtin::List | Builtin::Tuple | Builtin::Dict | Builtin::Set
+                ) && t.attributes().contains(&attr.as_str())
+            })
+            .map(|_| "builtin_function_or_method"),
+        _ => None,
     }
-    w.user_function(name).is_some().then_some("function")
+}
+
+/// The name of the plain class of the notebook `e` is an instance of, when the class body binds
+/// none of `dunders` (Python looks special methods up on the class, never on the instance).
+fn instance_without(w: &Walker, e: &Expr, dunders: &[&str]) -> Option<String> {
+    match w.eval(e) {
+        Val::Instance(class) if !dunders.iter().any(|d| class.binds(d)) => Some(class.name.clone()),
+        _ => None,
+    }
 }
 
 /// Attributes of the dict views `d.keys()`, `d.values()`, `d.items()` (no list methods).
@@ -687,6 +725,19 @@ pub fn check_stmt(w: &Walker, stmt: &Stmt, out: &mut Vec<Diagnostic>) {
             range,
         } => match op {
             crate::ir::AssignOp::Augmented(aug) => {
+                // `counts[k] += 1` reads `counts[k]` first.
+                if let [Target::Store {
+                    expr:
+                        Expr::Subscript {
+                            value,
+                            index,
+                            range,
+                        },
+                    ..
+                }] = targets.as_slice()
+                {
+                    out.extend(missing_key(w, value, index, " to update", *range));
+                }
                 let [Target::Name { id, .. }] = targets.as_slice() else {
                     return;
                 };
@@ -1006,18 +1057,28 @@ fn unpack_items(w: &Walker, target: &Target, iter: &Expr, out: &mut Vec<Diagnost
 }
 
 fn not_iterable(w: &Walker, iter: &Expr, how: &str, out: &mut Vec<Diagnostic>) {
-    // `for x in load:`: the function, not what it returns.
-    if let Expr::Name { id, .. } = iter {
-        if let Some(kind) = function_kind(w, id) {
-            out.push(Diagnostic::error(
-                Rule::NotIterable,
-                format!(
-                    "{id} is a function and cannot be {how}; call it: {id}(...): TypeError: '{kind}' object is not iterable"
-                ),
-                iter.range(),
-            ));
-            return;
-        }
+    // `for x in load:`, `for k, v in d.items:`: the function, not what it returns.
+    if let Some(kind) = function_kind(w, iter) {
+        let f = w.shown(iter, "the value");
+        out.push(Diagnostic::error(
+            Rule::NotIterable,
+            format!(
+                "{f} is a function and cannot be {how}; call it: {f}(...): TypeError: '{kind}' object is not iterable"
+            ),
+            iter.range(),
+        ));
+        return;
+    }
+    if let Some(class) = instance_without(w, iter, &["__iter__", "__getitem__"]) {
+        out.push(Diagnostic::error(
+            Rule::NotIterable,
+            format!(
+                "{} is an instance of the class {class}, which defines neither __iter__ nor __getitem__, and cannot be {how}: TypeError: '{class}' object is not iterable",
+                w.shown(iter, "the value")
+            ),
+            iter.range(),
+        ));
+        return;
     }
     if let Some(t @ (Builtin::None | Builtin::Bool | Builtin::Int | Builtin::Float)) =
         builtin_of(&w.eval(iter))
@@ -1408,11 +1469,7 @@ fn builtin_call(
     }
     match (name, args) {
         ("len", [arg]) => {
-            let function = match arg {
-                Expr::Name { id, .. } => function_kind(w, id),
-                _ => None,
-            };
-            if let Some(kind) = function {
+            if let Some(kind) = function_kind(w, arg) {
                 push(
                     out,
                     Rule::BuiltinArgument,
@@ -1430,6 +1487,15 @@ fn builtin_call(
                         w.shown(arg, "the argument"),
                         article(lazy),
                         iterator_note(lazy)
+                    ),
+                );
+            } else if let Some(class) = instance_without(w, arg, &["__len__"]) {
+                push(
+                    out,
+                    Rule::BuiltinArgument,
+                    format!(
+                        "{} is an instance of the class {class}, which defines no __len__: TypeError: object of type '{class}' has no len()",
+                        w.shown(arg, "the argument")
                     ),
                 );
             } else if let Some(
@@ -2049,6 +2115,28 @@ fn container_method(
     let container = w.eval(receiver);
     let t = builtin_of(&container)?;
     match (t, method, args) {
+        (Builtin::Set, "remove", [_])
+        | (Builtin::Set, "pop", [])
+        | (Builtin::Dict, "popitem", [])
+            if iterated_len(&container) == Some(0)
+                && !args
+                    .iter()
+                    .any(|k| builtin_of(&w.eval(k)).is_some_and(Builtin::mutable)) =>
+        {
+            let error = match (method, args) {
+                ("remove", [key]) => w.shown(key, "the item").to_string(),
+                ("pop", _) => "'pop from an empty set'".to_string(),
+                _ => "'popitem(): dictionary is empty'".to_string(),
+            };
+            Some(Diagnostic::error(
+                Rule::MissingKey,
+                format!(
+                    "{} is empty: KeyError: {error}",
+                    w.shown(receiver, "the container")
+                ),
+                range,
+            ))
+        }
         (Builtin::Dict, "get" | "pop" | "setdefault", [key, ..])
         | (Builtin::Set, "add" | "remove" | "discard", [key]) => {
             if let Some(k) = builtin_of(&w.eval(key)).filter(|k| k.mutable()) {
@@ -2455,8 +2543,21 @@ fn missing_key(
     let Val::Dict { keys, .. } = w.eval(dict) else {
         return None;
     };
-    // A str is never equal to an int: a key of the other kind is missing too.
-    let wanted = DictKey::of(&w.eval(key))?;
+    // A str is never equal to an int: a key of the other kind is missing too. An empty dict
+    // lacks every key, known or not.
+    let Some(wanted) = DictKey::of(&w.eval(key)) else {
+        return keys.is_empty().then(|| {
+            Diagnostic::error(
+                Rule::MissingKey,
+                format!(
+                    "{} has no key {}{how} (it is empty): KeyError",
+                    w.shown(dict, "the dict"),
+                    w.shown(key, "the key")
+                ),
+                range,
+            )
+        });
+    };
     if keys.contains(&wanted) {
         return None;
     }

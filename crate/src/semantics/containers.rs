@@ -64,9 +64,90 @@ pub fn dict_from(arg: Option<&Val>, keywords: &[(Option<String>, Val)]) -> Optio
     let start = match arg {
         None => empty,
         Some(d @ Val::Dict { .. }) => d.clone(),
-        Some(_) => return None,
+        // `dict([('a', 1), ('b', 2)])`: pairs of known keys.
+        Some(pairs) => {
+            let Elements::Known(items) = iterated(pairs)? else {
+                return None;
+            };
+            let firsts = items
+                .iter()
+                .map(|pair| match pair {
+                    Val::Items { items, .. } if items.len() == 2 => Some(items[0].clone()),
+                    Val::Strs { items, .. } if items.len() == 2 => Some(Val::Str(items[0].clone())),
+                    _ => None,
+                })
+                .collect::<Option<Vec<_>>>()?;
+            dict_of_keys(&super::abstract_value::sequence_of("list", firsts))?
+        }
     };
     after_method(&start, "update", &[], keywords)
+}
+
+/// `{k: ... for k in xs}`, `dict(zip(xs, values))` (as many values as keys): a dict of the keys
+/// iterating `xs` gives, when they are known texts and numbers (a repeated key keeps its first
+/// place); their values are not followed.
+pub fn dict_of_keys(xs: &Val) -> Option<Val> {
+    let Elements::Known(items) = iterated(xs)? else {
+        return None;
+    };
+    let mut keys: Vec<DictKey> = Vec::new();
+    for item in &items {
+        let key = DictKey::of(item)?;
+        if !keys.contains(&key) {
+            keys.push(key);
+        }
+    }
+    Some(Val::Dict {
+        values: vec![Val::Unknown; keys.len()],
+        keys,
+    })
+}
+
+/// The number of elements iterating over a value gives, when known.
+pub fn iterated_count(v: &Val) -> Option<usize> {
+    match iterated(v)? {
+        Elements::Known(items) => Some(items.len()),
+        Elements::Count(n) => usize::try_from(n).ok(),
+    }
+}
+
+/// `sum(xs)`, `max(xs)`, `min(xs)` of a list or tuple of known ints and floats (bools count as
+/// ints): what Python gives; of a sum with floats only its type (Python adds floats with
+/// compensation). None for any other name or element, and for no elements.
+pub fn reduced_numbers(name: &str, xs: &Val) -> Option<Val> {
+    let Elements::Known(items) = iterated(xs)? else {
+        return None;
+    };
+    let number = |v: &Val| match v {
+        Val::Int(i) => Some(*i as f64),
+        Val::Bool(b) => Some(f64::from(u8::from(*b))),
+        Val::Float(f) => Some(*f),
+        _ => None,
+    };
+    let numbers = items.iter().map(number).collect::<Option<Vec<f64>>>()?;
+    if name == "sum" {
+        if items.iter().any(|v| matches!(v, Val::Float(_))) {
+            return Some(Val::Typed("float".into()));
+        }
+        let mut ints = items.iter().map(|v| match v {
+            Val::Int(i) => *i,
+            _ => i64::from(matches!(v, Val::Bool(true))),
+        });
+        return ints.try_fold(0i64, i64::checked_add).map(Val::Int);
+    }
+    // The first of equal extremes is the one returned.
+    let mut best = 0;
+    for (k, n) in numbers.iter().enumerate().skip(1) {
+        let better = match name {
+            "max" => *n > numbers[best],
+            "min" => *n < numbers[best],
+            _ => return None,
+        };
+        if better {
+            best = k;
+        }
+    }
+    items.get(best).cloned()
 }
 
 /// The elements iterating over a value gives, or only their number (a list, a tuple, a dict's

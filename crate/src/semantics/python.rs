@@ -1127,11 +1127,130 @@ fn range_numbers(w: &dyn Eval, e: &Expr) -> Option<Vec<Val>> {
     (range.count <= 10_000).then(|| (0..range.count).map(|k| range.at(k)).collect())
 }
 
+/// The positions `seq[lower:upper:step]` takes from a sequence of length `n`, as
+/// `slice.indices` gives them (bounds past either end clamped); None for a zero step.
+fn slice_positions(
+    n: i64,
+    lower: Option<i64>,
+    upper: Option<i64>,
+    step: Option<i64>,
+) -> Option<Vec<usize>> {
+    let step = step.unwrap_or(1);
+    if step == 0 || n > 100_000 {
+        return None;
+    }
+    // A negative step counts down from the end, and may stop before position 0 (at -1).
+    let (low, high) = if step > 0 { (0, n) } else { (-1, n - 1) };
+    let bound = |b: Option<i64>, default: i64| match b {
+        None => default,
+        Some(i) if i < 0 => (i + n).max(low),
+        Some(i) => i.min(high),
+    };
+    let (mut at, stop) = if step > 0 {
+        (bound(lower, 0), bound(upper, n))
+    } else {
+        (bound(lower, n - 1), bound(upper, -1))
+    };
+    let mut out = Vec::new();
+    while (step > 0 && at < stop) || (step < 0 && at > stop) {
+        out.push(usize::try_from(at).ok()?);
+        at += step;
+    }
+    Some(out)
+}
+
+/// `seq[lower:upper:step]` of a str, list or tuple known in full (or a list or tuple of known
+/// length) and int bounds: the same type, with what it takes.
+pub fn sliced(
+    base: &Val,
+    lower: Option<i64>,
+    upper: Option<i64>,
+    step: Option<i64>,
+) -> Option<Val> {
+    let n = iterated_len(base)?;
+    let taken = slice_positions(n, lower, upper, step)?;
+    Some(match base {
+        Val::Str(text) => {
+            let chars: Vec<char> = text.chars().collect();
+            Val::Str(taken.iter().map(|&i| chars[i]).collect())
+        }
+        Val::Items { type_name, items } if matches!(type_name.as_str(), "list" | "tuple") => {
+            Val::Items {
+                type_name: type_name.clone(),
+                items: taken.iter().map(|&i| items[i].clone()).collect(),
+            }
+        }
+        Val::Strs { type_name, items } if matches!(type_name.as_str(), "list" | "tuple") => {
+            Val::Strs {
+                type_name: type_name.clone(),
+                items: taken.iter().map(|&i| items[i].clone()).collect(),
+            }
+        }
+        Val::Sized { type_name, .. } if matches!(type_name.as_str(), "list" | "tuple") => {
+            Val::Sized {
+                type_name: type_name.clone(),
+                len: taken.len() as i64,
+            }
+        }
+        _ => return None,
+    })
+}
+
+/// `sum`, `max`, `min` of known numbers: of one iterable, or (`max`, `min`) of several numbers.
+fn reduced_call(w: &dyn Eval, name: &str, args: &[Expr]) -> Option<Val> {
+    match (name, args) {
+        ("sum" | "max" | "min", [x]) => super::containers::reduced_numbers(name, &iterable(w, x)),
+        ("max" | "min", [_, _, ..]) => super::containers::reduced_numbers(
+            name,
+            &super::abstract_value::sequence_of("list", args.iter().map(|a| w.eval(a)).collect()),
+        ),
+        _ => None,
+    }
+}
+
+/// `dict(zip(keys, values))` of known keys and at least as many values: zip stops at the
+/// shorter, so every key is there.
+fn zipped_dict(w: &dyn Eval, name: &str, args: &[Expr]) -> Option<Val> {
+    let (
+        "dict",
+        [Expr::Call {
+            func,
+            args: zipped,
+            keywords,
+            ..
+        }],
+    ) = (name, args)
+    else {
+        return None;
+    };
+    let (Expr::Name { id, .. }, [keys, values], []) =
+        (&**func, zipped.as_slice(), keywords.as_slice())
+    else {
+        return None;
+    };
+    if id != "zip" || !w.certainly_builtin(id) {
+        return None;
+    }
+    let (keys, values) = (iterable(w, keys), iterable(w, values));
+    let n = super::containers::iterated_count(&keys)?;
+    if super::containers::iterated_count(&values)? < n {
+        return None;
+    }
+    super::containers::dict_of_keys(&keys)
+}
+
 pub fn call_result(w: &dyn Eval, func: &Expr, args: &[Expr], keywords: &[Keyword]) -> Option<Val> {
     let typed = |name: &str| Some(Val::Typed(name.to_string()));
     match func {
         Expr::Name { id, .. } if w.certainly_builtin(id) => {
             let known = |e: &Expr| builtin_of(&w.eval(e));
+            if let Some(v) = keywords
+                .is_empty()
+                .then(|| reduced_call(w, id, args).or_else(|| zipped_dict(w, id, args)))
+                .flatten()
+            {
+                return Some(v);
+            }
             match (id.as_str(), args) {
                 ("print", _) => Some(Val::None),
                 // `len` returns an int or raises, `input` the line typed.
@@ -1232,6 +1351,10 @@ pub fn call_result(w: &dyn Eval, func: &Expr, args: &[Expr], keywords: &[Keyword
                 ("list" | "sorted", _) => typed("list"),
                 (lazy, _) if LAZY_ITERATORS.contains(&lazy) => typed(lazy),
                 ("range", [_, ..]) if args.len() <= 3 && keywords.is_empty() => typed("range"),
+                ("set", []) if keywords.is_empty() => Some(Val::Sized {
+                    type_name: "set".into(),
+                    len: 0,
+                }),
                 ("tuple" | "dict" | "set", _) => typed(id),
                 // Conversions of builtin values give exactly that type (a user's class may
                 // return a subclass from `__str__` or `__int__`).

@@ -190,7 +190,9 @@ pub fn call_result(w: &dyn Eval, path: &str, args: &[Expr], keywords: &[Keyword]
         }
         // One axis of `depth` after the indices' axes (the default `axis=-1`); float32 unless
         // `dtype=` or the on/off values say otherwise.
-        "one_hot" if args.len() <= 2 && only(&["depth", "dtype", "on_value", "off_value", "name"]) => {
+        "one_hot"
+            if args.len() <= 2 && only(&["depth", "dtype", "on_value", "off_value", "name"]) =>
+        {
             let Val::Array(indices) = converted(w, &args[0])? else {
                 return None;
             };

@@ -8,7 +8,8 @@
 //!
 //! Only what certainly runs is walked: the statements before the first one that may leave the
 //! function (`return`, `raise`, `assert`, or a block holding one), each as the walker treats the
-//! target cell's. Findings inside are reported at the call, naming the function and the line.
+//! target cell's. Findings inside are reported at the call, naming the function and the line;
+//! a local the function reads before any statement assigned it raises UnboundLocalError.
 //! A walk that reached the end of the function gives the caller what the function left in the
 //! globals it changes and in the lists and dicts passed by name to parameters it never rebinds
 //! (`def add(xs): xs.append(1)`; `add(ys)`). `map`, `filter` and `sorted` ask `call_value` what
@@ -308,6 +309,14 @@ impl<'a> Walker<'a> {
             .map(|(n, d)| (n.clone(), d.clone()))
             .collect();
         inner.calls = calls;
+        // `global` and `nonlocal` make names of the body outer ones.
+        if !declares_outer_names(callee.body) {
+            inner.unassigned_locals = locals
+                .iter()
+                .filter(|n| !p.names.contains(n))
+                .cloned()
+                .collect();
+        }
         inner.locals = locals;
         inner.budget = self.budget;
         let returned = match callee.result {
@@ -554,13 +563,13 @@ impl<'a> Walker<'a> {
         })
     }
 
-    /// Reports the first name a statement of the function certainly reads that neither the
-    /// function, the namespace before the cell (the kernel's, or what the cells that ran bound;
-    /// known in full) nor the cell before the call binds: the call raises NameError there. Only
-    /// expression statements, plain assignments and returns.
-    fn undefined_read(&mut self, stmt: &Stmt) -> bool {
+    /// The names a statement certainly reads, not bound by the walk so far, nor by the namespace
+    /// before the cell (the kernel's, or what the cells that ran bound; known in full), nor by a
+    /// function's `global`: evaluating it raises NameError there. Only expression statements,
+    /// plain assignments and returns.
+    fn unbound_reads<'s>(&self, stmt: &'s Stmt) -> Vec<(&'s str, TextRange)> {
         let Some(defined) = self.ctx.namespace.names() else {
-            return false;
+            return Vec::new();
         };
         let value = match stmt {
             Stmt::Expr { value, .. }
@@ -572,17 +581,17 @@ impl<'a> Walker<'a> {
             Stmt::Other { exprs, .. } if stmt_keyword(stmt, self.ctx.source) == Some("return") => {
                 match exprs.first() {
                     Some(value) => value,
-                    None => return false,
+                    None => return Vec::new(),
                 }
             }
-            _ => return false,
+            _ => return Vec::new(),
         };
         if self.rebound_all || self.star_imported {
-            return false;
+            return Vec::new();
         }
         let mut reads = Vec::new();
         certain_reads(value, &mut reads);
-        let undefined = reads.into_iter().find(|(name, _)| {
+        reads.retain(|(name, _)| {
             !self.locals.contains(*name)
                 && (!self.bound_here.contains(*name) || self.bound_after_call.contains(*name))
                 && !self.env.contains_key(*name)
@@ -591,7 +600,94 @@ impl<'a> Walker<'a> {
                 && !self.ctx.history.global_names.contains(*name)
                 && !is_always_defined(name)
         });
-        let Some((name, range)) = undefined else {
+        reads
+    }
+
+    /// Reports the first name a statement of the cell (not of a function it calls) certainly
+    /// reads that the cell binds earlier only where the walk did not go: in the branch an `if`
+    /// of a known test does not take, in a loop over an empty iterable, in a `case` that does
+    /// not match. The order of names (`order.rs`) counts those as bound.
+    pub(super) fn unbound_in_cell(&mut self, stmt: &Stmt) {
+        // A function the cell defines may bind any name by `global` when it runs; a loop body
+        // walked while it may not run proves nothing.
+        if !self.calls.is_empty() || self.speculating || self.ctx.source.contains("global") {
+            return;
+        }
+        let facts = self.ctx.facts;
+        let undefined = self.unbound_reads(stmt).into_iter().find(|(name, range)| {
+            let mut bindings = facts.definitions.iter().filter(|d| d.name == *name);
+            // Bound before the read, and only on some paths (a name bound unconditionally that
+            // the walk did not register is a gap of the walk, not of the code).
+            bindings.clone().any(|d| d.range.end <= range.start)
+                && bindings.all(|d| d.conditional)
+                && !facts.free_names.iter().any(|f| f.range == *range)
+        });
+        if let Some((name, range)) = undefined {
+            self.out.push(Diagnostic::error(
+                Rule::UndefinedName,
+                format!("`{name}` is not defined: the cell binds it only in code that does not run before this line (an `if` branch its known test skips, a loop over an empty iterable): NameError"),
+                range,
+            ));
+        }
+    }
+
+    /// Reports the first local of the function walked that a statement certainly reads before
+    /// any statement bound it (`count += 1` where the function's own assignment makes `count`
+    /// local): UnboundLocalError, a NameError. Then forgets the names the statement binds.
+    pub(super) fn unassigned_local_read(&mut self, stmt: &Stmt) {
+        if self.unassigned_locals.is_empty() {
+            return;
+        }
+        let mut reads = Vec::new();
+        match stmt {
+            Stmt::Expr { value, .. }
+            | Stmt::Assign {
+                op: AssignOp::Plain,
+                value: Some(value),
+                ..
+            } => certain_reads(value, &mut reads),
+            Stmt::Assign {
+                op: AssignOp::Augmented(_),
+                targets,
+                value: Some(value),
+                ..
+            } => {
+                certain_reads(value, &mut reads);
+                if let [crate::ir::Target::Name { id, range }] = targets.as_slice() {
+                    reads.push((id, *range));
+                }
+            }
+            Stmt::Other { exprs, .. } if stmt_keyword(stmt, self.ctx.source) == Some("return") => {
+                if let Some(value) = exprs.first() {
+                    certain_reads(value, &mut reads);
+                }
+            }
+            _ => {}
+        }
+        // A loop body walked while it may not run proves nothing.
+        let unassigned = reads
+            .into_iter()
+            .find(|(name, _)| self.unassigned_locals.contains(*name))
+            .filter(|_| !self.speculating);
+        if let Some((name, range)) = unassigned {
+            self.out.push(Diagnostic::error(
+                Rule::UndefinedName,
+                format!("`{name}` is local to the function (it assigns it) and not assigned yet; `global {name}` would make it the global: UnboundLocalError: cannot access local variable '{name}' where it is not associated with a value"),
+                range,
+            ));
+            self.unassigned_locals.clear();
+            return;
+        }
+        let mut bound = BTreeSet::new();
+        super::state::bound_names(std::slice::from_ref(stmt), self.ctx.facts, &mut bound);
+        self.unassigned_locals.retain(|n| !bound.contains(n));
+    }
+
+    /// Reports the first name a statement of the function certainly reads that neither the
+    /// function, the namespace before the cell nor the cell before the call binds: the call
+    /// raises NameError there.
+    fn undefined_read(&mut self, stmt: &Stmt) -> bool {
+        let Some((name, range)) = self.unbound_reads(stmt).into_iter().next() else {
             return false;
         };
         let before = if self.ctx.kernel_names.is_some() {

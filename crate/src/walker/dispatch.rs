@@ -11,6 +11,31 @@ use super::state::Walker;
 use crate::ir_scan::target_names;
 
 impl<'a> Walker<'a> {
+    /// Does evaluating `e` call nothing that may change a value (a method of a name other than
+    /// `own`, the comprehension's variables, or a function of the notebook), nor bind a walrus?
+    fn changes_nothing(&self, e: &Expr, own: &BTreeSet<String>) -> bool {
+        let mut calm = true;
+        let mut visit = |c: &Expr| calm &= self.changes_nothing(c, own);
+        match e {
+            Expr::Walrus { .. } | Expr::Lambda { .. } | Expr::Comprehension { .. } => return false,
+            Expr::Call { func, .. } => {
+                let safe = match &**func {
+                    Expr::Name { id, .. } => self.user_function(id).is_none(),
+                    Expr::Attribute { value, .. } => {
+                        matches!(&**value, Expr::Name { id, .. } if own.contains(id))
+                    }
+                    _ => false,
+                };
+                if !safe {
+                    return false;
+                }
+            }
+            _ => {}
+        }
+        e.for_each_child(&mut visit);
+        calm
+    }
+
     /// Runs the rules on what a statement iterates or unpacks, its expressions evaluated.
     pub(super) fn check_stmt_values(&mut self, stmt: &Stmt) {
         let mut found = Vec::new();
@@ -38,46 +63,63 @@ impl<'a> Walker<'a> {
                 }
                 // One generator over a non-empty iterable, no condition: the elements are
                 // evaluated at least once, the target names holding the first element where
-                // that is known (what every element shares, as a row's shape).
+                // that is known (what every element shares, as a row's shape); each element
+                // in turn, up to the first finding, when the walker knows them all and the
+                // element calls nothing that may change what the next one sees.
                 if let [g] = generators.as_slice() {
                     if g.ifs.is_empty() && self.non_empty(&g.iter) {
                         let mut names = BTreeSet::new();
                         target_names(&g.target, &mut names, false);
-                        let mut first = Vec::new();
-                        element_bindings(&g.target, self.first_element(&g.iter), &mut first);
-                        let mark = self.shadowed.len();
-                        let saved: Vec<(String, Option<Val>, bool)> = names
-                            .into_iter()
-                            .map(|n| {
-                                let val = first
-                                    .iter()
-                                    .find(|(name, _)| *name == n)
-                                    .map_or(Val::Unknown, |(_, v)| v.clone());
-                                let before = self.env.insert(n.clone(), val);
-                                let fresh = self.bound_here.insert(n.clone());
-                                let defined = self.defined_here.remove(&n);
-                                if let Some(p) = defined {
-                                    // Restored below; the element sees the loop variable.
-                                    self.shadowed.push((n.clone(), p));
-                                }
-                                (n, before, fresh)
+                        let passes = self
+                            .loop_elements(&g.iter)
+                            .filter(|all| {
+                                !all.is_empty()
+                                    && all.len() <= 64
+                                    && elements.iter().all(|e| self.changes_nothing(e, &names))
                             })
-                            .collect();
-                        for e in elements {
-                            self.check(e);
-                        }
-                        for (n, before, fresh) in saved {
-                            match before {
-                                Some(v) => self.env.insert(n.clone(), v),
-                                None => self.env.remove(&n),
-                            };
-                            if fresh {
-                                self.bound_here.remove(&n);
+                            .unwrap_or_else(|| vec![self.first_element(&g.iter)]);
+                        let found_before = self.out.len();
+                        for element in passes {
+                            if self.out.len() > found_before {
+                                break;
                             }
-                        }
-                        let hidden: Vec<_> = self.shadowed.drain(mark..).collect();
-                        for (n, p) in hidden {
-                            self.defined_here.insert(n, p);
+                            let mut bindings = Vec::new();
+                            element_bindings(&g.target, element, &mut bindings);
+                            let mark = self.shadowed.len();
+                            let saved: Vec<(String, Option<Val>, bool)> = names
+                                .iter()
+                                .cloned()
+                                .map(|n| {
+                                    let val = bindings
+                                        .iter()
+                                        .find(|(name, _)| *name == n)
+                                        .map_or(Val::Unknown, |(_, v)| v.clone());
+                                    let before = self.env.insert(n.clone(), val);
+                                    let fresh = self.bound_here.insert(n.clone());
+                                    let defined = self.defined_here.remove(&n);
+                                    if let Some(p) = defined {
+                                        // Restored below; the element sees the loop variable.
+                                        self.shadowed.push((n.clone(), p));
+                                    }
+                                    (n, before, fresh)
+                                })
+                                .collect();
+                            for e in elements {
+                                self.check(e);
+                            }
+                            for (n, before, fresh) in saved {
+                                match before {
+                                    Some(v) => self.env.insert(n.clone(), v),
+                                    None => self.env.remove(&n),
+                                };
+                                if fresh {
+                                    self.bound_here.remove(&n);
+                                }
+                            }
+                            let hidden: Vec<_> = self.shadowed.drain(mark..).collect();
+                            for (n, p) in hidden {
+                                self.defined_here.insert(n, p);
+                            }
                         }
                     }
                 }

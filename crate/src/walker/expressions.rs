@@ -3,7 +3,7 @@
 
 use std::collections::BTreeSet;
 
-use crate::ir::{Expr, Keyword, Literal, SeqKind, TextRange};
+use crate::ir::{Expr, Keyword, Literal, SeqKind, Target, TextRange};
 use crate::summary::{Category, ObjectSummary};
 
 use crate::semantics::abstract_value::{
@@ -267,6 +267,22 @@ impl<'a> Walker<'a> {
                     }
                 }
                 let base = self.eval(value);
+                if let Expr::Slice {
+                    lower, upper, step, ..
+                } = &**index
+                {
+                    // Bounds that are ints or None (written or left out).
+                    let bound = |b: &Option<Box<Expr>>| match b.as_deref().map(|e| self.eval(e)) {
+                        None | Some(Val::None) => Some(None),
+                        Some(Val::Int(i)) => Some(Some(i)),
+                        _ => None,
+                    };
+                    if let (Some(l), Some(u), Some(s)) = (bound(lower), bound(upper), bound(step)) {
+                        if let Some(v) = crate::semantics::python::sliced(&base, l, u, s) {
+                            return v;
+                        }
+                    }
+                }
                 match base {
                     Val::Strs { items, .. } => match position(items.len(), &self.eval(index)) {
                         Some(at) => Val::Str(items[at].clone()),
@@ -371,6 +387,7 @@ impl<'a> Walker<'a> {
                 range,
             } => self
                 .list_comprehension_value(elements, generators, *range)
+                .or_else(|| self.dict_comprehension_value(elements, generators))
                 .unwrap_or_else(|| {
                     crate::semantics::python::comprehension_value(self.text(*range), elements.len())
                 }),
@@ -454,6 +471,22 @@ impl<'a> Walker<'a> {
             type_name: "list".into(),
             items: vec![value; n as usize],
         })
+    }
+
+    /// `{k: v for k in keys}` of one generator without conditions, keyed by its loop variable:
+    /// a dict of the keys the iterable gives, when they are known.
+    fn dict_comprehension_value(
+        &self,
+        elements: &[Expr],
+        generators: &[crate::ir::Comprehension],
+    ) -> Option<Val> {
+        let ([Expr::Name { id: key, .. }, _], [g]) = (elements, generators) else {
+            return None;
+        };
+        if !g.ifs.is_empty() || !matches!(&g.target, Target::Name { id, .. } if id == key) {
+            return None;
+        }
+        crate::semantics::containers::dict_of_keys(&self.eval(&g.iter))
     }
 
     /// `Color.RED` of a plain class of the notebook whose body binds `RED` once, to a literal,

@@ -84,6 +84,9 @@ pub struct Walker<'a> {
     pub(crate) bound_after_call: BTreeSet<String>,
     /// In a followed call, a cell calling it has a star import, which may bind any name.
     pub(crate) star_imported: bool,
+    /// In a followed call, the function's locals that are no parameters and that no statement
+    /// walked so far may have bound: reading one raises UnboundLocalError.
+    pub(crate) unassigned_locals: BTreeSet<String>,
     /// Names whose value was kept after a change of their object that other names may hold.
     pub(super) kept_shared: BTreeSet<String>,
     /// Inside a loop body that may not run: calls are not followed.
@@ -264,6 +267,7 @@ impl<'a> Walker<'a> {
             aliases_forgotten: BTreeSet::new(),
             bound_after_call: BTreeSet::new(),
             star_imported: false,
+            unassigned_locals: BTreeSet::new(),
             kept_shared: BTreeSet::new(),
             speculating: false,
             in_handled_try: false,

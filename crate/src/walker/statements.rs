@@ -91,6 +91,8 @@ impl<'a> Walker<'a> {
         }
         self.global_writes.clear();
         self.argument_writes.clear();
+        self.unbound_in_cell(stmt);
+        self.unassigned_local_read(stmt);
         self.stmt_effects(stmt);
         let writes = std::mem::take(&mut self.global_writes);
         self.bind_argument_writes(stmt, &writes);
