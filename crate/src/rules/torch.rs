@@ -154,6 +154,30 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                     }
                 }
             }
+            if let ([x], true) = (args.as_slice(), takes_indices(&layer)) {
+                let dtype = match w.eval(x) {
+                    Val::Array(a) if a.lib == ArrayLib::Torch => a.dtype.filter(|d| {
+                        matches!(
+                            d.as_str(),
+                            "torch.float64" | "torch.float32" | "torch.float16" | "torch.bfloat16"
+                        )
+                    }),
+                    // Only floating-point tensors require grad.
+                    Val::Tensor(s) if s.requires_grad => Some("floating-point".to_string()),
+                    _ => None,
+                };
+                if let Some(dtype) = dtype {
+                    out.push(Diagnostic::error(
+                        Rule::TorchDtypeMismatch,
+                        format!(
+                            "{who} looks up rows of an nn.Embedding, which takes integer indices, but {} is a {dtype} tensor: RuntimeError (Expected tensor for argument #1 'indices' to have one of the following scalar types: Long, Int); convert it with `.long()`",
+                            w.shown(x, "the input")
+                        ),
+                        *range,
+                    ));
+                    return;
+                }
+            }
             let blind: Vec<Option<Shape>> = args.iter().map(|_| None).collect();
             let run = |shapes: &[Option<Shape>]| match (&layer, shapes) {
                 (Layer::Net(class), _) => run_forward(class, shapes, 0).err(),
@@ -328,6 +352,15 @@ fn weighted_first(layer: &Layer) -> Option<String> {
     }
 }
 
+/// Does the module look its input up in an `nn.Embedding` first?
+fn takes_indices(layer: &Layer) -> bool {
+    match layer {
+        Layer::Embedding { .. } => true,
+        Layer::Sequential(layers) => layers.first().is_some_and(takes_indices),
+        _ => false,
+    }
+}
+
 /// dtypes of tensors as `str(tensor.dtype)` writes them; the products of `matmul` and its
 /// siblings take two tensors of one dtype and promote none.
 const MATMUL_DTYPES: &[&str] = &[
@@ -371,6 +404,12 @@ pub fn check_tensor_ops(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                 if attr == "numpy" && args.is_empty() && keywords.is_empty() {
                     numpy_of_grad(w, value, *range, out);
                 }
+                if attr == "backward" && args.is_empty() && keyword(keywords, "gradient").is_none()
+                {
+                    if let Some(d) = implicit_grad(w, value, *range) {
+                        out.push(d);
+                    }
+                }
             }
             if let Some(call) = tensor_call(w, func, args) {
                 if let Some(d) = dim_problem(w, &call, keywords)
@@ -397,6 +436,18 @@ pub fn check_tensor_ops(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                         return;
                     }
                     product_dtypes(w, &format!("torch.{f}"), (l, &a), (r, &b), *range, out);
+                }
+                ("tensor" | "as_tensor" | "Tensor" | "FloatTensor" | "LongTensor", [data]) => {
+                    if let Some(d) = ragged(w, func, data, *range) {
+                        out.push(d);
+                    }
+                }
+                ("utils.data.TensorDataset" | "utils.data.dataset.TensorDataset", _)
+                    if keywords.is_empty() =>
+                {
+                    if let Some(d) = dataset_lengths(w, args, *range) {
+                        out.push(d);
+                    }
                 }
                 ("cat" | "concat" | "concatenate" | "stack", [list, rest @ ..])
                     if rest.len() <= 1 =>
@@ -479,6 +530,11 @@ fn product_dtypes(
     if x == y || !MATMUL_DTYPES.contains(&x) || !MATMUL_DTYPES.contains(&y) {
         return;
     }
+    // float32 may stand for the default dtype, which a cell may have changed.
+    let default_changed = w.ctx.history.casts_module_floats || w.ctx.cell.casts_module_floats;
+    if default_changed && (x == "torch.float32" || y == "torch.float32") {
+        return;
+    }
     if a.shape.is_empty() || b.shape.is_empty() {
         return;
     }
@@ -555,6 +611,54 @@ fn joined(
             range,
         ));
     }
+}
+
+/// `torch.tensor([[1, 2], [3]])`: nested lists of numbers whose elements nest alike but differ in
+/// length (torch makes `[[], [1]]` of an empty first row, not followed).
+fn ragged(w: &Walker, func: &Expr, data: &Expr, range: crate::ir::TextRange) -> Option<Diagnostic> {
+    let (first, at, other) = crate::semantics::numpy::ragged_rows(&w.eval(data))?;
+    if first.len() != other.len() || first.contains(&0) || other.contains(&0) {
+        return None;
+    }
+    let (dim, (want, got)) = first
+        .iter()
+        .zip(&other)
+        .enumerate()
+        .find(|(_, (a, b))| a != b)?;
+    Some(Diagnostic::error(
+        Rule::ShapeStack,
+        format!(
+            "{} needs nested lists of one shape, but element 0 has shape {} and element {at} has shape {}: ValueError (expected sequence of length {want} at dim {} (got {got}))",
+            w.text(func.range()),
+            tuple_text(&first),
+            tuple_text(&other),
+            dim + 1
+        ),
+        range,
+    ))
+}
+
+/// `TensorDataset(a, b)` of tensors whose first dimensions differ: AssertionError (Size
+/// mismatch between tensors).
+fn dataset_lengths(w: &Walker, args: &[Expr], range: crate::ir::TextRange) -> Option<Diagnostic> {
+    let lengths: Vec<i64> = args
+        .iter()
+        .map(|a| tensor_array(w, a)?.shape.first().copied())
+        .collect::<Option<_>>()?;
+    let (i, other) = lengths
+        .iter()
+        .enumerate()
+        .find(|(_, n)| **n != lengths[0])?;
+    Some(Diagnostic::error(
+        Rule::TorchInputMismatch,
+        format!(
+            "TensorDataset pairs the tensors' rows, but {} has {} rows and {} has {other}: AssertionError (Size mismatch between tensors)",
+            w.shown(&args[0], "the first tensor"),
+            lengths[0],
+            w.shown(&args[i], "another tensor")
+        ),
+        range,
+    ))
 }
 
 /// `torch.optim.SGD(model.parameters, ...)`: the method itself, not called, where an optimizer
@@ -814,7 +918,7 @@ fn numpy_of_grad(w: &Walker, value: &Expr, range: crate::ir::TextRange, out: &mu
             })
         }
         _ => false,
-    };
+    } || tracked(w, value).is_some();
     if requires_grad {
         out.push(Diagnostic::error(
             Rule::TorchNumpyGrad,
@@ -825,6 +929,40 @@ fn numpy_of_grad(w: &Walker, value: &Expr, range: crate::ir::TextRange, out: &mu
             range,
         ));
     }
+}
+
+/// The shape of the tensor `e` gives when autograd certainly tracks it: no cell may have turned
+/// grad mode off or changed which tensors require grad.
+fn tracked(w: &Walker, e: &Expr) -> Option<Shape> {
+    if w.ctx.cell.switches_grad || w.ctx.history.switches_grad {
+        return None;
+    }
+    match w.eval(e) {
+        Val::Tensor(s) if s.requires_grad => Some(s),
+        _ => None,
+    }
+}
+
+/// `t.backward()` of a tracked tensor of more than one element: autograd makes the starting
+/// gradient (ones) only for a single element.
+fn implicit_grad(w: &Walker, value: &Expr, range: crate::ir::TextRange) -> Option<Diagnostic> {
+    let shape = tracked(w, value)?;
+    let elements = shape
+        .dims
+        .as_ref()?
+        .iter()
+        .try_fold(1i64, |n, d| n.checked_mul((*d)?))?;
+    (elements != 1).then(|| {
+        Diagnostic::error(
+            Rule::TorchBackward,
+            format!(
+                "{} has shape {} ({elements} elements): backward() without a gradient needs a tensor of one element: RuntimeError (grad can be implicitly created only for scalar outputs); reduce it first (`.sum()`, `.mean()`) or pass `gradient=`",
+                w.shown(value, "the tensor"),
+                shape.text()
+            ),
+            range,
+        )
+    })
 }
 
 /// The cell mentions `name` only as the receiver of `.numpy()`, and no function of the notebook

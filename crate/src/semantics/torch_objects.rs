@@ -12,7 +12,9 @@ use super::abstract_value::{ArrayLib, ArrayVal, Val};
 use super::eval::Eval;
 use super::numpy::literal_shape;
 use super::torch_classes::run_forward;
-use super::torch_layers::{apply, argument, const_int, layer_of, nn_class, Layer, Shape};
+use super::torch_layers::{
+    apply, argument, const_int, gives_tensor, layer_of, nn_class, Layer, Shape,
+};
 
 /// A loss module.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -244,7 +246,95 @@ pub fn new_tensor(w: &dyn Eval, path: &str, args: &[Expr], keywords: &[Keyword])
         _ => args.iter().map(int).collect(),
     };
     let dims = dims.filter(|d| !d.is_empty() && d.iter().all(|&n| n >= 0))?;
+    if asks_grad(keywords) && dtype.is_none_or(|d| FLOAT_DTYPES.contains(&d)) {
+        return Some(Val::Tensor(
+            Shape::of(dims.into_iter().map(Some).collect()).tracked(true),
+        ));
+    }
     Some(tensor(dims, dtype))
+}
+
+const FLOAT_DTYPES: &[&str] = &[
+    "torch.float16",
+    "torch.bfloat16",
+    "torch.float32",
+    "torch.float64",
+];
+
+/// `requires_grad=True` among the keywords.
+fn asks_grad(keywords: &[Keyword]) -> bool {
+    matches!(
+        keyword(keywords, "requires_grad"),
+        Some(Expr::Literal {
+            value: Literal::Bool(true),
+            ..
+        })
+    )
+}
+
+/// `a OP b` where autograd tracks one of the tensors (`w * x + b`, `pred - y`, `x @ w`): a tensor
+/// it tracks, of the shape they broadcast to where both are known. Floor division and modulo
+/// give values without a gradient: not followed.
+pub fn tracked_binop(op: &str, l: &Val, r: &Val) -> Option<Val> {
+    let tracked = |v: &Val| matches!(v, Val::Tensor(s) if s.requires_grad);
+    if !(tracked(l) || tracked(r)) || !matches!(op, "+" | "-" | "*" | "/" | "**" | "@") {
+        return None;
+    }
+    let known = |v: &Val| -> Option<Option<Vec<i64>>> {
+        match v {
+            Val::Int(_) | Val::Float(_) if op != "@" => Some(Some(vec![])),
+            Val::Tensor(_)
+            | Val::Array(ArrayVal {
+                lib: ArrayLib::Torch,
+                ..
+            }) => Some(
+                shape_of(v)?
+                    .dims
+                    .and_then(|d| d.into_iter().collect::<Option<Vec<i64>>>()),
+            ),
+            _ => None,
+        }
+    };
+    let (a, b) = (known(l)?, known(r)?);
+    let dims = match (a, b) {
+        (Some(a), Some(b)) if op == "@" => super::shapes::matmul_shape(&a, &b),
+        (Some(a), Some(b)) => super::shapes::broadcast(&a, &b),
+        _ => None,
+    };
+    let shape = dims.map_or_else(Shape::unknown, |d| {
+        Shape::of(d.into_iter().map(Some).collect())
+    });
+    Some(Val::Tensor(shape.tracked(true)))
+}
+
+/// `torch.sum(x)`, `torch.sigmoid(x)`, `F.relu(x)` of a tensor autograd tracks: a 0-d tensor of
+/// the sum or mean of every element, the same shape of an elementwise function, tracked too.
+pub fn tracked_function(
+    w: &dyn Eval,
+    path: &str,
+    args: &[Expr],
+    keywords: &[Keyword],
+) -> Option<Val> {
+    let f = match path.strip_prefix("torch.nn.functional.") {
+        // `torch.nn.functional` has these elementwise functions, not `exp` and the others.
+        Some(f @ ("sigmoid" | "tanh" | "relu")) => f,
+        Some(_) => return None,
+        None => path.strip_prefix("torch.")?,
+    };
+    let [x] = args else { return None };
+    let Val::Tensor(s) = w.eval(x) else {
+        return None;
+    };
+    if !s.requires_grad || !keywords.is_empty() {
+        return None;
+    }
+    match f {
+        "sum" | "mean" => Some(Val::Tensor(Shape::of(vec![]).tracked(true))),
+        "exp" | "log" | "abs" | "sqrt" | "square" | "neg" | "sigmoid" | "tanh" | "relu" => {
+            Some(Val::Tensor(s))
+        }
+        _ => None,
+    }
 }
 
 /// The dtype a `torch` attribute names (`torch.long` is `torch.int64`).
@@ -325,7 +415,7 @@ pub fn construct(w: &dyn Eval, path: &str, args: &[Expr], keywords: &[Keyword]) 
 
 /// The shape a module call gives, when known.
 pub fn call_result(w: &dyn Eval, module: &Layer, args: &[Expr], keywords: &[Keyword]) -> Val {
-    if !keywords.is_empty() || unpacks(args, keywords) {
+    if !keywords.is_empty() || unpacks(args, keywords) || !gives_tensor(module) {
         return Val::Unknown;
     }
     let shapes: Vec<Option<Shape>> = args.iter().map(|a| shape_of(&w.eval(a))).collect();
@@ -387,20 +477,51 @@ pub fn data_call(w: &dyn Eval, path: &str, args: &[Expr], keywords: &[Keyword]) 
                 Val::Array(arr) => Some(Val::Tensor(Shape::of(
                     arr.shape.iter().map(|d| Some(*d)).collect(),
                 ))),
-                // `torch.tensor([[1, 2], [3, 4]])`: integers give int64 (floats the default
-                // dtype, which `torch.set_default_dtype` may change: not kept).
+                // `torch.tensor([[1, 2], [3, 4]])`: integers give int64, floats the default
+                // dtype (float32, unless `torch.set_default_dtype` changed it: the rules that
+                // compare float dtypes check for that).
                 v @ Val::Items { .. } if matches!(path, "torch.tensor" | "torch.as_tensor") => {
                     let (shape, int) = literal_shape(&v)?;
+                    if asks_grad(keywords) && !int && !typed {
+                        return Some(Val::Tensor(
+                            Shape::of(shape.into_iter().map(Some).collect()).tracked(true),
+                        ));
+                    }
                     Some(Val::Array(ArrayVal {
                         lib: ArrayLib::Torch,
                         shape,
-                        dtype: (int && !typed).then(|| "torch.int64".to_string()),
+                        dtype: (!typed)
+                            .then(|| if int { "torch.int64" } else { "torch.float32" }.to_string()),
                         has_nan: None,
                         csv_object_column: None,
                         origin: None,
                         non_integer: None,
                         maybe_not_ndarray: false,
                     }))
+                }
+                _ => None,
+            }
+        }
+        // `nn.Parameter(t)`: autograd tracks it unless told not to.
+        "torch.nn.Parameter" | "torch.nn.parameter.Parameter" => {
+            let [a] = args else { return None };
+            if !keywords.is_empty() {
+                return None;
+            }
+            match w.eval(a) {
+                v @ (Val::Tensor(_) | Val::Array(_)) => {
+                    let floating = match &v {
+                        Val::Array(arr) => {
+                            arr.lib == ArrayLib::Torch
+                                && arr
+                                    .dtype
+                                    .as_deref()
+                                    .is_none_or(|d| FLOAT_DTYPES.contains(&d))
+                        }
+                        _ => true,
+                    };
+                    let shape = shape_of(&v)?;
+                    floating.then(|| Val::Tensor(shape.tracked(true)))
                 }
                 _ => None,
             }
