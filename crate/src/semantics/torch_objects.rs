@@ -53,9 +53,6 @@ pub fn from_summary(obj: &ObjectSummary, type_name: &str) -> Option<Val> {
             // A single layer, its own first leaf. (A container's first leaf in registration
             // order need not be the first applied: a block of the notebook may register its
             // layers in any order.)
-            if !matches!(class, "Linear" | "Conv1d" | "Conv2d" | "Conv3d") {
-                return None;
-            }
             let l = obj.representation.get("first_layer")?.as_object()?;
             let int = |k: &str| l.get(k).and_then(Value::as_i64);
             if l.get("class")?.as_str()? != class {
@@ -69,10 +66,18 @@ pub fn from_summary(obj: &ObjectSummary, type_name: &str) -> Option<Val> {
                         outputs: int("out_channels"),
                         window: None,
                     },
-                    _ => Layer::Linear {
+                    Layer::Linear { .. } if class == "Linear" => Layer::Linear {
                         inputs: int("in_features"),
                         outputs: int("out_features"),
                     },
+                    Layer::Sized { class, .. } => Layer::Sized {
+                        class,
+                        size: int("num_features").or_else(|| int("input_size")),
+                    },
+                    Layer::Embedding { .. } => Layer::Embedding {
+                        dim: int("embedding_dim"),
+                    },
+                    _ => return None,
                 },
             ))
         }
