@@ -408,8 +408,8 @@ rules! {
         running: "torch.zeros(3, requires_grad=True).detach().numpy()",
     }
     TorchBackward = "torch-backward", Error, "PyTorch" {
-        catches: "`backward()` without a gradient of a tensor autograd tracks (as for `torch-numpy-grad`) of a known shape with more than one element",
-        why: "RuntimeError: grad can be implicitly created only for scalar outputs",
+        catches: "`backward()` without a gradient of a tensor autograd tracks (as for `torch-numpy-grad`) of a known shape with more than one element; `backward()` of a tensor made without `requires_grad=True` from tensors that were too (`torch.tensor([1.0]).backward()`)",
+        why: "RuntimeError: grad can be implicitly created only for scalar outputs / element 0 of tensors does not require grad and does not have a grad_fn",
         crashing: "w = torch.randn(3, requires_grad=True)\n(w * 2).backward()",
         running: "w = torch.randn(3, requires_grad=True)\n(w * 2).sum().backward()",
     }

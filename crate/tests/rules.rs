@@ -4928,6 +4928,17 @@ fn torch_grad_uncertain_stays_silent() {
     ));
     // torch.tensor of rows nesting differently, or an empty first row (torch takes that).
     silent(&run(&[h], "t = torch.tensor([[], [1]])", ""));
+    // A tensor whose requires_grad is not a literal, or one an earlier cell may have switched.
+    silent(&run(
+        &[h],
+        "flag = input()\nx = torch.tensor([1.0], requires_grad=flag == 'y')\nx.backward()",
+        "",
+    ));
+    silent(&run(
+        &[h, "x = torch.tensor([1.0])", "x.requires_grad = True"],
+        "x.backward()",
+        "",
+    ));
     // A float literal is of the default dtype, which an earlier cell made float64.
     silent(&run(
         &[h, "torch.set_default_dtype(torch.float64)"],

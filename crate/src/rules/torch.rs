@@ -404,9 +404,9 @@ pub fn check_tensor_ops(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                 if attr == "numpy" && args.is_empty() && keywords.is_empty() {
                     numpy_of_grad(w, value, *range, out);
                 }
-                if attr == "backward" && args.is_empty() && keyword(keywords, "gradient").is_none()
-                {
-                    if let Some(d) = implicit_grad(w, value, *range) {
+                if attr == "backward" {
+                    let implicit = args.is_empty() && keyword(keywords, "gradient").is_none();
+                    if let Some(d) = backward_problem(w, value, implicit, *range) {
                         out.push(d);
                     }
                 }
@@ -945,8 +945,29 @@ fn tracked(w: &Walker, e: &Expr) -> Option<Shape> {
 
 /// `t.backward()` of a tracked tensor of more than one element: autograd makes the starting
 /// gradient (ones) only for a single element.
-fn implicit_grad(w: &Walker, value: &Expr, range: crate::ir::TextRange) -> Option<Diagnostic> {
-    let shape = tracked(w, value)?;
+/// `t.backward()` of a tensor autograd does not track (made without `requires_grad=True`, from
+/// tensors that were not: known dtype and all, `Val::Array`), or, without a gradient (`implicit`),
+/// of a tracked tensor of more than one element.
+fn backward_problem(
+    w: &Walker,
+    value: &Expr,
+    implicit: bool,
+    range: crate::ir::TextRange,
+) -> Option<Diagnostic> {
+    let untracked = !w.ctx.cell.switches_grad
+        && !w.ctx.history.switches_grad
+        && matches!(w.eval(value), Val::Array(a) if a.lib == ArrayLib::Torch);
+    if untracked {
+        return Some(Diagnostic::error(
+            Rule::TorchBackward,
+            format!(
+                "{} does not require grad: it was made without `requires_grad=True` and from no tensor that requires it, so autograd has nothing to differentiate: RuntimeError (element 0 of tensors does not require grad and does not have a grad_fn); make the leaf with `requires_grad=True`",
+                w.shown(value, "the tensor")
+            ),
+            range,
+        ));
+    }
+    let shape = tracked(w, value).filter(|_| implicit)?;
     let elements = shape
         .dims
         .as_ref()?

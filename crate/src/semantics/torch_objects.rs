@@ -237,7 +237,7 @@ pub fn new_tensor(w: &dyn Eval, path: &str, args: &[Expr], keywords: &[Keyword])
             (Some(_), Some(d)) => d,
             (Some(_), None) => return None,
         };
-        return Some(tensor(vec![len.max(0)], Some(dtype)));
+        return with_requires_grad(w, tensor(vec![len.max(0)], Some(dtype)), keywords);
     }
     if !matches!(f, "randn" | "rand" | "zeros" | "ones" | "empty") {
         return None;
@@ -251,12 +251,7 @@ pub fn new_tensor(w: &dyn Eval, path: &str, args: &[Expr], keywords: &[Keyword])
         _ => args.iter().map(int).collect(),
     };
     let dims = dims.filter(|d| !d.is_empty() && d.iter().all(|&n| n >= 0))?;
-    if asks_grad(keywords) && dtype.is_none_or(|d| FLOAT_DTYPES.contains(&d)) {
-        return Some(Val::Tensor(
-            Shape::of(dims.into_iter().map(Some).collect()).tracked(true),
-        ));
-    }
-    Some(tensor(dims, dtype))
+    with_requires_grad(w, tensor(dims, dtype), keywords)
 }
 
 const FLOAT_DTYPES: &[&str] = &[
@@ -266,15 +261,35 @@ const FLOAT_DTYPES: &[&str] = &[
     "torch.float64",
 ];
 
-/// `requires_grad=True` among the keywords.
-fn asks_grad(keywords: &[Keyword]) -> bool {
-    matches!(
-        keyword(keywords, "requires_grad"),
+/// What `requires_grad=` makes of a new tensor: a tensor autograd tracks for `True` (of a
+/// floating-point dtype: construction raises for others, not followed), the tensor as made when
+/// absent or `False`, unknown otherwise.
+fn with_requires_grad(w: &dyn Eval, made: Val, keywords: &[Keyword]) -> Option<Val> {
+    match keyword(keywords, "requires_grad") {
+        None
+        | Some(Expr::Literal {
+            value: Literal::Bool(false),
+            ..
+        }) => Some(made),
         Some(Expr::Literal {
             value: Literal::Bool(true),
             ..
-        })
-    )
+        }) => {
+            let floating = |d: Option<&str>| d.is_none_or(|d| FLOAT_DTYPES.contains(&d));
+            let is_float = match (keyword(keywords, "dtype"), &made) {
+                (Some(d), _) => w
+                    .lib_path(d)
+                    .as_deref()
+                    .and_then(dtype_name)
+                    .is_some_and(|d| floating(Some(d))),
+                (None, Val::Array(a)) => floating(a.dtype.as_deref()),
+                (None, _) => true,
+            };
+            let shape = shape_of(&made)?;
+            is_float.then(|| Val::Tensor(shape.tracked(true)))
+        }
+        Some(_) => None,
+    }
 }
 
 /// `a OP b` where autograd tracks one of the tensors (`w * x + b`, `pred - y`, `x @ w`): a tensor
@@ -451,7 +466,7 @@ pub fn data_call(w: &dyn Eval, path: &str, args: &[Expr], keywords: &[Keyword]) 
                 return None;
             }
             let typed = keyword(keywords, "dtype").is_some();
-            match w.eval(a) {
+            let made = match w.eval(a) {
                 // `torch.tensor(X)` / `from_numpy(X)` of a numpy array keep its dtype.
                 Val::Array(arr)
                     if arr.lib == ArrayLib::Numpy
@@ -487,11 +502,6 @@ pub fn data_call(w: &dyn Eval, path: &str, args: &[Expr], keywords: &[Keyword]) 
                 // compare float dtypes check for that).
                 v @ Val::Items { .. } if matches!(path, "torch.tensor" | "torch.as_tensor") => {
                     let (shape, int) = literal_shape(&v)?;
-                    if asks_grad(keywords) && !int && !typed {
-                        return Some(Val::Tensor(
-                            Shape::of(shape.into_iter().map(Some).collect()).tracked(true),
-                        ));
-                    }
                     Some(Val::Array(ArrayVal {
                         lib: ArrayLib::Torch,
                         shape,
@@ -505,7 +515,8 @@ pub fn data_call(w: &dyn Eval, path: &str, args: &[Expr], keywords: &[Keyword]) 
                     }))
                 }
                 _ => None,
-            }
+            }?;
+            with_requires_grad(w, made, keywords)
         }
         // `nn.Parameter(t)`: autograd tracks it unless told not to.
         "torch.nn.Parameter" | "torch.nn.parameter.Parameter" => {
