@@ -4875,6 +4875,12 @@ fn torch_grad_uncertain_stays_silent() {
         "net = nn.Sequential(nn.Linear(3, 4), nn.ReLU())\nnet[0].weight.requires_grad = False\nnet[0].bias.requires_grad = False\nnet(torch.ones(2, 3)).numpy()",
         "",
     ));
+    // Weights frozen in the class's own `__init__`.
+    silent(&run(
+        &[h, "class Frozen(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.fc = nn.Linear(3, 1)\n        self.fc.weight.requires_grad = False\n        self.fc.bias.requires_grad = False\n\n    def forward(self, x):\n        return self.fc(x)"],
+        "Frozen()(torch.ones(2, 3)).numpy()",
+        "",
+    ));
     // A module of unknown layers, a tensor of unknown origin, an integer copy.
     silent(&run(
         &[h, "import torchvision"],

@@ -134,6 +134,17 @@ pub struct CellRuleFacts {
     pub binds_unseen_names: bool,
 }
 
+/// Does the text store a `requires_grad` attribute (`self.fc.weight.requires_grad = False` too,
+/// which `stored_attributes` leaves out in an `__init__`), or name it for `setattr`?
+fn stores_requires_grad(source: &str) -> bool {
+    source.contains("'requires_grad'")
+        || source.contains("\"requires_grad\"")
+        || source.match_indices(".requires_grad").any(|(at, word)| {
+            let rest = source[at + word.len()..].trim_start_matches([' ', '\t']);
+            rest.starts_with('=') && !rest.starts_with("==")
+        })
+}
+
 /// Reads one cell for the rules (a target cell, or one that ran). `source` is the cell's text
 /// (what the bodies' ranges index into).
 pub fn cell_rule_facts(body: &[Stmt], source: &str) -> CellRuleFacts {
@@ -152,6 +163,7 @@ pub fn cell_rule_facts(body: &[Stmt], source: &str) -> CellRuleFacts {
     facts.rewires_modules = crate::semantics::torch_classes::rewires_modules(body);
     facts.casts_module_floats = crate::semantics::torch_classes::casts_module_floats(body);
     facts.switches_grad = facts.stored_attributes.contains("requires_grad")
+        || stores_requires_grad(source)
         || [
             "no_grad",
             "inference_mode",
