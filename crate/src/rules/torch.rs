@@ -6,7 +6,14 @@
 //!   RuntimeError (`mat1 and mat2 shapes cannot be multiplied`).
 //! - `torch-input-mismatch`: a module applied to a tensor of known shape that its first layers
 //!   reject: an `nn.Linear` whose `in_features` differs from the tensor's last dimension, an
-//!   `nn.ConvNd` given a tensor of another rank or another number of channels (dimension -N-1).
+//!   `nn.ConvNd` given a tensor of another rank or another number of channels (dimension -N-1),
+//!   a `BatchNormNd` or recurrent layer given another rank or size than its first argument
+//!   (`torch_layers::SIZED`); a `TensorDataset` of tensors of different lengths.
+//! - `torch-numpy-grad` / `torch-backward`: `.numpy()` of a tensor autograd tracks
+//!   (`Shape::requires_grad`: made with `requires_grad=True`, an `nn.Parameter`, a module's
+//!   output through its weights, and what is computed from them), `backward()` of one of several
+//!   elements without a gradient, or of a tensor known not to require grad; silent where any cell
+//!   may turn grad mode off or change what autograd tracks (`CellRuleFacts::switches_grad`).
 //! - `torch-loss-shape`: `nn.BCELoss` / `nn.BCEWithLogitsLoss` (and `F.binary_cross_entropy*`)
 //!   with an input and a target of different sizes (ValueError: they are never broadcast),
 //!   elementwise losses (`MSELoss`, `L1Loss`, ...) with shapes that do not broadcast, and
@@ -27,7 +34,7 @@
 //! classes in `semantics::torch_classes`, the values of PyTorch objects in
 //! `semantics::torch_objects`; this module checks the calls.
 
-use crate::semantics::torch_objects::INTEGER_DTYPES;
+use crate::semantics::torch_objects::{FLOAT_DTYPES, INTEGER_DTYPES};
 use serde_json::Value;
 
 use crate::codes::Rule;
@@ -156,12 +163,9 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
             }
             if let ([x], true) = (args.as_slice(), takes_indices(&layer)) {
                 let dtype = match w.eval(x) {
-                    Val::Array(a) if a.lib == ArrayLib::Torch => a.dtype.filter(|d| {
-                        matches!(
-                            d.as_str(),
-                            "torch.float64" | "torch.float32" | "torch.float16" | "torch.bfloat16"
-                        )
-                    }),
+                    Val::Array(a) if a.lib == ArrayLib::Torch => {
+                        a.dtype.filter(|d| FLOAT_DTYPES.contains(&d.as_str()))
+                    }
                     // Only floating-point tensors require grad.
                     Val::Tensor(s) if s.requires_grad => Some("floating-point".to_string()),
                     _ => None,
@@ -302,13 +306,10 @@ fn float_class_indices(w: &Walker, loss: Loss, input: &Expr, target: &Expr) -> O
     let Val::Array(t) = w.eval(target) else {
         return None;
     };
-    let dtype = t.dtype.as_deref().filter(|d| {
-        t.lib == ArrayLib::Torch
-            && matches!(
-                *d,
-                "torch.float64" | "torch.float32" | "torch.float16" | "torch.bfloat16"
-            )
-    })?;
+    let dtype = t
+        .dtype
+        .as_deref()
+        .filter(|d| t.lib == ArrayLib::Torch && FLOAT_DTYPES.contains(d))?;
     (rank >= 2 && t.shape.len() + 1 == rank).then(|| {
         format!(
             "{} holds one class index per row, as a {dtype} tensor: class indices must be integers: RuntimeError (expected scalar type Long but found Float / expected target dtype to be Long); convert them with `.long()`",
@@ -879,8 +880,8 @@ fn integer_problem(
     ))
 }
 
-/// `.numpy()` of a tensor that requires grad: the kernel says so, or the cell made it with
-/// `requires_grad=True` right there.
+/// `.numpy()` of a tensor that requires grad: the kernel says so, the cell made it with
+/// `requires_grad=True` right there, or the walk followed a tensor autograd tracks into it.
 fn numpy_of_grad(w: &Walker, value: &Expr, range: crate::ir::TextRange, out: &mut Vec<Diagnostic>) {
     let requires_grad = match value {
         Expr::Name { id, .. } if !w.bound_here.contains(id) && only_numpy_of(w, id) => {
@@ -931,10 +932,14 @@ fn numpy_of_grad(w: &Walker, value: &Expr, range: crate::ir::TextRange, out: &mu
     }
 }
 
-/// The shape of the tensor `e` gives when autograd certainly tracks it: no cell may have turned
-/// grad mode off or changed which tensors require grad.
+/// May a cell have turned grad mode off or changed which tensors require grad?
+fn grad_switched(w: &Walker) -> bool {
+    w.ctx.cell.switches_grad || w.ctx.history.switches_grad
+}
+
+/// The shape of the tensor `e` gives when autograd certainly tracks it.
 fn tracked(w: &Walker, e: &Expr) -> Option<Shape> {
-    if w.ctx.cell.switches_grad || w.ctx.history.switches_grad {
+    if grad_switched(w) {
         return None;
     }
     match w.eval(e) {
@@ -943,8 +948,6 @@ fn tracked(w: &Walker, e: &Expr) -> Option<Shape> {
     }
 }
 
-/// `t.backward()` of a tracked tensor of more than one element: autograd makes the starting
-/// gradient (ones) only for a single element.
 /// `t.backward()` of a tensor autograd does not track (made without `requires_grad=True`, from
 /// tensors that were not: known dtype and all, `Val::Array`), or, without a gradient (`implicit`),
 /// of a tracked tensor of more than one element.
@@ -954,9 +957,8 @@ fn backward_problem(
     implicit: bool,
     range: crate::ir::TextRange,
 ) -> Option<Diagnostic> {
-    let untracked = !w.ctx.cell.switches_grad
-        && !w.ctx.history.switches_grad
-        && matches!(w.eval(value), Val::Array(a) if a.lib == ArrayLib::Torch);
+    let untracked =
+        !grad_switched(w) && matches!(w.eval(value), Val::Array(a) if a.lib == ArrayLib::Torch);
     if untracked {
         return Some(Diagnostic::error(
             Rule::TorchBackward,

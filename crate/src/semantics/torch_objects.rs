@@ -237,7 +237,7 @@ pub fn new_tensor(w: &dyn Eval, path: &str, args: &[Expr], keywords: &[Keyword])
             (Some(_), Some(d)) => d,
             (Some(_), None) => return None,
         };
-        return with_requires_grad(w, tensor(vec![len.max(0)], Some(dtype)), keywords);
+        return with_requires_grad(w, tensor(vec![len.max(0)], Some(dtype)), keywords, false);
     }
     if !matches!(f, "randn" | "rand" | "zeros" | "ones" | "empty") {
         return None;
@@ -251,20 +251,19 @@ pub fn new_tensor(w: &dyn Eval, path: &str, args: &[Expr], keywords: &[Keyword])
         _ => args.iter().map(int).collect(),
     };
     let dims = dims.filter(|d| !d.is_empty() && d.iter().all(|&n| n >= 0))?;
-    with_requires_grad(w, tensor(dims, dtype), keywords)
+    with_requires_grad(w, tensor(dims, dtype), keywords, true)
 }
-
-const FLOAT_DTYPES: &[&str] = &[
-    "torch.float16",
-    "torch.bfloat16",
-    "torch.float32",
-    "torch.float64",
-];
 
 /// What `requires_grad=` makes of a new tensor: a tensor autograd tracks for `True` (of a
 /// floating-point dtype: construction raises for others, not followed), the tensor as made when
-/// absent or `False`, unknown otherwise.
-fn with_requires_grad(w: &dyn Eval, made: Val, keywords: &[Keyword]) -> Option<Val> {
+/// absent or `False`, unknown otherwise. `float_by_default`: without a dtype known, the tensor
+/// is of the default dtype (`torch.zeros(3)`), not of its data's.
+fn with_requires_grad(
+    w: &dyn Eval,
+    made: Val,
+    keywords: &[Keyword],
+    float_by_default: bool,
+) -> Option<Val> {
     match keyword(keywords, "requires_grad") {
         None
         | Some(Expr::Literal {
@@ -283,7 +282,7 @@ fn with_requires_grad(w: &dyn Eval, made: Val, keywords: &[Keyword]) -> Option<V
                     .and_then(dtype_name)
                     .is_some_and(|d| floating(Some(d))),
                 (None, Val::Array(a)) => floating(a.dtype.as_deref()),
-                (None, _) => true,
+                (None, _) => float_by_default,
             };
             let shape = shape_of(&made)?;
             is_float.then(|| Val::Tensor(shape.tracked(true)))
@@ -516,7 +515,7 @@ pub fn data_call(w: &dyn Eval, path: &str, args: &[Expr], keywords: &[Keyword]) 
                 }
                 _ => None,
             }?;
-            with_requires_grad(w, made, keywords)
+            with_requires_grad(w, made, keywords, false)
         }
         // `nn.Parameter(t)`: autograd tracks it unless told not to.
         "torch.nn.Parameter" | "torch.nn.parameter.Parameter" => {
@@ -684,6 +683,14 @@ pub fn first_batch(w: &dyn Eval, iter: &Expr) -> Option<Val> {
     }
     batch(iter)
 }
+
+/// Floating-point dtypes of tensors, the only ones autograd tracks.
+pub const FLOAT_DTYPES: &[&str] = &[
+    "torch.float16",
+    "torch.bfloat16",
+    "torch.float32",
+    "torch.float64",
+];
 
 /// Integer dtypes of tensors: no module's weights can have them (`Module.to` and
 /// `torch.set_default_dtype` take floating-point dtypes only).
