@@ -300,7 +300,7 @@ rules! {
         running: "np.concatenate([np.ones((2, 3)), np.ones((5, 3))])",
     }
     ShapeStack = "shape-stack", Error, "numpy" {
-        catches: "arrays of different shapes stacked (numpy, `tf.stack`); `torch.tensor` of nested lists whose rows differ in length (`[[1, 2], [3]]`)",
+        catches: "arrays of different shapes stacked (numpy, `tf.stack`); ragged rows given to `torch.tensor`",
         why: "ValueError: all input arrays must have the same shape (TensorFlow: InvalidArgumentError)",
         crashing: "np.stack([np.ones(3), np.ones(4)])",
         running: "np.stack([np.ones(3), np.ones(3)])",
@@ -378,7 +378,7 @@ rules! {
         running: "Dense(10, activation='relu')",
     }
     TorchInputMismatch = "torch-input-mismatch", Error, "PyTorch" {
-        catches: "tensors a module's layers reject: a last dimension other than an `nn.Linear`'s `in_features` or a recurrent layer's (`LSTM`, `GRU`, `RNN`) `input_size`, a rank or channels a convolution or `BatchNormNd` does not take; tensors of different numbers of rows given to `TensorDataset`",
+        catches: "tensors a module's layers reject (`Linear`, `ConvNd`, `BatchNormNd`, `LSTM`/`GRU`/`RNN`: rank or size); `TensorDataset` of tensors of other lengths",
         why: "RuntimeError: mat1 and mat2 shapes cannot be multiplied",
         crashing: "nn.Linear(4, 2)(torch.ones(3, 5))",
         running: "nn.Linear(4, 2)(torch.ones(3, 4))",
@@ -402,14 +402,14 @@ rules! {
         running: "torch.tensor([[1.0, 2.0]]) @ weights",
     }
     TorchNumpyGrad = "torch-numpy-grad", Error, "PyTorch" {
-        catches: "`.numpy()` of a tensor that requires grad: made with `requires_grad=True`, an `nn.Parameter`, the output of a module with weights (`nn.Linear`, convolutions, an `nn.Sequential` or a notebook `nn.Module` of them), or arithmetic, reductions and shape methods of such a tensor, while no cell turns autograd off (`torch.no_grad`, `inference_mode`, `set_grad_enabled`) or changes what it tracks",
+        catches: "`.numpy()` of a tensor that requires grad (`requires_grad=True`, `nn.Parameter`, a module's output, what is computed from them) while no cell turns autograd off",
         why: "RuntimeError: Can't call numpy() on Tensor that requires grad",
         crashing: "torch.zeros(3, requires_grad=True).numpy()",
         running: "torch.zeros(3, requires_grad=True).detach().numpy()",
     }
     TorchBackward = "torch-backward", Error, "PyTorch" {
-        catches: "`backward()` without a gradient of a tensor autograd tracks (as for `torch-numpy-grad`) of a known shape with more than one element; `backward()` of a tensor made without `requires_grad=True` from tensors that were too (`torch.tensor([1.0]).backward()`)",
-        why: "RuntimeError: grad can be implicitly created only for scalar outputs / element 0 of tensors does not require grad and does not have a grad_fn",
+        catches: "`backward()` of a tensor that requires grad, of several elements, without a gradient; of one that does not require grad",
+        why: "RuntimeError: grad can be implicitly created only for scalar outputs / element 0 of tensors does not require grad",
         crashing: "w = torch.randn(3, requires_grad=True)\n(w * 2).backward()",
         running: "w = torch.randn(3, requires_grad=True)\n(w * 2).sum().backward()",
     }

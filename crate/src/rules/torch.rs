@@ -174,7 +174,7 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                     out.push(Diagnostic::error(
                         Rule::TorchDtypeMismatch,
                         format!(
-                            "{who} looks up rows of an nn.Embedding, which takes integer indices, but {} is a {dtype} tensor: RuntimeError (Expected tensor for argument #1 'indices' to have one of the following scalar types: Long, Int); convert it with `.long()`",
+                            "{who} starts with an nn.Embedding, which takes integer indices, but {} is a {dtype} tensor: RuntimeError (Expected tensor for argument #1 'indices' to have one of the following scalar types: Long, Int); use `.long()`",
                             w.shown(x, "the input")
                         ),
                         *range,
@@ -629,7 +629,7 @@ fn ragged(w: &Walker, func: &Expr, data: &Expr, range: crate::ir::TextRange) -> 
     Some(Diagnostic::error(
         Rule::ShapeStack,
         format!(
-            "{} needs nested lists of one shape, but element 0 has shape {} and element {at} has shape {}: ValueError (expected sequence of length {want} at dim {} (got {got}))",
+            "{}: element 0 has shape {} and element {at} has shape {}: ValueError (expected sequence of length {want} at dim {} (got {got}))",
             w.text(func.range()),
             tuple_text(&first),
             tuple_text(&other),
@@ -653,7 +653,7 @@ fn dataset_lengths(w: &Walker, args: &[Expr], range: crate::ir::TextRange) -> Op
     Some(Diagnostic::error(
         Rule::TorchInputMismatch,
         format!(
-            "TensorDataset pairs the tensors' rows, but {} has {} rows and {} has {other}: AssertionError (Size mismatch between tensors)",
+            "{} has {} rows and {} has {other}: AssertionError (Size mismatch between tensors)",
             w.shown(&args[0], "the first tensor"),
             lengths[0],
             w.shown(&args[i], "another tensor")
@@ -963,7 +963,7 @@ fn backward_problem(
         return Some(Diagnostic::error(
             Rule::TorchBackward,
             format!(
-                "{} does not require grad: it was made without `requires_grad=True` and from no tensor that requires it, so autograd has nothing to differentiate: RuntimeError (element 0 of tensors does not require grad and does not have a grad_fn); make the leaf with `requires_grad=True`",
+                "{} does not require grad (no tensor made with `requires_grad=True` went into it): RuntimeError (element 0 of tensors does not require grad and does not have a grad_fn)",
                 w.shown(value, "the tensor")
             ),
             range,
@@ -979,7 +979,7 @@ fn backward_problem(
         Diagnostic::error(
             Rule::TorchBackward,
             format!(
-                "{} has shape {} ({elements} elements): backward() without a gradient needs a tensor of one element: RuntimeError (grad can be implicitly created only for scalar outputs); reduce it first (`.sum()`, `.mean()`) or pass `gradient=`",
+                "{} has shape {} ({elements} elements): RuntimeError (grad can be implicitly created only for scalar outputs); reduce it first (`.sum()`) or pass a gradient",
                 w.shown(value, "the tensor"),
                 shape.text()
             ),

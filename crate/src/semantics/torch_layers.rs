@@ -597,9 +597,7 @@ pub fn apply(layer: &Layer, x: &Shape, depth: usize) -> Result<Shape, Mismatch> 
             if let Some(r) = rank.filter(|r| !ranks.contains(r)) {
                 let ranks: Vec<String> = ranks.iter().map(|r| format!("{r}D")).collect();
                 return Err(fail(format!(
-                    "nn.{class} takes {} inputs, but gets a tensor of shape {} ({r}D): ValueError (expected {} input)",
-                    ranks.join(" or "),
-                    x.text(),
+                    "nn.{class} takes {} inputs, not {r}D: ValueError",
                     ranks.join(" or ")
                 )));
             }
@@ -618,14 +616,8 @@ pub fn apply(layer: &Layer, x: &Shape, depth: usize) -> Result<Shape, Mismatch> 
                     } else {
                         format!("input.size(-1) must be equal to input_size. Expected {want}, got {got}")
                     };
-                    let place = if *at == -1 {
-                        "the last dimension".to_string()
-                    } else {
-                        format!("dimension {at}")
-                    };
                     return Err(fail(format!(
-                        "nn.{class}({want}) takes {name} {want} at {place}, but gets a tensor of shape {} ({got} there): RuntimeError ({why})",
-                        x.text()
+                        "nn.{class}({want}) takes {name} {want} at dimension {at}, not {got}: RuntimeError ({why})"
                     )));
                 }
             }

@@ -13,7 +13,7 @@ use super::eval::Eval;
 use super::numpy::literal_shape;
 use super::torch_classes::run_forward;
 use super::torch_layers::{
-    apply, argument, const_int, gives_tensor, layer_of, nn_class, Layer, Shape,
+    apply, argument, const_int, gives_tensor, layer_of, nn_class, tensor_method, Layer, Shape,
 };
 
 /// A loss module.
@@ -326,8 +326,8 @@ pub fn tracked_binop(op: &str, l: &Val, r: &Val) -> Option<Val> {
     Some(Val::Tensor(shape.tracked(true)))
 }
 
-/// `torch.sum(x)`, `torch.sigmoid(x)`, `F.relu(x)` of a tensor autograd tracks: a 0-d tensor of
-/// the sum or mean of every element, the same shape of an elementwise function, tracked too.
+/// `torch.sum(x)`, `torch.sigmoid(x)`, `F.relu(x)` of a tensor autograd tracks: what the method
+/// of that name gives (`x.sum()`, `x.sigmoid()`).
 pub fn tracked_function(
     w: &dyn Eval,
     path: &str,
@@ -341,16 +341,9 @@ pub fn tracked_function(
         None => path.strip_prefix("torch.")?,
     };
     let [x] = args else { return None };
-    let Val::Tensor(s) = w.eval(x) else {
-        return None;
-    };
-    if !s.requires_grad || !keywords.is_empty() {
-        return None;
-    }
-    match f {
-        "sum" | "mean" => Some(Val::Tensor(Shape::of(vec![]).tracked(true))),
-        "exp" | "log" | "abs" | "sqrt" | "square" | "neg" | "sigmoid" | "tanh" | "relu" => {
-            Some(Val::Tensor(s))
+    match w.eval(x) {
+        Val::Tensor(s) if s.requires_grad => {
+            tensor_method(Some(&s), x, f, &[], keywords, &|_| None).map(Val::Tensor)
         }
         _ => None,
     }
