@@ -300,7 +300,7 @@ rules! {
         running: "np.concatenate([np.ones((2, 3)), np.ones((5, 3))])",
     }
     ShapeStack = "shape-stack", Error, "numpy" {
-        catches: "arrays of different shapes stacked (numpy, `tf.stack`)",
+        catches: "arrays of different shapes stacked (numpy, `tf.stack`); ragged rows given to `torch.tensor`",
         why: "ValueError: all input arrays must have the same shape (TensorFlow: InvalidArgumentError)",
         crashing: "np.stack([np.ones(3), np.ones(4)])",
         running: "np.stack([np.ones(3), np.ones(3)])",
@@ -378,7 +378,7 @@ rules! {
         running: "Dense(10, activation='relu')",
     }
     TorchInputMismatch = "torch-input-mismatch", Error, "PyTorch" {
-        catches: "tensors a module's `Linear` / `ConvNd` layers reject",
+        catches: "tensors a module's layers reject (`Linear`, `ConvNd`, `BatchNormNd`, `LSTM`/`GRU`/`RNN`: rank or size); `TensorDataset` of tensors of other lengths",
         why: "RuntimeError: mat1 and mat2 shapes cannot be multiplied",
         crashing: "nn.Linear(4, 2)(torch.ones(3, 5))",
         running: "nn.Linear(4, 2)(torch.ones(3, 4))",
@@ -402,10 +402,16 @@ rules! {
         running: "torch.tensor([[1.0, 2.0]]) @ weights",
     }
     TorchNumpyGrad = "torch-numpy-grad", Error, "PyTorch" {
-        catches: "`.numpy()` of a tensor that requires grad",
+        catches: "`.numpy()` of a tensor that requires grad (`requires_grad=True`, `nn.Parameter`, a module's output, what is computed from them) while no cell turns autograd off",
         why: "RuntimeError: Can't call numpy() on Tensor that requires grad",
         crashing: "torch.zeros(3, requires_grad=True).numpy()",
         running: "torch.zeros(3, requires_grad=True).detach().numpy()",
+    }
+    TorchBackward = "torch-backward", Error, "PyTorch" {
+        catches: "`backward()` of a tensor that requires grad, of several elements, without a gradient; of one that does not require grad",
+        why: "RuntimeError: grad can be implicitly created only for scalar outputs / element 0 of tensors does not require grad",
+        crashing: "w = torch.randn(3, requires_grad=True)\n(w * 2).backward()",
+        running: "w = torch.randn(3, requires_grad=True)\n(w * 2).sum().backward()",
     }
     TorchModuleDefinition = "torch-module-definition", Error, "PyTorch" {
         catches: "instances of the notebook's `nn.Module` subclasses that cannot be built or called: `__init__` assigns a module (or `nn.Parameter`) to `self` before `super().__init__()`, or the class defines no `forward`",
@@ -492,6 +498,7 @@ impl Rule {
                 "RuntimeError",
             ],
             MissingAttribute => &["AttributeError"],
+            TorchBackward => &["RuntimeError"],
             ZeroDivision => &["ZeroDivisionError"],
             SklearnNotFitted => &["ValueError", "AttributeError"],
             KerasInputMismatch

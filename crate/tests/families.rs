@@ -127,6 +127,14 @@ fn torch_dims_dtypes_items_and_module_classes() {
     family("torch_tensor_contracts.json");
 }
 
+/// Tensors autograd tracks (`requires_grad=True`, `nn.Parameter`, the outputs of modules with
+/// weights, what is computed from them) given to `.numpy()` or to `backward()` without a
+/// gradient while they hold several elements; verified like `torch.json`.
+#[test]
+fn torch_grad_tracking_and_layer_inputs() {
+    family("torch_layers_grad.json");
+}
+
 #[test]
 fn numpy_stacks_text_files_and_histograms() {
     family("numpy_stacks_files_histograms.json");

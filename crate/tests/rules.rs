@@ -5047,3 +5047,117 @@ fn python_builtins_silent_where_not_certain() {
         silent(&run(&[history], target, ""));
     }
 }
+
+/// Tensors autograd may not track, and shapes not known, stay silent for `torch-numpy-grad` and
+/// `torch-backward`.
+#[test]
+fn torch_grad_uncertain_stays_silent() {
+    let h = "import torch\nimport torch.nn as nn";
+    // Grad mode turned off by a decorator of the notebook's function, or in an earlier cell.
+    silent(&run(
+        &[
+            h,
+            "model = nn.Linear(3, 1)\n\n@torch.no_grad()\ndef predict(x):\n    return model(x)",
+        ],
+        "predict(torch.ones(2, 3)).numpy()",
+        "",
+    ));
+    silent(&run(
+        &[h, "torch.set_grad_enabled(False)"],
+        "nn.Linear(3, 1)(torch.ones(2, 3)).numpy()",
+        "",
+    ));
+    // Parameters frozen with requires_grad_ or a stored requires_grad.
+    silent(&run(
+        &[h],
+        "model = nn.Linear(3, 1)\nmodel.requires_grad_(False)\nmodel(torch.ones(2, 3)).numpy()",
+        "",
+    ));
+    silent(&run(
+        &[h],
+        "net = nn.Sequential(nn.Linear(3, 4), nn.ReLU())\nnet[0].weight.requires_grad = False\nnet[0].bias.requires_grad = False\nnet(torch.ones(2, 3)).numpy()",
+        "",
+    ));
+    // Weights frozen in the class's own `__init__`.
+    silent(&run(
+        &[h, "class Frozen(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.fc = nn.Linear(3, 1)\n        self.fc.weight.requires_grad = False\n        self.fc.bias.requires_grad = False\n\n    def forward(self, x):\n        return self.fc(x)"],
+        "Frozen()(torch.ones(2, 3)).numpy()",
+        "",
+    ));
+    // A module of unknown layers, a tensor of unknown origin, an integer copy.
+    silent(&run(
+        &[h, "import torchvision"],
+        "m = nn.Sequential(torchvision.ops.MLP(3, [4]))\nm(torch.ones(2, 3)).numpy()",
+        "",
+    ));
+    silent(&run(&[h], "y = torch.load('t.pt')\ny.numpy()", ""));
+    silent(&run(
+        &[h],
+        "w = torch.randn(3, requires_grad=True)\n(w > 0).numpy()\n(w // 2).numpy()\nw.long().numpy()",
+        "",
+    ));
+    // A notebook forward that may detach its output.
+    silent(&run(
+        &[h, "class Net(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.fc = nn.Linear(3, 1)\n\n    def forward(self, x):\n        return self.fc(x).detach()"],
+        "Net()(torch.ones(2, 3)).numpy()",
+        "",
+    ));
+    // backward of an output of unknown shape, or of one element, or given a gradient.
+    silent(&run(
+        &[h],
+        "model = nn.Linear(3, 1)\ndef go(x):\n    model(x).backward()",
+        "",
+    ));
+    silent(&run(
+        &[h, "x = torch.load('x.pt')"],
+        "nn.Linear(3, 1)(x).backward()",
+        "",
+    ));
+    silent(&run(
+        &[h],
+        "w = torch.randn(1, requires_grad=True)\n(w * 3).backward()",
+        "",
+    ));
+    silent(&run(
+        &[h],
+        "w = torch.randn(3, requires_grad=True)\n(w * 3).backward(torch.ones(3))",
+        "",
+    ));
+    // A recurrent layer's output is a tuple, not a tensor; an Embedding of indices of an unknown
+    // dtype.
+    silent(&run(
+        &[h],
+        "lstm = nn.LSTM(4, 8)\nout, (h, c) = lstm(torch.randn(5, 2, 4))\nout.numpy()",
+        "",
+    ));
+    silent(&run(
+        &[h, "ids = torch.load('ids.pt')"],
+        "nn.Embedding(10, 3)(ids)",
+        "",
+    ));
+    // torch.tensor of rows nesting differently, or an empty first row (torch takes that).
+    silent(&run(&[h], "t = torch.tensor([[], [1]])", ""));
+    // A tensor whose requires_grad is not a literal, or one an earlier cell may have switched.
+    silent(&run(
+        &[h],
+        "flag = input()\nx = torch.tensor([1.0], requires_grad=flag == 'y')\nx.backward()",
+        "",
+    ));
+    silent(&run(
+        &[h, "x = torch.tensor([1.0])", "x.requires_grad = True"],
+        "x.backward()",
+        "",
+    ));
+    // A float literal is of the default dtype, which an earlier cell made float64.
+    silent(&run(
+        &[h, "torch.set_default_dtype(torch.float64)"],
+        "a = torch.tensor([[1.0]])\nb = torch.ones(1, 1, dtype=torch.float64)\nc = a @ b",
+        "",
+    ));
+    // TensorDataset of tensors of an unknown length.
+    silent(&run(
+        &[h, "y = torch.load('y.pt')"],
+        "ds = torch.utils.data.TensorDataset(torch.zeros(3, 2), y)",
+        "",
+    ));
+}

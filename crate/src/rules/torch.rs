@@ -6,7 +6,14 @@
 //!   RuntimeError (`mat1 and mat2 shapes cannot be multiplied`).
 //! - `torch-input-mismatch`: a module applied to a tensor of known shape that its first layers
 //!   reject: an `nn.Linear` whose `in_features` differs from the tensor's last dimension, an
-//!   `nn.ConvNd` given a tensor of another rank or another number of channels (dimension -N-1).
+//!   `nn.ConvNd` given a tensor of another rank or another number of channels (dimension -N-1),
+//!   a `BatchNormNd` or recurrent layer given another rank or size than its first argument
+//!   (`torch_layers::SIZED`); a `TensorDataset` of tensors of different lengths.
+//! - `torch-numpy-grad` / `torch-backward`: `.numpy()` of a tensor autograd tracks
+//!   (`Shape::requires_grad`: made with `requires_grad=True`, an `nn.Parameter`, a module's
+//!   output through its weights, and what is computed from them), `backward()` of one of several
+//!   elements without a gradient, or of a tensor known not to require grad; silent where any cell
+//!   may turn grad mode off or change what autograd tracks (`CellRuleFacts::switches_grad`).
 //! - `torch-loss-shape`: `nn.BCELoss` / `nn.BCEWithLogitsLoss` (and `F.binary_cross_entropy*`)
 //!   with an input and a target of different sizes (ValueError: they are never broadcast),
 //!   elementwise losses (`MSELoss`, `L1Loss`, ...) with shapes that do not broadcast, and
@@ -27,7 +34,7 @@
 //! classes in `semantics::torch_classes`, the values of PyTorch objects in
 //! `semantics::torch_objects`; this module checks the calls.
 
-use crate::semantics::torch_objects::INTEGER_DTYPES;
+use crate::semantics::torch_objects::{FLOAT_DTYPES, INTEGER_DTYPES};
 use serde_json::Value;
 
 use crate::codes::Rule;
@@ -154,6 +161,27 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                     }
                 }
             }
+            if let ([x], true) = (args.as_slice(), takes_indices(&layer)) {
+                let dtype = match w.eval(x) {
+                    Val::Array(a) if a.lib == ArrayLib::Torch => {
+                        a.dtype.filter(|d| FLOAT_DTYPES.contains(&d.as_str()))
+                    }
+                    // Only floating-point tensors require grad.
+                    Val::Tensor(s) if s.requires_grad => Some("floating-point".to_string()),
+                    _ => None,
+                };
+                if let Some(dtype) = dtype {
+                    out.push(Diagnostic::error(
+                        Rule::TorchDtypeMismatch,
+                        format!(
+                            "{who} starts with an nn.Embedding, which takes integer indices, but {} is a {dtype} tensor: RuntimeError (Expected tensor for argument #1 'indices' to have one of the following scalar types: Long, Int); use `.long()`",
+                            w.shown(x, "the input")
+                        ),
+                        *range,
+                    ));
+                    return;
+                }
+            }
             let blind: Vec<Option<Shape>> = args.iter().map(|_| None).collect();
             let run = |shapes: &[Option<Shape>]| match (&layer, shapes) {
                 (Layer::Net(class), _) => run_forward(class, shapes, 0).err(),
@@ -278,13 +306,10 @@ fn float_class_indices(w: &Walker, loss: Loss, input: &Expr, target: &Expr) -> O
     let Val::Array(t) = w.eval(target) else {
         return None;
     };
-    let dtype = t.dtype.as_deref().filter(|d| {
-        t.lib == ArrayLib::Torch
-            && matches!(
-                *d,
-                "torch.float64" | "torch.float32" | "torch.float16" | "torch.bfloat16"
-            )
-    })?;
+    let dtype = t
+        .dtype
+        .as_deref()
+        .filter(|d| t.lib == ArrayLib::Torch && FLOAT_DTYPES.contains(d))?;
     (rank >= 2 && t.shape.len() + 1 == rank).then(|| {
         format!(
             "{} holds one class index per row, as a {dtype} tensor: class indices must be integers: RuntimeError (expected scalar type Long but found Float / expected target dtype to be Long); convert them with `.long()`",
@@ -325,6 +350,15 @@ fn weighted_first(layer: &Layer) -> Option<String> {
         Layer::Sequential(layers) => weighted_first(layers.first()?),
         Layer::Head(first) => weighted_first(first),
         _ => None,
+    }
+}
+
+/// Does the module look its input up in an `nn.Embedding` first?
+fn takes_indices(layer: &Layer) -> bool {
+    match layer {
+        Layer::Embedding { .. } => true,
+        Layer::Sequential(layers) => layers.first().is_some_and(takes_indices),
+        _ => false,
     }
 }
 
@@ -371,6 +405,12 @@ pub fn check_tensor_ops(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                 if attr == "numpy" && args.is_empty() && keywords.is_empty() {
                     numpy_of_grad(w, value, *range, out);
                 }
+                if attr == "backward" {
+                    let implicit = args.is_empty() && keyword(keywords, "gradient").is_none();
+                    if let Some(d) = backward_problem(w, value, implicit, *range) {
+                        out.push(d);
+                    }
+                }
             }
             if let Some(call) = tensor_call(w, func, args) {
                 if let Some(d) = dim_problem(w, &call, keywords)
@@ -397,6 +437,18 @@ pub fn check_tensor_ops(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                         return;
                     }
                     product_dtypes(w, &format!("torch.{f}"), (l, &a), (r, &b), *range, out);
+                }
+                ("tensor" | "as_tensor" | "Tensor" | "FloatTensor" | "LongTensor", [data]) => {
+                    if let Some(d) = ragged(w, func, data, *range) {
+                        out.push(d);
+                    }
+                }
+                ("utils.data.TensorDataset" | "utils.data.dataset.TensorDataset", _)
+                    if keywords.is_empty() =>
+                {
+                    if let Some(d) = dataset_lengths(w, args, *range) {
+                        out.push(d);
+                    }
                 }
                 ("cat" | "concat" | "concatenate" | "stack", [list, rest @ ..])
                     if rest.len() <= 1 =>
@@ -479,6 +531,11 @@ fn product_dtypes(
     if x == y || !MATMUL_DTYPES.contains(&x) || !MATMUL_DTYPES.contains(&y) {
         return;
     }
+    // float32 may stand for the default dtype, which a cell may have changed.
+    let default_changed = w.ctx.history.casts_module_floats || w.ctx.cell.casts_module_floats;
+    if default_changed && (x == "torch.float32" || y == "torch.float32") {
+        return;
+    }
     if a.shape.is_empty() || b.shape.is_empty() {
         return;
     }
@@ -555,6 +612,54 @@ fn joined(
             range,
         ));
     }
+}
+
+/// `torch.tensor([[1, 2], [3]])`: nested lists of numbers whose elements nest alike but differ in
+/// length (torch makes `[[], [1]]` of an empty first row, not followed).
+fn ragged(w: &Walker, func: &Expr, data: &Expr, range: crate::ir::TextRange) -> Option<Diagnostic> {
+    let (first, at, other) = crate::semantics::numpy::ragged_rows(&w.eval(data))?;
+    if first.len() != other.len() || first.contains(&0) || other.contains(&0) {
+        return None;
+    }
+    let (dim, (want, got)) = first
+        .iter()
+        .zip(&other)
+        .enumerate()
+        .find(|(_, (a, b))| a != b)?;
+    Some(Diagnostic::error(
+        Rule::ShapeStack,
+        format!(
+            "{}: element 0 has shape {} and element {at} has shape {}: ValueError (expected sequence of length {want} at dim {} (got {got}))",
+            w.text(func.range()),
+            tuple_text(&first),
+            tuple_text(&other),
+            dim + 1
+        ),
+        range,
+    ))
+}
+
+/// `TensorDataset(a, b)` of tensors whose first dimensions differ: AssertionError (Size
+/// mismatch between tensors).
+fn dataset_lengths(w: &Walker, args: &[Expr], range: crate::ir::TextRange) -> Option<Diagnostic> {
+    let lengths: Vec<i64> = args
+        .iter()
+        .map(|a| tensor_array(w, a)?.shape.first().copied())
+        .collect::<Option<_>>()?;
+    let (i, other) = lengths
+        .iter()
+        .enumerate()
+        .find(|(_, n)| **n != lengths[0])?;
+    Some(Diagnostic::error(
+        Rule::TorchInputMismatch,
+        format!(
+            "{} has {} rows and {} has {other}: AssertionError (Size mismatch between tensors)",
+            w.shown(&args[0], "the first tensor"),
+            lengths[0],
+            w.shown(&args[i], "another tensor")
+        ),
+        range,
+    ))
 }
 
 /// `torch.optim.SGD(model.parameters, ...)`: the method itself, not called, where an optimizer
@@ -775,8 +880,8 @@ fn integer_problem(
     ))
 }
 
-/// `.numpy()` of a tensor that requires grad: the kernel says so, or the cell made it with
-/// `requires_grad=True` right there.
+/// `.numpy()` of a tensor that requires grad: the kernel says so, the cell made it with
+/// `requires_grad=True` right there, or the walk followed a tensor autograd tracks into it.
 fn numpy_of_grad(w: &Walker, value: &Expr, range: crate::ir::TextRange, out: &mut Vec<Diagnostic>) {
     let requires_grad = match value {
         Expr::Name { id, .. } if !w.bound_here.contains(id) && only_numpy_of(w, id) => {
@@ -814,7 +919,7 @@ fn numpy_of_grad(w: &Walker, value: &Expr, range: crate::ir::TextRange, out: &mu
             })
         }
         _ => false,
-    };
+    } || tracked(w, value).is_some();
     if requires_grad {
         out.push(Diagnostic::error(
             Rule::TorchNumpyGrad,
@@ -825,6 +930,62 @@ fn numpy_of_grad(w: &Walker, value: &Expr, range: crate::ir::TextRange, out: &mu
             range,
         ));
     }
+}
+
+/// May a cell have turned grad mode off or changed which tensors require grad?
+fn grad_switched(w: &Walker) -> bool {
+    w.ctx.cell.switches_grad || w.ctx.history.switches_grad
+}
+
+/// The shape of the tensor `e` gives when autograd certainly tracks it.
+fn tracked(w: &Walker, e: &Expr) -> Option<Shape> {
+    if grad_switched(w) {
+        return None;
+    }
+    match w.eval(e) {
+        Val::Tensor(s) if s.requires_grad => Some(s),
+        _ => None,
+    }
+}
+
+/// `t.backward()` of a tensor autograd does not track (made without `requires_grad=True`, from
+/// tensors that were not: known dtype and all, `Val::Array`), or, without a gradient (`implicit`),
+/// of a tracked tensor of more than one element.
+fn backward_problem(
+    w: &Walker,
+    value: &Expr,
+    implicit: bool,
+    range: crate::ir::TextRange,
+) -> Option<Diagnostic> {
+    let untracked =
+        !grad_switched(w) && matches!(w.eval(value), Val::Array(a) if a.lib == ArrayLib::Torch);
+    if untracked {
+        return Some(Diagnostic::error(
+            Rule::TorchBackward,
+            format!(
+                "{} does not require grad (no tensor made with `requires_grad=True` went into it): RuntimeError (element 0 of tensors does not require grad and does not have a grad_fn)",
+                w.shown(value, "the tensor")
+            ),
+            range,
+        ));
+    }
+    let shape = tracked(w, value).filter(|_| implicit)?;
+    let elements = shape
+        .dims
+        .as_ref()?
+        .iter()
+        .try_fold(1i64, |n, d| n.checked_mul((*d)?))?;
+    (elements != 1).then(|| {
+        Diagnostic::error(
+            Rule::TorchBackward,
+            format!(
+                "{} has shape {} ({elements} elements): RuntimeError (grad can be implicitly created only for scalar outputs); reduce it first (`.sum()`) or pass a gradient",
+                w.shown(value, "the tensor"),
+                shape.text()
+            ),
+            range,
+        )
+    })
 }
 
 /// The cell mentions `name` only as the receiver of `.numpy()`, and no function of the notebook

@@ -707,7 +707,14 @@ pub fn from_summary(name: &str, obj: &ObjectSummary) -> Val {
             if obj.kind != "ndarray"
                 || matches!(type_name.as_str(), "numpy.ndarray" | "ndarray") =>
         {
+            let requires_grad = obj.kind == "tensor"
+                && obj.representation.get("requires_grad") == Some(&Value::Bool(true));
             match obj.shape() {
+                // A tensor autograd tracks (its dtype is floating-point).
+                Some(shape) if requires_grad => Val::Tensor(
+                    super::torch_layers::Shape::of(shape.into_iter().map(Some).collect())
+                        .tracked(true),
+                ),
                 Some(shape) => Val::Array(ArrayVal {
                     lib: match obj.kind.as_str() {
                         "tensor" => ArrayLib::Torch,

@@ -17,6 +17,9 @@ use crate::ir_scan::unpacks;
 pub struct Shape {
     pub dims: Option<Vec<Option<i64>>>,
     pub last: Option<i64>,
+    /// Autograd certainly tracks the tensor while grad mode is on: made with
+    /// `requires_grad=True`, an `nn.Parameter`, or computed from one (a layer's weights).
+    pub requires_grad: bool,
 }
 
 impl Shape {
@@ -24,6 +27,7 @@ impl Shape {
         Shape {
             dims: None,
             last: None,
+            requires_grad: false,
         }
     }
 
@@ -31,6 +35,15 @@ impl Shape {
         Shape {
             last: dims.last().copied().flatten(),
             dims: Some(dims),
+            requires_grad: false,
+        }
+    }
+
+    /// The same shape, tracked by autograd or not.
+    pub fn tracked(self, requires_grad: bool) -> Shape {
+        Shape {
+            requires_grad,
+            ..self
         }
     }
 
@@ -75,6 +88,16 @@ pub enum Layer {
     /// A module of which only the first layer, applied to the input, is known (a torchvision
     /// classifier).
     Head(Box<Layer>),
+    /// A layer that checks its input against its first argument (`SIZED`): `BatchNorm1d(n)`,
+    /// `LSTM(input_size, ...)`.
+    Sized {
+        class: &'static str,
+        size: Option<i64>,
+    },
+    /// `nn.Embedding(n, dim)`: integer indices of any shape, each given a vector of `dim`.
+    Embedding {
+        dim: Option<i64>,
+    },
     /// An instance of a notebook class (`forward` followed).
     Net(Rc<UserClass>),
     Opaque,
@@ -223,9 +246,6 @@ const SHAPE_KEEPING: &[&str] = &[
     "Dropout3d",
     "AlphaDropout",
     "FeatureAlphaDropout",
-    "BatchNorm1d",
-    "BatchNorm2d",
-    "BatchNorm3d",
     "LayerNorm",
     "GroupNorm",
     "InstanceNorm1d",
@@ -233,6 +253,30 @@ const SHAPE_KEEPING: &[&str] = &[
     "InstanceNorm3d",
     "LocalResponseNorm",
 ];
+
+/// Layers that check their input against their first argument: the class, the argument's name,
+/// the ranks the input may have, its dimension that must equal the argument (from the end when
+/// negative), and whether the output is a tensor of the input's shape (recurrent layers give a
+/// tuple).
+const SIZED: &[SizedLayer] = &[
+    ("BatchNorm1d", "num_features", &[2, 3], 1, true),
+    ("BatchNorm2d", "num_features", &[4], 1, true),
+    ("BatchNorm3d", "num_features", &[5], 1, true),
+    ("LSTM", "input_size", &[2, 3], -1, false),
+    ("GRU", "input_size", &[2, 3], -1, false),
+    ("RNN", "input_size", &[2, 3], -1, false),
+];
+
+type SizedLayer = (&'static str, &'static str, &'static [usize], i64, bool);
+
+fn sized(class: &str) -> Option<&'static SizedLayer> {
+    SIZED.iter().find(|s| s.0 == class)
+}
+
+/// Does a call of the module give a tensor (not a recurrent layer's tuple)?
+pub fn gives_tensor(layer: &Layer) -> bool {
+    !matches!(layer, Layer::Sized { class, .. } if sized(class).is_some_and(|s| !s.4))
+}
 
 /// Tensor methods that keep the shape.
 const SAME_METHODS: &[&str] = &[
@@ -251,6 +295,12 @@ const SAME_METHODS: &[&str] = &[
     "relu",
     "sigmoid",
     "tanh",
+    "exp",
+    "log",
+    "abs",
+    "sqrt",
+    "square",
+    "neg",
     "requires_grad_",
 ];
 
@@ -349,7 +399,16 @@ pub fn layer_of(
         _ if keyword(keywords, "return_indices").is_some() => Layer::Opaque,
         "Sequential" if keywords.is_empty() => Layer::Sequential(args.iter().map(sub).collect()),
         c if SHAPE_KEEPING.contains(&c) => Layer::Same,
+        "Embedding" => Layer::Embedding {
+            dim: size(1, "embedding_dim"),
+        },
         _ => {
+            if let Some((class, name, ..)) = sized(class) {
+                return Layer::Sized {
+                    class,
+                    size: size(0, name),
+                };
+            }
             if let Some(n) = spatial("Conv") {
                 return Layer::Conv {
                     n,
@@ -475,17 +534,18 @@ pub fn apply(layer: &Layer, x: &Shape, depth: usize) -> Result<Shape, Mismatch> 
                     )));
                 }
             }
-            Ok(match &x.dims {
+            let out = match &x.dims {
                 Some(dims) if !dims.is_empty() => {
                     let mut d = dims.clone();
                     *d.last_mut().unwrap() = *outputs;
                     Shape::of(d)
                 }
                 _ => Shape {
-                    dims: None,
                     last: *outputs,
+                    ..Shape::unknown()
                 },
-            })
+            };
+            Ok(out.tracked(true))
         }
         Layer::Conv {
             n,
@@ -494,7 +554,7 @@ pub fn apply(layer: &Layer, x: &Shape, depth: usize) -> Result<Shape, Mismatch> 
             window,
         } => {
             let Some(dims) = &x.dims else {
-                return Ok(Shape::unknown());
+                return Ok(Shape::unknown().tracked(true));
             };
             let rank = dims.len();
             if rank != n + 1 && rank != n + 2 {
@@ -519,7 +579,7 @@ pub fn apply(layer: &Layer, x: &Shape, depth: usize) -> Result<Shape, Mismatch> 
             let mut d = dims[..channel].to_vec();
             d.push(*outputs);
             d.extend(slid(window.as_ref(), &dims[channel + 1..]));
-            Ok(Shape::of(d))
+            Ok(Shape::of(d).tracked(true))
         }
         Layer::Pool { n, window } => Ok(match &x.dims {
             Some(dims) if dims.len() == n + 1 || dims.len() == n + 2 => {
@@ -529,7 +589,56 @@ pub fn apply(layer: &Layer, x: &Shape, depth: usize) -> Result<Shape, Mismatch> 
                 Shape::of(d)
             }
             _ => Shape::unknown(),
-        }),
+        }
+        .tracked(x.requires_grad)),
+        Layer::Sized { class, size } => {
+            let (_, name, ranks, at, keeps) = sized(class).unwrap();
+            let rank = x.dims.as_ref().map(Vec::len);
+            if let Some(r) = rank.filter(|r| !ranks.contains(r)) {
+                let ranks: Vec<String> = ranks.iter().map(|r| format!("{r}D")).collect();
+                return Err(fail(format!(
+                    "nn.{class} takes {} inputs, not {r}D: ValueError",
+                    ranks.join(" or ")
+                )));
+            }
+            let got = match (&x.dims, at) {
+                (Some(dims), _) => {
+                    let k = if *at < 0 { dims.len() as i64 + at } else { *at };
+                    dims[k as usize]
+                }
+                (None, -1) => x.last,
+                _ => None,
+            };
+            if let (Some(want), Some(got)) = (size, got) {
+                if *want != got {
+                    let why = if *keeps {
+                        format!("running_mean should contain {got} elements not {want}")
+                    } else {
+                        format!("input.size(-1) must be equal to input_size. Expected {want}, got {got}")
+                    };
+                    return Err(fail(format!(
+                        "nn.{class}({want}) takes {name} {want} at dimension {at}, not {got}: RuntimeError ({why})"
+                    )));
+                }
+            }
+            Ok(if *keeps {
+                x.clone().tracked(true)
+            } else {
+                Shape::unknown()
+            })
+        }
+        Layer::Embedding { dim } => Ok(match &x.dims {
+            Some(dims) => {
+                let mut d = dims.clone();
+                d.push(*dim);
+                Shape::of(d)
+            }
+            None => Shape {
+                last: *dim,
+                ..Shape::unknown()
+            },
+        }
+        .tracked(true)),
         Layer::Flatten(start, end) => Ok(flatten(x, *start, *end)),
         Layer::Same => Ok(x.clone()),
         Layer::Sequential(layers) => {
@@ -547,7 +656,7 @@ pub fn apply(layer: &Layer, x: &Shape, depth: usize) -> Result<Shape, Mismatch> 
                 at: "its first layer".to_string(),
                 problem: m.problem,
             })?;
-            Ok(Shape::unknown())
+            Ok(Shape::unknown().tracked(true))
         }
         Layer::Net(class) => {
             Ok(run_forward(class, &[Some(x.clone())], depth)?.unwrap_or_else(Shape::unknown))
@@ -567,6 +676,10 @@ fn slid(window: Option<&Window>, sizes: &[Option<i64>]) -> Vec<Option<i64>> {
 
 /// `torch.flatten(x, start, end)`, when it succeeds.
 pub fn flatten(x: &Shape, start: i64, end: i64) -> Shape {
+    flattened(x, start, end).tracked(x.requires_grad)
+}
+
+fn flattened(x: &Shape, start: i64, end: i64) -> Shape {
     match &x.dims {
         Some(dims) => {
             let r = dims.len().max(1) as i64;
@@ -652,8 +765,25 @@ fn reshaped(x: &Shape, sizes: &[Size]) -> Shape {
 }
 
 /// The shape a shape method of a tensor gives (`view`, `reshape`, `flatten`, `unsqueeze`, ...);
-/// `base` is the tensor's shape when known, `int` reads int arguments.
+/// `base` is the tensor's shape when known, `int` reads int arguments. Autograd tracks the
+/// result as it tracks the tensor, but for a detached or integer copy (or one `to` may make).
 pub fn tensor_method(
+    base: Option<&Shape>,
+    receiver: &Expr,
+    attr: &str,
+    args: &[Expr],
+    keywords: &[Keyword],
+    int: &dyn Fn(&Expr) -> Option<i64>,
+) -> Option<Shape> {
+    let tracked = base.is_some_and(|b| b.requires_grad)
+        && !matches!(
+            attr,
+            "detach" | "long" | "int" | "bool" | "to" | "requires_grad_"
+        );
+    shape_method(base, receiver, attr, args, keywords, int).map(|s| s.tracked(tracked))
+}
+
+fn shape_method(
     base: Option<&Shape>,
     receiver: &Expr,
     attr: &str,
@@ -736,6 +866,12 @@ pub fn tensor_method(
             (dims.len() <= 2).then(|| Shape::of(dims.iter().rev().copied().collect()))
         }
         m if SAME_METHODS.contains(&m) => base.cloned(),
+        // A reduction of every element: a 0-d tensor.
+        "sum" | "mean"
+            if args.is_empty() && keywords.is_empty() && base.is_some_and(|b| b.requires_grad) =>
+        {
+            Some(Shape::of(vec![]))
+        }
         _ => None,
     }
 }

@@ -12,7 +12,9 @@ use super::abstract_value::{ArrayLib, ArrayVal, Val};
 use super::eval::Eval;
 use super::numpy::literal_shape;
 use super::torch_classes::run_forward;
-use super::torch_layers::{apply, argument, const_int, layer_of, nn_class, Layer, Shape};
+use super::torch_layers::{
+    apply, argument, const_int, gives_tensor, layer_of, nn_class, tensor_method, Layer, Shape,
+};
 
 /// A loss module.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -51,9 +53,6 @@ pub fn from_summary(obj: &ObjectSummary, type_name: &str) -> Option<Val> {
             // A single layer, its own first leaf. (A container's first leaf in registration
             // order need not be the first applied: a block of the notebook may register its
             // layers in any order.)
-            if !matches!(class, "Linear" | "Conv1d" | "Conv2d" | "Conv3d") {
-                return None;
-            }
             let l = obj.representation.get("first_layer")?.as_object()?;
             let int = |k: &str| l.get(k).and_then(Value::as_i64);
             if l.get("class")?.as_str()? != class {
@@ -67,10 +66,18 @@ pub fn from_summary(obj: &ObjectSummary, type_name: &str) -> Option<Val> {
                         outputs: int("out_channels"),
                         window: None,
                     },
-                    _ => Layer::Linear {
+                    Layer::Linear { .. } if class == "Linear" => Layer::Linear {
                         inputs: int("in_features"),
                         outputs: int("out_features"),
                     },
+                    Layer::Sized { class, .. } => Layer::Sized {
+                        class,
+                        size: int("num_features").or_else(|| int("input_size")),
+                    },
+                    Layer::Embedding { .. } => Layer::Embedding {
+                        dim: int("embedding_dim"),
+                    },
+                    _ => return None,
                 },
             ))
         }
@@ -230,7 +237,7 @@ pub fn new_tensor(w: &dyn Eval, path: &str, args: &[Expr], keywords: &[Keyword])
             (Some(_), Some(d)) => d,
             (Some(_), None) => return None,
         };
-        return Some(tensor(vec![len.max(0)], Some(dtype)));
+        return with_requires_grad(w, tensor(vec![len.max(0)], Some(dtype)), keywords, false);
     }
     if !matches!(f, "randn" | "rand" | "zeros" | "ones" | "empty") {
         return None;
@@ -244,7 +251,102 @@ pub fn new_tensor(w: &dyn Eval, path: &str, args: &[Expr], keywords: &[Keyword])
         _ => args.iter().map(int).collect(),
     };
     let dims = dims.filter(|d| !d.is_empty() && d.iter().all(|&n| n >= 0))?;
-    Some(tensor(dims, dtype))
+    with_requires_grad(w, tensor(dims, dtype), keywords, true)
+}
+
+/// What `requires_grad=` makes of a new tensor: a tensor autograd tracks for `True` (of a
+/// floating-point dtype: construction raises for others, not followed), the tensor as made when
+/// absent or `False`, unknown otherwise. `float_by_default`: without a dtype known, the tensor
+/// is of the default dtype (`torch.zeros(3)`), not of its data's.
+fn with_requires_grad(
+    w: &dyn Eval,
+    made: Val,
+    keywords: &[Keyword],
+    float_by_default: bool,
+) -> Option<Val> {
+    match keyword(keywords, "requires_grad") {
+        None
+        | Some(Expr::Literal {
+            value: Literal::Bool(false),
+            ..
+        }) => Some(made),
+        Some(Expr::Literal {
+            value: Literal::Bool(true),
+            ..
+        }) => {
+            let floating = |d: Option<&str>| d.is_none_or(|d| FLOAT_DTYPES.contains(&d));
+            let is_float = match (keyword(keywords, "dtype"), &made) {
+                (Some(d), _) => w
+                    .lib_path(d)
+                    .as_deref()
+                    .and_then(dtype_name)
+                    .is_some_and(|d| floating(Some(d))),
+                (None, Val::Array(a)) => floating(a.dtype.as_deref()),
+                (None, _) => float_by_default,
+            };
+            let shape = shape_of(&made)?;
+            is_float.then(|| Val::Tensor(shape.tracked(true)))
+        }
+        Some(_) => None,
+    }
+}
+
+/// `a OP b` where autograd tracks one of the tensors (`w * x + b`, `pred - y`, `x @ w`): a tensor
+/// it tracks, of the shape they broadcast to where both are known. Floor division and modulo
+/// give values without a gradient: not followed.
+pub fn tracked_binop(op: &str, l: &Val, r: &Val) -> Option<Val> {
+    let tracked = |v: &Val| matches!(v, Val::Tensor(s) if s.requires_grad);
+    if !(tracked(l) || tracked(r)) || !matches!(op, "+" | "-" | "*" | "/" | "**" | "@") {
+        return None;
+    }
+    let known = |v: &Val| -> Option<Option<Vec<i64>>> {
+        match v {
+            Val::Int(_) | Val::Float(_) if op != "@" => Some(Some(vec![])),
+            Val::Tensor(_)
+            | Val::Array(ArrayVal {
+                lib: ArrayLib::Torch,
+                ..
+            }) => Some(
+                shape_of(v)?
+                    .dims
+                    .and_then(|d| d.into_iter().collect::<Option<Vec<i64>>>()),
+            ),
+            _ => None,
+        }
+    };
+    let (a, b) = (known(l)?, known(r)?);
+    let dims = match (a, b) {
+        (Some(a), Some(b)) if op == "@" => super::shapes::matmul_shape(&a, &b),
+        (Some(a), Some(b)) => super::shapes::broadcast(&a, &b),
+        _ => None,
+    };
+    let shape = dims.map_or_else(Shape::unknown, |d| {
+        Shape::of(d.into_iter().map(Some).collect())
+    });
+    Some(Val::Tensor(shape.tracked(true)))
+}
+
+/// `torch.sum(x)`, `torch.sigmoid(x)`, `F.relu(x)` of a tensor autograd tracks: what the method
+/// of that name gives (`x.sum()`, `x.sigmoid()`).
+pub fn tracked_function(
+    w: &dyn Eval,
+    path: &str,
+    args: &[Expr],
+    keywords: &[Keyword],
+) -> Option<Val> {
+    let f = match path.strip_prefix("torch.nn.functional.") {
+        // `torch.nn.functional` has these elementwise functions, not `exp` and the others.
+        Some(f @ ("sigmoid" | "tanh" | "relu")) => f,
+        Some(_) => return None,
+        None => path.strip_prefix("torch.")?,
+    };
+    let [x] = args else { return None };
+    match w.eval(x) {
+        Val::Tensor(s) if s.requires_grad => {
+            tensor_method(Some(&s), x, f, &[], keywords, &|_| None).map(Val::Tensor)
+        }
+        _ => None,
+    }
 }
 
 /// The dtype a `torch` attribute names (`torch.long` is `torch.int64`).
@@ -325,7 +427,7 @@ pub fn construct(w: &dyn Eval, path: &str, args: &[Expr], keywords: &[Keyword]) 
 
 /// The shape a module call gives, when known.
 pub fn call_result(w: &dyn Eval, module: &Layer, args: &[Expr], keywords: &[Keyword]) -> Val {
-    if !keywords.is_empty() || unpacks(args, keywords) {
+    if !keywords.is_empty() || unpacks(args, keywords) || !gives_tensor(module) {
         return Val::Unknown;
     }
     let shapes: Vec<Option<Shape>> = args.iter().map(|a| shape_of(&w.eval(a))).collect();
@@ -356,7 +458,7 @@ pub fn data_call(w: &dyn Eval, path: &str, args: &[Expr], keywords: &[Keyword]) 
                 return None;
             }
             let typed = keyword(keywords, "dtype").is_some();
-            match w.eval(a) {
+            let made = match w.eval(a) {
                 // `torch.tensor(X)` / `from_numpy(X)` of a numpy array keep its dtype.
                 Val::Array(arr)
                     if arr.lib == ArrayLib::Numpy
@@ -387,20 +489,47 @@ pub fn data_call(w: &dyn Eval, path: &str, args: &[Expr], keywords: &[Keyword]) 
                 Val::Array(arr) => Some(Val::Tensor(Shape::of(
                     arr.shape.iter().map(|d| Some(*d)).collect(),
                 ))),
-                // `torch.tensor([[1, 2], [3, 4]])`: integers give int64 (floats the default
-                // dtype, which `torch.set_default_dtype` may change: not kept).
+                // `torch.tensor([[1, 2], [3, 4]])`: integers give int64, floats the default
+                // dtype (float32, unless `torch.set_default_dtype` changed it: the rules that
+                // compare float dtypes check for that).
                 v @ Val::Items { .. } if matches!(path, "torch.tensor" | "torch.as_tensor") => {
                     let (shape, int) = literal_shape(&v)?;
                     Some(Val::Array(ArrayVal {
                         lib: ArrayLib::Torch,
                         shape,
-                        dtype: (int && !typed).then(|| "torch.int64".to_string()),
+                        dtype: (!typed)
+                            .then(|| if int { "torch.int64" } else { "torch.float32" }.to_string()),
                         has_nan: None,
                         csv_object_column: None,
                         origin: None,
                         non_integer: None,
                         maybe_not_ndarray: false,
                     }))
+                }
+                _ => None,
+            }?;
+            with_requires_grad(w, made, keywords, false)
+        }
+        // `nn.Parameter(t)`: autograd tracks it unless told not to.
+        "torch.nn.Parameter" | "torch.nn.parameter.Parameter" => {
+            let [a] = args else { return None };
+            if !keywords.is_empty() {
+                return None;
+            }
+            match w.eval(a) {
+                v @ (Val::Tensor(_) | Val::Array(_)) => {
+                    let floating = match &v {
+                        Val::Array(arr) => {
+                            arr.lib == ArrayLib::Torch
+                                && arr
+                                    .dtype
+                                    .as_deref()
+                                    .is_none_or(|d| FLOAT_DTYPES.contains(&d))
+                        }
+                        _ => true,
+                    };
+                    let shape = shape_of(&v)?;
+                    floating.then(|| Val::Tensor(shape.tracked(true)))
                 }
                 _ => None,
             }
@@ -547,6 +676,14 @@ pub fn first_batch(w: &dyn Eval, iter: &Expr) -> Option<Val> {
     }
     batch(iter)
 }
+
+/// Floating-point dtypes of tensors, the only ones autograd tracks.
+pub const FLOAT_DTYPES: &[&str] = &[
+    "torch.float16",
+    "torch.bfloat16",
+    "torch.float32",
+    "torch.float64",
+];
 
 /// Integer dtypes of tensors: no module's weights can have them (`Module.to` and
 /// `torch.set_default_dtype` take floating-point dtypes only).

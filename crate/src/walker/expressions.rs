@@ -379,6 +379,7 @@ impl<'a> Walker<'a> {
             } => {
                 let (l, r) = (self.eval(left), self.eval(right));
                 crate::semantics::python::binop_value(op, &l, &r)
+                    .or_else(|| crate::semantics::torch_objects::tracked_binop(op, &l, &r))
                     .unwrap_or_else(|| crate::semantics::shapes::binop_value(op, &l, &r))
             }
             Expr::Comprehension {
@@ -780,6 +781,9 @@ impl<'a> Walker<'a> {
                     crate::semantics::torch_objects::new_tensor(self, &path, args, keywords)
                 })
                 .or_else(|| crate::semantics::torch_objects::data_call(self, &path, args, keywords))
+                .or_else(|| {
+                    crate::semantics::torch_objects::tracked_function(self, &path, args, keywords)
+                })
             {
                 return v;
             }

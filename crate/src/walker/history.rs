@@ -125,9 +125,24 @@ pub struct CellRuleFacts {
     /// The cell may give modules' weights a dtype other than float32
     /// (`torch_classes::casts_module_floats`).
     pub casts_module_floats: bool,
+    /// The cell may turn autograd off or change what it tracks (`torch.no_grad`,
+    /// `inference_mode`, `set_grad_enabled`, `requires_grad_`, `detach_`, a `requires_grad`
+    /// stored): which tensors require grad is not followed then.
+    pub switches_grad: bool,
     /// The cell may bind names the analysis cannot see (`%run`, `exec` of unknown code,
     /// `globals()`): which names are defined after it is unknown.
     pub binds_unseen_names: bool,
+}
+
+/// Does the text store a `requires_grad` attribute (`self.fc.weight.requires_grad = False` too,
+/// which `stored_attributes` leaves out in an `__init__`), or name it for `setattr`?
+fn stores_requires_grad(source: &str) -> bool {
+    source.contains("'requires_grad'")
+        || source.contains("\"requires_grad\"")
+        || source.match_indices(".requires_grad").any(|(at, word)| {
+            let rest = source[at + word.len()..].trim_start_matches([' ', '\t']);
+            rest.starts_with('=') && !rest.starts_with("==")
+        })
 }
 
 /// Reads one cell for the rules (a target cell, or one that ran). `source` is the cell's text
@@ -147,12 +162,25 @@ pub fn cell_rule_facts(body: &[Stmt], source: &str) -> CellRuleFacts {
     crate::semantics::torch_classes::stored_attributes(body, &mut facts.stored_attributes);
     facts.rewires_modules = crate::semantics::torch_classes::rewires_modules(body);
     facts.casts_module_floats = crate::semantics::torch_classes::casts_module_floats(body);
+    facts.switches_grad = facts.stored_attributes.contains("requires_grad")
+        || stores_requires_grad(source)
+        || [
+            "no_grad",
+            "inference_mode",
+            "set_grad_enabled",
+            "grad_mode",
+            "requires_grad_",
+            "detach_",
+        ]
+        .iter()
+        .any(|word| source.contains(word));
     // A statement too deep to analyse may do any of these.
     if body.iter().any(|s| matches!(s, Stmt::TooDeep { .. })) {
         facts.names_index = true;
         facts.extends_pandas = true;
         facts.rewires_modules = true;
         facts.casts_module_floats = true;
+        facts.switches_grad = true;
     }
     facts.binds_unseen_names = body.iter().any(|stmt| binds_unseen_names(stmt, source));
     facts
@@ -737,6 +765,8 @@ pub struct HistoryState {
     pub rewires_modules: bool,
     /// An executed cell may have given modules' weights a dtype other than float32.
     pub casts_module_floats: bool,
+    /// An executed cell may have turned autograd off or changed what it tracks.
+    pub switches_grad: bool,
     /// Names an executed cell bound at the top level (they may shadow builtins).
     pub bound_globals: BTreeSet<String>,
     /// An executed cell ran a star import or `exec`: any name may be bound.
@@ -793,6 +823,7 @@ impl Default for HistoryState {
             stored_attributes: BTreeSet::new(),
             rewires_modules: false,
             casts_module_floats: false,
+            switches_grad: false,
             bound_globals: BTreeSet::new(),
             binds_unknown_names: false,
             values: BTreeMap::new(),
@@ -855,6 +886,7 @@ impl HistoryState {
             .extend(cell.stored_attributes.iter().cloned());
         self.rewires_modules |= cell.rewires_modules;
         self.casts_module_floats |= cell.casts_module_floats;
+        self.switches_grad |= cell.switches_grad;
         for effect in effects {
             match effect {
                 Effect::Bind(name, _) => {
