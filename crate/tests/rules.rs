@@ -5161,3 +5161,24 @@ fn torch_grad_uncertain_stays_silent() {
         "",
     ));
 }
+
+#[test]
+fn instances_of_classes_given_special_methods_later_stay_silent() {
+    let class = "class Box:\n    def __init__(self):\n        self.items = [1, 2]\n\nb = Box()";
+    for (earlier, target) in [
+        (
+            "Box.__getitem__ = lambda self, i: self.items[i]",
+            "first = b[0]",
+        ),
+        ("setattr(Box, '__len__', lambda self: 2)", "n = len(b)"),
+        (
+            "Box.__iter__ = lambda self: iter(self.items)",
+            "for v in b:\n    print(v)",
+        ),
+    ] {
+        silent(&run(&[class, earlier], target, ""));
+    }
+    // Without them, each raises TypeError.
+    assert!(!run(&[class], "first = b[0]", "").is_empty());
+    assert!(!run(&[class], "n = len(b)", "").is_empty());
+}

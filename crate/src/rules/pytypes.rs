@@ -652,7 +652,14 @@ fn function_kind(w: &Walker, e: &Expr) -> Option<&'static str> {
 /// none of `dunders` (Python looks special methods up on the class, never on the instance).
 fn instance_without(w: &Walker, e: &Expr, dunders: &[&str]) -> Option<String> {
     match w.eval(e) {
-        Val::Instance(class) if !dunders.iter().any(|d| class.binds(d)) => Some(class.name.clone()),
+        // A cell may have given the class the method since (`Box.__len__ = ...`, `setattr`).
+        Val::Instance(class)
+            if !dunders
+                .iter()
+                .any(|d| class.binds(d) || w.attribute_rewired(d)) =>
+        {
+            Some(class.name.clone())
+        }
         _ => None,
     }
 }
