@@ -438,9 +438,7 @@ fn missing_log_key(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
     let Expr::Subscript { value, index, .. } = expr else {
         return;
     };
-    let Some(DictKey::Str(key)) = DictKey::of(&w.eval(index)) else {
-        return;
-    };
+    // The logs first: most subscripts are of no History, and their key need not be evaluated.
     let logs = match &**value {
         Expr::Attribute {
             value: history,
@@ -450,6 +448,9 @@ fn missing_log_key(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
         name => logged_keys(w, name, true),
     };
     let Some(logs) = logs else {
+        return;
+    };
+    let Some(DictKey::Str(key)) = DictKey::of(&w.eval(index)) else {
         return;
     };
     // Keras 2 logs a metric a string names by its class's name in lower case (`'AUC'` as `auc`).
