@@ -14,6 +14,8 @@ installed Keras by calling its own `get` functions and layer constructors:
 - LOSSES: of every name of `keras.losses`' registry and public attributes, their lowercase
   forms, and the names `compile` itself takes for a cross-entropy (`crossentropy`, `ce`), those
   a model compiled with them does not refuse with that ValueError when `fit` first runs.
+- METRICS: the same for `compile(metrics=[name])`, of `keras.metrics`' names (`compile` itself
+  takes `accuracy` and `acc`, in any case, picking the accuracy for the data).
 - PADDINGS: for every class of `keras.layers` that, so built, refuses `padding="not_a_keras_name"`
   with ValueError "The `padding` argument must be a list/tuple or one of ...": which of the
   padding names Keras and other libraries document (`valid same causal full`) it takes, each
@@ -28,7 +30,7 @@ os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 
 import keras
 import numpy as np
-from keras.src import activations, initializers, losses, optimizers, regularizers
+from keras.src import activations, initializers, losses, metrics, optimizers, regularizers
 
 FAMILIES = {
     "ACTIVATIONS": activations,
@@ -98,14 +100,21 @@ def accepted(family: str) -> list[str]:
     return kept
 
 
-def losses_taken() -> list[str]:
-    names = set(losses.ALL_OBJECTS_DICT) | {n for n in dir(keras.losses) if not n.startswith("_")}
-    names |= {n.lower() for n in names} | {"crossentropy", "ce"}
+def compile_names_taken(param: str) -> list[str]:
+    """The strings `compile` takes for `param` (`loss` or `metrics`) that a model so compiled does
+    not refuse when `fit` first runs."""
+    module = {"loss": losses, "metrics": metrics}[param]
+    public = {"loss": keras.losses, "metrics": keras.metrics}[param]
+    names = set(module.ALL_OBJECTS_DICT) | {n for n in dir(public) if not n.startswith("_")}
+    # Names `compile` picks a class for itself, by the data.
+    own = {"loss": {"crossentropy", "ce"}, "metrics": {"accuracy", "acc"}}[param]
+    names |= {n.lower() for n in names} | own
     x, y = np.zeros((2, 2)), np.array([[0.0, 1.0], [1.0, 0.0]])
 
     def fits(name: str) -> bool:
         model = keras.Sequential([keras.Input((2,)), keras.layers.Dense(2, activation="softmax")])
-        model.compile(optimizer="sgd", loss=name)
+        given = {"loss": name} if param == "loss" else {"loss": "mse", "metrics": [name]}
+        model.compile(optimizer="sgd", **given)
         try:
             model.fit(x, y, verbose=0)
         except Exception as e:
@@ -189,7 +198,8 @@ pub(crate) const KERAS_VERSION: &str = "{keras.__version__}";
         if len(line) > 100 and len(f'    "{names}";') <= 100:  # as rustfmt breaks it
             line = f'pub(crate) const {family}: &str =\n    "{names}";'
         print(line + "\n")
-    print(f'pub(crate) const LOSSES: &str = "{" ".join(losses_taken())}";\n')
+    for param, family in [("loss", "LOSSES"), ("metrics", "METRICS")]:
+        print(f'pub(crate) const {family}: &str = "{" ".join(compile_names_taken(param))}";\n')
     body = "\n".join(layer_params())
     print(
         f'/// `Class param param` lines, sorted by class.\npub(crate) const LAYER_PARAMS: &str = "\\\n{body}\n";\n'

@@ -372,7 +372,7 @@ rules! {
         running: "model = Sequential([Input((4,)), Dense(1)])\nmodel.compile(loss='mse')\nmodel.fit(X, y)",
     }
     KerasUnknownIdentifier = "keras-unknown-identifier", Error, "Keras" {
-        catches: "an activation, initializer or regularizer name Keras does not know, given to a layer; a padding a convolution does not take; an unknown optimizer or loss name given to `compile`",
+        catches: "an activation, initializer or regularizer name Keras does not know, given to a layer; a padding a convolution does not take; an unknown optimizer, loss or metric name given to `compile`",
         why: "ValueError: Could not interpret activation function identifier",
         crashing: "Dense(10, activation='rellu')",
         running: "Dense(10, activation='relu')",

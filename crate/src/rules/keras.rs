@@ -34,6 +34,7 @@ use crate::ir::{keyword, Expr, Stmt, Target, TextRange};
 use crate::summary::{Category, ObjectSummary};
 
 use crate::ir_scan::unpacks;
+use crate::rules::keras_identifiers;
 use crate::semantics::abstract_value::{DictKey, Val};
 use crate::semantics::keras_build::{
     self, dims_text, keras_api, Built, BuiltModel, Dims, ModelEffect,
@@ -428,7 +429,7 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
     foreign_model(w, expr, out);
     not_compiled(w, expr, out);
     build_rank(w, expr, out);
-    unknown_loss(w, expr, out);
+    unknown_compiled_name(w, expr, out);
     missing_log_key(w, expr, out);
 }
 
@@ -545,8 +546,9 @@ fn logged_keys(w: &Walker, e: &Expr, logs: bool) -> Option<BTreeSet<String>> {
     (!unknown).then_some(keys)
 }
 
-/// `fit` of a model whose code compiled it with a loss named by a string Keras does not know.
-fn unknown_loss(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
+/// `fit` of a model whose code compiled it with a loss or a metric named by a string Keras does
+/// not know.
+fn unknown_compiled_name(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
     let Expr::Call { func, range, .. } = expr else {
         return;
     };
@@ -559,12 +561,17 @@ fn unknown_loss(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
     let Some(built) = model(w, value).and_then(|m| m.built) else {
         return;
     };
-    if let (true, Some(loss)) = (built.loss_named, &built.loss) {
-        let name = w.shown(value, "model");
-        out.extend(crate::rules::keras_identifiers::unknown_loss(
-            w, name, loss, *range,
-        ));
-    }
+    let name = w.shown(value, "model");
+    let loss = built.loss.as_deref().filter(|_| built.loss_named);
+    let unknown = loss
+        .and_then(|loss| keras_identifiers::unknown_loss(w, name, loss, *range))
+        .or_else(|| {
+            built
+                .metrics_named
+                .iter()
+                .find_map(|metric| keras_identifiers::unknown_metric(w, name, metric, *range))
+        });
+    out.extend(unknown);
 }
 
 /// `fit` / `evaluate` / `train_on_batch` of a model never compiled: Keras raises before it

@@ -3,9 +3,9 @@
 //! `kernel_initializer='glorot'`): the constructor resolves the name and raises ValueError
 //! "Could not interpret ... identifier"; a convolution given a padding it does not take
 //! (`padding='full'`, `'causal'` of `Conv2D`); and a Keras model's `compile` given an optimizer
-//! name Keras does not know (`optimizer='adamm'`), or a loss name (`loss='msee'`: ValueError at
-//! its first `fit`). Which layers resolve which parameters, and
-//! the names each family accepts, are read off the installed Keras (`keras_tables`).
+//! name Keras does not know (`optimizer='adamm'`), or a loss or metric name (`loss='msee'`,
+//! `metrics=['acuracy']`: ValueError at its first `fit`). Which layers resolve which parameters,
+//! and the names each family accepts, are read off the installed Keras (`keras_tables`).
 //!
 //! Only a string the walker knows exactly (a literal, or a name bound to one), given to a class
 //! of `keras.layers` / `tensorflow.keras.layers` (Keras 2's `tf_keras` has other names). The
@@ -19,7 +19,7 @@ use crate::ir::{keyword, Expr, Keyword, Literal, TextRange};
 use crate::rules::api::{kernel_version, minor_release};
 use crate::semantics::abstract_value::Val;
 use crate::semantics::keras_tables::{
-    ACTIVATIONS, INITIALIZERS, KERAS_VERSION, LAYER_PARAMS, LOSSES, OPTIMIZERS, PADDINGS,
+    ACTIVATIONS, INITIALIZERS, KERAS_VERSION, LAYER_PARAMS, LOSSES, METRICS, OPTIMIZERS, PADDINGS,
     REGULARIZERS,
 };
 use crate::semantics::properties::is_keras_model;
@@ -200,6 +200,22 @@ pub(crate) fn unknown_loss(
     let shown = format!("{model} was compiled with loss='{loss}'");
     let error = "Could not interpret loss identifier";
     unknown_name(w, &shown, loss, "loss", LOSSES, error, true, range).map(|(d, _)| d)
+}
+
+/// `model.fit` of a Keras model compiled with `metrics=[...]` holding a string Keras does not
+/// know: Keras resolves it when `fit` first runs, by case but for `accuracy` and `acc`.
+pub(crate) fn unknown_metric(
+    w: &Walker,
+    model: &str,
+    metric: &str,
+    range: TextRange,
+) -> Option<Diagnostic> {
+    if ["accuracy", "acc"].contains(&metric.to_lowercase().as_str()) {
+        return None;
+    }
+    let shown = format!("{model} was compiled with metrics=['{metric}']");
+    let error = "Could not interpret metric identifier";
+    unknown_name(w, &shown, metric, "metric", METRICS, error, false, range).map(|(d, _)| d)
 }
 
 /// The diagnostic of `name`, given as `shown` says, when `names` lacks it (and, `caseless`, its lower

@@ -199,6 +199,9 @@ pub struct BuiltModel {
     /// That loss was given as a string (which Keras resolves when `fit` first runs), not as a
     /// loss object or function.
     pub loss_named: bool,
+    /// The metrics `compile(metrics=...)` named by strings (which Keras resolves when `fit` first
+    /// runs).
+    pub metrics_named: Vec<String>,
     /// `compile` ran on it.
     pub compiled: bool,
     /// The keys `compile` made its training logs have: `loss` and each metric named by a string
@@ -834,6 +837,7 @@ impl Scope<'_> {
                         first_layer: None,
                         loss: None,
                         loss_named: false,
+                        metrics_named: Vec::new(),
                         compiled: false,
                         logged: None,
                         unbuilt: None,
@@ -848,6 +852,7 @@ impl Scope<'_> {
                         first_layer: None,
                         loss: None,
                         loss_named: false,
+                        metrics_named: Vec::new(),
                         compiled: false,
                         logged: None,
                         unbuilt: Some(Vec::new()),
@@ -1271,6 +1276,7 @@ impl Scope<'_> {
                 model.loss = given.and_then(|l| self.loss(l));
                 model.loss_named = given.is_some_and(|l| l.as_str_literal().is_some());
                 model.logged = logged_keys(args, keywords);
+                model.metrics_named = named_metrics(keywords);
             }
             "add" if model.class == "Sequential" && args.len() == 1 => {
                 self.add_layer(&mut model, &args[0])?;
@@ -1351,6 +1357,22 @@ fn logged_keys(args: &[Expr], keywords: &[Keyword]) -> Option<BTreeSet<String>> 
         Some(_) => return None,
     }
     Some(keys)
+}
+
+/// The strings of `compile(metrics=[...])`, a list or tuple (Keras 3 refuses any other form at
+/// once). The third parameter is `loss_weights` in Keras 3: metrics given by position are not read.
+fn named_metrics(keywords: &[Keyword]) -> Vec<String> {
+    let Some(Expr::Seq {
+        kind: SeqKind::List | SeqKind::Tuple,
+        elts,
+        ..
+    }) = keyword(keywords, "metrics")
+    else {
+        return Vec::new();
+    };
+    elts.iter()
+        .filter_map(|m| Some(m.as_str_literal()?.to_string()))
+        .collect()
 }
 
 /// The `History` that `model.fit(...)` returns: the compiled keys, and each with `val_` before
