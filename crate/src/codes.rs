@@ -348,7 +348,7 @@ rules! {
         running: "tf.cast(tf.constant([1, 2]), tf.float32) + tf.ones(2)",
     }
     KerasInputMismatch = "keras-input-mismatch", Error, "Keras" {
-        catches: "data whose shape the model's inputs reject; layers built on a tensor of a rank they reject, or reshaped to another size",
+        catches: "data whose shape the model's inputs reject; layers built on a tensor of a rank they reject, or reshaped to another size; input shapes given as a number, not a tuple (`keras.Input(784)`, `input_shape=4` on a Sequential model's first layer)",
         why: "ValueError: Input 0 of layer ... is incompatible with the layer",
         crashing: "model = Sequential([Input((4,)), Dense(1)])\nmodel.predict(np.ones((2, 5)))",
         running: "model = Sequential([Input((4,)), Dense(1)])\nmodel.predict(np.ones((2, 4)))",

@@ -5182,3 +5182,37 @@ fn instances_of_classes_given_special_methods_later_stay_silent() {
     assert!(!run(&[class], "first = b[0]", "").is_empty());
     assert!(!run(&[class], "n = len(b)", "").is_empty());
 }
+
+#[test]
+fn keras_input_shapes_given_as_numbers_where_keras_reads_no_shape() {
+    let imports = "import keras\nfrom keras import layers\nfrom data import width";
+    for target in [
+        // `input_shape=` of a layer that is not the first one is ignored.
+        "m = keras.Sequential([layers.Dense(8, input_shape=(4,)), layers.Dense(2, input_shape=4)])",
+        "x = keras.Input((4,))\ny = layers.Dense(2, input_shape=4)(x)",
+        "m = keras.Sequential()\nm.add(keras.Input((4,)))\nm.add(layers.Dense(2, input_shape=4))",
+        // Unknown values, and shapes that are tuples or lists.
+        "m = keras.Sequential([layers.Dense(8, input_shape=width())])",
+        "m = keras.Sequential([layers.Dense(8, input_shape=[4])])",
+        "x = keras.Input(shape=(4,))",
+    ] {
+        silent(&run(&[imports], target, ""));
+    }
+    // Keras 2 builds its input layers otherwise: silent; Keras 3: certain.
+    let keras = |version: &str| {
+        format!(
+            r#""keras": {{"type": "module", "kind": "module", "R": {{"module": "keras", "version": "{version}"}}}}"#
+        )
+    };
+    let target = "x = keras.Input(4)";
+    silent(&run(&[imports], target, &keras("2.15.0")));
+    let d = run(&[imports], target, &keras("3.15.1"));
+    fires(
+        &d,
+        target,
+        "keras-input-mismatch",
+        "4",
+        &["Cannot convert '4'"],
+    );
+    assert!(d.iter().all(|d| !d.message.contains("likely")), "{d:?}");
+}

@@ -429,8 +429,121 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
     foreign_model(w, expr, out);
     not_compiled(w, expr, out);
     build_rank(w, expr, out);
+    shape_not_a_shape(w, expr, out);
     unknown_compiled_name(w, expr, out);
     missing_log_key(w, expr, out);
+}
+
+/// An input shape given as a number, not a tuple: `keras.Input(784)`, `InputLayer(shape=4)`, or
+/// the first layer of a `Sequential` model declaring `input_shape=4` (given to any other layer,
+/// Keras ignores it). Keras 3 reads a shape only from a tuple or list: ValueError "Cannot
+/// convert '784' to a shape".
+fn shape_not_a_shape(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
+    let Expr::Call {
+        func,
+        args,
+        keywords,
+        ..
+    } = expr
+    else {
+        return;
+    };
+    let api = |f: &Expr| {
+        let path = w.lib_path(f)?;
+        ["keras.", "tensorflow.keras."]
+            .iter()
+            .find_map(|p| path.strip_prefix(p).map(str::to_string))
+    };
+    let Some(api) = api(func) else {
+        // `model.add(layer)` on a Sequential model the code built with no layer yet.
+        let (Expr::Attribute { value, attr, .. }, [layer]) = (&**func, args.as_slice()) else {
+            return;
+        };
+        let Expr::Name { id, .. } = &**value else {
+            return;
+        };
+        // (As the statement runs: the cell's statements before it may have added layers.)
+        let empty = attr == "add"
+            && state_before(w, expr)
+                .is_some_and(|s| matches!(s.global(id), Some(Built::Model(m)) if m.is_empty()));
+        if let Some((shape, dense)) = empty.then(|| declared_shape(w, layer)).flatten() {
+            number_shape(w, shape, dense, out);
+        }
+        return;
+    };
+    let shape = match api.strip_prefix("layers.").unwrap_or(&api) {
+        "Input" => args.first().or_else(|| keyword(keywords, "shape")),
+        "InputLayer" => keyword(keywords, "shape").or_else(|| keyword(keywords, "input_shape")),
+        "Sequential" | "models.Sequential" => {
+            let layers = args.first().or_else(|| keyword(keywords, "layers"));
+            let first = match layers {
+                Some(Expr::Seq { elts, .. }) => elts.first(),
+                _ => None,
+            };
+            if let Some((shape, dense)) = first.and_then(|l| declared_shape(w, l)) {
+                number_shape(w, shape, dense, out);
+            }
+            return;
+        }
+        _ => None,
+    };
+    if let Some(shape) = shape {
+        number_shape(w, shape, true, out);
+    }
+}
+
+/// The `input_shape=` a layer of `keras.layers` (not an input layer) declares, and whether it is
+/// a `Dense` layer (which takes the features as one dimension).
+fn declared_shape<'e>(w: &Walker, layer: &'e Expr) -> Option<(&'e Expr, bool)> {
+    let Expr::Call { func, keywords, .. } = layer else {
+        return None;
+    };
+    let path = w.lib_path(func)?;
+    let class = ["keras.layers.", "tensorflow.keras.layers."]
+        .iter()
+        .find_map(|p| path.strip_prefix(p))?;
+    if matches!(class, "Input" | "InputLayer") {
+        return None;
+    }
+    Some((keyword(keywords, "input_shape")?, class == "Dense"))
+}
+
+/// The diagnostic of a shape argument that is a number (certain with the kernel's Keras 3,
+/// likely without a version, silent with Keras 2); with the one-dimension tuple as its fix where
+/// the layer takes one (an input or a `Dense` layer).
+fn number_shape(w: &Walker, shape: &Expr, one_dimension: bool, out: &mut Vec<Diagnostic>) {
+    let number = match w.eval(shape) {
+        Val::Int(n) => n.to_string(),
+        Val::Float(x) => x.to_string(),
+        _ => return,
+    };
+    let version = crate::rules::api::kernel_version(w, "keras");
+    if version.is_some_and(|v| !v.starts_with("3.")) {
+        return;
+    }
+    let text = w.text(shape.range());
+    let mut d = Diagnostic::error(
+        Rule::KerasInputMismatch,
+        format!(
+            "the input shape `{text}` is a number, not a tuple of dimensions: ValueError (Cannot \
+             convert '{number}' to a shape)"
+        ),
+        shape.range(),
+    );
+    if one_dimension {
+        d = d.with_fix(Fix {
+            message: format!("Use the tuple `({text},)`"),
+            edits: vec![Edit {
+                range: shape.range(),
+                content: format!("({text},)"),
+            }],
+            run_cells: Vec::new(),
+        });
+    }
+    if version.is_none() {
+        d.make_likely("Keras 3 refuses it; the installed version is not known");
+    }
+    out.push(d);
 }
 
 /// `history.history['val_accuracy']` (or `logs = history.history; logs['acc']`) where the logs of

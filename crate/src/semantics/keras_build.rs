@@ -214,6 +214,11 @@ pub struct BuiltModel {
 }
 
 impl BuiltModel {
+    /// A Sequential model given no layer or input yet.
+    pub fn is_empty(&self) -> bool {
+        matches!(self.stage, Stage::Empty)
+    }
+
     /// The model after it got data: built, whatever its layers were given.
     pub fn fed(&self) -> BuiltModel {
         BuiltModel {
