@@ -1,5 +1,5 @@
 """Prints crate/src/semantics/signature_tables.rs, the signatures of library callables read off
-the installed scikit-learn, pandas and numpy with `inspect.signature`:
+the installed scikit-learn, pandas, numpy and Keras with `inspect.signature`:
 
     .venv/bin/python scripts/signature_tables.py > crate/src/semantics/signature_tables.rs
 
@@ -9,11 +9,17 @@ the installed scikit-learn, pandas and numpy with `inspect.signature`:
   written `#method parameters` under its class's line.
   Parameters are written in order, separated by commas: `name` (required), `name=` (has a
   default), `/` (the ones before are positional-only), `*` (the ones after are keyword-only),
-  `+` (*args: extra positional arguments, the ones after are keyword-only), `**` (**kwargs).
+  `+` (*args: extra positional arguments, the ones after are keyword-only), `**` (**kwargs),
+  `!` (**kwargs that refuse any keyword not written before with ValueError, as Keras' do).
   Covered: every estimator of `all_estimators()` (`__init__`, and ESTIMATOR_METHODS),
   the public functions of sklearn.metrics and sklearn.model_selection, pandas' top-level
-  functions, DataFrame and Series (constructors, PANDAS_METHODS), and
-  numpy's constructors (NUMPY_FUNCTIONS).
+  functions, DataFrame and Series (constructors, PANDAS_METHODS),
+  numpy's constructors (NUMPY_FUNCTIONS), and Keras: the layers notebooks build models of
+  (KERAS_LAYERS), every optimizer, and a model's KERAS_MODEL_METHODS (as `keras.Model#fit`).
+  A Keras layer or optimizer takes its own parameters and, through `**kwargs`, those its base
+  classes name or pop from `kwargs` (`input_shape`, `name`, ...), and refuses any other keyword
+  with ValueError: it is written with all of them and `!` for `**`, once the script has seen it
+  refuse an unknown keyword (else with `**`).
 - FORMER_KEYWORDS: `library keyword` lines of parameters earlier releases had and the installed
   one lacks, from the libraries' release notes (typed by hand, by callable): a keyword that may
   be right for the kernel's older release, of any callable of the library (the list of one
@@ -22,8 +28,13 @@ the installed scikit-learn, pandas and numpy with `inspect.signature`:
 
 import importlib
 import inspect
+import os
+import re
 import warnings
 
+os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+
+import keras
 import numpy as np
 import pandas as pd
 import sklearn
@@ -123,6 +134,21 @@ PANDAS_METHODS = {
     "var",
     "where",
 }
+
+# The Keras layers in the table, for the bundle's size: those notebooks build models of.
+KERAS_LAYERS = [
+    "Activation", "ActivityRegularization", "Add", "AveragePooling1D", "AveragePooling2D",
+    "BatchNormalization", "Bidirectional", "Concatenate", "Conv1D", "Conv2D", "Conv2DTranspose",
+    "Conv3D", "Dense", "DepthwiseConv2D", "Dropout", "ELU", "Embedding", "Flatten", "GRU",
+    "GaussianNoise", "GlobalAveragePooling1D", "GlobalAveragePooling2D", "GlobalMaxPooling1D",
+    "GlobalMaxPooling2D", "LSTM", "LayerNormalization", "LeakyReLU", "MaxPooling1D",
+    "MaxPooling2D", "MaxPooling3D", "MultiHeadAttention", "PReLU", "ReLU", "RepeatVector",
+    "Rescaling", "Reshape", "SeparableConv2D", "SimpleRNN", "Softmax", "SpatialDropout1D",
+    "SpatialDropout2D", "TimeDistributed", "UpSampling2D", "ZeroPadding2D",
+]  # fmt: skip
+
+# The methods of a Keras model in the table: those given keywords that Keras 3 dropped.
+KERAS_MODEL_METHODS = ["compile", "fit", "predict"]
 
 # Parameters of earlier releases the installed ones lack (release notes of scikit-learn 0.20 to
 # 1.8, pandas 0.25 to 3.0, numpy 1.20 to 2.3). Those the installed signature of the path has
@@ -385,6 +411,40 @@ FORMER_KEYWORDS = [
     ("numpy.genfromtxt", "missing"),
     ("numpy.genfromtxt", "update"),
     ("numpy.fromstring", "sep"),
+    # Keras 1 and 2 (keras-team/keras release notes; Keras 3's migration guide).
+    ("keras.Model#fit", "nb_epoch"),
+    ("keras.Model#fit", "workers"),
+    ("keras.Model#fit", "use_multiprocessing"),
+    ("keras.Model#fit", "max_queue_size"),
+    ("keras.Model#predict", "workers"),
+    ("keras.Model#predict", "use_multiprocessing"),
+    ("keras.Model#predict", "max_queue_size"),
+    ("keras.Model#compile", "sample_weight_mode"),
+    ("keras.Model#compile", "target_tensors"),
+    ("keras.layers.Dense", "init"),
+    ("keras.layers.Dense", "output_dim"),
+    ("keras.layers.Dense", "W_regularizer"),
+    ("keras.layers.Dense", "b_regularizer"),
+    ("keras.layers.Dense", "batch_input_shape"),
+    ("keras.layers.Dropout", "p"),
+    ("keras.layers.Conv2D", "nb_filter"),
+    ("keras.layers.Conv2D", "nb_row"),
+    ("keras.layers.Conv2D", "nb_col"),
+    ("keras.layers.Conv2D", "border_mode"),
+    ("keras.layers.Conv2D", "subsample"),
+    ("keras.layers.Conv2D", "dim_ordering"),
+    ("keras.layers.MaxPooling2D", "border_mode"),
+    ("keras.layers.LSTM", "dropout_W"),
+    ("keras.layers.LSTM", "dropout_U"),
+    ("keras.layers.LSTM", "consume_less"),
+    ("keras.layers.LSTM", "inner_init"),
+    ("keras.layers.LSTM", "time_major"),
+    ("keras.layers.BatchNormalization", "mode"),
+    ("keras.layers.BatchNormalization", "fused"),
+    ("keras.layers.BatchNormalization", "renorm"),
+    ("keras.layers.BatchNormalization", "virtual_batch_size"),
+    ("keras.optimizers.Adam", "lr"),
+    ("keras.optimizers.SGD", "lr"),
 ]
 
 
@@ -507,6 +567,73 @@ def numpy_table(table: dict) -> None:
             table[f"numpy.{name}"] = sig
 
 
+def keras_keywords(cls) -> str | None:
+    """The parameters of a Keras layer or optimizer class: its own, in order, then those its
+    base classes name or pop from `kwargs`, keyword-only, then `!`; `**` kept unless an unknown
+    keyword is refused with ValueError when built (with small values for the required
+    parameters)."""
+    own = signature_of(cls.__init__, drop_self=True)
+    if own is None:
+        return None
+    named = set(own.replace("=", "").split(","))
+    inherited = set()
+    for base in cls.__mro__:
+        init = base.__dict__.get("__init__")
+        if init is None or base is object:
+            continue
+        sig = inspect.signature(init)
+        inherited |= {
+            p.name
+            for p in sig.parameters.values()
+            if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY) and p.name != "self"
+        }
+        source = inspect.getsource(init)
+        inherited |= set(re.findall(r"kwargs\.(?:pop|get)\(\s*[\"'](\w+)[\"']", source))
+        inherited |= set(re.findall(r"[\"'](\w+)[\"'] in kwargs", source))
+    required = {}
+    for p in inspect.signature(cls.__init__).parameters.values():
+        if p.name != "self" and p.default is p.empty and p.kind is p.POSITIONAL_OR_KEYWORD:
+            required[p.name] = KERAS_REQUIRED.get(p.name)
+    try:
+        cls(**required, not_a_keras_keyword=1)
+    except ValueError as e:
+        if "not_a_keras_keyword" in str(e):
+            extra = sorted(inherited - named)
+            kept = [part for part in own.split(",") if part != "**"]
+            if extra:
+                kept += (["*"] if "*" not in kept and "+" not in kept else []) + [
+                    f"{name}=" for name in extra
+                ]
+            return ",".join([*kept, "!"])
+    except Exception:
+        pass
+    return own
+
+
+# Values for the required parameters of the Keras classes in the table, to build them.
+KERAS_REQUIRED = {
+    "units": 2, "filters": 2, "kernel_size": 2, "rate": 0.5, "input_dim": 3, "output_dim": 2,
+    "target_shape": (2,), "n": 2, "stddev": 0.1, "num_heads": 2, "key_dim": 2, "scale": 1.0,
+    "activation": "relu", "l1": 0.0, "learning_rate": 0.01,
+}  # fmt: skip
+
+
+def keras_table(table: dict) -> None:
+    for name in KERAS_LAYERS:
+        sig = keras_keywords(getattr(keras.layers, name))
+        if sig is not None:
+            table[f"keras.layers.{name}"] = sig
+    for name in dir(keras.optimizers):
+        cls = getattr(keras.optimizers, name)
+        if inspect.isclass(cls) and issubclass(cls, keras.optimizers.Optimizer):
+            if cls is not keras.optimizers.Optimizer and "Loss" not in name:
+                sig = keras_keywords(cls)
+                if sig is not None:
+                    table[f"keras.optimizers.{name}"] = sig
+    table["keras.Model"] = signature_of(keras.Model.__init__, drop_self=True)
+    methods(table, "keras.Model", keras.Model, KERAS_MODEL_METHODS)
+
+
 def main() -> None:
     table: dict[str, str] = {}
     with warnings.catch_warnings():
@@ -514,8 +641,10 @@ def main() -> None:
         sklearn_table(table)
         pandas_table(table)
         numpy_table(table)
+        keras_table(table)
     versions = (
-        f"scikit-learn {sklearn.__version__}, pandas {pd.__version__}, numpy {np.__version__}"
+        f"scikit-learn {sklearn.__version__}, pandas {pd.__version__}, numpy {np.__version__},\n"
+        f"//! Keras {keras.__version__}"
     )
     print(
         f"//! Signatures read off {versions} by `scripts/signature_tables.py`\n"
@@ -524,7 +653,8 @@ def main() -> None:
     )
     print(f'pub(crate) const SKLEARN_VERSION: &str = "{sklearn.__version__}";')
     print(f'pub(crate) const PANDAS_VERSION: &str = "{pd.__version__}";')
-    print(f'pub(crate) const NUMPY_VERSION: &str = "{np.__version__}";\n')
+    print(f'pub(crate) const NUMPY_VERSION: &str = "{np.__version__}";')
+    print(f'pub(crate) const KERAS_VERSION: &str = "{keras.__version__}";\n')
     # One string each, a line per entry: a table of (&str, &str) costs the WebAssembly bundle
     # twice as much (a pointer and a length per string).
     print(

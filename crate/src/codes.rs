@@ -216,7 +216,7 @@ rules! {
         running: "values = [1, 2]\nlen(values)",
     }
     BadArguments = "bad-arguments", Error, "Signatures and attributes" {
-        catches: "arguments that do not fit the signature the kernel reads off the live callable, a `def` of the notebook (a plain class's `__init__`, a method of an instance of one), or a known library function (a scikit-learn classifier or regressor fitted without `y`, a DataFrame keyword such as `by=` given to a Series method), or the signature of a scikit-learn, pandas or numpy callable read off the installed libraries (a keyword that misspells a parameter, `n_estimator=` or `inplce=`, whatever the release; other misfits when the kernel runs the release the table was read off, else likely)",
+        catches: "arguments that do not fit the signature the kernel reads off the live callable, a `def` of the notebook (a plain class's `__init__`, a method of an instance of one), or a known library function (a scikit-learn classifier or regressor fitted without `y`, a DataFrame keyword such as `by=` given to a Series method), or the signature of a scikit-learn, pandas, numpy or Keras callable read off the installed libraries (a keyword that misspells a parameter, `n_estimator=`, `inplce=` or `activaton=`, whatever the release; Keras 1 and 2 keywords such as `lr=` or `nb_epoch=` with the kernel's Keras 3; other misfits when the kernel runs the release the table was read off, else likely)",
         why: "a call with too many, missing or unexpected arguments: TypeError",
         crashing: "def area(w, h):\n    return w * h\narea(2)",
         running: "def area(w, h):\n    return w * h\narea(2, 3)",

@@ -5216,3 +5216,38 @@ fn keras_input_shapes_given_as_numbers_where_keras_reads_no_shape() {
     );
     assert!(d.iter().all(|d| !d.message.contains("likely")), "{d:?}");
 }
+
+#[test]
+fn keras_keywords_of_earlier_releases_need_the_kernels_keras() {
+    let history = "import numpy as np\nimport keras\nfrom keras import layers\nX = np.zeros((8, 4))\ny = np.zeros(8)\nmodel = keras.Sequential([keras.Input((4,)), layers.Dense(1)])\nmodel.compile(optimizer='adam', loss='mse')";
+    let keras = |version: &str| {
+        format!(
+            r#""keras": {{"type": "module", "kind": "module", "R": {{"module": "keras", "version": "{version}"}}}}"#
+        )
+    };
+    for (target, keyword) in [
+        ("model.fit(X, y, nb_epoch=2)", "nb_epoch=2"),
+        ("opt = keras.optimizers.Adam(lr=0.01)", "lr=0.01"),
+        ("d = layers.Dropout(p=0.5)", "p=0.5"),
+    ] {
+        // The notebook may be written for Keras 2, and the kernel may run it.
+        silent(&run(&[history], target, ""));
+        silent(&run(&[history], target, &keras("2.15.0")));
+        fires(
+            &run(&[history], target, &keras("3.15.1")),
+            target,
+            "bad-arguments",
+            keyword,
+            &["earlier keras releases"],
+        );
+    }
+    // Layers outside the table, and keywords every release takes.
+    for target in [
+        "c = layers.Conv1DTranspose(4, 3, not_a_keyword=1)",
+        "d = layers.Dense(3, input_dim=4, name='d', dtype='float32')",
+        "e = layers.Embedding(10, 4, input_length=5)",
+        "opt = keras.optimizers.Adam(decay=1e-6)",
+    ] {
+        silent(&run(&[history], target, &keras("3.15.1")));
+    }
+}

@@ -29,7 +29,7 @@ use crate::semantics::numpy;
 use crate::semantics::python::MODULE_MAIN_MEMBER;
 use crate::semantics::signatures::{
     former_keyword, keyword_names, library_params, misspelled, parse_params, public_path,
-    table_version,
+    table_version, unknown_keyword_error,
 };
 use crate::walker::state::Walker;
 
@@ -93,7 +93,9 @@ fn assumed_version(path: &str) -> &'static str {
 /// estimator the walker knows the object of.
 fn table_key(w: &Walker, func: &Expr) -> Option<String> {
     if let Some(path) = w.lib_path(func) {
-        return Some(public_path(&path));
+        // TensorFlow's `keras` is Keras itself since TensorFlow 2.16.
+        let path = path.strip_prefix("tensorflow.").unwrap_or(&path);
+        return Some(public_path(path));
     }
     let Expr::Attribute { value, attr, .. } = func else {
         return None;
@@ -103,6 +105,7 @@ fn table_key(w: &Walker, func: &Expr) -> Option<String> {
         Val::Frame(f) if f.plain && !w.pandas_extended => "pandas.DataFrame".to_string(),
         Val::Series(_) if !w.pandas_extended => "pandas.Series".to_string(),
         Val::Estimator(e) if e.type_path.starts_with("sklearn.") => public_path(&e.type_path),
+        Val::Typed(t) if is_keras_model(&t) => "keras.Model".to_string(),
         _ => return None,
     };
     Some(format!("{class}#{attr}"))
@@ -174,10 +177,10 @@ fn table_call(
     let (library, version) = table_version(&key);
     let kernel = kernel_version(w, library);
     // `set_params` raises ValueError, an invalid parameter of the estimator.
-    let (rule, error) = if set_params.is_some() {
+    let (rule, keyword_error) = if set_params.is_some() {
         (Rule::SklearnBadParams, "ValueError")
     } else {
-        (Rule::BadArguments, "TypeError")
+        (Rule::BadArguments, unknown_keyword_error(&key))
     };
     for k in keywords {
         let Some(name) = k.name.as_deref() else {
@@ -211,7 +214,7 @@ fn table_call(
         };
         return Some(vec![Diagnostic::error(
             rule,
-            format!("{what}; did you mean '{right}'?: {error}"),
+            format!("{what}; did you mean '{right}'?: {keyword_error}"),
             k.range,
         )
         .with_fix(Fix {
@@ -235,14 +238,25 @@ fn table_call(
     let Some(problem) = problem else {
         return Some(vec![]);
     };
+    // Python binds the arguments first (TypeError); a Keras class refuses keywords after.
+    let error = if set_params.is_some() || problem.contains("unexpected keyword argument") {
+        keyword_error
+    } else {
+        "TypeError"
+    };
     // A keyword of earlier releases: the notebook may have been written for one.
     let former = keywords
         .iter()
         .filter_map(|k| k.name.as_deref())
         .find(|n| former_keyword(&key, n));
+    // A model of Keras 3's own classes (`keras.src.`, as the kernel names them): its methods
+    // take the same keywords in every Keras 3 release.
+    let keras3_model = key.starts_with("keras.Model#")
+        && matches!(func, Expr::Attribute { value, .. }
+            if matches!(w.eval(value), Val::Typed(t) if t.starts_with("keras.src.")));
     let same_release = match kernel {
         Some(v) => minor_release(v) == minor_release(version),
-        None => false,
+        None => keras3_model,
     };
     // Silent when the kernel runs another release, or the notebook may be written for one.
     if !same_release && (former.is_some() || kernel.is_some()) {
@@ -260,6 +274,7 @@ fn table_call(
         Some(v) => {
             d.message = format!("{problem}{former} (the kernel runs {library} {v}): {error}")
         }
+        None if keras3_model => {}
         None => d.make_likely(&format!(
             "the signature of {library} {version}; the installed version is not known"
         )),
@@ -285,18 +300,6 @@ fn problem_range(p: &Params, args: &[Expr], keywords: &[Keyword]) -> Option<Text
             }
         })
         .map(|k| k.range)
-}
-
-/// A call that does not fit a signature the rules know from a library's documented version
-/// (`assumes`), not from the kernel: the installed version may differ, so the crash is likely,
-/// not certain.
-fn assumed_signature(assumes: Option<&str>, mut diagnostic: Diagnostic) -> Diagnostic {
-    if let Some(assumes) = assumes {
-        diagnostic.make_likely(&format!(
-            "the signature of {assumes}; the installed version is not known"
-        ));
-    }
-    diagnostic
 }
 
 /// The kernel's summary of what the dotted `path` holds, when the path is rooted at a name the
@@ -407,23 +410,6 @@ fn root_name(e: &Expr) -> Option<(&str, TextRange)> {
     match e {
         Expr::Name { id, range } => Some((id, *range)),
         Expr::Attribute { value, .. } => root_name(value),
-        _ => None,
-    }
-}
-
-/// Methods of Keras 3 models whose keyword parameters are fixed (no `**kwargs`), in the
-/// notation of `signatures::parse_params`.
-fn keras3_method(attr: &str) -> Option<&'static str> {
-    match attr {
-        "compile" => Some(
-            "optimizer=,loss=,loss_weights=,metrics=,weighted_metrics=,run_eagerly=,\
-             steps_per_execution=,jit_compile=,auto_scale_loss=",
-        ),
-        "fit" => Some(
-            "x=,y=,batch_size=,epochs=,verbose=,callbacks=,validation_split=,validation_data=,\
-             shuffle=,class_weight=,sample_weight=,initial_epoch=,steps_per_epoch=,\
-             validation_steps=,validation_batch_size=,validation_freq=",
-        ),
         _ => None,
     }
 }
@@ -743,48 +729,30 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                     return;
                 }
             }
-            let (params, fname, assumes) = if let Some(path) = w.lib_path(func) {
-                match hand_signature(&path) {
-                    Some(text) => {
-                        let assumes = Some(assumed_version(&path));
-                        (text, path, assumes)
-                    }
-                    None => return,
-                }
-            } else if let Expr::Attribute { value, attr, .. } = &**func {
-                match w.eval(value) {
-                    Val::Typed(t) if is_keras_model(&t) && t.starts_with("keras.src.models.") => {
-                        match keras3_method(attr) {
-                            Some(text) => (
-                                text,
-                                format!("{}.{attr}", w.shown(value, "the object")),
-                                // The kernel's type is Keras 3's own: the version is known.
-                                None,
-                            ),
-                            None => return,
-                        }
-                    }
-                    _ => return,
-                }
-            } else {
+            let Some(path) = w.lib_path(func) else {
+                return;
+            };
+            let Some(params) = hand_signature(&path) else {
                 return;
             };
             let p = parse_params(params);
-            let short_name = fname.rsplit('.').next().unwrap_or(&fname);
+            let short_name = path.rsplit('.').next().unwrap_or(&path);
             if let Some(problem) = user_call_problem(short_name, &p, args, keywords) {
                 let hint = if args.len() > p.positional {
                     "; pass the others by keyword"
                 } else {
                     ""
                 };
-                out.push(assumed_signature(
-                    assumes,
-                    Diagnostic::error(
-                        Rule::BadArguments,
-                        format!("{problem}{hint}: TypeError"),
-                        problem_range(&p, args, keywords).unwrap_or(*range),
-                    ),
+                let mut d = Diagnostic::error(
+                    Rule::BadArguments,
+                    format!("{problem}{hint}: TypeError"),
+                    problem_range(&p, args, keywords).unwrap_or(*range),
+                );
+                d.make_likely(&format!(
+                    "the signature of {}; the installed version is not known",
+                    assumed_version(&path)
                 ));
+                out.push(d);
             }
         }
         _ => {}

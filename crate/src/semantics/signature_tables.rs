@@ -1,14 +1,79 @@
-//! Signatures read off scikit-learn 1.9.1, pandas 3.1.1, numpy 2.4.6 by `scripts/signature_tables.py`
+//! Signatures read off scikit-learn 1.9.1, pandas 3.1.1, numpy 2.4.6,
+//! Keras 3.15.1 by `scripts/signature_tables.py`
 //! (generated: edit the script, not this file). The script's docstring says how a
 //! signature is written.
 
 pub(crate) const SKLEARN_VERSION: &str = "1.9.1";
 pub(crate) const PANDAS_VERSION: &str = "3.1.1";
 pub(crate) const NUMPY_VERSION: &str = "2.4.6";
+pub(crate) const KERAS_VERSION: &str = "3.15.1";
 
 /// `path parameters` lines, sorted by path; a method of an instance (`Class#method`) is
 /// written `#method parameters` under the line of its class.
 pub(crate) const SIGNATURES: &str = "\
+keras.Model +,**
+#compile optimizer=,loss=,loss_weights=,metrics=,weighted_metrics=,run_eagerly=,steps_per_execution=,jit_compile=,auto_scale_loss=
+#fit x=,y=,batch_size=,epochs=,verbose=,callbacks=,validation_split=,validation_data=,shuffle=,class_weight=,sample_weight=,initial_epoch=,steps_per_epoch=,validation_steps=,validation_batch_size=,validation_freq=
+#predict x,batch_size=,verbose=,steps=,callbacks=
+keras.layers.Activation activation,*,activity_regularizer=,autocast=,dtype=,input_dim=,input_shape=,name=,trainable=,!
+keras.layers.ActivityRegularization l1=,l2=,*,activity_regularizer=,autocast=,dtype=,input_dim=,input_shape=,name=,trainable=,!
+keras.layers.Add *,activity_regularizer=,autocast=,dtype=,input_dim=,input_shape=,name=,trainable=,!
+keras.layers.AveragePooling1D pool_size,strides=,padding=,data_format=,name=,*,activity_regularizer=,autocast=,dtype=,input_dim=,input_shape=,pool_dimensions=,pool_mode=,trainable=,!
+keras.layers.AveragePooling2D pool_size,strides=,padding=,data_format=,name=,*,activity_regularizer=,autocast=,dtype=,input_dim=,input_shape=,pool_dimensions=,pool_mode=,trainable=,!
+keras.layers.BatchNormalization axis=,momentum=,epsilon=,center=,scale=,beta_initializer=,gamma_initializer=,moving_mean_initializer=,moving_variance_initializer=,beta_regularizer=,gamma_regularizer=,beta_constraint=,gamma_constraint=,renorm=,renorm_clipping=,renorm_momentum=,synchronized=,*,activity_regularizer=,autocast=,dtype=,input_dim=,input_shape=,name=,trainable=,!
+keras.layers.Bidirectional layer,merge_mode=,weights=,backward_layer=,**
+keras.layers.Concatenate axis=,*,activity_regularizer=,autocast=,dtype=,input_dim=,input_shape=,name=,trainable=,!
+keras.layers.Conv1D filters,kernel_size,strides=,padding=,data_format=,dilation_rate=,groups=,activation=,use_bias=,kernel_initializer=,bias_initializer=,kernel_regularizer=,bias_regularizer=,activity_regularizer=,kernel_constraint=,bias_constraint=,*,autocast=,dtype=,input_dim=,input_shape=,lora_alpha=,lora_rank=,name=,rank=,trainable=,!
+keras.layers.Conv2D filters,kernel_size,strides=,padding=,data_format=,dilation_rate=,groups=,activation=,use_bias=,kernel_initializer=,bias_initializer=,kernel_regularizer=,bias_regularizer=,activity_regularizer=,kernel_constraint=,bias_constraint=,*,autocast=,dtype=,input_dim=,input_shape=,lora_alpha=,lora_rank=,name=,rank=,trainable=,!
+keras.layers.Conv2DTranspose filters,kernel_size,strides=,padding=,output_padding=,data_format=,dilation_rate=,activation=,use_bias=,kernel_initializer=,bias_initializer=,kernel_regularizer=,bias_regularizer=,activity_regularizer=,kernel_constraint=,bias_constraint=,*,autocast=,dtype=,input_dim=,input_shape=,name=,rank=,trainable=,!
+keras.layers.Conv3D filters,kernel_size,strides=,padding=,data_format=,dilation_rate=,groups=,activation=,use_bias=,kernel_initializer=,bias_initializer=,kernel_regularizer=,bias_regularizer=,activity_regularizer=,kernel_constraint=,bias_constraint=,*,autocast=,dtype=,input_dim=,input_shape=,lora_alpha=,lora_rank=,name=,rank=,trainable=,!
+keras.layers.Dense units,activation=,use_bias=,kernel_initializer=,bias_initializer=,kernel_regularizer=,bias_regularizer=,activity_regularizer=,kernel_constraint=,bias_constraint=,lora_rank=,lora_alpha=,quantization_config=,*,autocast=,dtype=,input_dim=,input_shape=,name=,trainable=,!
+keras.layers.DepthwiseConv2D kernel_size,strides=,padding=,depth_multiplier=,data_format=,dilation_rate=,activation=,use_bias=,depthwise_initializer=,bias_initializer=,depthwise_regularizer=,bias_regularizer=,activity_regularizer=,depthwise_constraint=,bias_constraint=,*,autocast=,dtype=,input_dim=,input_shape=,name=,rank=,trainable=,!
+keras.layers.Dropout rate,noise_shape=,seed=,*,activity_regularizer=,autocast=,dtype=,input_dim=,input_shape=,name=,trainable=,!
+keras.layers.ELU alpha=,*,activity_regularizer=,autocast=,dtype=,input_dim=,input_shape=,name=,trainable=,!
+keras.layers.Embedding input_dim,output_dim,embeddings_initializer=,embeddings_regularizer=,embeddings_constraint=,mask_zero=,weights=,lora_rank=,lora_alpha=,quantization_config=,*,activity_regularizer=,autocast=,dtype=,input_length=,input_shape=,name=,trainable=,!
+keras.layers.Flatten data_format=,*,activity_regularizer=,autocast=,dtype=,input_dim=,input_shape=,name=,trainable=,!
+keras.layers.GRU units,activation=,recurrent_activation=,use_bias=,kernel_initializer=,recurrent_initializer=,bias_initializer=,kernel_regularizer=,recurrent_regularizer=,bias_regularizer=,activity_regularizer=,kernel_constraint=,recurrent_constraint=,bias_constraint=,dropout=,recurrent_dropout=,seed=,return_sequences=,return_state=,go_backwards=,stateful=,unroll=,reset_after=,use_cudnn=,*,autocast=,cell=,dtype=,implementation=,input_dim=,input_shape=,name=,trainable=,zero_output_for_mask=,!
+keras.layers.GaussianNoise stddev,seed=,*,activity_regularizer=,autocast=,dtype=,input_dim=,input_shape=,name=,trainable=,!
+keras.layers.GlobalAveragePooling1D data_format=,keepdims=,*,activity_regularizer=,autocast=,dtype=,input_dim=,input_shape=,name=,pool_dimensions=,trainable=,!
+keras.layers.GlobalAveragePooling2D data_format=,keepdims=,*,activity_regularizer=,autocast=,dtype=,input_dim=,input_shape=,name=,pool_dimensions=,trainable=,!
+keras.layers.GlobalMaxPooling1D data_format=,keepdims=,*,activity_regularizer=,autocast=,dtype=,input_dim=,input_shape=,name=,pool_dimensions=,trainable=,!
+keras.layers.GlobalMaxPooling2D data_format=,keepdims=,*,activity_regularizer=,autocast=,dtype=,input_dim=,input_shape=,name=,pool_dimensions=,trainable=,!
+keras.layers.LSTM units,activation=,recurrent_activation=,use_bias=,kernel_initializer=,recurrent_initializer=,bias_initializer=,unit_forget_bias=,kernel_regularizer=,recurrent_regularizer=,bias_regularizer=,activity_regularizer=,kernel_constraint=,recurrent_constraint=,bias_constraint=,dropout=,recurrent_dropout=,seed=,return_sequences=,return_state=,go_backwards=,stateful=,unroll=,use_cudnn=,*,autocast=,cell=,dtype=,implementation=,input_dim=,input_shape=,name=,trainable=,zero_output_for_mask=,!
+keras.layers.LayerNormalization axis=,epsilon=,center=,scale=,beta_initializer=,gamma_initializer=,beta_regularizer=,gamma_regularizer=,beta_constraint=,gamma_constraint=,*,activity_regularizer=,autocast=,dtype=,input_dim=,input_shape=,name=,rms_scaling=,trainable=,!
+keras.layers.LeakyReLU negative_slope=,*,activity_regularizer=,alpha=,autocast=,dtype=,input_dim=,input_shape=,name=,trainable=,!
+keras.layers.MaxPooling1D pool_size=,strides=,padding=,data_format=,name=,*,activity_regularizer=,autocast=,dtype=,input_dim=,input_shape=,pool_dimensions=,pool_mode=,trainable=,!
+keras.layers.MaxPooling2D pool_size=,strides=,padding=,data_format=,name=,*,activity_regularizer=,autocast=,dtype=,input_dim=,input_shape=,pool_dimensions=,pool_mode=,trainable=,!
+keras.layers.MaxPooling3D pool_size=,strides=,padding=,data_format=,name=,*,activity_regularizer=,autocast=,dtype=,input_dim=,input_shape=,pool_dimensions=,pool_mode=,trainable=,!
+keras.layers.MultiHeadAttention num_heads,key_dim,value_dim=,dropout=,use_bias=,output_shape=,attention_axes=,sliding_window=,flash_attention=,kernel_initializer=,bias_initializer=,kernel_regularizer=,bias_regularizer=,activity_regularizer=,kernel_constraint=,bias_constraint=,use_gate=,seed=,*,autocast=,dtype=,input_dim=,input_shape=,name=,trainable=,!
+keras.layers.PReLU alpha_initializer=,alpha_regularizer=,alpha_constraint=,shared_axes=,*,activity_regularizer=,autocast=,dtype=,input_dim=,input_shape=,name=,trainable=,!
+keras.layers.ReLU max_value=,negative_slope=,threshold=,*,activity_regularizer=,autocast=,dtype=,input_dim=,input_shape=,name=,trainable=,!
+keras.layers.RepeatVector n,*,activity_regularizer=,autocast=,dtype=,input_dim=,input_shape=,name=,trainable=,!
+keras.layers.Rescaling scale,offset=,*,activity_regularizer=,autocast=,dtype=,input_dim=,input_shape=,name=,trainable=,!
+keras.layers.Reshape target_shape,*,activity_regularizer=,autocast=,dtype=,input_dim=,input_shape=,name=,trainable=,!
+keras.layers.SeparableConv2D filters,kernel_size,strides=,padding=,data_format=,dilation_rate=,depth_multiplier=,activation=,use_bias=,depthwise_initializer=,pointwise_initializer=,bias_initializer=,depthwise_regularizer=,pointwise_regularizer=,bias_regularizer=,activity_regularizer=,depthwise_constraint=,pointwise_constraint=,bias_constraint=,*,autocast=,dtype=,input_dim=,input_shape=,name=,rank=,trainable=,!
+keras.layers.SimpleRNN units,activation=,use_bias=,kernel_initializer=,recurrent_initializer=,bias_initializer=,kernel_regularizer=,recurrent_regularizer=,bias_regularizer=,activity_regularizer=,kernel_constraint=,recurrent_constraint=,bias_constraint=,dropout=,recurrent_dropout=,return_sequences=,return_state=,go_backwards=,stateful=,unroll=,seed=,*,autocast=,cell=,dtype=,input_dim=,input_shape=,name=,trainable=,zero_output_for_mask=,!
+keras.layers.Softmax axis=,*,activity_regularizer=,autocast=,dtype=,input_dim=,input_shape=,name=,trainable=,!
+keras.layers.SpatialDropout1D rate,seed=,name=,dtype=
+keras.layers.SpatialDropout2D rate,data_format=,seed=,name=,dtype=
+keras.layers.TimeDistributed layer,**
+keras.layers.UpSampling2D size=,data_format=,interpolation=,*,activity_regularizer=,autocast=,dtype=,input_dim=,input_shape=,name=,trainable=,!
+keras.layers.ZeroPadding2D padding=,data_format=,*,activity_regularizer=,autocast=,dtype=,input_dim=,input_shape=,name=,trainable=,!
+keras.optimizers.Adadelta learning_rate=,rho=,epsilon=,weight_decay=,clipnorm=,clipvalue=,global_clipnorm=,use_ema=,ema_momentum=,ema_overwrite_frequency=,loss_scale_factor=,gradient_accumulation_steps=,name=,*,decay=,!
+keras.optimizers.Adafactor learning_rate=,beta_2_decay=,epsilon_1=,epsilon_2=,clip_threshold=,relative_step=,weight_decay=,clipnorm=,clipvalue=,global_clipnorm=,use_ema=,ema_momentum=,ema_overwrite_frequency=,loss_scale_factor=,gradient_accumulation_steps=,name=,*,decay=,!
+keras.optimizers.Adagrad learning_rate=,initial_accumulator_value=,epsilon=,weight_decay=,clipnorm=,clipvalue=,global_clipnorm=,use_ema=,ema_momentum=,ema_overwrite_frequency=,loss_scale_factor=,gradient_accumulation_steps=,name=,*,decay=,!
+keras.optimizers.Adam learning_rate=,beta_1=,beta_2=,epsilon=,amsgrad=,weight_decay=,clipnorm=,clipvalue=,global_clipnorm=,use_ema=,ema_momentum=,ema_overwrite_frequency=,loss_scale_factor=,gradient_accumulation_steps=,name=,*,decay=,!
+keras.optimizers.AdamW learning_rate=,weight_decay=,beta_1=,beta_2=,epsilon=,amsgrad=,clipnorm=,clipvalue=,global_clipnorm=,use_ema=,ema_momentum=,ema_overwrite_frequency=,loss_scale_factor=,gradient_accumulation_steps=,name=,*,decay=,!
+keras.optimizers.Adamax learning_rate=,beta_1=,beta_2=,epsilon=,weight_decay=,clipnorm=,clipvalue=,global_clipnorm=,use_ema=,ema_momentum=,ema_overwrite_frequency=,loss_scale_factor=,gradient_accumulation_steps=,name=,*,decay=,!
+keras.optimizers.Ftrl learning_rate=,learning_rate_power=,initial_accumulator_value=,l1_regularization_strength=,l2_regularization_strength=,l2_shrinkage_regularization_strength=,beta=,weight_decay=,clipnorm=,clipvalue=,global_clipnorm=,use_ema=,ema_momentum=,ema_overwrite_frequency=,loss_scale_factor=,gradient_accumulation_steps=,name=,*,decay=,!
+keras.optimizers.Lamb learning_rate=,beta_1=,beta_2=,epsilon=,weight_decay=,clipnorm=,clipvalue=,global_clipnorm=,use_ema=,ema_momentum=,ema_overwrite_frequency=,loss_scale_factor=,gradient_accumulation_steps=,name=,*,decay=,!
+keras.optimizers.Lion learning_rate=,beta_1=,beta_2=,weight_decay=,clipnorm=,clipvalue=,global_clipnorm=,use_ema=,ema_momentum=,ema_overwrite_frequency=,loss_scale_factor=,gradient_accumulation_steps=,name=,*,decay=,!
+keras.optimizers.MultiOptimizer optimizer_map,loss_scale_factor=,name=
+keras.optimizers.Muon learning_rate=,adam_beta_1=,adam_beta_2=,adam_weight_decay=,epsilon=,weight_decay=,clipnorm=,clipvalue=,global_clipnorm=,use_ema=,ema_momentum=,ema_overwrite_frequency=,loss_scale_factor=,gradient_accumulation_steps=,name=,exclude_layers=,exclude_embeddings=,muon_a=,muon_b=,muon_c=,adam_lr_ratio=,momentum=,ns_steps=,nesterov=,rms_rate=,*,decay=,!
+keras.optimizers.Nadam learning_rate=,beta_1=,beta_2=,epsilon=,weight_decay=,clipnorm=,clipvalue=,global_clipnorm=,use_ema=,ema_momentum=,ema_overwrite_frequency=,loss_scale_factor=,gradient_accumulation_steps=,name=,*,decay=,!
+keras.optimizers.RMSprop learning_rate=,rho=,momentum=,epsilon=,centered=,weight_decay=,clipnorm=,clipvalue=,global_clipnorm=,use_ema=,ema_momentum=,ema_overwrite_frequency=,loss_scale_factor=,gradient_accumulation_steps=,name=,*,decay=,!
+keras.optimizers.SGD learning_rate=,momentum=,nesterov=,weight_decay=,clipnorm=,clipvalue=,global_clipnorm=,use_ema=,ema_momentum=,ema_overwrite_frequency=,loss_scale_factor=,gradient_accumulation_steps=,name=,*,decay=,!
+keras.optimizers.ScheduleFreeAdamW learning_rate=,beta_1=,beta_2=,epsilon=,warmup_steps=,weight_decay=,clipnorm=,clipvalue=,global_clipnorm=,use_ema=,ema_momentum=,ema_overwrite_frequency=,loss_scale_factor=,gradient_accumulation_steps=,name=,*,decay=,!
 numpy.array object,dtype=,*,copy=,order=,subok=,ndmin=,ndmax=,like=
 numpy.asanyarray a,dtype=,order=,*,device=,copy=,like=
 numpy.asarray a,dtype=,order=,*,device=,copy=,like=
@@ -737,6 +802,33 @@ sklearn.tree.ExtraTreeRegressor *,criterion=,splitter=,max_depth=,min_samples_sp
 
 /// `library keyword` lines of parameters earlier releases had, sorted.
 pub(crate) const FORMER_KEYWORDS: &str = "\
+keras W_regularizer
+keras b_regularizer
+keras batch_input_shape
+keras border_mode
+keras consume_less
+keras dim_ordering
+keras dropout_U
+keras dropout_W
+keras fused
+keras init
+keras inner_init
+keras lr
+keras max_queue_size
+keras mode
+keras nb_col
+keras nb_epoch
+keras nb_filter
+keras nb_row
+keras output_dim
+keras p
+keras sample_weight_mode
+keras subsample
+keras target_tensors
+keras time_major
+keras use_multiprocessing
+keras virtual_batch_size
+keras workers
 numpy a_max
 numpy a_min
 numpy axis

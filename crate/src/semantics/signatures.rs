@@ -4,7 +4,7 @@
 //! near misses of a parameter (a misspelling no release accepted).
 
 use super::signature_tables::{
-    FORMER_KEYWORDS, NUMPY_VERSION, PANDAS_VERSION, SIGNATURES, SKLEARN_VERSION,
+    FORMER_KEYWORDS, KERAS_VERSION, NUMPY_VERSION, PANDAS_VERSION, SIGNATURES, SKLEARN_VERSION,
 };
 use crate::ir::Params;
 use std::sync::OnceLock;
@@ -36,9 +36,22 @@ fn signatures() -> &'static [(String, &'static str)] {
 /// The parameters of the callable under `key` in the table (`pandas.read_csv`, or
 /// `pandas.DataFrame#drop` for a method called on an instance).
 pub fn library_params(key: &str) -> Option<Params> {
+    library_signature(key).map(parse_params)
+}
+
+fn library_signature(key: &str) -> Option<&'static str> {
     let table = signatures();
     let i = table.binary_search_by(|(k, _)| k.as_str().cmp(key)).ok()?;
-    Some(parse_params(table[i].1))
+    Some(table[i].1)
+}
+
+/// The exception a keyword the callable under `key` lacks raises: ValueError where its
+/// `**kwargs` refuse it (`!`, Keras' layers and optimizers), else TypeError.
+pub fn unknown_keyword_error(key: &str) -> &'static str {
+    match library_signature(key) {
+        Some(params) if params.ends_with(",!") || params == "!" => "ValueError",
+        _ => "TypeError",
+    }
 }
 
 /// Parameters written as `scripts/signature_tables.py`'s docstring says: `a,b=,/,*,c=,+,**`.
@@ -58,6 +71,8 @@ pub fn parse_params(text: &str) -> Params {
                 p.kwarg = true;
                 p.names.push("**kwargs".into());
             }
+            // `**kwargs` that take only the names written (`unknown_keyword_error`).
+            "!" => {}
             _ => {
                 let default = part.ends_with('=');
                 p.names.push(part.trim_end_matches('=').to_string());
@@ -96,6 +111,7 @@ pub fn table_version(key: &str) -> (&'static str, &'static str) {
     match key.split('.').next() {
         Some("sklearn") => ("sklearn", SKLEARN_VERSION),
         Some("pandas") => ("pandas", PANDAS_VERSION),
+        Some("keras") => ("keras", KERAS_VERSION),
         _ => ("numpy", NUMPY_VERSION),
     }
 }
