@@ -5251,3 +5251,41 @@ fn keras_keywords_of_earlier_releases_need_the_kernels_keras() {
         silent(&run(&[history], target, &keras("3.15.1")));
     }
 }
+
+#[test]
+fn torch_layers_of_earlier_cells_stay_silent_once_they_may_have_changed() {
+    let built = "import torch\nimport torch.nn as nn\nlin = nn.Linear(4, 2)\nseq = nn.Sequential(nn.Linear(10, 5), nn.ReLU())";
+    for (changed, target) in [
+        ("seq[0] = nn.Linear(8, 5)", "y = seq(torch.randn(3, 8))"),
+        ("seq.append(nn.Linear(5, 5))", "y = seq(torch.randn(3, 8))"),
+        (
+            "lin.weight = nn.Parameter(torch.randn(2, 5))",
+            "z = lin(torch.randn(3, 5))",
+        ),
+        // The same object through another name or container.
+        (
+            "alias = lin\nalias.weight = nn.Parameter(torch.randn(2, 5))",
+            "z = lin(torch.randn(3, 5))",
+        ),
+        (
+            "big = nn.ModuleList([lin])\nbig[0].weight = nn.Parameter(torch.randn(2, 5))",
+            "z = lin(torch.randn(3, 5))",
+        ),
+        (
+            "for m in seq:\n    m.in_features = 8",
+            "y = seq(torch.randn(3, 8))",
+        ),
+        ("seq.double()", "y = seq(torch.randn(3, 8))"),
+        // A function of the notebook that mentions it may have run since.
+        (
+            "def widen():\n    global lin\n    lin = nn.Linear(5, 2)\nwiden()",
+            "z = lin(torch.randn(3, 5))",
+        ),
+        (
+            "setattr(seq, '0', nn.Linear(8, 5))",
+            "y = seq(torch.randn(3, 8))",
+        ),
+    ] {
+        silent(&run(&[built, changed], target, ""));
+    }
+}

@@ -103,6 +103,46 @@ pub enum Layer {
     Opaque,
 }
 
+/// The attributes of `torch.nn` layers their `forward` reads (storing one changes what the layer
+/// takes or gives).
+pub const FORWARD_ATTRIBUTES: &[&str] = &[
+    "weight",
+    "bias",
+    "stride",
+    "padding",
+    "dilation",
+    "groups",
+    "padding_mode",
+    "kernel_size",
+    "output_padding",
+    "start_dim",
+    "end_dim",
+    "normalized_shape",
+    "input_size",
+    "hidden_size",
+    "num_layers",
+    "batch_first",
+    "bidirectional",
+    "proj_size",
+    "padding_idx",
+    "_modules",
+    "in_features",
+    "out_features",
+    "in_channels",
+    "out_channels",
+    "num_features",
+];
+
+/// Does the layer hold an instance of a notebook class (which `Layer::Net` follows)?
+pub fn holds_notebook_module(layer: &Layer) -> bool {
+    match layer {
+        Layer::Net(_) => true,
+        Layer::Sequential(layers) => layers.iter().any(holds_notebook_module),
+        Layer::Head(first) => holds_notebook_module(first),
+        _ => false,
+    }
+}
+
 /// How a convolution or pooling maps the spatial sizes.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Window {

@@ -650,12 +650,32 @@ fn load_history_values(ctx: &RuleContext, env: &mut BTreeMap<String, Val>) {
                     .function_mentions
                     .values()
                     .any(|mentions| mentions.contains(&name)));
-        // Modules cross cells as `HistoryState::torch_instances`, which knows when an executed
-        // cell may have rewired their layers.
-        if !functions_may_change && !matches!(val, Val::Torch(_)) {
+        let crosses = match val {
+            // Instances of the notebook's modules cross as `HistoryState::torch_instances`, which
+            // knows when an executed cell may have rewired their layers.
+            Val::Torch(layer) => {
+                !torch_layers::holds_notebook_module(layer) && !modules_rewired(ctx)
+            }
+            _ => true,
+        };
+        if !functions_may_change && crosses {
             env.insert(name, val.clone());
         }
     }
+}
+
+/// May the notebook have changed a `torch.nn` module otherwise than through the name that holds
+/// it (which forgets the value): rewired modules, cast their floats (`.double()` of a container
+/// holding it), or stored to an attribute its `forward` reads (`seq[0].weight = ...`)?
+fn modules_rewired(ctx: &RuleContext) -> bool {
+    let (history, cell) = (ctx.history, ctx.cell);
+    history.rewires_modules
+        || cell.rewires_modules
+        || history.casts_module_floats
+        || cell.casts_module_floats
+        || torch_layers::FORWARD_ATTRIBUTES
+            .iter()
+            .any(|a| history.stored_attributes.contains(*a) || cell.stored_attributes.contains(*a))
 }
 
 /// A value no call can change in place: only rebinding the name changes what it holds.
