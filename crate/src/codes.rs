@@ -396,7 +396,7 @@ rules! {
         running: "nn.BCELoss()(torch.rand(4), torch.ones(4))",
     }
     TorchDtypeMismatch = "torch-dtype-mismatch", Error, "PyTorch" {
-        catches: "matrix products (`@`, `torch.matmul`, `mm`, `bmm`, `dot`) of tensors of two dtypes, integer tensors given to `nn.Linear` / convolutions, float64 (or float16) tensors given to them while no cell gives the weights another dtype (`model(torch.from_numpy(X))` of a numpy float64 `X`), class indices of a floating-point dtype given to `CrossEntropyLoss` / `NLLLoss`, and integer tensors given to `mean`, `std`, `var`, `softmax` and the other callables that take floating-point tensors only (read off the installed torch)",
+        catches: "matrix products (`@`, `torch.matmul`, `mm`, `bmm`, `dot`) of tensors of two dtypes, integer tensors given to `nn.Linear` / convolutions, float64 (or float16) tensors given to them while no cell gives the weights another dtype (`model(torch.from_numpy(X))` of a numpy float64 `X`), class indices of a floating-point dtype given to `CrossEntropyLoss` / `NLLLoss`, new integer tensors made with `requires_grad=True`, and integer tensors given to `mean`, `std`, `var`, `softmax` and the other callables that take floating-point tensors only (read off the installed torch)",
         why: "RuntimeError: expected m1 and m2 to have the same dtype, but got: long int != float",
         crashing: "torch.tensor([[1, 2]]) @ weights  # weights: torch.float32",
         running: "torch.tensor([[1.0, 2.0]]) @ weights",

@@ -5289,3 +5289,20 @@ fn torch_layers_of_earlier_cells_stay_silent_once_they_may_have_changed() {
         silent(&run(&[built, changed], target, ""));
     }
 }
+
+#[test]
+fn torch_backward_and_requires_grad_stay_silent_where_tracking_is_not_known() {
+    let imports = "import torch\nfrom data import load";
+    for target in [
+        "t = torch.randn(3)\nt.requires_grad = True\nt.sum().backward()",
+        "t = torch.randn(3)\nt.requires_grad_()\nt.sum().backward()",
+        "t = load()\nt.sum().backward()",
+        "t = torch.randn(3) * load()\nt.sum().backward()",
+        "x = torch.tensor(load(), requires_grad=True)",
+        "x = torch.tensor([1, 2], dtype=torch.float32, requires_grad=True)",
+        "x = torch.ones(3, requires_grad=True)\nx.sum().backward()",
+        "x = torch.tensor([1.5, 2.0], requires_grad=True)",
+    ] {
+        silent(&run(&[imports], target, ""));
+    }
+}

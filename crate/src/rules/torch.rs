@@ -412,6 +412,10 @@ pub fn check_tensor_ops(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                     }
                 }
             }
+            if let Some(d) = integer_requiring_grad(w, func, args, keywords, *range) {
+                out.push(d);
+                return;
+            }
             if let Some(call) = tensor_call(w, func, args) {
                 if let Some(d) = dim_problem(w, &call, keywords)
                     .or_else(|| permute_problem(w, &call, keywords))
@@ -930,6 +934,57 @@ fn numpy_of_grad(w: &Walker, value: &Expr, range: crate::ir::TextRange, out: &mu
             range,
         ));
     }
+}
+
+/// A new tensor of an integer or bool dtype made with `requires_grad=True`
+/// (`torch.tensor([1, 2], requires_grad=True)`, `torch.zeros(3, dtype=torch.long, ...)`): autograd
+/// tracks floating-point and complex tensors only.
+fn integer_requiring_grad(
+    w: &Walker,
+    func: &Expr,
+    args: &[Expr],
+    keywords: &[Keyword],
+    range: crate::ir::TextRange,
+) -> Option<Diagnostic> {
+    let flag = keyword(keywords, "requires_grad")?;
+    if !matches!(
+        flag,
+        Expr::Literal {
+            value: Literal::Bool(true),
+            ..
+        }
+    ) || !w.lib_path(func)?.starts_with("torch.")
+    {
+        return None;
+    }
+    // The tensor as made without the flag.
+    let made = Expr::Call {
+        func: Box::new(func.clone()),
+        args: args.to_vec(),
+        keywords: keywords
+            .iter()
+            .filter(|k| k.name.as_deref() != Some("requires_grad"))
+            .cloned()
+            .collect(),
+        range,
+    };
+    let Val::Array(a) = w.eval(&made) else {
+        return None;
+    };
+    let dtype = a.dtype.as_deref()?;
+    if a.lib != ArrayLib::Torch
+        || crate::semantics::torch_objects::FLOAT_DTYPES.contains(&dtype)
+        || dtype.starts_with("torch.complex")
+    {
+        return None;
+    }
+    Some(Diagnostic::error(
+        Rule::TorchDtypeMismatch,
+        format!(
+            "the tensor is of {dtype}, and `requires_grad=True` needs a floating-point one: RuntimeError (Only Tensors of floating point and complex dtype can require gradients)"
+        ),
+        flag.range(),
+    ))
 }
 
 /// May a cell have turned grad mode off or changed which tensors require grad?

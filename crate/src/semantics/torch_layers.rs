@@ -907,9 +907,7 @@ fn shape_method(
         }
         m if SAME_METHODS.contains(&m) => base.cloned(),
         // A reduction of every element: a 0-d tensor.
-        "sum" | "mean"
-            if args.is_empty() && keywords.is_empty() && base.is_some_and(|b| b.requires_grad) =>
-        {
+        "sum" | "mean" if args.is_empty() && keywords.is_empty() && base.is_some() => {
             Some(Shape::of(vec![]))
         }
         _ => None,

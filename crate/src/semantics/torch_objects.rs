@@ -219,9 +219,13 @@ pub fn new_tensor(w: &dyn Eval, path: &str, args: &[Expr], keywords: &[Keyword])
         .and_then(|d| w.lib_path(d))
         .as_deref()
         .and_then(dtype_name);
-    let tensor = |shape: Vec<i64>, dtype: Option<&str>| match dtype {
-        Some(d) => Val::Array(ArrayVal::new(ArrayLib::Torch, shape, Some(d.to_string()))),
-        None => Val::Tensor(Shape::of(shape.into_iter().map(Some).collect())),
+    // A new tensor autograd does not track (unless `requires_grad=True`, below).
+    let tensor = |shape: Vec<i64>, dtype: Option<&str>| {
+        Val::Array(ArrayVal::new(
+            ArrayLib::Torch,
+            shape,
+            dtype.map(str::to_string),
+        ))
     };
     if f == "arange" {
         let bounds: Vec<i64> = args.iter().map(int).collect::<Option<_>>()?;

@@ -859,6 +859,15 @@ impl<'a> Walker<'a> {
                 };
                 let s = crate::semantics::torch_objects::shape_of(&Val::Array(a.clone()));
                 match torch_layers::tensor_method(s.as_ref(), value, attr, args, keywords, &int) {
+                    // What a method makes of a tensor autograd does not track is not tracked
+                    // either (`t.sum()`): an array, which `backward()` refuses.
+                    Some(s) if !s.requires_grad => match s.dims {
+                        Some(dims) if dims.iter().all(Option::is_some) => {
+                            let dims = dims.into_iter().flatten().collect();
+                            crate::semantics::numpy::numpy_array(ArrayLib::Torch, dims, None)
+                        }
+                        _ => Val::Tensor(s),
+                    },
                     Some(s) => Val::Tensor(s),
                     None => crate::semantics::numpy::method_result(self, &a, attr, args, keywords),
                 }
