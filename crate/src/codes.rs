@@ -371,6 +371,12 @@ rules! {
         crashing: "model = Sequential([Input((4,)), Dense(1)])\nmodel.fit(X, y)",
         running: "model = Sequential([Input((4,)), Dense(1)])\nmodel.compile(loss='mse')\nmodel.fit(X, y)",
     }
+    KerasTextInput = "keras-text-input", Error, "Keras" {
+        catches: "frames with text columns given as data to a Keras model whose first layer takes numbers (`fit`, `evaluate`, `predict`, ...), and targets of text",
+        why: "Keras converts the data to float tensors: ValueError: could not convert string to float",
+        crashing: "model = Sequential([Input((2,)), Dense(1)])\nmodel.fit(df[['age', 'city']], y)",
+        running: "model.fit(pd.get_dummies(df[['age', 'city']]).astype('float32'), y)",
+    }
     KerasUnknownIdentifier = "keras-unknown-identifier", Error, "Keras" {
         catches: "an activation, initializer or regularizer name Keras does not know, given to a layer; a padding a convolution does not take; an unknown optimizer, loss or metric name given to `compile`",
         why: "ValueError: Could not interpret activation function identifier",
@@ -478,6 +484,7 @@ impl Rule {
             | ShapeLinalg
             | ShapeSavetxt
             | PlotLengths
+            | KerasTextInput
             | KerasUnknownIdentifier => &["ValueError"],
             // PyTorch raises RuntimeError where numpy raises ValueError.
             ShapeMatmul | ShapeBroadcast | ShapeConcatenate | ShapeStack | ShapeReshape => {

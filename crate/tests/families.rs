@@ -216,6 +216,11 @@ fn keras_layer_lists_in_names_loops_and_functions() {
 }
 
 #[test]
+fn keras_text_given_as_data_or_targets() {
+    family("keras_text_inputs.json");
+}
+
+#[test]
 fn sklearn_methods_estimators_lack() {
     family("sklearn_methods_estimators_lack.json");
 }

@@ -5306,3 +5306,18 @@ fn torch_backward_and_requires_grad_stay_silent_where_tracking_is_not_known() {
         silent(&run(&[imports], target, ""));
     }
 }
+
+#[test]
+fn keras_text_input_needs_a_model_that_takes_numbers() {
+    let history = "import numpy as np\nimport pandas as pd\nimport keras\nfrom data import load\ndf = pd.DataFrame({'n': [1.0, 2.0], 'city': ['Oslo', 'Rome'], 'code': ['1.5', '2']})";
+    for target in [
+        // A first layer that takes strings.
+        "m = keras.Sequential([keras.Input((1,), dtype='string'), keras.layers.StringLookup(vocabulary=['Oslo', 'Rome'])])\nm.predict(df[['city']])",
+        // A model not known.
+        "m = load()\nm.fit(df[['n', 'city']], np.zeros(2))",
+        // Strings that convert to floats.
+        "m = keras.Sequential([keras.Input((2,)), keras.layers.Dense(1)])\nm.compile(loss='mse')\nm.fit(df[['n', 'code']], np.zeros(2))",
+    ] {
+        silent(&run(&[history], target, ""));
+    }
+}

@@ -30,12 +30,12 @@ use serde_json::Value;
 
 use crate::codes::Rule;
 use crate::diagnostic::{Diagnostic, Edit, Fix};
-use crate::ir::{keyword, Expr, Stmt, Target, TextRange};
+use crate::ir::{keyword, Expr, Keyword, Stmt, Target, TextRange};
 use crate::summary::{Category, ObjectSummary};
 
 use crate::ir_scan::unpacks;
 use crate::rules::keras_identifiers;
-use crate::semantics::abstract_value::{DictKey, Val};
+use crate::semantics::abstract_value::{not_a_float, DictKey, Val};
 use crate::semantics::keras_build::{
     self, dims_text, keras_api, Built, BuiltModel, Dims, ModelEffect,
 };
@@ -834,6 +834,50 @@ fn checked_inputs(m: &Model) -> Option<Vec<(Option<String>, Dims)>> {
     checks.then(|| vec![(None, dims)])
 }
 
+/// Data of text given to the model `m`: a frame with a text column as `x` when its first layer
+/// takes numbers (a layer of `keras_build::RANKED`: no text layer or string input comes first),
+/// or a frame or Series with text as the targets `y`, which a loss compares with numbers.
+fn text_data(
+    w: &Walker,
+    m: &Model,
+    method: &str,
+    args: &[Expr],
+    keywords: &[Keyword],
+    x: &Expr,
+) -> Option<Diagnostic> {
+    let takes_targets = matches!(
+        method,
+        "fit" | "evaluate" | "train_on_batch" | "test_on_batch"
+    );
+    let y = args
+        .get(1)
+        .or_else(|| keyword(keywords, "y"))
+        .filter(|_| takes_targets);
+    let numbers_in = first_layer(m).is_some();
+    let text = |e: &Expr| match w.eval(e) {
+        Val::Frame(f) => f
+            .non_numeric_column()
+            .map(|(col, example)| format!("column '{col}' holds strings such as '{example}'")),
+        Val::Series(s) => {
+            let example = s.str_examples.iter().find(|t| not_a_float(t))?;
+            Some(format!("it holds strings such as '{example}'"))
+        }
+        _ => None,
+    };
+    let (data, what, problem) = [(Some(x).filter(|_| numbers_in), "data"), (y, "targets")]
+        .into_iter()
+        .find_map(|(e, what)| Some((e?, what, text(e?)?)))?;
+    Some(Diagnostic::error(
+        Rule::KerasTextInput,
+        format!(
+            "`{}.{method}` gets {} as its {what}, and {problem}: Keras converts the {what} to float tensors: ValueError; encode the text first (pd.get_dummies, a StringLookup layer)",
+            m.name,
+            w.shown(data, "the frame"),
+        ),
+        data.range(),
+    ))
+}
+
 /// A Sequential model's first layer, when of `keras_build::RANKED`, and its input shape.
 fn first_layer(m: &Model) -> Option<(&'static str, Dims)> {
     let Some(model) = m.summary else {
@@ -981,6 +1025,10 @@ fn input_mismatch(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
     let Some(x) = args.first().or_else(|| keyword(keywords, "x")) else {
         return;
     };
+    if let Some(d) = text_data(w, &m, attr, args, keywords, x) {
+        out.push(d);
+        return;
+    }
     if let Some(d) = data_mismatch(w, &m, value, x, false, *range) {
         out.push(d);
         return;
