@@ -5321,3 +5321,19 @@ fn keras_text_input_needs_a_model_that_takes_numbers() {
         silent(&run(&[history], target, ""));
     }
 }
+
+#[test]
+fn keras_2_models_keep_their_own_methods() {
+    // Keras 2.13 to 2.15 name their classes `keras.src.engine.`: not Keras 3's signatures.
+    for type_name in [
+        "keras.src.engine.sequential.Sequential",
+        "keras.engine.sequential.Sequential",
+    ] {
+        let model = format!(r#""model": {{"type": "{type_name}", "kind": "keras_model"}}"#);
+        silent(&run(
+            &[],
+            "model.compile(optimizer='adam', loss='mse', experimental_run_tf_function=False)",
+            &model,
+        ));
+    }
+}

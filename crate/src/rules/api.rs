@@ -105,7 +105,14 @@ fn table_key(w: &Walker, func: &Expr) -> Option<String> {
         Val::Frame(f) if f.plain && !w.pandas_extended => "pandas.DataFrame".to_string(),
         Val::Series(_) if !w.pandas_extended => "pandas.Series".to_string(),
         Val::Estimator(e) if e.type_path.starts_with("sklearn.") => public_path(&e.type_path),
-        Val::Typed(t) if is_keras_model(&t) => "keras.Model".to_string(),
+        // Keras 3's models (`keras.src.models.`, as the kernel names them) and those the code
+        // builds; not Keras 2's (`keras.engine.`, `keras.src.engine.`), whose methods differ.
+        Val::Typed(t)
+            if is_keras_model(&t)
+                && (t.starts_with("keras.src.models.") || t.starts_with("keras.models.")) =>
+        {
+            "keras.Model".to_string()
+        }
         _ => return None,
     };
     Some(format!("{class}#{attr}"))
@@ -249,11 +256,11 @@ fn table_call(
         .iter()
         .filter_map(|k| k.name.as_deref())
         .find(|n| former_keyword(&key, n));
-    // A model of Keras 3's own classes (`keras.src.`, as the kernel names them): its methods
-    // take the same keywords in every Keras 3 release.
+    // A model of Keras 3's own classes (`keras.src.models.`, as the kernel names them): its
+    // methods take the same keywords in every Keras 3 release.
     let keras3_model = key.starts_with("keras.Model#")
         && matches!(func, Expr::Attribute { value, .. }
-            if matches!(w.eval(value), Val::Typed(t) if t.starts_with("keras.src.")));
+            if matches!(w.eval(value), Val::Typed(t) if t.starts_with("keras.src.models.")));
     let same_release = match kernel {
         Some(v) => minor_release(v) == minor_release(version),
         None => keras3_model,
