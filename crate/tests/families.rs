@@ -355,3 +355,13 @@ fn tf_tensors_given_an_item() {
 fn python_builtins_methods_instances_and_keys() {
     family("python_builtins.json");
 }
+
+/// Standard functions and builtins given known values they refuse: `datetime.strptime` of a text
+/// its format cannot read, dates out of range, `json.loads` of no JSON, `json.dumps` of a set,
+/// `re` patterns that do not compile, `statistics` of too few data, `dict` of items not pairs,
+/// `zip(..., strict=True)` of other lengths, `chr`, `pow`, `int` bases, `string` constants;
+/// through names, loops, earlier cells and the notebook's functions.
+#[test]
+fn python_stdlib_values() {
+    family("python_stdlib_values.json");
+}

@@ -144,6 +144,10 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                 out.push(d);
                 return;
             }
+            if let Some(d) = known_value_call(w, func, args, keywords, *range) {
+                out.push(d);
+                return;
+            }
             if !keywords.is_empty() {
                 return;
             }
@@ -721,7 +725,13 @@ pub fn check_stmt(w: &Walker, stmt: &Stmt, out: &mut Vec<Diagnostic>) {
                 }
             }
         }
-        Stmt::For { iter, target, .. } => {
+        Stmt::For {
+            iter, target, body, ..
+        } => {
+            // The loop reads the zip whole unless its body may leave it.
+            if !crate::ir_scan::contains_jump(body) {
+                out.extend(zip_strict_error(w, iter));
+            }
             not_iterable(w, iter, "looped over", out);
             unpack_items(w, target, iter, out);
         }
@@ -1434,6 +1444,325 @@ fn stdlib_call(w: &Walker, func: &Expr, args: &[Expr], range: TextRange) -> Opti
         }
         _ => None,
     }
+}
+
+/// Standard functions and builtins given known values they refuse (ValueError unless said):
+/// `datetime.strptime` of a text its format cannot read, `date` / `datetime` of a field out of
+/// range, `json.loads` of no JSON, `json.dumps` of a set (TypeError), `re` patterns that do not
+/// compile (re.error), `statistics` of too few data, `math.factorial` of a float (TypeError),
+/// `dict(pairs)` / `d.update(pairs)` of an item not a pair, `zip(..., strict=True)` of known
+/// lengths that differ, read whole, `chr` out of range, `pow` modulo 0, `int` of a bad base.
+fn known_value_call(
+    w: &Walker,
+    func: &Expr,
+    args: &[Expr],
+    keywords: &[Keyword],
+    range: TextRange,
+) -> Option<Diagnostic> {
+    use crate::ir::keywords_within;
+    use crate::semantics::stdlib_values::{date_field_error, json_error, regex_error};
+    let error = |rule: Rule, message: String| Some(Diagnostic::error(rule, message, range));
+    let int = |e: &Expr| match w.eval(e) {
+        Val::Int(i) => Some(i),
+        _ => None,
+    };
+    let text = |e: &Expr| match w.eval(e) {
+        Val::Str(s) => Some(s),
+        _ => None,
+    };
+    if let Expr::Attribute { value, attr, .. } = func {
+        if attr == "update" && builtin_of(&w.eval(value)) == Some(Builtin::Dict) {
+            if let ([pairs], []) = (args, keywords) {
+                return pairs_error(w, pairs, range);
+            }
+        }
+    }
+    let builtin = match func {
+        Expr::Name { id, .. } if w.certainly_builtin(id) => Some(id.as_str()),
+        _ => None,
+    };
+    if let Some(id) = builtin {
+        if let ("list" | "tuple" | "set" | "dict" | "sorted", [whole]) = (id, args) {
+            if let Some(d) = zip_strict_error(w, whole) {
+                return Some(d);
+            }
+        }
+        return match (id, args) {
+            ("dict", [pairs]) if keywords.is_empty() => pairs_error(w, pairs, range),
+            ("chr", [code]) if keywords.is_empty() => {
+                let n = int(code).filter(|n| !(0..=0x10ffff).contains(n))?;
+                error(
+                    Rule::BuiltinArgument,
+                    format!("chr({n}): a code point is from 0 to 0x10FFFF: ValueError: chr() arg not in range(0x110000)"),
+                )
+            }
+            // Only ints take a modulus (TypeError otherwise, not this).
+            ("pow", [a, b, m])
+                if keywords.is_empty()
+                    && int(a).is_some()
+                    && int(b).is_some_and(|b| b >= 0)
+                    && int(m) == Some(0) =>
+            {
+                error(
+                    Rule::BuiltinArgument,
+                    format!(
+                        "the modulus {} is 0: ValueError: pow() 3rd argument cannot be 0",
+                        w.shown(m, "")
+                    ),
+                )
+            }
+            ("int", [value, rest @ ..]) if rest.len() <= 1 => {
+                let base = match (rest, keywords) {
+                    ([b], []) => b,
+                    ([], [k]) if k.name.as_deref() == Some("base") => &k.value,
+                    _ => return None,
+                };
+                let b = int(base)?;
+                if b != 0 && !(2..=36).contains(&b) {
+                    return error(
+                        Rule::BuiltinArgument,
+                        format!("the base is {b}: ValueError: int() base must be >= 2 and <= 36, or 0"),
+                    );
+                }
+                let t = builtin_of(&w.eval(value)).filter(|t| t.number())?;
+                error(
+                    Rule::BuiltinArgument,
+                    format!(
+                        "{} is {}; a base is given only with a text: TypeError: int() can't convert non-string with explicit base",
+                        w.shown(value, "the value"),
+                        t.described()
+                    ),
+                )
+            }
+            _ => None,
+        };
+    }
+    let path = w.lib_path(func)?;
+    match (path.as_str(), args) {
+        ("datetime.datetime.strptime", [value, format]) if keywords.is_empty() => {
+            let (t, f) = (text(value)?, text(format)?);
+            crate::semantics::stdlib_values::strptime_mismatch(&t, &f)?
+                .then_some(())?;
+            error(
+                Rule::BuiltinArgument,
+                format!(
+                    "the text {} does not read as the format {}: ValueError: time data {} does not match format {}",
+                    py_repr(&t),
+                    py_repr(&f),
+                    py_repr(&t),
+                    py_repr(&f)
+                ),
+            )
+        }
+        ("datetime.date" | "datetime.datetime", _) => {
+            let names = ["year", "month", "day", "hour", "minute", "second"];
+            let most = if path == "datetime.date" { 3 } else { 6 };
+            if args.len() > most
+                || !keywords_within(keywords, &names[..most])
+                || keywords.len() + args.len() < 3
+            {
+                return None;
+            }
+            let mut fields = vec![0; most];
+            for (i, a) in args.iter().enumerate() {
+                fields[i] = int(a)?;
+            }
+            let mut given = args.len();
+            for k in keywords {
+                let i = names.iter().position(|n| Some(*n) == k.name.as_deref())?;
+                fields[i] = int(&k.value)?;
+                given = given.max(i + 1);
+            }
+            // Fields given neither way: the three of a date are required (TypeError otherwise).
+            if (0..3).any(|i| i >= args.len() && crate::ir::keyword(keywords, names[i]).is_none()) {
+                return None;
+            }
+            let why = date_field_error(&fields)?;
+            let asked = names
+                .iter()
+                .zip(&fields)
+                .take(given)
+                .map(|(n, v)| format!("{n} {v}"))
+                .collect::<Vec<_>>()
+                .join(", ");
+            error(
+                Rule::BuiltinArgument,
+                format!("the {} asked is {asked}: ValueError: {why}", &path[9..]),
+            )
+        }
+        ("json.loads", [value]) if keywords.is_empty() => {
+            let t = text(value)?;
+            let why = json_error(&t)?;
+            let hint = if t.contains('\'') {
+                " (JSON quotes its strings with \", not ')"
+            } else {
+                ""
+            };
+            error(
+                Rule::BuiltinArgument,
+                format!(
+                    "{} is no JSON{hint}: {why}: json.decoder.JSONDecodeError",
+                    w.shown(value, "the text")
+                ),
+            )
+        }
+        ("json.dumps" | "json.dump", [value, ..])
+            if keywords_within(keywords, &["indent", "sort_keys", "ensure_ascii"]) =>
+        {
+            (builtin_of(&w.eval(value))? == Builtin::Set).then_some(())?;
+            error(
+                Rule::BuiltinArgument,
+                format!(
+                    "{} is a set, which JSON has no type for (convert it with list(...)): TypeError: Object of type set is not JSON serializable",
+                    w.shown(value, "the value")
+                ),
+            )
+        }
+        (
+            "re.compile" | "re.match" | "re.search" | "re.fullmatch" | "re.findall"
+            | "re.finditer" | "re.split" | "re.sub" | "re.subn",
+            [pattern, ..],
+        ) => {
+            // Flags (re.VERBOSE) change what the pattern means: only calls without them.
+            let before_flags = match path.as_str() {
+                "re.compile" => 1,
+                "re.split" => 3,
+                "re.sub" | "re.subn" => 4,
+                _ => 2,
+            };
+            if args.len() > before_flags || crate::ir::keyword(keywords, "flags").is_some() {
+                return None;
+            }
+            let p = text(pattern)?;
+            let why = regex_error(&p)?;
+            error(
+                Rule::BuiltinArgument,
+                format!(
+                    "the pattern {} does not compile: re.error: {why}",
+                    py_repr(&p)
+                ),
+            )
+        }
+        (
+            "statistics.mean" | "statistics.fmean" | "statistics.median" | "statistics.mode"
+            | "statistics.stdev" | "statistics.variance" | "statistics.pstdev"
+            | "statistics.pvariance",
+            [data],
+        ) if keywords.is_empty() => {
+            let v = w.eval(data);
+            builtin_of(&v).filter(|t| t.sequence())?;
+            let n = iterated_len(&v)?;
+            let least = if matches!(path.as_str(), "statistics.stdev" | "statistics.variance") {
+                2
+            } else {
+                1
+            };
+            (n < least).then_some(())?;
+            let function = path.trim_start_matches("statistics.");
+            error(
+                Rule::BuiltinArgument,
+                format!(
+                    "{} holds {n} value{}, and {function} needs at least {least}: statistics.StatisticsError",
+                    w.shown(data, "the data"),
+                    if n == 1 { "" } else { "s" }
+                ),
+            )
+        }
+        ("math.factorial", [n]) if keywords.is_empty() => {
+            (builtin_of(&w.eval(n))? == Builtin::Float).then_some(())?;
+            error(
+                Rule::BuiltinArgument,
+                format!(
+                    "{} is a float, and factorial takes an int: TypeError: 'float' object cannot be interpreted as an integer",
+                    w.shown(n, "the argument")
+                ),
+            )
+        }
+        _ => None,
+    }
+}
+
+/// `dict(pairs)`, `d.update(pairs)`: the first item of a known list or tuple that is no pair (a
+/// text or container of another length: ValueError; a number or None: TypeError), when every
+/// item before it is known.
+fn pairs_error(w: &Walker, pairs: &Expr, range: TextRange) -> Option<Diagnostic> {
+    let items = match w.eval(pairs) {
+        Val::Items { type_name, items } if matches!(type_name.as_str(), "list" | "tuple") => items,
+        Val::Strs { type_name, items } if matches!(type_name.as_str(), "list" | "tuple") => {
+            items.into_iter().map(Val::Str).collect()
+        }
+        _ => return None,
+    };
+    for (i, item) in items.iter().enumerate() {
+        let t = builtin_of(item)?;
+        let message = if t.sequence() || t == Builtin::Set || t == Builtin::Dict {
+            match iterated_len(item)? {
+                2 => continue,
+                n => format!("ValueError: dictionary update sequence element #{i} has length {n}; 2 is required"),
+            }
+        } else if matches!(t, Builtin::Int | Builtin::Float | Builtin::Bool | Builtin::None) {
+            format!("TypeError: cannot convert dictionary update sequence element #{i} to a sequence")
+        } else {
+            return None;
+        };
+        return Some(Diagnostic::error(
+            Rule::BuiltinArgument,
+            format!(
+                "item {i} of {} is no (key, value) pair: {message}",
+                w.shown(pairs, "the pairs")
+            ),
+            range,
+        ));
+    }
+    None
+}
+
+/// `list(zip(a, b, strict=True))`: zip raises once the shortest of known lengths runs out, when
+/// the whole is read.
+fn zip_strict_error(w: &Walker, zipped: &Expr) -> Option<Diagnostic> {
+    let Expr::Call {
+        func,
+        args,
+        keywords,
+        range,
+        ..
+    } = zipped
+    else {
+        return None;
+    };
+    let Expr::Name { id, .. } = &**func else {
+        return None;
+    };
+    let strict = matches!(keywords.as_slice(), [k] if k.name.as_deref() == Some("strict") && w.eval(&k.value) == Val::Bool(true));
+    if id != "zip" || !w.certainly_builtin(id) || !strict || args.len() < 2 {
+        return None;
+    }
+    let lens = args
+        .iter()
+        .map(|a| {
+            let v = w.eval(a);
+            builtin_of(&v)?;
+            iterated_len(&v)
+        })
+        .collect::<Option<Vec<i64>>>()?;
+    let (i, n) = lens.iter().enumerate().find(|(_, n)| **n != lens[0])?;
+    let relation = if *n < lens[0] { "shorter" } else { "longer" };
+    let before = if i == 1 {
+        "argument 1".to_string()
+    } else {
+        format!("arguments 1-{i}")
+    };
+    Some(Diagnostic::error(
+        Rule::BuiltinArgument,
+        format!(
+            "{} has {} items and {} has {n}: ValueError: zip() argument {} is {relation} than {before}",
+            w.shown(&args[0], "the first argument"),
+            lens[0],
+            w.shown(&args[i], "another argument"),
+            i + 1
+        ),
+        *range,
+    ))
 }
 
 /// "a" or "an" before a type's name.

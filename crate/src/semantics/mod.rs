@@ -17,6 +17,7 @@ pub mod properties;
 pub mod property_tables;
 pub mod python;
 pub mod shapes;
+pub mod stdlib_values;
 pub mod signature_tables;
 pub mod signatures;
 pub mod sklearn;
