@@ -5182,3 +5182,50 @@ fn instances_of_classes_given_special_methods_later_stay_silent() {
     assert!(!run(&[class], "first = b[0]", "").is_empty());
     assert!(!run(&[class], "n = len(b)", "").is_empty());
 }
+
+/// Standard functions given values that may suit them, or values not known: silent.
+#[test]
+fn stdlib_values_not_certain_stay_silent() {
+    let history = ["from helpers import rows, flag, sig"];
+    for t in [
+        "from datetime import datetime\nd = datetime.strptime('Jan 2020', '%b %Y')",
+        "from datetime import datetime\nd = datetime.strptime(' 5/1/2020 7:05', '%d/%m/%Y %H:%M')",
+        "from datetime import datetime\nd = datetime.strptime('2020-01-01T10:00', '%Y-%m-%dT%H:%M')",
+        "from datetime import datetime\nd = datetime.strptime(rows, '%Y')",
+        "class datetime:\n    def strptime(a, b):\n        return a\nd = datetime.strptime('x', '%Y')",
+        "from datetime import date\nd = date(2020, 2, 29)",
+        "from datetime import date\nd = date(2020, sig, 1)",
+        "from datetime import datetime\nd = datetime(2020, 1, 31, 23, 59, 59, tzinfo=None)",
+        "import json\nx = json.loads('NaN')\ny = json.loads('[Infinity, -Infinity]')",
+        "import json\nx = json.loads('\"\\\\ud800\"')",
+        "import json\nx = json.loads(' {\"a\": [1, 2.5e3, null, true]} ')",
+        "import json\nx = json.loads(rows)",
+        "import json\ns = json.dumps({1, 2}, default=list)",
+        "import json\ns = json.dumps([1, 2])",
+        "import re\np = re.compile('(?x) a  # (comment')",
+        "import re\np = re.compile('(a', re.VERBOSE)",
+        "import re\np = re.compile('[(]' + r'\\(' + '[]()]')",
+        "import re\nm = re.match('(?i)(a|b)*', 'A')",
+        "import re\nm = re.match(sig, 'A')",
+        "re = flag\nm = re.compile('(')",
+        "z = zip([1], [1, 2], strict=True)",
+        "for a, b in zip([1, 2], [1], strict=True):\n    break",
+        "pairs = list(zip([1, 2], [1]))",
+        "pairs = list(zip([1, 2], rows, strict=True))",
+        "d = dict(['ab', 'cd'])",
+        "d = dict([rows, 5])",
+        "d = {'a': 1}\nd.update([('b', 2), ['c', 3]])",
+        "n = int('ff', 16) + int('12', 0) + int('z', 36)",
+        "n = int('7', sig)",
+        "import statistics\nm = statistics.mean([1]) + statistics.stdev([1, 2]) + statistics.pvariance([3])",
+        "import statistics\nm = statistics.mean(rows)",
+        "import string\ni = string.ascii_lowercase.index('a')",
+        "import string\nstring.digits = 'x'\ni = string.digits.index('x')",
+        "c = chr(0x10FFFF) + chr(0)",
+        "r = pow(2, 3, 5)",
+        "import math\nf = math.factorial(5)",
+        "def chr(n):\n    return n\nc = chr(-1)",
+    ] {
+        silent(&run(&history, t, ""));
+    }
+}
