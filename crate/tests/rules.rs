@@ -5225,6 +5225,12 @@ fn stdlib_values_not_certain_stay_silent() {
         "r = pow(2, 3, 5)",
         "import math\nf = math.factorial(5)",
         "def chr(n):\n    return n\nc = chr(-1)",
+        "xs = []\nfor i in range(3):\n    if flag:\n        xs.append(i)\nxs[2]",
+        "xs = []\nfor i in range(3):\n    xs.append(i)\n    if i == 1:\n        break\nxs[1]",
+        "xs = []\nfor i in range(200):\n    xs.append(i)\nxs[150]",
+        "xs = []\nfor i in range(rows):\n    xs.append(i)\nxs[3]",
+        "xs = []\nfor i in range(5, 0, -2):\n    xs.append(i)\nxs[2]",
+        "range = lambda n: [0] * 9\nxs = []\nfor i in range(3):\n    xs.append(i)\nxs[5]",
     ] {
         silent(&run(&history, t, ""));
     }

@@ -1511,27 +1511,16 @@ fn known_value_call(
                     ),
                 )
             }
-            ("int", [value, rest @ ..]) if rest.len() <= 1 => {
+            ("int", [_, rest @ ..]) if rest.len() <= 1 => {
                 let base = match (rest, keywords) {
                     ([b], []) => b,
                     ([], [k]) if k.name.as_deref() == Some("base") => &k.value,
                     _ => return None,
                 };
-                let b = int(base)?;
-                if b != 0 && !(2..=36).contains(&b) {
-                    return error(
-                        Rule::BuiltinArgument,
-                        format!("the base is {b}: ValueError: int() base must be >= 2 and <= 36, or 0"),
-                    );
-                }
-                let t = builtin_of(&w.eval(value)).filter(|t| t.number())?;
+                let b = int(base).filter(|b| *b != 0 && !(2..=36).contains(b))?;
                 error(
                     Rule::BuiltinArgument,
-                    format!(
-                        "{} is {}; a base is given only with a text: TypeError: int() can't convert non-string with explicit base",
-                        w.shown(value, "the value"),
-                        t.described()
-                    ),
+                    format!("the base is {b}: ValueError: int() base must be >= 2 and <= 36, or 0"),
                 )
             }
             _ => None,
@@ -1541,8 +1530,7 @@ fn known_value_call(
     match (path.as_str(), args) {
         ("datetime.datetime.strptime", [value, format]) if keywords.is_empty() => {
             let (t, f) = (text(value)?, text(format)?);
-            crate::semantics::stdlib_values::strptime_mismatch(&t, &f)?
-                .then_some(())?;
+            crate::semantics::stdlib_values::strptime_mismatch(&t, &f)?.then_some(())?;
             error(
                 Rule::BuiltinArgument,
                 format!(
@@ -1619,8 +1607,8 @@ fn known_value_call(
             )
         }
         (
-            "re.compile" | "re.match" | "re.search" | "re.fullmatch" | "re.findall"
-            | "re.finditer" | "re.split" | "re.sub" | "re.subn",
+            "re.compile" | "re.match" | "re.search" | "re.fullmatch" | "re.findall" | "re.finditer"
+            | "re.split" | "re.sub" | "re.subn",
             [pattern, ..],
         ) => {
             // Flags (re.VERBOSE) change what the pattern means: only calls without them.
@@ -1644,8 +1632,13 @@ fn known_value_call(
             )
         }
         (
-            "statistics.mean" | "statistics.fmean" | "statistics.median" | "statistics.mode"
-            | "statistics.stdev" | "statistics.variance" | "statistics.pstdev"
+            "statistics.mean"
+            | "statistics.fmean"
+            | "statistics.median"
+            | "statistics.mode"
+            | "statistics.stdev"
+            | "statistics.variance"
+            | "statistics.pstdev"
             | "statistics.pvariance",
             [data],
         ) if keywords.is_empty() => {
@@ -1700,8 +1693,13 @@ fn pairs_error(w: &Walker, pairs: &Expr, range: TextRange) -> Option<Diagnostic>
                 2 => continue,
                 n => format!("ValueError: dictionary update sequence element #{i} has length {n}; 2 is required"),
             }
-        } else if matches!(t, Builtin::Int | Builtin::Float | Builtin::Bool | Builtin::None) {
-            format!("TypeError: cannot convert dictionary update sequence element #{i} to a sequence")
+        } else if matches!(
+            t,
+            Builtin::Int | Builtin::Float | Builtin::Bool | Builtin::None
+        ) {
+            format!(
+                "TypeError: cannot convert dictionary update sequence element #{i} to a sequence"
+            )
         } else {
             return None;
         };

@@ -200,11 +200,17 @@ mod tests {
     fn strptime_reads_as_cpython() {
         assert_eq!(strptime_mismatch("2020-01-01", "%Y-%m-%d"), Some(false));
         assert_eq!(strptime_mismatch("2020-1-5", "%Y-%m-%d"), Some(false));
-        assert_eq!(strptime_mismatch("01/02/2020 10:30", "%d/%m/%Y  %H:%M"), Some(false));
+        assert_eq!(
+            strptime_mismatch("01/02/2020 10:30", "%d/%m/%Y  %H:%M"),
+            Some(false)
+        );
         assert_eq!(strptime_mismatch(" 5/02/2020", "%d/%m/%Y"), Some(false));
         assert_eq!(strptime_mismatch("2020-01-01", "%d/%m/%Y"), Some(true));
         assert_eq!(strptime_mismatch("2020-13-01", "%Y-%m-%d"), Some(true));
-        assert_eq!(strptime_mismatch("2020-01-01 00:00", "%Y-%m-%d"), Some(true));
+        assert_eq!(
+            strptime_mismatch("2020-01-01 00:00", "%Y-%m-%d"),
+            Some(true)
+        );
         assert_eq!(strptime_mismatch("Jan 2020", "%b %Y"), None);
     }
 
