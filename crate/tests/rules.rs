@@ -5231,6 +5231,14 @@ fn stdlib_values_not_certain_stay_silent() {
         "xs = []\nfor i in range(rows):\n    xs.append(i)\nxs[3]",
         "xs = []\nfor i in range(5, 0, -2):\n    xs.append(i)\nxs[2]",
         "range = lambda n: [0] * 9\nxs = []\nfor i in range(3):\n    xs.append(i)\nxs[5]",
+        "from datetime import datetime, timedelta\nnow = datetime.now()\nx = now - timedelta(days=1)\ny = now - datetime(2020, 1, 1)\nz = '%s' % now",
+        "from datetime import datetime\nnow = datetime.now()\nx = now - sig",
+        "from datetime import datetime\nt = datetime.strptime(datetime.now().strftime('%Y'), '%Y')",
+        "from datetime import datetime\nt = datetime.strptime(rows, '%Y')",
+        "import random\nrandom.shuffle('a')\nrandom.shuffle(())\nx = random.choice([1]) + random.choice('ab')",
+        "import random\nx = random.choice(list({1, 2}))\nrandom.shuffle(rows)",
+        "random = flag\nrandom.choice({1, 2})\nrandom.shuffle('abc')",
+        "import json\ns = json.dumps({'a': [1, (2, 3)], 'b': {'c': None}})",
     ] {
         silent(&run(&history, t, ""));
     }

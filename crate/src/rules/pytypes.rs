@@ -83,6 +83,12 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                     }
                     out.push(d);
                 }
+            } else if let Some(message) = date_operand_error(op, &l, &r) {
+                out.push(Diagnostic::error(
+                    Rule::OperandType,
+                    format!("{message}: TypeError"),
+                    *range,
+                ));
             } else if let Some(message) = crate::semantics::python::iterable_operand_error(
                 op,
                 if *op == "**" { "** or pow()" } else { op },
@@ -1528,6 +1534,27 @@ fn known_value_call(
     }
     let path = w.lib_path(func)?;
     match (path.as_str(), args) {
+        ("datetime.datetime.strptime", [_] | [_, _, _, ..]) if keywords.is_empty() => error(
+            Rule::BuiltinArgument,
+            format!(
+                "strptime reads a text with a format, two arguments: TypeError: strptime() takes exactly 2 arguments ({} given)",
+                args.len()
+            ),
+        ),
+        ("datetime.datetime.strptime", [value, _]) if text(value).is_none() => {
+            let class = match w.eval(value) {
+                Val::Typed(t) if t.starts_with("datetime.") => t,
+                v => builtin_of(&v).filter(|t| *t != Builtin::Str)?.name().to_string(),
+            };
+            error(
+                Rule::BuiltinArgument,
+                format!(
+                    "{} is {} {class}, not a text (it needs no parsing, or use strftime to format it): TypeError: strptime() argument 1 must be str, not {class}",
+                    w.shown(value, "the value"),
+                    article(&class)
+                ),
+            )
+        }
         ("datetime.datetime.strptime", [value, format]) if keywords.is_empty() => {
             let (t, f) = (text(value)?, text(format)?);
             crate::semantics::stdlib_values::strptime_mismatch(&t, &f)?.then_some(())?;
@@ -1597,11 +1624,26 @@ fn known_value_call(
         ("json.dumps" | "json.dump", [value, ..])
             if keywords_within(keywords, &["indent", "sort_keys", "ensure_ascii"]) =>
         {
-            (builtin_of(&w.eval(value))? == Builtin::Set).then_some(())?;
+            // A set in a dict or list of literals is found as the encoder walks down to it.
+            fn holds_set(v: &Val) -> bool {
+                match v {
+                    Val::Dict { values: items, .. } | Val::Items { items, .. } => {
+                        items.iter().any(holds_set)
+                    }
+                    v => builtin_of(v) == Some(Builtin::Set),
+                }
+            }
+            let v = w.eval(value);
+            holds_set(&v).then_some(())?;
+            let what = if builtin_of(&v) == Some(Builtin::Set) {
+                "is a set"
+            } else {
+                "holds a set"
+            };
             error(
                 Rule::BuiltinArgument,
                 format!(
-                    "{} is a set, which JSON has no type for (convert it with list(...)): TypeError: Object of type set is not JSON serializable",
+                    "{} {what}, which JSON has no type for (convert it with list(...)): TypeError: Object of type set is not JSON serializable",
                     w.shown(value, "the value")
                 ),
             )
@@ -1658,6 +1700,50 @@ fn known_value_call(
                     "{} holds {n} value{}, and {function} needs at least {least}: statistics.StatisticsError",
                     w.shown(data, "the data"),
                     if n == 1 { "" } else { "s" }
+                ),
+            )
+        }
+        // `choice` indexes its argument, `shuffle` swaps its items in place (from the second on).
+        ("random.choice", [seq]) if keywords.is_empty() => {
+            let v = w.eval(seq);
+            let class = match &v {
+                Val::Typed(t) if t.starts_with("dict_") => t.clone(),
+                v if builtin_of(v) == Some(Builtin::Set) => "set".into(),
+                _ => return None,
+            };
+            // Empty, it raises IndexError before indexing: a crash all the same.
+            let empty = match iterated_len(&v) {
+                Some(0) => return None,
+                Some(_) => "",
+                None => " (IndexError if it is empty)",
+            };
+            error(
+                Rule::NotSubscriptable,
+                format!(
+                    "{} is {} {class}, which random.choice cannot index (use a list){empty}: TypeError: '{class}' object is not subscriptable",
+                    w.shown(seq, "the argument"),
+                    article(&class)
+                ),
+            )
+        }
+        ("random.shuffle", [seq]) if keywords.is_empty() => {
+            let v = w.eval(seq);
+            let t = builtin_of(&v)?;
+            (iterated_len(&v)? >= 2).then_some(())?;
+            let (rule, why) = match t {
+                Builtin::Str | Builtin::Tuple => (
+                    Rule::ItemAssignment,
+                    format!("'{}' object does not support item assignment", t.name()),
+                ),
+                Builtin::Set => (Rule::NotSubscriptable, "'set' object is not subscriptable".into()),
+                _ => return None,
+            };
+            error(
+                rule,
+                format!(
+                    "{} is {}, and random.shuffle reorders a list in place (shuffle list(...), or use random.sample): TypeError: {why}",
+                    w.shown(seq, "the argument"),
+                    t.described()
                 ),
             )
         }
@@ -1761,6 +1847,35 @@ fn zip_strict_error(w: &Walker, zipped: &Expr) -> Option<Diagnostic> {
         ),
         *range,
     ))
+}
+
+/// A date or datetime (`datetime.now()`, `date.today()`) with a builtin value under an arithmetic
+/// operator: dates add and subtract only timedeltas and other dates (a text is parsed first).
+/// `"%s" % now` formats it.
+fn date_operand_error(op: &str, l: &Val, r: &Val) -> Option<String> {
+    let date = |v: &Val| match v {
+        Val::Typed(t) if t == "datetime.datetime" || t == "datetime.date" => Some(t.clone()),
+        _ => None,
+    };
+    let (left, right) = match (date(l), date(r)) {
+        (Some(d), None) => (d, builtin_of(r)?.name().to_string()),
+        (None, Some(d)) => (builtin_of(l)?.name().to_string(), d),
+        _ => return None,
+    };
+    if !matches!(op, "+" | "-" | "*" | "/" | "//" | "**" | "@" | "%")
+        || (op == "%" && left == "str")
+    {
+        return None;
+    }
+    let sequence = |t: &str| matches!(t, "str" | "list" | "tuple");
+    Some(if op == "+" && left == "str" {
+        format!("can only concatenate str (not \"{right}\") to str")
+    } else if op == "*" && (sequence(&left) || sequence(&right)) {
+        let date = if sequence(&left) { &right } else { &left };
+        format!("can't multiply sequence by non-int of type '{date}'")
+    } else {
+        format!("unsupported operand type(s) for {op}: '{left}' and '{right}'")
+    })
 }
 
 /// "a" or "an" before a type's name.
