@@ -14,7 +14,10 @@
 //!   their domain (ValueError); builtins given another number of arguments than they take;
 //!   `open` modes, `os.path.join` of what is no path, `random.randint` / `random.sample` of
 //!   impossible ranges; `xs.index(v)`, `xs.remove(v)`, `text.index(sub)` of a value a
-//!   known list, tuple or text does not hold (ValueError).
+//!   known list, tuple or text does not hold (ValueError); standard functions given known values
+//!   they refuse (`datetime.strptime` of a text its format cannot read, dates out of range,
+//!   `json.loads` of no JSON, `re` patterns that do not compile, `dict` of items not pairs,
+//!   `zip(..., strict=True)` of other lengths; `semantics::stdlib_values` says which).
 //! - `item-assignment`: `x[i] = v` or `del x[i]` where `x` is a tuple, a str, None, a number or
 //!   a set.
 //! - `not-callable`: calling None, a number, a string or a container.
