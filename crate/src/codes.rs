@@ -162,7 +162,7 @@ rules! {
         running: "names = np.array(['a', 'b'])\nnames[np.array([0, 1])]",
     }
     OperandType = "operand-type", Error, "Python values" {
-        catches: "operators, augmented assignments, ordering comparisons and unary operators on builtin values of types they do not combine (`\"n = \" + 3`, `[1] + (2,)`, `None + 1`, `\"3\" < 2`, `-\"5\"`), and dates of `datetime.now()` / `date.today()` with texts or numbers (`now - '2020-01-01'`)",
+        catches: "operators, augmented assignments, ordering comparisons and unary operators on builtin values of types they do not combine (`\"n = \" + 3`, `[1] + (2,)`, `None + 1`, `\"3\" < 2`, `-\"5\"`)",
         why: "the operator has no implementation for the types: TypeError: unsupported operand type(s) / can only concatenate / not supported between instances / bad operand type for unary",
         crashing: "n = 3\nprint(\"n = \" + n)",
         running: "n = 3\nprint(\"n = \" + str(n))",
@@ -174,7 +174,7 @@ rules! {
         running: "scores = [3]\nmean = sum(scores) / len(scores)",
     }
     BuiltinArgument = "builtin-argument", Error, "Python values" {
-        catches: "builtins, and methods of str/list/tuple/dict/set values, given a value of a type (or a text, or a number of arguments) they reject: `len(5)`, `int('abc')`, `sum(['a'])`, `', '.join([1, 2])`, `max([])`, `line.split(1)`, `rows.append(1, 2)`, `sizes.index(25)` of a value a known list, tuple or text lacks, `next([1, 2])`, `max(1, 'a')`, `ord('ab')`, `hex(2.5)`, `isinstance(x, 'int')`, `len(a, b)`, `[3, '1'].sort()`, `text.split('')`, `range(0, 9, 0)`, `open(path, 'rw')`, `os.path.join('data', 3)`, `random.randint(9, 1)`, `random.sample(xs, k)` of more than `xs` holds; format specs the value's type rejects (`f\"{name:.2f}\"` of a str, `'{:d}'.format(2.5)`, a spec given to None or a list); `math` functions given text, or a known number outside their domain (`math.sqrt(-1)`, `math.log(0)`); `len()` of a method not called or of an instance of a plain class without `__len__`; `float()`, `int()` and `math` functions given a numpy array or torch tensor of several elements, and `.item()` of one; `pickle.load(path)` and `pickle.dump(obj, path)` given a path for the file; `json.loads(f)` given a file object, None, a number or a container; known values standard functions refuse: `datetime.strptime` of a text its format cannot read, `date(2023, 2, 29)`, `json.loads` of no JSON, `json.dumps` of a set, `re.compile('(')`, `statistics.mean([])`, `dict([(1, 2, 3)])`, `list(zip(a, b, strict=True))` of other lengths, `chr(-1)`, `int(x, base=1)`",
+        catches: "builtins, and methods of str/list/tuple/dict/set values, given a value of a type (or a text, or a number of arguments) they reject: `len(5)`, `int('abc')`, `sum(['a'])`, `', '.join([1, 2])`, `max([])`, `line.split(1)`, `rows.append(1, 2)`, `sizes.index(25)` of a value a known list, tuple or text lacks, `next([1, 2])`, `max(1, 'a')`, `ord('ab')`, `hex(2.5)`, `isinstance(x, 'int')`, `len(a, b)`, `[3, '1'].sort()`, `text.split('')`, `range(0, 9, 0)`, `open(path, 'rw')`, `os.path.join('data', 3)`, `random.randint(9, 1)`, `random.sample(xs, k)` of more than `xs` holds; format specs the value's type rejects (`f\"{name:.2f}\"` of a str, `'{:d}'.format(2.5)`, a spec given to None or a list); `math` functions given text, or a known number outside their domain (`math.sqrt(-1)`, `math.log(0)`); `len()` of a method not called or of an instance of a plain class without `__len__`; `float()`, `int()` and `math` functions given a numpy array or torch tensor of several elements, and `.item()` of one; `pickle.load(path)` and `pickle.dump(obj, path)` given a path for the file; `json.loads(f)` given a file object, None, a number or a container; known values standard functions refuse: `datetime.strptime` of a text its format cannot read, `date(2023, 2, 29)`, `json.loads` of no JSON, `re.compile('(')`, `dict([(1, 2, 3)])`, `list(zip(a, b, strict=True))` of other lengths",
         why: "the builtin or method cannot handle that value: TypeError (or ValueError for text that is not a number, a format code the type lacks, a number outside a function's domain, or nothing to choose from)",
         crashing: "count = 5\nlen(count)",
         running: "count = [5]\nlen(count)",
@@ -192,13 +192,13 @@ rules! {
         running: "rows = []\nfor r in rows:\n    print(r)",
     }
     NotSubscriptable = "not-subscriptable", Error, "Python values" {
-        catches: "subscripts of None, a number, a set, a dict view (`d.keys()[0]`), a generator expression, a function (`len[x]`, a `def` of the notebook, a method not called: `d.values[0]`), or an instance of a plain class of the notebook without `__getitem__`; `random.choice` of a set or dict view, `random.shuffle` of a set",
+        catches: "subscripts of None, a number, a set, a dict view (`d.keys()[0]`), a generator expression, a function (`len[x]`, a `def` of the notebook, a method not called: `d.values[0]`), or an instance of a plain class of the notebook without `__getitem__`",
         why: "the type has no `__getitem__`: TypeError: 'NoneType' object is not subscriptable",
         crashing: "best = None\nbest[0]",
         running: "best = [None]\nbest[0]",
     }
     ItemAssignment = "item-assignment", Error, "Python values" {
-        catches: "item assignment (`t[0] = x`, `s[i] += c`) or deletion (`del t[0]`) on a tuple, a str, None, a number or a set (`random.shuffle` of a text or tuple too); item assignment on a TensorFlow tensor (`x = tf.zeros(3)`, `x[0] = 1.0`)",
+        catches: "item assignment (`t[0] = x`, `s[i] += c`) or deletion (`del t[0]`) on a tuple, a str, None, a number or a set; item assignment on a TensorFlow tensor (`x = tf.zeros(3)`, `x[0] = 1.0`)",
         why: "the type has no `__setitem__`: TypeError: 'tuple' object does not support item assignment",
         crashing: "point = (1, 2)\npoint[0] = 5",
         running: "point = [1, 2]\npoint[0] = 5",

@@ -357,10 +357,10 @@ fn python_builtins_methods_instances_and_keys() {
 }
 
 /// Standard functions and builtins given known values they refuse: `datetime.strptime` of a text
-/// its format cannot read, dates out of range, `json.loads` of no JSON, `json.dumps` of a set,
-/// `re` patterns that do not compile, `statistics` of too few data, `dict` of items not pairs,
-/// `zip(..., strict=True)` of other lengths, `chr`, `pow`, `int` bases, `string` constants;
-/// through names, loops, earlier cells and the notebook's functions.
+/// its format cannot read, dates out of range, `json.loads` of no JSON, `re` patterns that do not
+/// compile, `dict` of items not pairs, `zip(..., strict=True)` of other lengths, lists filled in
+/// `range` loops; through names, loops, earlier cells, the notebook's functions and the kernel's
+/// values.
 #[test]
 fn python_stdlib_values() {
     family("python_stdlib_values.json");

@@ -86,12 +86,6 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                     }
                     out.push(d);
                 }
-            } else if let Some(message) = date_operand_error(op, &l, &r) {
-                out.push(Diagnostic::error(
-                    Rule::OperandType,
-                    format!("{message}: TypeError"),
-                    *range,
-                ));
             } else if let Some(message) = crate::semantics::python::iterable_operand_error(
                 op,
                 if *op == "**" { "** or pow()" } else { op },
@@ -1457,10 +1451,9 @@ fn stdlib_call(w: &Walker, func: &Expr, args: &[Expr], range: TextRange) -> Opti
 
 /// Standard functions and builtins given known values they refuse (ValueError unless said):
 /// `datetime.strptime` of a text its format cannot read, `date` / `datetime` of a field out of
-/// range, `json.loads` of no JSON, `json.dumps` of a set (TypeError), `re` patterns that do not
-/// compile (re.error), `statistics` of too few data, `math.factorial` of a float (TypeError),
-/// `dict(pairs)` / `d.update(pairs)` of an item not a pair, `zip(..., strict=True)` of known
-/// lengths that differ, read whole, `chr` out of range, `pow` modulo 0, `int` of a bad base.
+/// range, `json.loads` of no JSON, `re` patterns that do not compile (re.error), `dict(pairs)` /
+/// `d.update(pairs)` of an item not a pair (or TypeError), `zip(..., strict=True)` of known
+/// lengths that differ, read whole.
 fn known_value_call(
     w: &Walker,
     func: &Expr,
@@ -1498,75 +1491,18 @@ fn known_value_call(
         }
         return match (id, args) {
             ("dict", [pairs]) if keywords.is_empty() => pairs_error(w, pairs, range),
-            ("chr", [code]) if keywords.is_empty() => {
-                let n = int(code).filter(|n| !(0..=0x10ffff).contains(n))?;
-                error(
-                    Rule::BuiltinArgument,
-                    format!("chr({n}): a code point is from 0 to 0x10FFFF: ValueError: chr() arg not in range(0x110000)"),
-                )
-            }
-            // Only ints take a modulus (TypeError otherwise, not this).
-            ("pow", [a, b, m])
-                if keywords.is_empty()
-                    && int(a).is_some()
-                    && int(b).is_some_and(|b| b >= 0)
-                    && int(m) == Some(0) =>
-            {
-                error(
-                    Rule::BuiltinArgument,
-                    format!(
-                        "the modulus {} is 0: ValueError: pow() 3rd argument cannot be 0",
-                        w.shown(m, "")
-                    ),
-                )
-            }
-            ("int", [_, rest @ ..]) if rest.len() <= 1 => {
-                let base = match (rest, keywords) {
-                    ([b], []) => b,
-                    ([], [k]) if k.name.as_deref() == Some("base") => &k.value,
-                    _ => return None,
-                };
-                let b = int(base).filter(|b| *b != 0 && !(2..=36).contains(b))?;
-                error(
-                    Rule::BuiltinArgument,
-                    format!("the base is {b}: ValueError: int() base must be >= 2 and <= 36, or 0"),
-                )
-            }
             _ => None,
         };
     }
     let path = w.lib_path(func)?;
     match (path.as_str(), args) {
-        ("datetime.datetime.strptime", [_] | [_, _, _, ..]) if keywords.is_empty() => error(
-            Rule::BuiltinArgument,
-            format!(
-                "strptime reads a text with a format, two arguments: TypeError: strptime() takes exactly 2 arguments ({} given)",
-                args.len()
-            ),
-        ),
-        ("datetime.datetime.strptime", [value, _]) if text(value).is_none() => {
-            let class = match w.eval(value) {
-                Val::Typed(t) if t.starts_with("datetime.") => t,
-                v => builtin_of(&v).filter(|t| *t != Builtin::Str)?.name().to_string(),
-            };
-            error(
-                Rule::BuiltinArgument,
-                format!(
-                    "{} is {} {class}, not a text (it needs no parsing, or use strftime to format it): TypeError: strptime() argument 1 must be str, not {class}",
-                    w.shown(value, "the value"),
-                    article(&class)
-                ),
-            )
-        }
         ("datetime.datetime.strptime", [value, format]) if keywords.is_empty() => {
             let (t, f) = (text(value)?, text(format)?);
             crate::semantics::stdlib_values::strptime_mismatch(&t, &f)?.then_some(())?;
             error(
                 Rule::BuiltinArgument,
                 format!(
-                    "the text {} does not read as the format {}: ValueError: time data {} does not match format {}",
-                    py_repr(&t),
-                    py_repr(&f),
+                    "the text does not read as the format: ValueError: time data {} does not match format {}",
                     py_repr(&t),
                     py_repr(&f)
                 ),
@@ -1596,16 +1532,13 @@ fn known_value_call(
                 return None;
             }
             let why = date_field_error(&fields)?;
-            let asked = names
-                .iter()
-                .zip(&fields)
-                .take(given)
-                .map(|(n, v)| format!("{n} {v}"))
-                .collect::<Vec<_>>()
-                .join(", ");
             error(
                 Rule::BuiltinArgument,
-                format!("the {} asked is {asked}: ValueError: {why}", &path[9..]),
+                format!(
+                    "{} asks for {:?}: ValueError: {why}",
+                    &path[9..],
+                    &fields[..given]
+                ),
             )
         }
         ("json.loads", [value]) if keywords.is_empty() => {
@@ -1621,33 +1554,6 @@ fn known_value_call(
                 format!(
                     "{} is no JSON{hint}: {why}: json.decoder.JSONDecodeError",
                     w.shown(value, "the text")
-                ),
-            )
-        }
-        ("json.dumps" | "json.dump", [value, ..])
-            if keywords_within(keywords, &["indent", "sort_keys", "ensure_ascii"]) =>
-        {
-            // A set in a dict or list of literals is found as the encoder walks down to it.
-            fn holds_set(v: &Val) -> bool {
-                match v {
-                    Val::Dict { values: items, .. } | Val::Items { items, .. } => {
-                        items.iter().any(holds_set)
-                    }
-                    v => builtin_of(v) == Some(Builtin::Set),
-                }
-            }
-            let v = w.eval(value);
-            holds_set(&v).then_some(())?;
-            let what = if builtin_of(&v) == Some(Builtin::Set) {
-                "is a set"
-            } else {
-                "holds a set"
-            };
-            error(
-                Rule::BuiltinArgument,
-                format!(
-                    "{} {what}, which JSON has no type for (convert it with list(...)): TypeError: Object of type set is not JSON serializable",
-                    w.shown(value, "the value")
                 ),
             )
         }
@@ -1673,90 +1579,6 @@ fn known_value_call(
                 format!(
                     "the pattern {} does not compile: re.error: {why}",
                     py_repr(&p)
-                ),
-            )
-        }
-        (
-            "statistics.mean"
-            | "statistics.fmean"
-            | "statistics.median"
-            | "statistics.mode"
-            | "statistics.stdev"
-            | "statistics.variance"
-            | "statistics.pstdev"
-            | "statistics.pvariance",
-            [data],
-        ) if keywords.is_empty() => {
-            let v = w.eval(data);
-            builtin_of(&v).filter(|t| t.sequence())?;
-            let n = iterated_len(&v)?;
-            let least = if matches!(path.as_str(), "statistics.stdev" | "statistics.variance") {
-                2
-            } else {
-                1
-            };
-            (n < least).then_some(())?;
-            let function = path.trim_start_matches("statistics.");
-            error(
-                Rule::BuiltinArgument,
-                format!(
-                    "{} holds {n} value{}, and {function} needs at least {least}: statistics.StatisticsError",
-                    w.shown(data, "the data"),
-                    if n == 1 { "" } else { "s" }
-                ),
-            )
-        }
-        // `choice` indexes its argument, `shuffle` swaps its items in place (from the second on).
-        ("random.choice", [seq]) if keywords.is_empty() => {
-            let v = w.eval(seq);
-            let class = match &v {
-                Val::Typed(t) if t.starts_with("dict_") => t.clone(),
-                v if builtin_of(v) == Some(Builtin::Set) => "set".into(),
-                _ => return None,
-            };
-            // Empty, it raises IndexError before indexing: a crash all the same.
-            let empty = match iterated_len(&v) {
-                Some(0) => return None,
-                Some(_) => "",
-                None => " (IndexError if it is empty)",
-            };
-            error(
-                Rule::NotSubscriptable,
-                format!(
-                    "{} is {} {class}, which random.choice cannot index (use a list){empty}: TypeError: '{class}' object is not subscriptable",
-                    w.shown(seq, "the argument"),
-                    article(&class)
-                ),
-            )
-        }
-        ("random.shuffle", [seq]) if keywords.is_empty() => {
-            let v = w.eval(seq);
-            let t = builtin_of(&v)?;
-            (iterated_len(&v)? >= 2).then_some(())?;
-            let (rule, why) = match t {
-                Builtin::Str | Builtin::Tuple => (
-                    Rule::ItemAssignment,
-                    format!("'{}' object does not support item assignment", t.name()),
-                ),
-                Builtin::Set => (Rule::NotSubscriptable, "'set' object is not subscriptable".into()),
-                _ => return None,
-            };
-            error(
-                rule,
-                format!(
-                    "{} is {}, and random.shuffle reorders a list in place (shuffle list(...), or use random.sample): TypeError: {why}",
-                    w.shown(seq, "the argument"),
-                    t.described()
-                ),
-            )
-        }
-        ("math.factorial", [n]) if keywords.is_empty() => {
-            (builtin_of(&w.eval(n))? == Builtin::Float).then_some(())?;
-            error(
-                Rule::BuiltinArgument,
-                format!(
-                    "{} is a float, and factorial takes an int: TypeError: 'float' object cannot be interpreted as an integer",
-                    w.shown(n, "the argument")
                 ),
             )
         }
@@ -1850,35 +1672,6 @@ fn zip_strict_error(w: &Walker, zipped: &Expr) -> Option<Diagnostic> {
         ),
         *range,
     ))
-}
-
-/// A date or datetime (`datetime.now()`, `date.today()`) with a builtin value under an arithmetic
-/// operator: dates add and subtract only timedeltas and other dates (a text is parsed first).
-/// `"%s" % now` formats it.
-fn date_operand_error(op: &str, l: &Val, r: &Val) -> Option<String> {
-    let date = |v: &Val| match v {
-        Val::Typed(t) if t == "datetime.datetime" || t == "datetime.date" => Some(t.clone()),
-        _ => None,
-    };
-    let (left, right) = match (date(l), date(r)) {
-        (Some(d), None) => (d, builtin_of(r)?.name().to_string()),
-        (None, Some(d)) => (builtin_of(l)?.name().to_string(), d),
-        _ => return None,
-    };
-    if !matches!(op, "+" | "-" | "*" | "/" | "//" | "**" | "@" | "%")
-        || (op == "%" && left == "str")
-    {
-        return None;
-    }
-    let sequence = |t: &str| matches!(t, "str" | "list" | "tuple");
-    Some(if op == "+" && left == "str" {
-        format!("can only concatenate str (not \"{right}\") to str")
-    } else if op == "*" && (sequence(&left) || sequence(&right)) {
-        let date = if sequence(&left) { &right } else { &left };
-        format!("can't multiply sequence by non-int of type '{date}'")
-    } else {
-        format!("unsupported operand type(s) for {op}: '{left}' and '{right}'")
-    })
 }
 
 /// "a" or "an" before a type's name.

@@ -1410,10 +1410,6 @@ pub fn call_result(w: &dyn Eval, func: &Expr, args: &[Expr], keywords: &[Keyword
 /// Standard functions whose result is always of one builtin type, whatever their arguments (or
 /// they raise).
 const STDLIB_RESULTS: &[(&str, &str)] = &[
-    ("datetime.date.today", "datetime.date"),
-    ("datetime.datetime.now", "datetime.datetime"),
-    ("datetime.datetime.today", "datetime.datetime"),
-    ("datetime.datetime.utcnow", "datetime.datetime"),
     ("glob.glob", "list"),
     ("json.dumps", "str"),
     ("os.getcwd", "str"),

@@ -129,20 +129,6 @@ pub fn json_error(text: &str) -> Option<String> {
     Some(why)
 }
 
-/// The texts of the `string` module's constants (`string.ascii_lowercase`).
-pub fn string_constant(attr: &str) -> Option<&'static str> {
-    Some(match attr {
-        "ascii_lowercase" => "abcdefghijklmnopqrstuvwxyz",
-        "ascii_uppercase" => "ABCDEFGHIJKLMNOPQRSTUVWXYZ",
-        "ascii_letters" => "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ",
-        "digits" => "0123456789",
-        "hexdigits" => "0123456789abcdefABCDEF",
-        "octdigits" => "01234567",
-        "punctuation" => "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~",
-        _ => return None,
-    })
-}
-
 /// Why `re` cannot compile a pattern (re.error), for the mistakes certain without a regex engine:
 /// unbalanced parentheses, an unterminated `[...]`, a pattern that starts with a repeat, a
 /// trailing backslash. None for verbose patterns, where whitespace and `#` comments change that.

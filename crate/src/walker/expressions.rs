@@ -511,10 +511,6 @@ impl<'a> Walker<'a> {
     /// What is known of `base.attr` beyond the class of a property's value.
     fn followed_attribute(&self, base: &Val, attr: &str) -> Val {
         match (base, attr) {
-            (Val::Module(Some(p)), _) if p == "string" && !self.attribute_rewired(attr) => {
-                crate::semantics::stdlib_values::string_constant(attr)
-                    .map_or_else(|| Val::Lib(format!("{p}.{attr}")), |s| Val::Str(s.into()))
-            }
             (Val::Module(Some(p)), _) | (Val::Lib(p), _) => Val::Lib(format!("{p}.{attr}")),
             (Val::Frame(_) | Val::Series(_), "values") => {
                 crate::semantics::pandas::values_array(base).map_or(Val::Unknown, Val::Array)

@@ -1038,12 +1038,15 @@ impl<'a> Walker<'a> {
                             [start, stop, step] if step != 0 => (start, stop, step),
                             _ => return None,
                         };
-                        let numbers = std::iter::successors(Some(start), |i| i.checked_add(step))
-                            .take_while(|i| if step > 0 { *i < stop } else { *i > stop })
-                            .take(MAX_PASSES + 1)
-                            .map(Val::Int)
-                            .collect::<Vec<_>>();
-                        return (numbers.len() <= MAX_PASSES).then_some(numbers);
+                        let (mut numbers, mut i) = (Vec::new(), start);
+                        while (step > 0 && i < stop) || (step < 0 && i > stop) {
+                            if numbers.len() == MAX_PASSES {
+                                return None;
+                            }
+                            numbers.push(Val::Int(i));
+                            i = i.checked_add(step)?;
+                        }
+                        return Some(numbers);
                     }
                     ("enumerate", [x]) if self.is_builtin(id) => {
                         let elements = self.loop_elements(x)?;
