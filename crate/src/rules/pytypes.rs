@@ -1461,7 +1461,6 @@ fn known_value_call(
     keywords: &[Keyword],
     range: TextRange,
 ) -> Option<Diagnostic> {
-    use crate::ir::keywords_within;
     use crate::semantics::stdlib_values::{date_field_error, json_error, regex_error};
     let error = |rule: Rule, message: String| Some(Diagnostic::error(rule, message, range));
     let int = |e: &Expr| match w.eval(e) {
@@ -1508,37 +1507,13 @@ fn known_value_call(
                 ),
             )
         }
-        ("datetime.date" | "datetime.datetime", _) => {
-            let names = ["year", "month", "day", "hour", "minute", "second"];
+        ("datetime.date" | "datetime.datetime", [_, _, _, ..]) if keywords.is_empty() => {
             let most = if path == "datetime.date" { 3 } else { 6 };
-            if args.len() > most
-                || !keywords_within(keywords, &names[..most])
-                || keywords.len() + args.len() < 3
-            {
-                return None;
-            }
-            let mut fields = vec![0; most];
-            for (i, a) in args.iter().enumerate() {
-                fields[i] = int(a)?;
-            }
-            let mut given = args.len();
-            for k in keywords {
-                let i = names.iter().position(|n| Some(*n) == k.name.as_deref())?;
-                fields[i] = int(&k.value)?;
-                given = given.max(i + 1);
-            }
-            // Fields given neither way: the three of a date are required (TypeError otherwise).
-            if (0..3).any(|i| i >= args.len() && crate::ir::keyword(keywords, names[i]).is_none()) {
-                return None;
-            }
-            let why = date_field_error(&fields)?;
+            let fields = args.iter().map(int).collect::<Option<Vec<i64>>>()?;
+            let why = date_field_error(&fields).filter(|_| fields.len() <= most)?;
             error(
                 Rule::BuiltinArgument,
-                format!(
-                    "{} asks for {:?}: ValueError: {why}",
-                    &path[9..],
-                    &fields[..given]
-                ),
+                format!("{} asks for {fields:?}: ValueError: {why}", &path[9..]),
             )
         }
         ("json.loads", [value]) if keywords.is_empty() => {
