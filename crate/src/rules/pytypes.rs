@@ -16,8 +16,8 @@
 //!   impossible ranges; `xs.index(v)`, `xs.remove(v)`, `text.index(sub)` of a value a
 //!   known list, tuple or text does not hold (ValueError); standard functions given known values
 //!   they refuse (`datetime.strptime` of a text its format cannot read, dates out of range,
-//!   `json.loads` of no JSON, `re` patterns that do not compile, `dict` of items not pairs,
-//!   `zip(..., strict=True)` of other lengths; `semantics::stdlib_values` says which).
+//!   `dict` of items not pairs, `zip(..., strict=True)` of other lengths;
+//!   `semantics::stdlib_values` says which).
 //! - `item-assignment`: `x[i] = v` or `del x[i]` where `x` is a tuple, a str, None, a number or
 //!   a set.
 //! - `not-callable`: calling None, a number, a string or a container.
@@ -1451,9 +1451,8 @@ fn stdlib_call(w: &Walker, func: &Expr, args: &[Expr], range: TextRange) -> Opti
 
 /// Standard functions and builtins given known values they refuse (ValueError unless said):
 /// `datetime.strptime` of a text its format cannot read, `date` / `datetime` of a field out of
-/// range, `json.loads` of no JSON, `re` patterns that do not compile (re.error), `dict(pairs)` /
-/// `d.update(pairs)` of an item not a pair (or TypeError), `zip(..., strict=True)` of known
-/// lengths that differ, read whole.
+/// range, `dict(pairs)` of an item not a pair (or TypeError),
+/// `zip(..., strict=True)` of known lengths that differ, read whole.
 fn known_value_call(
     w: &Walker,
     func: &Expr,
@@ -1461,7 +1460,7 @@ fn known_value_call(
     keywords: &[Keyword],
     range: TextRange,
 ) -> Option<Diagnostic> {
-    use crate::semantics::stdlib_values::{date_field_error, json_error, regex_error};
+    use crate::semantics::stdlib_values::date_field_error;
     let error = |rule: Rule, message: String| Some(Diagnostic::error(rule, message, range));
     let int = |e: &Expr| match w.eval(e) {
         Val::Int(i) => Some(i),
@@ -1471,13 +1470,6 @@ fn known_value_call(
         Val::Str(s) => Some(s),
         _ => None,
     };
-    if let Expr::Attribute { value, attr, .. } = func {
-        if attr == "update" && builtin_of(&w.eval(value)) == Some(Builtin::Dict) {
-            if let ([pairs], []) = (args, keywords) {
-                return pairs_error(w, pairs, range);
-            }
-        }
-    }
     let builtin = match func {
         Expr::Name { id, .. } if w.certainly_builtin(id) => Some(id.as_str()),
         _ => None,
@@ -1509,61 +1501,22 @@ fn known_value_call(
         }
         ("datetime.date" | "datetime.datetime", [_, _, _, ..]) if keywords.is_empty() => {
             let most = if path == "datetime.date" { 3 } else { 6 };
-            let fields = args.iter().map(int).collect::<Option<Vec<i64>>>()?;
-            let why = date_field_error(&fields).filter(|_| fields.len() <= most)?;
-            error(
-                Rule::BuiltinArgument,
-                format!("{} asks for {fields:?}: ValueError: {why}", &path[9..]),
-            )
-        }
-        ("json.loads", [value]) if keywords.is_empty() => {
-            let t = text(value)?;
-            let why = json_error(&t)?;
-            let hint = if t.contains('\'') {
-                " (JSON quotes its strings with \", not ')"
-            } else {
-                ""
-            };
-            error(
-                Rule::BuiltinArgument,
-                format!(
-                    "{} is no JSON{hint}: {why}: json.decoder.JSONDecodeError",
-                    w.shown(value, "the text")
-                ),
-            )
-        }
-        (
-            "re.compile" | "re.match" | "re.search" | "re.fullmatch" | "re.findall" | "re.finditer"
-            | "re.split" | "re.sub" | "re.subn",
-            [pattern, ..],
-        ) => {
-            // Flags (re.VERBOSE) change what the pattern means: only calls without them.
-            let before_flags = match path.as_str() {
-                "re.compile" => 1,
-                "re.split" => 3,
-                "re.sub" | "re.subn" => 4,
-                _ => 2,
-            };
-            if args.len() > before_flags || crate::ir::keyword(keywords, "flags").is_some() {
+            let (Some(y), Some(m), Some(d)) = (int(&args[0]), int(&args[1]), int(&args[2])) else {
                 return None;
-            }
-            let p = text(pattern)?;
-            let why = regex_error(&p)?;
+            };
+            let why = date_field_error(y, m, d).filter(|_| args.len() <= most)?;
             error(
                 Rule::BuiltinArgument,
-                format!(
-                    "the pattern {} does not compile: re.error: {why}",
-                    py_repr(&p)
-                ),
+                format!("year {y}, month {m}, day {d}: ValueError: {why}"),
             )
         }
         _ => None,
     }
 }
 
-/// `dict(pairs)`, `d.update(pairs)`: the first item of a known list or tuple that is no pair (a
-/// text or container of another length: ValueError; a number or None: TypeError), when every
-/// item before it is known.
+/// `dict(pairs)`: the first item of a known list or tuple that is no pair (a text, list or tuple
+/// of another length: ValueError; a number or None: TypeError), when every item before it is
+/// known.
 fn pairs_error(w: &Walker, pairs: &Expr, range: TextRange) -> Option<Diagnostic> {
     let items = match w.eval(pairs) {
         Val::Items { type_name, items } if matches!(type_name.as_str(), "list" | "tuple") => items,
@@ -1574,7 +1527,7 @@ fn pairs_error(w: &Walker, pairs: &Expr, range: TextRange) -> Option<Diagnostic>
     };
     for (i, item) in items.iter().enumerate() {
         let t = builtin_of(item)?;
-        let message = if t.sequence() || t == Builtin::Set || t == Builtin::Dict {
+        let message = if t.sequence() {
             match iterated_len(item)? {
                 2 => continue,
                 n => format!("ValueError: dictionary update sequence element #{i} has length {n}; 2 is required"),
@@ -1631,19 +1584,17 @@ fn zip_strict_error(w: &Walker, zipped: &Expr) -> Option<Diagnostic> {
         .collect::<Option<Vec<i64>>>()?;
     let (i, n) = lens.iter().enumerate().find(|(_, n)| **n != lens[0])?;
     let relation = if *n < lens[0] { "shorter" } else { "longer" };
-    let before = if i == 1 {
-        "argument 1".to_string()
-    } else {
-        format!("arguments 1-{i}")
-    };
+    let plural = if i == 1 { "" } else { "s" };
+    let before = if i == 1 { "" } else { "-" };
     Some(Diagnostic::error(
         Rule::BuiltinArgument,
         format!(
-            "{} has {} items and {} has {n}: ValueError: zip() argument {} is {relation} than {before}",
+            "{} has {} items and {} has {n}: ValueError: zip() argument {} is {relation} than argument{plural} 1{before}{}",
             w.shown(&args[0], "the first argument"),
             lens[0],
             w.shown(&args[i], "another argument"),
-            i + 1
+            i + 1,
+            if i == 1 { String::new() } else { i.to_string() }
         ),
         *range,
     ))

@@ -1,6 +1,6 @@
 //! What standard functions refuse among values known in full: texts `datetime.strptime` cannot
-//! read with its format, dates and times out of range, text `json.loads` cannot parse, patterns
-//! `re` cannot compile. Each answers only where CPython's behaviour is certain; None is silence.
+//! read with its format, dates out of range. Each answers only where CPython's
+//! behaviour is certain; None is silence.
 
 /// One piece of a `strptime` format: a literal character (matched ignoring ASCII case), a run of
 /// whitespace (`\s+`), or a directive's alternatives as digit-count ranges.
@@ -86,11 +86,10 @@ fn reads_all(pieces: &[Piece], text: &[u8]) -> bool {
     }
 }
 
-/// `date(year, month, day)` and `datetime(..., hour, minute, second)`: CPython's message for the
-/// first field out of range, in the order it checks them.
-pub fn date_field_error(fields: &[i64]) -> Option<String> {
-    let leap = |y: i64| y % 4 == 0 && (y % 100 != 0 || y % 400 == 0);
-    let (year, month, day) = (fields[0], fields[1], fields[2]);
+/// `date(year, month, day)`, `datetime(year, month, day, ...)`: CPython's message for the first
+/// of the three out of range, in the order it checks them (the time fields are left alone).
+pub fn date_field_error(year: i64, month: i64, day: i64) -> Option<String> {
+    let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
     if !(1..=9999).contains(&year) {
         return Some(format!("year {year} is out of range"));
     }
@@ -98,84 +97,12 @@ pub fn date_field_error(fields: &[i64]) -> Option<String> {
         return Some("month must be in 1..12".into());
     }
     let days = match month {
-        2 if leap(year) => 29,
+        2 if leap => 29,
         2 => 28,
         4 | 6 | 9 | 11 => 30,
         _ => 31,
     };
-    if !(1..=days).contains(&day) {
-        return Some("day is out of range for month".into());
-    }
-    let names = ["hour", "minute", "second"];
-    let most = [23, 59, 59];
-    fields[3..]
-        .iter()
-        .zip(names.iter().zip(most))
-        .find(|(v, (_, m))| !(0..=*m).contains(*v))
-        .map(|(_, (name, m))| format!("{name} must be in 0..{m}"))
-}
-
-/// Why `json.loads(text)` fails on a known text, or None where it parses (or may: Python also
-/// reads `NaN`, `Infinity`, lone surrogates and numbers past a float's range).
-pub fn json_error(text: &str) -> Option<String> {
-    if ["NaN", "Infinity", "\\u"].iter().any(|w| text.contains(w)) {
-        return None;
-    }
-    let e = serde_json::from_str::<serde_json::Value>(text).err()?;
-    let why = e.to_string();
-    if why.contains("out of range") || why.contains("recursion") {
-        return None;
-    }
-    Some(why)
-}
-
-/// Why `re` cannot compile a pattern (re.error), for the mistakes certain without a regex engine:
-/// unbalanced parentheses, an unterminated `[...]`, a pattern that starts with a repeat, a
-/// trailing backslash. None for verbose patterns, where whitespace and `#` comments change that.
-pub fn regex_error(pattern: &str) -> Option<String> {
-    let verbose = pattern.split("(?").skip(1).any(|after| {
-        after
-            .chars()
-            .take_while(char::is_ascii_alphabetic)
-            .any(|c| c == 'x')
-    });
-    if verbose {
-        return None;
-    }
-    if pattern.starts_with(['*', '+', '?']) {
-        return Some("nothing to repeat at position 0".into());
-    }
-    let chars: Vec<char> = pattern.chars().collect();
-    let (mut depth, mut i) = (0usize, 0);
-    while i < chars.len() {
-        match chars[i] {
-            '\\' if i + 1 == chars.len() => return Some("bad escape (end of pattern)".into()),
-            '\\' => i += 1,
-            '[' => {
-                let start = i;
-                i += 1;
-                if chars.get(i) == Some(&'^') {
-                    i += 1;
-                }
-                // A `]` first in the set is one of its characters.
-                if chars.get(i) == Some(&']') {
-                    i += 1;
-                }
-                while i < chars.len() && chars[i] != ']' {
-                    i += if chars[i] == '\\' { 2 } else { 1 };
-                }
-                if i >= chars.len() {
-                    return Some(format!("unterminated character set at position {start}"));
-                }
-            }
-            '(' => depth += 1,
-            ')' if depth == 0 => return Some(format!("unbalanced parenthesis at position {i}")),
-            ')' => depth -= 1,
-            _ => {}
-        }
-        i += 1;
-    }
-    (depth > 0).then(|| "missing ), unterminated subpattern".into())
+    (!(1..=days).contains(&day)).then(|| "day is out of range for month".into())
 }
 
 #[cfg(test)]
@@ -198,15 +125,5 @@ mod tests {
             Some(true)
         );
         assert_eq!(strptime_mismatch("Jan 2020", "%b %Y"), None);
-    }
-
-    #[test]
-    fn regex_errors() {
-        assert!(regex_error("(").is_some());
-        assert!(regex_error("a)").is_some());
-        assert!(regex_error("[a-z").is_some());
-        assert!(regex_error("*a").is_some());
-        assert!(regex_error(r"\(a[()]\)").is_none());
-        assert!(regex_error("[]a]").is_none());
     }
 }
