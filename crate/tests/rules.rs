@@ -5337,3 +5337,34 @@ fn keras_2_models_keep_their_own_methods() {
         ));
     }
 }
+
+/// Standard functions given values that may suit them, or values not known: silent.
+#[test]
+fn stdlib_values_not_certain_stay_silent() {
+    let history = ["from helpers import rows, flag, sig"];
+    for t in [
+        "from datetime import datetime\nd = datetime.strptime('Jan 2020', '%b %Y')",
+        "from datetime import datetime\nd = datetime.strptime(' 5/1/2020 7:05', '%d/%m/%Y %H:%M')",
+        "from datetime import datetime\nd = datetime.strptime('2020-01-01T10:00', '%Y-%m-%dT%H:%M')",
+        "from datetime import datetime\nd = datetime.strptime(rows, '%Y')",
+        "class datetime:\n    def strptime(a, b):\n        return a\nd = datetime.strptime('x', '%Y')",
+        "from datetime import date\nd = date(2020, 2, 29)",
+        "from datetime import date\nd = date(2020, sig, 1)",
+        "from datetime import datetime\nd = datetime(2020, 1, 31, 23, 59, 59, tzinfo=None)",
+        "z = zip([1], [1, 2], strict=True)",
+        "for a, b in zip([1, 2], [1], strict=True):\n    break",
+        "pairs = list(zip([1, 2], [1]))",
+        "pairs = list(zip([1, 2], rows, strict=True))",
+        "d = dict(['ab', 'cd'])",
+        "d = dict([rows, 5])",
+        "d = dict([{'a': 1, 'b': 2}, {1, 2}])",
+        "xs = []\nfor i in range(3):\n    if flag:\n        xs.append(i)\nxs[2]",
+        "xs = []\nfor i in range(3):\n    xs.append(i)\n    if i == 1:\n        break\nxs[1]",
+        "xs = []\nfor i in range(200):\n    xs.append(i)\nxs[150]",
+        "xs = []\nfor i in range(rows):\n    xs.append(i)\nxs[3]",
+        "xs = []\nfor i in range(5, 0, -2):\n    xs.append(i)\nxs[2]",
+        "range = lambda n: [0] * 9\nxs = []\nfor i in range(3):\n    xs.append(i)\nxs[5]",
+    ] {
+        silent(&run(&history, t, ""));
+    }
+}

@@ -14,7 +14,10 @@
 //!   their domain (ValueError); builtins given another number of arguments than they take;
 //!   `open` modes, `os.path.join` of what is no path, `random.randint` / `random.sample` of
 //!   impossible ranges; `xs.index(v)`, `xs.remove(v)`, `text.index(sub)` of a value a
-//!   known list, tuple or text does not hold (ValueError).
+//!   known list, tuple or text does not hold (ValueError); standard functions given known values
+//!   they refuse (`datetime.strptime` of a text its format cannot read, dates out of range,
+//!   `dict` of items not pairs, `zip(..., strict=True)` of other lengths;
+//!   `semantics::stdlib_values` says which).
 //! - `item-assignment`: `x[i] = v` or `del x[i]` where `x` is a tuple, a str, None, a number or
 //!   a set.
 //! - `not-callable`: calling None, a number, a string or a container.
@@ -141,6 +144,10 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                 }
             }
             if let Some(d) = file_object_call(w, func, args, *range) {
+                out.push(d);
+                return;
+            }
+            if let Some(d) = known_value_call(w, func, args, keywords, *range) {
                 out.push(d);
                 return;
             }
@@ -721,7 +728,13 @@ pub fn check_stmt(w: &Walker, stmt: &Stmt, out: &mut Vec<Diagnostic>) {
                 }
             }
         }
-        Stmt::For { iter, target, .. } => {
+        Stmt::For {
+            iter, target, body, ..
+        } => {
+            // The loop reads the zip whole unless its body may leave it.
+            if !crate::ir_scan::contains_jump(body) {
+                out.extend(zip_strict_error(w, iter));
+            }
             not_iterable(w, iter, "looped over", out);
             unpack_items(w, target, iter, out);
         }
@@ -1434,6 +1447,157 @@ fn stdlib_call(w: &Walker, func: &Expr, args: &[Expr], range: TextRange) -> Opti
         }
         _ => None,
     }
+}
+
+/// Standard functions and builtins given known values they refuse (ValueError unless said):
+/// `datetime.strptime` of a text its format cannot read, `date` / `datetime` of a field out of
+/// range, `dict(pairs)` of an item not a pair (or TypeError),
+/// `zip(..., strict=True)` of known lengths that differ, read whole.
+fn known_value_call(
+    w: &Walker,
+    func: &Expr,
+    args: &[Expr],
+    keywords: &[Keyword],
+    range: TextRange,
+) -> Option<Diagnostic> {
+    use crate::semantics::stdlib_values::date_field_error;
+    let error = |rule: Rule, message: String| Some(Diagnostic::error(rule, message, range));
+    let int = |e: &Expr| match w.eval(e) {
+        Val::Int(i) => Some(i),
+        _ => None,
+    };
+    let text = |e: &Expr| match w.eval(e) {
+        Val::Str(s) => Some(s),
+        _ => None,
+    };
+    let builtin = match func {
+        Expr::Name { id, .. } if w.certainly_builtin(id) => Some(id.as_str()),
+        _ => None,
+    };
+    if let Some(id) = builtin {
+        if let ("list" | "tuple" | "set" | "dict" | "sorted", [whole]) = (id, args) {
+            if let Some(d) = zip_strict_error(w, whole) {
+                return Some(d);
+            }
+        }
+        return match (id, args) {
+            ("dict", [pairs]) if keywords.is_empty() => pairs_error(w, pairs, range),
+            _ => None,
+        };
+    }
+    let path = w.lib_path(func)?;
+    match (path.as_str(), args) {
+        ("datetime.datetime.strptime", [value, format]) if keywords.is_empty() => {
+            let (t, f) = (text(value)?, text(format)?);
+            crate::semantics::stdlib_values::strptime_mismatch(&t, &f)?.then_some(())?;
+            error(
+                Rule::BuiltinArgument,
+                format!(
+                    "the text does not read as the format: ValueError: time data {} does not match format {}",
+                    py_repr(&t),
+                    py_repr(&f)
+                ),
+            )
+        }
+        ("datetime.date" | "datetime.datetime", [_, _, _, ..]) if keywords.is_empty() => {
+            let most = if path == "datetime.date" { 3 } else { 6 };
+            let (Some(y), Some(m), Some(d)) = (int(&args[0]), int(&args[1]), int(&args[2])) else {
+                return None;
+            };
+            let why = date_field_error(y, m, d).filter(|_| args.len() <= most)?;
+            error(
+                Rule::BuiltinArgument,
+                format!("year {y}, month {m}, day {d}: ValueError: {why}"),
+            )
+        }
+        _ => None,
+    }
+}
+
+/// `dict(pairs)`: the first item of a known list or tuple that is no pair (a text, list or tuple
+/// of another length: ValueError; a number or None: TypeError), when every item before it is
+/// known.
+fn pairs_error(w: &Walker, pairs: &Expr, range: TextRange) -> Option<Diagnostic> {
+    let items = match w.eval(pairs) {
+        Val::Items { type_name, items } if matches!(type_name.as_str(), "list" | "tuple") => items,
+        Val::Strs { type_name, items } if matches!(type_name.as_str(), "list" | "tuple") => {
+            items.into_iter().map(Val::Str).collect()
+        }
+        _ => return None,
+    };
+    for (i, item) in items.iter().enumerate() {
+        let t = builtin_of(item)?;
+        let message = if t.sequence() {
+            match iterated_len(item)? {
+                2 => continue,
+                n => format!("ValueError: dictionary update sequence element #{i} has length {n}; 2 is required"),
+            }
+        } else if matches!(
+            t,
+            Builtin::Int | Builtin::Float | Builtin::Bool | Builtin::None
+        ) {
+            format!(
+                "TypeError: cannot convert dictionary update sequence element #{i} to a sequence"
+            )
+        } else {
+            return None;
+        };
+        return Some(Diagnostic::error(
+            Rule::BuiltinArgument,
+            format!(
+                "item {i} of {} is no (key, value) pair: {message}",
+                w.shown(pairs, "the pairs")
+            ),
+            range,
+        ));
+    }
+    None
+}
+
+/// `list(zip(a, b, strict=True))`: zip raises once the shortest of known lengths runs out, when
+/// the whole is read.
+fn zip_strict_error(w: &Walker, zipped: &Expr) -> Option<Diagnostic> {
+    let Expr::Call {
+        func,
+        args,
+        keywords,
+        range,
+        ..
+    } = zipped
+    else {
+        return None;
+    };
+    let Expr::Name { id, .. } = &**func else {
+        return None;
+    };
+    let strict = matches!(keywords.as_slice(), [k] if k.name.as_deref() == Some("strict") && w.eval(&k.value) == Val::Bool(true));
+    if id != "zip" || !w.certainly_builtin(id) || !strict || args.len() < 2 {
+        return None;
+    }
+    let lens = args
+        .iter()
+        .map(|a| {
+            let v = w.eval(a);
+            builtin_of(&v)?;
+            iterated_len(&v)
+        })
+        .collect::<Option<Vec<i64>>>()?;
+    let (i, n) = lens.iter().enumerate().find(|(_, n)| **n != lens[0])?;
+    let relation = if *n < lens[0] { "shorter" } else { "longer" };
+    let plural = if i == 1 { "" } else { "s" };
+    let before = if i == 1 { "" } else { "-" };
+    Some(Diagnostic::error(
+        Rule::BuiltinArgument,
+        format!(
+            "{} has {} items and {} has {n}: ValueError: zip() argument {} is {relation} than argument{plural} 1{before}{}",
+            w.shown(&args[0], "the first argument"),
+            lens[0],
+            w.shown(&args[i], "another argument"),
+            i + 1,
+            if i == 1 { String::new() } else { i.to_string() }
+        ),
+        *range,
+    ))
 }
 
 /// "a" or "an" before a type's name.

@@ -21,6 +21,7 @@ pub mod signature_tables;
 pub mod signatures;
 pub mod sklearn;
 pub mod sklearn_tables;
+pub mod stdlib_values;
 pub mod tensorflow;
 pub mod torch_classes;
 pub mod torch_layers;

@@ -1023,6 +1023,31 @@ impl<'a> Walker<'a> {
                         elements.reverse();
                         return Some(elements);
                     }
+                    // `range(3)`: its numbers, when few enough to walk each.
+                    ("range", [_, ..]) if args.len() <= 3 && self.is_builtin(id) => {
+                        let bounds = args
+                            .iter()
+                            .map(|a| match self.eval(a) {
+                                Val::Int(i) => Some(i),
+                                _ => None,
+                            })
+                            .collect::<Option<Vec<i64>>>()?;
+                        let (start, stop, step) = match bounds[..] {
+                            [stop] => (0, stop, 1),
+                            [start, stop] => (start, stop, 1),
+                            [start, stop, step] if step != 0 => (start, stop, step),
+                            _ => return None,
+                        };
+                        let (mut numbers, mut i) = (Vec::new(), start);
+                        while (step > 0 && i < stop) || (step < 0 && i > stop) {
+                            if numbers.len() == MAX_PASSES {
+                                return None;
+                            }
+                            numbers.push(Val::Int(i));
+                            i = i.checked_add(step)?;
+                        }
+                        return Some(numbers);
+                    }
                     ("enumerate", [x]) if self.is_builtin(id) => {
                         let elements = self.loop_elements(x)?;
                         return Some(
