@@ -5368,3 +5368,23 @@ fn stdlib_values_not_certain_stay_silent() {
         silent(&run(&history, t, ""));
     }
 }
+
+#[test]
+fn keras_2_layers_refuse_a_misspelt_keyword_with_type_error() {
+    let keras = |version: &str| {
+        format!(
+            r#""keras": {{"type": "module", "kind": "module", "R": {{"module": "keras", "version": "{version}"}}}}"#
+        )
+    };
+    let target = "d = keras.layers.Dense(4, activaton='relu')";
+    for (version, error) in [("2.15.0", "TypeError"), ("3.10.0", "ValueError")] {
+        let found = run(&["import keras"], target, &keras(version));
+        fires(
+            &found,
+            target,
+            "bad-arguments",
+            "activaton='relu'",
+            &[error],
+        );
+    }
+}

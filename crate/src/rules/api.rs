@@ -186,6 +186,9 @@ fn table_call(
     // `set_params` raises ValueError, an invalid parameter of the estimator.
     let (rule, keyword_error) = if set_params.is_some() {
         (Rule::SklearnBadParams, "ValueError")
+    } else if kernel.is_some_and(|v| v.split('.').next() != version.split('.').next()) {
+        // Another major release may refuse a keyword otherwise (Keras 2's layers: TypeError).
+        (Rule::BadArguments, "TypeError")
     } else {
         (Rule::BadArguments, unknown_keyword_error(&key))
     };
