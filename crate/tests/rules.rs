@@ -5182,3 +5182,36 @@ fn instances_of_classes_given_special_methods_later_stay_silent() {
     assert!(!run(&[class], "first = b[0]", "").is_empty());
     assert!(!run(&[class], "n = len(b)", "").is_empty());
 }
+
+#[test]
+fn array_values_and_parameters_unknown_or_changed_stay_silent() {
+    let h = "import numpy as np\nfrom keras.utils import to_categorical\nfrom sklearn.model_selection import KFold, RepeatedKFold\nfrom sklearn.preprocessing import PolynomialFeatures\nfrom sklearn.ensemble import RandomForestClassifier\nX = np.zeros((4, 2))\ny = [0, 1, 0, 1]";
+    // Values the code does not fix.
+    let unknown = "import random\nflag = random.random() > 0.5\nn = random.randint(0, 5)\nk = random.randint(0, 5)\nweights = [random.random() for _ in range(3)]\ndef reset(v):\n    v[0] = 0";
+    for target in [
+        // The index array changed in place, through itself, a view or numpy: values unknown.
+        "idx = np.array([5])\nidx[0] = 1\na = np.zeros(5)\na[idx]",
+        "idx = np.array([5])\nidx -= 1\na = np.zeros(5)\na[idx]",
+        "idx = np.array([5])\nnp.put(idx, 0, 1)\na = np.zeros(5)\na[idx]",
+        "idx = np.array([5])\nview = idx[:]\nview[0] = 0\na = np.zeros(5)\na[idx]",
+        "idx = np.array([5])\nidx.fill(0)\na = np.zeros(5)\na[idx]",
+        "idx = np.array([5])\nreset(idx)\na = np.zeros(5)\na[idx]",
+        // One branch or the other; arithmetic and parts of an array are not followed.
+        "idx = np.array([5]) if flag else np.array([1])\na = np.zeros(5)\na[idx]",
+        "idx = np.arange(10) // 2\na = np.zeros(5)\na[idx]",
+        "y3 = np.array([0, 1, 5])[:2]\nto_categorical(y3, 3)",
+        // Without num_classes, to_categorical counts the classes itself.
+        "to_categorical(np.array([0, 5]))",
+        // Probabilities summing to 1 up to rounding.
+        "np.random.choice(3, p=[1 / 3, 1 / 3, 1 / 3])",
+        "np.random.choice(3, p=weights)",
+        // Parameters are checked by fit, which is not called; unknown values.
+        "poly = PolynomialFeatures(degree=-1)",
+        "RandomForestClassifier(n_estimators=n).fit(X, y)",
+        "cv = KFold(n_splits=k)",
+        // RepeatedKFold makes its KFold when it splits.
+        "cv = RepeatedKFold(n_splits=1)",
+    ] {
+        silent(&run(&[h, unknown], target, ""));
+    }
+}

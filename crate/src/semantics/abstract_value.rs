@@ -231,6 +231,7 @@ pub fn join(a: &Val, b: &Val) -> Val {
                 csv_object_column: None,
                 origin: None,
                 non_integer: None,
+                int_bounds: x.int_bounds.filter(|_| x.int_bounds == y.int_bounds),
                 maybe_not_ndarray: x.maybe_not_ndarray || y.maybe_not_ndarray,
                 ..x.clone()
             })
@@ -436,6 +437,11 @@ pub struct ArrayVal {
     /// A value a float array certainly holds that is not an integer (`non_integer`). Forgotten
     /// by anything that may leave it out or change it (a part of the array, arithmetic, astype).
     pub non_integer: Option<f64>,
+    /// The smallest and the largest element of an integer array all of whose elements were
+    /// known when it was made (`np.array([0, 5])`, `np.arange(6)`): what an index array or a
+    /// label array may reach. Kept where the elements are only moved (a reshape, a transpose, a
+    /// copy); forgotten by anything that may change or leave out some.
+    pub int_bounds: Option<(i64, i64)>,
     /// Followed as an ndarray for its shape, but maybe of another type: `Series.values` (a pandas
     /// array for extension dtypes: categories, nullable integers, pandas 3's strings), a
     /// transformer's output (a DataFrame under `set_output(transform="pandas")`). What an
@@ -454,6 +460,7 @@ impl ArrayVal {
             csv_object_column: None,
             origin: None,
             non_integer: None,
+            int_bounds: None,
             maybe_not_ndarray: false,
         }
     }
@@ -730,6 +737,7 @@ pub fn from_summary(name: &str, obj: &ObjectSummary) -> Val {
                     non_integer: obj
                         .str_fact(Category::R, "dtype")
                         .and_then(|d| non_integer(&Value::Object(obj.value.clone()), Some(d))),
+                    int_bounds: None,
                     maybe_not_ndarray: false,
                 }),
                 None => Val::Typed(type_name),

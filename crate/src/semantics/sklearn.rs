@@ -11,7 +11,12 @@ use super::abstract_value::{ArrayLib, ArrayVal, Estimator, Val};
 use super::eval::Eval;
 use super::sklearn_tables::{NUMERIC_2D, OUTPUT_METHODS, UNFITTED_RAISE};
 
-pub fn construct(path: &str, keywords: &[Keyword], range: TextRange) -> Option<Estimator> {
+pub fn construct(
+    w: &dyn Eval,
+    path: &str,
+    keywords: &[Keyword],
+    range: TextRange,
+) -> Option<Estimator> {
     if !path.starts_with("sklearn.") {
         return None;
     }
@@ -25,11 +30,14 @@ pub fn construct(path: &str, keywords: &[Keyword], range: TextRange) -> Option<E
     let mut params = BTreeMap::new();
     for k in keywords {
         let name = k.name.as_ref()?;
-        if let Expr::Literal { value, .. } = &k.value {
-            params.insert(name.clone(), value.clone());
-        } else {
-            params.insert(name.clone(), Literal::Ellipsis);
-        }
+        // A number held by a name or written with a sign (`degree=-1`) is as good as a literal.
+        let value = match (&k.value, w.eval(&k.value)) {
+            (Expr::Literal { value, .. }, _) => value.clone(),
+            (_, Val::Int(i)) => Literal::Int(i),
+            (_, Val::Float(f)) => Literal::Float(f),
+            _ => Literal::Ellipsis,
+        };
+        params.insert(name.clone(), value);
     }
     Some(Estimator {
         class: class.to_string(),
@@ -66,6 +74,7 @@ pub fn attribute_value(e: &Estimator, attr: &str) -> Val {
                     "the feature_importances_ of {of} (fitted on {n} features)"
                 )),
                 non_integer: None,
+                int_bounds: None,
                 maybe_not_ndarray: false,
             })
         }
@@ -203,6 +212,7 @@ pub fn split_result(w: &dyn Eval, value: &Expr, n_targets: usize) -> Option<Vec<
                             },
                             origin: None,
                             non_integer: None,
+                            int_bounds: None,
                             ..a.clone()
                         })
                     }
@@ -303,6 +313,7 @@ pub fn method_result(w: &dyn Eval, e: &Estimator, attr: &str, args: &[Expr]) -> 
             csv_object_column: None,
             origin: None,
             non_integer: None,
+            int_bounds: None,
             maybe_not_ndarray: true,
         }),
         _ => Val::Unknown,

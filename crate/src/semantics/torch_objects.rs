@@ -483,6 +483,7 @@ pub fn data_call(w: &dyn Eval, path: &str, args: &[Expr], keywords: &[Keyword]) 
                         csv_object_column: None,
                         origin: None,
                         non_integer: None,
+                        int_bounds: None,
                         ..arr
                     }))
                 }
@@ -503,6 +504,7 @@ pub fn data_call(w: &dyn Eval, path: &str, args: &[Expr], keywords: &[Keyword]) 
                         csv_object_column: None,
                         origin: None,
                         non_integer: None,
+                        int_bounds: None,
                         maybe_not_ndarray: false,
                     }))
                 }
