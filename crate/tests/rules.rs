@@ -5211,6 +5211,16 @@ fn array_values_and_parameters_unknown_or_changed_stay_silent() {
         "cv = KFold(n_splits=k)",
         // RepeatedKFold makes its KFold when it splits.
         "cv = RepeatedKFold(n_splits=1)",
+        // Forests take one class; a label inside y_true's range may be present.
+        "RandomForestClassifier().fit(X, [1, 1, 1, 1])",
+        "from sklearn.metrics import confusion_matrix\nconfusion_matrix(np.arange(5), np.arange(5), labels=[3, 9])",
+        "from sklearn.metrics import accuracy_score\naccuracy_score(weights, ['a', 'b', 'c'])",
+        // An initial value or an axis: no reduction of nothing.
+        "np.max(np.zeros((0, 3)), initial=0.0)",
+        "np.max(np.zeros((0, 3)), axis=1)",
+        // The encoder's classes set by hand.
+        "from sklearn.preprocessing import LabelEncoder\nle = LabelEncoder()\nle.fit(['a', 'b'])\nle.classes_ = np.array(['a', 'b', 'c'])\nle.transform(['c'])",
+        "from sklearn.preprocessing import LabelEncoder\nle = LabelEncoder().fit([1, 2])\nle.transform([3])",
     ] {
         silent(&run(&[h, unknown], target, ""));
     }

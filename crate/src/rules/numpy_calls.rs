@@ -33,8 +33,9 @@
 //!   or a constructor's `dtype=` (TypeError); a negative size given to `np.eye`/`identity`,
 //!   `np.random.rand`/`randn`, `np.linspace`, `np.repeat`, `np.tile`, a negative value of known
 //!   integers given to `np.bincount`, `np.random.choice` of an empty population or of
-//!   probabilities that are negative, of another count, or do not sum to 1 (ValueError); a zero
-//!   step of `np.arange` (ZeroDivisionError).
+//!   probabilities that are negative, of another count, or do not sum to 1, `np.max`, `min`,
+//!   `argmax`, `argmin` or `ptp` of an empty array without `axis` or `initial` (ValueError); a
+//!   zero step of `np.arange` (ZeroDivisionError).
 //!
 //! Shapes flow (in `semantics::numpy`) through the constructors, the shape functions, the ufuncs
 //! (one operand: the same shape; two: the broadcast one), `np.dot`/`np.matmul`/`a.dot`, and
@@ -890,6 +891,34 @@ fn argument_problem(
             problem(
                 times,
                 format!("np.{name} is given {n} repetitions: ValueError: negative dimensions are not allowed"),
+            )
+        }
+        // Over the whole array (no axis), with no `initial` value to start from.
+        "max" | "min" | "amax" | "amin" | "ptp" | "argmax" | "argmin"
+            if !generator && args.len() == 1 && keywords.is_empty() =>
+        {
+            let size: i64 = match w.eval(&args[0]) {
+                Val::Items { type_name, items } if type_name == "list" && items.is_empty() => 0,
+                _ => as_array(w, &args[0])
+                    .filter(|a| a.lib == ArrayLib::Numpy && !a.maybe_not_ndarray)?
+                    .shape
+                    .iter()
+                    .product(),
+            };
+            (size == 0).then_some(())?;
+            let error = match name.as_str() {
+                "argmax" | "argmin" => format!("attempt to get {name} of an empty sequence"),
+                "min" | "amin" => {
+                    "zero-size array to reduction operation minimum which has no identity".into()
+                }
+                _ => "zero-size array to reduction operation maximum which has no identity".into(),
+            };
+            problem(
+                &args[0],
+                format!(
+                    "{} is empty, and np.{name} of no values has no answer: ValueError: {error}",
+                    w.shown(&args[0], "the array")
+                ),
             )
         }
         "arange" if !generator => {

@@ -4,7 +4,8 @@
 //!   and the attributes `fit` learns (`coef_`, `best_params_`: a trailing underscore, by
 //!   scikit-learn's convention, which no unfitted estimator of its own has).
 //! - `sklearn-feature-mismatch`: data whose column count or names differ from what the estimator
-//!   was fitted on (`n_features_in_`, `feature_names_in_`).
+//!   was fitted on (`n_features_in_`, `feature_names_in_`); labels a LabelEncoder was not fitted
+//!   on.
 //! - `sklearn-1d-input`: a Series, 1-D array or flat list as `X` of an estimator that needs 2-D
 //!   data (`NUMERIC_2D`, and the encoders of `TEXT_2D`); several columns into `LabelEncoder`,
 //!   which takes one.
@@ -614,6 +615,50 @@ fn too_few_splits(
     ))
 }
 
+/// `transform` of a LabelEncoder given a text it was not fitted on, or `inverse_transform` given
+/// a code outside `0..` its number of labels: ValueError: y contains previously unseen labels.
+fn unseen_labels(
+    w: &Walker,
+    est: &Estimator,
+    attr: &str,
+    args: &[Expr],
+    name: &str,
+) -> Option<Diagnostic> {
+    let seen = est.labels_seen.as_ref()?;
+    let y = args.first()?;
+    let unseen = match (attr, w.eval(y)) {
+        ("transform", Val::Strs { items, .. }) => {
+            format!("'{}'", items.iter().find(|s| !seen.contains(s))?)
+        }
+        ("inverse_transform", v) => {
+            let (lo, hi) = crate::semantics::numpy::literal_array(&v)
+                .or(match v {
+                    Val::Array(a) if a.lib == ArrayLib::Numpy => Some(a),
+                    _ => None,
+                })?
+                .int_bounds?;
+            let classes = seen.iter().collect::<std::collections::BTreeSet<_>>().len() as i64;
+            if lo < 0 {
+                lo.to_string()
+            } else if hi >= classes {
+                hi.to_string()
+            } else {
+                return None;
+            }
+        }
+        _ => return None,
+    };
+    Some(Diagnostic::error(
+        Rule::SklearnFeatureMismatch,
+        format!(
+            "{name} was fitted on the labels {} and {} holds {unseen}: {name}.{attr}() raises ValueError: y contains previously unseen labels",
+            super::list_preview(seen, 8),
+            w.shown(y, "y")
+        ),
+        y.range(),
+    ))
+}
+
 /// `search.fit(...)` of a search whose grid names a parameter its pipeline lacks, and
 /// `pipe.set_params(step__param=...)` naming a step the pipeline lacks: ValueError.
 fn invalid_parameter(
@@ -1039,6 +1084,10 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
             format!("{name}.{attr}() on an unfitted {class}: {where_}; call {name}.fit(...) first: NotFittedError"),
             *range,
         ));
+        return;
+    }
+    if let Some(d) = unseen_labels(w, &est, attr, args, &name) {
+        out.push(d);
         return;
     }
     if attr == "fit" && is_search(class) && est.constructed_at.is_some() {

@@ -516,6 +516,9 @@ pub struct Estimator {
     /// Column names a ColumnTransformer built in this cell selects (the selections written as
     /// strings or lists of strings; `make_column_selector` and positions are left out).
     pub selected_columns: Vec<String>,
+    /// The labels a LabelEncoder this cell (or an earlier one) fitted learnt, when they were
+    /// known strings: `transform` refuses any other.
+    pub labels_seen: Option<Vec<String>>,
 }
 
 /// `"<class 'a.B'>"` -> `"a.B"`.
@@ -772,6 +775,7 @@ pub fn from_summary(name: &str, obj: &ObjectSummary) -> Val {
                 .unwrap_or_default(),
             invalid_grid_key: None,
             selected_columns: Vec::new(),
+            labels_seen: None,
             kernel_params: obj
                 .representation
                 .get("params")

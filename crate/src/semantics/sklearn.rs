@@ -334,6 +334,12 @@ pub fn after_method(w: &dyn Eval, e: &Estimator, attr: &str, args: &[Expr]) -> V
                 Val::Strs { .. } => true,
                 v => super::numpy::literal_shape(&v).is_some_and(|(shape, _)| shape.len() == 1),
             });
+            let labels_seen = match w.eval(x) {
+                Val::Strs { items, .. } if e.class == "LabelEncoder" && attr != "partial_fit" => {
+                    Some(items)
+                }
+                _ => None,
+            };
             Val::Estimator(Estimator {
                 fitted: Some(true),
                 n_samples: rows,
@@ -341,6 +347,7 @@ pub fn after_method(w: &dyn Eval, e: &Estimator, attr: &str, args: &[Expr]) -> V
                 feature_names: names,
                 n_classes: None,
                 one_target_column,
+                labels_seen,
                 ..e.clone()
             })
         }
@@ -360,6 +367,7 @@ fn unfitted_copy(e: &Estimator) -> Estimator {
         feature_names: None,
         n_classes: None,
         one_target_column: false,
+        labels_seen: None,
         inner: e.inner.iter().map(unfitted_copy).collect(),
         ..e.clone()
     }
