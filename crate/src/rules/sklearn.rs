@@ -1086,7 +1086,7 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
         ));
         return;
     }
-    if let Some(d) = unseen_labels(w, &est, attr, args, &name) {
+    if let Some(d) = unseen_labels(w, &est, attr, args, name) {
         out.push(d);
         return;
     }
