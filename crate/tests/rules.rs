@@ -5218,6 +5218,10 @@ fn array_values_and_parameters_unknown_or_changed_stay_silent() {
         // An initial value or an axis: no reduction of nothing.
         "np.max(np.zeros((0, 3)), initial=0.0)",
         "np.max(np.zeros((0, 3)), axis=1)",
+        // The diagonal of np.eye may be negative; a list grown in a loop may not be empty.
+        "np.eye(3, 3, -1)",
+        "xs = []\nfor v in y:\n    xs.append(v)\nnp.max(xs)",
+        "xs = []\nif flag:\n    xs.append(1)\nnp.max(xs)",
         // The encoder's classes set by hand.
         "from sklearn.preprocessing import LabelEncoder\nle = LabelEncoder()\nle.fit(['a', 'b'])\nle.classes_ = np.array(['a', 'b', 'c'])\nle.transform(['c'])",
         "from sklearn.preprocessing import LabelEncoder\nle = LabelEncoder().fit([1, 2])\nle.transform([3])",

@@ -876,7 +876,13 @@ fn argument_problem(
             )
         }
         "eye" | "identity" | "random.rand" | "random.randn" if !generator => {
-            let (at, n) = args
+            // The sizes: `eye(N, M, k)` takes the diagonal `k` third, which may be negative.
+            let sizes = match name.as_str() {
+                "eye" => &args[..args.len().min(2)],
+                "identity" => &args[..args.len().min(1)],
+                _ => args,
+            };
+            let (at, n) = sizes
                 .iter()
                 .find_map(|a| Some((a, int_of(w, a).filter(|n| *n < 0)?)))?;
             problem(
@@ -886,7 +892,13 @@ fn argument_problem(
         }
         "repeat" | "tile" if !generator => {
             let times = arg(1, if name == "repeat" { "repeats" } else { "reps" })?;
-            let counts = int_tuple(w, times)?;
+            // A list of repeats raises another ValueError ("repeats may not contain negative
+            // values"): one count only.
+            let counts = if name == "repeat" {
+                vec![int_of(w, times)?]
+            } else {
+                int_tuple(w, times)?
+            };
             let n = counts.iter().find(|n| **n < 0)?;
             problem(
                 times,

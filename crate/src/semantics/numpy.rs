@@ -619,10 +619,18 @@ pub fn call_result(w: &dyn Eval, path: &str, args: &[Expr], keywords: &[Keyword]
             let ints = args.iter().all(|a| int_of(w, a).is_some());
             let dtype = (kw(keywords, "dtype").is_none() && ints).then_some("int64");
             // The first and the last element, when integers (`np.arange(6)`: 0 and 5).
-            let (first, last) = (start as i64, start as i64 + (len - 1) * step as i64);
+            let first = start as i64;
+            let last = (len - 1)
+                .checked_mul(step as i64)
+                .and_then(|span| span.checked_add(first));
+            let int_bounds = match last {
+                Some(last) if dtype.is_some() && len > 0 => {
+                    Some((first.min(last), first.max(last)))
+                }
+                _ => None,
+            };
             Some(Val::Array(ArrayVal {
-                int_bounds: (dtype.is_some() && len > 0)
-                    .then(|| (first.min(last), first.max(last))),
+                int_bounds,
                 ..ArrayVal::new(np, vec![len], dtype.map(str::to_string))
             }))
         }
