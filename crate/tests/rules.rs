@@ -5228,4 +5228,17 @@ fn array_values_and_parameters_unknown_or_changed_stay_silent() {
     ] {
         silent(&run(&[h, unknown], target, ""));
     }
+    // The kernel read a sample of the labels: their range is not the array's.
+    let sampled = r#""y": {"type": "numpy.ndarray", "kind": "ndarray", "S": {"shape": [200000]}, "R": {"dtype": "int64"}, "V": {"range": [0, 3]}, "sampled": true}"#;
+    silent(&run(
+        &["import numpy as np\nfrom keras.utils import to_categorical"],
+        "to_categorical(y, num_classes=3)",
+        sampled,
+    ));
+    assert!(!run(
+        &["import numpy as np\nfrom keras.utils import to_categorical"],
+        "to_categorical(y, num_classes=3)",
+        &sampled.replace(", \"sampled\": true", ""),
+    )
+    .is_empty());
 }

@@ -438,8 +438,8 @@ pub struct ArrayVal {
     /// by anything that may leave it out or change it (a part of the array, arithmetic, astype).
     pub non_integer: Option<f64>,
     /// The smallest and the largest element of an integer array all of whose elements were
-    /// known when it was made (`np.array([0, 5])`, `np.arange(6)`): what an index array or a
-    /// label array may reach. Kept where the elements are only moved (a reshape, a transpose, a
+    /// known when it was made (`np.array([0, 5])`, `np.arange(6)`), or that the kernel read whole:
+    /// what an index array or a label array may reach. Kept where the elements are only moved (a reshape, a transpose, a
     /// copy); forgotten by anything that may change or leave out some.
     pub int_bounds: Option<(i64, i64)>,
     /// Followed as an ndarray for its shape, but maybe of another type: `Series.values` (a pandas
@@ -631,6 +631,19 @@ fn non_integer(values: &Value, dtype: Option<&str>) -> Option<f64> {
         .find(|v| v.is_finite() && v.fract() != 0.0)
 }
 
+/// The smallest and largest element of an integer ndarray the kernel read whole (not sampled):
+/// its `range`, which it gives for integers exactly.
+fn int_bounds(obj: &ObjectSummary) -> Option<(i64, i64)> {
+    let dtype = obj.str_fact(Category::R, "dtype")?;
+    if obj.sampled || !(dtype.starts_with("int") || dtype.starts_with("uint")) {
+        return None;
+    }
+    match obj.value.get("range")?.as_array()?.as_slice() {
+        [lo, hi] => Some((lo.as_i64()?, hi.as_i64()?)),
+        _ => None,
+    }
+}
+
 /// The abstract value of a summarized object.
 pub fn from_summary(name: &str, obj: &ObjectSummary) -> Val {
     if obj.error.is_some() {
@@ -740,7 +753,7 @@ pub fn from_summary(name: &str, obj: &ObjectSummary) -> Val {
                     non_integer: obj
                         .str_fact(Category::R, "dtype")
                         .and_then(|d| non_integer(&Value::Object(obj.value.clone()), Some(d))),
-                    int_bounds: None,
+                    int_bounds: (obj.kind == "ndarray").then(|| int_bounds(obj)).flatten(),
                     maybe_not_ndarray: false,
                 }),
                 None => Val::Typed(type_name),
