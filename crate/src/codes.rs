@@ -228,7 +228,7 @@ rules! {
         running: "model = LogisticRegression().fit(X, y)\nmodel.predict(X)",
     }
     SklearnFeatureMismatch = "sklearn-feature-mismatch", Error, "scikit-learn" {
-        catches: "feature counts or names unlike the fitted `n_features_in_` / `feature_names_in_`; labels a LabelEncoder was not fitted on (`transform`, known strings) or codes past its labels (`inverse_transform`)",
+        catches: "feature counts or names unlike the fitted `n_features_in_` / `feature_names_in_`; labels a LabelEncoder was not fitted on (`transform`, known strings) or codes past its labels (`inverse_transform`), categories a OneHotEncoder or OrdinalEncoder did not see in `fit` (`handle_unknown='error'`, the default)",
         why: "a fitted estimator checks its input's width: ValueError: X has 3 features, but ... is expecting 4",
         crashing: "model.fit(X4, y)\nmodel.predict(X3)",
         running: "model.fit(X4, y)\nmodel.predict(X4)",

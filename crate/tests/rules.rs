@@ -5225,6 +5225,9 @@ fn array_values_and_parameters_unknown_or_changed_stay_silent() {
         // The encoder's classes set by hand.
         "from sklearn.preprocessing import LabelEncoder\nle = LabelEncoder()\nle.fit(['a', 'b'])\nle.classes_ = np.array(['a', 'b', 'c'])\nle.transform(['c'])",
         "from sklearn.preprocessing import LabelEncoder\nle = LabelEncoder().fit([1, 2])\nle.transform([3])",
+        // Categories given, or unknown ones ignored: no unseen category raises.
+        "from sklearn.preprocessing import OneHotEncoder\nenc = OneHotEncoder(categories=[['a', 'b', 'c']])\nenc.fit([['a'], ['b']])\nenc.transform([['c']])",
+        "from sklearn.preprocessing import OrdinalEncoder\nenc = OrdinalEncoder(handle_unknown='use_encoded_value', unknown_value=-1)\nenc.fit([['a'], ['b']])\nenc.transform([['c']])",
     ] {
         silent(&run(&[h, unknown], target, ""));
     }

@@ -4,8 +4,8 @@
 //!   and the attributes `fit` learns (`coef_`, `best_params_`: a trailing underscore, by
 //!   scikit-learn's convention, which no unfitted estimator of its own has).
 //! - `sklearn-feature-mismatch`: data whose column count or names differ from what the estimator
-//!   was fitted on (`n_features_in_`, `feature_names_in_`); labels a LabelEncoder was not fitted
-//!   on.
+//!   was fitted on (`n_features_in_`, `feature_names_in_`); texts a LabelEncoder, OneHotEncoder
+//!   or OrdinalEncoder did not see in `fit` (`transform` raises).
 //! - `sklearn-1d-input`: a Series, 1-D array or flat list as `X` of an estimator that needs 2-D
 //!   data (`NUMERIC_2D`, and the encoders of `TEXT_2D`); several columns into `LabelEncoder`,
 //!   which takes one.
@@ -615,8 +615,9 @@ fn too_few_splits(
     ))
 }
 
-/// `transform` of a LabelEncoder given a text it was not fitted on, or `inverse_transform` given
-/// a code outside `0..` its number of labels: ValueError: y contains previously unseen labels.
+/// `transform` of an encoder given a text it was not fitted on (`labels_seen`), or a
+/// LabelEncoder's `inverse_transform` given a code outside `0..` its number of labels:
+/// ValueError.
 fn unseen_labels(
     w: &Walker,
     est: &Estimator,
@@ -626,33 +627,57 @@ fn unseen_labels(
 ) -> Option<Diagnostic> {
     let seen = est.labels_seen.as_ref()?;
     let y = args.first()?;
-    let unseen = match (attr, w.eval(y)) {
-        ("transform", Val::Strs { items, .. }) => {
-            format!("'{}'", items.iter().find(|s| !seen.contains(s))?)
+    let (unseen, error) = match (attr, w.eval(y), seen.as_slice()) {
+        ("transform", Val::Strs { items, .. }, [labels]) if est.class == "LabelEncoder" => (
+            format!("'{}'", items.iter().find(|s| !labels.contains(s))?),
+            "y contains previously unseen labels".to_string(),
+        ),
+        ("transform", Val::Items { items: rows, .. }, columns) if est.class != "LabelEncoder" => {
+            let (column, text) = rows.iter().find_map(|row| {
+                let Val::Strs { items, .. } = row else {
+                    return None;
+                };
+                (items.len() == columns.len())
+                    .then(|| items.iter().zip(columns).position(|(t, c)| !c.contains(t)))
+                    .flatten()
+                    .map(|j| (j, items[j].clone()))
+            })?;
+            (
+                format!("'{text}' in column {column}"),
+                format!("Found unknown categories ['{text}'] in column {column} during transform"),
+            )
         }
-        ("inverse_transform", v) => {
+        ("inverse_transform", v, [labels]) if est.class == "LabelEncoder" => {
             let (lo, hi) = crate::semantics::numpy::literal_array(&v)
                 .or(match v {
                     Val::Array(a) if a.lib == ArrayLib::Numpy => Some(a),
                     _ => None,
                 })?
                 .int_bounds?;
-            let classes = seen.iter().collect::<std::collections::BTreeSet<_>>().len() as i64;
-            if lo < 0 {
-                lo.to_string()
+            let classes = labels
+                .iter()
+                .collect::<std::collections::BTreeSet<_>>()
+                .len() as i64;
+            let code = if lo < 0 {
+                lo
             } else if hi >= classes {
-                hi.to_string()
+                hi
             } else {
                 return None;
-            }
+            };
+            (
+                code.to_string(),
+                "y contains previously unseen labels".to_string(),
+            )
         }
         _ => return None,
     };
+    let learnt: Vec<String> = seen.iter().flatten().cloned().collect();
     Some(Diagnostic::error(
         Rule::SklearnFeatureMismatch,
         format!(
-            "{name} was fitted on the labels {} and {} holds {unseen}: {name}.{attr}() raises ValueError: y contains previously unseen labels",
-            super::list_preview(seen, 8),
+            "{name} was fitted on {} and {} holds {unseen}: {name}.{attr}() raises ValueError: {error}",
+            super::list_preview(&learnt, 8),
             w.shown(y, "y")
         ),
         y.range(),

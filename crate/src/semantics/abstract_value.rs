@@ -516,9 +516,11 @@ pub struct Estimator {
     /// Column names a ColumnTransformer built in this cell selects (the selections written as
     /// strings or lists of strings; `make_column_selector` and positions are left out).
     pub selected_columns: Vec<String>,
-    /// The labels a LabelEncoder this cell (or an earlier one) fitted learnt, when they were
-    /// known strings: `transform` refuses any other.
-    pub labels_seen: Option<Vec<String>>,
+    /// The texts an encoder this cell (or an earlier one) fitted learnt, column by column, when
+    /// they were all known strings: a LabelEncoder's one column, a OneHotEncoder's or
+    /// OrdinalEncoder's columns (`handle_unknown` and `categories` left to their defaults).
+    /// `transform` refuses any other.
+    pub labels_seen: Option<Vec<Vec<String>>>,
 }
 
 /// `"<class 'a.B'>"` -> `"a.B"`.

@@ -334,11 +334,10 @@ pub fn after_method(w: &dyn Eval, e: &Estimator, attr: &str, args: &[Expr]) -> V
                 Val::Strs { .. } => true,
                 v => super::numpy::literal_shape(&v).is_some_and(|(shape, _)| shape.len() == 1),
             });
-            let labels_seen = match w.eval(x) {
-                Val::Strs { items, .. } if e.class == "LabelEncoder" && attr != "partial_fit" => {
-                    Some(items)
-                }
-                _ => None,
+            let labels_seen = if attr == "partial_fit" {
+                None
+            } else {
+                texts_learnt(e, &w.eval(x))
             };
             Val::Estimator(Estimator {
                 fitted: Some(true),
@@ -353,6 +352,38 @@ pub fn after_method(w: &dyn Eval, e: &Estimator, attr: &str, args: &[Expr]) -> V
         }
         "set_params" => Val::Unknown,
         _ => Val::Estimator(e.clone()),
+    }
+}
+
+/// The texts an encoder fitted on `x` learns, column by column: a LabelEncoder's labels (a list
+/// of strings), or the categories of a OneHotEncoder or OrdinalEncoder that finds them in the
+/// data and raises on unknown ones (rows of strings, all of one length).
+fn texts_learnt(e: &Estimator, x: &Val) -> Option<Vec<Vec<String>>> {
+    match (e.class.as_str(), x) {
+        ("LabelEncoder", Val::Strs { items, .. }) => Some(vec![items.clone()]),
+        ("OneHotEncoder" | "OrdinalEncoder", Val::Items { items: rows, .. })
+            if !["handle_unknown", "categories"]
+                .iter()
+                .any(|p| e.params.contains_key(*p)) =>
+        {
+            let rows: Vec<&Vec<String>> = rows
+                .iter()
+                .map(|r| match r {
+                    Val::Strs { items, .. } => Some(items),
+                    _ => None,
+                })
+                .collect::<Option<_>>()?;
+            let width = rows.first()?.len();
+            if rows.iter().any(|r| r.len() != width) {
+                return None;
+            }
+            Some(
+                (0..width)
+                    .map(|j| rows.iter().map(|r| r[j].clone()).collect())
+                    .collect(),
+            )
+        }
+        _ => None,
     }
 }
 
