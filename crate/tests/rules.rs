@@ -5222,6 +5222,7 @@ fn array_values_and_parameters_unknown_or_changed_stay_silent() {
         "np.eye(3, 3, -1)",
         "xs = []\nfor v in y:\n    xs.append(v)\nnp.max(xs)",
         "xs = []\nif flag:\n    xs.append(1)\nnp.max(xs)",
+        "preds = np.array([])\nfor batch in range(3):\n    preds = np.concatenate([preds, np.ones(2)])\nnp.max(preds)",
         // The encoder's classes set by hand.
         "from sklearn.preprocessing import LabelEncoder\nle = LabelEncoder()\nle.fit(['a', 'b'])\nle.classes_ = np.array(['a', 'b', 'c'])\nle.transform(['c'])",
         "from sklearn.preprocessing import LabelEncoder\nle = LabelEncoder().fit([1, 2])\nle.transform([3])",

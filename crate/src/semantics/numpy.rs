@@ -670,6 +670,12 @@ pub fn call_result(w: &dyn Eval, path: &str, args: &[Expr], keywords: &[Keyword]
                     items,
                 });
             }
+            // An empty list: an empty float array.
+            if let Val::Items { type_name, items } = w.eval(&args[0]) {
+                if type_name == "list" && items.is_empty() {
+                    return Some(numpy_array(np, vec![0], Some("float64")));
+                }
+            }
             // A list of bools: a bool array.
             if let Some(mask) = bool_mask(&w.eval(&args[0])) {
                 return Some(Val::Array(mask));
