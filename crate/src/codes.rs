@@ -144,7 +144,7 @@ rules! {
         running: "np.histogram(np.array([1.0, np.nan]), range=(0, 2))",
     }
     IndexOutOfRange = "index-out-of-range", Error, "Python values" {
-        catches: "literal indices (and a `range` loop's last number) past the known length of a list, tuple, string, array or TensorFlow tensor, read or assigned; integer index lists and arrays past a numpy axis (`a[[0, 5]]`, `a[:, [0, 3]]`), and indices past the axis (or the flattened array) given to `np.take`, `np.put`, `np.delete`, `np.insert`; `pop()` of an empty list, `pop(i)` or `del xs[i]` past its end, `random.choice` of an empty sequence; numpy axes past an array's dimensions, TensorFlow axes (`tf.reduce_*`, `tf.argmax`, `tf.expand_dims`, ...) past a tensor's rank, PyTorch dims (`x.sum(2)`, `x.unsqueeze(3)`, `F.softmax(x, dim=2)`, `x.transpose(0, 2)`, `x.permute(...)`: the callables read off the installed torch) past a tensor's rank; boolean masks (bool arrays, lists of bools) of another shape than the array's or another length than a Series",
+        catches: "literal indices (and a `range` loop's last number) past the known length of a list, tuple, string, array or TensorFlow tensor, read or assigned; integer index lists and arrays past a numpy axis (`a[[0, 5]]`, `a[:, [0, 3]]`, a name holding `np.array([5])`, `a[np.arange(6)]` on 5 rows), labels of known value past `num_classes` given to Keras' `to_categorical`, and indices past the axis (or the flattened array) given to `np.take`, `np.put`, `np.delete`, `np.insert`; `pop()` of an empty list, `pop(i)` or `del xs[i]` past its end, `random.choice` of an empty sequence; numpy axes past an array's dimensions, TensorFlow axes (`tf.reduce_*`, `tf.argmax`, `tf.expand_dims`, ...) past a tensor's rank, PyTorch dims (`x.sum(2)`, `x.unsqueeze(3)`, `F.softmax(x, dim=2)`, `x.transpose(0, 2)`, `x.permute(...)`: the callables read off the installed torch) past a tensor's rank; boolean masks (bool arrays, lists of bools) of another shape than the array's or another length than a Series",
         why: "sequences raise for an index past their end: IndexError (numpy: AxisError for an axis, IndexError for a mask; TensorFlow: InvalidArgumentError)",
         crashing: "point = (1, 2)\npoint[2]",
         running: "point = (1, 2)\npoint[1]",
@@ -228,7 +228,7 @@ rules! {
         running: "model = LogisticRegression().fit(X, y)\nmodel.predict(X)",
     }
     SklearnFeatureMismatch = "sklearn-feature-mismatch", Error, "scikit-learn" {
-        catches: "feature counts or names unlike the fitted `n_features_in_` / `feature_names_in_`",
+        catches: "feature counts or names unlike the fitted `n_features_in_` / `feature_names_in_`; labels a LabelEncoder was not fitted on (`transform`, known strings) or codes past its labels (`inverse_transform`), categories a OneHotEncoder or OrdinalEncoder did not see in `fit` (`handle_unknown='error'`, the default)",
         why: "a fitted estimator checks its input's width: ValueError: X has 3 features, but ... is expecting 4",
         crashing: "model.fit(X4, y)\nmodel.predict(X3)",
         running: "model.fit(X4, y)\nmodel.predict(X4)",
@@ -264,7 +264,7 @@ rules! {
         running: "model.fit(df[['Age']], y)",
     }
     SklearnBadParams = "sklearn-bad-params", Error, "scikit-learn" {
-        catches: "invalid parameters of an estimator or split: solver and penalty that do not go together, unknown scorers, split sizes, more clusters/components/neighbours than samples, a first `partial_fit` without `classes`, grid keys naming no step of the pipeline, more `cv` folds than samples, `set_params` given a name that is no parameter of the estimator",
+        catches: "invalid parameters of an estimator or split: solver and penalty that do not go together, unknown scorers, split sizes, more clusters/components/neighbours than samples, a first `partial_fit` without `classes`, grid keys naming no step of the pipeline, more `cv` folds than samples, `set_params` given a name that is no parameter of the estimator, more TruncatedSVD components than features, numeric parameters below their bound (`PolynomialFeatures(degree=-1)`, `n_estimators=0`, `n_neighbors=0`, `C=0`), k-fold splitters of fewer than two folds (`KFold(n_splits=1)`), `confusion_matrix(labels=...)` with none of the labels in `y_true`",
         why: "fit validates its parameters: ValueError",
         crashing: "LogisticRegression(solver='lbfgs', penalty='l1').fit(X, y)",
         running: "LogisticRegression(solver='liblinear', penalty='l1').fit(X, y)",
@@ -276,7 +276,7 @@ rules! {
         running: "ConfusionMatrixDisplay(confusion_matrix(y, p), display_labels=['a', 'b']).plot()",
     }
     SklearnContinuousTarget = "sklearn-continuous-target", Error, "scikit-learn" {
-        catches: "classifiers fitted or scored on, and classification metrics given, targets holding a non-integer value, or `predict_proba`'s 2-D output next to labels",
+        catches: "classifiers fitted or scored on, and classification metrics given, targets holding a non-integer value, or `predict_proba`'s 2-D output next to labels, classifiers that need two classes (`LogisticRegression`, `SVC`, `SGDClassifier`, ...) fitted on targets of one known class, metrics given string labels beside numeric ones",
         why: "classification needs discrete targets: ValueError: Unknown label type: 'continuous'",
         crashing: "LogisticRegression().fit(X, df['price'])  # 12.5, ...",
         running: "LinearRegression().fit(X, df['price'])",
@@ -312,7 +312,7 @@ rules! {
         running: "np.arange(6).reshape(2, 3)",
     }
     NumpyArgument = "numpy-argument", Error, "numpy" {
-        catches: "numpy calls given values their contract refuses: a negative dimension (`np.zeros(-1)`, `np.ones((3, -2))`), `choice` of more samples than the population with `replace=False` (`np.random` and a `default_rng()` Generator), `normal` with a negative `scale`, `np.polyfit(x, y, deg)` and `np.corrcoef(x, y)` / `np.cov(x, y)` of vectors of other lengths, `np.select` of other numbers of conditions and choices, a dtype word numpy does not know (`a.astype('flaot')`, `np.zeros(3, dtype='integer')`), `randint` / a Generator's `integers` of an empty range (`np.random.randint(5, 2)`), a seed outside 0 to 2**32 - 1, percentiles outside 0 to 100 and quantiles outside 0 to 1 (`np.quantile(a, 95)`), a histogram of zero or fewer bins",
+        catches: "numpy calls given values their contract refuses: a negative dimension (`np.zeros(-1)`, `np.ones((3, -2))`), `choice` of more samples than the population with `replace=False` (`np.random` and a `default_rng()` Generator), `normal` with a negative `scale`, `np.polyfit(x, y, deg)` and `np.corrcoef(x, y)` / `np.cov(x, y)` of vectors of other lengths, `np.select` of other numbers of conditions and choices, a dtype word numpy does not know (`a.astype('flaot')`, `np.zeros(3, dtype='integer')`), `randint` / a Generator's `integers` of an empty range (`np.random.randint(5, 2)`), a seed outside 0 to 2**32 - 1, percentiles outside 0 to 100 and quantiles outside 0 to 1 (`np.quantile(a, 95)`), a histogram of zero or fewer bins, a negative size given to `np.eye`, `np.random.rand`, `np.linspace`, `np.repeat` or `np.tile`, negative integers of known value given to `np.bincount`, `np.random.choice` of an empty population or of probabilities `p` that are negative, of another count than the population or not summing to 1, a zero step of `np.arange` (ZeroDivisionError), `np.max`/`min`/`argmax`/`argmin`/`ptp` of an empty array (`np.array([])`)",
         why: "numpy checks its arguments: ValueError: negative dimensions are not allowed / Cannot take a larger sample than population when 'replace=False' / scale < 0 / all the input array dimensions except for the concatenation axis must match exactly; TypeError: expected x and y to have same length / data type 'flaot' not understood",
         crashing: "np.random.choice(3, size=5, replace=False)",
         running: "np.random.choice(5, size=3, replace=False)",

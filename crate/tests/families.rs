@@ -345,6 +345,15 @@ fn numpy_indices_shapes_and_removed_names() {
     family("numpy_indices_shapes.json");
 }
 
+/// Values of small arrays (index arrays and labels made of known numbers, `np.arange`) past
+/// an axis or `num_classes`, numpy arguments out of their contracts (a zero step, negative
+/// counts, probabilities that are not one distribution), and parameters scikit-learn's
+/// estimators and splitters refuse (a negative degree, no trees, one fold).
+#[test]
+fn array_values_and_parameters() {
+    family("array_values_and_parameters.json");
+}
+
 /// TensorFlow tensors (constants, conversions, arithmetic, the notebook's functions, earlier
 /// cells) given an item: they cannot change in place.
 #[test]

@@ -5388,3 +5388,67 @@ fn keras_2_layers_refuse_a_misspelt_keyword_with_type_error() {
         );
     }
 }
+
+#[test]
+fn array_values_and_parameters_unknown_or_changed_stay_silent() {
+    let h = "import numpy as np\nfrom keras.utils import to_categorical\nfrom sklearn.model_selection import KFold, RepeatedKFold\nfrom sklearn.preprocessing import PolynomialFeatures\nfrom sklearn.ensemble import RandomForestClassifier\nX = np.zeros((4, 2))\ny = [0, 1, 0, 1]";
+    // Values the code does not fix.
+    let unknown = "import random\nflag = random.random() > 0.5\nn = random.randint(0, 5)\nk = random.randint(0, 5)\nweights = [random.random() for _ in range(3)]\ndef reset(v):\n    v[0] = 0";
+    for target in [
+        // The index array changed in place, through itself, a view or numpy: values unknown.
+        "idx = np.array([5])\nidx[0] = 1\na = np.zeros(5)\na[idx]",
+        "idx = np.array([5])\nidx -= 1\na = np.zeros(5)\na[idx]",
+        "idx = np.array([5])\nnp.put(idx, 0, 1)\na = np.zeros(5)\na[idx]",
+        "idx = np.array([5])\nview = idx[:]\nview[0] = 0\na = np.zeros(5)\na[idx]",
+        "idx = np.array([5])\nidx.fill(0)\na = np.zeros(5)\na[idx]",
+        "idx = np.array([5])\nreset(idx)\na = np.zeros(5)\na[idx]",
+        // One branch or the other; arithmetic and parts of an array are not followed.
+        "idx = np.array([5]) if flag else np.array([1])\na = np.zeros(5)\na[idx]",
+        "idx = np.arange(10) // 2\na = np.zeros(5)\na[idx]",
+        "y3 = np.array([0, 1, 5])[:2]\nto_categorical(y3, 3)",
+        // Without num_classes, to_categorical counts the classes itself.
+        "to_categorical(np.array([0, 5]))",
+        // Probabilities summing to 1 up to rounding.
+        "np.random.choice(3, p=[1 / 3, 1 / 3, 1 / 3])",
+        "np.random.choice(3, p=weights)",
+        // Parameters are checked by fit, which is not called; unknown values.
+        "poly = PolynomialFeatures(degree=-1)",
+        "RandomForestClassifier(n_estimators=n).fit(X, y)",
+        "cv = KFold(n_splits=k)",
+        // RepeatedKFold makes its KFold when it splits.
+        "cv = RepeatedKFold(n_splits=1)",
+        // Forests take one class; a label inside y_true's range may be present.
+        "RandomForestClassifier().fit(X, [1, 1, 1, 1])",
+        "from sklearn.metrics import confusion_matrix\nconfusion_matrix(np.arange(5), np.arange(5), labels=[3, 9])",
+        "from sklearn.metrics import accuracy_score\naccuracy_score(weights, ['a', 'b', 'c'])",
+        // An initial value or an axis: no reduction of nothing.
+        "np.max(np.zeros((0, 3)), initial=0.0)",
+        "np.max(np.zeros((0, 3)), axis=1)",
+        // The diagonal of np.eye may be negative; a list grown in a loop may not be empty.
+        "np.eye(3, 3, -1)",
+        "xs = []\nfor v in y:\n    xs.append(v)\nnp.max(xs)",
+        "xs = []\nif flag:\n    xs.append(1)\nnp.max(xs)",
+        "preds = np.array([])\nfor batch in range(3):\n    preds = np.concatenate([preds, np.ones(2)])\nnp.max(preds)",
+        // The encoder's classes set by hand.
+        "from sklearn.preprocessing import LabelEncoder\nle = LabelEncoder()\nle.fit(['a', 'b'])\nle.classes_ = np.array(['a', 'b', 'c'])\nle.transform(['c'])",
+        "from sklearn.preprocessing import LabelEncoder\nle = LabelEncoder().fit([1, 2])\nle.transform([3])",
+        // Categories given, or unknown ones ignored: no unseen category raises.
+        "from sklearn.preprocessing import OneHotEncoder\nenc = OneHotEncoder(categories=[['a', 'b', 'c']])\nenc.fit([['a'], ['b']])\nenc.transform([['c']])",
+        "from sklearn.preprocessing import OrdinalEncoder\nenc = OrdinalEncoder(handle_unknown='use_encoded_value', unknown_value=-1)\nenc.fit([['a'], ['b']])\nenc.transform([['c']])",
+    ] {
+        silent(&run(&[h, unknown], target, ""));
+    }
+    // The kernel read a sample of the labels: their range is not the array's.
+    let sampled = r#""y": {"type": "numpy.ndarray", "kind": "ndarray", "S": {"shape": [200000]}, "R": {"dtype": "int64"}, "V": {"range": [0, 3]}, "sampled": true}"#;
+    silent(&run(
+        &["import numpy as np\nfrom keras.utils import to_categorical"],
+        "to_categorical(y, num_classes=3)",
+        sampled,
+    ));
+    assert!(!run(
+        &["import numpy as np\nfrom keras.utils import to_categorical"],
+        "to_categorical(y, num_classes=3)",
+        &sampled.replace(", \"sampled\": true", ""),
+    )
+    .is_empty());
+}

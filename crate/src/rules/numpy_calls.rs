@@ -7,9 +7,11 @@
 //!   `np.concatenate`/`np.stack` of arrays of known shapes: numpy raises `AxisError` (an
 //!   IndexError and a ValueError); an integer index past the size of its axis, or more indices
 //!   than dimensions, in `a[i, j]`, `a[[i, j]]`, `a[:, [j, k]]` or `a[np.array([i])]` (read or
-//!   assigned), an index past its axis (or past the flattened array without `axis`) given to
+//!   assigned; an integer array of known elements, `np.arange(6)` or a name holding
+//!   `np.array([5])`, by its extremes), an index past its axis (or past the flattened array without `axis`) given to
 //!   `np.take`/`a.take`, `np.put`/`a.put`, `np.delete` or `np.insert` (which may also give the
-//!   end), and a boolean mask (a bool array, or a list of bools) of another shape: IndexError.
+//!   end), a boolean mask (a bool array, or a list of bools) of another shape, and a label of
+//!   known value past `num_classes` given to Keras' `to_categorical`: IndexError.
 //! - `index-type`: a float among the indices of a numpy array: IndexError.
 //! - `shape-reshape`: `np.squeeze(a, axis=k)` / `a.squeeze(k)` of an axis whose size is not 1,
 //!   `np.split(a, n)` of an axis whose size `n` does not divide, and a transpose whose axes are
@@ -28,7 +30,12 @@
 //!   Generator), `normal` of a negative `scale` (ValueError); `np.polyfit` (TypeError) and
 //!   `np.corrcoef`/`np.cov` (ValueError) of vectors of other lengths; `np.select` of other numbers
 //!   of conditions and choices (ValueError); a dtype word numpy does not know, given to `astype`
-//!   or a constructor's `dtype=` (TypeError).
+//!   or a constructor's `dtype=` (TypeError); a negative size given to `np.eye`/`identity`,
+//!   `np.random.rand`/`randn`, `np.linspace`, `np.repeat`, `np.tile`, a negative value of known
+//!   integers given to `np.bincount`, `np.random.choice` of an empty population or of
+//!   probabilities that are negative, of another count, or do not sum to 1, `np.max`, `min`,
+//!   `argmax`, `argmin` or `ptp` of an empty array without `axis` or `initial` (ValueError); a
+//!   zero step of `np.arange` (ZeroDivisionError).
 //!
 //! Shapes flow (in `semantics::numpy`) through the constructors, the shape functions, the ufuncs
 //! (one operand: the same shape; two: the broadcast one), `np.dot`/`np.matmul`/`a.dot`, and
@@ -757,6 +764,83 @@ fn dtype_problem(
     ))
 }
 
+/// The size of the population `np.random.choice(a, ...)` draws from: `a` itself when an int,
+/// else the length of a 1-D array, list or tuple (numpy takes a text or a dict as one 0-d
+/// object).
+fn population(w: &Walker, a: &Expr) -> Option<i64> {
+    match int_of(w, a) {
+        Some(n) => Some(n),
+        None => match w.eval(a) {
+            Val::Array(a) if a.lib == ArrayLib::Numpy && a.shape.len() == 1 => Some(a.shape[0]),
+            v => iterated_len(&v)
+                .filter(|_| matches!(builtin_of(&v), Some(Builtin::List | Builtin::Tuple))),
+        },
+    }
+}
+
+/// `np.random.choice` of an empty population (a sample is drawn unless `size` is 0), or with
+/// probabilities `p` of known numbers that are negative, of another count than the population,
+/// or not summing to 1: ValueError.
+fn legacy_choice_problem(w: &Walker, args: &[Expr], keywords: &[Keyword]) -> Option<Diagnostic> {
+    let arg = |at: usize, keyword: &str| args.get(at).or_else(|| kw(keywords, keyword));
+    let a = arg(0, "a")?;
+    let n = population(w, a);
+    let problem = |at: &Expr, message: String| {
+        Some(Diagnostic::error(Rule::NumpyArgument, message, at.range()))
+    };
+    let draws_none = match arg(1, "size") {
+        None => false,
+        Some(size) => int_tuple(w, size)?.iter().product::<i64>() == 0,
+    };
+    if n == Some(0) && !draws_none {
+        let error = if int_of(w, a).is_some() {
+            "a must be greater than 0 unless no samples are taken"
+        } else {
+            "'a' cannot be empty unless no samples are taken"
+        };
+        return problem(
+            a,
+            format!("np.random.choice draws from an empty population: ValueError: {error}"),
+        );
+    }
+    let p = arg(3, "p")?;
+    let Val::Items { items, .. } = w.eval(p) else {
+        return None;
+    };
+    let probabilities: Vec<f64> = items
+        .iter()
+        .map(|v| match v {
+            Val::Int(i) => Some(*i as f64),
+            Val::Float(f) if f.is_finite() => Some(*f),
+            _ => None,
+        })
+        .collect::<Option<_>>()?;
+    let shown = w.shown(p, "p");
+    if n.is_some_and(|n| n > 0 && n != probabilities.len() as i64) {
+        return problem(
+            p,
+            format!(
+                "np.random.choice draws from {} values but {shown} gives {} probabilities: ValueError: 'a' and 'p' must have same size",
+                n.unwrap_or_default(),
+                probabilities.len()
+            ),
+        );
+    }
+    if let Some(negative) = probabilities.iter().find(|q| **q < 0.0) {
+        return problem(
+            p,
+            format!("{shown} holds the probability {negative}: ValueError: probabilities are not non-negative"),
+        );
+    }
+    let total: f64 = probabilities.iter().sum();
+    // numpy allows a rounding error of sqrt(machine epsilon), about 1.5e-8.
+    ((total - 1.0).abs() > 1e-6).then_some(())?;
+    problem(
+        p,
+        format!("the probabilities of {shown} sum to {total}, not 1: ValueError: probabilities do not sum to 1"),
+    )
+}
+
 /// Arguments numpy's contracts refuse (numpy-argument): a negative dimension, a sample without
 /// replacement larger than its population, a negative `scale`, and the two vectors of
 /// `polyfit`, `corrcoef` and `cov` of other lengths.
@@ -791,22 +875,100 @@ fn argument_problem(
                 ),
             )
         }
+        "eye" | "identity" | "random.rand" | "random.randn" if !generator => {
+            // The sizes: `eye(N, M, k)` takes the diagonal `k` third, which may be negative.
+            let sizes = match name.as_str() {
+                "eye" => &args[..args.len().min(2)],
+                "identity" => &args[..args.len().min(1)],
+                _ => args,
+            };
+            let (at, n) = sizes
+                .iter()
+                .find_map(|a| Some((a, int_of(w, a).filter(|n| *n < 0)?)))?;
+            problem(
+                at,
+                format!("np.{name} is given the dimension {n}: ValueError: negative dimensions are not allowed"),
+            )
+        }
+        "repeat" | "tile" if !generator => {
+            let times = arg(1, if name == "repeat" { "repeats" } else { "reps" })?;
+            // A list of repeats raises another ValueError ("repeats may not contain negative
+            // values"): one count only.
+            let counts = if name == "repeat" {
+                vec![int_of(w, times)?]
+            } else {
+                int_tuple(w, times)?
+            };
+            let n = counts.iter().find(|n| **n < 0)?;
+            problem(
+                times,
+                format!("np.{name} is given {n} repetitions: ValueError: negative dimensions are not allowed"),
+            )
+        }
+        // Over the whole array (no axis), with no `initial` value to start from.
+        "max" | "min" | "amax" | "amin" | "ptp" | "argmax" | "argmin"
+            if !generator && args.len() == 1 && keywords.is_empty() =>
+        {
+            let size: i64 = match w.eval(&args[0]) {
+                Val::Items { type_name, items } if type_name == "list" && items.is_empty() => 0,
+                _ => as_array(w, &args[0])
+                    .filter(|a| a.lib == ArrayLib::Numpy && !a.maybe_not_ndarray)?
+                    .shape
+                    .iter()
+                    .product(),
+            };
+            (size == 0).then_some(())?;
+            let error = match name.as_str() {
+                "argmax" | "argmin" => format!("attempt to get {name} of an empty sequence"),
+                "min" | "amin" => {
+                    "zero-size array to reduction operation minimum which has no identity".into()
+                }
+                _ => "zero-size array to reduction operation maximum which has no identity".into(),
+            };
+            problem(
+                &args[0],
+                format!(
+                    "{} is empty, and np.{name} of no values has no answer: ValueError: {error}",
+                    w.shown(&args[0], "the array")
+                ),
+            )
+        }
+        "arange" if !generator => {
+            let step = arg(2, "step")?;
+            (number_of(w, step)? == 0.0).then_some(())?;
+            problem(
+                step,
+                "np.arange's step is 0, so no number of steps reaches the stop: ZeroDivisionError: division by zero".into(),
+            )
+        }
+        "linspace" if !generator => {
+            let num = arg(2, "num")?;
+            let n = int_of(w, num).filter(|n| *n < 0)?;
+            problem(
+                num,
+                format!("np.linspace is asked for {n} samples: ValueError: Number of samples, {n}, must be non-negative."),
+            )
+        }
+        "bincount" if !generator => {
+            let x = arg(0, "x")?;
+            let (lowest, _) = as_array(w, x)?.int_bounds.filter(|(lo, _)| *lo < 0)?;
+            problem(
+                x,
+                format!("np.bincount counts non-negative integers and {} holds {lowest}: ValueError: 'list' argument must have no negative elements", w.shown(x, "its argument")),
+            )
+        }
         "random.choice" | "choice" if generator || name == "random.choice" => {
+            if let Some(d) = (!generator)
+                .then(|| legacy_choice_problem(w, args, keywords))
+                .flatten()
+            {
+                return Some(d);
+            }
             let replace = arg(2, "replace")?;
             if !matches!(w.eval(replace), Val::Bool(false)) {
                 return None;
             }
-            let population = arg(0, "a")?;
-            let n = match int_of(w, population) {
-                Some(n) => n,
-                None => match w.eval(population) {
-                    Val::Array(a) if a.lib == ArrayLib::Numpy && a.shape.len() == 1 => a.shape[0],
-                    // A list or tuple; numpy takes a text or a dict as one 0-d object.
-                    v => iterated_len(&v).filter(|_| {
-                        matches!(builtin_of(&v), Some(Builtin::List | Builtin::Tuple))
-                    })?,
-                },
-            };
+            let n = population(w, arg(0, "a")?)?;
             let size = arg(1, "size")?;
             let drawn: i64 = int_tuple(w, size)?.iter().product();
             if n <= 0 || drawn <= n {
@@ -930,6 +1092,42 @@ fn argument_problem(
     }
 }
 
+/// `keras.utils.to_categorical(y, num_classes=n)` of labels of known values one of which is `n`
+/// or more: the one-hot row has no column for it (IndexError).
+fn categorical_problem(
+    w: &Walker,
+    func: &Expr,
+    args: &[Expr],
+    keywords: &[Keyword],
+) -> Option<Diagnostic> {
+    let path = w.lib_path(func)?;
+    let api = crate::semantics::keras_build::keras_api(&path)?;
+    if !matches!(
+        api,
+        "utils.to_categorical" | "utils.np_utils.to_categorical"
+    ) {
+        return None;
+    }
+    // `x` in Keras 3, `y` in Keras 2.
+    let y = (args.first())
+        .or_else(|| kw(keywords, "x"))
+        .or_else(|| kw(keywords, "y"))?;
+    let classes = args.get(1).or_else(|| kw(keywords, "num_classes"))?;
+    let n = int_of(w, classes)?;
+    // A backend tensor is one-hot encoded by `ops.one_hot`, which leaves such a row zero.
+    let labels = as_array(w, y).filter(|a| a.lib == ArrayLib::Numpy)?;
+    let (_, highest) = labels.int_bounds?;
+    (highest >= n && n > 0).then_some(())?;
+    Some(Diagnostic::error(
+        Rule::IndexOutOfRange,
+        format!(
+            "to_categorical makes {n} columns (num_classes={n}) and {} holds the label {highest}: IndexError: index {highest} is out of bounds for axis 1 with size {n}",
+            w.shown(y, "the labels")
+        ),
+        y.range(),
+    ))
+}
+
 pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
     match expr {
         Expr::Call {
@@ -948,6 +1146,7 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                 .or_else(|| selection_problem(w, func, args, keywords))
                 .or_else(|| operands_problem(w, func, args, keywords, *range))
                 .or_else(|| einsum_problem(w, func, args, keywords, *range))
+                .or_else(|| categorical_problem(w, func, args, keywords))
             {
                 out.push(d);
                 return;

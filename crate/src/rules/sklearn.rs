@@ -4,7 +4,8 @@
 //!   and the attributes `fit` learns (`coef_`, `best_params_`: a trailing underscore, by
 //!   scikit-learn's convention, which no unfitted estimator of its own has).
 //! - `sklearn-feature-mismatch`: data whose column count or names differ from what the estimator
-//!   was fitted on (`n_features_in_`, `feature_names_in_`).
+//!   was fitted on (`n_features_in_`, `feature_names_in_`); texts a LabelEncoder, OneHotEncoder
+//!   or OrdinalEncoder did not see in `fit` (`transform` raises).
 //! - `sklearn-1d-input`: a Series, 1-D array or flat list as `X` of an estimator that needs 2-D
 //!   data (`NUMERIC_2D`, and the encoders of `TEXT_2D`); several columns into `LabelEncoder`,
 //!   which takes one.
@@ -26,7 +27,10 @@
 //!   `scoring` name no scorer has; `test_size`/`train_size` out of range (or summing past 1);
 //!   more k-means clusters or PCA components than the data allows; more neighbours than fitted
 //!   samples; a first `partial_fit` without `classes`; a search grid or `set_params` naming a
-//!   step its pipeline lacks; more `cv` folds than samples in cross-validation or a search.
+//!   step its pipeline lacks; more `cv` folds than samples in cross-validation or a search; more
+//!   TruncatedSVD components than features; a numeric parameter below its bound when `fit` runs
+//!   (`PARAMETER_BOUNDS`: a negative degree, no trees, no neighbours, C of 0); a k-fold splitter
+//!   of fewer than two folds (its constructor raises).
 //!
 //! The tables of estimators and scorer names are read off scikit-learn by
 //! `scripts/sklearn_tables.py` (`sklearn_tables.rs`).
@@ -488,7 +492,8 @@ fn int_param(est: &Estimator, name: &str, default: i64) -> Option<i64> {
 }
 
 /// A size parameter that `fit` on `rows` samples of `cols` features rejects: the clusters of
-/// k-means (8 by default) or the components of a PCA given as an int.
+/// k-means (8 by default), the components of a PCA given as an int or of a TruncatedSVD (2 by
+/// default).
 fn size_problem(est: &Estimator, rows: Option<i64>, cols: Option<i64>) -> Option<String> {
     let class = est.class.as_str();
     match class {
@@ -503,8 +508,180 @@ fn size_problem(est: &Estimator, rows: Option<i64>, cols: Option<i64>) -> Option
             let most = rows?.min(cols?);
             (*k > most).then(|| format!("PCA with n_components={k} but fit gets {} samples of {} features, at most {most} components: ValueError", rows.unwrap_or_default(), cols.unwrap_or_default()))
         }
+        "TruncatedSVD" => {
+            let (k, n) = (int_param(est, "n_components", 2)?, cols?);
+            (k > n).then(|| format!("TruncatedSVD with n_components={k} but fit gets {n} features, at most {n} components: ValueError: n_components({k}) must be <= n_features({n})"))
+        }
         _ => None,
     }
+}
+
+/// Lower bounds of numeric parameters, as scikit-learn's `_parameter_constraints` state them
+/// and `fit` checks before anything else (InvalidParameterError, a ValueError): the classes,
+/// the parameter, the bound, and whether the bound itself is refused.
+const PARAMETER_BOUNDS: &[(&[&str], &str, f64, bool)] = &[
+    (&["PolynomialFeatures"], "degree", 0.0, false),
+    (
+        &[
+            "RandomForestClassifier",
+            "RandomForestRegressor",
+            "ExtraTreesClassifier",
+            "ExtraTreesRegressor",
+            "GradientBoostingClassifier",
+            "GradientBoostingRegressor",
+            "AdaBoostClassifier",
+            "AdaBoostRegressor",
+            "BaggingClassifier",
+            "BaggingRegressor",
+        ],
+        "n_estimators",
+        1.0,
+        false,
+    ),
+    (
+        &[
+            "DecisionTreeClassifier",
+            "DecisionTreeRegressor",
+            "RandomForestClassifier",
+            "RandomForestRegressor",
+            "ExtraTreesClassifier",
+            "ExtraTreesRegressor",
+            "GradientBoostingClassifier",
+            "GradientBoostingRegressor",
+        ],
+        "max_depth",
+        1.0,
+        false,
+    ),
+    (
+        &["KNeighborsClassifier", "KNeighborsRegressor"],
+        "n_neighbors",
+        1.0,
+        false,
+    ),
+    (&["KMeans", "MiniBatchKMeans"], "n_clusters", 1.0, false),
+    (&["LogisticRegression"], "max_iter", 0.0, false),
+    (
+        &["LogisticRegression", "SVC", "SVR", "LinearSVC"],
+        "C",
+        0.0,
+        true,
+    ),
+];
+
+/// A numeric parameter of the estimator below its bound (`PARAMETER_BOUNDS`), which `call`
+/// rejects.
+fn out_of_range_param(est: &Estimator, call: &str) -> Option<String> {
+    let class = est.class.as_str();
+    PARAMETER_BOUNDS.iter().find_map(|(classes, param, bound, open)| {
+        if !classes.contains(&class) {
+            return None;
+        }
+        let value = match est.params.get(*param)? {
+            Literal::Int(i) => *i as f64,
+            Literal::Float(f) => *f,
+            _ => return None,
+        };
+        let below = value < *bound || (*open && value == *bound);
+        let least = if *open { "more than" } else { "at least" };
+        below.then(|| {
+            format!("{class}'s {param} must be {least} {bound} and is {value}: {call} raises InvalidParameterError (a ValueError) on the '{param}' parameter")
+        })
+    })
+}
+
+/// `KFold(n_splits=1)` and the other k-fold splitters of fewer than two folds: their
+/// constructor raises ValueError.
+fn too_few_splits(
+    w: &Walker,
+    func: &Expr,
+    args: &[Expr],
+    keywords: &[Keyword],
+) -> Option<Diagnostic> {
+    let path = w.lib_path(func)?;
+    let class = path.strip_prefix("sklearn.model_selection.")?;
+    if !matches!(
+        class,
+        "KFold" | "StratifiedKFold" | "GroupKFold" | "StratifiedGroupKFold"
+    ) {
+        return None;
+    }
+    let splits = args.first().or_else(|| keyword(keywords, "n_splits"))?;
+    let n = crate::semantics::eval::int_of(w, splits).filter(|n| *n < 2)?;
+    Some(Diagnostic::error(
+        Rule::SklearnBadParams,
+        format!("{class}(n_splits={n}) makes fewer than two folds: ValueError: k-fold cross-validation requires at least one train/test split by setting n_splits=2 or more, got n_splits={n}."),
+        splits.range(),
+    ))
+}
+
+/// `transform` of an encoder given a text it was not fitted on (`labels_seen`), or a
+/// LabelEncoder's `inverse_transform` given a code outside `0..` its number of labels:
+/// ValueError.
+fn unseen_labels(
+    w: &Walker,
+    est: &Estimator,
+    attr: &str,
+    args: &[Expr],
+    name: &str,
+) -> Option<Diagnostic> {
+    let seen = est.labels_seen.as_ref()?;
+    let y = args.first()?;
+    let (unseen, error) = match (attr, w.eval(y), seen.as_slice()) {
+        ("transform", Val::Strs { items, .. }, [labels]) if est.class == "LabelEncoder" => (
+            format!("'{}'", items.iter().find(|s| !labels.contains(s))?),
+            "y contains previously unseen labels".to_string(),
+        ),
+        ("transform", Val::Items { items: rows, .. }, columns) if est.class != "LabelEncoder" => {
+            let (column, text) = rows.iter().find_map(|row| {
+                let Val::Strs { items, .. } = row else {
+                    return None;
+                };
+                (items.len() == columns.len())
+                    .then(|| items.iter().zip(columns).position(|(t, c)| !c.contains(t)))
+                    .flatten()
+                    .map(|j| (j, items[j].clone()))
+            })?;
+            (
+                format!("'{text}' in column {column}"),
+                format!("Found unknown categories ['{text}'] in column {column} during transform"),
+            )
+        }
+        ("inverse_transform", v, [labels]) if est.class == "LabelEncoder" => {
+            let (lo, hi) = crate::semantics::numpy::literal_array(&v)
+                .or(match v {
+                    Val::Array(a) if a.lib == ArrayLib::Numpy => Some(a),
+                    _ => None,
+                })?
+                .int_bounds?;
+            let classes = labels
+                .iter()
+                .collect::<std::collections::BTreeSet<_>>()
+                .len() as i64;
+            let code = if lo < 0 {
+                lo
+            } else if hi >= classes {
+                hi
+            } else {
+                return None;
+            };
+            (
+                code.to_string(),
+                "y contains previously unseen labels".to_string(),
+            )
+        }
+        _ => return None,
+    };
+    let learnt: Vec<String> = seen.iter().flatten().cloned().collect();
+    Some(Diagnostic::error(
+        Rule::SklearnFeatureMismatch,
+        format!(
+            "{name} was fitted on {} and {} holds {unseen}: {name}.{attr}() raises ValueError: {error}",
+            super::list_preview(&learnt, 8),
+            w.shown(y, "y")
+        ),
+        y.range(),
+    ))
 }
 
 /// `search.fit(...)` of a search whose grid names a parameter its pipeline lacks, and
@@ -777,6 +954,10 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
         out.push(d);
         return;
     }
+    if let Some(d) = too_few_splits(w, func, args, keywords) {
+        out.push(d);
+        return;
+    }
     // train_test_split on zero samples.
     if let Some(path) = w.lib_path(func) {
         if let Some(class) = path.strip_suffix(".from_predictions") {
@@ -930,6 +1111,10 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
         ));
         return;
     }
+    if let Some(d) = unseen_labels(w, &est, attr, args, name) {
+        out.push(d);
+        return;
+    }
     if attr == "fit" && is_search(class) && est.constructed_at.is_some() {
         let folds = match est.params.get("cv") {
             Some(Literal::Int(k)) => Some(*k),
@@ -979,6 +1164,12 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
     }
     if fits && class.starts_with("LogisticRegression") {
         if let Some(msg) = logistic_params(&est) {
+            out.push(Diagnostic::error(Rule::SklearnBadParams, msg, *range));
+            return;
+        }
+    }
+    if fits {
+        if let Some(msg) = out_of_range_param(&est, &format!("{name}.{attr}()")) {
             out.push(Diagnostic::error(Rule::SklearnBadParams, msg, *range));
             return;
         }

@@ -1,4 +1,7 @@
-//! Classification on continuous targets (`sklearn-continuous-target`).
+//! Classification on continuous targets (`sklearn-continuous-target`); also targets of one
+//! known class into a classifier that needs two (`ONE_CLASS_REFUSED`), and a metric given
+//! string labels beside numeric ones ("Mix of label input types"). `sklearn-bad-params`:
+//! `confusion_matrix(labels=...)` of labels none of which is among `y_true`'s known values.
 //!
 //! scikit-learn's classifiers (`fit`, also in `cross_val_predict`, and `score`, which is
 //! `accuracy_score`) and its classification metrics (`METRICS`, and `y_true` of those that take
@@ -178,6 +181,119 @@ const TWO_CLASSES_AT_LEAST: &[&str] = &[
     "QuadraticDiscriminantAnalysis",
 ];
 
+/// Classifiers whose `fit` refuses targets of one class (ValueError: "needs samples of at least 2
+/// classes", "The number of classes has to be greater than one"; checked with scikit-learn 1.9:
+/// trees, forests, naive Bayes and neighbours take one class).
+const ONE_CLASS_REFUSED: &[&str] = &[
+    "LogisticRegression",
+    "LinearSVC",
+    "SVC",
+    "NuSVC",
+    "SGDClassifier",
+    "Perceptron",
+    "GradientBoostingClassifier",
+];
+
+/// The one class flat targets of known values all hold (`[1, 1, 1]`, `np.array(['a', 'a'])`,
+/// an integer array whose smallest and largest elements are equal), as written in a message.
+fn single_class(w: &Walker, y: &Expr) -> Option<String> {
+    match w.eval(y) {
+        Val::Strs { items, .. } => {
+            let first = items.first()?;
+            items
+                .iter()
+                .all(|s| s == first)
+                .then(|| format!("'{first}'"))
+        }
+        Val::Items { type_name, items } if type_name == "list" => {
+            let Some(Val::Int(first)) = items.first() else {
+                return None;
+            };
+            items
+                .iter()
+                .all(|v| *v == Val::Int(*first))
+                .then(|| first.to_string())
+        }
+        Val::Array(a) if a.lib == ArrayLib::Numpy && a.shape.len() == 1 && a.shape[0] > 0 => {
+            let (lo, hi) = a.int_bounds?;
+            (lo == hi).then(|| lo.to_string())
+        }
+        _ => None,
+    }
+}
+
+/// What a metric's labels are, when known: "string" (known texts) or "number" (known numbers, or
+/// a numpy array of a numeric dtype). scikit-learn refuses the two mixed.
+fn label_kind(w: &Walker, y: &Expr) -> Option<&'static str> {
+    match w.eval(y) {
+        Val::Strs { items, .. } if !items.is_empty() => Some("string"),
+        Val::Items { items, .. }
+            if !items.is_empty()
+                && items
+                    .iter()
+                    .all(|v| matches!(v, Val::Int(_) | Val::Float(_))) =>
+        {
+            Some("number")
+        }
+        Val::Array(a)
+            if a.lib == ArrayLib::Numpy
+                && !a.maybe_not_ndarray
+                && a.dtype
+                    .as_deref()
+                    .is_some_and(|d| d.starts_with("int") || d.starts_with("float")) =>
+        {
+            Some("number")
+        }
+        _ => None,
+    }
+}
+
+/// `confusion_matrix(y_true, y_pred, labels=[...])` where no label is among the known values of
+/// `y_true`, or `labels` is empty: ValueError.
+fn absent_labels(w: &Walker, y_true: &Expr, labels: &Expr) -> Option<Diagnostic> {
+    // The labels asked for, when none is certainly among y_true's values.
+    let wanted: Vec<String> = match (w.eval(labels), w.eval(y_true)) {
+        (Val::Items { items, .. }, _) if items.is_empty() => {
+            return Some(Diagnostic::error(
+                Rule::SklearnBadParams,
+                "confusion_matrix is given no labels: ValueError: 'labels' should contain at least one label.".to_string(),
+                labels.range(),
+            ));
+        }
+        (Val::Strs { items: wanted, .. }, Val::Strs { items: values, .. }) => {
+            (!wanted.iter().any(|l| values.contains(l)))
+                .then(|| wanted.iter().map(|l| format!("'{l}'")).collect())?
+        }
+        (Val::Items { items: wanted, .. }, truth) => {
+            let wanted: Vec<i64> = wanted
+                .iter()
+                .map(|v| match v {
+                    Val::Int(i) => Some(*i),
+                    _ => None,
+                })
+                .collect::<Option<_>>()?;
+            let truth = match truth {
+                Val::Array(a) => a,
+                v => crate::semantics::numpy::literal_array(&v)?,
+            };
+            let (lo, hi) = truth.int_bounds?;
+            // Outside the range of y_true's values, a label is certainly absent.
+            (!wanted.iter().any(|i| (lo..=hi).contains(i))).then_some(())?;
+            wanted.iter().map(i64::to_string).collect()
+        }
+        _ => return None,
+    };
+    Some(Diagnostic::error(
+        Rule::SklearnBadParams,
+        format!(
+            "none of the labels {} is in {}: confusion_matrix raises ValueError: At least one label specified must be in y_true",
+            wanted.join(", "),
+            w.shown(y_true, "y_true")
+        ),
+        labels.range(),
+    ))
+}
+
 /// `model.predict_proba(...)` of a fitted classifier with two classes at least: a 2-D array
 /// (`continuous-multioutput` or, all 0 and 1, `multilabel-indicator` to `type_of_target`), which
 /// a classification metric rejects next to 1-D targets. The name of the model, for messages.
@@ -326,6 +442,28 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
             .map(|(at, param)| args.get(at).or_else(|| keyword(keywords, param)))
             .collect();
         if let [Some(a), Some(b)] = targets[..] {
+            if let (Some(x), Some(y)) = (label_kind(w, a), label_kind(w, b)) {
+                if x != y {
+                    out.push(Diagnostic::error(
+                        Rule::SklearnContinuousTarget,
+                        format!(
+                            "{} holds {x} labels and {} {y} labels: {metric} raises ValueError: Mix of label input types (string and number)",
+                            w.shown(a, "the first argument"),
+                            w.shown(b, "the second"),
+                        ),
+                        *range,
+                    ));
+                    return;
+                }
+            }
+            if let Some(labels) =
+                keyword(keywords, "labels").filter(|_| *metric == "confusion_matrix")
+            {
+                if let Some(d) = absent_labels(w, a, labels) {
+                    out.push(d);
+                    return;
+                }
+            }
             for (proba, labels) in [(a, b), (b, a)] {
                 let Some(model) = probabilities(w, proba) else {
                     continue;
@@ -374,6 +512,21 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
     let Some(y) = args.get(1).or_else(|| keyword(keywords, "y")) else {
         return;
     };
+    if attr == "fit" && ONE_CLASS_REFUSED.contains(&clf.class.as_str()) {
+        if let Some(class) = single_class(w, y) {
+            out.push(Diagnostic::error(
+                Rule::SklearnContinuousTarget,
+                format!(
+                    "{} holds the one class {class}: {} needs two classes at least, and {}.fit() raises ValueError",
+                    w.shown(y, "y"),
+                    clf.class,
+                    w.shown(value, "the classifier"),
+                ),
+                y.range(),
+            ));
+            return;
+        }
+    }
     let Some((v, nan)) = non_integer(w, y) else {
         return;
     };

@@ -231,6 +231,7 @@ pub fn join(a: &Val, b: &Val) -> Val {
                 csv_object_column: None,
                 origin: None,
                 non_integer: None,
+                int_bounds: x.int_bounds.filter(|_| x.int_bounds == y.int_bounds),
                 maybe_not_ndarray: x.maybe_not_ndarray || y.maybe_not_ndarray,
                 ..x.clone()
             })
@@ -436,6 +437,11 @@ pub struct ArrayVal {
     /// A value a float array certainly holds that is not an integer (`non_integer`). Forgotten
     /// by anything that may leave it out or change it (a part of the array, arithmetic, astype).
     pub non_integer: Option<f64>,
+    /// The smallest and the largest element of an integer array all of whose elements were
+    /// known when it was made (`np.array([0, 5])`, `np.arange(6)`), or that the kernel read whole:
+    /// what an index array or a label array may reach. Kept where the elements are only moved (a reshape, a transpose, a
+    /// copy); forgotten by anything that may change or leave out some.
+    pub int_bounds: Option<(i64, i64)>,
     /// Followed as an ndarray for its shape, but maybe of another type: `Series.values` (a pandas
     /// array for extension dtypes: categories, nullable integers, pandas 3's strings), a
     /// transformer's output (a DataFrame under `set_output(transform="pandas")`). What an
@@ -454,6 +460,7 @@ impl ArrayVal {
             csv_object_column: None,
             origin: None,
             non_integer: None,
+            int_bounds: None,
             maybe_not_ndarray: false,
         }
     }
@@ -509,6 +516,11 @@ pub struct Estimator {
     /// Column names a ColumnTransformer built in this cell selects (the selections written as
     /// strings or lists of strings; `make_column_selector` and positions are left out).
     pub selected_columns: Vec<String>,
+    /// The texts an encoder this cell (or an earlier one) fitted learnt, column by column, when
+    /// they were all known strings: a LabelEncoder's one column, a OneHotEncoder's or
+    /// OrdinalEncoder's columns (`handle_unknown` and `categories` left to their defaults).
+    /// `transform` refuses any other.
+    pub labels_seen: Option<Vec<Vec<String>>>,
 }
 
 /// `"<class 'a.B'>"` -> `"a.B"`.
@@ -621,6 +633,19 @@ fn non_integer(values: &Value, dtype: Option<&str>) -> Option<f64> {
         .find(|v| v.is_finite() && v.fract() != 0.0)
 }
 
+/// The smallest and largest element of an integer ndarray the kernel read whole (not sampled):
+/// its `range`, which it gives for integers exactly.
+fn int_bounds(obj: &ObjectSummary) -> Option<(i64, i64)> {
+    let dtype = obj.str_fact(Category::R, "dtype")?;
+    if obj.sampled || !(dtype.starts_with("int") || dtype.starts_with("uint")) {
+        return None;
+    }
+    match obj.value.get("range")?.as_array()?.as_slice() {
+        [lo, hi] => Some((lo.as_i64()?, hi.as_i64()?)),
+        _ => None,
+    }
+}
+
 /// The abstract value of a summarized object.
 pub fn from_summary(name: &str, obj: &ObjectSummary) -> Val {
     if obj.error.is_some() {
@@ -730,6 +755,7 @@ pub fn from_summary(name: &str, obj: &ObjectSummary) -> Val {
                     non_integer: obj
                         .str_fact(Category::R, "dtype")
                         .and_then(|d| non_integer(&Value::Object(obj.value.clone()), Some(d))),
+                    int_bounds: (obj.kind == "ndarray").then(|| int_bounds(obj)).flatten(),
                     maybe_not_ndarray: false,
                 }),
                 None => Val::Typed(type_name),
@@ -764,6 +790,7 @@ pub fn from_summary(name: &str, obj: &ObjectSummary) -> Val {
                 .unwrap_or_default(),
             invalid_grid_key: None,
             selected_columns: Vec::new(),
+            labels_seen: None,
             kernel_params: obj
                 .representation
                 .get("params")

@@ -22,6 +22,7 @@ pub fn numpy_array(lib: ArrayLib, shape: Vec<i64>, dtype: Option<&str>) -> Val {
         csv_object_column: None,
         origin: None,
         non_integer: None,
+        int_bounds: None,
         maybe_not_ndarray: false,
     })
 }
@@ -69,7 +70,16 @@ pub fn literal_array(v: &Val) -> Option<ArrayVal> {
     let (shape, int) = literal_shape(v)?;
     let mut numbers = Vec::new();
     flatten_numbers(v, &mut numbers);
+    let int_bounds = match numbers.split_first() {
+        Some((first, rest)) if int => Some(
+            rest.iter()
+                .fold((*first, *first), |(lo, hi), n| (lo.min(*n), hi.max(*n))),
+        )
+        .map(|(lo, hi)| (lo as i64, hi as i64)),
+        _ => None,
+    };
     Some(ArrayVal {
+        int_bounds,
         has_nan: Some(numbers.iter().any(|n| n.is_nan())),
         non_integer: numbers
             .into_iter()
@@ -608,7 +618,21 @@ pub fn call_result(w: &dyn Eval, path: &str, args: &[Expr], keywords: &[Keyword]
             let len = ((stop - start) / step).ceil().max(0.0) as i64;
             let ints = args.iter().all(|a| int_of(w, a).is_some());
             let dtype = (kw(keywords, "dtype").is_none() && ints).then_some("int64");
-            Some(numpy_array(np, vec![len], dtype))
+            // The first and the last element, when integers (`np.arange(6)`: 0 and 5).
+            let first = start as i64;
+            let last = (len - 1)
+                .checked_mul(step as i64)
+                .and_then(|span| span.checked_add(first));
+            let int_bounds = match last {
+                Some(last) if dtype.is_some() && len > 0 => {
+                    Some((first.min(last), first.max(last)))
+                }
+                _ => None,
+            };
+            Some(Val::Array(ArrayVal {
+                int_bounds,
+                ..ArrayVal::new(np, vec![len], dtype.map(str::to_string))
+            }))
         }
         "linspace" if only(&["num", "endpoint", "dtype"]) && args.len() <= 3 => {
             // Array-like bounds add their own axes: numbers only.
@@ -645,6 +669,12 @@ pub fn call_result(w: &dyn Eval, path: &str, args: &[Expr], keywords: &[Keyword]
                     type_name: "ndarray".into(),
                     items,
                 });
+            }
+            // An empty list: an empty float array.
+            if let Val::Items { type_name, items } = w.eval(&args[0]) {
+                if type_name == "list" && items.is_empty() {
+                    return Some(numpy_array(np, vec![0], Some("float64")));
+                }
             }
             // A list of bools: a bool array.
             if let Some(mask) = bool_mask(&w.eval(&args[0])) {
@@ -873,6 +903,7 @@ pub fn method_result(
             csv_object_column: None,
             origin: None,
             non_integer: a.non_integer.filter(|_| attr == "copy"),
+            int_bounds: a.int_bounds.filter(|_| attr == "copy"),
             ..a.clone()
         }),
         "flatten" | "ravel" if args.is_empty() => Val::Array(ArrayVal {
@@ -888,7 +919,11 @@ pub fn method_result(
                 args.iter().map(|x| int_of(w, x)).collect()
             };
             match to.and_then(|to| reshape(&a.shape, &to)) {
-                Some(Ok(shape)) => numpy_array(a.lib, shape, a.dtype.as_deref()),
+                // The same elements, in another arrangement.
+                Some(Ok(shape)) => Val::Array(ArrayVal {
+                    int_bounds: a.int_bounds,
+                    ..ArrayVal::new(a.lib, shape, a.dtype.clone())
+                }),
                 _ => Val::Unknown,
             }
         }
@@ -1172,7 +1207,8 @@ pub fn is_ellipsis(e: &Expr) -> bool {
 
 /// The integers of an integer index array written as nested lists of ints (`[0, 5]`, a name
 /// holding one) or `np.array(...)` / `np.asarray(...)` of them, each of which numpy checks
-/// against the size of its axis. A tuple is not one: as an index it names several axes.
+/// against the size of its axis; of an integer array of known elements (`np.arange(6)`), its
+/// smallest and largest. A tuple is not one: as an index it names several axes.
 pub fn integer_indices(w: &dyn Eval, e: &Expr) -> Option<Vec<i64>> {
     if let Expr::Call {
         func,
@@ -1181,12 +1217,18 @@ pub fn integer_indices(w: &dyn Eval, e: &Expr) -> Option<Vec<i64>> {
         ..
     } = e
     {
-        return match (w.lib_path(func)?.as_str(), &args[..]) {
-            ("numpy.array" | "numpy.asarray", [list]) if keywords.is_empty() => {
-                integer_indices(w, list)
-            }
-            _ => None,
-        };
+        if let (Some("numpy.array" | "numpy.asarray"), [list]) =
+            (w.lib_path(func).as_deref(), &args[..])
+        {
+            return integer_indices(w, list).filter(|_| keywords.is_empty());
+        }
+    }
+    // An integer array whose elements were known when it was made: its extremes are what
+    // numpy checks.
+    if let Val::Array(a) = w.eval(e) {
+        let (lo, hi) = a.int_bounds?;
+        let indexable = a.lib == ArrayLib::Numpy && !a.shape.is_empty() && !a.shape.contains(&0);
+        return indexable.then(|| vec![lo, hi]);
     }
     fn lists_only(v: &Val) -> bool {
         match v {

@@ -113,6 +113,7 @@ pub fn in_place_value(op: &str, target: &Val, operand: &Val) -> Option<Val> {
             csv_object_column: None,
             origin: None,
             non_integer: None,
+            int_bounds: None,
             ..a.clone()
         })),
         _ => None,

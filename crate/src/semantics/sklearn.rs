@@ -11,7 +11,12 @@ use super::abstract_value::{ArrayLib, ArrayVal, Estimator, Val};
 use super::eval::Eval;
 use super::sklearn_tables::{NUMERIC_2D, OUTPUT_METHODS, UNFITTED_RAISE};
 
-pub fn construct(path: &str, keywords: &[Keyword], range: TextRange) -> Option<Estimator> {
+pub fn construct(
+    w: &dyn Eval,
+    path: &str,
+    keywords: &[Keyword],
+    range: TextRange,
+) -> Option<Estimator> {
     if !path.starts_with("sklearn.") {
         return None;
     }
@@ -25,11 +30,14 @@ pub fn construct(path: &str, keywords: &[Keyword], range: TextRange) -> Option<E
     let mut params = BTreeMap::new();
     for k in keywords {
         let name = k.name.as_ref()?;
-        if let Expr::Literal { value, .. } = &k.value {
-            params.insert(name.clone(), value.clone());
-        } else {
-            params.insert(name.clone(), Literal::Ellipsis);
-        }
+        // A number held by a name or written with a sign (`degree=-1`) is as good as a literal.
+        let value = match (&k.value, w.eval(&k.value)) {
+            (Expr::Literal { value, .. }, _) => value.clone(),
+            (_, Val::Int(i)) => Literal::Int(i),
+            (_, Val::Float(f)) => Literal::Float(f),
+            _ => Literal::Ellipsis,
+        };
+        params.insert(name.clone(), value);
     }
     Some(Estimator {
         class: class.to_string(),
@@ -66,6 +74,7 @@ pub fn attribute_value(e: &Estimator, attr: &str) -> Val {
                     "the feature_importances_ of {of} (fitted on {n} features)"
                 )),
                 non_integer: None,
+                int_bounds: None,
                 maybe_not_ndarray: false,
             })
         }
@@ -203,6 +212,7 @@ pub fn split_result(w: &dyn Eval, value: &Expr, n_targets: usize) -> Option<Vec<
                             },
                             origin: None,
                             non_integer: None,
+                            int_bounds: None,
                             ..a.clone()
                         })
                     }
@@ -303,6 +313,7 @@ pub fn method_result(w: &dyn Eval, e: &Estimator, attr: &str, args: &[Expr]) -> 
             csv_object_column: None,
             origin: None,
             non_integer: None,
+            int_bounds: None,
             maybe_not_ndarray: true,
         }),
         _ => Val::Unknown,
@@ -323,6 +334,11 @@ pub fn after_method(w: &dyn Eval, e: &Estimator, attr: &str, args: &[Expr]) -> V
                 Val::Strs { .. } => true,
                 v => super::numpy::literal_shape(&v).is_some_and(|(shape, _)| shape.len() == 1),
             });
+            let labels_seen = if attr == "partial_fit" {
+                None
+            } else {
+                texts_learnt(e, &w.eval(x))
+            };
             Val::Estimator(Estimator {
                 fitted: Some(true),
                 n_samples: rows,
@@ -330,11 +346,44 @@ pub fn after_method(w: &dyn Eval, e: &Estimator, attr: &str, args: &[Expr]) -> V
                 feature_names: names,
                 n_classes: None,
                 one_target_column,
+                labels_seen,
                 ..e.clone()
             })
         }
         "set_params" => Val::Unknown,
         _ => Val::Estimator(e.clone()),
+    }
+}
+
+/// The texts an encoder fitted on `x` learns, column by column: a LabelEncoder's labels (a list
+/// of strings), or the categories of a OneHotEncoder or OrdinalEncoder that finds them in the
+/// data and raises on unknown ones (rows of strings, all of one length).
+fn texts_learnt(e: &Estimator, x: &Val) -> Option<Vec<Vec<String>>> {
+    match (e.class.as_str(), x) {
+        ("LabelEncoder", Val::Strs { items, .. }) => Some(vec![items.clone()]),
+        ("OneHotEncoder" | "OrdinalEncoder", Val::Items { items: rows, .. })
+            if !["handle_unknown", "categories"]
+                .iter()
+                .any(|p| e.params.contains_key(*p)) =>
+        {
+            let rows: Vec<&Vec<String>> = rows
+                .iter()
+                .map(|r| match r {
+                    Val::Strs { items, .. } => Some(items),
+                    _ => None,
+                })
+                .collect::<Option<_>>()?;
+            let width = rows.first()?.len();
+            if rows.iter().any(|r| r.len() != width) {
+                return None;
+            }
+            Some(
+                (0..width)
+                    .map(|j| rows.iter().map(|r| r[j].clone()).collect())
+                    .collect(),
+            )
+        }
+        _ => None,
     }
 }
 
@@ -349,6 +398,7 @@ fn unfitted_copy(e: &Estimator) -> Estimator {
         feature_names: None,
         n_classes: None,
         one_target_column: false,
+        labels_seen: None,
         inner: e.inner.iter().map(unfitted_copy).collect(),
         ..e.clone()
     }

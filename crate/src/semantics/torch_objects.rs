@@ -487,6 +487,7 @@ pub fn data_call(w: &dyn Eval, path: &str, args: &[Expr], keywords: &[Keyword]) 
                         csv_object_column: None,
                         origin: None,
                         non_integer: None,
+                        int_bounds: None,
                         ..arr
                     }))
                 }
@@ -507,6 +508,7 @@ pub fn data_call(w: &dyn Eval, path: &str, args: &[Expr], keywords: &[Keyword]) 
                         csv_object_column: None,
                         origin: None,
                         non_integer: None,
+                        int_bounds: None,
                         maybe_not_ndarray: false,
                     }))
                 }

@@ -306,6 +306,7 @@ impl<'a> Walker<'a> {
                                 shape,
                                 origin: None,
                                 non_integer: None,
+                                int_bounds: None,
                                 ..a
                             }),
                             None => Val::Unknown,
@@ -756,7 +757,7 @@ impl<'a> Walker<'a> {
             return v;
         }
         if let Some(path) = self.lib_path(func) {
-            if let Some(est) = crate::semantics::sklearn::construct(&path, keywords, range) {
+            if let Some(est) = crate::semantics::sklearn::construct(self, &path, keywords, range) {
                 return Val::Estimator(est);
             }
             if let Some(v) = crate::semantics::sklearn::lib_call_result(self, &path, args, keywords)

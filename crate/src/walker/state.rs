@@ -776,6 +776,7 @@ impl Walker<'_> {
                     a.csv_object_column = None;
                     a.origin = None;
                     a.non_integer = None;
+                    a.int_bounds = None;
                 }
                 v if is_data(v) => *v = Val::Unknown,
                 v => v.elements_mut().iter_mut().for_each(values_forgotten),

@@ -1136,6 +1136,7 @@ impl<'a> Walker<'a> {
                     csv_object_column: None,
                     origin: None,
                     non_integer: None,
+                    int_bounds: None,
                     ..a
                 })
             }
@@ -1813,6 +1814,7 @@ fn same_size_after(before: &Val, after: &Val) -> Option<Val> {
                 csv_object_column: None,
                 origin: None,
                 non_integer: None,
+                int_bounds: None,
                 maybe_not_ndarray: a.maybe_not_ndarray || b.maybe_not_ndarray,
                 ..a.clone()
             }))
