@@ -238,6 +238,16 @@ pub fn check_stmt(w: &Walker, stmt: &crate::ir::Stmt, out: &mut Vec<Diagnostic>)
             Val::Frame(f) if f.plain => (frame, f.n_columns(), "columns"),
             _ => return,
         },
+        // A frame with no columns takes any index.
+        Expr::Attribute {
+            value: frame, attr, ..
+        } if attr == "index" => match w.eval(frame) {
+            Val::Frame(f) if f.plain && f.n_columns().is_some_and(|c| c > 0) => {
+                (frame, f.n_rows, "index labels")
+            }
+            Val::Series(s) => (frame, s.len, "index labels"),
+            _ => return,
+        },
         _ => return,
     };
     let Some(expected) = expected.filter(|&e| e != n) else {
@@ -280,10 +290,10 @@ const NUMERIC_REDUCTIONS: &[&str] = &[
     "pct_change",
 ];
 
-/// The first column of `f` (a plain frame the kernel summarised) whose dtype is pandas 3's
-/// `str`, among those `keep` accepts.
+/// The first column of `f` (a plain frame) whose dtype is text (`str`: the kernel reported it,
+/// or the cell wrote the column as a list of strings), among those `keep` accepts.
 fn text_column(f: &Frame, keep: impl Fn(&str) -> bool) -> Option<&str> {
-    if !f.plain || f.origin.is_none() {
+    if !f.plain {
         return None;
     }
     f.columns
@@ -293,13 +303,44 @@ fn text_column(f: &Frame, keep: impl Fn(&str) -> bool) -> Option<&str> {
         .find(|c| keep(c) && f.column_info.get(*c).and_then(|i| i.dtype.as_deref()) == Some("str"))
 }
 
+/// A frame-wide numeric reduction of a frame holding a text column raises since pandas 2.0
+/// (`numeric_only` defaults to False); pandas 1 left such columns out. A kernel frame's `str`
+/// dtype proves pandas 2 or later; for a frame the code built, the kernel's pandas version
+/// decides: pandas 1 is silence, an unknown version a likely crash.
+fn since_pandas_2(w: &Walker, kernel_frame: bool, message: String, range: TextRange) -> Option<Diagnostic> {
+    let mut d = Diagnostic::error(Rule::ValueConversion, message, range);
+    if kernel_frame {
+        return Some(d);
+    }
+    match kernel_pandas_major(w) {
+        Some((major, _)) if major >= 2 => {}
+        Some(_) => return None,
+        None => d.make_likely("the kernel's pandas version is not known; pandas 1 left text columns out"),
+    }
+    Some(d)
+}
+
+/// The reduction a call makes: `df.mean()`, or `df.agg('mean')` of one named reduction.
+fn reduction_of<'a>(attr: &'a str, args: &'a [Expr]) -> Option<(&'a str, &'a [Expr])> {
+    match (attr, args) {
+        ("agg" | "aggregate", [name]) => Some((name.as_str_literal()?, &[])),
+        _ => Some((attr, args)),
+    }
+}
+
 /// `s.mean()` of a Series of strings; `df.mean()`, `df.corr()` or `df.groupby(key).mean()` of a
-/// kernel frame with a `str` column outside the keys, with no `numeric_only=True`.
-fn text_reduction(w: &Walker, func: &Expr, args: &[Expr], keywords: &[Keyword]) -> Option<String> {
+/// frame with a text column outside the keys, with no `numeric_only=True`.
+fn text_reduction(
+    w: &Walker,
+    func: &Expr,
+    args: &[Expr],
+    keywords: &[Keyword],
+    range: TextRange,
+) -> Option<Diagnostic> {
     let Expr::Attribute { value, attr, .. } = func else {
         return None;
     };
-    let method = attr.as_str();
+    let (method, args) = reduction_of(attr, args)?;
     let frame_wide = matches!(method, "corr" | "cov");
     if !(NUMERIC_REDUCTIONS.contains(&method) || frame_wide)
         || keywords
@@ -311,30 +352,35 @@ fn text_reduction(w: &Walker, func: &Expr, args: &[Expr], keywords: &[Keyword]) 
     }
     let fix =
         "pass numeric_only=True, or select the numeric columns first (select_dtypes('number'))";
+    let call = format!("{}.{attr}()", w.shown(value, "the frame"));
     match w.eval(value) {
         Val::Series(s) if !frame_wide && s.len != Some(0) => {
             let dtype = series_dtype(w, value)?;
             matches!(dtype.as_str(), "str" | "string").then(|| {
-                format!(
+                Diagnostic::error(Rule::ValueConversion, format!(
                     "{} holds {dtype} values: .{method}() computes with numbers and raises TypeError: Cannot perform reduction '{method}' with string dtype; convert it first (pd.to_numeric) or pick a numeric column",
                     w.shown(value, "the Series")
-                )
+                ), range)
             })
         }
-        Val::Frame(f) => {
+        Val::Frame(f) if f.n_rows != Some(0) => {
             let column = text_column(&f, |_| true)?;
             let error: &str = if frame_wide {
                 "ValueError: could not convert string to float"
             } else {
                 &format!("TypeError: Cannot perform reduction '{method}' with string dtype")
             };
-            Some(format!(
-                "column '{column}' of {} holds text (str): {}.{method}() raises {error}; {fix}",
-                w.shown(value, "the frame"),
-                w.shown(value, "the frame"),
-            ))
+            since_pandas_2(
+                w,
+                f.origin.is_some(),
+                format!(
+                    "column '{column}' of {} holds text (str): {call} raises {error}; {fix}",
+                    w.shown(value, "the frame"),
+                ),
+                range,
+            )
         }
-        Val::GroupBy(g) if !frame_wide => {
+        Val::GroupBy(g) if !frame_wide && g.frame.n_rows != Some(0) => {
             // `df.groupby(keys).mean()`: the key columns are left out of what is averaged, and
             // `groupby(keys)[cols]` averages those columns only.
             let averaged = |c: &str| match &g.selection {
@@ -343,11 +389,15 @@ fn text_reduction(w: &Walker, func: &Expr, args: &[Expr], keywords: &[Keyword]) 
                 Some(GroupSelection::Column(col)) => col == c,
             };
             let column = text_column(&g.frame, averaged)?;
-            // (`text_column` looks at kernel frames only, which carry their name.)
             let frame = g.frame.origin.as_deref().unwrap_or("the frame");
-            Some(format!(
-                "column '{column}' of {frame} holds text (str) and is not a group key: .{method}() of the groups raises TypeError: dtype 'str' does not support operation '{method}'; pass numeric_only=True, or select the numeric columns after groupby (groupby(...)[['a', 'b']])",
-            ))
+            since_pandas_2(
+                w,
+                g.frame.origin.is_some(),
+                format!(
+                    "column '{column}' of {frame} holds text (str) and is not a group key: .{method}() of the groups raises TypeError: dtype 'str' does not support operation '{method}'; pass numeric_only=True, or select the numeric columns after groupby (groupby(...)[['a', 'b']])",
+                ),
+                range,
+            )
         }
         _ => None,
     }
@@ -538,53 +588,172 @@ fn concat_problem(w: &Walker, func: &Expr, args: &[Expr]) -> Option<String> {
     ))
 }
 
-/// `pd.DataFrame(array, columns=[...])` naming another number of columns than a 2-D array has,
-/// and `pd.DataFrame({...})` of lists of different lengths.
+/// `df.set_axis(labels, axis=...)` / `s.set_axis(labels)` with another number of labels than
+/// the rows (axis 0, the default) or the columns (axis 1).
+fn set_axis_problem(w: &Walker, func: &Expr, args: &[Expr], keywords: &[Keyword]) -> Option<String> {
+    let Expr::Attribute { value, attr, .. } = func else {
+        return None;
+    };
+    if attr != "set_axis"
+        || args.len() > 1
+        || keywords
+            .iter()
+            .any(|k| !matches!(k.name.as_deref(), Some("labels" | "axis" | "copy")))
+    {
+        return None;
+    }
+    let labels = keywords
+        .iter()
+        .find(|k| k.name.as_deref() == Some("labels"))
+        .map(|k| &k.value)
+        .or(args.first())?;
+    let n = values_len(&w.eval(labels))?;
+    let rows = match keywords.iter().find(|k| k.name.as_deref() == Some("axis")) {
+        None => true,
+        Some(k) => match w.eval(&k.value) {
+            Val::Int(0) => true,
+            Val::Int(1) => false,
+            Val::Str(s) if matches!(s.as_str(), "index" | "rows") => true,
+            Val::Str(s) if s == "columns" => false,
+            _ => return None,
+        },
+    };
+    let expected = match w.eval(value) {
+        // A frame with no columns takes any index.
+        Val::Frame(f) if f.plain && rows && f.n_columns().is_some_and(|c| c > 0) => f.n_rows?,
+        Val::Frame(f) if f.plain && !rows => f.n_columns()?,
+        Val::Series(s) if rows => s.len?,
+        _ => return None,
+    };
+    (expected != n).then(|| {
+        format!(
+            "{} has {expected} {}, but {} holds {n}: ValueError: Length mismatch: Expected axis has {expected} elements, new values have {n} elements",
+            w.shown(value, "the frame"),
+            if rows { "rows" } else { "columns" },
+            w.shown(labels, "the labels"),
+        )
+    })
+}
+
+/// The number of rows and columns of a list of rows that are lists or tuples of one length.
+fn rows_shape(v: &Val) -> Option<(i64, i64)> {
+    let Val::Items { type_name, items } = v else {
+        return None;
+    };
+    if type_name != "list" || items.is_empty() {
+        return None;
+    }
+    let widths: Vec<i64> = items
+        .iter()
+        .map(|row| match row.sized()? {
+            ("list" | "tuple", n) => Some(n),
+            _ => None,
+        })
+        .collect::<Option<_>>()?;
+    widths
+        .iter()
+        .all(|&n| n == widths[0] && n > 0)
+        .then_some((items.len() as i64, widths[0]))
+}
+
+/// `pd.DataFrame(array, columns=[...], index=[...])` naming another number of columns or rows
+/// than a 2-D array or a list of rows has, `pd.DataFrame({...})` of lists of different lengths
+/// or of another length than `index=`, and `pd.Series(values, index=[...])` of another length.
 fn constructor_problem(
     w: &Walker,
     func: &Expr,
     args: &[Expr],
     keywords: &[Keyword],
 ) -> Option<String> {
-    if w.lib_path(func)? != "pandas.DataFrame"
+    let path = w.lib_path(func)?;
+    if !matches!(path.as_str(), "pandas.DataFrame" | "pandas.Series")
         || args.len() > 1
         || crate::ir_scan::unpacks(args, keywords)
     {
         return None;
     }
-    let data = keywords
-        .iter()
-        .find(|k| k.name.as_deref() == Some("data"))
-        .map(|k| &k.value)
-        .or(args.first())?;
-    let columns = keywords
-        .iter()
-        .find(|k| k.name.as_deref() == Some("columns"));
-    match (w.eval(data), columns) {
-        (Val::Array(a), Some(columns))
+    let keyword = |name: &str| {
+        keywords
+            .iter()
+            .find(|k| k.name.as_deref() == Some(name))
+            .map(|k| &k.value)
+    };
+    let data = keyword("data").or(args.first())?;
+    // The length `index=` / `columns=` names: `Some(None)` when absent, `None` when not known.
+    let named = |name: &str| match keyword(name) {
+        None => Some(None),
+        Some(e) => values_len(&w.eval(e)).map(Some),
+    };
+    let (index, columns) = (named("index")?, named("columns")?);
+    let length_mismatch = |values: i64, labels: i64| {
+        format!("ValueError: Length of values ({values}) does not match length of index ({labels})")
+    };
+    if path == "pandas.Series" {
+        let n = values_len(&w.eval(data))?;
+        let labels = index.filter(|&l| l != n)?;
+        return Some(format!(
+            "{} holds {n} values but index= names {labels}: {}",
+            w.shown(data, "the data"),
+            length_mismatch(n, labels)
+        ));
+    }
+    match w.eval(data) {
+        Val::Array(a)
             if a.lib == crate::semantics::abstract_value::ArrayLib::Numpy && a.shape.len() == 2 =>
         {
-            let named = values_len(&w.eval(&columns.value))?;
-            (named != a.shape[1]).then(|| {
+            let implied = (index.unwrap_or(a.shape[0]), columns.unwrap_or(a.shape[1]));
+            (implied != (a.shape[0], a.shape[1])).then(|| {
                 format!(
-                    "{} has shape {} but columns= names {named}: ValueError: Shape of passed values is ({}, {}), indices imply ({}, {named})",
+                    "{} has shape {} but {}: ValueError: Shape of passed values is ({}, {}), indices imply ({}, {})",
                     w.shown(data, "the array"),
                     tuple_text(&a.shape),
+                    match (index, columns) {
+                        (Some(i), Some(c)) => format!("index= and columns= name {i} and {c}"),
+                        (Some(i), None) => format!("index= names {i}"),
+                        (None, c) => format!("columns= names {}", c.unwrap_or_default()),
+                    },
                     a.shape[0],
                     a.shape[1],
-                    a.shape[0],
+                    implied.0,
+                    implied.1,
                 )
             })
         }
-        (Val::Dict { keys, values }, None)
-            if keywords.iter().all(|k| k.name.as_deref() == Some("dtype")) =>
+        rows @ Val::Items { .. } => {
+            let (n_rows, width) = rows_shape(&rows)?;
+            if let Some(named) = columns.filter(|&c| c != width) {
+                return Some(format!(
+                    "each row of {} holds {width} values but columns= names {named}: ValueError: {named} columns passed, passed data had {width} columns",
+                    w.shown(data, "the data"),
+                ));
+            }
+            let labels = index.filter(|&l| l != n_rows)?;
+            Some(format!(
+                "{} holds {n_rows} rows but index= names {labels}: {}",
+                w.shown(data, "the data"),
+                length_mismatch(n_rows, labels)
+            ))
+        }
+        Val::Dict { keys, values }
+            if columns.is_none()
+                && keywords
+                    .iter()
+                    .all(|k| matches!(k.name.as_deref(), Some("dtype" | "index"))) =>
         {
             let keys = text_keys(&keys)?;
             let lens: Vec<i64> = values.iter().map(literal_len).collect::<Option<_>>()?;
-            let at = lens.iter().position(|&l| l != lens[0])?;
+            if let Some(at) = lens.iter().position(|&l| l != lens[0]) {
+                return Some(format!(
+                    "column '{}' has {} values and column '{}' {}: ValueError: All arrays must be of the same length",
+                    keys[0], lens[0], keys[at], lens[at]
+                ));
+            }
+            let labels = index.filter(|&l| Some(&l) != lens.first())?;
             Some(format!(
-                "column '{}' has {} values and column '{}' {}: ValueError: All arrays must be of the same length",
-                keys[0], lens[0], keys[at], lens[at]
+                "column '{}' has {} values but index= names {labels}: {}",
+                keys.first()?,
+                lens.first()?,
+                length_mismatch(*lens.first()?, labels)
             ))
         }
         _ => None,
@@ -642,15 +811,16 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
             if let Some(message) = constructor_problem(w, func, args, keywords) {
                 out.push(Diagnostic::error(Rule::FrameLength, message, *range));
             }
+            if let Some(message) = set_axis_problem(w, func, args, keywords) {
+                out.push(Diagnostic::error(Rule::FrameLength, message, *range));
+            }
             if let Some(message) = concat_problem(w, func, args) {
                 out.push(Diagnostic::error(Rule::BadArguments, message, *range));
             }
             if let Some(message) = frame_only_keyword(w, func, keywords) {
                 out.push(Diagnostic::error(Rule::BadArguments, message, *range));
             }
-            if let Some(message) = text_reduction(w, func, args, keywords) {
-                out.push(Diagnostic::error(Rule::ValueConversion, message, *range));
-            }
+            out.extend(text_reduction(w, func, args, keywords, *range));
         }
         Expr::BinOp {
             op,

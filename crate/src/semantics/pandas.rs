@@ -776,6 +776,23 @@ fn literal_column(value: &Val) -> Option<(i64, Column)> {
                 all_values: true,
             },
         )),
+        // Numbers and None: pandas makes a float column, None becoming NaN.
+        Val::Items { type_name, items }
+            if type_name == "list"
+                && items.iter().any(|i| matches!(i, Val::None))
+                && items.iter().any(|i| matches!(i, Val::Int(_) | Val::Float(_)))
+                && items
+                    .iter()
+                    .all(|i| matches!(i, Val::None | Val::Int(_) | Val::Float(_))) =>
+        {
+            Some((
+                items.len() as i64,
+                Column {
+                    has_nan: Some(true),
+                    ..Column::default()
+                },
+            ))
+        }
         v => {
             let a = super::numpy::literal_array(v).filter(|a| a.shape.len() == 1)?;
             Some((
