@@ -5182,3 +5182,57 @@ fn instances_of_classes_given_special_methods_later_stay_silent() {
     assert!(!run(&[class], "first = b[0]", "").is_empty());
     assert!(!run(&[class], "n = len(b)", "").is_empty());
 }
+
+#[test]
+fn frame_reductions_of_text_depend_on_the_kernels_pandas() {
+    let t = "df = pd.DataFrame({'a': [1, 2], 'b': ['x', 'y']})\nm = df.mean()";
+    // pandas 1 left text columns out of frame-wide reductions.
+    silent(&run(&[IMPORTS], t, &pandas_module("1.5.3")));
+    let d = run(&[IMPORTS], t, "");
+    fires(
+        &d,
+        t,
+        "value-conversion",
+        "df.mean()",
+        &["column 'b'", "likely", "pandas 1 left text columns out"],
+    );
+    assert_eq!(d[0].severity, cellguard::diagnostic::Severity::Warning);
+    let d = run(&[IMPORTS], t, &pandas_module("2.2.3"));
+    assert_eq!(d[0].severity, cellguard::diagnostic::Severity::Error);
+}
+
+#[test]
+fn frame_dtypes_and_lengths_not_known_stay_silent() {
+    let kernel_object_column = r#""df": {"type": "pandas.DataFrame", "kind": "dataframe", "S": {"shape": [2, 2]}, "R": {"columns": ["a", "b"], "columns_complete": true, "dtypes": {"a": "int64", "b": "object"}, "index": "RangeIndex"}}"#;
+    let cells = [
+        // Columns of unknown dtype.
+        ("df = pd.read_csv('f.csv')\ndf.mean()", ""),
+        // An object column may hold numbers.
+        ("m = df.mean()\nc = df.corr()", kernel_object_column),
+        // The text column converted, replaced or dropped first.
+        ("df = pd.DataFrame({'a': [1, 2], 'b': ['1', '2']})\ndf['b'] = pd.to_numeric(df['b'])\ndf.mean()", ""),
+        ("df = pd.DataFrame({'a': [1, 2], 'b': ['x', 'y']})\ndf['b'] = df['b'].map({'x': 1, 'y': 2})\ndf.mean()", ""),
+        ("df = pd.DataFrame({'a': [1, 2], 'b': ['x', 'y']})\ndf.replace({'x': 1, 'y': 2}, inplace=True)\ndf.mean()", ""),
+        ("df = pd.DataFrame({'a': [1, 2], 'b': ['x', 'y']})\ndf.b = [1, 2]\ndf.std()", ""),
+        ("df = pd.DataFrame({'a': [1, 2], 'b': ['x', 'y']})\nd = pd.get_dummies(df)\nd.mean()", ""),
+        ("df = pd.DataFrame({'a': [1, 2], 'b': ['x', 'y']})\ndf.set_index('b').mean()", ""),
+        ("df = pd.DataFrame({'a': [1, 2], 'b': ['x', 'y']})\ndf.mean(numeric_only=True)\ndf.sum()\ndf.max()", ""),
+        // A frame of unknown length, or with no columns (it takes any index).
+        ("df = pd.read_csv('f.csv')\ndf.index = ['x', 'y']\ndf.set_axis(['a'], axis=1)", ""),
+        ("df = pd.DataFrame()\ndf.index = [1, 2, 3]", ""),
+        ("df = pd.DataFrame({'a': [1, 2]})\nout = df.set_axis(['x', 'y', 'z'], axis=1 if n else 0)", ""),
+        // Scalars broadcast, dicts and Series align, index= of unknown length.
+        ("s = pd.Series(5, index=[1, 2, 3])\nt = pd.Series({'a': 1}, index=['a', 'b'])\nu = pd.Series([1, 2], index=idx)", ""),
+        ("t = pd.DataFrame({'a': 1, 'b': 2}, index=[0, 1, 2])\nu = pd.DataFrame([[1, 2], [3]], columns=['a'])", ""),
+        ("t = pd.DataFrame(rows, columns=['a'])\nu = pd.DataFrame(np.zeros((2, 2)), index=idx, columns=['a'])", ""),
+        // Text that parses, NaN filled first.
+        ("df = pd.DataFrame({'a': [1, 2], 'b': ['1.5', '2']})\nf = df.astype(float)", ""),
+        ("s = pd.Series([1, None])\nn = s.fillna(0).astype(int)\nm = s.dropna().astype(int)", ""),
+    ];
+    // Values of unknown length and truth.
+    let unknown = "import os\nn = len(os.listdir('.'))\nidx = os.listdir('.')\nrows = [[f] for f in os.listdir('.')]";
+    for (cell, objects) in cells {
+        let found = run(&[IMPORTS, unknown], cell, objects);
+        assert!(found.is_empty(), "{cell}\n{found:#?}");
+    }
+}

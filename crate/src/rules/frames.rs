@@ -15,17 +15,21 @@
 //! - `bad-arguments`: the keywords only DataFrame methods take (`sort_values(by=)`,
 //!   `dropna(subset=)`, `rename(columns=)`, ...) given to a Series: TypeError.
 //! - `frame-length`: `df['c'] = [...]` (a list, tuple or array) of another length than the known
-//!   number of rows, `df.columns = [...]` of another length than the number of columns,
-//!   `pd.DataFrame(array, columns=[...])` naming another number of columns than the array has,
-//!   `pd.DataFrame({...})` of lists of different lengths: ValueError.
+//!   number of rows, `df.columns = [...]` / `df.index = [...]` / `df.set_axis([...], axis=)` of
+//!   another length than the columns or rows, `pd.DataFrame(array or list of rows, columns=,
+//!   index=)` naming another number of columns or rows than the data has, `pd.DataFrame({...})`
+//!   of lists of different lengths or of another length than `index=`, `pd.Series(values,
+//!   index=)` of another length: ValueError.
 //! - `bad-arguments`: `pd.concat(a, b)` of frames not in a list, `pd.concat([a, 1])` of a number
 //!   or string element (None is left out): TypeError.
 //! - `operand-type`: arithmetic (`+ - / // **`) of a Series of strings with numbers, or of a
 //!   Series of numbers with strings: TypeError.
 //! - `value-conversion`: numeric reductions (`mean`, `std`, `quantile`, `diff`, ...) of a Series
 //!   of strings, and of a kernel frame or its groups holding a `str` column, and `corr`/`cov` of
-//!   such a frame, without `numeric_only=True`: TypeError / ValueError. Frame-wide ones only for
-//!   the `str` dtype the kernel reports (pandas 3): pandas 1 left text columns out silently.
+//!   such a frame, without `numeric_only=True`: TypeError / ValueError. Frame-wide ones (also
+//!   `agg('mean')` and those of groups) are certain for the `str` dtype the kernel reports, or a
+//!   text column the code wrote when the kernel runs pandas 2 or later; likely when the kernel's
+//!   pandas is not known: pandas 1 left text columns out silently.
 
 use crate::codes::Rule;
 use crate::diagnostic::Diagnostic;
@@ -307,7 +311,12 @@ fn text_column(f: &Frame, keep: impl Fn(&str) -> bool) -> Option<&str> {
 /// (`numeric_only` defaults to False); pandas 1 left such columns out. A kernel frame's `str`
 /// dtype proves pandas 2 or later; for a frame the code built, the kernel's pandas version
 /// decides: pandas 1 is silence, an unknown version a likely crash.
-fn since_pandas_2(w: &Walker, kernel_frame: bool, message: String, range: TextRange) -> Option<Diagnostic> {
+fn since_pandas_2(
+    w: &Walker,
+    kernel_frame: bool,
+    message: String,
+    range: TextRange,
+) -> Option<Diagnostic> {
     let mut d = Diagnostic::error(Rule::ValueConversion, message, range);
     if kernel_frame {
         return Some(d);
@@ -315,7 +324,9 @@ fn since_pandas_2(w: &Walker, kernel_frame: bool, message: String, range: TextRa
     match kernel_pandas_major(w) {
         Some((major, _)) if major >= 2 => {}
         Some(_) => return None,
-        None => d.make_likely("the kernel's pandas version is not known; pandas 1 left text columns out"),
+        None => d.make_likely(
+            "the kernel's pandas version is not known; pandas 1 left text columns out",
+        ),
     }
     Some(d)
 }
@@ -365,8 +376,17 @@ fn text_reduction(
         }
         Val::Frame(f) if f.n_rows != Some(0) => {
             let column = text_column(&f, |_| true)?;
+            // `diff`, `pct_change` and `cumprod` take no `numeric_only`.
+            let fix = if matches!(method, "cumprod" | "diff" | "pct_change") {
+                "select the numeric columns first (select_dtypes('number'))"
+            } else {
+                fix
+            };
             let error: &str = if frame_wide {
                 "ValueError: could not convert string to float"
+            } else if matches!(method, "quantile" | "cumprod" | "diff" | "pct_change") {
+                // Not reductions: they fail on the text's arithmetic.
+                "TypeError"
             } else {
                 &format!("TypeError: Cannot perform reduction '{method}' with string dtype")
             };
@@ -590,7 +610,12 @@ fn concat_problem(w: &Walker, func: &Expr, args: &[Expr]) -> Option<String> {
 
 /// `df.set_axis(labels, axis=...)` / `s.set_axis(labels)` with another number of labels than
 /// the rows (axis 0, the default) or the columns (axis 1).
-fn set_axis_problem(w: &Walker, func: &Expr, args: &[Expr], keywords: &[Keyword]) -> Option<String> {
+fn set_axis_problem(
+    w: &Walker,
+    func: &Expr,
+    args: &[Expr],
+    keywords: &[Keyword],
+) -> Option<String> {
     let Expr::Attribute { value, attr, .. } = func else {
         return None;
     };

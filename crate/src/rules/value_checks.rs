@@ -76,7 +76,8 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                         Val::Frame(f) if f.plain => {
                             let bad = f.columns.iter().flatten().find_map(|c| {
                                 let info = f.column_info.get(c)?;
-                                bad_example(&info.str_examples, t).map(|_| info.str_examples.clone())
+                                bad_example(&info.str_examples, t)
+                                    .map(|_| info.str_examples.clone())
                             });
                             (bad.unwrap_or_default(), f.has_nan)
                         }

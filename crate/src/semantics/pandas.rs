@@ -780,7 +780,9 @@ fn literal_column(value: &Val) -> Option<(i64, Column)> {
         Val::Items { type_name, items }
             if type_name == "list"
                 && items.iter().any(|i| matches!(i, Val::None))
-                && items.iter().any(|i| matches!(i, Val::Int(_) | Val::Float(_)))
+                && items
+                    .iter()
+                    .any(|i| matches!(i, Val::Int(_) | Val::Float(_)))
                 && items
                     .iter()
                     .all(|i| matches!(i, Val::None | Val::Int(_) | Val::Float(_))) =>
@@ -1191,9 +1193,15 @@ pub fn frame_method_result(
             if !renamed.iter().all(|c| seen.insert(c.clone())) {
                 return Val::Unknown;
             }
+            // A renamed column keeps its values.
+            let column_info = cols
+                .iter()
+                .zip(&renamed)
+                .filter_map(|(old, new)| Some((new.clone(), f.column_info.get(old)?.clone())))
+                .collect();
             relabelled(Val::Frame(Frame {
                 columns: Some(renamed),
-                column_info: Default::default(),
+                column_info,
                 ..f.clone()
             }))
         }
