@@ -5236,3 +5236,37 @@ fn frame_dtypes_and_lengths_not_known_stay_silent() {
         assert!(found.is_empty(), "{cell}\n{found:#?}");
     }
 }
+
+#[test]
+fn dt_and_cat_accessors_of_object_columns() {
+    let objects = r#""df": {"type": "pandas.DataFrame", "kind": "dataframe", "S": {"shape": [2, 2]}, "R": {"columns": ["Date", "n"], "columns_complete": true, "dtypes": {"Date": "object", "n": "int64"}, "index": "RangeIndex"}}"#;
+    let t = "years = df['Date'].dt.year";
+    fires(
+        &run(&[IMPORTS], t, objects),
+        t,
+        "missing-attribute",
+        "df['Date'].dt",
+        &[
+            "object",
+            "Can only use .dt accessor with datetimelike values",
+            "pd.to_datetime",
+        ],
+    );
+    let t = "codes = df.Date.cat.codes";
+    fires(
+        &run(&[IMPORTS], t, objects),
+        t,
+        "missing-attribute",
+        "df.Date.cat",
+        &["Can only use .cat accessor"],
+    );
+    for twin in [
+        "df['Date'] = pd.to_datetime(df['Date'])\nyears = df['Date'].dt.year",
+        "years = pd.to_datetime(df['Date']).dt.year",
+        "codes = df['Date'].astype('category').cat.codes",
+        // `.str` looks at the values: an object column may hold text.
+        "first = df['Date'].str[:4]",
+    ] {
+        silent(&run(&[IMPORTS], twin, objects));
+    }
+}

@@ -8,7 +8,8 @@
 //! - `frame-length`: `df[mask]` of such a mask of another length than the rows: ValueError
 //!   ("Item wrong length").
 //! - `missing-attribute`: the `.str` accessor of a Series of numbers or booleans, and the `.dt`
-//!   and `.cat` accessors of a Series of numbers, booleans or strings: AttributeError ("Can only
+//!   and `.cat` accessors of a Series of numbers, booleans, strings or `object` values (they look
+//!   at the dtype only, dates in an `object` column too): AttributeError ("Can only
 //!   use .str accessor with string values"); `df.append`, `iteritems` and the other methods
 //!   pandas 2 removed, when the kernel's `str` dtype shows it runs pandas 2 or later; the
 //!   methods only DataFrames have (`set_index`, `merge`, `iterrows`, ...) on a Series.
@@ -106,7 +107,9 @@ fn numeric(dtype: &str) -> bool {
 
 /// The accessors that need a dtype the Series lacks, and what they need.
 fn accessor_problem(attr: &str, dtype: &str) -> Option<&'static str> {
-    let strings = matches!(dtype, "str" | "string");
+    // `.dt` and `.cat` look at the dtype only: an `object` column fails even when it holds
+    // dates (`.str` looks at the values and takes text in `object` columns).
+    let strings = matches!(dtype, "str" | "string" | "object");
     match attr {
         "str" if numeric(dtype) => Some("string values"),
         "dt" if numeric(dtype) || strings => Some("datetimelike values"),
