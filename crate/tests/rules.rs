@@ -5228,6 +5228,13 @@ fn frame_dtypes_and_lengths_not_known_stay_silent() {
         // Text that parses, NaN filled first.
         ("df = pd.DataFrame({'a': [1, 2], 'b': ['1.5', '2']})\nf = df.astype(float)", ""),
         ("s = pd.Series([1, None])\nn = s.fillna(0).astype(int)\nm = s.dropna().astype(int)", ""),
+        // Lists that may have been filled: by a loop of unknown length, a condition, a
+        // function, a generator, or a bound method kept under another name.
+        ("frames = []\nfor f in idx:\n    frames.append(pd.read_csv(f))\nall = pd.concat(frames)", ""),
+        ("frames = []\nif n:\n    frames.append(pd.DataFrame())\nall = pd.concat(frames)", ""),
+        ("frames = []\ndef add():\n    frames.append(pd.DataFrame())\nadd()\nall = pd.concat(frames)", ""),
+        ("frames = []\nframes.extend(pd.read_csv(f) for f in idx)\nall = pd.concat(frames)", ""),
+        ("frames = []\nadd = frames.append\nadd(pd.DataFrame())\nall = pd.concat(frames)\nfirst = frames[0]", ""),
     ];
     // Values of unknown length and truth.
     let unknown = "import os\nn = len(os.listdir('.'))\nidx = os.listdir('.')\nrows = [[f] for f in os.listdir('.')]";
