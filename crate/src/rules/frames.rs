@@ -15,8 +15,8 @@
 //!   methods only DataFrames have (`set_index`, `merge`, `iterrows`, ...) on a Series.
 //! - `bad-arguments`: the keywords only DataFrame methods take (`sort_values(by=)`,
 //!   `dropna(subset=)`, `rename(columns=)`, ...) given to a Series: TypeError.
-//! - `frame-length`: `df['c'] = [...]` (a list, tuple or array) of another length than the known
-//!   number of rows, `df.columns = [...]` / `df.index = [...]` / `df.set_axis([...], axis=)` of
+//! - `frame-length`: `df['c'] = [...]`, `df.insert(i, 'c', [...])`, `df.assign(c=[...])` (a
+//!   list, tuple or array) of another length than the known number of rows, `df.columns = [...]` / `df.index = [...]` / `df.set_axis([...], axis=)` of
 //!   another length than the columns or rows, `pd.DataFrame(array or list of rows, columns=,
 //!   index=)` naming another number of columns or rows than the data has, `pd.DataFrame({...})`
 //!   of lists of different lengths or of another length than `index=`, `pd.Series(values,
@@ -621,6 +621,46 @@ fn concat_problem(w: &Walker, func: &Expr, args: &[Expr]) -> Option<String> {
     ))
 }
 
+/// `df.insert(loc, 'c', values)` / `df.assign(c=values)` of a list, tuple or array of another
+/// length than the frame's rows (a scalar is repeated, a Series aligned).
+fn new_column_problem(
+    w: &Walker,
+    func: &Expr,
+    args: &[Expr],
+    keywords: &[Keyword],
+) -> Option<String> {
+    let Expr::Attribute { value, attr, .. } = func else {
+        return None;
+    };
+    let values: Vec<&Expr> = match attr.as_str() {
+        "insert" => vec![keywords
+            .iter()
+            .find(|k| k.name.as_deref() == Some("value"))
+            .map(|k| &k.value)
+            .or(args.get(2))?],
+        "assign" => keywords
+            .iter()
+            .filter(|k| k.name.is_some())
+            .map(|k| &k.value)
+            .collect(),
+        _ => return None,
+    };
+    let Val::Frame(f) = w.eval(value) else {
+        return None;
+    };
+    // An empty frame takes its index from the first column.
+    let rows = f.n_rows.filter(|&r| r > 0 && f.plain)?;
+    values.into_iter().find_map(|v| {
+        let n = values_len(&w.eval(v)).filter(|&n| n != rows)?;
+        Some(format!(
+            "{} has {rows} rows, but {} holds {n} value{}: ValueError: Length of values ({n}) does not match length of index ({rows})",
+            w.shown(value, "the frame"),
+            w.shown(v, "the new column"),
+            if n == 1 { "" } else { "s" },
+        ))
+    })
+}
+
 /// `df.set_axis(labels, axis=...)` / `s.set_axis(labels)` with another number of labels than
 /// the rows (axis 0, the default) or the columns (axis 1).
 fn set_axis_problem(
@@ -847,6 +887,9 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
             range,
         } => {
             if let Some(message) = constructor_problem(w, func, args, keywords) {
+                out.push(Diagnostic::error(Rule::FrameLength, message, *range));
+            }
+            if let Some(message) = new_column_problem(w, func, args, keywords) {
                 out.push(Diagnostic::error(Rule::FrameLength, message, *range));
             }
             if let Some(message) = set_axis_problem(w, func, args, keywords) {
