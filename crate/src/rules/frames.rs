@@ -263,19 +263,32 @@ pub fn check_stmt(w: &Walker, stmt: &crate::ir::Stmt, out: &mut Vec<Diagnostic>)
     };
     out.push(Diagnostic::error(
         Rule::FrameLength,
-        format!(
-            "{} has {expected} {what}, but {} holds {n} value{}: ValueError: {}",
-            w.shown(frame, "the frame"),
-            w.shown(value, "the right side"),
-            if n == 1 { "" } else { "s" },
-            if what == "rows" {
-                format!("Length of values ({n}) does not match length of index ({expected})")
-            } else {
-                format!("Length mismatch: Expected axis has {expected} elements, new values have {n} elements")
-            }
-        ),
+        length_mismatch(w, frame, expected, what, value, n),
         value.range(),
     ));
+}
+
+/// "df has 3 rows, but [1, 2] holds 2 values: ValueError: ...": new values for the rows (a
+/// column) or for the labels of an axis (`index`, `columns`, `set_axis`).
+fn length_mismatch(
+    w: &Walker,
+    frame: &Expr,
+    expected: i64,
+    what: &str,
+    values: &Expr,
+    n: i64,
+) -> String {
+    format!(
+        "{} has {expected} {what}, but {} holds {n} value{}: ValueError: {}",
+        w.shown(frame, "the frame"),
+        w.shown(values, "the right side"),
+        if n == 1 { "" } else { "s" },
+        if what == "rows" {
+            format!("Length of values ({n}) does not match length of index ({expected})")
+        } else {
+            format!("Length mismatch: Expected axis has {expected} elements, new values have {n} elements")
+        }
+    )
 }
 
 /// Reductions and transforms that compute with numbers: pandas raises TypeError on text
@@ -652,12 +665,7 @@ fn new_column_problem(
     let rows = f.n_rows.filter(|&r| r > 0 && f.plain)?;
     values.into_iter().find_map(|v| {
         let n = values_len(&w.eval(v)).filter(|&n| n != rows)?;
-        Some(format!(
-            "{} has {rows} rows, but {} holds {n} value{}: ValueError: Length of values ({n}) does not match length of index ({rows})",
-            w.shown(value, "the frame"),
-            w.shown(v, "the new column"),
-            if n == 1 { "" } else { "s" },
-        ))
+        Some(length_mismatch(w, value, rows, "rows", v, n))
     })
 }
 
@@ -704,12 +712,8 @@ fn set_axis_problem(
         _ => return None,
     };
     (expected != n).then(|| {
-        format!(
-            "{} has {expected} {}, but {} holds {n}: ValueError: Length mismatch: Expected axis has {expected} elements, new values have {n} elements",
-            w.shown(value, "the frame"),
-            if rows { "rows" } else { "columns" },
-            w.shown(labels, "the labels"),
-        )
+        let what = if rows { "index labels" } else { "columns" };
+        length_mismatch(w, value, expected, what, labels, n)
     })
 }
 
@@ -763,17 +767,14 @@ fn constructor_problem(
         Some(e) => values_len(&w.eval(e)).map(Some),
     };
     let (index, columns) = (named("index")?, named("columns")?);
-    let length_mismatch = |values: i64, labels: i64| {
-        format!("ValueError: Length of values ({values}) does not match length of index ({labels})")
+    let index_mismatch = |what: &str, n: i64| {
+        let labels = index.filter(|&l| l != n)?;
+        Some(format!(
+            "{what} holds {n} values but index= names {labels}: ValueError: Length of values ({n}) does not match length of index ({labels})"
+        ))
     };
     if path == "pandas.Series" {
-        let n = values_len(&w.eval(data))?;
-        let labels = index.filter(|&l| l != n)?;
-        return Some(format!(
-            "{} holds {n} values but index= names {labels}: {}",
-            w.shown(data, "the data"),
-            length_mismatch(n, labels)
-        ));
+        return index_mismatch(w.shown(data, "the data"), values_len(&w.eval(data))?);
     }
     match w.eval(data) {
         Val::Array(a)
@@ -781,17 +782,10 @@ fn constructor_problem(
         {
             let implied = (index.unwrap_or(a.shape[0]), columns.unwrap_or(a.shape[1]));
             (implied != (a.shape[0], a.shape[1])).then(|| {
+                let shape = tuple_text(&a.shape);
                 format!(
-                    "{} has shape {} but {}: ValueError: Shape of passed values is ({}, {}), indices imply ({}, {})",
+                    "{} has shape {shape}: ValueError: Shape of passed values is {shape}, indices imply ({}, {})",
                     w.shown(data, "the array"),
-                    tuple_text(&a.shape),
-                    match (index, columns) {
-                        (Some(i), Some(c)) => format!("index= and columns= name {i} and {c}"),
-                        (Some(i), None) => format!("index= names {i}"),
-                        (None, c) => format!("columns= names {}", c.unwrap_or_default()),
-                    },
-                    a.shape[0],
-                    a.shape[1],
                     implied.0,
                     implied.1,
                 )
@@ -805,12 +799,7 @@ fn constructor_problem(
                     w.shown(data, "the data"),
                 ));
             }
-            let labels = index.filter(|&l| l != n_rows)?;
-            Some(format!(
-                "{} holds {n_rows} rows but index= names {labels}: {}",
-                w.shown(data, "the data"),
-                length_mismatch(n_rows, labels)
-            ))
+            index_mismatch(w.shown(data, "the data"), n_rows)
         }
         Val::Dict { keys, values }
             if columns.is_none()
@@ -826,13 +815,7 @@ fn constructor_problem(
                     keys[0], lens[0], keys[at], lens[at]
                 ));
             }
-            let labels = index.filter(|&l| Some(&l) != lens.first())?;
-            Some(format!(
-                "column '{}' has {} values but index= names {labels}: {}",
-                keys.first()?,
-                lens.first()?,
-                length_mismatch(*lens.first()?, labels)
-            ))
+            index_mismatch(&format!("column '{}'", keys.first()?), *lens.first()?)
         }
         _ => None,
     }
