@@ -5209,6 +5209,8 @@ fn frame_dtypes_and_lengths_not_known_stay_silent() {
         ("df = pd.read_csv('f.csv')\ndf.mean()", ""),
         // An object column may hold numbers.
         ("m = df.mean()\nc = df.corr()", kernel_object_column),
+        // Numbers written as text: pandas 2's object column may convert them.
+        ("df = pd.DataFrame({'a': [1, 2], 'b': ['1', '2.5']})\ndf.mean()", ""),
         // The text column converted, replaced or dropped first.
         ("df = pd.DataFrame({'a': [1, 2], 'b': ['1', '2']})\ndf['b'] = pd.to_numeric(df['b'])\ndf.mean()", ""),
         ("df = pd.DataFrame({'a': [1, 2], 'b': ['x', 'y']})\ndf['b'] = df['b'].map({'x': 1, 'y': 2})\ndf.mean()", ""),

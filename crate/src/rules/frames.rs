@@ -42,7 +42,7 @@ use crate::semantics::pandas::{
 use crate::semantics::pandas_tables::REMOVED_MODULE_ATTRIBUTES;
 use crate::summary::Category;
 
-use crate::semantics::abstract_value::{text_keys, Frame, GroupSelection, Val};
+use crate::semantics::abstract_value::{not_a_float, text_keys, Frame, GroupSelection, Val};
 use crate::semantics::eval::int_of;
 use crate::summary::tuple_text;
 use crate::walker::state::Walker;
@@ -311,17 +311,20 @@ const NUMERIC_REDUCTIONS: &[&str] = &[
     "pct_change",
 ];
 
-/// The first column of `f` (a plain frame) whose dtype is text (`str`: the kernel reported it,
-/// or the cell wrote the column as a list of strings), among those `keep` accepts.
+/// The first column of `f` (a plain frame) whose dtype is text, among those `keep` accepts: the
+/// kernel reported `str`, or the code wrote a list of strings with one that is no number (pandas
+/// 2 keeps text in `object` columns, whose reductions may still convert numbers written as text).
 fn text_column(f: &Frame, keep: impl Fn(&str) -> bool) -> Option<&str> {
     if !f.plain {
         return None;
     }
-    f.columns
-        .as_ref()?
-        .iter()
-        .map(String::as_str)
-        .find(|c| keep(c) && f.column_info.get(*c).and_then(|i| i.dtype.as_deref()) == Some("str"))
+    f.columns.as_ref()?.iter().map(String::as_str).find(|c| {
+        keep(c)
+            && f.column_info.get(*c).is_some_and(|i| {
+                i.dtype.as_deref() == Some("str")
+                    && (f.origin.is_some() || i.str_examples.iter().any(|s| not_a_float(s)))
+            })
+    })
 }
 
 /// A frame-wide numeric reduction of a frame holding a text column raises since pandas 2.0
