@@ -126,7 +126,7 @@ rules! {
         running: "a.join(b, rsuffix='_b')",
     }
     FrameLength = "frame-length", Error, "pandas" {
-        catches: "values of another length than a frame's rows or columns: `df['c'] = [...]`, `df.insert` / `df.assign` of such values, `df.columns = [...]`, `df.index = [...]`, `set_axis`, `pd.DataFrame(array or rows, columns=..., index=...)`, `pd.Series(values, index=...)`, dict columns of different lengths, `df[mask]` of a list of bools or a bool array of another length than the rows",
+        catches: "values of another length than a frame's rows or columns: `df['c'] = [...]`, `df.columns = [...]`, `df.index = [...]`, `pd.DataFrame(array or rows, columns=..., index=...)`, `pd.Series(values, index=...)`, dict columns of different lengths, `df[mask]` of a list of bools or a bool array of another length than the rows",
         why: "pandas needs one value per row (per column): ValueError: Length of values does not match length of index / Length mismatch / All arrays must be of the same length / Item wrong length",
         crashing: "df = pd.DataFrame({'a': [1, 2]})\ndf['b'] = [1, 2, 3]",
         running: "df = pd.DataFrame({'a': [1, 2]})\ndf['b'] = [1, 2]",

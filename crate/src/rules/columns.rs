@@ -6,7 +6,7 @@
 //! aggregations (`agg(total=('c', 'sum'))`, `pd.NamedAgg`),
 //! `rename(columns=..., errors='raise')`, and a grouped frame's `gb['c']`; `df.at[row, 'c']`, and
 //! the column parameters of the methods and functions of `KEY_PARAMETERS` (`pivot_table`, `melt`,
-//! `merge`, `drop_duplicates`, `value_counts`, `nlargest`, ...), `xs(label, axis=1)`.
+//! `merge`, `drop_duplicates`, `value_counts`, `nlargest`, ...).
 //!
 //! Not errors, and never flagged: `df['new'] = ...`, `df.get('c')`, `drop(..., errors='ignore')`,
 //! `rename` of absent keys (the default `errors='ignore'`), row labels, integer keys, frames whose
@@ -261,15 +261,6 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                         return;
                     }
                     check_keys(kw(keywords, "keys").or(args.first()), "index key ");
-                }
-                // `df.xs('c', axis=1)`: one column label (a list or tuple would name levels).
-                "xs" if axis_is_columns(kw(keywords, "axis").or(args.get(1))) == Some(true)
-                    && kw(keywords, "level").is_none() =>
-                {
-                    let key = kw(keywords, "key").or(args.first());
-                    if key.is_some_and(|k| matches!(w.eval(k), Val::Str(_))) {
-                        check_keys(key, "");
-                    }
                 }
                 "dropna" if axis_is_columns(kw(keywords, "axis")) == Some(false) => {
                     check_keys(kw(keywords, "subset"), "subset column ");

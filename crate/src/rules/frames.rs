@@ -15,9 +15,9 @@
 //!   methods only DataFrames have (`set_index`, `merge`, `iterrows`, ...) on a Series.
 //! - `bad-arguments`: the keywords only DataFrame methods take (`sort_values(by=)`,
 //!   `dropna(subset=)`, `rename(columns=)`, ...) given to a Series: TypeError.
-//! - `frame-length`: `df['c'] = [...]`, `df.insert(i, 'c', [...])`, `df.assign(c=[...])` (a
-//!   list, tuple or array) of another length than the known number of rows, `df.columns = [...]` / `df.index = [...]` / `df.set_axis([...], axis=)` of
-//!   another length than the columns or rows, `pd.DataFrame(array or list of rows, columns=,
+//! - `frame-length`: `df['c'] = [...]` (a list, tuple or array) of another length than the known
+//!   number of rows, `df.columns = [...]` / `df.index = [...]` of another length than the
+//!   columns or rows, `pd.DataFrame(array or list of rows, columns=,
 //!   index=)` naming another number of columns or rows than the data has, `pd.DataFrame({...})`
 //!   of lists of different lengths or of another length than `index=`, `pd.Series(values,
 //!   index=)` of another length: ValueError.
@@ -269,7 +269,7 @@ pub fn check_stmt(w: &Walker, stmt: &crate::ir::Stmt, out: &mut Vec<Diagnostic>)
 }
 
 /// "df has 3 rows, but [1, 2] holds 2 values: ValueError: ...": new values for the rows (a
-/// column) or for the labels of an axis (`index`, `columns`, `set_axis`).
+/// column) or for the labels of an axis (`index`, `columns`).
 fn length_mismatch(
     w: &Walker,
     frame: &Expr,
@@ -637,89 +637,6 @@ fn concat_problem(w: &Walker, func: &Expr, args: &[Expr]) -> Option<String> {
     ))
 }
 
-/// `df.insert(loc, 'c', values)` / `df.assign(c=values)` of a list, tuple or array of another
-/// length than the frame's rows (a scalar is repeated, a Series aligned).
-fn new_column_problem(
-    w: &Walker,
-    func: &Expr,
-    args: &[Expr],
-    keywords: &[Keyword],
-) -> Option<String> {
-    let Expr::Attribute { value, attr, .. } = func else {
-        return None;
-    };
-    let values: Vec<&Expr> = match attr.as_str() {
-        "insert" => vec![keywords
-            .iter()
-            .find(|k| k.name.as_deref() == Some("value"))
-            .map(|k| &k.value)
-            .or(args.get(2))?],
-        "assign" => keywords
-            .iter()
-            .filter(|k| k.name.is_some())
-            .map(|k| &k.value)
-            .collect(),
-        _ => return None,
-    };
-    let Val::Frame(f) = w.eval(value) else {
-        return None;
-    };
-    // An empty frame takes its index from the first column.
-    let rows = f.n_rows.filter(|&r| r > 0 && f.plain)?;
-    values.into_iter().find_map(|v| {
-        let n = values_len(&w.eval(v)).filter(|&n| n != rows)?;
-        Some(length_mismatch(w, value, rows, "rows", v, n))
-    })
-}
-
-/// `df.set_axis(labels, axis=...)` / `s.set_axis(labels)` with another number of labels than
-/// the rows (axis 0, the default) or the columns (axis 1).
-fn set_axis_problem(
-    w: &Walker,
-    func: &Expr,
-    args: &[Expr],
-    keywords: &[Keyword],
-) -> Option<String> {
-    let Expr::Attribute { value, attr, .. } = func else {
-        return None;
-    };
-    if attr != "set_axis"
-        || args.len() > 1
-        || keywords
-            .iter()
-            .any(|k| !matches!(k.name.as_deref(), Some("labels" | "axis" | "copy")))
-    {
-        return None;
-    }
-    let labels = keywords
-        .iter()
-        .find(|k| k.name.as_deref() == Some("labels"))
-        .map(|k| &k.value)
-        .or(args.first())?;
-    let n = values_len(&w.eval(labels))?;
-    let rows = match keywords.iter().find(|k| k.name.as_deref() == Some("axis")) {
-        None => true,
-        Some(k) => match w.eval(&k.value) {
-            Val::Int(0) => true,
-            Val::Int(1) => false,
-            Val::Str(s) if matches!(s.as_str(), "index" | "rows") => true,
-            Val::Str(s) if s == "columns" => false,
-            _ => return None,
-        },
-    };
-    let expected = match w.eval(value) {
-        // A frame with no columns takes any index.
-        Val::Frame(f) if f.plain && rows && f.n_columns().is_some_and(|c| c > 0) => f.n_rows?,
-        Val::Frame(f) if f.plain && !rows => f.n_columns()?,
-        Val::Series(s) if rows => s.len?,
-        _ => return None,
-    };
-    (expected != n).then(|| {
-        let what = if rows { "index labels" } else { "columns" };
-        length_mismatch(w, value, expected, what, labels, n)
-    })
-}
-
 /// The number of rows and columns of a list of rows that are lists or tuples of one length.
 fn rows_shape(v: &Val) -> Option<(i64, i64)> {
     let Val::Items { type_name, items } = v else {
@@ -873,12 +790,6 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
             range,
         } => {
             if let Some(message) = constructor_problem(w, func, args, keywords) {
-                out.push(Diagnostic::error(Rule::FrameLength, message, *range));
-            }
-            if let Some(message) = new_column_problem(w, func, args, keywords) {
-                out.push(Diagnostic::error(Rule::FrameLength, message, *range));
-            }
-            if let Some(message) = set_axis_problem(w, func, args, keywords) {
                 out.push(Diagnostic::error(Rule::FrameLength, message, *range));
             }
             if let Some(message) = concat_problem(w, func, args) {
