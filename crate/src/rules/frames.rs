@@ -22,7 +22,8 @@
 //!   of lists of different lengths or of another length than `index=`, `pd.Series(values,
 //!   index=)` of another length: ValueError.
 //! - `bad-arguments`: `pd.concat(a, b)` of frames not in a list, `pd.concat([a, 1])` of a number
-//!   or string element (None is left out): TypeError.
+//!   or string element (None is left out): TypeError; `pd.concat(frames)` of a list certainly
+//!   empty: ValueError ("No objects to concatenate").
 //! - `operand-type`: arithmetic (`+ - / // **`) of a Series of strings with numbers, or of a
 //!   Series of numbers with strings: TypeError.
 //! - `value-conversion`: numeric reductions (`mean`, `std`, `quantile`, `diff`, ...) of a Series
@@ -592,7 +593,7 @@ fn removed_attribute(w: &Walker, value: &Expr, attr: &str) -> Option<String> {
 }
 
 /// `pd.concat(a, b)` (frames not in a list) and `pd.concat([a, 1])` (an element that is not
-/// a pandas object): TypeError.
+/// a pandas object): TypeError; `pd.concat([])`: ValueError.
 fn concat_problem(w: &Walker, func: &Expr, args: &[Expr]) -> Option<String> {
     if w.lib_path(func)? != "pandas.concat" {
         return None;
@@ -608,6 +609,15 @@ fn concat_problem(w: &Walker, func: &Expr, args: &[Expr]) -> Option<String> {
             } else {
                 ""
             }
+        ));
+    }
+    if w.eval(first)
+        .sized()
+        .is_some_and(|(t, n)| matches!(t, "list" | "tuple") && n == 0)
+    {
+        return Some(format!(
+            "{} is empty: pd.concat has nothing to join: ValueError: No objects to concatenate",
+            w.shown(first, "the list")
         ));
     }
     let Expr::Seq {
