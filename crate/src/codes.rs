@@ -126,13 +126,13 @@ rules! {
         running: "a.join(b, rsuffix='_b')",
     }
     FrameLength = "frame-length", Error, "pandas" {
-        catches: "values of another length than a frame's rows or columns: `df['c'] = [...]`, `df.columns = [...]`, `pd.DataFrame(array, columns=...)`, dict columns of different lengths, `df[mask]` of a list of bools or a bool array of another length than the rows",
+        catches: "values of another length than a frame's rows or columns: `df['c'] = [...]`, `df.columns = [...]`, `df.index = [...]`, `pd.DataFrame(array or rows, columns=..., index=...)`, `pd.Series(values, index=...)`, dict columns of different lengths, `df[mask]` of a list of bools or a bool array of another length than the rows",
         why: "pandas needs one value per row (per column): ValueError: Length of values does not match length of index / Length mismatch / All arrays must be of the same length / Item wrong length",
         crashing: "df = pd.DataFrame({'a': [1, 2]})\ndf['b'] = [1, 2, 3]",
         running: "df = pd.DataFrame({'a': [1, 2]})\ndf['b'] = [1, 2]",
     }
     ValueConversion = "value-conversion", Error, "pandas" {
-        catches: "`astype(int)` / `to_numeric` of values that do not parse, NaN cast to int, and numeric reductions (`mean`, `std`, `quantile`, `diff`, `corr`, ...) of text columns",
+        catches: "`astype(int)` / `to_numeric` of values that do not parse, NaN cast to int, and numeric reductions (`mean`, `std`, `quantile`, `diff`, `corr`, `groupby(...).mean()`, ...) of text columns and of frames holding one (pandas 2 and later)",
         why: "a string that is not a number cannot be converted or computed with: ValueError / TypeError (Cannot perform reduction 'mean' with string dtype)",
         crashing: "df['Age'].astype(int)  # holds 'unknown'",
         running: "pd.to_numeric(df['Age'], errors='coerce')",

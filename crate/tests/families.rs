@@ -176,6 +176,11 @@ fn pandas_text_reductions_series_methods_and_pandas_2_removals() {
 }
 
 #[test]
+fn pandas_frame_reductions_of_text_lengths_of_labels_and_casts() {
+    family("pandas_dtypes_lengths.json");
+}
+
+#[test]
 fn sklearn_inputs_of_fitted_models() {
     family("sklearn_inputs_of_fitted_models.json");
 }

@@ -5452,3 +5452,99 @@ fn array_values_and_parameters_unknown_or_changed_stay_silent() {
     )
     .is_empty());
 }
+
+#[test]
+fn frame_reductions_of_text_depend_on_the_kernels_pandas() {
+    let t = "df = pd.DataFrame({'a': [1, 2], 'b': ['x', 'y']})\nm = df.mean()";
+    // pandas 1 left text columns out of frame-wide reductions.
+    silent(&run(&[IMPORTS], t, &pandas_module("1.5.3")));
+    let d = run(&[IMPORTS], t, "");
+    fires(
+        &d,
+        t,
+        "value-conversion",
+        "df.mean()",
+        &["column 'b'", "likely", "pandas 1 left text columns out"],
+    );
+    assert_eq!(d[0].severity, cellguard::diagnostic::Severity::Warning);
+    let d = run(&[IMPORTS], t, &pandas_module("2.2.3"));
+    assert_eq!(d[0].severity, cellguard::diagnostic::Severity::Error);
+}
+
+#[test]
+fn frame_dtypes_and_lengths_not_known_stay_silent() {
+    let kernel_object_column = r#""df": {"type": "pandas.DataFrame", "kind": "dataframe", "S": {"shape": [2, 2]}, "R": {"columns": ["a", "b"], "columns_complete": true, "dtypes": {"a": "int64", "b": "object"}, "index": "RangeIndex"}}"#;
+    let cells = [
+        // Columns of unknown dtype.
+        ("df = pd.read_csv('f.csv')\ndf.mean()", ""),
+        // An object column may hold numbers.
+        ("m = df.mean()\nc = df.corr()", kernel_object_column),
+        // Numbers written as text: pandas 2's object column may convert them.
+        ("df = pd.DataFrame({'a': [1, 2], 'b': ['1', '2.5']})\ndf.mean()", ""),
+        // The text column converted, replaced or dropped first.
+        ("df = pd.DataFrame({'a': [1, 2], 'b': ['1', '2']})\ndf['b'] = pd.to_numeric(df['b'])\ndf.mean()", ""),
+        ("df = pd.DataFrame({'a': [1, 2], 'b': ['x', 'y']})\ndf['b'] = df['b'].map({'x': 1, 'y': 2})\ndf.mean()", ""),
+        ("df = pd.DataFrame({'a': [1, 2], 'b': ['x', 'y']})\ndf.replace({'x': 1, 'y': 2}, inplace=True)\ndf.mean()", ""),
+        ("df = pd.DataFrame({'a': [1, 2], 'b': ['x', 'y']})\ndf.b = [1, 2]\ndf.std()", ""),
+        ("df = pd.DataFrame({'a': [1, 2], 'b': ['x', 'y']})\nd = pd.get_dummies(df)\nd.mean()", ""),
+        ("df = pd.DataFrame({'a': [1, 2], 'b': ['x', 'y']})\ndf.set_index('b').mean()", ""),
+        ("df = pd.DataFrame({'a': [1, 2], 'b': ['x', 'y']})\ndf.mean(numeric_only=True)\ndf.sum()\ndf.max()", ""),
+        // A frame of unknown length, or with no columns (it takes any index).
+        ("df = pd.read_csv('f.csv')\ndf.index = ['x', 'y']", ""),
+        ("df = pd.DataFrame()\ndf.index = [1, 2, 3]", ""),
+        // Scalars broadcast, dicts and Series align, index= of unknown length.
+        ("s = pd.Series(5, index=[1, 2, 3])\nt = pd.Series({'a': 1}, index=['a', 'b'])\nu = pd.Series([1, 2], index=idx)", ""),
+        ("t = pd.DataFrame({'a': 1, 'b': 2}, index=[0, 1, 2])\nu = pd.DataFrame([[1, 2], [3]], columns=['a'])", ""),
+        ("t = pd.DataFrame(rows, columns=['a'])\nu = pd.DataFrame(np.zeros((2, 2)), index=idx, columns=['a'])", ""),
+        // Text that parses, NaN filled first.
+        ("df = pd.DataFrame({'a': [1, 2], 'b': ['1.5', '2']})\nf = df.astype(float)", ""),
+        ("s = pd.Series([1, None])\nn = s.fillna(0).astype(int)\nm = s.dropna().astype(int)", ""),
+        // Lists that may have been filled: by a loop of unknown length, a condition, a
+        // function, a generator, or a bound method kept under another name.
+        ("frames = []\nfor f in idx:\n    frames.append(pd.read_csv(f))\nall = pd.concat(frames)", ""),
+        ("frames = []\nif n:\n    frames.append(pd.DataFrame())\nall = pd.concat(frames)", ""),
+        ("frames = []\ndef add():\n    frames.append(pd.DataFrame())\nadd()\nall = pd.concat(frames)", ""),
+        ("frames = []\nframes.extend(pd.read_csv(f) for f in idx)\nall = pd.concat(frames)", ""),
+        ("frames = []\nadd = frames.append\nadd(pd.DataFrame())\nall = pd.concat(frames)\nfirst = frames[0]", ""),
+    ];
+    // Values of unknown length and truth.
+    let unknown = "import os\nn = len(os.listdir('.'))\nidx = os.listdir('.')\nrows = [[f] for f in os.listdir('.')]";
+    for (cell, objects) in cells {
+        let found = run(&[IMPORTS, unknown], cell, objects);
+        assert!(found.is_empty(), "{cell}\n{found:#?}");
+    }
+}
+
+#[test]
+fn dt_and_cat_accessors_of_object_columns() {
+    let objects = r#""df": {"type": "pandas.DataFrame", "kind": "dataframe", "S": {"shape": [2, 2]}, "R": {"columns": ["Date", "n"], "columns_complete": true, "dtypes": {"Date": "object", "n": "int64"}, "index": "RangeIndex"}}"#;
+    let t = "years = df['Date'].dt.year";
+    fires(
+        &run(&[IMPORTS], t, objects),
+        t,
+        "missing-attribute",
+        "df['Date'].dt",
+        &[
+            "object",
+            "Can only use .dt accessor with datetimelike values",
+            "pd.to_datetime",
+        ],
+    );
+    let t = "codes = df.Date.cat.codes";
+    fires(
+        &run(&[IMPORTS], t, objects),
+        t,
+        "missing-attribute",
+        "df.Date.cat",
+        &["Can only use .cat accessor"],
+    );
+    for twin in [
+        "df['Date'] = pd.to_datetime(df['Date'])\nyears = df['Date'].dt.year",
+        "years = pd.to_datetime(df['Date']).dt.year",
+        "codes = df['Date'].astype('category').cat.codes",
+        // `.str` looks at the values: an object column may hold text.
+        "first = df['Date'].str[:4]",
+    ] {
+        silent(&run(&[IMPORTS], twin, objects));
+    }
+}

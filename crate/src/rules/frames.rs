@@ -8,24 +8,30 @@
 //! - `frame-length`: `df[mask]` of such a mask of another length than the rows: ValueError
 //!   ("Item wrong length").
 //! - `missing-attribute`: the `.str` accessor of a Series of numbers or booleans, and the `.dt`
-//!   and `.cat` accessors of a Series of numbers, booleans or strings: AttributeError ("Can only
+//!   and `.cat` accessors of a Series of numbers, booleans, strings or `object` values (they look
+//!   at the dtype only, dates in an `object` column too): AttributeError ("Can only
 //!   use .str accessor with string values"); `df.append`, `iteritems` and the other methods
 //!   pandas 2 removed, when the kernel's `str` dtype shows it runs pandas 2 or later; the
 //!   methods only DataFrames have (`set_index`, `merge`, `iterrows`, ...) on a Series.
 //! - `bad-arguments`: the keywords only DataFrame methods take (`sort_values(by=)`,
 //!   `dropna(subset=)`, `rename(columns=)`, ...) given to a Series: TypeError.
 //! - `frame-length`: `df['c'] = [...]` (a list, tuple or array) of another length than the known
-//!   number of rows, `df.columns = [...]` of another length than the number of columns,
-//!   `pd.DataFrame(array, columns=[...])` naming another number of columns than the array has,
-//!   `pd.DataFrame({...})` of lists of different lengths: ValueError.
+//!   number of rows, `df.columns = [...]` / `df.index = [...]` of another length than the
+//!   columns or rows, `pd.DataFrame(array or list of rows, columns=,
+//!   index=)` naming another number of columns or rows than the data has, `pd.DataFrame({...})`
+//!   of lists of different lengths or of another length than `index=`, `pd.Series(values,
+//!   index=)` of another length: ValueError.
 //! - `bad-arguments`: `pd.concat(a, b)` of frames not in a list, `pd.concat([a, 1])` of a number
-//!   or string element (None is left out): TypeError.
+//!   or string element (None is left out): TypeError; `pd.concat(frames)` of a list certainly
+//!   empty: ValueError ("No objects to concatenate").
 //! - `operand-type`: arithmetic (`+ - / // **`) of a Series of strings with numbers, or of a
 //!   Series of numbers with strings: TypeError.
 //! - `value-conversion`: numeric reductions (`mean`, `std`, `quantile`, `diff`, ...) of a Series
 //!   of strings, and of a kernel frame or its groups holding a `str` column, and `corr`/`cov` of
-//!   such a frame, without `numeric_only=True`: TypeError / ValueError. Frame-wide ones only for
-//!   the `str` dtype the kernel reports (pandas 3): pandas 1 left text columns out silently.
+//!   such a frame, without `numeric_only=True`: TypeError / ValueError. Frame-wide ones (also
+//!   `agg('mean')` and those of groups) are certain for the `str` dtype the kernel reports, or a
+//!   text column the code wrote when the kernel runs pandas 2 or later; likely when the kernel's
+//!   pandas is not known: pandas 1 left text columns out silently.
 
 use crate::codes::Rule;
 use crate::diagnostic::Diagnostic;
@@ -36,7 +42,7 @@ use crate::semantics::pandas::{
 use crate::semantics::pandas_tables::REMOVED_MODULE_ATTRIBUTES;
 use crate::summary::Category;
 
-use crate::semantics::abstract_value::{text_keys, Frame, GroupSelection, Val};
+use crate::semantics::abstract_value::{not_a_float, text_keys, Frame, GroupSelection, Val};
 use crate::semantics::eval::int_of;
 use crate::summary::tuple_text;
 use crate::walker::state::Walker;
@@ -102,7 +108,9 @@ fn numeric(dtype: &str) -> bool {
 
 /// The accessors that need a dtype the Series lacks, and what they need.
 fn accessor_problem(attr: &str, dtype: &str) -> Option<&'static str> {
-    let strings = matches!(dtype, "str" | "string");
+    // `.dt` and `.cat` look at the dtype only: an `object` column fails even when it holds
+    // dates (`.str` looks at the values and takes text in `object` columns).
+    let strings = matches!(dtype, "str" | "string" | "object");
     match attr {
         "str" if numeric(dtype) => Some("string values"),
         "dt" if numeric(dtype) || strings => Some("datetimelike values"),
@@ -238,6 +246,16 @@ pub fn check_stmt(w: &Walker, stmt: &crate::ir::Stmt, out: &mut Vec<Diagnostic>)
             Val::Frame(f) if f.plain => (frame, f.n_columns(), "columns"),
             _ => return,
         },
+        // A frame with no columns takes any index.
+        Expr::Attribute {
+            value: frame, attr, ..
+        } if attr == "index" => match w.eval(frame) {
+            Val::Frame(f) if f.plain && f.n_columns().is_some_and(|c| c > 0) => {
+                (frame, f.n_rows, "index labels")
+            }
+            Val::Series(s) => (frame, s.len, "index labels"),
+            _ => return,
+        },
         _ => return,
     };
     let Some(expected) = expected.filter(|&e| e != n) else {
@@ -245,19 +263,32 @@ pub fn check_stmt(w: &Walker, stmt: &crate::ir::Stmt, out: &mut Vec<Diagnostic>)
     };
     out.push(Diagnostic::error(
         Rule::FrameLength,
-        format!(
-            "{} has {expected} {what}, but {} holds {n} value{}: ValueError: {}",
-            w.shown(frame, "the frame"),
-            w.shown(value, "the right side"),
-            if n == 1 { "" } else { "s" },
-            if what == "rows" {
-                format!("Length of values ({n}) does not match length of index ({expected})")
-            } else {
-                format!("Length mismatch: Expected axis has {expected} elements, new values have {n} elements")
-            }
-        ),
+        length_mismatch(w, frame, expected, what, value, n),
         value.range(),
     ));
+}
+
+/// "df has 3 rows, but [1, 2] holds 2 values: ValueError: ...": new values for the rows (a
+/// column) or for the labels of an axis (`index`, `columns`).
+fn length_mismatch(
+    w: &Walker,
+    frame: &Expr,
+    expected: i64,
+    what: &str,
+    values: &Expr,
+    n: i64,
+) -> String {
+    format!(
+        "{} has {expected} {what}, but {} holds {n} value{}: ValueError: {}",
+        w.shown(frame, "the frame"),
+        w.shown(values, "the right side"),
+        if n == 1 { "" } else { "s" },
+        if what == "rows" {
+            format!("Length of values ({n}) does not match length of index ({expected})")
+        } else {
+            format!("Length mismatch: Expected axis has {expected} elements, new values have {n} elements")
+        }
+    )
 }
 
 /// Reductions and transforms that compute with numbers: pandas raises TypeError on text
@@ -280,26 +311,67 @@ const NUMERIC_REDUCTIONS: &[&str] = &[
     "pct_change",
 ];
 
-/// The first column of `f` (a plain frame the kernel summarised) whose dtype is pandas 3's
-/// `str`, among those `keep` accepts.
+/// The first column of `f` (a plain frame) whose dtype is text, among those `keep` accepts: the
+/// kernel reported `str`, or the code wrote a list of strings with one that is no number (pandas
+/// 2 keeps text in `object` columns, whose reductions may still convert numbers written as text).
 fn text_column(f: &Frame, keep: impl Fn(&str) -> bool) -> Option<&str> {
-    if !f.plain || f.origin.is_none() {
+    if !f.plain {
         return None;
     }
-    f.columns
-        .as_ref()?
-        .iter()
-        .map(String::as_str)
-        .find(|c| keep(c) && f.column_info.get(*c).and_then(|i| i.dtype.as_deref()) == Some("str"))
+    f.columns.as_ref()?.iter().map(String::as_str).find(|c| {
+        keep(c)
+            && f.column_info.get(*c).is_some_and(|i| {
+                i.dtype.as_deref() == Some("str")
+                    && (f.origin.is_some() || i.str_examples.iter().any(|s| not_a_float(s)))
+            })
+    })
+}
+
+/// A frame-wide numeric reduction of a frame holding a text column raises since pandas 2.0
+/// (`numeric_only` defaults to False); pandas 1 left such columns out. A kernel frame's `str`
+/// dtype proves pandas 2 or later; for a frame the code built, the kernel's pandas version
+/// decides: pandas 1 is silence, an unknown version a likely crash.
+fn since_pandas_2(
+    w: &Walker,
+    kernel_frame: bool,
+    message: String,
+    range: TextRange,
+) -> Option<Diagnostic> {
+    let mut d = Diagnostic::error(Rule::ValueConversion, message, range);
+    if kernel_frame {
+        return Some(d);
+    }
+    match kernel_pandas_major(w) {
+        Some((major, _)) if major >= 2 => {}
+        Some(_) => return None,
+        None => d.make_likely(
+            "the kernel's pandas version is not known; pandas 1 left text columns out",
+        ),
+    }
+    Some(d)
+}
+
+/// The reduction a call makes: `df.mean()`, or `df.agg('mean')` of one named reduction.
+fn reduction_of<'a>(attr: &'a str, args: &'a [Expr]) -> Option<(&'a str, &'a [Expr])> {
+    match (attr, args) {
+        ("agg" | "aggregate", [name]) => Some((name.as_str_literal()?, &[])),
+        _ => Some((attr, args)),
+    }
 }
 
 /// `s.mean()` of a Series of strings; `df.mean()`, `df.corr()` or `df.groupby(key).mean()` of a
-/// kernel frame with a `str` column outside the keys, with no `numeric_only=True`.
-fn text_reduction(w: &Walker, func: &Expr, args: &[Expr], keywords: &[Keyword]) -> Option<String> {
+/// frame with a text column outside the keys, with no `numeric_only=True`.
+fn text_reduction(
+    w: &Walker,
+    func: &Expr,
+    args: &[Expr],
+    keywords: &[Keyword],
+    range: TextRange,
+) -> Option<Diagnostic> {
     let Expr::Attribute { value, attr, .. } = func else {
         return None;
     };
-    let method = attr.as_str();
+    let (method, args) = reduction_of(attr, args)?;
     let frame_wide = matches!(method, "corr" | "cov");
     if !(NUMERIC_REDUCTIONS.contains(&method) || frame_wide)
         || keywords
@@ -311,30 +383,44 @@ fn text_reduction(w: &Walker, func: &Expr, args: &[Expr], keywords: &[Keyword]) 
     }
     let fix =
         "pass numeric_only=True, or select the numeric columns first (select_dtypes('number'))";
+    let call = format!("{}.{attr}()", w.shown(value, "the frame"));
     match w.eval(value) {
         Val::Series(s) if !frame_wide && s.len != Some(0) => {
             let dtype = series_dtype(w, value)?;
             matches!(dtype.as_str(), "str" | "string").then(|| {
-                format!(
+                Diagnostic::error(Rule::ValueConversion, format!(
                     "{} holds {dtype} values: .{method}() computes with numbers and raises TypeError: Cannot perform reduction '{method}' with string dtype; convert it first (pd.to_numeric) or pick a numeric column",
                     w.shown(value, "the Series")
-                )
+                ), range)
             })
         }
-        Val::Frame(f) => {
+        Val::Frame(f) if f.n_rows != Some(0) => {
             let column = text_column(&f, |_| true)?;
+            // `diff`, `pct_change` and `cumprod` take no `numeric_only`.
+            let fix = if matches!(method, "cumprod" | "diff" | "pct_change") {
+                "select the numeric columns first (select_dtypes('number'))"
+            } else {
+                fix
+            };
             let error: &str = if frame_wide {
                 "ValueError: could not convert string to float"
+            } else if matches!(method, "quantile" | "cumprod" | "diff" | "pct_change") {
+                // Not reductions: they fail on the text's arithmetic.
+                "TypeError"
             } else {
                 &format!("TypeError: Cannot perform reduction '{method}' with string dtype")
             };
-            Some(format!(
-                "column '{column}' of {} holds text (str): {}.{method}() raises {error}; {fix}",
-                w.shown(value, "the frame"),
-                w.shown(value, "the frame"),
-            ))
+            since_pandas_2(
+                w,
+                f.origin.is_some(),
+                format!(
+                    "column '{column}' of {} holds text (str): {call} raises {error}; {fix}",
+                    w.shown(value, "the frame"),
+                ),
+                range,
+            )
         }
-        Val::GroupBy(g) if !frame_wide => {
+        Val::GroupBy(g) if !frame_wide && g.frame.n_rows != Some(0) => {
             // `df.groupby(keys).mean()`: the key columns are left out of what is averaged, and
             // `groupby(keys)[cols]` averages those columns only.
             let averaged = |c: &str| match &g.selection {
@@ -343,11 +429,15 @@ fn text_reduction(w: &Walker, func: &Expr, args: &[Expr], keywords: &[Keyword]) 
                 Some(GroupSelection::Column(col)) => col == c,
             };
             let column = text_column(&g.frame, averaged)?;
-            // (`text_column` looks at kernel frames only, which carry their name.)
             let frame = g.frame.origin.as_deref().unwrap_or("the frame");
-            Some(format!(
-                "column '{column}' of {frame} holds text (str) and is not a group key: .{method}() of the groups raises TypeError: dtype 'str' does not support operation '{method}'; pass numeric_only=True, or select the numeric columns after groupby (groupby(...)[['a', 'b']])",
-            ))
+            since_pandas_2(
+                w,
+                g.frame.origin.is_some(),
+                format!(
+                    "column '{column}' of {frame} holds text (str) and is not a group key: .{method}() of the groups raises TypeError: dtype 'str' does not support operation '{method}'; pass numeric_only=True, or select the numeric columns after groupby (groupby(...)[['a', 'b']])",
+                ),
+                range,
+            )
         }
         _ => None,
     }
@@ -503,7 +593,7 @@ fn removed_attribute(w: &Walker, value: &Expr, attr: &str) -> Option<String> {
 }
 
 /// `pd.concat(a, b)` (frames not in a list) and `pd.concat([a, 1])` (an element that is not
-/// a pandas object): TypeError.
+/// a pandas object): TypeError; `pd.concat([])`: ValueError.
 fn concat_problem(w: &Walker, func: &Expr, args: &[Expr]) -> Option<String> {
     if w.lib_path(func)? != "pandas.concat" {
         return None;
@@ -519,6 +609,15 @@ fn concat_problem(w: &Walker, func: &Expr, args: &[Expr]) -> Option<String> {
             } else {
                 ""
             }
+        ));
+    }
+    if w.eval(first)
+        .sized()
+        .is_some_and(|(t, n)| matches!(t, "list" | "tuple") && n == 0)
+    {
+        return Some(format!(
+            "{} is empty: pd.concat has nothing to join: ValueError: No objects to concatenate",
+            w.shown(first, "the list")
         ));
     }
     let Expr::Seq {
@@ -538,54 +637,105 @@ fn concat_problem(w: &Walker, func: &Expr, args: &[Expr]) -> Option<String> {
     ))
 }
 
-/// `pd.DataFrame(array, columns=[...])` naming another number of columns than a 2-D array has,
-/// and `pd.DataFrame({...})` of lists of different lengths.
+/// The number of rows and columns of a list of rows that are lists or tuples of one length.
+fn rows_shape(v: &Val) -> Option<(i64, i64)> {
+    let Val::Items { type_name, items } = v else {
+        return None;
+    };
+    if type_name != "list" || items.is_empty() {
+        return None;
+    }
+    let widths: Vec<i64> = items
+        .iter()
+        .map(|row| match row.sized()? {
+            ("list" | "tuple", n) => Some(n),
+            _ => None,
+        })
+        .collect::<Option<_>>()?;
+    widths
+        .iter()
+        .all(|&n| n == widths[0] && n > 0)
+        .then_some((items.len() as i64, widths[0]))
+}
+
+/// `pd.DataFrame(array, columns=[...], index=[...])` naming another number of columns or rows
+/// than a 2-D array or a list of rows has, `pd.DataFrame({...})` of lists of different lengths
+/// or of another length than `index=`, and `pd.Series(values, index=[...])` of another length.
 fn constructor_problem(
     w: &Walker,
     func: &Expr,
     args: &[Expr],
     keywords: &[Keyword],
 ) -> Option<String> {
-    if w.lib_path(func)? != "pandas.DataFrame"
+    let path = w.lib_path(func)?;
+    if !matches!(path.as_str(), "pandas.DataFrame" | "pandas.Series")
         || args.len() > 1
         || crate::ir_scan::unpacks(args, keywords)
     {
         return None;
     }
-    let data = keywords
-        .iter()
-        .find(|k| k.name.as_deref() == Some("data"))
-        .map(|k| &k.value)
-        .or(args.first())?;
-    let columns = keywords
-        .iter()
-        .find(|k| k.name.as_deref() == Some("columns"));
-    match (w.eval(data), columns) {
-        (Val::Array(a), Some(columns))
+    let keyword = |name: &str| {
+        keywords
+            .iter()
+            .find(|k| k.name.as_deref() == Some(name))
+            .map(|k| &k.value)
+    };
+    let data = keyword("data").or(args.first())?;
+    // The length `index=` / `columns=` names: `Some(None)` when absent, `None` when not known.
+    let named = |name: &str| match keyword(name) {
+        None => Some(None),
+        Some(e) => values_len(&w.eval(e)).map(Some),
+    };
+    let (index, columns) = (named("index")?, named("columns")?);
+    let index_mismatch = |what: &str, n: i64| {
+        let labels = index.filter(|&l| l != n)?;
+        Some(format!(
+            "{what} holds {n} values but index= names {labels}: ValueError: Length of values ({n}) does not match length of index ({labels})"
+        ))
+    };
+    if path == "pandas.Series" {
+        return index_mismatch(w.shown(data, "the data"), values_len(&w.eval(data))?);
+    }
+    match w.eval(data) {
+        Val::Array(a)
             if a.lib == crate::semantics::abstract_value::ArrayLib::Numpy && a.shape.len() == 2 =>
         {
-            let named = values_len(&w.eval(&columns.value))?;
-            (named != a.shape[1]).then(|| {
+            let implied = (index.unwrap_or(a.shape[0]), columns.unwrap_or(a.shape[1]));
+            (implied != (a.shape[0], a.shape[1])).then(|| {
+                let shape = tuple_text(&a.shape);
                 format!(
-                    "{} has shape {} but columns= names {named}: ValueError: Shape of passed values is ({}, {}), indices imply ({}, {named})",
+                    "{} has shape {shape}: ValueError: Shape of passed values is {shape}, indices imply ({}, {})",
                     w.shown(data, "the array"),
-                    tuple_text(&a.shape),
-                    a.shape[0],
-                    a.shape[1],
-                    a.shape[0],
+                    implied.0,
+                    implied.1,
                 )
             })
         }
-        (Val::Dict { keys, values }, None)
-            if keywords.iter().all(|k| k.name.as_deref() == Some("dtype")) =>
+        rows @ Val::Items { .. } => {
+            let (n_rows, width) = rows_shape(&rows)?;
+            if let Some(named) = columns.filter(|&c| c != width) {
+                return Some(format!(
+                    "each row of {} holds {width} values but columns= names {named}: ValueError: {named} columns passed, passed data had {width} columns",
+                    w.shown(data, "the data"),
+                ));
+            }
+            index_mismatch(w.shown(data, "the data"), n_rows)
+        }
+        Val::Dict { keys, values }
+            if columns.is_none()
+                && keywords
+                    .iter()
+                    .all(|k| matches!(k.name.as_deref(), Some("dtype" | "index"))) =>
         {
             let keys = text_keys(&keys)?;
             let lens: Vec<i64> = values.iter().map(literal_len).collect::<Option<_>>()?;
-            let at = lens.iter().position(|&l| l != lens[0])?;
-            Some(format!(
-                "column '{}' has {} values and column '{}' {}: ValueError: All arrays must be of the same length",
-                keys[0], lens[0], keys[at], lens[at]
-            ))
+            if let Some(at) = lens.iter().position(|&l| l != lens[0]) {
+                return Some(format!(
+                    "column '{}' has {} values and column '{}' {}: ValueError: All arrays must be of the same length",
+                    keys[0], lens[0], keys[at], lens[at]
+                ));
+            }
+            index_mismatch(&format!("column '{}'", keys.first()?), *lens.first()?)
         }
         _ => None,
     }
@@ -648,9 +798,7 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
             if let Some(message) = frame_only_keyword(w, func, keywords) {
                 out.push(Diagnostic::error(Rule::BadArguments, message, *range));
             }
-            if let Some(message) = text_reduction(w, func, args, keywords) {
-                out.push(Diagnostic::error(Rule::ValueConversion, message, *range));
-            }
+            out.extend(text_reduction(w, func, args, keywords, *range));
         }
         Expr::BinOp {
             op,

@@ -72,6 +72,15 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                     // A column's recorded strings, or a numpy array of known strings.
                     let (examples, has_nan) = match w.eval(value) {
                         Val::Series(s) => (s.str_examples, s.has_nan),
+                        // `df.astype(float)` converts every column: the first that cannot.
+                        Val::Frame(f) if f.plain => {
+                            let bad = f.columns.iter().flatten().find_map(|c| {
+                                let info = f.column_info.get(c)?;
+                                bad_example(&info.str_examples, t)
+                                    .map(|_| info.str_examples.clone())
+                            });
+                            (bad.unwrap_or_default(), f.has_nan)
+                        }
                         Val::Strs { type_name, items } if type_name == "ndarray" => {
                             (items, Some(false))
                         }

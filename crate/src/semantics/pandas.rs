@@ -146,8 +146,10 @@ pub fn literal_dtype(v: &Val) -> Option<&'static str> {
                 Some("int64")
             } else if items
                 .iter()
-                .all(|i| matches!(i, Val::Int(_) | Val::Float(_)))
+                .all(|i| matches!(i, Val::Int(_) | Val::Float(_) | Val::None))
+                && items.iter().any(|i| !matches!(i, Val::None))
             {
+                // None among numbers is NaN.
                 Some("float64")
             } else {
                 None
@@ -183,6 +185,20 @@ pub fn new_series(w: &dyn Eval, args: &[Expr], keywords: &[Keyword]) -> Option<V
 /// What a Series method gives, where certain: `s.rename('n')` holds the same values, named 'n'
 /// (a scalar names the Series; a mapping or a function would relabel its index instead);
 /// `s.value_counts()` is a Series of counts, whose name depends on the pandas version.
+/// Series methods that take or reorder rows, or keep numbers numbers: the dtype stays.
+pub const SERIES_METHODS_KEEPING_DTYPE: &[&str] = &[
+    "copy",
+    "head",
+    "tail",
+    "sort_values",
+    "sort_index",
+    "dropna",
+    "drop_duplicates",
+    "sample",
+    "abs",
+    "round",
+];
+
 pub fn series_method_result(s: SeriesVal, attr: &str, args: &[Expr], keywords: &[Keyword]) -> Val {
     match attr {
         "rename" if keywords.is_empty() => match args {
@@ -195,6 +211,18 @@ pub fn series_method_result(s: SeriesVal, attr: &str, args: &[Expr], keywords: &
             _ => Val::Unknown,
         },
         "value_counts" => Val::Series(SeriesVal::default()),
+        // `inplace=True` gives None.
+        m if SERIES_METHODS_KEEPING_DTYPE.contains(&m)
+            && keywords
+                .iter()
+                .all(|k| k.name.as_deref() != Some("inplace")) =>
+        {
+            Val::Series(SeriesVal {
+                name: s.name,
+                dtype: s.dtype,
+                ..SeriesVal::default()
+            })
+        }
         // A groupby's Series: its keys, then its values under its name.
         "reset_index" if args.is_empty() && keywords.is_empty() => match (&s.index_keys, &s.name) {
             (Some(keys), Some(name)) => match keys_in_front(keys, std::slice::from_ref(name)) {
@@ -776,6 +804,25 @@ fn literal_column(value: &Val) -> Option<(i64, Column)> {
                 all_values: true,
             },
         )),
+        // Numbers and None: pandas makes a float column, None becoming NaN.
+        Val::Items { type_name, items }
+            if type_name == "list"
+                && items.iter().any(|i| matches!(i, Val::None))
+                && items
+                    .iter()
+                    .any(|i| matches!(i, Val::Int(_) | Val::Float(_)))
+                && items
+                    .iter()
+                    .all(|i| matches!(i, Val::None | Val::Int(_) | Val::Float(_))) =>
+        {
+            Some((
+                items.len() as i64,
+                Column {
+                    has_nan: Some(true),
+                    ..Column::default()
+                },
+            ))
+        }
         v => {
             let a = super::numpy::literal_array(v).filter(|a| a.shape.len() == 1)?;
             Some((
@@ -1174,9 +1221,15 @@ pub fn frame_method_result(
             if !renamed.iter().all(|c| seen.insert(c.clone())) {
                 return Val::Unknown;
             }
+            // A renamed column keeps its values.
+            let column_info = cols
+                .iter()
+                .zip(&renamed)
+                .filter_map(|(old, new)| Some((new.clone(), f.column_info.get(old)?.clone())))
+                .collect();
             relabelled(Val::Frame(Frame {
                 columns: Some(renamed),
-                column_info: Default::default(),
+                column_info,
                 ..f.clone()
             }))
         }

@@ -883,7 +883,9 @@ impl<'a> Walker<'a> {
                 crate::semantics::numpy::generator_method(self, &class, attr, args, keywords)
             }
             Val::Series(s)
-                if matches!(attr.as_str(), "rename" | "value_counts" | "reset_index") =>
+                if matches!(attr.as_str(), "rename" | "value_counts" | "reset_index")
+                    || crate::semantics::pandas::SERIES_METHODS_KEEPING_DTYPE
+                        .contains(&attr.as_str()) =>
             {
                 crate::semantics::pandas::series_method_result(s, attr, args, keywords)
             }

@@ -195,6 +195,29 @@ impl<'a> Walker<'a> {
         }
     }
 
+    /// `add = frames.append`: the list or dict may change through the bound method at any later
+    /// call, which the walker does not follow; it is forgotten.
+    fn method_bound(&mut self, value: &Expr) {
+        let Expr::Attribute {
+            value: base, attr, ..
+        } = value
+        else {
+            return;
+        };
+        let Expr::Name { id, .. } = &**base else {
+            return;
+        };
+        let held = self.get(id);
+        if matches!(
+            held,
+            Val::Items { .. } | Val::Dict { .. } | Val::Sized { .. } | Val::Strs { .. }
+        ) && !crate::semantics::mutation::CONTAINER_READERS.contains(&attr.as_str())
+        {
+            self.forget_object(&held, false);
+            self.env.insert(id.clone(), Val::Unknown);
+        }
+    }
+
     /// The names a statement may rebind or change in place (through the notebook's functions
     /// it calls too).
     pub(super) fn changed_by(&self, stmt: &Stmt) -> BTreeSet<String> {
@@ -234,6 +257,7 @@ impl<'a> Walker<'a> {
                 let Some(value) = value else { return };
                 self.check(value);
                 self.check_stmt_values(stmt);
+                self.method_bound(value);
                 // `files = !ls` and `x = %sx ...` are masked to a placeholder value.
                 let magic = self.text(value.range()).starts_with(['!', '%']);
                 let val = match op {
