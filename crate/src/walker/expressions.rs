@@ -861,8 +861,9 @@ impl<'a> Walker<'a> {
                 let s = crate::semantics::torch_objects::shape_of(&Val::Array(a.clone()));
                 match torch_layers::tensor_method(s.as_ref(), value, attr, args, keywords, &int) {
                     // What a method makes of a tensor autograd does not track is not tracked
-                    // either (`t.sum()`): an array, which `backward()` refuses.
-                    Some(s) if !s.requires_grad => match s.dims {
+                    // either (`t.sum()`): an array, which `backward()` refuses. (But for
+                    // `requires_grad_()`, which turns tracking on.)
+                    Some(s) if !s.requires_grad && attr != "requires_grad_" => match s.dims {
                         Some(dims) if dims.iter().all(Option::is_some) => {
                             let dims = dims.into_iter().flatten().collect();
                             crate::semantics::numpy::numpy_array(ArrayLib::Torch, dims, None)
