@@ -377,6 +377,12 @@ rules! {
         crashing: "model = Sequential([Input((2,)), Dense(1)])\nmodel.fit(df[['age', 'city']], y)",
         running: "model.fit(pd.get_dummies(df[['age', 'city']]).astype('float32'), y)",
     }
+    KerasLayerArgument = "keras-layer-argument", Error, "Keras" {
+        catches: "numbers a Keras layer's constructor refuses: no units, filters, heads or embedding dimensions (`Dense(0)`), a kernel or pool size below 1, a dropout rate outside 0 to 1, a negative LeakyReLU slope",
+        why: "ValueError: Received an invalid value for `units`, expected a positive integer",
+        crashing: "layers.Dropout(1.5)",
+        running: "layers.Dropout(0.5)",
+    }
     KerasUnknownIdentifier = "keras-unknown-identifier", Error, "Keras" {
         catches: "an activation, initializer or regularizer name Keras does not know, given to a layer; a padding a convolution does not take; an unknown optimizer, loss or metric name given to `compile`",
         why: "ValueError: Could not interpret activation function identifier",
@@ -485,6 +491,7 @@ impl Rule {
             | ShapeSavetxt
             | PlotLengths
             | KerasTextInput
+            | KerasLayerArgument
             | KerasUnknownIdentifier => &["ValueError"],
             // PyTorch raises RuntimeError where numpy raises ValueError.
             ShapeMatmul | ShapeBroadcast | ShapeConcatenate | ShapeStack | ShapeReshape => {

@@ -221,6 +221,11 @@ fn keras_layer_lists_in_names_loops_and_functions() {
 }
 
 #[test]
+fn keras_layer_arguments_out_of_bounds() {
+    family("keras_layer_arguments.json");
+}
+
+#[test]
 fn keras_text_given_as_data_or_targets() {
     family("keras_text_inputs.json");
 }

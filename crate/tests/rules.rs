@@ -5548,3 +5548,30 @@ fn dt_and_cat_accessors_of_object_columns() {
         silent(&run(&[IMPORTS], twin, objects));
     }
 }
+
+#[test]
+fn keras_layer_arguments_by_the_kernels_keras() {
+    let imports = "import keras\nfrom keras import layers\nfrom data import size";
+    let keras = |version: &str| {
+        format!(
+            r#""keras": {{"type": "module", "kind": "module", "R": {{"module": "keras", "version": "{version}"}}}}"#
+        )
+    };
+    let target = "d = layers.Dense(0)";
+    silent(&run(&[imports], target, &keras("2.15.0")));
+    let found = run(&[imports], target, &keras("3.15.1"));
+    fires(&found, target, "keras-layer-argument", "0", &["`units`"]);
+    assert!(
+        found.iter().all(|d| !d.message.contains("likely")),
+        "{found:?}"
+    );
+    for target in [
+        "d = layers.Dropout(1)",
+        "d = layers.Dropout(0)",
+        "d = layers.Dense(size())",
+        "c = layers.Conv2D(8, (3, 3))",
+        "r = layers.Reshape((0,))",
+    ] {
+        silent(&run(&[imports], target, &keras("3.15.1")));
+    }
+}

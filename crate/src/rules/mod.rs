@@ -12,6 +12,7 @@ pub mod dropped_again;
 pub mod frames;
 pub mod join;
 pub mod keras;
+pub mod keras_arguments;
 pub mod keras_identifiers;
 pub mod numpy_calls;
 pub mod plots;
@@ -73,6 +74,7 @@ impl Checks for AllRules {
         pytypes::check(w, expr, out);
         keras::check(w, expr, out);
         keras_identifiers::check(w, expr, out);
+        keras_arguments::check(w, expr, out);
         torch::check(w, expr, out);
         torch::check_tensor_ops(w, expr, out);
         tf_dtypes::check(w, expr, out);
