@@ -448,13 +448,8 @@ fn shape_not_a_shape(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
     else {
         return;
     };
-    let api = |f: &Expr| {
-        let path = w.lib_path(f)?;
-        ["keras.", "tensorflow.keras."]
-            .iter()
-            .find_map(|p| path.strip_prefix(p).map(str::to_string))
-    };
-    let Some(api) = api(func) else {
+    let path = w.lib_path(func);
+    let Some(api) = path.as_deref().and_then(keras_build::keras3_api) else {
         // `model.add(layer)` on a Sequential model the code built with no layer yet.
         let (Expr::Attribute { value, attr, .. }, [layer]) = (&**func, args.as_slice()) else {
             return;
@@ -471,7 +466,7 @@ fn shape_not_a_shape(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
         }
         return;
     };
-    let shape = match api.strip_prefix("layers.").unwrap_or(&api) {
+    let shape = match api.strip_prefix("layers.").unwrap_or(api) {
         "Input" => args.first().or_else(|| keyword(keywords, "shape")),
         "InputLayer" => keyword(keywords, "shape").or_else(|| keyword(keywords, "input_shape")),
         "Sequential" | "models.Sequential" => {
@@ -499,9 +494,7 @@ fn declared_shape<'e>(w: &Walker, layer: &'e Expr) -> Option<(&'e Expr, bool)> {
         return None;
     };
     let path = w.lib_path(func)?;
-    let class = ["keras.layers.", "tensorflow.keras.layers."]
-        .iter()
-        .find_map(|p| path.strip_prefix(p))?;
+    let class = keras_build::keras3_api(&path)?.strip_prefix("layers.")?;
     if matches!(class, "Input" | "InputLayer") {
         return None;
     }

@@ -8,6 +8,7 @@ use crate::diagnostic::Diagnostic;
 use crate::ir::{keyword, Expr, Keyword};
 use crate::rules::api::kernel_version;
 use crate::semantics::abstract_value::Val;
+use crate::semantics::keras_build::keras3_api;
 use crate::walker::state::Walker;
 
 /// What a parameter must be.
@@ -80,21 +81,20 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
     let Some(path) = w.lib_path(func) else {
         return;
     };
-    let Some(class) = ["keras.layers.", "tensorflow.keras.layers."]
-        .iter()
-        .find_map(|p| path.strip_prefix(p))
-    else {
+    let Some(class) = keras3_api(&path).and_then(|api| api.strip_prefix("layers.")) else {
         return;
     };
-    let version = kernel_version(w, "keras");
-    if version.is_some_and(|v| !v.starts_with("3.")) {
+    // (The kernel's version is looked up only for a finding.)
+    let Some(mut d) = refused(w, class, args, keywords) else {
         return;
-    }
-    if let Some(mut d) = refused(w, class, args, keywords) {
-        if version.is_none() {
+    };
+    match kernel_version(w, "keras") {
+        Some(v) if !v.starts_with("3.") => {}
+        Some(_) => out.push(d),
+        None => {
             d.make_likely("Keras 3 refuses it; the installed version is not known");
+            out.push(d);
         }
-        out.push(d);
     }
 }
 

@@ -18,6 +18,7 @@ use crate::did_you_mean::suggest;
 use crate::ir::{keyword, Expr, Keyword, Literal, TextRange};
 use crate::rules::api::{kernel_version, minor_release};
 use crate::semantics::abstract_value::Val;
+use crate::semantics::keras_build::keras3_api;
 use crate::semantics::keras_tables::{
     ACTIVATIONS, INITIALIZERS, KERAS_VERSION, LAYER_PARAMS, LOSSES, METRICS, OPTIMIZERS, PADDINGS,
     REGULARIZERS,
@@ -72,9 +73,7 @@ fn layer_identifier(
     keywords: &[Keyword],
 ) -> Option<Diagnostic> {
     let path = w.lib_path(func)?;
-    let class = ["keras.layers.", "tensorflow.keras.layers."]
-        .iter()
-        .find_map(|p| path.strip_prefix(p))?;
+    let class = keras3_api(&path)?.strip_prefix("layers.")?;
     let params: Vec<&str> = layer_params(class).into_iter().flatten().collect();
     // `Activation('relu')`: its one parameter, given by position.
     let positional = (class == "Activation")

@@ -318,6 +318,15 @@ pub fn model_result(path: &str) -> Option<Val> {
     }
 }
 
+/// The API `path` names in Keras 3's packages (`layers.Dense` of `keras.layers.Dense`, and of
+/// `tensorflow.keras.layers.Dense`: TensorFlow's `keras` is Keras 3 since 2.16); not in Keras 2's
+/// own (`tf_keras`, `tensorflow.python.keras`), whose constructors check other things.
+pub fn keras3_api(path: &str) -> Option<&str> {
+    ["keras.", "tensorflow.keras."]
+        .iter()
+        .find_map(|p| path.strip_prefix(p))
+}
+
 /// Where Keras's API lives.
 const KERAS_PACKAGES: [&str; 4] = [
     "tensorflow.keras",
