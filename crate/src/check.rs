@@ -14,7 +14,7 @@ use crate::codes::Rule;
 use crate::diagnostic::{apply_severities, crash_predicted, Diagnostic, Severities};
 use crate::facts::{cell_facts, CellFacts};
 use crate::ir::{Stmt, TextRange};
-use crate::order::{undefined_names, Namespace, NotebookCell};
+use crate::order::{undefined_names, Namespace, Notebook, NotebookCell};
 use crate::python::{parse_cell_after, ParsedCell, MAX_DEPTH};
 use crate::summary::SummaryDoc;
 use crate::text_hash::TextHashBuilder;
@@ -384,7 +384,7 @@ pub fn check_session(
     let mut cache = CellCache::default();
     let analysed: Vec<Rc<AnalysedCell>> = cells.iter().map(|s| cache.analyse(s)).collect();
     let mut notebook = notebook_cells(cells, &analysed);
-    for cell in &mut notebook {
+    for cell in &mut notebook.cells {
         cell.may_have_run = unnumbered.contains(&cell.index);
         cell.crashed = steps
             .iter()
@@ -471,11 +471,8 @@ fn run_cell(
     history.absorb(globals, cell.rule_facts(), cell.effects());
 }
 
-fn notebook_cells<'a>(
-    sources: &'a [String],
-    analysed: &'a [Rc<AnalysedCell>],
-) -> Vec<NotebookCell<'a>> {
-    sources
+fn notebook_cells<'a>(sources: &'a [String], analysed: &'a [Rc<AnalysedCell>]) -> Notebook<'a> {
+    let cells = sources
         .iter()
         .zip(analysed)
         .enumerate()
@@ -487,7 +484,8 @@ fn notebook_cells<'a>(
             may_have_run: false,
             crashed: false,
         })
-        .collect()
+        .collect();
+    Notebook::new(cells)
 }
 
 /// What is known when the target runs.
@@ -506,7 +504,7 @@ fn diagnose(
     target: &AnalysedCell,
     target_index: Option<usize>,
     known: &Known,
-    cells: &[NotebookCell],
+    notebook: &Notebook,
     has_run: impl Fn(&str) -> bool,
 ) -> (Vec<Diagnostic>, CellGlobals) {
     let (mut diagnostics, globals) = match &target.parsed.syntax_error {
@@ -536,7 +534,7 @@ fn diagnose(
                     &target.facts,
                     target_index,
                     known.namespace,
-                    cells,
+                    notebook,
                     &has_run,
                 ));
             }

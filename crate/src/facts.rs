@@ -71,10 +71,6 @@ pub fn literal_code_definitions(func: &Expr, args: &[Expr]) -> Option<Vec<Defini
 }
 
 impl CellFacts {
-    pub fn defines(&self, name: &str) -> bool {
-        self.definitions.iter().any(|d| d.name == name)
-    }
-
     /// The names of the definitions and deletions within `range` (those of one statement).
     pub fn bound_within(&self, range: TextRange) -> impl Iterator<Item = &str> {
         let first = self

@@ -1,17 +1,19 @@
 //! Execution order: which names a cell reads will be undefined when it runs, given what ran
 //! before it, and which notebook cells would define them ("run the cell above first").
 
-use std::collections::HashSet;
+use std::cell::OnceCell;
+use std::collections::{HashMap, HashSet};
 
 use crate::builtins::is_always_defined;
 use crate::codes::Rule;
 use crate::diagnostic::{Diagnostic, Edit, Fix, Severity};
 use crate::facts::CellFacts;
+use crate::text_hash::TextHashBuilder;
 
 /// The names defined in the kernel when the target cell runs.
 #[derive(Clone, Debug, Default)]
 pub struct Namespace {
-    names: HashSet<String>,
+    names: HashSet<String, TextHashBuilder>,
     /// A star import, `%run`, `exec` or a write to `globals()` ran and the names it bound are
     /// unknown: no name can be called undefined.
     opaque: bool,
@@ -39,7 +41,7 @@ impl Namespace {
     }
 
     /// Every name defined, or `None` when that is unknown (`opaque`).
-    pub fn names(&self) -> Option<&HashSet<String>> {
+    pub fn names(&self) -> Option<&HashSet<String, TextHashBuilder>> {
         (!self.opaque).then_some(&self.names)
     }
 
@@ -66,13 +68,50 @@ pub struct NotebookCell<'a> {
     pub crashed: bool,
 }
 
+/// The notebook's code cells, and which of them define each name: an index built when a name is
+/// first missing from the namespace, then shared by every target of the notebook.
+pub struct Notebook<'a> {
+    pub cells: Vec<NotebookCell<'a>>,
+    definers: OnceCell<HashMap<&'a str, Vec<usize>, TextHashBuilder>>,
+}
+
+impl<'a> Notebook<'a> {
+    pub fn new(cells: Vec<NotebookCell<'a>>) -> Self {
+        Self {
+            cells,
+            definers: OnceCell::new(),
+        }
+    }
+
+    /// The runnable cells that define `name`, in notebook order.
+    fn definers(&self, name: &str) -> impl Iterator<Item = &NotebookCell<'a>> {
+        let index = self.definers.get_or_init(|| {
+            let mut index: HashMap<&'a str, Vec<usize>, TextHashBuilder> = HashMap::default();
+            for (position, cell) in self.cells.iter().enumerate() {
+                for definition in cell.facts.definitions.iter().filter(|_| cell.runnable) {
+                    let cells = index.entry(definition.name.as_str()).or_default();
+                    if cells.last() != Some(&position) {
+                        cells.push(position);
+                    }
+                }
+            }
+            index
+        });
+        index
+            .get(name)
+            .into_iter()
+            .flatten()
+            .map(|&position| &self.cells[position])
+    }
+}
+
 /// `undefined-name` errors for the target's free names missing from the namespace, each with the
 /// notebook cells that define the name; `has_run` tells whether a source has run.
 pub fn undefined_names(
     target: &CellFacts,
     target_index: Option<usize>,
     namespace: &Namespace,
-    cells: &[NotebookCell],
+    notebook: &Notebook,
     has_run: impl Fn(&str) -> bool,
 ) -> Vec<Diagnostic> {
     let mut diagnostics: Vec<Diagnostic> = target
@@ -95,11 +134,9 @@ pub fn undefined_names(
         if namespace.defines(name) || after_deletion {
             continue;
         }
-        let (ran, not_run): (Vec<&NotebookCell>, Vec<&NotebookCell>) = cells
-            .iter()
-            .filter(|cell| {
-                cell.runnable && Some(cell.index) != target_index && cell.facts.defines(name)
-            })
+        let (ran, not_run): (Vec<&NotebookCell>, Vec<&NotebookCell>) = notebook
+            .definers(name)
+            .filter(|cell| Some(cell.index) != target_index)
             .partition(|cell| has_run(cell.source));
         let diagnostic = if let Some(cell) = closest(&not_run, target_index) {
             Diagnostic::error(

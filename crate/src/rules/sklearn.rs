@@ -100,7 +100,7 @@ impl Estimator {
         // A pipeline has a method when its last step has it; `inverse_transform` when every
         // step has it.
         if self.class == "Pipeline" && self.is_sklearn() {
-            let steps: &[Estimator] = match method {
+            let steps: &[std::rc::Rc<Estimator>] = match method {
                 "inverse_transform" => &self.inner,
                 _ => self.inner.last().map(std::slice::from_ref)?,
             };

@@ -3,6 +3,7 @@
 //! rules.
 
 use std::collections::BTreeMap;
+use std::rc::Rc;
 
 use serde_json::Value;
 
@@ -23,7 +24,8 @@ pub enum Val {
     GroupBy(Grouped),
     Series(SeriesVal),
     Array(ArrayVal),
-    Estimator(Estimator),
+    /// Shared: a walk reads an estimator far more often than it changes one.
+    Estimator(Rc<Estimator>),
     /// Only the qualified class name is known (`keras.src.models.sequential.Sequential`).
     Typed(String),
     /// A list, tuple or dict of known length.
@@ -507,7 +509,7 @@ pub struct Estimator {
     /// Where it was constructed in this cell.
     pub constructed_at: Option<TextRange>,
     /// The estimators of a pipeline's steps, or a search's estimator, when this cell built them.
-    pub inner: Vec<Estimator>,
+    pub inner: Vec<Rc<Estimator>>,
     /// The names of a pipeline's steps (`R.steps`, or as this cell named them); for a search, those
     /// of the pipeline it searches.
     pub step_names: Vec<String>,
@@ -761,7 +763,7 @@ pub fn from_summary(name: &str, obj: &ObjectSummary) -> Val {
                 None => Val::Typed(type_name),
             }
         }
-        "estimator" => Val::Estimator(Estimator {
+        "estimator" => Val::Estimator(Rc::new(Estimator {
             class: type_name.rsplit('.').next().unwrap_or("").to_string(),
             steps: obj
                 .representation
@@ -814,7 +816,7 @@ pub fn from_summary(name: &str, obj: &ObjectSummary) -> Val {
             params: BTreeMap::new(),
             constructed_at: None,
             inner: Vec::new(),
-        }),
+        })),
         "class" => match (
             obj.str_fact(Category::R, "module"),
             obj.str_fact(Category::R, "class"),

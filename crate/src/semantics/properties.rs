@@ -174,12 +174,12 @@ mod tests {
         let series = Val::Series(SeriesVal::default());
         assert!(property(&series, "values").unwrap().shown.len() > 1);
         let est = |fitted| {
-            Val::Estimator(Estimator {
+            Val::Estimator(std::rc::Rc::new(Estimator {
                 class: "LogisticRegression".into(),
                 type_path: "sklearn.linear_model.LogisticRegression".into(),
                 fitted,
                 ..Default::default()
-            })
+            }))
         };
         assert_eq!(
             property(&est(Some(true)), "coef_").unwrap().shown,

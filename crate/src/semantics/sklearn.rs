@@ -2,6 +2,7 @@
 //! methods return, their fitted attributes, and the parts `train_test_split` returns.
 
 use std::collections::BTreeMap;
+use std::rc::Rc;
 
 use crate::ir::{keyword, Expr, Keyword, Literal, TextRange};
 
@@ -245,15 +246,15 @@ pub fn lib_call_result(
     if matches!(path, "sklearn.base.clone" | "sklearn.clone") {
         if let Val::Estimator(e) = w.eval(args.first().or_else(|| keyword(keywords, "estimator"))?)
         {
-            return Some(Val::Estimator(unfitted_copy(&e)));
+            return Some(Val::Estimator(Rc::new(unfitted_copy(&e))));
         }
         return None;
     }
     if let Some(composite) = composite(w, path, args, keywords) {
-        return Some(Val::Estimator(composite));
+        return Some(Val::Estimator(Rc::new(composite)));
     }
     if let Some(ct) = column_transformer(w, path, args, keywords) {
-        return Some(Val::Estimator(ct));
+        return Some(Val::Estimator(Rc::new(ct)));
     }
     if is_confusion_display(path) {
         let cm = args
@@ -339,7 +340,7 @@ pub fn after_method(w: &dyn Eval, e: &Estimator, attr: &str, args: &[Expr]) -> V
             } else {
                 texts_learnt(e, &w.eval(x))
             };
-            Val::Estimator(Estimator {
+            Val::Estimator(Rc::new(Estimator {
                 fitted: Some(true),
                 n_samples: rows,
                 n_features: cols,
@@ -348,10 +349,10 @@ pub fn after_method(w: &dyn Eval, e: &Estimator, attr: &str, args: &[Expr]) -> V
                 one_target_column,
                 labels_seen,
                 ..e.clone()
-            })
+            }))
         }
         "set_params" => Val::Unknown,
-        _ => Val::Estimator(e.clone()),
+        _ => Val::Estimator(Rc::new(e.clone())),
     }
 }
 
@@ -399,7 +400,7 @@ fn unfitted_copy(e: &Estimator) -> Estimator {
         n_classes: None,
         one_target_column: false,
         labels_seen: None,
-        inner: e.inner.iter().map(unfitted_copy).collect(),
+        inner: e.inner.iter().map(|s| Rc::new(unfitted_copy(s))).collect(),
         ..e.clone()
     }
 }
@@ -500,7 +501,7 @@ pub fn composite(
                     .iter()
                     .find(|k| !pipeline_has_parameter(&pipe, k))
                     .map(|k| k.to_string());
-                step_names = pipe.step_names;
+                step_names.clone_from(&pipe.step_names);
             }
             match built_estimator(w, searched) {
                 Some(est) if invalid_grid_key.is_none() => {
@@ -604,7 +605,7 @@ fn column_transformer(
 
 /// The step names `make_pipeline` gives: each class in lower case, numbered (`-1`, `-2`) where
 /// classes repeat.
-fn made_step_names(steps: &[Estimator]) -> Vec<String> {
+fn made_step_names(steps: &[Rc<Estimator>]) -> Vec<String> {
     let lower: Vec<String> = steps.iter().map(|e| e.class.to_lowercase()).collect();
     let mut seen: BTreeMap<&str, usize> = BTreeMap::new();
     lower
@@ -671,7 +672,7 @@ pub const SHAPE_PRESERVING: &[&str] = &[
 ];
 
 /// A scikit-learn estimator built in this cell (`e` evaluates to it).
-pub fn built_estimator(w: &dyn Eval, e: &Expr) -> Option<Estimator> {
+pub fn built_estimator(w: &dyn Eval, e: &Expr) -> Option<Rc<Estimator>> {
     match w.eval(e) {
         Val::Estimator(est) if est.is_sklearn() && est.constructed_at.is_some() => Some(est),
         _ => None,

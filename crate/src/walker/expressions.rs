@@ -2,6 +2,7 @@
 //! objects it touches.
 
 use std::collections::BTreeSet;
+use std::rc::Rc;
 
 use crate::ir::{Expr, Keyword, Literal, SeqKind, Target, TextRange};
 use crate::summary::{Category, ObjectSummary};
@@ -758,7 +759,7 @@ impl<'a> Walker<'a> {
         }
         if let Some(path) = self.lib_path(func) {
             if let Some(est) = crate::semantics::sklearn::construct(self, &path, keywords, range) {
-                return Val::Estimator(est);
+                return Val::Estimator(Rc::new(est));
             }
             if let Some(v) = crate::semantics::sklearn::lib_call_result(self, &path, args, keywords)
             {

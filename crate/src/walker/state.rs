@@ -17,6 +17,7 @@
 //! to them is what the arguments' names hold after.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::rc::Rc;
 
 use crate::diagnostic::Diagnostic;
 use crate::facts::CellFacts;
@@ -890,7 +891,7 @@ impl Walker<'_> {
     }
 
     /// A helper for rules: an estimator value if `e` evaluates to one.
-    pub fn estimator(&self, e: &Expr) -> Option<Estimator> {
+    pub fn estimator(&self, e: &Expr) -> Option<Rc<Estimator>> {
         match self.eval(e) {
             Val::Estimator(est) => Some(est),
             _ => None,
