@@ -167,6 +167,7 @@ fn table_call(
     let set_params = key.strip_suffix("#set_params");
     let mut p = library_params(set_params.unwrap_or(&key))?;
     if set_params.is_some() {
+        let p = std::rc::Rc::make_mut(&mut p);
         // A pipeline, union or ensemble takes its steps' names too (`pipe.set_params(clf=...)`).
         let composite = ["steps", "transformers", "transformer_list", "estimators"];
         if p.kwarg || p.names.iter().any(|n| composite.contains(&n.as_str())) {
@@ -433,9 +434,11 @@ fn notebook_class_call(
     keywords: &[Keyword],
 ) -> Option<String> {
     // The instance takes the method's first parameter.
-    let with_self: Vec<Expr> = std::iter::once(func.clone())
-        .chain(args.iter().cloned())
-        .collect();
+    let with_self = || -> Vec<Expr> {
+        std::iter::once(func.clone())
+            .chain(args.iter().cloned())
+            .collect()
+    };
     match func {
         Expr::Name { .. } => {
             let class = w.notebook_class(func).filter(|c| c.plain())?;
@@ -443,7 +446,7 @@ fn notebook_class_call(
                 return user_call_problem(
                     &format!("{}.__init__", class.name),
                     p,
-                    &with_self,
+                    &with_self(),
                     keywords,
                 );
             }
@@ -461,7 +464,7 @@ fn notebook_class_call(
                 return None;
             }
             let p = class.method(attr)?;
-            user_call_problem(&format!("{}.{attr}", class.name), p, &with_self, keywords)
+            user_call_problem(&format!("{}.{attr}", class.name), p, &with_self(), keywords)
         }
         _ => None,
     }

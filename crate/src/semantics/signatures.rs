@@ -7,6 +7,9 @@ use super::signature_tables::{
     FORMER_KEYWORDS, KERAS_VERSION, NUMPY_VERSION, PANDAS_VERSION, SIGNATURES, SKLEARN_VERSION,
 };
 use crate::ir::Params;
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
 use std::sync::OnceLock;
 
 /// The pairs of a table's `first second` lines.
@@ -35,8 +38,21 @@ fn signatures() -> &'static [(String, &'static str)] {
 
 /// The parameters of the callable under `key` in the table (`pandas.read_csv`, or
 /// `pandas.DataFrame#drop` for a method called on an instance).
-pub fn library_params(key: &str) -> Option<Params> {
-    library_signature(key).map(parse_params)
+pub fn library_params(key: &str) -> Option<Rc<Params>> {
+    // Parsed once per signature: a notebook calls the same few callables again and again.
+    thread_local! {
+        static PARSED: RefCell<HashMap<usize, Rc<Params>>> = RefCell::default();
+    }
+    let text = library_signature(key)?;
+    let parsed = PARSED.with_borrow_mut(|parsed| {
+        // Keyed by where the table's text lies: each signature is one static string.
+        Rc::clone(
+            parsed
+                .entry(text.as_ptr() as usize)
+                .or_insert_with(|| Rc::new(parse_params(text))),
+        )
+    });
+    Some(parsed)
 }
 
 fn library_signature(key: &str) -> Option<&'static str> {
@@ -120,6 +136,9 @@ pub fn table_version(key: &str) -> (&'static str, &'static str) {
 /// private part (`sklearn.ensemble._forest.RandomForestClassifier` ->
 /// `sklearn.ensemble.RandomForestClassifier`), as the table names it.
 pub fn public_path(path: &str) -> String {
+    if !path.contains("._") {
+        return path.to_string();
+    }
     let mut parts: Vec<&str> = path.split('.').collect();
     let name = parts.pop().unwrap_or_default();
     let public: Vec<&str> = parts
