@@ -132,7 +132,7 @@ rules! {
         running: "df = pd.DataFrame({'a': [1, 2]})\ndf['b'] = [1, 2]",
     }
     ValueConversion = "value-conversion", Error, "pandas" {
-        catches: "`astype(int)` / `to_numeric` of values that do not parse, NaN cast to int, and numeric reductions (`mean`, `std`, `quantile`, `diff`, `corr`, `groupby(...).mean()`, ...) of text columns and of frames holding one (pandas 2 and later)",
+        catches: "`astype(int)` / `to_numeric` of values that do not parse, NaN cast to int, and numeric reductions (`mean`, `std`, `quantile`, `diff`, `corr`, `groupby(...).mean()`, ...) of text columns and of frames holding one (pandas 2 and later); numpy's reductions and math functions (`a.mean()`, `np.sum`, `np.log`, `np.sqrt`, ...) of an array of text, or of a list of text (and numbers)",
         why: "a string that is not a number cannot be converted or computed with: ValueError / TypeError (Cannot perform reduction 'mean' with string dtype)",
         crashing: "df['Age'].astype(int)  # holds 'unknown'",
         running: "pd.to_numeric(df['Age'], errors='coerce')",
@@ -162,7 +162,7 @@ rules! {
         running: "names = np.array(['a', 'b'])\nnames[np.array([0, 1])]",
     }
     OperandType = "operand-type", Error, "Python values" {
-        catches: "operators, augmented assignments, ordering comparisons and unary operators on builtin values of types they do not combine (`\"n = \" + 3`, `[1] + (2,)`, `None + 1`, `\"3\" < 2`, `-\"5\"`)",
+        catches: "operators, augmented assignments, ordering comparisons and unary operators on builtin values of types they do not combine (`\"n = \" + 3`, `[1] + (2,)`, `None + 1`, `\"3\" < 2`, `-\"5\"`); arithmetic of a numpy array of text with a number or a numeric array (`np.array(['1', '2']) - 1`)",
         why: "the operator has no implementation for the types: TypeError: unsupported operand type(s) / can only concatenate / not supported between instances / bad operand type for unary",
         crashing: "n = 3\nprint(\"n = \" + n)",
         running: "n = 3\nprint(\"n = \" + str(n))",
@@ -174,7 +174,7 @@ rules! {
         running: "scores = [3]\nmean = sum(scores) / len(scores)",
     }
     BuiltinArgument = "builtin-argument", Error, "Python values" {
-        catches: "builtins, and methods of str/list/tuple/dict/set values, given a value of a type (or a text, or a number of arguments) they reject: `len(5)`, `int('abc')`, `sum(['a'])`, `', '.join([1, 2])`, `max([])`, `line.split(1)`, `rows.append(1, 2)`, `sizes.index(25)` of a value a known list, tuple or text lacks, `next([1, 2])`, `max(1, 'a')`, `ord('ab')`, `hex(2.5)`, `isinstance(x, 'int')`, `len(a, b)`, `[3, '1'].sort()`, `text.split('')`, `range(0, 9, 0)`, `open(path, 'rw')`, `os.path.join('data', 3)`, `random.randint(9, 1)`, `random.sample(xs, k)` of more than `xs` holds; format specs the value's type rejects (`f\"{name:.2f}\"` of a str, `'{:d}'.format(2.5)`, a spec given to None or a list); `math` functions given text, or a known number outside their domain (`math.sqrt(-1)`, `math.log(0)`); `len()` of a method not called or of an instance of a plain class without `__len__`; `float()`, `int()` and `math` functions given a numpy array or torch tensor of several elements, and `.item()` of one; `pickle.load(path)` and `pickle.dump(obj, path)` given a path for the file; `json.loads(f)` given a file object, None, a number or a container; known values standard functions refuse: `datetime.strptime` of a text its format cannot read, `date(2023, 2, 29)`, `dict([(1, 2, 3)])`, `list(zip(a, b, strict=True))` of other lengths",
+        catches: "builtins, and methods of str/list/tuple/dict/set values, given a value of a type (or a text, or a number of arguments) they reject: `len(5)`, `int('abc')`, `sum(['a'])`, `', '.join([1, 2])`, `max([])`, `line.split(1)`, `rows.append(1, 2)`, `sizes.index(25)` of a value a known list, tuple or text lacks, `next([1, 2])`, `max(1, 'a')`, `ord('ab')`, `hex(2.5)`, `isinstance(x, 'int')`, `len(a, b)`, `[3, '1'].sort()`, `text.split('')`, `range(0, 9, 0)`, `open(path, 'rw')`, `os.path.join('data', 3)`, `random.randint(9, 1)`, `random.sample(xs, k)` of more than `xs` holds; format specs the value's type rejects (`f\"{name:.2f}\"` of a str, `'{:d}'.format(2.5)`, a spec given to None or a list); `math` functions given text, or a known number outside their domain (`math.sqrt(-1)`, `math.log(0)`); `len()` of a method not called or of an instance of a plain class without `__len__`; `float()`, `int()` and `math` functions given a numpy array or torch tensor of several elements, and `.item()` of one; `pickle.load(path)` and `pickle.dump(obj, path)` given a path for the file; `json.loads(f)` given a file object, None, a number or a container; known values standard functions refuse: `datetime.strptime` of a text its format cannot read, `date(2023, 2, 29)`, `dict([(1, 2, 3)])`, `list(zip(a, b, strict=True))` of other lengths; `int()` or `round()` of NaN (ValueError) or infinity (OverflowError): `np.nan`, `math.inf`, `float('nan')`",
         why: "the builtin or method cannot handle that value: TypeError (or ValueError for text that is not a number, a format code the type lacks, a number outside a function's domain, or nothing to choose from)",
         crashing: "count = 5\nlen(count)",
         running: "count = [5]\nlen(count)",
@@ -294,7 +294,7 @@ rules! {
         running: "np.ones((3, 2)) + np.arange(2)",
     }
     ShapeConcatenate = "shape-concatenate", Error, "numpy" {
-        catches: "arrays joined along an axis whose other dimensions differ (`np.concatenate`, `tf.concat`)",
+        catches: "arrays joined along an axis whose other dimensions differ (`np.concatenate`, `tf.concat`); `np.concatenate` of numbers, texts or a 1-D array's elements (zero-dimensional to numpy) without `axis=None`",
         why: "ValueError: all the input array dimensions except for the concatenation axis must match exactly (TensorFlow: InvalidArgumentError)",
         crashing: "np.concatenate([np.ones((2, 3)), np.ones((2, 4))])",
         running: "np.concatenate([np.ones((2, 3)), np.ones((5, 3))])",

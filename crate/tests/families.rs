@@ -388,3 +388,12 @@ fn python_builtins_methods_instances_and_keys() {
 fn python_stdlib_values() {
     family("python_stdlib_values.json");
 }
+
+/// Text in numpy arithmetic (arrays of text with numbers, their reductions and math functions,
+/// lists of text given to them), zero-dimensional parts given to `np.concatenate`, and NaN or
+/// infinity given to `int()` / `round()`: through names, loops, earlier cells, the notebook's
+/// functions and the kernel's arrays.
+#[test]
+fn numpy_text_values() {
+    family("numpy_text_values.json");
+}

@@ -5575,3 +5575,28 @@ fn keras_layer_arguments_by_the_kernels_keras() {
         silent(&run(&[imports], target, &keras("3.15.1")));
     }
 }
+
+#[test]
+fn numpy_text_and_zero_dimensional_shapes_not_known_stay_silent() {
+    let object_array = r#""a": {"type": "numpy.ndarray", "kind": "ndarray", "S": {"shape": [2]}, "R": {"dtype": "object"}}"#;
+    let cells = [
+        // Text with text, and equality, work; sorting and counting text too.
+        ("t = np.array(['a', 'b'])\nu = t + 'x'\nv = t == 1\nw = np.sort(t)\nx = np.unique(t)", ""),
+        // An object array may hold numbers.
+        ("b = a + 1\nm = a.mean()", object_array),
+        // A list of numbers, or one whose elements are not known.
+        ("m = np.mean([1, 2.5, True])\nn = np.mean(rows)\no = np.log([float(r) for r in rows])", ""),
+        // Arrays of unknown dtype, and text converted first.
+        ("b = np.asarray(rows) - 1\nt = np.array(['1', '2']).astype(float)\nc = t * 2\nd = t.sum()", ""),
+        // Concatenating arrays, lists of unknown parts, or everything flattened.
+        ("c = np.concatenate([np.zeros(2), [1.0]])\nd = np.concatenate(rows)\ne = np.concatenate([1, 2], axis=None)", ""),
+        ("c = np.concatenate(np.zeros((2, 3)))\nd = np.concatenate([x for x in rows])", ""),
+        // Finite floats, and NaN that round keeps a float with ndigits.
+        ("n = int(float('2.5'))\nm = round(np.nan, 2)\nk = int(float(rows[0]))", ""),
+    ];
+    let unknown = "import os\nrows = os.listdir('.')";
+    for (cell, objects) in cells {
+        let found = run(&[IMPORTS, unknown], cell, objects);
+        assert!(found.is_empty(), "{cell}\n{found:#?}");
+    }
+}

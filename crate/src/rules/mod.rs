@@ -15,6 +15,7 @@ pub mod keras;
 pub mod keras_arguments;
 pub mod keras_identifiers;
 pub mod numpy_calls;
+pub mod numpy_text;
 pub mod plots;
 pub mod pytypes;
 pub mod shapes;
@@ -67,6 +68,7 @@ impl Checks for AllRules {
         shapes::check(w, expr, out);
         plots::check(w, expr, out);
         numpy_calls::check(w, expr, out);
+        numpy_text::check(w, expr, out);
         frames::check(w, expr, out);
         truth::check(w, expr, out);
         value_checks::check(w, expr, out);

@@ -457,6 +457,16 @@ fn field_tail(after: &str) -> Option<(bool, String)> {
     (!spec.contains(['{', '\n'])).then_some((converted, spec))
 }
 
+/// `Some(true)` for NaN, `Some(false)` for an infinity: a float `int()` and `round()` refuse.
+fn non_finite(v: &Val) -> Option<bool> {
+    match v {
+        Val::Float(f) if !f.is_finite() => Some(f.is_nan()),
+        Val::Lib(p) if matches!(p.as_str(), "numpy.nan" | "math.nan") => Some(true),
+        Val::Lib(p) if matches!(p.as_str(), "numpy.inf" | "math.inf") => Some(false),
+        _ => None,
+    }
+}
+
 /// `a < b` (the first comparison of a chain, which always runs) and `-a`, `+a`, `~a`: the IR
 /// keeps them as `Expr::Other`, the operator the only text outside the operands.
 fn other_operator(w: &Walker, children: &[Expr], range: TextRange, out: &mut Vec<Diagnostic>) {
@@ -1698,6 +1708,20 @@ fn builtin_call(
                     ),
                 );
             }
+        }
+        ("int" | "round", [arg]) if non_finite(&w.eval(arg)).is_some() => {
+            let (error, what) = match non_finite(&w.eval(arg)) {
+                Some(true) => ("ValueError", "NaN"),
+                _ => ("OverflowError", "infinity"),
+            };
+            push(
+                out,
+                Rule::BuiltinArgument,
+                format!(
+                    "{} is {what}, which has no integer: {error}: cannot convert float {what} to integer",
+                    w.shown(arg, "the argument")
+                ),
+            );
         }
         ("int" | "float", [arg]) => match (arg_type(arg), w.eval(arg)) {
             (Some(Builtin::Str), Val::Str(s)) => {

@@ -187,6 +187,10 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                     }
                 }
                 Some("numpy.concatenate") => {
+                    if let Some(d) = zero_dimensional(w, args, keywords, *range) {
+                        out.push(d);
+                        return;
+                    }
                     let Some(arrays) = args.first().and_then(|e| listed_arrays(w, e)) else {
                         return;
                     };
@@ -432,6 +436,60 @@ pub(crate) fn listed_arrays(w: &Walker, list: &Expr) -> Option<Vec<(String, Arra
             _ => None,
         },
     }
+}
+
+/// `np.concatenate` of a list holding a number or text (a zero-dimensional array to numpy), or of
+/// a 1-D array (whose elements are): ValueError, unless `axis=None` flattens them first.
+fn zero_dimensional(
+    w: &Walker,
+    args: &[Expr],
+    keywords: &[crate::ir::Keyword],
+    range: crate::ir::TextRange,
+) -> Option<Diagnostic> {
+    let axis = keywords
+        .iter()
+        .find(|k| k.name.as_deref() == Some("axis"))
+        .map(|k| &k.value)
+        .or(args.get(1));
+    if axis.is_some_and(|a| !matches!(w.eval(a), Val::Int(_)))
+        || keywords.iter().any(|k| k.name.is_none())
+    {
+        return None;
+    }
+    let arrays = args.first()?;
+    // What numpy makes a zero-dimensional array of.
+    let scalar = |v: &Val| match v {
+        Val::Int(_) => Some("an int"),
+        Val::Float(_) => Some("a float"),
+        Val::Bool(_) => Some("a bool"),
+        Val::Str(_) => Some("a str"),
+        Val::None => Some("None"),
+        _ => None,
+    };
+    let what = match w.eval(arrays) {
+        Val::Array(a) if a.lib == ArrayLib::Numpy && a.shape.len() == 1 && !a.maybe_not_ndarray => {
+            format!(
+                "{} is a 1-D array, whose elements are numbers",
+                w.shown(arrays, "the argument")
+            )
+        }
+        Val::Items { items, .. } => {
+            let (k, kind) = items
+                .iter()
+                .enumerate()
+                .find_map(|(k, v)| Some((k, scalar(v)?)))?;
+            format!(
+                "element {k} of {} is {kind}, not an array",
+                w.shown(arrays, "the list")
+            )
+        }
+        _ => return None,
+    };
+    Some(Diagnostic::error(
+        Rule::ShapeConcatenate,
+        format!("np.concatenate joins arrays of one or more dimensions, but {what}: ValueError (zero-dimensional arrays cannot be concatenated); use np.array(...) or np.hstack, or axis=None"),
+        range,
+    ))
 }
 
 /// `np.array(arrays)` and the stacking functions need the arrays' shapes to line up; the first

@@ -559,8 +559,15 @@ pub fn parse_float(s: &str) -> Option<f64> {
     let t = s.trim().replace('_', "");
     let lower = t.to_ascii_lowercase();
     let bare = lower.trim_start_matches(['+', '-']);
-    if matches!(bare, "nan" | "inf" | "infinity") {
+    if bare == "nan" {
         return Some(f64::NAN);
+    }
+    if matches!(bare, "inf" | "infinity") {
+        return Some(if lower.starts_with('-') {
+            f64::NEG_INFINITY
+        } else {
+            f64::INFINITY
+        });
     }
     if t.is_empty() || !t.chars().all(|c| c.is_ascii_digit() || "+-.eE".contains(c)) {
         return None;

@@ -1364,9 +1364,14 @@ pub fn call_result(w: &dyn Eval, func: &Expr, args: &[Expr], keywords: &[Keyword
                 {
                     typed("int")
                 }
-                ("float", [x]) if known(x).is_some_and(|t| t.number() || t == Builtin::Str) => {
-                    typed("float")
-                }
+                // `float('nan')`, `float('inf')`, `float('2.5')`: the number.
+                ("float", [x]) if known(x) == Some(Builtin::Str) => match w.eval(x) {
+                    Val::Str(s) => super::abstract_value::parse_float(&s)
+                        .map(Val::Float)
+                        .or_else(|| typed("float")),
+                    _ => typed("float"),
+                },
+                ("float", [x]) if known(x).is_some_and(|t| t.number()) => typed("float"),
                 _ => None,
             }
         }
