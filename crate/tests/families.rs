@@ -390,9 +390,10 @@ fn python_stdlib_values() {
 }
 
 /// Text in numpy arithmetic (arrays of text with numbers, their reductions and math functions,
-/// lists of text given to them), zero-dimensional parts given to `np.concatenate`, and NaN or
-/// infinity given to `int()` / `round()`: through names, loops, earlier cells, the notebook's
-/// functions and the kernel's arrays.
+/// lists of text given to them), zero-dimensional parts given to `np.concatenate`, NaN or
+/// infinity given to `int()` / `round()`, and lists of numbers numpy makes arrays of (operands,
+/// `np.dot`, `np.reshape`, values assigned to a part of an array): through names, loops, earlier
+/// cells, the notebook's functions and the kernel's arrays.
 #[test]
 fn numpy_text_values() {
     family("numpy_text_values.json");

@@ -24,7 +24,7 @@ use crate::diagnostic::Diagnostic;
 use crate::ir::{Expr, Keyword, SeqKind};
 use crate::semantics::eval::{int_of, int_tuple};
 use crate::semantics::matplotlib::is_axes;
-use crate::semantics::numpy::{linalg_need, ragged_rows, MatrixNeed};
+use crate::semantics::numpy::{as_array, linalg_need, ragged_rows, MatrixNeed};
 use crate::semantics::shapes::ELEMENTWISE;
 use crate::semantics::shapes::{broadcast, joins, reshape};
 use crate::semantics::tensorflow::{self, as_tensor};
@@ -38,6 +38,16 @@ fn arrays<'v>(l: &'v Val, r: &'v Val) -> Option<(&'v ArrayVal, &'v ArrayVal)> {
     match (l, r) {
         (Val::Array(a), Val::Array(b)) if a.lib == b.lib => Some((a, b)),
         _ => None,
+    }
+}
+
+/// A list or tuple of known numbers operated on with a numpy array: numpy makes an array of it.
+fn as_numpy_beside(v: Val, other: &Val) -> Val {
+    match (&v, other) {
+        (Val::Items { .. }, Val::Array(a)) if a.lib == ArrayLib::Numpy => {
+            crate::semantics::numpy::literal_array(&v).map_or(v, Val::Array)
+        }
+        _ => v,
     }
 }
 
@@ -95,6 +105,8 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                 super::torch::known_array(w.eval(left)),
                 super::torch::known_array(w.eval(right)),
             );
+            let l = as_numpy_beside(l, &r);
+            let r = as_numpy_beside(r, &l);
             let Some((a, b)) = arrays(&l, &r) else { return };
             if ELEMENTWISE.contains(op) {
                 out.extend(not_broadcast(
@@ -128,16 +140,17 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                 return;
             }
             match path.as_deref() {
+                // numpy makes arrays of lists of numbers.
                 Some("numpy.dot" | "numpy.matmul") if args.len() == 2 => {
-                    let (l, r) = (w.eval(&args[0]), w.eval(&args[1]));
-                    if let Some((a, b)) = arrays(&l, &r) {
-                        matmul(w, &args[0], &args[1], a, b, *range, out);
+                    if let (Some(a), Some(b)) = (as_array(w, &args[0]), as_array(w, &args[1])) {
+                        matmul(w, &args[0], &args[1], &a, &b, *range, out);
                     }
                 }
                 Some(p @ ("numpy.inner" | "numpy.linalg.solve")) if args.len() == 2 => {
-                    let (l, r) = (w.eval(&args[0]), w.eval(&args[1]));
-                    if let Some((a, b)) = arrays(&l, &r) {
-                        out.extend(contraction_problem(w, p, &args[0], &args[1], a, b, *range));
+                    if let (Some(a), Some(b)) = (as_array(w, &args[0]), as_array(w, &args[1])) {
+                        out.extend(contraction_problem(
+                            w, p, &args[0], &args[1], &a, &b, *range,
+                        ));
                     }
                 }
                 Some("numpy.broadcast_to") if args.len() == 2 => {
@@ -230,7 +243,7 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                     | "numpy.hstack" | "numpy.column_stack"),
                 ) => stacked(w, p, func, args, keywords, *range, out),
                 Some("numpy.reshape") if args.len() == 2 => {
-                    if let (Val::Array(a), Some(to)) = (w.eval(&args[0]), int_tuple(w, &args[1])) {
+                    if let (Some(a), Some(to)) = (as_array(w, &args[0]), int_tuple(w, &args[1])) {
                         out.extend(reshape_problem(w, &args[0], &a, &to, *range));
                     }
                 }
@@ -338,10 +351,11 @@ fn setitem_problem(w: &Walker, target: &Expr, value: &Expr) -> Option<Diagnostic
     else {
         return None;
     };
-    let (Val::Array(a), Val::Array(b)) = (w.eval(array), w.eval(value)) else {
+    // A list of numbers is made an array.
+    let (Val::Array(a), Some(b)) = (w.eval(array), as_array(w, value)) else {
         return None;
     };
-    if a.lib != ArrayLib::Numpy || b.lib != ArrayLib::Numpy {
+    if a.lib != ArrayLib::Numpy {
         return None;
     }
     let into = crate::semantics::numpy::indexed_shape(w, &a.shape, index)?;
