@@ -398,3 +398,12 @@ fn python_stdlib_values() {
 fn numpy_text_values() {
     family("numpy_text_values.json");
 }
+
+/// PyTorch given data it cannot take (`torch.from_numpy` of lists, frames, Series or tensors,
+/// `torch.tensor` of a list of tensors), zero-dimensional tensors indexed, measured or iterated,
+/// and class or embedding indices of known values past their range; through names, loops,
+/// `Sequential` models, numpy arrays and the kernel's values.
+#[test]
+fn torch_data_and_indices() {
+    family("torch_data_and_indices.json");
+}

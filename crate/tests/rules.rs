@@ -5600,3 +5600,27 @@ fn numpy_text_and_zero_dimensional_shapes_not_known_stay_silent() {
         assert!(found.is_empty(), "{cell}\n{found:#?}");
     }
 }
+
+#[test]
+fn zero_dimensional_values_and_torch_indices_not_known_stay_silent() {
+    let history = "import torch\nimport torch.nn as nn\nimport torch.nn.functional as F\nimport numpy as np\nimport os\nrows = os.listdir('.')";
+    let cells = [
+        // A 0-d value indexed by `()`, `...` or `None`, read with `.item()`, converted.
+        "s = torch.ones(3).sum()\na = s[()]\nb = s[None]\nc = s.item()\nd = float(s)\ne = s[...]",
+        "m = np.ones(3).mean()\na = m[()]\nb = float(m)\nc = [1, 2][np.argmax([0.1, 0.9])]",
+        // Reductions along an axis, or keeping it, are not 0-d.
+        "x = torch.ones(2, 3)\nn = len(x.sum(0))\nfor v in x.mean(dim=1):\n    pass",
+        "a = np.ones((2, 3))\nn = len(a.sum(axis=0))\nk = len(a.sum(keepdims=True))",
+        // Tensors of one element become numbers; numpy arrays are made tensors.
+        "parts = [torch.ones(1), torch.tensor(2.0)]\nt = torch.tensor(parts)\nu = torch.from_numpy(np.ones(3))",
+        // A loss that may ignore the index, indices of unknown values, more classes.
+        "loss = nn.CrossEntropyLoss(ignore_index=3)(torch.randn(2, 3), torch.tensor([0, 3]))",
+        "loss = F.cross_entropy(torch.randn(2, 3), torch.tensor([0, 3]), ignore_index=3)",
+        "y = torch.tensor([int(r) for r in rows])\nloss = F.cross_entropy(torch.randn(len(rows), 3), y)",
+        "emb = nn.Embedding(len(rows), 4)\nv = emb(torch.tensor([0, 7]))",
+    ];
+    for cell in cells {
+        let found = run(&[history], cell, "");
+        assert!(found.is_empty(), "{cell}\n{found:#?}");
+    }
+}

@@ -188,6 +188,21 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                 out.push(d);
                 return;
             }
+            // `()`, `...` and `None` index a single number; an integer or a slice does not.
+            let position =
+                matches!(&**index, Expr::Slice { .. }) || matches!(w.eval(index), Val::Int(_));
+            if let (Some(what), true) = (zero_dimensional(&base), position) {
+                out.push(Diagnostic::error(
+                    Rule::IndexOutOfRange,
+                    format!(
+                        "{} is {what}, with no axis to index; use {}.item() or leave out the index: IndexError",
+                        w.shown(value, "the value"),
+                        w.shown(value, "x")
+                    ),
+                    *range,
+                ));
+                return;
+            }
             if let Expr::Slice {
                 lower, upper, step, ..
             } = &**index
@@ -455,6 +470,22 @@ fn field_tail(after: &str) -> Option<(bool, String)> {
         .take_while(|c| *c != '}')
         .collect();
     (!spec.contains(['{', '\n'])).then_some((converted, spec))
+}
+
+/// What a zero-dimensional numpy value or torch tensor is, for messages: a single number, which
+/// has no length, no element and no axis (a full reduction such as `x.sum()` gives one).
+fn zero_dimensional(v: &Val) -> Option<&'static str> {
+    match v {
+        Val::Array(a) if a.shape.is_empty() => match a.lib {
+            ArrayLib::Numpy => Some("a zero-dimensional numpy value (one number)"),
+            ArrayLib::Torch => Some("a 0-d tensor (one number)"),
+            ArrayLib::Tensorflow => None,
+        },
+        Val::Tensor(s) if s.dims.as_ref().is_some_and(Vec::is_empty) => {
+            Some("a 0-d tensor (one number)")
+        }
+        _ => None,
+    }
 }
 
 /// `Some(true)` for NaN, `Some(false)` for an infinity: a float `int()` and `round()` refuse.
@@ -1110,6 +1141,17 @@ fn not_iterable(w: &Walker, iter: &Expr, how: &str, out: &mut Vec<Diagnostic>) {
         ));
         return;
     }
+    if let Some(what) = zero_dimensional(&w.eval(iter)) {
+        out.push(Diagnostic::error(
+            Rule::NotIterable,
+            format!(
+                "{} is {what} and cannot be {how}: TypeError (iteration over a 0-d array or tensor)",
+                w.shown(iter, "the value")
+            ),
+            iter.range(),
+        ));
+        return;
+    }
     if let Some(t @ (Builtin::None | Builtin::Bool | Builtin::Int | Builtin::Float)) =
         builtin_of(&w.eval(iter))
     {
@@ -1668,6 +1710,15 @@ fn builtin_call(
                         w.shown(arg, "the argument"),
                         article(lazy),
                         iterator_note(lazy)
+                    ),
+                );
+            } else if let Some(what) = zero_dimensional(&w.eval(arg)) {
+                push(
+                    out,
+                    Rule::BuiltinArgument,
+                    format!(
+                        "{} is {what}, which has no length: TypeError (len() of a 0-d array or tensor)",
+                        w.shown(arg, "the argument")
                     ),
                 );
             } else if let Some(class) = instance_without(w, arg, &["__len__"]) {

@@ -80,6 +80,10 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
         out.push(d);
         return;
     }
+    if let Some(d) = tensor_of_wrong_data(w, func, args, *range) {
+        out.push(d);
+        return;
+    }
     let callee = w.eval(func);
     // `F.binary_cross_entropy(input, target)`
     let functional =
@@ -87,7 +91,9 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
             .and_then(|p| match p.strip_prefix("torch.nn.functional.")? {
                 "binary_cross_entropy" | "binary_cross_entropy_with_logits" => Some(Loss::Binary),
                 "mse_loss" | "l1_loss" | "smooth_l1_loss" | "huber_loss" => Some(Loss::Elementwise),
-                "cross_entropy" | "nll_loss" => Some(Loss::Classes),
+                "cross_entropy" | "nll_loss" => Some(Loss::Classes {
+                    default_ignore: keyword(keywords, "ignore_index").is_none(),
+                }),
                 _ => None,
             });
     match (callee, functional) {
@@ -99,6 +105,8 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                     out.push(Diagnostic::error(Rule::TorchLossShape, d, *range));
                 } else if let Some(d) = float_class_indices(w, loss, i, t) {
                     out.push(Diagnostic::error(Rule::TorchDtypeMismatch, d, *range));
+                } else if let Some(d) = class_index_past_scores(w, loss, i, t) {
+                    out.push(Diagnostic::error(Rule::IndexOutOfRange, d, *range));
                 }
             }
         }
@@ -161,7 +169,7 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                     }
                 }
             }
-            if let ([x], true) = (args.as_slice(), takes_indices(&layer)) {
+            if let ([x], Some(count)) = (args.as_slice(), first_embedding(&layer)) {
                 let dtype = match w.eval(x) {
                     Val::Array(a) if a.lib == ArrayLib::Torch => {
                         a.dtype.filter(|d| FLOAT_DTYPES.contains(&d.as_str()))
@@ -180,6 +188,25 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                         *range,
                     ));
                     return;
+                }
+                let bounds = match w.eval(x) {
+                    Val::Array(a) if a.lib == ArrayLib::Torch => a.int_bounds,
+                    _ => None,
+                };
+                if let (Some(rows), Some((low, high))) = (count, bounds) {
+                    if high >= rows || low < 0 {
+                        out.push(Diagnostic::error(
+                            Rule::IndexOutOfRange,
+                            format!(
+                                "{who} starts with an nn.Embedding of {rows} rows (indices 0 to {}), but {} holds the index {}: IndexError (index out of range in self)",
+                                rows - 1,
+                                w.shown(x, "the input"),
+                                if high >= rows { high } else { low }
+                            ),
+                            *range,
+                        ));
+                        return;
+                    }
                 }
             }
             let blind: Vec<Option<Shape>> = args.iter().map(|_| None).collect();
@@ -266,7 +293,7 @@ fn loss_shape(w: &Walker, loss: Loss, input: &Expr, target: &Expr) -> Option<Str
         }
         // Class indices for rows of scores: one per row (targets of the input's shape are
         // probabilities, another shape of rank 2 fails otherwise; not claimed).
-        Loss::Classes => match (id.as_slice(), td.as_slice()) {
+        Loss::Classes { .. } => match (id.as_slice(), td.as_slice()) {
             ([Some(n), _], [Some(m)]) if n != m => Some(format!(
                 "{is} has shape {} ({n} rows of class scores) and {ts} has shape {} ({m} class indices): ValueError (Expected input batch_size ({n}) to match target batch_size ({m}))",
                 i.text(),
@@ -299,7 +326,7 @@ fn loss_shape(w: &Walker, loss: Loss, input: &Expr, target: &Expr) -> Option<Str
 /// floating-point dtype (`torch.from_numpy(y)` of a float64 `y`): RuntimeError (expected scalar
 /// type Long). Targets of the scores' shape are probabilities, which may be floats.
 fn float_class_indices(w: &Walker, loss: Loss, input: &Expr, target: &Expr) -> Option<String> {
-    if loss != Loss::Classes {
+    if !matches!(loss, Loss::Classes { .. }) {
         return None;
     }
     let rank = shape_of(&w.eval(input))?.dims?.len();
@@ -316,6 +343,88 @@ fn float_class_indices(w: &Walker, loss: Loss, input: &Expr, target: &Expr) -> O
             w.shown(target, "the target")
         )
     })
+}
+
+/// `torch.from_numpy` of what is not a numpy array (a list, a frame, a Series, a tensor):
+/// TypeError (expected np.ndarray); `torch.tensor` of a list holding tensors of several elements,
+/// which it reads as numbers: ValueError (only one element tensors can be converted to Python
+/// scalars).
+fn tensor_of_wrong_data(
+    w: &Walker,
+    func: &Expr,
+    args: &[Expr],
+    range: crate::ir::TextRange,
+) -> Option<Diagnostic> {
+    let [data] = args else { return None };
+    let path = w.lib_path(func)?;
+    let value = w.eval(data);
+    let shown = w.shown(data, "the argument");
+    match path.as_str() {
+        "torch.from_numpy" => {
+            let got = match &value {
+                Val::Frame(_) => "DataFrame",
+                Val::Series(_) => "Series",
+                Val::Tensor(_) => "Tensor",
+                Val::Array(a) if a.lib == ArrayLib::Torch => "Tensor",
+                v => match v.sized() {
+                    Some((t, _)) if matches!(t, "list" | "tuple") => t,
+                    _ => return None,
+                },
+            };
+            Some(Diagnostic::error(
+                Rule::BadArguments,
+                format!("torch.from_numpy takes a numpy array, but {shown} is a {got}: TypeError (expected np.ndarray (got {got})); use torch.tensor({shown}) or pass .to_numpy()"),
+                range,
+            ))
+        }
+        "torch.tensor" | "torch.as_tensor" | "torch.FloatTensor" | "torch.LongTensor" => {
+            let Val::Items { items, .. } = &value else {
+                return None;
+            };
+            let (k, shape) = items.iter().enumerate().find_map(|(k, v)| {
+                let dims = shape_of(v)?.dims?;
+                let sizes: Vec<i64> = dims.into_iter().collect::<Option<_>>()?;
+                (sizes.iter().product::<i64>() > 1).then_some((k, sizes))
+            })?;
+            Some(Diagnostic::error(
+                Rule::ShapeStack,
+                format!("torch.tensor reads the elements of {shown} as numbers, but element {k} is a tensor of shape {}: ValueError (only one element tensors can be converted to Python scalars); use torch.stack({shown})", tuple_text(&shape)),
+                range,
+            ))
+        }
+        _ => None,
+    }
+}
+
+/// `CrossEntropyLoss` / `NLLLoss` given class indices of known values, one of them past the
+/// scores' classes (or negative, but for the ignored -100): IndexError (Target 3 is out of
+/// bounds). Only a loss that certainly ignores the default index alone.
+fn class_index_past_scores(w: &Walker, loss: Loss, input: &Expr, target: &Expr) -> Option<String> {
+    if loss
+        != (Loss::Classes {
+            default_ignore: true,
+        })
+    {
+        return None;
+    }
+    let dims = shape_of(&w.eval(input))?.dims?;
+    let Val::Array(t) = w.eval(target) else {
+        return None;
+    };
+    let classes = (*dims.get(1)?)?;
+    let (low, high) = t.int_bounds?;
+    let bad = if high >= classes { high } else { low };
+    (t.lib == ArrayLib::Torch
+        && t.shape.len() + 1 == dims.len()
+        && (high >= classes || (low < 0 && low != -100)))
+        .then(|| {
+            format!(
+                "{} holds the class index {bad}, but {} scores {classes} classes (indices 0 to {}): IndexError (Target {bad} is out of bounds)",
+                w.shown(target, "the target"),
+                w.shown(input, "the input"),
+                classes - 1
+            )
+        })
 }
 
 /// A tensor whose every dimension is known, as the array of torch the shape rules take (other
@@ -353,12 +462,12 @@ fn weighted_first(layer: &Layer) -> Option<String> {
     }
 }
 
-/// Does the module look its input up in an `nn.Embedding` first?
-fn takes_indices(layer: &Layer) -> bool {
+/// When the module looks its input up in an `nn.Embedding` first: how many rows it has.
+fn first_embedding(layer: &Layer) -> Option<Option<i64>> {
     match layer {
-        Layer::Embedding { .. } => true,
-        Layer::Sequential(layers) => layers.first().is_some_and(takes_indices),
-        _ => false,
+        Layer::Embedding { count, .. } => Some(*count),
+        Layer::Sequential(layers) => first_embedding(layers.first()?),
+        _ => None,
     }
 }
 

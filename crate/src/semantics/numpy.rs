@@ -1002,6 +1002,12 @@ pub fn axis_result(
     // Without `axis`, these work along the last axis (sort, argsort) or all of them, keeping
     // the shape; the others reduce or flatten everything.
     let Some(axis) = axis else {
+        // A whole reduction is one number (a numpy scalar, a 0-d tensor).
+        if rule.effect == Effect::Reduce
+            && keywords.iter().all(|k| k.name.as_deref() == Some("dtype"))
+        {
+            return Some(numpy_array(a.lib, vec![], None));
+        }
         return matches!(rule.name, "sort" | "argsort" | "flip" | "roll")
             .then(|| numpy_array(a.lib, a.shape.clone(), a.dtype.as_deref()));
     };

@@ -94,8 +94,10 @@ pub enum Layer {
         class: &'static str,
         size: Option<i64>,
     },
-    /// `nn.Embedding(n, dim)`: integer indices of any shape, each given a vector of `dim`.
+    /// `nn.Embedding(n, dim)`: integer indices of any shape below `count` (n), each given a
+    /// vector of `dim`.
     Embedding {
+        count: Option<i64>,
         dim: Option<i64>,
     },
     /// An instance of a notebook class (`forward` followed).
@@ -440,6 +442,7 @@ pub fn layer_of(
         "Sequential" if keywords.is_empty() => Layer::Sequential(args.iter().map(sub).collect()),
         c if SHAPE_KEEPING.contains(&c) => Layer::Same,
         "Embedding" => Layer::Embedding {
+            count: size(0, "num_embeddings"),
             dim: size(1, "embedding_dim"),
         },
         _ => {
@@ -667,7 +670,7 @@ pub fn apply(layer: &Layer, x: &Shape, depth: usize) -> Result<Shape, Mismatch> 
                 Shape::unknown()
             })
         }
-        Layer::Embedding { dim } => Ok(match &x.dims {
+        Layer::Embedding { dim, .. } => Ok(match &x.dims {
             Some(dims) => {
                 let mut d = dims.clone();
                 d.push(*dim);

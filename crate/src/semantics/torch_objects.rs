@@ -25,8 +25,9 @@ pub enum Loss {
     /// broadcasts only warns).
     Elementwise,
     /// `CrossEntropyLoss`, `NLLLoss`: scores (N, C) and a class index per row (N,) (or class
-    /// probabilities of the input's shape).
-    Classes,
+    /// probabilities of the input's shape); `default_ignore` when it certainly ignores only the
+    /// default index -100 (built by code without `ignore_index=`).
+    Classes { default_ignore: bool },
 }
 
 /// The loss a `torch.nn` class computes.
@@ -34,7 +35,9 @@ pub fn loss_class(class: &str) -> Option<Loss> {
     match class {
         "BCELoss" | "BCEWithLogitsLoss" => Some(Loss::Binary),
         "MSELoss" | "L1Loss" | "SmoothL1Loss" | "HuberLoss" => Some(Loss::Elementwise),
-        "CrossEntropyLoss" | "NLLLoss" => Some(Loss::Classes),
+        "CrossEntropyLoss" | "NLLLoss" => Some(Loss::Classes {
+            default_ignore: false,
+        }),
         _ => None,
     }
 }
@@ -75,6 +78,7 @@ pub fn from_summary(obj: &ObjectSummary, type_name: &str) -> Option<Val> {
                         size: int("num_features").or_else(|| int("input_size")),
                     },
                     Layer::Embedding { .. } => Layer::Embedding {
+                        count: int("num_embeddings"),
                         dim: int("embedding_dim"),
                     },
                     _ => return None,
@@ -411,7 +415,12 @@ pub fn construct(w: &dyn Eval, path: &str, args: &[Expr], keywords: &[Keyword]) 
     }
     let class = nn_class(path)?;
     if let Some(loss) = loss_class(class) {
-        return Some(Val::Loss(loss));
+        return Some(Val::Loss(match loss {
+            Loss::Classes { .. } => Loss::Classes {
+                default_ignore: keyword(keywords, "ignore_index").is_none(),
+            },
+            other => other,
+        }));
     }
     let int = |e: &Expr| {
         const_int(e, w.source(), &|n| match w.get(n) {
@@ -480,6 +489,7 @@ pub fn data_call(w: &dyn Eval, path: &str, args: &[Expr], keywords: &[Keyword]) 
                                 )
                         }) =>
                 {
+                    // The same numbers: integer bounds hold.
                     Some(Val::Array(ArrayVal {
                         lib: ArrayLib::Torch,
                         dtype: arr.dtype.as_deref().map(|d| format!("torch.{d}")),
@@ -487,7 +497,6 @@ pub fn data_call(w: &dyn Eval, path: &str, args: &[Expr], keywords: &[Keyword]) 
                         csv_object_column: None,
                         origin: None,
                         non_integer: None,
-                        int_bounds: None,
                         ..arr
                     }))
                 }
@@ -497,19 +506,18 @@ pub fn data_call(w: &dyn Eval, path: &str, args: &[Expr], keywords: &[Keyword]) 
                 // `torch.tensor([[1, 2], [3, 4]])`: integers give int64, floats the default
                 // dtype (float32, unless `torch.set_default_dtype` changed it: the rules that
                 // compare float dtypes check for that).
-                v @ Val::Items { .. } if matches!(path, "torch.tensor" | "torch.as_tensor") => {
-                    let (shape, int) = literal_shape(&v)?;
+                // `torch.tensor(3.0)`: a 0-d tensor.
+                v @ (Val::Items { .. } | Val::Int(_) | Val::Float(_))
+                    if matches!(path, "torch.tensor" | "torch.as_tensor") =>
+                {
+                    let (_, int) = literal_shape(&v)?;
+                    let numbers = super::numpy::literal_array(&v)?;
                     Some(Val::Array(ArrayVal {
                         lib: ArrayLib::Torch,
-                        shape,
                         dtype: (!typed)
                             .then(|| if int { "torch.int64" } else { "torch.float32" }.to_string()),
-                        has_nan: None,
-                        csv_object_column: None,
-                        origin: None,
-                        non_integer: None,
-                        int_bounds: None,
-                        maybe_not_ndarray: false,
+                        int_bounds: numbers.int_bounds.filter(|_| !typed),
+                        ..numbers
                     }))
                 }
                 _ => None,
