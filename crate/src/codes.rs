@@ -378,7 +378,7 @@ rules! {
         running: "model.fit(pd.get_dummies(df[['age', 'city']]).astype('float32'), y)",
     }
     KerasLayerArgument = "keras-layer-argument", Error, "Keras" {
-        catches: "numbers a Keras layer's constructor refuses: no units, filters, heads or embedding dimensions (`Dense(0)`), a kernel or pool size below 1, a dropout rate outside 0 to 1, a negative LeakyReLU slope",
+        catches: "numbers a Keras layer's constructor refuses: no units, filters, heads or embedding dimensions (`Dense(0)`), a kernel or pool size below 1, a dropout rate outside 0 to 1, a negative LeakyReLU slope; a float where Dense, GRU, SimpleRNN, Embedding, RepeatVector or MultiHeadAttention need an int, even a whole one (`Dense(64 / 2)`)",
         why: "ValueError: Received an invalid value for `units`, expected a positive integer",
         crashing: "layers.Dropout(1.5)",
         running: "layers.Dropout(0.5)",
