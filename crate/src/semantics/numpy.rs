@@ -912,6 +912,9 @@ pub fn method_result(
             ..a.clone()
         }),
         _ if a.lib != ArrayLib::Numpy || unpacks(args, kws) => Val::Unknown,
+        // They change the array in place and return None (`np.sort(a)` returns a copy).
+        "sort" | "fill" | "partition" | "put" | "itemset" if !a.maybe_not_ndarray => Val::None,
+        "resize" if !a.maybe_not_ndarray && !args.is_empty() => Val::None,
         "reshape" if !args.is_empty() && kws.is_empty() => {
             let to = if args.len() == 1 {
                 int_tuple(w, &args[0])
