@@ -392,8 +392,9 @@ fn python_stdlib_values() {
 /// Text in numpy arithmetic (arrays of text with numbers, their reductions and math functions,
 /// lists of text given to them), zero-dimensional parts given to `np.concatenate`, NaN or
 /// infinity given to `int()` / `round()`, and lists of numbers numpy makes arrays of (operands,
-/// `np.dot`, `np.reshape`, values assigned to a part of an array): through names, loops, earlier
-/// cells, the notebook's functions and the kernel's arrays.
+/// `np.dot`, `np.reshape`, values assigned to a part of an array), zero-dimensional results of
+/// whole reductions indexed, measured or iterated, and the None that in-place ndarray methods
+/// return: through names, loops, earlier cells, the notebook's functions and the kernel's arrays.
 #[test]
 fn numpy_text_values() {
     family("numpy_text_values.json");
