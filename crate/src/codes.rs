@@ -132,7 +132,7 @@ rules! {
         running: "df = pd.DataFrame({'a': [1, 2]})\ndf['b'] = [1, 2]",
     }
     ValueConversion = "value-conversion", Error, "pandas" {
-        catches: "`astype(int)` / `to_numeric` of values that do not parse, NaN cast to int, and numeric reductions (`mean`, `std`, `quantile`, `diff`, `corr`, `groupby(...).mean()`, ...) of text columns and of frames holding one (pandas 2 and later); numpy's reductions and math functions (`a.mean()`, `np.sum`, `np.log`, `np.sqrt`, ...) of an array of text, or of a list of text (and numbers)",
+        catches: "`astype(int)` / `to_numeric` of values that do not parse, NaN cast to int, and numeric reductions (`mean`, `std`, `quantile`, `diff`, `corr`, `groupby(...).mean()`, ...) of text columns and of frames holding one (pandas 2 and later); numpy's reductions and math functions (`a.mean()`, `np.sum`, `np.log`, `np.sqrt`, ...) of an array of text, or of a list of text (and numbers); text labels that are no integers given to Keras's `to_categorical`",
         why: "a string that is not a number cannot be converted or computed with: ValueError / TypeError (Cannot perform reduction 'mean' with string dtype)",
         crashing: "df['Age'].astype(int)  # holds 'unknown'",
         running: "pd.to_numeric(df['Age'], errors='coerce')",
@@ -216,7 +216,7 @@ rules! {
         running: "values = [1, 2]\nlen(values)",
     }
     BadArguments = "bad-arguments", Error, "Signatures and attributes" {
-        catches: "arguments that do not fit the signature the kernel reads off the live callable, a `def` of the notebook (a plain class's `__init__`, a method of an instance of one), or a known library function (a scikit-learn classifier or regressor fitted without `y`, a DataFrame keyword such as `by=` given to a Series method), or the signature of a scikit-learn, pandas, numpy or Keras callable read off the installed libraries (a keyword that misspells a parameter, `n_estimator=`, `inplce=` or `activaton=`, whatever the release; Keras 1 and 2 keywords such as `lr=` or `nb_epoch=` with the kernel's Keras 3; other misfits when the kernel runs the release the table was read off, else likely); `torch.from_numpy` of a list, tuple, DataFrame, Series or tensor",
+        catches: "arguments that do not fit the signature the kernel reads off the live callable, a `def` of the notebook (a plain class's `__init__`, a method of an instance of one), or a known library function (a scikit-learn classifier or regressor fitted without `y`, a DataFrame keyword such as `by=` given to a Series method), or the signature of a scikit-learn, pandas, numpy or Keras callable read off the installed libraries (a keyword that misspells a parameter, `n_estimator=`, `inplce=` or `activaton=`, whatever the release; Keras 1 and 2 keywords such as `lr=` or `nb_epoch=` with the kernel's Keras 3; other misfits when the kernel runs the release the table was read off, else likely); `torch.from_numpy` of a list, tuple, DataFrame, Series or tensor; one sequence of numbers given to Keras's `pad_sequences`, which takes a list of sequences; a layer class, not a layer, added to a Sequential model (`model.add(layers.Dense)`)",
         why: "a call with too many, missing or unexpected arguments: TypeError",
         crashing: "def area(w, h):\n    return w * h\narea(2)",
         running: "def area(w, h):\n    return w * h\narea(2, 3)",
@@ -372,7 +372,7 @@ rules! {
         running: "model = Sequential([Input((4,)), Dense(1)])\nmodel.compile(loss='mse')\nmodel.fit(X, y)",
     }
     KerasTextInput = "keras-text-input", Error, "Keras" {
-        catches: "frames with text columns given as data to a Keras model whose first layer takes numbers (`fit`, `evaluate`, `predict`, ...), and targets of text",
+        catches: "frames with text columns given as data to a Keras model whose first layer takes numbers (`fit`, `evaluate`, `predict`, ...), and targets of text; lists and arrays of text given to such a model",
         why: "Keras converts the data to float tensors: ValueError: could not convert string to float",
         crashing: "model = Sequential([Input((2,)), Dense(1)])\nmodel.fit(df[['age', 'city']], y)",
         running: "model.fit(pd.get_dummies(df[['age', 'city']]).astype('float32'), y)",

@@ -408,3 +408,12 @@ fn numpy_text_values() {
 fn torch_data_and_indices() {
     family("torch_data_and_indices.json");
 }
+
+/// Keras's utilities and models given data they refuse: one sequence of numbers given to
+/// `pad_sequences`, text labels to `to_categorical`, a layer class (not a layer) added to a
+/// Sequential model, lists and arrays of text given to `fit` / `predict`; through aliases,
+/// `tensorflow.keras` paths and lists filled in loops.
+#[test]
+fn keras_utilities_and_data() {
+    family("keras_utilities_and_data.json");
+}

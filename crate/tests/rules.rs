@@ -5624,3 +5624,23 @@ fn zero_dimensional_values_and_torch_indices_not_known_stay_silent() {
         assert!(found.is_empty(), "{cell}\n{found:#?}");
     }
 }
+
+#[test]
+fn keras_utilities_given_what_they_take_stay_silent() {
+    let history = "import numpy as np\nimport keras\nfrom keras import layers\nfrom keras.utils import pad_sequences, to_categorical\nimport os\nrows = os.listdir('.')";
+    let cells = [
+        // Lists of sequences, of arrays, or of unknown elements.
+        "a = pad_sequences([[1, 2], [3]])\nb = pad_sequences([np.array([1, 2])])\nc = pad_sequences(rows)",
+        "d = pad_sequences(np.array([[1, 2], [3, 4]]))\ne = pad_sequences([list(r) for r in rows])",
+        // Labels written as integer text, or of unknown values.
+        "y = to_categorical(['0', '1'])\nz = to_categorical(rows)\nw = to_categorical(np.array([0, 2]), 3)",
+        // Layers made of their classes, or a class of the notebook.
+        "class Block(layers.Layer):\n    pass\nm = keras.Sequential()\nm.add(layers.Dense(3))\nm.add(Block())\nm.add(layers.Dropout(0.2))",
+        // A model whose first layer takes text.
+        "m = keras.Sequential([keras.Input((1,), dtype='string'), layers.StringLookup(vocabulary=['a'])])\np = m.predict(np.array([['a']]))",
+    ];
+    for cell in cells {
+        let found = run(&[history], cell, "");
+        assert!(found.is_empty(), "{cell}\n{found:#?}");
+    }
+}

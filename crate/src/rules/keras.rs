@@ -855,6 +855,11 @@ fn text_data(
             let example = s.str_examples.iter().find(|t| not_a_float(t))?;
             Some(format!("it holds strings such as '{example}'"))
         }
+        // A list or array of texts.
+        Val::Strs { items, .. } => {
+            let example = items.iter().find(|t| not_a_float(t))?;
+            Some(format!("it holds strings such as '{example}'"))
+        }
         _ => None,
     };
     let (data, what, problem) = [(Some(x).filter(|_| numbers_in), "data"), (y, "targets")]

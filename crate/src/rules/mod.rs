@@ -14,6 +14,7 @@ pub mod join;
 pub mod keras;
 pub mod keras_arguments;
 pub mod keras_identifiers;
+pub mod keras_utils;
 pub mod numpy_calls;
 pub mod numpy_text;
 pub mod plots;
@@ -77,6 +78,7 @@ impl Checks for AllRules {
         keras::check(w, expr, out);
         keras_identifiers::check(w, expr, out);
         keras_arguments::check(w, expr, out);
+        keras_utils::check(w, expr, out);
         torch::check(w, expr, out);
         torch::check_tensor_ops(w, expr, out);
         tf_dtypes::check(w, expr, out);
