@@ -354,7 +354,7 @@ rules! {
         running: "model = Sequential([Input((4,)), Dense(1)])\nmodel.predict(np.ones((2, 4)))",
     }
     KerasTargetMismatch = "keras-target-mismatch", Error, "Keras" {
-        catches: "model outputs unlike the targets (one-hot iterators, labels, loss)",
+        catches: "model outputs unlike the targets (one-hot iterators, labels, loss); class indices of known values past the outputs of a sparse categorical loss (certain when the notebook imports TensorFlow, whose backend checks them)",
         why: "the loss cannot compare outputs and targets: ValueError: Shapes are incompatible",
         crashing: "model.compile(loss='categorical_crossentropy')\nmodel.fit(X, labels)  # integer labels",
         running: "model.compile(loss='sparse_categorical_crossentropy')\nmodel.fit(X, labels)",

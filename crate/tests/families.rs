@@ -411,7 +411,8 @@ fn torch_data_and_indices() {
 
 /// Keras's utilities and models given data they refuse: one sequence of numbers given to
 /// `pad_sequences`, text labels to `to_categorical`, a layer class (not a layer) added to a
-/// Sequential model, lists and arrays of text given to `fit` / `predict`; through aliases,
+/// Sequential model, lists and arrays of text given to `fit` / `predict`, class indices past the
+/// outputs of a sparse categorical loss; through aliases,
 /// `tensorflow.keras` paths and lists filled in loops.
 #[test]
 fn keras_utilities_and_data() {

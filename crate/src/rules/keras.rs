@@ -47,8 +47,8 @@ use crate::walker::state::Walker;
 enum Targets {
     /// One-hot rows of this many classes.
     OneHot(i64),
-    /// One class index (or 0/1 label) per sample.
-    Indices,
+    /// One class index (or 0/1 label) per sample; the smallest and largest, when known.
+    Indices(Option<(i64, i64)>),
 }
 
 #[derive(Clone, Copy, PartialEq)]
@@ -388,7 +388,7 @@ fn targets(w: &Walker, x: &Expr, y: Option<&Expr>) -> Option<(Targets, String)> 
                 ))
             }
             "binary" | "sparse" => Some((
-                Targets::Indices,
+                Targets::Indices(None),
                 format!("{name} yields one class index per image (class_mode='{mode}')"),
             )),
             _ => None,
@@ -401,7 +401,7 @@ fn targets(w: &Walker, x: &Expr, y: Option<&Expr>) -> Option<(Targets, String)> 
         // A pandas Series: one value per row.
         Val::Series(_) => {
             return Some((
-                Targets::Indices,
+                Targets::Indices(None),
                 format!("{shown} is a Series: one label per sample"),
             ))
         }
@@ -409,7 +409,7 @@ fn targets(w: &Walker, x: &Expr, y: Option<&Expr>) -> Option<(Targets, String)> 
     };
     match a.shape.as_slice() {
         [_] | [_, 1] => Some((
-            Targets::Indices,
+            Targets::Indices(a.int_bounds),
             format!("{shown} has shape {:?}: one label per sample", a.shape),
         )),
         [_, k] => Some((
@@ -1237,8 +1237,24 @@ fn target_mismatch(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
         (Targets::OneHot(k), Loss::SparseCategorical) if k >= 2 => {
             format!("{why}, but loss '{loss_name}' takes class indices; use 'categorical_crossentropy' or class_mode='sparse'")
         }
-        (Targets::Indices, Loss::Categorical) if units >= 2 => {
+        (Targets::Indices(_), Loss::Categorical) if units >= 2 => {
             format!("{why}, but loss '{loss_name}' takes one-hot targets for the {units} outputs; use 'sparse_categorical_crossentropy'")
+        }
+        (Targets::Indices(Some((low, high))), Loss::SparseCategorical)
+            if units >= 2 && (high >= units || low < 0) =>
+        {
+            let label = if high >= units { high } else { low };
+            let mut d = Diagnostic::error(
+                Rule::KerasTargetMismatch,
+                format!("{} holds the class index {label}, but {name} outputs {units} units (classes 0 to {}) for loss '{loss_name}': InvalidArgumentError (Received a label value of {label} which is outside the valid range of [0, {units})); end with Dense(n) of n classes above the largest label", y.map_or("y", |y| w.shown(y, "y")), units - 1),
+                *range,
+            );
+            // The JAX and PyTorch backends do not check the labels.
+            if !imports_tensorflow(w) {
+                d.make_likely("the TensorFlow backend raises; the notebook does not import TensorFlow, and Keras 3 may run on another");
+            }
+            out.push(d);
+            return;
         }
         _ => return,
     };
@@ -1247,4 +1263,12 @@ fn target_mismatch(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
         format!("{problem}: ValueError"),
         *range,
     ));
+}
+
+/// The notebook imports TensorFlow (`import tensorflow as tf`, `from tensorflow import keras`):
+/// Keras runs on it.
+fn imports_tensorflow(w: &Walker) -> bool {
+    w.env.values().any(|v| {
+        matches!(v, Val::Module(Some(p)) | Val::Lib(p) if p == "tensorflow" || p.starts_with("tensorflow."))
+    })
 }
