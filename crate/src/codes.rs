@@ -288,7 +288,7 @@ rules! {
         running: "np.ones((3, 2)) @ np.ones((2, 3))",
     }
     ShapeBroadcast = "shape-broadcast", Error, "numpy" {
-        catches: "elementwise operations on arrays or tensors whose shapes do not broadcast (operators, numpy ufuncs, `np.where`, `np.clip`, `np.select`, TensorFlow's `tf.add`, `tf.multiply`, ...; a list of numbers beside a numpy array is one), and values assigned to a part of an array that do not broadcast to it (`a[:, 0] = [1, 2]` of 3 rows)",
+        catches: "elementwise operations on arrays or tensors whose shapes do not broadcast (operators, numpy ufuncs, `np.where`, `np.clip`, `np.select`, TensorFlow's `tf.add`, `tf.multiply`, ...; a list of numbers beside a numpy array is one), and values assigned to a part of an array that do not broadcast to it (`a[:, 0] = [1, 2]` of 3 rows); a TensorFlow variable assigned a value of another shape (`v.assign(x)`, `assign_add`, `assign_sub`)",
         why: "ValueError: operands could not be broadcast together (TensorFlow: InvalidArgumentError: Incompatible shapes)",
         crashing: "np.ones((3, 2)) + np.arange(3)",
         running: "np.ones((3, 2)) + np.arange(2)",

@@ -365,7 +365,8 @@ fn array_values_and_parameters() {
 }
 
 /// TensorFlow tensors (constants, conversions, arithmetic, the notebook's functions, earlier
-/// cells) given an item: they cannot change in place.
+/// cells) given an item: they cannot change in place; variables assigned values of another
+/// shape.
 #[test]
 fn tf_tensors_given_an_item() {
     family("tf_item_assignment.json");

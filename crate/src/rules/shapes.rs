@@ -41,6 +41,45 @@ fn arrays<'v>(l: &'v Val, r: &'v Val) -> Option<(&'v ArrayVal, &'v ArrayVal)> {
     }
 }
 
+/// `v.assign(x)` (`assign_add`, `assign_sub`) of a TensorFlow tensor: a variable takes values
+/// of its own shape only (ValueError; InvalidArgumentError to add or subtract), and a constant
+/// has no such method (AttributeError).
+fn assigned_shape(
+    w: &Walker,
+    variable: &Expr,
+    method: &str,
+    args: &[Expr],
+    range: crate::ir::TextRange,
+) -> Option<Diagnostic> {
+    let error = match method {
+        "assign" => "ValueError",
+        "assign_add" | "assign_sub" => "InvalidArgumentError",
+        _ => return None,
+    };
+    let [x] = args else { return None };
+    let Val::Array(v) = w.eval(variable) else {
+        return None;
+    };
+    // A number is a tensor of shape ().
+    let x_shape = match as_tensor(w, x) {
+        Some(t) => t.shape,
+        None => crate::semantics::numpy::number_of(w, x).map(|_| vec![])?,
+    };
+    (v.lib == ArrayLib::Tensorflow && v.shape != x_shape).then(|| {
+        Diagnostic::error(
+            Rule::ShapeBroadcast,
+            format!(
+                "{} has shape {} and {method} takes values of that shape only, but {} has shape {}: {error} (shape mismatch; a constant tensor has no {method}: AttributeError)",
+                w.shown(variable, "the variable"),
+                tuple_text(&v.shape),
+                w.shown(x, "the value"),
+                tuple_text(&x_shape)
+            ),
+            range,
+        )
+    })
+}
+
 /// A list or tuple of known numbers operated on with a numpy array: numpy makes an array of it.
 fn as_numpy_beside(v: Val, other: &Val) -> Val {
     match (&v, other) {
@@ -249,6 +288,10 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                 }
                 _ => {
                     if let Expr::Attribute { value, attr, .. } = &**func {
+                        if let Some(d) = assigned_shape(w, value, attr, args, *range) {
+                            out.push(d);
+                            return;
+                        }
                         if let ("dot", [other], true) =
                             (attr.as_str(), &args[..], keywords.is_empty())
                         {
