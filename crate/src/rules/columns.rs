@@ -262,6 +262,21 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                     }
                     check_keys(kw(keywords, "keys").or(args.first()), "index key ");
                 }
+                // `df.xs('c', axis=1)` reads a column; `df.xs('r')` a row label (a tuple key
+                // reads levels of a MultiIndex).
+                "xs" if kw(keywords, "level").is_none() && args.len() <= 2 => {
+                    let Some(key) = kw(keywords, "key").or(args.first()) else {
+                        return;
+                    };
+                    if !matches!(w.eval(key), Val::Str(_)) {
+                        return;
+                    }
+                    match axis_is_columns(kw(keywords, "axis").or(args.get(1))) {
+                        Some(true) => check_keys(Some(key), ""),
+                        Some(false) => out.extend(absent_row_label(w, value, "xs", key)),
+                        None => {}
+                    }
+                }
                 "dropna" if axis_is_columns(kw(keywords, "axis")) == Some(false) => {
                     check_keys(kw(keywords, "subset"), "subset column ");
                 }

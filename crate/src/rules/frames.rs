@@ -37,7 +37,8 @@ use crate::codes::Rule;
 use crate::diagnostic::Diagnostic;
 use crate::ir::{Expr, Keyword, SeqKind, TextRange};
 use crate::semantics::pandas::{
-    literal_dtype, literal_len, FRAME_ONLY_ATTRIBUTES, FRAME_ONLY_KEYWORDS, REMOVED_BY_PANDAS_2,
+    axis_is_columns, kw, literal_dtype, literal_len, FRAME_ONLY_ATTRIBUTES, FRAME_ONLY_KEYWORDS,
+    REMOVED_BY_PANDAS_2,
 };
 use crate::semantics::pandas_tables::REMOVED_MODULE_ATTRIBUTES;
 use crate::summary::Category;
@@ -443,6 +444,310 @@ fn text_reduction(
     }
 }
 
+/// `df.insert(loc, column, value)` of a column the frame has (ValueError: cannot insert c,
+/// already exists), of values of another length than its rows, or at a position past its
+/// columns (IndexError); `df.assign(c=values)` of values of another length than the rows;
+/// `df.set_axis(labels)` / `s.set_axis(labels)` of another number of labels than the axis has.
+fn frame_method_problem(
+    w: &Walker,
+    func: &Expr,
+    args: &[Expr],
+    keywords: &[Keyword],
+    range: TextRange,
+) -> Option<Diagnostic> {
+    let Expr::Attribute { value, attr, .. } = func else {
+        return None;
+    };
+    let arg = |i: usize, name: &str| arg_of(args, keywords, i, name);
+    let length = |expected: i64, what: &str, values: &Expr, n: i64| {
+        Diagnostic::error(
+            Rule::FrameLength,
+            length_mismatch(w, value, expected, what, values, n),
+            range,
+        )
+    };
+    let receiver = w.eval(value);
+    let frame = match &receiver {
+        Val::Frame(f) if f.plain => Some(f),
+        _ => None,
+    };
+    match attr.as_str() {
+        "insert" => {
+            let f = frame?;
+            let (loc, column, values) = (arg(0, "loc")?, arg(1, "column")?, arg(2, "value")?);
+            if let Val::Str(c) = w.eval(column) {
+                if f.has(&c) == Some(true) && kw(keywords, "allow_duplicates").is_none() {
+                    return Some(Diagnostic::error(
+                        Rule::JoinOverlap,
+                        format!(
+                            "{} already has a column '{c}': ValueError: cannot insert {c}, already exists; assign {}['{c}'] = ... to replace it, or pass allow_duplicates=True",
+                            w.shown(value, "the frame"),
+                            w.shown(value, "df")
+                        ),
+                        range,
+                    ));
+                }
+            }
+            // pandas checks the values' length before the position.
+            let n = values_len(&w.eval(values));
+            if let (Some(n), Some(rows)) = (n, f.n_rows.filter(|&r| r > 0)) {
+                if n != rows {
+                    return Some(length(rows, "rows", values, n));
+                }
+            }
+            let (i, c) = (int_of(w, loc)?, f.n_columns()?);
+            (i > c || i < -c).then(|| {
+                Diagnostic::error(
+                    Rule::IndexOutOfRange,
+                    format!(
+                        "position {i} is past the {c} column{} of {}: IndexError: loc must be an integer between -{c} and {c}",
+                        if c == 1 { "" } else { "s" },
+                        w.shown(value, "the frame")
+                    ),
+                    loc.range(),
+                )
+            })
+        }
+        "assign" => {
+            let rows = frame?.n_rows.filter(|&r| r > 0)?;
+            keywords.iter().find_map(|k| {
+                let n = values_len(&w.eval(&k.value))?;
+                (n != rows).then(|| length(rows, "rows", &k.value, n))
+            })
+        }
+        // pandas 1 took the axis second: only `axis=` is read.
+        "set_axis" if args.len() <= 1 => {
+            let labels = arg(0, "labels")?;
+            let n = values_len(&w.eval(labels))?;
+            let columns = axis_is_columns(kw(keywords, "axis"))?;
+            let (expected, what) = match (&receiver, frame) {
+                (_, Some(f)) if columns => (f.n_columns(), "columns"),
+                // A frame with no columns takes any index.
+                (_, Some(f)) if f.n_columns().is_some_and(|c| c > 0) => (f.n_rows, "index labels"),
+                (Val::Series(s), _) if !columns => (s.len, "index labels"),
+                _ => return None,
+            };
+            let expected = expected.filter(|&e| e != n)?;
+            Some(length(expected, what, labels, n))
+        }
+        _ => None,
+    }
+}
+
+/// Is `dtype` text (pandas' `str`, or its `string` extension dtype)?
+fn text_dtype(dtype: &str) -> bool {
+    matches!(dtype, "str" | "string")
+}
+
+/// What windows (`s.rolling(3)`, `s.expanding()`, `s.ewm(span=3)`) compute with numbers only.
+const WINDOW_AGGREGATIONS: &[&str] = &[
+    "mean", "sum", "std", "var", "median", "min", "max", "skew", "kurt", "sem", "quantile",
+];
+
+/// numpy functions that compute with numbers and find no method of that name on text.
+const NUMPY_MATH: &[&str] = &[
+    "log", "log2", "log10", "log1p", "exp", "expm1", "sqrt", "sin", "cos", "tan", "abs",
+    "absolute", "floor", "ceil", "negative",
+];
+
+/// Computing with numbers on a non-empty Series of text: `s.nlargest(n)` (also of `object`
+/// values: TypeError), `s.abs()`, `s.clip(0, 1)`, `np.log(s)` (TypeError), `s.rolling(3).mean()`
+/// (DataError: No numeric types to aggregate), `s.interpolate()` (TypeError from pandas 3;
+/// pandas 2 only warned), and `df.corrwith(s)` of a frame with a text column (as `corr`).
+fn text_numeric_problem(
+    w: &Walker,
+    func: &Expr,
+    args: &[Expr],
+    keywords: &[Keyword],
+    range: TextRange,
+) -> Option<Diagnostic> {
+    let text_series = |e: &Expr| match w.eval(e) {
+        Val::Series(s) if s.len.is_some_and(|n| n > 0) => {
+            series_dtype(w, e).filter(|d| text_dtype(d))
+        }
+        _ => None,
+    };
+    let error = |series: &Expr, dtype: &str, what: String| {
+        Diagnostic::error(
+            Rule::ValueConversion,
+            format!(
+                "{} holds {dtype} values: {what}; convert it first (pd.to_numeric) or pick a numeric column",
+                w.shown(series, "the Series")
+            ),
+            range,
+        )
+    };
+    if let Some(path) = w.lib_path(func) {
+        let name = path.strip_prefix("numpy.")?;
+        let [series] = args else { return None };
+        if !NUMPY_MATH.contains(&name) || !keywords.is_empty() {
+            return None;
+        }
+        let dtype = text_series(series)?;
+        return Some(error(
+            series,
+            &dtype,
+            format!("np.{name}() computes with numbers: TypeError"),
+        ));
+    }
+    let Expr::Attribute { value, attr, .. } = func else {
+        return None;
+    };
+    match attr.as_str() {
+        "nlargest" | "nsmallest" if matches!(w.eval(value), Val::Series(_)) => {
+            let dtype = series_dtype(w, value).filter(|d| text_dtype(d) || d == "object")?;
+            Some(error(
+                value,
+                &dtype,
+                format!("TypeError: Cannot use method '{attr}' with dtype {dtype}"),
+            ))
+        }
+        "abs" if args.is_empty() && keywords.is_empty() => {
+            let dtype = text_series(value)?;
+            Some(error(
+                value,
+                &dtype,
+                "TypeError: bad operand type for abs(): 'str'".into(),
+            ))
+        }
+        "clip" => {
+            let dtype = text_series(value)?;
+            let number = |e: &Expr| matches!(w.eval(e), Val::Int(_) | Val::Float(_));
+            let bounds = [
+                arg_of(args, keywords, 0, "lower"),
+                arg_of(args, keywords, 1, "upper"),
+            ];
+            bounds.iter().flatten().any(|b| number(b)).then(|| {
+                error(
+                    value,
+                    &dtype,
+                    "clip() compares the text with numbers: TypeError: '>=' not supported between instances of 'str' and 'int'".into(),
+                )
+            })
+        }
+        "interpolate" => {
+            let dtype = text_series(value)?;
+            let mut d = error(
+                value,
+                &dtype,
+                format!("TypeError: Cannot interpolate with {dtype} dtype (pandas 3 and later)"),
+            );
+            match super::kernel_module_version(w, "pandas") {
+                Some((major, _)) if major >= 3 => {}
+                Some(_) => return None,
+                None => {
+                    d.make_likely("the kernel's pandas version is not known; pandas 2 only warned")
+                }
+            }
+            Some(d)
+        }
+        "corrwith" if kw(keywords, "numeric_only").is_none() => {
+            let Val::Frame(f) = w.eval(value) else {
+                return None;
+            };
+            if f.n_rows == Some(0)
+                || !matches!(w.eval(arg_of(args, keywords, 0, "other")?), Val::Series(_))
+            {
+                return None;
+            }
+            let column = text_column(&f, |_| true)?;
+            since_pandas_2(
+                w,
+                f.origin.is_some(),
+                format!(
+                    "column '{column}' of {} holds text (str): {}.corrwith() raises ValueError: could not convert string to float; pass numeric_only=True, or select the numeric columns first (select_dtypes('number'))",
+                    w.shown(value, "the frame"),
+                    w.shown(value, "the frame"),
+                ),
+                range,
+            )
+        }
+        method if WINDOW_AGGREGATIONS.contains(&method) => {
+            let Expr::Call { func: window, .. } = &**value else {
+                return None;
+            };
+            let Expr::Attribute {
+                value: series,
+                attr: kind,
+                ..
+            } = &**window
+            else {
+                return None;
+            };
+            if !matches!(kind.as_str(), "rolling" | "expanding" | "ewm") {
+                return None;
+            }
+            let dtype = text_series(series)?;
+            Some(error(
+                series,
+                &dtype,
+                format!(".{kind}(...).{method}() computes with numbers: pandas.errors.DataError: No numeric types to aggregate"),
+            ))
+        }
+        _ => None,
+    }
+}
+
+/// The argument at position `i` or given as `name=`.
+fn arg_of<'e>(args: &'e [Expr], keywords: &'e [Keyword], i: usize, name: &str) -> Option<&'e Expr> {
+    kw(keywords, name).or(args.get(i))
+}
+
+/// `pd.to_datetime('2020-13-45')`, `pd.Timestamp(...)`: a text written as a date (YYYY-MM-DD)
+/// that is none (DateParseError); `pd.to_datetime(texts, format='%d/%m/%Y')` of a literal text
+/// the literal format cannot read (ValueError: time data ... doesn't match format). Texts with
+/// no digit are left alone: pandas reads 'NaT', 'nan', '' and 'now' its own way.
+fn unreadable_date(
+    w: &Walker,
+    func: &Expr,
+    args: &[Expr],
+    keywords: &[Keyword],
+    range: TextRange,
+) -> Option<Diagnostic> {
+    let path = w.lib_path(func)?;
+    if !matches!(path.as_str(), "pandas.to_datetime" | "pandas.Timestamp")
+        || keywords
+            .iter()
+            .any(|k| !matches!(k.name.as_deref(), Some("format" | "arg" | "ts_input")))
+        || args.len() > 1
+    {
+        return None;
+    }
+    let texts = match w.eval(arg_of(args, keywords, 0, "arg").or(kw(keywords, "ts_input"))?) {
+        Val::Str(t) => vec![t],
+        Val::Strs { type_name, items } if matches!(type_name.as_str(), "list" | "tuple") => items,
+        _ => return None,
+    };
+    let format = match kw(keywords, "format").map(|f| w.eval(f)) {
+        None => None,
+        Some(Val::Str(f))
+            if path == "pandas.to_datetime" && !matches!(f.as_str(), "mixed" | "ISO8601") =>
+        {
+            Some(f)
+        }
+        Some(_) => return None,
+    };
+    let dated = |t: &&String| t.bytes().any(|b| b.is_ascii_digit());
+    let message = match &format {
+        Some(f) => {
+            let t = texts.iter().filter(dated).find(|t| {
+                crate::semantics::stdlib_values::strptime_mismatch(t, f) == Some(true)
+            })?;
+            format!("'{t}' does not read as the format '{f}': ValueError: time data \"{t}\" doesn't match format \"{f}\"; fix the format, or pass errors='coerce' to make such texts NaT")
+        }
+        None => texts.iter().find_map(|t| {
+            let fields: Vec<&str> = t.split('-').collect();
+            let [y, m, d] = fields[..] else { return None };
+            if [4, 2, 2] != [y.len(), m.len(), d.len()] || !t.bytes().all(|b| b.is_ascii_digit() || b == b'-') {
+                return None;
+            }
+            let why = crate::semantics::stdlib_values::date_field_error(y.parse().ok()?, m.parse().ok()?, d.parse().ok()?)?;
+            Some(format!("'{t}' is no date: DateParseError (a ValueError): {why}: {t}; pass errors='coerce' to make such texts NaT"))
+        })?,
+    };
+    Some(Diagnostic::error(Rule::ValueConversion, message, range))
+}
+
 /// `df['a'].set_index(...)`: a method only DataFrames have, on a Series.
 fn frame_only_attribute(w: &Walker, value: &Expr, attr: &str) -> Option<String> {
     if !FRAME_ONLY_ATTRIBUTES.contains(&attr) || w.pandas_extended {
@@ -799,6 +1104,11 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                 out.push(Diagnostic::error(Rule::BadArguments, message, *range));
             }
             out.extend(text_reduction(w, func, args, keywords, *range));
+            if !crate::ir_scan::unpacks(args, keywords) {
+                out.extend(frame_method_problem(w, func, args, keywords, *range));
+                out.extend(text_numeric_problem(w, func, args, keywords, *range));
+                out.extend(unreadable_date(w, func, args, keywords, *range));
+            }
         }
         Expr::BinOp {
             op,
