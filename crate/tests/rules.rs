@@ -5575,3 +5575,46 @@ fn keras_layer_arguments_by_the_kernels_keras() {
         silent(&run(&[imports], target, &keras("3.15.1")));
     }
 }
+
+/// What runs, or is not known to raise, stays silent: frames that take any length (empty ones),
+/// values that align (a Series), axes given the pandas 1 way, keys of a MultiIndex, windows that
+/// count, empty Series, text bounds, `errors='coerce'`, texts pandas reads its own way, a kernel
+/// Series of `object` values (numbers may hide there) and `interpolate` under pandas 2 (which
+/// only warned).
+#[test]
+fn pandas_inserts_axes_numeric_work_on_text_and_dates_that_run_are_silent() {
+    let df = "df = pd.DataFrame({'a': [1, 2, 3], 'b': [4.0, 5.0, 6.0]})";
+    for target in [
+        "pd.DataFrame().insert(0, 'a', [1, 2, 3])",
+        "df.insert(0, 'c', pd.Series([1, 2]))",
+        "df.insert(0, 'a', 0, allow_duplicates=True)",
+        "df.assign(c=pd.Series([1, 2]))",
+        "pd.DataFrame().assign(c=[1, 2, 3])",
+        "pd.DataFrame().set_axis(['x', 'y'])",
+        "df.set_axis(['x', 'y', 'z'], 1)",
+        "m = pd.DataFrame({'v': [1, 2]}, index=pd.MultiIndex.from_tuples([('a', 'x'), ('b', 'y')]))\nm.xs('x', level=1)\nm.xs(('a', 'x'))",
+        "s = pd.Series(['b', 'a', 'c'])\ns.rolling(2).count()\ns.clip('a', 'b')",
+        "pd.Series([], dtype=str).rolling(2).mean()",
+        "pd.Series(['1', '2.5', '3']).rolling(2).mean()",
+        "pd.Series([3, 1, 2]).nlargest(2)",
+        "pd.to_datetime('2020-13-45', errors='coerce')",
+        "pd.to_datetime('2020-01-05', format='mixed')",
+        "pd.to_datetime(['NaT', 'now', ''], format='%d/%m/%Y')",
+        "pd.to_datetime('2020-01-05 10:00', format='%Y-%m-%d', exact=False)",
+        "fmt = input()\npd.to_datetime('13/13/2020', format=fmt)",
+    ] {
+        silent(&run(&[IMPORTS, df], target, ""));
+    }
+    let kernel = r#""s": {"type": "pandas.Series", "kind": "series", "S": {"shape": [2]}, "R": {"dtype": "object"}},
+        "t": {"type": "pandas.Series", "kind": "series", "S": {"shape": [2]}, "R": {"dtype": "str"}},
+        "pd": {"type": "module", "kind": "module", "R": {"module": "pandas", "version": "2.2.3"}}"#;
+    for target in [
+        "np.log(s)",
+        "s.abs()",
+        "s.rolling(2).mean()",
+        "t.interpolate()",
+        "t.abs()",
+    ] {
+        silent(&run(&[IMPORTS], target, kernel));
+    }
+}

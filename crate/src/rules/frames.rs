@@ -561,8 +561,13 @@ fn text_numeric_problem(
     keywords: &[Keyword],
     range: TextRange,
 ) -> Option<Diagnostic> {
-    let text_series = |e: &Expr| match w.eval(e) {
-        Val::Series(s) if s.len.is_some_and(|n| n > 0) => {
+    // A Series of text holding a text value (one of NaN only passes through `abs` and
+    // windows), and one that is no number (windows convert text that reads as numbers).
+    let text_series = |e: &Expr, no_number: bool| match w.eval(e) {
+        Val::Series(s)
+            if s.len.is_some_and(|n| n > 0)
+                && s.str_examples.iter().any(|t| !no_number || not_a_float(t)) =>
+        {
             series_dtype(w, e).filter(|d| text_dtype(d))
         }
         _ => None,
@@ -583,7 +588,7 @@ fn text_numeric_problem(
         if !NUMPY_MATH.contains(&name) || !keywords.is_empty() {
             return None;
         }
-        let dtype = text_series(series)?;
+        let dtype = text_series(series, false)?;
         return Some(error(
             series,
             &dtype,
@@ -603,7 +608,7 @@ fn text_numeric_problem(
             ))
         }
         "abs" if args.is_empty() && keywords.is_empty() => {
-            let dtype = text_series(value)?;
+            let dtype = text_series(value, false)?;
             Some(error(
                 value,
                 &dtype,
@@ -611,7 +616,7 @@ fn text_numeric_problem(
             ))
         }
         "clip" => {
-            let dtype = text_series(value)?;
+            let dtype = text_series(value, false)?;
             let number = |e: &Expr| matches!(w.eval(e), Val::Int(_) | Val::Float(_));
             let bounds = [
                 arg_of(args, keywords, 0, "lower"),
@@ -626,7 +631,10 @@ fn text_numeric_problem(
             })
         }
         "interpolate" => {
-            let dtype = text_series(value)?;
+            let dtype = series_dtype(w, value).filter(|d| text_dtype(d))?;
+            if !matches!(w.eval(value), Val::Series(s) if s.len.is_some_and(|n| n > 0)) {
+                return None;
+            }
             let mut d = error(
                 value,
                 &dtype,
@@ -677,7 +685,7 @@ fn text_numeric_problem(
             if !matches!(kind.as_str(), "rolling" | "expanding" | "ewm") {
                 return None;
             }
-            let dtype = text_series(series)?;
+            let dtype = text_series(series, true)?;
             Some(error(
                 series,
                 &dtype,
@@ -727,22 +735,36 @@ fn unreadable_date(
         }
         Some(_) => return None,
     };
+    let coerce = if path == "pandas.to_datetime" {
+        "; fix the text or the format, or pass errors='coerce' to make such texts NaT"
+    } else {
+        ""
+    };
     let dated = |t: &&String| t.bytes().any(|b| b.is_ascii_digit());
     let message = match &format {
         Some(f) => {
-            let t = texts.iter().filter(dated).find(|t| {
-                crate::semantics::stdlib_values::strptime_mismatch(t, f) == Some(true)
-            })?;
-            format!("'{t}' does not read as the format '{f}': ValueError: time data \"{t}\" doesn't match format \"{f}\"; fix the format, or pass errors='coerce' to make such texts NaT")
+            let t = texts
+                .iter()
+                .filter(dated)
+                .find(|t| crate::semantics::stdlib_values::strptime_mismatch(t, f) == Some(true))?;
+            format!("'{t}' does not read as the format '{f}' (pandas reads the whole text with it): ValueError{coerce}")
         }
         None => texts.iter().find_map(|t| {
             let fields: Vec<&str> = t.split('-').collect();
             let [y, m, d] = fields[..] else { return None };
-            if [4, 2, 2] != [y.len(), m.len(), d.len()] || !t.bytes().all(|b| b.is_ascii_digit() || b == b'-') {
+            if [4, 2, 2] != [y.len(), m.len(), d.len()]
+                || !t.bytes().all(|b| b.is_ascii_digit() || b == b'-')
+            {
                 return None;
             }
-            let why = crate::semantics::stdlib_values::date_field_error(y.parse().ok()?, m.parse().ok()?, d.parse().ok()?)?;
-            Some(format!("'{t}' is no date: DateParseError (a ValueError): {why}: {t}; pass errors='coerce' to make such texts NaT"))
+            let why = crate::semantics::stdlib_values::date_field_error(
+                y.parse().ok()?,
+                m.parse().ok()?,
+                d.parse().ok()?,
+            )?;
+            Some(format!(
+                "'{t}' is no date: DateParseError (a ValueError): {why}: {t}{coerce}"
+            ))
         })?,
     };
     Some(Diagnostic::error(Rule::ValueConversion, message, range))
