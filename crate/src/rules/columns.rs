@@ -1,7 +1,7 @@
 //! `missing-column`: a column key that is not in a frame whose complete column list is known;
-//! a text label read with `.loc`/`.at` or dropped without `axis=1` from a frame whose index holds
+//! a text label read with `.loc`/`.at`/`.xs` or dropped without `axis=1` from a frame whose index holds
 //! numbers, or whose text labels are known and lack it.
-//! `df['c']`, `df[['a', 'c']]`, `df.c`, `df.loc[:, 'c']`, `drop(columns=...)`, `sort_values(by=...)`,
+//! `df['c']`, `df[['a', 'c']]`, `df.c`, `df.loc[:, 'c']`, `df.xs('c', axis=1)`, `drop(columns=...)`, `sort_values(by=...)`,
 //! `groupby(...)`, `set_index`, `dropna(subset=...)`, `astype({...})`, `agg({...})`, named
 //! aggregations (`agg(total=('c', 'sum'))`, `pd.NamedAgg`),
 //! `rename(columns=..., errors='raise')`, and a grouped frame's `gb['c']`; `df.at[row, 'c']`, and

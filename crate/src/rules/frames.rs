@@ -32,6 +32,14 @@
 //!   `agg('mean')` and those of groups) are certain for the `str` dtype the kernel reports, or a
 //!   text column the code wrote when the kernel runs pandas 2 or later; likely when the kernel's
 //!   pandas is not known: pandas 1 left text columns out silently.
+//! - `join-overlap`: `df.insert(loc, 'c', v)` of a column the frame has (ValueError); `frame-length`:
+//!   `df.insert` / `df.assign(c=[...])` of values of another length than the rows, `set_axis`
+//!   of another number of labels than the axis; `index-out-of-range`: `df.insert` past the
+//!   columns.
+//! - `value-conversion`: numeric work on a Series of text (`nlargest`, `abs`, `clip`, `np.log`
+//!   and kin, window aggregations, `interpolate` from pandas 3), `corrwith` of a frame with a
+//!   text column; `pd.to_datetime` / `pd.Timestamp` of literal text that is no date or that a
+//!   literal format cannot read.
 
 use crate::codes::Rule;
 use crate::diagnostic::Diagnostic;
