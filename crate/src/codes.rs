@@ -120,7 +120,7 @@ rules! {
         running: "df = df.drop(columns=['a'], errors='ignore')",
     }
     JoinOverlap = "join-overlap", Error, "pandas" {
-        catches: "joins of frames sharing columns with no suffix; `df.insert` of a column the frame has (ValueError: cannot insert c, already exists)",
+        catches: "joins of frames sharing columns with no suffix; `df.insert` of a column the frame has (ValueError: cannot insert c, already exists); labels that certainly repeat (more rows than the distinct values they are drawn from): `reindex` of a frame whose index repeats a label, `pivot` of repeated (index, columns) pairs",
         why: "DataFrame.join refuses overlapping columns: ValueError: columns overlap but no suffix specified",
         crashing: "a.join(b)  # both have 'id'",
         running: "a.join(b, rsuffix='_b')",

@@ -32,7 +32,8 @@
 //!   `agg('mean')` and those of groups) are certain for the `str` dtype the kernel reports, or a
 //!   text column the code wrote when the kernel runs pandas 2 or later; likely when the kernel's
 //!   pandas is not known: pandas 1 left text columns out silently.
-//! - `join-overlap`: `df.insert(loc, 'c', v)` of a column the frame has (ValueError); `frame-length`:
+//! - `join-overlap`: `df.insert(loc, 'c', v)` of a column the frame has, `reindex` of a frame
+//!   whose index repeats a label, `pivot` of repeated pairs (ValueError); `frame-length`:
 //!   `df.insert` / `df.assign(c=[...])` of values of another length than the rows, `set_axis`
 //!   of another number of labels than the axis; `index-out-of-range`: `df.insert` past the
 //!   columns.
@@ -540,6 +541,79 @@ fn frame_method_problem(
         }
         _ => None,
     }
+}
+
+/// The number of distinct values a text column of `f` holds, when every value is known.
+fn distinct_texts(f: &Frame, column: &str) -> Option<usize> {
+    let info = f.column_info.get(column)?;
+    if !info.all_values || info.dtype.as_deref() != Some("str") {
+        return None;
+    }
+    let distinct: std::collections::BTreeSet<&String> = info.str_examples.iter().collect();
+    Some(distinct.len())
+}
+
+/// Labels that certainly repeat: more rows than the distinct labels (or pairs of values) they
+/// are drawn from. `df.reindex(labels)` of a frame whose index repeats one, to labels that are
+/// not its own: ValueError: cannot reindex on an axis with duplicate labels;
+/// `df.pivot(index='k', columns='c')` of more rows than pairs of the two text columns' values:
+/// ValueError: Index contains duplicate entries, cannot reshape.
+fn repeated_labels(
+    w: &Walker,
+    func: &Expr,
+    args: &[Expr],
+    keywords: &[Keyword],
+    range: TextRange,
+) -> Option<Diagnostic> {
+    let (frame, method, args) = match w.lib_path(func).as_deref() {
+        Some("pandas.pivot") => (arg_of(args, keywords, 0, "data")?, "pivot", args.get(1..)?),
+        Some(_) => return None,
+        None => match func {
+            Expr::Attribute { value, attr, .. } => (&**value, attr.as_str(), args),
+            _ => return None,
+        },
+    };
+    let Val::Frame(f) = w.eval(frame) else {
+        return None;
+    };
+    let rows = f.n_rows.filter(|_| f.plain)?;
+    let shown = w.shown(frame, "the frame");
+    let message = match method {
+        "reindex" if kw(keywords, "axis").is_none() => {
+            let target = kw(keywords, "index").or(args.first())?;
+            let Val::Strs { type_name, items } = w.eval(target) else {
+                return None;
+            };
+            let labels = f.index_labels.as_ref()?;
+            let distinct: std::collections::BTreeSet<&String> = labels.iter().collect();
+            // pandas lets a target equal to the index through.
+            let other = items.len() as i64 != rows || items.iter().any(|l| !distinct.contains(l));
+            if type_name != "list" || rows <= distinct.len() as i64 || !other {
+                return None;
+            }
+            format!(
+                "{shown} has {rows} rows and only {} distinct row label{}, so one repeats: ValueError: cannot reindex on an axis with duplicate labels; drop the repeats first ({shown}[~{shown}.index.duplicated()])",
+                distinct.len(),
+                if distinct.len() == 1 { "" } else { "s" }
+            )
+        }
+        "pivot" => {
+            let (index, columns) = (kw(keywords, "index")?, kw(keywords, "columns")?);
+            let (Val::Str(index), Val::Str(columns)) = (w.eval(index), w.eval(columns)) else {
+                return None;
+            };
+            let pairs = distinct_texts(&f, &index)? * distinct_texts(&f, &columns)?;
+            if rows <= pairs as i64 {
+                return None;
+            }
+            format!(
+                "{shown} has {rows} rows but only {pairs} pair{} of '{index}' and '{columns}' values, so a pair repeats: ValueError: Index contains duplicate entries, cannot reshape; aggregate the repeats with pivot_table(index='{index}', columns='{columns}', aggfunc=...)",
+                if pairs == 1 { "" } else { "s" }
+            )
+        }
+        _ => return None,
+    };
+    Some(Diagnostic::error(Rule::JoinOverlap, message, range))
 }
 
 /// Is `dtype` text (pandas' `str`, or its `string` extension dtype)?
@@ -1138,6 +1212,7 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                 out.extend(frame_method_problem(w, func, args, keywords, *range));
                 out.extend(text_numeric_problem(w, func, args, keywords, *range));
                 out.extend(unreadable_date(w, func, args, keywords, *range));
+                out.extend(repeated_labels(w, func, args, keywords, *range));
             }
         }
         Expr::BinOp {
