@@ -132,7 +132,7 @@ rules! {
         running: "df = pd.DataFrame({'a': [1, 2]})\ndf['b'] = [1, 2]",
     }
     ValueConversion = "value-conversion", Error, "pandas" {
-        catches: "`astype(int)` / `to_numeric` of values that do not parse, NaN cast to int, and numeric reductions (`mean`, `std`, `quantile`, `diff`, `corr`, `groupby(...).mean()`, ...) of text columns and of frames holding one (pandas 2 and later); numeric work on text Series: `nlargest`, `abs`, `clip`, `np.log` and kin, `rolling(...).mean()` (DataError), `interpolate` (pandas 3), `corrwith`; `pd.to_datetime` / `pd.Timestamp` of a literal text that is no date, or that a literal format cannot read",
+        catches: "`astype(int)` / `to_numeric` of values that do not parse (a column's, or texts written in the cell), NaN cast to int, and numeric reductions (`mean`, `std`, `quantile`, `diff`, `corr`, `groupby(...).mean()`, ...) of text columns and of frames holding one (pandas 2 and later); numeric work on text Series: `nlargest`, `abs`, `clip`, `np.log` and kin, `rolling(...).mean()` (DataError), `interpolate` (pandas 3), `corrwith`; `pd.to_datetime` / `pd.Timestamp` of a literal text that is no date, or that a literal format cannot read",
         why: "a string that is not a number cannot be converted or computed with: ValueError / TypeError (Cannot perform reduction 'mean' with string dtype)",
         crashing: "df['Age'].astype(int)  # holds 'unknown'",
         running: "pd.to_numeric(df['Age'], errors='coerce')",
