@@ -5602,6 +5602,7 @@ fn pandas_inserts_axes_numeric_work_on_text_and_dates_that_run_are_silent() {
         "pd.to_datetime(['NaT', 'now', ''], format='%d/%m/%Y')",
         "pd.to_datetime('2020-01-05 10:00', format='%Y-%m-%d', exact=False)",
         "fmt = input()\npd.to_datetime('13/13/2020', format=fmt)",
+        "pd.to_datetime('0000-01-01')\npd.to_datetime('0000-01-01', format='%Y-%m-%d')\npd.to_datetime('2020-1-5', format='%Y-%m-%d')",
         "pd.to_numeric('')\npd.to_numeric([' 12 ', '', '1e3'])\npd.to_numeric('abc', errors='coerce')",
         "d = pd.DataFrame({'v': [1, 2]}, index=['x', 'x'])\nd.reindex(['x', 'x'])\nd.reindex(columns=['v', 'w'])",
         "d = pd.DataFrame({'v': [1, 2, 3]}, index=['x', 'x', 'y'])\nd[d.v > 1].reindex(['x', 'y'])",

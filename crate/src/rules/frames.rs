@@ -805,7 +805,11 @@ fn unreadable_date(
     }
     let texts = match w.eval(arg_of(args, keywords, 0, "arg").or(kw(keywords, "ts_input"))?) {
         Val::Str(t) => vec![t],
-        Val::Strs { type_name, items } if matches!(type_name.as_str(), "list" | "tuple") => items,
+        Val::Strs { type_name, items }
+            if path == "pandas.to_datetime" && matches!(type_name.as_str(), "list" | "tuple") =>
+        {
+            items
+        }
         _ => return None,
     };
     let format = match kw(keywords, "format").map(|f| w.eval(f)) {
@@ -839,14 +843,14 @@ fn unreadable_date(
             {
                 return None;
             }
+            // pandas 3 reads year 0 (its dates are no longer nanoseconds only).
+            let year = y.parse().ok().filter(|&y| y > 0)?;
             let why = crate::semantics::stdlib_values::date_field_error(
-                y.parse().ok()?,
+                year,
                 m.parse().ok()?,
                 d.parse().ok()?,
             )?;
-            Some(format!(
-                "'{t}' is no date: DateParseError (a ValueError): {why}: {t}{coerce}"
-            ))
+            Some(format!("'{t}' is no date ({why}): ValueError{coerce}"))
         })?,
     };
     Some(Diagnostic::error(Rule::ValueConversion, message, range))
