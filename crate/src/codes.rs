@@ -120,19 +120,19 @@ rules! {
         running: "df = df.drop(columns=['a'], errors='ignore')",
     }
     JoinOverlap = "join-overlap", Error, "pandas" {
-        catches: "joins of frames sharing columns with no suffix; `df.insert` of a column the frame has (ValueError: cannot insert c, already exists); labels that certainly repeat (more rows than the distinct values they are drawn from): `reindex` of a frame whose index repeats a label, `pivot` of repeated (index, columns) pairs",
+        catches: "joins of frames sharing columns with no suffix; `df.insert` of a column the frame has (ValueError: cannot insert c, already exists)",
         why: "DataFrame.join refuses overlapping columns: ValueError: columns overlap but no suffix specified",
         crashing: "a.join(b)  # both have 'id'",
         running: "a.join(b, rsuffix='_b')",
     }
     FrameLength = "frame-length", Error, "pandas" {
-        catches: "values of another length than a frame's rows or columns: `df['c'] = [...]`, `df.columns = [...]`, `df.index = [...]`, `pd.DataFrame(array or rows, columns=..., index=...)`, `pd.Series(values, index=...)`, dict columns of different lengths, `df[mask]` of a list of bools or a bool array of another length than the rows, `df.insert` / `df.assign(c=[...])` / `set_axis` of another length",
+        catches: "values of another length than a frame's rows or columns: `df['c'] = [...]`, `df.columns = [...]`, `df.index = [...]`, `pd.DataFrame(array or rows, columns=..., index=...)`, `pd.Series(values, index=...)`, dict columns of different lengths, `df[mask]` of a list of bools or a bool array of another length than the rows, `df.insert` / `df.assign(c=[...])` of another length",
         why: "pandas needs one value per row (per column): ValueError: Length of values does not match length of index / Length mismatch / All arrays must be of the same length / Item wrong length",
         crashing: "df = pd.DataFrame({'a': [1, 2]})\ndf['b'] = [1, 2, 3]",
         running: "df = pd.DataFrame({'a': [1, 2]})\ndf['b'] = [1, 2]",
     }
     ValueConversion = "value-conversion", Error, "pandas" {
-        catches: "`astype(int)` / `to_numeric` of values that do not parse (a column's, or texts written in the cell), NaN cast to int, and numeric reductions (`mean`, `std`, `quantile`, `diff`, `corr`, `groupby(...).mean()`, ...) of text columns and of frames holding one (pandas 2 and later); numeric work on text Series: `nlargest`, `abs`, `clip`, `np.log` and kin, `rolling(...).mean()` (DataError), `interpolate` (pandas 3), `corrwith`; `pd.to_datetime` / `pd.Timestamp` of a literal text that is no date, or that a literal format cannot read",
+        catches: "`astype(int)` / `to_numeric` of values that do not parse, NaN cast to int, and numeric reductions (`mean`, `std`, `quantile`, `diff`, `corr`, `groupby(...).mean()`, ...) of text columns and of frames holding one (pandas 2 and later); `np.log`, `abs` or `rolling(...).mean()` of text; `pd.to_datetime` of literal text that is no date or that its format cannot read",
         why: "a string that is not a number cannot be converted or computed with: ValueError / TypeError (Cannot perform reduction 'mean' with string dtype)",
         crashing: "df['Age'].astype(int)  # holds 'unknown'",
         running: "pd.to_numeric(df['Age'], errors='coerce')",
@@ -144,7 +144,7 @@ rules! {
         running: "np.histogram(np.array([1.0, np.nan]), range=(0, 2))",
     }
     IndexOutOfRange = "index-out-of-range", Error, "Python values" {
-        catches: "literal indices (and a `range` loop's last number) past the known length of a list, tuple, string, array or TensorFlow tensor, read or assigned; integer index lists and arrays past a numpy axis (`a[[0, 5]]`, `a[:, [0, 3]]`, a name holding `np.array([5])`, `a[np.arange(6)]` on 5 rows), labels of known value past `num_classes` given to Keras' `to_categorical`, and indices past the axis (or the flattened array) given to `np.take`, `np.put`, `np.delete`, `np.insert`; `pop()` of an empty list, `pop(i)` or `del xs[i]` past its end, `random.choice` of an empty sequence; numpy axes past an array's dimensions, TensorFlow axes (`tf.reduce_*`, `tf.argmax`, `tf.expand_dims`, ...) past a tensor's rank, PyTorch dims (`x.sum(2)`, `x.unsqueeze(3)`, `F.softmax(x, dim=2)`, `x.transpose(0, 2)`, `x.permute(...)`: the callables read off the installed torch) past a tensor's rank; boolean masks (bool arrays, lists of bools) of another shape than the array's or another length than a Series; `df.insert(loc, ...)` at a position past the frame's columns",
+        catches: "literal indices (and a `range` loop's last number) past the known length of a list, tuple, string, array or TensorFlow tensor, read or assigned; integer index lists and arrays past a numpy axis (`a[[0, 5]]`, `a[:, [0, 3]]`, a name holding `np.array([5])`, `a[np.arange(6)]` on 5 rows), labels of known value past `num_classes` given to Keras' `to_categorical`, and indices past the axis (or the flattened array) given to `np.take`, `np.put`, `np.delete`, `np.insert`; `pop()` of an empty list, `pop(i)` or `del xs[i]` past its end, `random.choice` of an empty sequence; numpy axes past an array's dimensions, TensorFlow axes (`tf.reduce_*`, `tf.argmax`, `tf.expand_dims`, ...) past a tensor's rank, PyTorch dims (`x.sum(2)`, `x.unsqueeze(3)`, `F.softmax(x, dim=2)`, `x.transpose(0, 2)`, `x.permute(...)`: the callables read off the installed torch) past a tensor's rank; boolean masks (bool arrays, lists of bools) of another shape than the array's or another length than a Series",
         why: "sequences raise for an index past their end: IndexError (numpy: AxisError for an axis, IndexError for a mask; TensorFlow: InvalidArgumentError)",
         crashing: "point = (1, 2)\npoint[2]",
         running: "point = (1, 2)\npoint[1]",

@@ -181,7 +181,7 @@ fn pandas_frame_reductions_of_text_lengths_of_labels_and_casts() {
 }
 
 #[test]
-fn pandas_inserts_axes_numeric_work_on_text_and_dates() {
+fn pandas_inserts_numeric_work_on_text_and_dates() {
     family("pandas_contracts_3.json");
 }
 
