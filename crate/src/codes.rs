@@ -102,7 +102,7 @@ rules! {
         running: "from tqdm import tqdm\nfor i in tqdm(range(3)):\n    pass",
     }
     MissingColumn = "missing-column", Error, "pandas" {
-        catches: "columns absent from a known column list (also of what a groupby, its aggregations, `pivot_table`, `get_dummies` and `reset_index()` give), with \"did you mean\"; a column name dropped without `axis=1` (drop looks among the rows); names a ColumnTransformer selects that the frame it is fitted on lacks (ValueError); text row labels read with `.loc`/`.at` (or dropped) from a frame whose index is a RangeIndex, or that are not among its known labels (an index set from strings written in the cell, `index=[...]`, the kernel's list); sort, group and merge keys that are neither a column nor a level of that frame's own index",
+        catches: "columns absent from a known column list (also of what a groupby, its aggregations, `pivot_table`, `get_dummies` and `reset_index()` give), with \"did you mean\"; a column name dropped without `axis=1` (drop looks among the rows); names a ColumnTransformer selects that the frame it is fitted on lacks (ValueError); text row labels read with `.loc`/`.at`/`.xs` (or dropped) from a frame whose index is a RangeIndex, or that are not among its known labels (an index set from strings written in the cell, `index=[...]`, the kernel's list); sort, group and merge keys that are neither a column nor a level of that frame's own index",
         why: "selecting a label a frame lacks: KeyError",
         crashing: "df = pd.DataFrame({'Age': [1]})\ndf['age']",
         running: "df = pd.DataFrame({'Age': [1]})\ndf['Age']",
@@ -120,19 +120,19 @@ rules! {
         running: "df = df.drop(columns=['a'], errors='ignore')",
     }
     JoinOverlap = "join-overlap", Error, "pandas" {
-        catches: "joins of frames sharing columns with no suffix",
+        catches: "joins of frames sharing columns with no suffix; `df.insert` of a column the frame has (ValueError: cannot insert c, already exists)",
         why: "DataFrame.join refuses overlapping columns: ValueError: columns overlap but no suffix specified",
         crashing: "a.join(b)  # both have 'id'",
         running: "a.join(b, rsuffix='_b')",
     }
     FrameLength = "frame-length", Error, "pandas" {
-        catches: "values of another length than a frame's rows or columns: `df['c'] = [...]`, `df.columns = [...]`, `df.index = [...]`, `pd.DataFrame(array or rows, columns=..., index=...)`, `pd.Series(values, index=...)`, dict columns of different lengths, `df[mask]` of a list of bools or a bool array of another length than the rows",
+        catches: "values of another length than a frame's rows or columns: `df['c'] = [...]`, `df.columns = [...]`, `df.index = [...]`, `pd.DataFrame(array or rows, columns=..., index=...)`, `pd.Series(values, index=...)`, dict columns of different lengths, `df[mask]` of a list of bools or a bool array of another length than the rows, `df.insert` / `df.assign(c=[...])` of another length",
         why: "pandas needs one value per row (per column): ValueError: Length of values does not match length of index / Length mismatch / All arrays must be of the same length / Item wrong length",
         crashing: "df = pd.DataFrame({'a': [1, 2]})\ndf['b'] = [1, 2, 3]",
         running: "df = pd.DataFrame({'a': [1, 2]})\ndf['b'] = [1, 2]",
     }
     ValueConversion = "value-conversion", Error, "pandas" {
-        catches: "`astype(int)` / `to_numeric` of values that do not parse, NaN cast to int, and numeric reductions (`mean`, `std`, `quantile`, `diff`, `corr`, `groupby(...).mean()`, ...) of text columns and of frames holding one (pandas 2 and later); numpy's reductions and math functions (`a.mean()`, `np.sum`, `np.log`, `np.sqrt`, ...) of an array of text, or of a list of text (and numbers); text labels that are no integers given to Keras's `to_categorical`",
+        catches: "`astype(int)` / `to_numeric` of values that do not parse, NaN cast to int, and numeric reductions (`mean`, `std`, `quantile`, `diff`, `corr`, `groupby(...).mean()`, ...) of text columns and of frames holding one (pandas 2 and later); `np.log`, `abs` or `rolling(...).mean()` of a Series of text; `pd.to_datetime` of literal text that is no date or that its format cannot read; numpy's reductions and math functions (`a.mean()`, `np.sum`, `np.log`, `np.sqrt`, ...) of an array of text, or of a list of text (and numbers); text labels that are no integers given to Keras's `to_categorical`",
         why: "a string that is not a number cannot be converted or computed with: ValueError / TypeError (Cannot perform reduction 'mean' with string dtype)",
         crashing: "df['Age'].astype(int)  # holds 'unknown'",
         running: "pd.to_numeric(df['Age'], errors='coerce')",

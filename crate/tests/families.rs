@@ -181,6 +181,11 @@ fn pandas_frame_reductions_of_text_lengths_of_labels_and_casts() {
 }
 
 #[test]
+fn pandas_inserts_numeric_work_on_text_and_dates() {
+    family("pandas_contracts_3.json");
+}
+
+#[test]
 fn sklearn_inputs_of_fitted_models() {
     family("sklearn_inputs_of_fitted_models.json");
 }

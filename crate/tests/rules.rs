@@ -5644,3 +5644,36 @@ fn keras_utilities_given_what_they_take_stay_silent() {
         assert!(found.is_empty(), "{cell}\n{found:#?}");
     }
 }
+
+/// What runs, or is not known to raise, stays silent: frames that take any length (empty ones),
+/// values that align (a Series), keys of a MultiIndex, windows that count, empty Series, windows
+/// of numbers written as text, `errors='coerce'`, texts pandas reads its own way, a kernel
+/// Series of `object` values (numbers may hide there) or of text not known to hold a value.
+#[test]
+fn pandas_inserts_numeric_work_on_text_and_dates_that_run_are_silent() {
+    let df = "df = pd.DataFrame({'a': [1, 2, 3], 'b': [4.0, 5.0, 6.0]})";
+    for target in [
+        "pd.DataFrame().insert(0, 'a', [1, 2, 3])",
+        "df.insert(0, 'c', pd.Series([1, 2]))",
+        "df.insert(0, 'a', 0, allow_duplicates=True)",
+        "df.assign(c=pd.Series([1, 2]))",
+        "pd.DataFrame().assign(c=[1, 2, 3])",
+        "m = pd.DataFrame({'v': [1, 2]}, index=pd.MultiIndex.from_tuples([('a', 'x'), ('b', 'y')]))\nm.xs('x', level=1)\nm.xs(('a', 'x'))",
+        "s = pd.Series(['b', 'a', 'c'])\ns.rolling(2).count()",
+        "pd.Series([], dtype=str).rolling(2).mean()",
+        "pd.Series(['1', '2.5', '3']).rolling(2).mean()",
+        "pd.to_datetime('2020-13-45', errors='coerce')",
+        "pd.to_datetime('2020-01-05', format='mixed')",
+        "pd.to_datetime(['NaT', 'now', ''], format='%d/%m/%Y')",
+        "pd.to_datetime('2020-01-05 10:00', format='%Y-%m-%d', exact=False)",
+        "fmt = input()\npd.to_datetime('13/13/2020', format=fmt)",
+        "pd.to_datetime('0000-01-01')\npd.to_datetime('0000-01-01', format='%Y-%m-%d')\npd.to_datetime('2020-1-5', format='%Y-%m-%d')",
+    ] {
+        silent(&run(&[IMPORTS, df], target, ""));
+    }
+    let kernel = r#""s": {"type": "pandas.Series", "kind": "series", "S": {"shape": [2]}, "R": {"dtype": "object"}},
+        "t": {"type": "pandas.Series", "kind": "series", "S": {"shape": [2]}, "R": {"dtype": "str"}}"#;
+    for target in ["np.log(s)", "s.abs()", "s.rolling(2).mean()", "t.abs()"] {
+        silent(&run(&[IMPORTS], target, kernel));
+    }
+}

@@ -1,7 +1,7 @@
 //! `missing-column`: a column key that is not in a frame whose complete column list is known;
-//! a text label read with `.loc`/`.at` or dropped without `axis=1` from a frame whose index holds
+//! a text label read with `.loc`/`.at`/`.xs` or dropped without `axis=1` from a frame whose index holds
 //! numbers, or whose text labels are known and lack it.
-//! `df['c']`, `df[['a', 'c']]`, `df.c`, `df.loc[:, 'c']`, `drop(columns=...)`, `sort_values(by=...)`,
+//! `df['c']`, `df[['a', 'c']]`, `df.c`, `df.loc[:, 'c']`, `df.xs('c', axis=1)`, `drop(columns=...)`, `sort_values(by=...)`,
 //! `groupby(...)`, `set_index`, `dropna(subset=...)`, `astype({...})`, `agg({...})`, named
 //! aggregations (`agg(total=('c', 'sum'))`, `pd.NamedAgg`),
 //! `rename(columns=..., errors='raise')`, and a grouped frame's `gb['c']`; `df.at[row, 'c']`, and
@@ -261,6 +261,21 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                         return;
                     }
                     check_keys(kw(keywords, "keys").or(args.first()), "index key ");
+                }
+                // `df.xs('c', axis=1)` reads a column; `df.xs('r')` a row label (a tuple key
+                // reads levels of a MultiIndex).
+                "xs" if kw(keywords, "level").is_none() && args.len() <= 2 => {
+                    let Some(key) = kw(keywords, "key").or(args.first()) else {
+                        return;
+                    };
+                    if !matches!(w.eval(key), Val::Str(_)) {
+                        return;
+                    }
+                    match axis_is_columns(kw(keywords, "axis").or(args.get(1))) {
+                        Some(true) => check_keys(Some(key), ""),
+                        Some(false) => out.extend(absent_row_label(w, value, "xs", key)),
+                        None => {}
+                    }
                 }
                 "dropna" if axis_is_columns(kw(keywords, "axis")) == Some(false) => {
                     check_keys(kw(keywords, "subset"), "subset column ");

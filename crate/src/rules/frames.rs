@@ -32,12 +32,18 @@
 //!   `agg('mean')` and those of groups) are certain for the `str` dtype the kernel reports, or a
 //!   text column the code wrote when the kernel runs pandas 2 or later; likely when the kernel's
 //!   pandas is not known: pandas 1 left text columns out silently.
+//! - `join-overlap`: `df.insert(loc, 'c', v)` of a column the frame has (ValueError);
+//!   `frame-length`: `df.insert` / `df.assign(c=[...])` of values of another length than the
+//!   rows.
+//! - `value-conversion`: numeric work on a Series of text (`np.log` and kin, `abs`, window
+//!   aggregations); `pd.to_datetime` of literal text that is no date or that a literal format
+//!   cannot read.
 
 use crate::codes::Rule;
 use crate::diagnostic::Diagnostic;
 use crate::ir::{Expr, Keyword, SeqKind, TextRange};
 use crate::semantics::pandas::{
-    literal_dtype, literal_len, FRAME_ONLY_ATTRIBUTES, FRAME_ONLY_KEYWORDS, REMOVED_BY_PANDAS_2,
+    kw, literal_dtype, literal_len, FRAME_ONLY_ATTRIBUTES, FRAME_ONLY_KEYWORDS, REMOVED_BY_PANDAS_2,
 };
 use crate::semantics::pandas_tables::REMOVED_MODULE_ATTRIBUTES;
 use crate::summary::Category;
@@ -443,6 +449,203 @@ fn text_reduction(
     }
 }
 
+/// `df.insert(loc, column, value)` of a column the frame has (ValueError: cannot insert c,
+/// already exists) or of values of another length than its rows; `df.assign(c=values)` of
+/// values of another length than the rows.
+fn frame_method_problem(
+    w: &Walker,
+    func: &Expr,
+    args: &[Expr],
+    keywords: &[Keyword],
+    range: TextRange,
+) -> Option<Diagnostic> {
+    let Expr::Attribute { value, attr, .. } = func else {
+        return None;
+    };
+    let Val::Frame(f) = w.eval(value) else {
+        return None;
+    };
+    if !f.plain {
+        return None;
+    }
+    // An empty frame takes its index from the first column given.
+    let rows = f.n_rows.filter(|&r| r > 0);
+    let shown = w.shown(value, "the frame");
+    let values = match attr.as_str() {
+        "insert" => {
+            if let Val::Str(c) = w.eval(arg_of(args, keywords, 1, "column")?) {
+                if f.has(&c) == Some(true) && kw(keywords, "allow_duplicates").is_none() {
+                    return Some(Diagnostic::error(
+                        Rule::JoinOverlap,
+                        format!("{shown} already has a column '{c}': ValueError: cannot insert {c}, already exists; assign {shown}['{c}'] = ... to replace it, or pass allow_duplicates=True"),
+                        range,
+                    ));
+                }
+            }
+            arg_of(args, keywords, 2, "value")?
+        }
+        // `assign` takes its keywords in turn.
+        "assign" => keywords
+            .iter()
+            .map(|k| &k.value)
+            .find(|v| values_len(&w.eval(v)).is_some_and(|n| Some(n) != rows))?,
+        _ => return None,
+    };
+    let n = values_len(&w.eval(values))?;
+    let rows = rows.filter(|&r| r != n)?;
+    Some(Diagnostic::error(
+        Rule::FrameLength,
+        length_mismatch(w, value, rows, "rows", values, n),
+        range,
+    ))
+}
+
+/// Is `dtype` text (pandas' `str`, or its `string` extension dtype)?
+fn text_dtype(dtype: &str) -> bool {
+    matches!(dtype, "str" | "string")
+}
+
+/// What windows (`s.rolling(3)`, `s.expanding()`, `s.ewm(span=3)`) compute with numbers only.
+const WINDOW_AGGREGATIONS: &[&str] = &[
+    "mean", "sum", "std", "var", "median", "min", "max", "skew", "kurt", "sem", "quantile",
+];
+
+/// numpy functions that compute with numbers and find no method of that name on text.
+const NUMPY_MATH: &[&str] = &[
+    "log", "log2", "log10", "log1p", "exp", "expm1", "sqrt", "sin", "cos", "tan", "abs",
+    "absolute", "floor", "ceil", "negative",
+];
+
+/// Computing with numbers on a Series of text holding a text value (one of NaN only passes
+/// through): `np.log(s)` and kin, `s.abs()` (TypeError); `s.rolling(3).mean()` and the other
+/// window aggregations of text holding one that is no number (windows convert the others):
+/// DataError: No numeric types to aggregate.
+fn text_numeric_problem(
+    w: &Walker,
+    func: &Expr,
+    args: &[Expr],
+    keywords: &[Keyword],
+    range: TextRange,
+) -> Option<Diagnostic> {
+    let (series, window) = match (w.lib_path(func), func) {
+        (Some(path), _) => match args {
+            [series]
+                if keywords.is_empty() && NUMPY_MATH.contains(&path.strip_prefix("numpy.")?) =>
+            {
+                (series, false)
+            }
+            _ => return None,
+        },
+        (None, Expr::Attribute { value, attr, .. })
+            if attr == "abs" && args.is_empty() && keywords.is_empty() =>
+        {
+            (&**value, false)
+        }
+        (None, Expr::Attribute { value, attr, .. })
+            if WINDOW_AGGREGATIONS.contains(&attr.as_str()) =>
+        {
+            let Expr::Call { func: window, .. } = &**value else {
+                return None;
+            };
+            match &**window {
+                Expr::Attribute { value, attr, .. }
+                    if matches!(attr.as_str(), "rolling" | "expanding" | "ewm") =>
+                {
+                    (&**value, true)
+                }
+                _ => return None,
+            }
+        }
+        _ => return None,
+    };
+    let Val::Series(s) = w.eval(series) else {
+        return None;
+    };
+    if s.len.is_none_or(|n| n <= 0) || !s.str_examples.iter().any(|t| !window || not_a_float(t)) {
+        return None;
+    }
+    let dtype = series_dtype(w, series).filter(|d| text_dtype(d))?;
+    Some(Diagnostic::error(
+        Rule::ValueConversion,
+        format!(
+            "{} holds {dtype} values: {}() computes with numbers: {}; convert it first (pd.to_numeric) or pick a numeric column",
+            w.shown(series, "the Series"),
+            w.shown(func, "the function"),
+            if window {
+                "pandas.errors.DataError: No numeric types to aggregate"
+            } else {
+                "TypeError"
+            }
+        ),
+        range,
+    ))
+}
+
+/// The argument at position `i` or given as `name=`.
+fn arg_of<'e>(args: &'e [Expr], keywords: &'e [Keyword], i: usize, name: &str) -> Option<&'e Expr> {
+    kw(keywords, name).or(args.get(i))
+}
+
+/// `pd.to_datetime('2020-13-45')`: a text written as a date (YYYY-MM-DD)
+/// that is none (DateParseError); `pd.to_datetime(texts, format='%d/%m/%Y')` of a literal text
+/// the literal format cannot read (ValueError: time data ... doesn't match format). Texts with
+/// no digit are left alone: pandas reads 'NaT', 'nan', '' and 'now' its own way.
+fn unreadable_date(
+    w: &Walker,
+    func: &Expr,
+    args: &[Expr],
+    keywords: &[Keyword],
+    range: TextRange,
+) -> Option<Diagnostic> {
+    if w.lib_path(func)?.as_str() != "pandas.to_datetime"
+        || keywords
+            .iter()
+            .any(|k| !matches!(k.name.as_deref(), Some("format" | "arg")))
+        || args.len() > 1
+    {
+        return None;
+    }
+    let texts = match w.eval(arg_of(args, keywords, 0, "arg")?) {
+        Val::Str(t) => vec![t],
+        Val::Strs { type_name, items } if matches!(type_name.as_str(), "list" | "tuple") => items,
+        _ => return None,
+    };
+    let format = match kw(keywords, "format").map(|f| w.eval(f)) {
+        None => None,
+        Some(Val::Str(f)) if !matches!(f.as_str(), "mixed" | "ISO8601") => Some(f),
+        Some(_) => return None,
+    };
+    let coerce = "; fix the text or the format, or pass errors='coerce' to make such texts NaT";
+    let dated = |t: &&String| t.bytes().any(|b| b.is_ascii_digit());
+    let message = match &format {
+        Some(f) => {
+            let t = texts
+                .iter()
+                .filter(dated)
+                .find(|t| crate::semantics::stdlib_values::strptime_mismatch(t, f) == Some(true))?;
+            format!("'{t}' does not read as the format '{f}' (pandas reads the whole text with it): ValueError{coerce}")
+        }
+        None => texts.iter().find_map(|t| {
+            let fields: Vec<&str> = t.split('-').collect();
+            let [y, m, d] = fields[..] else { return None };
+            if [4, 2, 2] != [y.len(), m.len(), d.len()]
+                || !t.bytes().all(|b| b.is_ascii_digit() || b == b'-')
+            {
+                return None;
+            }
+            // pandas 3 reads year 0 (its dates are no longer nanoseconds only).
+            let year = y.parse().ok().filter(|&y| y > 0)?;
+            let why = crate::semantics::stdlib_values::date_field_error(
+                year,
+                m.parse().ok()?,
+                d.parse().ok()?,
+            )?;
+            Some(format!("'{t}' is no date ({why}): ValueError{coerce}"))
+        })?,
+    };
+    Some(Diagnostic::error(Rule::ValueConversion, message, range))
+}
+
 /// `df['a'].set_index(...)`: a method only DataFrames have, on a Series.
 fn frame_only_attribute(w: &Walker, value: &Expr, attr: &str) -> Option<String> {
     if !FRAME_ONLY_ATTRIBUTES.contains(&attr) || w.pandas_extended {
@@ -799,6 +1002,11 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                 out.push(Diagnostic::error(Rule::BadArguments, message, *range));
             }
             out.extend(text_reduction(w, func, args, keywords, *range));
+            if !crate::ir_scan::unpacks(args, keywords) {
+                out.extend(frame_method_problem(w, func, args, keywords, *range));
+                out.extend(text_numeric_problem(w, func, args, keywords, *range));
+                out.extend(unreadable_date(w, func, args, keywords, *range));
+            }
         }
         Expr::BinOp {
             op,
