@@ -1106,6 +1106,15 @@ fn in_place_changes_through_a_column_or_another_name() {
 }
 
 #[test]
+fn an_empty_text_is_nan_to_to_numeric() {
+    let objs = r#""s": {"type": "pandas.core.series.Series", "kind": "series", "S": {"shape": [3]},
+        "V": {"kind": "text", "examples": ["1", ""]}}"#;
+    silent(&run(&[IMPORTS], "pd.to_numeric(s)", objs));
+    let t = "s.astype(float)";
+    fires(&run(&[IMPORTS], t, objs), t, "value-conversion", t, &["''"]);
+}
+
+#[test]
 fn cut_examples_and_unicode_digits_may_be_numbers() {
     let objs = r#""s": {"type": "pandas.core.series.Series", "kind": "series", "S": {"shape": [3]},
         "V": {"kind": "text", "examples": ["1234567890123456789012345678901234567…", "٣"]}},

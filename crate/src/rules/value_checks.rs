@@ -133,7 +133,13 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                     return;
                 }
                 if let Val::Series(s) = w.eval(&args[0]) {
-                    if let Some(bad) = bad_example(&s.str_examples, Target::Float) {
+                    // An empty text is NaN to `to_numeric` (not to `float()`).
+                    let texts: Vec<String> = s
+                        .str_examples
+                        .into_iter()
+                        .filter(|t| !t.is_empty())
+                        .collect();
+                    if let Some(bad) = bad_example(&texts, Target::Float) {
                         out.push(Diagnostic::error(
                             Rule::ValueConversion,
                             format!("{} holds strings such as '{bad}' that are not numbers; pass errors='coerce' to get NaN instead: ValueError", w.shown(&args[0], "the column")),
