@@ -388,8 +388,8 @@ fn python_builtins_methods_instances_and_keys() {
 
 /// Standard functions and builtins given known values they refuse: `datetime.strptime` of a text
 /// its format cannot read, dates out of range, `dict` of items not pairs, `zip(..., strict=True)`
-/// of other lengths, lists filled in `range` loops; through names, loops, earlier cells, the
-/// notebook's functions and the kernel's values.
+/// of other lengths, lists filled in `range` loops, `json.dump(s)` of arrays, frames and sets;
+/// through names, loops, earlier cells, the notebook's functions and the kernel's values.
 #[test]
 fn python_stdlib_values() {
     family("python_stdlib_values.json");

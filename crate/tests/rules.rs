@@ -5686,3 +5686,21 @@ fn pandas_inserts_numeric_work_on_text_and_dates_that_run_are_silent() {
         silent(&run(&[IMPORTS], target, kernel));
     }
 }
+
+#[test]
+fn json_of_what_it_serializes_stays_silent() {
+    let history =
+        "import json\nimport numpy as np\nimport pandas as pd\nimport os\nrows = os.listdir('.')";
+    let cells = [
+        // Lists, numbers, a whole mean (np.float64 is a float), converted arrays.
+        "a = np.arange(3)\nt = json.dumps({'a': a.tolist(), 'm': a.mean(), 'n': len(a)})",
+        // A default or an encoder class converts what JSON lacks.
+        "a = np.arange(3)\nt = json.dumps({'a': a}, default=str)\nu = json.dumps(a, cls=json.JSONEncoder)",
+        // Values not known, keyword arguments unpacked.
+        "t = json.dumps({'rows': rows})\nopts = {'default': str}\nu = json.dumps(np.arange(2), **opts)",
+    ];
+    for cell in cells {
+        let found = run(&[history], cell, "");
+        assert!(found.is_empty(), "{cell}\n{found:#?}");
+    }
+}

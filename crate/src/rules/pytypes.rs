@@ -143,7 +143,7 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                     }
                 }
             }
-            if let Some(d) = file_object_call(w, func, args, *range) {
+            if let Some(d) = file_object_call(w, func, args, keywords, *range) {
                 out.push(d);
                 return;
             }
@@ -1349,11 +1349,17 @@ fn file_object_call(
     w: &Walker,
     func: &Expr,
     args: &[Expr],
+    keywords: &[Keyword],
     range: TextRange,
 ) -> Option<Diagnostic> {
     let path = w.lib_path(func)?;
     if let ("json.loads", [text, ..]) = (path.as_str(), args) {
         return json_text_call(w, text, range);
+    }
+    if let ("json.dump" | "json.dumps", [obj, ..]) = (path.as_str(), args) {
+        if let Some(d) = not_json(w, obj, keywords, range) {
+            return Some(d);
+        }
     }
     let file = match (path.as_str(), args) {
         ("json.load" | "pickle.load", [file, ..])
@@ -1404,6 +1410,57 @@ fn file_object_call(
             "{path} {} a file object, but {shown} is {}{hint}: {exception}",
             if reads { "reads from" } else { "writes to" },
             t.described()
+        ),
+        range,
+    ))
+}
+
+/// `json.dump(s)` of a value holding what JSON has no form for (an array, a frame, a set, a
+/// tensor, an estimator), with no `default=` or `cls=` to convert it: TypeError.
+fn not_json(w: &Walker, obj: &Expr, keywords: &[Keyword], range: TextRange) -> Option<Diagnostic> {
+    if keywords
+        .iter()
+        .any(|k| matches!(k.name.as_deref(), None | Some("default" | "cls")))
+    {
+        return None;
+    }
+    fn unserializable(v: &Val) -> Option<String> {
+        match v {
+            Val::Array(a) if !a.shape.is_empty() && !a.maybe_not_ndarray => Some(
+                match a.lib {
+                    ArrayLib::Numpy => "ndarray",
+                    ArrayLib::Torch => "Tensor",
+                    ArrayLib::Tensorflow => "EagerTensor",
+                }
+                .to_string(),
+            ),
+            Val::Strs { type_name, .. } if type_name == "ndarray" => Some("ndarray".into()),
+            Val::Tensor(_) => Some("Tensor".into()),
+            Val::Frame(f) if f.plain => Some("DataFrame".into()),
+            Val::Series(_) => Some("Series".into()),
+            Val::Estimator(e) if e.is_sklearn() => Some(e.class.clone()),
+            Val::Sized { type_name, .. } | Val::Items { type_name, .. } if type_name == "set" => {
+                Some("set".into())
+            }
+            Val::Items { items, .. } => items.iter().find_map(unserializable),
+            Val::Dict { values, .. } => values.iter().find_map(unserializable),
+            _ => None,
+        }
+    }
+    let value = w.eval(obj);
+    let class = unserializable(&value)?;
+    let is = if matches!(value, Val::Items { .. } | Val::Dict { .. }) {
+        "holds"
+    } else {
+        "is"
+    };
+    Some(Diagnostic::error(
+        Rule::BuiltinArgument,
+        format!(
+            "{} {is} {} {class}, which JSON has no form for: TypeError: Object of type {class} is not JSON serializable; convert it first (.tolist(), .to_dict(), list(...)) or pass default=",
+            w.shown(obj, "the value"),
+            // "an ndarray", as it is read.
+            if class == "ndarray" { "an" } else { article(&class) }
         ),
         range,
     ))
