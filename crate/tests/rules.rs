@@ -5704,3 +5704,13 @@ fn json_of_what_it_serializes_stays_silent() {
         assert!(found.is_empty(), "{cell}\n{found:#?}");
     }
 }
+
+#[test]
+fn text_methods_under_the_str_accessor_stay_silent() {
+    let cell = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/text_methods_that_run.py"
+    ))
+    .unwrap();
+    silent(&run(&[], &cell, ""));
+}

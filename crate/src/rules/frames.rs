@@ -40,7 +40,7 @@
 //!   cannot read.
 
 use crate::codes::Rule;
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Diagnostic, Edit, Fix};
 use crate::ir::{Expr, Keyword, SeqKind, TextRange};
 use crate::semantics::pandas::{
     kw, literal_dtype, literal_len, FRAME_ONLY_ATTRIBUTES, FRAME_ONLY_KEYWORDS, REMOVED_BY_PANDAS_2,
@@ -661,6 +661,81 @@ fn frame_only_attribute(w: &Walker, value: &Expr, attr: &str) -> Option<String> 
     ))
 }
 
+/// Methods of `str` that Series and DataFrames lack: pandas puts them under the `.str` accessor
+/// of a Series (`s.str.lower()`), which a DataFrame does not have.
+const TEXT_METHODS: &[&str] = &[
+    "lower",
+    "upper",
+    "strip",
+    "lstrip",
+    "rstrip",
+    "split",
+    "rsplit",
+    "startswith",
+    "endswith",
+    "find",
+    "title",
+    "capitalize",
+    "isdigit",
+    "isnumeric",
+    "isalpha",
+    "isalnum",
+    "zfill",
+    "contains",
+    "len",
+    "encode",
+    "decode",
+    "partition",
+    "center",
+    "ljust",
+    "rjust",
+    "isupper",
+    "islower",
+    "swapcase",
+    "casefold",
+];
+
+/// `s.lower()` of a Series (`s.str.lower()`), `df.str` and `df.lower()` of a DataFrame.
+fn text_method_without_accessor(
+    w: &Walker,
+    value: &Expr,
+    attr: &str,
+    range: TextRange,
+) -> Option<Diagnostic> {
+    if w.pandas_extended {
+        return None;
+    }
+    let shown = w.shown(value, "the object");
+    match w.eval(value) {
+        Val::Series(_) if TEXT_METHODS.contains(&attr) || attr == "join" => {
+            let at = range.end - attr.len() as u32;
+            Some(
+                Diagnostic::error(
+                    Rule::MissingAttribute,
+                    format!("{shown} is a Series, and text methods are under its .str accessor: AttributeError: 'Series' object has no attribute '{attr}'; use {shown}.str.{attr}"),
+                    range,
+                )
+                .with_fix(Fix {
+                    message: format!("Use .str.{attr}"),
+                    edits: vec![Edit {
+                        range: TextRange::new(at, at),
+                        content: "str.".into(),
+                    }],
+                    run_cells: vec![],
+                }),
+            )
+        }
+        Val::Frame(f) if f.plain && (attr == "str" || TEXT_METHODS.contains(&attr)) => {
+            Some(Diagnostic::error(
+                Rule::MissingAttribute,
+                format!("{shown} is a DataFrame, which has no text methods: AttributeError: 'DataFrame' object has no attribute '{attr}'; apply it to a column ({shown}['col'].str...) or to each column (.apply)"),
+                range,
+            ))
+        }
+        _ => None,
+    }
+}
+
 /// `df['a'].sort_values(by='a')`: a keyword of the DataFrame method, given to the Series one.
 fn frame_only_keyword(w: &Walker, func: &Expr, keywords: &[Keyword]) -> Option<String> {
     let Expr::Attribute { value, attr, .. } = func else {
@@ -1021,6 +1096,10 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
         Expr::Attribute { value, attr, range } => {
             if let Some(message) = frame_only_attribute(w, value, attr) {
                 out.push(Diagnostic::error(Rule::MissingAttribute, message, *range));
+                return;
+            }
+            if let Some(d) = text_method_without_accessor(w, value, attr, *range) {
+                out.push(d);
                 return;
             }
             if let Some(message) = removed_attribute(w, value, attr) {

@@ -826,6 +826,22 @@ impl<'a> Walker<'a> {
                 type_name: "list".into(),
                 items,
             },
+            // A list, of the Series' or the array's length (a 0-d array gives one number).
+            Val::Series(_) if matches!(attr.as_str(), "tolist" | "to_list") && args.is_empty() => {
+                Val::Typed("list".into())
+            }
+            Val::Array(a)
+                if a.lib == ArrayLib::Numpy
+                    && !a.maybe_not_ndarray
+                    && !a.shape.is_empty()
+                    && attr == "tolist"
+                    && args.is_empty() =>
+            {
+                Val::Sized {
+                    type_name: "list".into(),
+                    len: a.shape[0],
+                }
+            }
             // `df.to_numpy()`, `s.to_numpy()`: the array `.values` gives.
             Val::Frame(_) | Val::Series(_)
                 if attr == "to_numpy" && args.is_empty() && keywords.is_empty() =>
