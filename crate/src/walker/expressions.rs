@@ -139,10 +139,21 @@ impl<'a> Walker<'a> {
                         .into(),
                         items: elts.iter().map(|e| self.eval(e)).collect(),
                     },
-                    SeqKind::Set => Val::Sized {
-                        type_name: "set".into(),
-                        len: elts.len() as i64,
-                    },
+                    // Equal elements make one (`{1, 1}` has one): the length is known when
+                    // every element is a known int or text, or there is at most one.
+                    SeqKind::Set => {
+                        let mut keys: Vec<Option<DictKey>> =
+                            elts.iter().map(|e| DictKey::of(&self.eval(e))).collect();
+                        if elts.len() > 1 && keys.iter().any(Option::is_none) {
+                            return Val::Typed("set".into());
+                        }
+                        keys.sort();
+                        keys.dedup();
+                        Val::Sized {
+                            type_name: "set".into(),
+                            len: keys.len() as i64,
+                        }
+                    }
                 }
             }
             // `[*base, 'extra']`, `(*a, *b)`: the elements of lists and tuples the walker follows.
