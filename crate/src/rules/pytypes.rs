@@ -1439,7 +1439,9 @@ fn not_json(w: &Walker, obj: &Expr, keywords: &[Keyword], range: TextRange) -> O
             Val::Frame(f) if f.plain => Some("DataFrame".into()),
             Val::Series(_) => Some("Series".into()),
             Val::Estimator(e) if e.is_sklearn() => Some(e.class.clone()),
-            Val::Sized { type_name, .. } | Val::Items { type_name, .. } if type_name == "set" => {
+            Val::Sized { type_name, .. } | Val::Items { type_name, .. } | Val::Typed(type_name)
+                if type_name == "set" =>
+            {
                 Some("set".into())
             }
             Val::Items { items, .. } => items.iter().find_map(unserializable),
