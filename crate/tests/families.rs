@@ -180,12 +180,14 @@ fn pandas_frame_reductions_of_text_lengths_of_labels_and_casts() {
     family("pandas_dtypes_lengths.json");
 }
 
-/// pandas contracts, round 3: `insert` of a column the frame has or of another length, `assign`
-/// lengths, `xs` of missing labels, numpy math, `abs` and window aggregations of text Series,
-/// `pd.to_datetime` of literal text that is no date, text methods without the `.str` accessor,
-/// and the lists `tolist()` gives.
+/// pandas contracts, round 3: `insert` of a column the frame has, of another length or past the
+/// columns, `assign` and `set_axis` lengths, `xs` of missing labels, `reindex` and `pivot` of
+/// repeated labels, numeric work on text Series (`nlargest`, `abs`, `clip`, numpy math, window
+/// aggregations, `interpolate`, `corrwith`), `pd.to_datetime` / `pd.Timestamp` / `pd.to_numeric`
+/// of literal text they cannot read, text methods without the `.str` accessor, and the lists
+/// `tolist()` gives.
 #[test]
-fn pandas_inserts_numeric_work_on_text_and_dates() {
+fn pandas_inserts_axes_numeric_work_on_text_and_dates() {
     family("pandas_contracts_3.json");
 }
 

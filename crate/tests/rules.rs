@@ -5655,11 +5655,12 @@ fn keras_utilities_given_what_they_take_stay_silent() {
 }
 
 /// What runs, or is not known to raise, stays silent: frames that take any length (empty ones),
-/// values that align (a Series), keys of a MultiIndex, windows that count, empty Series, windows
-/// of numbers written as text, `errors='coerce'`, texts pandas reads its own way, a kernel
-/// Series of `object` values (numbers may hide there) or of text not known to hold a value.
+/// values that align (a Series), axes given the pandas 1 way, keys of a MultiIndex, windows that
+/// count, empty Series, text bounds, `errors='coerce'`, texts pandas reads its own way, a kernel
+/// Series of `object` values (numbers may hide there) and `interpolate` under pandas 2 (which
+/// only warned).
 #[test]
-fn pandas_inserts_numeric_work_on_text_and_dates_that_run_are_silent() {
+fn pandas_inserts_axes_numeric_work_on_text_and_dates_that_run_are_silent() {
     let df = "df = pd.DataFrame({'a': [1, 2, 3], 'b': [4.0, 5.0, 6.0]})";
     for target in [
         "pd.DataFrame().insert(0, 'a', [1, 2, 3])",
@@ -5667,22 +5668,36 @@ fn pandas_inserts_numeric_work_on_text_and_dates_that_run_are_silent() {
         "df.insert(0, 'a', 0, allow_duplicates=True)",
         "df.assign(c=pd.Series([1, 2]))",
         "pd.DataFrame().assign(c=[1, 2, 3])",
+        "pd.DataFrame().set_axis(['x', 'y'])",
+        "df.set_axis(['x', 'y', 'z'], 1)",
         "m = pd.DataFrame({'v': [1, 2]}, index=pd.MultiIndex.from_tuples([('a', 'x'), ('b', 'y')]))\nm.xs('x', level=1)\nm.xs(('a', 'x'))",
-        "s = pd.Series(['b', 'a', 'c'])\ns.rolling(2).count()",
+        "s = pd.Series(['b', 'a', 'c'])\ns.rolling(2).count()\ns.clip('a', 'b')",
         "pd.Series([], dtype=str).rolling(2).mean()",
         "pd.Series(['1', '2.5', '3']).rolling(2).mean()",
+        "pd.Series([3, 1, 2]).nlargest(2)",
         "pd.to_datetime('2020-13-45', errors='coerce')",
         "pd.to_datetime('2020-01-05', format='mixed')",
         "pd.to_datetime(['NaT', 'now', ''], format='%d/%m/%Y')",
         "pd.to_datetime('2020-01-05 10:00', format='%Y-%m-%d', exact=False)",
         "fmt = input()\npd.to_datetime('13/13/2020', format=fmt)",
         "pd.to_datetime('0000-01-01')\npd.to_datetime('0000-01-01', format='%Y-%m-%d')\npd.to_datetime('2020-1-5', format='%Y-%m-%d')",
+        "pd.to_numeric('')\npd.to_numeric([' 12 ', '', '1e3'])\npd.to_numeric('abc', errors='coerce')",
+        "d = pd.DataFrame({'v': [1, 2]}, index=['x', 'x'])\nd.reindex(['x', 'x'])\nd.reindex(columns=['v', 'w'])",
+        "d = pd.DataFrame({'v': [1, 2, 3]}, index=['x', 'x', 'y'])\nd[d.v > 1].reindex(['x', 'y'])",
+        "d = pd.DataFrame({'k': ['a', 'a', 'b'], 'c': ['x', 'y', 'y'], 'v': [1, 2, 3]})\nd.pivot(index='k', columns='c', values='v')",
     ] {
         silent(&run(&[IMPORTS, df], target, ""));
     }
     let kernel = r#""s": {"type": "pandas.Series", "kind": "series", "S": {"shape": [2]}, "R": {"dtype": "object"}},
-        "t": {"type": "pandas.Series", "kind": "series", "S": {"shape": [2]}, "R": {"dtype": "str"}}"#;
-    for target in ["np.log(s)", "s.abs()", "s.rolling(2).mean()", "t.abs()"] {
+        "t": {"type": "pandas.Series", "kind": "series", "S": {"shape": [2]}, "R": {"dtype": "str"}},
+        "pd": {"type": "module", "kind": "module", "R": {"module": "pandas", "version": "2.2.3"}}"#;
+    for target in [
+        "np.log(s)",
+        "s.abs()",
+        "s.rolling(2).mean()",
+        "t.interpolate()",
+        "t.abs()",
+    ] {
         silent(&run(&[IMPORTS], target, kernel));
     }
 }

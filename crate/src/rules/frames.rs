@@ -32,18 +32,22 @@
 //!   `agg('mean')` and those of groups) are certain for the `str` dtype the kernel reports, or a
 //!   text column the code wrote when the kernel runs pandas 2 or later; likely when the kernel's
 //!   pandas is not known: pandas 1 left text columns out silently.
-//! - `join-overlap`: `df.insert(loc, 'c', v)` of a column the frame has (ValueError);
-//!   `frame-length`: `df.insert` / `df.assign(c=[...])` of values of another length than the
-//!   rows.
-//! - `value-conversion`: numeric work on a Series of text (`np.log` and kin, `abs`, window
-//!   aggregations); `pd.to_datetime` of literal text that is no date or that a literal format
-//!   cannot read.
+//! - `join-overlap`: `df.insert(loc, 'c', v)` of a column the frame has, `reindex` of a frame
+//!   whose index repeats a label, `pivot` of repeated pairs (ValueError); `frame-length`:
+//!   `df.insert` / `df.assign(c=[...])` of values of another length than the rows, `set_axis`
+//!   of another number of labels than the axis; `index-out-of-range`: `df.insert` past the
+//!   columns.
+//! - `value-conversion`: numeric work on a Series of text (`nlargest`, `abs`, `clip`, `np.log`
+//!   and kin, window aggregations, `interpolate` from pandas 3), `corrwith` of a frame with a
+//!   text column; `pd.to_datetime` / `pd.Timestamp` of literal text that is no date or that a
+//!   literal format cannot read.
 
 use crate::codes::Rule;
 use crate::diagnostic::{Diagnostic, Edit, Fix};
 use crate::ir::{Expr, Keyword, SeqKind, TextRange};
 use crate::semantics::pandas::{
-    kw, literal_dtype, literal_len, FRAME_ONLY_ATTRIBUTES, FRAME_ONLY_KEYWORDS, REMOVED_BY_PANDAS_2,
+    axis_is_columns, kw, literal_dtype, literal_len, FRAME_ONLY_ATTRIBUTES, FRAME_ONLY_KEYWORDS,
+    REMOVED_BY_PANDAS_2,
 };
 use crate::semantics::pandas_tables::REMOVED_MODULE_ATTRIBUTES;
 use crate::summary::Category;
@@ -450,8 +454,9 @@ fn text_reduction(
 }
 
 /// `df.insert(loc, column, value)` of a column the frame has (ValueError: cannot insert c,
-/// already exists) or of values of another length than its rows; `df.assign(c=values)` of
-/// values of another length than the rows.
+/// already exists), of values of another length than its rows, or at a position past its
+/// columns (IndexError); `df.assign(c=values)` of values of another length than the rows;
+/// `df.set_axis(labels)` / `s.set_axis(labels)` of another number of labels than the axis has.
 fn frame_method_problem(
     w: &Walker,
     func: &Expr,
@@ -462,42 +467,153 @@ fn frame_method_problem(
     let Expr::Attribute { value, attr, .. } = func else {
         return None;
     };
-    let Val::Frame(f) = w.eval(value) else {
-        return None;
+    let arg = |i: usize, name: &str| arg_of(args, keywords, i, name);
+    let length = |expected: i64, what: &str, values: &Expr, n: i64| {
+        Diagnostic::error(
+            Rule::FrameLength,
+            length_mismatch(w, value, expected, what, values, n),
+            range,
+        )
     };
-    if !f.plain {
-        return None;
-    }
-    // An empty frame takes its index from the first column given.
-    let rows = f.n_rows.filter(|&r| r > 0);
-    let shown = w.shown(value, "the frame");
-    let values = match attr.as_str() {
+    let receiver = w.eval(value);
+    let frame = match &receiver {
+        Val::Frame(f) if f.plain => Some(f),
+        _ => None,
+    };
+    match attr.as_str() {
         "insert" => {
-            if let Val::Str(c) = w.eval(arg_of(args, keywords, 1, "column")?) {
+            let f = frame?;
+            let (loc, column, values) = (arg(0, "loc")?, arg(1, "column")?, arg(2, "value")?);
+            if let Val::Str(c) = w.eval(column) {
                 if f.has(&c) == Some(true) && kw(keywords, "allow_duplicates").is_none() {
                     return Some(Diagnostic::error(
                         Rule::JoinOverlap,
-                        format!("{shown} already has a column '{c}': ValueError: cannot insert {c}, already exists; assign {shown}['{c}'] = ... to replace it, or pass allow_duplicates=True"),
+                        format!(
+                            "{} already has a column '{c}': ValueError: cannot insert {c}, already exists; assign {}['{c}'] = ... to replace it, or pass allow_duplicates=True",
+                            w.shown(value, "the frame"),
+                            w.shown(value, "df")
+                        ),
                         range,
                     ));
                 }
             }
-            arg_of(args, keywords, 2, "value")?
+            // pandas checks the values' length before the position.
+            let n = values_len(&w.eval(values));
+            if let (Some(n), Some(rows)) = (n, f.n_rows.filter(|&r| r > 0)) {
+                if n != rows {
+                    return Some(length(rows, "rows", values, n));
+                }
+            }
+            let (i, c) = (int_of(w, loc)?, f.n_columns()?);
+            (i > c || i < -c).then(|| {
+                Diagnostic::error(
+                    Rule::IndexOutOfRange,
+                    format!(
+                        "position {i} is past the {c} column{} of {}: IndexError: loc must be an integer between -{c} and {c}",
+                        if c == 1 { "" } else { "s" },
+                        w.shown(value, "the frame")
+                    ),
+                    loc.range(),
+                )
+            })
         }
-        // `assign` takes its keywords in turn.
-        "assign" => keywords
-            .iter()
-            .map(|k| &k.value)
-            .find(|v| values_len(&w.eval(v)).is_some_and(|n| Some(n) != rows))?,
+        "assign" => {
+            let rows = frame?.n_rows.filter(|&r| r > 0)?;
+            keywords.iter().find_map(|k| {
+                let n = values_len(&w.eval(&k.value))?;
+                (n != rows).then(|| length(rows, "rows", &k.value, n))
+            })
+        }
+        // pandas 1 took the axis second: only `axis=` is read.
+        "set_axis" if args.len() <= 1 => {
+            let labels = arg(0, "labels")?;
+            let n = values_len(&w.eval(labels))?;
+            let columns = axis_is_columns(kw(keywords, "axis"))?;
+            let (expected, what) = match (&receiver, frame) {
+                (_, Some(f)) if columns => (f.n_columns(), "columns"),
+                // A frame with no columns takes any index.
+                (_, Some(f)) if f.n_columns().is_some_and(|c| c > 0) => (f.n_rows, "index labels"),
+                (Val::Series(s), _) if !columns => (s.len, "index labels"),
+                _ => return None,
+            };
+            let expected = expected.filter(|&e| e != n)?;
+            Some(length(expected, what, labels, n))
+        }
+        _ => None,
+    }
+}
+
+/// The number of distinct values a text column of `f` holds, when every value is known.
+fn distinct_texts(f: &Frame, column: &str) -> Option<usize> {
+    let info = f.column_info.get(column)?;
+    if !info.all_values || info.dtype.as_deref() != Some("str") {
+        return None;
+    }
+    let distinct: std::collections::BTreeSet<&String> = info.str_examples.iter().collect();
+    Some(distinct.len())
+}
+
+/// Labels that certainly repeat: more rows than the distinct labels (or pairs of values) they
+/// are drawn from. `df.reindex(labels)` of a frame whose index repeats one, to labels that are
+/// not its own: ValueError: cannot reindex on an axis with duplicate labels;
+/// `df.pivot(index='k', columns='c')` of more rows than pairs of the two text columns' values:
+/// ValueError: Index contains duplicate entries, cannot reshape.
+fn repeated_labels(
+    w: &Walker,
+    func: &Expr,
+    args: &[Expr],
+    keywords: &[Keyword],
+    range: TextRange,
+) -> Option<Diagnostic> {
+    let (frame, method, args) = match w.lib_path(func).as_deref() {
+        Some("pandas.pivot") => (arg_of(args, keywords, 0, "data")?, "pivot", args.get(1..)?),
+        Some(_) => return None,
+        None => match func {
+            Expr::Attribute { value, attr, .. } => (&**value, attr.as_str(), args),
+            _ => return None,
+        },
+    };
+    let Val::Frame(f) = w.eval(frame) else {
+        return None;
+    };
+    let rows = f.n_rows.filter(|_| f.plain)?;
+    let shown = w.shown(frame, "the frame");
+    let message = match method {
+        "reindex" if kw(keywords, "axis").is_none() => {
+            let target = kw(keywords, "index").or(args.first())?;
+            let Val::Strs { type_name, items } = w.eval(target) else {
+                return None;
+            };
+            let labels = f.index_labels.as_ref()?;
+            let distinct: std::collections::BTreeSet<&String> = labels.iter().collect();
+            // pandas lets a target equal to the index through.
+            let other = items.len() as i64 != rows || items.iter().any(|l| !distinct.contains(l));
+            if type_name != "list" || rows <= distinct.len() as i64 || !other {
+                return None;
+            }
+            format!(
+                "{shown} has {rows} rows and only {} distinct row label{}, so one repeats: ValueError: cannot reindex on an axis with duplicate labels; drop the repeats first ({shown}[~{shown}.index.duplicated()])",
+                distinct.len(),
+                if distinct.len() == 1 { "" } else { "s" }
+            )
+        }
+        "pivot" => {
+            let (index, columns) = (kw(keywords, "index")?, kw(keywords, "columns")?);
+            let (Val::Str(index), Val::Str(columns)) = (w.eval(index), w.eval(columns)) else {
+                return None;
+            };
+            let pairs = distinct_texts(&f, &index)? * distinct_texts(&f, &columns)?;
+            if rows <= pairs as i64 {
+                return None;
+            }
+            format!(
+                "{shown} has {rows} rows but only {pairs} pair{} of '{index}' and '{columns}' values, so a pair repeats: ValueError: Index contains duplicate entries, cannot reshape; aggregate the repeats with pivot_table(index='{index}', columns='{columns}', aggfunc=...)",
+                if pairs == 1 { "" } else { "s" }
+            )
+        }
         _ => return None,
     };
-    let n = values_len(&w.eval(values))?;
-    let rows = rows.filter(|&r| r != n)?;
-    Some(Diagnostic::error(
-        Rule::FrameLength,
-        length_mismatch(w, value, rows, "rows", values, n),
-        range,
-    ))
+    Some(Diagnostic::error(Rule::JoinOverlap, message, range))
 }
 
 /// Is `dtype` text (pandas' `str`, or its `string` extension dtype)?
@@ -516,10 +632,10 @@ const NUMPY_MATH: &[&str] = &[
     "absolute", "floor", "ceil", "negative",
 ];
 
-/// Computing with numbers on a Series of text holding a text value (one of NaN only passes
-/// through): `np.log(s)` and kin, `s.abs()` (TypeError); `s.rolling(3).mean()` and the other
-/// window aggregations of text holding one that is no number (windows convert the others):
-/// DataError: No numeric types to aggregate.
+/// Computing with numbers on a non-empty Series of text: `s.nlargest(n)` (also of `object`
+/// values: TypeError), `s.abs()`, `s.clip(0, 1)`, `np.log(s)` (TypeError), `s.rolling(3).mean()`
+/// (DataError: No numeric types to aggregate), `s.interpolate()` (TypeError from pandas 3;
+/// pandas 2 only warned), and `df.corrwith(s)` of a frame with a text column (as `corr`).
 fn text_numeric_problem(
     w: &Walker,
     func: &Expr,
@@ -527,58 +643,139 @@ fn text_numeric_problem(
     keywords: &[Keyword],
     range: TextRange,
 ) -> Option<Diagnostic> {
-    let (series, window) = match (w.lib_path(func), func) {
-        (Some(path), _) => match args {
-            [series]
-                if keywords.is_empty() && NUMPY_MATH.contains(&path.strip_prefix("numpy.")?) =>
-            {
-                (series, false)
-            }
-            _ => return None,
-        },
-        (None, Expr::Attribute { value, attr, .. })
-            if attr == "abs" && args.is_empty() && keywords.is_empty() =>
+    // A Series of text holding a text value (one of NaN only passes through `abs` and
+    // windows), and one that is no number (windows convert text that reads as numbers).
+    let text_series = |e: &Expr, no_number: bool| match w.eval(e) {
+        Val::Series(s)
+            if s.len.is_some_and(|n| n > 0)
+                && s.str_examples.iter().any(|t| !no_number || not_a_float(t)) =>
         {
-            (&**value, false)
+            series_dtype(w, e).filter(|d| text_dtype(d))
         }
-        (None, Expr::Attribute { value, attr, .. })
-            if WINDOW_AGGREGATIONS.contains(&attr.as_str()) =>
-        {
+        _ => None,
+    };
+    let error = |series: &Expr, dtype: &str, what: String| {
+        Diagnostic::error(
+            Rule::ValueConversion,
+            format!(
+                "{} holds {dtype} values: {what}; convert it first (pd.to_numeric) or pick a numeric column",
+                w.shown(series, "the Series")
+            ),
+            range,
+        )
+    };
+    if let Some(path) = w.lib_path(func) {
+        let name = path.strip_prefix("numpy.")?;
+        let [series] = args else { return None };
+        if !NUMPY_MATH.contains(&name) || !keywords.is_empty() {
+            return None;
+        }
+        let dtype = text_series(series, false)?;
+        return Some(error(
+            series,
+            &dtype,
+            format!("np.{name}() computes with numbers: TypeError"),
+        ));
+    }
+    let Expr::Attribute { value, attr, .. } = func else {
+        return None;
+    };
+    match attr.as_str() {
+        "nlargest" | "nsmallest" if matches!(w.eval(value), Val::Series(_)) => {
+            let dtype = series_dtype(w, value).filter(|d| text_dtype(d) || d == "object")?;
+            Some(error(
+                value,
+                &dtype,
+                format!("TypeError: Cannot use method '{attr}' with dtype {dtype}"),
+            ))
+        }
+        "abs" if args.is_empty() && keywords.is_empty() => {
+            let dtype = text_series(value, false)?;
+            Some(error(
+                value,
+                &dtype,
+                "TypeError: bad operand type for abs(): 'str'".into(),
+            ))
+        }
+        "clip" => {
+            let dtype = text_series(value, false)?;
+            let number = |e: &Expr| matches!(w.eval(e), Val::Int(_) | Val::Float(_));
+            let bounds = [
+                arg_of(args, keywords, 0, "lower"),
+                arg_of(args, keywords, 1, "upper"),
+            ];
+            bounds.iter().flatten().any(|b| number(b)).then(|| {
+                error(
+                    value,
+                    &dtype,
+                    "clip() compares the text with numbers: TypeError: '>=' not supported between instances of 'str' and 'int'".into(),
+                )
+            })
+        }
+        "interpolate" => {
+            let dtype = series_dtype(w, value).filter(|d| text_dtype(d))?;
+            if !matches!(w.eval(value), Val::Series(s) if s.len.is_some_and(|n| n > 0)) {
+                return None;
+            }
+            let mut d = error(
+                value,
+                &dtype,
+                format!("TypeError: Cannot interpolate with {dtype} dtype (pandas 3 and later)"),
+            );
+            match super::kernel_module_version(w, "pandas") {
+                Some((major, _)) if major >= 3 => {}
+                Some(_) => return None,
+                None => {
+                    d.make_likely("the kernel's pandas version is not known; pandas 2 only warned")
+                }
+            }
+            Some(d)
+        }
+        "corrwith" if kw(keywords, "numeric_only").is_none() => {
+            let Val::Frame(f) = w.eval(value) else {
+                return None;
+            };
+            if f.n_rows == Some(0)
+                || !matches!(w.eval(arg_of(args, keywords, 0, "other")?), Val::Series(_))
+            {
+                return None;
+            }
+            let column = text_column(&f, |_| true)?;
+            since_pandas_2(
+                w,
+                f.origin.is_some(),
+                format!(
+                    "column '{column}' of {} holds text (str): {}.corrwith() raises ValueError: could not convert string to float; pass numeric_only=True, or select the numeric columns first (select_dtypes('number'))",
+                    w.shown(value, "the frame"),
+                    w.shown(value, "the frame"),
+                ),
+                range,
+            )
+        }
+        method if WINDOW_AGGREGATIONS.contains(&method) => {
             let Expr::Call { func: window, .. } = &**value else {
                 return None;
             };
-            match &**window {
-                Expr::Attribute { value, attr, .. }
-                    if matches!(attr.as_str(), "rolling" | "expanding" | "ewm") =>
-                {
-                    (&**value, true)
-                }
-                _ => return None,
+            let Expr::Attribute {
+                value: series,
+                attr: kind,
+                ..
+            } = &**window
+            else {
+                return None;
+            };
+            if !matches!(kind.as_str(), "rolling" | "expanding" | "ewm") {
+                return None;
             }
+            let dtype = text_series(series, true)?;
+            Some(error(
+                series,
+                &dtype,
+                format!(".{kind}(...).{method}() computes with numbers: pandas.errors.DataError: No numeric types to aggregate"),
+            ))
         }
-        _ => return None,
-    };
-    let Val::Series(s) = w.eval(series) else {
-        return None;
-    };
-    if s.len.is_none_or(|n| n <= 0) || !s.str_examples.iter().any(|t| !window || not_a_float(t)) {
-        return None;
+        _ => None,
     }
-    let dtype = series_dtype(w, series).filter(|d| text_dtype(d))?;
-    Some(Diagnostic::error(
-        Rule::ValueConversion,
-        format!(
-            "{} holds {dtype} values: {}() computes with numbers: {}; convert it first (pd.to_numeric) or pick a numeric column",
-            w.shown(series, "the Series"),
-            w.shown(func, "the function"),
-            if window {
-                "pandas.errors.DataError: No numeric types to aggregate"
-            } else {
-                "TypeError"
-            }
-        ),
-        range,
-    ))
 }
 
 /// The argument at position `i` or given as `name=`.
@@ -586,7 +783,7 @@ fn arg_of<'e>(args: &'e [Expr], keywords: &'e [Keyword], i: usize, name: &str) -
     kw(keywords, name).or(args.get(i))
 }
 
-/// `pd.to_datetime('2020-13-45')`: a text written as a date (YYYY-MM-DD)
+/// `pd.to_datetime('2020-13-45')`, `pd.Timestamp(...)`: a text written as a date (YYYY-MM-DD)
 /// that is none (DateParseError); `pd.to_datetime(texts, format='%d/%m/%Y')` of a literal text
 /// the literal format cannot read (ValueError: time data ... doesn't match format). Texts with
 /// no digit are left alone: pandas reads 'NaT', 'nan', '' and 'now' its own way.
@@ -597,25 +794,38 @@ fn unreadable_date(
     keywords: &[Keyword],
     range: TextRange,
 ) -> Option<Diagnostic> {
-    if w.lib_path(func)?.as_str() != "pandas.to_datetime"
+    let path = w.lib_path(func)?;
+    if !matches!(path.as_str(), "pandas.to_datetime" | "pandas.Timestamp")
         || keywords
             .iter()
-            .any(|k| !matches!(k.name.as_deref(), Some("format" | "arg")))
+            .any(|k| !matches!(k.name.as_deref(), Some("format" | "arg" | "ts_input")))
         || args.len() > 1
     {
         return None;
     }
-    let texts = match w.eval(arg_of(args, keywords, 0, "arg")?) {
+    let texts = match w.eval(arg_of(args, keywords, 0, "arg").or(kw(keywords, "ts_input"))?) {
         Val::Str(t) => vec![t],
-        Val::Strs { type_name, items } if matches!(type_name.as_str(), "list" | "tuple") => items,
+        Val::Strs { type_name, items }
+            if path == "pandas.to_datetime" && matches!(type_name.as_str(), "list" | "tuple") =>
+        {
+            items
+        }
         _ => return None,
     };
     let format = match kw(keywords, "format").map(|f| w.eval(f)) {
         None => None,
-        Some(Val::Str(f)) if !matches!(f.as_str(), "mixed" | "ISO8601") => Some(f),
+        Some(Val::Str(f))
+            if path == "pandas.to_datetime" && !matches!(f.as_str(), "mixed" | "ISO8601") =>
+        {
+            Some(f)
+        }
         Some(_) => return None,
     };
-    let coerce = "; fix the text or the format, or pass errors='coerce' to make such texts NaT";
+    let coerce = if path == "pandas.to_datetime" {
+        "; fix the text or the format, or pass errors='coerce' to make such texts NaT"
+    } else {
+        ""
+    };
     let dated = |t: &&String| t.bytes().any(|b| b.is_ascii_digit());
     let message = match &format {
         Some(f) => {
@@ -1081,6 +1291,7 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                 out.extend(frame_method_problem(w, func, args, keywords, *range));
                 out.extend(text_numeric_problem(w, func, args, keywords, *range));
                 out.extend(unreadable_date(w, func, args, keywords, *range));
+                out.extend(repeated_labels(w, func, args, keywords, *range));
             }
         }
         Expr::BinOp {

@@ -132,20 +132,32 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                 {
                     return;
                 }
-                if let Val::Series(s) = w.eval(&args[0]) {
-                    // An empty text is NaN to `to_numeric` (not to `float()`).
-                    let texts: Vec<String> = s
-                        .str_examples
-                        .into_iter()
-                        .filter(|t| !t.is_empty())
-                        .collect();
-                    if let Some(bad) = bad_example(&texts, Target::Float) {
-                        out.push(Diagnostic::error(
-                            Rule::ValueConversion,
-                            format!("{} holds strings such as '{bad}' that are not numbers; pass errors='coerce' to get NaN instead: ValueError", w.shown(&args[0], "the column")),
-                            *range,
-                        ));
+                let one = matches!(w.eval(&args[0]), Val::Str(_));
+                let texts = match w.eval(&args[0]) {
+                    Val::Series(s) => s.str_examples,
+                    Val::Str(t) => vec![t],
+                    Val::Strs { type_name, items }
+                        if matches!(type_name.as_str(), "list" | "tuple") =>
+                    {
+                        items
                     }
+                    _ => return,
+                };
+                // pandas reads an empty text as NaN.
+                let texts: Vec<String> = texts.into_iter().filter(|t| !t.is_empty()).collect();
+                if let Some(bad) = bad_example(&texts, Target::Float) {
+                    out.push(Diagnostic::error(
+                        Rule::ValueConversion,
+                        format!(
+                            "{}; pass errors='coerce' to get NaN instead: ValueError: Unable to parse string",
+                            if one {
+                                format!("'{bad}' is no number")
+                            } else {
+                                format!("{} holds strings such as '{bad}' that are not numbers", w.shown(&args[0], "the values"))
+                            },
+                        ),
+                        *range,
+                    ));
                 }
             }
         }
