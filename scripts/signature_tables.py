@@ -26,10 +26,12 @@ the installed scikit-learn, pandas, numpy and Keras with `inspect.signature`:
   callable's may be incomplete).
 """
 
+import builtins
 import importlib
 import inspect
 import os
 import re
+import sys
 import warnings
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
@@ -567,6 +569,18 @@ def numpy_table(table: dict) -> None:
             table[f"numpy.{name}"] = sig
 
 
+# Builtins whose keywords notebooks misspell (`sorted(reversed=True)`, `print(sepp=',')`); their
+# positional arguments are checked by the core's own table of builtin arities.
+BUILTIN_FUNCTIONS = ["sorted", "print", "open", "round", "enumerate", "sum", "pow"]
+
+
+def builtins_table(table: dict) -> None:
+    for name in BUILTIN_FUNCTIONS:
+        sig = signature_of(getattr(builtins, name), drop_self=False)
+        if sig is not None:
+            table[f"builtins.{name}"] = sig
+
+
 def keras_keywords(cls) -> str | None:
     """The parameters of a Keras layer or optimizer class: its own, in order, then those its
     base classes name or pop from `kwargs`, keyword-only, then `!`; `**` kept unless an unknown
@@ -642,9 +656,11 @@ def main() -> None:
         pandas_table(table)
         numpy_table(table)
         keras_table(table)
+        builtins_table(table)
+    python = f"{sys.version_info.major}.{sys.version_info.minor}"
     versions = (
         f"scikit-learn {sklearn.__version__}, pandas {pd.__version__}, numpy {np.__version__},\n"
-        f"//! Keras {keras.__version__}"
+        f"//! Keras {keras.__version__}, Python {python}"
     )
     print(
         f"//! Signatures read off {versions} by `scripts/signature_tables.py`\n"
@@ -654,7 +670,8 @@ def main() -> None:
     print(f'pub(crate) const SKLEARN_VERSION: &str = "{sklearn.__version__}";')
     print(f'pub(crate) const PANDAS_VERSION: &str = "{pd.__version__}";')
     print(f'pub(crate) const NUMPY_VERSION: &str = "{np.__version__}";')
-    print(f'pub(crate) const KERAS_VERSION: &str = "{keras.__version__}";\n')
+    print(f'pub(crate) const KERAS_VERSION: &str = "{keras.__version__}";')
+    print(f'pub(crate) const PYTHON_VERSION: &str = "{python}";\n')
     # One string each, a line per entry: a table of (&str, &str) costs the WebAssembly bundle
     # twice as much (a pointer and a length per string).
     print(

@@ -97,6 +97,9 @@ fn table_key(w: &Walker, func: &Expr) -> Option<String> {
         let path = path.strip_prefix("tensorflow.").unwrap_or(&path);
         return Some(public_path(path));
     }
+    if let Expr::Name { id, .. } = func {
+        return w.certainly_builtin(id).then(|| format!("builtins.{id}"));
+    }
     let Expr::Attribute { value, attr, .. } = func else {
         return None;
     };
@@ -249,6 +252,10 @@ fn table_call(
     let Some(problem) = problem else {
         return Some(vec![]);
     };
+    // A builtin's positional arguments are `builtin-argument`'s (`python::BUILTIN_ARITY`).
+    if key.starts_with("builtins.") && !problem.contains("keyword") {
+        return Some(vec![]);
+    }
     // Python binds the arguments first (TypeError); a Keras class refuses keywords after.
     let error = if set_params.is_some() || problem.contains("unexpected keyword argument") {
         keyword_error

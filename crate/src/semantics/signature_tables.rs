@@ -1,5 +1,5 @@
 //! Signatures read off scikit-learn 1.9.1, pandas 3.1.1, numpy 2.4.6,
-//! Keras 3.15.1 by `scripts/signature_tables.py`
+//! Keras 3.15.1, Python 3.11 by `scripts/signature_tables.py`
 //! (generated: edit the script, not this file). The script's docstring says how a
 //! signature is written.
 
@@ -7,10 +7,18 @@ pub(crate) const SKLEARN_VERSION: &str = "1.9.1";
 pub(crate) const PANDAS_VERSION: &str = "3.1.1";
 pub(crate) const NUMPY_VERSION: &str = "2.4.6";
 pub(crate) const KERAS_VERSION: &str = "3.15.1";
+pub(crate) const PYTHON_VERSION: &str = "3.11";
 
 /// `path parameters` lines, sorted by path; a method of an instance (`Class#method`) is
 /// written `#method parameters` under the line of its class.
 pub(crate) const SIGNATURES: &str = "\
+builtins.enumerate iterable,start=
+builtins.open file,mode=,buffering=,encoding=,errors=,newline=,closefd=,opener=
+builtins.pow base,exp,mod=
+builtins.print +,sep=,end=,file=,flush=
+builtins.round number,ndigits=
+builtins.sorted iterable,/,*,key=,reverse=
+builtins.sum iterable,/,start=
 keras.Model +,**
 #compile optimizer=,loss=,loss_weights=,metrics=,weighted_metrics=,run_eagerly=,steps_per_execution=,jit_compile=,auto_scale_loss=
 #fit x=,y=,batch_size=,epochs=,verbose=,callbacks=,validation_split=,validation_data=,shuffle=,class_weight=,sample_weight=,initial_epoch=,steps_per_epoch=,validation_steps=,validation_batch_size=,validation_freq=

@@ -4,7 +4,8 @@
 //! near misses of a parameter (a misspelling no release accepted).
 
 use super::signature_tables::{
-    FORMER_KEYWORDS, KERAS_VERSION, NUMPY_VERSION, PANDAS_VERSION, SIGNATURES, SKLEARN_VERSION,
+    FORMER_KEYWORDS, KERAS_VERSION, NUMPY_VERSION, PANDAS_VERSION, PYTHON_VERSION, SIGNATURES,
+    SKLEARN_VERSION,
 };
 use crate::ir::Params;
 use std::cell::RefCell;
@@ -128,6 +129,7 @@ pub fn table_version(key: &str) -> (&'static str, &'static str) {
         Some("sklearn") => ("sklearn", SKLEARN_VERSION),
         Some("pandas") => ("pandas", PANDAS_VERSION),
         Some("keras") => ("keras", KERAS_VERSION),
+        Some("builtins") => ("Python", PYTHON_VERSION),
         _ => ("numpy", NUMPY_VERSION),
     }
 }
