@@ -137,6 +137,12 @@ rules! {
         crashing: "df['Age'].astype(int)  # holds 'unknown'",
         running: "pd.to_numeric(df['Age'], errors='coerce')",
     }
+    PandasUnknownOption = "pandas-unknown-option", Error, "pandas" {
+        catches: "a string option a pandas function or method does not take: an axis name other than 'index', 'columns' or 'rows' (or an axis a Series lacks: `s.sum(axis=1)`), a join `how` other than left, right, outer, inner or cross, `dropna(how=)` other than any or all, `keep=` other than first, last or False, `errors=` of `to_numeric` / `to_datetime` other than raise, coerce or ignore, a `rank` method, a `concat` join other than inner or outer",
+        why: "pandas checks the option before it works: ValueError (No axis named column for object type DataFrame / 'outter' is not a valid Merge type / invalid how option), KeyError for rank's method",
+        crashing: "df.drop('a', axis='column')",
+        running: "df.drop('a', axis='columns')",
+    }
     HistogramNan = "histogram-nan", Error, "numpy" {
         catches: "histograms of data with NaN and no `range=` or explicit bin edges",
         why: "the autodetected range is [nan, nan]: ValueError: autodetected range of [nan, nan] is not finite",
@@ -473,7 +479,12 @@ impl Rule {
             UndefinedName => &["NameError", "UnboundLocalError"],
             MissingColumn | DroppedAgain | MissingKey => &["KeyError"],
             ModuleCalled | OperandType | NotCallable | NotIterable | NotSubscriptable
-            | ItemAssignment | BadArguments | ShapeImage => &["TypeError"],
+            | ItemAssignment | ShapeImage => &["TypeError"],
+            // Keras refuses keywords its `**kwargs` do not take, and what `pad_sequences` or
+            // `Sequential.add` cannot use, with ValueError.
+            BadArguments => &["TypeError", "ValueError"],
+            // `rank` looks its method up in a dict.
+            PandasUnknownOption => &["ValueError", "KeyError"],
             AmbiguousTruth
             | JoinOverlap
             | FrameLength

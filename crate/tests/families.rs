@@ -430,3 +430,12 @@ fn torch_data_and_indices() {
 fn keras_utilities_and_data() {
     family("keras_utilities_and_data.json");
 }
+
+/// String options pandas checks before it works: axis names (and a Series' one axis) of every
+/// method with an `axis` parameter, join kinds of `merge`, `join` and `concat`, `dropna(how=)`,
+/// `keep=`, `errors=` of the conversions, `rank`'s method; through aliases, names, loops and the
+/// kernel's frames.
+#[test]
+fn pandas_options() {
+    family("pandas_options.json");
+}

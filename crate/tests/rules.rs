@@ -5744,3 +5744,19 @@ fn builtins_given_their_keywords_stay_silent() {
         assert!(found.is_empty(), "{cell}\n{found:#?}");
     }
 }
+
+#[test]
+fn pandas_options_pandas_takes_stay_silent() {
+    let df = "df = pd.DataFrame({'a': [1, 2, 2], 'b': [3.0, None, 4.0]})\nimport os\nopt = os.environ['X']";
+    for target in [
+        "m = df.merge(df, on='a', how='left_anti')\nj = df.join(df[['b']], how='cross', rsuffix='r')",
+        "d = df.dropna(how='any')\ne = df.drop_duplicates(keep='last')\nf = df.duplicated(keep=False)",
+        "n = pd.to_numeric(df['b'], errors='ignore')\nr = df.rank(method='dense')\nc = pd.concat([df], join='inner')",
+        "s = df.sum(axis='rows')\nt = df['a'].sum(axis='index')\nu = df.apply(len, axis='columns')\nv = df.mean(axis=-1 + 1)",
+        // Options not known, a method without `axis`, a frame the notebook extends.
+        "m = df.merge(df, on='a', how=opt)\nd = df.dropna(how=opt)\ns = df.sum(axis=opt)",
+        "g = df.groupby('a').sum()\npd.DataFrame.total = lambda self, axis='row': 0\nt = df.total(axis='row')",
+    ] {
+        silent(&run(&[IMPORTS, df], target, ""));
+    }
+}

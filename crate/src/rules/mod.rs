@@ -17,6 +17,7 @@ pub mod keras_identifiers;
 pub mod keras_utils;
 pub mod numpy_calls;
 pub mod numpy_text;
+pub mod pandas_options;
 pub mod plots;
 pub mod pytypes;
 pub mod shapes;
@@ -71,6 +72,7 @@ impl Checks for AllRules {
         numpy_calls::check(w, expr, out);
         numpy_text::check(w, expr, out);
         frames::check(w, expr, out);
+        pandas_options::check(w, expr, out);
         truth::check(w, expr, out);
         value_checks::check(w, expr, out);
         api::check(w, expr, out);
