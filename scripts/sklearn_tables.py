@@ -190,6 +190,30 @@ def consistent_length_metrics() -> list[str]:
     return found
 
 
+def string_options() -> list[str]:
+    """`Class param a,b,c` lines: the strings a parameter takes, where no other string would do
+    (its constraints are string options, numbers, booleans, None or callables)."""
+    from sklearn.utils import all_estimators
+    from sklearn.utils._param_validation import Hidden, StrOptions
+
+    lines = []
+    for name, cls in sorted(all_estimators()):
+        for param, constraints in sorted(getattr(cls, "_parameter_constraints", {}).items()):
+            # Scorer names: SCORER_NAMES, with the names of earlier releases.
+            if param == "scoring":
+                continue
+            options, open_ended = set(), False
+            for constraint in constraints:
+                c = constraint.constraint if isinstance(constraint, Hidden) else constraint
+                if isinstance(c, StrOptions):
+                    options |= set(c.options)
+                # Any text, or an object a text may be taken for.
+                open_ended = open_ended or c is str or c in ("array-like", "sparse matrix")
+            if options and not open_ended and all(" " not in o and "," not in o for o in options):
+                lines.append(f"{name} {param} {','.join(sorted(options))}")
+    return lines
+
+
 def rust_list(name: str, doc: str, items: list[str]) -> str:
     body = "".join(f'    "{i}",\n' for i in items)
     return f"{doc}\npub(crate) const {name}: &[&str] = &[\n{body}];\n"
@@ -269,6 +293,14 @@ def main() -> None:
             consistent_length_metrics(),
         )
     )
+    print(
+        "/// `Class parameter options` lines, sorted: the strings an estimator's parameter takes"
+        "\n/// (`_parameter_constraints`); `fit` raises InvalidParameterError for any other."
+    )
+    print('pub(crate) const STRING_OPTIONS: &str = "\\')
+    for line in string_options():
+        print(line)
+    print('";\n')
     print(
         rust_list(
             "UNFITTED_RAISE",

@@ -5760,3 +5760,30 @@ fn pandas_options_pandas_takes_stay_silent() {
         silent(&run(&[IMPORTS, df], target, ""));
     }
 }
+
+#[test]
+fn sklearn_string_options_of_other_releases_are_not_certain() {
+    let imports = "import numpy as np\nimport sklearn\nfrom sklearn.ensemble import RandomForestRegressor\nX = np.zeros((4, 2))\ny = np.zeros(4)";
+    let sklearn = |version: &str| {
+        format!(
+            r#""sklearn": {{"type": "module", "kind": "module", "R": {{"module": "sklearn", "version": "{version}"}}}}"#
+        )
+    };
+    // 'mse' was the squared error's name before scikit-learn 1.0.
+    let target = "RandomForestRegressor(criterion='mse').fit(X, y)";
+    silent(&run(&[imports], target, &sklearn("0.24.2")));
+    let certain = run(&[imports], target, &sklearn("1.9.1"));
+    assert_eq!(certain[0].severity, cellguard::diagnostic::Severity::Error);
+    let unknown = run(&[imports], target, "");
+    assert_eq!(unknown[0].code, "sklearn-bad-params");
+    assert_eq!(
+        unknown[0].severity,
+        cellguard::diagnostic::Severity::Warning
+    );
+    // Options the estimator takes, and values not known.
+    silent(&run(
+        &[imports],
+        "import os\nc = os.environ['C']\nRandomForestRegressor(criterion='absolute_error').fit(X, y)\nRandomForestRegressor(criterion=c, max_features='sqrt').fit(X, y)",
+        "",
+    ));
+}

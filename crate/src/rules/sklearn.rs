@@ -46,9 +46,10 @@ use crate::ir::{keyword, Expr, Keyword, Literal, TextRange};
 
 use crate::ir_scan::unpacks;
 use crate::semantics::abstract_value::{not_a_float, ArrayLib, Estimator, Val};
+use crate::semantics::signature_tables::SKLEARN_VERSION;
 use crate::semantics::sklearn_tables::{
     ACCEPTS_NAN, CONSISTENT_LENGTH_METRICS, METHOD_FLAGS, NUMERIC_2D, OUTPUT_METHODS,
-    SAMPLE_CHECKED, SCORER_NAMES, TEXT_2D,
+    SAMPLE_CHECKED, SCORER_NAMES, STRING_OPTIONS, TEXT_2D,
 };
 use crate::summary::Category;
 use crate::walker::state::Walker;
@@ -588,6 +589,55 @@ fn out_of_range_param(est: &Estimator, call: &str) -> Option<String> {
             format!("{class}'s {param} must be {least} {bound} and is {value}: {call} raises InvalidParameterError (a ValueError) on the '{param}' parameter")
         })
     })
+}
+
+/// A text parameter of the estimator that is none of the strings it takes (`STRING_OPTIONS`,
+/// read off scikit-learn's parameter constraints), which `call` rejects: InvalidParameterError
+/// (a ValueError). Options change across releases (`criterion='mse'`, `max_features='auto'`):
+/// certain for a misspelling of an option, or when the kernel runs the release the table was
+/// read off; silent with another release, likely when the release is not known.
+fn unknown_option(w: &Walker, est: &Estimator, call: &str, range: TextRange) -> Option<Diagnostic> {
+    let class = est.class.as_str();
+    let (param, given, options) = STRING_OPTIONS.lines().find_map(|line| {
+        let mut parts = line.split(' ');
+        if parts.next()? != class {
+            return None;
+        }
+        let param = parts.next()?;
+        let Some(Literal::Str(given)) = est.params.get(param) else {
+            return None;
+        };
+        let options = parts.next()?;
+        (!options.split(',').any(|o| o == given)).then_some((param, given, options))
+    })?;
+    let close = crate::semantics::signatures::misspelled(given, options.split(','));
+    let kernel = super::api::kernel_version(w, "sklearn");
+    let same_release =
+        kernel.map(|v| super::api::minor_release(v) == super::api::minor_release(SKLEARN_VERSION));
+    if close.is_none() && same_release == Some(false) {
+        return None;
+    }
+    let hint = close
+        .map(|c| format!("; did you mean '{c}'?"))
+        .unwrap_or_default();
+    let mut d = Diagnostic::error(
+        Rule::SklearnBadParams,
+        format!(
+            "{class}'s {param} takes {}, not '{given}'{hint}: {call} raises InvalidParameterError (a ValueError) on the '{param}' parameter",
+            options
+                .split(',')
+                .map(|o| format!("'{o}'"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        range,
+    );
+    if close.is_none() && same_release.is_none() {
+        d.make_likely(&format!(
+            "the options of scikit-learn {SKLEARN_VERSION}; the installed version is not known, and earlier releases took other strings"
+        ));
+    }
+    Some(d)
 }
 
 /// `KFold(n_splits=1)` and the other k-fold splitters of fewer than two folds: their
@@ -1171,6 +1221,10 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
     if fits {
         if let Some(msg) = out_of_range_param(&est, &format!("{name}.{attr}()")) {
             out.push(Diagnostic::error(Rule::SklearnBadParams, msg, *range));
+            return;
+        }
+        if let Some(d) = unknown_option(w, &est, &format!("{name}.{attr}()"), *range) {
+            out.push(d);
             return;
         }
     }

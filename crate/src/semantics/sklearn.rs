@@ -36,6 +36,7 @@ pub fn construct(
             (Expr::Literal { value, .. }, _) => value.clone(),
             (_, Val::Int(i)) => Literal::Int(i),
             (_, Val::Float(f)) => Literal::Float(f),
+            (_, Val::Str(s)) => Literal::Str(s),
             _ => Literal::Ellipsis,
         };
         params.insert(name.clone(), value);
