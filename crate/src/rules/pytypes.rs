@@ -1218,7 +1218,7 @@ fn array_as_number(w: &Walker, func: &Expr, args: &[Expr], range: TextRange) -> 
             if !MATH_OF_FLOATS.contains(&f) {
                 return None;
             }
-            (path.clone(), Some(f.to_string()))
+            (path.to_string(), Some(f.to_string()))
         }
     };
     let (arg, lib, shape) = args.iter().find_map(|e| {

@@ -5,11 +5,53 @@ use crate::ir::{Expr, Literal, SeqKind, TextRange};
 
 use super::abstract_value::Val;
 
+/// A library object's dotted path (`numpy.linalg.norm`). Shared: the rules ask for a callee's
+/// path many times per call, and a copy of it would be an allocation each time.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LibPath(std::rc::Rc<str>);
+
+impl LibPath {
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl From<&str> for LibPath {
+    fn from(path: &str) -> Self {
+        LibPath(path.into())
+    }
+}
+
+impl std::ops::Deref for LibPath {
+    type Target = str;
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl PartialEq<str> for LibPath {
+    fn eq(&self, other: &str) -> bool {
+        &*self.0 == other
+    }
+}
+
+impl PartialEq<&str> for LibPath {
+    fn eq(&self, other: &&str) -> bool {
+        &*self.0 == *other
+    }
+}
+
+impl std::fmt::Display for LibPath {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
 pub trait Eval {
     /// The abstract value of an expression evaluated there.
     fn eval(&self, e: &Expr) -> Val;
     /// The library path a callee names through the imports (`np.zeros` -> `numpy.zeros`).
-    fn lib_path(&self, func: &Expr) -> Option<String>;
+    fn lib_path(&self, func: &Expr) -> Option<LibPath>;
     /// Does the name still mean Python's builtin?
     fn is_builtin(&self, name: &str) -> bool;
     /// What a name holds.

@@ -28,7 +28,7 @@ use super::{Checks, RuleContext};
 use crate::semantics::abstract_value::{
     from_summary, ArrayLib, ArrayVal, Estimator, Frame, SeriesVal, Val,
 };
-use crate::semantics::eval::Eval;
+use crate::semantics::eval::{Eval, LibPath};
 use crate::semantics::notebook_classes::NotebookClass;
 use crate::semantics::{torch_classes, torch_layers};
 
@@ -108,11 +108,13 @@ pub struct Walker<'a> {
     /// While the rules look at a call (`dispatch`): its callee and the callee's `lib_path`, which
     /// the rules ask for many times. The names cannot change while the rules look (they borrow
     /// the walker), and the callee stays alive at its address, so the address identifies it.
-    pub(super) callee_path: Option<(*const Expr, Option<String>)>,
+    pub(super) callee_path: Option<(*const Expr, Option<LibPath>)>,
     /// While the rules look at an expression (`dispatch`): it and its operands, with their values
     /// once evaluated, since several rules evaluate each. Sound for the reason `callee_path` is;
     /// only nodes of the walked code are listed, whose addresses no value the rules build reuses.
     pub(super) looked_at: std::cell::RefCell<Vec<(*const Expr, Option<Val>)>>,
+    /// Where `lib_path` builds a path before sharing it: one allocation per path, not two.
+    path_buffer: std::cell::RefCell<String>,
     /// The changes made to every matching value, in order (`Forget`).
     pub(crate) forgotten: Vec<Forget>,
     pub out: Vec<Diagnostic>,
@@ -278,6 +280,7 @@ impl<'a> Walker<'a> {
             keras_in_reach: Default::default(),
             callee_path: None,
             looked_at: std::cell::RefCell::new(Vec::new()),
+            path_buffer: std::cell::RefCell::new(String::new()),
             forgotten: Vec::new(),
             out: Vec::new(),
         }
@@ -450,7 +453,7 @@ impl<'a> Walker<'a> {
     }
 
     /// The qualified library path of a callee (`sns.barplot` -> `seaborn.barplot`).
-    pub fn lib_path(&self, func: &Expr) -> Option<String> {
+    pub fn lib_path(&self, func: &Expr) -> Option<LibPath> {
         if let Some((callee, path)) = &self.callee_path {
             if std::ptr::eq(*callee, func) {
                 return path.clone();
@@ -474,9 +477,11 @@ impl<'a> Walker<'a> {
                 path.push_str(attr);
             }
         }
-        let mut path = module.clone();
+        let mut path = self.path_buffer.borrow_mut();
+        path.clear();
+        path.push_str(module);
         push_attributes(func, &mut path);
-        Some(path)
+        Some(LibPath::from(path.as_str()))
     }
 }
 
@@ -992,7 +997,7 @@ impl Eval for Walker<'_> {
         Walker::eval(self, e)
     }
 
-    fn lib_path(&self, func: &Expr) -> Option<String> {
+    fn lib_path(&self, func: &Expr) -> Option<LibPath> {
         Walker::lib_path(self, func)
     }
 

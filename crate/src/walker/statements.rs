@@ -394,7 +394,7 @@ impl<'a> Walker<'a> {
                                 source: std::rc::Rc::from(self.ctx.source),
                             }),
                         );
-                        let resolve = |e: &Expr| self.lib_path(e);
+                        let resolve = |e: &Expr| self.lib_path(e).map(|p| p.to_string());
                         if let Some(class) = torch_classes::user_class(
                             name,
                             bases,
