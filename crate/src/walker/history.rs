@@ -1234,7 +1234,12 @@ fn may_name_index(ident: &str) -> bool {
         "read_pickle",
         "read_hdf",
     ];
-    let ident = ident.to_ascii_lowercase();
+    // Most identifiers are lower case already: no copy for them.
+    let ident: std::borrow::Cow<str> = if ident.bytes().any(|b| b.is_ascii_uppercase()) {
+        ident.to_ascii_lowercase().into()
+    } else {
+        ident.into()
+    };
     WORDS.iter().any(|w| ident.contains(w))
 }
 
