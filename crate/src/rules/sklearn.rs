@@ -597,12 +597,13 @@ fn out_of_range_param(est: &Estimator, call: &str) -> Option<String> {
 /// certain for a misspelling of an option, or when the kernel runs the release the table was
 /// read off; silent with another release, likely when the release is not known.
 fn unknown_option(w: &Walker, est: &Estimator, call: &str, range: TextRange) -> Option<Diagnostic> {
+    if !est.params.values().any(|v| matches!(v, Literal::Str(_))) {
+        return None;
+    }
     let class = est.class.as_str();
     let (param, given, options) = STRING_OPTIONS.lines().find_map(|line| {
-        let mut parts = line.split(' ');
-        if parts.next()? != class {
-            return None;
-        }
+        let param_and_options = line.strip_prefix(class)?.strip_prefix(' ')?;
+        let mut parts = param_and_options.split(' ');
         let param = parts.next()?;
         let Some(Literal::Str(given)) = est.params.get(param) else {
             return None;
