@@ -50,6 +50,16 @@ pub fn keyword<'e>(keywords: &'e [Keyword], name: &str) -> Option<&'e Expr> {
 }
 
 /// Are all keywords named, and named among `allowed` (no `**kwargs`, no other keyword)?
+/// The argument at `pos` or the keyword `name`.
+pub fn argument<'e>(
+    args: &'e [Expr],
+    keywords: &'e [Keyword],
+    pos: usize,
+    name: &str,
+) -> Option<&'e Expr> {
+    args.get(pos).or_else(|| keyword(keywords, name))
+}
+
 pub fn keywords_within(keywords: &[Keyword], allowed: &[&str]) -> bool {
     keywords
         .iter()

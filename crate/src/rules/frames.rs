@@ -44,7 +44,7 @@
 
 use crate::codes::Rule;
 use crate::diagnostic::{Diagnostic, Edit, Fix};
-use crate::ir::{Expr, Keyword, SeqKind, TextRange};
+use crate::ir::{argument, Expr, Keyword, SeqKind, TextRange};
 use crate::semantics::pandas::{
     axis_is_columns, kw, literal_dtype, literal_len, FRAME_ONLY_ATTRIBUTES, FRAME_ONLY_KEYWORDS,
     REMOVED_BY_PANDAS_2,
@@ -467,7 +467,7 @@ fn frame_method_problem(
     let Expr::Attribute { value, attr, .. } = func else {
         return None;
     };
-    let arg = |i: usize, name: &str| arg_of(args, keywords, i, name);
+    let arg = |i: usize, name: &str| argument(args, keywords, i, name);
     let length = |expected: i64, what: &str, values: &Expr, n: i64| {
         Diagnostic::error(
             Rule::FrameLength,
@@ -566,7 +566,11 @@ fn repeated_labels(
     range: TextRange,
 ) -> Option<Diagnostic> {
     let (frame, method, args) = match w.lib_path(func).as_deref() {
-        Some("pandas.pivot") => (arg_of(args, keywords, 0, "data")?, "pivot", args.get(1..)?),
+        Some("pandas.pivot") => (
+            argument(args, keywords, 0, "data")?,
+            "pivot",
+            args.get(1..)?,
+        ),
         Some(_) => return None,
         None => match func {
             Expr::Attribute { value, attr, .. } => (&**value, attr.as_str(), args),
@@ -626,12 +630,6 @@ const WINDOW_AGGREGATIONS: &[&str] = &[
     "mean", "sum", "std", "var", "median", "min", "max", "skew", "kurt", "sem", "quantile",
 ];
 
-/// numpy functions that compute with numbers and find no method of that name on text.
-const NUMPY_MATH: &[&str] = &[
-    "log", "log2", "log10", "log1p", "exp", "expm1", "sqrt", "sin", "cos", "tan", "abs",
-    "absolute", "floor", "ceil", "negative",
-];
-
 /// Computing with numbers on a non-empty Series of text: `s.nlargest(n)` (also of `object`
 /// values: TypeError), `s.abs()`, `s.clip(0, 1)`, `np.log(s)` (TypeError), `s.rolling(3).mean()`
 /// (DataError: No numeric types to aggregate), `s.interpolate()` (TypeError from pandas 3;
@@ -667,7 +665,7 @@ fn text_numeric_problem(
     if let Some(path) = w.lib_path(func) {
         let name = path.strip_prefix("numpy.")?;
         let [series] = args else { return None };
-        if !NUMPY_MATH.contains(&name) || !keywords.is_empty() {
+        if !crate::semantics::numpy::MATH_REFUSING_TEXT.contains(&name) || !keywords.is_empty() {
             return None;
         }
         let dtype = text_series(series, false)?;
@@ -701,8 +699,8 @@ fn text_numeric_problem(
             let dtype = text_series(value, false)?;
             let number = |e: &Expr| matches!(w.eval(e), Val::Int(_) | Val::Float(_));
             let bounds = [
-                arg_of(args, keywords, 0, "lower"),
-                arg_of(args, keywords, 1, "upper"),
+                argument(args, keywords, 0, "lower"),
+                argument(args, keywords, 1, "upper"),
             ];
             bounds.iter().flatten().any(|b| number(b)).then(|| {
                 error(
@@ -736,7 +734,10 @@ fn text_numeric_problem(
                 return None;
             };
             if f.n_rows == Some(0)
-                || !matches!(w.eval(arg_of(args, keywords, 0, "other")?), Val::Series(_))
+                || !matches!(
+                    w.eval(argument(args, keywords, 0, "other")?),
+                    Val::Series(_)
+                )
             {
                 return None;
             }
@@ -778,11 +779,6 @@ fn text_numeric_problem(
     }
 }
 
-/// The argument at position `i` or given as `name=`.
-fn arg_of<'e>(args: &'e [Expr], keywords: &'e [Keyword], i: usize, name: &str) -> Option<&'e Expr> {
-    kw(keywords, name).or(args.get(i))
-}
-
 /// `pd.to_datetime('2020-13-45')`, `pd.Timestamp(...)`: a text written as a date (YYYY-MM-DD)
 /// that is none (DateParseError); `pd.to_datetime(texts, format='%d/%m/%Y')` of a literal text
 /// the literal format cannot read (ValueError: time data ... doesn't match format). Texts with
@@ -803,7 +799,7 @@ fn unreadable_date(
     {
         return None;
     }
-    let texts = match w.eval(arg_of(args, keywords, 0, "arg").or(kw(keywords, "ts_input"))?) {
+    let texts = match w.eval(argument(args, keywords, 0, "arg").or(kw(keywords, "ts_input"))?) {
         Val::Str(t) => vec![t],
         Val::Strs { type_name, items }
             if path == "pandas.to_datetime" && matches!(type_name.as_str(), "list" | "tuple") =>

@@ -9,7 +9,7 @@
 
 use crate::codes::Rule;
 use crate::diagnostic::Diagnostic;
-use crate::ir::{keyword, Expr};
+use crate::ir::{argument, keyword, Expr};
 use crate::semantics::abstract_value::{not_an_int, ArrayLib, Val};
 use crate::semantics::keras_build::keras_api;
 use crate::semantics::properties::is_keras_model;
@@ -39,10 +39,9 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
     let Some(api) = keras_api(&path) else {
         return;
     };
-    let first = |name: &str| args.first().or_else(|| keyword(keywords, name));
     match api.rsplit('.').next() {
         Some("pad_sequences") => {
-            let Some(seqs) = first("sequences") else {
+            let Some(seqs) = argument(args, keywords, 0, "sequences") else {
                 return;
             };
             let number = match w.eval(seqs) {
@@ -72,7 +71,8 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
         }
         Some("to_categorical") => {
             // `x` in Keras 3, `y` in Keras 2.
-            let Some(labels) = first("x").or_else(|| keyword(keywords, "y")) else {
+            let Some(labels) = argument(args, keywords, 0, "x").or_else(|| keyword(keywords, "y"))
+            else {
                 return;
             };
             let text = match w.eval(labels) {

@@ -13,6 +13,7 @@ use crate::codes::Rule;
 use crate::diagnostic::Diagnostic;
 use crate::ir::Expr;
 use crate::semantics::abstract_value::{ArrayLib, Val};
+use crate::semantics::numpy::MATH_REFUSING_TEXT;
 use crate::walker::state::Walker;
 
 /// The methods of an ndarray of text that raise TypeError.
@@ -20,11 +21,11 @@ const REDUCTIONS: &[&str] = &[
     "sum", "mean", "std", "var", "prod", "cumsum", "cumprod", "round",
 ];
 
-/// The numpy functions that raise TypeError for text (reductions and math ufuncs).
-const FUNCTIONS: &[&str] = &[
+/// The numpy functions beside `MATH_REFUSING_TEXT` that raise TypeError for an array of text
+/// (a pandas Series of text sums and rounds its own way).
+const REDUCING_FUNCTIONS: &[&str] = &[
     "sum", "mean", "std", "var", "prod", "cumsum", "cumprod", "median", "average", "nanmean",
-    "nansum", "diff", "log", "log1p", "log2", "log10", "exp", "sqrt", "square", "abs", "absolute",
-    "sin", "cos", "tan", "tanh", "floor", "ceil", "round", "isnan",
+    "nansum", "diff", "round",
 ];
 
 /// Whether `v` is an ndarray of text.
@@ -114,7 +115,8 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                     };
                     match args.first() {
                         Some(arg)
-                            if FUNCTIONS.contains(&name.as_str())
+                            if (REDUCING_FUNCTIONS.contains(&name.as_str())
+                                || MATH_REFUSING_TEXT.contains(&name.as_str()))
                                 && becomes_text_array(&w.eval(arg)) =>
                         {
                             (format!("np.{name}"), arg)

@@ -42,11 +42,12 @@ use crate::diagnostic::Diagnostic;
 use crate::ir::{keyword, Expr, Keyword, Literal, SeqKind};
 use crate::summary::tuple_text;
 
+use crate::ir::argument;
 use crate::ir_scan::unpacks;
 use crate::semantics::abstract_value::{ArrayLib, ArrayVal, Val};
 use crate::semantics::eval::{int_of, int_tuple};
 use crate::semantics::torch_classes::run_forward;
-use crate::semantics::torch_layers::{apply, argument, Layer, Mismatch, Shape};
+use crate::semantics::torch_layers::{apply, Layer, Mismatch, Shape};
 use crate::semantics::torch_objects::{dim_arguments, float_only, shape_of, Bound, Form, Loss};
 use crate::walker::state::Walker;
 

@@ -137,6 +137,13 @@ pub fn is_nan_constant(v: &Val) -> bool {
     matches!(v, Val::Lib(p) if p == "numpy.nan" || p == "math.nan")
 }
 
+/// numpy's math functions, which have no loop for text: TypeError of an array of text (`<U`)
+/// and of a pandas Series of text alike.
+pub const MATH_REFUSING_TEXT: &[&str] = &[
+    "log", "log2", "log10", "log1p", "exp", "expm1", "sqrt", "square", "abs", "absolute", "sin",
+    "cos", "tan", "tanh", "floor", "ceil", "isnan", "negative",
+];
+
 /// What a function does to the axis it is given.
 #[derive(Clone, Copy, PartialEq)]
 pub enum Effect {

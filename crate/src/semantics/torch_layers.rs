@@ -5,7 +5,7 @@
 
 use std::rc::Rc;
 
-use crate::ir::{keyword, Expr, Keyword, Literal, SeqKind};
+use crate::ir::{argument, keyword, Expr, Keyword, Literal, SeqKind};
 use crate::summary::shape_text;
 
 use super::torch_classes::{run_forward, UserClass};
@@ -345,16 +345,6 @@ const SAME_METHODS: &[&str] = &[
     "neg",
     "requires_grad_",
 ];
-
-/// The argument at `pos` or the keyword `name`.
-pub fn argument<'e>(
-    args: &'e [Expr],
-    keywords: &'e [Keyword],
-    pos: usize,
-    name: &str,
-) -> Option<&'e Expr> {
-    args.get(pos).or_else(|| keyword(keywords, name))
-}
 
 /// An int the code spells out: a literal, `-1`, or arithmetic of those (`32 * 128 * 128`).
 pub fn const_int(e: &Expr, source: &str, names: &dyn Fn(&str) -> Option<i64>) -> Option<i64> {

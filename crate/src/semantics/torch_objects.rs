@@ -5,7 +5,7 @@ use serde_json::Value;
 
 use crate::summary::{Category, ObjectSummary};
 
-use crate::ir::{keyword, Expr, Keyword, Literal, SeqKind};
+use crate::ir::{argument, keyword, Expr, Keyword, Literal, SeqKind};
 use crate::ir_scan::unpacks;
 
 use super::abstract_value::{ArrayLib, ArrayVal, Val};
@@ -13,7 +13,7 @@ use super::eval::Eval;
 use super::numpy::literal_shape;
 use super::torch_classes::run_forward;
 use super::torch_layers::{
-    apply, argument, const_int, gives_tensor, layer_of, nn_class, tensor_method, Layer, Shape,
+    apply, const_int, gives_tensor, layer_of, nn_class, tensor_method, Layer, Shape,
 };
 
 /// A loss module.
