@@ -439,3 +439,11 @@ fn keras_utilities_and_data() {
 fn pandas_options() {
     family("pandas_options.json");
 }
+
+/// Names a module lacks: misspellings of names numpy, pandas, Keras and Python's own modules
+/// have (`np.arrange`, `pd.Dataframe`, `math.sqroot`), through aliases, from-imports, other
+/// names, functions and loops; names TensorFlow 1, Keras 2 and earlier numpy releases had.
+#[test]
+fn module_names_misspelled_or_removed() {
+    family("module_names.json");
+}

@@ -25,7 +25,6 @@ use crate::summary::{parameters, tuple_text, Category, ObjectSummary, ParameterK
 use crate::ir_scan::unpacks;
 use crate::semantics::abstract_value::{ArrayLib, Val};
 use crate::semantics::attr_tables::{DATETIME_CLASS_ONLY, NDARRAY_ATTRIBUTES, PYPLOT_ONLY};
-use crate::semantics::numpy;
 use crate::semantics::python::MODULE_MAIN_MEMBER;
 use crate::semantics::signatures::{
     former_keyword, keyword_names, library_params, misspelled, parse_params, public_path,
@@ -382,47 +381,6 @@ fn kernel_missing_attribute(w: &Walker, value: &Expr, attr: &str) -> Option<Stri
     ))
 }
 
-/// `np.float`, `np.NaN`, `np.product`, ...: names the `numpy` module no longer has. With the
-/// kernel's numpy at or past the first release without it (and before any that brought it
-/// back), AttributeError; with its version not known, likely (an old numpy may still have it),
-/// unless a later release brought it back; otherwise nothing.
-fn removed_numpy_attribute(
-    w: &Walker,
-    value: &Expr,
-    attr: &str,
-    range: TextRange,
-) -> Option<Diagnostic> {
-    let (Val::Module(Some(module)) | Val::Lib(module)) = w.eval(value) else {
-        return None;
-    };
-    if module != "numpy" || w.attribute_rewired(attr) {
-        return None;
-    }
-    let (_, gone, back, instead) = numpy::REMOVED_MODULE_ATTRIBUTES
-        .iter()
-        .find(|(name, ..)| *name == attr)?;
-    let release = |(major, minor): (u32, u32)| format!("{major}.{minor}");
-    let message = format!(
-        "module 'numpy' has no attribute '{attr}' (numpy {} and later lack it{}): AttributeError; use {instead}",
-        release(*gone),
-        back.map_or(String::new(), |b| format!(", until {} brought it back", release(b)))
-    );
-    match super::kernel_module_version(w, "numpy") {
-        Some(v) if v >= *gone && back.is_none_or(|b| v < b) => Some(Diagnostic::error(
-            Rule::MissingAttribute,
-            format!("{message}; the kernel runs numpy {}", release(v)),
-            range,
-        )),
-        Some(_) => None,
-        None if back.is_none() => {
-            let mut d = Diagnostic::error(Rule::MissingAttribute, message, range);
-            d.make_likely("the kernel's numpy version is not known");
-            Some(d)
-        }
-        None => None,
-    }
-}
-
 /// The name at the root of `a.b.c`, with its range.
 fn root_name(e: &Expr) -> Option<(&str, TextRange)> {
     match e {
@@ -560,10 +518,6 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                     message,
                     attr_range,
                 ));
-                return;
-            }
-            if let Some(d) = removed_numpy_attribute(w, value, attr, attr_range) {
-                out.push(d);
                 return;
             }
             match w.eval(value) {

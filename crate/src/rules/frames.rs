@@ -42,6 +42,7 @@
 //!   text column; `pd.to_datetime` / `pd.Timestamp` of literal text that is no date or that a
 //!   literal format cannot read.
 
+use super::{kernel_release_within, KernelRelease};
 use crate::codes::Rule;
 use crate::diagnostic::{Diagnostic, Edit, Fix};
 use crate::ir::{argument, Expr, Keyword, SeqKind, TextRange};
@@ -49,8 +50,6 @@ use crate::semantics::pandas::{
     axis_is_columns, kw, literal_dtype, literal_len, FRAME_ONLY_ATTRIBUTES, FRAME_ONLY_KEYWORDS,
     REMOVED_BY_PANDAS_2,
 };
-use crate::semantics::pandas_tables::REMOVED_MODULE_ATTRIBUTES;
-use crate::summary::Category;
 
 use crate::semantics::abstract_value::{not_a_float, text_keys, Frame, GroupSelection, Val};
 use crate::semantics::eval::int_of;
@@ -351,10 +350,10 @@ fn since_pandas_2(
     if kernel_frame {
         return Some(d);
     }
-    match kernel_pandas_major(w) {
-        Some((major, _)) if major >= 2 => {}
-        Some(_) => return None,
-        None => d.make_likely(
+    match kernel_release_within(w, "pandas", (2, 0), None) {
+        KernelRelease::Within(..) => {}
+        KernelRelease::Outside => return None,
+        KernelRelease::Unknown => d.make_likely(
             "the kernel's pandas version is not known; pandas 1 left text columns out",
         ),
     }
@@ -720,10 +719,10 @@ fn text_numeric_problem(
                 &dtype,
                 format!("TypeError: Cannot interpolate with {dtype} dtype (pandas 3 and later)"),
             );
-            match super::kernel_module_version(w, "pandas") {
-                Some((major, _)) if major >= 3 => {}
-                Some(_) => return None,
-                None => {
+            match kernel_release_within(w, "pandas", (3, 0), None) {
+                KernelRelease::Within(..) => {}
+                KernelRelease::Outside => return None,
+                KernelRelease::Unknown => {
                     d.make_likely("the kernel's pandas version is not known; pandas 2 only warned")
                 }
             }
@@ -977,77 +976,6 @@ fn column_selection_hint(w: &Walker, value: &Expr) -> String {
     }
 }
 
-/// The kernel's pandas, as far as its summaries tell: the major release it is at least, and what
-/// says so (the message says it). The pandas module's version gives its major; a column or
-/// Series of the `str` dtype, which pandas 1 never had (its text is `object`, its `StringDtype`
-/// prints `string`), gives 2.
-fn kernel_pandas_major(w: &Walker) -> Option<(u32, &'static str)> {
-    if let Some((major, _)) = super::kernel_module_version(w, "pandas") {
-        return Some((major, "its pandas module's version says so"));
-    }
-    let summaries = w.ctx.summaries?;
-    let str_dtype = summaries.objects.values().any(|o| {
-        o.str_fact(Category::R, "dtype") == Some("str")
-            || o.representation
-                .get("dtypes")
-                .and_then(|d| d.as_object())
-                .is_some_and(|d| d.values().any(|t| t.as_str() == Some("str")))
-    });
-    str_dtype.then_some((2, "it holds columns of the str dtype"))
-}
-
-/// Does the kernel run pandas 2 or later? What says so.
-fn kernel_pandas_2(w: &Walker) -> Option<&'static str> {
-    kernel_pandas_major(w)
-        .filter(|(major, _)| *major >= 2)
-        .map(|(_, evidence)| evidence)
-}
-
-/// `pd.rolling_mean`, `pd.np`, `pd.Panel`, ...: names the `pandas` module no longer has. With the
-/// kernel's pandas at or past the first release without it, AttributeError; with its version not
-/// known, likely (an old pandas may still have it); with an older pandas, nothing.
-fn removed_module_attribute(
-    w: &Walker,
-    value: &Expr,
-    attr: &str,
-    range: TextRange,
-) -> Option<Diagnostic> {
-    let (Val::Module(Some(module)) | Val::Lib(module)) = w.eval(value) else {
-        return None;
-    };
-    if module != "pandas" || w.attribute_rewired(attr) {
-        return None;
-    }
-    let (_, first_without, instead) = REMOVED_MODULE_ATTRIBUTES
-        .iter()
-        .find(|(name, ..)| *name == attr)?;
-    let release = if *first_without == 1 {
-        "before pandas 1.0"
-    } else {
-        "by pandas 2.0"
-    };
-    let message = |evidence: &str| {
-        format!("module 'pandas' has no attribute '{attr}': it was removed {release}{evidence}; use {instead}: AttributeError")
-    };
-    match kernel_pandas_major(w) {
-        Some((major, evidence)) if major >= *first_without => Some(Diagnostic::error(
-            Rule::MissingAttribute,
-            message(&format!(
-                ", and the kernel runs pandas {major} or later ({evidence})"
-            )),
-            range,
-        )),
-        Some(_) => None,
-        None => {
-            let mut d = Diagnostic::error(Rule::MissingAttribute, message(""), range);
-            d.make_likely(&format!(
-                "the kernel's pandas version is not known; pandas {first_without}.0 and later lack it"
-            ));
-            Some(d)
-        }
-    }
-}
-
 /// `df.append(...)`, `s.iteritems()`, ... of a frame or Series when the kernel runs pandas 2 or
 /// later, which removed them: AttributeError.
 fn removed_attribute(w: &Walker, value: &Expr, attr: &str) -> Option<String> {
@@ -1070,9 +998,11 @@ fn removed_attribute(w: &Walker, value: &Expr, attr: &str) -> Option<String> {
     if !had || w.pandas_extended {
         return None;
     }
-    let evidence = kernel_pandas_2(w)?;
+    let KernelRelease::Within(kernel) = kernel_release_within(w, "pandas", (2, 0), None) else {
+        return None;
+    };
     Some(format!(
-        "{class}.{attr} was removed by pandas 2.0, and the kernel runs pandas 2 or later ({evidence}): AttributeError: '{class}' object has no attribute '{attr}'; use {instead}",
+        "{class}.{attr} was removed by pandas 2.0, and {kernel}: AttributeError: '{class}' object has no attribute '{attr}'; use {instead}",
     ))
 }
 
@@ -1311,10 +1241,6 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
             }
             if let Some(message) = removed_attribute(w, value, attr) {
                 out.push(Diagnostic::error(Rule::MissingAttribute, message, *range));
-                return;
-            }
-            if let Some(d) = removed_module_attribute(w, value, attr, *range) {
-                out.push(d);
                 return;
             }
             let Some(dtype) = series_dtype(w, value) else {

@@ -15,6 +15,7 @@ pub mod keras;
 pub mod keras_arguments;
 pub mod keras_identifiers;
 pub mod keras_utils;
+pub mod module_attributes;
 pub mod numpy_calls;
 pub mod numpy_text;
 pub mod pandas_options;
@@ -32,6 +33,7 @@ pub mod zero_division;
 use crate::diagnostic::Diagnostic;
 pub use crate::did_you_mean::suggest;
 use crate::ir::{Expr, Stmt};
+use crate::semantics::numpy::Release;
 pub use crate::walker::RuleContext;
 use crate::walker::{CellGlobals, Checks, Walker};
 
@@ -76,6 +78,7 @@ impl Checks for AllRules {
         truth::check(w, expr, out);
         value_checks::check(w, expr, out);
         api::check(w, expr, out);
+        module_attributes::check(w, expr, out);
         pytypes::check(w, expr, out);
         keras::check(w, expr, out);
         keras_identifiers::check(w, expr, out);
@@ -99,6 +102,58 @@ pub fn list_preview(items: &[String], max: usize) -> String {
         format!("{}, ...", shown.join(", "))
     } else {
         shown.join(", ")
+    }
+}
+
+/// The kernel's release of `library` as far as its summaries tell, and what says so: the
+/// module's version (None: the release is exact); for pandas without one, a column or Series of
+/// the `str` dtype, which pandas 1 never had (its text is `object`, its `StringDtype` prints
+/// `string`), says 2 or later.
+pub(crate) fn kernel_release(w: &Walker, library: &str) -> Option<(Release, Option<&'static str>)> {
+    if let Some(release) = kernel_module_version(w, library) {
+        return Some((release, None));
+    }
+    if library != "pandas" {
+        return None;
+    }
+    let str_dtype = w.ctx.summaries?.objects.values().any(|o| {
+        o.str_fact(crate::summary::Category::R, "dtype") == Some("str")
+            || o.representation
+                .get("dtypes")
+                .and_then(|d| d.as_object())
+                .is_some_and(|d| d.values().any(|t| t.as_str() == Some("str")))
+    });
+    str_dtype.then_some(((2, 0), Some("it holds columns of the str dtype")))
+}
+
+/// Where the kernel's release of a library stands against the releases a crash needs.
+pub(crate) enum KernelRelease {
+    /// Among them: `the kernel runs pandas 3.1`, for messages.
+    Within(String),
+    /// Another release: no crash.
+    Outside,
+    /// The kernel did not say: the crash is likely.
+    Unknown,
+}
+
+/// Does the kernel run a release of `library` from `since` on (and before `until`)? A crash
+/// that only such releases raise is certain, absent or likely accordingly.
+pub(crate) fn kernel_release_within(
+    w: &Walker,
+    library: &str,
+    since: Release,
+    until: Option<Release>,
+) -> KernelRelease {
+    match kernel_release(w, library) {
+        Some((release, bound)) if release >= since && until.is_none_or(|u| release < u) => {
+            let (major, minor) = release;
+            KernelRelease::Within(match bound {
+                None => format!("the kernel runs {library} {major}.{minor}"),
+                Some(why) => format!("the kernel runs {library} {major} or later ({why})"),
+            })
+        }
+        Some(_) => KernelRelease::Outside,
+        None => KernelRelease::Unknown,
     }
 }
 

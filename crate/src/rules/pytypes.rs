@@ -55,7 +55,7 @@ use crate::ir::{Expr, Keyword, Stmt, Target, TextRange};
 use crate::semantics::python::{binary_error, builtin_of, operand_error, Builtin};
 use crate::semantics::python::{
     format_spec_error, fstring_value, iterated_len, lazy_iterator, math_domain_error,
-    BUILTIN_ARITY, MATH_OF_FLOATS, REMOVED_MODULE_ATTRIBUTES,
+    BUILTIN_ARITY, MATH_OF_FLOATS,
 };
 use crate::summary::tuple_text;
 
@@ -324,19 +324,8 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
             }
             let attr_range = TextRange::new(range.end.saturating_sub(attr.len() as u32), range.end);
             let receiver = w.eval(value);
-            if let Val::Module(Some(module)) = &receiver {
-                if let Some((_, _, instead)) = REMOVED_MODULE_ATTRIBUTES
-                    .iter()
-                    .find(|(m, a, _)| m == module && a == attr)
-                {
-                    out.push(Diagnostic::error(
-                        Rule::MissingAttribute,
-                        format!(
-                            "module '{module}' has no attribute '{attr}': Python 3 removed it; use {instead}: AttributeError"
-                        ),
-                        attr_range,
-                    ));
-                }
+            // A module's names are `module_attributes`'.
+            if let Val::Module(Some(_)) = &receiver {
                 return;
             }
             if let Val::Typed(view) = &receiver {

@@ -8,6 +8,8 @@ pub mod eval;
 pub mod keras_build;
 pub mod keras_tables;
 pub mod matplotlib;
+pub mod module_tables;
+pub mod modules;
 pub mod mutation;
 pub mod notebook_classes;
 pub mod numpy;

@@ -365,7 +365,8 @@ pub type Release = (u32, u32);
 /// Names the `numpy` module no longer has: the first release without it, the release that
 /// brought it back (if one did), and what replaces it. numpy 1.24 expired the aliases of
 /// builtins deprecated in 1.20 (its `__former_attrs__`; 2.0 brought `np.bool` back as numpy's
-/// own bool); 2.0 removed its `__expired_attributes__` (NEP 52). The rest are absent from
+/// own bool); 2.0 removed its `__expired_attributes__` (NEP 52); 1.18 `rank`, 1.20 the financial
+/// functions (now `numpy_financial`), 1.23 `asscalar` and `alen`. The rest are absent from
 /// numpy 2.4, the earliest release the cases were run under; an earlier one may lack them too.
 pub const REMOVED_MODULE_ATTRIBUTES: &[(&str, Release, Option<Release>, &str)] = &[
     ("float", (1, 24), None, "float or np.float64"),
@@ -435,6 +436,81 @@ pub const REMOVED_MODULE_ATTRIBUTES: &[(&str, Release, Option<Release>, &str)] =
     ("geterrobj", (2, 0), None, "np.errstate"),
     ("seterrobj", (2, 0), None, "np.errstate"),
     ("DataSource", (2, 0), None, "np.lib.npyio.DataSource"),
+    ("rank", (1, 18), None, "np.ndim"),
+    ("fv", (1, 20), None, "numpy_financial.fv"),
+    ("ipmt", (1, 20), None, "numpy_financial.ipmt"),
+    ("irr", (1, 20), None, "numpy_financial.irr"),
+    ("mirr", (1, 20), None, "numpy_financial.mirr"),
+    ("nper", (1, 20), None, "numpy_financial.nper"),
+    ("npv", (1, 20), None, "numpy_financial.npv"),
+    ("pmt", (1, 20), None, "numpy_financial.pmt"),
+    ("ppmt", (1, 20), None, "numpy_financial.ppmt"),
+    ("pv", (1, 20), None, "numpy_financial.pv"),
+    ("rate", (1, 20), None, "numpy_financial.rate"),
+    ("asscalar", (1, 23), None, "arr.item()"),
+    ("alen", (1, 23), None, "len(arr)"),
+    ("add_docstring", (2, 0), None, "np.lib.add_docstring"),
+    ("add_newdoc", (2, 0), None, "np.lib.add_newdoc"),
+    (
+        "add_newdoc_ufunc",
+        (2, 0),
+        None,
+        "nothing (it was internal)",
+    ),
+    (
+        "byte_bounds",
+        (2, 0),
+        None,
+        "np.lib.array_utils.byte_bounds",
+    ),
+    (
+        "compare_chararrays",
+        (2, 0),
+        None,
+        "np.char.compare_chararrays",
+    ),
+    (
+        "deprecate",
+        (2, 0),
+        None,
+        "warnings.warn(..., DeprecationWarning)",
+    ),
+    (
+        "deprecate_with_doc",
+        (2, 0),
+        None,
+        "warnings.warn(..., DeprecationWarning)",
+    ),
+    ("fastCopyAndTranspose", (2, 0), None, "arr.T.copy()"),
+    ("format_parser", (2, 0), None, "np.rec.format_parser"),
+    ("get_array_wrap", (2, 0), None, "nothing (it was internal)"),
+    ("issubsctype", (2, 0), None, "np.issubdtype"),
+    ("nbytes", (2, 0), None, "np.dtype(dtype).itemsize"),
+    (
+        "recfromcsv",
+        (2, 0),
+        None,
+        "np.genfromtxt(..., delimiter=',')",
+    ),
+    ("sctype2char", (2, 0), None, "np.dtype(obj).char"),
+    (
+        "set_numeric_ops",
+        (2, 0),
+        None,
+        "ufunc overrides (__array_ufunc__)",
+    ),
+    (
+        "set_string_function",
+        (2, 0),
+        None,
+        "np.set_printoptions(formatter=...)",
+    ),
+    (
+        "tracemalloc_domain",
+        (2, 0),
+        None,
+        "np.lib.tracemalloc_domain",
+    ),
     ("NAN", (2, 4), None, "np.nan"),
     ("unicode", (2, 4), None, "str or np.str_"),
     ("product", (2, 4), None, "np.prod"),
