@@ -221,6 +221,12 @@ rules! {
         crashing: "values = [1, 2]\nvalues.shape",
         running: "values = [1, 2]\nlen(values)",
     }
+    MissingImportName = "missing-import-name", Error, "Signatures and attributes" {
+        catches: "a name imported from a module that lacks it: one that misspells a name the module has, whatever the release (`from numpy import arrange`, `from keras.layers import Dens`), or one earlier releases had (`from keras.optimizers import adam`, `from tensorflow import Session`: certain with the kernel's release, likely without); the modules and tables of `missing-attribute`",
+        why: "Python imports only what the module has: ImportError: cannot import name",
+        crashing: "from numpy import arrange",
+        running: "from numpy import arange",
+    }
     BadArguments = "bad-arguments", Error, "Signatures and attributes" {
         catches: "arguments that do not fit the signature the kernel reads off the live callable, a `def` of the notebook (a plain class's `__init__`, a method of an instance of one), or a known library function (a scikit-learn classifier or regressor fitted without `y`, a DataFrame keyword such as `by=` given to a Series method), or the signature of a scikit-learn, pandas, numpy or Keras callable read off the installed libraries (a keyword that misspells a parameter, `n_estimator=`, `inplce=` or `activaton=`, whatever the release; Keras 1 and 2 keywords such as `lr=` or `nb_epoch=` with the kernel's Keras 3; other misfits when the kernel runs the release the table was read off, else likely); `torch.from_numpy` of a list, tuple, DataFrame, Series or tensor; one sequence of numbers given to Keras's `pad_sequences`, which takes a list of sequences; a layer class, not a layer, added to a Sequential model (`model.add(layers.Dense)`); keywords that misspell a parameter of `sorted`, `print`, `open`, `round`, `enumerate`, `sum` or `pow` (`sorted(xs, reversed=True)`), read off CPython",
         why: "a call with too many, missing or unexpected arguments: TypeError",
@@ -523,6 +529,7 @@ impl Rule {
                 "RuntimeError",
             ],
             MissingAttribute => &["AttributeError"],
+            MissingImportName => &["ImportError"],
             TorchBackward => &["RuntimeError"],
             ZeroDivision => &["ZeroDivisionError"],
             SklearnNotFitted => &["ValueError", "AttributeError"],

@@ -56,6 +56,7 @@ struct AllRules;
 impl Checks for AllRules {
     fn statement(&self, w: &Walker, stmt: &Stmt, out: &mut Vec<Diagnostic>) {
         pytypes::check_stmt(w, stmt, out);
+        module_attributes::check_stmt(w, stmt, out);
         shapes::check_stmt(w, stmt, out);
         frames::check_stmt(w, stmt, out);
         truth::check_stmt(w, stmt, out);

@@ -1,4 +1,5 @@
-//! Names a module lacks (`missing-attribute`):
+//! Names a module lacks, read as its attribute (`missing-attribute`: `np.arrange`) or imported
+//! from it (`missing-import-name`: `from numpy import arrange`):
 //!
 //! - names earlier releases had (`semantics::modules::removed`): numpy's aliases and NEP 52
 //!   removals (`np.float`, `np.product`), pandas' (`pd.rolling_mean`, `pd.Panel`), TensorFlow 1's
@@ -12,12 +13,35 @@
 
 use crate::codes::Rule;
 use crate::diagnostic::{Diagnostic, Edit, Fix};
-use crate::ir::{Expr, TextRange};
+use crate::ir::{Expr, Stmt, TextRange};
 use crate::semantics::abstract_value::Val;
 use crate::semantics::modules::{self, Removed};
 use crate::walker::state::Walker;
 
 use super::{kernel_release, kernel_release_within, KernelRelease};
+
+/// How the name is reached: what Python raises, and says.
+#[derive(Clone, Copy)]
+enum Reach {
+    Attribute,
+    Import,
+}
+
+impl Reach {
+    fn lacks(self, module: &str, name: &str) -> String {
+        match self {
+            Reach::Attribute => format!("module '{module}' has no attribute '{name}'"),
+            Reach::Import => format!("cannot import name '{name}' from '{module}'"),
+        }
+    }
+
+    fn rule(self) -> (Rule, &'static str) {
+        match self {
+            Reach::Attribute => (Rule::MissingAttribute, "AttributeError"),
+            Reach::Import => (Rule::MissingImportName, "ImportError"),
+        }
+    }
+}
 
 pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
     let Expr::Attribute { value, attr, range } = expr else {
@@ -33,10 +57,44 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
         return;
     }
     let attr_range = TextRange::new(range.end.saturating_sub(attr.len() as u32), range.end);
-    if let Some(removed) = modules::removed(&module, attr) {
-        out.extend(removed_name(w, &module, attr, &removed, attr_range));
-    } else if let Some(d) = misspelled_name(w, &module, attr, attr_range) {
-        out.push(d);
+    out.extend(lacked_name(w, &module, attr, attr_range, Reach::Attribute));
+}
+
+/// `from numpy import arrange`, `from keras.optimizers import adam`.
+pub fn check_stmt(w: &Walker, stmt: &Stmt, out: &mut Vec<Diagnostic>) {
+    let Stmt::Import {
+        from: Some(module),
+        names,
+        ..
+    } = stmt
+    else {
+        return;
+    };
+    if w.speculating() {
+        return;
+    }
+    for alias in names {
+        if alias.name.starts_with('_') || alias.name == "*" {
+            continue;
+        }
+        let range = TextRange::new(
+            alias.range.start,
+            alias.range.start + alias.name.len() as u32,
+        );
+        out.extend(lacked_name(w, module, &alias.name, range, Reach::Import));
+    }
+}
+
+fn lacked_name(
+    w: &Walker,
+    module: &str,
+    name: &str,
+    range: TextRange,
+    reach: Reach,
+) -> Option<Diagnostic> {
+    match modules::removed(module, name) {
+        Some(removed) => removed_name(w, module, name, &removed, range, reach),
+        None => misspelled_name(w, module, name, range, reach),
     }
 }
 
@@ -47,6 +105,7 @@ fn removed_name(
     attr: &str,
     removed: &Removed,
     range: TextRange,
+    reach: Reach,
 ) -> Option<Diagnostic> {
     let shown = |(major, minor): (u32, u32)| format!("{} {major}.{minor}", removed.library);
     let when = match removed.library {
@@ -62,22 +121,22 @@ fn removed_name(
         ),
     };
     let message = format!(
-        "module '{module}' has no attribute '{attr}': {when}; use {}",
+        "{}: {when}; use {}",
+        reach.lacks(module, attr),
         removed.instead
     );
-    let error = |message: String| Diagnostic::error(Rule::MissingAttribute, message, range);
+    let (rule, exception) = reach.rule();
+    let error = |message: String| Diagnostic::error(rule, message, range);
     if removed.library == "python" {
-        return Some(error(format!("{message}: AttributeError")));
+        return Some(error(format!("{message}: {exception}")));
     }
     match kernel_release_within(w, removed.library, removed.gone, removed.back) {
-        KernelRelease::Within(kernel) => {
-            Some(error(format!("{message}; {kernel}: AttributeError")))
-        }
+        KernelRelease::Within(kernel) => Some(error(format!("{message}; {kernel}: {exception}"))),
         KernelRelease::Outside => None,
         // A name a later release brought back may be there: nothing to say.
         KernelRelease::Unknown if removed.back.is_some() => None,
         KernelRelease::Unknown => {
-            let mut d = error(format!("{message}: AttributeError"));
+            let mut d = error(format!("{message}: {exception}"));
             d.make_likely(&format!(
                 "the kernel's {} version is not known; earlier releases have it",
                 removed.library
@@ -88,7 +147,13 @@ fn removed_name(
 }
 
 /// `np.arrange`: a misspelling of a name the module has.
-fn misspelled_name(w: &Walker, module: &str, attr: &str, range: TextRange) -> Option<Diagnostic> {
+fn misspelled_name(
+    w: &Walker,
+    module: &str,
+    attr: &str,
+    range: TextRange,
+    reach: Reach,
+) -> Option<Diagnostic> {
     let names = modules::names(module)?;
     if names.has(attr) {
         return None;
@@ -100,12 +165,15 @@ fn misspelled_name(w: &Walker, module: &str, attr: &str, range: TextRange) -> Op
             return None;
         }
     }
+    let (rule, exception) = reach.rule();
     Some(
         Diagnostic::error(
-            Rule::MissingAttribute,
+            rule,
             format!(
-                "module '{module}' has no attribute '{attr}'; did you mean '{right}'? (a misspelling of a name of {} {}): AttributeError",
-                names.library, names.version
+                "{}; did you mean '{right}'? (a misspelling of a name of {} {}): {exception}",
+                reach.lacks(module, attr),
+                names.library,
+                names.version
             ),
             range,
         )

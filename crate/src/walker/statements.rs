@@ -345,6 +345,7 @@ impl<'a> Walker<'a> {
                 }
             }
             Stmt::Import { from, names, .. } => {
+                self.check_stmt_values(stmt);
                 for (name, val) in import_bindings(from.as_deref(), names) {
                     self.bound_here.insert(name.clone());
                     self.env.insert(name, val);
