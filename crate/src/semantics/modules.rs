@@ -34,18 +34,16 @@ pub fn removed(module: &str, name: &str) -> Option<Removed> {
             .iter()
             .find(|(n, ..)| *n == name)
             .map(|(_, major, instead)| removed("pandas", (*major, 0), None, instead)),
-        "keras" | "keras.layers" | "keras.optimizers" | "keras.utils" | "keras.models" => {
-            KERAS_2_NAMES
-                .iter()
-                .any(|(m, n)| *m == module && *n == name)
-                .then(|| {
-                    let instead = match module {
-                        "keras.optimizers" => format!("keras.optimizers.{}", keras_optimizer(name)),
-                        _ => format!("what Keras 3 has in {module}"),
-                    };
-                    removed("keras", (3, 0), None, &instead)
-                })
-        }
+        _ if module == "keras" || module.starts_with("keras.") => KERAS_2_NAMES
+            .iter()
+            .any(|(m, n)| *m == module && *n == name)
+            .then(|| {
+                let instead = match module {
+                    "keras.optimizers" => format!("keras.optimizers.{}", keras_optimizer(name)),
+                    _ => format!("what Keras 3 has in {module}"),
+                };
+                removed("keras", (3, 0), None, &instead)
+            }),
         _ if module == "tensorflow" || module.starts_with("tensorflow.") => {
             tensorflow_1_name(module, name)
         }
