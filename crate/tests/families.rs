@@ -447,3 +447,10 @@ fn pandas_options() {
 fn module_names_misspelled_or_removed() {
     family("module_names.json");
 }
+
+/// Functions named by strings that misspell a reduction, in `agg`, `aggregate`, `transform`,
+/// `apply` of frames, Series and groupbys, lists, dicts, named aggregations and `pivot_table`.
+#[test]
+fn pandas_function_names_misspelled() {
+    family("pandas_function_names.json");
+}
