@@ -454,3 +454,10 @@ fn module_names_misspelled_or_removed() {
 fn pandas_function_names_misspelled() {
     family("pandas_function_names.json");
 }
+
+/// What pandas calls or looks labels up in, given neither a dict nor a function:
+/// `rename(columns=[...])`, `Series.map([...])`, `DataFrame.map({...})`, `Series.rename([...])`.
+#[test]
+fn pandas_mappers_of_the_wrong_kind() {
+    family("pandas_mappers.json");
+}

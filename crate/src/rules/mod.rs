@@ -18,6 +18,7 @@ pub mod keras_utils;
 pub mod module_attributes;
 pub mod numpy_calls;
 pub mod numpy_text;
+pub mod pandas_mappers;
 pub mod pandas_options;
 pub mod plots;
 pub mod pytypes;
@@ -76,6 +77,7 @@ impl Checks for AllRules {
         numpy_text::check(w, expr, out);
         frames::check(w, expr, out);
         pandas_options::check(w, expr, out);
+        pandas_mappers::check(w, expr, out);
         truth::check(w, expr, out);
         value_checks::check(w, expr, out);
         api::check(w, expr, out);
