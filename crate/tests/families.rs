@@ -461,3 +461,10 @@ fn pandas_function_names_misspelled() {
 fn pandas_mappers_of_the_wrong_kind() {
     family("pandas_mappers.json");
 }
+
+/// `statistics` functions given fewer data points than they need, and `random.sample` of a
+/// range smaller than the sample.
+#[test]
+fn statistics_and_samples_of_too_little_data() {
+    family("stdlib_data.json");
+}

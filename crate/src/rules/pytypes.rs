@@ -1532,8 +1532,14 @@ fn stdlib_call(w: &Walker, func: &Expr, args: &[Expr], range: TextRange) -> Opti
         ("random.sample", [population, k]) => {
             let v = w.eval(population);
             // A set is refused since Python 3.11, and only warned about before.
-            builtin_of(&v).filter(|t| t.sequence())?;
-            let (n, Val::Int(k)) = (iterated_len(&v)?, w.eval(k)) else {
+            let n = match crate::semantics::python::range_of(w, population) {
+                Some(range) => i64::try_from(range.count).ok()?,
+                None => {
+                    builtin_of(&v).filter(|t| t.sequence())?;
+                    iterated_len(&v)?
+                }
+            };
+            let Val::Int(k) = w.eval(k) else {
                 return None;
             };
             (k > n || k < 0).then_some(())?;
@@ -1542,6 +1548,28 @@ fn stdlib_call(w: &Walker, func: &Expr, args: &[Expr], range: TextRange) -> Opti
                 format!(
                     "{} has {n} items, and a sample of {k} is asked: ValueError: Sample larger than population or is negative",
                     w.shown(population, "the population")
+                ),
+            )
+        }
+        (function, [data]) if function.starts_with("statistics.") => {
+            let name = &function["statistics.".len()..];
+            let needs = match name {
+                "stdev" | "variance" => 2,
+                "mean" | "fmean" | "median" | "median_low" | "median_high" | "median_grouped"
+                | "mode" | "geometric_mean" | "harmonic_mean" | "pstdev" | "pvariance" => 1,
+                _ => return None,
+            };
+            let n = match crate::semantics::python::range_of(w, data) {
+                Some(range) => i64::try_from(range.count).ok()?,
+                None => iterated_len(&w.eval(data))?,
+            };
+            (n < needs).then_some(())?;
+            error(
+                Rule::BuiltinArgument,
+                format!(
+                    "{} has {n} data point{}, and statistics.{name} needs at least {needs}: StatisticsError (a ValueError)",
+                    w.shown(data, "the data"),
+                    if n == 1 { "" } else { "s" }
                 ),
             )
         }
