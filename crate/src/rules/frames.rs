@@ -976,9 +976,9 @@ fn column_selection_hint(w: &Walker, value: &Expr) -> String {
     }
 }
 
-/// `df.append(...)`, `s.iteritems()`, ... of a frame or Series when the kernel runs pandas 2 or
-/// later, which removed them: AttributeError.
-fn removed_attribute(w: &Walker, value: &Expr, attr: &str) -> Option<String> {
+/// `df.append(...)`, `s.iteritems()`, ... of a frame or Series, which pandas 2 removed:
+/// AttributeError when the kernel runs pandas 2 or later, likely when it did not say which.
+fn removed_attribute(w: &Walker, value: &Expr, attr: &str, range: TextRange) -> Option<Diagnostic> {
     let (_, frame_had, series_had, instead) = REMOVED_BY_PANDAS_2
         .iter()
         .find(|(name, ..)| *name == attr)?;
@@ -998,12 +998,24 @@ fn removed_attribute(w: &Walker, value: &Expr, attr: &str) -> Option<String> {
     if !had || w.pandas_extended {
         return None;
     }
-    let KernelRelease::Within(kernel) = kernel_release_within(w, "pandas", (2, 0), None) else {
-        return None;
+    let message = |kernel: &str| {
+        format!(
+            "{class}.{attr} was removed by pandas 2.0{kernel}: AttributeError: '{class}' object has no attribute '{attr}'; use {instead}",
+        )
     };
-    Some(format!(
-        "{class}.{attr} was removed by pandas 2.0, and {kernel}: AttributeError: '{class}' object has no attribute '{attr}'; use {instead}",
-    ))
+    match kernel_release_within(w, "pandas", (2, 0), None) {
+        KernelRelease::Within(kernel) => Some(Diagnostic::error(
+            Rule::MissingAttribute,
+            message(&format!(", and {kernel}")),
+            range,
+        )),
+        KernelRelease::Outside => None,
+        KernelRelease::Unknown => {
+            let mut d = Diagnostic::error(Rule::MissingAttribute, message(""), range);
+            d.make_likely("the kernel's pandas version is not known; earlier releases have it");
+            Some(d)
+        }
+    }
 }
 
 /// `pd.concat(a, b)` (frames not in a list) and `pd.concat([a, 1])` (an element that is not
@@ -1239,8 +1251,8 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                 out.push(d);
                 return;
             }
-            if let Some(message) = removed_attribute(w, value, attr) {
-                out.push(Diagnostic::error(Rule::MissingAttribute, message, *range));
+            if let Some(d) = removed_attribute(w, value, attr, *range) {
+                out.push(d);
                 return;
             }
             let Some(dtype) = series_dtype(w, value) else {
