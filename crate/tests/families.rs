@@ -468,3 +468,10 @@ fn pandas_mappers_of_the_wrong_kind() {
 fn statistics_and_samples_of_too_little_data() {
     family("stdlib_data.json");
 }
+
+/// Keras 2's generator methods on a model: certain with Keras 3 (the kernel's release, or a
+/// model of Keras 3's own classes), likely when the release is not known.
+#[test]
+fn keras_generator_methods_removed() {
+    family("keras_removed_methods.json");
+}

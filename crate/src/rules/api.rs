@@ -436,6 +436,43 @@ fn notebook_class_call(
 }
 
 /// Attributes a type certainly lacks, with a hint.
+/// Keras 2's methods for data generators, which Keras 3 removed (its `fit`, `evaluate` and
+/// `predict` take generators).
+const KERAS_2_GENERATOR_METHODS: &[&str] =
+    &["fit_generator", "evaluate_generator", "predict_generator"];
+
+/// `model.fit_generator(...)`: AttributeError with Keras 3: certain for a model of Keras 3's
+/// own classes (`keras.src.models.`, as the kernel names them) or when the kernel runs Keras 3,
+/// likely when it did not say which Keras the model is of.
+fn keras_generator_method(
+    w: &Walker,
+    value: &Expr,
+    t: &str,
+    attr: &str,
+    range: TextRange,
+) -> Option<Diagnostic> {
+    let short_type = t.rsplit('.').next().unwrap_or(t);
+    let message = |kernel: &str| {
+        format!(
+            "'{short_type}' object has no attribute '{attr}' ({} is a {short_type}): Keras 3 removed it{kernel}; fit, evaluate and predict take generators: AttributeError",
+            w.shown(value, "the model")
+        )
+    };
+    let error = |kernel: &str| Diagnostic::error(Rule::MissingAttribute, message(kernel), range);
+    if t.starts_with("keras.src.models.") {
+        return Some(error(""));
+    }
+    match super::kernel_release_within(w, "keras", (3, 0), None) {
+        super::KernelRelease::Within(kernel) => Some(error(&format!(", and {kernel}"))),
+        super::KernelRelease::Outside => None,
+        super::KernelRelease::Unknown => {
+            let mut d = error("");
+            d.make_likely("the kernel's Keras version is not known; Keras 2 has it");
+            Some(d)
+        }
+    }
+}
+
 fn missing_attribute(t: &str, attr: &str) -> Option<&'static str> {
     if is_keras_model(t) {
         return match attr {
@@ -444,11 +481,6 @@ fn missing_attribute(t: &str, attr: &str) -> Option<&'static str> {
             }
             "predict_proba" => Some("removed in TensorFlow 2.6; use model.predict(x)"),
             "load" | "load_model" => Some("load a saved model with keras.models.load_model(path)"),
-            "fit_generator" | "evaluate_generator" | "predict_generator"
-                if t.starts_with("keras.src.models.") =>
-            {
-                Some("removed in Keras 3; fit, evaluate and predict take generators")
-            }
             _ => None,
         };
     }
@@ -521,6 +553,11 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                 return;
             }
             match w.eval(value) {
+                Val::Typed(t)
+                    if is_keras_model(&t) && KERAS_2_GENERATOR_METHODS.contains(&attr.as_str()) =>
+                {
+                    out.extend(keras_generator_method(w, value, &t, attr, attr_range));
+                }
                 Val::Typed(t) => {
                     if let Some(hint) = missing_attribute(&t, attr) {
                         let short_type = t.rsplit('.').next().unwrap_or(&t);
