@@ -36,20 +36,11 @@ MODULES = [
     ("pandas", "pandas"),
     ("keras", "keras"),
     ("keras.layers", "keras"),
-    ("keras.models", "keras"),
     ("keras.optimizers", "keras"),
-    ("keras.callbacks", "keras"),
     ("keras.utils", "keras"),
     ("math", "python"),
     ("os.path", "python"),
     ("random", "python"),
-    ("re", "python"),
-    ("json", "python"),
-    ("string", "python"),
-    ("time", "python"),
-    ("statistics", "python"),
-    ("itertools", "python"),
-    ("collections", "python"),
 ]
 
 VERSIONS = {
@@ -94,9 +85,10 @@ def names_of(module_name: str) -> set[str]:
     return {n for n in names if not n.startswith("_")}
 
 
-# TensorFlow's modules whose TensorFlow 1 names notebooks use (the others, `tpu`, `saved_model`,
-# `profiler`, ..., are left out of the bundle).
-NOTEBOOK_MODULES = {"train", "nn", "losses", "layers", "image", "random", "summary", "metrics", "io", "data", "math", "keras"}
+# TensorFlow's modules whose TensorFlow 1 names notebooks use most, `tf.train.AdamOptimizer`
+# and `tf.nn.rnn_cell` (the others, `losses`, `data`, `summary`, `tpu`, ..., are left out of
+# the bundle; a module TensorFlow 2 lacks as a whole, `tf.layers`, is in).
+NOTEBOOK_MODULES = {"train", "nn"}
 
 
 def tensorflow_1_names() -> list[str]:
@@ -104,15 +96,20 @@ def tensorflow_1_names() -> list[str]:
     became `tf.new`, `path=` where nothing replaces it; a path below a module TensorFlow 2 lacks
     is cut at that module."""
     removed = {"contrib": "contrib="}
+    # `tf.mixed_precision` is a module of some TensorFlow 2 releases (2.21 lacks it): not a name
+    # only TensorFlow 1 had.
+    came_back = {"mixed_precision"}
     for old, new in renames_v2.renames.items():
         # The table also renames names of `from tensorflow.contrib import data as contrib_data`.
         if not old.startswith("tf."):
             continue
         path = old.split(".")[1:]
-        if len(path) > 1 and path[0] not in NOTEBOOK_MODULES:
+        if path[0] in came_back:
             continue
         owner = tf
         for depth, part in enumerate(path):
+            if depth > 0 and path[0] not in NOTEBOOK_MODULES:
+                break
             if not hasattr(owner, part):
                 cut = ".".join(path[: depth + 1])
                 if depth + 1 < len(path):
