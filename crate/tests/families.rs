@@ -475,3 +475,10 @@ fn statistics_and_samples_of_too_little_data() {
 fn keras_generator_methods_removed() {
     family("keras_removed_methods.json");
 }
+
+/// Rows `head`, `tail`, `nlargest` keep, then sampled or indexed; `sample` of more rows than
+/// there are; numpy's joining functions given the arrays apart rather than in one sequence.
+#[test]
+fn rows_taken_sampled_and_arrays_joined() {
+    family("rows_taken_and_joined.json");
+}

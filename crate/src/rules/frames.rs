@@ -1167,6 +1167,55 @@ fn constructor_problem(
     }
 }
 
+/// `df.sample(n)` / `s.sample(n)` of more rows than there are, or `frac=` above 1, without
+/// `replace=True`: ValueError.
+fn sample_problem(
+    w: &Walker,
+    func: &Expr,
+    args: &[Expr],
+    keywords: &[Keyword],
+) -> Option<Diagnostic> {
+    let Expr::Attribute { value, attr, .. } = func else {
+        return None;
+    };
+    if attr != "sample" || w.pandas_extended || kw(keywords, "replace").is_some() {
+        return None;
+    }
+    let (rows, unit) = match w.eval(value) {
+        Val::Frame(f) if f.plain => (f.n_rows?, "rows"),
+        Val::Series(s) => (s.len?, "values"),
+        _ => return None,
+    };
+    if let Some(n) = argument(args, keywords, 0, "n") {
+        let Val::Int(k) = w.eval(n) else {
+            return None;
+        };
+        return (k > rows).then(|| {
+            Diagnostic::error(
+                Rule::FrameLength,
+                format!(
+                    "{} has {rows} {unit}, and a sample of {k} without replace=True is asked: ValueError: Cannot take a larger sample than population when 'replace=False'",
+                    w.shown(value, "the object")
+                ),
+                n.range(),
+            )
+        });
+    }
+    let frac = kw(keywords, "frac")?;
+    let fraction = match w.eval(frac) {
+        Val::Float(f) => f,
+        Val::Int(i) => i as f64,
+        _ => return None,
+    };
+    (fraction > 1.0).then(|| {
+        Diagnostic::error(
+            Rule::FrameLength,
+            format!("a sample of frac={fraction} (more rows than there are) needs replace=True: ValueError: Replace has to be set to `True` when upsampling the population `frac` > 1."),
+            frac.range(),
+        )
+    })
+}
+
 /// `df[mask]` / `s[mask]` with a list of bools or a numpy bool array of another length than the
 /// rows: pandas takes it position by position (a bool Series aligns by its index instead).
 fn mask_length_problem(w: &Walker, value: &Expr, index: &Expr) -> Option<Diagnostic> {
@@ -1225,6 +1274,7 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                 out.push(Diagnostic::error(Rule::BadArguments, message, *range));
             }
             out.extend(text_reduction(w, func, args, keywords, *range));
+            out.extend(sample_problem(w, func, args, keywords));
             if !crate::ir_scan::unpacks(args, keywords) {
                 out.extend(frame_method_problem(w, func, args, keywords, *range));
                 out.extend(text_numeric_problem(w, func, args, keywords, *range));

@@ -117,6 +117,39 @@ fn shape_form_problem(w: &Walker, func: &Expr, args: &[Expr]) -> Option<Diagnost
                 tuple.range(),
             ))
         }
+        // `np.concatenate(a, b)`: the arrays go in one sequence; the second is read as the axis.
+        "concatenate" | "vstack" | "hstack" | "stack" | "column_stack" | "dstack" => {
+            let [first, second, ..] = args else {
+                return None;
+            };
+            let axis_taken = name == "concatenate" || name == "stack";
+            let what = match w.eval(second) {
+                Val::Array(a) if a.shape.iter().product::<i64>() > 1 => "an array",
+                _ if sequence(second).is_some() => "a sequence",
+                _ => return None,
+            };
+            let error = if !axis_taken {
+                format!("TypeError: {name}() takes 1 positional argument")
+            } else if what == "an array" {
+                "TypeError: only integer scalar arrays can be converted to a scalar index".into()
+            } else {
+                format!(
+                    "TypeError: '{}' object cannot be interpreted as an integer",
+                    sequence(second)?
+                )
+            };
+            Some(Diagnostic::error(
+                Rule::BadArguments,
+                format!(
+                    "np.{name} takes the arrays in one list or tuple (np.{name}([{}, {}])), but {} is {what} given on its own{}: {error}",
+                    w.text(first.range()),
+                    w.text(second.range()),
+                    w.shown(second, "the second argument"),
+                    if axis_taken { ", read as the axis" } else { "" }
+                ),
+                second.range(),
+            ))
+        }
         _ => None,
     }
 }

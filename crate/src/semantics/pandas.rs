@@ -939,6 +939,35 @@ pub fn concatenated(w: &dyn Eval, args: &[Expr], keywords: &[Keyword]) -> Option
     }))
 }
 
+/// How many rows `head(n)`, `tail(n)`, `nlargest(n, ...)` and `nsmallest(n, ...)` keep of a
+/// frame of known length: `n` at most (5 by default; a negative `n` of `head` / `tail`, all
+/// but that many); `nlargest` with `keep='all'` may keep more.
+fn rows_taken(
+    w: &dyn Eval,
+    f: &Frame,
+    method: &str,
+    args: &[Expr],
+    keywords: &[Keyword],
+) -> Option<i64> {
+    let rows = f.n_rows?;
+    let n = match crate::ir::argument(args, keywords, 0, "n") {
+        None if matches!(method, "head" | "tail") => 5,
+        None => return None,
+        Some(e) => match w.eval(e) {
+            Val::Int(n) => n,
+            _ => return None,
+        },
+    };
+    if matches!(method, "nlargest" | "nsmallest") && kw(keywords, "keep").is_some() {
+        return None;
+    }
+    match method {
+        "head" | "tail" if n < 0 => Some((rows + n).max(0)),
+        _ if n < 0 => None,
+        _ => Some(n.min(rows)),
+    }
+}
+
 /// The frame a pandas method returns, as far as columns go.
 pub fn frame_method_result(
     w: &dyn Eval,
@@ -1094,7 +1123,17 @@ pub fn frame_method_result(
                 other => other,
             }
         }
-        "head" | "tail" | "nlargest" | "nsmallest" | "query" => same(false, true, false),
+        "head" | "tail" | "nlargest" | "nsmallest" => match (
+            same(false, true, false),
+            rows_taken(w, f, method, args, keywords),
+        ) {
+            (Val::Frame(out), Some(n_rows)) => Val::Frame(Frame {
+                n_rows: Some(n_rows),
+                ..out
+            }),
+            (other, _) => other,
+        },
+        "query" => same(false, true, false),
         "sample" | "drop_duplicates" => relabelled_if_ignored(same(false, true, false), keywords),
         "copy" => same(true, true, true),
         "sort_values" | "sort_index" => relabelled_if_ignored(same(true, true, true), keywords),
