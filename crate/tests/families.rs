@@ -482,3 +482,9 @@ fn keras_generator_methods_removed() {
 fn rows_taken_sampled_and_arrays_joined() {
     family("rows_taken_and_joined.json");
 }
+
+/// What `fit` learns, read without its trailing underscore (`grid.best_params`, `model.coef`).
+#[test]
+fn sklearn_learnt_names_without_their_underscore() {
+    family("sklearn_learnt_names.json");
+}

@@ -933,6 +933,77 @@ fn learnt_attribute(w: &Walker, value: &Expr, attr: &str, range: TextRange) -> O
     ))
 }
 
+/// What a fitted search learns (scikit-learn's `BaseSearchCV`, the classes `GridSearchCV`,
+/// `RandomizedSearchCV` and the halving searches): `best_params_`, ...
+const SEARCH_LEARNS: &[&str] = &[
+    "best_estimator_",
+    "best_index_",
+    "best_params_",
+    "best_score_",
+    "cv_results_",
+    "multimetric_",
+    "n_splits_",
+    "refit_time_",
+    "scorer_",
+];
+
+/// `grid.best_params`, `model.coef`: what `fit` learns without its trailing underscore. The
+/// estimator has no such attribute (its parameters are known, and none has the name), fitted
+/// or not: AttributeError.
+fn forgotten_underscore(
+    w: &Walker,
+    value: &Expr,
+    attr: &str,
+    range: TextRange,
+) -> Option<Diagnostic> {
+    if attr.starts_with('_') || attr.ends_with('_') {
+        return None;
+    }
+    let Val::Estimator(est) = w.eval(value) else {
+        return None;
+    };
+    if !est.is_sklearn() {
+        return None;
+    }
+    let learnt = format!("{attr}_");
+    let search = est.class.contains("SearchCV");
+    let known = if search {
+        SEARCH_LEARNS.contains(&learnt.as_str())
+    } else {
+        crate::semantics::property_tables::FITTED_ATTRIBUTES
+            .iter()
+            .any(|(class, name, ..)| *class == est.class && *name == learnt)
+    };
+    if !known {
+        return None;
+    }
+    let params = crate::semantics::signatures::library_params(
+        &crate::semantics::signatures::public_path(&est.type_path),
+    )?;
+    if crate::semantics::signatures::keyword_names(&params).any(|n| n == attr) {
+        return None;
+    }
+    let attr_range = TextRange::new(range.end.saturating_sub(attr.len() as u32), range.end);
+    Some(
+        Diagnostic::error(
+            Rule::MissingAttribute,
+            format!(
+                "'{}' object has no attribute '{attr}'; what fit learns ends with an underscore: did you mean '{learnt}'?: AttributeError",
+                est.class
+            ),
+            attr_range,
+        )
+        .with_fix(crate::diagnostic::Fix {
+            message: format!("Use {learnt}"),
+            edits: vec![crate::diagnostic::Edit {
+                range: attr_range,
+                content: learnt.clone(),
+            }],
+            run_cells: vec![],
+        }),
+    )
+}
+
 /// `model.predict_proba` (and the other methods of `OUTPUT_METHODS`) of an estimator that lacks
 /// the method.
 fn lacked_method(w: &Walker, value: &Expr, attr: &str, range: TextRange) -> Option<Diagnostic> {
@@ -987,6 +1058,7 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
     if let Expr::Attribute { value, attr, range } = expr {
         if let Some(d) = learnt_attribute(w, value, attr, *range)
             .or_else(|| lacked_method(w, value, attr, *range))
+            .or_else(|| forgotten_underscore(w, value, attr, *range))
         {
             out.push(d);
         }
