@@ -162,7 +162,7 @@ rules! {
         running: "sizes = {\"small\": 1, \"large\": 3}\nsizes.get(\"medium\", 2)",
     }
     IndexType = "index-type", Error, "Python values" {
-        catches: "a list, tuple or str indexed by something other than an integer or a slice (a numpy array, a str, a float, None), a numpy array indexed by a float, slices of them by floats (`rows[:len(rows) / 2]`), a dict keyed by a list, dict or set, and such a key or set item in a literal, in `set(...)`, `hash(...)`, an `in` test of a dict or set, or a dict's or set's method (`get`, `pop`, `add`, ...)",
+        catches: "a list, tuple or str indexed by something other than an integer or a slice (a numpy array, a str, a float, None), a numpy array indexed by a float, slices of them by floats (`rows[:len(rows) / 2]`), a dict keyed by a list, dict or set, and such a key or set item in a literal, in `set(...)`, `hash(...)`, an `in` test of a dict or set, or a dict's or set's method (`get`, `pop`, `add`, ...); `.iloc` given labels where it takes positions (`df.iloc['a']`, `df.iloc[:, 'a']`, `df.iloc[:, ['a', 'b']]`: TypeError, ValueError or IndexError)",
         why: "sequences take integer indices and dicts hashable keys: TypeError: list indices must be integers or slices / slice indices must be integers / only integer scalar arrays can be converted to a scalar index / unhashable type; numpy: IndexError: only integers, slices ... are valid indices",
         crashing: "names = ['a', 'b']\nnames[np.array([0, 1])]",
         running: "names = np.array(['a', 'b'])\nnames[np.array([0, 1])]",
@@ -198,7 +198,7 @@ rules! {
         running: "rows = []\nfor r in rows:\n    print(r)",
     }
     NotSubscriptable = "not-subscriptable", Error, "Python values" {
-        catches: "subscripts of None, a number, a set, a dict view (`d.keys()[0]`), a generator expression, a function (`len[x]`, a `def` of the notebook, a method not called: `d.values[0]`), or an instance of a plain class of the notebook without `__getitem__`",
+        catches: "subscripts of None, a number, a set, a dict view (`d.keys()[0]`), a generator expression, a function (`len[x]`, a `def` of the notebook, a method not called: `d.values[0]`), or an instance of a plain class of the notebook without `__getitem__`; a method of a frame or Series subscripted where it should be called (`df.groupby['a']`, `df.head[5]`)",
         why: "the type has no `__getitem__`: TypeError: 'NoneType' object is not subscriptable",
         crashing: "best = None\nbest[0]",
         running: "best = [None]\nbest[0]",
@@ -519,7 +519,8 @@ impl Rule {
             }
             // numpy's AxisError; TensorFlow's InvalidArgumentError is only an Exception.
             IndexOutOfRange => &["IndexError", "ValueError"],
-            IndexType => &["TypeError", "IndexError"],
+            // pandas' `.iloc` refuses labels with ValueError too.
+            IndexType => &["TypeError", "IndexError", "ValueError"],
             // `.item()` of a torch tensor of several elements: RuntimeError.
             BuiltinArgument => &[
                 "TypeError",

@@ -488,3 +488,10 @@ fn rows_taken_sampled_and_arrays_joined() {
 fn sklearn_learnt_names_without_their_underscore() {
     family("sklearn_learnt_names.json");
 }
+
+/// A method of a frame or Series subscripted where it should be called (`df.groupby['a']`),
+/// and `.iloc` given labels (`df.iloc[:, 'a']`).
+#[test]
+fn pandas_methods_subscripted_and_iloc_labels() {
+    family("pandas_indexers_and_methods.json");
+}
