@@ -85,6 +85,24 @@ pub struct Fix {
     pub run_cells: Vec<usize>,
 }
 
+impl Fix {
+    /// The fix that replaces `range` of the target cell with `content`.
+    pub fn replace(
+        message: impl Into<String>,
+        range: TextRange,
+        content: impl Into<String>,
+    ) -> Fix {
+        Fix {
+            message: message.into(),
+            edits: vec![Edit {
+                range,
+                content: content.into(),
+            }],
+            run_cells: vec![],
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Diagnostic {
     /// Serialized as its stable kebab-case code: `undefined-name`, `missing-column`, ...

@@ -6,7 +6,7 @@ use std::collections::{HashMap, HashSet};
 
 use crate::builtins::is_always_defined;
 use crate::codes::Rule;
-use crate::diagnostic::{Diagnostic, Edit, Fix, Severity};
+use crate::diagnostic::{Diagnostic, Fix, Severity};
 use crate::facts::CellFacts;
 use crate::text_hash::TextHashBuilder;
 
@@ -182,14 +182,11 @@ pub fn undefined_names(
                     format!("{message}; did you mean `{close}`?"),
                     free.range,
                 )
-                .with_fix(Fix {
-                    message: format!("Use `{close}`"),
-                    edits: vec![Edit {
-                        range: free.range,
-                        content: close.clone(),
-                    }],
-                    run_cells: vec![],
-                }),
+                .with_fix(Fix::replace(
+                    format!("Use `{close}`"),
+                    free.range,
+                    close.clone(),
+                )),
                 None => Diagnostic::error(Rule::UndefinedName, message, free.range),
             }
         };

@@ -18,7 +18,7 @@ use crate::semantics::python::user_call_problem;
 use serde_json::Value;
 
 use crate::codes::Rule;
-use crate::diagnostic::{Diagnostic, Edit, Fix};
+use crate::diagnostic::{Diagnostic, Fix};
 use crate::ir::{Expr, Keyword, Literal, Params, TextRange};
 use crate::summary::{parameters, tuple_text, Category, ObjectSummary, ParameterKind};
 
@@ -230,14 +230,11 @@ fn table_call(
             format!("{what}; did you mean '{right}'?: {keyword_error}"),
             k.range,
         )
-        .with_fix(Fix {
-            message: format!("Use {right}="),
-            edits: vec![Edit {
-                range: name_range,
-                content: right.to_string(),
-            }],
-            run_cells: vec![],
-        })]);
+        .with_fix(Fix::replace(
+            format!("Use {right}="),
+            name_range,
+            right.to_string(),
+        ))]);
     }
     let problem = if set_params.is_some() {
         keywords
@@ -619,14 +616,11 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                             attr_range,
                         );
                         if attr.starts_with("set_") && attr != "set_zlabel" {
-                            d = d.with_fix(Fix {
-                                message: format!("Use plt.{}", attr.trim_start_matches("set_")),
-                                edits: vec![Edit {
-                                    range: attr_range,
-                                    content: attr.trim_start_matches("set_").to_string(),
-                                }],
-                                run_cells: vec![],
-                            });
+                            d = d.with_fix(Fix::replace(
+                                format!("Use plt.{}", attr.trim_start_matches("set_")),
+                                attr_range,
+                                attr.trim_start_matches("set_").to_string(),
+                            ));
                         }
                         out.push(d);
                     }

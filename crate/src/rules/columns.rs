@@ -17,7 +17,7 @@ use crate::semantics::pandas::is_frame_attribute;
 use crate::semantics::pandas::{axis_is_columns, is_str, keys, kw, Key};
 
 use crate::codes::Rule;
-use crate::diagnostic::{Diagnostic, Edit, Fix};
+use crate::diagnostic::{Diagnostic, Fix};
 use crate::ir::{Expr, Keyword, SeqKind, TextRange};
 
 use super::{list_preview, suggest};
@@ -76,14 +76,11 @@ fn missing(
                 let text = w.text(lit.range());
                 let quote = if text.ends_with('"') { '"' } else { '\'' };
                 if !text.starts_with(['f', 'F', 'r', 'R', 'b', 'B']) {
-                    d = d.with_fix(Fix {
-                        message: format!("Use column '{s}'"),
-                        edits: vec![Edit {
-                            range: lit.range(),
-                            content: format!("{quote}{s}{quote}"),
-                        }],
-                        run_cells: vec![],
-                    });
+                    d = d.with_fix(Fix::replace(
+                        format!("Use column '{s}'"),
+                        lit.range(),
+                        format!("{quote}{s}{quote}"),
+                    ));
                 }
             }
         }
@@ -486,14 +483,11 @@ fn text_row_label(
         labels.range(),
     );
     if positional && is_column {
-        d = d.with_fix(Fix {
-            message: "Drop it as a column (columns=)".into(),
-            edits: vec![Edit {
-                range: TextRange::new(labels.range().start, labels.range().start),
-                content: "columns=".into(),
-            }],
-            run_cells: vec![],
-        });
+        d = d.with_fix(Fix::replace(
+            "Drop it as a column (columns=)",
+            TextRange::new(labels.range().start, labels.range().start),
+            "columns=",
+        ));
     }
     Some(d)
 }

@@ -44,7 +44,7 @@
 
 use super::{kernel_release_within, KernelRelease};
 use crate::codes::Rule;
-use crate::diagnostic::{Diagnostic, Edit, Fix};
+use crate::diagnostic::{Diagnostic, Fix};
 use crate::ir::{argument, Expr, Keyword, SeqKind, TextRange};
 use crate::semantics::pandas::{
     axis_is_columns, kw, literal_dtype, literal_len, FRAME_ONLY_ATTRIBUTES, FRAME_ONLY_KEYWORDS,
@@ -920,14 +920,7 @@ fn text_method_without_accessor(
                     format!("{shown} is a Series, and text methods are under its .str accessor: AttributeError: 'Series' object has no attribute '{attr}'; use {shown}.str.{attr}"),
                     range,
                 )
-                .with_fix(Fix {
-                    message: format!("Use .str.{attr}"),
-                    edits: vec![Edit {
-                        range: TextRange::new(at, at),
-                        content: "str.".into(),
-                    }],
-                    run_cells: vec![],
-                }),
+                .with_fix(Fix::replace(format!("Use .str.{attr}"), TextRange::new(at, at), "str.")),
             )
         }
         Val::Frame(f) if f.plain && (attr == "str" || TEXT_METHODS.contains(&attr)) => {

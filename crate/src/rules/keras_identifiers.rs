@@ -13,7 +13,7 @@
 //! read off (same minor version), silent when it runs another, likely when it did not say.
 
 use crate::codes::Rule;
-use crate::diagnostic::{Diagnostic, Edit, Fix};
+use crate::diagnostic::{Diagnostic, Fix};
 use crate::did_you_mean::suggest;
 use crate::ir::{keyword, Expr, Keyword, Literal, TextRange};
 use crate::rules::api::{kernel_version, minor_release};
@@ -175,14 +175,11 @@ fn unknown(
         },
     ) = (right, value)
     {
-        d.fix = Some(Fix {
-            message: format!("Use '{right}'"),
-            edits: vec![Edit {
-                range: *range,
-                content: format!("'{right}'"),
-            }],
-            run_cells: vec![],
-        });
+        d.fix = Some(Fix::replace(
+            format!("Use '{right}'"),
+            *range,
+            format!("'{right}'"),
+        ));
     }
     Some(d)
 }

@@ -12,7 +12,7 @@
 //!   release, unless the kernel runs a later one than the table's.
 
 use crate::codes::Rule;
-use crate::diagnostic::{Diagnostic, Edit, Fix};
+use crate::diagnostic::{Diagnostic, Fix};
 use crate::ir::{Expr, Stmt, TextRange};
 use crate::semantics::abstract_value::Val;
 use crate::semantics::modules::{self, Removed};
@@ -177,14 +177,7 @@ fn misspelled_name(
             ),
             range,
         )
-        .with_fix(Fix {
-            message: format!("Use {right}"),
-            edits: vec![Edit {
-                range,
-                content: right.to_string(),
-            }],
-            run_cells: vec![],
-        }),
+        .with_fix(Fix::replace(format!("Use {right}"), range, right)),
     )
 }
 

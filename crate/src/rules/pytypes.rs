@@ -50,7 +50,7 @@
 //! subclasses (the kernel's summaries name them by their own class).
 
 use crate::codes::Rule;
-use crate::diagnostic::{Diagnostic, Edit, Fix};
+use crate::diagnostic::{Diagnostic, Fix};
 use crate::ir::{Expr, Keyword, Stmt, Target, TextRange};
 use crate::semantics::python::{binary_error, builtin_of, operand_error, Builtin};
 use crate::semantics::python::{
@@ -2832,14 +2832,7 @@ fn join_items(w: &Walker, items: &Expr, range: TextRange, out: &mut Vec<Diagnost
                 ),
                 range,
             )
-            .with_fix(Fix {
-                message: "Convert the items to text with map(str, ...)".into(),
-                edits: vec![Edit {
-                    range: items.range(),
-                    content: format!("map(str, {})", w.text(items.range())),
-                }],
-                run_cells: vec![],
-            }),
+            .with_fix(Fix::replace("Convert the items to text with map(str, ...)", items.range(), format!("map(str, {})", w.text(items.range())))),
         );
     }
 }
@@ -2989,14 +2982,11 @@ fn library_value_called(
                 func.range(),
             );
             if called_bare {
-                d = d.with_fix(Fix {
-                    message: format!("Read {shown} without calling it"),
-                    edits: vec![Edit {
-                        range: without_call,
-                        content: String::new(),
-                    }],
-                    run_cells: vec![],
-                });
+                d = d.with_fix(Fix::replace(
+                    format!("Read {shown} without calling it"),
+                    without_call,
+                    String::new(),
+                ));
             }
             return Some(d);
         }
@@ -3033,27 +3023,17 @@ fn library_value_called(
 
 fn wrap_in_str(w: &Walker, e: &Expr) -> Fix {
     let text = w.text(e.range());
-    Fix {
-        message: format!("Convert {text} to text with str({text})"),
-        edits: vec![Edit {
-            range: e.range(),
-            content: format!("str({text})"),
-        }],
-        run_cells: vec![],
-    }
+    Fix::replace(
+        format!("Convert {text} to text with str({text})"),
+        e.range(),
+        format!("str({text})"),
+    )
 }
 
 /// What the programmer likely meant: Python 2's dict methods, numpy's `.shape` on a list, a
 /// method of another builtin type, or a close name.
 fn attribute_hint(t: Builtin, attr: &str, attr_range: TextRange) -> (String, Option<Fix>) {
-    let replace = |with: &str| Fix {
-        message: format!("Use .{with}"),
-        edits: vec![Edit {
-            range: attr_range,
-            content: with.to_string(),
-        }],
-        run_cells: vec![],
-    };
+    let replace = |with: &str| Fix::replace(format!("Use .{with}"), attr_range, with.to_string());
     let py2 = match (t, attr) {
         (Builtin::Dict, "iteritems") => Some("items"),
         (Builtin::Dict, "iterkeys") => Some("keys"),

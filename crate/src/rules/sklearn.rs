@@ -993,14 +993,11 @@ fn forgotten_underscore(
             ),
             attr_range,
         )
-        .with_fix(crate::diagnostic::Fix {
-            message: format!("Use {learnt}"),
-            edits: vec![crate::diagnostic::Edit {
-                range: attr_range,
-                content: learnt.clone(),
-            }],
-            run_cells: vec![],
-        }),
+        .with_fix(crate::diagnostic::Fix::replace(
+            format!("Use {learnt}"),
+            attr_range,
+            learnt.clone(),
+        )),
     )
 }
 

@@ -5,7 +5,7 @@
 //! beside a column named `head`.
 
 use crate::codes::Rule;
-use crate::diagnostic::{Diagnostic, Edit, Fix};
+use crate::diagnostic::{Diagnostic, Fix};
 use crate::ir::Expr;
 use crate::semantics::abstract_value::Val;
 use crate::semantics::signatures::library_params;
@@ -42,13 +42,6 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
             ),
             value.range(),
         )
-        .with_fix(Fix {
-            message: format!("Call {attr}(...)"),
-            edits: vec![Edit {
-                range: crate::ir::TextRange::new(value.range().end, expr.range().end),
-                content: format!("({index_text})"),
-            }],
-            run_cells: vec![],
-        }),
+        .with_fix(Fix::replace(format!("Call {attr}(...)"), crate::ir::TextRange::new(value.range().end, expr.range().end), format!("({index_text})"))),
     );
 }
