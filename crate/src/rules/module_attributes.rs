@@ -3,9 +3,10 @@
 //!
 //! - names earlier releases had (`semantics::modules::removed`): numpy's aliases and NEP 52
 //!   removals (`np.float`, `np.product`), pandas' (`pd.rolling_mean`, `pd.Panel`), TensorFlow 1's
-//!   (`tf.Session`, `tf.placeholder`, `tf.train.AdamOptimizer`), Python 2's (`string.letters`).
-//!   Certain when the kernel runs a release without them, likely when it did not say which;
-//!   Python 2's always (the kernel runs Python 3).
+//!   (`tf.Session`, `tf.placeholder`, `tf.train.AdamOptimizer`), Keras 2's
+//!   (`keras.optimizers.adam`, `keras.layers.core`), Python 2's (`string.letters`). Certain when
+//!   the kernel runs a release without them, likely when it did not say which; Python 2's always
+//!   (the kernel runs Python 3).
 //! - names that misspell one the module has (`np.arrange`, `pd.read_cvs`, `math.sqroot`,
 //!   `keras.layers.Dens`), in the modules `semantics::module_tables` lists: no release had such a
 //!   name (the names earlier ones had are the first case's), so AttributeError whatever the
