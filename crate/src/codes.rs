@@ -139,7 +139,7 @@ rules! {
     }
     PandasUnknownOption = "pandas-unknown-option", Error, "pandas" {
         catches: "a string option a pandas function or method does not take: an axis name other than 'index', 'columns' or 'rows' (or an axis a Series lacks: `s.sum(axis=1)`), a join `how` other than left, right, outer, inner or cross, `dropna(how=)` other than any or all, `keep=` other than first, last or False, `errors=` of `to_numeric` / `to_datetime` other than raise, coerce or ignore, a `rank` method, a `concat` join other than inner or outer; a function named by a string that misspells a reduction, given to `agg`, `aggregate`, `transform` or `apply` of a frame, Series or groupby (alone, in a list, in a dict's values, in a named aggregation) or to `pivot_table`'s `aggfunc` (`df.groupby('a').agg({'b': 'mena'})`)",
-        why: "pandas checks the option before it works: ValueError (No axis named column for object type DataFrame / 'outter' is not a valid Merge type / invalid how option), KeyError for rank's method; a function name pandas looks up and does not find: AttributeError ('mena' is not a valid function for 'DataFrame' object), ValueError for a groupby's transform",
+        why: "pandas checks the option before it works: ValueError (No axis named column for object type DataFrame / 'outter' is not a valid Merge type / invalid how option), KeyError for rank's method; a function name pandas looks up and does not find: AttributeError ('mena' is not a valid function for 'DataFrame' object), ValueError for transform",
         crashing: "df.drop('a', axis='column')",
         running: "df.drop('a', axis='columns')",
     }

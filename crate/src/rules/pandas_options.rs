@@ -4,7 +4,7 @@
 //!
 //! Also a function named by a string that misspells a reduction (`df.agg('mena')`,
 //! `g.agg({'b': ['sum', 'meen']})`, `pivot_table(aggfunc='sun')`): pandas looks the name up on
-//! the object and finds nothing: AttributeError (ValueError for a groupby's `transform`).
+//! the object and finds nothing: AttributeError (ValueError for `transform`).
 
 use crate::codes::Rule;
 use crate::diagnostic::Diagnostic;
@@ -194,6 +194,8 @@ fn function_name_problem(
         return None;
     }
     let mut named: Vec<&Expr> = match name {
+        // A groupby's apply takes only a callable: any string is a TypeError of its own.
+        "apply" if grouped => return None,
         "agg" | "aggregate" | "transform" | "apply" => {
             argument(args, keywords, 0, "func").into_iter().collect()
         }
@@ -226,11 +228,15 @@ fn function_name_problem(
             return None;
         }
         let right = misspelled(&given, FUNCTION_NAMES.iter().copied())?;
-        let (error, owner) = match (&receiver, name) {
-            (Val::GroupBy(_), "transform") => ("ValueError", "a groupby"),
-            (Val::GroupBy(_), _) => ("AttributeError", "a groupby"),
-            (Val::Series(_), _) => ("AttributeError", "a Series"),
-            _ => ("AttributeError", "a DataFrame"),
+        let owner = match &receiver {
+            Val::GroupBy(_) => "a groupby",
+            Val::Series(_) => "a Series",
+            _ => "a DataFrame",
+        };
+        let error = if name == "transform" {
+            "ValueError"
+        } else {
+            "AttributeError"
         };
         Some(Diagnostic::error(
             Rule::PandasUnknownOption,
