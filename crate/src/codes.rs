@@ -198,7 +198,7 @@ rules! {
         running: "rows = []\nfor r in rows:\n    print(r)",
     }
     NotSubscriptable = "not-subscriptable", Error, "Python values" {
-        catches: "subscripts of None, a number, a set, a dict view (`d.keys()[0]`), a generator expression, a function (`len[x]`, a `def` of the notebook, a method not called: `d.values[0]`), or an instance of a plain class of the notebook without `__getitem__`; a method of a frame or Series subscripted where it should be called (`df.groupby['a']`, `df.head[5]`)",
+        catches: "subscripts of None, a number, a set, a dict view (`d.keys()[0]`), a generator expression, a function (`len[x]`, a `def` of the notebook, a method not called: `d.values[0]`), or an instance of a plain class of the notebook without `__getitem__`; a method of a frame, Series or numpy array subscripted where it should be called (`df.groupby['a']`, `df.head[5]`, `arr.reshape[2, 3]`)",
         why: "the type has no `__getitem__`: TypeError: 'NoneType' object is not subscriptable",
         crashing: "best = None\nbest[0]",
         running: "best = [None]\nbest[0]",

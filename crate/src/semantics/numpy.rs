@@ -359,6 +359,20 @@ pub fn unknown_dtype_word(name: &str) -> bool {
     name.len() >= 2 && name.bytes().all(|b| b.is_ascii_lowercase()) && !DTYPE_WORDS.contains(&name)
 }
 
+/// The data attributes of `numpy.ndarray` (numpy's "Array attributes"): every other public
+/// attribute of an array (`attr_tables::NDARRAY_ATTRIBUTES`) is a method.
+pub const NDARRAY_DATA_ATTRIBUTES: &[&str] = &[
+    "T", "base", "ctypes", "data", "device", "dtype", "flags", "flat", "imag", "itemsize", "mT",
+    "nbytes", "ndim", "real", "shape", "size", "strides",
+];
+
+/// Does a numpy array have the method `attr` (numpy 2: not `itemset`, `newbyteorder`, `ptp`)?
+pub fn is_ndarray_method(attr: &str) -> bool {
+    super::attr_tables::NDARRAY_ATTRIBUTES.contains(&attr)
+        && !NDARRAY_DATA_ATTRIBUTES.contains(&attr)
+        && !matches!(attr, "itemset" | "newbyteorder" | "ptp")
+}
+
 /// A numpy release: (major, minor).
 pub type Release = (u32, u32);
 
