@@ -13,6 +13,13 @@ const TITANIC: &str = r#""df": {"type": "pandas.core.frame.DataFrame", "kind": "
     "V": {"has_nan": true, "column_values": {"Sex": {"kind": "binary", "examples": ["male", "female"]},
           "Age": {"kind": "continuous", "has_nan": true}}}}"#;
 
+/// The kernel's summary of the module `module`, of release `version`, bound to `name`.
+fn module_summary(name: &str, module: &str, version: &str) -> String {
+    format!(
+        r#""{name}": {{"type": "module", "kind": "module", "R": {{"module": "{module}", "version": "{version}"}}}}"#
+    )
+}
+
 fn run(history: &[&str], target: &str, objects: &str) -> Vec<Diagnostic> {
     let history: Vec<String> = history.iter().map(|s| s.to_string()).collect();
     support::check_after(&history, &[], target, objects)
@@ -1914,9 +1921,7 @@ fn calls_must_fit_the_notebook_functions() {
 
 /// The kernel's `pandas` module, of release `version`.
 fn pandas_module(version: &str) -> String {
-    format!(
-        r#""pandas": {{"type": "module", "kind": "module", "R": {{"module": "pandas", "version": "{version}"}}}}"#
-    )
+    module_summary("pandas", "pandas", version)
 }
 
 #[test]
@@ -4367,11 +4372,7 @@ fn containers_iterables_and_literal_series_that_may_not_crash_stay_silent() {
 #[test]
 fn attributes_pandas_removed_stay_silent_with_an_earlier_pandas() {
     let history = "import pandas as pd";
-    let module = |version: &str| {
-        format!(
-            r#""pd": {{"type": "module", "kind": "module", "R": {{"module": "pandas", "version": "{version}"}}}}"#
-        )
-    };
+    let module = |version: &str| module_summary("pd", "pandas", version);
     let cases = [
         // The kernel runs a pandas that has them.
         (
@@ -4918,9 +4919,7 @@ fn keras_history_logs_stay_silent_where_their_keys_are_not_known() {
 
 /// The kernel's `numpy` module bound to `np`, of release `version`.
 fn numpy_module(version: &str) -> String {
-    format!(
-        r#""np": {{"type": "module", "kind": "module", "R": {{"module": "numpy", "version": "{version}"}}}}"#
-    )
+    module_summary("np", "numpy", version)
 }
 
 #[test]
@@ -5218,11 +5217,7 @@ fn keras_input_shapes_given_as_numbers_where_keras_reads_no_shape() {
         silent(&run(&[imports], target, ""));
     }
     // Keras 2 builds its input layers otherwise: silent; Keras 3: certain.
-    let keras = |version: &str| {
-        format!(
-            r#""keras": {{"type": "module", "kind": "module", "R": {{"module": "keras", "version": "{version}"}}}}"#
-        )
-    };
+    let keras = |version: &str| module_summary("keras", "keras", version);
     let target = "x = keras.Input(4)";
     silent(&run(&[imports], target, &keras("2.15.0")));
     let d = run(&[imports], target, &keras("3.15.1"));
@@ -5239,11 +5234,7 @@ fn keras_input_shapes_given_as_numbers_where_keras_reads_no_shape() {
 #[test]
 fn keras_keywords_of_earlier_releases_need_the_kernels_keras() {
     let history = "import numpy as np\nimport keras\nfrom keras import layers\nX = np.zeros((8, 4))\ny = np.zeros(8)\nmodel = keras.Sequential([keras.Input((4,)), layers.Dense(1)])\nmodel.compile(optimizer='adam', loss='mse')";
-    let keras = |version: &str| {
-        format!(
-            r#""keras": {{"type": "module", "kind": "module", "R": {{"module": "keras", "version": "{version}"}}}}"#
-        )
-    };
+    let keras = |version: &str| module_summary("keras", "keras", version);
     for (target, keyword) in [
         ("model.fit(X, y, nb_epoch=2)", "nb_epoch=2"),
         ("opt = keras.optimizers.Adam(lr=0.01)", "lr=0.01"),
@@ -5390,11 +5381,7 @@ fn stdlib_values_not_certain_stay_silent() {
 
 #[test]
 fn keras_2_layers_refuse_a_misspelt_keyword_with_type_error() {
-    let keras = |version: &str| {
-        format!(
-            r#""keras": {{"type": "module", "kind": "module", "R": {{"module": "keras", "version": "{version}"}}}}"#
-        )
-    };
+    let keras = |version: &str| module_summary("keras", "keras", version);
     let target = "d = keras.layers.Dense(4, activaton='relu')";
     for (version, error) in [("2.15.0", "TypeError"), ("3.10.0", "ValueError")] {
         let found = run(&["import keras"], target, &keras(version));
@@ -5571,11 +5558,7 @@ fn dt_and_cat_accessors_of_object_columns() {
 #[test]
 fn keras_layer_arguments_by_the_kernels_keras() {
     let imports = "import keras\nfrom keras import layers\nfrom data import size";
-    let keras = |version: &str| {
-        format!(
-            r#""keras": {{"type": "module", "kind": "module", "R": {{"module": "keras", "version": "{version}"}}}}"#
-        )
-    };
+    let keras = |version: &str| module_summary("keras", "keras", version);
     let target = "d = layers.Dense(0)";
     silent(&run(&[imports], target, &keras("2.15.0")));
     let found = run(&[imports], target, &keras("3.15.1"));
@@ -5774,11 +5757,7 @@ fn pandas_options_pandas_takes_stay_silent() {
 #[test]
 fn sklearn_string_options_of_other_releases_are_not_certain() {
     let imports = "import numpy as np\nimport sklearn\nfrom sklearn.ensemble import RandomForestRegressor\nX = np.zeros((4, 2))\ny = np.zeros(4)";
-    let sklearn = |version: &str| {
-        format!(
-            r#""sklearn": {{"type": "module", "kind": "module", "R": {{"module": "sklearn", "version": "{version}"}}}}"#
-        )
-    };
+    let sklearn = |version: &str| module_summary("sklearn", "sklearn", version);
     // 'mse' was the squared error's name before scikit-learn 1.0.
     let target = "RandomForestRegressor(criterion='mse').fit(X, y)";
     silent(&run(&[imports], target, &sklearn("0.24.2")));
