@@ -495,3 +495,10 @@ fn sklearn_learnt_names_without_their_underscore() {
 fn pandas_methods_subscripted_and_iloc_labels() {
     family("pandas_indexers_and_methods.json");
 }
+
+/// Columns a frame read from a file lost since (dropped, deleted, popped, renamed), though its
+/// other columns are unknown: `df.drop(columns='c')` then `df['c']`, in this cell or an earlier one.
+#[test]
+fn pandas_columns_removed_from_frames_read() {
+    family("pandas_removed_columns.json");
+}

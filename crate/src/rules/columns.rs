@@ -22,7 +22,7 @@ use crate::ir::{Expr, Keyword, SeqKind, TextRange};
 
 use super::{list_preview, suggest};
 use crate::ir_scan::unpacks;
-use crate::semantics::abstract_value::{Frame, Val};
+use crate::semantics::abstract_value::{Frame, Removal, Val};
 use crate::walker::state::Walker;
 
 fn frame_name<'s>(w: &'s Walker, e: &Expr, f: &'s Frame) -> &'s str {
@@ -38,6 +38,7 @@ fn missing(
     out: &mut Vec<Diagnostic>,
 ) {
     let Some(cols) = f.columns.as_ref() else {
+        removed(w, frame_expr, f, keys, what, out);
         return;
     };
     for key in keys {
@@ -72,23 +73,72 @@ fn missing(
         let mut d = Diagnostic::error(Rule::MissingColumn, String::new(), key.range);
         if let Some(s) = suggestion {
             msg.push_str(&format!("; did you mean '{s}'?"));
-            if let Some(lit) = key.literal {
-                let text = w.text(lit.range());
-                let quote = if text.ends_with('"') { '"' } else { '\'' };
-                if !text.starts_with(['f', 'F', 'r', 'R', 'b', 'B']) {
-                    d = d.with_fix(Fix::replace(
-                        format!("Use column '{s}'"),
-                        lit.range(),
-                        format!("{quote}{s}{quote}"),
-                    ));
-                }
-            }
+            d.fix = use_column(w, &key, s);
         }
         msg.push_str(": KeyError");
         d.message = msg;
         out.push(d);
         return;
     }
+}
+
+/// A key a frame of unknown columns certainly lacks: dropped or renamed since it was read.
+fn removed(
+    w: &Walker,
+    frame_expr: &Expr,
+    f: &Frame,
+    keys: Vec<Key>,
+    what: &str,
+    out: &mut Vec<Diagnostic>,
+) {
+    let Some((key, how)) = keys
+        .into_iter()
+        .find_map(|k| f.absent_columns.get(&k.name).map(|how| (k, how)))
+    else {
+        return;
+    };
+    let name = frame_name(w, frame_expr, f);
+    let mut d = Diagnostic::error(Rule::MissingColumn, String::new(), key.range);
+    if let Removal::RenamedTo(new) = how {
+        d.fix = use_column(w, &key, new);
+    }
+    let how = match how {
+        Removal::Dropped if w.ctx.ran && w.ctx.cell.dropped.contains(&key.name) => {
+            "this cell dropped it when it ran".to_string()
+        }
+        Removal::Dropped if w.ctx.history.dropped.contains(&key.name) => {
+            "an earlier cell dropped it".to_string()
+        }
+        _ => said(how),
+    };
+    d.message = format!(
+        "{what}'{}' is no longer a column of {name}: {how}: KeyError",
+        key.name
+    );
+    out.push(d);
+}
+
+/// How a column left a frame, for messages.
+fn said(how: &Removal) -> String {
+    match how {
+        Removal::Dropped => "it was dropped".to_string(),
+        Removal::Deleted => "it was removed (del or pop)".to_string(),
+        Removal::RenamedTo(new) => format!("it was renamed to '{new}'"),
+    }
+}
+
+/// The fix that writes column `column` in place of the string literal of `key`.
+fn use_column(w: &Walker, key: &Key, column: &str) -> Option<Fix> {
+    let lit = key.literal?;
+    let text = w.text(lit.range());
+    let quote = if text.ends_with('"') { '"' } else { '\'' };
+    (!text.starts_with(['f', 'F', 'r', 'R', 'b', 'B'])).then(|| {
+        Fix::replace(
+            format!("Use column '{column}'"),
+            lit.range(),
+            format!("{quote}{column}{quote}"),
+        )
+    })
 }
 
 pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
@@ -142,11 +192,21 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                 if !f.plain || w.pandas_extended || is_extension_attribute(attr) {
                     return;
                 }
+                if is_frame_attribute(attr) || attr.starts_with('_') {
+                    return;
+                }
+                if let Some(how) = f.absent_columns.get(attr) {
+                    let name = frame_name(w, value, &f);
+                    let how = said(how);
+                    let start = range.end.saturating_sub(attr.len() as u32);
+                    out.push(Diagnostic::error(
+                        Rule::MissingColumn,
+                        format!("'{attr}' is no longer a column of {name} ({how}), nor is it a DataFrame attribute: AttributeError"),
+                        TextRange::new(start, range.end),
+                    ));
+                }
                 if let Some(cols) = &f.columns {
-                    if !attr.starts_with('_')
-                        && !is_frame_attribute(attr)
-                        && !cols.iter().any(|c| c == attr)
-                    {
+                    if !cols.iter().any(|c| c == attr) {
                         let name = frame_name(w, value, &f);
                         let mut msg = format!(
                             "'{attr}' is neither a column of {name} ({} columns: {}) nor a DataFrame attribute",

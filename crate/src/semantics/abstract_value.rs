@@ -309,6 +309,18 @@ pub struct Frame {
     /// Text labels the rows may have, when known (an index of strings written in the cell or
     /// listed by the kernel): every row's label is among them, also in rows taken from it.
     pub index_labels: Option<Vec<String>>,
+    /// Columns the frame certainly lacks though its complete list is unknown (a frame read from
+    /// a file): those dropped, popped or renamed since, with how each went.
+    pub absent_columns: BTreeMap<String, Removal>,
+}
+
+/// How a column left a frame whose other columns are unknown.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Removal {
+    Dropped,
+    /// `del df[c]`, `df.pop(c)`.
+    Deleted,
+    RenamedTo(String),
 }
 
 /// `frame.groupby(keys)` with keys that are columns of the frame.
@@ -330,9 +342,29 @@ pub enum GroupSelection {
 
 impl Frame {
     pub fn has(&self, column: &str) -> Option<bool> {
-        self.columns
-            .as_ref()
-            .map(|cols| cols.iter().any(|c| c == column))
+        match &self.columns {
+            Some(cols) => Some(cols.iter().any(|c| c == column)),
+            None => self.absent_columns.contains_key(column).then_some(false),
+        }
+    }
+
+    /// The same frame after `column` left it (by `how`), when its other columns are unknown.
+    pub fn without(mut self, column: &str, how: Removal) -> Frame {
+        if self.columns.is_none() {
+            self.column_info.remove(column);
+            self.absent_columns.insert(column.to_string(), how);
+        }
+        self
+    }
+
+    /// The same frame after `column` was assigned anew, when its other columns are unknown: it
+    /// has the column, and what was known of its values is gone.
+    pub fn with(mut self, column: &str) -> Frame {
+        if self.columns.is_none() {
+            self.column_info.remove(column);
+            self.absent_columns.remove(column);
+        }
+        self
     }
 
     pub fn n_columns(&self) -> Option<i64> {
@@ -362,6 +394,7 @@ impl Frame {
             index_class: self.index_class.clone(),
             index_names: self.index_names.clone(),
             index_labels: self.index_labels.clone(),
+            absent_columns: BTreeMap::new(),
         }
     }
 
@@ -722,6 +755,7 @@ pub fn from_summary(name: &str, obj: &ObjectSummary) -> Val {
                 index_labels: obj
                     .str_list_fact(Category::R, "index_labels")
                     .map(|labels| labels.into_iter().map(str::to_string).collect()),
+                absent_columns: BTreeMap::new(),
             })
         }
         "series" => {

@@ -8,7 +8,7 @@ use crate::ir::{Expr, Keyword, Literal, SeqKind, TextRange};
 use crate::ir_scan::{str_list, unpacks};
 
 use super::abstract_value::{
-    text_keys, ArrayLib, ArrayVal, Column, Frame, GroupSelection, Grouped, SeriesVal, Val,
+    text_keys, ArrayLib, ArrayVal, Column, Frame, GroupSelection, Grouped, Removal, SeriesVal, Val,
 };
 use super::eval::Eval;
 use super::mutation::INPLACE_FOLLOWED;
@@ -327,7 +327,21 @@ pub fn joined(w: &dyn Eval, f: &Frame, args: &[Expr], keywords: &[Keyword]) -> V
         index_class: None,
         index_names: join.index_names,
         index_labels: None,
+        absent_columns: Default::default(),
     })
+}
+
+/// The frame after `del df[column]` or `df.pop(column)`, which raise KeyError when it lacks the
+/// column (the frame is then unknown: the code after does not run).
+pub fn without_column(f: &Frame, column: &str) -> Val {
+    match (&f.columns, f.has(column)) {
+        (Some(cols), Some(true)) => {
+            let keep: Vec<String> = cols.iter().filter(|c| *c != column).cloned().collect();
+            Val::Frame(f.select(&keep))
+        }
+        (None, None) => Val::Frame(f.clone().without(column, Removal::Deleted)),
+        _ => Val::Unknown,
+    }
 }
 
 /// The level names of a fresh `RangeIndex` (and of any index all of whose levels pandas leaves
@@ -344,7 +358,7 @@ pub fn new_frame(w: &dyn Eval, path: &str, args: &[Expr], keywords: &[Keyword]) 
         "pandas.Series" => return new_series(w, args, keywords),
         "pandas.concat" => return concatenated(w, args, keywords),
         "pandas.get_dummies" => return dummies(w, args, keywords),
-        "pandas.read_csv" | "pandas.read_table" => return read_columns(w, args, keywords),
+        _ if FRAME_READERS.contains(&path) => return read_frame(w, path, args, keywords),
         "pandas.merge" | "pandas.melt" | "pandas.pivot_table" => {
             let data_keyword = match path {
                 "pandas.merge" => "left",
@@ -628,9 +642,65 @@ fn records_frame(data: &Val) -> Option<Frame> {
 /// `pd.read_csv(path, usecols=[...])` or `names=[...]` written in the cell: the columns are those
 /// (`usecols` raises ValueError on a name the file lacks, so a frame that exists has them all).
 /// Other keywords that could move a column into the index or add one are not followed.
-fn read_columns(w: &dyn Eval, args: &[Expr], keywords: &[Keyword]) -> Option<Val> {
-    let plain = args.len() <= 1
-        && !unpacks(args, keywords)
+fn read_frame(w: &dyn Eval, path: &str, args: &[Expr], keywords: &[Keyword]) -> Option<Val> {
+    if unpacks(args, keywords) || !reads_one_frame(w, keywords) {
+        return None;
+    }
+    if let Some(frame) = read_columns(w, path, args, keywords) {
+        return Some(Val::Frame(frame));
+    }
+    // Without `index_col` the index is a RangeIndex, or (a row longer than the header) the
+    // leading fields, unnamed: no level has a name, counted here as one.
+    let index_names = if kw(keywords, "index_col").is_none() && CSV_READERS.contains(&path) {
+        unnamed_index()
+    } else {
+        None
+    };
+    Some(Val::Frame(Frame {
+        plain: true,
+        index_names,
+        ..Frame::default()
+    }))
+}
+
+/// Readers that return one DataFrame unless the call asks for chunks or for something else
+/// (`reads_one_frame`).
+const FRAME_READERS: &[&str] = &[
+    "pandas.read_csv",
+    "pandas.read_table",
+    "pandas.read_fwf",
+    "pandas.read_excel",
+    "pandas.read_json",
+    "pandas.read_parquet",
+    "pandas.read_feather",
+    "pandas.read_orc",
+    "pandas.read_sql",
+    "pandas.read_sql_query",
+    "pandas.read_sql_table",
+    "pandas.read_stata",
+    "pandas.read_sas",
+    "pandas.read_spss",
+    "pandas.read_xml",
+    "pandas.read_clipboard",
+];
+
+/// Does a reader called with these keywords return one DataFrame? Not with `chunksize=` or
+/// `iterator=` (a reader object), `squeeze=` (pandas 1 may give a Series), `typ=` of
+/// `read_json` (a Series), or a `sheet_name=` of `read_excel` that is not one name or position
+/// (`None` or a list give a dict of frames).
+fn reads_one_frame(w: &dyn Eval, keywords: &[Keyword]) -> bool {
+    keywords.iter().all(|k| match k.name.as_deref() {
+        Some("chunksize" | "iterator" | "squeeze" | "typ") => false,
+        Some("sheet_name") => matches!(w.eval(&k.value), Val::Str(_) | Val::Int(_)),
+        _ => true,
+    })
+}
+
+/// `read_csv(path, usecols=[...])` or `names=[...]` with keywords that leave the columns so: a
+/// frame of those columns.
+fn read_columns(w: &dyn Eval, path: &str, args: &[Expr], keywords: &[Keyword]) -> Option<Frame> {
+    let plain = CSV_READERS.contains(&path)
+        && args.len() <= 1
         && keywords.iter().all(|k| {
             k.name
                 .as_deref()
@@ -648,15 +718,13 @@ fn read_columns(w: &dyn Eval, args: &[Expr], keywords: &[Keyword]) -> Option<Val
         None => Some(None),
     };
     let columns = names("usecols")?.or(names("names")?)?;
-    // Without `index_col` the index is a RangeIndex, or (a row longer than the header) the
-    // leading fields, unnamed: no level has a name, counted here as one.
-    Some(Val::Frame(Frame {
+    Some(Frame {
         width: Some(columns.len() as i64),
         columns: Some(columns),
         plain: true,
         index_names: unnamed_index(),
         ..Frame::default()
-    }))
+    })
 }
 
 /// The columns `left.merge(right, ...)` gives: keys joined under one name appear once, other
@@ -1025,13 +1093,27 @@ pub fn frame_method_result(
                 removed.push(s.to_string());
             } else if let Some(list) = str_list(target) {
                 removed = list;
-            } else if let Val::Str(s) = w.eval(target) {
-                removed.push(s);
             } else {
+                match w.eval(target) {
+                    Val::Str(s) => removed.push(s),
+                    Val::Strs { items, .. } => removed = items,
+                    _ => return Val::Unknown,
+                }
+            }
+            // (A label the frame lacks raises, unless ignored.)
+            if !ignore && removed.iter().any(|r| f.has(r) == Some(false)) {
                 return Val::Unknown;
             }
             let Some(cols) = &f.columns else {
-                return Val::Unknown;
+                // (NaN the frame held may have gone with the dropped columns.)
+                return match same(true, true, false) {
+                    Val::Frame(out) => Val::Frame(
+                        removed
+                            .iter()
+                            .fold(out, |out, c| out.without(c, Removal::Dropped)),
+                    ),
+                    other => other,
+                };
             };
             if !ignore && removed.iter().any(|r| !cols.contains(r)) {
                 return Val::Unknown;
@@ -1234,9 +1316,6 @@ pub fn frame_method_result(
             let Expr::Dict { keys, values, .. } = cols_expr else {
                 return Val::Unknown;
             };
-            let Some(cols) = &f.columns else {
-                return Val::Unknown;
-            };
             let mut map = Vec::new();
             for (k, v) in keys.iter().zip(values) {
                 let (Some(k), Some(v)) = (
@@ -1247,6 +1326,18 @@ pub fn frame_method_result(
                 };
                 map.push((k.to_string(), v.to_string()));
             }
+            let Some(cols) = &f.columns else {
+                // Each old name leaves (unless another takes it), each new one comes.
+                let renamed = map.iter().fold(f.clone(), |out, (old, new)| {
+                    let out = out.with(new);
+                    if map.iter().any(|(_, n)| n == old) {
+                        out
+                    } else {
+                        out.without(old, Removal::RenamedTo(new.clone()))
+                    }
+                });
+                return relabelled(Val::Frame(renamed));
+            };
             let renamed: Vec<String> = cols
                 .iter()
                 .map(|c| {
@@ -1277,7 +1368,13 @@ pub fn frame_method_result(
                 return Val::Unknown;
             }
             let Some(cols) = &f.columns else {
-                return Val::Unknown;
+                let assigned = keywords.iter().fold(f.clone(), |out, k| {
+                    out.with(k.name.as_deref().unwrap_or_default())
+                });
+                return Val::Frame(Frame {
+                    has_nan: None,
+                    ..assigned
+                });
             };
             let mut cols = cols.clone();
             let mut column_info = f.column_info.clone();

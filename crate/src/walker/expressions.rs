@@ -1059,6 +1059,14 @@ impl<'a> Walker<'a> {
                                 self.env.insert(id.clone(), after);
                             } else if FRAME_MUTATORS.contains(&attr.as_str()) {
                                 self.forget_after_frame_change();
+                                // `df.pop('c')`: the frame without the column.
+                                if let ("pop", [column]) = (attr.as_str(), args.as_slice()) {
+                                    if let Val::Str(column) = self.eval(column) {
+                                        let after =
+                                            crate::semantics::pandas::without_column(&f, &column);
+                                        self.env.insert(id.clone(), after);
+                                    }
+                                }
                             }
                         }
                         Val::Estimator(e) => {

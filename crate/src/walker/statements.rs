@@ -671,6 +671,12 @@ impl<'a> Walker<'a> {
             Stmt::Delete { targets, .. } => {
                 self.check_stmt_values(stmt);
                 for t in targets {
+                    // `del df['c']`: the frame without the column.
+                    if let Some((name, after)) = self.column_deleted(t) {
+                        self.forget_after_frame_change();
+                        self.env.insert(name, after);
+                        continue;
+                    }
                     // `del d[k]`, `del xs[i]` on a dict or list the walker follows.
                     if let Target::Store { expr, .. } = t {
                         if let Some((name, after)) = self.item_changed(expr, None) {
@@ -1594,7 +1600,8 @@ impl<'a> Walker<'a> {
                         },
                     };
                     if let (Expr::Name { id, .. }, Some(col)) = (&**value, label.as_deref()) {
-                        if let Some(Val::Frame(mut f)) = self.env.get(id).cloned() {
+                        if let Some(Val::Frame(f)) = self.env.get(id).cloned() {
+                            let mut f = f.with(col);
                             if let Some(cols) = f.columns.as_mut() {
                                 if !cols.iter().any(|c| c == col) {
                                     cols.push(col.to_string());
@@ -1678,6 +1685,27 @@ impl<'a> Walker<'a> {
 }
 
 impl Walker<'_> {
+    /// `del name['c']` of a frame `name` holds: the name, and the frame after.
+    fn column_deleted(&self, target: &Target) -> Option<(String, Val)> {
+        let Target::Store {
+            expr: Expr::Subscript { value, index, .. },
+            ..
+        } = target
+        else {
+            return None;
+        };
+        let Expr::Name { id, .. } = &**value else {
+            return None;
+        };
+        let (Val::Frame(f), Val::Str(column)) = (self.get(id), self.eval(index)) else {
+            return None;
+        };
+        Some((
+            id.clone(),
+            crate::semantics::pandas::without_column(&f, &column),
+        ))
+    }
+
     /// `name.index.name = value` or `name.index.names = value` of a frame `name` holds: the
     /// name and the frame after it, when its names are known after it (setting `name` of a
     /// MultiIndex changes nothing); otherwise `None`, and the frame is forgotten.
