@@ -372,6 +372,22 @@ pub fn analyze_case(case: &Case) -> CellReport {
     analyze(&case.executed_cells, &case.target_cell, &summaries)
 }
 
+/// The report on one version of a case with no kernel to ask (its runtime summaries left out),
+/// as `cellguard check` sees a saved notebook: the executed cells' code is all there is.
+pub fn analyze_offline(case: &Case) -> CellReport {
+    let input = crate::check::CheckInput {
+        cells: &case.executed_cells,
+        target_source: &case.target_cell,
+        target_index: None,
+        history: &case.executed_cells,
+        history_raised: &[],
+        kernel_names: None,
+        summaries: None,
+        severities: &Severities::new(),
+    };
+    crate::check::check_cell(&input)
+}
+
 /// Runs `check_cell` (the extension's entry point) on a target cell: the executed cells are both the
 /// notebook and the history; the kernel names are those the executed cells define plus the
 /// summarized ones (unknown after a star import, `%run`, `exec`, ...).
@@ -457,12 +473,17 @@ pub struct BenchResult {
     pub cases: Vec<(Case, CellReport)>,
 }
 
-pub fn run(cases: Vec<Case>) -> BenchResult {
+/// Scores the rules on `cases`, with the kernel's summaries, or `offline` without them.
+pub fn run(cases: Vec<Case>, offline: bool) -> BenchResult {
     let mut overall = Counts::default();
     let mut by_group: BTreeMap<String, Counts> = BTreeMap::new();
     let mut out = Vec::new();
     for case in cases {
-        let report = analyze_case(&case);
+        let report = if offline {
+            analyze_offline(&case)
+        } else {
+            analyze_case(&case)
+        };
         let p = report.crash_predicted;
         overall.add(case.crash, p);
         by_group
@@ -547,7 +568,7 @@ pub fn read_cases(text: &str) -> Result<Vec<Case>, String> {
 
 /// `cellguard bench CASES.jsonl [--json OUT]`: the rules' scores; 2 when a file cannot be read or
 /// written.
-pub fn cli(path: &str, json_out: Option<&str>) -> u8 {
+pub fn cli(path: &str, json_out: Option<&str>, offline: bool) -> u8 {
     let text = match std::fs::read_to_string(path) {
         Ok(t) => t,
         Err(e) => {
@@ -562,7 +583,7 @@ pub fn cli(path: &str, json_out: Option<&str>) -> u8 {
             return 2;
         }
     };
-    let result = run(cases);
+    let result = run(cases, offline);
     out!("{}", result.report());
     if let Some(out) = json_out {
         let body = serde_json::to_string_pretty(&result.to_json()).unwrap_or_default();

@@ -14,6 +14,10 @@ pub struct BenchArgs {
     /// Also write the rules' scores as JSON to OUT.
     #[arg(long = "json", value_name = "OUT", conflicts_with_all = ["llm", "replay", "prompt_sizes", "show_prompt"])]
     pub json_out: Option<String>,
+    /// Score the rules with no kernel to ask (the cases' runtime summaries left out), as
+    /// `cellguard check` sees a saved notebook.
+    #[arg(long, conflicts_with_all = ["llm", "replay", "prompt_sizes", "show_prompt"])]
+    pub offline: bool,
     /// Run the paper's experiment against this OpenAI-compatible endpoint (needs --model).
     #[arg(long, value_name = "BASE_URL", group = "llm_bench")]
     pub llm: Option<String>,
@@ -59,6 +63,6 @@ pub fn run(args: &BenchArgs) -> u8 {
     if llm_bench {
         llm::cli(args)
     } else {
-        junobench::cli(&args.cases, args.json_out.as_deref())
+        junobench::cli(&args.cases, args.json_out.as_deref(), args.offline)
     }
 }
