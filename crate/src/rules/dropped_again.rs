@@ -8,7 +8,8 @@ use crate::semantics::pandas::drop_spec;
 use crate::walker::Walker;
 
 /// `df.drop([10472], inplace=True)` ran already (an earlier cell, or this cell run again):
-/// the label is gone, and dropping it again raises KeyError.
+/// the label is gone, and dropping it again raises KeyError. The kernel's summary, when there is
+/// one, must agree (it still lists a column something gave back).
 pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
     let Some((name, spec)) = drop_spec(expr) else {
         return;
@@ -25,6 +26,9 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
     let frame = match summarized {
         Some(Val::Frame(f)) => Some(f),
         Some(Val::Series(_)) => None,
+        // No kernel to ask: the executed cells' code alone tells (`drops` forgets a name
+        // rebound or possibly changed since).
+        None if w.ctx.summaries.is_none() && w.ctx.kernel_names.is_none() => None,
         _ => return,
     };
     let gone = spec.labels.iter().find(|l| {

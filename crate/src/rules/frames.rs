@@ -971,7 +971,15 @@ fn column_selection_hint(w: &Walker, value: &Expr) -> String {
 
 /// `df.append(...)`, `s.iteritems()`, ... of a frame or Series, which pandas 2 removed:
 /// AttributeError when the kernel runs pandas 2 or later, likely when it did not say which.
-fn removed_attribute(w: &Walker, value: &Expr, attr: &str, range: TextRange) -> Option<Diagnostic> {
+/// `called`: the attribute of a frame whose columns are unknown, called (`df.append(row)`): a
+/// column of that name would not be callable either.
+fn removed_attribute(
+    w: &Walker,
+    value: &Expr,
+    attr: &str,
+    range: TextRange,
+    called: bool,
+) -> Option<Diagnostic> {
     let (_, frame_had, series_had, instead) = REMOVED_BY_PANDAS_2
         .iter()
         .find(|(name, ..)| *name == attr)?;
@@ -980,11 +988,16 @@ fn removed_attribute(w: &Walker, value: &Expr, attr: &str, range: TextRange) -> 
         // column rules' (`missing-column`).
         Val::Frame(f)
             if f.plain
-                && f.has(attr) == Some(false)
-                && crate::semantics::pandas::is_frame_attribute(attr) =>
+                && crate::semantics::pandas::is_frame_attribute(attr)
+                && if called {
+                    f.has(attr).is_none()
+                } else {
+                    f.has(attr) == Some(false)
+                } =>
         {
             ("DataFrame", *frame_had)
         }
+        Val::Series(_) if called => return None,
         Val::Series(_) => ("Series", *series_had),
         _ => return None,
     };
@@ -1268,6 +1281,9 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
             }
             out.extend(text_reduction(w, func, args, keywords, *range));
             out.extend(sample_problem(w, func, args, keywords));
+            if let Expr::Attribute { value, attr, range } = &**func {
+                out.extend(removed_attribute(w, value, attr, *range, true));
+            }
             if !crate::ir_scan::unpacks(args, keywords) {
                 out.extend(frame_method_problem(w, func, args, keywords, *range));
                 out.extend(text_numeric_problem(w, func, args, keywords, *range));
@@ -1294,7 +1310,7 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                 out.push(d);
                 return;
             }
-            if let Some(d) = removed_attribute(w, value, attr, *range) {
+            if let Some(d) = removed_attribute(w, value, attr, *range, false) {
                 out.push(d);
                 return;
             }
