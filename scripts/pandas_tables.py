@@ -6,10 +6,15 @@
   the installed one lacks (FORMER_FRAME_ATTRIBUTES, from pandas' release notes) and the names a
   column is never read under (NEVER_COLUMNS): `df.x` with one of these names is not a column
   access, whichever pandas the kernel runs.
+- FRAME_METHODS, SERIES_METHODS, INDEX_METHODS: the public methods of each class (plain
+  functions of the class and class methods, not properties nor accessors): `df.head` without
+  its call is a bound method, of Python's type `method`.
 - REMOVED_MODULE_ATTRIBUTES: top-level names of the `pandas` module that earlier releases had and
   later ones removed (from pandas' release notes), each checked absent from the installed pandas:
   the first major release that lacks it, and what replaces it.
 """
+
+import inspect
 
 import pandas as pd
 
@@ -101,6 +106,19 @@ REMOVED_MODULE_ATTRIBUTES = {
 }
 
 
+def methods_of(cls) -> list[str]:
+    """The public names the class binds to a function or a class method."""
+    return sorted(
+        n
+        for n in dir(cls)
+        if not n.startswith("_")
+        and (
+            inspect.isfunction(inspect.getattr_static(cls, n))
+            or isinstance(inspect.getattr_static(cls, n), classmethod)
+        )
+    )
+
+
 def main() -> None:
     present = sorted(n for n in REMOVED_MODULE_ATTRIBUTES if hasattr(pd, n))
     assert not present, f"pandas {pd.__version__} has {present}"
@@ -118,6 +136,17 @@ def main() -> None:
     for name in names:
         print(f'    "{name}",')
     print("];")
+    for const, cls in [
+        ("FRAME_METHODS", pd.DataFrame),
+        ("SERIES_METHODS", pd.Series),
+        ("INDEX_METHODS", pd.Index),
+    ]:
+        methods = " ".join(methods_of(cls))
+        print(
+            f"\n/// The public methods of `pandas.{cls.__name__}`, space-separated (and around):"
+            " the attribute\n/// of an instance is a bound method."
+        )
+        print(f'pub(crate) const {const}: &str = " {methods} ";')
     print(
         "\n/// Top-level names of the `pandas` module that earlier releases had: the first major"
         " release\n/// without it (each absent from this one) and what replaces it."

@@ -500,3 +500,10 @@ fn pandas_columns_removed_from_frames_read() {
 fn offline_sessions_from_the_code_alone() {
     family("offline_sessions.json");
 }
+
+/// A method of a frame, Series, Index or numpy array used without its call (`df.isnull.sum()`,
+/// `len(df.head)`, `arr.mean.round()`): a bound method has no such attribute, length or operator.
+#[test]
+fn library_methods_used_without_their_call() {
+    family("methods_not_called.json");
+}

@@ -120,7 +120,7 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                 out.push(d);
                 return;
             }
-            if let Some(t) = builtin_of(&callee) {
+            if let Some(t) = builtin_of(&callee).filter(|t| !t.callable()) {
                 out.push(Diagnostic::error(
                     Rule::NotCallable,
                     format!(
@@ -340,12 +340,20 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
             if t.attributes().contains(&attr.as_str()) {
                 return;
             }
-            let (hint, fix) = attribute_hint(t, attr, attr_range);
+            let (hint, fix) = match t {
+                Builtin::Method | Builtin::BuiltinMethod => {
+                    if attr.starts_with('_') {
+                        return;
+                    }
+                    call_first(w, value)
+                }
+                _ => attribute_hint(t, attr, attr_range),
+            };
             let mut d = Diagnostic::error(
                 Rule::MissingAttribute,
                 format!(
                     "'{}' object has no attribute '{attr}' ({} is {}){hint}: AttributeError",
-                    t.name(),
+                    t.attribute_owner(),
                     w.shown(value, "the value"),
                     t.described()
                 ),
@@ -921,10 +929,7 @@ fn unpack(w: &Walker, target: &Target, value: &Expr, out: &mut Vec<Diagnostic>) 
     let Some(t) = builtin_of(&val) else {
         return;
     };
-    if matches!(
-        t,
-        Builtin::None | Builtin::Bool | Builtin::Int | Builtin::Float
-    ) {
+    if t.scalar() {
         out.push(Diagnostic::error(
             Rule::NotIterable,
             format!(
@@ -1058,10 +1063,7 @@ fn unpack_items(w: &Walker, target: &Target, iter: &Expr, out: &mut Vec<Diagnost
             let Some(t) = builtin_of(&v) else {
                 return;
             };
-            if matches!(
-                t,
-                Builtin::None | Builtin::Bool | Builtin::Int | Builtin::Float
-            ) {
+            if t.scalar() {
                 let hint = match iter {
                     Expr::Call { func, .. } if matches!(&**func, Expr::Name { id, .. } if id == "range") => {
                         "; for (index, item) pairs loop over enumerate(...)"
@@ -1141,9 +1143,7 @@ fn not_iterable(w: &Walker, iter: &Expr, how: &str, out: &mut Vec<Diagnostic>) {
         ));
         return;
     }
-    if let Some(t @ (Builtin::None | Builtin::Bool | Builtin::Int | Builtin::Float)) =
-        builtin_of(&w.eval(iter))
-    {
+    if let Some(t) = builtin_of(&w.eval(iter)).filter(|t| t.scalar()) {
         let hint = if t == Builtin::Int {
             "; to count, loop over range(n)"
         } else {
@@ -1660,10 +1660,7 @@ fn pairs_error(w: &Walker, pairs: &Expr, range: TextRange) -> Option<Diagnostic>
                 2 => continue,
                 n => format!("ValueError: dictionary update sequence element #{i} has length {n}; 2 is required"),
             }
-        } else if matches!(
-            t,
-            Builtin::Int | Builtin::Float | Builtin::Bool | Builtin::None
-        ) {
+        } else if t.scalar() {
             format!(
                 "TypeError: cannot convert dictionary update sequence element #{i} to a sequence"
             )
@@ -1806,10 +1803,7 @@ fn builtin_call(
                         w.shown(arg, "the argument")
                     ),
                 );
-            } else if let Some(
-                t @ (Builtin::None | Builtin::Bool | Builtin::Int | Builtin::Float),
-            ) = arg_type(arg)
-            {
+            } else if let Some(t) = arg_type(arg).filter(|t| t.scalar()) {
                 push(
                     out,
                     Rule::BuiltinArgument,
@@ -2198,7 +2192,7 @@ fn compared_error(name: &str, types: &[Builtin]) -> Option<String> {
     // other, so a value of another kind meets one it cannot be compared with.
     let kind = |t: &Builtin| match t {
         Builtin::Bool | Builtin::Int | Builtin::Float => Some(Builtin::Int),
-        Builtin::None | Builtin::Dict => None,
+        Builtin::None | Builtin::Dict | Builtin::Method | Builtin::BuiltinMethod => None,
         t => Some(*t),
     };
     let mixed = if types.contains(&Builtin::Dict) {
@@ -2235,6 +2229,7 @@ fn plural(t: Builtin) -> &'static str {
         Builtin::Set => "sets",
         Builtin::Dict => "dicts",
         Builtin::None => "None",
+        Builtin::Method | Builtin::BuiltinMethod => "methods",
     }
 }
 
@@ -2260,10 +2255,7 @@ impl Param {
             Param::StrOrTuple => matches!(t, Builtin::Str | Builtin::Tuple),
             Param::Int => t.integer(),
             Param::IntOrNone => t.integer() || t == Builtin::None,
-            Param::Iterable => !matches!(
-                t,
-                Builtin::None | Builtin::Bool | Builtin::Int | Builtin::Float
-            ),
+            Param::Iterable => !t.scalar(),
         };
         if accepted {
             return None;
@@ -2794,9 +2786,7 @@ fn format_call(
 /// `sep.join(items)`: every item must be a str. The first item not known to be one decides.
 fn join_items(w: &Walker, items: &Expr, range: TextRange, out: &mut Vec<Diagnostic>) {
     let value = w.eval(items);
-    if let Some(t @ (Builtin::None | Builtin::Bool | Builtin::Int | Builtin::Float)) =
-        builtin_of(&value)
-    {
+    if let Some(t) = builtin_of(&value).filter(|t| t.scalar()) {
         out.push(Diagnostic::error(
             Rule::BuiltinArgument,
             format!(
@@ -2939,13 +2929,9 @@ fn augmented_error(op: &str, a: Builtin, b: Builtin) -> Option<String> {
         // `d |= pairs` updates from any iterable of pairs.
         (Builtin::Dict, "|") => None,
         // `lst += iterable` extends the list.
-        (Builtin::List, "+") => {
-            let scalar = matches!(
-                b,
-                Builtin::None | Builtin::Bool | Builtin::Int | Builtin::Float
-            );
-            scalar.then(|| format!("'{}' object is not iterable", b.name()))
-        }
+        (Builtin::List, "+") => b
+            .scalar()
+            .then(|| format!("'{}' object is not iterable", b.name())),
         // `x *= "ab"`: CPython's message depends on x's type (not the crash); left alone.
         (_, "*") if !a.sequence() && b.sequence() => None,
         _ => binary_error(op, &format!("{op}="), a, b),
@@ -3032,6 +3018,19 @@ fn wrap_in_str(w: &Walker, e: &Expr) -> Fix {
 
 /// What the programmer likely meant: Python 2's dict methods, numpy's `.shape` on a list, a
 /// method of another builtin type, or a close name.
+/// `; call it first: df.isnull()`, and the fix that adds the parentheses after `method`.
+fn call_first(w: &Walker, method: &Expr) -> (String, Option<Fix>) {
+    let end = method.range().end;
+    (
+        format!("; call it first: {}()", w.text(method.range())),
+        Some(Fix::replace(
+            "Call it: add ()".to_string(),
+            TextRange::new(end, end),
+            "()".to_string(),
+        )),
+    )
+}
+
 fn attribute_hint(t: Builtin, attr: &str, attr_range: TextRange) -> (String, Option<Fix>) {
     let replace = |with: &str| Fix::replace(format!("Use .{with}"), attr_range, with.to_string());
     let py2 = match (t, attr) {

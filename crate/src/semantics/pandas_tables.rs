@@ -1,4 +1,4 @@
-//! Tables read off pandas 3.1.1 by `scripts/pandas_tables.py` (generated: edit the
+//! Tables read off pandas 3.1.2 by `scripts/pandas_tables.py` (generated: edit the
 //! script, not this file).
 
 /// Public attributes of `pandas.DataFrame`, with those earlier releases had and the names of
@@ -243,6 +243,18 @@ pub(crate) const FRAME_ATTRIBUTES: &[&str] = &[
     "where",
     "xs",
 ];
+
+/// The public methods of `pandas.DataFrame`, space-separated (and around): the attribute
+/// of an instance is a bound method.
+pub(crate) const FRAME_METHODS: &str = " abs add add_prefix add_suffix agg aggregate align all any apply asfreq asof assign astype at_time between_time bfill boxplot clip combine combine_first compare convert_dtypes copy corr corrwith count cov cummax cummin cumprod cumsum describe diff div divide dot drop drop_duplicates droplevel dropna duplicated eq equals eval ewm expanding explode ffill fillna filter first_valid_index floordiv from_arrow from_dict from_records ge get groupby gt head hist idxmax idxmin infer_objects info insert interpolate isetitem isin isna isnull items iterrows itertuples join keys kurt kurtosis last_valid_index le lt map mask max mean median melt memory_usage merge min mod mode mul multiply ne nlargest notna notnull nsmallest nunique pct_change pipe pivot pivot_table pop pow prod product quantile query radd rank rdiv reindex reindex_like rename rename_axis reorder_levels replace resample reset_index rfloordiv rmod rmul rolling round rpow rsub rtruediv sample select select_dtypes sem set_axis set_flags set_index shift skew sort_index sort_values squeeze stack std sub subtract sum swaplevel tail take to_clipboard to_csv to_dict to_excel to_feather to_hdf to_html to_iceberg to_json to_latex to_markdown to_numpy to_orc to_parquet to_period to_pickle to_records to_sql to_stata to_string to_timestamp to_xarray to_xml transform transpose truediv truncate tz_convert tz_localize unstack update value_counts var where xs ";
+
+/// The public methods of `pandas.Series`, space-separated (and around): the attribute
+/// of an instance is a bound method.
+pub(crate) const SERIES_METHODS: &str = " abs add add_prefix add_suffix agg aggregate align all any apply argmax argmin argsort asfreq asof astype at_time autocorr between between_time bfill case_when clip combine combine_first compare convert_dtypes copy corr count cov cummax cummin cumprod cumsum describe diff div divide divmod dot drop drop_duplicates droplevel dropna duplicated eq equals ewm expanding explode factorize ffill fillna filter first_valid_index floordiv from_arrow ge get groupby gt head hist idxmax idxmin infer_objects info interpolate isin isna isnull item items keys kurt kurtosis last_valid_index le lt map mask max mean median memory_usage min mod mode mul multiply ne nlargest notna notnull nsmallest nunique pct_change pipe pop pow prod product quantile radd rank rdiv rdivmod reindex reindex_like rename rename_axis reorder_levels repeat replace resample reset_index rfloordiv rmod rmul rolling round rpow rsub rtruediv sample searchsorted sem set_axis set_flags shift skew sort_index sort_values squeeze std sub subtract sum swaplevel tail take to_clipboard to_csv to_dict to_excel to_frame to_hdf to_json to_latex to_list to_markdown to_numpy to_period to_pickle to_sql to_string to_timestamp to_xarray tolist transform transpose truediv truncate tz_convert tz_localize unique unstack update value_counts var where xs ";
+
+/// The public methods of `pandas.Index`, space-separated (and around): the attribute
+/// of an instance is a bound method.
+pub(crate) const INDEX_METHODS: &str = " all any append argmax argmin argsort asof asof_locs astype copy delete diff difference drop drop_duplicates droplevel dropna duplicated equals factorize fillna get_indexer get_indexer_for get_indexer_non_unique get_level_values get_loc get_slice_bound groupby identical infer_objects insert intersection is_ isin isna isnull item join map max memory_usage min notna notnull nunique putmask ravel reindex rename repeat replace round searchsorted set_names shift slice_indexer slice_locs sort_values sortlevel symmetric_difference take to_flat_index to_frame to_list to_numpy to_series tolist transpose union unique value_counts view where ";
 
 /// Top-level names of the `pandas` module that earlier releases had: the first major release
 /// without it (each absent from this one) and what replaces it.

@@ -676,6 +676,10 @@ pub enum Builtin {
     Tuple,
     Dict,
     Set,
+    /// A bound method of a Python-defined class (pandas' `df.head`, not called).
+    Method,
+    /// A bound method of a class written in C (numpy's `arr.mean`, not called).
+    BuiltinMethod,
 }
 
 impl Builtin {
@@ -691,7 +695,35 @@ impl Builtin {
             Builtin::Tuple => "tuple",
             Builtin::Dict => "dict",
             Builtin::Set => "set",
+            Builtin::Method => "method",
+            Builtin::BuiltinMethod => "builtin_function_or_method",
         }
+    }
+
+    /// The type an AttributeError names: a bound method looks its attributes up on its
+    /// function.
+    pub fn attribute_owner(self) -> &'static str {
+        match self {
+            Builtin::Method => "function",
+            t => t.name(),
+        }
+    }
+
+    pub fn callable(self) -> bool {
+        matches!(self, Builtin::Method | Builtin::BuiltinMethod)
+    }
+
+    /// Neither iterable, nor sized, nor a container: None, numbers, and functions.
+    pub fn scalar(self) -> bool {
+        matches!(
+            self,
+            Builtin::None
+                | Builtin::Bool
+                | Builtin::Int
+                | Builtin::Float
+                | Builtin::Method
+                | Builtin::BuiltinMethod
+        )
     }
 
     /// "None", "an int", "a str", ... for messages.
@@ -706,6 +738,7 @@ impl Builtin {
             Builtin::Tuple => "a tuple",
             Builtin::Dict => "a dict",
             Builtin::Set => "a set",
+            Builtin::Method | Builtin::BuiltinMethod => "a method, not called",
         }
     }
 
@@ -715,6 +748,8 @@ impl Builtin {
             "tuple" => Some(Builtin::Tuple),
             "dict" => Some(Builtin::Dict),
             "set" => Some(Builtin::Set),
+            "method" => Some(Builtin::Method),
+            "builtin_function_or_method" => Some(Builtin::BuiltinMethod),
             _ => None,
         }
     }
@@ -740,7 +775,9 @@ impl Builtin {
     /// The attributes of the type that are not dunders, in every Python from 3.8 to 3.14.
     pub fn attributes(self) -> &'static [&'static str] {
         match self {
-            Builtin::None => &[],
+            // (A Python function may hold attributes in its `__dict__`: pandas' decorators give
+            // some private ones.)
+            Builtin::None | Builtin::Method | Builtin::BuiltinMethod => &[],
             Builtin::Bool | Builtin::Int => &[
                 "as_integer_ratio",
                 "bit_count",

@@ -515,8 +515,13 @@ impl<'a> Walker<'a> {
 
     /// The value of attribute `attr` of an object of value `base`.
     pub(super) fn attribute_value(&self, base: &Val, attr: &str) -> Val {
+        use crate::semantics::properties::{bound_method, property_value};
         match self.followed_attribute(base, attr) {
-            Val::Unknown => crate::semantics::properties::property_value(base, attr),
+            Val::Unknown if !self.pandas_extended => match bound_method(base, attr) {
+                Some(method) => Val::Typed(method.name().to_string()),
+                None => property_value(base, attr),
+            },
+            Val::Unknown => property_value(base, attr),
             v => v,
         }
     }
