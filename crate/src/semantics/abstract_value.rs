@@ -312,6 +312,9 @@ pub struct Frame {
     /// Columns the frame certainly lacks though its complete list is unknown (a frame read from
     /// a file): those dropped, popped or renamed since, with how each went.
     pub absent_columns: BTreeMap<String, Removal>,
+    /// No two columns share a label, though the labels are unknown (a reader that makes
+    /// repeated labels unique read the frame): `df['a']`, unless it raises, is a Series.
+    pub unique_columns: bool,
 }
 
 /// How a column left a frame whose other columns are unknown.
@@ -395,6 +398,7 @@ impl Frame {
             index_names: self.index_names.clone(),
             index_labels: self.index_labels.clone(),
             absent_columns: BTreeMap::new(),
+            unique_columns: false,
         }
     }
 
@@ -756,6 +760,7 @@ pub fn from_summary(name: &str, obj: &ObjectSummary) -> Val {
                     .str_list_fact(Category::R, "index_labels")
                     .map(|labels| labels.into_iter().map(str::to_string).collect()),
                 absent_columns: BTreeMap::new(),
+                unique_columns: false,
             })
         }
         "series" => {

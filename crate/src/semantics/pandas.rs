@@ -328,6 +328,7 @@ pub fn joined(w: &dyn Eval, f: &Frame, args: &[Expr], keywords: &[Keyword]) -> V
         index_names: join.index_names,
         index_labels: None,
         absent_columns: Default::default(),
+        unique_columns: false,
     })
 }
 
@@ -659,8 +660,23 @@ fn read_frame(w: &dyn Eval, path: &str, args: &[Expr], keywords: &[Keyword]) -> 
     Some(Val::Frame(Frame {
         plain: true,
         index_names,
+        unique_columns: UNIQUE_LABEL_READERS.contains(&path) && one_header_row(w, keywords),
         ..Frame::default()
     }))
+}
+
+/// Readers that make repeated column labels unique (`a`, `a.1`).
+const UNIQUE_LABEL_READERS: &[&str] = &[
+    "pandas.read_csv",
+    "pandas.read_table",
+    "pandas.read_fwf",
+    "pandas.read_excel",
+];
+
+/// Is the header one row (the default, or `header=` one row's number)? Several give a MultiIndex
+/// of columns, where a label selects a frame.
+fn one_header_row(w: &dyn Eval, keywords: &[Keyword]) -> bool {
+    kw(keywords, "header").is_none_or(|h| matches!(w.eval(h), Val::Int(_)))
 }
 
 /// Readers that return one DataFrame unless the call asks for chunks or for something else
@@ -1328,7 +1344,12 @@ pub fn frame_method_result(
             }
             let Some(cols) = &f.columns else {
                 // Each old name leaves (unless another takes it), each new one comes.
-                let renamed = map.iter().fold(f.clone(), |out, (old, new)| {
+                // (A new name may be one the frame has: two columns would share it.)
+                let unrenamed = Frame {
+                    unique_columns: false,
+                    ..f.clone()
+                };
+                let renamed = map.iter().fold(unrenamed, |out, (old, new)| {
                     let out = out.with(new);
                     if map.iter().any(|(_, n)| n == old) {
                         out

@@ -354,7 +354,12 @@ impl<'a> Walker<'a> {
                             _ => None,
                         };
                         if let Some(col) = label.as_deref() {
-                            return if f.has(col) == Some(true) {
+                            // (A label the frame may lack: if it runs on, it selected a column.)
+                            let selects = match f.has(col) {
+                                Some(has) => has,
+                                None => f.unique_columns,
+                            };
+                            return if selects {
                                 self.series_of(&f, col)
                             } else {
                                 Val::Unknown
@@ -565,12 +570,24 @@ impl<'a> Walker<'a> {
                 origin: None,
                 ..a.clone()
             }),
-            (Val::Frame(f), col) => match f.has(col) {
-                Some(true) if !crate::semantics::pandas::is_frame_attribute(col) => {
+            (Val::Frame(f), col) => {
+                let column = !crate::semantics::pandas::is_frame_attribute(col)
+                    && match f.has(col) {
+                        Some(has) => has,
+                        // (Libraries may add attributes; and `_x` may be the frame's own.)
+                        None => {
+                            f.unique_columns
+                                && f.plain
+                                && !self.pandas_extended
+                                && !col.starts_with('_')
+                        }
+                    };
+                if column {
                     self.series_of(f, col)
+                } else {
+                    Val::Unknown
                 }
-                _ => Val::Unknown,
-            },
+            }
             _ => Val::Unknown,
         }
     }
