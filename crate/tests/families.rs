@@ -507,3 +507,10 @@ fn offline_sessions_from_the_code_alone() {
 fn library_methods_used_without_their_call() {
     family("methods_not_called.json");
 }
+
+/// Row numbers read as labels past the rows of a frame or Series whose labels are its row
+/// numbers (`s[-1]`, `df.loc[len(df)]`, `df.at[3, 'a']` of 3 rows): KeyError.
+#[test]
+fn pandas_row_numbers_read_as_labels() {
+    family("pandas_row_numbers.json");
+}

@@ -241,7 +241,11 @@ fn renamed_columns_flow_and_unknowns_are_silent() {
         &["did you mean 'age'"],
     );
     // In a branch: not certain to run.
-    silent(&run(&[IMPORTS], "if len(df) > 5:\n    df['Fare']", TITANIC));
+    silent(&run(
+        &[IMPORTS],
+        "if df['Age'].mean() > 5:\n    df['Fare']",
+        TITANIC,
+    ));
     // Inside a function that is never called.
     silent(&run(&[IMPORTS], "def f():\n    return df['Fare']", TITANIC));
     // Passed to a notebook function that may add columns.
@@ -4017,7 +4021,7 @@ fn library_properties_called_only_where_the_value_is_certain() {
     // A name rebound in a branch is no longer certainly the array.
     silent(&run(
         &[frame],
-        "df = pd.DataFrame({'a': [1, 2]})\nv = df.values\nif len(df) > 5:\n    v = np.mean\nv()",
+        "df = pd.DataFrame({'a': [1, 2]})\nv = df.values\nif df['a'].sum() > 5:\n    v = np.mean\nv()",
         "",
     ));
 }

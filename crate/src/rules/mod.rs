@@ -23,6 +23,7 @@ pub mod pandas_options;
 pub mod plots;
 pub mod positional_indexers;
 pub mod pytypes;
+pub mod row_numbers;
 pub mod shapes;
 pub mod sklearn;
 pub mod subscripted_methods;
@@ -81,6 +82,7 @@ impl Checks for AllRules {
         pandas_options::check(w, expr, out);
         pandas_mappers::check(w, expr, out);
         positional_indexers::check(w, expr, out);
+        row_numbers::check(w, expr, out);
         subscripted_methods::check(w, expr, out);
         truth::check(w, expr, out);
         value_checks::check(w, expr, out);

@@ -315,6 +315,31 @@ pub struct Frame {
     /// No two columns share a label, though the labels are unknown (a reader that makes
     /// repeated labels unique read the frame): `df['a']`, unless it raises, is a Series.
     pub unique_columns: bool,
+    /// The row labels are row numbers, when known to be.
+    pub row_numbers: Option<RowNumbers>,
+}
+
+/// Row labels that are row numbers counted from 0 (a fresh RangeIndex: a frame or Series built
+/// from literals, `reset_index(drop=True)`): none is negative, and none is past the rows.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RowNumbers {
+    /// Every number below the row count labels a row (no row was left out since).
+    pub all: bool,
+    /// The frame was read from a file without `index_col`: a file whose rows are longer than
+    /// its header would have given it its leading fields as labels instead.
+    pub read: bool,
+}
+
+impl RowNumbers {
+    pub const FRESH: RowNumbers = RowNumbers {
+        all: true,
+        read: false,
+    };
+
+    /// The labels of some of the rows.
+    pub fn some(self) -> RowNumbers {
+        RowNumbers { all: false, ..self }
+    }
 }
 
 /// How a column left a frame whose other columns are unknown.
@@ -399,6 +424,7 @@ impl Frame {
             index_labels: self.index_labels.clone(),
             absent_columns: BTreeMap::new(),
             unique_columns: false,
+            row_numbers: self.row_numbers,
         }
     }
 
@@ -440,6 +466,8 @@ pub struct SeriesVal {
     /// The dtype of its values, as pandas names it, when built from literals or a column of
     /// known dtype (`pandas::literal_dtype`).
     pub dtype: Option<String>,
+    /// The row labels are row numbers, when known to be.
+    pub row_numbers: Option<RowNumbers>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -761,6 +789,7 @@ pub fn from_summary(name: &str, obj: &ObjectSummary) -> Val {
                     .map(|labels| labels.into_iter().map(str::to_string).collect()),
                 absent_columns: BTreeMap::new(),
                 unique_columns: false,
+                row_numbers: None,
             })
         }
         "series" => {
@@ -773,6 +802,7 @@ pub fn from_summary(name: &str, obj: &ObjectSummary) -> Val {
                 non_integer: non_integer(&values, obj.str_fact(Category::R, "dtype")),
                 index_keys: None,
                 dtype: None,
+                row_numbers: None,
             })
         }
         // Subclasses such as `numpy.matrix` (where `*` is a matrix product) are not followed.

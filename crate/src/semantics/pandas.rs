@@ -8,7 +8,8 @@ use crate::ir::{Expr, Keyword, Literal, SeqKind, TextRange};
 use crate::ir_scan::{str_list, unpacks};
 
 use super::abstract_value::{
-    text_keys, ArrayLib, ArrayVal, Column, Frame, GroupSelection, Grouped, Removal, SeriesVal, Val,
+    text_keys, ArrayLib, ArrayVal, Column, Frame, GroupSelection, Grouped, Removal, RowNumbers,
+    SeriesVal, Val,
 };
 use super::eval::Eval;
 use super::mutation::INPLACE_FOLLOWED;
@@ -126,6 +127,7 @@ pub const PANDAS_INPLACE: &[&str] = &[
 pub fn rows_of(f: &Frame) -> Frame {
     Frame {
         n_rows: None,
+        row_numbers: f.row_numbers.map(RowNumbers::some),
         column_info: Default::default(),
         has_nan: if f.has_nan == Some(false) {
             Some(false)
@@ -179,6 +181,7 @@ pub fn new_series(w: &dyn Eval, args: &[Expr], keywords: &[Keyword]) -> Option<V
             .map(str::to_string),
         index_keys: None,
         dtype: literal_dtype(&data).map(str::to_string),
+        row_numbers: Some(RowNumbers::FRESH),
     }))
 }
 
@@ -217,9 +220,15 @@ pub fn series_method_result(s: SeriesVal, attr: &str, args: &[Expr], keywords: &
                 .iter()
                 .all(|k| k.name.as_deref() != Some("inplace")) =>
         {
+            // Each keeps the rows' labels, of some rows (`tail`, `dropna`, ...) or all.
+            let all_rows = matches!(
+                m,
+                "copy" | "head" | "sort_values" | "sort_index" | "abs" | "round"
+            );
             Val::Series(SeriesVal {
                 name: s.name,
                 dtype: s.dtype,
+                row_numbers: s.row_numbers.map(|r| if all_rows { r } else { r.some() }),
                 ..SeriesVal::default()
             })
         }
@@ -233,6 +242,7 @@ pub fn series_method_result(s: SeriesVal, attr: &str, args: &[Expr], keywords: &
                     plain: true,
                     index_class: Some("RangeIndex".into()),
                     index_names: unnamed_index(),
+                    row_numbers: Some(RowNumbers::FRESH),
                     ..Frame::default()
                 }),
                 None => Val::Unknown,
@@ -329,6 +339,7 @@ pub fn joined(w: &dyn Eval, f: &Frame, args: &[Expr], keywords: &[Keyword]) -> V
         index_labels: None,
         absent_columns: Default::default(),
         unique_columns: false,
+        row_numbers: None,
     })
 }
 
@@ -400,6 +411,7 @@ pub fn new_frame(w: &dyn Eval, path: &str, args: &[Expr], keywords: &[Keyword]) 
             None if values.iter().all(holds_no_index) => {
                 frame.index_class = Some("RangeIndex".into());
                 frame.index_names = unnamed_index();
+                frame.row_numbers = Some(RowNumbers::FRESH);
             }
             // `index=['a', 'b']`: those labels, unnamed.
             Some(Val::Strs { type_name, items }) if type_name == "list" => {
@@ -636,6 +648,7 @@ fn records_frame(data: &Val) -> Option<Frame> {
         plain: true,
         index_class: Some("RangeIndex".into()),
         index_names: unnamed_index(),
+        row_numbers: Some(RowNumbers::FRESH),
         ..Frame::default()
     })
 }
@@ -652,14 +665,14 @@ fn read_frame(w: &dyn Eval, path: &str, args: &[Expr], keywords: &[Keyword]) -> 
     }
     // Without `index_col` the index is a RangeIndex, or (a row longer than the header) the
     // leading fields, unnamed: no level has a name, counted here as one.
-    let index_names = if kw(keywords, "index_col").is_none() && CSV_READERS.contains(&path) {
-        unnamed_index()
-    } else {
-        None
-    };
+    let numbered = kw(keywords, "index_col").is_none() && CSV_READERS.contains(&path);
     Some(Val::Frame(Frame {
         plain: true,
-        index_names,
+        index_names: if numbered { unnamed_index() } else { None },
+        row_numbers: numbered.then_some(RowNumbers {
+            all: true,
+            read: true,
+        }),
         unique_columns: UNIQUE_LABEL_READERS.contains(&path) && one_header_row(w, keywords),
         ..Frame::default()
     }))
@@ -1070,6 +1083,11 @@ pub fn frame_method_result(
     let same = |rows_kept: bool, values_kept: bool, nan_kept: bool| {
         Val::Frame(Frame {
             n_rows: if rows_kept { f.n_rows } else { None },
+            row_numbers: if rows_kept {
+                f.row_numbers
+            } else {
+                f.row_numbers.map(RowNumbers::some)
+            },
             column_info: if rows_kept && values_kept {
                 f.column_info.clone()
             } else {
@@ -1225,8 +1243,14 @@ pub fn frame_method_result(
             same(false, true, false),
             rows_taken(w, f, method, args, keywords),
         ) {
+            // `head` keeps the first rows: their numbers are 0 to n - 1.
             (Val::Frame(out), Some(n_rows)) => Val::Frame(Frame {
                 n_rows: Some(n_rows),
+                row_numbers: if method == "head" {
+                    f.row_numbers
+                } else {
+                    out.row_numbers
+                },
                 ..out
             }),
             (other, _) => other,
@@ -1288,6 +1312,7 @@ pub fn frame_method_result(
                         index_class: Some("RangeIndex".into()),
                         index_names: unnamed_index(),
                         index_labels: None,
+                        row_numbers: Some(RowNumbers::FRESH),
                         ..f
                     }),
                     other => other,
@@ -1428,6 +1453,7 @@ pub fn frame_method_result(
                 plain: true,
                 origin: f.origin.clone(),
                 index_names: unnamed_index(),
+                row_numbers: Some(RowNumbers::FRESH),
                 ..Frame::default()
             }),
             _ => Val::Unknown,
@@ -1515,6 +1541,7 @@ fn relabelled_if_ignored(v: Val, keywords: &[Keyword]) -> Val {
             index_class: Some("RangeIndex".into()),
             index_names: unnamed_index(),
             index_labels: None,
+            row_numbers: Some(RowNumbers::FRESH),
             ..f
         }),
         (Some(false), v) => v,
@@ -1647,6 +1674,7 @@ fn index_as_column(f: &Frame) -> Val {
                 index_class: Some("RangeIndex".into()),
                 index_names: unnamed_index(),
                 index_labels: None,
+                row_numbers: Some(RowNumbers::FRESH),
                 ..f.clone()
             }),
             None => Val::Unknown,
@@ -1676,6 +1704,7 @@ fn index_as_column(f: &Frame) -> Val {
         index_class: Some("RangeIndex".into()),
         index_names: unnamed_index(),
         index_labels: None,
+        row_numbers: Some(RowNumbers::FRESH),
         ..f.clone()
     })
 }
@@ -1770,6 +1799,7 @@ pub fn grouped_result(g: &Grouped, method: &str, args: &[Expr], keywords: &[Keyw
             columns: Some(columns),
             plain: true,
             index_class: index_keys.is_none().then(|| "RangeIndex".to_string()),
+            row_numbers: index_keys.is_none().then_some(RowNumbers::FRESH),
             index_names: match index_keys {
                 Some(keys) => Some(keys.into_iter().map(Some).collect()),
                 None => unnamed_index(),

@@ -1291,9 +1291,15 @@ pub fn call_result(w: &dyn Eval, func: &Expr, args: &[Expr], keywords: &[Keyword
             match (id.as_str(), args) {
                 ("print", _) => Some(Val::None),
                 // `len` returns an int or raises, `input` the line typed.
-                ("len", [x]) => Some(
-                    iterated_len(&w.eval(x)).map_or_else(|| Val::Typed("int".into()), Val::Int),
-                ),
+                // (A frame iterates over its columns, but its length is its rows'.)
+                ("len", [x]) => {
+                    let n = match w.eval(x) {
+                        Val::Frame(f) => f.n_rows,
+                        Val::Series(s) => s.len,
+                        v => iterated_len(&v),
+                    };
+                    Some(n.map_or_else(|| Val::Typed("int".into()), Val::Int))
+                }
                 // `sum` of nothing is its start, 0.
                 ("sum", [x]) if keywords.is_empty() && iterated_len(&w.eval(x)) == Some(0) => {
                     Some(Val::Int(0))

@@ -774,6 +774,7 @@ impl<'a> Walker<'a> {
             non_integer: info.and_then(|i| i.non_integer),
             index_keys: f.index_keys(),
             dtype: info.and_then(|i| i.dtype.clone()).filter(|_| f.plain),
+            row_numbers: f.row_numbers,
         })
     }
 
@@ -957,6 +958,7 @@ impl<'a> Walker<'a> {
                             non_integer: None,
                             index_keys: s.index_keys,
                             dtype: None,
+                            row_numbers: s.row_numbers,
                         }),
                         None => Val::Unknown,
                     },
