@@ -514,3 +514,11 @@ fn library_methods_used_without_their_call() {
 fn pandas_row_numbers_read_as_labels() {
     family("pandas_row_numbers.json");
 }
+
+/// What scikit-learn removed, from modules to keywords and methods (`sklearn.cross_validation`,
+/// `load_boston`, `OneHotEncoder(sparse=...)`, `get_feature_names()`): certain when the kernel
+/// runs a release without it, likely when it did not say which.
+#[test]
+fn sklearn_removed_modules_names_keywords_and_methods() {
+    family("sklearn_removed_api.json");
+}

@@ -3017,7 +3017,7 @@ fn continuous_targets_that_run() {
     silent(&targets("from sklearn.model_selection import cross_val_score, cross_val_predict, KFold\ncross_val_score(clf, X_train, y_price, cv=5)\ncross_val_predict(clf, X_train, y_price, cv=KFold(3))\ncross_val_predict(reg, X_train, y_price)"));
     // AdaBoost given a regressor fails otherwise (TypeError): not claimed.
     silent(&targets("ada_reg.fit(X_train, y_price)"));
-    silent(&targets("from sklearn.ensemble import AdaBoostClassifier\nfrom sklearn.tree import DecisionTreeRegressor\nAdaBoostClassifier(estimator=DecisionTreeRegressor()).fit(X_train, y_price)\nAdaBoostClassifier(base_estimator=DecisionTreeRegressor()).fit(X_train, y_price)"));
+    silent(&targets("from sklearn.ensemble import AdaBoostClassifier\nfrom sklearn.tree import DecisionTreeRegressor\nAdaBoostClassifier(estimator=DecisionTreeRegressor()).fit(X_train, y_price)"));
     silent(&targets("accuracy_score(labels, labels)\nr2_score(y_price, p)\nmean_squared_error(labels, p)\nroc_auc_score(labels, p)"));
     // Rounded, cast or binned in the cell first: the summary no longer describes the values.
     silent(&targets(

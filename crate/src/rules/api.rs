@@ -15,6 +15,7 @@
 
 use crate::semantics::properties::is_keras_model;
 use crate::semantics::python::user_call_problem;
+use crate::semantics::sklearn::removed_parameter;
 use serde_json::Value;
 
 use crate::codes::Rule;
@@ -195,6 +196,25 @@ fn table_call(
     } else {
         (Rule::BadArguments, unknown_keyword_error(&key))
     };
+    // A keyword scikit-learn removed (`OneHotEncoder(sparse=False)`).
+    if set_params.is_none() {
+        for k in keywords {
+            let Some(name) = k.name.as_deref() else {
+                continue;
+            };
+            let Some((gone, instead)) = removed_parameter(&key, name) else {
+                continue;
+            };
+            let message = format!(
+                "{shown}() got an unexpected keyword argument '{name}': scikit-learn {}.{} and later lack it; use {instead}",
+                gone.0, gone.1
+            );
+            let d = super::removed_in_release(w, "sklearn", gone, &message, "TypeError", |m| {
+                Diagnostic::error(Rule::BadArguments, m, k.range)
+            });
+            return Some(d.into_iter().collect());
+        }
+    }
     for k in keywords {
         let Some(name) = k.name.as_deref() else {
             continue;

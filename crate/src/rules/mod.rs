@@ -166,6 +166,32 @@ pub(crate) fn kernel_release_within(
     }
 }
 
+/// A diagnostic for what earlier releases of `library` had and `gone` removed, its `message`
+/// ending with `exception`: certain when the kernel runs `gone` or later, none when it runs an
+/// earlier release, likely when it did not say which.
+pub(crate) fn removed_in_release(
+    w: &Walker,
+    library: &str,
+    gone: Release,
+    message: &str,
+    exception: &str,
+    diagnostic: impl Fn(String) -> Diagnostic,
+) -> Option<Diagnostic> {
+    match kernel_release_within(w, library, gone, None) {
+        KernelRelease::Within(kernel) => {
+            Some(diagnostic(format!("{message}; {kernel}: {exception}")))
+        }
+        KernelRelease::Outside => None,
+        KernelRelease::Unknown => {
+            let mut d = diagnostic(format!("{message}: {exception}"));
+            d.make_likely(&format!(
+                "the kernel's {library} version is not known; earlier releases have it"
+            ));
+            Some(d)
+        }
+    }
+}
+
 /// The oldest release of `module` among the kernel's summaries of it (a name bound to the
 /// module), as (major, minor); None when the kernel tells none or one we cannot read.
 pub(crate) fn kernel_module_version(w: &Walker, module: &str) -> Option<(u32, u32)> {
@@ -174,7 +200,10 @@ pub(crate) fn kernel_module_version(w: &Walker, module: &str) -> Option<(u32, u3
         .objects
         .values()
         .filter(|o| {
-            o.kind == "module" && o.str_fact(crate::summary::Category::R, "module") == Some(module)
+            let fact = |name| o.str_fact(crate::summary::Category::R, name);
+            // A module, or an object of the library (an estimator says its library's version).
+            (o.kind == "module" && fact("module") == Some(module))
+                || fact("library") == Some(module)
         })
         .map(|o| {
             let mut parts = o

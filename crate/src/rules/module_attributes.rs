@@ -4,7 +4,8 @@
 //! - names earlier releases had (`semantics::modules::removed`): numpy's aliases and NEP 52
 //!   removals (`np.float`, `np.product`), pandas' (`pd.rolling_mean`, `pd.Panel`), TensorFlow 1's
 //!   (`tf.Session`, `tf.placeholder`, `tf.train.AdamOptimizer`), Keras 2's
-//!   (`keras.optimizers.adam`, `keras.layers.core`), Python 2's (`string.letters`). Certain when
+//!   (`keras.optimizers.adam`, `keras.layers.core`), scikit-learn's (`sklearn.cross_validation`,
+//!   `load_boston`, also as a module in an import's path), Python 2's (`string.letters`). Certain when
 //!   the kernel runs a release without them, likely when it did not say which; Python 2's always
 //!   (the kernel runs Python 3).
 //! - names that misspell one the module has (`np.arrange`, `pd.read_cvs`, `math.sqroot`,
@@ -26,6 +27,8 @@ use super::{kernel_release, kernel_release_within, KernelRelease};
 enum Reach {
     Attribute,
     Import,
+    /// The name is a submodule in the path of an import (`import sklearn.cross_validation`).
+    Module,
 }
 
 impl Reach {
@@ -33,6 +36,7 @@ impl Reach {
         match self {
             Reach::Attribute => format!("module '{module}' has no attribute '{name}'"),
             Reach::Import => format!("cannot import name '{name}' from '{module}'"),
+            Reach::Module => format!("No module named '{module}.{name}'"),
         }
     }
 
@@ -40,6 +44,7 @@ impl Reach {
         match self {
             Reach::Attribute => (Rule::MissingAttribute, "AttributeError"),
             Reach::Import => (Rule::MissingImportName, "ImportError"),
+            Reach::Module => (Rule::MissingImportName, "ModuleNotFoundError"),
         }
     }
 }
@@ -63,16 +68,35 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
 
 /// `from numpy import arrange`, `from keras.optimizers import adam`.
 pub fn check_stmt(w: &Walker, stmt: &Stmt, out: &mut Vec<Diagnostic>) {
-    let Stmt::Import {
-        from: Some(module),
-        names,
-        ..
-    } = stmt
-    else {
+    let Stmt::Import { from, names, range } = stmt else {
         return;
     };
     if w.speculating() {
         return;
+    }
+    let Some(module) = from else {
+        // `import sklearn.cross_validation`
+        for alias in names {
+            let range = TextRange::new(
+                alias.range.start,
+                alias.range.start + alias.name.len() as u32,
+            );
+            out.extend(removed_module(w, &alias.name, range));
+        }
+        return;
+    };
+    // `from sklearn.cross_validation import train_test_split`
+    let text = w.text(*range);
+    if let Some(at) = text
+        .find(module.as_str())
+        .filter(|_| !module.starts_with('.'))
+    {
+        let start = range.start + at as u32;
+        let module_range = TextRange::new(start, start + module.len() as u32);
+        if let Some(d) = removed_module(w, module, module_range) {
+            out.push(d);
+            return;
+        }
     }
     for alias in names {
         if alias.name.starts_with('_') || alias.name == "*" {
@@ -84,6 +108,17 @@ pub fn check_stmt(w: &Walker, stmt: &Stmt, out: &mut Vec<Diagnostic>) {
         );
         out.extend(lacked_name(w, module, &alias.name, range, Reach::Import));
     }
+}
+
+/// A module in the dotted `path` that earlier releases had (`sklearn.cross_validation`,
+/// `tensorflow.contrib`).
+fn removed_module(w: &Walker, path: &str, range: TextRange) -> Option<Diagnostic> {
+    let parts: Vec<&str> = path.split('.').collect();
+    (1..parts.len()).find_map(|i| {
+        let parent = parts[..i].join(".");
+        let removed = modules::removed(&parent, parts[i])?;
+        removed_name(w, &parent, parts[i], &removed, range, Reach::Module)
+    })
 }
 
 fn lacked_name(

@@ -933,6 +933,26 @@ fn learnt_attribute(w: &Walker, value: &Expr, attr: &str, range: TextRange) -> O
     ))
 }
 
+/// `vectorizer.get_feature_names()`, `grid.grid_scores_`: what estimators of earlier releases
+/// had. Certain when the kernel runs a release without it, likely when it did not say which.
+fn removed_attribute(w: &Walker, value: &Expr, attr: &str, range: TextRange) -> Option<Diagnostic> {
+    let Val::Estimator(est) = w.eval(value) else {
+        return None;
+    };
+    if !est.is_sklearn() {
+        return None;
+    }
+    let (gone, instead) = crate::semantics::sklearn::removed_attribute(&est.class, attr)?;
+    let attr_range = TextRange::new(range.end.saturating_sub(attr.len() as u32), range.end);
+    let message = format!(
+        "'{}' object has no attribute '{attr}': scikit-learn {}.{} and later lack it; use {instead}",
+        est.class, gone.0, gone.1
+    );
+    super::removed_in_release(w, "sklearn", gone, &message, "AttributeError", |message| {
+        Diagnostic::error(Rule::MissingAttribute, message, attr_range)
+    })
+}
+
 /// What a fitted search learns (scikit-learn's `BaseSearchCV`, the classes `GridSearchCV`,
 /// `RandomizedSearchCV` and the halving searches): `best_params_`, ...
 const SEARCH_LEARNS: &[&str] = &[
@@ -1054,6 +1074,7 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
     }
     if let Expr::Attribute { value, attr, range } = expr {
         if let Some(d) = learnt_attribute(w, value, attr, *range)
+            .or_else(|| removed_attribute(w, value, attr, *range))
             .or_else(|| lacked_method(w, value, attr, *range))
             .or_else(|| forgotten_underscore(w, value, attr, *range))
         {

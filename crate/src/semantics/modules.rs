@@ -1,6 +1,6 @@
 //! What the modules notebooks import have, and what they had: every name of the modules in
-//! `module_tables`, and the names numpy, pandas, Keras, TensorFlow and Python's own modules removed,
-//! with the release that removed them.
+//! `module_tables`, and the names numpy, pandas, scikit-learn, Keras, TensorFlow and Python's own
+//! modules removed, with the release that removed them.
 
 use super::module_tables::{KERAS_2_NAMES, MODULE_NAMES, TENSORFLOW_1_NAMES};
 use super::numpy::Release;
@@ -47,6 +47,10 @@ pub fn removed(module: &str, name: &str) -> Option<Removed> {
         _ if module == "tensorflow" || module.starts_with("tensorflow.") => {
             tensorflow_1_name(module, name)
         }
+        _ if module == "sklearn" || module.starts_with("sklearn.") => super::sklearn::REMOVED_NAMES
+            .iter()
+            .find(|(m, n, ..)| *m == module && *n == name)
+            .map(|(_, _, gone, instead)| removed("sklearn", *gone, None, instead)),
         _ => super::python::REMOVED_MODULE_ATTRIBUTES
             .iter()
             .find(|(m, n, _)| *m == module && *n == name)

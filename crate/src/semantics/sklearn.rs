@@ -10,6 +10,7 @@ use crate::ir_scan::unpacks;
 
 use super::abstract_value::{ArrayLib, ArrayVal, Estimator, Val};
 use super::eval::Eval;
+use super::numpy::Release;
 use super::sklearn_tables::{NUMERIC_2D, OUTPUT_METHODS, UNFITTED_RAISE};
 
 pub fn construct(
@@ -678,4 +679,228 @@ pub fn built_estimator(w: &dyn Eval, e: &Expr) -> Option<Rc<Estimator>> {
         Val::Estimator(est) if est.is_sklearn() && est.constructed_at.is_some() => Some(est),
         _ => None,
     }
+}
+
+/// What scikit-learn removed: the first release without it (each absent from the installed
+/// release, and read off the sources of the releases before and at its removal), and what
+/// replaces it. Modules, and names of a module (`from sklearn.datasets import load_boston`).
+pub const REMOVED_NAMES: &[(&str, &str, Release, &str)] = &[
+    (
+        "sklearn",
+        "cross_validation",
+        (0, 20),
+        "sklearn.model_selection",
+    ),
+    ("sklearn", "grid_search", (0, 20), "sklearn.model_selection"),
+    (
+        "sklearn",
+        "learning_curve",
+        (0, 20),
+        "sklearn.model_selection",
+    ),
+    (
+        "sklearn.externals",
+        "joblib",
+        (0, 23),
+        "joblib itself (import joblib)",
+    ),
+    (
+        "sklearn.externals",
+        "six",
+        (0, 23),
+        "six itself (import six)",
+    ),
+    (
+        "sklearn.datasets",
+        "load_boston",
+        (1, 2),
+        "fetch_california_housing(), or fetch_openml(name='boston')",
+    ),
+    ("sklearn.datasets", "fetch_mldata", (0, 22), "fetch_openml"),
+    (
+        "sklearn.metrics",
+        "plot_confusion_matrix",
+        (1, 2),
+        "ConfusionMatrixDisplay.from_estimator",
+    ),
+    (
+        "sklearn.metrics",
+        "plot_roc_curve",
+        (1, 2),
+        "RocCurveDisplay.from_estimator",
+    ),
+    (
+        "sklearn.metrics",
+        "plot_precision_recall_curve",
+        (1, 2),
+        "PrecisionRecallDisplay.from_estimator",
+    ),
+    (
+        "sklearn.metrics",
+        "jaccard_similarity_score",
+        (0, 23),
+        "jaccard_score",
+    ),
+    (
+        "sklearn.preprocessing",
+        "Imputer",
+        (0, 22),
+        "sklearn.impute.SimpleImputer",
+    ),
+    ("sklearn.mixture", "GMM", (0, 20), "GaussianMixture"),
+    (
+        "sklearn.decomposition",
+        "RandomizedPCA",
+        (0, 20),
+        "PCA(svd_solver='randomized')",
+    ),
+    (
+        "sklearn.neighbors",
+        "DistanceMetric",
+        (1, 3),
+        "sklearn.metrics.DistanceMetric",
+    ),
+];
+
+/// Keyword parameters scikit-learn removed, by the callable's path as the signature tables name
+/// it (see `REMOVED_NAMES`).
+pub const REMOVED_PARAMETERS: &[(&str, &str, Release, &str)] = &[
+    (
+        "preprocessing.OneHotEncoder",
+        "sparse",
+        (1, 4),
+        "sparse_output=",
+    ),
+    (
+        "cluster.KMeans",
+        "n_jobs",
+        (1, 0),
+        "the OMP_NUM_THREADS environment variable",
+    ),
+    (
+        "cluster.KMeans",
+        "precompute_distances",
+        (1, 0),
+        "nothing: drop it",
+    ),
+    ("manifold.TSNE", "n_iter", (1, 7), "max_iter="),
+    (
+        "metrics.mean_squared_error",
+        "squared",
+        (1, 6),
+        "root_mean_squared_error for squared=False",
+    ),
+    (
+        "ensemble.AdaBoostClassifier",
+        "base_estimator",
+        (1, 4),
+        "estimator=",
+    ),
+    (
+        "ensemble.AdaBoostRegressor",
+        "base_estimator",
+        (1, 4),
+        "estimator=",
+    ),
+    (
+        "ensemble.BaggingClassifier",
+        "base_estimator",
+        (1, 4),
+        "estimator=",
+    ),
+    (
+        "ensemble.BaggingRegressor",
+        "base_estimator",
+        (1, 4),
+        "estimator=",
+    ),
+    (
+        "model_selection.GridSearchCV",
+        "iid",
+        (1, 0),
+        "nothing: drop it",
+    ),
+    (
+        "model_selection.RandomizedSearchCV",
+        "iid",
+        (1, 0),
+        "nothing: drop it",
+    ),
+    (
+        "linear_model.LogisticRegression",
+        "multi_class",
+        (1, 8),
+        "nothing: multinomial is the default",
+    ),
+    (
+        "linear_model.LinearRegression",
+        "normalize",
+        (1, 2),
+        NORMALIZE,
+    ),
+    ("linear_model.Ridge", "normalize", (1, 2), NORMALIZE),
+    (
+        "linear_model.RidgeClassifier",
+        "normalize",
+        (1, 2),
+        NORMALIZE,
+    ),
+    (
+        "linear_model.RidgeClassifierCV",
+        "normalize",
+        (1, 2),
+        NORMALIZE,
+    ),
+    ("linear_model.Lasso", "normalize", (1, 2), NORMALIZE),
+    ("linear_model.LassoCV", "normalize", (1, 2), NORMALIZE),
+    ("linear_model.ElasticNet", "normalize", (1, 2), NORMALIZE),
+    ("linear_model.ElasticNetCV", "normalize", (1, 2), NORMALIZE),
+    (
+        "linear_model.MultiTaskLasso",
+        "normalize",
+        (1, 2),
+        NORMALIZE,
+    ),
+    ("linear_model.BayesianRidge", "normalize", (1, 2), NORMALIZE),
+    ("linear_model.ARDRegression", "normalize", (1, 2), NORMALIZE),
+    ("linear_model.Lars", "normalize", (1, 4), NORMALIZE),
+    ("linear_model.LarsCV", "normalize", (1, 4), NORMALIZE),
+    ("linear_model.LassoLars", "normalize", (1, 4), NORMALIZE),
+    ("linear_model.LassoLarsCV", "normalize", (1, 4), NORMALIZE),
+    ("linear_model.LassoLarsIC", "normalize", (1, 4), NORMALIZE),
+    (
+        "linear_model.OrthogonalMatchingPursuit",
+        "normalize",
+        (1, 4),
+        NORMALIZE,
+    ),
+];
+
+const NORMALIZE: &str = "a StandardScaler before the model in a Pipeline";
+
+/// Attributes scikit-learn removed from estimators, by class (`""`: from every class; see
+/// `REMOVED_NAMES`).
+pub const REMOVED_ATTRIBUTES: &[(&str, &str, Release, &str)] = &[
+    ("", "get_feature_names", (1, 2), "get_feature_names_out()"),
+    ("GridSearchCV", "grid_scores_", (0, 20), "cv_results_"),
+    ("RandomizedSearchCV", "grid_scores_", (0, 20), "cv_results_"),
+    ("RFECV", "grid_scores_", (1, 2), "cv_results_"),
+];
+
+/// The keyword `keyword` of the callable `key` (`sklearn.preprocessing.OneHotEncoder`) as an
+/// earlier release had it: the first release without it, and what replaces it.
+pub fn removed_parameter(key: &str, keyword: &str) -> Option<(Release, &'static str)> {
+    let path = key.strip_prefix("sklearn.")?;
+    REMOVED_PARAMETERS
+        .iter()
+        .find(|(p, k, ..)| *p == path && *k == keyword)
+        .map(|(_, _, gone, instead)| (*gone, *instead))
+}
+
+/// The attribute `attr` of an estimator of class `class` as an earlier release had it.
+pub fn removed_attribute(class: &str, attr: &str) -> Option<(Release, &'static str)> {
+    REMOVED_ATTRIBUTES
+        .iter()
+        .find(|(c, a, ..)| (c.is_empty() || *c == class) && *a == attr)
+        .map(|(_, _, gone, instead)| (*gone, *instead))
 }
