@@ -209,9 +209,10 @@ fn table_call(
                 "{shown}() got an unexpected keyword argument '{name}': scikit-learn {}.{} and later lack it; use {instead}",
                 gone.0, gone.1
             );
-            let d = super::removed_in_release(w, "sklearn", gone, &message, "TypeError", |m| {
-                Diagnostic::error(Rule::BadArguments, m, k.range)
-            });
+            let d =
+                super::removed_in_release(w, "sklearn", (gone, None), &message, "TypeError", |m| {
+                    Diagnostic::error(Rule::BadArguments, m, k.range)
+                });
             return Some(d.into_iter().collect());
         }
     }

@@ -166,18 +166,19 @@ pub(crate) fn kernel_release_within(
     }
 }
 
-/// A diagnostic for what earlier releases of `library` had and `gone` removed, its `message`
-/// ending with `exception`: certain when the kernel runs `gone` or later, none when it runs an
-/// earlier release, likely when it did not say which.
+/// A diagnostic for what earlier releases of `library` had and the release `gone` removed (a
+/// later one, `back`, may have brought it back), its `message` ending with `exception`: certain
+/// when the kernel runs a release without it, none when it runs another, likely when it did not
+/// say which.
 pub(crate) fn removed_in_release(
     w: &Walker,
     library: &str,
-    gone: Release,
+    (gone, back): (Release, Option<Release>),
     message: &str,
     exception: &str,
     diagnostic: impl Fn(String) -> Diagnostic,
 ) -> Option<Diagnostic> {
-    match kernel_release_within(w, library, gone, None) {
+    match kernel_release_within(w, library, gone, back) {
         KernelRelease::Within(kernel) => {
             Some(diagnostic(format!("{message}; {kernel}: {exception}")))
         }

@@ -20,7 +20,7 @@ use crate::semantics::abstract_value::Val;
 use crate::semantics::modules::{self, Removed};
 use crate::walker::state::Walker;
 
-use super::{kernel_release, kernel_release_within, KernelRelease};
+use super::{kernel_release, removed_in_release};
 
 /// How the name is reached: what Python raises, and says.
 #[derive(Clone, Copy)]
@@ -166,20 +166,18 @@ fn removed_name(
     if removed.library == "python" {
         return Some(error(format!("{message}: {exception}")));
     }
-    match kernel_release_within(w, removed.library, removed.gone, removed.back) {
-        KernelRelease::Within(kernel) => Some(error(format!("{message}; {kernel}: {exception}"))),
-        KernelRelease::Outside => None,
-        // A name a later release brought back may be there: nothing to say.
-        KernelRelease::Unknown if removed.back.is_some() => None,
-        KernelRelease::Unknown => {
-            let mut d = error(format!("{message}: {exception}"));
-            d.make_likely(&format!(
-                "the kernel's {} version is not known; earlier releases have it",
-                removed.library
-            ));
-            Some(d)
-        }
+    // A name a later release brought back may be there: nothing to say without the release.
+    if removed.back.is_some() && kernel_release(w, removed.library).is_none() {
+        return None;
     }
+    removed_in_release(
+        w,
+        removed.library,
+        (removed.gone, removed.back),
+        &message,
+        exception,
+        error,
+    )
 }
 
 /// `np.arrange`: a misspelling of a name the module has.

@@ -948,9 +948,14 @@ fn removed_attribute(w: &Walker, value: &Expr, attr: &str, range: TextRange) -> 
         "'{}' object has no attribute '{attr}': scikit-learn {}.{} and later lack it; use {instead}",
         est.class, gone.0, gone.1
     );
-    super::removed_in_release(w, "sklearn", gone, &message, "AttributeError", |message| {
-        Diagnostic::error(Rule::MissingAttribute, message, attr_range)
-    })
+    super::removed_in_release(
+        w,
+        "sklearn",
+        (gone, None),
+        &message,
+        "AttributeError",
+        |message| Diagnostic::error(Rule::MissingAttribute, message, attr_range),
+    )
 }
 
 /// What a fitted search learns (scikit-learn's `BaseSearchCV`, the classes `GridSearchCV`,
