@@ -554,6 +554,11 @@ impl<'a> Walker<'a> {
                 type_name: "tuple".into(),
                 items: a.shape.iter().map(|&d| Val::Int(d)).collect(),
             },
+            // A Series' shape is (rows,), whatever is known of them.
+            (Val::Series(s), "shape") => Val::Items {
+                type_name: "tuple".into(),
+                items: vec![s.len.map_or(Val::Unknown, Val::Int)],
+            },
             // A DataFrame's shape is (rows, columns), whatever is known of them.
             (Val::Frame(f), "shape") if f.plain => Val::Items {
                 type_name: "tuple".into(),
