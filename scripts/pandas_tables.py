@@ -130,12 +130,11 @@ def main() -> None:
     )
     print(
         "/// Public attributes of `pandas.DataFrame`, with those earlier releases had and the names"
-        " of\n/// Series attributes: `df.x` with one of these names is not a column access."
+        " of\n/// Series attributes, space-separated (and around): `df.x` with one of these names is"
+        " not a\n/// column access."
     )
-    print("pub(crate) const FRAME_ATTRIBUTES: &[&str] = &[")
-    for name in names:
-        print(f'    "{name}",')
-    print("];")
+    # One string rather than a slice of strings: a slice's pointers take room in the bundle.
+    print(f'pub(crate) const FRAME_ATTRIBUTES: &str = " {" ".join(names)} ";')
     for const, cls in [
         ("FRAME_METHODS", pd.DataFrame),
         ("SERIES_METHODS", pd.Series),

@@ -29,3 +29,12 @@ pub mod torch_classes;
 pub mod torch_layers;
 pub mod torch_objects;
 pub mod torch_tables;
+
+/// Is `name` one of the names of `table`, a generated table of names separated by spaces (and
+/// with one before the first and after the last)?
+pub fn listed(table: &str, name: &str) -> bool {
+    !name.is_empty()
+        && table
+            .match_indices(name)
+            .any(|(i, _)| table[..i].ends_with(' ') && table[i + name.len()..].starts_with(' '))
+}

@@ -103,7 +103,7 @@ pub struct ModuleNames {
 
 impl ModuleNames {
     pub fn has(&self, name: &str) -> bool {
-        self.names.contains(&format!(" {name} "))
+        super::listed(self.names, name)
     }
 
     /// The name of the module that `name` misspells (`arrange` for `arange`), if one does.

@@ -17,7 +17,7 @@ use super::mutation::INPLACE_FOLLOWED;
 /// Public attributes and methods of `pandas.DataFrame`, of the installed pandas and earlier ones
 /// (`pandas_tables`): `df.x` with one of these names is not a column access.
 pub fn is_frame_attribute(name: &str) -> bool {
-    super::pandas_tables::FRAME_ATTRIBUTES.contains(&name)
+    super::listed(super::pandas_tables::FRAME_ATTRIBUTES, name)
 }
 
 /// Methods and attributes pandas removed by 2.0 (from its release notes: 0.20, 0.23, 1.0 and 2.0

@@ -114,11 +114,7 @@ pub fn bound_method(v: &Val, attr: &str) -> Option<Builtin> {
         }
         _ => return None,
     };
-    // (The table holds each name with a space before and after.)
-    let spaced = methods
-        .match_indices(attr)
-        .any(|(i, _)| methods[..i].ends_with(' ') && methods[i + attr.len()..].starts_with(' '));
-    spaced.then_some(Builtin::Method)
+    super::listed(methods, attr).then_some(Builtin::Method)
 }
 
 /// The class a library object that is certainly not callable has, as "'T' object is not
