@@ -891,16 +891,26 @@ pub const REMOVED_ATTRIBUTES: &[(&str, &str, Release, &str)] = &[
 /// earlier release had it: the first release without it, and what replaces it.
 pub fn removed_parameter(key: &str, keyword: &str) -> Option<(Release, &'static str)> {
     let path = key.strip_prefix("sklearn.")?;
-    REMOVED_PARAMETERS
-        .iter()
-        .find(|(p, k, ..)| *p == path && *k == keyword)
-        .map(|(_, _, gone, instead)| (*gone, *instead))
+    removal(REMOVED_PARAMETERS, |owner| owner == path, keyword)
 }
 
 /// The attribute `attr` of an estimator of class `class` as an earlier release had it.
 pub fn removed_attribute(class: &str, attr: &str) -> Option<(Release, &'static str)> {
-    REMOVED_ATTRIBUTES
+    removal(
+        REMOVED_ATTRIBUTES,
+        |owner| owner.is_empty() || owner == class,
+        attr,
+    )
+}
+
+/// The row of a table of removals for `name` of an owner `owns` accepts.
+fn removal(
+    table: &'static [(&str, &str, Release, &'static str)],
+    owns: impl Fn(&str) -> bool,
+    name: &str,
+) -> Option<(Release, &'static str)> {
+    table
         .iter()
-        .find(|(c, a, ..)| (c.is_empty() || *c == class) && *a == attr)
+        .find(|(owner, n, ..)| *n == name && owns(owner))
         .map(|(_, _, gone, instead)| (*gone, *instead))
 }
