@@ -22,6 +22,7 @@ from .introspect import (
     is_subclass,
     is_trusted_type,
     library_class,
+    library_version,
     qualified_name,
 )
 from .jsonsafe import short_repr, whole_number
@@ -50,6 +51,12 @@ def summarize_estimator(estimator, ctx) -> dict:
         "n_classes": n_classes,
     }
     representation = {"params": _params(estimator), "feature_names_in": _feature_names(first)}
+    # The library's release (what it removed or renamed depends on it), from the loaded module.
+    library = class_module(type(estimator)).partition(".")[0]
+    version = library_version(library) if library != "__main__" else None
+    if version is not None:
+        representation["library"] = library
+        representation["version"] = version
     attributes = instance_dict(estimator)
     for key in _STEP_LISTS:
         steps = attributes.get(key)

@@ -1,5 +1,7 @@
 """Summaries of real pandas, numpy and scikit-learn objects, read over the comm from a kernel."""
 
+import importlib.metadata
+
 import pytest
 
 pytestmark = pytest.mark.timeout(120)
@@ -204,6 +206,8 @@ def test_estimators_pipelines_and_label_encoders(titanic):
         forest["R"]["params"]["max_depth"] == "3" and forest["R"]["params"]["n_estimators"] == "5"
     )
     assert forest["V"] == {"fitted": True, "classes": [0, 1]}
+    assert forest["R"]["library"] == "sklearn"
+    assert forest["R"]["version"] == importlib.metadata.version("scikit-learn")
     unfitted = objects["unfitted"]
     assert unfitted["V"] == {"fitted": False}
     assert [step[1].rsplit(".", 1)[1] for step in unfitted["R"]["steps"]] == [
