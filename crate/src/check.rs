@@ -43,6 +43,23 @@ pub struct CheckInput<'a> {
     pub severities: &'a Severities,
 }
 
+impl<'a> CheckInput<'a> {
+    /// The cell `target` after the cells `history` ran (they are the notebook too), with no
+    /// kernel to ask: the cells' code is all there is, as for a saved notebook.
+    pub fn offline(history: &'a [String], target: &'a str, severities: &'a Severities) -> Self {
+        CheckInput {
+            cells: history,
+            target_source: target,
+            target_index: None,
+            history,
+            history_raised: &[],
+            kernel_names: None,
+            summaries: None,
+            severities,
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct CellReport {
     /// After the user's severity overrides.
@@ -650,17 +667,9 @@ mod tests {
             strings(&["import tqdm", "x = 1"]),
         ];
         let mut cache = CellCache::default();
+        let severities = Severities::new();
         for history in &histories {
-            let input = CheckInput {
-                cells: history,
-                target_source: target,
-                target_index: None,
-                history,
-                history_raised: &[],
-                kernel_names: None,
-                summaries: None,
-                severities: &Severities::new(),
-            };
+            let input = CheckInput::offline(history, target, &severities);
             let kept = check_cell_with(&mut cache, &input);
             cache.retain_used();
             assert_eq!(kept, check_cell(&input), "history {history:?}");

@@ -375,16 +375,9 @@ pub fn analyze_case(case: &Case) -> CellReport {
 /// The report on one version of a case with no kernel to ask (its runtime summaries left out),
 /// as `cellguard check` sees a saved notebook: the executed cells' code is all there is.
 pub fn analyze_offline(case: &Case) -> CellReport {
-    let input = crate::check::CheckInput {
-        cells: &case.executed_cells,
-        target_source: &case.target_cell,
-        target_index: None,
-        history: &case.executed_cells,
-        history_raised: &[],
-        kernel_names: None,
-        summaries: None,
-        severities: &Severities::new(),
-    };
+    let severities = Severities::new();
+    let input =
+        crate::check::CheckInput::offline(&case.executed_cells, &case.target_cell, &severities);
     crate::check::check_cell(&input)
 }
 

@@ -50,17 +50,7 @@ pub fn check_after(
 /// Checks `target` after the cells `history` ran, with no kernel to ask (a saved notebook
 /// checked from the command line): the cells' code is all there is.
 pub fn check_offline(history: &[String], target: &str) -> Vec<Diagnostic> {
-    check_cell(&CheckInput {
-        cells: history,
-        target_source: target,
-        target_index: None,
-        history,
-        history_raised: &[],
-        kernel_names: None,
-        summaries: None,
-        severities: &Severities::new(),
-    })
-    .diagnostics
+    check_cell(&CheckInput::offline(history, target, &Severities::new())).diagnostics
 }
 
 /// The diagnostics of `source` as snapshot lines: code, line:column range, the text it covers,
