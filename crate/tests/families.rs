@@ -522,3 +522,8 @@ fn pandas_row_numbers_read_as_labels() {
 fn sklearn_removed_modules_names_keywords_and_methods() {
     family("sklearn_removed_api.json");
 }
+
+#[test]
+fn sklearn_fold_seeds() {
+    family("sklearn_fold_seeds.json");
+}

@@ -41,7 +41,7 @@ use crate::semantics::sklearn::{
 };
 
 use crate::codes::Rule;
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Diagnostic, Fix};
 use crate::ir::{keyword, Expr, Keyword, Literal, TextRange};
 
 use crate::ir_scan::unpacks;
@@ -666,6 +666,89 @@ fn too_few_splits(
     ))
 }
 
+/// A k-fold splitter given a `random_state` while `shuffle` is False (its default): the
+/// constructor raises ValueError, as the seed would have no effect. KFold and StratifiedKFold
+/// raise since scikit-learn 0.24 (earlier releases warn); StratifiedGroupKFold always did;
+/// GroupKFold since 1.6, before which it took no `random_state` (TypeError).
+fn random_state_without_shuffle(
+    w: &Walker,
+    func: &Expr,
+    args: &[Expr],
+    keywords: &[Keyword],
+) -> Option<Diagnostic> {
+    let path = w.lib_path(func)?;
+    let class = path.strip_prefix("sklearn.model_selection.")?;
+    let raises_since = match class {
+        "KFold" | "StratifiedKFold" => Some((0, 24)),
+        "GroupKFold" | "StratifiedGroupKFold" => None,
+        _ => return None,
+    };
+    if keywords.iter().any(|k| k.name.is_none()) {
+        return None;
+    }
+    // Only StratifiedGroupKFold takes them by position.
+    let positional = |i: usize| args.get(i).filter(|_| class == "StratifiedGroupKFold");
+    let seed = positional(2).or_else(|| keyword(keywords, "random_state"))?;
+    let Val::Int(seed_value) = w.eval(seed) else {
+        return None;
+    };
+    let shuffled = positional(1)
+        .or_else(|| keyword(keywords, "shuffle"))
+        .map(|s| w.eval(s));
+    if !matches!(shuffled, None | Some(Val::Bool(false)) | Some(Val::Int(0))) {
+        return None;
+    }
+    let message = format!(
+        "{class}(random_state={seed_value}) without shuffle=True: a seed has no effect on folds taken in order"
+    );
+    let exception = "ValueError: Setting a random_state has no effect since shuffle is False. You should leave random_state to its default (None), or set shuffle=True.";
+    let diagnostic = |text: String| Diagnostic::error(Rule::SklearnBadParams, text, seed.range());
+    let mut d = match raises_since.map(|since| {
+        (
+            since,
+            super::kernel_release_within(w, "sklearn", since, None),
+        )
+    }) {
+        None if class == "GroupKFold" => diagnostic(format!(
+            "{message}: {exception} (releases before 1.6 take no random_state: TypeError)"
+        )),
+        None => diagnostic(format!("{message}: {exception}")),
+        Some((_, super::KernelRelease::Within(kernel))) => {
+            diagnostic(format!("{message}; {kernel}: {exception}"))
+        }
+        Some((_, super::KernelRelease::Outside)) => return None,
+        Some(((major, minor), super::KernelRelease::Unknown)) => {
+            let mut d = diagnostic(format!("{message}: {exception}"));
+            d.make_likely(&format!(
+                "the kernel's scikit-learn version is not known; releases before {major}.{minor} only warn"
+            ));
+            d
+        }
+    };
+    // `shuffle=False` written out becomes `shuffle=True`; else the keyword goes before the seed.
+    let fix = "shuffle the folds (shuffle=True), so the seed takes effect";
+    d.fix = Some(
+        match keywords
+            .iter()
+            .find(|k| k.name.as_deref() == Some("shuffle"))
+        {
+            Some(k) => Fix::replace(fix, k.range, "shuffle=True"),
+            None => match keywords
+                .iter()
+                .find(|k| k.name.as_deref() == Some("random_state"))
+            {
+                Some(k) => Fix::replace(
+                    fix,
+                    TextRange::new(k.range.start, k.range.start),
+                    "shuffle=True, ",
+                ),
+                None => return Some(d),
+            },
+        },
+    );
+    Some(d)
+}
+
 /// `transform` of an encoder given a text it was not fitted on (`labels_seen`), or a
 /// LabelEncoder's `inverse_transform` given a code outside `0..` its number of labels:
 /// ValueError.
@@ -1018,7 +1101,7 @@ fn forgotten_underscore(
             ),
             attr_range,
         )
-        .with_fix(crate::diagnostic::Fix::replace(
+        .with_fix(Fix::replace(
             format!("Use {learnt}"),
             attr_range,
             learnt.clone(),
@@ -1100,7 +1183,9 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
         out.push(d);
         return;
     }
-    if let Some(d) = too_few_splits(w, func, args, keywords) {
+    if let Some(d) = too_few_splits(w, func, args, keywords)
+        .or_else(|| random_state_without_shuffle(w, func, args, keywords))
+    {
         out.push(d);
         return;
     }
