@@ -527,3 +527,8 @@ fn sklearn_removed_modules_names_keywords_and_methods() {
 fn sklearn_fold_seeds() {
     family("sklearn_fold_seeds.json");
 }
+
+#[test]
+fn pandas_integer_keys() {
+    family("pandas_integer_keys.json");
+}

@@ -9,7 +9,8 @@
 //! `merge`, `drop_duplicates`, `value_counts`, `nlargest`, ...).
 //!
 //! Not errors, and never flagged: `df['new'] = ...`, `df.get('c')`, `drop(..., errors='ignore')`,
-//! `rename` of absent keys (the default `errors='ignore'`), row labels, integer keys, frames whose
+//! `rename` of absent keys (the default `errors='ignore'`), row labels, integer keys of frames whose
+//! labels may be numbers (an integer key of text labels is flagged), frames whose
 //! column list was cut or holds tuples, and `by=` names that are a level of that frame's index
 //! (or may be: names unknown).
 
@@ -82,6 +83,79 @@ fn missing(
     }
 }
 
+/// Integers given as column labels (`df[0]`, `df[[0, 1]]`, `df.loc[:, 0]`) to a frame whose
+/// labels are all text: `[]` and `.loc` select by label, and no text equals a number.
+fn integer_keys(
+    w: &Walker,
+    frame_expr: &Expr,
+    f: &Frame,
+    index: &Expr,
+    selector: &str,
+) -> Option<Diagnostic> {
+    let labelled_by = match &f.columns {
+        // (The kernel shows a label 0, or 0.0 or True, which a 0 or a 1 also selects, as text.)
+        Some(cols) if !cols.iter().any(|c| may_be_a_number(c)) => match cols.len() {
+            1 => format!("its column is labelled by text ({})", list_preview(cols, 8)),
+            n => format!(
+                "its {n} columns are labelled by text ({})",
+                list_preview(cols, 8)
+            ),
+        },
+        None if f.text_labels => {
+            "its columns are labelled by the text of its file's header row".to_string()
+        }
+        _ => return None,
+    };
+    let keys = integer_key_values(w, index)?;
+    let name = frame_name(w, frame_expr, f);
+    let (what, raised) = match keys.as_slice() {
+        [k] => (format!("{k} is not a column label"), k.to_string()),
+        _ => {
+            let listed = format!("{keys:?}");
+            (
+                format!("none of {listed} is a column label"),
+                format!("None of [Index({listed}, dtype='int64')] are in the [columns]"),
+            )
+        }
+    };
+    Some(Diagnostic::error(
+        Rule::MissingColumn,
+        format!("{what} of {name}: {labelled_by}, and {selector} selects columns by label, not by position: KeyError: {raised}"),
+        index.range(),
+    ))
+}
+
+/// An integer (`0`, a name holding one) or a list of them (written, or held by a name).
+fn integer_key_values(w: &Walker, index: &Expr) -> Option<Vec<i64>> {
+    match index {
+        Expr::Seq {
+            kind: SeqKind::List,
+            elts,
+            ..
+        } if !elts.is_empty() => elts
+            .iter()
+            .map(|e| crate::semantics::eval::int_of(w, e))
+            .collect(),
+        _ => match w.eval(index) {
+            Val::Int(k) => Some(vec![k]),
+            Val::Items { type_name, items } if type_name == "list" && !items.is_empty() => items
+                .iter()
+                .map(|v| match v {
+                    Val::Int(k) => Some(*k),
+                    _ => None,
+                })
+                .collect(),
+            _ => None,
+        },
+    }
+}
+
+/// Could the label shown as `text` be a number (or a bool, which equals 0 or 1)?
+fn may_be_a_number(text: &str) -> bool {
+    text.starts_with(|c: char| c.is_ascii_digit() || "+-.".contains(c))
+        || matches!(text, "True" | "False")
+}
+
 /// A key a frame of unknown columns certainly lacks: dropped or renamed since it was read.
 fn removed(
     w: &Walker,
@@ -148,11 +222,24 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                 Val::Frame(f) => {
                     if let Some(k) = keys(w, index) {
                         missing(w, value, &f, k, "", out);
+                    } else if let Some(mut d) = integer_keys(w, value, &f, index, "[]") {
+                        d.fix = Some(Fix::replace(
+                            "Select by position with .iloc",
+                            expr.range(),
+                            format!(
+                                "{}.iloc[:, {}]",
+                                w.text(value.range()),
+                                w.text(index.range())
+                            ),
+                        ));
+                        out.push(d);
                     }
                 }
                 Val::GroupBy(g) => {
                     if let Some(k) = keys(w, index) {
                         missing(w, value, &g.frame, k, "", out);
+                    } else if let Some(d) = integer_keys(w, value, &g.frame, index, "[]") {
+                        out.push(d);
                     }
                 }
                 _ => {}
@@ -179,6 +266,8 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                         if elts.len() == 2 {
                             if let Some(k) = keys(w, &elts[1]) {
                                 missing(w, base, &f, k, "", out);
+                            } else if attr == "loc" {
+                                out.extend(integer_keys(w, base, &f, &elts[1], ".loc"));
                             }
                         }
                     }

@@ -315,6 +315,9 @@ pub struct Frame {
     /// No two columns share a label, though the labels are unknown (a reader that makes
     /// repeated labels unique read the frame): `df['a']`, unless it raises, is a Series.
     pub unique_columns: bool,
+    /// Every column label is a str, though the labels are unknown (a CSV file's header row
+    /// named them): an integer selects no column.
+    pub text_labels: bool,
     /// The row labels are row numbers, when known to be.
     pub row_numbers: Option<RowNumbers>,
 }
@@ -424,6 +427,7 @@ impl Frame {
             index_labels: self.index_labels.clone(),
             absent_columns: BTreeMap::new(),
             unique_columns: false,
+            text_labels: self.text_labels,
             row_numbers: self.row_numbers,
         }
     }
@@ -789,6 +793,7 @@ pub fn from_summary(name: &str, obj: &ObjectSummary) -> Val {
                     .map(|labels| labels.into_iter().map(str::to_string).collect()),
                 absent_columns: BTreeMap::new(),
                 unique_columns: false,
+                text_labels: false,
                 row_numbers: None,
             })
         }

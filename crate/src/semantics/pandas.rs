@@ -339,6 +339,7 @@ pub fn joined(w: &dyn Eval, f: &Frame, args: &[Expr], keywords: &[Keyword]) -> V
         index_labels: None,
         absent_columns: Default::default(),
         unique_columns: false,
+        text_labels: false,
         row_numbers: None,
     })
 }
@@ -674,6 +675,8 @@ fn read_frame(w: &dyn Eval, path: &str, args: &[Expr], keywords: &[Keyword]) -> 
             read: true,
         }),
         unique_columns: UNIQUE_LABEL_READERS.contains(&path) && one_header_row(w, keywords),
+        // A header row of a text file names every column by text.
+        text_labels: CSV_READERS.contains(&path) && one_header_row(w, keywords),
         ..Frame::default()
     }))
 }
