@@ -532,3 +532,18 @@ fn sklearn_fold_seeds() {
 fn pandas_integer_keys() {
     family("pandas_integer_keys.json");
 }
+
+#[test]
+fn none_tests() {
+    family("none_tests.json");
+}
+
+#[test]
+fn pandas_positions() {
+    family("pandas_positions.json");
+}
+
+#[test]
+fn pandas_value_counts_names() {
+    family("pandas_value_counts_names.json");
+}

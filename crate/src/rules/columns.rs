@@ -76,8 +76,26 @@ fn missing(
             msg.push_str(&format!("; did you mean '{s}'?"));
             d.fix = use_column(w, &key, s);
         }
+        let release = f
+            .columns_since
+            .map(|since| super::kernel_release_within(w, "pandas", since, None));
+        if let Some(release) = &release {
+            msg.push_str("; value_counts() names its counts 'count' (or 'proportion') and its index after the values counted");
+            match release {
+                super::KernelRelease::Within(kernel) => {
+                    msg.push_str(&format!(", as {kernel} does"))
+                }
+                super::KernelRelease::Outside => return,
+                super::KernelRelease::Unknown => {}
+            }
+        }
         msg.push_str(": KeyError");
         d.message = msg;
+        if let Some(super::KernelRelease::Unknown) = release {
+            d.make_likely(
+                "pandas 2.0 and later name them so; the kernel's pandas version is not known",
+            );
+        }
         out.push(d);
         return;
     }

@@ -320,6 +320,9 @@ pub struct Frame {
     pub text_labels: bool,
     /// The row labels are row numbers, when known to be.
     pub row_numbers: Option<RowNumbers>,
+    /// The column names hold from this pandas release on, not before: they are the names
+    /// `value_counts()` gives its result and its index, which pandas 2.0 changed.
+    pub columns_since: Option<super::numpy::Release>,
 }
 
 /// Row labels that are row numbers counted from 0 (a fresh RangeIndex: a frame or Series built
@@ -429,6 +432,7 @@ impl Frame {
             unique_columns: false,
             text_labels: self.text_labels,
             row_numbers: self.row_numbers,
+            columns_since: self.columns_since,
         }
     }
 
@@ -472,6 +476,9 @@ pub struct SeriesVal {
     pub dtype: Option<String>,
     /// The row labels are row numbers, when known to be.
     pub row_numbers: Option<RowNumbers>,
+    /// Its name and its index's name (`index_keys`) hold from this pandas release on, not
+    /// before (`value_counts()` names them so since pandas 2.0).
+    pub names_since: Option<super::numpy::Release>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -795,6 +802,7 @@ pub fn from_summary(name: &str, obj: &ObjectSummary) -> Val {
                 unique_columns: false,
                 text_labels: false,
                 row_numbers: None,
+                columns_since: None,
             })
         }
         "series" => {
@@ -808,6 +816,7 @@ pub fn from_summary(name: &str, obj: &ObjectSummary) -> Val {
                 index_keys: None,
                 dtype: None,
                 row_numbers: None,
+                names_since: None,
             })
         }
         // Subclasses such as `numpy.matrix` (where `*` is a matrix product) are not followed.

@@ -182,6 +182,7 @@ pub fn new_series(w: &dyn Eval, args: &[Expr], keywords: &[Keyword]) -> Option<V
         index_keys: None,
         dtype: literal_dtype(&data).map(str::to_string),
         row_numbers: Some(RowNumbers::FRESH),
+        names_since: None,
     }))
 }
 
@@ -213,7 +214,27 @@ pub fn series_method_result(s: SeriesVal, attr: &str, args: &[Expr], keywords: &
             }),
             _ => Val::Unknown,
         },
-        "value_counts" => Val::Series(SeriesVal::default()),
+        // Since pandas 2.0 the counts are named 'count' ('proportion' with `normalize=True`),
+        // and their index, of the values counted, takes the Series' name.
+        "value_counts" => {
+            let name = match kw(keywords, "normalize") {
+                None => Some("count"),
+                Some(Expr::Literal {
+                    value: Literal::Bool(normalize),
+                    ..
+                }) => Some(if *normalize { "proportion" } else { "count" }),
+                Some(_) => None,
+            };
+            match (name, s.name) {
+                (Some(name), Some(counted)) if args.is_empty() => Val::Series(SeriesVal {
+                    name: Some(name.to_string()),
+                    index_keys: Some(vec![counted]),
+                    names_since: Some((2, 0)),
+                    ..SeriesVal::default()
+                }),
+                _ => Val::Series(SeriesVal::default()),
+            }
+        }
         // `inplace=True` gives None.
         m if SERIES_METHODS_KEEPING_DTYPE.contains(&m)
             && keywords
@@ -229,6 +250,8 @@ pub fn series_method_result(s: SeriesVal, attr: &str, args: &[Expr], keywords: &
                 name: s.name,
                 dtype: s.dtype,
                 row_numbers: s.row_numbers.map(|r| if all_rows { r } else { r.some() }),
+                index_keys: s.index_keys,
+                names_since: s.names_since,
                 ..SeriesVal::default()
             })
         }
@@ -243,11 +266,28 @@ pub fn series_method_result(s: SeriesVal, attr: &str, args: &[Expr], keywords: &
                     index_class: Some("RangeIndex".into()),
                     index_names: unnamed_index(),
                     row_numbers: Some(RowNumbers::FRESH),
+                    columns_since: s.names_since,
                     ..Frame::default()
                 }),
                 None => Val::Unknown,
             },
             _ => Val::Unknown,
+        },
+        // The Series as the one column of a frame, under its name.
+        "to_frame" if args.is_empty() && keywords.is_empty() => match s.name {
+            Some(name) => Val::Frame(Frame {
+                columns: Some(vec![name]),
+                width: Some(1),
+                n_rows: s.len,
+                plain: true,
+                index_names: s
+                    .index_keys
+                    .map(|keys| keys.into_iter().map(Some).collect()),
+                row_numbers: s.row_numbers,
+                columns_since: s.names_since,
+                ..Frame::default()
+            }),
+            None => Val::Unknown,
         },
         _ => Val::Unknown,
     }
@@ -341,6 +381,7 @@ pub fn joined(w: &dyn Eval, f: &Frame, args: &[Expr], keywords: &[Keyword]) -> V
         unique_columns: false,
         text_labels: false,
         row_numbers: None,
+        columns_since: None,
     })
 }
 

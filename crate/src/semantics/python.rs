@@ -253,10 +253,13 @@ pub fn compared(op: &str, l: &Val, r: &Val) -> Option<bool> {
     match op {
         "is" | "is not" if none(l) || none(r) => {
             let other = if none(l) { r } else { l };
+            // Every value the walker knows but None is certainly not None (an array, a
+            // frame, an estimator, ...); an object known only by its type may be.
             let is = match other {
                 Val::None => true,
-                v if exact(v) => false,
-                _ => return None,
+                Val::Unknown => return None,
+                Val::Typed(t) if t == "NoneType" => true,
+                _ => false,
             };
             Some(is == (op == "is"))
         }
@@ -1166,7 +1169,7 @@ fn range_numbers(w: &dyn Eval, e: &Expr) -> Option<Vec<Val>> {
 
 /// The positions `seq[lower:upper:step]` takes from a sequence of length `n`, as
 /// `slice.indices` gives them (bounds past either end clamped); None for a zero step.
-fn slice_positions(
+pub fn slice_positions(
     n: i64,
     lower: Option<i64>,
     upper: Option<i64>,

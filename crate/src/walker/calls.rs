@@ -24,7 +24,7 @@ use crate::codes::Rule;
 use crate::diagnostic::Diagnostic;
 use crate::facts::{cell_facts, CellFacts, Origin};
 use crate::ir::{AssignOp, Expr, Params, SeqKind, Stmt, TextRange};
-use crate::ir_scan::stmt_keyword;
+use crate::ir_scan::{contains_jump, stmt_keyword};
 
 use super::history::HistoryState;
 use super::state::Walker;
@@ -512,6 +512,7 @@ impl<'a> Walker<'a> {
             if self.undefined_read(s) {
                 return None;
             }
+            let stays = self.known_branch_stays(s);
             self.stmt(s);
             if self.budget == 0 {
                 return None;
@@ -543,7 +544,7 @@ impl<'a> Walker<'a> {
                         parts,
                     });
                 }
-                _ if may_leave(s, self.ctx.source) => return None,
+                _ if may_leave(s, self.ctx.source) && !stays => return None,
                 _ => {}
             }
         }
@@ -552,6 +553,25 @@ impl<'a> Walker<'a> {
             value: Val::None,
             parts: None,
         })
+    }
+
+    /// Is `stmt` an `if` whose test's truth is known, and whose branch that runs neither
+    /// returns, raises nor jumps (`if a is None: return` for an array `a`)? Then the function
+    /// goes on past it.
+    fn known_branch_stays(&self, stmt: &Stmt) -> bool {
+        let Stmt::If {
+            test, body, orelse, ..
+        } = stmt
+        else {
+            return false;
+        };
+        let taken = match self.eval(test) {
+            Val::Bool(true) => body,
+            Val::Bool(false) => orelse,
+            _ if self.certainly_true(test) => body,
+            _ => return false,
+        };
+        !contains_jump(taken)
     }
 
     /// Walks a lambda's body; what it returns.

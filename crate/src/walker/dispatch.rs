@@ -132,10 +132,17 @@ impl<'a> Walker<'a> {
             }
             Expr::Other { children, range } => {
                 if let Some([test, body, orelse]) = self.conditional(expr) {
-                    // `x if c else y`: the test runs, one branch of the two.
+                    // `x if c else y`: the test runs, one branch of the two (known when the
+                    // test's truth is).
                     self.check(test);
-                    self.forget_walrus_targets(body);
-                    self.forget_walrus_targets(orelse);
+                    match crate::semantics::python::truth(&self.eval(test)) {
+                        Some(true) => self.check(body),
+                        Some(false) => self.check(orelse),
+                        None => {
+                            self.forget_walrus_targets(body);
+                            self.forget_walrus_targets(orelse);
+                        }
+                    }
                     return;
                 }
                 if self.short_circuits(*range, children) {
@@ -143,12 +150,23 @@ impl<'a> Walker<'a> {
                     // the operator ask for its truth.
                     if let [first, second, ..] = children.as_slice() {
                         let op = self.text(TextRange::new(first.range().end, second.range().start));
-                        if matches!(
-                            op.trim_matches(|c: char| c == '(' || c == ')' || c.is_whitespace()),
-                            "and" | "or"
-                        ) {
+                        let op =
+                            op.trim_matches(|c: char| c == '(' || c == ')' || c.is_whitespace());
+                        if matches!(op, "and" | "or") {
+                            // An operand runs when the one before it did not decide:
+                            // a true one for `and`, a false one for `or`.
+                            let and = op == "and";
                             self.check(first);
-                            children[1..]
+                            let mut decided_at = 1;
+                            while decided_at < children.len()
+                                && crate::semantics::python::truth(
+                                    &self.eval(&children[decided_at - 1]),
+                                ) == Some(and)
+                            {
+                                self.check(&children[decided_at]);
+                                decided_at += 1;
+                            }
+                            children[decided_at..]
                                 .iter()
                                 .for_each(|c| self.forget_walrus_targets(c));
                             let mut found = Vec::new();

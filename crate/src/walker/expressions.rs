@@ -244,6 +244,23 @@ impl<'a> Walker<'a> {
                         }
                         return Val::Unknown;
                     }
+                    // `df.iloc[:, :-1]`, `df.iloc[:, [0, 2]]`, `df.iloc[:, -1]`: columns by position.
+                    if let (
+                        "iloc",
+                        Expr::Seq {
+                            kind: SeqKind::Tuple,
+                            elts,
+                            ..
+                        },
+                    ) = (attr.as_str(), &**index)
+                    {
+                        return match (self.eval(frame), elts.as_slice()) {
+                            (Val::Frame(f), [rows, columns]) => {
+                                self.columns_at(&f, rows, columns).unwrap_or(Val::Unknown)
+                            }
+                            _ => Val::Unknown,
+                        };
+                    }
                     // `df.iloc[:5]`, `df.iloc[[0, 2]]`: rows by position, every column.
                     if attr == "iloc" {
                         let rows = match &**index {
@@ -410,10 +427,15 @@ impl<'a> Walker<'a> {
                 .unwrap_or_else(|| {
                     crate::semantics::python::comprehension_value(self.text(*range), elements.len())
                 }),
-            // `x if c else y`: what both branches give, as far as they agree.
+            // `x if c else y`: the branch a known test takes, else what both give, as far as
+            // they agree.
             Expr::Other { .. } if self.conditional(expr).is_some() => {
-                let [_, body, orelse] = self.conditional(expr).unwrap();
-                join(&self.eval(body), &self.eval(orelse))
+                let [test, body, orelse] = self.conditional(expr).unwrap();
+                match crate::semantics::python::truth(&self.eval(test)) {
+                    Some(true) => self.eval(body),
+                    Some(false) => self.eval(orelse),
+                    None => join(&self.eval(body), &self.eval(orelse)),
+                }
             }
             Expr::Walrus { target, value, .. } => {
                 // After the walrus ran, the name holds what the value gave; a value that reads
@@ -756,6 +778,85 @@ impl<'a> Walker<'a> {
         }
     }
 
+    /// `f.iloc[rows, columns]` for rows by position (`:`, a slice, a list of ints) and columns
+    /// by position: a slice or a list of ints gives a frame of those columns (of a known count
+    /// when their names are not), one int the column as a Series.
+    fn columns_at(&self, f: &Frame, rows: &Expr, columns: &Expr) -> Option<Val> {
+        let every_row = matches!(
+            rows,
+            Expr::Slice {
+                lower: None,
+                upper: None,
+                step: None,
+                ..
+            }
+        );
+        let taken = if every_row {
+            f.clone()
+        } else {
+            match (rows, f.n_rows) {
+                (Expr::Slice { .. } | Expr::Seq { .. }, Some(n)) => Frame {
+                    n_rows: Some(self.positions(rows, n)?.len() as i64),
+                    ..rows_of(f)
+                },
+                (Expr::Slice { .. }, None) => rows_of(f),
+                _ => return None,
+            }
+        };
+        let width = f.n_columns()?;
+        let positions = match columns {
+            Expr::Slice { .. } | Expr::Seq { .. } => self.positions(columns, width)?,
+            _ => {
+                let at = super::state::position(width as usize, &self.eval(columns))?;
+                let name = f.columns.as_ref()?.get(at)?;
+                return Some(self.series_of(&taken, name));
+            }
+        };
+        Some(Val::Frame(match &f.columns {
+            Some(names) => {
+                let kept: Vec<String> = positions.iter().map(|&p| names[p].clone()).collect();
+                taken.select(&kept)
+            }
+            None => Frame {
+                width: Some(positions.len() as i64),
+                column_info: Default::default(),
+                has_nan: taken.has_nan.filter(|has| !has),
+                ..taken
+            },
+        }))
+    }
+
+    /// The positions a slice of int bounds or a list of ints takes from `n` rows or columns
+    /// (None for a list with one past them: `.iloc` raises).
+    fn positions(&self, e: &Expr, n: i64) -> Option<Vec<usize>> {
+        match e {
+            Expr::Slice {
+                lower, upper, step, ..
+            } => {
+                let bound = |b: &Option<Box<Expr>>| match b.as_deref().map(|e| self.eval(e)) {
+                    None | Some(Val::None) => Some(None),
+                    Some(Val::Int(i)) => Some(Some(i)),
+                    _ => None,
+                };
+                crate::semantics::python::slice_positions(
+                    n,
+                    bound(lower)?,
+                    bound(upper)?,
+                    bound(step)?,
+                )
+            }
+            Expr::Seq {
+                kind: SeqKind::List,
+                elts,
+                ..
+            } => elts
+                .iter()
+                .map(|e| super::state::position(n as usize, &self.eval(e)))
+                .collect(),
+            _ => None,
+        }
+    }
+
     pub(super) fn series_of(&self, f: &Frame, col: &str) -> Val {
         // A label two columns share selects both: a DataFrame.
         if f.columns
@@ -780,6 +881,7 @@ impl<'a> Walker<'a> {
             index_keys: f.index_keys(),
             dtype: info.and_then(|i| i.dtype.clone()).filter(|_| f.plain),
             row_numbers: f.row_numbers,
+            names_since: f.columns_since,
         })
     }
 
@@ -940,9 +1042,11 @@ impl<'a> Walker<'a> {
                 crate::semantics::numpy::generator_method(self, &class, attr, args, keywords)
             }
             Val::Series(s)
-                if matches!(attr.as_str(), "rename" | "value_counts" | "reset_index")
-                    || crate::semantics::pandas::SERIES_METHODS_KEEPING_DTYPE
-                        .contains(&attr.as_str()) =>
+                if matches!(
+                    attr.as_str(),
+                    "rename" | "value_counts" | "reset_index" | "to_frame"
+                ) || crate::semantics::pandas::SERIES_METHODS_KEEPING_DTYPE
+                    .contains(&attr.as_str()) =>
             {
                 crate::semantics::pandas::series_method_result(s, attr, args, keywords)
             }
@@ -964,6 +1068,7 @@ impl<'a> Walker<'a> {
                             index_keys: s.index_keys,
                             dtype: None,
                             row_numbers: s.row_numbers,
+                            names_since: s.names_since,
                         }),
                         None => Val::Unknown,
                     },

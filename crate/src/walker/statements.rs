@@ -907,7 +907,7 @@ impl<'a> Walker<'a> {
 
     /// Is the test of an `if` certainly true: a known `True`, or `__name__ == "__main__"` (a notebook
     /// runs its cells, and the functions they define, in the module `__main__`)?
-    fn certainly_true(&self, test: &Expr) -> bool {
+    pub(super) fn certainly_true(&self, test: &Expr) -> bool {
         if matches!(self.eval(test), Val::Bool(true)) {
             return true;
         }
@@ -1632,6 +1632,7 @@ impl<'a> Walker<'a> {
                                 let renamed = Frame {
                                     columns: Some(items.clone()),
                                     column_info: Default::default(),
+                                    columns_since: None,
                                     ..f
                                 };
                                 self.env.insert(id.clone(), Val::Frame(renamed));
