@@ -360,13 +360,13 @@ rules! {
         running: "tf.cast(tf.constant([1, 2]), tf.float32) + tf.ones(2)",
     }
     KerasInputMismatch = "keras-input-mismatch", Error, "Keras" {
-        catches: "data whose shape the model's inputs reject; layers built on a tensor of a rank they reject, or reshaped to another size; input shapes given as a number, not a tuple (`keras.Input(784)`, `input_shape=4` on a Sequential model's first layer)",
+        catches: "data whose shape the model's inputs reject (also a last axis of size 1 where the first layer was built on another: `Conv2D(..., input_shape=(28, 28, 1))` given RGB images); layers built on a tensor of a rank they reject, or reshaped to another size; input shapes given as a number, not a tuple (`keras.Input(784)`, `input_shape=4` on a Sequential model's first layer)",
         why: "ValueError: Input 0 of layer ... is incompatible with the layer",
         crashing: "model = Sequential([Input((4,)), Dense(1)])\nmodel.predict(np.ones((2, 5)))",
         running: "model = Sequential([Input((4,)), Dense(1)])\nmodel.predict(np.ones((2, 4)))",
     }
     KerasTargetMismatch = "keras-target-mismatch", Error, "Keras" {
-        catches: "model outputs unlike the targets (one-hot iterators, labels, loss); class indices of known values past the outputs of a sparse categorical loss (certain when the notebook imports TensorFlow, whose backend checks them)",
+        catches: "model outputs unlike the targets (one-hot iterators, labels, loss); class indices of known values past the outputs of a sparse categorical loss (certain when the notebook imports TensorFlow, whose backend checks them); data, targets, sample weights or `validation_data` of different numbers of samples given to `fit` or `evaluate` (`model.fit(X_train, y_test)`: Data cardinality is ambiguous)",
         why: "the loss cannot compare outputs and targets: ValueError: Shapes are incompatible",
         crashing: "model.compile(loss='categorical_crossentropy')\nmodel.fit(X, labels)  # integer labels",
         running: "model.compile(loss='sparse_categorical_crossentropy')\nmodel.fit(X, labels)",

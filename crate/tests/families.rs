@@ -547,3 +547,8 @@ fn pandas_positions() {
 fn pandas_value_counts_names() {
     family("pandas_value_counts_names.json");
 }
+
+#[test]
+fn keras_samples_and_channels() {
+    family("keras_samples_and_channels.json");
+}

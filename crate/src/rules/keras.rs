@@ -425,6 +425,7 @@ fn targets(w: &Walker, x: &Expr, y: Option<&Expr>) -> Option<(Targets, String)> 
 
 pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
     target_mismatch(w, expr, out);
+    sample_counts(w, expr, out);
     input_mismatch(w, expr, out);
     foreign_model(w, expr, out);
     not_compiled(w, expr, out);
@@ -912,7 +913,8 @@ fn rank_misfit(class: &str, input: &[Option<i64>], data: &[Option<i64>]) -> Opti
         ));
     }
     match (input.last(), data.last()) {
-        (Some(Some(a)), Some(Some(b))) if r == n && a != b && *a != 1 && *b != 1 => Some(format!(
+        // (Of the same rank, no axis is added or dropped: a size of 1 must match too.)
+        (Some(Some(a)), Some(Some(b))) if r == n && a != b => Some(format!(
             "the last axis is {b}, but the layer was built for {a}"
         )),
         _ => None,
@@ -1263,6 +1265,84 @@ fn target_mismatch(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
         format!("{problem}: ValueError"),
         *range,
     ));
+}
+
+/// The number of samples of data given to a Keras model: an array's or tensor's first axis, a
+/// frame's rows, a Series' length.
+fn samples(w: &Walker, e: &Expr) -> Option<i64> {
+    match w.eval(e) {
+        Val::Array(a) => a.shape.first().copied(),
+        Val::Frame(f) => f.n_rows,
+        Val::Series(s) => s.len,
+        _ => None,
+    }
+}
+
+/// Data and targets (and sample weights) of different numbers of samples given to a Keras
+/// model's `fit` or `evaluate`, or in `fit`'s `validation_data=(x, y)`: Keras pairs them
+/// sample by sample and raises ValueError ("Data cardinality is ambiguous").
+fn sample_counts(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
+    let Expr::Call {
+        func,
+        args,
+        keywords,
+        range,
+    } = expr
+    else {
+        return;
+    };
+    let Expr::Attribute { value, attr, .. } = &**func else {
+        return;
+    };
+    if !matches!(attr.as_str(), "fit" | "evaluate")
+        || unpacks(args, keywords)
+        || model(w, value).is_none()
+    {
+        return;
+    }
+    let arg = |i: usize, name: &str| args.get(i).or_else(|| keyword(keywords, name));
+    let mut groups: Vec<Vec<(&str, &Expr)>> = Vec::new();
+    if let (Some(x), Some(y)) = (arg(0, "x"), arg(1, "y")) {
+        let mut group = vec![("x", x), ("y", y)];
+        if let Some(weights) = keyword(keywords, "sample_weight") {
+            group.push(("sample_weight", weights));
+        }
+        groups.push(group);
+    }
+    if attr == "fit" {
+        if let Some(Expr::Seq { elts, .. }) = keyword(keywords, "validation_data") {
+            if let [x, y, ..] = elts.as_slice() {
+                groups.push(vec![("validation x", x), ("validation y", y)]);
+            }
+        }
+    }
+    for group in groups {
+        let counted: Option<Vec<(&str, &Expr, i64)>> = group
+            .iter()
+            .map(|(role, e)| Some((*role, *e, samples(w, e)?)))
+            .collect();
+        let Some(counted) = counted else {
+            continue;
+        };
+        let (_, first, n) = counted[0];
+        if let Some((role, other, m)) = counted.iter().find(|(_, _, m)| *m != n) {
+            let sizes: Vec<String> = counted
+                .iter()
+                .map(|(role, _, m)| format!("'{role}' sizes: {m}"))
+                .collect();
+            out.push(Diagnostic::error(
+                Rule::KerasTargetMismatch,
+                format!(
+                    "{} has {n} samples but {} ({role}) has {m}: Keras pairs them sample by sample: ValueError: Data cardinality is ambiguous. Make sure all arrays contain the same number of samples. {}",
+                    w.shown(first, "x"),
+                    w.shown(other, "y"),
+                    sizes.join(" ")
+                ),
+                *range,
+            ));
+            return;
+        }
+    }
 }
 
 /// The notebook imports TensorFlow (`import tensorflow as tf`, `from tensorflow import keras`):
