@@ -552,3 +552,13 @@ fn pandas_value_counts_names() {
 fn keras_samples_and_channels() {
     family("keras_samples_and_channels.json");
 }
+
+#[test]
+fn sklearn_search_grids() {
+    family("sklearn_search_grids.json");
+}
+
+#[test]
+fn sklearn_pipeline_features() {
+    family("sklearn_pipeline_features.json");
+}

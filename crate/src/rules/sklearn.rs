@@ -36,9 +36,7 @@
 //! `scripts/sklearn_tables.py` (`sklearn_tables.rs`).
 
 use crate::semantics::sklearn::{data_shape, is_confusion_display, matrix_classes};
-use crate::semantics::sklearn::{
-    pipeline_has_parameter, KNOWN, PARTIAL_FIT_NEEDS_CLASSES, STATELESS,
-};
+use crate::semantics::sklearn::{lacking_parameter, KNOWN, PARTIAL_FIT_NEEDS_CLASSES, STATELESS};
 
 use crate::codes::Rule;
 use crate::diagnostic::{Diagnostic, Fix};
@@ -818,25 +816,39 @@ fn unseen_labels(
     ))
 }
 
-/// `search.fit(...)` of a search whose grid names a parameter its pipeline lacks, and
-/// `pipe.set_params(step__param=...)` naming a step the pipeline lacks: ValueError.
+/// `search.fit(...)` of a search whose grid names a parameter its estimator (or a step of its
+/// pipeline) lacks, and `pipe.set_params(step__param=...)` of the same: ValueError.
 fn invalid_parameter(
     est: &Estimator,
     attr: &str,
     keywords: &[Keyword],
     name: &str,
 ) -> Option<String> {
-    let key = match attr {
+    let (key, owner) = match attr {
         "fit" => est.invalid_grid_key.clone()?,
         "set_params" => keywords
             .iter()
             .filter_map(|k| k.name.as_deref())
-            .find(|k| !pipeline_has_parameter(est, k))?
-            .to_string(),
+            .find_map(|k| {
+                (est.class == "Pipeline")
+                    .then(|| lacking_parameter(est, k))
+                    .flatten()
+                    .map(|owner| (k.to_string(), owner))
+            })?,
         _ => return None,
     };
     let steps = &est.step_names;
-    let prefix = key.split_once("__").map_or(key.as_str(), |(step, _)| step);
+    let (prefix, param) = key.split_once("__").unwrap_or((key.as_str(), key.as_str()));
+    if owner != "Pipeline" {
+        let step = if key.contains("__") {
+            format!("step '{prefix}' ({owner})")
+        } else {
+            owner.clone()
+        };
+        return Some(format!(
+            "'{key}' names no parameter of {step}: {name}.{attr}() sets it on a clone of the estimator and raises ValueError: Invalid parameter '{param}' for estimator {owner}()"
+        ));
+    }
     let known = if steps.is_empty() {
         String::new()
     } else {
@@ -1456,10 +1468,12 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
             }
         }
     }
-    // Pipelines and column transformers select columns by name (extra ones are fine), and
-    // `inverse_transform` takes the output's width: only the estimators of the tables validate
-    // `X` against what `fit` saw.
-    let validates = NUMERIC_2D.contains(&class) || KNOWN.contains(&class);
+    // Column transformers select columns by name (extra ones are fine), and `inverse_transform`
+    // takes the output's width: only the estimators of the tables validate `X` against what
+    // `fit` saw, and a pipeline whose first step is one of them.
+    let validating = |class: &str| NUMERIC_2D.contains(&class) || KNOWN.contains(&class);
+    let validates = validating(class)
+        || (class == "Pipeline" && est.steps.first().is_some_and(|first| validating(first)));
     if uses_fitted && est.fitted != Some(false) && validates && attr != "inverse_transform" {
         if let (Some(n), Some(c)) = (est.n_features, cols) {
             if n != c {

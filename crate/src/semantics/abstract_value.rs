@@ -589,8 +589,9 @@ pub struct Estimator {
     /// The names of a pipeline's steps (`R.steps`, or as this cell named them); for a search, those
     /// of the pipeline it searches.
     pub step_names: Vec<String>,
-    /// A key of a search's parameter grid that its pipeline has no parameter for: `fit` raises.
-    pub invalid_grid_key: Option<String>,
+    /// A key of a search's parameter grid that its estimator has no parameter for, and the
+    /// class of the estimator (or pipeline step) that lacks it: `fit` raises.
+    pub invalid_grid_key: Option<(String, String)>,
     /// Column names a ColumnTransformer built in this cell selects (the selections written as
     /// strings or lists of strings; `make_column_selector` and positions are left out).
     pub selected_columns: Vec<String>,

@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
-use crate::ir::{keyword, Expr, Keyword, Literal, TextRange};
+use crate::ir::{keyword, Expr, Keyword, Literal, SeqKind, TextRange};
 
 use crate::ir_scan::unpacks;
 
@@ -491,22 +491,18 @@ pub fn composite(
                 .get(1)
                 .or_else(|| keyword(keywords, "param_grid"))
                 .or_else(|| keyword(keywords, "param_distributions"))?;
-            let Expr::Dict { keys, values, .. } = grid else {
-                return None;
-            };
-            let grid_keys = keys
-                .iter()
-                .map(|k| k.as_ref()?.as_str_literal())
-                .collect::<Option<Vec<_>>>()?;
-            if let Val::Estimator(pipe) = w.eval(searched) {
-                invalid_grid_key = grid_keys
-                    .iter()
-                    .find(|k| !pipeline_has_parameter(&pipe, k))
-                    .map(|k| k.to_string());
-                step_names.clone_from(&pipe.step_names);
+            let grid_keys = grid_keys(w, grid)?;
+            if let Val::Estimator(searched) = w.eval(searched) {
+                invalid_grid_key = grid_keys.iter().find_map(|k| {
+                    lacking_parameter(&searched, k).map(|class| (k.to_string(), class))
+                });
+                step_names.clone_from(&searched.step_names);
             }
             match built_estimator(w, searched) {
                 Some(est) if invalid_grid_key.is_none() => {
+                    let Expr::Dict { values, .. } = grid else {
+                        return None;
+                    };
                     let pipeline = est.class == "Pipeline";
                     for (k, v) in grid_keys.iter().zip(values) {
                         let literals = matches!(v, Expr::Seq { elts, .. }
@@ -626,20 +622,85 @@ fn made_step_names(steps: &[Rc<Estimator>]) -> Vec<String> {
 /// Can `set_params` set `key` on `pipe`? Unknown (true) unless `pipe` is a pipeline whose step
 /// names are known: `step__param` needs a step of that name, a plain name one of the
 /// pipeline's own parameters.
-pub fn pipeline_has_parameter(pipe: &Estimator, key: &str) -> bool {
-    if pipe.class != "Pipeline"
-        || !pipe.type_path.starts_with("sklearn.")
-        || pipe.step_names.is_empty()
-    {
-        return true;
+/// The class of the estimator that certainly has no parameter `key`, as `set_params` and a
+/// search's grid name them: a pipeline's own (`step__param` of a step it lacks), or of the step
+/// `step__param` names, when known; a scikit-learn estimator's, by its class's signature read
+/// off the installed release (a name an earlier release took may be the notebook's release's:
+/// not claimed).
+/// The keys of a search's grid: a dict written out or held by a name, or a list of them.
+fn grid_keys(w: &dyn Eval, grid: &Expr) -> Option<Vec<String>> {
+    match grid {
+        Expr::Dict { keys, .. } => keys
+            .iter()
+            .map(|k| k.as_ref()?.as_str_literal().map(str::to_string))
+            .collect(),
+        Expr::Seq {
+            kind: SeqKind::List,
+            elts,
+            ..
+        } => Some(
+            elts.iter()
+                .map(|g| grid_keys(w, g))
+                .collect::<Option<Vec<_>>>()?
+                .concat(),
+        ),
+        _ => held_grid_keys(&w.eval(grid)),
     }
-    match key.split_once("__") {
-        Some((step, _)) => pipe.step_names.iter().any(|s| s == step),
-        None => {
-            matches!(key, "steps" | "memory" | "verbose" | "transform_input")
-                || pipe.step_names.iter().any(|s| s == key)
+}
+
+/// The keys of a grid a name holds: a dict of str keys, or a list of them.
+fn held_grid_keys(grid: &Val) -> Option<Vec<String>> {
+    match grid {
+        Val::Dict { keys, .. } => keys
+            .iter()
+            .map(|k| match k {
+                super::abstract_value::DictKey::Str(s) => Some(s.clone()),
+                super::abstract_value::DictKey::Int(_) => None,
+            })
+            .collect(),
+        Val::Items { type_name, items } if type_name == "list" => Some(
+            items
+                .iter()
+                .map(held_grid_keys)
+                .collect::<Option<Vec<_>>>()?
+                .concat(),
+        ),
+        _ => None,
+    }
+}
+
+pub fn lacking_parameter(est: &Estimator, key: &str) -> Option<String> {
+    if !est.type_path.starts_with("sklearn.") {
+        return None;
+    }
+    if est.class == "Pipeline" {
+        if est.step_names.is_empty() {
+            return None;
         }
+        return match key.split_once("__") {
+            Some((step, param)) => {
+                let Some(at) = est.step_names.iter().position(|s| s == step) else {
+                    return Some(est.class.clone());
+                };
+                // (The steps' estimators, when this cell built each of them, in order.)
+                (est.inner.len() == est.step_names.len())
+                    .then(|| lacking_parameter(&est.inner[at], param))
+                    .flatten()
+            }
+            None => (!matches!(key, "steps" | "memory" | "verbose" | "transform_input")
+                && !est.step_names.iter().any(|s| s == key))
+            .then(|| est.class.clone()),
+        };
     }
+    if key.contains("__") {
+        return None;
+    }
+    let path = super::signatures::public_path(&est.type_path);
+    let params = super::signatures::library_params(&path)?;
+    let lacks = !params.kwarg
+        && !params.names.iter().any(|n| n == key)
+        && !super::signatures::former_keyword(&path, key);
+    lacks.then(|| est.class.clone())
 }
 
 pub fn is_confusion_display(path: &str) -> bool {
