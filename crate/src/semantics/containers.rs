@@ -230,12 +230,12 @@ pub fn sorted(xs: &Val, keyed: bool, reverse: Option<bool>) -> Option<Val> {
             let strs = super::abstract_value::all_strs(&items);
             let mut in_order: Vec<Val> = match (keyed, reverse, ints, strs) {
                 (false, Some(_), Some(mut ints), _) => {
-                    ints.sort();
+                    ints.sort_unstable();
                     ints.into_iter().map(Val::Int).collect()
                 }
                 // Code point order, as UTF-8 bytes compare.
                 (false, Some(_), _, Some(mut strs)) => {
-                    strs.sort();
+                    strs.sort_unstable();
                     strs.into_iter().map(Val::Str).collect()
                 }
                 _ => return Some(list_of(Elements::Count(items.len() as i64))),

@@ -637,7 +637,7 @@ fn dummies(w: &dyn Eval, args: &[Expr], keywords: &[Keyword]) -> Option<Val> {
         .collect();
     for c in &encoded {
         let mut values = values_of(c)?.clone();
-        values.sort();
+        values.sort_unstable();
         values.dedup();
         if drop_first && !values.is_empty() {
             values.remove(0);

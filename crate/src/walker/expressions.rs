@@ -147,7 +147,7 @@ impl<'a> Walker<'a> {
                         if elts.len() > 1 && keys.iter().any(Option::is_none) {
                             return Val::Typed("set".into());
                         }
-                        keys.sort();
+                        keys.sort_unstable();
                         keys.dedup();
                         Val::Sized {
                             type_name: "set".into(),
