@@ -763,7 +763,14 @@ impl Walker<'_> {
                 self.bound_here.insert(name.clone());
             }
         }
-        self.forgotten.push(change);
+        // Forgetting data twice in a row forgets no more: replayed once on the history.
+        let repeated = matches!(
+            (self.forgotten.last(), &change),
+            (Some(Forget::Data), Forget::Data) | (Some(Forget::FrameChanged), Forget::FrameChanged)
+        );
+        if !repeated {
+            self.forgotten.push(change);
+        }
     }
 
     /// Forgets every frame, series and array: one of them changed in place, and the others may
