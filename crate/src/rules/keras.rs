@@ -425,7 +425,6 @@ fn targets(w: &Walker, x: &Expr, y: Option<&Expr>) -> Option<(Targets, String)> 
 
 pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
     target_mismatch(w, expr, out);
-    sample_counts(w, expr, out);
     input_mismatch(w, expr, out);
     foreign_model(w, expr, out);
     not_compiled(w, expr, out);
@@ -1022,6 +1021,10 @@ fn input_mismatch(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
     let Some(m) = model(w, value) else {
         return;
     };
+    if let Some(d) = sample_counts(w, attr, args, keywords, *range) {
+        out.push(d);
+        return;
+    }
     let Some(x) = args.first().or_else(|| keyword(keywords, "x")) else {
         return;
     };
@@ -1280,25 +1283,17 @@ fn samples(w: &Walker, e: &Expr) -> Option<i64> {
 
 /// Data and targets (and sample weights) of different numbers of samples given to a Keras
 /// model's `fit` or `evaluate`, or in `fit`'s `validation_data=(x, y)`: Keras pairs them
-/// sample by sample and raises ValueError ("Data cardinality is ambiguous").
-fn sample_counts(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
-    let Expr::Call {
-        func,
-        args,
-        keywords,
-        range,
-    } = expr
-    else {
-        return;
-    };
-    let Expr::Attribute { value, attr, .. } = &**func else {
-        return;
-    };
-    if !matches!(attr.as_str(), "fit" | "evaluate")
-        || unpacks(args, keywords)
-        || model(w, value).is_none()
-    {
-        return;
+/// sample by sample and raises ValueError ("Data cardinality is ambiguous") before the model
+/// sees them.
+fn sample_counts(
+    w: &Walker,
+    attr: &str,
+    args: &[Expr],
+    keywords: &[Keyword],
+    range: TextRange,
+) -> Option<Diagnostic> {
+    if !matches!(attr, "fit" | "evaluate") {
+        return None;
     }
     let arg = |i: usize, name: &str| args.get(i).or_else(|| keyword(keywords, name));
     let mut groups: Vec<Vec<(&str, &Expr)>> = Vec::new();
@@ -1330,7 +1325,7 @@ fn sample_counts(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                 .iter()
                 .map(|(role, _, m)| format!("'{role}' sizes: {m}"))
                 .collect();
-            out.push(Diagnostic::error(
+            return Some(Diagnostic::error(
                 Rule::KerasTargetMismatch,
                 format!(
                     "{} has {n} samples but {} ({role}) has {m}: Keras pairs them sample by sample: ValueError: Data cardinality is ambiguous. Make sure all arrays contain the same number of samples. {}",
@@ -1338,11 +1333,11 @@ fn sample_counts(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                     w.shown(other, "y"),
                     sizes.join(" ")
                 ),
-                *range,
+                range,
             ));
-            return;
         }
     }
+    None
 }
 
 /// The notebook imports TensorFlow (`import tensorflow as tf`, `from tensorflow import keras`):

@@ -639,9 +639,8 @@ fn unknown_option(w: &Walker, est: &Estimator, call: &str, range: TextRange) -> 
     Some(d)
 }
 
-/// `KFold(n_splits=1)` and the other k-fold splitters of fewer than two folds: their
-/// constructor raises ValueError.
-fn too_few_splits(
+/// Parameters a splitter of `sklearn.model_selection` refuses when it is built.
+fn splitter_params(
     w: &Walker,
     func: &Expr,
     args: &[Expr],
@@ -649,6 +648,18 @@ fn too_few_splits(
 ) -> Option<Diagnostic> {
     let path = w.lib_path(func)?;
     let class = path.strip_prefix("sklearn.model_selection.")?;
+    too_few_splits(w, class, args, keywords)
+        .or_else(|| random_state_without_shuffle(w, class, args, keywords))
+}
+
+/// `KFold(n_splits=1)` and the other k-fold splitters of fewer than two folds: their
+/// constructor raises ValueError.
+fn too_few_splits(
+    w: &Walker,
+    class: &str,
+    args: &[Expr],
+    keywords: &[Keyword],
+) -> Option<Diagnostic> {
     if !matches!(
         class,
         "KFold" | "StratifiedKFold" | "GroupKFold" | "StratifiedGroupKFold"
@@ -670,12 +681,10 @@ fn too_few_splits(
 /// GroupKFold since 1.6, before which it took no `random_state` (TypeError).
 fn random_state_without_shuffle(
     w: &Walker,
-    func: &Expr,
+    class: &str,
     args: &[Expr],
     keywords: &[Keyword],
 ) -> Option<Diagnostic> {
-    let path = w.lib_path(func)?;
-    let class = path.strip_prefix("sklearn.model_selection.")?;
     let raises_since = match class {
         "KFold" | "StratifiedKFold" => Some((0, 24)),
         "GroupKFold" | "StratifiedGroupKFold" => None,
@@ -1195,9 +1204,7 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
         out.push(d);
         return;
     }
-    if let Some(d) = too_few_splits(w, func, args, keywords)
-        .or_else(|| random_state_without_shuffle(w, func, args, keywords))
-    {
+    if let Some(d) = splitter_params(w, func, args, keywords) {
         out.push(d);
         return;
     }
