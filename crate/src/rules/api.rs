@@ -38,34 +38,7 @@ use crate::walker::state::Walker;
 /// Parameters are given defaults where the documented call may leave them out.
 fn hand_signature(path: &str) -> Option<&'static str> {
     if let Some(f) = path.strip_prefix("seaborn.") {
-        return matches!(
-            f,
-            "barplot"
-                | "boxplot"
-                | "violinplot"
-                | "countplot"
-                | "scatterplot"
-                | "lineplot"
-                | "histplot"
-                | "kdeplot"
-                | "stripplot"
-                | "swarmplot"
-                | "pointplot"
-                | "boxenplot"
-                | "ecdfplot"
-                | "rugplot"
-                | "regplot"
-                | "residplot"
-                | "displot"
-                | "catplot"
-                | "relplot"
-                | "lmplot"
-                | "jointplot"
-                | "pairplot"
-                | "heatmap"
-                | "clustermap"
-        )
-        .then_some("data=,*,**");
+        return crate::semantics::matplotlib::seaborn_takes_data_first(f).then_some("data=,*,**");
     }
     match path {
         "matplotlib.pyplot.scatter" => {

@@ -178,32 +178,6 @@ fn grid_shape(v: &Val) -> Vec<i64> {
     }
 }
 
-/// seaborn functions that take a frame as `data` (first positional argument since seaborn 0.12)
-/// and look the names given as these parameters up in it.
-const SEABORN_NAMED: &[&str] = &[
-    "relplot",
-    "scatterplot",
-    "lineplot",
-    "displot",
-    "histplot",
-    "kdeplot",
-    "ecdfplot",
-    "rugplot",
-    "catplot",
-    "stripplot",
-    "swarmplot",
-    "boxplot",
-    "violinplot",
-    "boxenplot",
-    "pointplot",
-    "barplot",
-    "countplot",
-    "lmplot",
-    "regplot",
-    "residplot",
-    "jointplot",
-];
-
 const SEABORN_NAME_PARAMS: &[&str] = &[
     "x", "y", "hue", "size", "style", "units", "weights", "col", "row",
 ];
@@ -218,7 +192,7 @@ fn seaborn_column(
 ) -> Option<Diagnostic> {
     let path = w.lib_path(func)?;
     let function = path.strip_prefix("seaborn.")?;
-    if !SEABORN_NAMED.contains(&function) || unpacks(args, keywords) {
+    if !crate::semantics::matplotlib::seaborn_names_columns(function) || unpacks(args, keywords) {
         return None;
     }
     let data = crate::ir::keyword(keywords, "data").or(args.first())?;

@@ -6,6 +6,21 @@ use crate::ir_scan::unpacks;
 use super::abstract_value::Val;
 use super::eval::{int_of, Eval};
 
+/// seaborn's plotting functions, which take only `data` by position since seaborn 0.12.
+const SEABORN_DATA_FIRST: &str = " relplot scatterplot lineplot displot histplot kdeplot ecdfplot rugplot catplot stripplot swarmplot boxplot violinplot boxenplot pointplot barplot countplot lmplot regplot residplot jointplot pairplot heatmap clustermap ";
+
+/// Does seaborn's `function` take only `data` by position (seaborn 0.12 on)?
+pub fn seaborn_takes_data_first(function: &str) -> bool {
+    super::listed(SEABORN_DATA_FIRST, function)
+}
+
+/// Does seaborn's `function` take a frame as `data` and look up in it the names given as `x`,
+/// `y`, `hue` and its other name parameters? (`pairplot`, `heatmap` and `clustermap` take no
+/// such names.)
+pub fn seaborn_names_columns(function: &str) -> bool {
+    seaborn_takes_data_first(function) && !matches!(function, "pairplot" | "heatmap" | "clustermap")
+}
+
 /// `plt.subplot(...)`, `plt.axes()`: an Axes (without a projection, which may be a toolkit's).
 pub fn pyplot_result(path: &str, keywords: &[Keyword]) -> Option<Val> {
     let plain = !keywords
