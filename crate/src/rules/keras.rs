@@ -1296,34 +1296,35 @@ fn sample_counts(
         return None;
     }
     let arg = |i: usize, name: &str| args.get(i).or_else(|| keyword(keywords, name));
-    let mut groups: Vec<Vec<(&str, &Expr)>> = Vec::new();
+    // (The arrays of a group, each with what Keras calls it and what the message calls it.)
+    let mut groups: Vec<Vec<(&str, &str, &Expr)>> = Vec::new();
     if let (Some(x), Some(y)) = (arg(0, "x"), arg(1, "y")) {
-        let mut group = vec![("x", x), ("y", y)];
+        let mut group = vec![("x", "x", x), ("y", "y", y)];
         if let Some(weights) = keyword(keywords, "sample_weight") {
-            group.push(("sample_weight", weights));
+            group.push(("sample_weight", "sample_weight", weights));
         }
         groups.push(group);
     }
     if attr == "fit" {
         if let Some(Expr::Seq { elts, .. }) = keyword(keywords, "validation_data") {
             if let [x, y, ..] = elts.as_slice() {
-                groups.push(vec![("validation x", x), ("validation y", y)]);
+                groups.push(vec![("x", "validation x", x), ("y", "validation y", y)]);
             }
         }
     }
     for group in groups {
-        let counted: Option<Vec<(&str, &Expr, i64)>> = group
+        let counted: Option<Vec<(&str, &str, &Expr, i64)>> = group
             .iter()
-            .map(|(role, e)| Some((*role, *e, samples(w, e)?)))
+            .map(|(keras, role, e)| Some((*keras, *role, *e, samples(w, e)?)))
             .collect();
         let Some(counted) = counted else {
             continue;
         };
-        let (_, first, n) = counted[0];
-        if let Some((role, other, m)) = counted.iter().find(|(_, _, m)| *m != n) {
+        let (_, _, first, n) = counted[0];
+        if let Some((_, role, other, m)) = counted.iter().find(|(_, _, _, m)| *m != n) {
             let sizes: Vec<String> = counted
                 .iter()
-                .map(|(role, _, m)| format!("'{role}' sizes: {m}"))
+                .map(|(keras, _, _, m)| format!("'{keras}' sizes: {m}"))
                 .collect();
             return Some(Diagnostic::error(
                 Rule::KerasTargetMismatch,
