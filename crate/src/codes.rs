@@ -168,8 +168,8 @@ rules! {
         running: "names = np.array(['a', 'b'])\nnames[np.array([0, 1])]",
     }
     OperandType = "operand-type", Error, "Python values" {
-        catches: "operators, augmented assignments, ordering comparisons and unary operators on builtin values of types they do not combine (`\"n = \" + 3`, `[1] + (2,)`, `None + 1`, `\"3\" < 2`, `-\"5\"`); arithmetic of a numpy array of text with a number or a numeric array (`np.array(['1', '2']) - 1`)",
-        why: "the operator has no implementation for the types: TypeError: unsupported operand type(s) / can only concatenate / not supported between instances / bad operand type for unary",
+        catches: "operators, augmented assignments, ordering comparisons and unary operators on builtin values of types they do not combine (`\"n = \" + 3`, `[1] + (2,)`, `None + 1`, `\"3\" < 2`, `-\"5\"`); arithmetic of a numpy array of text with a number or a numeric array (`np.array(['1', '2']) - 1`); augmented assignments to a numpy array (or a part of one) whose results numpy will not cast back into its dtype: floats into integers (`pixels /= 255` of uint8 images, `a -= a.mean()` of ints), integers into bools (`mask += 1`)",
+        why: "the operator has no implementation for the types: TypeError: unsupported operand type(s) / can only concatenate / not supported between instances / bad operand type for unary; numpy's in-place ufuncs cast their output with casting='same_kind': UFuncTypeError: Cannot cast ufunc 'divide' output from dtype('float64') to dtype('uint8')",
         crashing: "n = 3\nprint(\"n = \" + n)",
         running: "n = 3\nprint(\"n = \" + str(n))",
     }

@@ -403,6 +403,14 @@ fn numpy_text_values() {
     family("numpy_text_values.json");
 }
 
+/// Augmented assignments whose results numpy will not cast back into the array (floats into
+/// integers, integers into bools): names, parts of arrays, dtypes named every way, numpy's own
+/// scalars, a name holding the operand, loops, the notebook's functions and the kernel's arrays.
+#[test]
+fn numpy_in_place_casts() {
+    family("numpy_in_place_casts.json");
+}
+
 /// PyTorch given data it cannot take (`torch.from_numpy` of lists, frames, Series or tensors,
 /// `torch.tensor` of a list of tensors), zero-dimensional tensors indexed, measured or iterated,
 /// and class or embedding indices of known values past their range; through names, loops,

@@ -10,6 +10,7 @@ pub mod api;
 pub mod columns;
 pub mod dropped_again;
 pub mod frames;
+pub mod in_place_casts;
 pub mod join;
 pub mod keras;
 pub mod keras_arguments;
@@ -61,6 +62,7 @@ impl Checks for AllRules {
     fn statement(&self, w: &Walker, stmt: &Stmt, out: &mut Vec<Diagnostic>) {
         pytypes::check_stmt(w, stmt, out);
         module_attributes::check_stmt(w, stmt, out);
+        in_place_casts::check_stmt(w, stmt, out);
         shapes::check_stmt(w, stmt, out);
         frames::check_stmt(w, stmt, out);
         truth::check_stmt(w, stmt, out);

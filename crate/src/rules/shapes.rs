@@ -368,6 +368,10 @@ pub fn check_stmt(w: &Walker, stmt: &crate::ir::Stmt, out: &mut Vec<Diagnostic>)
     if a.lib != ArrayLib::Numpy || b.lib != ArrayLib::Numpy || !ELEMENTWISE.contains(&op) {
         return;
     }
+    // numpy casts before it broadcasts: a refused cast is the error (`in_place_casts`).
+    if crate::semantics::numpy::in_place_cast_refused(op, &a, &Val::Array(b.clone())).is_some() {
+        return;
+    }
     if broadcast(&a.shape, &b.shape).as_deref() == Some(&a.shape[..]) {
         return;
     }

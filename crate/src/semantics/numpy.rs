@@ -359,6 +359,122 @@ pub fn unknown_dtype_word(name: &str) -> bool {
     name.len() >= 2 && name.bytes().all(|b| b.is_ascii_lowercase()) && !DTYPE_WORDS.contains(&name)
 }
 
+/// The numeric (and bool) dtype `e` names: a builtin type (`int` is int64, `float` float64), a
+/// numpy scalar type (`np.uint8`, `np.float32`) or its name (`'uint8'`, `'float'`).
+pub fn dtype_named(w: &dyn Eval, e: &Expr) -> Option<&'static str> {
+    let path;
+    let name = match e {
+        Expr::Name { id, .. } if w.is_builtin(id) => id.as_str(),
+        _ => match e.as_str_literal() {
+            Some(text) => text,
+            None => {
+                path = w.lib_path(e)?;
+                path.strip_prefix("numpy.")?
+            }
+        },
+    };
+    NUMBER_DTYPES
+        .iter()
+        .find(|(word, _)| *word == name)
+        .map(|(_, dtype)| *dtype)
+}
+
+/// Names of numpy's number dtypes, and the dtype each makes (numpy 2: `int` is int64 on every
+/// platform).
+const NUMBER_DTYPES: &[(&str, &str)] = &[
+    ("bool", "bool"),
+    ("bool_", "bool"),
+    ("int", "int64"),
+    ("int_", "int64"),
+    ("float", "float64"),
+    ("double", "float64"),
+    ("single", "float32"),
+    ("complex", "complex128"),
+    ("int8", "int8"),
+    ("int16", "int16"),
+    ("int32", "int32"),
+    ("int64", "int64"),
+    ("uint8", "uint8"),
+    ("uint16", "uint16"),
+    ("uint32", "uint32"),
+    ("uint64", "uint64"),
+    ("float16", "float16"),
+    ("float32", "float32"),
+    ("float64", "float64"),
+    ("complex64", "complex64"),
+    ("complex128", "complex128"),
+];
+
+/// The kinds of numpy's numbers in the order casting with `casting='same_kind'` allows: a kind
+/// casts to itself (whatever the sizes) and to every later one, never to an earlier one.
+const KINDS: [&str; 5] = ["bool", "unsigned integer", "integer", "float", "complex"];
+const BOOL_KIND: usize = 0;
+const UNSIGNED_KIND: usize = 1;
+const INTEGER_KIND: usize = 2;
+const FLOAT_KIND: usize = 3;
+
+fn kind_of(dtype: &str) -> Option<usize> {
+    let prefix = ["bool", "uint", "int", "float", "complex"];
+    prefix.iter().position(|p| dtype.starts_with(p))
+}
+
+/// What `target op= operand` computes that numpy cannot write back into the numpy array
+/// `target`: its ufunc (`divide`) and the kind of its results (`float`). numpy's ufuncs cast
+/// their output to the array written into with `casting='same_kind'`, so floats do not go into
+/// an integer array (`pixels /= 255` of uint8 images), nor integers into a bool array. Python
+/// numbers are "weak" (NEP 50): an int keeps an integer array's dtype, a float makes floats.
+pub fn in_place_cast_refused(
+    op: &str,
+    target: &ArrayVal,
+    operand: &Val,
+) -> Option<(&'static str, &'static str)> {
+    const UFUNCS: [(&str, &str); 7] = [
+        ("+", "add"),
+        ("-", "subtract"),
+        ("*", "multiply"),
+        ("/", "divide"),
+        ("//", "floor_divide"),
+        ("%", "remainder"),
+        ("**", "power"),
+    ];
+    let (_, ufunc) = UFUNCS.iter().find(|(o, _)| *o == op)?;
+    if target.lib != ArrayLib::Numpy || target.maybe_not_ndarray || target.shape.is_empty() {
+        return None;
+    }
+    let into_dtype = target.dtype.as_deref()?;
+    let into = kind_of(into_dtype)?;
+    let other = match operand {
+        Val::Bool(_) => BOOL_KIND,
+        // An int makes integers of a bool array's values, and keeps any other dtype.
+        Val::Int(_) if into == BOOL_KIND => INTEGER_KIND,
+        Val::Int(_) => BOOL_KIND,
+        Val::Float(_) => FLOAT_KIND,
+        // numpy's own scalars (`a.mean()`) are not weak: their dtype counts, as an array's.
+        Val::Array(b) if b.lib == ArrayLib::Numpy && !b.maybe_not_ndarray => {
+            let Some(dtype) = b.dtype.as_deref() else {
+                // Whatever numbers it holds, true division makes floats (or complex numbers).
+                return (op == "/" && into < FLOAT_KIND).then_some((*ufunc, KINDS[FLOAT_KIND]));
+            };
+            match kind_of(dtype)? {
+                // uint64 beside a signed integer has no integer type holding both: float64.
+                k if k == UNSIGNED_KIND && dtype == "uint64" && into == INTEGER_KIND => FLOAT_KIND,
+                k if k == INTEGER_KIND && into_dtype == "uint64" => FLOAT_KIND,
+                k => k,
+            }
+        }
+        _ => return None,
+    };
+    let mut result = into.max(other);
+    if op == "/" {
+        result = result.max(FLOAT_KIND);
+    }
+    // Floor division and remainder of complex numbers raise another TypeError.
+    if result == KINDS.len() - 1 && matches!(op, "//" | "%") {
+        return None;
+    }
+    (result > into).then_some((*ufunc, KINDS[result]))
+}
+
 /// The data attributes of `numpy.ndarray` (numpy's "Array attributes"): every other public
 /// attribute of an array (`attr_tables::NDARRAY_ATTRIBUTES`) is a method.
 pub const NDARRAY_DATA_ATTRIBUTES: &[&str] = &[
@@ -688,10 +804,13 @@ pub fn call_result(w: &dyn Eval, path: &str, args: &[Expr], keywords: &[Keyword]
             }
             let shape = int_tuple(w, args.first().or_else(|| kw(keywords, "shape"))?)
                 .filter(|s| s.iter().all(|&d| d >= 0))?;
-            let typed = kw(keywords, "dtype").is_some() || name == "full";
+            let dtype = match kw(keywords, "dtype") {
+                Some(d) => dtype_named(w, d),
+                None => (name != "full").then_some("float64"),
+            };
             Some(Val::Array(ArrayVal {
                 has_nan: matches!(name, "zeros" | "ones").then_some(false),
-                ..as_val_array(numpy_array(np, shape, (!typed).then_some("float64")))?
+                ..as_val_array(numpy_array(np, shape, dtype))?
             }))
         }
         "zeros_like" | "ones_like" | "empty_like" | "full_like" => {
@@ -714,7 +833,10 @@ pub fn call_result(w: &dyn Eval, path: &str, args: &[Expr], keywords: &[Keyword]
             };
             let len = ((stop - start) / step).ceil().max(0.0) as i64;
             let ints = args.iter().all(|a| int_of(w, a).is_some());
-            let dtype = (kw(keywords, "dtype").is_none() && ints).then_some("int64");
+            let dtype = match kw(keywords, "dtype") {
+                Some(d) => dtype_named(w, d),
+                None => ints.then_some("int64"),
+            };
             // The first and the last element, when integers (`np.arange(6)`: 0 and 5).
             let first = start as i64;
             let last = (len - 1)
@@ -996,7 +1118,11 @@ pub fn method_result(
 ) -> Val {
     match attr {
         "copy" | "astype" => Val::Array(ArrayVal {
-            dtype: None,
+            dtype: match (attr, args.first()) {
+                ("copy", _) => a.dtype.clone(),
+                (_, Some(to)) => dtype_named(w, to).map(str::to_string),
+                _ => None,
+            },
             csv_object_column: None,
             origin: None,
             non_integer: a.non_integer.filter(|_| attr == "copy"),
@@ -1085,6 +1211,20 @@ pub fn transposed(w: &dyn Eval, a: &ArrayVal, axes: Option<&Expr>) -> Option<Val
     Some(numpy_array(a.lib, shape, a.dtype.as_deref()))
 }
 
+/// The dtype of means, variances and standard deviations of `a` (numpy): float64 of bools and
+/// integers, the dtype of floats.
+fn averaged_dtype<'a>(rule: &AxisUse, a: &'a ArrayVal) -> Option<&'a str> {
+    let averages = ["mean", "std", "var", "nanmean", "nanstd", "nanvar"];
+    if a.lib != ArrayLib::Numpy || !averages.contains(&rule.name) {
+        return None;
+    }
+    match a.dtype.as_deref()? {
+        d if d.starts_with("float") => Some(d),
+        d if kind_of(d).is_some_and(|k| k < FLOAT_KIND) => Some("float64"),
+        _ => None,
+    }
+}
+
 /// The position `axis` names among `n` axes, when in range.
 pub fn normalize(axis: i64, n: i64) -> Option<usize> {
     let at = if axis < 0 { axis + n } else { axis };
@@ -1106,7 +1246,8 @@ pub fn axis_result(
         if rule.effect == Effect::Reduce
             && keywords.iter().all(|k| k.name.as_deref() == Some("dtype"))
         {
-            return Some(numpy_array(a.lib, vec![], None));
+            let dtype = averaged_dtype(rule, a).filter(|_| keywords.is_empty());
+            return Some(numpy_array(a.lib, vec![], dtype));
         }
         return matches!(rule.name, "sort" | "argsort" | "flip" | "roll")
             .then(|| numpy_array(a.lib, a.shape.clone(), a.dtype.as_deref()));
@@ -1154,8 +1295,11 @@ pub fn axis_result(
         }
         Effect::Other => return None,
     }
+    // Cumulative sums and products make bools and small integers int64; arg* give indices.
+    let moves_elements = !(rule.name.contains("cum") || rule.name.starts_with("arg"));
     let dtype = match rule.effect {
-        Effect::Same | Effect::Insert | Effect::Squeeze => a.dtype.as_deref(),
+        Effect::Same | Effect::Insert | Effect::Squeeze if moves_elements => a.dtype.as_deref(),
+        Effect::Reduce if kw(keywords, "dtype").is_none() => averaged_dtype(rule, a),
         _ => None,
     };
     Some(numpy_array(a.lib, shape, dtype))

@@ -333,7 +333,12 @@ impl<'a> Walker<'a> {
 
     /// The source text of `e` for messages, or `or` when it is empty, long or spans lines.
     pub fn shown<'s>(&'s self, e: &Expr, or: &'s str) -> &'s str {
-        let t = self.text(e.range());
+        self.shown_range(e.range(), or)
+    }
+
+    /// The source text of `range` for messages, or `or` when it is empty, long or spans lines.
+    pub fn shown_range<'s>(&'s self, range: TextRange, or: &'s str) -> &'s str {
+        let t = self.text(range);
         if t.is_empty() || t.len() > 40 || t.contains('\n') {
             or
         } else {
