@@ -48,6 +48,7 @@ pub mod ir_scan;
 pub mod llm;
 pub mod notebook;
 pub mod order;
+pub mod ordered;
 pub mod position;
 pub mod python;
 pub mod rules;

@@ -18,7 +18,7 @@
 //! `claims` (the facts a crash rests on, in a closed vocabulary the kernel's facts can check: see
 //! [`crate::llm::verdict::StatedClaim`]) to the paper's `reasoning` and `detection`.
 
-use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::collections::{BTreeSet, HashSet};
 
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
@@ -860,8 +860,8 @@ fn cut(text: &str, max: usize) -> String {
 /// the key documentation sections the kernel sent (cut short).
 pub fn render_docs(signatures: &Map<String, Value>) -> String {
     let mut out = String::new();
-    let sorted: BTreeMap<&String, &Value> = signatures.iter().collect();
-    for (path, answer) in sorted {
+    // serde_json's map is ordered by key.
+    for (path, answer) in signatures {
         if let Some(code) = answer.get("error").and_then(Value::as_str) {
             let sentence = FailureFields::of(answer).sentence(code);
             out.push_str(&format!("{path}: {sentence}\n"));

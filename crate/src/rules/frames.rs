@@ -548,8 +548,7 @@ fn distinct_texts(f: &Frame, column: &str) -> Option<usize> {
     if !info.all_values || info.dtype.as_deref() != Some("str") {
         return None;
     }
-    let distinct: std::collections::BTreeSet<&String> = info.str_examples.iter().collect();
-    Some(distinct.len())
+    Some(crate::ordered::set_of(&info.str_examples).len())
 }
 
 /// Labels that certainly repeat: more rows than the distinct labels (or pairs of values) they
@@ -588,7 +587,7 @@ fn repeated_labels(
                 return None;
             };
             let labels = f.index_labels.as_ref()?;
-            let distinct: std::collections::BTreeSet<&String> = labels.iter().collect();
+            let distinct = crate::ordered::set_of(labels);
             // pandas lets a target equal to the index through.
             let other = items.len() as i64 != rows || items.iter().any(|l| !distinct.contains(l));
             if type_name != "list" || rows <= distinct.len() as i64 || !other {

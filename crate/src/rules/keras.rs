@@ -244,10 +244,11 @@ fn keras_history(w: &Walker) -> HistoryState {
         }
     }
     fn pick<V: Clone>(map: &BTreeMap<String, V>, names: &BTreeSet<String>) -> BTreeMap<String, V> {
-        names
-            .iter()
-            .filter_map(|n| Some((n.clone(), map.get(n)?.clone())))
-            .collect()
+        crate::ordered::map_of(
+            names
+                .iter()
+                .filter_map(|n| Some((n.clone(), map.get(n)?.clone()))),
+        )
     }
     HistoryState {
         imports: pick(&history.imports, &names),
@@ -990,12 +991,11 @@ fn data_shapes(w: &Walker, x: &Expr) -> Option<Data> {
     }
     let obj = w.ctx.summaries?.objects.get(id)?;
     let shapes = obj.structural.get("value_shapes")?.as_object()?;
-    Some(Data::ByKey(
+    Some(Data::ByKey(crate::ordered::map_of(
         shapes
             .iter()
-            .filter_map(|(k, v)| Some((k.clone(), json_dims(v)?)))
-            .collect(),
-    ))
+            .filter_map(|(k, v)| Some((k.clone(), json_dims(v)?))),
+    )))
 }
 
 fn input_mismatch(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {

@@ -795,10 +795,7 @@ fn unseen_labels(
                     _ => None,
                 })?
                 .int_bounds?;
-            let classes = labels
-                .iter()
-                .collect::<std::collections::BTreeSet<_>>()
-                .len() as i64;
+            let classes = crate::ordered::set_of(labels).len() as i64;
             let code = if lo < 0 {
                 lo
             } else if hi >= classes {

@@ -409,10 +409,10 @@ impl Frame {
     pub fn select(&self, keep: &[String]) -> Frame {
         Frame {
             columns: Some(keep.to_vec()),
-            column_info: keep
-                .iter()
-                .filter_map(|c| Some((c.clone(), self.column_info.get(c)?.clone())))
-                .collect(),
+            column_info: crate::ordered::map_of(
+                keep.iter()
+                    .filter_map(|c| Some((c.clone(), self.column_info.get(c)?.clone()))),
+            ),
             n_rows: self.n_rows,
             width: Some(keep.len() as i64),
             has_nan: if self.has_nan == Some(false) {
@@ -889,9 +889,10 @@ pub fn from_summary(name: &str, obj: &ObjectSummary) -> Val {
                 .get("params")
                 .and_then(Value::as_object)
                 .map(|m| {
-                    m.iter()
-                        .filter_map(|(k, v)| Some((k.clone(), v.as_str()?.to_string())))
-                        .collect()
+                    crate::ordered::map_of(
+                        m.iter()
+                            .filter_map(|(k, v)| Some((k.clone(), v.as_str()?.to_string()))),
+                    )
                 })
                 .unwrap_or_default(),
             type_path: type_name.clone(),

@@ -1129,7 +1129,7 @@ impl Scope<'_> {
     /// `return <value>`. Parameters are unknown.
     fn follow(&self, f: FunctionCode) -> Option<Built> {
         let mut locals: BTreeMap<String, Option<Built>> =
-            f.params.iter().map(|n| (n.clone(), None)).collect();
+            crate::ordered::map_of(f.params.iter().map(|n| (n.clone(), None)));
         let mut bound = BTreeSet::new();
         for s in f.body {
             match s {

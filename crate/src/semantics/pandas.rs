@@ -1442,11 +1442,11 @@ pub fn frame_method_result(
                 return Val::Unknown;
             }
             // A renamed column keeps its values.
-            let column_info = cols
-                .iter()
-                .zip(&renamed)
-                .filter_map(|(old, new)| Some((new.clone(), f.column_info.get(old)?.clone())))
-                .collect();
+            let column_info = crate::ordered::map_of(
+                cols.iter()
+                    .zip(&renamed)
+                    .filter_map(|(old, new)| Some((new.clone(), f.column_info.get(old)?.clone()))),
+            );
             relabelled(Val::Frame(Frame {
                 columns: Some(renamed),
                 column_info,

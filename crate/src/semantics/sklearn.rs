@@ -184,11 +184,11 @@ pub fn split_result(w: &dyn Eval, value: &Expr, n_targets: usize) -> Option<Vec<
                 // Each part has one row at least (or the split raises).
                 Val::Frame(f) => Val::Frame(super::abstract_value::Frame {
                     n_rows: rows,
-                    column_info: f
-                        .column_info
-                        .iter()
-                        .filter_map(|(name, c)| Some((name.clone(), c.in_some_rows()?)))
-                        .collect(),
+                    column_info: crate::ordered::map_of(
+                        f.column_info
+                            .iter()
+                            .filter_map(|(name, c)| Some((name.clone(), c.in_some_rows()?))),
+                    ),
                     ..super::pandas::rows_of(f)
                 }),
                 Val::Series(s) => Val::Series(super::abstract_value::SeriesVal {
@@ -527,16 +527,13 @@ pub fn composite(
     } else {
         class
     };
-    let params = keywords
-        .iter()
-        .filter_map(|k| {
-            let value = match &k.value {
-                Expr::Literal { value, .. } => value.clone(),
-                _ => Literal::Ellipsis,
-            };
-            Some((k.name.clone()?, value))
-        })
-        .collect();
+    let params = crate::ordered::map_of(keywords.iter().filter_map(|k| {
+        let value = match &k.value {
+            Expr::Literal { value, .. } => value.clone(),
+            _ => Literal::Ellipsis,
+        };
+        Some((k.name.clone()?, value))
+    }));
     Some(Estimator {
         class: class.to_string(),
         type_path: path.to_string(),

@@ -104,11 +104,7 @@ fn run_method(
     let mut run = Forward {
         class,
         me: &params.names[0],
-        locals: params.names[1..]
-            .iter()
-            .cloned()
-            .zip(args.iter().cloned())
-            .collect(),
+        locals: crate::ordered::map_of(params.names[1..].iter().cloned().zip(args.iter().cloned())),
         depth: depth + 1,
     };
     run.body(body).map_err(|m| Mismatch {
@@ -353,7 +349,7 @@ pub fn user_class(
     if let Some((params, init)) = methods.get("__init__") {
         let me = params.names.first()?;
         module_before_init = module_assigned_first(init, me, resolve);
-        let params: BTreeSet<&String> = params.names.iter().collect();
+        let params: BTreeSet<&String> = crate::ordered::set_of(&params.names);
         let int = |e: &Expr| const_int(e, &source, &|_| None);
         fn build(
             e: &Expr,

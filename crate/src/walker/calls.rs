@@ -25,6 +25,7 @@ use crate::diagnostic::Diagnostic;
 use crate::facts::{cell_facts, CellFacts, Origin};
 use crate::ir::{AssignOp, Expr, Params, SeqKind, Stmt, TextRange};
 use crate::ir_scan::{contains_jump, stmt_keyword};
+use crate::ordered::{map_of, set_of};
 
 use super::history::HistoryState;
 use super::state::Walker;
@@ -296,26 +297,23 @@ impl<'a> Walker<'a> {
             .bound_after_call
             .retain(|n| !binds_itself.contains(n) && !locals.contains(n));
         inner.rebound_all = self.rebound_all;
-        inner.defined_here = self
-            .defined_here
-            .iter()
-            .filter(|(n, _)| visible(n))
-            .map(|(n, d)| (n.clone(), *d))
-            .collect();
-        inner.drops = self
-            .drops
-            .iter()
-            .filter(|(n, _)| visible(n))
-            .map(|(n, d)| (n.clone(), d.clone()))
-            .collect();
+        inner.defined_here = map_of(
+            self.defined_here
+                .iter()
+                .filter(|(n, _)| visible(n))
+                .map(|(n, d)| (n.clone(), *d)),
+        );
+        inner.drops = map_of(
+            self.drops
+                .iter()
+                .filter(|(n, _)| visible(n))
+                .map(|(n, d)| (n.clone(), d.clone())),
+        );
         inner.calls = calls;
         // `global` and `nonlocal` make names of the body outer ones.
         if !declares_outer_names(callee.body) {
-            inner.unassigned_locals = locals
-                .iter()
-                .filter(|n| !p.names.contains(n))
-                .cloned()
-                .collect();
+            inner.unassigned_locals =
+                set_of(locals.iter().filter(|n| !p.names.contains(n)).cloned());
         }
         inner.locals = locals;
         inner.budget = self.budget;

@@ -218,7 +218,7 @@ impl<'a> Walker<'a> {
                     }
                 }
                 // A repeated key keeps its first place and its last value: not followed.
-                if all_keys.iter().collect::<BTreeSet<_>>().len() == all_keys.len() {
+                if crate::ordered::set_of(&all_keys).len() == all_keys.len() {
                     Val::Dict {
                         keys: all_keys,
                         values: all_values,

@@ -548,11 +548,7 @@ pub(super) fn only_column_changed(before: &Frame, after: &Frame, items: &[String
     {
         return false;
     }
-    let keys: BTreeSet<&String> = before
-        .column_info
-        .keys()
-        .chain(after.column_info.keys())
-        .collect();
+    let keys = crate::ordered::set_of(before.column_info.keys().chain(after.column_info.keys()));
     keys.into_iter()
         .all(|k| before.column_info.get(k) == after.column_info.get(k) || *k == items[0])
 }
@@ -626,12 +622,7 @@ fn load_history_values(ctx: &RuleContext, env: &mut BTreeMap<String, Val>) {
     if ctx.history.values.is_empty() {
         return;
     }
-    let mut reach: BTreeSet<String> = ctx
-        .facts
-        .free_names
-        .iter()
-        .map(|u| u.name.clone())
-        .collect();
+    let mut reach = crate::ordered::set_of(ctx.facts.free_names.iter().map(|u| u.name.clone()));
     let mut todo: Vec<String> = reach.iter().cloned().collect();
     while let Some(name) = todo.pop() {
         for mention in function_mentions(ctx, &name) {
