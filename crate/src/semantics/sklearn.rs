@@ -16,6 +16,7 @@ use super::sklearn_tables::{NUMERIC_2D, OUTPUT_METHODS, UNFITTED_RAISE};
 pub fn construct(
     w: &dyn Eval,
     path: &str,
+    args: &[Expr],
     keywords: &[Keyword],
     range: TextRange,
 ) -> Option<Estimator> {
@@ -29,18 +30,28 @@ pub fn construct(
     {
         return None;
     }
+    // A number held by a name or written with a sign (`degree=-1`) is as good as a literal.
+    let literal = |e: &Expr| match (e, w.eval(e)) {
+        (Expr::Literal { value, .. }, _) => value.clone(),
+        (_, Val::Int(i)) => Literal::Int(i),
+        (_, Val::Float(f)) => Literal::Float(f),
+        (_, Val::Str(s)) => Literal::Str(s),
+        _ => Literal::Ellipsis,
+    };
     let mut params = BTreeMap::new();
     for k in keywords {
-        let name = k.name.as_ref()?;
-        // A number held by a name or written with a sign (`degree=-1`) is as good as a literal.
-        let value = match (&k.value, w.eval(&k.value)) {
-            (Expr::Literal { value, .. }, _) => value.clone(),
-            (_, Val::Int(i)) => Literal::Int(i),
-            (_, Val::Float(f)) => Literal::Float(f),
-            (_, Val::Str(s)) => Literal::Str(s),
-            _ => Literal::Ellipsis,
-        };
-        params.insert(name.clone(), value);
+        params.insert(k.name.clone()?, literal(&k.value));
+    }
+    // The leading parameters some classes take by position (`KMeans(3)`, `PCA(2)`), named by
+    // the class's signature; without it, what the call sets is not known.
+    if !args.is_empty() {
+        let signature = super::signatures::library_params(&super::signatures::public_path(path))?;
+        for (i, arg) in args.iter().enumerate() {
+            if matches!(arg, Expr::Starred { .. }) || i >= signature.positional {
+                return None;
+            }
+            params.insert(signature.names[i].clone(), literal(arg));
+        }
     }
     Some(Estimator {
         class: class.to_string(),

@@ -899,7 +899,9 @@ impl<'a> Walker<'a> {
             return v;
         }
         if let Some(path) = self.lib_path(func) {
-            if let Some(est) = crate::semantics::sklearn::construct(self, &path, keywords, range) {
+            if let Some(est) =
+                crate::semantics::sklearn::construct(self, &path, args, keywords, range)
+            {
                 return Val::Estimator(Rc::new(est));
             }
             if let Some(v) = crate::semantics::sklearn::lib_call_result(self, &path, args, keywords)
