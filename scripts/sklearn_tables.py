@@ -25,11 +25,20 @@ historical scorer names, which no installed release lists):
 - CONSISTENT_LENGTH_METRICS: every function of `sklearn.metrics.__all__` that raises ValueError
   "Found input variables with inconsistent numbers of samples" when given 5 labels and 4
   labels, or 5 and 4 scores, as its first two arguments.
+- LEARNT_NAMES and LEARNT_BY_CLASS: the names of what `fit` learns (public, ending in one
+  underscore) that three estimators or more may have, and for every estimator of
+  `all_estimators()` that builds with its default parameters, fits one of a few datasets
+  (binary, multiclass and frame data, float targets, X alone, texts) and defines no `__getattr__`,
+  a bit mask of those it may have: its class has the name (a property, `available_if`), its
+  docstring's Attributes section lists it, or an instance has it after one of those fits. Any
+  other of LEARNT_NAMES raises AttributeError on it, fitted or not.
 - UNFITTED_RAISE: every estimator of `all_estimators()` that builds with its default parameters
   and whose `predict`, `transform`, `predict_proba` and `decision_function` (those it has) all
   raise NotFittedError before `fit`.
 """
 
+import inspect
+import re
 import warnings
 
 import numpy as np
@@ -164,6 +173,58 @@ def output_methods() -> tuple[list[tuple[str, list[str]]], list[tuple[str, str, 
             if len(enabling) == 1:
                 flags.append((name, m, enabling[0]))
     return sorted(defined), sorted(flags)
+
+
+def learnt_names(names) -> set[str]:
+    """The public names among `names` that end in one underscore (what `fit` learns)."""
+    return {n for n in names if n.endswith("_") and not n.startswith("_") and not n.endswith("__")}
+
+
+def documented_attributes(cls) -> set[str]:
+    """The names the Attributes section of the class's numpydoc docstring lists."""
+    doc = inspect.getdoc(cls) or ""
+    section = re.search(r"^Attributes\n-{3,}\n(.*?)(?=^\S[^\n]*\n-{3,}\n|\Z)", doc, re.M | re.S)
+    if not section:
+        return set()
+    return {
+        m.group(1) for line in section.group(1).splitlines() if (m := re.match(r"^(\w+)\s*:", line))
+    }
+
+
+def learnt_attributes() -> tuple[list[str], list[tuple[str, int]]]:
+    rng = np.random.default_rng(0)
+    X = rng.random((40, 3))
+    frame = pd.DataFrame(X, columns=["a", "b", "c"])
+    binary, multi, target = np.arange(40) % 2, np.arange(40) % 3, X @ [1.0, 2.0, 3.0]
+    texts = ["red apple", "green pear", "red pear", "blue plum"] * 10
+    datasets = [(X, binary), (X, multi), (frame, binary), (X, target), (X,), (frame,), (texts,)]
+    may = {}
+    for name, est in built():
+        cls = type(est)
+        if any("__getattr__" in vars(c) for c in cls.__mro__ if c is not object):
+            continue
+        names = learnt_names(dir(cls)) | learnt_names(documented_attributes(cls))
+        fitted = False
+        for data in datasets:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                try:
+                    names |= learnt_names(dir(sklearn.clone(est).fit(*data)))
+                    fitted = True
+                except Exception:  # data this estimator does not take
+                    continue
+        if fitted:
+            may[name] = names
+    counts = {}
+    for names in may.values():
+        for n in names:
+            counts[n] = counts.get(n, 0) + 1
+    vocabulary = sorted(n for n, c in counts.items() if c >= 3)
+    masks = [
+        (name, sum(1 << i for i, n in enumerate(vocabulary) if n in names))
+        for name, names in sorted(may.items())
+    ]
+    return vocabulary, masks
 
 
 def consistent_length_metrics() -> list[str]:
@@ -301,6 +362,23 @@ def main() -> None:
     for line in string_options():
         print(line)
     print('";\n')
+    vocabulary, masks = learnt_attributes()
+    assert len(vocabulary) <= 128, "the masks are u128"
+    print(
+        rust_list(
+            "LEARNT_NAMES",
+            "/// What `fit` learns that three estimators or more may have (bit i of a\n/// LEARNT_BY_CLASS mask).",
+            vocabulary,
+        )
+    )
+    print(
+        "/// The names of LEARNT_NAMES each estimator class may have (its class, its docstring or a"
+        "\n/// fit gives them): any other raises AttributeError on an instance.\n"
+        "pub(crate) const LEARNT_BY_CLASS: &[(&str, u128)] = &["
+    )
+    for name, mask in masks:
+        print(f'    ("{name}", {mask:#x}),')
+    print("];\n")
     print(
         rust_list(
             "UNFITTED_RAISE",

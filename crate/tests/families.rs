@@ -482,6 +482,15 @@ fn rows_taken_sampled_and_arrays_joined() {
     family("rows_taken_and_joined.json");
 }
 
+/// What `fit` learns on other estimators, read of one whose class never has it
+/// (`LinearRegression().feature_importances_`, a forest's `coef_`): built in the cell or held by
+/// the kernel, fitted or not, in loops and the notebook's functions; certain with the kernel's
+/// scikit-learn release, likely without it.
+#[test]
+fn sklearn_learnt_attributes_lacked() {
+    family("sklearn_learnt_attributes_lacked.json");
+}
+
 /// What `fit` learns, read without its trailing underscore (`grid.best_params`, `model.coef`).
 #[test]
 fn sklearn_learnt_names_without_their_underscore() {

@@ -1034,6 +1034,56 @@ fn learnt_attribute(w: &Walker, value: &Expr, attr: &str, range: TextRange) -> O
     ))
 }
 
+/// `model.feature_importances_` of a LinearRegression, `forest.coef_`: what `fit` learns on
+/// other estimators, which this one's class never has, fitted or not: AttributeError. What a
+/// class learns changes across releases (`n_features_`, `base_estimator_`): certain when the
+/// kernel runs the release the table was read off, silent with another, likely when it did not
+/// say.
+fn lacked_learnt_attribute(
+    w: &Walker,
+    value: &Expr,
+    attr: &str,
+    range: TextRange,
+) -> Option<Diagnostic> {
+    if !attr.ends_with('_') || attr.starts_with('_') {
+        return None;
+    }
+    let Val::Estimator(est) = w.eval(value) else {
+        return None;
+    };
+    if !est.is_sklearn() || w.attribute_rewired(attr) {
+        return None;
+    }
+    let learns = crate::semantics::sklearn::lacked_learnt_attribute(&est.class, attr)?;
+    let kernel = super::api::kernel_version(w, "sklearn");
+    if kernel
+        .is_some_and(|v| super::api::minor_release(v) != super::api::minor_release(SKLEARN_VERSION))
+    {
+        return None;
+    }
+    let learns: Vec<String> = learns.iter().map(|n| n.to_string()).collect();
+    let attr_range = TextRange::new(range.end.saturating_sub(attr.len() as u32), range.end);
+    let release = kernel
+        .map(|v| format!(" (the kernel runs scikit-learn {v})"))
+        .unwrap_or_default();
+    let mut d = Diagnostic::error(
+        Rule::MissingAttribute,
+        format!(
+            "'{}' object has no attribute '{attr}', fitted or not{release} (of what estimators learn, a fitted {} has {}): AttributeError",
+            est.class,
+            est.class,
+            super::list_preview(&learns, 8),
+        ),
+        attr_range,
+    );
+    if kernel.is_none() {
+        d.make_likely(&format!(
+            "what scikit-learn {SKLEARN_VERSION} learns; the installed version is not known, and earlier releases learnt other names"
+        ));
+    }
+    Some(d)
+}
+
 /// `vectorizer.get_feature_names()`, `grid.grid_scores_`: what estimators of earlier releases
 /// had. Certain when the kernel runs a release without it, likely when it did not say which.
 fn removed_attribute(w: &Walker, value: &Expr, attr: &str, range: TextRange) -> Option<Diagnostic> {
@@ -1179,7 +1229,8 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
         return;
     }
     if let Expr::Attribute { value, attr, range } = expr {
-        if let Some(d) = learnt_attribute(w, value, attr, *range)
+        if let Some(d) = lacked_learnt_attribute(w, value, attr, *range)
+            .or_else(|| learnt_attribute(w, value, attr, *range))
             .or_else(|| removed_attribute(w, value, attr, *range))
             .or_else(|| lacked_method(w, value, attr, *range))
             .or_else(|| forgotten_underscore(w, value, attr, *range))

@@ -11,7 +11,9 @@ use crate::ir_scan::unpacks;
 use super::abstract_value::{ArrayLib, ArrayVal, Estimator, Val};
 use super::eval::Eval;
 use super::numpy::Release;
-use super::sklearn_tables::{NUMERIC_2D, OUTPUT_METHODS, UNFITTED_RAISE};
+use super::sklearn_tables::{
+    LEARNT_BY_CLASS, LEARNT_NAMES, NUMERIC_2D, OUTPUT_METHODS, UNFITTED_RAISE,
+};
 
 pub fn construct(
     w: &dyn Eval,
@@ -64,6 +66,23 @@ pub fn construct(
         params,
         constructed_at: Some(range),
         ..Default::default()
+    })
+}
+
+/// What `fit` gives an instance of scikit-learn's `class` (of `LEARNT_NAMES`), when it certainly
+/// lacks `attr`, another of them.
+pub fn lacked_learnt_attribute(class: &str, attr: &str) -> Option<Vec<&'static str>> {
+    let bit = LEARNT_NAMES.iter().position(|n| *n == attr)?;
+    let at = LEARNT_BY_CLASS
+        .binary_search_by(|(c, _)| (*c).cmp(class))
+        .ok()?;
+    let mask = LEARNT_BY_CLASS[at].1;
+    let has = |i: usize| (mask >> i) & 1 == 1;
+    (!has(bit)).then(|| {
+        (0..LEARNT_NAMES.len())
+            .filter(|&i| has(i))
+            .map(|i| LEARNT_NAMES[i])
+            .collect()
     })
 }
 
