@@ -1149,6 +1149,7 @@ fn forgotten_underscore(
         crate::semantics::property_tables::FITTED_ATTRIBUTES
             .iter()
             .any(|(class, name, ..)| *class == est.class && *name == learnt)
+            || crate::semantics::sklearn::may_learn(&est.class, &learnt)
     };
     if !known {
         return None;

@@ -69,14 +69,24 @@ pub fn construct(
     })
 }
 
-/// What `fit` gives an instance of scikit-learn's `class` (of `LEARNT_NAMES`), when it certainly
-/// lacks `attr`, another of them.
-pub fn lacked_learnt_attribute(class: &str, attr: &str) -> Option<Vec<&'static str>> {
+/// The `LEARNT_BY_CLASS` mask of scikit-learn's `class`, and the bit of `attr` in it.
+fn learnt_mask(class: &str, attr: &str) -> Option<(u128, usize)> {
     let bit = LEARNT_NAMES.iter().position(|n| *n == attr)?;
     let at = LEARNT_BY_CLASS
         .binary_search_by(|(c, _)| (*c).cmp(class))
         .ok()?;
-    let mask = LEARNT_BY_CLASS[at].1;
+    Some((LEARNT_BY_CLASS[at].1, bit))
+}
+
+/// May `fit` give an instance of scikit-learn's `class` the attribute `attr` (of `LEARNT_NAMES`)?
+pub fn may_learn(class: &str, attr: &str) -> bool {
+    learnt_mask(class, attr).is_some_and(|(mask, bit)| (mask >> bit) & 1 == 1)
+}
+
+/// What `fit` gives an instance of scikit-learn's `class` (of `LEARNT_NAMES`), when it certainly
+/// lacks `attr`, another of them.
+pub fn lacked_learnt_attribute(class: &str, attr: &str) -> Option<Vec<&'static str>> {
+    let (mask, bit) = learnt_mask(class, attr)?;
     let has = |i: usize| (mask >> i) & 1 == 1;
     (!has(bit)).then(|| {
         (0..LEARNT_NAMES.len())
