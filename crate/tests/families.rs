@@ -579,3 +579,25 @@ fn sklearn_search_grids() {
 fn sklearn_pipeline_features() {
     family("sklearn_pipeline_features.json");
 }
+
+/// What pandas objects of known kind refuse: a DataFrame of one value per column without an
+/// index, or of a 3-D array; numpy's `reshape` on a Series (pandas removed it); text columns
+/// compared with numbers (and numbers with text) by `<`, `>`, `<=`, `>=`.
+#[test]
+fn pandas_values_by_kind() {
+    family("pandas_values_by_kind.json");
+}
+
+/// `train_test_split` given a number by position (its sizes and seed are keywords only).
+#[test]
+fn sklearn_split_arguments() {
+    family("sklearn_split_arguments.json");
+}
+
+/// `drop`, `rename` and `reindex` of a DataFrame told the axis twice: by `index=` / `columns=`
+/// and by `axis=` (or labels beside `columns=`); pandas 3's check of `drop(columns=..., axis=1)`
+/// is certain with the kernel's release, likely without it.
+#[test]
+fn pandas_axis_arguments() {
+    family("pandas_axis_arguments.json");
+}

@@ -158,10 +158,14 @@ fn operand(w: &Walker, e: &Expr) -> Option<Operand> {
 
 /// `s + 1` of a Series of text, `s - 'a'` of a Series of numbers, and the other arithmetic that
 /// mixes text and numbers (`*` aside, which repeats text): TypeError.
+/// The ordering comparisons (`<`, `>=`, ...) of the same mix raise TypeError too (`==` and `!=`
+/// do not: they compare every value as unequal).
 fn arithmetic_problem(w: &Walker, op: &str, left: &Expr, right: &Expr) -> Option<String> {
-    if !matches!(op, "+" | "-" | "/" | "//" | "**") {
-        return None;
-    }
+    let verb = match op {
+        "+" | "-" | "/" | "//" | "**" => "combine",
+        "<" | ">" | "<=" | ">=" => "compare",
+        _ => return None,
+    };
     let (l, r) = (operand(w, left)?, operand(w, right)?);
     let text = |o| matches!(o, Operand::Text | Operand::TextSeries);
     let series = |o| matches!(o, Operand::TextSeries | Operand::NumberSeries);
@@ -191,7 +195,7 @@ fn arithmetic_problem(w: &Walker, op: &str, left: &Expr, right: &Expr) -> Option
         format!("{} is {what}", w.shown(e, "an operand"))
     };
     Some(format!(
-        "{} and {}: '{op}' does not combine strings and numbers; convert one side first (astype, pd.to_numeric): TypeError",
+        "{} and {}: '{op}' does not {verb} strings and numbers; convert one side first (astype, pd.to_numeric): TypeError",
         described(left, l),
         described(right, r)
     ))
@@ -850,6 +854,71 @@ fn unreadable_date(
     Some(Diagnostic::error(Rule::ValueConversion, message, range))
 }
 
+/// The labels of `drop`, `rename` and `reindex` say their axis once: by `index=` / `columns=`, or
+/// by the labels (the mapper) and `axis=`. Given both: `df.rename(columns={...}, axis=1)`,
+/// `df.reindex(columns=[...], axis=1)` (TypeError, pandas 0.21 on), `df.drop('a',
+/// columns=['b'])` (ValueError), and `df.drop(columns=['a'], axis=1)` (ValueError since pandas
+/// 3.0, which checks a literal `axis=1`).
+fn axis_given_twice(
+    w: &Walker,
+    func: &Expr,
+    args: &[Expr],
+    keywords: &[Keyword],
+    range: TextRange,
+) -> Option<Diagnostic> {
+    let Expr::Attribute { value, attr, .. } = func else {
+        return None;
+    };
+    if !matches!(attr.as_str(), "drop" | "rename" | "reindex") {
+        return None;
+    }
+    let Val::Frame(f) = w.eval(value) else {
+        return None;
+    };
+    if !f.plain || crate::ir_scan::unpacks(args, keywords) {
+        return None;
+    }
+    let named = |name: &str| keywords.iter().find(|k| k.name.as_deref() == Some(name));
+    let by_axis = ["index", "columns"]
+        .into_iter()
+        .find(|n| named(n).is_some())?;
+    let shown = w.shown(value, "the frame");
+    if attr != "drop" {
+        // (`axis=None` is the default of both.)
+        if matches!(w.eval(&named("axis")?.value), Val::None) {
+            return None;
+        }
+        return Some(Diagnostic::error(
+            Rule::BadArguments,
+            format!("{shown}.{attr}() is given both {by_axis}= and axis=, which say the same: TypeError: Cannot specify both 'axis' and any of 'index' or 'columns'; drop axis="),
+            range,
+        ));
+    }
+    if !args.is_empty() || named("labels").is_some() {
+        return Some(Diagnostic::error(
+            Rule::BadArguments,
+            format!("{shown}.drop() is given both labels and {by_axis}=: ValueError: Cannot specify both 'labels' and 'index'/'columns'; pass the labels as {by_axis}=[...]"),
+            range,
+        ));
+    }
+    let Some(Val::Int(1)) = named("axis").map(|k| w.eval(&k.value)) else {
+        return None;
+    };
+    let mut d = Diagnostic::error(
+        Rule::BadArguments,
+        format!("{shown}.drop() is given both {by_axis}= and axis=1: ValueError: Cannot specify both 'axis' and 'index'/'columns'; drop axis=1"),
+        range,
+    );
+    match kernel_release_within(w, "pandas", (3, 0), None) {
+        KernelRelease::Within(why) => d.message = format!("{} ({why})", d.message),
+        KernelRelease::Outside => return None,
+        KernelRelease::Unknown => {
+            d.make_likely("the kernel's pandas version is not known; pandas 2 ignored axis= here")
+        }
+    }
+    Some(d)
+}
+
 /// `df['a'].set_index(...)`: a method only DataFrames have, on a Series.
 fn frame_only_attribute(w: &Walker, value: &Expr, attr: &str) -> Option<String> {
     if !FRAME_ONLY_ATTRIBUTES.contains(&attr) || w.pandas_extended {
@@ -1142,6 +1211,16 @@ fn constructor_problem(
                 )
             })
         }
+        Val::Array(a)
+            if a.lib == crate::semantics::abstract_value::ArrayLib::Numpy && a.shape.len() > 2 =>
+        {
+            Some(format!(
+                "{} has {} dimensions, and a DataFrame holds rows and columns: ValueError: Must pass 2-d input. shape={}",
+                w.shown(data, "the array"),
+                a.shape.len(),
+                tuple_text(&a.shape),
+            ))
+        }
         rows @ Val::Items { .. } => {
             let (n_rows, width) = rows_shape(&rows)?;
             if let Some(named) = columns.filter(|&c| c != width) {
@@ -1158,6 +1237,18 @@ fn constructor_problem(
                     .iter()
                     .all(|k| matches!(k.name.as_deref(), Some("dtype" | "index"))) =>
         {
+            let single = |v: &Val| {
+                matches!(
+                    v,
+                    Val::Int(_) | Val::Float(_) | Val::Str(_) | Val::Bool(_) | Val::None
+                )
+            };
+            if !values.is_empty() && values.iter().all(single) && keyword("index").is_none() {
+                return Some(format!(
+                    "each column of {} is given one value, not a list of values, and no index= says how many rows: ValueError: If using all scalar values, you must pass an index; put each value in a list, or pass index=[0]",
+                    w.shown(data, "the dict"),
+                ));
+            }
             let keys = text_keys(&keys)?;
             let lens: Vec<i64> = values.iter().map(literal_len).collect::<Option<_>>()?;
             if let Some(at) = lens.iter().position(|&l| l != lens[0]) {
@@ -1278,6 +1369,7 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
             if let Some(message) = frame_only_keyword(w, func, keywords) {
                 out.push(Diagnostic::error(Rule::BadArguments, message, *range));
             }
+            out.extend(axis_given_twice(w, func, args, keywords, *range));
             out.extend(text_reduction(w, func, args, keywords, *range));
             out.extend(sample_problem(w, func, args, keywords));
             if let Expr::Attribute { value, attr, range } = &**func {
@@ -1298,6 +1390,13 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
         } => {
             if let Some(message) = arithmetic_problem(w, op, left, right) {
                 out.push(Diagnostic::error(Rule::OperandType, message, *range));
+            }
+        }
+        Expr::Other { range, .. } => {
+            if let Some((left, op, right)) = w.comparison(expr) {
+                if let Some(message) = arithmetic_problem(w, op, left, right) {
+                    out.push(Diagnostic::error(Rule::OperandType, message, *range));
+                }
             }
         }
         Expr::Attribute { value, attr, range } => {

@@ -1333,6 +1333,26 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
             if unpacks(args, keywords) {
                 return;
             }
+            // Every positional argument is an array to split; the sizes and the seed are
+            // keywords only (`train_test_split(X, y, 0.2)`: TypeError).
+            if let Some((number, value)) = args.iter().find_map(|a| match w.eval(a) {
+                v @ (Val::Int(_) | Val::Float(_)) => Some((a, v)),
+                _ => None,
+            }) {
+                let shown = w.shown(number, "the number");
+                let instead = match value {
+                    Val::Float(_) => format!("write test_size={shown}"),
+                    _ => format!("name it: test_size={shown} (samples) or random_state={shown}"),
+                };
+                out.push(Diagnostic::error(
+                    Rule::BadArguments,
+                    format!(
+                        "{shown} is a number, but train_test_split takes only arrays by position (test_size, train_size and random_state are keywords only), so it splits {shown} as data: TypeError; {instead}"
+                    ),
+                    number.range(),
+                ));
+                return;
+            }
             let data: Vec<&Expr> = args.iter().collect();
             if let Some(d) = inconsistent_samples(w, &data, "train_test_split") {
                 out.push(d);

@@ -61,6 +61,7 @@ pub const REMOVED_BY_PANDAS_2: &[(&str, bool, bool, &str)] = &[
     ("compound", true, true, "(1 + x).prod() - 1"),
     ("asobject", false, true, ".astype(object)"),
     ("nonzero", false, true, ".to_numpy().nonzero()"),
+    ("reshape", false, true, ".to_numpy().reshape(...)"),
 ];
 
 /// DataFrame methods and attributes a Series has never had (pandas 0.x to 3.x): on a column
