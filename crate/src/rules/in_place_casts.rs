@@ -2,11 +2,12 @@
 //! (operand-type): `pixels /= 255` of uint8 images, `counts += 0.5` of integers, `mask += 1` of
 //! bools. numpy's ufuncs cast their output into the array with `casting='same_kind'`, which
 //! refuses floats into integers and integers into bools: UFuncTypeError, a TypeError, raised
-//! before anything is written. A name is rebound by `x = x / 255` instead, to a new array.
+//! before anything is written. A name is rebound by `x = x / 255` instead, to a new array. The
+//! ufuncs called with their first operand as `out=` (`np.divide(a, 2, out=a)`) are the same.
 
 use crate::codes::Rule;
 use crate::diagnostic::{Diagnostic, Fix};
-use crate::ir::{Expr, Stmt, Target, TextRange};
+use crate::ir::{Expr, SeqKind, Stmt, Target, TextRange};
 use crate::semantics::abstract_value::Val;
 use crate::semantics::numpy::in_place_cast_refused;
 use crate::walker::state::Walker;
@@ -70,4 +71,60 @@ pub fn check_stmt(w: &Walker, stmt: &Stmt, out: &mut Vec<Diagnostic>) {
         ));
     }
     out.push(d);
+}
+
+/// `np.divide(a, 2, out=a)`: the ufunc of an augmented assignment, written as a call.
+pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
+    let Expr::Call {
+        func,
+        args,
+        keywords,
+        range,
+    } = expr
+    else {
+        return;
+    };
+    let ([first, second], [keyword]) = (args.as_slice(), keywords.as_slice()) else {
+        return;
+    };
+    if keyword.name.as_deref() != Some("out") {
+        return;
+    }
+    let op = match w.lib_path(func).as_deref() {
+        Some("numpy.add") => "+",
+        Some("numpy.subtract") => "-",
+        Some("numpy.multiply") => "*",
+        Some("numpy.divide" | "numpy.true_divide") => "/",
+        Some("numpy.floor_divide") => "//",
+        Some("numpy.remainder" | "numpy.mod") => "%",
+        Some("numpy.power") => "**",
+        _ => return,
+    };
+    // `out=a` or `out=(a,)`, the array the first operand names.
+    let written = match &keyword.value {
+        Expr::Seq {
+            kind: SeqKind::Tuple,
+            elts,
+            ..
+        } if elts.len() == 1 => &elts[0],
+        e => e,
+    };
+    if w.text(written.range()) != w.text(first.range()) {
+        return;
+    }
+    let Val::Array(a) = w.eval(first) else {
+        return;
+    };
+    let Some((ufunc, results)) = in_place_cast_refused(op, &a, &w.eval(second)) else {
+        return;
+    };
+    out.push(Diagnostic::error(
+        Rule::OperandType,
+        format!(
+            "{} holds {} values, and out= has numpy's {ufunc} write its {results} results into it, which numpy's casting rule 'same_kind' refuses: UFuncTypeError (a TypeError)",
+            w.shown(first, "the array"),
+            a.dtype.as_deref().unwrap_or_default(),
+        ),
+        *range,
+    ));
 }

@@ -80,6 +80,7 @@ impl Checks for AllRules {
         plots::check(w, expr, out);
         numpy_calls::check(w, expr, out);
         numpy_text::check(w, expr, out);
+        in_place_casts::check(w, expr, out);
         frames::check(w, expr, out);
         pandas_options::check(w, expr, out);
         pandas_mappers::check(w, expr, out);
