@@ -582,7 +582,8 @@ fn sklearn_pipeline_features() {
 
 /// What pandas objects of known kind refuse: a DataFrame of one value per column without an
 /// index, or of a 3-D array; numpy's `reshape` on a Series (pandas removed it); text columns
-/// compared with numbers (and numbers with text) by `<`, `>`, `<=`, `>=`.
+/// compared with numbers (and numbers with text) by `<`, `>`, `<=`, `>=`; a Series of several
+/// values given to `float()`, `int()` or `math`'s functions.
 #[test]
 fn pandas_values_by_kind() {
     family("pandas_values_by_kind.json");

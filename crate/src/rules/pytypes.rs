@@ -1210,6 +1210,23 @@ fn array_as_number(w: &Walker, func: &Expr, args: &[Expr], range: TextRange) -> 
             (path.to_string(), Some(f.to_string()))
         }
     };
+    // A Series of several values: pandas never converts it (pandas 3 no longer converts one of
+    // a single value either).
+    if let Some((arg, n)) = args.iter().find_map(|e| match w.eval(e) {
+        Val::Series(s) => s.len.filter(|&n| n > 1).map(|n| (e, n)),
+        _ => None,
+    }) {
+        let shown = w.shown(arg, "the argument");
+        let hint = match &math {
+            None => format!("take one value ({shown}.iloc[0]) or convert the whole Series ({shown}.astype(...))"),
+            Some(f) => format!("np.{f}({shown}) works elementwise"),
+        };
+        return Some(Diagnostic::error(
+            Rule::BuiltinArgument,
+            format!("{shown} is a Series of {n} values, but {name}() takes one number; {hint}: TypeError (cannot convert the series)"),
+            range,
+        ));
+    }
     let (arg, lib, shape) = args.iter().find_map(|e| {
         let (lib, shape) = known_array(&w.eval(e))?;
         (shape.iter().product::<i64>() > 1).then_some((e, lib, shape))
