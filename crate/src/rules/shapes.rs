@@ -277,6 +277,36 @@ pub fn check(w: &Walker, expr: &Expr, out: &mut Vec<Diagnostic>) {
                         ));
                     }
                 }
+                // `np.append(a, b, axis=k)` concatenates the two along `k` (without `axis`, it
+                // flattens both).
+                Some("numpy.append") => {
+                    let (Some(a), Some(b)) = (args.first(), args.get(1)) else {
+                        return;
+                    };
+                    let Some(axis) = keywords
+                        .iter()
+                        .find(|k| k.name.as_deref() == Some("axis"))
+                        .map(|k| &k.value)
+                        .or(args.get(2))
+                        .and_then(|e| int_of(w, e))
+                    else {
+                        return;
+                    };
+                    let (Some(x), Some(y)) = (as_array(w, a), as_array(w, b)) else {
+                        return;
+                    };
+                    let n = x.shape.len() as i64;
+                    let (rule, problem) = if !(-n..n).contains(&axis) {
+                        (Rule::IndexOutOfRange, format!("axis {axis} is out of bounds for {} of {n} dimension(s): AxisError", w.shown(a, "the array")))
+                    } else if x.shape.len() != y.shape.len() {
+                        (Rule::ShapeConcatenate, format!("np.append along axis {axis} needs arrays of one number of dimensions, but {} has shape {} and {} has shape {}: ValueError", w.shown(a, "the array"), tuple_text(&x.shape), w.shown(b, "the values"), tuple_text(&y.shape)))
+                    } else if !joins(&x.shape, &y.shape, axis.rem_euclid(n) as usize) {
+                        (Rule::ShapeConcatenate, format!("np.append along axis {axis}: {} has shape {} but {} has shape {}: ValueError", w.shown(a, "the array"), tuple_text(&x.shape), w.shown(b, "the values"), tuple_text(&y.shape)))
+                    } else {
+                        return;
+                    };
+                    out.push(Diagnostic::error(rule, problem, *range));
+                }
                 Some(
                     p @ ("numpy.array" | "numpy.asarray" | "numpy.stack" | "numpy.vstack"
                     | "numpy.hstack" | "numpy.column_stack"),
