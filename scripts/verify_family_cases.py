@@ -1,6 +1,10 @@
 """Runs the rule-family variant cases (crate/tests/fixtures/families/*.json) under the real
 libraries: every crashing cell must raise the recorded exception, every twin must run.
 
+A case with `keras_datasets` runs with a stand-in for the download of Keras's MNIST (no machine
+here reaches the internet): a file of zeros, labels 0 to 9, of the shapes the loader's docstring
+asserts, read by the installed loader's own code.
+
 A case with `objects_from` (names its `setup` binds) takes its `objects` from the real kernel
 summarizer: `--write` stores what the summarizer says of those names after history and setup ran;
 without it, stored `objects` that differ from what the summarizer says now are a failure.
@@ -8,9 +12,15 @@ without it, stored `objects` that differ from what the summarizer says now are a
     .venv/bin/python scripts/verify_family_cases.py [--write] [FILE.json ...]
 """
 
+import contextlib
+import inspect
 import json
+import re
 import sys
+import tempfile
 from pathlib import Path
+
+import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "crate/tests/fixtures/families"
@@ -27,6 +37,39 @@ def outcome(source: str) -> str | None:
     except Exception as e:  # any exception is the outcome recorded
         return " ".join(c.__name__ for c in type(e).__mro__)
     return None
+
+
+def documented_shapes(module) -> dict[str, tuple[int, ...]]:
+    """The shapes the docstring of `module.load_data` asserts: `x_train.shape == (60000, 28, 28)`."""
+    doc = inspect.getdoc(module.load_data) or ""
+    return {
+        name: tuple(int(d) for d in dims.split(",") if d.strip())
+        for name, dims in re.findall(r"assert (\w+)\.shape == \(([\d, ]*)\)", doc)
+    }
+
+
+def stand_in(shape: tuple[int, ...]) -> np.ndarray:
+    """uint8 zeros of `shape`; a 1-D one holds the labels 0 to 9 in turn."""
+    if len(shape) == 1:
+        return (np.arange(shape[0]) % 10).astype(np.uint8)
+    return np.zeros(shape, dtype=np.uint8)
+
+
+@contextlib.contextmanager
+def keras_dataset_stand_ins():
+    """MNIST's `get_file` gives a file written here, of the documented shapes."""
+    from keras.src.datasets import mnist
+
+    with tempfile.TemporaryDirectory() as tmp:
+        npz = Path(tmp, "mnist.npz")
+        shapes = documented_shapes(mnist)
+        np.savez(npz, **{name: stand_in(shape) for name, shape in shapes.items()})
+        saved = mnist.get_file
+        mnist.get_file = lambda *args, **kwargs: str(npz)
+        try:
+            yield
+        finally:
+            mnist.get_file = saved
 
 
 def ran_before(case) -> str:
@@ -61,8 +104,10 @@ def main(args: list[str]) -> int:
         cases = json.loads(path.read_text())
         for case in cases:
             prelude = ran_before(case) + "\n"
-            crash = outcome(prelude + case["crash"])
-            twin = outcome(prelude + case["twin"])
+            datasets = case.get("keras_datasets")
+            with keras_dataset_stand_ins() if datasets else contextlib.nullcontext():
+                crash = outcome(prelude + case["crash"])
+                twin = outcome(prelude + case["twin"])
             total += 1
             problems = []
             if crash is None or case["error"] not in crash.split() or twin is not None:

@@ -270,7 +270,7 @@ rules! {
         running: "LinearRegression().fit(np.ones((10, 2)), np.ones(10))",
     }
     Sklearn1dInput = "sklearn-1d-input", Error, "scikit-learn" {
-        catches: "a 1-D array, list or Series where an estimator (the encoders too) needs a 2-D X; a frame or array of several columns into `LabelEncoder`, which encodes one",
+        catches: "a 1-D array, list or Series where an estimator (the encoders too) needs a 2-D X, or an array of three or more dimensions (images); a frame or array of several columns into `LabelEncoder`, which encodes one",
         why: "input validation refuses 1-D data: ValueError: Expected 2D array, got 1D array instead",
         crashing: "model.fit(df['Age'], y)",
         running: "model.fit(df[['Age']], y)",
@@ -360,7 +360,7 @@ rules! {
         running: "tf.cast(tf.constant([1, 2]), tf.float32) + tf.ones(2)",
     }
     KerasInputMismatch = "keras-input-mismatch", Error, "Keras" {
-        catches: "data whose shape the model's inputs reject (also a last axis of size 1 where the first layer was built on another: `Conv2D(..., input_shape=(28, 28, 1))` given RGB images); layers built on a tensor of a rank they reject, or reshaped to another size; input shapes given as a number, not a tuple (`keras.Input(784)`, `input_shape=4` on a Sequential model's first layer)",
+        catches: "data whose shape the model's inputs reject (also a last axis of size 1 where the first layer was built on another: `Conv2D(..., input_shape=(28, 28, 1))` given RGB images, and a `Dense` first layer given data of more axes whose last differs: MNIST's images for `input_shape=(784,)`); layers built on a tensor of a rank they reject, or reshaped to another size; input shapes given as a number, not a tuple (`keras.Input(784)`, `input_shape=4` on a Sequential model's first layer)",
         why: "ValueError: Input 0 of layer ... is incompatible with the layer",
         crashing: "model = Sequential([Input((4,)), Dense(1)])\nmodel.predict(np.ones((2, 5)))",
         running: "model = Sequential([Input((4,)), Dense(1)])\nmodel.predict(np.ones((2, 4)))",

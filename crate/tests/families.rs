@@ -602,3 +602,12 @@ fn sklearn_split_arguments() {
 fn pandas_axis_arguments() {
     family("pandas_axis_arguments.json");
 }
+
+/// MNIST's arrays as Keras's `load_data()` gives them (uint8 images of 28 x 28, labels 0 to 9)
+/// reaching the rules without the kernel: divided in place, fed to a model built for flat rows,
+/// to a one-hot loss, to scikit-learn, reshaped, one-hot encoded. Run under a stand-in of the
+/// download (`scripts/verify_family_cases.py`).
+#[test]
+fn keras_datasets() {
+    family("keras_datasets.json");
+}

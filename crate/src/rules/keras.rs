@@ -913,8 +913,10 @@ fn rank_misfit(class: &str, input: &[Option<i64>], data: &[Option<i64>]) -> Opti
         ));
     }
     match (input.last(), data.last()) {
-        // (Of the same rank, no axis is added or dropped: a size of 1 must match too.)
-        (Some(Some(a)), Some(Some(b))) if r == n && a != b => Some(format!(
+        // (Of the same rank, no axis is added or dropped: a size of 1 must match too. Dense
+        // given more axes checks the last one too: tf.keras 2 by its input spec, Keras 3 by the
+        // model's rank.)
+        (Some(Some(a)), Some(Some(b))) if (r == n || class == "Dense") && a != b => Some(format!(
             "the last axis is {b}, but the layer was built for {a}"
         )),
         _ => None,

@@ -235,6 +235,22 @@ fn x_problem(w: &Walker, est: &Estimator, x: &Expr, call: &str) -> Option<Diagno
             }
             _ => None,
         };
+        // Images (n, h, w) and other arrays of more axes: scikit-learn takes rows of features.
+        if let Val::Array(a) = &xv {
+            if a.lib == crate::semantics::abstract_value::ArrayLib::Numpy && a.shape.len() > 2 {
+                let rows = a.shape[0];
+                return Some(Diagnostic::error(
+                    Rule::Sklearn1dInput,
+                    format!(
+                        "{call} needs 2-D X but {xname} has shape {} ({} dimensions): ValueError: Found array with dim {}; flatten each sample first: {xname}.reshape({rows}, -1)",
+                        crate::summary::tuple_text(&a.shape),
+                        a.shape.len(),
+                        a.shape.len(),
+                    ),
+                    x.range(),
+                ));
+            }
+        }
         if let Some(kind) = one_d {
             return Some(Diagnostic::error(
                 Rule::Sklearn1dInput,

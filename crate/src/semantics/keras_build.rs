@@ -12,7 +12,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use crate::ir::{keyword, Expr, Keyword, Literal, SeqKind, Stmt, Target};
 
-use super::abstract_value::{ArrayLib, Val};
+use super::abstract_value::{ArrayLib, ArrayVal, Val};
 use super::eval::{int_of, Eval};
 use super::numpy::{as_array, numpy_array};
 use crate::ir_scan::for_each_expr;
@@ -290,9 +290,19 @@ pub fn keras_api(path: &str) -> Option<&str> {
 }
 
 /// What a Keras utility that makes arrays returns: `utils.to_categorical(y, num_classes)` gives
-/// one-hot rows of `num_classes` for class indices of shape `(n,)` or `(n, 1)`.
+/// one-hot rows of `num_classes` for class indices of shape `(n,)` or `(n, 1)`; the image
+/// datasets' `load_data()` their arrays (`dataset_arrays`).
 pub fn array_result(w: &dyn Eval, path: &str, args: &[Expr], keywords: &[Keyword]) -> Option<Val> {
     let api = keras_api(path)?;
+    if let Some(dataset) = api
+        .strip_prefix("datasets.")
+        .and_then(|d| d.strip_suffix(".load_data"))
+    {
+        // `path=` names the cached file only.
+        let only_path =
+            args.is_empty() && keywords.iter().all(|k| k.name.as_deref() == Some("path"));
+        return only_path.then(|| dataset_arrays(dataset)).flatten();
+    }
     if !matches!(
         api,
         "utils.to_categorical" | "utils.np_utils.to_categorical"
@@ -306,6 +316,31 @@ pub fn array_result(w: &dyn Eval, path: &str, args: &[Expr], keywords: &[Keyword
         [n] | [n, 1] if classes > 0 => Some(numpy_array(ArrayLib::Numpy, vec![*n, classes], None)),
         _ => None,
     }
+}
+
+/// `((x_train, y_train), (x_test, y_test))` of MNIST, as the loader's docstring states (and
+/// asserts): uint8 images of 28 x 28 and uint8 labels 0 to 9, 60,000 to train and 10,000 to
+/// test. (Fashion-MNIST's arrays are read-only views of the files' bytes; CIFAR's images follow
+/// the configured `image_data_format`: neither is followed.)
+fn dataset_arrays(dataset: &str) -> Option<Val> {
+    if dataset != "mnist" {
+        return None;
+    }
+    let part = |n: i64| {
+        let images = numpy_array(ArrayLib::Numpy, vec![n, 28, 28], Some("uint8"));
+        let labels = Val::Array(ArrayVal {
+            int_bounds: Some((0, 9)),
+            ..ArrayVal::new(ArrayLib::Numpy, vec![n], Some("uint8".into()))
+        });
+        Val::Items {
+            type_name: "tuple".into(),
+            items: vec![images, labels],
+        }
+    };
+    Some(Val::Items {
+        type_name: "tuple".into(),
+        items: vec![part(60_000), part(10_000)],
+    })
 }
 
 /// A Keras model a constructor of the cell makes (`keras.Sequential([...])`), known by its class
