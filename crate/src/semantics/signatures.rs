@@ -168,6 +168,7 @@ pub fn misspelled<'a>(keyword: &str, names: impl Iterator<Item = &'a str>) -> Op
         _ => 2,
     };
     let mut best: Option<(usize, &str)> = None;
+    let mut tied = Vec::new();
     for name in names {
         if name == keyword {
             return None;
@@ -183,11 +184,23 @@ pub fn misspelled<'a>(keyword: &str, names: impl Iterator<Item = &'a str>) -> Op
             }
             d
         };
-        if best.is_none_or(|(b, _)| distance < b) {
-            best = Some((distance, name));
+        match best {
+            Some((b, _)) if distance > b => {}
+            Some((b, _)) if distance == b => tied.push(name),
+            _ => {
+                best = Some((distance, name));
+                tied.clear();
+                tied.push(name);
+            }
         }
     }
-    best.map(|(_, name)| name)
+    // Of names as near, the one sharing the most letters in order (`rlu`: `relu`, not `elu`).
+    match tied.as_slice() {
+        [_, _, ..] => {
+            crate::did_you_mean::suggest(keyword, tied.iter().copied()).or(tied.first().copied())
+        }
+        _ => best.map(|(_, name)| name),
+    }
 }
 
 /// Optimal string alignment distance: insertions, deletions, substitutions and swaps of two
