@@ -83,6 +83,48 @@ pub fn may_learn(class: &str, attr: &str) -> bool {
     learnt_mask(class, attr).is_some_and(|(mask, bit)| (mask >> bit) & 1 == 1)
 }
 
+/// The toy datasets scikit-learn ships (no download): samples, features and, for the
+/// classification ones, classes (labels 0 to classes - 1, int64); diabetes' targets are floats.
+const TOY_DATASETS: &[(&str, i64, i64, Option<i64>)] = &[
+    ("load_breast_cancer", 569, 30, Some(2)),
+    ("load_diabetes", 442, 10, None),
+    ("load_digits", 1797, 64, Some(10)),
+    ("load_iris", 150, 4, Some(3)),
+    ("load_wine", 178, 13, Some(3)),
+];
+
+/// `load_iris(return_X_y=True)` and the other toy datasets: `(X, y)`, X float64 without NaN.
+/// (Other keywords change what they give: `as_frame=True` frames, `n_class=` fewer digits.)
+fn toy_dataset(w: &dyn Eval, path: &str, args: &[Expr], keywords: &[Keyword]) -> Option<Val> {
+    let name = path.strip_prefix("sklearn.datasets.")?;
+    let name = name.rsplit('.').next()?;
+    let &(_, n, features, classes) = TOY_DATASETS.iter().find(|(d, ..)| *d == name)?;
+    let [k] = keywords else {
+        return None;
+    };
+    if !args.is_empty()
+        || k.name.as_deref() != Some("return_X_y")
+        || w.eval(&k.value) != Val::Bool(true)
+    {
+        return None;
+    }
+    let x = ArrayVal {
+        has_nan: Some(false),
+        ..ArrayVal::new(ArrayLib::Numpy, vec![n, features], Some("float64".into()))
+    };
+    let y = match classes {
+        Some(k) => ArrayVal {
+            int_bounds: Some((0, k - 1)),
+            ..ArrayVal::new(ArrayLib::Numpy, vec![n], Some("int64".into()))
+        },
+        None => ArrayVal::new(ArrayLib::Numpy, vec![n], Some("float64".into())),
+    };
+    Some(Val::Items {
+        type_name: "tuple".into(),
+        items: vec![Val::Array(x), Val::Array(y)],
+    })
+}
+
 /// What `fit` gives an instance of scikit-learn's `class` (of `LEARNT_NAMES`), when it certainly
 /// lacks `attr`, another of them.
 pub fn lacked_learnt_attribute(class: &str, attr: &str) -> Option<Vec<&'static str>> {
@@ -294,6 +336,9 @@ pub fn lib_call_result(
     }
     if let Some(composite) = composite(w, path, args, keywords) {
         return Some(Val::Estimator(Rc::new(composite)));
+    }
+    if let Some(data) = toy_dataset(w, path, args, keywords) {
+        return Some(data);
     }
     if let Some(ct) = column_transformer(w, path, args, keywords) {
         return Some(Val::Estimator(Rc::new(ct)));
