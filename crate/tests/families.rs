@@ -612,8 +612,9 @@ fn keras_datasets() {
     family("keras_datasets.json");
 }
 
-/// The toy datasets scikit-learn ships, loaded as `X, y` (`load_iris(return_X_y=True)`): their
-/// arrays reach the rules without the kernel (features, samples, class labels).
+/// The toy datasets scikit-learn ships, loaded as a Bunch (`iris.data`, `digits['data']`) or as
+/// `X, y` (`load_iris(return_X_y=True)`): their arrays reach the rules without the kernel
+/// (features, samples, class labels).
 #[test]
 fn sklearn_toy_datasets() {
     family("sklearn_toy_datasets.json");

@@ -86,6 +86,9 @@ pub enum Val {
         batch: Vec<super::torch_layers::Shape>,
         non_empty: bool,
     },
+    /// A scikit-learn `Bunch` (a dict whose keys are attributes too) of which some fields are
+    /// known: a toy dataset's `data` and `target`.
+    Bunch(std::rc::Rc<Vec<(&'static str, Val)>>),
 }
 
 /// A key of a dict literal the walker follows.

@@ -93,19 +93,22 @@ const TOY_DATASETS: &[(&str, i64, i64, Option<i64>)] = &[
     ("load_wine", 178, 13, Some(3)),
 ];
 
-/// `load_iris(return_X_y=True)` and the other toy datasets: `(X, y)`, X float64 without NaN.
-/// (Other keywords change what they give: `as_frame=True` frames, `n_class=` fewer digits.)
+/// `load_iris()` and the other toy datasets: a Bunch whose `data` (X, float64 without NaN) and
+/// `target` (y) are known, or `(X, y)` with `return_X_y=True`. (Other keywords change what they
+/// give: `as_frame=True` frames, `n_class=` fewer digits.)
 fn toy_dataset(w: &dyn Eval, path: &str, args: &[Expr], keywords: &[Keyword]) -> Option<Val> {
     let name = path.strip_prefix("sklearn.datasets.")?;
     let name = name.rsplit('.').next()?;
     let &(_, n, features, classes) = TOY_DATASETS.iter().find(|(d, ..)| *d == name)?;
-    let [k] = keywords else {
-        return None;
+    let x_and_y = match keywords {
+        [] => false,
+        [k] if k.name.as_deref() == Some("return_X_y") => match w.eval(&k.value) {
+            Val::Bool(b) => b,
+            _ => return None,
+        },
+        _ => return None,
     };
-    if !args.is_empty()
-        || k.name.as_deref() != Some("return_X_y")
-        || w.eval(&k.value) != Val::Bool(true)
-    {
+    if !args.is_empty() {
         return None;
     }
     let x = ArrayVal {
@@ -119,9 +122,14 @@ fn toy_dataset(w: &dyn Eval, path: &str, args: &[Expr], keywords: &[Keyword]) ->
         },
         None => ArrayVal::new(ArrayLib::Numpy, vec![n], Some("float64".into())),
     };
-    Some(Val::Items {
-        type_name: "tuple".into(),
-        items: vec![Val::Array(x), Val::Array(y)],
+    let (x, y) = (Val::Array(x), Val::Array(y));
+    Some(if x_and_y {
+        Val::Items {
+            type_name: "tuple".into(),
+            items: vec![x, y],
+        }
+    } else {
+        Val::Bunch(Rc::new(vec![("data", x), ("target", y)]))
     })
 }
 

@@ -296,6 +296,10 @@ impl<'a> Walker<'a> {
                     }
                 }
                 let base = self.eval(value);
+                // `bunch['data']`: a Bunch's keys are its attributes.
+                if let (Val::Bunch(_), Some(key)) = (&base, index.as_str_literal()) {
+                    return self.attribute_value(&base, key);
+                }
                 if let Expr::Slice {
                     lower, upper, step, ..
                 } = &**index
@@ -557,6 +561,10 @@ impl<'a> Walker<'a> {
     fn followed_attribute(&self, base: &Val, attr: &str) -> Val {
         match (base, attr) {
             (Val::Module(Some(p)), _) | (Val::Lib(p), _) => Val::Lib(format!("{p}.{attr}")),
+            (Val::Bunch(fields), _) => fields
+                .iter()
+                .find(|(name, _)| *name == attr)
+                .map_or(Val::Unknown, |(_, v)| v.clone()),
             (Val::Frame(_) | Val::Series(_), "values") => {
                 crate::semantics::pandas::values_array(base).map_or(Val::Unknown, Val::Array)
             }
