@@ -94,7 +94,8 @@ const TOY_DATASETS: &[(&str, i64, i64, Option<i64>)] = &[
 ];
 
 /// `load_iris()` and the other toy datasets: a Bunch whose `data` (X, float64 without NaN) and
-/// `target` (y) are known, or `(X, y)` with `return_X_y=True`. (Other keywords change what they
+/// `target` (y) are known, its `frame` None (a frame only with `as_frame=True`), the digits'
+/// `images` 8 x 8; or `(X, y)` with `return_X_y=True`. (Other keywords change what they
 /// give: `as_frame=True` frames, `n_class=` fewer digits.)
 fn toy_dataset(w: &dyn Eval, path: &str, args: &[Expr], keywords: &[Keyword]) -> Option<Val> {
     let name = path.strip_prefix("sklearn.datasets.")?;
@@ -129,7 +130,12 @@ fn toy_dataset(w: &dyn Eval, path: &str, args: &[Expr], keywords: &[Keyword]) ->
             items: vec![x, y],
         }
     } else {
-        Val::Bunch(Rc::new(vec![("data", x), ("target", y)]))
+        let mut fields = vec![("data", x), ("target", y), ("frame", Val::None)];
+        if name == "load_digits" {
+            let images = ArrayVal::new(ArrayLib::Numpy, vec![n, 8, 8], Some("float64".into()));
+            fields.push(("images", Val::Array(images)));
+        }
+        Val::Bunch(Rc::new(fields))
     })
 }
 
