@@ -15,6 +15,7 @@ without it, stored `objects` that differ from what the summarizer says now are a
 import contextlib
 import inspect
 import json
+import os
 import re
 import sys
 import tempfile
@@ -97,7 +98,9 @@ def kernel_objects(case) -> str:
 def main(args: list[str]) -> int:
     write = "--write" in args
     files = [a for a in args if a != "--write"]
-    paths = [Path(f) for f in files] or sorted(FIXTURES.glob("*.json"))
+    paths = [Path(f).resolve() for f in files] or sorted(FIXTURES.glob("*.json"))
+    # Cases write files (`json.dump(obj, open('results.json', 'w'))`): not into the checkout.
+    os.chdir(tempfile.mkdtemp(prefix="cellguard-cases-"))
     failures = 0
     total = 0
     for path in paths:
