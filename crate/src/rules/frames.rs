@@ -878,14 +878,25 @@ fn axis_given_twice(
     if !f.plain || crate::ir_scan::unpacks(args, keywords) {
         return None;
     }
-    let named = |name: &str| keywords.iter().find(|k| k.name.as_deref() == Some(name));
+    // A value that is not None (the default of each): not None itself, nor a name the walker
+    // does not follow, which may hold None.
+    let given = |e: &Expr| match w.eval(e) {
+        Val::None => false,
+        Val::Unknown => !matches!(e, Expr::Name { .. }),
+        _ => true,
+    };
+    let named = |name: &str| {
+        keywords
+            .iter()
+            .find(|k| k.name.as_deref() == Some(name))
+            .map(|k| &k.value)
+    };
     let by_axis = ["index", "columns"]
         .into_iter()
-        .find(|n| named(n).is_some())?;
+        .find(|n| named(n).is_some_and(given))?;
     let shown = w.shown(value, "the frame");
     if attr != "drop" {
-        // (`axis=None` is the default of both.)
-        if matches!(w.eval(&named("axis")?.value), Val::None) {
+        if !named("axis").is_some_and(given) {
             return None;
         }
         return Some(Diagnostic::error(
@@ -894,14 +905,14 @@ fn axis_given_twice(
             range,
         ));
     }
-    if !args.is_empty() || named("labels").is_some() {
+    if args.first().or(named("labels")).is_some_and(given) {
         return Some(Diagnostic::error(
             Rule::BadArguments,
             format!("{shown}.drop() is given both labels and {by_axis}=: ValueError: Cannot specify both 'labels' and 'index'/'columns'; pass the labels as {by_axis}=[...]"),
             range,
         ));
     }
-    let Some(Val::Int(1)) = named("axis").map(|k| w.eval(&k.value)) else {
+    let Some(Val::Int(1)) = named("axis").map(|e| w.eval(e)) else {
         return None;
     };
     let mut d = Diagnostic::error(
