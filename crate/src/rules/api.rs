@@ -114,12 +114,16 @@ pub(crate) fn kernel_version<'w>(w: &'w Walker, library: &str) -> Option<&'w str
     })
 }
 
-/// `3.1` of `3.1.1`.
-pub(crate) fn minor_release(version: &str) -> &str {
-    match version.match_indices('.').nth(1) {
-        Some((i, _)) => &version[..i],
-        None => version,
+/// Are two versions of one minor release (`3.1.1` and `3.1.2`)? The tables read off a library
+/// hold for the kernel's release when it is.
+pub(crate) fn same_minor_release(a: &str, b: &str) -> bool {
+    fn minor(version: &str) -> &str {
+        match version.match_indices('.').nth(1) {
+            Some((i, _)) => &version[..i],
+            None => version,
+        }
     }
+    minor(a) == minor(b)
 }
 
 /// A call of a callable of the generated signature tables (scikit-learn, pandas, numpy), or of a
@@ -263,7 +267,7 @@ fn table_call(
         && matches!(func, Expr::Attribute { value, .. }
             if matches!(w.eval(value), Val::Typed(t) if t.starts_with("keras.src.models.")));
     let same_release = match kernel {
-        Some(v) => minor_release(v) == minor_release(version),
+        Some(v) => same_minor_release(v, version),
         None => keras3_model,
     };
     // Silent when the kernel runs another release, or the notebook may be written for one.

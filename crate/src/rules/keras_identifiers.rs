@@ -16,7 +16,7 @@ use crate::codes::Rule;
 use crate::diagnostic::{Diagnostic, Fix};
 use crate::did_you_mean::suggest;
 use crate::ir::{keyword, Expr, Keyword, Literal, TextRange};
-use crate::rules::api::{kernel_version, minor_release};
+use crate::rules::api::{kernel_version, same_minor_release};
 use crate::semantics::abstract_value::Val;
 use crate::semantics::keras_build::keras3_api;
 use crate::semantics::keras_tables::{
@@ -235,7 +235,7 @@ fn unknown_name(
         return None;
     }
     let kernel = kernel_version(w, "keras");
-    let same_release = kernel.is_some_and(|v| minor_release(v) == minor_release(KERAS_VERSION));
+    let same_release = kernel.is_some_and(|v| same_minor_release(v, KERAS_VERSION));
     if kernel.is_some() && !same_release {
         return None;
     }

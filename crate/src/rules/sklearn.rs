@@ -627,8 +627,7 @@ fn unknown_option(w: &Walker, est: &Estimator, call: &str, range: TextRange) -> 
     })?;
     let close = crate::semantics::signatures::misspelled(given, options.split(','));
     let kernel = super::api::kernel_version(w, "sklearn");
-    let same_release =
-        kernel.map(|v| super::api::minor_release(v) == super::api::minor_release(SKLEARN_VERSION));
+    let same_release = kernel.map(|v| super::api::same_minor_release(v, SKLEARN_VERSION));
     if close.is_none() && same_release == Some(false) {
         return None;
     }
@@ -1072,9 +1071,7 @@ fn lacked_learnt_attribute(
     }
     let learns = crate::semantics::sklearn::lacked_learnt_attribute(&est.class, attr)?;
     let kernel = super::api::kernel_version(w, "sklearn");
-    if kernel
-        .is_some_and(|v| super::api::minor_release(v) != super::api::minor_release(SKLEARN_VERSION))
-    {
+    if kernel.is_some_and(|v| !super::api::same_minor_release(v, SKLEARN_VERSION)) {
         return None;
     }
     let learns: Vec<String> = learns.iter().map(|n| n.to_string()).collect();

@@ -87,7 +87,7 @@ pub enum Val {
         non_empty: bool,
     },
     /// A scikit-learn `Bunch` (a dict whose keys are attributes too) of which some fields are
-    /// known: a toy dataset's `data` and `target`.
+    /// known: a toy dataset's `data`, `target`, `frame` and (the digits') `images`.
     Bunch(std::rc::Rc<Vec<(&'static str, Val)>>),
 }
 
